@@ -1,0 +1,221 @@
+/*
+ * demo_locks.c - lock demos: an ABBA deadlock, lock barging (where the
+ * lock model changes the minimal preemption count), and a lost wakeup
+ * that spins forever (livelock).
+ */
+#include <weft/kernel.h>
+
+/* ------------------------------------------------------------- ABBA */
+
+struct abba_world {
+	unsigned variant;
+	spinlock_t a, b;
+	int x;
+};
+
+static void abba_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct abba_world *)w)->variant = variant;
+	(void)wl;
+}
+
+static void abba_thread(void *w, unsigned tid)
+{
+	struct abba_world *W = w;
+	spinlock_t *first = &W->a, *second = &W->b;
+
+	if (tid == 1 && W->variant == 0) {   /* "abba": the other order */
+		first = &W->b;
+		second = &W->a;
+	}
+	spin_lock(first);
+	spin_lock(second);
+	WRITE_ONCE(W->x, READ_ONCE(W->x) + 1);
+	spin_unlock(second);
+	spin_unlock(first);
+}
+
+static void abba_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	(void)w;
+	if (off == offsetof(struct abba_world, a))
+		snprintf(buf, n, "lock A");
+	else if (off == offsetof(struct abba_world, b))
+		snprintf(buf, n, "lock B");
+	else if (off == offsetof(struct abba_world, x))
+		snprintf(buf, n, "x");
+}
+
+static const char *const abba_ops[] = { "nop" };
+static const char *const abba_files[] = { "demo_locks.c", NULL };
+
+static const struct weft_variant abba_variants[] = {
+	{ "abba", NULL, true, "T0 takes A then B, T1 takes B then A", "textbook deadlock",
+	  WEFT_KIND_DEADLOCK, 1, 0 },
+	{ "ordered", NULL, false, "both take A then B", "textbook fix", WEFT_KIND_NONE, 0, 1 },
+};
+
+const struct weft_scenario weft_scn_demo_abba = {
+	.name = "demo-abba",
+	.summary = "demo: two locks taken in opposite orders (2 CPUs)",
+	.source = "Weft demo; no kernel source",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct abba_world),
+	.nr_opcodes = 1,
+	.opnames = abba_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = abba_files,
+	.setup = abba_setup,
+	.thread = abba_thread,
+	.describe = abba_describe,
+	.variants = abba_variants,
+	.nr_variants = 2,
+};
+
+/* ---------------------------------------------------------- barging */
+/*
+ * T0 runs two critical sections back to back (x = 1, then x = 2). T1
+ * notes whether T0 was inside the first one when T1 went for the lock, and
+ * expects FIFO service: a thread that queued during CS1 must see x == 1.
+ * With the unfair test-and-set lock T0 re-takes the lock ahead of the
+ * waiter ("barging"): one preemption. With the ticket lock the waiter is
+ * served first, so T1 must also be delayed between its check and its
+ * lock: two preemptions. The fixed variant checks under the lock.
+ */
+struct barge_world {
+	unsigned variant;
+	spinlock_t l;
+	int in_cs1;
+	int x;
+};
+
+static void barge_thread(void *w, unsigned tid)
+{
+	struct barge_world *W = w;
+
+	if (tid == 0) {
+		spin_lock(&W->l);
+		WRITE_ONCE(W->in_cs1, 1);
+		WRITE_ONCE(W->x, 1);
+		WRITE_ONCE(W->in_cs1, 0);
+		spin_unlock(&W->l);
+		spin_lock(&W->l);
+		WRITE_ONCE(W->x, 2);
+		spin_unlock(&W->l);
+		return;
+	}
+	int queued_in_cs1 = 0;
+	if (W->variant == 0)
+		queued_in_cs1 = READ_ONCE(W->in_cs1);
+	spin_lock(&W->l);
+	if (W->variant == 1)
+		queued_in_cs1 = READ_ONCE(W->in_cs1);
+	int v = READ_ONCE(W->x);
+	spin_unlock(&W->l);
+	if (queued_in_cs1 && v == 2)
+		weft_report(WEFT_KIND_ASSERT, &W->x,
+			    WEFT_SITE(WEFT_EV_NOTE, "FIFO: queued during CS1 => sees x == 1"),
+			    "T1 queued during T0's first critical section but saw x == 2");
+}
+
+static void barge_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct barge_world *)w)->variant = variant;
+	(void)wl;
+}
+
+static void barge_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	(void)w;
+	if (off == offsetof(struct barge_world, l))
+		snprintf(buf, n, "lock");
+	else if (off == offsetof(struct barge_world, in_cs1))
+		snprintf(buf, n, "in_cs1");
+	else if (off == offsetof(struct barge_world, x))
+		snprintf(buf, n, "x");
+}
+
+static const struct weft_variant barge_variants[] = {
+	{ "barging", NULL, true, "checks T0's state before queueing, expects FIFO",
+	  "textbook unfair-lock assumption", WEFT_KIND_ASSERT, 1, 0 },
+	{ "checked", NULL, false, "checks under the lock", "textbook fix", WEFT_KIND_NONE, 0, 1 },
+};
+
+const struct weft_scenario weft_scn_demo_barging = {
+	.name = "demo-barging",
+	.summary = "demo: a FIFO assumption that an unfair lock breaks with fewer preemptions",
+	.source = "Weft demo; no kernel source",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct barge_world),
+	.nr_opcodes = 1,
+	.opnames = abba_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = abba_files,
+	.setup = barge_setup,
+	.thread = barge_thread,
+	.describe = barge_describe,
+	.variants = barge_variants,
+	.nr_variants = 2,
+};
+
+/* ------------------------------------------------------ lost wakeup */
+/*
+ * T0 waits (cpu_relax loop) for a flag T1 sets. The buggy variant sets it
+ * only when T1 saw T0 waiting, which it may check too early: T0 then spins
+ * alone forever (livelock). The fixed variant always sets it.
+ */
+struct spin_world {
+	unsigned variant;
+	int waiting;
+	int flag;
+};
+
+static void spin_thread(void *w, unsigned tid)
+{
+	struct spin_world *W = w;
+
+	if (tid == 0) {
+		WRITE_ONCE(W->waiting, 1);
+		while (!READ_ONCE(W->flag))
+			cpu_relax();
+		return;
+	}
+	if (W->variant == 1 || READ_ONCE(W->waiting))
+		WRITE_ONCE(W->flag, 1);
+}
+
+static void spin_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct spin_world *)w)->variant = variant;
+	(void)wl;
+}
+
+static const struct weft_variant spin_variants[] = {
+	{ "lost-wakeup", NULL, true, "the waker checks for a waiter too early",
+	  "textbook lost wakeup", WEFT_KIND_LIVELOCK, 0, 0 },
+	{ "always-wake", NULL, false, "the waker always sets the flag", "textbook fix",
+	  WEFT_KIND_NONE, 0, 1 },
+};
+
+const struct weft_scenario weft_scn_demo_spin = {
+	.name = "demo-spin",
+	.summary = "demo: a lost wakeup leaves a waiter spinning (livelock)",
+	.source = "Weft demo; no kernel source",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct spin_world),
+	.nr_opcodes = 1,
+	.opnames = abba_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.step_budget = 20000,
+	.files = abba_files,
+	.setup = spin_setup,
+	.thread = spin_thread,
+	.variants = spin_variants,
+	.nr_variants = 2,
+};

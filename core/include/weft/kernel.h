@@ -1,0 +1,345 @@
+/*
+ * kernel.h - kernel-shaped primitives for Weft models.
+ *
+ * Every primitive here is, at once, a scheduling point, a trace event and a
+ * detector hook (the way include/linux/page_ref.h funnels every refcount
+ * change through one place). A model touches shared state only through
+ * these; a raw `p->count++` on shared state is a defect in the model.
+ *
+ * Two implementations of one interface:
+ *  - controlled (default): the machine in core/src runs threads as fibers on
+ *    fake CPUs and a strategy picks the interleaving;
+ *  - native (-DWEFT_NATIVE): real C11 atomics and spinlocks, one pthread per
+ *    fake CPU: the classic stress test and a ThreadSanitizer target.
+ *
+ * Memory model: sequential consistency. Barriers are recorded, not modelled.
+ * Shared pointers must point into the world (or be NULL or a poison
+ * constant): the trace stores them as world offsets, never as addresses.
+ */
+#ifndef WEFT_KERNEL_H
+#define WEFT_KERNEL_H
+
+#include <weft/weft.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Access operations of weft_access(). */
+enum weft_aop {
+	WEFT_A_LOAD = 0,
+	WEFT_A_STORE,      /* a: value */
+	WEFT_A_ADD,        /* a: addend; returns the old value */
+	WEFT_A_XCHG,       /* a: new; returns old */
+	WEFT_A_CMPXCHG,    /* a: expected, b: new; returns old */
+	WEFT_A_OR,         /* a: mask; returns old */
+	WEFT_A_ANDNOT,     /* a: mask; returns old */
+	WEFT_A_ADD_UNLESS, /* a: addend, b: unless; returns old (no store if old == b) */
+};
+
+struct weft_spinlock {
+	uint32_t locked;   /* 1 + owner thread, 0 if free */
+	uint32_t next;     /* ticket dispenser */
+	uint32_t serving;  /* ticket being served */
+};
+
+struct weft_list_head {
+	struct weft_list_head *next, *prev;
+};
+
+struct weft_atomic {
+	int counter;
+};
+struct weft_atomic_long {
+	long counter;
+};
+
+/* poison values of list_del, as in include/linux/poison.h (offsets only) */
+#define WEFT_LIST_POISON1 ((struct weft_list_head *)(uintptr_t)0x100)
+#define WEFT_LIST_POISON2 ((struct weft_list_head *)(uintptr_t)0x122)
+
+#ifndef WEFT_NATIVE
+/* ------------------------------------------------------------ controlled */
+
+uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		     const struct weft_site *s);
+/* A plain (non-atomic) access: the point and the trace are here; the C
+ * access itself is done by the caller's code, so a TSan build of the model
+ * sees it. */
+void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
+void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
+		     const struct weft_site *s);
+void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
+bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
+bool weft_spin_is_locked(const struct weft_spinlock *l);
+void weft_yield(const struct weft_site *s);
+void weft_barrier(const struct weft_site *s);
+uint32_t weft_choose(uint32_t n, const struct weft_site *s);
+unsigned weft_smp_processor_id(void);
+unsigned weft_current_tid(void);
+void weft_note(const struct weft_site *s, uint64_t a, uint64_t b);
+/* Mark [addr, addr+len) freed (any later primitive on it is a
+ * use-after-free) or allocated again. */
+void weft_poison(const void *addr, size_t len, const struct weft_site *s);
+void weft_unpoison(const void *addr, size_t len, const struct weft_site *s);
+bool weft_is_poisoned(const void *addr);
+/* The access that last wrote (or freed) addr in this execution. */
+struct weft_access weft_last_write(const void *addr);
+/* Read without a scheduling point (for checks and audits only). */
+#define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Report a bug: ends the execution (from a model thread) or records it
+ * (from setup/quiesce). obj: the object's address in the world, or NULL. */
+void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Same, naming the other side explicitly. */
+void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
+		  const struct weft_access *other, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+bool weft_in_thread(void);
+
+#define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
+	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
+		    WEFT_SITE((ev), (what)))
+
+#else /* WEFT_NATIVE */
+/* ---------------------------------------------------------------- native */
+#include <weft/native.h>
+#endif
+
+/* Plain (racy-by-design) accesses: a scheduling point and a trace event,
+ * with the C access itself in the model's translation unit so a TSan build
+ * reports unsynchronized ones as data races between fake CPUs. */
+#define PLAIN_READ(x)                                                           \
+	({                                                                      \
+		const struct weft_site *__weft_ps =                             \
+			WEFT_SITE(WEFT_EV_READ, "PLAIN_READ(" #x ")");           \
+		weft_plain_point(&(x), sizeof(x), __weft_ps);                   \
+		__typeof__(x) __weft_pv = (x);                                  \
+		weft_plain_done(&(x), sizeof(x), (uint64_t)(uintptr_t)__weft_pv, \
+				(uint64_t)(uintptr_t)__weft_pv, __weft_ps);     \
+		__weft_pv;                                                      \
+	})
+#define PLAIN_WRITE(x, v)                                                       \
+	do {                                                                    \
+		const struct weft_site *__weft_pws =                             \
+			WEFT_SITE(WEFT_EV_WRITE, "PLAIN_WRITE(" #x ")");         \
+		weft_plain_point(&(x), sizeof(x), __weft_pws);                   \
+		__typeof__(x) __weft_pwv = (v);                                  \
+		(x) = __weft_pwv;                                                \
+		weft_plain_done(&(x), sizeof(x), 0, (uint64_t)(uintptr_t)__weft_pwv, \
+				__weft_pws);                                     \
+	} while (0)
+
+/* ------------------------------------------------------- kernel names */
+
+#define READ_ONCE(x)                                                            \
+	((__typeof__(x))(uintptr_t)WEFT_ACCESS(&(x), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
+					       "READ_ONCE(" #x ")"))
+#define WRITE_ONCE(x, v)                                                        \
+	((void)WEFT_ACCESS(&(x), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,  \
+			   "WRITE_ONCE(" #x ")"))
+
+#define atomic_t struct weft_atomic
+#define ATOMIC_INIT(i) { (i) }
+#define atomic_read(v) ((int)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_read(" #v ")"))
+#define atomic_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (unsigned)(i), 0, WEFT_EV_WRITE, "atomic_set(" #v ")"))
+#define __weft_atomic_add_ret(v, i, what) \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, what) + (int)(i))
+#define atomic_inc(v) ((void)__weft_atomic_add_ret(v, 1, "atomic_inc(" #v ")"))
+#define atomic_dec(v) ((void)__weft_atomic_add_ret(v, -1, "atomic_dec(" #v ")"))
+#define atomic_add(i, v) ((void)__weft_atomic_add_ret(v, i, "atomic_add(" #v ")"))
+#define atomic_sub(i, v) ((void)__weft_atomic_add_ret(v, -(i), "atomic_sub(" #v ")"))
+#define atomic_add_return(i, v) __weft_atomic_add_ret(v, i, "atomic_add_return(" #v ")")
+#define atomic_sub_return(i, v) __weft_atomic_add_ret(v, -(i), "atomic_sub_return(" #v ")")
+#define atomic_inc_return(v) __weft_atomic_add_ret(v, 1, "atomic_inc_return(" #v ")")
+#define atomic_dec_return(v) __weft_atomic_add_ret(v, -1, "atomic_dec_return(" #v ")")
+#define atomic_dec_and_test(v) (__weft_atomic_add_ret(v, -1, "atomic_dec_and_test(" #v ")") == 0)
+#define atomic_inc_and_test(v) (__weft_atomic_add_ret(v, 1, "atomic_inc_and_test(" #v ")") == 0)
+#define atomic_sub_and_test(i, v) (__weft_atomic_add_ret(v, -(i), "atomic_sub_and_test(" #v ")") == 0)
+#define atomic_add_negative(i, v) (__weft_atomic_add_ret(v, i, "atomic_add_negative(" #v ")") < 0)
+/* returns true if the add happened (old != u) */
+#define atomic_add_unless(v, i, u)                                              \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
+			  WEFT_EV_RMW, "atomic_add_unless(" #v ")") != (int)(u))
+#define atomic_inc_not_zero(v)                                                  \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, 1u, 0u, WEFT_EV_RMW,  \
+			  "atomic_inc_not_zero(" #v ")") != 0)
+#define atomic_cmpxchg(v, o, n)                                                 \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+			  WEFT_EV_RMW, "atomic_cmpxchg(" #v ")"))
+#define atomic_xchg(v, n)                                                       \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (unsigned)(n), 0, WEFT_EV_RMW, \
+			  "atomic_xchg(" #v ")"))
+#define cmpxchg(p, o, n)                                                        \
+	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_CMPXCHG, (uintptr_t)(o), (uintptr_t)(n), \
+				       WEFT_EV_RMW, "cmpxchg(" #p ")"))
+#define xchg(p, n)                                                              \
+	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
+				       "xchg(" #p ")"))
+
+/* Page-flag style bit operations on an unsigned long word. The atomic ones
+ * are one read-modify-write; the __ forms are a separate load and store,
+ * two scheduling points, because real bugs live in that gap. */
+#define __WEFT_BIT(nr) (1ul << (nr))
+#define test_bit(nr, addr) \
+	((WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "test_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+#define set_bit(nr, addr) \
+	((void)WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "set_bit(" #nr ", " #addr ")"))
+#define clear_bit(nr, addr) \
+	((void)WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "clear_bit(" #nr ", " #addr ")"))
+#define test_and_set_bit(nr, addr) \
+	((WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_set_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+#define test_and_clear_bit(nr, addr) \
+	((WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_clear_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+#define __set_bit(nr, addr)                                                     \
+	((void)WEFT_ACCESS((addr), WEFT_A_STORE,                                  \
+			   WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,   \
+				       "__set_bit(" #nr ", " #addr ") load") | __WEFT_BIT(nr), \
+			   0, WEFT_EV_WRITE, "__set_bit(" #nr ", " #addr ") store"))
+#define __clear_bit(nr, addr)                                                   \
+	((void)WEFT_ACCESS((addr), WEFT_A_STORE,                                  \
+			   WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,   \
+				       "__clear_bit(" #nr ", " #addr ") load") & ~__WEFT_BIT(nr), \
+			   0, WEFT_EV_WRITE, "__clear_bit(" #nr ", " #addr ") store"))
+
+#define spinlock_t struct weft_spinlock
+#define spin_lock(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock(" #l ")"))
+#define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")"))
+#define spin_unlock(l) weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock(" #l ")"))
+/* No interrupts are modelled: the _irq forms only name the site. */
+#define spin_lock_irq(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irq(" #l ")"))
+#define spin_unlock_irq(l) weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")"))
+#define spin_lock_irqsave(l, f) ((void)(f), weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")")))
+#define spin_unlock_irqrestore(l, f) ((void)(f), weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")")))
+#define spin_is_locked(l) weft_spin_is_locked(l)
+
+#define smp_mb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
+#define smp_rmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))
+#define smp_wmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_wmb()"))
+#define smp_mb__before_atomic() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__before_atomic()"))
+#define smp_mb__after_atomic() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__after_atomic()"))
+
+#define smp_processor_id() weft_smp_processor_id()
+#define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
+#define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
+
+/* Per-CPU data: an array indexed by fake CPU inside the world. */
+#define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
+#define per_cpu(name, cpu) ((name)[(cpu)])
+#define this_cpu_ptr(name) (&(name)[smp_processor_id()])
+
+/* Model-level nondeterminism: the strategy picks a value in [0, n). */
+#define WEFT_CHOOSE(n, what) weft_choose((n), WEFT_SITE(WEFT_EV_CHOICE, what))
+
+#define BUG_ON(c)                                                               \
+	do {                                                                    \
+		if (__builtin_expect(!!(c), 0))                                 \
+			weft_report(WEFT_KIND_BUG_ON, NULL,                     \
+				    WEFT_SITE(WEFT_EV_NOTE, "BUG_ON(" #c ")"),     \
+				    "BUG_ON(%s)", #c);                          \
+	} while (0)
+#define VM_BUG_ON(c)                                                            \
+	do {                                                                    \
+		if (__builtin_expect(!!(c), 0))                                 \
+			weft_report(WEFT_KIND_BUG_ON, NULL,                     \
+				    WEFT_SITE(WEFT_EV_NOTE, "VM_BUG_ON(" #c ")"),  \
+				    "VM_BUG_ON(%s)", #c);                       \
+	} while (0)
+#define VM_BUG_ON_OBJ(c, obj)                                                   \
+	do {                                                                    \
+		if (__builtin_expect(!!(c), 0))                                 \
+			weft_report(WEFT_KIND_BUG_ON, (obj),                    \
+				    WEFT_SITE(WEFT_EV_NOTE, "VM_BUG_ON(" #c ")"),  \
+				    "VM_BUG_ON(%s)", #c);                       \
+	} while (0)
+#define WARN_ON(c)                                                              \
+	({                                                                      \
+		bool __weft_c = !!(c);                                          \
+		if (__builtin_expect(__weft_c, 0))                              \
+			weft_report(WEFT_KIND_WARN_ON, NULL,                    \
+				    WEFT_SITE(WEFT_EV_NOTE, "WARN_ON(" #c ")"),    \
+				    "WARN_ON(%s)", #c);                         \
+		__weft_c;                                                       \
+	})
+
+/* ---------------------------------------------------------------- lists */
+/*
+ * include/linux/list.h, with each pointer load and store a separate
+ * primitive, and CONFIG_DEBUG_LIST's checks (lib/list_debug.c) done
+ * without scheduling points.
+ */
+#define WEFT_LIST_HEAD_INIT(name) { &(name), &(name) }
+
+static inline void weft_list_init(struct weft_list_head *h)
+{
+	WRITE_ONCE(h->next, h);
+	WRITE_ONCE(h->prev, h);
+}
+
+static inline bool weft_list_empty(struct weft_list_head *h)
+{
+	return READ_ONCE(h->next) == h;
+}
+
+static inline void __weft_list_add(struct weft_list_head *n, struct weft_list_head *prev,
+				   struct weft_list_head *next)
+{
+	if (weft_peek(next->prev) != prev || weft_peek(prev->next) != next || n == prev ||
+	    n == next)
+		weft_report(WEFT_KIND_LIST_CORRUPTION, n,
+			    WEFT_SITE(WEFT_EV_NOTE, "__list_add_valid()"),
+			    "list_add corruption: prev->next=%p next->prev=%p",
+			    (void *)weft_peek(prev->next), (void *)weft_peek(next->prev));
+	WRITE_ONCE(next->prev, n);
+	WRITE_ONCE(n->next, next);
+	WRITE_ONCE(n->prev, prev);
+	WRITE_ONCE(prev->next, n);
+}
+
+static inline void weft_list_add(struct weft_list_head *n, struct weft_list_head *head)
+{
+	__weft_list_add(n, head, READ_ONCE(head->next));
+}
+
+static inline void weft_list_add_tail(struct weft_list_head *n, struct weft_list_head *head)
+{
+	__weft_list_add(n, READ_ONCE(head->prev), head);
+}
+
+static inline void weft_list_del(struct weft_list_head *e)
+{
+	struct weft_list_head *next = READ_ONCE(e->next);
+	struct weft_list_head *prev = READ_ONCE(e->prev);
+
+	if (next == WEFT_LIST_POISON1 || prev == WEFT_LIST_POISON2 || next == NULL ||
+	    prev == NULL || weft_peek(prev->next) != e || weft_peek(next->prev) != e) {
+		weft_report(WEFT_KIND_LIST_CORRUPTION, e,
+			    WEFT_SITE(WEFT_EV_NOTE, "__list_del_entry_valid()"),
+			    "list_del corruption: entry not linked (next=%p prev=%p)",
+			    (void *)next, (void *)prev);
+		return;
+	}
+	WRITE_ONCE(next->prev, prev);
+	WRITE_ONCE(prev->next, next);
+	WRITE_ONCE(e->next, WEFT_LIST_POISON1);
+	WRITE_ONCE(e->prev, WEFT_LIST_POISON2);
+}
+
+/* Is e linked into some list (its neighbours point back at it)? */
+static inline bool weft_list_linked(struct weft_list_head *e)
+{
+	struct weft_list_head *n = weft_peek(e->next), *p = weft_peek(e->prev);
+
+	return n && p && n != WEFT_LIST_POISON1 && p != WEFT_LIST_POISON2 &&
+	       weft_peek(n->prev) == e && weft_peek(p->next) == e;
+}
+
+#define weft_list_entry(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,176 @@
+/*
+ * strategy.h - the built-in strategies and their decorators.
+ *
+ * Each strategy is a state struct the caller owns (no allocation) plus a
+ * const struct weft_strategy_ops. Workloads: a strategy either replays fixed
+ * workload bytes (wl/wl_len set) or generates them itself (random, pct).
+ */
+#ifndef WEFT_STRATEGY_H
+#define WEFT_STRATEGY_H
+
+#include <weft/weft.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* xoshiro256** seeded through splitmix64 (Blackman and Vigna, 2018). */
+struct weft_rng {
+	uint64_t s[4];
+};
+void weft_rng_seed(struct weft_rng *r, uint64_t seed);
+uint64_t weft_rng_next(struct weft_rng *r);
+/* Uniform in [0, n), n > 0 (Lemire's multiply-shift, no modulo bias
+ * worth measuring for n <= 2^16). */
+uint32_t weft_rng_below(struct weft_rng *r, uint32_t n);
+
+/* ----------------------------------------------------------------- bytes */
+
+/* Decisions and workload from one fuzzer input (see weft_input). */
+struct weft_bytes {
+	const struct weft_scenario *sc;
+	struct weft_input in;
+	uint8_t wl[2 * 255 + 1];
+	size_t wl_len;
+	/* sorted schedule entries */
+	unsigned nr_pre, nr_cho;
+	struct weft_entry pre[WEFT_MAX_ENTRIES];
+	struct weft_entry cho[WEFT_MAX_ENTRIES];
+	unsigned next_pre, next_cho;
+	bool done;      /* one execution per init */
+};
+void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc,
+		     const uint8_t *buf, size_t len);
+extern const struct weft_strategy_ops weft_strategy_bytes;
+
+/* Turn a recorded decision list into schedule entries that reproduce it
+ * under the bytes strategy (each non-default choice becomes one entry).
+ * Returns the number of entries, or < 0 if more than cap are needed. */
+int weft_entries_from_decisions(const struct weft_scenario *sc,
+				const struct weft_decision_rec *d, size_t nd,
+				const uint32_t *choice_vals, size_t nc,
+				struct weft_entry *out, size_t cap);
+
+/* ---------------------------------------------------------------- random */
+
+struct weft_random {
+	const struct weft_scenario *sc;
+	struct weft_rng rng;
+	const uint8_t *fixed_wl;   /* NULL: generate a workload per execution */
+	size_t fixed_wl_len;
+};
+void weft_random_init(struct weft_random *r, const struct weft_scenario *sc,
+		      uint64_t seed, const uint8_t *wl, size_t wl_len);
+extern const struct weft_strategy_ops weft_strategy_random;
+/* Random workload bytes for sc (shared by random and pct). */
+size_t weft_random_workload(const struct weft_scenario *sc, struct weft_rng *r,
+			    uint8_t *wl, size_t cap);
+
+/* ------------------------------------------------------------------- pct */
+
+/*
+ * PCT: Burckhardt, Kothari, Musuvathi, Nagarakatte, "A Randomized Scheduler
+ * with Probabilistic Guarantees of Finding Bugs", ASPLOS 2010. Threads get
+ * distinct random priorities d..d+n-1; d-1 change points are drawn
+ * uniformly from [1, k]; the highest-priority runnable thread runs; at the
+ * i-th change point the running thread's priority drops to i. k is the
+ * longest execution seen so far (Shuttle does the same).
+ */
+struct weft_pct {
+	const struct weft_scenario *sc;
+	struct weft_rng rng;
+	unsigned depth;
+	uint32_t k;                       /* estimated steps */
+	uint32_t prio[WEFT_MAX_THREADS];
+	uint32_t change[8];
+	unsigned nr_change;
+	const uint8_t *fixed_wl;
+	size_t fixed_wl_len;
+};
+void weft_pct_init(struct weft_pct *p, const struct weft_scenario *sc, uint64_t seed,
+		   unsigned depth, const uint8_t *wl, size_t wl_len);
+extern const struct weft_strategy_ops weft_strategy_pct;
+
+/* ------------------------------------------------------------------- dfs */
+
+/*
+ * Stateless depth-first search over the decision tree with a preemption
+ * bound (Musuvathi and Qadeer, "Iterative context bounding", PLDI 2007).
+ * At each decision the alternatives are tried default first, then the
+ * other runnable threads in ascending order; an alternative that would
+ * exceed the bound is pruned. complete is true once the bounded space has
+ * been covered.
+ */
+#define WEFT_DFS_MAX_DEPTH 4096
+struct weft_dfs_frame {
+	uint16_t runnable;
+	uint8_t dflt;
+	uint8_t cur_runnable;    /* the current thread was runnable */
+	uint8_t chosen;
+	uint8_t preempt_before;  /* preemptions before this decision */
+};
+struct weft_dfs {
+	const struct weft_scenario *sc;
+	unsigned bound;          /* UINT_MAX: unbounded */
+	const uint8_t *fixed_wl;
+	size_t fixed_wl_len;
+	uint32_t depth;          /* frames recorded in this execution */
+	uint32_t replay_len;     /* prefix to replay in the next execution */
+	bool started, exhausted;
+	bool complete;           /* exhausted, and nothing was cut off */
+	bool overflow;           /* depth cap hit or the model diverged */
+	uint64_t executions;
+	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
+};
+void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned bound,
+		   const uint8_t *wl, size_t wl_len);
+extern const struct weft_strategy_ops weft_strategy_dfs;
+
+/* ---------------------------------------------------------------- replay */
+
+/* An explicit decision list; any divergence is reported as DESYNC. */
+struct weft_replay_strategy {
+	const uint8_t *wl;
+	size_t wl_len;
+	const struct weft_decision_rec *d;
+	size_t nd;
+	const uint32_t *choices;
+	size_t nc;
+	/* result */
+	bool desync;
+	uint32_t desync_index;        /* decision index */
+	struct weft_decision_rec expected, got;
+	char why[160];
+};
+void weft_replay_strategy_init(struct weft_replay_strategy *r, const uint8_t *wl,
+			       size_t wl_len, const struct weft_decision_rec *d, size_t nd,
+			       const uint32_t *choices, size_t nc);
+extern const struct weft_strategy_ops weft_strategy_replay;
+
+/* ---------------------------------------------------------- decorators */
+
+/* Metrics: sums over executions. Wraps any strategy. */
+struct weft_metrics {
+	const struct weft_strategy_ops *inner;
+	void *inner_st;
+	uint64_t executions, steps, decisions, switches, preemptions;
+	uint64_t max_steps;
+};
+void weft_metrics_init(struct weft_metrics *m, const struct weft_strategy_ops *inner,
+		       void *inner_st);
+extern const struct weft_strategy_ops weft_strategy_metrics;
+
+/*
+ * Determinism check: runs the last execution a second time from its
+ * workload and decisions (always recorded) under the replay strategy, with
+ * full event recording, and compares kind and trace hash. Returns 0 when
+ * equal; < 0 and a message when they differ. Afterwards weft_last_events()
+ * holds the re-run's trace.
+ */
+int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
+			   char *why, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

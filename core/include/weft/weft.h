@@ -1,0 +1,367 @@
+/*
+ * weft.h - the public interface of libweft: scenarios, the deterministic
+ * machine that runs them, strategies, reports and traces.
+ *
+ * Model code normally includes <weft/kernel.h> (kernel-shaped primitives),
+ * which includes this file.
+ *
+ * Invariants every caller may rely on:
+ *  - An execution is a pure function of (scenario, variant, lock model,
+ *    workload bytes, decisions). No host thread, clock, address or
+ *    environment value reaches it.
+ *  - A trace hash is computed from events only: site ids (hashes of the
+ *    site's file basename, function and operation text, never of a line
+ *    number or an address), world offsets and values.
+ *  - Each execution starts from a zeroed world; the hot path allocates
+ *    nothing.
+ */
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_VERSION_STRING "0.1.0"
+
+#define WEFT_MAX_THREADS 16
+#define WEFT_MAX_CPUS 16
+#define WEFT_MAX_OPS 32          /* workload operations per thread */
+#define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
+#define WEFT_TRACE_RING 64       /* last events kept for reports */
+
+/* Error codes: functions return 0 or a negative WEFT_E*. */
+#define WEFT_EINVAL   (-1)
+#define WEFT_ENOENT   (-2)
+#define WEFT_EIO      (-3)
+#define WEFT_EFORMAT  (-4)
+#define WEFT_ENOMEM   (-5)
+#define WEFT_ESTALE   (-6)
+#define WEFT_EDESYNC  (-7)
+
+/* Exit codes of the weft command (documented in docs/cli.md). */
+#define WEFT_EXIT_CLEAN   0   /* no report */
+#define WEFT_EXIT_BUG     1   /* a detector reported a bug */
+#define WEFT_EXIT_USAGE   2   /* bad flag or argument */
+#define WEFT_EXIT_IO      3   /* I/O, format or corrupt-input error */
+#define WEFT_EXIT_DESYNC  4   /* a replay diverged from its recording */
+#define WEFT_EXIT_STALE   5   /* a replay file was made by another model */
+
+enum weft_kind {
+	WEFT_KIND_NONE = 0,
+#define X(e, s, d) WEFT_KIND_##e,
+#include <weft/kinds.def>
+#undef X
+	WEFT_KIND__COUNT
+};
+
+const char *weft_kind_name(enum weft_kind k);
+const char *weft_kind_meaning(enum weft_kind k);
+/* Returns WEFT_KIND_NONE for an unknown name. */
+enum weft_kind weft_kind_from_name(const char *name);
+
+/* ---------------------------------------------------------------- sites */
+
+enum weft_ev {
+	WEFT_EV_READ = 1,
+	WEFT_EV_WRITE,
+	WEFT_EV_RMW,
+	WEFT_EV_LOCK,
+	WEFT_EV_TRYLOCK,
+	WEFT_EV_UNLOCK,
+	WEFT_EV_BLOCK,
+	WEFT_EV_YIELD,
+	WEFT_EV_BARRIER,
+	WEFT_EV_CHOICE,
+	WEFT_EV_FREE,
+	WEFT_EV_ALLOC,
+	WEFT_EV_NOTE,
+	WEFT_EV_OP,       /* a workload operation begins (arg = op index) */
+};
+
+/*
+ * A site is one place in a model that performs a visible operation.
+ * Sites live in the "weft_sites" section (one pointer each) so the machine
+ * can enumerate them at start: it computes every id once, and a model's
+ * fingerprint is the hash of its sites' ids.
+ */
+struct weft_site {
+	const char *file;
+	const char *func;
+	const char *what;     /* "atomic_dec_and_test(&page->count)" */
+	unsigned line;        /* for humans only: never hashed */
+	unsigned ev;          /* enum weft_ev */
+	uint32_t id;          /* hash(basename(file), func, what); set at init */
+};
+
+#define WEFT_SITE(ev_, what_)                                                  \
+	({                                                                     \
+		static struct weft_site __weft_site = {                        \
+			__FILE__, __func__, (what_), __LINE__, (ev_), 0 };     \
+		static struct weft_site *const __weft_site_ptr                 \
+			__attribute__((section("weft_sites"), used)) =         \
+				&__weft_site;                                  \
+		(void)__weft_site_ptr;                                         \
+		&__weft_site;                                                  \
+	})
+
+const char *weft_site_basename(const struct weft_site *s);
+
+/* ------------------------------------------------------------ scenarios */
+
+struct weft_op {
+	uint8_t code;   /* < scenario->nr_opcodes */
+	uint8_t arg;    /* model takes it modulo its own bound */
+};
+
+/* The decoded workload: which operations each thread runs, in order. */
+struct weft_workload {
+	unsigned nr_ops[WEFT_MAX_THREADS];
+	struct weft_op ops[WEFT_MAX_THREADS][WEFT_MAX_OPS];
+};
+
+struct weft_variant {
+	const char *name;       /* stable: goes into replay files */
+	const char *zoo;        /* ZOO.md id, or NULL */
+	bool buggy;             /* expect "bug" (true) or "clean" */
+	const char *summary;    /* one line */
+	const char *source;     /* kernel version, function, thread or commit */
+	enum weft_kind expect_kind;     /* for buggy variants */
+	unsigned min_preemptions;       /* known minimum (ZOO.md), buggy only */
+	unsigned id;            /* model-private variant number */
+};
+
+enum weft_lock_model {
+	WEFT_LOCK_TAS = 0,      /* unfair test-and-set: waiters race on release */
+	WEFT_LOCK_TICKET = 1,   /* FIFO ticket lock: handed to the oldest waiter */
+};
+
+struct weft_scenario {
+	const char *name;        /* stable */
+	const char *summary;
+	const char *source;
+	unsigned nr_cpus;        /* 1..WEFT_MAX_CPUS */
+	unsigned nr_threads;     /* 1..WEFT_MAX_THREADS; thread t runs on cpu_of[t] */
+	const uint8_t *cpu_of;   /* NULL: thread t on CPU t % nr_cpus */
+	size_t world_size;       /* the zeroed model state */
+	unsigned nr_opcodes;     /* 1..16 */
+	const char *const *opnames;
+	unsigned max_ops;        /* per thread, <= WEFT_MAX_OPS */
+	unsigned decision_hint;  /* bytes entries' positions are taken mod this */
+	uint64_t step_budget;    /* livelock bound; 0 = default */
+	enum weft_lock_model default_lock;
+	unsigned model_version;  /* bump for a semantic change with equal sites */
+	const char *const *files;/* basenames whose sites form the fingerprint */
+
+	/* Builds the initial world from the workload (main context: the
+	 * primitives act immediately, without scheduling points). */
+	void (*setup)(void *world, unsigned variant, const struct weft_workload *wl);
+	/* The body of model thread tid (a fiber pinned to its CPU). */
+	void (*thread)(void *world, unsigned tid);
+	/* Audits at quiescence, after every thread ended (main context). */
+	void (*quiesce)(void *world);
+	/* Optional: name the object at a world offset ("page 3 ->count"). */
+	void (*describe)(const void *world, uint32_t off, char *buf, size_t n);
+	/* Optional: model counters ("name value" lines), for --stats. */
+	unsigned (*stats)(const void *world, const char **names, uint64_t *vals, unsigned max);
+	/* Optional: a bucket of abstract state for interleaving feedback,
+	 * called after each write to a world offset. */
+	uint32_t (*state_bucket)(const void *world, uint32_t off);
+
+	const struct weft_variant *variants;
+	unsigned nr_variants;
+	/* A small hand-written input (bytes encoding) that triggers the bug of
+	 * each buggy variant (same order as variants; NULL where none). */
+	const uint8_t *const *triggers;
+	const size_t *trigger_lens;
+};
+
+/* The registry of every scenario in this build (core/registry/). */
+extern const struct weft_scenario *const weft_scenarios[];
+extern const unsigned weft_nr_scenarios;
+/* "name" or "name:variant"; on success sets *vi (first variant if none). */
+const struct weft_scenario *weft_scenario_find(const char *spec, unsigned *vi);
+
+/* --------------------------------------------------------------- reports */
+
+struct weft_access {
+	bool valid;
+	int tid;
+	int cpu;
+	uint32_t step;
+	const struct weft_site *site;
+};
+
+struct weft_report {
+	enum weft_kind kind;
+	struct weft_access here;       /* the access that failed */
+	struct weft_access other;      /* the last conflicting access */
+	uint32_t loc;                  /* world offset of the object */
+	char object[64];               /* "page 3" */
+	char msg[192];
+};
+
+/* ---------------------------------------------------------------- traces */
+
+struct weft_event {
+	uint32_t step;
+	uint8_t tid;
+	uint8_t cpu;
+	uint8_t ev;            /* enum weft_ev */
+	uint8_t flags;         /* WEFT_EVF_* */
+	uint32_t loc;          /* world offset, or WEFT_NO_LOC */
+	const struct weft_site *site;
+	uint64_t old;
+	uint64_t val;
+};
+#define WEFT_NO_LOC 0xffffffffu
+#define WEFT_EVF_PREEMPTED  1u  /* this step ran right after a preemption */
+#define WEFT_EVF_SWITCHED   2u  /* a free switch (block, yield, end) led here */
+#define WEFT_EVF_FAILED     4u  /* a trylock that failed, a blocked lock */
+
+/* One scheduling decision (>= 2 runnable threads). */
+struct weft_decision_rec {
+	uint32_t step;
+	uint16_t runnable;     /* mask of runnable threads */
+	uint8_t cur;           /* thread that may continue (0xff: none: start,
+				  block, end or yield) */
+	uint8_t dflt;          /* the default choice */
+	uint8_t chosen;
+	uint32_t site_id;      /* site of the point (0 at start / after block) */
+};
+
+/* ------------------------------------------------------------ strategies */
+
+struct weft_decision {
+	uint32_t index;        /* decision number in this execution */
+	uint32_t step;
+	int cur;               /* current thread if still runnable, else -1 */
+	uint32_t runnable;     /* mask */
+	int dflt;              /* the non-preemptive default choice */
+	const struct weft_site *site;
+};
+
+struct weft_exec_result;
+
+/*
+ * A strategy answers the machine's questions. In the spirit of Shuttle's
+ * Scheduler trait: begin an execution, pick the next thread, pick a value,
+ * end the execution. All hooks but pick_next are optional.
+ */
+struct weft_strategy_ops {
+	const char *name;
+	/* Fill the workload bytes for the next execution; return how many.
+	 * Returns < 0 when the strategy has nothing more to run (dfs done). */
+	int (*begin)(void *st, uint8_t *wl, size_t cap);
+	int (*pick_next)(void *st, const struct weft_decision *d);
+	uint32_t (*pick_value)(void *st, uint32_t index, uint32_t n);
+	void (*end)(void *st, const struct weft_exec_result *r);
+};
+
+/* ------------------------------------------------------------- the input */
+
+/*
+ * The bytes encoding of one execution (docs/strategies.md):
+ *   byte 0        n = number of workload operations
+ *   2n bytes      ops: [thread<<4 | opcode][arg]   (thread, opcode taken mod)
+ *   3 bytes each  schedule entries: [pos lo][pos hi][b]
+ *                 b < 0x80: preemption at decision pos % hint: run
+ *                           others[b % |others|] instead of the default
+ *                 b >= 0x80: choice override: the pos-th weft_choose()
+ *                           returns (b & 0x7f) % n
+ * Missing bytes mean "nothing": the empty input is a serial run of an empty
+ * workload; a truncated entry is ignored. Entries apply in position order.
+ */
+struct weft_entry {
+	uint16_t pos;
+	uint8_t b;
+};
+
+struct weft_input {
+	unsigned nr_wl_ops;
+	struct { uint8_t t_op, arg; } wl[255];
+	unsigned nr_entries;
+	struct weft_entry e[WEFT_MAX_ENTRIES];
+};
+
+/* Decode raw bytes (never fails: every input decodes to something). */
+void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
+/* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
+size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
+#define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
+void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes,
+			  size_t len, struct weft_workload *out);
+
+/* ------------------------------------------------------------------ runs */
+
+struct weft_run_opts {
+	const struct weft_scenario *sc;
+	unsigned variant;
+	enum weft_lock_model lock;
+	uint64_t step_budget;        /* 0: the scenario's */
+	bool record;                 /* keep every event and decision */
+	bool feedback;               /* feed interleaving features */
+};
+
+struct weft_exec_result {
+	enum weft_kind kind;         /* NONE: clean */
+	struct weft_report report;
+	uint32_t steps;
+	uint32_t decisions;
+	uint32_t switches;
+	uint32_t preemptions;
+	uint64_t trace_hash;
+	uint32_t nr_wl_bytes;        /* workload bytes consumed */
+	uint32_t nr_choices;
+};
+
+/* The machine: one per process (fibers and stacks are created once). */
+int weft_machine_init(void);
+/* Runs one execution with the given strategy state. Returns 0, or < 0 if
+ * the strategy had nothing to run (its begin returned < 0). */
+int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *ops,
+		 void *st, struct weft_exec_result *r);
+
+/* The recorded events and decisions of the last execution (o->record). */
+const struct weft_event *weft_last_events(size_t *n);
+const struct weft_decision_rec *weft_last_decisions(size_t *n);
+/* Workload bytes and choice values of the last execution. */
+const uint8_t *weft_last_workload(size_t *n);
+/* Periodic state hashes (every WEFT_STATE_HASH_EVERY steps). */
+#define WEFT_STATE_HASH_EVERY 64
+const uint64_t *weft_last_state_hashes(size_t *n);
+/* The model's world after the last execution (for stats and audits). */
+const void *weft_last_world(void);
+/* Choice values (weft_choose) and decoded workload of the last execution. */
+const uint32_t *weft_last_choices(size_t *n);
+const struct weft_workload *weft_last_workload_ops(void);
+/* The fake CPU thread tid of sc runs on. */
+unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
+/* Interleaving feedback: the machine increments map[hash(feature) & (size-1)]
+ * for context-switch site pairs, reads-from pairs and state buckets while
+ * attached (size a power of two; NULL detaches). */
+void weft_feedback_attach(uint8_t *map, size_t size);
+
+/* Stable fingerprint of a scenario's model (its sites and version). */
+uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);
+
+/* Print a report in the documented format: an ERROR: line, both sides,
+ * the last events, and (if sc is given) the object names. */
+void weft_report_print(FILE *f, const struct weft_run_opts *o,
+		       const struct weft_exec_result *r);
+/* Describe world offset off of the last execution ("page 3 ->count"). */
+void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* "read", "rmw", "lock", ... */
+const char *weft_ev_name(unsigned ev);
+/* The last WEFT_TRACE_RING events of the last execution, oldest first. */
+size_t weft_last_ring(struct weft_event *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,52 @@
+/*
+ * determinism.c - the determinism-check decorator: re-run the last
+ * execution from its recorded workload and decisions, compare trace hashes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+
+/* ----------------------------------------------------------- determinism */
+
+int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
+			   char *why, size_t n)
+{
+	size_t nd, nc, nw;
+	const struct weft_decision_rec *d0 = weft_last_decisions(&nd);
+	const uint32_t *c0 = weft_last_choices(&nc);
+	const uint8_t *w0 = weft_last_workload(&nw);
+	struct weft_decision_rec *d = malloc((nd ? nd : 1) * sizeof(*d));
+	uint32_t *c = malloc((nc ? nc : 1) * sizeof(*c));
+	uint8_t wl[WEFT_INPUT_MAX];
+	struct weft_replay_strategy rs;
+	struct weft_exec_result again;
+	struct weft_run_opts ro = *o;
+	int rc = 0;
+
+	if (!d || !c) {
+		free(d);
+		free(c);
+		return WEFT_ENOMEM;
+	}
+	memcpy(d, d0, nd * sizeof(*d));
+	memcpy(c, c0, nc * sizeof(*c));
+	memcpy(wl, w0, nw);
+	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
+	ro.feedback = false;
+	ro.record = true;   /* the caller gets the full trace of the re-run */
+	rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
+	if (rc == 0 && (rs.desync || again.trace_hash != first->trace_hash ||
+			again.kind != first->kind)) {
+		snprintf(why, n,
+			 "nondeterministic execution: trace hash %016llx then %016llx%s%s",
+			 (unsigned long long)first->trace_hash,
+			 (unsigned long long)again.trace_hash, rs.desync ? "; " : "",
+			 rs.desync ? rs.why : "");
+		rc = WEFT_EDESYNC;
+	}
+	free(d);
+	free(c);
+	return rc;
+}

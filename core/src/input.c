@@ -1,0 +1,127 @@
+/*
+ * input.c - the bytes encoding of one execution (workload section and
+ * schedule section) and the workload decoder every front end shares
+ * (weft run, the fuzz targets, replays). See weft_input in weft.h and
+ * docs/strategies.md.
+ *
+ * Properties the fuzzers rely on (measured in bench/, stated in the docs):
+ *  - every byte string decodes; missing bytes mean "nothing more";
+ *  - one workload op is two bytes, one schedule entry three: a byte flip
+ *    changes one op or one entry, never the decoding of the rest (schedule
+ *    positions are absolute, not deltas);
+ *  - truncation drops the last entry or op: the execution gets simpler.
+ */
+#include <string.h>
+
+#include <weft/weft.h>
+
+void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len)
+{
+	size_t i = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (len == 0)
+		return;
+	unsigned n = buf[0];
+	i = 1;
+	for (unsigned k = 0; k < n && i + 2 <= len; k++, i += 2) {
+		in->wl[k].t_op = buf[i];
+		in->wl[k].arg = buf[i + 1];
+		in->nr_wl_ops++;
+	}
+	/* a declared op count larger than the bytes: the schedule is empty */
+	if (in->nr_wl_ops < n)
+		return;
+	for (; i + 3 <= len && in->nr_entries < WEFT_MAX_ENTRIES; i += 3) {
+		struct weft_entry *e = &in->e[in->nr_entries++];
+		e->pos = (uint16_t)(buf[i] | buf[i + 1] << 8);
+		e->b = buf[i + 2];
+	}
+}
+
+size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap)
+{
+	size_t i = 0;
+
+	if (cap < 1 + 2 * (size_t)in->nr_wl_ops + 3 * (size_t)in->nr_entries)
+		return 0;
+	if (in->nr_wl_ops == 0 && in->nr_entries == 0)
+		return 0;
+	buf[i++] = (uint8_t)in->nr_wl_ops;
+	for (unsigned k = 0; k < in->nr_wl_ops; k++) {
+		buf[i++] = in->wl[k].t_op;
+		buf[i++] = in->wl[k].arg;
+	}
+	for (unsigned k = 0; k < in->nr_entries; k++) {
+		buf[i++] = (uint8_t)in->e[k].pos;
+		buf[i++] = (uint8_t)(in->e[k].pos >> 8);
+		buf[i++] = in->e[k].b;
+	}
+	return i;
+}
+
+/* Workload bytes are the input's section [n][t_op arg]...: byte 0 is the
+ * op count. Ops are appended to their thread's list; excess ops of a thread
+ * are dropped (so a flip never shifts another thread's ops). */
+void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wl, size_t len,
+			  struct weft_workload *out)
+{
+	unsigned nt = sc->nr_threads ? sc->nr_threads : 1;
+	unsigned nop = sc->nr_opcodes ? sc->nr_opcodes : 1;
+	unsigned max = sc->max_ops && sc->max_ops <= WEFT_MAX_OPS ? sc->max_ops : WEFT_MAX_OPS;
+
+	memset(out->nr_ops, 0, sizeof(out->nr_ops));
+	if (len == 0)
+		return;
+	unsigned n = wl[0];
+	for (unsigned k = 0; k < n && 1 + 2 * (size_t)k + 2 <= len; k++) {
+		uint8_t to = wl[1 + 2 * k], arg = wl[2 + 2 * k];
+		unsigned t = (unsigned)(to >> 4) % nt;
+		if (out->nr_ops[t] >= max)
+			continue;
+		struct weft_op *op = &out->ops[t][out->nr_ops[t]++];
+		op->code = (uint8_t)((to & 15u) % nop);
+		op->arg = arg;
+	}
+}
+
+const char *weft_site_basename(const struct weft_site *s)
+{
+	const char *b = strrchr(s->file, '/');
+
+	return b ? b + 1 : s->file;
+}
+
+/* ---------------------------------------------------------------- kinds */
+
+static const char *const kind_names[] = {
+	"none",
+#define X(e, s, d) s,
+#include <weft/kinds.def>
+#undef X
+};
+
+static const char *const kind_meanings[] = {
+	"no report",
+#define X(e, s, d) d,
+#include <weft/kinds.def>
+#undef X
+};
+
+const char *weft_kind_name(enum weft_kind k)
+{
+	return (unsigned)k < WEFT_KIND__COUNT ? kind_names[k] : "unknown";
+}
+
+const char *weft_kind_meaning(enum weft_kind k)
+{
+	return (unsigned)k < WEFT_KIND__COUNT ? kind_meanings[k] : "unknown";
+}
+
+enum weft_kind weft_kind_from_name(const char *name)
+{
+	for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
+		if (!strcmp(kind_names[k], name))
+			return (enum weft_kind)k;
+	return WEFT_KIND_NONE;
+}

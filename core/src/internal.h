@@ -1,0 +1,18 @@
+/* internal.h - declarations shared by core/src files only. */
+#ifndef WEFT_INTERNAL_H
+#define WEFT_INTERNAL_H
+
+#include <weft/weft.h>
+
+/* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
+static inline uint64_t weft_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void weft_sites_init(void);
+void weft_deadlock_report(void) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * report.c - the text form of a report: an ERROR: line, both sides of the
+ * race, the last events of the trace ring, a SUMMARY: line. Front ends add
+ * the artifact path and the command that replays it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <weft/weft.h>
+
+static const char *ev_name(unsigned ev)
+{
+	switch (ev) {
+	case WEFT_EV_READ: return "read";
+	case WEFT_EV_WRITE: return "write";
+	case WEFT_EV_RMW: return "rmw";
+	case WEFT_EV_LOCK: return "lock";
+	case WEFT_EV_TRYLOCK: return "trylock";
+	case WEFT_EV_UNLOCK: return "unlock";
+	case WEFT_EV_BLOCK: return "block";
+	case WEFT_EV_YIELD: return "yield";
+	case WEFT_EV_BARRIER: return "barrier";
+	case WEFT_EV_CHOICE: return "choice";
+	case WEFT_EV_FREE: return "free";
+	case WEFT_EV_ALLOC: return "alloc";
+	case WEFT_EV_NOTE: return "note";
+	case WEFT_EV_OP: return "op";
+	}
+	return "?";
+}
+
+const char *weft_ev_name(unsigned ev)
+{
+	return ev_name(ev);
+}
+
+static void print_side(FILE *f, const char *label, const struct weft_access *a)
+{
+	if (!a->valid) {
+		fprintf(f, "  %-6s (unknown)\n", label);
+		return;
+	}
+	if (a->tid < 0)
+		fprintf(f, "  %-6s setup/audit  step %-5" PRIu32, label, a->step);
+	else
+		fprintf(f, "  %-6s T%d on CPU%d  step %-5" PRIu32, label, a->tid, a->cpu, a->step);
+	if (a->site)
+		fprintf(f, "  %s  in %s() at %s:%u\n", a->site->what, a->site->func,
+			weft_site_basename(a->site), a->site->line);
+	else
+		fprintf(f, "\n");
+}
+
+void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft_exec_result *r)
+{
+	const struct weft_report *rp = &r->report;
+	const struct weft_scenario *sc = o->sc;
+	const char *vname = sc->nr_variants ? sc->variants[o->variant].name : "";
+	struct weft_event ring[WEFT_TRACE_RING];
+	size_t n;
+
+	if (r->kind == WEFT_KIND_NONE)
+		return;
+	fprintf(f, "ERROR: weft: %s%s%s in %s:%s: %s\n", weft_kind_name(r->kind),
+		rp->object[0] ? " on " : "", rp->object, sc->name, vname, rp->msg);
+	print_side(f, "here:", &rp->here);
+	if (rp->other.valid)
+		print_side(f, "before:", &rp->other);
+	fprintf(f, "  lock model %s, %" PRIu32 " steps, %" PRIu32 " preemptions, trace %016" PRIx64
+		   "\n",
+		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->preemptions,
+		r->trace_hash);
+	n = weft_last_ring(ring, WEFT_TRACE_RING);
+	size_t from = n > 16 ? n - 16 : 0;
+	if (n)
+		fprintf(f, "  last events:\n");
+	for (size_t i = from; i < n; i++) {
+		const struct weft_event *e = &ring[i];
+		char obj[64] = "";
+		if (e->loc != WEFT_NO_LOC)
+			weft_describe_loc(sc, e->loc, obj, sizeof(obj));
+		if (e->tid == 0xff)
+			fprintf(f, "    %5" PRIu32 "  --    ", e->step);
+		else
+			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
+				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
+		fprintf(f, " %-7s %-44s %s", ev_name(e->ev), e->site ? e->site->what : "?", obj);
+		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE)
+			fprintf(f, "  %" PRId64 " -> %" PRId64, (int64_t)e->old, (int64_t)e->val);
+		else if (e->ev == WEFT_EV_READ)
+			fprintf(f, "  = %" PRId64, (int64_t)e->val);
+		fprintf(f, "\n");
+	}
+	const struct weft_site *s = rp->here.site;
+	fprintf(f, "SUMMARY: weft: %s %s:%s", weft_kind_name(r->kind), sc->name, vname);
+	if (s)
+		fprintf(f, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
+	fprintf(f, "\n");
+}

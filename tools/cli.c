@@ -1,0 +1,143 @@
+/*
+ * cli.c - shared helpers of the weft subcommands, and `weft list`,
+ * `weft help`, `weft version`.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+
+#include "cli.h"
+#include "help.h"
+
+size_t cli_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
+{
+	size_t nd, nc, nw;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *c = weft_last_choices(&nc);
+	const uint8_t *w = weft_last_workload(&nw);
+	struct weft_input in;
+	int ne;
+
+	memset(&in, 0, sizeof(in));
+	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
+	if (ne < 0)
+		return 0;
+	in.nr_entries = (unsigned)ne;
+	if (nw) {
+		in.nr_wl_ops = w[0];
+		for (unsigned k = 0; k < in.nr_wl_ops && 2 + 2 * (size_t)k < nw; k++) {
+			in.wl[k].t_op = w[1 + 2 * k];
+			in.wl[k].arg = w[2 + 2 * k];
+		}
+	}
+	return weft_input_encode(&in, buf, cap);
+}
+
+void cli_print_stats(FILE *f, const struct weft_scenario *sc, bool json)
+{
+	const char *names[32];
+	uint64_t vals[32];
+	unsigned n;
+
+	if (!sc->stats)
+		return;
+	n = sc->stats(weft_last_world(), names, vals, 32);
+	for (unsigned i = 0; i < n; i++) {
+		if (json) {
+			fprintf(f, "%s", i ? ", " : "");
+			cli_json_str(f, names[i]);
+			fprintf(f, ": %llu", (unsigned long long)vals[i]);
+		} else {
+			fprintf(f, "%-28s %llu\n", names[i], (unsigned long long)vals[i]);
+		}
+	}
+}
+
+/* ----------------------------------------------------------------- list */
+
+int cmd_list(int argc, char **argv)
+{
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else
+			return cli_usage_error("list: unknown argument '%s' (try weft help list)",
+					       argv[i]);
+	}
+	if (json)
+		printf("[");
+	bool first = true;
+	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
+		const struct weft_scenario *sc = weft_scenarios[i];
+		if (!json)
+			printf("%s  (%u CPUs) %s\n    source: %s\n", sc->name, sc->nr_cpus,
+			       sc->summary, sc->source);
+		for (unsigned v = 0; v < sc->nr_variants; v++) {
+			const struct weft_variant *va = &sc->variants[v];
+			if (!json) {
+				printf("  %-28s %-5s %-24s %s\n", va->name,
+				       va->buggy ? "bug" : "clean", va->zoo ? va->zoo : "-",
+				       va->summary);
+				continue;
+			}
+			printf("%s\n  {\"scenario\": ", first ? "" : ",");
+			first = false;
+			cli_json_str(stdout, sc->name);
+			printf(", \"variant\": ");
+			cli_json_str(stdout, va->name);
+			printf(", \"expect\": \"%s\", \"cpus\": %u, \"threads\": %u",
+			       va->buggy ? "bug" : "clean", sc->nr_cpus, sc->nr_threads);
+			printf(", \"zoo\": ");
+			if (va->zoo)
+				cli_json_str(stdout, va->zoo);
+			else
+				printf("null");
+			if (va->buggy)
+				printf(", \"kind\": \"%s\", \"min_preemptions\": %u",
+				       weft_kind_name(va->expect_kind), va->min_preemptions);
+			printf(", \"summary\": ");
+			cli_json_str(stdout, va->summary);
+			printf(", \"source\": ");
+			cli_json_str(stdout, va->source && *va->source ? va->source : sc->source);
+			printf(", \"fingerprint\": \"%016llx\"}",
+			       (unsigned long long)weft_scenario_fingerprint(sc));
+		}
+	}
+	if (json)
+		printf("\n]\n");
+	return WEFT_EXIT_CLEAN;
+}
+
+/* ----------------------------------------------------------- help, version */
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc < 2) {
+		printf("usage: weft COMMAND [ARGS]\n\ncommands:\n");
+#define X(name, fn, summary) printf("  %-9s %s\n", #name, summary);
+#include "commands.def"
+#undef X
+		printf("\nweft help COMMAND shows every flag of COMMAND.\n"
+		       "exit codes: 0 clean, 1 bug found, 2 usage error, 3 I/O or format error,\n"
+		       "            4 replay diverged (DESYNC), 5 replay file made by another model\n");
+		return WEFT_EXIT_CLEAN;
+	}
+	const char *text = weft_help_text(argv[1]);
+	if (!text)
+		return cli_usage_error("help: no command '%s'", argv[1]);
+	fputs(text, stdout);
+	return WEFT_EXIT_CLEAN;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("weft %s\n", WEFT_VERSION_STRING);
+	return WEFT_EXIT_CLEAN;
+}

@@ -1,0 +1,291 @@
+/*
+ * cmd_run.c - `weft run`: run a scenario variant under a strategy until a
+ * report, the iteration budget, or (dfs) the end of the bounded space.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <weft/strategy.h>
+
+#include "cli.h"
+
+const char weft_help_run[] =
+	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
+	"Runs executions of the variant under a strategy until a detector reports a bug,\n"
+	"the iteration budget is spent, or (dfs) the bounded space is covered.\n"
+	"  --strategy S      random (default), pct, dfs, or bytes (one execution of --input)\n"
+	"  --seed N          seed of random and pct (default 1)\n"
+	"  --iterations N    executions at most (default 100000; dfs: unlimited)\n"
+	"  --depth D         pct depth (default 2)\n"
+	"  --bound K         dfs preemption bound (default 2)\n"
+	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
+	"  --workload HEX    fixed workload section (dfs default: the scenario's\n"
+	"                    trigger workload for buggy variants, else empty)\n"
+	"  --input FILE      bytes input for --strategy bytes (a raw fuzzer input)\n"
+	"  --input-hex HEX   the same, inline\n"
+	"  --steps N         step budget per execution (livelock bound)\n"
+	"  --stats           print the model's counters after the run\n"
+	"  --quiet           no progress, only the result\n"
+	"  --json            one JSON object: scenario, variant, strategy, verdict\n"
+	"                    (\"bug\"|\"clean\"), kind, executions, preemptions, steps,\n"
+	"                    seconds, complete (dfs), trace_hash, input (hex)\n"
+	"exit: 0 clean, 1 bug, 2 usage, 3 I/O\n";
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The workload section of a scenario's trigger input for variant vi. */
+static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+			       size_t cap)
+{
+	struct weft_input in;
+
+	if (!sc->triggers || !sc->triggers[vi])
+		return 0;
+	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
+	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
+		return 0;
+	wl[0] = (uint8_t)in.nr_wl_ops;
+	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+		wl[1 + 2 * k] = in.wl[k].t_op;
+		wl[2 + 2 * k] = in.wl[k].arg;
+	}
+	return 1 + 2 * (size_t)in.nr_wl_ops;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *spec = NULL, *strategy = "random", *input_path = NULL, *input_hex = NULL;
+	const char *wl_hex = NULL;
+	uint64_t seed = 1, iterations = 0, depth = 2, bound = 2, steps = 0;
+	bool json = false, stats = false, quiet = false;
+	enum weft_lock_model lock = WEFT_LOCK_TAS;
+	bool lock_set = false;
+	static uint8_t input[65536];
+	uint8_t wl[WEFT_INPUT_MAX];
+	long input_len = 0;
+	size_t wl_len = 0;
+	bool have_wl = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDV()                                                                    \
+	do {                                                                       \
+		if (!v)                                                            \
+			return cli_usage_error("run: %s needs a value", a);        \
+		i++;                                                               \
+	} while (0)
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--stats")) {
+			stats = true;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (!strcmp(a, "--strategy")) {
+			NEEDV();
+			strategy = v;
+		} else if (!strcmp(a, "--seed")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &seed))
+				return cli_usage_error("run: --seed takes a number, not '%s'", v);
+		} else if (!strcmp(a, "--iterations")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &iterations) || !iterations)
+				return cli_usage_error("run: --iterations takes a positive number");
+		} else if (!strcmp(a, "--depth")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &depth) || depth < 1 || depth > 8)
+				return cli_usage_error("run: --depth takes 1..8");
+		} else if (!strcmp(a, "--bound")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &bound) || bound > 255)
+				return cli_usage_error("run: --bound takes 0..255");
+		} else if (!strcmp(a, "--steps")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &steps) || !steps || steps > UINT32_MAX)
+				return cli_usage_error("run: --steps takes a positive number");
+		} else if (!strcmp(a, "--lock")) {
+			NEEDV();
+			if (!cli_parse_lock(v, &lock))
+				return cli_usage_error("run: --lock takes tas or ticket, not '%s'", v);
+			lock_set = true;
+		} else if (!strcmp(a, "--workload")) {
+			NEEDV();
+			wl_hex = v;
+		} else if (!strcmp(a, "--input")) {
+			NEEDV();
+			input_path = v;
+		} else if (!strcmp(a, "--input-hex")) {
+			NEEDV();
+			input_hex = v;
+		} else if (a[0] == '-') {
+			return cli_usage_error("run: unknown flag '%s' (weft help run)", a);
+		} else if (!spec) {
+			spec = a;
+		} else {
+			return cli_usage_error("run: unexpected argument '%s'", a);
+		}
+#undef NEEDV
+	}
+	if (!spec)
+		return cli_usage_error("run: which scenario? (weft list)");
+	unsigned vi;
+	const struct weft_scenario *sc = cli_scenario(spec, &vi);
+	if (!sc)
+		return WEFT_EXIT_USAGE;
+	if (!lock_set)
+		lock = sc->default_lock;
+	if (wl_hex) {
+		long n = cli_hex_decode(wl_hex, wl, sizeof(wl));
+		if (n < 0)
+			return cli_usage_error("run: --workload is not hex of at most %zu bytes",
+					       sizeof(wl));
+		wl_len = (size_t)n;
+		have_wl = true;
+	}
+	if (input_path) {
+		input_len = cli_read_file(input_path, input, sizeof(input));
+		if (input_len < 0)
+			return cli_io_error("run: cannot read '%s'", input_path);
+	} else if (input_hex) {
+		input_len = cli_hex_decode(input_hex, input, sizeof(input));
+		if (input_len < 0)
+			return cli_usage_error("run: --input-hex is not hex");
+	}
+
+	union {
+		struct weft_random r;
+		struct weft_pct p;
+		struct weft_dfs d;
+		struct weft_bytes b;
+	} *st = calloc(1, sizeof(*st));
+	const struct weft_strategy_ops *ops;
+	if (!st)
+		return cli_io_error("out of memory");
+	if (!strcmp(strategy, "random")) {
+		weft_random_init(&st->r, sc, seed, have_wl ? wl : NULL, wl_len);
+		ops = &weft_strategy_random;
+	} else if (!strcmp(strategy, "pct")) {
+		weft_pct_init(&st->p, sc, seed, (unsigned)depth, have_wl ? wl : NULL, wl_len);
+		ops = &weft_strategy_pct;
+	} else if (!strcmp(strategy, "dfs")) {
+		if (!have_wl)
+			wl_len = trigger_workload(sc, vi, wl, sizeof(wl));
+		weft_dfs_init(&st->d, sc, (unsigned)bound, wl, wl_len);
+		ops = &weft_strategy_dfs;
+	} else if (!strcmp(strategy, "bytes")) {
+		if (!input_path && !input_hex)
+			return cli_usage_error("run: --strategy bytes needs --input or --input-hex");
+		weft_bytes_init(&st->b, sc, input, (size_t)input_len);
+		ops = &weft_strategy_bytes;
+		iterations = 1;
+	} else {
+		return cli_usage_error("run: unknown strategy '%s' (random, pct, dfs, bytes)",
+				       strategy);
+	}
+	if (!iterations)
+		iterations = !strcmp(strategy, "dfs") ? UINT64_MAX : 100000;
+
+	struct weft_metrics m;
+	weft_metrics_init(&m, ops, st);
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
+				   .record = false };
+	struct weft_exec_result r;
+	memset(&r, 0, sizeof(r));
+	double t0 = now(), last = t0;
+	bool bug = false;
+	uint64_t found_at = 0;
+	for (uint64_t it = 0; it < iterations; it++) {
+		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
+			break;
+		if (r.kind != WEFT_KIND_NONE) {
+			bug = true;
+			found_at = m.executions;
+			break;
+		}
+		if (!quiet && !json && (it & 0xffff) == 0xffff) {
+			double t = now();
+			if (t - last > 2.0) {
+				fprintf(stderr, "weft: %" PRIu64 " executions, %.0f exec/s\n",
+					m.executions, (double)m.executions / (t - t0));
+				last = t;
+			}
+		}
+	}
+	double secs = now() - t0;
+
+	/* The finding, re-run from its recorded workload and decisions with
+	 * full recording: checks determinism (same kind and trace hash) and
+	 * gives the report its trace. */
+	uint8_t repro[WEFT_INPUT_MAX];
+	size_t repro_len = 0;
+	char det_why[256] = "";
+	int det_rc = 0;
+	if (bug) {
+		repro_len = cli_last_input(sc, repro, sizeof(repro));
+		struct weft_exec_result first = r;
+		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
+		r = first;
+	}
+	bool dfs = ops == &weft_strategy_dfs;
+	if (json) {
+		printf("{\"scenario\": ");
+		cli_json_str(stdout, sc->name);
+		printf(", \"variant\": ");
+		cli_json_str(stdout, sc->variants[vi].name);
+		printf(", \"strategy\": \"%s\", \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
+		       ops->name, lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
+		if (bug)
+			cli_json_str(stdout, weft_kind_name(r.kind));
+		else
+			printf("null");
+		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
+		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
+		       m.executions, bug ? r.preemptions : 0, bug ? r.steps : 0, secs);
+		printf(", \"total_steps\": %" PRIu64 ", \"total_decisions\": %" PRIu64,
+		       m.steps, m.decisions);
+		if (dfs)
+			printf(", \"complete\": %s", st->d.complete && !bug ? "true" : "false");
+		printf(", \"trace_hash\": \"%016" PRIx64 "\"", bug ? r.trace_hash : 0);
+		if (bug) {
+			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
+			cli_hex_print(stdout, repro, repro_len);
+			printf("\"");
+		}
+		printf("}\n");
+	} else if (bug) {
+		weft_report_print(stdout, &o, &r);
+		printf("found after %" PRIu64 " executions in %.3f s (%s)\n", found_at, secs,
+		       ops->name);
+		if (det_rc)
+			printf("weft: NONDETERMINISM: %s\n", det_why);
+		if (repro_len) {
+			printf("reproduce: weft run %s:%s --lock %s --strategy bytes --input-hex ",
+			       sc->name, sc->variants[vi].name,
+			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+			cli_hex_print(stdout, repro, repro_len);
+			printf("\n");
+		}
+	} else {
+		printf("clean: %" PRIu64 " executions in %.3f s (%s)", m.executions, secs, ops->name);
+		if (dfs)
+			printf(", bound %" PRIu64 " %s", bound,
+			       st->d.complete ? "covered completely" : "NOT covered completely");
+		printf("\n");
+	}
+	if (stats && !json)
+		cli_print_stats(stdout, sc, false);
+	free(st);
+	if (det_rc)
+		return WEFT_EXIT_DESYNC;
+	return bug ? WEFT_EXIT_BUG : WEFT_EXIT_CLEAN;
+}

@@ -1,0 +1,43 @@
+/*
+ * cmd_stress.c - `weft stress`: hands over to weft-stress, the native build
+ * of the same models (real pthreads and atomics), installed beside weft.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char weft_help_stress[] =
+	"usage: weft stress SCENARIO:VARIANT [--time S] [--threads N] [--seed N]\n"
+	"                   [--lock tas|ticket] [--workload HEX] [--iterations N]\n"
+	"                   [--stop-first] [--json]\n\n"
+	"The classic stress test, Weft's baseline: the model compiled against real C11\n"
+	"atomics and spinlocks, one pthread per model thread, looped with a fresh world\n"
+	"and a random workload per iteration, the same detectors where they run natively.\n"
+	"Reports iterations, manifestations of the bug and the time to the first one.\n"
+	"  --time S        seconds to run (default 10)\n"
+	"  --threads N     must equal the scenario's thread count (accepted for the\n"
+	"                  seed's doitlots/forklots habit; other values are refused)\n"
+	"  --stop-first    stop at the first manifestation\n"
+	"  --json          one object: scenario, variant, iterations, manifestations,\n"
+	"                  seconds, first_seconds (null if none), first_iteration, kind\n"
+	"exit: 0 no manifestation, 1 bug manifested, 2 usage\n";
+
+int cmd_stress(int argc, char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + 16];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return cli_io_error("stress: cannot find my own path");
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
+	snprintf(path, sizeof(path), "%s/weft-stress", self);
+	argv[0] = path;
+	execv(path, argv);
+	return cli_io_error("stress: cannot run %s (is weft-stress installed beside weft?)", path);
+}
