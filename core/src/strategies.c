@@ -86,6 +86,8 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc, const
 	unsigned hint = hint_of(sc);
 
 	memset(b, 0, offsetof(struct weft_bytes, pre));
+	b->next_pre = b->next_cho = 0;
+	b->done = false;
 	b->sc = sc;
 	weft_input_decode(&b->in, buf, len);
 	if (len) {
