@@ -1,0 +1,51 @@
+# tools/ci/lib.sh - shared by tools/test, tools/quickstart, tools/ci/* (sourced).
+#
+# WEFT_ROOT        the repository (set here)
+# WEFT_BUILD_ROOT  where the CI builds go (default: $WEFT_ROOT/build-ci)
+# WEFT_JOBS        parallel build/test jobs (default: nproc)
+
+WEFT_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+WEFT_BUILD_ROOT="${WEFT_BUILD_ROOT:-$WEFT_ROOT/build-ci}"
+WEFT_JOBS="${WEFT_JOBS:-$(nproc 2>/dev/null || echo 2)}"
+export DEBIAN_FRONTEND=noninteractive
+
+weft_log() { printf '\n=== %s: %s\n' "${WEFT_STEP:-weft}" "$*"; }
+weft_die() { printf '%s: FAILED: %s\n' "${WEFT_STEP:-weft}" "$*" >&2; exit 1; }
+
+# /usr/bin/python3 has Debian's python3-yaml; a pyenv python on PATH may not.
+weft_python() {
+	if [ -x /usr/bin/python3 ]; then /usr/bin/python3 "$@"; else python3 "$@"; fi
+}
+
+# weft_build NAME CC [extra cmake args...]: configure and build
+# $WEFT_BUILD_ROOT/NAME with compiler CC and -DWEFT_WERROR=ON; prints the dir.
+weft_build() {
+	local name="$1" cc="$2"; shift 2
+	local dir="$WEFT_BUILD_ROOT/$name"
+	local t0=$SECONDS
+	weft_log "build $name (CC=$cc $*)" >&2
+	CC="$cc" cmake -S "$WEFT_ROOT" -B "$dir" -G Ninja -DWEFT_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
+		{ mkdir -p "$dir"; cat "$dir.configure.log" >&2; weft_die "configure $name"; }
+	cmake --build "$dir" -j "$WEFT_JOBS" >"$dir.build.log" 2>&1 ||
+		{ tail -n 60 "$dir.build.log" >&2; weft_die "build $name"; }
+	echo "built $name in $((SECONDS - t0)) s" >&2
+	echo "$dir"
+}
+
+# weft_ctest DIR: run the suite of a build; its summary line goes to stdout
+# and is remembered in WEFT_CTEST_SUMMARIES.
+WEFT_CTEST_SUMMARIES=()
+weft_ctest() {
+	local dir="$1" log rc=0
+	log="$dir.ctest.log"
+	weft_log "ctest $(basename "$dir")"
+	ctest --test-dir "$dir" --output-on-failure -j "$WEFT_JOBS" >"$log" 2>&1 || rc=$?
+	if [ "$rc" != 0 ]; then
+		cat "$log"
+	else
+		grep -E '^[0-9]+% tests passed' "$log" || true
+	fi
+	WEFT_CTEST_SUMMARIES+=("$(basename "$dir"): $(grep -E '^[0-9]+% tests passed' "$log" || echo 'no ctest summary')")
+	grep -qE '^[0-9]+% tests passed, 0 tests failed out of [1-9]' "$log" ||
+		weft_die "ctest in $dir (log: $log)"
+}
