@@ -1,0 +1,57 @@
+/*
+ * weft_fuzz_glue.h - what every fuzz target shares, for all three engines
+ * (regression driver, libFuzzer, AFL++): the interleaving feedback map and
+ * the live execution counters that `weft fuzz` reads.
+ *
+ * Engine selection is at compile time (fuzz/CMakeLists.txt):
+ *   WEFT_FUZZ_LIBFUZZER  the map is a __libfuzzer_extra_counters array;
+ *   WEFT_FUZZ_AFL        the map is a run of extra guard slots in AFL++'s
+ *                        coverage map (__afl_area_ptr);
+ *   neither              regression driver: a private array nobody reads,
+ *                        so replays still exercise the feedback path.
+ *
+ * Environment (read once, in weft_fuzz_glue_init):
+ *   WEFT_NO_FEEDBACK=1   never attach the map (the measurement baseline);
+ *   WEFT_FUZZ_STATS=PATH a file of >= 4096 bytes the target maps shared and
+ *                        counts executions and reports in (weft fuzz);
+ *   WEFT_FUZZ_LOCK=tas|ticket  the lock model (default: the scenario's).
+ * None of them reaches an execution: the world depends only on the input.
+ */
+#ifndef WEFT_FUZZ_GLUE_H
+#define WEFT_FUZZ_GLUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <weft/weft.h>
+
+/* Size of the feedback map: a power of two (weft_feedback_attach) and a
+ * multiple of 8 (libFuzzer clears extra counters in machine words). */
+#define WEFT_FUZZ_MAP_SIZE 4096u
+
+#define WEFT_FUZZ_STATS_MAGIC 0x5745465453544154ull /* "WEFTSTAT" */
+
+/* The shared counters of WEFT_FUZZ_STATS (one page; every process of a
+ * campaign adds to the same words, relaxed). */
+struct weft_fuzz_stats {
+	uint64_t magic;
+	uint64_t execs;
+	uint64_t reports;
+};
+
+/* Once per process, before the first execution. Returns 0, or < 0 with a
+ * message on stderr (bad WEFT_FUZZ_LOCK, unmappable stats file). */
+int weft_fuzz_glue_init(void);
+/* Before each execution: counts it and (AFL++) follows the coverage map
+ * to its shared-memory home once the fork server has mapped it. */
+void weft_fuzz_glue_begin(void);
+/* A detector reported: count it (the target aborts next). */
+void weft_fuzz_glue_report(void);
+
+bool weft_fuzz_feedback_on(void);
+/* The lock model the targets run under. */
+enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc);
+/* The map while attached, else NULL (tests and measurements). */
+uint8_t *weft_fuzz_map(void);
+
+#endif
