@@ -84,6 +84,8 @@ static struct {
 	uint64_t hash;
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
+	bool draining;
+	int abort_tid;      /* the thread whose report ended the execution */
 	struct weft_workload wl;
 	uint8_t wl_bytes[WEFT_INPUT_MAX];
 	size_t wl_len;
@@ -184,6 +186,15 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 {
 	if (M.in_exec && M.cur >= 0 && weft_fiber_guard_hit(si->si_addr, NULL)) {
 		M.stack_overflow = true;
+#ifdef WEFT_TSAN
+		/* TSan cannot follow a longjmp from one fiber to another: stop
+		 * with the diagnosis instead of recovering. */
+		static const char msg[] = "weft: stack-overflow: a model thread overflowed its "
+					  "fiber stack (raise WEFT_STACK_KIB)\n";
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(WEFT_EXIT_BUG);
+		_exit(WEFT_EXIT_BUG);
+#endif
 		siglongjmp(M.overflow_jmp, 1);
 	}
 	struct sigaction *old = sig == SIGBUS ? &old_bus : &old_segv;
@@ -215,7 +226,10 @@ static void install_overflow_handler(void)
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	/* SA_NODEFER: the handler leaves by siglongjmp without restoring the
+	 * mask (sigsetjmp(.., 0) saves no mask: no syscall per execution), so
+	 * SIGSEGV must not stay blocked for the next overflow. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGSEGV, &sa, &old_segv);
 	sigaction(SIGBUS, &sa, &old_bus);
@@ -344,6 +358,12 @@ static void trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 
 static void thread_main(void *arg);
 
+/* TSan: every thread start is ordered after the host's setup and every
+ * thread end before the host's audits and the next world reset, as
+ * pthread_create/pthread_join order them. Accesses between the threads of
+ * one execution stay unordered unless the model orders them. */
+static int tsan_start_sync, tsan_done_sync;
+
 static inline unsigned lowest(uint32_t mask)
 {
 	return (unsigned)__builtin_ctz(mask);
@@ -401,8 +421,10 @@ static void switch_to(unsigned next, bool leaving)
 	if ((int)next == prev)
 		return;
 	M.switches++;
+	/* last_site is NULL for a thread that ends before its first primitive */
 	if (M.fb && prev >= 0)
-		fb_hit(0x5100000000000000ull ^ (uint64_t)site_id(M.th[prev].last_site) << 24 ^
+		fb_hit(0x5100000000000000ull ^
+		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
 	if (!n->started) {
@@ -412,6 +434,14 @@ static void switch_to(unsigned next, bool leaving)
 		weft_fiber_reset(&n->fib, thread_main, (void *)(uintptr_t)next);
 	}
 	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
+#ifdef WEFT_TSAN
+	if (__builtin_expect(M.draining, 0)) {
+		/* an aborted execution's paused fiber, resumed only to hand its
+		 * accesses over to the host context (see drain_for_tsan) */
+		weft_tsan_release(&tsan_done_sync);
+		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+	}
+#endif
 }
 
 /* The current thread can no longer run (blocked or done): pick another or
@@ -466,7 +496,9 @@ static void thread_main(void *arg)
 	unsigned tid = (unsigned)(uintptr_t)arg;
 
 	weft_fiber_started(&M.th[tid].fib, &M.main);
+	weft_tsan_acquire(&tsan_start_sync);
 	M.sc->thread(M.world, tid);
+	weft_tsan_release(&tsan_done_sync);
 	M.th[tid].state = T_DONE;
 	M.runnable &= ~(1u << tid);
 	reschedule(true);
@@ -582,6 +614,12 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
 	old = do_op(addr, size, aop, a, b, &nv);
+#ifdef WEFT_TSAN
+	if (aop != WEFT_A_STORE)
+		weft_tsan_acquire(addr);
+	if (aop != WEFT_A_LOAD)
+		weft_tsan_release(addr);
+#endif
 	trace(aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW,
 	      loc, old, nv, s);
 	if (loc != WEFT_NO_LOC) {
@@ -715,6 +753,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 		}
 	}
 	l->locked = (uint32_t)M.cur + 1;
+	weft_tsan_acquire(l);
 	trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
@@ -744,6 +783,7 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
 		l->locked = (uint32_t)M.cur + 1;
+		weft_tsan_acquire(l);
 		if (loc != WEFT_NO_LOC)
 			shadow_write(loc, s);
 	} else {
@@ -769,6 +809,7 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 		check_uaf(loc, s);
 	if (l->locked != (uint32_t)M.cur + 1)
 		weft_report(WEFT_KIND_ASSERT, l, s, "spin_unlock of a lock this thread does not hold");
+	weft_tsan_release(l);
 	l->locked = 0;
 	if (M.o->lock == WEFT_LOCK_TICKET) {
 		l->serving++;
@@ -859,8 +900,9 @@ struct weft_access weft_last_write(const void *addr)
 
 /* -------------------------------------------------------------- reports */
 
-static void vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
-		    const struct weft_access *other, const char *fmt, va_list ap)
+static __attribute__((format(printf, 5, 0))) void
+vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
+	const struct weft_access *other, const char *fmt, va_list ap)
 {
 	struct weft_report *r = &M.res->report;
 
@@ -893,7 +935,9 @@ out:
 		/* End the execution: abandon every fiber, back to the host. */
 		int prev = M.cur;
 		M.aborted = true;
+		M.abort_tid = prev;
 		M.cur = -1;
+		weft_tsan_release(&tsan_done_sync);
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 		__builtin_trap();
 	}
@@ -958,6 +1002,26 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 
 /* ------------------------------------------------------------ execution */
 
+/* TSan only: resume each paused fiber of an aborted execution once, so it
+ * releases its accesses to the host before it is scrubbed (switch_to sees
+ * M.draining and comes straight back). */
+static void drain_for_tsan(void)
+{
+#ifdef WEFT_TSAN
+	M.draining = true;
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		struct wthread *t = &M.th[i];
+		if (!t->started || t->state == T_DONE || M.stack_overflow ||
+		    (int)i == M.abort_tid)
+			continue;
+		M.cur = (int)i;
+		weft_fiber_switch(&M.main, &t->fib, false);
+	}
+	M.cur = -1;
+	M.draining = false;
+#endif
+}
+
 int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *ops, void *st,
 		 struct weft_exec_result *r)
 {
@@ -972,9 +1036,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	n = ops->begin ? ops->begin(st, M.wl_bytes, sizeof(M.wl_bytes)) : 0;
 	if (n < 0)
 		return n;
+	weft_tsan_host_ignore(true);
 	M.wl_len = (size_t)n;
-	if (world_reserve(sc->world_size ? sc->world_size : 1))
+	if (world_reserve(sc->world_size ? sc->world_size : 1)) {
+		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
+	}
 
 	M.o = o;
 	M.sc = sc;
@@ -997,6 +1064,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.hash = 0x5745465400000001ull; /* "WEFT" */
 	M.next_flags = 0;
 	M.aborted = false;
+	M.abort_tid = -1;
 	M.stack_overflow = false;
 	M.nr_ev = M.nr_dec = M.nr_sh = 0;
 	if (o->record && !M.state_hashes) {
@@ -1024,6 +1092,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
 		 * bench/); the rare overflow path unblocks the signal itself. */
+		weft_tsan_release(&tsan_start_sync);
 		if (sigsetjmp(M.overflow_jmp, 0) == 0) {
 			switch_to(M.nr_threads > 1 ? decide(0, NULL) : 0, false);
 		} else {
@@ -1054,14 +1123,18 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
-		if (M.aborted)
+		if (M.aborted) {
+			drain_for_tsan();
 			for (unsigned i = 0; i < M.nr_threads; i++)
 				if (M.th[i].started && M.th[i].state != T_DONE)
 					weft_fiber_scrub(&M.th[i].fib);
+		}
+		weft_tsan_acquire(&tsan_done_sync);
 		if (r->kind == WEFT_KIND_NONE && sc->quiesce)
 			sc->quiesce(M.world);
 	}
 
+	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;
 	r->switches = M.switches;
