@@ -23,9 +23,10 @@ weft_build() {
 	local name="$1" cc="$2"; shift 2
 	local dir="$WEFT_BUILD_ROOT/$name"
 	local t0=$SECONDS
+	mkdir -p "$WEFT_BUILD_ROOT"
 	weft_log "build $name (CC=$cc $*)" >&2
 	CC="$cc" cmake -S "$WEFT_ROOT" -B "$dir" -G Ninja -DWEFT_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
-		{ mkdir -p "$dir"; cat "$dir.configure.log" >&2; weft_die "configure $name"; }
+		{ cat "$dir.configure.log" >&2; weft_die "configure $name"; }
 	cmake --build "$dir" -j "$WEFT_JOBS" >"$dir.build.log" 2>&1 ||
 		{ tail -n 60 "$dir.build.log" >&2; weft_die "build $name"; }
 	echo "built $name in $((SECONDS - t0)) s" >&2
