@@ -183,12 +183,15 @@ int cmd_run(int argc, char **argv)
 		weft_dfs_init(&st->d, sc, (unsigned)bound, wl, wl_len);
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
-		if (!input_path && !input_hex)
+		if (!input_path && !input_hex) {
+			free(st);
 			return cli_usage_error("run: --strategy bytes needs --input or --input-hex");
+		}
 		weft_bytes_init(&st->b, sc, input, (size_t)input_len);
 		ops = &weft_strategy_bytes;
 		iterations = 1;
 	} else {
+		free(st);
 		return cli_usage_error("run: unknown strategy '%s' (random, pct, dfs, bytes)",
 				       strategy);
 	}

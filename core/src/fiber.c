@@ -45,6 +45,10 @@ void *__tsan_get_current_fiber(void);
 void *__tsan_create_fiber(unsigned flags);
 void __tsan_destroy_fiber(void *fiber);
 void __tsan_switch_to_fiber(void *fiber, unsigned flags);
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
 #define WEFT_TSAN_NO_SYNC 1u /* __tsan_switch_to_fiber_no_sync */
 #endif
 
@@ -222,4 +226,39 @@ void weft_fiber_started(struct weft_fiber *self, struct weft_fiber *from)
 #endif
 	(void)self;
 	(void)from;
+}
+
+/*
+ * TSan's view of the model: marked accesses (atomics, *_ONCE, bit ops,
+ * list pointers) are sequentially consistent, so each is an acquire (read)
+ * and/or a release (write) on its address; spinlocks acquire on lock and
+ * release on unlock; plain accesses (PLAIN_READ/PLAIN_WRITE, plain fields)
+ * are left to TSan. The host context's accesses (world reset, setup,
+ * audits) happen before/after every thread by construction: ignored.
+ */
+void weft_tsan_acquire(const void *addr)
+{
+#ifdef WEFT_TSAN
+	__tsan_acquire((void *)addr);
+#endif
+	(void)addr;
+}
+
+void weft_tsan_release(const void *addr)
+{
+#ifdef WEFT_TSAN
+	__tsan_release((void *)addr);
+#endif
+	(void)addr;
+}
+
+void weft_tsan_host_ignore(bool on)
+{
+#ifdef WEFT_TSAN
+	if (on)
+		__tsan_ignore_thread_begin();
+	else
+		__tsan_ignore_thread_end();
+#endif
+	(void)on;
 }

@@ -43,4 +43,9 @@ void weft_fiber_started(struct weft_fiber *self, struct weft_fiber *from);
 /* Does addr fall in some guard page? Set up by weft_fiber_create. */
 bool weft_fiber_guard_hit(const void *addr, int *which);
 
+/* ThreadSanitizer annotations (no-ops unless WEFT_TSAN). */
+void weft_tsan_acquire(const void *addr);
+void weft_tsan_release(const void *addr);
+void weft_tsan_host_ignore(bool on);
+
 #endif

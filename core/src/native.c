@@ -41,7 +41,7 @@ void weft_native_bail(void)
 	abort();
 }
 
-static void vreport(enum weft_kind k, const struct weft_site *s, const char *fmt, va_list ap)
+static __attribute__((format(printf, 3, 0))) void vreport(enum weft_kind k, const struct weft_site *s, const char *fmt, va_list ap)
 {
 	pthread_mutex_lock(&report_lock);
 	if (!have_report) {
