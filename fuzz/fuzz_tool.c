@@ -217,8 +217,13 @@ static int cmd_crash(const char *dir)
 	uint8_t buf[WEFT_INPUT_MAX];
 	enum weft_kind kind;
 	char name[64];
-	size_t n = find_crash(0, buf, &kind);
+	size_t n;
 
+	if (!sc->variants[vi].buggy) {
+		printf("%s:%s is a fixed variant: no crash input\n", sc->name, sc->variants[vi].name);
+		return 0;
+	}
+	n = find_crash(0, buf, &kind);
 	if (!n) {
 		fprintf(stderr, "weft_fuzz_tool: no crash found\n");
 		return 1;
