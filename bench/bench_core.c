@@ -155,15 +155,6 @@ static double switch_ucontext(uint64_t rounds)
 	return (bench_now() - t0) * 1e9 / (2.0 * (double)rounds);
 }
 
-static double rep_median(double (*fn)(uint64_t), uint64_t rounds)
-{
-	double v[WEFT_BENCH_REPS];
-
-	for (unsigned i = 0; i < WEFT_BENCH_REPS; i++)
-		v[i] = fn(rounds);
-	return median(v, WEFT_BENCH_REPS);
-}
-
 /* ------------------------------------------------------------ bench-2x50 */
 
 /*
@@ -294,18 +285,26 @@ static int mode_core(bool quick)
 	if (weft_fiber_create(&fb_peer, 64 * 1024))
 		return 3;
 
-	double ns_api = rep_median(switch_weft_api, rounds);
+	/* The methods take turns within each repetition, so a slow spell of
+	 * a shared machine hits all of them alike. */
+	double v_api[WEFT_BENCH_REPS], v_raw[WEFT_BENCH_REPS], v_bare[WEFT_BENCH_REPS],
+		v_uc[WEFT_BENCH_REPS];
+	for (unsigned i = 0; i < WEFT_BENCH_REPS; i++) {
+		v_api[i] = switch_weft_api(rounds);
 #if defined(__x86_64__) || defined(__aarch64__)
-	double ns_raw = rep_median(switch_weft_raw, rounds);
+		v_raw[i] = switch_weft_raw(rounds);
 #else
-	double ns_raw = -1;
+		v_raw[i] = -1;
 #endif
 #if defined(__x86_64__)
-	double ns_bare = rep_median(switch_bare, rounds);
+		v_bare[i] = switch_bare(rounds);
 #else
-	double ns_bare = -1;
+		v_bare[i] = -1;
 #endif
-	double ns_uc = rep_median(switch_ucontext, rounds / 10);
+		v_uc[i] = switch_ucontext(rounds / 10);
+	}
+	double ns_api = median(v_api, WEFT_BENCH_REPS), ns_raw = median(v_raw, WEFT_BENCH_REPS);
+	double ns_bare = median(v_bare, WEFT_BENCH_REPS), ns_uc = median(v_uc, WEFT_BENCH_REPS);
 
 	struct weft_random rs;
 	struct exec_rate rr, rd;

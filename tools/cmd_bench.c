@@ -1,0 +1,2019 @@
+/*
+ * cmd_bench.c - `weft bench`: every benchmark of docs/benchmarks.md in one
+ * run, on this machine, side by side.
+ *
+ * The bench drives the other subcommands as child processes of
+ * /proc/self/exe (and weft-microbench, weft-stress and the empty libFuzzer
+ * target installed beside it) with --json, and parses their last JSON line
+ * with a small strict parser. A piece that is missing (no `weft fuzz`, no AFL++
+ * build, no `weft min`) becomes a "not measured: <why>" row; nothing is
+ * invented. Timed children (everything but the stress test, which needs
+ * real threads on real cores) are pinned to one CPU.
+ *
+ * Medians over seeds treat a seed that did not find the bug within the cap
+ * as +infinity (censored): the median is "not found" when half the seeds or
+ * more missed. min and max are over the seeds that found it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char weft_help_bench[] =
+	"usage: weft bench [--quick] [--json] [--out DIR] [--seeds N] [--stress-cap S]\n"
+	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n\n"
+	"Measures, in one run on this machine: the core micro-benchmarks (ns per\n"
+	"context switch vs a bare asm switch and swapcontext, scheduling decisions/s,\n"
+	"exec/s of a 2-CPU x 50-point scenario), throughput per target (random\n"
+	"in-process, libFuzzer, AFL++, the empty libFuzzer loop), time to bug of\n"
+	"every buggy variant under libFuzzer with and without interleaving feedback,\n"
+	"AFL++, random, pct (d=2,3), dfs (bound 1,2) and the native stress test,\n"
+	"silence of every fixed variant, weft min before -> after, and peak RSS.\n"
+	"Writes DIR/bench.md and DIR/bench.json (default DIR: weft-bench).\n"
+	"  --quick        CI form: fewer seeds, short caps, under 2 minutes\n"
+	"  --json         also print the JSON to stdout\n"
+	"  --seeds N      seeds per time-to-bug row (default 10; quick 3)\n"
+	"  --stress-cap S seconds per stress run (default 60; quick 2)\n"
+	"  --fuzz-cap S   seconds per weft fuzz run (default 20; quick 2)\n"
+	"  --budget S     stop starting new measurements after S seconds (quick 100)\n"
+	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
+	"exit: 0 written, 2 usage, 3 I/O\n";
+
+/* ------------------------------------------------------------- JSON */
+
+/* A strict parser for the one-object lines the subcommands print: RFC 8259
+ * values, nesting bounded, no trailing garbage. Strings keep ASCII; other
+ * \u escapes become '?'. */
+enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jnode {
+	enum jtype t;
+	bool b;
+	double num;
+	char *str;
+	char *key;
+	struct jnode *kid, *next;
+};
+
+struct jparser {
+	const char *p, *end;
+	int depth;
+	bool err;
+};
+
+static void jfree(struct jnode *n)
+{
+	while (n) {
+		struct jnode *next = n->next;
+		jfree(n->kid);
+		free(n->str);
+		free(n->key);
+		free(n);
+		n = next;
+	}
+}
+
+static void jws(struct jparser *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+		j->p++;
+}
+
+static char *jstring(struct jparser *j)
+{
+	size_t cap = 32, n = 0;
+	char *s;
+
+	if (j->p >= j->end || *j->p != '"' || !(s = malloc(cap))) {
+		j->err = true;
+		return NULL;
+	}
+	j->p++;
+	while (j->p < j->end && *j->p != '"') {
+		char c = *j->p++;
+		if ((unsigned char)c < 0x20)
+			goto bad;
+		if (c == '\\') {
+			if (j->p >= j->end)
+				goto bad;
+			c = *j->p++;
+			switch (c) {
+			case '"': case '\\': case '/': break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'n': c = '\n'; break;
+			case 'r': c = '\r'; break;
+			case 't': c = '\t'; break;
+			case 'u': {
+				unsigned v = 0;
+				for (int k = 0; k < 4; k++) {
+					if (j->p >= j->end)
+						goto bad;
+					char h = *j->p++;
+					v <<= 4;
+					if (h >= '0' && h <= '9')
+						v |= (unsigned)(h - '0');
+					else if (h >= 'a' && h <= 'f')
+						v |= (unsigned)(h - 'a' + 10);
+					else if (h >= 'A' && h <= 'F')
+						v |= (unsigned)(h - 'A' + 10);
+					else
+						goto bad;
+				}
+				c = v && v < 0x80 ? (char)v : '?';
+				break;
+			}
+			default:
+				goto bad;
+			}
+		}
+		if (n + 1 >= cap) {
+			char *t = realloc(s, cap *= 2);
+			if (!t)
+				goto bad;
+			s = t;
+		}
+		s[n++] = c;
+	}
+	if (j->p >= j->end)
+		goto bad;
+	j->p++;
+	s[n] = 0;
+	return s;
+bad:
+	free(s);
+	j->err = true;
+	return NULL;
+}
+
+static bool jlit(struct jparser *j, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n))
+		return false;
+	j->p += n;
+	return true;
+}
+
+static struct jnode *jvalue(struct jparser *j)
+{
+	struct jnode *n;
+
+	jws(j);
+	if (j->p >= j->end || ++j->depth > 16 || !(n = calloc(1, sizeof(*n)))) {
+		j->err = true;
+		return NULL;
+	}
+	char c = *j->p;
+	if (c == '{' || c == '[') {
+		struct jnode **tail = &n->kid;
+		char close = c == '{' ? '}' : ']';
+		n->t = c == '{' ? J_OBJ : J_ARR;
+		j->p++;
+		jws(j);
+		if (j->p < j->end && *j->p == close) {
+			j->p++;
+			goto out;
+		}
+		for (;;) {
+			char *key = NULL;
+			jws(j);
+			if (n->t == J_OBJ) {
+				key = jstring(j);
+				jws(j);
+				if (j->err || j->p >= j->end || *j->p++ != ':') {
+					free(key);
+					goto bad;
+				}
+			}
+			struct jnode *k = jvalue(j);
+			if (!k) {
+				free(key);
+				goto bad;
+			}
+			k->key = key;
+			*tail = k;
+			tail = &k->next;
+			jws(j);
+			if (j->p < j->end && *j->p == ',') {
+				j->p++;
+				continue;
+			}
+			if (j->p < j->end && *j->p == close) {
+				j->p++;
+				break;
+			}
+			goto bad;
+		}
+	} else if (c == '"') {
+		n->t = J_STR;
+		n->str = jstring(j);
+		if (j->err)
+			goto bad;
+	} else if (jlit(j, "true")) {
+		n->t = J_BOOL;
+		n->b = true;
+	} else if (jlit(j, "false")) {
+		n->t = J_BOOL;
+	} else if (jlit(j, "null")) {
+		n->t = J_NULL;
+	} else {
+		/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+		const char *s = j->p;
+		if (j->p < j->end && *j->p == '-')
+			j->p++;
+		if (j->p < j->end && *j->p == '0')
+			j->p++;
+		else if (j->p < j->end && *j->p >= '1' && *j->p <= '9')
+			while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+				j->p++;
+		else
+			goto bad;
+		if (j->p < j->end && *j->p == '.') {
+			j->p++;
+			if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+				goto bad;
+			while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+				j->p++;
+		}
+		if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+			j->p++;
+			if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+				j->p++;
+			if (j->p >= j->end || *j->p < '0' || *j->p > '9')
+				goto bad;
+			while (j->p < j->end && *j->p >= '0' && *j->p <= '9')
+				j->p++;
+		}
+		char buf[64];
+		size_t len = (size_t)(j->p - s);
+		if (len >= sizeof(buf))
+			goto bad;
+		memcpy(buf, s, len);
+		buf[len] = 0;
+		n->t = J_NUM;
+		n->num = strtod(buf, NULL);
+	}
+out:
+	j->depth--;
+	return n;
+bad:
+	j->err = true;
+	jfree(n);
+	return NULL;
+}
+
+static struct jnode *jparse(const char *s, size_t len)
+{
+	struct jparser j = { s, s + len, 0, false };
+	struct jnode *n = jvalue(&j);
+
+	jws(&j);
+	if (n && (j.err || j.p != j.end)) {
+		jfree(n);
+		return NULL;
+	}
+	return n;
+}
+
+static const struct jnode *jget(const struct jnode *o, const char *key)
+{
+	if (!o || o->t != J_OBJ)
+		return NULL;
+	for (const struct jnode *k = o->kid; k; k = k->next)
+		if (k->key && !strcmp(k->key, key))
+			return k;
+	return NULL;
+}
+
+static double jnum(const struct jnode *o, const char *key, double dflt)
+{
+	const struct jnode *n = jget(o, key);
+
+	return n && n->t == J_NUM ? n->num : dflt;
+}
+
+static const char *jstr(const struct jnode *o, const char *key)
+{
+	const struct jnode *n = jget(o, key);
+
+	return n && n->t == J_STR ? n->str : NULL;
+}
+
+/* -------------------------------------------------------- children */
+
+struct child {
+	int status;            /* exit code, or 128 + signal, or -1 not run */
+	bool timed_out;
+	double seconds;        /* wall */
+	long maxrss_kib;
+	char *out;             /* stdout */
+	size_t out_len;
+	char err[512];         /* the last line of stderr that had text */
+};
+
+/* fmin/fmax without libm (weft links none) */
+static double dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* strlcpy: copy what fits, always terminated. */
+static void copy_trunc(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(src);
+
+	if (len >= n)
+		len = n - 1;
+	memcpy(dst, src, len);
+	dst[len] = 0;
+}
+
+static char bench_self[PATH_MAX], bench_bindir[PATH_MAX];
+static int bench_cpu = -1;           /* CPU timed children are pinned to */
+static double bench_deadline;        /* 0: none */
+static FILE *bench_log;
+
+static double bench_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool budget_spent(void)
+{
+	return bench_deadline > 0 && bench_clock() > bench_deadline;
+}
+
+static void child_free(struct child *c)
+{
+	free(c->out);
+	c->out = NULL;
+}
+
+/* Run argv (argv[0] a path), wall-clock bounded by timeout seconds (then
+ * SIGKILL to its process group). pin: restrict it to bench_cpu. */
+static int run_child(char *const argv[], double timeout, bool pin, struct child *c)
+{
+	int po[2], pe[2];
+
+	memset(c, 0, sizeof(*c));
+	c->status = -1;
+	if (bench_log) {
+		fprintf(bench_log, "$");
+		for (int i = 0; argv[i]; i++)
+			fprintf(bench_log, " %s", argv[i]);
+		fprintf(bench_log, "\n");
+		fflush(bench_log);
+	}
+	if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC))
+		return -1;
+	double t0 = bench_clock();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (pin && bench_cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(bench_cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execv(argv[0], argv);
+		fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(po[1]);
+	close(pe[1]);
+
+	size_t cap = 4096;
+	char *out = malloc(cap), ebuf[4096];
+	size_t elen = 0;
+	struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+	int open_fds = 2;
+	while (open_fds && out) {
+		double left = t0 + timeout - bench_clock();
+		if (left <= 0) {
+			c->timed_out = true;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		int r = poll(fds, 2, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char buf[4096];
+			ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+			if (n <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+				open_fds--;
+				continue;
+			}
+			if (i == 0) {
+				if (c->out_len + (size_t)n + 1 > cap && cap < (8u << 20)) {
+					char *t = realloc(out, cap = cap * 2 + (size_t)n);
+					if (!t)
+						break;
+					out = t;
+				}
+				if (c->out_len + (size_t)n + 1 <= cap) {
+					memcpy(out + c->out_len, buf, (size_t)n);
+					c->out_len += (size_t)n;
+				}
+			} else {
+				for (ssize_t k = 0; k < n; k++) {
+					if (elen + 1 >= sizeof(ebuf))
+						elen = 0;
+					ebuf[elen++] = buf[k];
+				}
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i].fd >= 0)
+			close(fds[i].fd);
+	struct rusage ru;
+	int st = 0;
+	while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
+		;
+	/* a killed fuzzer may leave helpers behind in its group */
+	kill(-pid, SIGKILL);
+	c->seconds = bench_clock() - t0;
+	c->maxrss_kib = ru.ru_maxrss;
+	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	if (out)
+		out[c->out_len] = 0;
+	c->out = out;
+	/* the last non-empty line of stderr, for "not measured" notes */
+	ebuf[elen] = 0;
+	while (elen && (ebuf[elen - 1] == '\n' || ebuf[elen - 1] == '\r'))
+		ebuf[--elen] = 0;
+	char *line = strrchr(ebuf, '\n');
+	copy_trunc(c->err, sizeof(c->err), line ? line + 1 : ebuf);
+	if (bench_log) {
+		fprintf(bench_log, "  exit %d%s, %.3f s, maxrss %ld KiB%s%s\n", c->status,
+			c->timed_out ? " (timed out)" : "", c->seconds, c->maxrss_kib,
+			c->err[0] ? ", stderr: " : "", c->err);
+		if (c->out_len)
+			fprintf(bench_log, "  %s%s", c->out, c->out[c->out_len - 1] == '\n' ? "" : "\n");
+		fflush(bench_log);
+	}
+	return 0;
+}
+
+/* The last line of the child's stdout that parses as a JSON value. */
+static struct jnode *child_json(const struct child *c)
+{
+	if (!c->out)
+		return NULL;
+	size_t end = c->out_len;
+	while (end) {
+		size_t s = end;
+		while (s && c->out[s - 1] != '\n')
+			s--;
+		size_t e = end;
+		while (e > s && (c->out[e - 1] == '\n' || c->out[e - 1] == '\r'))
+			e--;
+		if (e > s && (c->out[s] == '{' || c->out[s] == '[')) {
+			struct jnode *n = jparse(c->out + s, e - s);
+			if (n)
+				return n;
+		}
+		end = s ? s - 1 : 0;
+	}
+	/* a multi-line document (weft list --json) */
+	return jparse(c->out, c->out_len);
+}
+
+/* Why a child did not give a usable answer. */
+static void child_why(const struct child *c, char *buf, size_t n)
+{
+	if (c->status == -1)
+		snprintf(buf, n, "could not start");
+	else if (c->timed_out)
+		snprintf(buf, n, "timed out after %.0f s", c->seconds);
+	else if (c->err[0])
+		snprintf(buf, n, "exit %d: %s", c->status, c->err);
+	else
+		snprintf(buf, n, "exit %d, no JSON output", c->status);
+}
+
+/* argv builder */
+struct argv_buf {
+	char *v[40];
+	char store[40][PATH_MAX];
+	int n;
+};
+
+static void av_init(struct argv_buf *a, const char *prog)
+{
+	a->n = 0;
+	copy_trunc(a->store[0], sizeof(a->store[0]), prog);
+	a->v[a->n] = a->store[a->n];
+	a->n++;
+	a->v[a->n] = NULL;
+}
+
+static __attribute__((format(printf, 2, 3))) void av_add(struct argv_buf *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (a->n >= 39)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(a->store[a->n], sizeof(a->store[0]), fmt, ap);
+	va_end(ap);
+	a->v[a->n] = a->store[a->n];
+	a->n++;
+	a->v[a->n] = NULL;
+}
+
+static bool file_executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+/* Does this weft have subcommand `name`? (`weft help name` exits 0) */
+static bool have_command(const char *name)
+{
+	struct argv_buf a;
+	struct child c;
+
+	av_init(&a, bench_self);
+	av_add(&a, "help");
+	av_add(&a, "%s", name);
+	if (run_child(a.v, 10, false, &c))
+		return false;
+	child_free(&c);
+	return c.status == 0;
+}
+
+/* ----------------------------------------------------------- output */
+
+static FILE *md, *js;        /* markdown and JSON being written */
+static bool js_first;        /* first element of the current JSON array */
+
+static void js_sep(void)
+{
+	fprintf(js, "%s\n    ", js_first ? "" : ",");
+	js_first = false;
+}
+
+static void js_num(const char *key, double v, bool comma)
+{
+	if (isfinite(v) && v >= 0)
+		fprintf(js, "\"%s\": %.6g%s", key, v, comma ? ", " : "");
+	else
+		fprintf(js, "\"%s\": null%s", key, comma ? ", " : "");
+}
+
+static void js_kstr(const char *key, const char *v, bool comma)
+{
+	fprintf(js, "\"%s\": ", key);
+	if (v)
+		cli_json_str(js, v);
+	else
+		fprintf(js, "null");
+	if (comma)
+		fprintf(js, ", ");
+}
+
+static void js_section(const char *name)
+{
+	fprintf(js, ",\n  \"%s\": [", name);
+	js_first = true;
+}
+
+static void js_end_section(void)
+{
+	fprintf(js, "\n  ]");
+}
+
+/* A number for the markdown table: "-" when unknown. */
+static const char *fmt_num(char *buf, size_t n, double v, int prec)
+{
+	if (!isfinite(v) || v < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+	return buf;
+}
+
+static const char *fmt_si(char *buf, size_t n, double v)
+{
+	if (!isfinite(v) || v < 0)
+		snprintf(buf, n, "-");
+	else if (v >= 1e9)
+		snprintf(buf, n, "%.2f G", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, n, "%.2f M", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(buf, n, "%.1f k", v / 1e3);
+	else
+		snprintf(buf, n, "%.0f", v);
+	return buf;
+}
+
+static const char *fmt_secs(char *buf, size_t n, double v)
+{
+	if (!isfinite(v) || v < 0)
+		snprintf(buf, n, "-");
+	else if (v < 1e-3)
+		snprintf(buf, n, "%.1f µs", v * 1e6);
+	else if (v < 1)
+		snprintf(buf, n, "%.1f ms", v * 1e3);
+	else
+		snprintf(buf, n, "%.2f s", v);
+	return buf;
+}
+
+/* -------------------------------------------------------- variants */
+
+struct bvariant {
+	char scenario[64], variant[64], zoo[32];
+	bool buggy;
+	char kind[32];
+};
+
+#define MAX_VARIANTS 64
+static struct bvariant vars[MAX_VARIANTS];
+static unsigned nr_vars;
+
+static int load_variants(void)
+{
+	struct argv_buf a;
+	struct child c;
+
+	av_init(&a, bench_self);
+	av_add(&a, "list");
+	av_add(&a, "--json");
+	if (run_child(a.v, 30, false, &c))
+		return -1;
+	struct jnode *n = child_json(&c);
+	child_free(&c);
+	if (!n || n->t != J_ARR) {
+		jfree(n);
+		return -1;
+	}
+	for (const struct jnode *k = n->kid; k && nr_vars < MAX_VARIANTS; k = k->next) {
+		const char *s = jstr(k, "scenario"), *v = jstr(k, "variant"),
+			   *e = jstr(k, "expect"), *z = jstr(k, "zoo"), *kind = jstr(k, "kind");
+		if (!s || !v || !e)
+			continue;
+		struct bvariant *b = &vars[nr_vars++];
+		snprintf(b->scenario, sizeof(b->scenario), "%s", s);
+		snprintf(b->variant, sizeof(b->variant), "%s", v);
+		snprintf(b->zoo, sizeof(b->zoo), "%s", z ? z : "");
+		snprintf(b->kind, sizeof(b->kind), "%s", kind ? kind : "");
+		b->buggy = !strcmp(e, "bug");
+	}
+	jfree(n);
+	return 0;
+}
+
+static bool have_zoo(void)
+{
+	for (unsigned i = 0; i < nr_vars; i++)
+		if (vars[i].zoo[0])
+			return true;
+	return false;
+}
+
+/* ---------------------------------------------------------- options */
+
+static struct {
+	bool quick, json;
+	const char *out;
+	unsigned seeds;
+	double stress_cap, fuzz_cap, budget;
+	uint64_t run_cap;            /* executions per random/pct seed */
+	uint64_t silence_iters;
+	double silence_secs;
+	const char *only;
+	bool have_fuzz, have_min;
+	char cmdline[512];
+} B;
+
+/* Is this variant in the per-variant sections? */
+static bool selected(const struct bvariant *v)
+{
+	if (B.only) {
+		char spec[140];
+		snprintf(spec, sizeof(spec), "%s:%s", v->scenario, v->variant);
+		return !strcmp(B.only, v->scenario) || !strcmp(B.only, spec) ||
+		       !strcmp(B.only, v->variant);
+	}
+	/* --quick keeps to the zoo once it exists; demos stand in before */
+	if (B.quick && have_zoo())
+		return v->zoo[0] != 0;
+	return true;
+}
+
+/* ------------------------------------------------------ the machine */
+
+static void section_machine(void)
+{
+	char cpu[128] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+			if (c) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = 0;
+				snprintf(cpu, sizeof(cpu), "%s", c);
+			}
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	struct utsname u;
+	uname(&u);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char date[64];
+	time_t t = time(NULL);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+#if defined(__clang__)
+	const char *cc = "clang " __clang_version__;
+#elif defined(__GNUC__)
+	const char *cc = "gcc " __VERSION__;
+#else
+	const char *cc = "unknown";
+#endif
+	fprintf(md, "# weft bench%s — %s\n\n", B.quick ? " --quick" : "", date);
+	fprintf(md, "Command: `%s`  \n", B.cmdline);
+	fprintf(md, "Machine: %s, %ld cores online, %s %s %s; weft built with %s. "
+		    "Timed children pinned to CPU %d (stress uses real threads on all cores).\n\n",
+		cpu, cores, u.sysname, u.release, u.machine, cc, bench_cpu);
+	fprintf(js, "{\n  \"weft_bench\": 1, \"mode\": \"%s\", \"date\": \"%s\", \"command\": ",
+		B.quick ? "quick" : "full", date);
+	cli_json_str(js, B.cmdline);
+	fprintf(js, ",\n  \"machine\": {\"cpu\": ");
+	cli_json_str(js, cpu);
+	fprintf(js, ", \"cores\": %ld, \"kernel\": ", cores);
+	cli_json_str(js, u.release);
+	fprintf(js, ", \"arch\": ");
+	cli_json_str(js, u.machine);
+	fprintf(js, ", \"compiler\": ");
+	cli_json_str(js, cc);
+	fprintf(js, ", \"pinned_cpu\": %d}", bench_cpu);
+}
+
+/* ------------------------------------------------- core micro-benchmarks */
+
+/* Values the target table needs later. */
+static struct {
+	double sw_api, sw_bare, sw_uc, dec_per_s, exec_2x50, empty_lf;
+	double z1_exec_per_s;
+	char z1_target[160];
+	double rss_small, rss_big;
+	uint64_t rss_small_n, rss_big_n;
+} T = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0 };
+
+static void section_core(void)
+{
+	char path[PATH_MAX + 32], b1[32], b2[32], b3[32];
+	struct argv_buf a;
+	struct child c;
+
+	fprintf(md, "## Core micro-benchmarks (issue 2)\n\n");
+	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
+	fprintf(js, ",\n  \"core\": ");
+	if (!file_executable(path) || budget_spent()) {
+		const char *why = budget_spent() ? "time budget spent" : "weft-microbench not built";
+		fprintf(md, "not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		return;
+	}
+	av_init(&a, path);
+	av_add(&a, "core");
+	if (B.quick)
+		av_add(&a, "--quick");
+	run_child(a.v, 300, true, &c);
+	struct jnode *n = child_json(&c);
+	if (!n || n->t != J_OBJ) {
+		char why[600];
+		child_why(&c, why, sizeof(why));
+		fprintf(md, "not measured: weft-microbench: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		jfree(n);
+		child_free(&c);
+		return;
+	}
+	/* the child's object, verbatim (it parsed strictly) */
+	const char *s = strchr(c.out, '{');
+	size_t len = strlen(s);
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	fwrite(s, 1, len, js);
+
+	const struct jnode *sw = jget(n, "switch_ns"), *rr = jget(n, "random"),
+			   *rd = jget(n, "default");
+	T.sw_api = jnum(sw, "weft_fiber_switch", -1);
+	T.sw_bare = jnum(sw, "bare_asm", -1);
+	T.sw_uc = jnum(sw, "swapcontext", -1);
+	double raw = jnum(sw, "weft_ctx_switch", -1);
+	T.dec_per_s = jnum(rr, "decisions_per_s", -1);
+	T.exec_2x50 = jnum(rr, "exec_per_s", -1);
+	fprintf(md, "Context switch, ping-pong between two stacks, median of %g repetitions of "
+		    "%g round trips (ns per switch):\n\n",
+		jnum(n, "reps", -1), jnum(n, "switch_rounds", -1));
+	fprintf(md, "| switch | ns/switch | × bare asm |\n|---|---:|---:|\n");
+	struct {
+		const char *name;
+		double v;
+	} rows[] = {
+		{ "weft_fiber_switch (Weft's fiber API, what the machine calls)", T.sw_api },
+		{ "weft_ctx_switch (Weft's asm routine alone)", raw },
+		{ "bare asm switch written in bench/ (reference)", T.sw_bare },
+		{ "swapcontext(3) (glibc; one rt_sigprocmask per call)", T.sw_uc },
+	};
+	for (unsigned i = 0; i < 4; i++)
+		fprintf(md, "| %s | %s | %s |\n", rows[i].name, fmt_num(b1, 32, rows[i].v, 2),
+			fmt_num(b2, 32, T.sw_bare > 0 && rows[i].v > 0 ? rows[i].v / T.sw_bare : -1,
+				2));
+	fprintf(md, "\nScenario `%s` (2 fake CPUs × 50 atomic_inc each, defined in "
+		    "bench/bench_core.c, not in the registry):\n\n",
+		jstr(n, "scenario") ? jstr(n, "scenario") : "?");
+	fprintf(md, "| strategy | executions | seconds | exec/s | decisions/s | ns/step | "
+		    "switches/exec |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	const struct jnode *rs[2] = { rr, rd };
+	const char *names[2] = { "random (seeded)", "default only (decisions, no preemption)" };
+	for (unsigned i = 0; i < 2; i++) {
+		double e = jnum(rs[i], "executions", -1);
+		char b4[32], b5[32], b6[32];
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", names[i], fmt_si(b1, 32, e),
+			fmt_num(b2, 32, jnum(rs[i], "seconds", -1), 3),
+			fmt_si(b3, 32, jnum(rs[i], "exec_per_s", -1)),
+			fmt_si(b4, 32, jnum(rs[i], "decisions_per_s", -1)),
+			fmt_num(b5, 32, jnum(rs[i], "ns_per_step", -1), 1),
+			fmt_num(b6, 32, e > 0 ? jnum(rs[i], "switches", -1) / e : -1, 1));
+	}
+	fprintf(md, "\n");
+	jfree(n);
+	child_free(&c);
+}
+
+static void section_empty_libfuzzer(void)
+{
+	char path[PATH_MAX + 32], b1[32];
+	uint64_t runs = B.quick ? 1000000 : 5000000;
+	struct argv_buf a;
+	struct child c;
+
+	snprintf(path, sizeof(path), "%s/weft-bench-empty-libfuzzer", bench_bindir);
+	fprintf(js, ",\n  \"empty_libfuzzer\": ");
+	if (!file_executable(path) || budget_spent()) {
+		const char *why = budget_spent() ? "time budget spent"
+						 : "no clang at configure time: target not built";
+		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		return;
+	}
+	av_init(&a, path);
+	av_add(&a, "-runs=%" PRIu64, runs);
+	av_add(&a, "-seed=1");
+	run_child(a.v, 120, true, &c);
+	child_free(&c);
+	if (c.status != 0) {
+		char why[600];
+		child_why(&c, why, sizeof(why));
+		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		return;
+	}
+	T.empty_lf = (double)runs / c.seconds;
+	fprintf(md, "Empty libFuzzer target (bench/bench_empty_fuzzer.c, clang -O2 "
+		    "-fsanitize=fuzzer): %" PRIu64 " runs in %.3f s wall including start-up = "
+		    "**%s exec/s**, the ceiling of any in-process libFuzzer target here.\n\n",
+		runs, c.seconds, fmt_si(b1, 32, T.empty_lf));
+	fprintf(js, "{\"runs\": %" PRIu64 ", \"seconds\": %.6f, \"exec_per_s\": %.0f}", runs,
+		c.seconds, T.empty_lf);
+}
+
+/* ---------------------------------------------------- throughput */
+
+static void throughput_row(const struct bvariant *v, const char *engine)
+{
+	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
+	struct argv_buf a;
+	struct child c;
+	double execs = -1, secs = -1, decs = -1;
+
+	if (budget_spent()) {
+		snprintf(why, sizeof(why), "time budget spent");
+		goto out;
+	}
+	av_init(&a, bench_self);
+	if (!strcmp(engine, "random")) {
+		av_add(&a, "run");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--strategy");
+		av_add(&a, "random");
+		av_add(&a, "--iterations");
+		av_add(&a, "%u", B.quick ? 200000u : 2000000u);
+		av_add(&a, "--quiet");
+		av_add(&a, "--json");
+	} else {
+		if (!B.have_fuzz) {
+			snprintf(why, sizeof(why), "this weft has no `fuzz` subcommand yet");
+			goto out;
+		}
+		av_add(&a, "fuzz");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--engine");
+		av_add(&a, "%s", engine);
+		av_add(&a, "--time");
+		av_add(&a, "%g", B.quick ? 2.0 : 10.0);
+		av_add(&a, "--seed");
+		av_add(&a, "1");
+		av_add(&a, "--out");
+		av_add(&a, "%s/fuzz/%s-%s-%s-throughput", B.out, v->scenario, v->variant, engine);
+		av_add(&a, "--json");
+	}
+	run_child(a.v, (B.quick ? 2.0 : 10.0) * 3 + 60, true, &c);
+	struct jnode *n = child_json(&c);
+	if (n && n->t == J_OBJ && (c.status == 0 || c.status == 1)) {
+		execs = jnum(n, "executions", -1);
+		secs = jnum(n, "seconds", -1);
+		double td = jnum(n, "total_decisions", -1);
+		if (td >= 0 && secs > 0)
+			decs = td / secs;
+		if (jstr(n, "verdict") && !strcmp(jstr(n, "verdict"), "bug"))
+			snprintf(why, sizeof(why), "stopped at a report (a fixed variant should be clean)");
+	} else {
+		child_why(&c, why, sizeof(why));
+	}
+	jfree(n);
+	child_free(&c);
+out:;
+	double rate = execs >= 0 && secs > 0 ? execs / secs : -1;
+	if (!strcmp(engine, "random") && !strncmp(v->scenario, "z1", 2) && rate > T.z1_exec_per_s) {
+		T.z1_exec_per_s = rate;
+		snprintf(T.z1_target, sizeof(T.z1_target), "%s:%s", v->scenario, v->variant);
+	}
+	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant, engine,
+		fmt_si(b1, 32, execs), fmt_num(b2, 32, secs, 2), fmt_si(b3, 32, rate),
+		fmt_si(b4, 32, decs), why[0] && rate < 0 ? "not measured: " : "", why);
+	js_sep();
+	fprintf(js, "{");
+	js_kstr("scenario", v->scenario, true);
+	js_kstr("variant", v->variant, true);
+	js_kstr("engine", engine, true);
+	js_num("executions", execs, true);
+	js_num("seconds", secs, true);
+	js_num("exec_per_s", rate, true);
+	js_num("decisions_per_s", decs, true);
+	js_kstr("note", why[0] ? why : NULL, false);
+	fprintf(js, "}");
+}
+
+static void section_throughput(void)
+{
+	static const char *const engines[] = { "random", "libfuzzer", "afl" };
+
+	fprintf(md, "## Throughput per target (first fixed variant of each scenario)\n\n");
+	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | note |\n"
+		    "|---|---|---:|---:|---:|---:|---|\n");
+	js_section("throughput");
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (vars[i].buggy || !selected(&vars[i]))
+			continue;
+		bool first = true;
+		for (unsigned k = 0; k < i; k++)
+			if (!vars[k].buggy && !strcmp(vars[k].scenario, vars[i].scenario))
+				first = false;
+		if (!first)
+			continue;
+		for (unsigned e = 0; e < 3; e++)
+			throughput_row(&vars[i], engines[e]);
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* ---------------------------------------------------- time to bug */
+
+enum skind { S_RUN, S_DFS, S_FUZZ, S_STRESS };
+
+struct bstrategy {
+	const char *name;
+	enum skind kind;
+	const char *arg;      /* run: strategy; fuzz: engine */
+	unsigned param;       /* pct depth, dfs bound, fuzz: 1 = --no-feedback */
+};
+
+static const struct bstrategy strategies[] = {
+	{ "libfuzzer", S_FUZZ, "libfuzzer", 0 },
+	{ "libfuzzer-nofeedback", S_FUZZ, "libfuzzer", 1 },
+	{ "afl", S_FUZZ, "afl", 0 },
+	{ "random", S_RUN, "random", 0 },
+	{ "pct-d2", S_RUN, "pct", 2 },
+	{ "pct-d3", S_RUN, "pct", 3 },
+	{ "dfs-b1", S_DFS, NULL, 1 },
+	{ "dfs-b2", S_DFS, NULL, 2 },
+	{ "stress", S_STRESS, NULL, 0 },
+};
+#define NR_STRATEGIES (sizeof(strategies) / sizeof(strategies[0]))
+
+struct ttb {
+	unsigned runs, found;
+	double med_s, min_s, max_s, med_e, min_e, max_e;
+	double cap;              /* seconds or executions, per run */
+	bool cap_is_execs;
+	char note[600];
+	/* dfs */
+	double dfs_total, dfs_secs;
+	bool dfs_complete;
+};
+
+/* Per buggy variant and strategy, for the headline and the targets. */
+static struct ttb results[MAX_VARIANTS][NR_STRATEGIES];
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Censored median: misses are +inf. */
+static double cmedian(double *v, unsigned n)
+{
+	if (!n)
+		return -1;
+	qsort(v, n, sizeof(*v), cmp_d);
+	double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return isfinite(m) ? m : -1;
+}
+
+static void ttb_seed_run(const struct bvariant *v, const struct bstrategy *s, unsigned seed,
+			 struct ttb *t, double *secs, double *execs)
+{
+	struct argv_buf a;
+	struct child c;
+	char spec[140];
+	double timeout;
+
+	*secs = *execs = INFINITY;
+	snprintf(spec, sizeof(spec), "%s:%s", v->scenario, v->variant);
+	av_init(&a, bench_self);
+	switch (s->kind) {
+	case S_RUN:
+		av_add(&a, "run");
+		av_add(&a, "%s", spec);
+		av_add(&a, "--strategy");
+		av_add(&a, "%s", s->arg);
+		if (s->param) {
+			av_add(&a, "--depth");
+			av_add(&a, "%u", s->param);
+		}
+		av_add(&a, "--seed");
+		av_add(&a, "%u", seed);
+		av_add(&a, "--iterations");
+		av_add(&a, "%" PRIu64, B.run_cap);
+		av_add(&a, "--quiet");
+		av_add(&a, "--json");
+		t->cap = (double)B.run_cap;
+		t->cap_is_execs = true;
+		timeout = B.quick ? 60 : 600;
+		break;
+	case S_FUZZ:
+		av_add(&a, "fuzz");
+		av_add(&a, "%s", spec);
+		av_add(&a, "--engine");
+		av_add(&a, "%s", s->arg);
+		av_add(&a, "--time");
+		av_add(&a, "%g", B.fuzz_cap);
+		av_add(&a, "--seed");
+		av_add(&a, "%u", seed);
+		if (s->param)
+			av_add(&a, "--no-feedback");
+		/* a fresh work directory per run: no corpus carried across seeds */
+		av_add(&a, "--out");
+		av_add(&a, "%s/fuzz/%s-%s-%s-s%u", B.out, v->scenario, v->variant, s->name, seed);
+		av_add(&a, "--json");
+		t->cap = B.fuzz_cap;
+		timeout = B.fuzz_cap * 2 + 60;
+		break;
+	case S_STRESS:
+	default:
+		av_add(&a, "stress");
+		av_add(&a, "%s", spec);
+		av_add(&a, "--time");
+		av_add(&a, "%g", B.stress_cap);
+		av_add(&a, "--seed");
+		av_add(&a, "%u", seed);
+		av_add(&a, "--stop-first");
+		av_add(&a, "--json");
+		t->cap = B.stress_cap;
+		timeout = B.stress_cap * 2 + 30;
+		break;
+	}
+	run_child(a.v, timeout, s->kind != S_STRESS, &c);
+	struct jnode *n = child_json(&c);
+	if (!n || n->t != J_OBJ || (c.status != 0 && c.status != 1)) {
+		if (!t->note[0])
+			child_why(&c, t->note, sizeof(t->note));
+		goto done;
+	}
+	t->runs++;
+	if (s->kind == S_STRESS) {
+		if (jnum(n, "manifestations", 0) > 0) {
+			*secs = jnum(n, "first_seconds", INFINITY);
+			*execs = jnum(n, "first_iteration", INFINITY);
+			t->found++;
+		}
+	} else {
+		const char *verdict = jstr(n, "verdict");
+		if (verdict && !strcmp(verdict, "bug")) {
+			*secs = jnum(n, "seconds", INFINITY);
+			*execs = jnum(n, "executions", INFINITY);
+			t->found++;
+		}
+	}
+done:
+	jfree(n);
+	child_free(&c);
+}
+
+static void ttb_dfs(const struct bvariant *v, const struct bstrategy *s, struct ttb *t)
+{
+	char path[PATH_MAX + 32];
+	struct argv_buf a;
+	struct child c;
+
+	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
+	if (!file_executable(path)) {
+		snprintf(t->note, sizeof(t->note), "weft-microbench not built");
+		return;
+	}
+	av_init(&a, path);
+	av_add(&a, "dfs");
+	av_add(&a, "%s:%s", v->scenario, v->variant);
+	av_add(&a, "--bound");
+	av_add(&a, "%u", s->param);
+	av_add(&a, "--max");
+	av_add(&a, "%u", B.quick ? 200000u : 5000000u);
+	run_child(a.v, B.quick ? 30 : 300, true, &c);
+	struct jnode *n = child_json(&c);
+	t->cap = B.quick ? 200000 : 5000000;
+	t->cap_is_execs = true;
+	if (!n || n->t != J_OBJ) {
+		child_why(&c, t->note, sizeof(t->note));
+	} else {
+		t->runs = 1;
+		t->dfs_total = jnum(n, "executions", -1);
+		t->dfs_secs = jnum(n, "seconds", -1);
+		const struct jnode *comp = jget(n, "complete");
+		t->dfs_complete = comp && comp->t == J_BOOL && comp->b;
+		double fe = jnum(n, "first_bug_execution", -1);
+		if (fe > 0) {
+			t->found = 1;
+			t->med_e = t->min_e = t->max_e = fe;
+			t->med_s = t->min_s = t->max_s = jnum(n, "first_bug_seconds", -1);
+		}
+		if (jnum(n, "workload_bytes", 0) == 0)
+			snprintf(t->note, sizeof(t->note),
+				 "no trigger workload in the registry: searches the empty workload");
+	}
+	jfree(n);
+	child_free(&c);
+}
+
+static void ttb_row(unsigned vi, unsigned si)
+{
+	const struct bvariant *v = &vars[vi];
+	const struct bstrategy *s = &strategies[si];
+	struct ttb *t = &results[vi][si];
+	double secs[64], execs[64];
+	unsigned n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->med_s = t->min_s = t->max_s = t->med_e = t->min_e = t->max_e = -1;
+	t->dfs_total = t->dfs_secs = -1;
+	if (s->kind == S_FUZZ && !B.have_fuzz) {
+		snprintf(t->note, sizeof(t->note), "this weft has no `fuzz` subcommand yet");
+	} else if (budget_spent()) {
+		snprintf(t->note, sizeof(t->note), "time budget spent");
+	} else if (s->kind == S_DFS) {
+		ttb_dfs(v, s, t);
+	} else {
+		unsigned misses = 0;
+		for (unsigned seed = 1; seed <= B.seeds && n < 64; seed++) {
+			if (budget_spent())
+				break;
+			ttb_seed_run(v, s, seed, t, &secs[n], &execs[n]);
+			if (t->runs <= n)
+				break;   /* the tool failed: the note says why */
+			misses = isfinite(secs[n]) ? 0 : misses + 1;
+			n++;
+			/* Stress: two misses in a row end the row (each miss costs
+			 * the whole cap); the row says how many seeds ran. */
+			if (s->kind == S_STRESS && misses >= 2 && seed < B.seeds) {
+				snprintf(t->note, sizeof(t->note),
+					 "stopped after %u seeds: two in a row found nothing in %g s",
+					 n, B.stress_cap);
+				break;
+			}
+		}
+		if (n) {
+			t->min_s = t->min_e = INFINITY;
+			t->max_s = t->max_e = 0;
+			for (unsigned k = 0; k < n; k++) {
+				if (!isfinite(secs[k]))
+					continue;
+				t->min_s = dmin(t->min_s, secs[k]);
+				t->max_s = dmax(t->max_s, secs[k]);
+				t->min_e = dmin(t->min_e, execs[k]);
+				t->max_e = dmax(t->max_e, execs[k]);
+			}
+			if (!t->found)
+				t->min_s = t->max_s = t->min_e = t->max_e = -1;
+			t->med_s = cmedian(secs, n);
+			t->med_e = cmedian(execs, n);
+		}
+	}
+
+	char b[8][32], found[48], capb[32];
+	if (s->kind == S_DFS)
+		snprintf(found, sizeof(found), "%s", t->runs ? (t->found ? "yes" : "no") : "-");
+	else
+		snprintf(found, sizeof(found), "%u/%u", t->found, t->runs);
+	if (t->cap_is_execs)
+		fmt_si(capb, 32, t->cap);
+	else
+		fmt_secs(capb, 32, t->cap);
+	fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", v->zoo[0] ? v->zoo : "-",
+		v->variant, s->name, found, t->runs && t->found && t->med_s < 0 ? "not found" :
+		fmt_secs(b[0], 32, t->med_s), fmt_secs(b[1], 32, t->min_s), fmt_secs(b[2], 32, t->max_s),
+		fmt_si(b[3], 32, t->med_e), fmt_si(b[4], 32, t->min_e), fmt_si(b[5], 32, t->max_e),
+		t->runs || t->note[0] ? capb : "-");
+	if (s->kind == S_DFS && t->runs)
+		fprintf(md, " %s executions, %s, %s%s%s |\n", fmt_si(b[6], 32, t->dfs_total),
+			t->dfs_complete ? "complete" : "NOT complete", fmt_secs(b[7], 32, t->dfs_secs),
+			t->note[0] ? "; " : "", t->note);
+	else if (t->note[0])
+		fprintf(md, " %s%s |\n", t->runs ? "" : "not measured: ", t->note);
+	else if (t->runs && !t->found)
+		fprintf(md, " not found in %u × %s |\n", t->runs, capb);
+	else
+		fprintf(md, " |\n");
+
+	js_sep();
+	fprintf(js, "{");
+	js_kstr("scenario", v->scenario, true);
+	js_kstr("variant", v->variant, true);
+	js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
+	js_kstr("strategy", s->name, true);
+	fprintf(js, "\"seeds\": %u, \"found\": %u, ", t->runs, t->found);
+	js_num("median_seconds", t->med_s, true);
+	js_num("min_seconds", t->min_s, true);
+	js_num("max_seconds", t->max_s, true);
+	js_num("median_executions", t->med_e, true);
+	js_num("min_executions", t->min_e, true);
+	js_num("max_executions", t->max_e, true);
+	fprintf(js, "\"cap\": %.6g, \"cap_unit\": \"%s\", ", t->cap,
+		t->cap_is_execs ? "executions" : "seconds");
+	if (s->kind == S_DFS) {
+		js_num("executions_to_completion", t->dfs_complete ? t->dfs_total : -1, true);
+		js_num("executions_run", t->dfs_total, true);
+		fprintf(js, "\"complete\": %s, ", t->dfs_complete ? "true" : "false");
+	}
+	js_kstr(t->runs ? "note" : "not_measured", t->note[0] ? t->note : NULL, false);
+	fprintf(js, "}");
+	fflush(md);
+}
+
+static void section_ttb(void)
+{
+	fprintf(md, "## Time to bug (%u seeds per row; %s)\n\n", B.seeds,
+		"medians count a miss as +∞, min/max are over the seeds that found it");
+	fprintf(md, "| zoo | variant | strategy | found | median | min | max | median exec | "
+		    "min exec | max exec | cap/run | note |\n"
+		    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+	js_section("time_to_bug");
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (!vars[i].buggy || !selected(&vars[i]))
+			continue;
+		for (unsigned s = 0; s < NR_STRATEGIES; s++)
+			ttb_row(i, s);
+	}
+	js_end_section();
+	fprintf(md, "\ndfs rows: executions to the first bug in the median column; the note "
+		    "gives the executions to complete the bounded space (the search goes on past "
+		    "the bug) and whether it was covered completely.\n\n");
+}
+
+static int strategy_index(const char *name)
+{
+	for (unsigned s = 0; s < NR_STRATEGIES; s++)
+		if (!strcmp(strategies[s].name, name))
+			return (int)s;
+	return -1;
+}
+
+/* The headline: stress time to bug / Weft's. Weft = weft fuzz with
+ * libFuzzer and feedback, or random when fuzz is not measured. */
+static void section_headline(void)
+{
+	int st = strategy_index("stress"), lf = strategy_index("libfuzzer"),
+	    rnd = strategy_index("random");
+	char b1[32], b2[32], b3[32];
+
+	fprintf(md, "## Headline: stress test time to bug / Weft's (medians)\n\n");
+	fprintf(md, "| zoo | variant | weft (strategy) | weft median | stress median | stress found "
+		    "| stress / weft |\n|---|---|---|---:|---:|---|---:|\n");
+	js_section("headline");
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (!vars[i].buggy || !selected(&vars[i]))
+			continue;
+		const struct ttb *w = &results[i][lf];
+		const char *wname = "libfuzzer";
+		if (w->med_s <= 0) {
+			w = &results[i][rnd];
+			wname = "random";
+		}
+		const struct ttb *s = &results[i][st];
+		double ratio = -1;
+		char rbuf[64];
+		if (w->med_s > 0 && s->med_s > 0) {
+			ratio = s->med_s / w->med_s;
+			snprintf(rbuf, sizeof(rbuf), "**%.0f×**", ratio);
+		} else if (w->med_s > 0 && s->runs) {
+			/* stress never found it: a lower bound */
+			snprintf(rbuf, sizeof(rbuf), "> %.0f× (stress: not found in %g s)",
+				 s->cap / w->med_s, s->cap);
+		} else {
+			snprintf(rbuf, sizeof(rbuf), "-");
+		}
+		fprintf(md, "| %s | %s | %s | %s | %s | %u/%u | %s |\n", vars[i].zoo[0] ? vars[i].zoo : "-",
+			vars[i].variant, wname, fmt_secs(b1, 32, w->med_s), fmt_secs(b2, 32, s->med_s),
+			s->found, s->runs, rbuf);
+		(void)b3;
+		js_sep();
+		fprintf(js, "{");
+		js_kstr("scenario", vars[i].scenario, true);
+		js_kstr("variant", vars[i].variant, true);
+		js_kstr("zoo", vars[i].zoo[0] ? vars[i].zoo : NULL, true);
+		js_kstr("weft_strategy", wname, true);
+		js_num("weft_median_seconds", w->med_s, true);
+		js_num("stress_median_seconds", s->med_s, true);
+		fprintf(js, "\"stress_found\": %u, \"stress_seeds\": %u, ", s->found, s->runs);
+		js_num("stress_cap_seconds", s->cap, true);
+		js_num("ratio", ratio, true);
+		js_num("ratio_lower_bound", ratio < 0 && w->med_s > 0 && s->runs && !s->found ?
+						    s->cap / w->med_s : -1, false);
+		fprintf(js, "}");
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* -------------------------------------------------------- silence */
+
+static void silence_row(const struct bvariant *v, const struct bstrategy *s)
+{
+	struct argv_buf a;
+	struct child c;
+	char why[600] = "", budget[64];
+	double reports = -1, execs = -1;
+
+	if (s->kind == S_FUZZ && !B.have_fuzz) {
+		snprintf(why, sizeof(why), "this weft has no `fuzz` subcommand yet");
+		goto out;
+	}
+	if (budget_spent()) {
+		snprintf(why, sizeof(why), "time budget spent");
+		goto out;
+	}
+	av_init(&a, bench_self);
+	if (s->kind == S_DFS) {
+		char path[PATH_MAX + 32];
+		snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
+		av_init(&a, path);
+		av_add(&a, "dfs");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--bound");
+		av_add(&a, "%u", s->param);
+		av_add(&a, "--max");
+		av_add(&a, "%" PRIu64, B.silence_iters);
+		snprintf(budget, sizeof(budget), "%" PRIu64 " exec", B.silence_iters);
+	} else if (s->kind == S_RUN) {
+		av_add(&a, "run");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--strategy");
+		av_add(&a, "%s", s->arg);
+		if (s->param) {
+			av_add(&a, "--depth");
+			av_add(&a, "%u", s->param);
+		}
+		av_add(&a, "--iterations");
+		av_add(&a, "%" PRIu64, B.silence_iters);
+		av_add(&a, "--quiet");
+		av_add(&a, "--json");
+		snprintf(budget, sizeof(budget), "%" PRIu64 " exec", B.silence_iters);
+	} else if (s->kind == S_FUZZ) {
+		av_add(&a, "fuzz");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--engine");
+		av_add(&a, "%s", s->arg);
+		av_add(&a, "--time");
+		av_add(&a, "%g", B.silence_secs);
+		av_add(&a, "--seed");
+		av_add(&a, "1");
+		if (s->param)
+			av_add(&a, "--no-feedback");
+		av_add(&a, "--out");
+		av_add(&a, "%s/fuzz/%s-%s-%s-silence", B.out, v->scenario, v->variant, s->name);
+		av_add(&a, "--json");
+		snprintf(budget, sizeof(budget), "%g s", B.silence_secs);
+	} else {
+		av_add(&a, "stress");
+		av_add(&a, "%s:%s", v->scenario, v->variant);
+		av_add(&a, "--time");
+		av_add(&a, "%g", B.silence_secs);
+		av_add(&a, "--json");
+		snprintf(budget, sizeof(budget), "%g s", B.silence_secs);
+	}
+	run_child(a.v, B.silence_secs * 3 + 120, s->kind != S_STRESS, &c);
+	struct jnode *n = child_json(&c);
+	if (!n || n->t != J_OBJ || (c.status != 0 && c.status != 1)) {
+		child_why(&c, why, sizeof(why));
+	} else if (s->kind == S_STRESS) {
+		reports = jnum(n, "manifestations", -1);
+		execs = jnum(n, "iterations", -1);
+	} else if (s->kind == S_DFS) {
+		reports = jnum(n, "bugs", -1);
+		execs = jnum(n, "executions", -1);
+		const struct jnode *comp = jget(n, "complete");
+		if (comp && comp->t == J_BOOL && comp->b)
+			snprintf(why, sizeof(why), "bounded space covered completely");
+	} else {
+		const char *verdict = jstr(n, "verdict");
+		reports = verdict && !strcmp(verdict, "bug") ? 1 : 0;
+		execs = jnum(n, "executions", -1);
+	}
+	jfree(n);
+	child_free(&c);
+out:;
+	char b1[32];
+	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant, s->name,
+		reports < 0 ? "-" : budget, fmt_si(b1, 32, execs),
+		reports < 0 ? "-" : reports == 0 ? "0" : "**REPORTED**",
+		why[0] && reports < 0 ? "not measured: " : "", why);
+	js_sep();
+	fprintf(js, "{");
+	js_kstr("scenario", v->scenario, true);
+	js_kstr("variant", v->variant, true);
+	js_kstr("strategy", s->name, true);
+	js_num("executions", execs, true);
+	fprintf(js, "\"reports\": ");
+	if (reports >= 0)
+		fprintf(js, "%.0f, ", reports);
+	else
+		fprintf(js, "null, ");
+	js_kstr(reports < 0 ? "not_measured" : "note", why[0] ? why : NULL, false);
+	fprintf(js, "}");
+	fflush(md);
+}
+
+static void section_silence(void)
+{
+	fprintf(md, "## Silence: fixed variants (reports must be 0)\n\n");
+	fprintf(md, "| target | strategy | budget | executions | reports | note |\n"
+		    "|---|---|---|---:|---:|---|\n");
+	js_section("silence");
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (vars[i].buggy || !selected(&vars[i]))
+			continue;
+		for (unsigned s = 0; s < NR_STRATEGIES; s++) {
+			/* one dfs bound (2) and one fuzz form per engine is enough */
+			if (!strcmp(strategies[s].name, "dfs-b1") ||
+			    !strcmp(strategies[s].name, "libfuzzer-nofeedback"))
+				continue;
+			silence_row(&vars[i], &strategies[s]);
+		}
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* --------------------------------------------------- minimization */
+
+/* The input of the random strategy's finding (seed 1), for weft min. */
+static bool finding_input(const struct bvariant *v, char *hex, size_t n)
+{
+	struct argv_buf a;
+	struct child c;
+	bool ok = false;
+
+	av_init(&a, bench_self);
+	av_add(&a, "run");
+	av_add(&a, "%s:%s", v->scenario, v->variant);
+	av_add(&a, "--strategy");
+	av_add(&a, "random");
+	av_add(&a, "--seed");
+	av_add(&a, "1");
+	av_add(&a, "--iterations");
+	av_add(&a, "%" PRIu64, B.run_cap);
+	av_add(&a, "--quiet");
+	av_add(&a, "--json");
+	run_child(a.v, 120, true, &c);
+	struct jnode *j = child_json(&c);
+	const char *in = jstr(j, "input");
+	if (in && *in && strlen(in) < n) {
+		snprintf(hex, n, "%s", in);
+		ok = true;
+	}
+	jfree(j);
+	child_free(&c);
+	return ok;
+}
+
+static void min_field(const struct jnode *o, const char *key, char *buf, size_t n)
+{
+	const struct jnode *k = jget(o, key);
+
+	if (k && k->t == J_NUM)
+		snprintf(buf, n, "%.0f", k->num);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void section_min(void)
+{
+	static const char *const fields[] = { "preemptions", "operations", "steps", "bytes" };
+
+	fprintf(md, "## Minimization (weft min on random's finding, seed 1)\n\n");
+	fprintf(md, "| variant | preemptions | operations | steps | bytes | seconds | note |\n"
+		    "|---|---|---|---|---|---:|---|\n");
+	js_section("minimization");
+	for (unsigned i = 0; i < nr_vars; i++) {
+		const struct bvariant *v = &vars[i];
+		char why[600] = "", hex[2048], path[PATH_MAX + 64];
+		struct jnode *n = NULL;
+		struct child c = { .status = -1 };
+
+		if (!v->buggy || !selected(v))
+			continue;
+		if (!B.have_min) {
+			snprintf(why, sizeof(why), "this weft has no `min` subcommand yet");
+		} else if (budget_spent()) {
+			snprintf(why, sizeof(why), "time budget spent");
+		} else if (!finding_input(v, hex, sizeof(hex))) {
+			snprintf(why, sizeof(why), "random found nothing to minimize in %" PRIu64
+				 " executions", B.run_cap);
+		} else {
+			/* the raw bytes input, as a fuzzer would have saved it */
+			uint8_t raw[1024];
+			long len = cli_hex_decode(hex, raw, sizeof(raw));
+			snprintf(path, sizeof(path), "%s/min-%s-%s.input", B.out, v->scenario,
+				 v->variant);
+			FILE *f = len >= 0 ? fopen(path, "wb") : NULL;
+			if (!f || fwrite(raw, 1, (size_t)len, f) != (size_t)len) {
+				snprintf(why, sizeof(why), "cannot write the input file: %s",
+					 strerror(errno));
+			} else {
+				struct argv_buf a;
+				fclose(f);
+				f = NULL;
+				av_init(&a, bench_self);
+				av_add(&a, "min");
+				av_add(&a, "%s", path);
+				av_add(&a, "--scenario");
+				av_add(&a, "%s:%s", v->scenario, v->variant);
+				av_add(&a, "--json");
+				run_child(a.v, B.quick ? 30 : 300, true, &c);
+				n = child_json(&c);
+				if (!n || n->t != J_OBJ || c.status > 1)
+					child_why(&c, why, sizeof(why));
+			}
+			if (f)
+				fclose(f);
+		}
+		const struct jnode *before = jget(n, "before"), *after = jget(n, "after");
+		char cell[4][64];
+		for (unsigned k = 0; k < 4; k++) {
+			char x[24], y[24];
+			min_field(before, fields[k], x, sizeof(x));
+			min_field(after, fields[k], y, sizeof(y));
+			snprintf(cell[k], sizeof(cell[k]), "%s → %s", x, y);
+		}
+		double secs = n ? jnum(n, "seconds", c.seconds) : -1;
+		char b1[32];
+		fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant,
+			cell[0], cell[1], cell[2], cell[3], fmt_num(b1, 32, n ? secs : -1, 3),
+			why[0] ? "not measured: " : "", why);
+		js_sep();
+		fprintf(js, "{");
+		js_kstr("scenario", v->scenario, true);
+		js_kstr("variant", v->variant, true);
+		js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
+		for (unsigned k = 0; k < 4; k++) {
+			fprintf(js, "\"%s_before\": %.0f, \"%s_after\": %.0f, ", fields[k],
+				jnum(before, fields[k], -1), fields[k], jnum(after, fields[k], -1));
+		}
+		js_num("seconds", n ? secs : -1, true);
+		js_kstr("not_measured", why[0] ? why : NULL, false);
+		fprintf(js, "}");
+		jfree(n);
+		child_free(&c);
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* --------------------------------------------------------- memory */
+
+static void section_memory(void)
+{
+	uint64_t big = B.quick ? 1000000 : 10000000, small = big / 10;
+	const char *target = "demo-counter:atomic";
+
+	fprintf(md, "## Memory: peak RSS of `weft run %s --strategy random` (wait4 ru_maxrss)\n\n",
+		target);
+	fprintf(md, "| executions | seconds | peak RSS |\n|---:|---:|---:|\n");
+	js_section("memory");
+	uint64_t ns[2] = { small, big };
+	for (unsigned i = 0; i < 2; i++) {
+		struct argv_buf a;
+		struct child c;
+		char why[600] = "", b1[32];
+		if (budget_spent()) {
+			snprintf(why, sizeof(why), "time budget spent");
+			c.status = -1;
+			c.seconds = -1;
+			c.maxrss_kib = -1;
+			c.out = NULL;
+		} else {
+			av_init(&a, bench_self);
+			av_add(&a, "run");
+			av_add(&a, "%s", target);
+			av_add(&a, "--iterations");
+			av_add(&a, "%" PRIu64, ns[i]);
+			av_add(&a, "--quiet");
+			av_add(&a, "--json");
+			run_child(a.v, 900, true, &c);
+			if (c.status != 0) {
+				child_why(&c, why, sizeof(why));
+				c.maxrss_kib = -1;
+			}
+		}
+		child_free(&c);
+		if (i == 0) {
+			T.rss_small = (double)c.maxrss_kib;
+			T.rss_small_n = ns[i];
+		} else {
+			T.rss_big = (double)c.maxrss_kib;
+			T.rss_big_n = ns[i];
+		}
+		char b2[32];
+		if (why[0])
+			fprintf(md, "| %s | - | not measured: %s |\n", fmt_si(b1, 32, (double)ns[i]),
+				why);
+		else
+			fprintf(md, "| %s | %s | %ld KiB |\n", fmt_si(b1, 32, (double)ns[i]),
+				fmt_num(b2, 32, c.seconds, 2), c.maxrss_kib);
+		js_sep();
+		fprintf(js, "{\"target\": \"%s\", \"executions\": %" PRIu64 ", ", target, ns[i]);
+		js_num("seconds", why[0] ? -1 : c.seconds, true);
+		js_num("maxrss_kib", (double)c.maxrss_kib, true);
+		js_kstr("not_measured", why[0] ? why : NULL, false);
+		fprintf(js, "}");
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* -------------------------------------------------------- targets */
+
+static void target_row(const char *name, const char *measured, int ok, const char *note)
+{
+	fprintf(md, "| %s | %s | %s | %s |\n", name, measured,
+		ok < 0 ? "not measured" : ok ? "met" : "**missed**", note ? note : "");
+	js_sep();
+	fprintf(js, "{");
+	js_kstr("target", name, true);
+	js_kstr("measured", measured, true);
+	js_kstr("status", ok < 0 ? "not measured" : ok ? "met" : "missed", true);
+	js_kstr("note", note, false);
+	fprintf(js, "}");
+}
+
+static void section_targets(void)
+{
+	char m[256], note[256];
+	int lf = strategy_index("libfuzzer"), st = strategy_index("stress"),
+	    p2 = strategy_index("pct-d2"), p3 = strategy_index("pct-d3");
+
+	fprintf(md, "## Targets\n\n| target | measured | status | note |\n|---|---|---|---|\n");
+	js_section("targets");
+
+	snprintf(m, sizeof(m), "%.2f ns", T.sw_api);
+	target_row("context switch <= 15 ns (x86-64)", T.sw_api > 0 ? m : "-",
+		   T.sw_api > 0 ? T.sw_api <= 15 : -1, NULL);
+	snprintf(m, sizeof(m), "%.2f× (%.2f / %.2f ns)", T.sw_api / T.sw_bare, T.sw_api, T.sw_bare);
+	target_row("switch <= 1.5× a bare asm switch", T.sw_bare > 0 ? m : "-",
+		   T.sw_bare > 0 ? T.sw_api <= 1.5 * T.sw_bare : -1, NULL);
+	snprintf(m, sizeof(m), "%.1f M/s (%.0f ns per decision, all costs included)",
+		 T.dec_per_s / 1e6, 1e9 / T.dec_per_s);
+	target_row(">= 10 M scheduling decisions/s", T.dec_per_s > 0 ? m : "-",
+		   T.dec_per_s > 0 ? T.dec_per_s >= 1e7 : -1,
+		   "Shuttle: ~0.4 µs per scheduling event, measured elsewhere");
+	snprintf(m, sizeof(m), "%.0f k exec/s (%s, random, in-process)", T.z1_exec_per_s / 1e3,
+		 T.z1_target);
+	target_row(">= 200 k exec/s on the Z1 target", T.z1_exec_per_s > 0 ? m : "-",
+		   T.z1_exec_per_s > 0 ? T.z1_exec_per_s >= 2e5 : -1,
+		   T.z1_exec_per_s > 0 ? NULL : "no z1 scenario in this build");
+
+	/* every buggy zoo variant: median time to bug <= 1 s, default weft fuzz */
+	unsigned nz = 0, okz = 0, unk = 0;
+	double worst = 0;
+	char worst_v[64] = "";
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (!vars[i].buggy || !vars[i].zoo[0] || !selected(&vars[i]))
+			continue;
+		nz++;
+		const struct ttb *t = &results[i][lf];
+		if (!t->runs) {
+			unk++;
+			continue;
+		}
+		double v = t->med_s > 0 ? t->med_s : INFINITY;
+		okz += v <= 1.0;
+		if (v > worst) {
+			worst = v;
+			snprintf(worst_v, sizeof(worst_v), "%s", vars[i].variant);
+		}
+	}
+	if (nz && !unk) {
+		snprintf(m, sizeof(m), "%u/%u variants; slowest %s: %s", okz, nz, worst_v,
+			 isfinite(worst) ? "" : "not found");
+		if (isfinite(worst))
+			snprintf(m + strlen(m), sizeof(m) - strlen(m), "%.3f s", worst);
+	} else {
+		snprintf(m, sizeof(m), "-");
+	}
+	target_row("buggy zoo variants: median time to bug <= 1 s (weft fuzz, libFuzzer, 1 core)",
+		   m, nz && !unk ? okz == nz : -1,
+		   !nz ? "no zoo variant in this build" : unk ? "weft fuzz not measured" : NULL);
+
+	/* >= 1000x faster than stress on Z1a/Z1b */
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (!vars[i].buggy || !selected(&vars[i]) ||
+		    (strcasecmp(vars[i].zoo, "Z1a") && strcasecmp(vars[i].zoo, "Z1b")))
+			continue;
+		const struct ttb *w = &results[i][lf], *s = &results[i][st];
+		char name[96];
+		snprintf(name, sizeof(name), ">= 1000× faster than stress on %s", vars[i].zoo);
+		if (w->med_s > 0 && s->med_s > 0) {
+			snprintf(m, sizeof(m), "%.0f×", s->med_s / w->med_s);
+			target_row(name, m, s->med_s / w->med_s >= 1000, NULL);
+		} else if (w->med_s > 0 && s->runs) {
+			snprintf(m, sizeof(m), "stress found it in %u/%u runs of %g s", s->found,
+				 s->runs, s->cap);
+			target_row(name, m, -1, "no stress median: the ratio is only a lower bound "
+						"(see the headline)");
+		} else {
+			target_row(name, "-", -1, "weft fuzz or stress not measured");
+		}
+	}
+
+	/* feedback fuzzer: >= 2x fewer executions than pct, median over the zoo */
+	double ratios[2][MAX_VARIANTS];
+	unsigned nr[2] = { 0, 0 };
+	for (unsigned i = 0; i < nr_vars; i++) {
+		if (!vars[i].buggy || !vars[i].zoo[0] || !selected(&vars[i]))
+			continue;
+		const struct ttb *w = &results[i][lf];
+		if (w->med_e <= 0)
+			continue;
+		int ps[2] = { p2, p3 };
+		for (unsigned k = 0; k < 2; k++) {
+			const struct ttb *p = &results[i][ps[k]];
+			if (p->runs)
+				ratios[k][nr[k]++] = p->med_e > 0 ? p->med_e / w->med_e : INFINITY;
+		}
+	}
+	if (nr[0] && nr[1]) {
+		double r2 = cmedian(ratios[0], nr[0]), r3 = cmedian(ratios[1], nr[1]);
+		snprintf(m, sizeof(m), "pct d=2 / libfuzzer: %.2f×, pct d=3 / libfuzzer: %.2f×", r2,
+			 r3);
+		snprintf(note, sizeof(note), "median over %u zoo variants of the ratio of median "
+					     "executions", nr[0]);
+		target_row("fuzzer with feedback: >= 2× fewer executions than pct", m,
+			   r2 >= 2 && r3 >= 2, note);
+	} else {
+		target_row("fuzzer with feedback: >= 2× fewer executions than pct", "-", -1,
+			   "weft fuzz or zoo variants not measured");
+	}
+
+	if (T.rss_small > 0 && T.rss_big > 0) {
+		snprintf(m, sizeof(m), "%.0f KiB at %" PRIu64 " vs %.0f KiB at %" PRIu64
+			 " executions (%+.0f KiB)",
+			 T.rss_small, T.rss_small_n, T.rss_big, T.rss_big_n, T.rss_big - T.rss_small);
+		/* flat: within 5% or 512 KiB (allocator and page-cache noise) */
+		bool flat = T.rss_big - T.rss_small <= dmax(512, 0.05 * T.rss_small);
+		target_row("RSS flat over 10 M executions", m, flat,
+			   B.quick ? "--quick: 1 M vs 100 k" : NULL);
+	} else {
+		target_row("RSS flat over 10 M executions", "-", -1, NULL);
+	}
+	js_end_section();
+	fprintf(md, "\n");
+}
+
+/* ---------------------------------------------------------- main */
+
+int cmd_bench(int argc, char **argv)
+{
+	bool seeds_set = false, stress_set = false, fuzz_set = false, budget_set = false;
+	uint64_t u;
+	double d;
+
+	memset(&B, 0, sizeof(B));
+	B.out = "weft-bench";
+	size_t cl = (size_t)snprintf(B.cmdline, sizeof(B.cmdline), "weft");
+	for (int i = 0; i < argc && cl < sizeof(B.cmdline); i++)
+		cl += (size_t)snprintf(B.cmdline + cl, sizeof(B.cmdline) - cl, " %s", argv[i]);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--quick")) {
+			B.quick = true;
+		} else if (!strcmp(a, "--json")) {
+			B.json = true;
+		} else if (!strcmp(a, "--out") && v) {
+			B.out = v;
+			i++;
+		} else if (!strcmp(a, "--only") && v) {
+			B.only = v;
+			i++;
+		} else if (!strcmp(a, "--seeds") && v) {
+			if (!cli_parse_u64(v, &u) || !u || u > 64)
+				return cli_usage_error("bench: --seeds takes 1..64");
+			B.seeds = (unsigned)u;
+			seeds_set = true;
+			i++;
+		} else if ((!strcmp(a, "--stress-cap") || !strcmp(a, "--fuzz-cap") ||
+			    !strcmp(a, "--budget")) && v) {
+			if (!cli_parse_double(v, &d) || d <= 0)
+				return cli_usage_error("bench: %s takes positive seconds", a);
+			if (!strcmp(a, "--stress-cap")) {
+				B.stress_cap = d;
+				stress_set = true;
+			} else if (!strcmp(a, "--fuzz-cap")) {
+				B.fuzz_cap = d;
+				fuzz_set = true;
+			} else {
+				B.budget = d;
+				budget_set = true;
+			}
+			i++;
+		} else {
+			return cli_usage_error("bench: unknown flag or missing value '%s' "
+					       "(weft help bench)", a);
+		}
+	}
+	if (!seeds_set)
+		B.seeds = B.quick ? 3 : 10;
+	if (!stress_set)
+		B.stress_cap = B.quick ? 2 : 60;
+	if (!fuzz_set)
+		B.fuzz_cap = B.quick ? 2 : 20;
+	if (!budget_set)
+		B.budget = B.quick ? 100 : 0;
+	B.run_cap = B.quick ? 200000 : 2000000;
+	B.silence_iters = B.quick ? 20000 : 200000;
+	B.silence_secs = B.quick ? 1 : 5;
+
+	ssize_t n = readlink("/proc/self/exe", bench_self, sizeof(bench_self) - 1);
+	if (n <= 0)
+		return cli_io_error("bench: cannot find my own path");
+	bench_self[n] = 0;
+	snprintf(bench_bindir, sizeof(bench_bindir), "%s", bench_self);
+	char *slash = strrchr(bench_bindir, '/');
+	if (slash)
+		*slash = 0;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	bench_cpu = cores > 1 ? (int)cores - 1 : 0;
+
+	if (mkdir(B.out, 0777) && errno != EEXIST)
+		return cli_io_error("bench: cannot create %s: %s", B.out, strerror(errno));
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/bench.log", B.out);
+	bench_log = fopen(path, "w");
+	if (!bench_log)
+		return cli_io_error("bench: cannot write %s", path);
+
+	double t0 = bench_clock();
+	if (B.budget > 0)
+		bench_deadline = t0 + B.budget;
+	char *md_buf = NULL, *js_buf = NULL;
+	size_t md_len = 0, js_len = 0;
+	md = open_memstream(&md_buf, &md_len);
+	js = open_memstream(&js_buf, &js_len);
+	if (!md || !js)
+		return cli_io_error("bench: out of memory");
+	if (load_variants())
+		return cli_io_error("bench: `weft list --json` did not give a variant list");
+	B.have_fuzz = have_command("fuzz");
+	B.have_min = have_command("min");
+
+	fprintf(stderr, "weft bench: writing %s/bench.md and %s/bench.json (log: %s)\n", B.out,
+		B.out, path);
+	section_machine();
+	section_core();
+	section_empty_libfuzzer();
+	section_throughput();
+	section_ttb();
+	section_headline();
+	section_silence();
+	section_min();
+	section_memory();
+	section_targets();
+	double total = bench_clock() - t0;
+	fprintf(md, "Whole bench: %.1f s%s.\n", total,
+		budget_spent() ? " (time budget spent: rows marked \"time budget spent\" were "
+				 "not run)" : "");
+	fprintf(js, ",\n  \"seconds\": %.3f\n}\n", total);
+	fclose(md);
+	fclose(js);
+
+	int rc = WEFT_EXIT_CLEAN;
+	const struct {
+		const char *name;
+		const char *buf;
+		size_t len;
+	} files[2] = { { "bench.md", md_buf, md_len }, { "bench.json", js_buf, js_len } };
+	for (unsigned i = 0; i < 2; i++) {
+		char tmp[PATH_MAX + 16];
+		snprintf(path, sizeof(path), "%s/%s", B.out, files[i].name);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+		FILE *f = fopen(tmp, "w");
+		if (!f || fwrite(files[i].buf, 1, files[i].len, f) != files[i].len ||
+		    fclose(f) || rename(tmp, path)) {
+			rc = cli_io_error("bench: cannot write %s", path);
+			f = NULL;
+		}
+	}
+	/* the JSON must parse with our own strict parser */
+	struct jnode *self_check = jparse(js_buf, js_len);
+	if (!self_check)
+		rc = cli_io_error("bench: internal error: bench.json does not parse");
+	jfree(self_check);
+	if (B.json)
+		fwrite(js_buf, 1, js_len, stdout);
+	else
+		fwrite(md_buf, 1, md_len, stdout);
+	fclose(bench_log);
+	free(md_buf);
+	free(js_buf);
+	return rc;
+}
