@@ -127,6 +127,9 @@ void weft_mm_init(struct weft_mm *mm, unsigned nr_pages, bool biased);
  * unpoisons; count 1, flags 0, lru/mapping/private cleared, a fresh version
  * tag. NULL when no page is free. */
 struct weft_page *weft_page_alloc(struct weft_mm *mm);
+/* Allocate page nr exactly (setup builds a chosen initial state); NULL if
+ * it is not free. */
+struct weft_page *weft_page_alloc_at(struct weft_mm *mm, unsigned nr);
 /* Folio of 2^order aligned contiguous free pages (lowest block first):
  * head gets PG_head and order, tails PG_tail and count 0. NULL if none. */
 struct weft_page *weft_folio_alloc(struct weft_mm *mm, unsigned order);
