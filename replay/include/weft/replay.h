@@ -1,0 +1,192 @@
+/*
+ * replay.h - .weft replay files (docs/replay-format.md): the in-memory
+ * form, the zstd writer, the hardened reader, re-execution with DESYNC
+ * detection, and the minimizer.
+ *
+ * Invariants:
+ *  - weft_replay_decode() and weft_replay_decode_content() accept any byte
+ *    string: they return 0 or a negative WEFT_E* with a message, never
+ *    assert, never allocate more than WEFT_REPLAY_MAX_CONTENT plus the
+ *    decoded arrays (each bounded by its own cap below).
+ *  - A decoded file is structurally valid: every count within its cap,
+ *    every decision names existing threads (< nr_threads) that it marks
+ *    runnable, the verdict kind is a known kind name.
+ *  - Whether it matches the current model is a separate question
+ *    (weft_replay_bind): stale is not corrupt.
+ *  - Writers never overwrite: temporary file, fsync, link(2) to the final
+ *    name (fails if it exists), unlink the temporary, fsync the directory.
+ */
+#ifndef WEFT_REPLAY_H
+#define WEFT_REPLAY_H
+
+#include <weft/weft.h>
+#include <weft/strategy.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_REPLAY_MAGIC "WEFT"
+#define WEFT_REPLAY_VERSION_MAJOR 1
+#define WEFT_REPLAY_VERSION_MINOR 0
+#define WEFT_REPLAY_HEADER_SIZE 8
+
+#define WEFT_REPLAY_MAX_FILE     (1u << 20)   /* compressed file */
+#define WEFT_REPLAY_MAX_CONTENT  (4u << 20)   /* decompressed content */
+#define WEFT_REPLAY_WINDOW_LOG   22           /* == log2(MAX_CONTENT) */
+#define WEFT_REPLAY_MAX_NAME     64
+#define WEFT_REPLAY_MAX_SITES    4096
+#define WEFT_REPLAY_MAX_DECISIONS (1u << 18)
+#define WEFT_REPLAY_MAX_CHOICES  4096
+#define WEFT_REPLAY_MAX_HASHES   (1u << 16)
+
+/* Section tags of format 1 (critical: < 0x80, required, in this order). */
+enum weft_replay_tag {
+	WEFT_RT_META = 1,
+	WEFT_RT_INPUT,
+	WEFT_RT_WORKLOAD,
+	WEFT_RT_SITES,
+	WEFT_RT_DECISIONS,
+	WEFT_RT_CHOICES,
+	WEFT_RT_VERDICT,
+	WEFT_RT_HASHES,
+	WEFT_RT__LAST = WEFT_RT_HASHES,
+};
+
+struct weft_replay_side {
+	uint32_t site_id;       /* 0: none */
+	uint32_t step;
+	uint8_t tid;            /* 0xff: setup/audit or none */
+	uint8_t cpu;
+};
+
+struct weft_replay {
+	uint8_t version_major, version_minor;
+	char scenario[WEFT_REPLAY_MAX_NAME + 1];
+	char variant[WEFT_REPLAY_MAX_NAME + 1];
+	char strategy[33];
+	char tool[33];
+	uint64_t fingerprint;
+	uint8_t nr_cpus, nr_threads;
+	uint8_t lock;                       /* enum weft_lock_model */
+
+	uint8_t input[WEFT_INPUT_MAX];      /* raw fuzzer input (bytes encoding) */
+	size_t input_len;
+	uint8_t workload[WEFT_INPUT_MAX];   /* workload section as executed */
+	size_t workload_len;
+
+	struct weft_decision_rec *dec;      /* malloc'd */
+	size_t nr_dec;
+	uint32_t *choices;                  /* malloc'd */
+	size_t nr_choices;
+
+	/* the expected verdict */
+	enum weft_kind kind;                /* NONE: the recording was clean */
+	struct weft_replay_side here, other;
+	char site_text[201];                /* "put_page() at z1_lru.c:120: atomic_dec..." */
+	char object[65];
+	char msg[193];
+
+	uint64_t trace_hash;
+	uint32_t steps, preemptions;
+	uint64_t *state_hashes;             /* malloc'd; every WEFT_STATE_HASH_EVERY events */
+	size_t nr_state_hashes;
+};
+
+void weft_replay_free(struct weft_replay *rf);
+
+/* Fill rf from the last execution (weft_last_*; o->record must have been
+ * set for the state hashes). raw/raw_len: the fuzzer input that produced
+ * it, stored when the decisions do not fit the bytes encoding (NULL: none). */
+int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
+			  const struct weft_exec_result *r, const char *strategy,
+			  const uint8_t *raw, size_t raw_len);
+
+/* Serialize: header + one zstd frame (checksum on). *out is malloc'd. */
+int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len);
+/* The uncompressed content (sections only; for tests and the fuzz target). */
+int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size_t *len);
+
+/* Parse hostile bytes. On error rf is freed and err says why. */
+int weft_replay_decode(const uint8_t *buf, size_t len, struct weft_replay *rf, char *err,
+		       size_t errn);
+int weft_replay_decode_content(const uint8_t *buf, size_t len, struct weft_replay *rf,
+			       char *err, size_t errn);
+/* Read and decode a file (at most WEFT_REPLAY_MAX_FILE bytes). WEFT_EIO if
+ * it cannot be read, WEFT_EFORMAT if it is not a valid replay file. */
+int weft_replay_load(const char *path, struct weft_replay *rf, char *err, size_t errn);
+/* Does buf start with the replay magic? */
+bool weft_replay_sniff(const uint8_t *buf, size_t len);
+
+/*
+ * Store rf in directory dir as "<kind>-<scenario>-<variant>-<hash>.weft"
+ * (hash: 8 hex digits of the content). Never overwrites: if a file of that
+ * name exists with the same bytes, *existed is set and it is kept; with
+ * other bytes a "-2", "-3"... suffix is tried. path receives the name.
+ */
+int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, size_t pathn,
+		     bool *existed);
+/* Write bytes to path through a temporary file, fsync and link(2); fails
+ * with WEFT_EIO (errno EEXIST) if path exists. */
+int weft_replay_write_new(const char *path, const uint8_t *buf, size_t len);
+
+/* Match a decoded file to this build's registry. WEFT_ENOENT: no such
+ * scenario/variant; WEFT_ESTALE: fingerprint or CPU/thread count differs
+ * (still bound: replayable with force); WEFT_EFORMAT: decisions name
+ * threads the scenario does not have. */
+int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **sc,
+		     unsigned *vi, char *err, size_t errn);
+
+/* A site of this build by id (NULL if unknown). */
+const struct weft_site *weft_site_by_id(uint32_t id);
+
+/* The result of re-executing a replay file. */
+struct weft_replay_check {
+	struct weft_exec_result r;
+	bool reproduced;          /* same verdict, trace hash, no desync */
+	bool desync;
+	uint32_t desync_step;     /* first divergent step */
+	uint32_t desync_index;    /* decision index, or UINT32_MAX (hash) */
+	struct weft_decision_rec expected, got;
+	bool have_views;          /* expected/got are decisions */
+	char why[256];
+};
+
+/* Re-execute rf on (sc, vi) under the replay strategy with full recording
+ * (weft_last_events() holds the trace afterwards) and compare decisions,
+ * periodic state hashes, verdict (kind, site, step) and trace hash. */
+int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
+			unsigned vi, struct weft_replay_check *c);
+
+/* ------------------------------------------------------------ minimizer */
+
+struct weft_min_measure {
+	uint32_t preemptions, ops, steps, bytes, threads;
+};
+
+struct weft_min_result {
+	enum weft_kind kind;        /* the verdict kept */
+	uint32_t site_id;
+	struct weft_min_measure before, after;
+	uint64_t executions;
+	double seconds;
+};
+
+/*
+ * Minimize a failing bytes input on (sc, vi, lock) while keeping the same
+ * verdict (kind and site): fewer preemptions first (ddmin over schedule
+ * entries, then a preemption-bounded DFS below the current count on the
+ * current workload), then fewer workload operations (ddmin over ops), then
+ * fewer steps (simpler op arguments, earlier preemptions), then fewer
+ * threads (all ops of a thread). Candidates are accepted only when
+ * (preemptions, ops, steps, bytes) decreases lexicographically.
+ * WEFT_ENOENT: the input does not fail.
+ */
+int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+		  const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
+		  struct weft_min_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

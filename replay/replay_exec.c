@@ -1,0 +1,234 @@
+/*
+ * replay_exec.c - from an execution to a replay file, and back: capture
+ * the last execution, re-execute a file under the replay strategy and
+ * decide whether it reproduced (same decisions, same periodic state
+ * hashes, same verdict, same trace hash) or diverged (DESYNC).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/replay.h>
+
+static void side_from(struct weft_replay_side *s, const struct weft_access *a)
+{
+	memset(s, 0, sizeof(*s));
+	s->tid = s->cpu = 0xff;
+	if (!a->valid)
+		return;
+	s->site_id = a->site ? a->site->id : 0;
+	s->step = a->step;
+	if (a->tid >= 0) {
+		s->tid = (uint8_t)a->tid;
+		s->cpu = (uint8_t)a->cpu;
+	}
+}
+
+/* The bytes input that reproduces the last execution; 0 if it cannot be
+ * expressed (more entries than the encoding holds). */
+static size_t canonical_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
+{
+	size_t nd, nc, nw;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *c = weft_last_choices(&nc);
+	const uint8_t *w = weft_last_workload(&nw);
+	struct weft_input in;
+	int ne;
+
+	memset(&in, 0, sizeof(in));
+	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
+	if (ne < 0)
+		return 0;
+	in.nr_entries = (unsigned)ne;
+	if (nw) {
+		in.nr_wl_ops = w[0];
+		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+			if (2 + 2 * (size_t)k >= nw) {
+				in.nr_wl_ops = k;
+				break;
+			}
+			in.wl[k].t_op = w[1 + 2 * k];
+			in.wl[k].arg = w[2 + 2 * k];
+		}
+	}
+	return weft_input_encode(&in, buf, cap);
+}
+
+int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
+			  const struct weft_exec_result *r, const char *strategy,
+			  const uint8_t *raw, size_t raw_len)
+{
+	const struct weft_scenario *sc = o->sc;
+	size_t nd, nc, nw, nh;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *c = weft_last_choices(&nc);
+	const uint8_t *w = weft_last_workload(&nw);
+	const uint64_t *h = weft_last_state_hashes(&nh);
+
+	memset(rf, 0, sizeof(*rf));
+	rf->version_major = WEFT_REPLAY_VERSION_MAJOR;
+	rf->version_minor = WEFT_REPLAY_VERSION_MINOR;
+	if (strlen(sc->name) > WEFT_REPLAY_MAX_NAME || !sc->nr_variants ||
+	    strlen(sc->variants[o->variant].name) > WEFT_REPLAY_MAX_NAME ||
+	    nd > WEFT_REPLAY_MAX_DECISIONS || nw > WEFT_INPUT_MAX)
+		return WEFT_EINVAL;
+	snprintf(rf->scenario, sizeof(rf->scenario), "%s", sc->name);
+	snprintf(rf->variant, sizeof(rf->variant), "%s", sc->variants[o->variant].name);
+	snprintf(rf->strategy, sizeof(rf->strategy), "%s", strategy ? strategy : "unknown");
+	snprintf(rf->tool, sizeof(rf->tool), "weft %s", WEFT_VERSION_STRING);
+	rf->fingerprint = weft_scenario_fingerprint(sc);
+	rf->nr_cpus = (uint8_t)sc->nr_cpus;
+	rf->nr_threads = (uint8_t)sc->nr_threads;
+	rf->lock = (uint8_t)o->lock;
+
+	memcpy(rf->workload, w, nw);
+	rf->workload_len = nw;
+	rf->input_len = canonical_input(sc, rf->input, sizeof(rf->input));
+	if (!rf->input_len && raw && raw_len && raw_len <= sizeof(rf->input)) {
+		memcpy(rf->input, raw, raw_len);
+		rf->input_len = raw_len;
+	}
+
+	/* trailing zero choices are implied (the replay strategy answers 0) */
+	while (nc && !c[nc - 1])
+		nc--;
+	if (nh > WEFT_REPLAY_MAX_HASHES)
+		nh = WEFT_REPLAY_MAX_HASHES;
+	rf->dec = malloc((nd ? nd : 1) * sizeof(*rf->dec));
+	rf->choices = malloc((nc ? nc : 1) * sizeof(*rf->choices));
+	rf->state_hashes = malloc((nh ? nh : 1) * sizeof(*rf->state_hashes));
+	if (!rf->dec || !rf->choices || !rf->state_hashes) {
+		weft_replay_free(rf);
+		return WEFT_ENOMEM;
+	}
+	if (nd)
+		memcpy(rf->dec, d, nd * sizeof(*d));
+	if (nc)
+		memcpy(rf->choices, c, nc * sizeof(*c));
+	if (nh)
+		memcpy(rf->state_hashes, h, nh * sizeof(*h));
+	rf->nr_dec = nd;
+	rf->nr_choices = nc;
+	rf->nr_state_hashes = o->record ? nh : 0;
+
+	rf->kind = r->kind;
+	side_from(&rf->here, &r->report.here);
+	side_from(&rf->other, &r->report.other);
+	const struct weft_site *s = r->report.here.valid ? r->report.here.site : NULL;
+	if (s)
+		snprintf(rf->site_text, sizeof(rf->site_text), "%s() at %s:%u: %s", s->func,
+			 weft_site_basename(s), s->line, s->what);
+	snprintf(rf->object, sizeof(rf->object), "%s", r->report.object);
+	snprintf(rf->msg, sizeof(rf->msg), "%s", r->report.msg);
+	/* text fields are printable ASCII by format rule */
+	for (char *p = rf->site_text; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	for (char *p = rf->object; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	for (char *p = rf->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	rf->trace_hash = r->trace_hash;
+	rf->steps = r->steps;
+	rf->preemptions = r->preemptions;
+	return 0;
+}
+
+static const char *site_name(uint32_t id, char *buf, size_t n)
+{
+	const struct weft_site *s = weft_site_by_id(id);
+
+	if (!id)
+		snprintf(buf, n, "(a free switch: block, end or start)");
+	else if (s)
+		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_basename(s),
+			 s->line);
+	else
+		snprintf(buf, n, "site %08x (not in this build)", id);
+	return buf;
+}
+
+int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
+			unsigned vi, struct weft_replay_check *c)
+{
+	struct weft_replay_strategy rs;
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf->lock,
+				   .record = true };
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->desync_index = UINT32_MAX;
+	weft_replay_strategy_init(&rs, rf->workload, rf->workload_len, rf->dec, rf->nr_dec,
+				  rf->choices, rf->nr_choices);
+	rc = weft_execute(&o, &weft_strategy_replay, &rs, &c->r);
+	if (rc)
+		return rc;
+	if (rs.desync) {
+		char a[200], b[200];
+		c->desync = true;
+		c->desync_index = rs.desync_index;
+		c->expected = rs.expected;
+		c->got = rs.got;
+		c->have_views = true;
+		c->desync_step = rs.got.step ? rs.got.step : rs.expected.step;
+		if (rs.desync_index < rf->nr_dec && rs.got.step == 0 && rs.got.runnable == 0)
+			c->desync_step = rs.expected.step;
+		snprintf(c->why, sizeof(c->why), "%s (expected %s; got %s)", rs.why,
+			 site_name(rs.expected.site_id, a, sizeof(a)),
+			 site_name(rs.got.site_id, b, sizeof(b)));
+		return 0;
+	}
+	size_t nh, ne;
+	const uint64_t *h = weft_last_state_hashes(&nh);
+	const struct weft_event *ev = weft_last_events(&ne);
+	size_t n = nh < rf->nr_state_hashes ? nh : rf->nr_state_hashes;
+	for (size_t i = 0; i < n; i++) {
+		if (h[i] == rf->state_hashes[i])
+			continue;
+		size_t lo = i * WEFT_STATE_HASH_EVERY, hi = (i + 1) * WEFT_STATE_HASH_EVERY - 1;
+		c->desync = true;
+		c->desync_step = lo < ne ? ev[lo].step : 0;
+		snprintf(c->why, sizeof(c->why),
+			 "the state hash after event %zu differs: the model computed other values "
+			 "between steps %u and %u with the same decisions",
+			 hi, lo < ne ? ev[lo].step : 0, hi < ne ? ev[hi].step : 0);
+		return 0;
+	}
+	if (nh != rf->nr_state_hashes && rf->nr_state_hashes) {
+		c->desync = true;
+		c->desync_step = c->r.steps < rf->steps ? c->r.steps : rf->steps;
+		snprintf(c->why, sizeof(c->why),
+			 "the execution traced %s events than recorded (%zu state hashes, %zu "
+			 "recorded)", nh < rf->nr_state_hashes ? "fewer" : "more", nh,
+			 rf->nr_state_hashes);
+		return 0;
+	}
+	uint32_t site = c->r.report.here.valid && c->r.report.here.site ? c->r.report.here.site->id
+								       : 0;
+	if (c->r.kind != rf->kind || (rf->kind != WEFT_KIND_NONE &&
+				      (site != rf->here.site_id || c->r.report.here.step !=
+								   rf->here.step))) {
+		char a[200], b[200];
+		c->desync = true;
+		c->desync_step = c->r.report.here.step < rf->here.step ? c->r.report.here.step
+								       : rf->here.step;
+		snprintf(c->why, sizeof(c->why),
+			 "the verdict differs: recorded %s at step %u (%s), got %s at step %u (%s)",
+			 weft_kind_name(rf->kind), rf->here.step,
+			 site_name(rf->here.site_id, a, sizeof(a)), weft_kind_name(c->r.kind),
+			 c->r.report.here.step, site_name(site, b, sizeof(b)));
+		return 0;
+	}
+	if (c->r.trace_hash != rf->trace_hash) {
+		c->desync = true;
+		c->desync_step = c->r.steps;
+		snprintf(c->why, sizeof(c->why),
+			 "the trace hash differs: recorded %016llx, got %016llx",
+			 (unsigned long long)rf->trace_hash, (unsigned long long)c->r.trace_hash);
+		return 0;
+	}
+	c->reproduced = true;
+	return 0;
+}

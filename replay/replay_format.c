@@ -1,0 +1,809 @@
+/*
+ * replay_format.c - the .weft format, version 1 (docs/replay-format.md):
+ * an 8-byte header, then exactly one zstd frame (content size declared,
+ * checksum on) holding tagged sections.
+ *
+ * The reader treats every byte as hostile: the header is checked before
+ * zstd sees anything; the frame must declare its content size, at most
+ * WEFT_REPLAY_MAX_CONTENT, and is decompressed into a buffer of exactly
+ * that size with the window capped (a bomb fails before any large
+ * allocation); every count is checked against its cap and against the
+ * bytes left before anything is allocated for it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include <weft/replay.h>
+
+/* ------------------------------------------------------------- errors */
+
+static int fail(char *err, size_t n, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t n, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && n) {
+		va_start(ap, fmt);
+		vsnprintf(err, n, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static const char *const tag_names[] = {
+	"", "meta", "input", "workload", "sites", "decisions", "choices", "verdict", "hashes",
+};
+
+void weft_replay_free(struct weft_replay *rf)
+{
+	free(rf->dec);
+	free(rf->choices);
+	free(rf->state_hashes);
+	rf->dec = NULL;
+	rf->choices = NULL;
+	rf->state_hashes = NULL;
+	rf->nr_dec = rf->nr_choices = rf->nr_state_hashes = 0;
+}
+
+/* ------------------------------------------------------------- writer */
+
+struct wbuf {
+	uint8_t *p;
+	size_t n, cap;
+	bool oom;
+};
+
+static void w_bytes(struct wbuf *w, const void *src, size_t n)
+{
+	if (w->oom)
+		return;
+	if (w->n + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 1024;
+		while (cap < w->n + n)
+			cap *= 2;
+		uint8_t *p = realloc(w->p, cap);
+		if (!p) {
+			w->oom = true;
+			return;
+		}
+		w->p = p;
+		w->cap = cap;
+	}
+	memcpy(w->p + w->n, src, n);
+	w->n += n;
+}
+
+static void w_u8(struct wbuf *w, uint8_t v)
+{
+	w_bytes(w, &v, 1);
+}
+
+static void w_le(struct wbuf *w, uint64_t v, unsigned n)
+{
+	uint8_t b[8];
+
+	for (unsigned i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	w_bytes(w, b, n);
+}
+
+/* LEB128, at most 10 bytes */
+static void w_var(struct wbuf *w, uint64_t v)
+{
+	uint8_t b[10];
+	unsigned n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	w_bytes(w, b, n);
+}
+
+static void w_str(struct wbuf *w, const char *s)
+{
+	size_t n = strlen(s);
+
+	w_var(w, n);
+	w_bytes(w, s, n);
+}
+
+static void w_section(struct wbuf *w, uint8_t tag, const struct wbuf *body)
+{
+	w_u8(w, tag);
+	w_var(w, body->n);
+	w_bytes(w, body->p, body->n);
+	if (body->oom)
+		w->oom = true;
+}
+
+static void w_side(struct wbuf *b, const struct weft_replay_side *s)
+{
+	w_le(b, s->site_id, 4);
+	w_var(b, s->step);
+	w_u8(b, s->tid);
+	w_u8(b, s->cpu);
+}
+
+int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size_t *len)
+{
+	struct wbuf w = { 0 }, b = { 0 };
+	uint32_t sites[WEFT_REPLAY_MAX_SITES];
+	size_t nsites = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*len = 0;
+	/* the site table: distinct decision site ids in order of first use */
+	for (size_t i = 0; i < rf->nr_dec; i++) {
+		size_t k;
+		for (k = 0; k < nsites && sites[k] != rf->dec[i].site_id; k++)
+			;
+		if (k == nsites) {
+			if (nsites == WEFT_REPLAY_MAX_SITES)
+				return WEFT_EINVAL;
+			sites[nsites++] = rf->dec[i].site_id;
+		}
+	}
+	if (rf->nr_dec > WEFT_REPLAY_MAX_DECISIONS || rf->nr_choices > WEFT_REPLAY_MAX_CHOICES ||
+	    rf->nr_state_hashes > WEFT_REPLAY_MAX_HASHES || rf->input_len > WEFT_INPUT_MAX ||
+	    rf->workload_len > WEFT_INPUT_MAX)
+		return WEFT_EINVAL;
+
+#define SECTION(tag)                                                           \
+	do {                                                                   \
+		w_section(&w, (tag), &b);                                      \
+		b.n = 0;                                                       \
+	} while (0)
+	w_str(&b, rf->scenario);
+	w_str(&b, rf->variant);
+	w_str(&b, rf->strategy);
+	w_str(&b, rf->tool);
+	w_le(&b, rf->fingerprint, 8);
+	w_u8(&b, rf->nr_cpus);
+	w_u8(&b, rf->nr_threads);
+	w_u8(&b, rf->lock);
+	SECTION(WEFT_RT_META);
+
+	w_bytes(&b, rf->input, rf->input_len);
+	SECTION(WEFT_RT_INPUT);
+	w_bytes(&b, rf->workload, rf->workload_len);
+	SECTION(WEFT_RT_WORKLOAD);
+
+	w_var(&b, nsites);
+	for (size_t k = 0; k < nsites; k++)
+		w_le(&b, sites[k], 4);
+	SECTION(WEFT_RT_SITES);
+
+	w_var(&b, rf->nr_dec);
+	uint32_t prev = 0;
+	for (size_t i = 0; i < rf->nr_dec; i++) {
+		const struct weft_decision_rec *d = &rf->dec[i];
+		size_t k;
+		for (k = 0; sites[k] != d->site_id; k++)
+			;
+		w_var(&b, d->step - prev);
+		prev = d->step;
+		w_var(&b, d->runnable);
+		w_u8(&b, d->cur);
+		w_u8(&b, d->dflt);
+		w_u8(&b, d->chosen);
+		w_var(&b, k);
+	}
+	SECTION(WEFT_RT_DECISIONS);
+
+	w_var(&b, rf->nr_choices);
+	for (size_t i = 0; i < rf->nr_choices; i++)
+		w_var(&b, rf->choices[i]);
+	SECTION(WEFT_RT_CHOICES);
+
+	w_str(&b, rf->kind == WEFT_KIND_NONE ? "none" : weft_kind_name(rf->kind));
+	w_side(&b, &rf->here);
+	w_side(&b, &rf->other);
+	w_str(&b, rf->site_text);
+	w_str(&b, rf->object);
+	w_str(&b, rf->msg);
+	SECTION(WEFT_RT_VERDICT);
+
+	w_le(&b, rf->trace_hash, 8);
+	w_var(&b, rf->steps);
+	w_var(&b, rf->preemptions);
+	w_var(&b, rf->nr_state_hashes);
+	for (size_t i = 0; i < rf->nr_state_hashes; i++)
+		w_le(&b, rf->state_hashes[i], 8);
+	SECTION(WEFT_RT_HASHES);
+#undef SECTION
+
+	if (w.oom || b.oom)
+		rc = WEFT_ENOMEM;
+	free(b.p);
+	if (rc) {
+		free(w.p);
+		return rc;
+	}
+	*out = w.p;
+	*len = w.n;
+	return 0;
+}
+
+int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
+{
+	uint8_t *content, *buf;
+	size_t clen;
+	int rc = weft_replay_encode_content(rf, &content, &clen);
+
+	*out = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	size_t bound = ZSTD_compressBound(clen);
+	buf = malloc(WEFT_REPLAY_HEADER_SIZE + bound);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	if (!buf || !cc) {
+		free(content);
+		free(buf);
+		ZSTD_freeCCtx(cc);
+		return WEFT_ENOMEM;
+	}
+	memcpy(buf, WEFT_REPLAY_MAGIC, 4);
+	buf[4] = WEFT_REPLAY_VERSION_MAJOR;
+	buf[5] = WEFT_REPLAY_VERSION_MINOR;
+	buf[6] = buf[7] = 0;
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 19);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
+	size_t z = ZSTD_compress2(cc, buf + WEFT_REPLAY_HEADER_SIZE, bound, content, clen);
+	ZSTD_freeCCtx(cc);
+	free(content);
+	if (ZSTD_isError(z)) {
+		free(buf);
+		return WEFT_EIO;
+	}
+	*out = buf;
+	*len = WEFT_REPLAY_HEADER_SIZE + z;
+	return 0;
+}
+
+/* ------------------------------------------------------------- reader */
+
+struct rbuf {
+	const uint8_t *p;
+	size_t n, off;
+	const char *where;     /* section being read */
+	char *err;
+	size_t errn;
+	int rc;
+};
+
+static bool r_bad(struct rbuf *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool r_bad(struct rbuf *r, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[200];
+
+	if (r->rc)
+		return false;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->rc = WEFT_EFORMAT;
+	fail(r->err, r->errn, WEFT_EFORMAT, "%s section: %s", r->where, msg);
+	return false;
+}
+
+static bool r_need(struct rbuf *r, size_t n)
+{
+	if (r->rc)
+		return false;
+	if (n > r->n - r->off)
+		return r_bad(r, "truncated at byte %zu (need %zu more, %zu left)", r->off, n,
+			     r->n - r->off);
+	return true;
+}
+
+static uint8_t r_u8(struct rbuf *r)
+{
+	if (!r_need(r, 1))
+		return 0;
+	return r->p[r->off++];
+}
+
+static uint64_t r_le(struct rbuf *r, unsigned n)
+{
+	uint64_t v = 0;
+
+	if (!r_need(r, n))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)r->p[r->off + i] << (8 * i);
+	r->off += n;
+	return v;
+}
+
+static uint64_t r_var(struct rbuf *r, uint64_t max, const char *what)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0;; i++) {
+		if (i == 10) {
+			r_bad(r, "%s: varint longer than 10 bytes", what);
+			return 0;
+		}
+		if (!r_need(r, 1))
+			return 0;
+		uint8_t b = r->p[r->off++];
+		if (i == 9 && b > 1) {
+			r_bad(r, "%s: varint overflows 64 bits", what);
+			return 0;
+		}
+		v |= (uint64_t)(b & 0x7f) << (7 * i);
+		if (!(b & 0x80))
+			break;
+	}
+	if (v > max) {
+		r_bad(r, "%s is %llu, more than %llu", what, (unsigned long long)v,
+		      (unsigned long long)max);
+		return 0;
+	}
+	return v;
+}
+
+/* A name or text field: printable ASCII only (plus spaces), at most cap. */
+static void r_str(struct rbuf *r, char *dst, size_t cap, bool name, const char *what)
+{
+	uint64_t n = r_var(r, cap, what);
+
+	dst[0] = 0;
+	if (r->rc || !r_need(r, n))
+		return;
+	for (uint64_t i = 0; i < n; i++) {
+		uint8_t c = r->p[r->off + i];
+		if (c < 0x20 || c > 0x7e || (name && c == ' ')) {
+			r_bad(r, "%s contains byte 0x%02x at %llu", what, c, (unsigned long long)i);
+			return;
+		}
+		dst[i] = (char)c;
+	}
+	dst[n] = 0;
+	r->off += n;
+}
+
+static void r_side(struct rbuf *r, struct weft_replay_side *s, unsigned nt, unsigned nc,
+		   const char *what)
+{
+	s->site_id = (uint32_t)r_le(r, 4);
+	s->step = (uint32_t)r_var(r, UINT32_MAX, "step");
+	s->tid = r_u8(r);
+	s->cpu = r_u8(r);
+	if (r->rc)
+		return;
+	if (s->tid != 0xff && s->tid >= nt)
+		r_bad(r, "%s names thread %u; the file has %u threads", what, s->tid, nt);
+	else if (s->cpu != 0xff && s->cpu >= nc)
+		r_bad(r, "%s names CPU %u; the file has %u CPUs", what, s->cpu, nc);
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+static int parse_sections(struct rbuf *top, struct weft_replay *rf)
+{
+	uint32_t *sites = NULL;
+	size_t nsites = 0;
+	unsigned next = WEFT_RT_META;
+
+	while (top->off < top->n && !top->rc) {
+		top->where = "content";
+		uint8_t tag = r_u8(top);
+		uint64_t len = r_var(top, top->n, "section length");
+		if (top->rc)
+			break;
+		if (len > top->n - top->off) {
+			char what[48];
+			snprintf(what, sizeof(what), "section %u", tag);
+			top->where = tag && tag <= WEFT_RT__LAST ? tag_names[tag] : what;
+			r_bad(top, "declares %llu bytes, only %zu left", (unsigned long long)len,
+			      top->n - top->off);
+			break;
+		}
+		struct rbuf r = { top->p + top->off, (size_t)len, 0, "", top->err, top->errn, 0 };
+		top->off += (size_t)len;
+		if (tag >= 0x80)
+			continue;   /* optional section of a newer minor version */
+		if (tag == 0 || tag > WEFT_RT__LAST) {
+			top->where = "content";
+			r_bad(top, "unknown critical section tag %u (file from a newer weft?)", tag);
+			break;
+		}
+		if (tag != next) {
+			top->where = tag_names[tag];
+			r_bad(top, "out of order or repeated (expected the %s section)",
+			      next <= WEFT_RT__LAST ? tag_names[next] : "end");
+			break;
+		}
+		next++;
+		r.where = tag_names[tag];
+		switch (tag) {
+		case WEFT_RT_META:
+			r_str(&r, rf->scenario, WEFT_REPLAY_MAX_NAME, true, "scenario name");
+			r_str(&r, rf->variant, WEFT_REPLAY_MAX_NAME, true, "variant name");
+			r_str(&r, rf->strategy, sizeof(rf->strategy) - 1, true, "strategy name");
+			r_str(&r, rf->tool, sizeof(rf->tool) - 1, false, "tool");
+			rf->fingerprint = r_le(&r, 8);
+			rf->nr_cpus = r_u8(&r);
+			rf->nr_threads = r_u8(&r);
+			rf->lock = r_u8(&r);
+			if (r.rc)
+				break;
+			if (!valid_name(rf->scenario) || !valid_name(rf->variant))
+				r_bad(&r, "scenario and variant names must be non-empty [A-Za-z0-9._-]");
+			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_MAX_CPUS)
+				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_MAX_CPUS);
+			else if (!rf->nr_threads || rf->nr_threads > WEFT_MAX_THREADS)
+				r_bad(&r, "thread count %u is not in 1..%u", rf->nr_threads,
+				      WEFT_MAX_THREADS);
+			else if (rf->lock > WEFT_LOCK_TICKET)
+				r_bad(&r, "lock model %u is not 0 (tas) or 1 (ticket)", rf->lock);
+			break;
+		case WEFT_RT_INPUT:
+		case WEFT_RT_WORKLOAD: {
+			uint8_t *dst = tag == WEFT_RT_INPUT ? rf->input : rf->workload;
+			if (r.n > WEFT_INPUT_MAX) {
+				r_bad(&r, "%zu bytes, more than %u", r.n, WEFT_INPUT_MAX);
+				break;
+			}
+			memcpy(dst, r.p, r.n);
+			r.off = r.n;
+			if (tag == WEFT_RT_INPUT)
+				rf->input_len = r.n;
+			else
+				rf->workload_len = r.n;
+			break;
+		}
+		case WEFT_RT_SITES: {
+			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_SITES, "site count");
+			if (r.rc || !r_need(&r, 4 * n))
+				break;
+			sites = malloc((n ? n : 1) * sizeof(*sites));
+			if (!sites) {
+				r.rc = WEFT_ENOMEM;
+				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
+				break;
+			}
+			nsites = (size_t)n;
+			for (size_t k = 0; k < nsites; k++)
+				sites[k] = (uint32_t)r_le(&r, 4);
+			break;
+		}
+		case WEFT_RT_DECISIONS: {
+			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_DECISIONS, "decision count");
+			/* each decision takes at least 5 bytes */
+			if (r.rc || !r_need(&r, 5 * n))
+				break;
+			rf->dec = malloc((n ? n : 1) * sizeof(*rf->dec));
+			if (!rf->dec) {
+				r.rc = WEFT_ENOMEM;
+				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
+				break;
+			}
+			uint32_t allt = (uint32_t)((1u << rf->nr_threads) - 1);
+			uint64_t step = 0;
+			for (size_t i = 0; i < n && !r.rc; i++) {
+				struct weft_decision_rec *d = &rf->dec[i];
+				step += r_var(&r, UINT32_MAX, "step delta");
+				d->runnable = (uint16_t)r_var(&r, 0xffff, "runnable mask");
+				d->cur = r_u8(&r);
+				d->dflt = r_u8(&r);
+				d->chosen = r_u8(&r);
+				uint64_t si = r_var(&r, nsites ? nsites - 1 : 0, "site index");
+				if (r.rc)
+					break;
+				if (step > UINT32_MAX) {
+					r_bad(&r, "decision %zu: step overflows 32 bits", i);
+					break;
+				}
+				if (!nsites) {
+					r_bad(&r, "decision %zu refers to an empty site table", i);
+					break;
+				}
+				d->step = (uint32_t)step;
+				d->site_id = sites[si];
+				if (d->runnable & ~allt) {
+					r_bad(&r, "decision %zu: runnable mask 0x%x names threads that "
+						  "do not exist (%u threads)",
+					      i, d->runnable, rf->nr_threads);
+				} else if (__builtin_popcount(d->runnable) < 2) {
+					r_bad(&r, "decision %zu: fewer than two runnable threads "
+						  "(mask 0x%x)", i, d->runnable);
+				} else if (d->cur != 0xff &&
+					   (d->cur >= rf->nr_threads || !(d->runnable >> d->cur & 1))) {
+					r_bad(&r, "decision %zu: current thread %u is not runnable or "
+						  "does not exist", i, d->cur);
+				} else if (d->dflt >= rf->nr_threads || !(d->runnable >> d->dflt & 1)) {
+					r_bad(&r, "decision %zu: default thread %u is not runnable or "
+						  "does not exist", i, d->dflt);
+				} else if (d->chosen >= rf->nr_threads ||
+					   !(d->runnable >> d->chosen & 1)) {
+					r_bad(&r, "decision %zu: chosen thread %u is not runnable or "
+						  "does not exist", i, d->chosen);
+				}
+				rf->nr_dec = i + 1;
+			}
+			break;
+		}
+		case WEFT_RT_CHOICES: {
+			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_CHOICES, "choice count");
+			if (r.rc || !r_need(&r, n))
+				break;
+			rf->choices = malloc((n ? n : 1) * sizeof(*rf->choices));
+			if (!rf->choices) {
+				r.rc = WEFT_ENOMEM;
+				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
+				break;
+			}
+			for (size_t i = 0; i < n && !r.rc; i++)
+				rf->choices[i] = (uint32_t)r_var(&r, UINT32_MAX, "choice value");
+			rf->nr_choices = (size_t)n;
+			break;
+		}
+		case WEFT_RT_VERDICT: {
+			char kname[33];
+			r_str(&r, kname, 32, true, "kind name");
+			if (r.rc)
+				break;
+			if (!strcmp(kname, "none")) {
+				rf->kind = WEFT_KIND_NONE;
+			} else {
+				rf->kind = weft_kind_from_name(kname);
+				if (rf->kind == WEFT_KIND_NONE) {
+					r_bad(&r, "unknown report kind '%s' (file from a newer weft?)",
+					      kname);
+					break;
+				}
+			}
+			r_side(&r, &rf->here, rf->nr_threads, rf->nr_cpus, "the failing access");
+			r_side(&r, &rf->other, rf->nr_threads, rf->nr_cpus, "the other access");
+			r_str(&r, rf->site_text, sizeof(rf->site_text) - 1, false, "site text");
+			r_str(&r, rf->object, sizeof(rf->object) - 1, false, "object");
+			r_str(&r, rf->msg, sizeof(rf->msg) - 1, false, "message");
+			break;
+		}
+		case WEFT_RT_HASHES: {
+			rf->trace_hash = r_le(&r, 8);
+			rf->steps = (uint32_t)r_var(&r, UINT32_MAX, "steps");
+			rf->preemptions = (uint32_t)r_var(&r, UINT32_MAX, "preemptions");
+			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_HASHES, "state hash count");
+			if (r.rc || !r_need(&r, 8 * n))
+				break;
+			rf->state_hashes = malloc((n ? n : 1) * sizeof(*rf->state_hashes));
+			if (!rf->state_hashes) {
+				r.rc = WEFT_ENOMEM;
+				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
+				break;
+			}
+			for (size_t i = 0; i < n; i++)
+				rf->state_hashes[i] = r_le(&r, 8);
+			rf->nr_state_hashes = (size_t)n;
+			break;
+		}
+		}
+		if (!r.rc && r.off != r.n)
+			r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
+		if (r.rc) {
+			top->rc = r.rc;
+			break;
+		}
+	}
+	free(sites);
+	if (!top->rc && next <= WEFT_RT__LAST) {
+		top->where = "content";
+		r_bad(top, "ends before the %s section (truncated content)", tag_names[next]);
+	}
+	return top->rc;
+}
+
+int weft_replay_decode_content(const uint8_t *buf, size_t len, struct weft_replay *rf,
+			       char *err, size_t errn)
+{
+	struct rbuf r = { buf, len, 0, "content", err, errn, 0 };
+
+	memset(rf, 0, sizeof(*rf));
+	rf->version_major = WEFT_REPLAY_VERSION_MAJOR;
+	rf->version_minor = WEFT_REPLAY_VERSION_MINOR;
+	if (len > WEFT_REPLAY_MAX_CONTENT)
+		return fail(err, errn, WEFT_EFORMAT, "content of %zu bytes exceeds %u", len,
+			    WEFT_REPLAY_MAX_CONTENT);
+	int rc = parse_sections(&r, rf);
+	if (rc)
+		weft_replay_free(rf);
+	return rc;
+}
+
+bool weft_replay_sniff(const uint8_t *buf, size_t len)
+{
+	return len >= 4 && !memcmp(buf, WEFT_REPLAY_MAGIC, 4);
+}
+
+int weft_replay_decode(const uint8_t *buf, size_t len, struct weft_replay *rf, char *err,
+		       size_t errn)
+{
+	memset(rf, 0, sizeof(*rf));
+	if (len < WEFT_REPLAY_HEADER_SIZE)
+		return fail(err, errn, WEFT_EFORMAT,
+			    "not a weft replay file: %zu bytes, shorter than the %u-byte header",
+			    len, WEFT_REPLAY_HEADER_SIZE);
+	if (memcmp(buf, WEFT_REPLAY_MAGIC, 4))
+		return fail(err, errn, WEFT_EFORMAT,
+			    "not a weft replay file: bad magic %02x %02x %02x %02x (want 'WEFT')",
+			    buf[0], buf[1], buf[2], buf[3]);
+	if (buf[4] != WEFT_REPLAY_VERSION_MAJOR)
+		return fail(err, errn, WEFT_EFORMAT,
+			    "unsupported format version %u.%u: this weft reads version %u.x", buf[4],
+			    buf[5], WEFT_REPLAY_VERSION_MAJOR);
+	if (buf[6] || buf[7])
+		return fail(err, errn, WEFT_EFORMAT,
+			    "reserved header bytes are %02x %02x, must be 0", buf[6], buf[7]);
+	if (len > WEFT_REPLAY_MAX_FILE)
+		return fail(err, errn, WEFT_EFORMAT, "file of %zu bytes exceeds %u", len,
+			    WEFT_REPLAY_MAX_FILE);
+
+	const uint8_t *z = buf + WEFT_REPLAY_HEADER_SIZE;
+	size_t zn = len - WEFT_REPLAY_HEADER_SIZE;
+	/* Frame header (RFC 8878 3.1.1): magic, then the descriptor byte
+	 * whose bit 2 is Content_Checksum_flag. Stable API only. */
+	if (zn < 6)
+		return fail(err, errn, WEFT_EFORMAT, "zstd frame header truncated (%zu bytes)", zn);
+	if (z[0] != 0x28 || z[1] != 0xb5 || z[2] != 0x2f || z[3] != 0xfd)
+		return fail(err, errn, WEFT_EFORMAT,
+			    "no zstd frame after the header (bytes %02x %02x %02x %02x)", z[0],
+			    z[1], z[2], z[3]);
+	unsigned long long csize = ZSTD_getFrameContentSize(z, zn);
+	if (csize == ZSTD_CONTENTSIZE_ERROR)
+		return fail(err, errn, WEFT_EFORMAT, "zstd frame header is invalid or truncated");
+	if (csize == ZSTD_CONTENTSIZE_UNKNOWN)
+		return fail(err, errn, WEFT_EFORMAT,
+			    "the zstd frame does not declare its content size");
+	if (csize > WEFT_REPLAY_MAX_CONTENT)
+		return fail(err, errn, WEFT_EFORMAT,
+			    "the zstd frame declares %llu bytes of content, more than %u (refused "
+			    "before decompressing)",
+			    csize, WEFT_REPLAY_MAX_CONTENT);
+	if (!(z[4] & 0x04))
+		return fail(err, errn, WEFT_EFORMAT, "the zstd frame has no checksum");
+	size_t fsz = ZSTD_findFrameCompressedSize(z, zn);
+	if (ZSTD_isError(fsz))
+		return fail(err, errn, WEFT_EFORMAT, "zstd frame: %s (truncated file?)",
+			    ZSTD_getErrorName(fsz));
+	if (fsz != zn)
+		return fail(err, errn, WEFT_EFORMAT, "%zu unexpected bytes after the zstd frame",
+			    zn - fsz);
+
+	size_t cn = (size_t)csize;
+	uint8_t *content = malloc(cn ? cn : 1);
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	if (!content || !dc) {
+		free(content);
+		ZSTD_freeDCtx(dc);
+		return fail(err, errn, WEFT_ENOMEM, "out of memory");
+	}
+	ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, WEFT_REPLAY_WINDOW_LOG);
+	size_t got = ZSTD_decompressDCtx(dc, content, cn, z, zn);
+	ZSTD_freeDCtx(dc);
+	if (ZSTD_isError(got)) {
+		free(content);
+		return fail(err, errn, WEFT_EFORMAT, "zstd: %s", ZSTD_getErrorName(got));
+	}
+	if (got != cn) {
+		free(content);
+		return fail(err, errn, WEFT_EFORMAT, "zstd: %zu bytes decoded, %zu declared", got, cn);
+	}
+	int rc = weft_replay_decode_content(content, cn, rf, err, errn);
+	free(content);
+	if (rc == 0) {
+		rf->version_major = buf[4];
+		rf->version_minor = buf[5];
+	}
+	return rc;
+}
+
+int weft_replay_load(const char *path, struct weft_replay *rf, char *err, size_t errn)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	size_t n;
+
+	memset(rf, 0, sizeof(*rf));
+	if (!f)
+		return fail(err, errn, WEFT_EIO, "cannot open '%s': %s", path, strerror(errno));
+	buf = malloc(WEFT_REPLAY_MAX_FILE + 1);
+	if (!buf) {
+		fclose(f);
+		return fail(err, errn, WEFT_ENOMEM, "out of memory");
+	}
+	n = fread(buf, 1, WEFT_REPLAY_MAX_FILE + 1, f);
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		free(buf);
+		return fail(err, errn, WEFT_EIO, "cannot read '%s': %s", path, strerror(e));
+	}
+	fclose(f);
+	if (n > WEFT_REPLAY_MAX_FILE) {
+		free(buf);
+		return fail(err, errn, WEFT_EFORMAT, "'%s' is larger than %u bytes: not a replay file",
+			    path, WEFT_REPLAY_MAX_FILE);
+	}
+	int rc = weft_replay_decode(buf, n, rf, err, errn);
+	free(buf);
+	return rc;
+}
+
+/* ---------------------------------------------------------- binding */
+
+extern struct weft_site *const __start_weft_sites[] __attribute__((weak));
+extern struct weft_site *const __stop_weft_sites[] __attribute__((weak));
+
+const struct weft_site *weft_site_by_id(uint32_t id)
+{
+	if (!id || !__start_weft_sites)
+		return NULL;
+	weft_machine_init();   /* computes every site id */
+	for (struct weft_site *const *p = __start_weft_sites; p < __stop_weft_sites; p++)
+		if (*p && (*p)->id == id)
+			return *p;
+	return NULL;
+}
+
+int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **scp,
+		     unsigned *vi, char *err, size_t errn)
+{
+	const struct weft_scenario *sc = NULL;
+
+	*scp = NULL;
+	for (unsigned i = 0; i < weft_nr_scenarios; i++)
+		if (!strcmp(weft_scenarios[i]->name, rf->scenario))
+			sc = weft_scenarios[i];
+	if (!sc)
+		return fail(err, errn, WEFT_ENOENT,
+			    "scenario '%s' is not in this build (weft list shows what is)",
+			    rf->scenario);
+	unsigned v;
+	for (v = 0; v < sc->nr_variants; v++)
+		if (!strcmp(sc->variants[v].name, rf->variant))
+			break;
+	if (v == sc->nr_variants)
+		return fail(err, errn, WEFT_ENOENT, "scenario '%s' has no variant '%s' in this build",
+			    rf->scenario, rf->variant);
+	*scp = sc;
+	*vi = v;
+	if (rf->nr_threads != sc->nr_threads || rf->nr_cpus != sc->nr_cpus)
+		return fail(err, errn, WEFT_ESTALE,
+			    "stale: the file has %u threads on %u CPUs, %s has %u on %u",
+			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_cpus);
+	uint64_t fp = weft_scenario_fingerprint(sc);
+	if (fp != rf->fingerprint)
+		return fail(err, errn, WEFT_ESTALE,
+			    "stale: recorded with model fingerprint %016llx, this build's %s is "
+			    "%016llx (its scheduling points changed); --force replays anyway",
+			    (unsigned long long)rf->fingerprint, sc->name, (unsigned long long)fp);
+	return 0;
+}

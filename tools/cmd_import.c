@@ -1,0 +1,255 @@
+/*
+ * cmd_import.c - `weft import CRASH --target SCENARIO:VARIANT`: a raw
+ * libFuzzer/AFL++ crash input -> a minimized .weft and its race diagram.
+ * weft_cli_import() is also what `weft run --out` and `weft fuzz` call on
+ * every finding.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay_cli.h"
+
+const char weft_help_import[] =
+	"usage: weft import CRASH --target SCENARIO:VARIANT [options]\n\n"
+	"Turns a raw fuzzer input (a libFuzzer crash-* or AFL++ crashes/id:* file of a\n"
+	"fuzz_<scenario>_<variant> target: the bytes encoding of docs/strategies.md)\n"
+	"into a minimized replay file: minimizes it (as weft min), writes\n"
+	"<kind>-<scenario>-<variant>-<hash>.weft into --out (never overwriting), replays\n"
+	"the written file, and prints before -> after, the race diagram, the artifact\n"
+	"path and the command that replays it.\n"
+	"  --target S:V      the scenario and variant the input was fuzzed on (required)\n"
+	"  --lock tas|ticket lock model (default: the scenario's)\n"
+	"  --out DIR         where to write the .weft (default: .)\n"
+	"  --strategy NAME   what found it, recorded in the file (default: fuzzer)\n"
+	"  --json            one JSON object: reproduced, scenario, variant, lock, kind,\n"
+	"                    site, artifact, bytes, existed, before, after, executions,\n"
+	"                    seconds, replay\n"
+	"exit: 1 the crash reproduces (artifact written), 0 it does not fail,\n"
+	"      2 usage, 3 I/O or format, 4 the written file does not replay (DESYNC)\n";
+
+#ifdef WEFT_HAVE_REPLAY
+#include "race_diagram.h"
+
+int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code)
+{
+	char err[256];
+	int rc = weft_replay_load(path, rf, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "weft: %s: %s\n", path, err);
+		*exit_code = WEFT_EXIT_IO;
+	}
+	return rc;
+}
+
+void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
+		      enum weft_lock_model lock, const struct weft_exec_result *r, bool full)
+{
+	struct weft_trace_view v = { .sc = sc, .variant = vi, .lock = lock, .r = r };
+
+	v.ev = weft_last_events(&v.n);
+	weft_trace_view_init(&v);
+	weft_race_diagram(f, &v, full);
+}
+
+static void json_measure(FILE *f, const char *name, const struct weft_min_measure *m)
+{
+	fprintf(f, ", \"%s\": {\"preemptions\": %" PRIu32 ", \"ops\": %" PRIu32
+		   ", \"steps\": %" PRIu32 ", \"bytes\": %" PRIu32 ", \"threads\": %" PRIu32 "}",
+		name, m->preemptions, m->ops, m->steps, m->bytes, m->threads);
+}
+
+int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
+		    bool json, FILE *out, char *pathout, size_t pathn)
+{
+	uint8_t min[WEFT_INPUT_MAX];
+	size_t min_len = 0;
+	struct weft_min_result mr;
+	const char *lname = lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	const char *vname = sc->variants[vi].name;
+	int rc = weft_minimize(sc, vi, lock, in, len, min, &min_len, &mr);
+
+	if (rc == WEFT_ENOENT) {
+		if (json) {
+			fprintf(out, "{\"reproduced\": false, \"scenario\": ");
+			cli_json_str(out, sc->name);
+			fprintf(out, ", \"variant\": ");
+			cli_json_str(out, vname);
+			fprintf(out, ", \"lock\": \"%s\"}\n", lname);
+		} else {
+			fprintf(out, "weft: the input does not fail on %s:%s (lock %s): nothing to "
+				     "store\n", sc->name, vname, lname);
+		}
+		return WEFT_EXIT_CLEAN;
+	}
+	if (rc == WEFT_EDESYNC) {
+		fprintf(stderr, "weft: the minimized input stopped failing when re-run: "
+				"nondeterministic model?\n");
+		return WEFT_EXIT_DESYNC;
+	}
+	if (rc)
+		return cli_io_error("minimizer failed (%d)", rc);
+
+	/* the minimizer's last execution is the minimized input, recorded */
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .record = true };
+	struct weft_bytes *bs = malloc(sizeof(*bs));
+	struct weft_exec_result r;
+	struct weft_replay rf, back;
+	if (!bs)
+		return cli_io_error("out of memory");
+	weft_bytes_init(bs, sc, min, min_len);
+	weft_execute(&o, &weft_strategy_bytes, bs, &r);
+	free(bs);
+	rc = weft_replay_from_last(&rf, &o, &r, strategy, min, min_len);
+	if (rc)
+		return cli_io_error("cannot build the replay file (%d)", rc);
+	char path[4096];
+	bool existed = false;
+	rc = weft_replay_save(&rf, outdir, path, sizeof(path), &existed);
+	weft_replay_free(&rf);
+	if (rc)
+		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
+				    strerror(errno));
+	if (pathout)
+		snprintf(pathout, pathn, "%s", path);
+
+	/* round trip: what was written must replay */
+	int ec = WEFT_EXIT_BUG;
+	if (weft_cli_load(path, &back, &ec))
+		return ec;
+	const struct weft_scenario *bsc;
+	unsigned bvi;
+	char err[256] = "";
+	struct weft_replay_check c;
+	if (weft_replay_bind(&back, &bsc, &bvi, err, sizeof(err)) ||
+	    weft_replay_execute(&back, bsc, bvi, &c) || !c.reproduced) {
+		fprintf(stderr, "weft: %s does not replay: %s\n", path,
+			err[0] ? err : c.why);
+		weft_replay_free(&back);
+		return WEFT_EXIT_DESYNC;
+	}
+	long fsize = 0;
+	FILE *ff = fopen(path, "rb");
+	if (ff) {
+		fseek(ff, 0, SEEK_END);
+		fsize = ftell(ff);
+		fclose(ff);
+	}
+	const struct weft_site *s = c.r.report.here.site;
+	if (json) {
+		fprintf(out, "{\"reproduced\": true, \"scenario\": ");
+		cli_json_str(out, sc->name);
+		fprintf(out, ", \"variant\": ");
+		cli_json_str(out, vname);
+		fprintf(out, ", \"lock\": \"%s\", \"kind\": \"%s\", \"site\": ", lname,
+			weft_kind_name(c.r.kind));
+		if (s) {
+			char st[256];
+			snprintf(st, sizeof(st), "%s() at %s:%u", s->func, weft_site_basename(s),
+				 s->line);
+			cli_json_str(out, st);
+		} else {
+			fprintf(out, "null");
+		}
+		fprintf(out, ", \"artifact\": ");
+		cli_json_str(out, path);
+		fprintf(out, ", \"bytes\": %ld, \"existed\": %s", fsize, existed ? "true" : "false");
+		json_measure(out, "before", &mr.before);
+		json_measure(out, "after", &mr.after);
+		fprintf(out, ", \"executions\": %" PRIu64 ", \"seconds\": %.3f, \"replay\": ",
+			mr.executions, mr.seconds);
+		char cmd[4200];
+		snprintf(cmd, sizeof(cmd), "weft replay %s", path);
+		cli_json_str(out, cmd);
+		fprintf(out, "}\n");
+	} else {
+		fprintf(out, "minimized in %.3f s, %" PRIu64 " executions: preemptions %" PRIu32
+			     " -> %" PRIu32 ", operations %" PRIu32 " -> %" PRIu32 ", steps %" PRIu32
+			     " -> %" PRIu32 ", bytes %" PRIu32 " -> %" PRIu32 ", threads %" PRIu32
+			     " -> %" PRIu32 "\n\n",
+			mr.seconds, mr.executions, mr.before.preemptions, mr.after.preemptions,
+			mr.before.ops, mr.after.ops, mr.before.steps, mr.after.steps,
+			mr.before.bytes, mr.after.bytes, mr.before.threads, mr.after.threads);
+		weft_cli_diagram(out, bsc, bvi, (enum weft_lock_model)back.lock, &c.r, false);
+		fprintf(out, "\nartifact: %s (%ld bytes%s)\n", path, fsize,
+			existed ? ", already stored" : "");
+		fprintf(out, "replay:   weft replay %s\n", path);
+		fprintf(out, "SUMMARY: weft: %s %s:%s", weft_kind_name(c.r.kind), sc->name, vname);
+		if (s)
+			fprintf(out, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
+		fprintf(out, "\n");
+	}
+	weft_replay_free(&back);
+	return WEFT_EXIT_BUG;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
+	const char *lock_s = NULL;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock") ||
+			   !strcmp(a, "--strategy")) {
+			if (!v)
+				return cli_usage_error("import: %s needs a value", a);
+			i++;
+			if (!strcmp(a, "--target"))
+				target = v;
+			else if (!strcmp(a, "--out"))
+				outdir = v;
+			else if (!strcmp(a, "--lock"))
+				lock_s = v;
+			else
+				strategy = v;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("import: unknown flag '%s' (weft help import)", a);
+		} else if (!crash) {
+			crash = a;
+		} else {
+			return cli_usage_error("import: unexpected argument '%s'", a);
+		}
+	}
+	if (!crash)
+		return cli_usage_error("import: which crash file? (weft help import)");
+	if (!target)
+		return cli_usage_error("import: --target SCENARIO:VARIANT is required (the "
+				       "fuzz target fuzz_<scenario>_<variant> it came from)");
+	if (strlen(strategy) > 32 || !*strategy)
+		return cli_usage_error("import: --strategy takes a name of 1..32 characters");
+	for (const char *p = strategy; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
+			return cli_usage_error("import: --strategy takes [A-Za-z0-9._-]");
+	unsigned vi;
+	const struct weft_scenario *sc = cli_scenario(target, &vi);
+	if (!sc)
+		return WEFT_EXIT_USAGE;
+	enum weft_lock_model lock = sc->default_lock;
+	if (lock_s && !cli_parse_lock(lock_s, &lock))
+		return cli_usage_error("import: --lock takes tas or ticket, not '%s'", lock_s);
+	static uint8_t buf[65536];
+	long n = cli_read_file(crash, buf, sizeof(buf));
+	if (n < 0)
+		return cli_io_error("import: cannot read '%s': %s", crash, strerror(errno));
+	if (weft_replay_sniff(buf, (size_t)n))
+		return cli_usage_error("import: '%s' is already a replay file (use weft min)", crash);
+	return weft_cli_import(sc, vi, lock, buf, (size_t)n, outdir, strategy, json, stdout, NULL,
+			       0);
+}
+#else
+int cmd_import(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_io_error("import: this weft was built without replay files (libzstd-dev)");
+}
+#endif

@@ -1,0 +1,177 @@
+/*
+ * cmd_info.c - `weft info FILE`: the metadata of a .weft without running
+ * it (docs/replay-format.md names every field).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay_cli.h"
+
+const char weft_help_info[] =
+	"usage: weft info FILE [--json]\n\n"
+	"Prints a replay file's metadata without executing it: format version,\n"
+	"scenario, variant, model fingerprint (and whether this build's model differs:\n"
+	"stale), CPUs, threads, lock model, the strategy that found it, the raw fuzzer\n"
+	"input (hex), sizes of the decision list, choices and state hashes, the\n"
+	"expected verdict (kind, site, step, both sides) and the trace hash.\n"
+	"  --json   one JSON object with the same fields: file, format_version,\n"
+	"           scenario, variant, fingerprint, current_fingerprint (null if the\n"
+	"           scenario is not in this build), stale, cpus, threads, lock,\n"
+	"           strategy, tool, input (hex), workload (hex), decisions,\n"
+	"           preemptions, steps, choices, state_hashes, kind, site, site_id,\n"
+	"           step, thread, cpu, object, message, other {site_id, step,\n"
+	"           thread, cpu}, trace_hash, file_bytes\n"
+	"exit: 0 (also for a stale file: see \"stale\"), 2 usage, 3 I/O or format error\n";
+
+#ifdef WEFT_HAVE_REPLAY
+static void side_json(const struct weft_replay_side *s)
+{
+	printf("\"site_id\": \"%08" PRIx32 "\", \"step\": %" PRIu32 ", \"thread\": ", s->site_id,
+	       s->step);
+	if (s->tid == 0xff)
+		printf("null, \"cpu\": null");
+	else
+		printf("%u, \"cpu\": %u", s->tid, s->cpu);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *file = NULL;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("info: unknown flag '%s' (weft help info)", argv[i]);
+		else if (!file)
+			file = argv[i];
+		else
+			return cli_usage_error("info: unexpected argument '%s'", argv[i]);
+	}
+	if (!file)
+		return cli_usage_error("info: which file? (weft help info)");
+	struct weft_replay rf;
+	int ec;
+	if (weft_cli_load(file, &rf, &ec))
+		return ec;
+	long fsize = -1;
+	FILE *f = fopen(file, "rb");
+	if (f) {
+		fseek(f, 0, SEEK_END);
+		fsize = ftell(f);
+		fclose(f);
+	}
+	const struct weft_scenario *sc;
+	unsigned vi;
+	char err[300] = "";
+	int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
+	bool known = rc != WEFT_ENOENT;
+	uint64_t cur = known && sc ? weft_scenario_fingerprint(sc) : 0;
+	unsigned pre = 0;
+	for (size_t i = 0; i < rf.nr_dec; i++)
+		pre += rf.dec[i].cur != 0xff && rf.dec[i].chosen != rf.dec[i].cur;
+	const char *lock = rf.lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	const char *kind = rf.kind ? weft_kind_name(rf.kind) : "none";
+
+	if (json) {
+		printf("{\"file\": ");
+		cli_json_str(stdout, file);
+		printf(", \"format_version\": \"%u.%u\", \"scenario\": ", rf.version_major,
+		       rf.version_minor);
+		cli_json_str(stdout, rf.scenario);
+		printf(", \"variant\": ");
+		cli_json_str(stdout, rf.variant);
+		printf(", \"fingerprint\": \"%016" PRIx64 "\", \"current_fingerprint\": ",
+		       rf.fingerprint);
+		if (known)
+			printf("\"%016" PRIx64 "\"", cur);
+		else
+			printf("null");
+		printf(", \"stale\": %s, \"cpus\": %u, \"threads\": %u, \"lock\": \"%s\", "
+		       "\"strategy\": ", rc ? "true" : "false", rf.nr_cpus, rf.nr_threads, lock);
+		cli_json_str(stdout, rf.strategy);
+		printf(", \"tool\": ");
+		cli_json_str(stdout, rf.tool);
+		printf(", \"input\": \"");
+		cli_hex_print(stdout, rf.input, rf.input_len);
+		printf("\", \"workload\": \"");
+		cli_hex_print(stdout, rf.workload, rf.workload_len);
+		printf("\", \"decisions\": %zu, \"preemptions\": %" PRIu32 ", \"steps\": %" PRIu32
+		       ", \"choices\": %zu, \"state_hashes\": %zu, \"kind\": ",
+		       rf.nr_dec, rf.preemptions, rf.steps, rf.nr_choices, rf.nr_state_hashes);
+		cli_json_str(stdout, kind);
+		printf(", \"site\": ");
+		cli_json_str(stdout, rf.site_text);
+		printf(", ");
+		side_json(&rf.here);
+		printf(", \"object\": ");
+		cli_json_str(stdout, rf.object);
+		printf(", \"message\": ");
+		cli_json_str(stdout, rf.msg);
+		printf(", \"other\": {");
+		side_json(&rf.other);
+		printf("}, \"trace_hash\": \"%016" PRIx64 "\", \"file_bytes\": %ld}\n", rf.trace_hash,
+		       fsize);
+	} else {
+		printf("file:         %s (%ld bytes, format %u.%u)\n", file, fsize, rf.version_major,
+		       rf.version_minor);
+		printf("target:       %s:%s  (fuzz_", rf.scenario, rf.variant);
+		for (const char *p = rf.scenario; *p; p++)
+			putchar(*p == '-' ? '_' : *p);
+		putchar('_');
+		for (const char *p = rf.variant; *p; p++)
+			putchar(*p == '-' ? '_' : *p);
+		printf(")\n");
+		printf("model:        fingerprint %016" PRIx64, rf.fingerprint);
+		if (!known)
+			printf("  (scenario not in this build)\n");
+		else if (rc)
+			printf("  STALE: this build has %016" PRIx64 "\n", cur);
+		else
+			printf("  (matches this build)\n");
+		printf("machine:      %u CPUs, %u threads, lock %s\n", rf.nr_cpus, rf.nr_threads, lock);
+		printf("found by:     %s (%s)\n", rf.strategy, rf.tool);
+		printf("verdict:      %s", kind);
+		if (rf.object[0])
+			printf(" on %s", rf.object);
+		printf(" at step %" PRIu32, rf.here.step);
+		if (rf.here.tid != 0xff)
+			printf(" (T%u on CPU%u)", rf.here.tid, rf.here.cpu);
+		printf("\n");
+		if (rf.site_text[0])
+			printf("site:         %s\n", rf.site_text);
+		if (rf.msg[0])
+			printf("message:      %s\n", rf.msg);
+		if (rf.other.site_id || rf.other.step) {
+			const struct weft_site *s = weft_site_by_id(rf.other.site_id);
+			printf("other side:   step %" PRIu32, rf.other.step);
+			if (rf.other.tid != 0xff)
+				printf(" (T%u on CPU%u)", rf.other.tid, rf.other.cpu);
+			if (s)
+				printf(", %s in %s() at %s:%u", s->what, s->func,
+				       weft_site_basename(s), s->line);
+			printf("\n");
+		}
+		printf("execution:    %" PRIu32 " steps, %zu decisions, %" PRIu32
+		       " preemptions, %zu choices\n", rf.steps, rf.nr_dec, rf.preemptions,
+		       rf.nr_choices);
+		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
+		       rf.nr_state_hashes);
+		printf("raw input:    %zu bytes: ", rf.input_len);
+		cli_hex_print(stdout, rf.input, rf.input_len);
+		printf("\n");
+		(void)pre;
+	}
+	weft_replay_free(&rf);
+	return WEFT_EXIT_CLEAN;
+}
+#else
+int cmd_info(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_io_error("info: this weft was built without replay files (libzstd-dev)");
+}
+#endif

@@ -1,0 +1,121 @@
+/*
+ * cmd_min.c - `weft min FILE|CRASH`: minimize a .weft file or a raw fuzzer
+ * crash while keeping its verdict (kind and site); writes the minimized
+ * .weft (weft_cli_import does the work).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+#include "replay_cli.h"
+
+const char weft_help_min[] =
+	"usage: weft min FILE|CRASH [options]\n\n"
+	"Minimizes a failing input while keeping the same verdict (report kind and\n"
+	"site): fewer preemptions first (delta debugging over the schedule entries, then\n"
+	"a preemption-bounded exhaustive search below the current count on the current\n"
+	"workload), then fewer workload operations (ddmin over the decoded ops), then\n"
+	"fewer steps (simpler op arguments, earlier preemptions), then fewer threads (all\n"
+	"ops of a thread). Prints before -> after (preemptions, operations, steps, bytes,\n"
+	"threads) and the time taken, writes the minimized .weft (never overwriting) and\n"
+	"prints the race diagram and the replay command.\n"
+	"  FILE              a .weft replay file (scenario, variant, lock from the file)\n"
+	"  CRASH             a raw fuzzer input (needs --target)\n"
+	"  --target S:V      scenario and variant of a raw CRASH\n"
+	"  --lock tas|ticket lock model of a raw CRASH (default: the scenario's)\n"
+	"  --out DIR         where to write the .weft (default: .)\n"
+	"  --force           minimize a stale .weft anyway\n"
+	"  --json            one JSON object (as weft import --json)\n"
+	"exit: 1 minimized and written, 0 the input does not fail, 2 usage, 3 I/O or\n"
+	"      format, 4 the written file does not replay, 5 stale file\n";
+
+#ifdef WEFT_HAVE_REPLAY
+int cmd_min(int argc, char **argv)
+{
+	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL;
+	bool json = false, force = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--force")) {
+			force = true;
+		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock")) {
+			if (!v)
+				return cli_usage_error("min: %s needs a value", a);
+			i++;
+			if (!strcmp(a, "--target"))
+				target = v;
+			else if (!strcmp(a, "--out"))
+				outdir = v;
+			else
+				lock_s = v;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("min: unknown flag '%s' (weft help min)", a);
+		} else if (!file) {
+			file = a;
+		} else {
+			return cli_usage_error("min: unexpected argument '%s'", a);
+		}
+	}
+	if (!file)
+		return cli_usage_error("min: which file? (weft help min)");
+	static uint8_t buf[WEFT_REPLAY_MAX_FILE + 1];
+	long n = cli_read_file(file, buf, sizeof(buf));
+	if (n < 0)
+		return cli_io_error("min: cannot read '%s': %s", file, strerror(errno));
+	if (!weft_replay_sniff(buf, (size_t)n)) {
+		if (!target)
+			return cli_usage_error("min: '%s' is a raw input: --target SCENARIO:VARIANT "
+					       "is required", file);
+		unsigned vi;
+		const struct weft_scenario *sc = cli_scenario(target, &vi);
+		if (!sc)
+			return WEFT_EXIT_USAGE;
+		enum weft_lock_model lock = sc->default_lock;
+		if (lock_s && !cli_parse_lock(lock_s, &lock))
+			return cli_usage_error("min: --lock takes tas or ticket, not '%s'", lock_s);
+		return weft_cli_import(sc, vi, lock, buf, (size_t)n, outdir, "fuzzer", json, stdout,
+				       NULL, 0);
+	}
+	if (target || lock_s)
+		return cli_usage_error("min: a .weft file names its own target and lock model");
+	struct weft_replay rf;
+	char err[300];
+	int rc = weft_replay_decode(buf, (size_t)n, &rf, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "weft: %s: %s\n", file, err);
+		return WEFT_EXIT_IO;
+	}
+	const struct weft_scenario *sc;
+	unsigned vi;
+	rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
+	if (rc == WEFT_ENOENT || (rc == WEFT_ESTALE && !force)) {
+		fprintf(stderr, "weft: %s: %s\n", file, err);
+		weft_replay_free(&rf);
+		return WEFT_EXIT_STALE;
+	}
+	bool needs = false;
+	for (size_t i = 0; i < rf.nr_dec; i++)
+		needs |= rf.dec[i].chosen != rf.dec[i].dflt;
+	if (!rf.input_len && needs) {
+		weft_replay_free(&rf);
+		return cli_io_error("min: %s holds no raw fuzzer input (its schedule does not fit "
+				    "the bytes encoding)", file);
+	}
+	char strategy[40];
+	snprintf(strategy, sizeof(strategy), "%s", rf.strategy);
+	rc = weft_cli_import(sc, vi, (enum weft_lock_model)rf.lock, rf.input, rf.input_len, outdir,
+			     strategy, json, stdout, NULL, 0);
+	weft_replay_free(&rf);
+	return rc;
+}
+#else
+int cmd_min(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_io_error("min: this weft was built without replay files (libzstd-dev)");
+}
+#endif

@@ -1,0 +1,427 @@
+/*
+ * race_diagram.c - the race as kernel developers draw it in mail: one
+ * column per fake CPU, time going down, one row per step that matters
+ * (operations on the reported object with their values, lock operations,
+ * the preemption points, the workload operations), the failing access
+ * marked "!!" and the earlier conflicting access "^^".
+ *
+ * Rows come from the recorded trace of a replay (weft_last_events()); the
+ * machine is not touched except to name world offsets.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "race_diagram.h"
+
+#define COL_MAX 46
+#define COL_MIN 22
+
+void weft_trace_view_init(struct weft_trace_view *v)
+{
+	const struct weft_report *rp = &v->r->report;
+
+	v->fail_idx = v->n;
+	v->other_idx = v->n;
+	v->prefix[0] = 0;
+	if (v->r->kind == WEFT_KIND_NONE)
+		return;
+	for (size_t i = v->n; i-- > 0;)
+		if (v->ev[i].ev == WEFT_EV_NOTE && (v->ev[i].flags & WEFT_EVF_FAILED)) {
+			v->fail_idx = i;
+			break;
+		}
+	if (rp->other.valid) {
+		for (size_t i = v->fail_idx; i-- > 0;) {
+			const struct weft_event *e = &v->ev[i];
+			if (e->step == rp->other.step && e->site == rp->other.site &&
+			    (rp->other.tid < 0 ? e->tid == 0xff : e->tid == rp->other.tid)) {
+				v->other_idx = i;
+				break;
+			}
+		}
+	}
+	snprintf(v->prefix, sizeof(v->prefix), "%s", rp->object);
+	char *arrow = strstr(v->prefix, " ->");
+	if (arrow)
+		*arrow = 0;
+}
+
+static bool name_has_prefix(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return n && !strncmp(name, prefix, n) &&
+	       (name[n] == 0 || name[n] == ' ' || name[n] == '-' || name[n] == '.' ||
+		name[n] == '[');
+}
+
+bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
+{
+	const struct weft_event *e = &v->ev[i];
+	char name[96];
+
+	if (i == v->fail_idx || i == v->other_idx)
+		return true;
+	switch (e->ev) {
+	case WEFT_EV_LOCK:
+	case WEFT_EV_TRYLOCK:
+	case WEFT_EV_UNLOCK:
+	case WEFT_EV_BLOCK:
+	case WEFT_EV_OP:
+	case WEFT_EV_CHOICE:
+		return true;
+	}
+	if (e->flags & (WEFT_EVF_PREEMPTED | WEFT_EVF_FAILED))
+		return true;
+	if (i + 1 < v->n && (v->ev[i + 1].flags & WEFT_EVF_PREEMPTED) && v->ev[i + 1].tid != e->tid)
+		return true;   /* where the preempted thread stopped */
+	if (!v->prefix[0])
+		return true;   /* nothing named: everything matters */
+	if (e->loc == WEFT_NO_LOC)
+		return e->ev == WEFT_EV_NOTE;
+	weft_describe_loc(v->sc, e->loc, name, sizeof(name));
+	return name_has_prefix(name, v->prefix);
+}
+
+static bool wants_hex(const char *a, const char *b)
+{
+	static const char *const words[] = { "map", "flag", "swap", "bit", "byte", "mask", NULL };
+
+	for (const char *const *w = words; *w; w++)
+		if ((a && strstr(a, *w)) || (b && strstr(b, *w)))
+			return true;
+	return false;
+}
+
+void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *e, uint64_t x,
+		      char *buf, size_t n)
+{
+	char name[96] = "";
+
+	if (x >> 63) {
+		weft_describe_loc(v->sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		snprintf(buf, n, "&%s", name);
+		return;
+	}
+	if (x == 0x100) {
+		snprintf(buf, n, "LIST_POISON1");
+		return;
+	}
+	if (x == 0x122) {
+		snprintf(buf, n, "LIST_POISON2");
+		return;
+	}
+	if (e->loc != WEFT_NO_LOC)
+		weft_describe_loc(v->sc, e->loc, name, sizeof(name));
+	if (wants_hex(name, e->site ? e->site->what : NULL))
+		snprintf(buf, n, "0x%02" PRIx64, x);
+	else if (x >= 0x80000000ull && x <= 0xffffffffull)
+		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)x);
+	else
+		snprintf(buf, n, "%" PRId64, (int64_t)x);
+}
+
+void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf, size_t n)
+{
+	const struct weft_event *e = &v->ev[i];
+	const char *what = e->site ? e->site->what : "?";
+	char obj[96] = "", a[96], b[96];
+
+	if (e->loc != WEFT_NO_LOC)
+		weft_describe_loc(v->sc, e->loc, obj, sizeof(obj));
+	switch (e->ev) {
+	case WEFT_EV_READ:
+		weft_trace_value(v, e, e->val, a, sizeof(a));
+		snprintf(buf, n, "%s: %s = %s", what, obj, a);
+		break;
+	case WEFT_EV_WRITE:
+	case WEFT_EV_RMW:
+		weft_trace_value(v, e, e->old, a, sizeof(a));
+		weft_trace_value(v, e, e->val, b, sizeof(b));
+		if (e->ev == WEFT_EV_WRITE && e->old == 0 && e->site &&
+		    !strncmp(e->site->what, "PLAIN_WRITE", 11))
+			snprintf(buf, n, "%s: %s := %s", what, obj, b);   /* old not traced */
+		else
+			snprintf(buf, n, "%s: %s %s \u2192 %s", what, obj, a, b);
+		break;
+	case WEFT_EV_LOCK:
+		snprintf(buf, n, "%s [takes %s]", what, obj);
+		break;
+	case WEFT_EV_TRYLOCK:
+		snprintf(buf, n, "%s [%s %s]", what, e->old ? "takes" : "fails on", obj);
+		break;
+	case WEFT_EV_UNLOCK:
+		snprintf(buf, n, "%s [releases %s]", what, obj);
+		break;
+	case WEFT_EV_BLOCK:
+		if (e->old)
+			snprintf(buf, n, "%s [waits: %s held by T%u]", what, obj,
+				 (unsigned)e->old - 1);
+		else
+			snprintf(buf, n, "%s [waits for %s]", what, obj);
+		break;
+	case WEFT_EV_FREE:
+		snprintf(buf, n, "%s: free %s", what, obj);
+		break;
+	case WEFT_EV_ALLOC:
+		snprintf(buf, n, "%s: alloc %s", what, obj);
+		break;
+	case WEFT_EV_CHOICE:
+		snprintf(buf, n, "%s \u2192 %" PRIu64 " of %" PRIu64, what, e->val, e->old);
+		break;
+	case WEFT_EV_NOTE:
+		if (e->flags & WEFT_EVF_FAILED)
+			snprintf(buf, n, "%s: %s%s%s", weft_kind_name(v->r->kind), what, obj[0] ? " on " : "",
+				 obj);
+		else
+			snprintf(buf, n, "%s%s%s", what, obj[0] ? " " : "", obj);
+		break;
+	default:
+		snprintf(buf, n, "%s%s%s", what, obj[0] ? " " : "", obj);
+		break;
+	}
+}
+
+/* Display columns of UTF-8 text (continuation bytes take none). */
+static size_t width(const char *s, size_t bytes)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < bytes && s[i]; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* Next line of at most w columns from *s (breaking at a space when it
+ * can); returns its byte length and advances *s past it and one space. */
+static size_t next_line(const char **s, size_t w)
+{
+	const char *p = *s;
+	size_t cols = 0, i = 0, brk = 0;
+
+	while (p[i]) {
+		if (((unsigned char)p[i] & 0xc0) != 0x80) {
+			if (cols == w)
+				break;
+			cols++;
+		}
+		if (p[i] == ' ')
+			brk = i;
+		i++;
+	}
+	if (p[i] && brk > 0)
+		i = brk;
+	*s = p + i;
+	while (**s == ' ')
+		(*s)++;
+	return i;
+}
+
+struct row {
+	size_t idx;            /* event, or SIZE_MAX for a marker row */
+	unsigned cpu;
+	char mark[3];          /* "!!", "^^", " *", "" */
+	char text[256];
+	unsigned repeat;
+};
+
+/* Append text to a line buffer, padded to w display columns. */
+static void put_cell(char *out, size_t *o, size_t cap, const char *s, size_t bytes, size_t w)
+{
+	for (size_t i = 0; i < bytes && *o + 1 < cap; i++)
+		out[(*o)++] = s[i];
+	for (size_t c = width(s, bytes); c < w && *o + 1 < cap; c++)
+		out[(*o)++] = ' ';
+	out[*o] = 0;
+}
+
+static void flush_line(FILE *f, char *line, size_t n)
+{
+	while (n && line[n - 1] == ' ')
+		n--;
+	fwrite(line, 1, n, f);
+	fputc('\n', f);
+}
+
+static void print_row(FILE *f, const struct row *r, unsigned ncpu, size_t w, const char *step)
+{
+	const char *s = r->text;
+	bool first = true;
+	char buf[300], out[2048];
+
+	do {
+		const char *line = s;
+		size_t len = next_line(&s, w - 3), o = 0;
+		o = (size_t)snprintf(out, sizeof(out), "%6s |", first ? step : "");
+		for (unsigned c = 0; c < ncpu; c++) {
+			put_cell(out, &o, sizeof(out), " ", 1, 1);
+			if (c == r->cpu) {
+				snprintf(buf, sizeof(buf), "%-2s %.*s", first ? r->mark : "", (int)len,
+					 line);
+				put_cell(out, &o, sizeof(out), buf, strlen(buf), w);
+			} else {
+				put_cell(out, &o, sizeof(out), "", 0, w);
+			}
+			if (c + 1 < ncpu)
+				put_cell(out, &o, sizeof(out), " |", 2, 2);
+		}
+		flush_line(f, out, o);
+		first = false;
+	} while (*s);
+}
+
+static void rule(FILE *f, unsigned ncpu, size_t w, char ch)
+{
+	fprintf(f, "%6s-+", "------");
+	for (unsigned c = 0; c < ncpu; c++) {
+		for (size_t k = 0; k < w + 1; k++)
+			fputc(ch, f);
+		fputs(c + 1 < ncpu ? "-+" : "", f);
+	}
+	fputc('\n', f);
+}
+
+static void side_line(FILE *f, const char *mark, const char *label, const struct weft_access *a)
+{
+	if (!a->valid)
+		return;
+	fprintf(f, "  %s %s: step %" PRIu32 ", ", mark, label, a->step);
+	if (a->tid < 0)
+		fprintf(f, "setup/audit");
+	else
+		fprintf(f, "T%d on CPU%d", a->tid, a->cpu);
+	if (a->site)
+		fprintf(f, ", %s in %s() at %s:%u", a->site->what, a->site->func,
+			weft_site_basename(a->site), a->site->line);
+	fputc('\n', f);
+}
+
+void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
+{
+	const struct weft_scenario *sc = v->sc;
+	unsigned ncpu = sc->nr_cpus ? sc->nr_cpus : 1;
+	const struct weft_exec_result *r = v->r;
+	struct row *rows = calloc(v->n + 1, sizeof(*rows) * 2);
+	size_t nr = 0, w = COL_MIN, shown = 0;
+	unsigned threads_on[WEFT_MAX_CPUS] = { 0 };
+
+	if (!rows) {
+		fprintf(f, "weft: out of memory for the diagram\n");
+		return;
+	}
+	for (unsigned t = 0; t < sc->nr_threads; t++)
+		threads_on[weft_cpu_of(sc, t) % ncpu]++;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		if (!full && !weft_trace_involved(v, i))
+			continue;
+		unsigned cpu = e->cpu == 0xff ? 0 : e->cpu % ncpu;
+		if ((e->flags & WEFT_EVF_PREEMPTED) && i > 0 && v->ev[i - 1].tid != 0xff &&
+		    v->ev[i - 1].tid != e->tid) {
+			struct row *m = &rows[nr++];
+			m->idx = SIZE_MAX;
+			m->cpu = v->ev[i - 1].cpu % ncpu;
+			snprintf(m->text, sizeof(m->text), "~~ T%u preempted, T%u runs ~~",
+				 v->ev[i - 1].tid, e->tid);
+		}
+		struct row *rw = &rows[nr];
+		char text[230];
+		shown++;
+		weft_trace_event_text(v, i, text, sizeof(text));
+		rw->idx = i;
+		rw->cpu = cpu;
+		rw->repeat = 1;
+		if (i == v->fail_idx)
+			strcpy(rw->mark, "!!");
+		else if (i == v->other_idx)
+			strcpy(rw->mark, "^^");
+		else if (e->flags & WEFT_EVF_PREEMPTED)
+			strcpy(rw->mark, " *");
+		if (e->tid == 0xff)
+			snprintf(rw->text, sizeof(rw->text), "(audit) %s", text);
+		else if (threads_on[cpu] > 1)
+			snprintf(rw->text, sizeof(rw->text), "T%u: %s", e->tid, text);
+		else
+			snprintf(rw->text, sizeof(rw->text), "%s", text);
+		/* a run of identical rows (a spin loop) prints once */
+		if (nr > 0 && rows[nr - 1].idx != SIZE_MAX && !rw->mark[0] &&
+		    !rows[nr - 1].mark[0] && rows[nr - 1].cpu == cpu &&
+		    v->ev[rows[nr - 1].idx].tid == e->tid && !strcmp(rows[nr - 1].text, rw->text)) {
+			rows[nr - 1].repeat++;
+			continue;
+		}
+		nr++;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		char tmp[32];
+		if (rows[k].repeat > 1) {
+			snprintf(tmp, sizeof(tmp), " (\u00d7%u)", rows[k].repeat);
+			size_t tl = strlen(rows[k].text);
+			if (tl + strlen(tmp) < sizeof(rows[k].text))
+				memcpy(rows[k].text + tl, tmp, strlen(tmp) + 1);
+		}
+		size_t tw = width(rows[k].text, sizeof(rows[k].text)) + 3;
+		if (tw > w)
+			w = tw;
+	}
+	if (w > COL_MAX + 3)
+		w = COL_MAX + 3;
+	if (ncpu > 2 && w > 34)
+		w = 34;
+
+	const char *vname = sc->nr_variants ? sc->variants[v->variant].name : "";
+	if (r->kind != WEFT_KIND_NONE)
+		fprintf(f, "%s%s%s in %s:%s\n", weft_kind_name(r->kind),
+			r->report.object[0] ? " on " : "", r->report.object, sc->name, vname);
+	else
+		fprintf(f, "clean execution of %s:%s\n", sc->name, vname);
+	fprintf(f, "lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32 " preemption%s%s\n\n",
+		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", ncpu, r->steps, r->preemptions,
+		r->preemptions == 1 ? "" : "s", full ? ", every step" : "");
+	{
+		char out[2048];
+		size_t o = (size_t)snprintf(out, sizeof(out), "%6s |", "step");
+		for (unsigned c = 0; c < ncpu; c++) {
+			char hdr[96];
+			size_t k = (size_t)snprintf(hdr, sizeof(hdr), " CPU%u", c);
+			const char *sep = ":";
+			for (unsigned t = 0; t < sc->nr_threads && k < sizeof(hdr) - 8; t++)
+				if (weft_cpu_of(sc, t) % ncpu == c) {
+					k += (size_t)snprintf(hdr + k, sizeof(hdr) - k, "%s T%u", sep, t);
+					sep = ",";
+				}
+			put_cell(out, &o, sizeof(out), hdr, strlen(hdr), w + 1);
+			if (c + 1 < ncpu)
+				put_cell(out, &o, sizeof(out), " |", 2, 2);
+		}
+		flush_line(f, out, o);
+	}
+	rule(f, ncpu, w, '-');
+	uint32_t last_step = UINT32_MAX;
+	for (size_t k = 0; k < nr; k++) {
+		char step[16] = "";
+		if (rows[k].idx != SIZE_MAX) {
+			const struct weft_event *e = &v->ev[rows[k].idx];
+			if (e->step != last_step)
+				snprintf(step, sizeof(step), "%" PRIu32, e->step);
+			last_step = e->step;
+		}
+		print_row(f, &rows[k], ncpu, w, step);
+	}
+	rule(f, ncpu, w, '-');
+	if (r->kind != WEFT_KIND_NONE) {
+		fprintf(f, "  %s\n", r->report.msg);
+		side_line(f, "!!", "fails", &r->report.here);
+		side_line(f, "^^", "earlier conflicting access", &r->report.other);
+	}
+	if (r->preemptions)
+		fprintf(f, "   * ran right after a preemption (the thread before it could have "
+			   "gone on)\n");
+	if (!full)
+		fprintf(f, "  (%zu of %zu events shown: the ones on %s, locks and preemptions; "
+			   "--full shows all)\n",
+			shown, v->n, v->prefix[0] ? v->prefix : "the object");
+	free(rows);
+}

@@ -1,0 +1,40 @@
+/*
+ * race_diagram.h - the race as a side-by-side per-CPU diagram (one column
+ * per fake CPU, one row per step that matters), and the helpers the
+ * timelines share: which events involve the reported object, and an
+ * event's text with its values ("page 0 ->count 1 → 0").
+ */
+#ifndef WEFT_RACE_DIAGRAM_H
+#define WEFT_RACE_DIAGRAM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <weft/weft.h>
+
+struct weft_trace_view {
+	const struct weft_scenario *sc;
+	unsigned variant;
+	enum weft_lock_model lock;
+	const struct weft_exec_result *r;
+	const struct weft_event *ev;     /* weft_last_events() of r's execution */
+	size_t n;
+	/* derived by weft_trace_view_init */
+	size_t fail_idx;                 /* the failing event, or n */
+	size_t other_idx;                /* the earlier conflicting access, or n */
+	char prefix[64];                 /* reported object name ("page 0") */
+};
+
+void weft_trace_view_init(struct weft_trace_view *v);
+/* Does event i touch the reported object (or is it the report itself)? */
+bool weft_trace_involved(const struct weft_trace_view *v, size_t i);
+/* "atomic_dec_and_test(&page->count): page 0 ->count 1 → 0" */
+void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf, size_t n);
+/* A value as the diagram prints it (pointers into the world by name). */
+void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *e, uint64_t x,
+		      char *buf, size_t n);
+
+/* Print the diagram; full: every event, not only the ones that matter. */
+void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * replay_cli.h - what the replay subcommands share (cmd_replay.c,
+ * cmd_min.c, cmd_import.c, cmd_export.c, cmd_info.c), and the one entry
+ * point other commands call on a finding (weft run --out, weft fuzz).
+ */
+#ifndef WEFT_REPLAY_CLI_H
+#define WEFT_REPLAY_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <weft/weft.h>
+
+#ifdef WEFT_HAVE_REPLAY
+#include <weft/replay.h>
+
+/*
+ * Minimize a failing bytes input on (sc, vi, lock), store it as a .weft in
+ * outdir (never overwriting), re-read the stored file and replay it, print
+ * before -> after, the race diagram, the artifact path and the replay
+ * command (or one JSON object). Returns WEFT_EXIT_BUG when the crash
+ * reproduces and was stored, WEFT_EXIT_CLEAN when the input does not fail,
+ * WEFT_EXIT_IO or WEFT_EXIT_DESYNC on errors. path (may be NULL) receives
+ * the artifact's path.
+ */
+int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
+		    bool json, FILE *out, char *path, size_t pathn);
+
+/* Load FILE or print why (exit code in *exit_code); 0 on success. */
+int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code);
+
+/* weft_race_diagram of the last execution. */
+void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
+		      enum weft_lock_model lock, const struct weft_exec_result *r, bool full);
+#endif
+
+#endif

@@ -1,0 +1,435 @@
+/*
+ * timeline.c - Chrome trace JSON (the Trace Event Format that Perfetto and
+ * chrome://tracing open: "X" complete events on one lane per fake CPU, "C"
+ * counter events, "i" instant events, "M" metadata) and a self-contained
+ * HTML page with an inline SVG timeline.
+ *
+ * Time axis: one event = 10 trace microseconds, in trace order (several
+ * events can share a step; steps stay in args). Deterministic output: no
+ * clock or host value is written.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "timeline.h"
+
+#define MAX_SPANS 256
+#define MAX_COUNTERS 6
+
+struct span {
+	size_t from, to;     /* event indices */
+	unsigned cpu, tid;
+	uint32_t loc;
+};
+
+/* Lock hold spans: LOCK (or a successful TRYLOCK) to the UNLOCK by the
+ * same thread of the same lock; still held at the end: to the last event. */
+static size_t lock_spans(const struct weft_trace_view *v, struct span *sp, size_t cap)
+{
+	size_t n = 0;
+	struct span open[64];
+	size_t nopen = 0;
+
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		if (e->tid == 0xff)
+			continue;
+		if ((e->ev == WEFT_EV_LOCK || (e->ev == WEFT_EV_TRYLOCK && e->old)) && nopen < 64) {
+			open[nopen].from = i;
+			open[nopen].cpu = e->cpu;
+			open[nopen].tid = e->tid;
+			open[nopen].loc = e->loc;
+			nopen++;
+		} else if (e->ev == WEFT_EV_UNLOCK) {
+			for (size_t k = nopen; k-- > 0;)
+				if (open[k].tid == e->tid && open[k].loc == e->loc) {
+					if (n < cap) {
+						sp[n] = open[k];
+						sp[n].to = i;
+						n++;
+					}
+					open[k] = open[--nopen];
+					break;
+				}
+		}
+	}
+	for (size_t k = 0; k < nopen && n < cap; k++) {
+		sp[n] = open[k];
+		sp[n].to = v->n ? v->n - 1 : 0;
+		n++;
+	}
+	return n;
+}
+
+/* Locations of the reported object that are written: the counter tracks. */
+static size_t counter_locs(const struct weft_trace_view *v, uint32_t *locs, size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < v->n && n < cap; i++) {
+		const struct weft_event *e = &v->ev[i];
+		if (e->loc == WEFT_NO_LOC || (e->ev != WEFT_EV_WRITE && e->ev != WEFT_EV_RMW))
+			continue;
+		if (v->prefix[0] && !weft_trace_involved(v, i))
+			continue;
+		if ((e->val >> 63) || (e->old >> 63))
+			continue;   /* pointers make no counter */
+		size_t k;
+		for (k = 0; k < n && locs[k] != e->loc; k++)
+			;
+		if (k == n)
+			locs[n++] = e->loc;
+	}
+	return n;
+}
+
+static const char *vname(const struct weft_trace_view *v)
+{
+	return v->sc->nr_variants ? v->sc->variants[v->variant].name : "";
+}
+
+void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
+{
+	struct span *sp = calloc(MAX_SPANS, sizeof(*sp));
+	uint32_t locs[MAX_COUNTERS];
+	size_t nsp = sp ? lock_spans(v, sp, MAX_SPANS) : 0;
+	size_t nloc = counter_locs(v, locs, MAX_COUNTERS);
+	char text[256], name[96], title[160];
+	const struct weft_scenario *sc = v->sc;
+
+	fprintf(f, "{\"displayTimeUnit\": \"ms\", \"otherData\": {\"scenario\": ");
+	cli_json_str(f, sc->name);
+	fprintf(f, ", \"variant\": ");
+	cli_json_str(f, vname(v));
+	fprintf(f, ", \"verdict\": \"%s\", \"kind\": ",
+		v->r->kind == WEFT_KIND_NONE ? "clean" : "bug");
+	cli_json_str(f, v->r->kind == WEFT_KIND_NONE ? "none" : weft_kind_name(v->r->kind));
+	fprintf(f, ", \"trace_hash\": \"%016" PRIx64 "\", \"lock\": \"%s\"},\n\"traceEvents\": [\n",
+		v->r->trace_hash, v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+	snprintf(title, sizeof(title), "weft %s:%s", sc->name, vname(v));
+	fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": ");
+	cli_json_str(f, title);
+	fprintf(f, "}}");
+	for (unsigned c = 0; c < sc->nr_cpus; c++) {
+		size_t k = (size_t)snprintf(title, sizeof(title), "CPU%u", c);
+		for (unsigned t = 0; t < sc->nr_threads && k < sizeof(title) - 8; t++)
+			if (weft_cpu_of(sc, t) == c)
+				k += (size_t)snprintf(title + k, sizeof(title) - k, " T%u", t);
+		fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, "
+			   "\"args\": {\"name\": \"%s\"}}", c, title);
+		fprintf(f, ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, "
+			   "\"tid\": %u, \"args\": {\"sort_index\": %u}}", c, c);
+	}
+	for (size_t k = 0; k < nsp; k++) {
+		weft_describe_loc(sc, sp[k].loc, name, sizeof(name));
+		snprintf(title, sizeof(title), "T%u holds %s", sp[k].tid, name);
+		fprintf(f, ",\n{\"name\": ");
+		cli_json_str(f, title);
+		fprintf(f, ", \"cat\": \"lock\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %zu, "
+			   "\"dur\": %zu, \"args\": {\"from_step\": %" PRIu32 ", \"to_step\": %" PRIu32
+			   "}}",
+			sp[k].cpu, sp[k].from * 10, (sp[k].to - sp[k].from) * 10 + 9,
+			v->ev[sp[k].from].step, v->ev[sp[k].to].step);
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		unsigned lane = e->cpu == 0xff ? sc->nr_cpus : e->cpu;
+		weft_trace_event_text(v, i, text, sizeof(text));
+		fprintf(f, ",\n{\"name\": ");
+		cli_json_str(f, e->site ? e->site->what : weft_ev_name(e->ev));
+		fprintf(f, ", \"cat\": \"%s%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %zu, "
+			   "\"dur\": 8, \"args\": {\"step\": %" PRIu32 ", \"thread\": ",
+			weft_ev_name(e->ev), weft_trace_involved(v, i) ? ",involved" : "", lane, i * 10,
+			e->step);
+		if (e->tid == 0xff)
+			fprintf(f, "\"audit\"");
+		else
+			fprintf(f, "\"T%u\"", e->tid);
+		fprintf(f, ", \"op\": ");
+		cli_json_str(f, text);
+		if (e->site) {
+			snprintf(title, sizeof(title), "%s() at %s:%u", e->site->func,
+				 weft_site_basename(e->site), e->site->line);
+			fprintf(f, ", \"site\": ");
+			cli_json_str(f, title);
+		}
+		fprintf(f, "%s}}", e->flags & WEFT_EVF_PREEMPTED ? ", \"preempted\": true" : "");
+		if (e->flags & WEFT_EVF_PREEMPTED)
+			fprintf(f, ",\n{\"name\": \"preemption\", \"ph\": \"i\", \"s\": \"t\", \"pid\": 1, "
+				   "\"tid\": %u, \"ts\": %zu}", lane, i * 10);
+		if (i == v->fail_idx || i == v->other_idx) {
+			fprintf(f, ",\n{\"name\": ");
+			cli_json_str(f, i == v->fail_idx ? weft_kind_name(v->r->kind)
+							 : "earlier conflicting access");
+			fprintf(f, ", \"ph\": \"i\", \"s\": \"%s\", \"pid\": 1, \"tid\": %u, \"ts\": %zu}",
+				i == v->fail_idx ? "g" : "t", lane, i * 10);
+		}
+		for (size_t k = 0; k < nloc; k++) {
+			if (e->loc != locs[k] || (e->ev != WEFT_EV_WRITE && e->ev != WEFT_EV_RMW &&
+						  e->ev != WEFT_EV_READ))
+				continue;
+			if ((e->val >> 63))
+				continue;
+			weft_describe_loc(sc, locs[k], name, sizeof(name));
+			fprintf(f, ",\n{\"name\": ");
+			cli_json_str(f, name);
+			fprintf(f, ", \"ph\": \"C\", \"pid\": 1, \"ts\": %zu, \"args\": {\"value\": %" PRId64
+				   "}}",
+				i * 10, (int64_t)(e->val >= 0x80000000ull && e->val <= 0xffffffffull
+						      ? (int64_t)(int32_t)(uint32_t)e->val
+						      : (int64_t)e->val));
+		}
+	}
+	fprintf(f, "\n]}\n");
+	free(sp);
+}
+
+/* ---------------------------------------------------------------- HTML */
+
+static void html_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char *ev_color(const struct weft_event *e)
+{
+	switch (e->ev) {
+	case WEFT_EV_READ: return "#8ecae6";
+	case WEFT_EV_WRITE:
+	case WEFT_EV_RMW: return "#219ebc";
+	case WEFT_EV_LOCK:
+	case WEFT_EV_TRYLOCK:
+	case WEFT_EV_UNLOCK: return "#ffb703";
+	case WEFT_EV_BLOCK: return "#fb8500";
+	case WEFT_EV_FREE: return "#9d0208";
+	case WEFT_EV_ALLOC: return "#2a9d8f";
+	case WEFT_EV_NOTE: return e->flags & WEFT_EVF_FAILED ? "#e63946" : "#adb5bd";
+	}
+	return "#ced4da";
+}
+
+static int64_t as_signed(uint64_t x)
+{
+	return x >= 0x80000000ull && x <= 0xffffffffull ? (int64_t)(int32_t)(uint32_t)x
+							: (int64_t)x;
+}
+
+void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
+{
+	const struct weft_scenario *sc = v->sc;
+	struct span *sp = calloc(MAX_SPANS, sizeof(*sp));
+	uint32_t locs[MAX_COUNTERS];
+	size_t nsp = sp ? lock_spans(v, sp, MAX_SPANS) : 0;
+	size_t nloc = counter_locs(v, locs, MAX_COUNTERS);
+	unsigned lanes = sc->nr_cpus + 1;   /* + audit lane */
+	double px = v->n ? 1100.0 / (double)v->n : 20;
+	char text[256], name[96];
+
+	if (px < 6)
+		px = 6;
+	if (px > 28)
+		px = 28;
+	const int left = 110, lane_h = 44, ctr_h = 56;
+	int width = left + (int)(px * (double)v->n) + 40;
+	int height = 30 + (int)lanes * lane_h + (int)nloc * ctr_h + 20;
+
+	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>weft ");
+	html_str(f, sc->name);
+	fprintf(f, ":");
+	html_str(f, vname(v));
+	fprintf(f, "</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;color:#222}\n"
+		   "pre{background:#f6f8fa;padding:1em;overflow-x:auto;font-size:13px}\n"
+		   "table{border-collapse:collapse;font-size:12px;font-family:monospace}\n"
+		   "td,th{border-bottom:1px solid #ddd;padding:2px 8px;text-align:left}\n"
+		   "tr.inv{background:#fffbe6}tr.fail{background:#ffd6d6}tr.pre td:first-child{"
+		   "font-weight:bold}\n.svgwrap{overflow-x:auto;border:1px solid #ddd}\n"
+		   "</style></head><body>\n<h1>");
+	if (v->r->kind != WEFT_KIND_NONE) {
+		html_str(f, weft_kind_name(v->r->kind));
+		if (v->r->report.object[0]) {
+			fprintf(f, " on ");
+			html_str(f, v->r->report.object);
+		}
+	} else {
+		fprintf(f, "clean execution");
+	}
+	fprintf(f, " in ");
+	html_str(f, sc->name);
+	fprintf(f, ":");
+	html_str(f, vname(v));
+	fprintf(f, "</h1>\n<p>");
+	html_str(f, v->r->report.msg);
+	fprintf(f, "</p>\n<p>lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32
+		   " preemptions, %zu events, trace hash <code>%016" PRIx64 "</code></p>\n",
+		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", sc->nr_cpus, v->r->steps,
+		v->r->preemptions, v->n, v->r->trace_hash);
+
+	fprintf(f, "<h2>Timeline</h2>\n<div class=\"svgwrap\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
+		   "width=\"%d\" height=\"%d\" font-family=\"monospace\" font-size=\"11\">\n",
+		width, height);
+	for (unsigned c = 0; c < lanes; c++) {
+		int y = 30 + (int)c * lane_h;
+		fprintf(f, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", y - 4,
+			width, lane_h, c % 2 ? "#fafafa" : "#f1f3f5");
+		if (c < sc->nr_cpus) {
+			fprintf(f, "<text x=\"6\" y=\"%d\">CPU%u", y + 16, c);
+			for (unsigned t = 0; t < sc->nr_threads; t++)
+				if (weft_cpu_of(sc, t) == c)
+					fprintf(f, " T%u", t);
+			fprintf(f, "</text>\n");
+		} else {
+			fprintf(f, "<text x=\"6\" y=\"%d\">setup/audit</text>\n", y + 16);
+		}
+	}
+	for (size_t k = 0; k < nsp; k++) {
+		int y = 30 + (int)sp[k].cpu * lane_h + 26;
+		weft_describe_loc(sc, sp[k].loc, name, sizeof(name));
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"7\" fill=\"#ffb703\" "
+			   "opacity=\"0.6\"><title>T%u holds ",
+			left + px * (double)sp[k].from, y, px * (double)(sp[k].to - sp[k].from + 1),
+			sp[k].tid);
+		html_str(f, name);
+		fprintf(f, " (steps %" PRIu32 "-%" PRIu32 ")</title></rect>\n", v->ev[sp[k].from].step,
+			v->ev[sp[k].to].step);
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		unsigned lane = e->cpu == 0xff ? sc->nr_cpus : e->cpu;
+		int y = 30 + (int)lane * lane_h;
+		double x = left + px * (double)i;
+		bool inv = weft_trace_involved(v, i);
+		weft_trace_event_text(v, i, text, sizeof(text));
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"22\" fill=\"%s\" "
+			   "opacity=\"%s\"%s><title>step %" PRIu32 " %s",
+			x, y, px - 1, ev_color(e), inv ? "1" : "0.35",
+			i == v->fail_idx ? " stroke=\"#000\" stroke-width=\"2\"" :
+			i == v->other_idx ? " stroke=\"#e63946\" stroke-width=\"2\"" : "",
+			e->step, e->tid == 0xff ? "audit" : "");
+		if (e->tid != 0xff)
+			fprintf(f, "T%u", e->tid);
+		fprintf(f, ": ");
+		html_str(f, text);
+		fprintf(f, "</title></rect>\n");
+		if (e->flags & WEFT_EVF_PREEMPTED)
+			fprintf(f, "<path d=\"M%.1f %d l4 -7 l-8 0 z\" fill=\"#000\"><title>preemption"
+				   "</title></path>\n", x + px / 2 - 0.5, y - 1);
+	}
+	if (v->fail_idx < v->n) {
+		double x = left + px * (double)v->fail_idx + px / 2;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e63946\" "
+			   "stroke-dasharray=\"4 3\"/>\n<text x=\"%.1f\" y=\"16\" fill=\"#e63946\">",
+			x, x, height - 10, x + 4);
+		html_str(f, weft_kind_name(v->r->kind));
+		fprintf(f, "</text>\n");
+	}
+	/* counter tracks: a step plot of each written location of the object */
+	for (size_t k = 0; k < nloc; k++) {
+		int y0 = 30 + (int)lanes * lane_h + (int)k * ctr_h;
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		for (size_t i = 0; i < v->n; i++) {
+			const struct weft_event *e = &v->ev[i];
+			if (e->loc != locs[k] || (e->val >> 63) ||
+			    (e->ev != WEFT_EV_WRITE && e->ev != WEFT_EV_RMW && e->ev != WEFT_EV_READ))
+				continue;
+			int64_t a = as_signed(e->val), b = e->ev == WEFT_EV_READ ? a : as_signed(e->old);
+			lo = a < lo ? a : lo;
+			lo = b < lo ? b : lo;
+			hi = a > hi ? a : hi;
+			hi = b > hi ? b : hi;
+		}
+		if (lo > hi)
+			continue;
+		double span = hi > lo ? (double)(hi - lo) : 1;
+		weft_describe_loc(sc, locs[k], name, sizeof(name));
+		fprintf(f, "<text x=\"6\" y=\"%d\">", y0 + 14);
+		html_str(f, name);
+		fprintf(f, "</text>\n<polyline fill=\"none\" stroke=\"#6a4c93\" stroke-width=\"2\" "
+			   "points=\"");
+		double lastx = left, lasty = 0;
+		bool have = false;
+		for (size_t i = 0; i < v->n; i++) {
+			const struct weft_event *e = &v->ev[i];
+			if (e->loc != locs[k] || (e->val >> 63) ||
+			    (e->ev != WEFT_EV_WRITE && e->ev != WEFT_EV_RMW && e->ev != WEFT_EV_READ))
+				continue;
+			double x = left + px * (double)i;
+			double yo = y0 + 40 - 32 * (double)(as_signed(e->ev == WEFT_EV_READ ? e->val : e->old) - lo) / span;
+			double yn = y0 + 40 - 32 * (double)(as_signed(e->val) - lo) / span;
+			if (!have)
+				fprintf(f, "%.1f,%.1f ", (double)left, yo);
+			else
+				fprintf(f, "%.1f,%.1f ", x, lasty);
+			fprintf(f, "%.1f,%.1f %.1f,%.1f ", x, yo, x + px - 1, yn);
+			lastx = x + px - 1;
+			lasty = yn;
+			have = true;
+		}
+		if (have)
+			fprintf(f, "%.1f,%.1f", (double)width - 30, lasty);
+		(void)lastx;
+		fprintf(f, "\"/>\n");
+		for (size_t i = 0; i < v->n; i++) {
+			const struct weft_event *e = &v->ev[i];
+			if (e->loc != locs[k] || (e->val >> 63) ||
+			    (e->ev != WEFT_EV_WRITE && e->ev != WEFT_EV_RMW))
+				continue;
+			double yn = y0 + 40 - 32 * (double)(as_signed(e->val) - lo) / span;
+			weft_trace_value(v, e, e->val, name, sizeof(name));
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#6a4c93\">", left + px * (double)i,
+				yn - 3);
+			html_str(f, name);
+			fprintf(f, "</text>\n");
+		}
+	}
+	fprintf(f, "</svg></div>\n<p>Boxes: operations (blue: writes and read-modify-writes, light "
+		   "blue: reads, yellow: locks, orange: blocked, dark red: frees, red: the failure); "
+		   "yellow bars: lock holds; triangles: preemptions; pale boxes: events not on the "
+		   "reported object.</p>\n");
+
+	fprintf(f, "<h2>Race diagram</h2>\n<pre>");
+	char *diag = NULL;
+	size_t dlen = 0;
+	FILE *m = open_memstream(&diag, &dlen);
+	if (m) {
+		weft_race_diagram(m, v, false);
+		fclose(m);
+		html_str(f, diag);
+		free(diag);
+	}
+	fprintf(f, "</pre>\n<h2>Every event</h2>\n<table><tr><th>step</th><th>thread</th>"
+		   "<th>CPU</th><th>operation</th><th>site</th></tr>\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		weft_trace_event_text(v, i, text, sizeof(text));
+		fprintf(f, "<tr class=\"%s%s\"><td>%" PRIu32 "%s</td><td>",
+			i == v->fail_idx || i == v->other_idx ? "fail" :
+			weft_trace_involved(v, i) ? "inv" : "",
+			e->flags & WEFT_EVF_PREEMPTED ? " pre" : "", e->step,
+			e->flags & WEFT_EVF_PREEMPTED ? "*" : "");
+		if (e->tid == 0xff)
+			fprintf(f, "audit</td><td>-");
+		else
+			fprintf(f, "T%u</td><td>%u", e->tid, e->cpu);
+		fprintf(f, "</td><td>");
+		html_str(f, text);
+		fprintf(f, "</td><td>");
+		if (e->site) {
+			html_str(f, e->site->func);
+			fprintf(f, "() %s:%u", weft_site_basename(e->site), e->site->line);
+		}
+		fprintf(f, "</td></tr>\n");
+	}
+	fprintf(f, "</table>\n</body></html>\n");
+	free(sp);
+}
