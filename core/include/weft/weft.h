@@ -186,6 +186,20 @@ extern const struct weft_scenario *const weft_scenarios[];
 extern const unsigned weft_nr_scenarios;
 /* "name" or "name:variant"; on success sets *vi (first variant if none). */
 const struct weft_scenario *weft_scenario_find(const char *spec, unsigned *vi);
+/* The same lookup in any table (libweft; weft_scenario_find uses it). */
+const struct weft_scenario *weft_scenario_lookup(const struct weft_scenario *const *tab,
+						 unsigned n, const char *spec, unsigned *vi);
+/* An out-of-tree model's registry in one line (docs/writing-a-model.md):
+ *   WEFT_DEFINE_REGISTRY(&my_scenario, &my_other_scenario);
+ * defines weft_scenarios[], weft_nr_scenarios and weft_scenario_find(). */
+#define WEFT_DEFINE_REGISTRY(...)                                              \
+	const struct weft_scenario *const weft_scenarios[] = { __VA_ARGS__ };  \
+	const unsigned weft_nr_scenarios =                                     \
+		sizeof(weft_scenarios) / sizeof(weft_scenarios[0]);            \
+	const struct weft_scenario *weft_scenario_find(const char *spec, unsigned *vi) \
+	{                                                                      \
+		return weft_scenario_lookup(weft_scenarios, weft_nr_scenarios, spec, vi); \
+	}
 
 /* --------------------------------------------------------------- reports */
 
