@@ -10,7 +10,7 @@
  *                                     workload ops and early preemptions
  *   weft_fuzz_tool crash S:V DIR     find a crashing input of a buggy variant
  *                                     (its trigger, else a random search),
- *                                     shrink it, write DIR/crash-KIND
+ *                                     shrink it, write DIR/bug-KIND
  *   weft_fuzz_tool locality S:V [N]  fraction of single-byte mutations of a
  *                                     crashing input that still crash: the
  *                                     bytes encoding vs a naive one byte per
@@ -229,7 +229,8 @@ static int cmd_crash(const char *dir)
 		return 1;
 	}
 	mkdir(dir, 0777);
-	snprintf(name, sizeof(name), "crash-%s", weft_kind_name(kind));
+	snprintf(name, sizeof(name), "bug-%s", weft_kind_name(kind));
+	/* not crash-*: .gitignore keeps raw engine crashes out of the tree */
 	return write_file(dir, name, buf, n);
 }
 
