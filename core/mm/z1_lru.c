@@ -27,6 +27,10 @@
  *   activate p    activate_page on a held page
  *   release-all   release_pages() of every held reference (a batch)
  *   get p         page_cache_get on a held page (inherits its right)
+ *   add p         lru_cache_add of a held anonymous page (mapping NULL), as
+ *                 swap-in and anonymous faults do; a no-op under the
+ *                 isolating schemes (2.5.33+), whose callers add only new
+ *                 pages (__pagevec_lru_add BUG()s on PG_lru)
  * A thread only releases, activates or gets what it holds, so a fixed
  * variant has nothing to report on any workload.
  *
@@ -34,8 +38,14 @@
  * names it; thread t holds as many references on it as it has release ops
  * on it (one if it only activates or gets it); the page is in the page
  * cache at slot i iff a lookup or truncate names slot i or no thread holds
- * it; every initial page is on the inactive list (lowest index at the cold
- * end), with the LRU's reference under the LRU_PLUS_CACHE 2 schemes.
+ * it, and no add names it; a page an add names starts anonymous and off
+ * the LRU; every other initial page is on the inactive list (lowest index
+ * at the cold end), with the LRU's reference under the LRU_PLUS_CACHE 2
+ * schemes.
+ *
+ * A new page-cache page is locked (PG_locked, as __add_to_page_cache()
+ * leaves it for the read) until it is on the LRU, so truncate, which
+ * trylocks, cannot take it off the LRU halfway through lru_cache_add.
  *
  * Audits at quiescence: LRU integrity (weft_lru_audit), then page leak and
  * count == owners (owners: thread references, the page cache slot, the
@@ -58,6 +68,7 @@ enum z1_op {
 	OP_ACTIVATE,
 	OP_RELEASE_ALL,
 	OP_GET,
+	OP_ADD,
 	Z1_NR_OPS
 };
 
@@ -104,13 +115,14 @@ static const struct {
 static bool op_names_page(unsigned code)
 {
 	return code == OP_LOOKUP || code == OP_RELEASE || code == OP_TRUNCATE ||
-	       code == OP_ACTIVATE || code == OP_GET;
+	       code == OP_ACTIVATE || code == OP_GET || code == OP_ADD;
 }
 
 static void z1_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z1_world *W = w;
 	unsigned char named[Z1_INITIAL] = { 0 }, cached[Z1_INITIAL] = { 0 };
+	unsigned char off_lru[Z1_INITIAL] = { 0 };
 
 	if (variant >= Z1_NR_VARIANTS)
 		variant = V_Z1A;
@@ -132,6 +144,8 @@ static void z1_setup(void *w, unsigned variant, const struct weft_workload *wl)
 			if (!op_names_page(op.code) || i >= Z1_INITIAL)
 				continue;
 			named[i] = 1;
+			if (op.code == OP_ADD)
+				off_lru[i] = 1;
 			if (op.code == OP_LOOKUP || op.code == OP_TRUNCATE)
 				cached[i] = 1;
 			else if (op.code == OP_RELEASE && th->refs[i] < Z1_MAX_REFS)
@@ -155,12 +169,21 @@ static void z1_setup(void *w, unsigned variant, const struct weft_workload *wl)
 			continue;
 		for (unsigned t = 0; t < Z1_THREADS; t++)
 			count += W->th[t].refs[i];
-		if (!count)
+		if (off_lru[i])
+			cached[i] = 0;
+		if (!count) {
+			/* unreferenced: the page cache holds it (an add
+			 * without a holder cannot happen: add gives one) */
 			cached[i] = 1;
+		}
 		if (cached[i]) {
 			count++;
 			p->mapping = &W->mapping;
 			W->mapping.slot[i] = p;
+		}
+		if (off_lru[i]) {
+			weft_set_page_count(&W->mm, p, count);
+			continue;
 		}
 		if (weft_lru_holds_ref(&W->lru))
 			count++;
@@ -218,17 +241,27 @@ static void z1_thread(void *w, unsigned tid)
 			weft_note(WEFT_SITE(WEFT_EV_OP, "op truncate"), k, a % Z1_PAGES);
 			weft_truncate_page(lru, &W->mapping, a % Z1_PAGES);
 			break;
-		case OP_NEW:
+		case OP_NEW: {
 			weft_note(WEFT_SITE(WEFT_EV_OP, "op new"), k, a & 15);
 			p = weft_page_alloc(&W->mm);
 			if (!p)
 				break;
 			th->refs[weft_page_nr(&W->mm, p)]++;
-			if (!(a & 1))
-				weft_add_to_page_cache(lru, &W->mapping, p,
-						       Z1_INITIAL + (a >> 1) % Z1_INITIAL);
+			/* __add_to_page_cache(): the page goes in locked;
+			 * readpage unlocks it once it is on the LRU */
+			bool cached = false;
+			if (!(a & 1)) {
+				weft_page_set(p, locked);
+				cached = weft_add_to_page_cache(lru, &W->mapping, p,
+								Z1_INITIAL + (a >> 1) % Z1_INITIAL);
+				if (!cached)
+					weft_page_clear(p, locked);
+			}
 			weft_lru_cache_add(lru, p);
+			if (cached)
+				weft_page_clear(p, locked);
 			break;
+		}
 		case OP_ACTIVATE:
 			weft_note(WEFT_SITE(WEFT_EV_OP, "op activate"), k, a % Z1_PAGES);
 			p = held_page(W, th, a % Z1_PAGES);
@@ -248,6 +281,14 @@ static void z1_thread(void *w, unsigned tid)
 			weft_release_pages(lru, batch, n);
 			break;
 		}
+		case OP_ADD:
+			weft_note(WEFT_SITE(WEFT_EV_OP, "op add"), k, a % Z1_PAGES);
+			p = held_page(W, th, a % Z1_PAGES);
+			if (!p || (W->lru.scheme != WEFT_LRU_2_4_19 && !weft_lru_holds_ref(&W->lru)))
+				break;
+			if (!READ_ONCE(p->mapping))
+				weft_lru_cache_add(lru, p);
+			break;
 		case OP_GET:
 			weft_note(WEFT_SITE(WEFT_EV_OP, "op get"), k, a % Z1_PAGES);
 			p = held_page(W, th, a % Z1_PAGES);
@@ -313,7 +354,7 @@ static uint32_t z1_state_bucket(const void *w, uint32_t off)
 }
 
 static const char *const z1_opnames[Z1_NR_OPS] = {
-	"lookup", "release", "scan", "truncate", "new", "activate", "release-all", "get",
+	"lookup", "release", "scan", "truncate", "new", "activate", "release-all", "get", "add",
 };
 
 static const char *const z1_files[] = { "z1_lru.c", "mm_lru.c", "mm_page.c", NULL };
@@ -369,11 +410,17 @@ static const struct weft_variant z1_variants[Z1_NR_VARIANTS] = {
  * entries [pos lo][pos hi][b]. Found with dfs at the minimal bound on the
  * workload and re-encoded by `weft run --strategy dfs`'s reproducer.
  * z1a, z1b: T0 "release 0" (page 0: anonymous, on the LRU, T0's reference
- * only), T1 "scan 0" (one page). z1c: T0 "new 0" (slot 8), T2 "truncate 8".
+ * only), T1 "scan 0" (one page); entries: start T1 (free), preempt T1
+ * between its count read and page_cache_get (decision 15 / 10). z1c: T0
+ * "add 0", T2 "release 0" (page 0: anonymous, off the LRU, one reference
+ * each: count 2); entries: T0 is preempted right after TestSetPageLRU.
  */
-static const uint8_t z1a_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00 };
-static const uint8_t z1b_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00 };
-static const uint8_t z1c_trigger[] = { 0x02, 0x04, 0x00, 0x23, 0x08 };
+static const uint8_t z1a_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00, 0x00, 0x00, 0x00,
+				       0x0f, 0x00, 0x00 };
+static const uint8_t z1b_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00, 0x00, 0x00, 0x00,
+				       0x0a, 0x00, 0x00 };
+static const uint8_t z1c_trigger[] = { 0x02, 0x08, 0x00, 0x21, 0x00, 0x02, 0x00, 0x00,
+				       0x03, 0x00, 0x00 };
 
 static const uint8_t *const z1_triggers[Z1_NR_VARIANTS] = {
 	z1a_trigger, z1b_trigger, z1c_trigger, NULL, NULL, NULL, NULL,
