@@ -4,8 +4,10 @@
  * LLVMFuzzerTestOneInput over files and folders, so ctest replays every
  * corpus with gcc and no libFuzzer (zstd's tests/fuzz does the same).
  *
- *   fuzz_TARGET [--expect-crash] PATH...
+ *   fuzz_TARGET [--expect-crash] [-flag=value...] PATH...
  *
+ * libFuzzer-style -flag=value arguments are accepted and ignored (e.g.
+ * -runs=0, which makes a libFuzzer binary replay a folder and exit).
  * A folder is read non-recursively, in name order (reproducible runs),
  * skipping dot files. Without --expect-crash an input that reports aborts
  * the driver (the test fails, the report is on stderr). With it, each input
@@ -138,13 +140,17 @@ int main(int argc, char **argv)
 		expect_crash = true;
 		first = 2;
 	}
-	if (first >= argc || argv[first][0] == '-') {
+	if (first >= argc || (argv[first][0] == '-' && !strchr(argv[first], '='))) {
 		fprintf(stderr, "usage: %s [--expect-crash] FILE|DIR...\n", argv[0]);
 		return WEFT_EXIT_USAGE;
 	}
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (int i = first; i < argc && !rc; i++) {
 		struct stat st;
+		/* libFuzzer-style -flag=value: ignored, so one command line
+		 * replays a corpus with any engine's binary */
+		if (argv[i][0] == '-' && strchr(argv[i], '='))
+			continue;
 		if (stat(argv[i], &st) != 0) {
 			fprintf(stderr, "weft: %s: %s\n", argv[i], strerror(errno));
 			return WEFT_EXIT_IO;

@@ -25,8 +25,13 @@ fi
 
 for t in "$locked:fuzz_demo_counter_locked" "$atomic:fuzz_demo_counter_atomic"; do
 	bin=${t%%:*} name=${t##*:}
-	TSAN_OPTIONS="halt_on_error=0 exitcode=0" "$bin" "$corpus/$name" >"$out" 2>&1
-	if grep -q "ThreadSanitizer" "$out"; then
+	TSAN_OPTIONS="halt_on_error=0 exitcode=0" "$bin" -runs=0 "$corpus/$name" >"$out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "$name: the target did not run its corpus cleanly (exit $rc):"
+		cat "$out"
+		fail=1
+	elif grep -q "ThreadSanitizer" "$out"; then
 		echo "$name: unexpected TSan report:"
 		cat "$out"
 		fail=1
