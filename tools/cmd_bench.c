@@ -38,7 +38,8 @@
 
 const char weft_help_bench[] =
 	"usage: weft bench [--quick] [--json] [--out DIR] [--seeds N] [--stress-cap S]\n"
-	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n\n"
+	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n"
+	"                  [--no-engines]\n\n"
 	"Measures, in one run on this machine: the core micro-benchmarks (ns per\n"
 	"context switch vs a bare asm switch and swapcontext, scheduling decisions/s,\n"
 	"exec/s of a 2-CPU x 50-point scenario), throughput per target (random\n"
@@ -54,6 +55,7 @@ const char weft_help_bench[] =
 	"  --fuzz-cap S   seconds per weft fuzz run (default 20; quick 2)\n"
 	"  --budget S     stop starting new measurements after S seconds (quick 100)\n"
 	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
+	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"exit: 0 written, 2 usage, 3 I/O\n";
 
 /* ------------------------------------------------------------- JSON */
@@ -718,8 +720,10 @@ static bool have_zoo(void)
 
 /* ---------------------------------------------------------- options */
 
+enum skind { S_RUN, S_DFS, S_FUZZ, S_STRESS };
+
 static struct {
-	bool quick, json;
+	bool quick, json, no_engines;
 	const char *out;
 	unsigned seeds;
 	double stress_cap, fuzz_cap, budget;
@@ -727,9 +731,20 @@ static struct {
 	uint64_t silence_iters;
 	double silence_secs;
 	const char *only;
+	unsigned slow_seeds;          /* seeds of fuzz and stress rows */
 	bool have_fuzz, have_min;
 	char cmdline[512];
 } B;
+
+/* Why a row of this kind is not run, or NULL. */
+static const char *skip_kind(enum skind k)
+{
+	if ((k == S_FUZZ || k == S_STRESS) && B.no_engines)
+		return "disabled by --no-engines";
+	if (k == S_FUZZ && !B.have_fuzz)
+		return "this weft has no `fuzz` subcommand yet";
+	return NULL;
+}
 
 /* Is this variant in the per-variant sections? */
 static bool selected(const struct bvariant *v)
@@ -747,6 +762,42 @@ static bool selected(const struct bvariant *v)
 }
 
 /* ------------------------------------------------------ the machine */
+
+/* The CPU with the most idle time over 200 ms (/proc/stat), for the timed
+ * children: on a shared machine the pinned core should be the quiet one. */
+static int idlest_cpu(long cores)
+{
+	unsigned long long idle[2][64];
+	int n = 0;
+
+	if (cores <= 1)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *f = fopen("/proc/stat", "r");
+		char line[512];
+		n = 0;
+		while (f && fgets(line, sizeof(line), f) && n < 64) {
+			unsigned long long v[5];
+			int cpu;
+			if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+				continue;
+			if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+				   &v[3], &v[4]) == 6 && cpu == n)
+				idle[pass][n++] = v[3] + v[4];
+		}
+		if (f)
+			fclose(f);
+		if (!pass) {
+			struct timespec ts = { 0, 200000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	int best = (int)cores - 1;
+	for (int i = 0; i < n; i++)
+		if (idle[1][i] - idle[0][i] > idle[1][best < n ? best : 0] - idle[0][best < n ? best : 0])
+			best = i;
+	return best;
+}
 
 static void section_machine(void)
 {
@@ -944,7 +995,7 @@ static void throughput_row(const struct bvariant *v, const char *engine)
 	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
 	struct argv_buf a;
 	struct child c;
-	double execs = -1, secs = -1, decs = -1;
+	double execs = -1, secs = -1, decs = -1, steps = -1;
 
 	if (budget_spent()) {
 		snprintf(why, sizeof(why), "time budget spent");
@@ -957,12 +1008,12 @@ static void throughput_row(const struct bvariant *v, const char *engine)
 		av_add(&a, "--strategy");
 		av_add(&a, "random");
 		av_add(&a, "--iterations");
-		av_add(&a, "%u", B.quick ? 200000u : 2000000u);
+		av_add(&a, "%u", B.quick ? 20000u : 300000u);
 		av_add(&a, "--quiet");
 		av_add(&a, "--json");
 	} else {
-		if (!B.have_fuzz) {
-			snprintf(why, sizeof(why), "this weft has no `fuzz` subcommand yet");
+		if (skip_kind(S_FUZZ)) {
+			snprintf(why, sizeof(why), "%s", skip_kind(S_FUZZ));
 			goto out;
 		}
 		av_add(&a, "fuzz");
@@ -985,6 +1036,7 @@ static void throughput_row(const struct bvariant *v, const char *engine)
 		double td = jnum(n, "total_decisions", -1);
 		if (td >= 0 && secs > 0)
 			decs = td / secs;
+		steps = jnum(n, "total_steps", -1);
 		if (jstr(n, "verdict") && !strcmp(jstr(n, "verdict"), "bug"))
 			snprintf(why, sizeof(why), "stopped at a report (a fixed variant should be clean)");
 	} else {
@@ -998,9 +1050,12 @@ out:;
 		T.z1_exec_per_s = rate;
 		snprintf(T.z1_target, sizeof(T.z1_target), "%s:%s", v->scenario, v->variant);
 	}
-	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant, engine,
-		fmt_si(b1, 32, execs), fmt_num(b2, 32, secs, 2), fmt_si(b3, 32, rate),
-		fmt_si(b4, 32, decs), why[0] && rate < 0 ? "not measured: " : "", why);
+	char b5[32], b6[32];
+	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant,
+		engine, fmt_si(b1, 32, execs), fmt_num(b2, 32, secs, 2), fmt_si(b3, 32, rate),
+		fmt_si(b4, 32, decs), fmt_num(b5, 32, steps > 0 ? steps / execs : -1, 0),
+		fmt_num(b6, 32, steps > 0 ? secs * 1e9 / steps : -1, 0),
+		why[0] && rate < 0 ? "not measured: " : "", why);
 	js_sep();
 	fprintf(js, "{");
 	js_kstr("scenario", v->scenario, true);
@@ -1010,6 +1065,7 @@ out:;
 	js_num("seconds", secs, true);
 	js_num("exec_per_s", rate, true);
 	js_num("decisions_per_s", decs, true);
+	js_num("steps_per_execution", steps > 0 ? steps / execs : -1, true);
 	js_kstr("note", why[0] ? why : NULL, false);
 	fprintf(js, "}");
 }
@@ -1019,8 +1075,8 @@ static void section_throughput(void)
 	static const char *const engines[] = { "random", "libfuzzer", "afl" };
 
 	fprintf(md, "## Throughput per target (first fixed variant of each scenario)\n\n");
-	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | note |\n"
-		    "|---|---|---:|---:|---:|---:|---|\n");
+	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
+		    "| ns/step | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n");
 	js_section("throughput");
 	for (unsigned i = 0; i < nr_vars; i++) {
 		if (vars[i].buggy || !selected(&vars[i]))
@@ -1040,7 +1096,6 @@ static void section_throughput(void)
 
 /* ---------------------------------------------------- time to bug */
 
-enum skind { S_RUN, S_DFS, S_FUZZ, S_STRESS };
 
 struct bstrategy {
 	const char *name;
@@ -1238,15 +1293,16 @@ static void ttb_row(unsigned vi, unsigned si)
 	memset(t, 0, sizeof(*t));
 	t->med_s = t->min_s = t->max_s = t->med_e = t->min_e = t->max_e = -1;
 	t->dfs_total = t->dfs_secs = -1;
-	if (s->kind == S_FUZZ && !B.have_fuzz) {
-		snprintf(t->note, sizeof(t->note), "this weft has no `fuzz` subcommand yet");
+	if (skip_kind(s->kind)) {
+		snprintf(t->note, sizeof(t->note), "%s", skip_kind(s->kind));
 	} else if (budget_spent()) {
 		snprintf(t->note, sizeof(t->note), "time budget spent");
 	} else if (s->kind == S_DFS) {
 		ttb_dfs(v, s, t);
 	} else {
 		unsigned misses = 0;
-		for (unsigned seed = 1; seed <= B.seeds && n < 64; seed++) {
+		unsigned seeds = s->kind == S_RUN ? B.seeds : B.slow_seeds;
+		for (unsigned seed = 1; seed <= seeds && n < 64; seed++) {
 			if (budget_spent())
 				break;
 			ttb_seed_run(v, s, seed, t, &secs[n], &execs[n]);
@@ -1256,7 +1312,7 @@ static void ttb_row(unsigned vi, unsigned si)
 			n++;
 			/* Stress: two misses in a row end the row (each miss costs
 			 * the whole cap); the row says how many seeds ran. */
-			if (s->kind == S_STRESS && misses >= 2 && seed < B.seeds) {
+			if (s->kind == S_STRESS && misses >= 2 && seed < seeds) {
 				snprintf(t->note, sizeof(t->note),
 					 "stopped after %u seeds: two in a row found nothing in %g s",
 					 n, B.stress_cap);
@@ -1294,7 +1350,7 @@ static void ttb_row(unsigned vi, unsigned si)
 		v->variant, s->name, found, t->runs && t->found && t->med_s < 0 ? "not found" :
 		fmt_secs(b[0], 32, t->med_s), fmt_secs(b[1], 32, t->min_s), fmt_secs(b[2], 32, t->max_s),
 		fmt_si(b[3], 32, t->med_e), fmt_si(b[4], 32, t->min_e), fmt_si(b[5], 32, t->max_e),
-		t->runs || t->note[0] ? capb : "-");
+		t->cap > 0 ? capb : "-");
 	if (s->kind == S_DFS && t->runs)
 		fprintf(md, " %s executions, %s, %s%s%s |\n", fmt_si(b[6], 32, t->dfs_total),
 			t->dfs_complete ? "complete" : "NOT complete", fmt_secs(b[7], 32, t->dfs_secs),
@@ -1425,8 +1481,8 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 	char why[600] = "", budget[64];
 	double reports = -1, execs = -1;
 
-	if (s->kind == S_FUZZ && !B.have_fuzz) {
-		snprintf(why, sizeof(why), "this weft has no `fuzz` subcommand yet");
+	if (skip_kind(s->kind)) {
+		snprintf(why, sizeof(why), "%s", skip_kind(s->kind));
 		goto out;
 	}
 	if (budget_spent()) {
@@ -1589,11 +1645,13 @@ static void min_field(const struct jnode *o, const char *key, char *buf, size_t 
 
 static void section_min(void)
 {
-	static const char *const fields[] = { "preemptions", "operations", "steps", "bytes" };
+	/* weft min --json (tools/cmd_import.c): before/after {preemptions, ops,
+	 * steps, bytes, threads}, executions, seconds */
+	static const char *const fields[] = { "preemptions", "ops", "steps", "bytes" };
 
 	fprintf(md, "## Minimization (weft min on random's finding, seed 1)\n\n");
-	fprintf(md, "| variant | preemptions | operations | steps | bytes | seconds | note |\n"
-		    "|---|---|---|---|---|---:|---|\n");
+	fprintf(md, "| variant | preemptions | operations | steps | bytes | executions | seconds "
+		    "| note |\n|---|---|---|---|---|---:|---:|---|\n");
 	js_section("minimization");
 	for (unsigned i = 0; i < nr_vars; i++) {
 		const struct bvariant *v = &vars[i];
@@ -1627,8 +1685,10 @@ static void section_min(void)
 				av_init(&a, bench_self);
 				av_add(&a, "min");
 				av_add(&a, "%s", path);
-				av_add(&a, "--scenario");
+				av_add(&a, "--target");
 				av_add(&a, "%s:%s", v->scenario, v->variant);
+				av_add(&a, "--out");
+				av_add(&a, "%s/min", B.out);
 				av_add(&a, "--json");
 				run_child(a.v, B.quick ? 30 : 300, true, &c);
 				n = child_json(&c);
@@ -1647,19 +1707,24 @@ static void section_min(void)
 			snprintf(cell[k], sizeof(cell[k]), "%s → %s", x, y);
 		}
 		double secs = n ? jnum(n, "seconds", c.seconds) : -1;
-		char b1[32];
-		fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant,
-			cell[0], cell[1], cell[2], cell[3], fmt_num(b1, 32, n ? secs : -1, 3),
-			why[0] ? "not measured: " : "", why);
+		char b1[32], b2[32];
+		double mexecs = jnum(n, "executions", -1);
+		fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario,
+			v->variant, cell[0], cell[1], cell[2], cell[3], fmt_si(b2, 32, mexecs),
+			fmt_num(b1, 32, n ? secs : -1, 3), why[0] ? "not measured: " : "", why);
 		js_sep();
 		fprintf(js, "{");
 		js_kstr("scenario", v->scenario, true);
 		js_kstr("variant", v->variant, true);
 		js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
 		for (unsigned k = 0; k < 4; k++) {
-			fprintf(js, "\"%s_before\": %.0f, \"%s_after\": %.0f, ", fields[k],
-				jnum(before, fields[k], -1), fields[k], jnum(after, fields[k], -1));
+			char kb[32], ka[32];
+			snprintf(kb, sizeof(kb), "%s_before", fields[k]);
+			snprintf(ka, sizeof(ka), "%s_after", fields[k]);
+			js_num(kb, jnum(before, fields[k], -1), true);
+			js_num(ka, jnum(after, fields[k], -1), true);
 		}
+		js_num("executions", mexecs, true);
 		js_num("seconds", n ? secs : -1, true);
 		js_kstr("not_measured", why[0] ? why : NULL, false);
 		fprintf(js, "}");
@@ -1889,6 +1954,8 @@ int cmd_bench(int argc, char **argv)
 			B.quick = true;
 		} else if (!strcmp(a, "--json")) {
 			B.json = true;
+		} else if (!strcmp(a, "--no-engines")) {
+			B.no_engines = true;
 		} else if (!strcmp(a, "--out") && v) {
 			B.out = v;
 			i++;
@@ -1929,9 +1996,11 @@ int cmd_bench(int argc, char **argv)
 		B.fuzz_cap = B.quick ? 2 : 20;
 	if (!budget_set)
 		B.budget = B.quick ? 100 : 0;
-	B.run_cap = B.quick ? 200000 : 2000000;
-	B.silence_iters = B.quick ? 20000 : 200000;
+	B.run_cap = B.quick ? 20000 : 1000000;
+	B.silence_iters = B.quick ? 2000 : 50000;
 	B.silence_secs = B.quick ? 1 : 5;
+	/* engines and stress cost seconds per run: --quick runs one seed */
+	B.slow_seeds = B.quick ? 1 : B.seeds;
 
 	ssize_t n = readlink("/proc/self/exe", bench_self, sizeof(bench_self) - 1);
 	if (n <= 0)
@@ -1942,7 +2011,7 @@ int cmd_bench(int argc, char **argv)
 	if (slash)
 		*slash = 0;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	bench_cpu = cores > 1 ? (int)cores - 1 : 0;
+	bench_cpu = idlest_cpu(cores);
 
 	if (mkdir(B.out, 0777) && errno != EEXIST)
 		return cli_io_error("bench: cannot create %s: %s", B.out, strerror(errno));
@@ -1971,9 +2040,9 @@ int cmd_bench(int argc, char **argv)
 	section_machine();
 	section_core();
 	section_empty_libfuzzer();
-	section_throughput();
 	section_ttb();
 	section_headline();
+	section_throughput();
 	section_silence();
 	section_min();
 	section_memory();
