@@ -1,12 +1,21 @@
 /*
- * minimize.c - shrink a failing bytes input while keeping its verdict
- * (report kind and site), over the decoded structure rather than bytes:
- * schedule entries (Zeller and Hildebrandt's ddmin, "Simplifying and
- * Isolating Failure-Inducing Input", TSE 2002), then a preemption-bounded
+ * minimize.c - shrink a failing execution while keeping its verdict
+ * (report kind and site), over the decoded structure rather than bytes.
+ *
+ * A candidate is a workload (ops per thread, as in the bytes encoding) and
+ * a sparse schedule: "at decision i run thread t" entries over the default
+ * (non-preemptive) choice, plus "the i-th weft_choose() returns v" entries.
+ * Unlike the bytes encoding it has no 64-entry or position cap, so a
+ * finding of the random strategy with dozens of preemptions can be
+ * minimized too; the result is converted to the bytes encoding at the end.
+ *
+ * Passes: schedule entries by ddmin (Zeller and Hildebrandt, "Simplifying
+ * and Isolating Failure-Inducing Input", TSE 2002); a preemption-bounded
  * DFS (Musuvathi and Qadeer, PLDI 2007) below the current preemption count
- * on the current workload, which certifies the minimum for that workload
- * when it covers its bound completely; then workload operations, then
- * steps, then threads.
+ * on the current workload, bounds tried upwards, so the first hit has the
+ * fewest preemptions any schedule of that workload needs; workload ops by
+ * ddmin; fewer steps (simpler op arguments, earlier preemptions); fewer
+ * threads (all ops of a thread at once).
  *
  * Invariant: the current candidate always reproduces the verdict, and each
  * accepted candidate is strictly smaller in (preemptions, ops, steps,
@@ -19,19 +28,86 @@
 #include <weft/replay.h>
 
 #define MIN_MAX_EXECS 400000u
-#define MIN_DFS_EXECS 50000u    /* per bound */
+#define MIN_DFS_EXECS 20000u    /* per bound */
+#define MIN_DFS_BOUND 3         /* highest bound searched */
+#define MIN_DFS_OPS 40          /* larger workloads wait for the ops pass */
+#define MIN_MAX_PRE 4096
+#define MIN_MAX_CHO 256
+
+struct cand {
+	unsigned nr_ops, nr_pre, nr_cho;
+	struct { uint8_t t_op, arg; } wl[255];
+	struct { uint32_t idx; uint8_t t; } pre[MIN_MAX_PRE];
+	struct { uint32_t idx; uint32_t v; } cho[MIN_MAX_CHO];
+};
+
+/* The sparse-schedule strategy of a candidate. */
+struct sparse {
+	const struct cand *c;
+	unsigned next_pre;
+};
+
+static int sparse_begin(void *st, uint8_t *wl, size_t cap)
+{
+	struct sparse *s = st;
+	const struct cand *c = s->c;
+
+	s->next_pre = 0;
+	if (!c->nr_ops)
+		return 0;
+	if (1 + 2 * (size_t)c->nr_ops > cap)
+		return -1;
+	wl[0] = (uint8_t)c->nr_ops;
+	for (unsigned k = 0; k < c->nr_ops; k++) {
+		wl[1 + 2 * k] = c->wl[k].t_op;
+		wl[2 + 2 * k] = c->wl[k].arg;
+	}
+	return 1 + 2 * (int)c->nr_ops;
+}
+
+static int sparse_pick(void *st, const struct weft_decision *d)
+{
+	struct sparse *s = st;
+	const struct cand *c = s->c;
+
+	while (s->next_pre < c->nr_pre && c->pre[s->next_pre].idx < d->index)
+		s->next_pre++;
+	if (s->next_pre < c->nr_pre && c->pre[s->next_pre].idx == d->index) {
+		unsigned t = c->pre[s->next_pre].t;
+		if (t < WEFT_MAX_THREADS && (d->runnable >> t & 1))
+			return (int)t;
+	}
+	return d->dflt;
+}
+
+static uint32_t sparse_value(void *st, uint32_t index, uint32_t n)
+{
+	struct sparse *s = st;
+
+	/* few entries: a linear scan */
+	for (unsigned k = 0; k < s->c->nr_cho; k++)
+		if (s->c->cho[k].idx == index)
+			return s->c->cho[k].v % n;
+	return 0;
+}
+
+static const struct weft_strategy_ops sparse_ops = {
+	.name = "minimize",
+	.begin = sparse_begin,
+	.pick_next = sparse_pick,
+	.pick_value = sparse_value,
+};
 
 struct mctx {
 	const struct weft_scenario *sc;
-	unsigned vi;
-	enum weft_lock_model lock;
+	struct weft_run_opts o;
 	enum weft_kind kind;
 	uint32_t site;
 	uint64_t execs;
-	struct weft_input cur;
+	struct cand *cur, *a, *b;     /* current, two scratch candidates */
 	struct weft_min_measure m;
-	struct weft_bytes *bs;
 	struct weft_dfs *dfs;
+	struct weft_exec_result last;
 };
 
 static double now(void)
@@ -42,40 +118,44 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static uint32_t nr_threads_used(const struct weft_scenario *sc, const struct weft_input *in)
-{
-	uint32_t mask = 0;
-	unsigned nt = sc->nr_threads ? sc->nr_threads : 1;
-
-	for (unsigned k = 0; k < in->nr_wl_ops; k++)
-		mask |= 1u << ((in->wl[k].t_op >> 4) % nt);
-	return (uint32_t)__builtin_popcount(mask);
-}
-
 static uint32_t site_of(const struct weft_exec_result *r)
 {
 	return r->report.here.valid && r->report.here.site ? r->report.here.site->id : 0;
 }
 
-/* Run in; true (and *m) if it gives the target verdict. */
-static bool run(struct mctx *x, const struct weft_input *in, struct weft_min_measure *m)
+static uint32_t threads_used(const struct weft_scenario *sc, const struct cand *c)
 {
-	uint8_t buf[WEFT_INPUT_MAX];
-	size_t len = weft_input_encode(in, buf, sizeof(buf));
-	struct weft_run_opts o = { .sc = x->sc, .variant = x->vi, .lock = x->lock };
-	struct weft_exec_result r;
+	uint32_t mask = 0;
+	unsigned nt = sc->nr_threads ? sc->nr_threads : 1;
 
-	weft_bytes_init(x->bs, x->sc, buf, len);
+	for (unsigned k = 0; k < c->nr_ops; k++)
+		mask |= 1u << ((c->wl[k].t_op >> 4) % nt);
+	return (uint32_t)__builtin_popcount(mask);
+}
+
+static void measure(const struct mctx *x, const struct cand *c, const struct weft_exec_result *r,
+		    struct weft_min_measure *m)
+{
+	m->preemptions = r->preemptions;
+	m->ops = c->nr_ops;
+	m->steps = r->steps;
+	m->bytes = 1 + 2 * c->nr_ops + 3 * (c->nr_pre + c->nr_cho);
+	if (!c->nr_ops && !c->nr_pre && !c->nr_cho)
+		m->bytes = 0;
+	m->threads = threads_used(x->sc, c);
+}
+
+/* Run c; true (and *m) if it gives the target verdict. */
+static bool run(struct mctx *x, const struct cand *c, struct weft_min_measure *m)
+{
+	struct sparse s = { c, 0 };
+
 	x->execs++;
-	if (weft_execute(&o, &weft_strategy_bytes, x->bs, &r) < 0)
+	if (weft_execute(&x->o, &sparse_ops, &s, &x->last) < 0)
 		return false;
-	if (r.kind != x->kind || site_of(&r) != x->site)
+	if (x->last.kind != x->kind || site_of(&x->last) != x->site)
 		return false;
-	m->preemptions = r.preemptions;
-	m->ops = in->nr_wl_ops;
-	m->steps = r.steps;
-	m->bytes = (uint32_t)len;
-	m->threads = nr_threads_used(x->sc, in);
+	measure(x, c, &x->last, m);
 	return true;
 }
 
@@ -90,82 +170,113 @@ static bool smaller(const struct weft_min_measure *a, const struct weft_min_meas
 	return a->bytes < b->bytes;
 }
 
-/* After a reproducing run: the input rebuilt from its decisions keeps only
- * the entries that changed a decision. */
-static void canonical(struct mctx *x, struct weft_input *in)
+/* The schedule of the last execution: only the decisions that were not
+ * the default, and only non-zero choices. false if it does not fit. */
+static bool from_last(const struct mctx *x, struct cand *c)
 {
 	size_t nd, nc;
 	const struct weft_decision_rec *d = weft_last_decisions(&nd);
-	const uint32_t *c = weft_last_choices(&nc);
-	struct weft_entry e[WEFT_MAX_ENTRIES];
+	const uint32_t *v = weft_last_choices(&nc);
+	unsigned np = 0, ncho = 0;
 	unsigned nt = x->sc->nr_threads ? x->sc->nr_threads : 1;
 	unsigned nop = x->sc->nr_opcodes ? x->sc->nr_opcodes : 1;
 
-	int ne = weft_entries_from_decisions(x->sc, d, nd, c, nc, e, WEFT_MAX_ENTRIES);
-	if (ne >= 0) {
-		memcpy(in->e, e, (size_t)ne * sizeof(e[0]));
-		in->nr_entries = (unsigned)ne;
+	for (size_t i = 0; i < nd; i++)
+		if (d[i].chosen != d[i].dflt) {
+			if (np == MIN_MAX_PRE)
+				return false;
+			c->pre[np].idx = (uint32_t)i;
+			c->pre[np].t = d[i].chosen;
+			np++;
+		}
+	for (size_t i = 0; i < nc; i++)
+		if (v[i]) {
+			if (ncho == MIN_MAX_CHO)
+				return false;
+			c->cho[ncho].idx = (uint32_t)i;
+			c->cho[ncho].v = v[i];
+			ncho++;
+		}
+	c->nr_pre = np;
+	c->nr_cho = ncho;
+	for (unsigned k = 0; k < c->nr_ops; k++) {
+		uint8_t t = c->wl[k].t_op;
+		c->wl[k].t_op = (uint8_t)(((unsigned)(t >> 4) % nt) << 4 | (t & 15u) % nop);
 	}
-	for (unsigned k = 0; k < in->nr_wl_ops; k++) {
-		uint8_t t = in->wl[k].t_op;
-		in->wl[k].t_op = (uint8_t)(((unsigned)(t >> 4) % nt) << 4 | (t & 15u) % nop);
+	return true;
+}
+
+/* Workload ops of the last execution's workload bytes. */
+static void ops_from_bytes(struct cand *c, const uint8_t *wl, size_t n)
+{
+	c->nr_ops = 0;
+	if (!n)
+		return;
+	for (unsigned k = 0; k < wl[0] && 1 + 2 * (size_t)k + 2 <= n; k++) {
+		c->wl[k].t_op = wl[1 + 2 * k];
+		c->wl[k].arg = wl[2 + 2 * k];
+		c->nr_ops = k + 1;
 	}
 }
 
-/* Try a candidate; adopt it if it reproduces and is smaller. */
-static bool try_adopt(struct mctx *x, struct weft_input *cand)
+/* Try candidate c (scratch): adopt it (or its canonical form) if it
+ * reproduces and is smaller. */
+static bool try_adopt(struct mctx *x, struct cand *c)
 {
-	struct weft_min_measure m;
+	struct weft_min_measure m, mc;
 
-	if (x->execs >= MIN_MAX_EXECS || !run(x, cand, &m))
+	if (x->execs >= MIN_MAX_EXECS || !run(x, c, &m))
 		return false;
-	struct weft_input canon = *cand;
-	canonical(x, &canon);
-	struct weft_min_measure mc;
-	if (run(x, &canon, &mc) && !smaller(&m, &mc)) {
-		*cand = canon;
+	struct cand *canon = c == x->a ? x->b : x->a;
+	memcpy(canon, c, sizeof(*canon));
+	if (from_last(x, canon) && run(x, canon, &mc) && !smaller(&m, &mc)) {
+		c = canon;
 		m = mc;
 	}
 	if (!smaller(&m, &x->m))
 		return false;
-	x->cur = *cand;
+	memcpy(x->cur, c, sizeof(*c));
 	x->m = m;
 	return true;
 }
 
-static void drop_entries(struct weft_input *in, unsigned from, unsigned n)
+static void drop(struct cand *c, int what, unsigned from, unsigned n)
 {
-	memmove(&in->e[from], &in->e[from + n], (in->nr_entries - from - n) * sizeof(in->e[0]));
-	in->nr_entries -= n;
+	if (what == 0) {
+		memmove(&c->pre[from], &c->pre[from + n], (c->nr_pre - from - n) * sizeof(c->pre[0]));
+		c->nr_pre -= n;
+	} else if (what == 1) {
+		memmove(&c->wl[from], &c->wl[from + n], (c->nr_ops - from - n) * sizeof(c->wl[0]));
+		c->nr_ops -= n;
+	} else {
+		memmove(&c->cho[from], &c->cho[from + n], (c->nr_cho - from - n) * sizeof(c->cho[0]));
+		c->nr_cho -= n;
+	}
 }
 
-static void drop_ops(struct weft_input *in, unsigned from, unsigned n)
+static unsigned count(const struct cand *c, int what)
 {
-	memmove(&in->wl[from], &in->wl[from + n], (in->nr_wl_ops - from - n) * sizeof(in->wl[0]));
-	in->nr_wl_ops -= n;
+	return what == 0 ? c->nr_pre : what == 1 ? c->nr_ops : c->nr_cho;
 }
 
-/* ddmin-style complement removal over entries (ops == false) or ops. */
-static bool ddmin(struct mctx *x, bool ops)
+/* ddmin-style complement removal: preemptions (0), ops (1), choices (2). */
+static bool ddmin(struct mctx *x, int what)
 {
 	bool any = false;
-	unsigned chunk = (ops ? x->cur.nr_wl_ops : x->cur.nr_entries) / 2;
+	unsigned chunk = count(x->cur, what);
 
 	if (!chunk)
-		chunk = 1;
-	for (;;) {
-		unsigned n = ops ? x->cur.nr_wl_ops : x->cur.nr_entries;
+		return false;
+	while (x->execs < MIN_MAX_EXECS) {
+		unsigned n = count(x->cur, what);
 		bool progress = false;
-		for (unsigned from = 0; from < n; ) {
+		for (unsigned from = 0; from < n && x->execs < MIN_MAX_EXECS;) {
 			unsigned len = chunk < n - from ? chunk : n - from;
-			struct weft_input cand = x->cur;
-			if (ops)
-				drop_ops(&cand, from, len);
-			else
-				drop_entries(&cand, from, len);
-			if (try_adopt(x, &cand)) {
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			drop(x->a, what, from, len);
+			if (try_adopt(x, x->a)) {
 				progress = any = true;
-				n = ops ? x->cur.nr_wl_ops : x->cur.nr_entries;
+				n = count(x->cur, what);
 			} else {
 				from += len;
 			}
@@ -175,77 +286,65 @@ static bool ddmin(struct mctx *x, bool ops)
 				break;
 			chunk /= 2;
 		}
-		if (x->execs >= MIN_MAX_EXECS)
-			break;
 	}
 	return any;
 }
 
-/* Exhaustive search below the current preemption count on the current
- * workload: the first execution with the target verdict at bound b has the
- * fewest preemptions there is for this workload (bounds tried upwards). */
 static bool dfs_fewer(struct mctx *x)
 {
 	uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = 0;
+	struct sparse s = { x->cur, 0 };
+	int wl_len;
 
-	if (!x->m.preemptions)
+	if (!x->m.preemptions || x->cur->nr_ops > MIN_DFS_OPS)
 		return false;
-	if (x->cur.nr_wl_ops || x->cur.nr_entries) {
-		wl[0] = (uint8_t)x->cur.nr_wl_ops;
-		for (unsigned k = 0; k < x->cur.nr_wl_ops; k++) {
-			wl[1 + 2 * k] = x->cur.wl[k].t_op;
-			wl[2 + 2 * k] = x->cur.wl[k].arg;
-		}
-		wl_len = 1 + 2 * (size_t)x->cur.nr_wl_ops;
-	}
-	for (unsigned b = 0; b < x->m.preemptions; b++) {
-		struct weft_run_opts o = { .sc = x->sc, .variant = x->vi, .lock = x->lock };
+	wl_len = sparse_begin(&s, wl, sizeof(wl));
+	if (wl_len < 0)
+		return false;
+	for (unsigned b = 0; b < x->m.preemptions && b <= MIN_DFS_BOUND; b++) {
 		struct weft_exec_result r;
-		weft_dfs_init(x->dfs, x->sc, b, wl, wl_len);
-		for (unsigned it = 0; it < MIN_DFS_EXECS; it++) {
-			if (weft_execute(&o, &weft_strategy_dfs, x->dfs, &r) < 0)
+		weft_dfs_init(x->dfs, x->sc, b, wl, (size_t)wl_len);
+		for (unsigned it = 0; it < MIN_DFS_EXECS && x->execs < MIN_MAX_EXECS; it++) {
+			if (weft_execute(&x->o, &weft_strategy_dfs, x->dfs, &r) < 0)
 				break;
 			x->execs++;
 			if (r.kind != x->kind || site_of(&r) != x->site)
 				continue;
-			struct weft_input cand = x->cur;
-			canonical(x, &cand);
-			if (try_adopt(x, &cand))
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			if (from_last(x, x->a) && try_adopt(x, x->a))
 				return true;
 		}
 	}
 	return false;
 }
 
-/* Simpler op arguments and earlier preemptions: fewer steps. */
 static bool fewer_steps(struct mctx *x)
 {
+	static const uint8_t tries[] = { 0, 1, 2 };
 	bool any = false;
 
-	for (unsigned k = 0; k < x->cur.nr_wl_ops; k++) {
-		static const uint8_t tries[] = { 0, 1, 2 };
+	for (unsigned k = 0; k < x->cur->nr_ops; k++)
 		for (unsigned t = 0; t < sizeof(tries); t++) {
-			if (x->cur.wl[k].arg <= tries[t])
+			if (x->cur->wl[k].arg <= tries[t])
 				break;
-			struct weft_input cand = x->cur;
-			cand.wl[k].arg = tries[t];
-			if (try_adopt(x, &cand)) {
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			x->a->wl[k].arg = tries[t];
+			if (try_adopt(x, x->a)) {
 				any = true;
 				break;
 			}
 		}
-	}
-	for (unsigned k = 0; k < x->cur.nr_entries; k++) {
-		for (unsigned d = 1; d <= 8 && d <= x->cur.e[k].pos; d *= 2) {
-			struct weft_input cand = x->cur;
-			cand.e[k].pos = (uint16_t)(cand.e[k].pos - d);
-			if (try_adopt(x, &cand)) {
+	for (unsigned k = 0; k < x->cur->nr_pre; k++)
+		for (unsigned d = 1; d <= 8 && d <= x->cur->pre[k].idx; d *= 2) {
+			if (k > 0 && x->cur->pre[k].idx - d <= x->cur->pre[k - 1].idx)
+				break;
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			x->a->pre[k].idx -= d;
+			if (try_adopt(x, x->a)) {
 				any = true;
 				break;
 			}
 		}
-	}
 	return any;
 }
 
@@ -255,17 +354,99 @@ static bool fewer_threads(struct mctx *x)
 	unsigned nt = x->sc->nr_threads ? x->sc->nr_threads : 1;
 
 	for (unsigned t = 0; t < nt; t++) {
-		struct weft_input cand = x->cur;
+		memcpy(x->a, x->cur, sizeof(*x->a));
 		unsigned j = 0;
-		for (unsigned k = 0; k < cand.nr_wl_ops; k++)
-			if ((cand.wl[k].t_op >> 4) % nt != t)
-				cand.wl[j++] = cand.wl[k];
-		if (j == cand.nr_wl_ops)
+		for (unsigned k = 0; k < x->a->nr_ops; k++)
+			if ((x->a->wl[k].t_op >> 4) % nt != t)
+				x->a->wl[j++] = x->a->wl[k];
+		if (j == x->a->nr_ops)
 			continue;
-		cand.nr_wl_ops = j;
-		any |= try_adopt(x, &cand);
+		x->a->nr_ops = j;
+		any |= try_adopt(x, x->a);
 	}
 	return any;
+}
+
+/* The bytes input that reproduces the last execution (0: does not fit). */
+static size_t bytes_of_last(const struct weft_scenario *sc, const struct cand *c, uint8_t *out)
+{
+	size_t nd, nc;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *v = weft_last_choices(&nc);
+	struct weft_input in;
+
+	memset(&in, 0, sizeof(in));
+	int ne = weft_entries_from_decisions(sc, d, nd, v, nc, in.e, WEFT_MAX_ENTRIES);
+	if (ne < 0)
+		return 0;
+	in.nr_entries = (unsigned)ne;
+	in.nr_wl_ops = c->nr_ops;
+	for (unsigned k = 0; k < c->nr_ops; k++) {
+		in.wl[k].t_op = c->wl[k].t_op;
+		in.wl[k].arg = c->wl[k].arg;
+	}
+	return weft_input_encode(&in, out, WEFT_INPUT_MAX);
+}
+
+static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_min_result *res,
+		    double t0)
+{
+	struct weft_min_measure m;
+
+	/* start from the canonical form when it is no worse */
+	memcpy(x->a, x->cur, sizeof(*x->a));
+	if (from_last(x, x->a) && run(x, x->a, &m) && !smaller(&x->m, &m)) {
+		memcpy(x->cur, x->a, sizeof(*x->a));
+		x->m = m;
+	}
+	for (unsigned round = 0; round < 4; round++) {
+		bool any = false;
+		any |= ddmin(x, 0);
+		any |= dfs_fewer(x);
+		any |= ddmin(x, 1);
+		any |= ddmin(x, 2);
+		any |= fewer_steps(x);
+		any |= fewer_threads(x);
+		if (!any || x->execs >= MIN_MAX_EXECS)
+			break;
+	}
+	/* leave the machine's last execution = the result, recorded */
+	struct weft_run_opts ro = x->o;
+	struct sparse s = { x->cur, 0 };
+	ro.record = true;
+	x->execs++;
+	weft_execute(&ro, &sparse_ops, &s, &res->final);
+	if (res->final.kind != x->kind || site_of(&res->final) != x->site)
+		return WEFT_EDESYNC;   /* a determinism bug */
+	*out_len = bytes_of_last(x->sc, x->cur, out);
+	res->encodable = *out_len > 0 || (!x->cur->nr_ops && !x->cur->nr_pre && !x->cur->nr_cho);
+	res->after = x->m;
+	res->after.bytes = (uint32_t)*out_len;
+	res->executions = x->execs;
+	res->seconds = now() - t0;
+	return 0;
+}
+
+static int setup(struct mctx *x, const struct weft_run_opts *o)
+{
+	memset(x, 0, sizeof(*x));
+	x->sc = o->sc;
+	x->o = *o;
+	x->o.record = false;
+	x->o.feedback = false;
+	x->cur = calloc(1, sizeof(*x->cur));
+	x->a = calloc(1, sizeof(*x->a));
+	x->b = calloc(1, sizeof(*x->b));
+	x->dfs = malloc(sizeof(*x->dfs));
+	return x->cur && x->a && x->b && x->dfs ? 0 : WEFT_ENOMEM;
+}
+
+static void teardown(struct mctx *x)
+{
+	free(x->cur);
+	free(x->a);
+	free(x->b);
+	free(x->dfs);
 }
 
 int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
@@ -274,77 +455,79 @@ int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_mo
 {
 	struct mctx x;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
-	struct weft_exec_result r;
 	double t0 = now();
-	int rc = 0;
+	struct weft_bytes *bs = malloc(sizeof(*bs));
+	int rc;
 
 	memset(res, 0, sizeof(*res));
-	memset(&x, 0, sizeof(x));
-	x.sc = sc;
-	x.vi = vi;
-	x.lock = lock;
-	x.bs = malloc(sizeof(*x.bs));
-	x.dfs = malloc(sizeof(*x.dfs));
-	if (!x.bs || !x.dfs) {
-		rc = WEFT_ENOMEM;
-		goto out;
+	*out_len = 0;
+	rc = setup(&x, &o);
+	if (rc || !bs) {
+		free(bs);
+		teardown(&x);
+		return WEFT_ENOMEM;
 	}
-	weft_bytes_init(x.bs, sc, in, len);
-	x.cur = x.bs->in;
-	if (weft_execute(&o, &weft_strategy_bytes, x.bs, &r) < 0 || r.kind == WEFT_KIND_NONE) {
-		rc = WEFT_ENOENT;
-		goto out;
-	}
+	weft_bytes_init(bs, sc, in, len);
 	x.execs = 1;
-	x.kind = r.kind;
-	x.site = site_of(&r);
-	x.m.preemptions = r.preemptions;
-	x.m.ops = x.cur.nr_wl_ops;
-	x.m.steps = r.steps;
+	if (weft_execute(&x.o, &weft_strategy_bytes, bs, &x.last) < 0 ||
+	    x.last.kind == WEFT_KIND_NONE) {
+		free(bs);
+		teardown(&x);
+		return WEFT_ENOENT;
+	}
+	x.kind = x.last.kind;
+	x.site = site_of(&x.last);
+	size_t nw;
+	const uint8_t *w = weft_last_workload(&nw);
+	ops_from_bytes(x.cur, w, nw);
+	from_last(&x, x.cur);
+	measure(&x, x.cur, &x.last, &x.m);
 	x.m.bytes = (uint32_t)len;
-	x.m.threads = nr_threads_used(sc, &x.cur);
 	res->kind = x.kind;
 	res->site_id = x.site;
 	res->before = x.m;
-	/* The raw input may hold bytes the decoder ignores: start from its
-	 * canonical form when that is no worse. */
-	{
-		struct weft_input canon = x.cur;
-		canonical(&x, &canon);
-		struct weft_min_measure m;
-		if (run(&x, &canon, &m) && !smaller(&x.m, &m)) {
-			x.cur = canon;
-			x.m = m;
-		}
-	}
+	free(bs);
+	rc = minimize(&x, out, out_len, res, t0);
+	teardown(&x);
+	return rc;
+}
 
-	for (unsigned round = 0; round < 4; round++) {
-		bool any = false;
-		any |= ddmin(&x, false);
-		any |= dfs_fewer(&x);
-		any |= ddmin(&x, true);
-		any |= fewer_steps(&x);
-		any |= fewer_threads(&x);
-		if (!any || x.execs >= MIN_MAX_EXECS)
-			break;
+int weft_minimize_last(const struct weft_run_opts *o, const struct weft_exec_result *r,
+		       uint8_t *out, size_t *out_len, struct weft_min_result *res)
+{
+	struct mctx x;
+	double t0 = now();
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	*out_len = 0;
+	if (r->kind == WEFT_KIND_NONE)
+		return WEFT_ENOENT;
+	rc = setup(&x, o);
+	if (rc) {
+		teardown(&x);
+		return rc;
 	}
-	*out_len = weft_input_encode(&x.cur, out, WEFT_INPUT_MAX);
-	res->after = x.m;
-	res->after.bytes = (uint32_t)*out_len;
-	/* leave the machine's last execution = the minimized input, recorded */
-	{
-		struct weft_run_opts ro = o;
-		ro.record = true;
-		weft_bytes_init(x.bs, sc, out, *out_len);
-		weft_execute(&ro, &weft_strategy_bytes, x.bs, &r);
-		x.execs++;
-		if (r.kind != x.kind || site_of(&r) != x.site)
-			rc = WEFT_EDESYNC;   /* would be a determinism bug */
+	x.kind = r->kind;
+	x.site = site_of(r);
+	size_t nw;
+	const uint8_t *w = weft_last_workload(&nw);
+	ops_from_bytes(x.cur, w, nw);
+	if (!from_last(&x, x.cur)) {
+		teardown(&x);
+		return WEFT_EINVAL;
 	}
-out:
-	res->executions = x.execs;
-	res->seconds = now() - t0;
-	free(x.bs);
-	free(x.dfs);
+	measure(&x, x.cur, r, &x.m);
+	res->kind = x.kind;
+	res->site_id = x.site;
+	res->before = x.m;
+	/* the start must reproduce under the sparse schedule */
+	struct weft_min_measure m;
+	if (!run(&x, x.cur, &m)) {
+		teardown(&x);
+		return WEFT_EDESYNC;
+	}
+	rc = minimize(&x, out, out_len, res, t0);
+	teardown(&x);
 	return rc;
 }

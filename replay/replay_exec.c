@@ -140,7 +140,9 @@ static const char *site_name(uint32_t id, char *buf, size_t n)
 {
 	const struct weft_site *s = weft_site_by_id(id);
 
-	if (!id)
+	if (id == WEFT_SITE_ANY)
+		snprintf(buf, n, "a site not stored in the file");
+	else if (!id)
 		snprintf(buf, n, "(a free switch: block, end or start)");
 	else if (s)
 		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_basename(s),
@@ -150,21 +152,70 @@ static const char *site_name(uint32_t id, char *buf, size_t n)
 	return buf;
 }
 
+/* The replay strategy, with the sites a file does not store filled in
+ * from the execution (the trace hash still covers them). */
+struct fill_sites {
+	struct weft_replay_strategy rs;
+	struct weft_decision_rec *dec;
+	size_t nd;
+};
+
+static int fill_begin(void *st, uint8_t *wl, size_t cap)
+{
+	return weft_strategy_replay.begin(&((struct fill_sites *)st)->rs, wl, cap);
+}
+
+static int fill_pick(void *st, const struct weft_decision *d)
+{
+	struct fill_sites *f = st;
+
+	if (d->index < f->nd && f->dec[d->index].site_id == WEFT_SITE_ANY)
+		f->dec[d->index].site_id = d->site ? d->site->id : 0;
+	return weft_strategy_replay.pick_next(&f->rs, d);
+}
+
+static uint32_t fill_value(void *st, uint32_t index, uint32_t n)
+{
+	return weft_strategy_replay.pick_value(&((struct fill_sites *)st)->rs, index, n);
+}
+
+static void fill_end(void *st, const struct weft_exec_result *r)
+{
+	weft_strategy_replay.end(&((struct fill_sites *)st)->rs, r);
+}
+
+static const struct weft_strategy_ops fill_sites_ops = {
+	.name = "replay",
+	.begin = fill_begin,
+	.pick_next = fill_pick,
+	.pick_value = fill_value,
+	.end = fill_end,
+};
+
 int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
 			unsigned vi, struct weft_replay_check *c)
 {
-	struct weft_replay_strategy rs;
+	struct fill_sites fs;
+	struct weft_replay_strategy *rsp = &fs.rs;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf->lock,
 				   .record = true };
 	int rc;
 
 	memset(c, 0, sizeof(*c));
 	c->desync_index = UINT32_MAX;
-	weft_replay_strategy_init(&rs, rf->workload, rf->workload_len, rf->dec, rf->nr_dec,
+	fs.nd = rf->nr_dec;
+	fs.dec = malloc((fs.nd ? fs.nd : 1) * sizeof(*fs.dec));
+	if (!fs.dec)
+		return WEFT_ENOMEM;
+	if (fs.nd)
+		memcpy(fs.dec, rf->dec, fs.nd * sizeof(*fs.dec));
+	weft_replay_strategy_init(&fs.rs, rf->workload, rf->workload_len, fs.dec, fs.nd,
 				  rf->choices, rf->nr_choices);
-	rc = weft_execute(&o, &weft_strategy_replay, &rs, &c->r);
+	rc = weft_execute(&o, &fill_sites_ops, &fs, &c->r);
+	free(fs.dec);
 	if (rc)
 		return rc;
+	struct weft_replay_strategy rs = *rsp;
 	if (rs.desync) {
 		char a[200], b[200];
 		c->desync = true;

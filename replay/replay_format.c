@@ -135,6 +135,14 @@ static void w_side(struct wbuf *b, const struct weft_replay_side *s)
 	w_u8(b, s->cpu);
 }
 
+/* Continuation decisions (no switch: the current thread was the default
+ * and went on) do not store their site. */
+static bool site_omitted(const struct weft_decision_rec *d)
+{
+	return d->site_id == WEFT_SITE_ANY ||
+	       (d->cur != 0xff && d->cur == d->dflt && d->dflt == d->chosen);
+}
+
 int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size_t *len)
 {
 	struct wbuf w = { 0 }, b = { 0 };
@@ -147,6 +155,8 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 	/* the site table: distinct decision site ids in order of first use */
 	for (size_t i = 0; i < rf->nr_dec; i++) {
 		size_t k;
+		if (site_omitted(&rf->dec[i]))
+			continue;
 		for (k = 0; k < nsites && sites[k] != rf->dec[i].site_id; k++)
 			;
 		if (k == nsites) {
@@ -187,18 +197,36 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 
 	w_var(&b, rf->nr_dec);
 	uint32_t prev = 0;
+	uint16_t prev_run = 0;
 	for (size_t i = 0; i < rf->nr_dec; i++) {
 		const struct weft_decision_rec *d = &rf->dec[i];
 		size_t k;
-		for (k = 0; sites[k] != d->site_id; k++)
+		uint8_t fl = 0;
+		bool nosite = site_omitted(d);
+		for (k = 0; !nosite && sites[k] != d->site_id; k++)
 			;
-		w_var(&b, d->step - prev);
-		prev = d->step;
-		w_var(&b, d->runnable);
+		if (nosite)
+			fl |= WEFT_RD_NOSITE;
+		if (d->step - prev == 1)
+			fl |= WEFT_RD_STEP1;
+		if (i > 0 && d->runnable == prev_run)
+			fl |= WEFT_RD_SAMERUN;
+		if (d->cur == d->dflt && d->dflt == d->chosen)
+			fl |= WEFT_RD_CONT;
+		w_u8(&b, fl);
+		if (!(fl & WEFT_RD_STEP1))
+			w_var(&b, d->step - prev);
+		if (!(fl & WEFT_RD_SAMERUN))
+			w_var(&b, d->runnable);
 		w_u8(&b, d->cur);
-		w_u8(&b, d->dflt);
-		w_u8(&b, d->chosen);
-		w_var(&b, k);
+		if (!(fl & WEFT_RD_CONT)) {
+			w_u8(&b, d->dflt);
+			w_u8(&b, d->chosen);
+		}
+		if (!nosite)
+			w_var(&b, k);
+		prev = d->step;
+		prev_run = d->runnable;
 	}
 	SECTION(WEFT_RT_DECISIONS);
 
@@ -496,8 +524,8 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 		}
 		case WEFT_RT_DECISIONS: {
 			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_DECISIONS, "decision count");
-			/* each decision takes at least 5 bytes */
-			if (r.rc || !r_need(&r, 5 * n))
+			/* each decision takes at least 2 bytes */
+			if (r.rc || !r_need(&r, 2 * n))
 				break;
 			rf->dec = malloc((n ? n : 1) * sizeof(*rf->dec));
 			if (!rf->dec) {
@@ -507,26 +535,45 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			}
 			uint32_t allt = (uint32_t)((1u << rf->nr_threads) - 1);
 			uint64_t step = 0;
+			uint16_t prev_run = 0;
 			for (size_t i = 0; i < n && !r.rc; i++) {
 				struct weft_decision_rec *d = &rf->dec[i];
-				step += r_var(&r, UINT32_MAX, "step delta");
-				d->runnable = (uint16_t)r_var(&r, 0xffff, "runnable mask");
+				uint8_t fl = r_u8(&r);
+				if (fl & ~(WEFT_RD_STEP1 | WEFT_RD_SAMERUN | WEFT_RD_CONT |
+					   WEFT_RD_NOSITE)) {
+					r_bad(&r, "decision %zu: unknown flag bits 0x%02x", i, fl);
+					break;
+				}
+				if ((fl & WEFT_RD_SAMERUN) && i == 0) {
+					r_bad(&r, "decision 0 repeats a previous runnable mask");
+					break;
+				}
+				step += fl & WEFT_RD_STEP1 ? 1 : r_var(&r, UINT32_MAX, "step delta");
+				d->runnable = fl & WEFT_RD_SAMERUN ? prev_run
+								   : (uint16_t)r_var(&r, 0xffff, "runnable mask");
+				prev_run = d->runnable;
 				d->cur = r_u8(&r);
-				d->dflt = r_u8(&r);
-				d->chosen = r_u8(&r);
-				uint64_t si = r_var(&r, nsites ? nsites - 1 : 0, "site index");
+				if (fl & WEFT_RD_CONT) {
+					d->dflt = d->chosen = d->cur;
+				} else {
+					d->dflt = r_u8(&r);
+					d->chosen = r_u8(&r);
+				}
+				uint64_t si = 0;
+				if (!(fl & WEFT_RD_NOSITE))
+					si = r_var(&r, nsites ? nsites - 1 : 0, "site index");
 				if (r.rc)
 					break;
 				if (step > UINT32_MAX) {
 					r_bad(&r, "decision %zu: step overflows 32 bits", i);
 					break;
 				}
-				if (!nsites) {
+				if (!nsites && !(fl & WEFT_RD_NOSITE)) {
 					r_bad(&r, "decision %zu refers to an empty site table", i);
 					break;
 				}
 				d->step = (uint32_t)step;
-				d->site_id = sites[si];
+				d->site_id = fl & WEFT_RD_NOSITE ? WEFT_SITE_ANY : sites[si];
 				if (d->runnable & ~allt) {
 					r_bad(&r, "decision %zu: runnable mask 0x%x names threads that "
 						  "do not exist (%u threads)",

@@ -62,49 +62,22 @@ static void json_measure(FILE *f, const char *name, const struct weft_min_measur
 		name, m->preemptions, m->ops, m->steps, m->bytes, m->threads);
 }
 
-int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
-		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
-		    bool json, FILE *out, char *pathout, size_t pathn)
+/* Print the outcome of a minimization whose result is the machine's last
+ * execution (recorded): store it, re-read and replay it, print. */
+static int store_and_print(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+			   const struct weft_min_result *mrp, const uint8_t *min, size_t min_len,
+			   const char *outdir, const char *strategy, bool json, FILE *out,
+			   char *pathout, size_t pathn)
 {
-	uint8_t min[WEFT_INPUT_MAX];
-	size_t min_len = 0;
-	struct weft_min_result mr;
+	struct weft_min_result mr = *mrp;
 	const char *lname = lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
 	const char *vname = sc->variants[vi].name;
-	int rc = weft_minimize(sc, vi, lock, in, len, min, &min_len, &mr);
+	int rc;
 
-	if (rc == WEFT_ENOENT) {
-		if (json) {
-			fprintf(out, "{\"reproduced\": false, \"scenario\": ");
-			cli_json_str(out, sc->name);
-			fprintf(out, ", \"variant\": ");
-			cli_json_str(out, vname);
-			fprintf(out, ", \"lock\": \"%s\"}\n", lname);
-		} else {
-			fprintf(out, "weft: the input does not fail on %s:%s (lock %s): nothing to "
-				     "store\n", sc->name, vname, lname);
-		}
-		return WEFT_EXIT_CLEAN;
-	}
-	if (rc == WEFT_EDESYNC) {
-		fprintf(stderr, "weft: the minimized input stopped failing when re-run: "
-				"nondeterministic model?\n");
-		return WEFT_EXIT_DESYNC;
-	}
-	if (rc)
-		return cli_io_error("minimizer failed (%d)", rc);
-
-	/* the minimizer's last execution is the minimized input, recorded */
+	/* the minimizer's last execution is the minimized one, recorded */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .record = true };
-	struct weft_bytes *bs = malloc(sizeof(*bs));
-	struct weft_exec_result r;
 	struct weft_replay rf, back;
-	if (!bs)
-		return cli_io_error("out of memory");
-	weft_bytes_init(bs, sc, min, min_len);
-	weft_execute(&o, &weft_strategy_bytes, bs, &r);
-	free(bs);
-	rc = weft_replay_from_last(&rf, &o, &r, strategy, min, min_len);
+	rc = weft_replay_from_last(&rf, &o, &mr.final, strategy, min, min_len);
 	if (rc)
 		return cli_io_error("cannot build the replay file (%d)", rc);
 	char path[4096];
@@ -184,6 +157,79 @@ int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_
 		fprintf(out, "\n");
 	}
 	weft_replay_free(&back);
+	return WEFT_EXIT_BUG;
+}
+
+int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
+		    bool json, FILE *out, char *pathout, size_t pathn)
+{
+	uint8_t min[WEFT_INPUT_MAX];
+	size_t min_len = 0;
+	struct weft_min_result mr;
+	const char *lname = lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	const char *vname = sc->variants[vi].name;
+	int rc = weft_minimize(sc, vi, lock, in, len, min, &min_len, &mr);
+
+	if (rc == WEFT_ENOENT) {
+		if (json) {
+			fprintf(out, "{\"reproduced\": false, \"scenario\": ");
+			cli_json_str(out, sc->name);
+			fprintf(out, ", \"variant\": ");
+			cli_json_str(out, vname);
+			fprintf(out, ", \"lock\": \"%s\"}\n", lname);
+		} else {
+			fprintf(out, "weft: the input does not fail on %s:%s (lock %s): nothing to "
+				     "store\n", sc->name, vname, lname);
+		}
+		return WEFT_EXIT_CLEAN;
+	}
+	if (rc == WEFT_EDESYNC) {
+		fprintf(stderr, "weft: the minimized input stopped failing when re-run: "
+				"nondeterministic model?\n");
+		return WEFT_EXIT_DESYNC;
+	}
+	if (rc)
+		return cli_io_error("minimizer failed (%d)", rc);
+	return store_and_print(sc, vi, lock, &mr, min, min_len, outdir, strategy, json, out,
+			       pathout, pathn);
+}
+
+int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec_result *r,
+			   const char *strategy, const uint8_t *in, size_t len,
+			   const char *outdir, FILE *out, char *path, size_t pathn)
+{
+	uint8_t min[WEFT_INPUT_MAX];
+	size_t min_len = 0;
+	struct weft_min_result mr;
+	int rc = weft_minimize_last(o, r, min, &min_len, &mr);
+
+	(void)in;
+	(void)len;
+	if (rc == 0)
+		return store_and_print(o->sc, o->variant, o->lock, &mr, min, min_len, outdir,
+				       strategy, false, out, path, pathn);
+	if (rc == WEFT_EDESYNC) {
+		fprintf(stderr, "weft: the finding does not reproduce under the minimizer's "
+				"schedule: nondeterministic model?\n");
+		return WEFT_EXIT_DESYNC;
+	}
+	if (rc != WEFT_EINVAL)
+		return cli_io_error("minimizer failed (%d)", rc);
+	/* the schedule is beyond the minimizer: store the execution as it is
+	 * (the caller's last execution is its recorded re-run) */
+	struct weft_replay rf;
+	bool existed;
+	rc = weft_replay_from_last(&rf, o, r, strategy, NULL, 0);
+	if (rc)
+		return cli_io_error("cannot build the replay file (%d)", rc);
+	rc = weft_replay_save(&rf, outdir, path, pathn, &existed);
+	weft_replay_free(&rf);
+	if (rc)
+		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
+				    strerror(errno));
+	fprintf(out, "the execution could not be minimized: stored as it is\nartifact: %s\n"
+		     "replay:   weft replay %s\n", path, path);
 	return WEFT_EXIT_BUG;
 }
 

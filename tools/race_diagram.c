@@ -17,6 +17,18 @@
 #define COL_MAX 46
 #define COL_MIN 22
 
+static bool name_has_prefix(const char *name, const char *prefix);
+
+static void add_key(struct weft_trace_view *v, uint32_t loc)
+{
+	if (loc == WEFT_NO_LOC || v->nkey == sizeof(v->key) / sizeof(v->key[0]))
+		return;
+	for (unsigned k = 0; k < v->nkey; k++)
+		if (v->key[k] == loc)
+			return;
+	v->key[v->nkey++] = loc;
+}
+
 void weft_trace_view_init(struct weft_trace_view *v)
 {
 	const struct weft_report *rp = &v->r->report;
@@ -45,6 +57,20 @@ void weft_trace_view_init(struct weft_trace_view *v)
 	char *arrow = strstr(v->prefix, " ->");
 	if (arrow)
 		*arrow = 0;
+	v->nkey = 0;
+	add_key(v, rp->loc);
+	if (v->other_idx < v->n)
+		add_key(v, v->ev[v->other_idx].loc);
+	if (v->fail_idx < v->n)
+		add_key(v, v->ev[v->fail_idx].loc);
+	for (size_t i = 0; i < v->n; i++) {
+		char name[96];
+		if (v->ev[i].ev != WEFT_EV_RMW || v->ev[i].loc == WEFT_NO_LOC || !v->prefix[0])
+			continue;
+		weft_describe_loc(v->sc, v->ev[i].loc, name, sizeof(name));
+		if (name_has_prefix(name, v->prefix))
+			add_key(v, v->ev[i].loc);
+	}
 }
 
 static bool name_has_prefix(const char *name, const char *prefix)
@@ -81,7 +107,16 @@ bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 	if (e->loc == WEFT_NO_LOC)
 		return e->ev == WEFT_EV_NOTE;
 	weft_describe_loc(v->sc, e->loc, name, sizeof(name));
-	return name_has_prefix(name, v->prefix);
+	if (!name_has_prefix(name, v->prefix))
+		return false;
+	if (e->ev == WEFT_EV_READ || e->ev == WEFT_EV_WRITE) {
+		/* plain loads and stores only of the fields that matter */
+		for (unsigned k = 0; k < v->nkey; k++)
+			if (v->key[k] == e->loc)
+				return true;
+		return false;
+	}
+	return true;
 }
 
 static bool wants_hex(const char *a, const char *b)
@@ -315,7 +350,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
-		if (!full && !weft_trace_involved(v, i))
+		if (!full && (!weft_trace_involved(v, i) ||
+			      (e->tid == 0xff && i != v->fail_idx && i != v->other_idx)))
 			continue;
 		unsigned cpu = e->cpu == 0xff ? 0 : e->cpu % ncpu;
 		if ((e->flags & WEFT_EVF_PREEMPTED) && i > 0 && v->ev[i - 1].tid != 0xff &&
@@ -366,10 +402,25 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		if (tw > w)
 			w = tw;
 	}
+	/* one column per CPU that has a row (an idle CPU adds nothing) */
+	unsigned col_cpu[WEFT_MAX_CPUS], ncol = 0, used = 0;
+	for (size_t k = 0; k < nr; k++)
+		used |= 1u << rows[k].cpu;
+	if (!used)
+		used = 1;
+	for (unsigned c = 0; c < ncpu; c++)
+		if (used >> c & 1)
+			col_cpu[ncol++] = c;
+	for (size_t k = 0; k < nr; k++)
+		for (unsigned j = 0; j < ncol; j++)
+			if (col_cpu[j] == rows[k].cpu) {
+				rows[k].cpu = j;
+				break;
+			}
 	if (w > COL_MAX + 3)
 		w = COL_MAX + 3;
-	if (ncpu > 2 && w > 34)
-		w = 34;
+	if (ncol > 2 && w > 38)
+		w = 38;
 
 	const char *vname = sc->nr_variants ? sc->variants[v->variant].name : "";
 	if (r->kind != WEFT_KIND_NONE)
@@ -383,7 +434,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	{
 		char out[2048];
 		size_t o = (size_t)snprintf(out, sizeof(out), "%6s |", "step");
-		for (unsigned c = 0; c < ncpu; c++) {
+		for (unsigned j = 0; j < ncol; j++) {
+			unsigned c = col_cpu[j];
 			char hdr[96];
 			size_t k = (size_t)snprintf(hdr, sizeof(hdr), " CPU%u", c);
 			const char *sep = ":";
@@ -393,12 +445,12 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 					sep = ",";
 				}
 			put_cell(out, &o, sizeof(out), hdr, strlen(hdr), w + 1);
-			if (c + 1 < ncpu)
+			if (j + 1 < ncol)
 				put_cell(out, &o, sizeof(out), " |", 2, 2);
 		}
 		flush_line(f, out, o);
 	}
-	rule(f, ncpu, w, '-');
+	rule(f, ncol, w, '-');
 	uint32_t last_step = UINT32_MAX;
 	for (size_t k = 0; k < nr; k++) {
 		char step[16] = "";
@@ -408,9 +460,9 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 				snprintf(step, sizeof(step), "%" PRIu32, e->step);
 			last_step = e->step;
 		}
-		print_row(f, &rows[k], ncpu, w, step);
+		print_row(f, &rows[k], ncol, w, step);
 	}
-	rule(f, ncpu, w, '-');
+	rule(f, ncol, w, '-');
 	if (r->kind != WEFT_KIND_NONE) {
 		fprintf(f, "  %s\n", r->report.msg);
 		side_line(f, "!!", "fails", &r->report.here);

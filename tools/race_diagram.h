@@ -23,6 +23,10 @@ struct weft_trace_view {
 	size_t fail_idx;                 /* the failing event, or n */
 	size_t other_idx;                /* the earlier conflicting access, or n */
 	char prefix[64];                 /* reported object name ("page 0") */
+	/* the object's fields that matter: the ones read-modify-written (the
+	 * counts, the flag words), the reported one, the conflicting one */
+	uint32_t key[16];
+	unsigned nkey;
 };
 
 void weft_trace_view_init(struct weft_trace_view *v);

@@ -27,6 +27,17 @@ int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_
 		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
 		    bool json, FILE *out, char *path, size_t pathn);
 
+/*
+ * A finding of weft run: the machine's last execution is its recorded
+ * re-run (weft_check_determinism). Minimizes and stores the input through
+ * weft_cli_import; when the schedule does not fit the bytes encoding
+ * (in_len 0 and non-default decisions), stores the execution itself,
+ * unminimized. Same return codes as weft_cli_import.
+ */
+int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec_result *r,
+			   const char *strategy, const uint8_t *in, size_t len,
+			   const char *outdir, FILE *out, char *path, size_t pathn);
+
 /* Load FILE or print why (exit code in *exit_code); 0 on success. */
 int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code);
 

@@ -53,6 +53,16 @@ enum weft_replay_tag {
 	WEFT_RT__LAST = WEFT_RT_HASHES,
 };
 
+/* Flags byte of each decision in the decisions section. */
+#define WEFT_RD_STEP1   0x01   /* step = previous step + 1 (no delta follows) */
+#define WEFT_RD_SAMERUN 0x02   /* runnable mask = the previous decision's */
+#define WEFT_RD_CONT    0x04   /* dflt = chosen = cur (one byte, cur, follows) */
+#define WEFT_RD_NOSITE  0x08   /* no site index: the site of a decision that let
+				  the current thread go on is not stored (the
+				  trace and state hashes cover it); in memory
+				  its site_id is WEFT_SITE_ANY */
+#define WEFT_SITE_ANY   0xffffffffu
+
 struct weft_replay_side {
 	uint32_t site_id;       /* 0: none */
 	uint32_t step;
@@ -170,6 +180,8 @@ struct weft_min_result {
 	struct weft_min_measure before, after;
 	uint64_t executions;
 	double seconds;
+	struct weft_exec_result final;  /* the minimized execution */
+	bool encodable;             /* out holds its bytes input */
 };
 
 /*
@@ -180,11 +192,18 @@ struct weft_min_result {
  * fewer steps (simpler op arguments, earlier preemptions), then fewer
  * threads (all ops of a thread). Candidates are accepted only when
  * (preemptions, ops, steps, bytes) decreases lexicographically.
+ * Afterwards the machine's last execution is the minimized one, recorded
+ * (weft_replay_from_last), and out holds its bytes input (*out_len 0 and
+ * !encodable if its schedule does not fit the bytes encoding).
  * WEFT_ENOENT: the input does not fail.
  */
 int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
 		  const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
 		  struct weft_min_result *res);
+/* The same, starting from the machine's last execution (o and its result
+ * r), whose schedule need not fit the bytes encoding. */
+int weft_minimize_last(const struct weft_run_opts *o, const struct weft_exec_result *r,
+		       uint8_t *out, size_t *out_len, struct weft_min_result *res);
 
 #ifdef __cplusplus
 }
