@@ -11,6 +11,7 @@
 #include <weft/strategy.h>
 
 #include "cli.h"
+#include "replay_cli.h"
 
 const char weft_help_run[] =
 	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
@@ -29,6 +30,8 @@ const char weft_help_run[] =
 	"  --steps N         step budget per execution (livelock bound)\n"
 	"  --stats           print the model's counters after the run\n"
 	"  --quiet           no progress, only the result\n"
+	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
+	"                    overwriting) and print its path and the replay command\n"
 	"  --json            one JSON object: scenario, variant, strategy, verdict\n"
 	"                    (\"bug\"|\"clean\"), kind, executions, preemptions, steps,\n"
 	"                    seconds, complete (dfs), trace_hash, input (hex)\n"
@@ -64,7 +67,7 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 int cmd_run(int argc, char **argv)
 {
 	const char *spec = NULL, *strategy = "random", *input_path = NULL, *input_hex = NULL;
-	const char *wl_hex = NULL;
+	const char *wl_hex = NULL, *outdir = NULL;
 	uint64_t seed = 1, iterations = 0, depth = 2, bound = 2, steps = 0;
 	bool json = false, stats = false, quiet = false;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
@@ -124,6 +127,9 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--input")) {
 			NEEDV();
 			input_path = v;
+		} else if (!strcmp(a, "--out")) {
+			NEEDV();
+			outdir = v;
 		} else if (!strcmp(a, "--input-hex")) {
 			NEEDV();
 			input_hex = v;
@@ -240,6 +246,16 @@ int cmd_run(int argc, char **argv)
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
+	char artifact[4096] = "";
+	int art_rc = 0;
+#ifndef WEFT_HAVE_REPLAY
+	if (outdir)
+		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
+#else
+	if (bug && outdir && !det_rc && json)
+		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
+						artifact, sizeof(artifact));
+#endif
 	if (json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -263,6 +279,10 @@ int cmd_run(int argc, char **argv)
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
+			if (artifact[0]) {
+				printf(", \"artifact\": ");
+				cli_json_str(stdout, artifact);
+			}
 		}
 		printf("}\n");
 	} else if (bug) {
@@ -278,6 +298,13 @@ int cmd_run(int argc, char **argv)
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
 		}
+#ifdef WEFT_HAVE_REPLAY
+		if (outdir && !det_rc) {
+			printf("\n");
+			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
+							stdout, artifact, sizeof(artifact));
+		}
+#endif
 	} else {
 		printf("clean: %" PRIu64 " executions in %.3f s (%s)", m.executions, secs, ops->name);
 		if (dfs)
@@ -290,5 +317,7 @@ int cmd_run(int argc, char **argv)
 	free(st);
 	if (det_rc)
 		return WEFT_EXIT_DESYNC;
+	if (art_rc && art_rc != WEFT_EXIT_BUG)
+		return art_rc;
 	return bug ? WEFT_EXIT_BUG : WEFT_EXIT_CLEAN;
 }
