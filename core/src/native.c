@@ -100,7 +100,12 @@ struct worker {
 struct stress {
 	const struct weft_native_opts *o;
 	void *world;
-	pthread_barrier_t start, end;
+	pthread_barrier_t start;
+	/* end of an iteration: a count under a mutex, so the host can wait
+	 * with a timeout (a natively deadlocked iteration never ends) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned done;
 	volatile int quit;
 	struct worker w[WEFT_MAX_THREADS];
 };
@@ -124,9 +129,49 @@ static void *worker_main(void *arg)
 		if (sigsetjmp(jb, 0) == 0)
 			S->o->sc->thread(S->world, w->tid);
 		bail_jmp = NULL;
-		pthread_barrier_wait(&S->end);
+		pthread_mutex_lock(&S->mu);
+		S->done++;
+		pthread_cond_signal(&S->cv);
+		pthread_mutex_unlock(&S->mu);
 	}
 	return NULL;
+}
+
+/*
+ * Wait for every thread to finish the iteration. An iteration that takes
+ * longer than `limit` seconds is a deadlock or livelock manifestation: it
+ * is reported, and the stop flag makes every thread bail out of the model
+ * at its next primitive (spinning lock waits poll it too).
+ */
+static void wait_iteration(struct stress *S, double limit)
+{
+	struct timespec ts;
+	bool reported = false;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += (time_t)limit;
+	ts.tv_nsec += (long)((limit - (double)(time_t)limit) * 1e9);
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&S->mu);
+	while (S->done < S->o->sc->nr_threads) {
+		if (reported) {
+			pthread_cond_wait(&S->cv, &S->mu);
+			continue;
+		}
+		if (pthread_cond_timedwait(&S->cv, &S->mu, &ts) != 0 &&
+		    S->done < S->o->sc->nr_threads) {
+			pthread_mutex_unlock(&S->mu);
+			weft_report(WEFT_KIND_LIVELOCK, NULL, NULL,
+				    "an iteration did not finish within %.1f s: deadlock or livelock",
+				    limit);
+			reported = true;
+			pthread_mutex_lock(&S->mu);
+		}
+	}
+	pthread_mutex_unlock(&S->mu);
 }
 
 static double now(void)
@@ -156,7 +201,8 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 	weft_native_lock_model = o->lock;
 	weft_rng_seed(&rng, o->seed);
 	pthread_barrier_init(&S.start, NULL, nt + 1);
-	pthread_barrier_init(&S.end, NULL, nt + 1);
+	pthread_mutex_init(&S.mu, NULL);
+	pthread_cond_init(&S.cv, NULL);
 	for (unsigned i = 0; i < nt; i++) {
 		S.w[i].tid = i;
 		S.w[i].S = &S;
@@ -173,8 +219,9 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		weft_workload_decode(sc, o->wl ? o->wl : wlb, n, &wl);
 		thread_rng = &rng;
 		sc->setup(S.world, o->variant, &wl);
+		S.done = 0;
 		pthread_barrier_wait(&S.start);
-		pthread_barrier_wait(&S.end);
+		wait_iteration(&S, o->hang_seconds > 0 ? o->hang_seconds : 2.0);
 		if (!have_report && sc->quiesce)
 			sc->quiesce(S.world);
 		r->iterations++;
@@ -187,7 +234,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 			if (o->stop_first)
 				break;
 		}
-		if ((r->iterations & 63) == 0 && now() >= deadline)
+		if (((r->iterations & 63) == 0 || have_report) && now() >= deadline)
 			break;
 		if (o->max_iterations && r->iterations >= o->max_iterations)
 			break;
@@ -198,7 +245,8 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 	for (unsigned i = 0; i < nt; i++)
 		pthread_join(S.w[i].th, NULL);
 	pthread_barrier_destroy(&S.start);
-	pthread_barrier_destroy(&S.end);
+	pthread_mutex_destroy(&S.mu);
+	pthread_cond_destroy(&S.cv);
 	free(S.world);
 	return 0;
 }

@@ -15,6 +15,8 @@ struct weft_native_opts {
 	uint64_t seed;
 	uint64_t max_iterations;    /* 0: until the time is up */
 	bool stop_first;            /* stop at the first manifestation */
+	double hang_seconds;        /* an iteration longer than this is a hang
+				       (deadlock/livelock) report; 0: 2 s */
 	const uint8_t *wl;          /* fixed workload bytes, or NULL: random */
 	size_t wl_len;
 };
