@@ -27,10 +27,11 @@
  *   activate p    activate_page on a held page
  *   release-all   release_pages() of every held reference (a batch)
  *   get p         page_cache_get on a held page (inherits its right)
- *   add p         lru_cache_add of a held anonymous page (mapping NULL), as
- *                 swap-in and anonymous faults do; a no-op under the
- *                 isolating schemes (2.5.33+), whose callers add only new
- *                 pages (__pagevec_lru_add BUG()s on PG_lru)
+ *   add p         lru_cache_add of a held anonymous page (mapping NULL)
+ *                 that is off the LRU, as the seed's patch allows (its
+ *                 lru_cache_add is idempotent on PG_lru); a no-op in the
+ *                 other eras, whose callers add only new pages (2.5.33+:
+ *                 __pagevec_lru_add BUG()s on PG_lru)
  * A thread only releases, activates or gets what it holds, so a fixed
  * variant has nothing to report on any workload.
  *
@@ -284,7 +285,7 @@ static void z1_thread(void *w, unsigned tid)
 		case OP_ADD:
 			weft_note(WEFT_SITE(WEFT_EV_OP, "op add"), k, a % Z1_PAGES);
 			p = held_page(W, th, a % Z1_PAGES);
-			if (!p || (W->lru.scheme != WEFT_LRU_2_4_19 && !weft_lru_holds_ref(&W->lru)))
+			if (!p || !weft_lru_holds_ref(&W->lru))
 				break;
 			if (!READ_ONCE(p->mapping))
 				weft_lru_cache_add(lru, p);
