@@ -90,6 +90,29 @@ static int cmd_seeds(const char *dir)
 					return rc;
 			}
 		}
+	/* mixed serial workloads: 2..4 ops spread over the threads, from a
+	 * fixed generator (the same seeds on every run of the tool) */
+	struct weft_rng rng;
+	weft_rng_seed(&rng, 0x5745465453454544ull);
+	for (unsigned k = 0; k < 16; k++) {
+		uint8_t mix[1 + 2 * 4];
+		unsigned nops = 2 + weft_rng_below(&rng, 3);
+		size_t n = 0;
+		mix[n++] = (uint8_t)nops;
+		for (unsigned i = 0; i < nops; i++) {
+			unsigned t = (i + k) % (sc->nr_threads < 16 ? sc->nr_threads : 16);
+			mix[n++] = (uint8_t)(t << 4 | weft_rng_below(&rng, sc->nr_opcodes));
+			mix[n++] = (uint8_t)weft_rng_below(&rng, 4);
+		}
+		struct weft_exec_result r = run_bytes(mix, n, false);
+		if (r.kind != WEFT_KIND_NONE) {
+			printf("left out: mix %u reports %s serially\n", k, weft_kind_name(r.kind));
+			continue;
+		}
+		snprintf(name, sizeof(name), "serial-mix-%02u", k);
+		if ((rc = write_file(dir, name, mix, n)))
+			return rc;
+	}
 	return 0;
 }
 
@@ -110,9 +133,14 @@ static int cmd_dict(const char *path)
 		for (unsigned op = 0; op < sc->nr_opcodes; op++)
 			fprintf(f, "op_t%u_%s=\"\\x%02x\\x00\"\n", t,
 				sc->opnames ? sc->opnames[op] : "op", t << 4 | op);
-	fprintf(f, "# schedule entries: preempt at decision k to the first other thread\n");
-	for (unsigned k = 0; k < 16; k++)
+	/* positions are absolute decision numbers (mod the scenario's
+	 * decision_hint, often thousands) while a small execution has tens of
+	 * decisions: whole early entries are what random bytes rarely make */
+	fprintf(f, "# schedule entries: preempt at decision k to the first or second other thread\n");
+	for (unsigned k = 0; k < 64; k++)
 		fprintf(f, "preempt_%u=\"\\x%02x\\x00\\x00\"\n", k, k);
+	for (unsigned k = 0; k < 64; k += 2)
+		fprintf(f, "preempt_%u_b=\"\\x%02x\\x00\\x01\"\n", k, k);
 	return fclose(f) ? 3 : 0;
 }
 
