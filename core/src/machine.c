@@ -76,6 +76,8 @@ static struct {
 	uint32_t epoch;
 	uint64_t step_budget;
 	unsigned nr_threads;
+	uint8_t cpu_of[WEFT_MAX_THREADS];   /* weft_cpu_of(sc, tid), per execution:
+					     * trace() runs at every step */
 	int cur;
 	uint32_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
@@ -339,7 +341,7 @@ static void trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 	e->step = M.step;
 	e->tid = tid;
-	e->cpu = M.cur < 0 ? 0xff : (uint8_t)weft_cpu_of(M.sc, (unsigned)M.cur);
+	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
 	e->ev = (uint8_t)ev;
 	e->flags = M.next_flags;
 	e->loc = loc;
@@ -459,7 +461,7 @@ static void reschedule(bool leaving)
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 		return;
 	}
-	unsigned next = __builtin_popcount(M.runnable) > 1 ? decide(0, NULL)
+	unsigned next = M.runnable & (M.runnable - 1) ? decide(0, NULL)
 							  : lowest(M.runnable);
 	M.next_flags |= WEFT_EVF_SWITCHED;
 	switch_to(next, leaving);
@@ -1057,6 +1059,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.step_budget = o->step_budget ? o->step_budget
 			: sc->step_budget ? sc->step_budget : DEFAULT_STEP_BUDGET;
 	M.nr_threads = sc->nr_threads;
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		M.cpu_of[i] = (uint8_t)weft_cpu_of(sc, i);
 	M.cur = -1;
 	M.step = M.decisions = M.switches = M.preemptions = M.choices = 0;
 	M.lone_yields = 0;
