@@ -61,6 +61,20 @@ struct z2_world {
 	struct weft_pgtable pt;
 };
 
+static const struct weft_variant z2_variants[] = {
+	{ "v2", "Z2-v2", true,
+	  "swap_is_last_map() accepts mixed 0x01/0x41 ranges: the 0x01 slots leak as 0x40",
+	  "B. Song, [PATCH v2 2/2] mm: attempt to batch free swap entries for zap_pte_range(), "
+	  "linux-mm 7 Aug 2024; K. Song's review, 8 Aug 2024",
+	  WEFT_KIND_SLOT_LEAK, 0, Z2_V2 },
+	{ "v3", "Z2-v3", false,
+	  "swap_is_last_map() requires every byte to equal the first (merged for 6.12)",
+	  "B. Song's fix in reply, 8 Aug 2024; mm/swapfile.c v6.12", WEFT_KIND_NONE, 0, Z2_V3 },
+	{ "per-entry", "Z2-per-entry", false,
+	  "free_swap_and_cache_nr() frees entry by entry (before the batch patch)",
+	  "mm/swapfile.c v6.10, free_swap_and_cache_nr()", WEFT_KIND_NONE, 0, Z2_PER_ENTRY },
+};
+
 static void z2_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z2_world *W = w;
@@ -70,7 +84,7 @@ static void z2_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		[Z2_PER_ENTRY] = WEFT_SWAP_FREE_PER_ENTRY,
 	};
 
-	W->variant = variant;
+	W->variant = variant < 3 ? z2_variants[variant].id : Z2_V3;
 	for (unsigned t = 0; t < Z2_THREADS; t++) {
 		W->nr_ops[t] = wl->nr_ops[t] < Z2_MAX_OPS ? wl->nr_ops[t] : Z2_MAX_OPS;
 		for (unsigned i = 0; i < W->nr_ops[t]; i++)
@@ -78,7 +92,7 @@ static void z2_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	}
 	weft_mm_init(&W->mm, Z2_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z2_SLOTS, Z2_RET_BATCH,
-		       mode[variant < 3 ? variant : Z2_V3]);
+		       mode[W->variant]);
 	weft_pgtable_init(&W->pt, Z2_PTES);
 }
 
@@ -155,8 +169,13 @@ static unsigned z2_stats(const void *w, const char **names, uint64_t *vals, unsi
 		names[n] = weft_swap_stat_names[s];
 		vals[n] = weft_swap_stat_sum(&W->si, (enum weft_swap_stat)s);
 	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	static const enum weft_mm_stat mm_stats[] = {
+		WEFT_MM_STAT_PAGE_ALLOC, WEFT_MM_STAT_PAGE_FREE, WEFT_MM_STAT_TESTZERO,
+	};
+	for (unsigned s = 0; s < 3 && n < max; s++, n++) {
+		names[n] = weft_mm_stat_names[mm_stats[s]];
+		vals[n] = weft_mm_stat_sum(&W->mm, mm_stats[s]);
+	}
 	return n;
 }
 
@@ -177,19 +196,6 @@ static const char *const z2_files[] = {
 	NULL,
 };
 
-static const struct weft_variant z2_variants[] = {
-	{ "v2", "Z2-v2", true,
-	  "swap_is_last_map() accepts mixed 0x01/0x41 ranges: the 0x01 slots leak as 0x40",
-	  "B. Song, [PATCH v2 2/2] mm: attempt to batch free swap entries for zap_pte_range(), "
-	  "linux-mm 7 Aug 2024; K. Song's review, 8 Aug 2024",
-	  WEFT_KIND_SLOT_LEAK, 0, Z2_V2 },
-	{ "v3", "Z2-v3", false,
-	  "swap_is_last_map() requires every byte to equal the first (merged for 6.12)",
-	  "B. Song's fix in reply, 8 Aug 2024; mm/swapfile.c v6.12", WEFT_KIND_NONE, 0, Z2_V3 },
-	{ "per-entry", "Z2-per-entry", false,
-	  "free_swap_and_cache_nr() frees entry by entry (before the batch patch)",
-	  "mm/swapfile.c v6.10, free_swap_and_cache_nr()", WEFT_KIND_NONE, 0, Z2_PER_ENTRY },
-};
 
 /*
  * The trigger (bytes encoding, all on thread 0, no schedule entries):
