@@ -348,6 +348,36 @@ static bool fewer_steps(struct mctx *x)
 	return any;
 }
 
+/* Move an op to another thread or to the front of the workload: a
+ * workload whose operations run in the order the bug needs can need fewer
+ * preemptions (the default schedule runs threads one after another). */
+static bool reorder_ops(struct mctx *x)
+{
+	bool any = false;
+	unsigned nt = x->sc->nr_threads ? x->sc->nr_threads : 1;
+
+	for (unsigned k = 0; k < x->cur->nr_ops && x->execs < MIN_MAX_EXECS; k++) {
+		unsigned t0 = (x->cur->wl[k].t_op >> 4) % nt;
+		for (unsigned t = 0; t < nt; t++) {
+			if (t == t0)
+				continue;
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			x->a->wl[k].t_op = (uint8_t)(t << 4 | (x->a->wl[k].t_op & 15u));
+			if (try_adopt(x, x->a)) {
+				any = true;
+				break;
+			}
+		}
+		if (k > 0) {
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			memmove(&x->a->wl[1], &x->a->wl[0], k * sizeof(x->a->wl[0]));
+			x->a->wl[0] = x->cur->wl[k];
+			any |= try_adopt(x, x->a);
+		}
+	}
+	return any;
+}
+
 static bool fewer_threads(struct mctx *x)
 {
 	bool any = false;
@@ -403,6 +433,8 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 		bool any = false;
 		any |= ddmin(x, 0);
 		any |= dfs_fewer(x);
+		if (x->m.preemptions && reorder_ops(x))
+			any |= true, any |= dfs_fewer(x);
 		any |= ddmin(x, 1);
 		any |= ddmin(x, 2);
 		any |= fewer_steps(x);

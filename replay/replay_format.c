@@ -264,21 +264,17 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 	return 0;
 }
 
-int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
+int weft_replay_wrap(const uint8_t *content, size_t clen, unsigned flags, uint8_t **out,
+		     size_t *len)
 {
-	uint8_t *content, *buf;
-	size_t clen;
-	int rc = weft_replay_encode_content(rf, &content, &clen);
+	size_t bound = ZSTD_compressBound(clen);
+	uint8_t *buf = malloc(WEFT_REPLAY_HEADER_SIZE + bound);
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	size_t z;
 
 	*out = NULL;
 	*len = 0;
-	if (rc)
-		return rc;
-	size_t bound = ZSTD_compressBound(clen);
-	buf = malloc(WEFT_REPLAY_HEADER_SIZE + bound);
-	ZSTD_CCtx *cc = ZSTD_createCCtx();
 	if (!buf || !cc) {
-		free(content);
 		free(buf);
 		ZSTD_freeCCtx(cc);
 		return WEFT_ENOMEM;
@@ -288,11 +284,27 @@ int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
 	buf[5] = WEFT_REPLAY_VERSION_MINOR;
 	buf[6] = buf[7] = 0;
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 19);
-	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, !(flags & WEFT_WRAP_NO_CHECKSUM));
 	ZSTD_CCtx_setParameter(cc, ZSTD_c_contentSizeFlag, 1);
-	size_t z = ZSTD_compress2(cc, buf + WEFT_REPLAY_HEADER_SIZE, bound, content, clen);
+	if (flags & WEFT_WRAP_NO_SIZE) {
+		/* a streaming compression does not know the size up front */
+		ZSTD_inBuffer ib = { content, clen, 0 };
+		ZSTD_outBuffer ob = { buf + WEFT_REPLAY_HEADER_SIZE, bound, 0 };
+		size_t rem = 0;
+		/* e_continue first: an e_end first call would know the size */
+		while (ib.pos < ib.size && !ZSTD_isError(rem))
+			rem = ZSTD_compressStream2(cc, &ob, &ib, ZSTD_e_continue);
+		if (!ZSTD_isError(rem)) {
+			ZSTD_inBuffer none = { NULL, 0, 0 };
+			do {
+				rem = ZSTD_compressStream2(cc, &ob, &none, ZSTD_e_end);
+			} while (!ZSTD_isError(rem) && rem);
+		}
+		z = ZSTD_isError(rem) ? rem : ob.pos;
+	} else {
+		z = ZSTD_compress2(cc, buf + WEFT_REPLAY_HEADER_SIZE, bound, content, clen);
+	}
 	ZSTD_freeCCtx(cc);
-	free(content);
 	if (ZSTD_isError(z)) {
 		free(buf);
 		return WEFT_EIO;
@@ -300,6 +312,21 @@ int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
 	*out = buf;
 	*len = WEFT_REPLAY_HEADER_SIZE + z;
 	return 0;
+}
+
+int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
+{
+	uint8_t *content;
+	size_t clen;
+	int rc = weft_replay_encode_content(rf, &content, &clen);
+
+	*out = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	rc = weft_replay_wrap(content, clen, 0, out, len);
+	free(content);
+	return rc;
 }
 
 /* ------------------------------------------------------------- reader */

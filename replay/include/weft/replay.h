@@ -117,6 +117,13 @@ int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
 /* The uncompressed content (sections only; for tests and the fuzz target). */
 int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size_t *len);
 
+/* Header + one zstd frame around arbitrary content. Flags other than 0
+ * make files a reader must refuse (tests and corpus/malformed only). */
+#define WEFT_WRAP_NO_CHECKSUM 1u
+#define WEFT_WRAP_NO_SIZE     2u    /* streaming frame: content size unknown */
+int weft_replay_wrap(const uint8_t *content, size_t n, unsigned flags, uint8_t **out,
+		     size_t *len);
+
 /* Parse hostile bytes. On error rf is freed and err says why. */
 int weft_replay_decode(const uint8_t *buf, size_t len, struct weft_replay *rf, char *err,
 		       size_t errn);

@@ -1,0 +1,59 @@
+#!/bin/sh
+# check_cli.sh WEFT SCRATCH: the replay commands end to end on demo-abba:
+# import a raw crash, replay (exit 1, diagram), info, export (byte-equal
+# raw input that re-imports to the same artifact), timelines, min of a
+# .weft, --variant on the fixed variant (exit 0), a tampered decision
+# (exit 4), a stale fingerprint (exit 5, --force replays), and usage errors.
+set -u
+weft=$1
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir"
+fail=0
+check() {   # check EXPECTED_EXIT DESCRIPTION COMMAND...
+	want=$1; what=$2; shift 2
+	"$@" >"$dir/out" 2>"$dir/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		echo "FAIL $what: exit $rc, expected $want"; cat "$dir/err"; fail=$((fail + 1))
+	fi
+}
+grep_out() {   # grep_out TEXT FILE DESCRIPTION
+	grep -q -- "$1" "$2" || { echo "FAIL $3: no '$1' in $2"; fail=$((fail + 1)); }
+}
+printf '\000\001\000\000' > "$dir/crash"
+check 1 "import" "$weft" import "$dir/crash" --target demo-abba:abba --out "$dir/reg"
+grep_out "artifact:" "$dir/out" import
+grep_out "!! deadlock" "$dir/out" "import diagram"
+f=$(ls "$dir"/reg/deadlock-demo-abba-abba-*.weft 2>/dev/null | head -1)
+[ -n "$f" ] || { echo "FAIL: no artifact"; exit 1; }
+check 1 "replay" "$weft" replay "$f"
+grep_out "reproduced" "$dir/out" replay
+grep_out "CPU1: T1" "$dir/out" "replay diagram"
+check 1 "replay --full --json" "$weft" replay --full --json "$f"
+grep_out '"reproduced": true' "$dir/out" "replay json"
+grep_out '"desync_step": null' "$dir/out" "replay json"
+check 1 "timelines" "$weft" replay --quiet "$f" --trace-json "$dir/t.json" --html "$dir/t.html"
+grep_out '"traceEvents"' "$dir/t.json" "trace json"
+grep_out '<svg' "$dir/t.html" "html"
+check 0 "info" "$weft" info "$f"
+grep_out "demo-abba:abba" "$dir/out" info
+check 0 "info --json" "$weft" info --json "$f"
+grep_out '"stale": false' "$dir/out" "info json"
+check 0 "export" "$weft" export "$f" -o "$dir/raw"
+cmp -s "$dir/raw" "$dir/crash" || { echo "FAIL export: raw input differs"; fail=$((fail + 1)); }
+check 3 "export never overwrites" "$weft" export "$f" -o "$dir/raw"
+grep_out "never overwritten" "$dir/err" "export overwrite"
+check 1 "re-import is idempotent" "$weft" import "$dir/raw" --target demo-abba:abba --out "$dir/reg"
+grep_out "already stored" "$dir/out" "re-import"
+check 1 "min of a .weft" "$weft" min "$f" --out "$dir/min"
+check 0 "--variant fixed" "$weft" replay --variant ordered "$f"
+check 2 "--variant unknown" "$weft" replay --variant nope "$f"
+check 2 "replay without file" "$weft" replay
+check 2 "unknown flag" "$weft" replay --bogus "$f"
+check 3 "missing file" "$weft" replay "$dir/does-not-exist.weft"
+check 2 "import without target" "$weft" import "$dir/crash"
+check 2 "import of a .weft" "$weft" import "$f" --target demo-abba:abba
+check 0 "import of a non-crash" sh -c "printf '' > '$dir/empty' && '$weft' import '$dir/empty' --target demo-abba:abba --out '$dir/reg'"
+echo "check_cli: $fail failures"
+[ "$fail" = 0 ]

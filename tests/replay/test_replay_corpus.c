@@ -1,0 +1,199 @@
+/*
+ * test_replay_corpus.c
+ *
+ *   test_replay_corpus regressions DIR
+ *	Every .weft file in DIR must bind to this build (not stale) and replay to
+ *	its recorded verdict and trace hash; its raw fuzzer input, run with
+ *	the bytes strategy on every fixed (non-buggy) variant of the same
+ *	scenario, must be clean (docs/replay-format.md, "regressions"). Every
+ *	buggy zoo variant must have a file (z1b under both lock models).
+ *
+ *   test_replay_corpus minimal
+ *	For every buggy zoo variant: take its trigger workload, find its bug
+ *	with the random strategy (a schedule with many preemptions), minimize
+ *	it, and require the known minimal preemption count of ZOO.md (Z1b: 1
+ *	with the tas lock, 2 with the ticket lock).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/replay.h>
+
+#include "check.h"
+
+static void regressions(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	unsigned files = 0;
+	/* which buggy variants (x lock) have a file */
+	bool have[64 * 16][2];
+
+	memset(have, 0, sizeof(have));
+	CHECK(d != NULL, "cannot open %s", dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		if (n < 6 || strcmp(de->d_name + n - 5, ".weft"))
+			continue;
+		char path[4096], err[300];
+		struct weft_replay rf;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		files++;
+		if (weft_replay_load(path, &rf, err, sizeof(err))) {
+			CHECK(0, "%s: %s", path, err);
+			continue;
+		}
+		const struct weft_scenario *sc;
+		unsigned vi;
+		int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
+		CHECK(rc == 0, "%s: %s (re-make it: tests/replay/make-regressions.sh)", path, err);
+		if (rc) {
+			weft_replay_free(&rf);
+			continue;
+		}
+		struct weft_replay_check c;
+		CHECK(weft_replay_execute(&rf, sc, vi, &c) == 0 && c.reproduced &&
+		      c.r.kind != WEFT_KIND_NONE, "%s: does not reproduce: %s", path, c.why);
+		unsigned si = 0;
+		while (si < weft_nr_scenarios && weft_scenarios[si] != sc)
+			si++;
+		if (si * 16 + vi < 64 * 16)
+			have[si * 16 + vi][rf.lock & 1] = true;
+		/* the raw input on each fixed variant: clean */
+		unsigned fixed = 0;
+		for (unsigned v = 0; v < sc->nr_variants; v++) {
+			if (sc->variants[v].buggy)
+				continue;
+			struct weft_bytes *bs = malloc(sizeof(*bs));
+			struct weft_run_opts o = { .sc = sc, .variant = v,
+						   .lock = (enum weft_lock_model)rf.lock };
+			struct weft_exec_result r;
+			if (!bs)
+				break;
+			weft_bytes_init(bs, sc, rf.input, rf.input_len);
+			CHECK(weft_execute(&o, &weft_strategy_bytes, bs, &r) == 0 &&
+			      r.kind == WEFT_KIND_NONE, "%s: fixed variant %s reports %s", path,
+			      sc->variants[v].name, weft_kind_name(r.kind));
+			free(bs);
+			fixed++;
+		}
+		printf("  %s: %s %s:%s (%s), %u fixed variants clean\n", de->d_name,
+		       weft_kind_name(c.r.kind), rf.scenario, rf.variant,
+		       rf.lock ? "ticket" : "tas", fixed);
+		weft_replay_free(&rf);
+	}
+	closedir(d);
+	CHECK(files >= 5, "only %u replay files in %s", files, dir);
+	for (unsigned si = 0; si < weft_nr_scenarios && si < 64; si++) {
+		const struct weft_scenario *sc = weft_scenarios[si];
+		for (unsigned v = 0; v < sc->nr_variants; v++) {
+			if (!sc->variants[v].buggy || !sc->variants[v].zoo || v >= 16)
+				continue;
+			CHECK(have[si * 16 + v][0] || have[si * 16 + v][1],
+			      "no regression replay for %s:%s", sc->name, sc->variants[v].name);
+			if (!strcmp(sc->variants[v].name, "z1b"))
+				CHECK(have[si * 16 + v][0] && have[si * 16 + v][1],
+				      "z1b needs a replay under both lock models");
+		}
+	}
+}
+
+static size_t trigger_wl(const struct weft_scenario *sc, unsigned vi, uint8_t *wl)
+{
+	struct weft_input in;
+
+	if (!sc->triggers || !sc->triggers[vi])
+		return 0;
+	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
+	wl[0] = (uint8_t)in.nr_wl_ops;
+	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+		wl[1 + 2 * k] = in.wl[k].t_op;
+		wl[2 + 2 * k] = in.wl[k].arg;
+	}
+	return 1 + 2 * (size_t)in.nr_wl_ops;
+}
+
+static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+			unsigned expect)
+{
+	const struct weft_variant *va = &sc->variants[vi];
+	uint8_t wl[WEFT_INPUT_MAX];
+	size_t wl_len = trigger_wl(sc, vi, wl);
+	struct weft_random rnd;
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
+	struct weft_exec_result r;
+	bool found = false;
+
+	/* a random (then PCT) schedule of the trigger workload with the
+	 * expected kind: typically far more preemptions than needed */
+	weft_random_init(&rnd, sc, 1, wl_len ? wl : NULL, wl_len);
+	for (unsigned it = 0; it < 100000 && !found; it++) {
+		if (weft_execute(&o, &weft_strategy_random, &rnd, &r) < 0)
+			break;
+		found = r.kind == va->expect_kind;
+	}
+	for (unsigned depth = 3; depth <= 4 && !found; depth++) {
+		static struct weft_pct pct;
+		weft_pct_init(&pct, sc, 1, depth, wl_len ? wl : NULL, wl_len);
+		for (unsigned it = 0; it < 100000 && !found; it++) {
+			if (weft_execute(&o, &weft_strategy_pct, &pct, &r) < 0)
+				break;
+			found = r.kind == va->expect_kind;
+		}
+	}
+	CHECK(found, "%s:%s (%s): random and pct found no %s", sc->name, va->name,
+	      lock ? "ticket" : "tas", weft_kind_name(va->expect_kind));
+	if (!found)
+		return;
+	uint8_t out[WEFT_INPUT_MAX];
+	size_t out_len;
+	struct weft_min_result mr;
+	int rc = weft_minimize_last(&o, &r, out, &out_len, &mr);
+	CHECK(rc == 0, "%s:%s: minimizer failed (%d)", sc->name, va->name, rc);
+	if (rc)
+		return;
+	CHECK(mr.after.preemptions == expect, "%s:%s (%s): %u preemptions after minimizing, "
+	      "ZOO.md says %u", sc->name, va->name, lock ? "ticket" : "tas",
+	      mr.after.preemptions, expect);
+	CHECK(mr.final.kind == va->expect_kind, "%s:%s: the kind changed", sc->name, va->name);
+	printf("  %s:%s (%s): preemptions %u -> %u, ops %u -> %u, steps %u -> %u, bytes %u -> %u, "
+	       "%llu executions, %.3f s\n", sc->name, va->name, lock ? "ticket" : "tas",
+	       mr.before.preemptions, mr.after.preemptions, mr.before.ops, mr.after.ops,
+	       mr.before.steps, mr.after.steps, mr.before.bytes, mr.after.bytes,
+	       (unsigned long long)mr.executions, mr.seconds);
+}
+
+static void minimal(void)
+{
+	unsigned n = 0;
+
+	for (unsigned si = 0; si < weft_nr_scenarios; si++) {
+		const struct weft_scenario *sc = weft_scenarios[si];
+		for (unsigned v = 0; v < sc->nr_variants; v++) {
+			const struct weft_variant *va = &sc->variants[v];
+			if (!va->buggy || !va->zoo)
+				continue;
+			minimal_one(sc, v, WEFT_LOCK_TAS, va->min_preemptions);
+			if (!strcmp(va->name, "z1b"))
+				minimal_one(sc, v, WEFT_LOCK_TICKET, 2);
+			n++;
+		}
+	}
+	CHECK(n >= 4, "only %u buggy zoo variants in this build", n);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 3 && !strcmp(argv[1], "regressions"))
+		regressions(argv[2]);
+	else if (argc >= 2 && !strcmp(argv[1], "minimal"))
+		minimal();
+	else {
+		fprintf(stderr, "usage: test_replay_corpus regressions DIR | minimal\n");
+		return 2;
+	}
+	return check_done();
+}

@@ -1,0 +1,283 @@
+/*
+ * test_replay_format.c - .weft round trips (write -> read -> replay) for
+ * the demos and every buggy zoo variant, hostile-byte robustness of the
+ * reader (every truncation, every single-bit flip of the content), DESYNC
+ * on a tampered decision, stale detection, and the never-overwrite writer.
+ *
+ * usage: test_replay_format SCRATCH_DIR
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <weft/replay.h>
+
+#include "check.h"
+
+static const char *scratch;
+
+/* Find the variant's bug by preemption-bounded DFS on its trigger
+ * workload; leaves the recorded execution as the machine's last. */
+static bool find_bug(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+		     struct weft_run_opts *o, struct weft_exec_result *r)
+{
+	static struct weft_dfs dfs;
+	uint8_t wl[WEFT_INPUT_MAX];
+	size_t wl_len = 0;
+	char why[256];
+
+	if (sc->triggers && sc->triggers[vi]) {
+		struct weft_input in;
+		weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
+		wl[0] = (uint8_t)in.nr_wl_ops;
+		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+			wl[1 + 2 * k] = in.wl[k].t_op;
+			wl[2 + 2 * k] = in.wl[k].arg;
+		}
+		wl_len = 1 + 2 * (size_t)in.nr_wl_ops;
+	}
+	memset(o, 0, sizeof(*o));
+	o->sc = sc;
+	o->variant = vi;
+	o->lock = lock;
+	for (unsigned bound = 0; bound <= 3; bound++) {
+		weft_dfs_init(&dfs, sc, bound, wl, wl_len);
+		for (unsigned it = 0; it < 200000; it++) {
+			if (weft_execute(o, &weft_strategy_dfs, &dfs, r) < 0)
+				break;
+			if (r->kind != WEFT_KIND_NONE) {
+				if (weft_check_determinism(o, r, why, sizeof(why)))
+					return false;
+				o->record = true;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool same_content(const struct weft_replay *a, const struct weft_replay *b)
+{
+	uint8_t *ca, *cb;
+	size_t na, nb;
+	bool same;
+
+	if (weft_replay_encode_content(a, &ca, &na) || weft_replay_encode_content(b, &cb, &nb))
+		return false;
+	same = na == nb && !memcmp(ca, cb, na);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+static void robustness(const uint8_t *file, size_t fn, const char *what)
+{
+	struct weft_replay rf;
+	char err[256];
+	uint8_t *c, *t;
+	size_t cn;
+	unsigned bad = 0, ok_flips = 0;
+
+	/* every proper prefix of the file is refused, with a message */
+	for (size_t n = 0; n < fn; n++) {
+		err[0] = 0;
+		if (weft_replay_decode(file, n, &rf, err, sizeof(err)) == 0) {
+			weft_replay_free(&rf);
+			bad++;
+		} else if (!err[0]) {
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "%s: %u truncations of the file were accepted or silent", what, bad);
+
+	/* the content: every prefix refused, every bit flip survives */
+	CHECK(weft_replay_decode(file, fn, &rf, err, sizeof(err)) == 0, "%s: %s", what, err);
+	if (weft_replay_encode_content(&rf, &c, &cn)) {
+		CHECK(0, "%s: encode_content", what);
+		return;
+	}
+	weft_replay_free(&rf);
+	bad = 0;
+	for (size_t n = 0; n < cn; n++)
+		if (weft_replay_decode_content(c, n, &rf, err, sizeof(err)) == 0) {
+			weft_replay_free(&rf);
+			bad++;
+		}
+	CHECK(bad == 0, "%s: %u truncations of the content were accepted", what, bad);
+	t = malloc(cn);
+	for (size_t i = 0; t && i < cn; i++)
+		for (unsigned b = 0; b < 8; b++) {
+			memcpy(t, c, cn);
+			t[i] ^= (uint8_t)(1u << b);
+			if (weft_replay_decode_content(t, cn, &rf, err, sizeof(err)) == 0) {
+				ok_flips++;
+				weft_replay_free(&rf);
+			}
+		}
+	printf("  %s: %zu-byte file, %zu-byte content, %u of %zu bit flips still decode\n", what,
+	       fn, cn, ok_flips, cn * 8);
+	free(t);
+	free(c);
+}
+
+static void round_trip(const char *spec, enum weft_lock_model lock)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
+	struct weft_run_opts o;
+	struct weft_exec_result r;
+	struct weft_replay rf, back;
+	char err[256], what[96];
+	uint8_t *file;
+	size_t fn;
+
+	snprintf(what, sizeof(what), "%s/%s", spec, lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+	CHECK(sc != NULL, "%s: not in the registry", spec);
+	if (!sc)
+		return;
+	CHECK(find_bug(sc, vi, lock, &o, &r), "%s: no bug found", what);
+	if (r.kind == WEFT_KIND_NONE)
+		return;
+	CHECK(weft_replay_from_last(&rf, &o, &r, "dfs", NULL, 0) == 0, "%s: capture", what);
+	CHECK(weft_replay_encode(&rf, &file, &fn) == 0, "%s: encode", what);
+	CHECK(weft_replay_decode(file, fn, &back, err, sizeof(err)) == 0, "%s: decode: %s", what,
+	      err);
+	CHECK(!strcmp(back.scenario, sc->name) && !strcmp(back.variant, sc->variants[vi].name),
+	      "%s: names", what);
+	CHECK(back.fingerprint == weft_scenario_fingerprint(sc), "%s: fingerprint", what);
+	CHECK(back.lock == lock && back.nr_cpus == sc->nr_cpus &&
+	      back.nr_threads == sc->nr_threads, "%s: machine", what);
+	CHECK(back.kind == r.kind && back.trace_hash == r.trace_hash &&
+	      back.here.step == r.report.here.step && back.steps == r.steps &&
+	      back.preemptions == r.preemptions, "%s: verdict", what);
+	CHECK(back.nr_dec == rf.nr_dec && back.nr_choices == rf.nr_choices &&
+	      back.nr_state_hashes == rf.nr_state_hashes && back.input_len == rf.input_len &&
+	      !memcmp(back.input, rf.input, rf.input_len) &&
+	      back.workload_len == rf.workload_len, "%s: sizes", what);
+	bool decs = back.nr_dec == rf.nr_dec;
+	for (size_t i = 0; decs && i < rf.nr_dec; i++) {
+		const struct weft_decision_rec *a = &rf.dec[i], *b = &back.dec[i];
+		decs = a->step == b->step && a->runnable == b->runnable && a->cur == b->cur &&
+		       a->dflt == b->dflt && a->chosen == b->chosen &&
+		       (b->site_id == WEFT_SITE_ANY || b->site_id == a->site_id);
+		/* only decisions that let the current thread go on omit their site */
+		decs &= b->site_id != WEFT_SITE_ANY || (a->cur == a->dflt && a->dflt == a->chosen);
+	}
+	CHECK(decs, "%s: decision list differs after the round trip", what);
+	CHECK(same_content(&rf, &back), "%s: re-encoding differs", what);
+
+	const struct weft_scenario *bsc;
+	unsigned bvi;
+	struct weft_replay_check c;
+	CHECK(weft_replay_bind(&back, &bsc, &bvi, err, sizeof(err)) == 0, "%s: bind: %s", what, err);
+	CHECK(weft_replay_execute(&back, sc, vi, &c) == 0 && c.reproduced && !c.desync,
+	      "%s: replay did not reproduce: %s", what, c.why);
+	printf("  %s: %s, %u preemptions, %zu decisions, %zu-byte file\n", what,
+	       weft_kind_name(r.kind), r.preemptions, rf.nr_dec, fn);
+
+	/* stale: another model fingerprint */
+	back.fingerprint ^= 1;
+	CHECK(weft_replay_bind(&back, &bsc, &bvi, err, sizeof(err)) == WEFT_ESTALE &&
+	      strstr(err, "stale"), "%s: stale file not reported: %s", what, err);
+	back.fingerprint ^= 1;
+
+	/* DESYNC: run another thread at a recorded decision. A tampered
+	 * replay must either report DESYNC at or after the tampered step, or
+	 * (when the other thread does nothing visible, e.g. it ends at once)
+	 * produce the very same trace: it never passes with another trace. */
+	unsigned tampers = 0, detected = 0, silent = 0;
+	for (size_t i = 0; i < back.nr_dec && tampers < 24; i++) {
+		struct weft_decision_rec *d = &back.dec[i], saved = *d;
+		for (uint32_t m = d->runnable & ~(1u << d->chosen); m; m &= m - 1) {
+			d->chosen = (uint8_t)__builtin_ctz(m);
+			tampers++;
+			if (weft_replay_execute(&back, sc, vi, &c))
+				break;
+			if (c.desync) {
+				detected++;
+				CHECK(c.desync_step >= saved.step,
+				      "%s: desync step %u before the tampered step %u", what,
+				      c.desync_step, saved.step);
+			} else if (c.r.trace_hash != back.trace_hash) {
+				silent++;
+			}
+		}
+		*d = saved;
+	}
+	CHECK(silent == 0, "%s: %u tampered replays passed with another trace", what, silent);
+	CHECK(detected > 0, "%s: none of %u tampered decisions was detected", what, tampers);
+	robustness(file, fn, what);
+	free(file);
+	weft_replay_free(&rf);
+	weft_replay_free(&back);
+}
+
+static void never_overwrite(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("demo-abba:abba", &vi);
+	struct weft_run_opts o;
+	struct weft_exec_result r;
+	struct weft_replay rf;
+	char a[4096], b[4096], dir2[4096], other[4200];
+	bool existed;
+
+	CHECK(find_bug(sc, vi, WEFT_LOCK_TAS, &o, &r), "abba: no bug");
+	CHECK(weft_replay_from_last(&rf, &o, &r, "dfs", NULL, 0) == 0, "capture");
+	CHECK(weft_replay_save(&rf, scratch, a, sizeof(a), &existed) == 0, "save: %s",
+	      strerror(errno));
+	CHECK(weft_replay_save(&rf, scratch, b, sizeof(b), &existed) == 0 && existed &&
+	      !strcmp(a, b), "a second save of the same replay must keep the first (%s, %s)", a, b);
+	errno = 0;
+	CHECK(weft_replay_write_new(a, (const uint8_t *)"x", 1) != 0 && errno == EEXIST,
+	      "write_new over an existing file must fail with EEXIST");
+	/* a different file holding the artifact's name: saved beside it */
+	snprintf(dir2, sizeof(dir2), "%s/other", scratch);
+	mkdir(dir2, 0755);
+	snprintf(other, sizeof(other), "%s/%s", dir2, strrchr(a, '/') + 1);
+	unlink(other);
+	FILE *f = fopen(other, "w");
+	if (f) {
+		fputs("not this replay", f);
+		fclose(f);
+	}
+	CHECK(weft_replay_save(&rf, dir2, b, sizeof(b), &existed) == 0 && !existed &&
+	      strstr(b, "-2.weft"), "collision must go to a -2 name, got %s", b);
+	f = fopen(other, "r");
+	char buf[32] = "";
+	if (f) {
+		CHECK(fgets(buf, sizeof(buf), f) != NULL, "read back");
+		fclose(f);
+	}
+	CHECK(!strcmp(buf, "not this replay"), "the existing file was changed");
+	unlink(b);
+	unlink(other);
+	rmdir(dir2);
+	unlink(a);
+	/* no temporary file left behind */
+	weft_replay_free(&rf);
+}
+
+int main(int argc, char **argv)
+{
+	scratch = argc > 1 ? argv[1] : "replay-scratch";
+	mkdir(scratch, 0755);
+	static const struct { const char *spec; enum weft_lock_model lock; } cases[] = {
+		{ "demo-counter:racy", WEFT_LOCK_TAS },
+		{ "demo-abba:abba", WEFT_LOCK_TAS },
+		{ "demo-barging:barging", WEFT_LOCK_TAS },
+		{ "demo-barging:barging", WEFT_LOCK_TICKET },
+		{ "demo-spin:lost-wakeup", WEFT_LOCK_TAS },
+		{ "z1-lru:z1a", WEFT_LOCK_TAS },
+		{ "z1-lru:z1b", WEFT_LOCK_TAS },
+		{ "z1-lru:z1b", WEFT_LOCK_TICKET },
+		{ "z1-lru:z1c", WEFT_LOCK_TAS },
+		{ "z2-swap-batch:v2", WEFT_LOCK_TAS },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		round_trip(cases[i].spec, cases[i].lock);
+	never_overwrite();
+	return check_done();
+}
