@@ -135,7 +135,7 @@ struct reg_world {
 	unsigned long sum[WEFT_MAX_THREADS];
 };
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 void weft_test_regs(void (*fn)(void *), void *arg, const uint64_t in[6], uint64_t out[6]);
 
 static void two_points(void *a)
@@ -187,7 +187,7 @@ static void reg_thread(void *w, unsigned tid)
 	}
 	if (reg_mode == 1)
 		v0 += deep(&W->a, 1000) - deep(&W->a, 1000);  /* ~1000 frames deep */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 	regs_survive_switch(&W->a, tid);
 #endif
 	W->sum[tid] = v0 + v1 + v2 + v3 + v4 + v5 + v6;
@@ -232,7 +232,7 @@ static void test_registers_and_fibers(void)
 			const struct reg_world *W = weft_last_world();
 			for (unsigned t = 0; t < 16; t++)
 				CHECK(W->sum[t] == reg_expect(t), "T%u lost a register value", t);
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 			CHECK(reg_failures == 0, "%u callee-saved registers clobbered", reg_failures);
 			const int per_thread = 6;
 #else
