@@ -279,10 +279,21 @@ void weft_get_page_nocheck(struct weft_mm *mm, struct weft_page *p)
 
 bool weft_put_page_testzero(struct weft_mm *mm, struct weft_page *p)
 {
+	/* Was the page already free when this put ran? Controlled: the peek
+	 * right after the primitive is atomic with it (no point between).
+	 * Native: after our decrement we hold no reference, another CPU's
+	 * last put may free the page at once: look before, while our
+	 * reference still pins it. */
+#ifdef WEFT_NATIVE
+	bool was_free = weft_peek(p->state) != WEFT_PAGE_ALLOCATED;
+#endif
 	int now = atomic_dec_return(&p->count) + bias(mm);
 
 	weft_mm_stat(mm, WEFT_MM_STAT_TESTZERO);
-	if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
+#ifndef WEFT_NATIVE
+	bool was_free = weft_peek(p->state) != WEFT_PAGE_ALLOCATED;
+#endif
+	if (was_free)
 		uaf_on_free_page(mm, p, "put_page_testzero");
 	else if (now < 0)
 		weft_report(WEFT_KIND_REFCOUNT_UNDERFLOW, &p->count,
