@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""run_docs.py --root ROOT --bin BINDIR [FILE...]: every command in the docs
+is run (or, where a longer tier runs it, checked against that script).
+
+Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
+  ```sh            every command line is run with bash in a scratch folder
+                   (corpus/, docs/, tools/, fuzz/, core/ linked in; BINDIR
+                   first on PATH); a trailing "# exit N" is the expected exit
+                   code (default 0); "\\" continues a line.
+  ```sh run-by=S   too slow or too invasive for ctest (installs, fuzzing
+                   campaigns): each command's program, subcommand and --flags
+                   must appear in script S, which a CI tier runs.
+  <!-- doc-test: output -->  before a ```text block: each of its lines must
+                   be in the output of the last command of the block before.
+  <!-- doc-test: help CMD --> before a ```text block: the block names the
+                   same flags as `weft help CMD` (docs/cli.md).
+Exit: 0 all pass, 1 a failure (printed), 2 usage."""
+import argparse
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--root", required=True)
+ap.add_argument("--bin", required=True)
+ap.add_argument("--timeout", type=int, default=300)
+ap.add_argument("files", nargs="*")
+a = ap.parse_args()
+root = os.path.abspath(a.root)
+bindir = os.path.abspath(a.bin)
+files = a.files or (["README.md"] + sorted(
+    os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)))
+
+failures = []
+counts = dict(run=0, mirrored=0, outputs=0, helps=0)
+
+
+def blocks(text):
+    """(info, lines, marker) for each fenced block; marker: the doc-test
+    comment right before it, if any."""
+    out, lines, i, marker = [], text.split("\n"), 0, None
+    while i < len(lines):
+        m = re.match(r"^```(\S*)\s*(.*)$", lines[i])
+        if m and lines[i].strip() != "```":
+            info = (m.group(1) + " " + m.group(2)).strip()
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != "```":
+                j += 1
+            out.append((info, lines[i + 1:j], marker, i + 1))
+            marker, i = None, j + 1
+            continue
+        c = re.match(r"^<!--\s*doc-test:\s*(.*?)\s*-->\s*$", lines[i])
+        if c:
+            marker = c.group(1)
+        elif lines[i].strip():
+            marker = None
+        i += 1
+    return out
+
+
+def commands(lines):
+    cmds, cur = [], ""
+    for l in lines:
+        if cur:
+            cur += " " + l.strip()
+        else:
+            if not l.strip() or l.lstrip().startswith("#"):
+                continue
+            cur = l.strip()
+        if cur.endswith("\\"):
+            cur = cur[:-1].rstrip()
+            continue
+        cmds.append(cur)
+        cur = ""
+    if cur:
+        cmds.append(cur)
+    return cmds
+
+
+def expected_exit(cmd):
+    m = re.search(r"#\s*exit\s+(\d+)", cmd)
+    return int(m.group(1)) if m else 0
+
+
+def scratch():
+    d = tempfile.mkdtemp(prefix="weft-doc-")
+    for n in ("corpus", "docs", "tools", "fuzz", "core", "tests"):
+        if os.path.exists(os.path.join(root, n)):
+            os.symlink(os.path.join(root, n), os.path.join(d, n))
+    return d
+
+
+env = dict(os.environ)
+env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+env["WEFT_DOC_ROOT"] = root
+
+for f in files:
+    path = os.path.join(root, f)
+    text = open(path).read()
+    cwd = scratch()
+    last_out = None
+    try:
+        for info, lines, marker, lineno in blocks(text):
+            where = "%s:%d" % (f, lineno)
+            words = info.split()
+            lang = words[0] if words else ""
+            attrs = dict(w.split("=", 1) for w in words[1:] if "=" in w)
+            if lang == "sh" and "run-by" in attrs:
+                script = os.path.join(root, attrs["run-by"])
+                if not os.path.isfile(script):
+                    failures.append("%s: run-by=%s: no such script" % (where, attrs["run-by"]))
+                    continue
+                body = open(script).read()
+                for c in commands(lines):
+                    toks = shlex.split(c.split("#")[0])
+                    need = [toks[0]] + ([toks[1]] if len(toks) > 1 and re.match(r"^[a-z][a-z-]*$", toks[1]) else [])
+                    need += [t.split("=")[0] for t in toks if t.startswith("--")]
+                    missing = [t for t in need if t not in body and os.path.basename(t) not in body]
+                    if missing:
+                        failures.append("%s: '%s' is not what %s runs (missing %s)" % (where, c, attrs["run-by"], missing))
+                    counts["mirrored"] += 1
+                continue
+            if lang == "sh":
+                for c in commands(lines):
+                    want = expected_exit(c)
+                    p = subprocess.run(["bash", "-c", "set -o pipefail; " + c], cwd=cwd, env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.STDOUT, timeout=a.timeout)
+                    counts["run"] += 1
+                    last_out = p.stdout.decode(errors="replace")
+                    if p.returncode != want:
+                        failures.append("%s: '%s' exited %d, the doc says %d; output:\n%s" % (
+                            where, c, p.returncode, want, last_out[-3000:]))
+                continue
+            if marker == "output":
+                counts["outputs"] += 1
+                have = {l.rstrip() for l in (last_out or "").split("\n")}
+                for l in lines:
+                    if l.strip() and l.rstrip() not in have:
+                        failures.append("%s: this line is not in the output of the command above:\n  %s" % (where, l))
+            elif marker and (marker == "help" or marker.startswith("help ")):
+                counts["helps"] += 1
+                cmd = " ".join(marker.split()[1:])
+                p = subprocess.run([os.path.join(bindir, "weft"), "help"] + marker.split()[1:], stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, env=env)
+                got = p.stdout.decode()
+                # the same flags and subcommands (wording may move on; the
+                # interface may not drift from its reference)
+                flags = lambda t: set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", t))
+                doc_flags, bin_flags = flags("\n".join(lines)), flags(got)
+                if p.returncode != 0 or doc_flags != bin_flags:
+                    failures.append("%s: `weft help %s` and this block differ: only in the binary %s, only here %s "
+                                    "(regenerate: tests/docs/gen_cli_md.py build/bin/weft > docs/cli.md)" % (
+                                        where, cmd, sorted(bin_flags - doc_flags), sorted(doc_flags - bin_flags)))
+    finally:
+        shutil.rmtree(cwd, ignore_errors=True)
+
+for x in failures:
+    print("FAIL:", x)
+print("docs: %d files, %d commands run, %d mirrored by CI scripts, %d output blocks, %d help blocks; %d failed"
+      % (len(files), counts["run"], counts["mirrored"], counts["outputs"], counts["helps"], len(failures)))
+sys.exit(1 if failures else 0)
