@@ -4,7 +4,7 @@ is run (or, where a longer tier runs it, checked against that script).
 
 Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
   ```sh            every command line is run with bash in a scratch folder
-                   (corpus/, docs/, tools/, fuzz/, core/ linked in; BINDIR
+                   (the source folders linked in; BINDIR
                    first on PATH); a trailing "# exit N" is the expected exit
                    code (default 0); "\\" continues a line.
   ```sh run-by=S   too slow or too invasive for ctest (installs, fuzzing
@@ -41,25 +41,27 @@ counts = dict(run=0, mirrored=0, outputs=0, helps=0)
 
 
 def blocks(text):
-    """(info, lines, marker) for each fenced block; marker: the doc-test
-    comment right before it, if any."""
-    out, lines, i, marker = [], text.split("\n"), 0, None
-    while i < len(lines):
-        m = re.match(r"^```(\S*)\s*(.*)$", lines[i])
-        if m and lines[i].strip() != "```":
-            info = (m.group(1) + " " + m.group(2)).strip()
-            j = i + 1
-            while j < len(lines) and lines[j].strip() != "```":
-                j += 1
-            out.append((info, lines[i + 1:j], marker, i + 1))
-            marker, i = None, j + 1
+    """(info, lines, marker, lineno) for each fenced block (also indented
+    ones, in list items); marker: the doc-test comment right before it."""
+    out, marker, cur = [], None, None
+    for n, l in enumerate(text.split("\n"), 1):
+        st = l.strip()
+        if cur is not None:
+            if st == "```":
+                out.append((cur[0], cur[1], cur[2], cur[3]))
+                cur = None
+            else:
+                cur[1].append(l[cur[4]:] if l[:cur[4]].strip() == "" else l)
             continue
-        c = re.match(r"^<!--\s*doc-test:\s*(.*?)\s*-->\s*$", lines[i])
+        if st.startswith("```"):
+            cur = (st[3:].strip(), [], marker, n, len(l) - len(l.lstrip()))
+            marker = None
+            continue
+        c = re.match(r"^<!--\s*doc-test:\s*(.*?)\s*-->$", st)
         if c:
             marker = c.group(1)
-        elif lines[i].strip():
+        elif st:
             marker = None
-        i += 1
     return out
 
 
@@ -89,7 +91,7 @@ def expected_exit(cmd):
 
 def scratch():
     d = tempfile.mkdtemp(prefix="weft-doc-")
-    for n in ("corpus", "docs", "tools", "fuzz", "core", "tests"):
+    for n in ("corpus", "docs", "tools", "fuzz", "core", "tests", "replay", "bench", "cmake"):
         if os.path.exists(os.path.join(root, n)):
             os.symlink(os.path.join(root, n), os.path.join(d, n))
     return d
