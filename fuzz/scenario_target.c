@@ -56,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	weft_fuzz_glue_begin();
 	weft_bytes_init(&bytes_st, opts.sc, data, size);
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
+	weft_fuzz_glue_end();
 	if (result.kind != WEFT_KIND_NONE) {
 		weft_fuzz_glue_report();
 		weft_report_print(stderr, &opts, &result);

@@ -41,7 +41,7 @@ static uint8_t *map;
 
 #if defined(WEFT_FUZZ_LIBFUZZER)
 
-__attribute__((used, section("__libfuzzer_extra_counters")))
+__attribute__((used, aligned(64), section("__libfuzzer_extra_counters")))
 static uint8_t weft_extra_counters[WEFT_FUZZ_MAP_SIZE];
 
 static void map_attach(void)
@@ -177,6 +177,34 @@ void weft_fuzz_glue_begin(void)
 	__atomic_fetch_add(&stats->execs, 1, __ATOMIC_RELAXED);
 	if (feedback_on)
 		map_follow();
+}
+
+/*
+ * After each execution: every feature that occurred counts once. The
+ * machine counts occurrences, and both engines bucket counts (1, 2, 3,
+ * 4-7, ...); but how often a site pair recurs mostly follows the workload's
+ * length, so count buckets made every longer workload "new" and the corpus
+ * grew by thousands of inputs that only repeat ops (measured: 3x fewer
+ * executions per second, no fewer executions to the bug). Presence keeps
+ * what is new about an interleaving: a pair, a reads-from edge or a state
+ * that never occurred before. Word-wise: a non-zero byte becomes 1.
+ */
+void weft_fuzz_glue_end(void)
+{
+	if (!map)
+		return;
+	/* memcpy: the AFL++ slice need not be 8-byte aligned */
+	for (unsigned i = 0; i < WEFT_FUZZ_MAP_SIZE; i += 8) {
+		uint64_t x;
+		memcpy(&x, map + i, 8);
+		if (!x)
+			continue;
+		x |= x >> 4;
+		x |= x >> 2;
+		x |= x >> 1;
+		x &= 0x0101010101010101ull;
+		memcpy(map + i, &x, 8);
+	}
 }
 
 void weft_fuzz_glue_report(void)

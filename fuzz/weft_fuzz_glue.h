@@ -45,6 +45,9 @@ int weft_fuzz_glue_init(void);
 /* Before each execution: counts it and (AFL++) follows the coverage map
  * to its shared-memory home once the fork server has mapped it. */
 void weft_fuzz_glue_begin(void);
+/* After each execution: reduce the map to feature presence (one count per
+ * feature that occurred), before the engine reads it. */
+void weft_fuzz_glue_end(void);
 /* A detector reported: count it (the target aborts next). */
 void weft_fuzz_glue_report(void);
 
