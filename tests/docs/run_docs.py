@@ -6,7 +6,8 @@ Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
   ```sh            every command line is run with bash in a scratch folder
                    (the source folders linked in; BINDIR
                    first on PATH); a trailing "# exit N" is the expected exit
-                   code (default 0); "\\" continues a line.
+                   code (default 0), "# exit 1: KIND" also wants an
+                   "ERROR: weft: KIND" report; "\\" continues a line.
   ```sh run-by=S   too slow or too invasive for ctest (installs, fuzzing
                    campaigns): each command's program, subcommand and --flags
                    must appear in script S, which a CI tier runs.
@@ -135,6 +136,10 @@ for f in files:
                                        stderr=subprocess.STDOUT, timeout=a.timeout)
                     counts["run"] += 1
                     last_out = p.stdout.decode(errors="replace")
+                    # "# exit 1: double-free": the report must be of that kind
+                    k = re.search(r"#\s*exit\s+1:\s*([a-z][a-z-]*)\s*$", c)
+                    if k and p.returncode == 1 and ("ERROR: weft: %s " % k.group(1)) not in last_out:
+                        failures.append("%s: '%s' reported no %s:\n%s" % (where, c, k.group(1), last_out[-2000:]))
                     if p.returncode != want:
                         failures.append("%s: '%s' exited %d, the doc says %d; output:\n%s" % (
                             where, c, p.returncode, want, last_out[-3000:]))
