@@ -7,12 +7,13 @@ Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
                    (the source folders linked in; BINDIR
                    first on PATH); a trailing "# exit N" is the expected exit
                    code (default 0), "# exit 1: KIND" also wants an
-                   "ERROR: weft: KIND" report; "\\" continues a line.
+                   "ERROR:" or "SUMMARY: weft: KIND" line; "\\" continues a line.
   ```sh run-by=S   too slow or too invasive for ctest (installs, fuzzing
                    campaigns): each command's program, subcommand and --flags
                    must appear in script S, which a CI tier runs.
   <!-- doc-test: output -->  before a ```text block: each of its lines must
-                   be in the output of the last command of the block before.
+                   be in the output of the last command of the block before
+                   ("..." lines mark elisions).
   <!-- doc-test: help CMD --> before a ```text block: the block names the
                    same flags as `weft help CMD` (docs/cli.md).
 Exit: 0 all pass, 1 a failure (printed), 2 usage."""
@@ -138,7 +139,7 @@ for f in files:
                     last_out = p.stdout.decode(errors="replace")
                     # "# exit 1: double-free": the report must be of that kind
                     k = re.search(r"#\s*exit\s+1:\s*([a-z][a-z-]*)\s*$", c)
-                    if k and p.returncode == 1 and ("ERROR: weft: %s " % k.group(1)) not in last_out:
+                    if k and p.returncode == 1 and not re.search(r"(ERROR|SUMMARY): weft: %s " % re.escape(k.group(1)), last_out):
                         failures.append("%s: '%s' reported no %s:\n%s" % (where, c, k.group(1), last_out[-2000:]))
                     if p.returncode != want:
                         failures.append("%s: '%s' exited %d, the doc says %d; output:\n%s" % (
@@ -148,7 +149,7 @@ for f in files:
                 counts["outputs"] += 1
                 have = {l.rstrip() for l in (last_out or "").split("\n")}
                 for l in lines:
-                    if l.strip() and l.rstrip() not in have:
+                    if l.strip() and l.strip() != "..." and l.rstrip() not in have:
                         failures.append("%s: this line is not in the output of the command above:\n  %s" % (where, l))
             elif marker and (marker == "help" or marker.startswith("help ")):
                 counts["helps"] += 1
