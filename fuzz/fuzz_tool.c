@@ -303,19 +303,36 @@ static const struct weft_strategy_ops naive_ops = {
 	.pick_next = naive_pick,
 };
 
-static enum weft_kind run_naive(const uint8_t *buf, size_t len, size_t wl_len)
+static struct weft_exec_result run_naive(const uint8_t *buf, size_t len, size_t wl_len)
 {
 	struct naive nv = { buf, wl_len, buf + wl_len, len - wl_len };
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
 	struct weft_exec_result r;
 
 	weft_execute(&o, &naive_ops, &nv, &r);
-	return r.kind;
+	return r;
 }
 
+/* crash: still the same kind; changed: another execution (trace hash) */
 struct tally {
-	uint64_t crash, total;
+	uint64_t crash, changed, total;
 };
+
+static void tally_add(struct tally *t, const struct weft_exec_result *r, enum weft_kind kind,
+		      uint64_t hash)
+{
+	t->crash += r->kind == kind;
+	t->changed += r->trace_hash != hash;
+	t->total++;
+}
+
+static void tally_print(const char *what, const struct tally *t)
+{
+	printf("  %-34s %6.2f%% still crash, %6.2f%% change the execution (of %llu)\n", what,
+	       t->total ? 100.0 * (double)t->crash / (double)t->total : 0.0,
+	       t->total ? 100.0 * (double)t->changed / (double)t->total : 0.0,
+	       (unsigned long long)t->total);
+}
 
 static int cmd_locality(unsigned searches)
 {
@@ -344,7 +361,8 @@ static int cmd_locality(unsigned searches)
 			naive[wl_len + i] = (uint8_t)__builtin_popcount(d[i].runnable &
 									((1u << d[i].chosen) - 1));
 		size_t naive_len = wl_len + nd;
-		if (r.kind != kind || run_naive(naive, naive_len, wl_len) != kind) {
+		struct weft_exec_result rn = run_naive(naive, naive_len, wl_len);
+		if (r.kind != kind || rn.kind != kind) {
 			fprintf(stderr, "weft_fuzz_tool: search %u: encodings disagree, skipped\n", s);
 			continue;
 		}
@@ -357,13 +375,10 @@ static int cmd_locality(unsigned searches)
 					continue;
 				memcpy(m, buf, n);
 				m[i] = (uint8_t)v;
-				bool c = run_bytes(m, n, false).kind == kind;
-				ours_all.crash += c;
-				ours_all.total++;
-				if (i >= wl_len) {
-					ours_sched.crash += c;
-					ours_sched.total++;
-				}
+				struct weft_exec_result rm = run_bytes(m, n, false);
+				tally_add(&ours_all, &rm, kind, r.trace_hash);
+				if (i >= wl_len)
+					tally_add(&ours_sched, &rm, kind, r.trace_hash);
 			}
 		for (size_t i = wl_len; i < naive_len; i++)
 			for (unsigned v = 0; v < 256; v++) {
@@ -371,13 +386,13 @@ static int cmd_locality(unsigned searches)
 					continue;
 				uint8_t save = naive[i];
 				naive[i] = (uint8_t)v;
-				naive_sched.crash += run_naive(naive, naive_len, wl_len) == kind;
-				naive_sched.total++;
+				struct weft_exec_result rm = run_naive(naive, naive_len, wl_len);
+				tally_add(&naive_sched, &rm, kind, rn.trace_hash);
 				naive[i] = save;
 			}
 		for (size_t k = 0; k < n; k++) {
-			ours_trunc.crash += run_bytes(buf, k, false).kind == kind;
-			ours_trunc.total++;
+			struct weft_exec_result rm = run_bytes(buf, k, false);
+			tally_add(&ours_trunc, &rm, kind, r.trace_hash);
 		}
 	}
 	if (!found) {
@@ -387,19 +402,10 @@ static int cmd_locality(unsigned searches)
 	printf("%s:%s  crashing inputs: %u  mean length: bytes %.1f, naive %.1f\n", sc->name,
 	       sc->variants[vi].name, found, (double)ours_len_sum / found,
 	       (double)naive_len_sum / found);
-	printf("  bytes encoding, any byte:       %6.2f%% of %llu single-byte mutations still crash\n",
-	       100.0 * (double)ours_all.crash / (double)ours_all.total,
-	       (unsigned long long)ours_all.total);
-	printf("  bytes encoding, schedule bytes: %6.2f%% of %llu\n",
-	       ours_sched.total ? 100.0 * (double)ours_sched.crash / (double)ours_sched.total : 0.0,
-	       (unsigned long long)ours_sched.total);
-	printf("  naive encoding, schedule bytes: %6.2f%% of %llu\n",
-	       naive_sched.total ? 100.0 * (double)naive_sched.crash / (double)naive_sched.total
-				 : 0.0,
-	       (unsigned long long)naive_sched.total);
-	printf("  bytes encoding, proper prefixes:%6.2f%% of %llu still crash\n",
-	       100.0 * (double)ours_trunc.crash / (double)ours_trunc.total,
-	       (unsigned long long)ours_trunc.total);
+	tally_print("bytes encoding, any byte:", &ours_all);
+	tally_print("bytes encoding, schedule bytes:", &ours_sched);
+	tally_print("naive encoding, schedule bytes:", &naive_sched);
+	tally_print("bytes encoding, proper prefixes:", &ours_trunc);
 	return 0;
 }
 
