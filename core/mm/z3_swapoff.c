@@ -101,7 +101,8 @@ enum {
 	X(SWAPOFF_DONE, "swapoff_done")                                       \
 	X(SWAPOFF_FAILED, "swapoff_failed")                                   \
 	X(SWAPOFF_UNUSE_ROUNDS, "try_to_unuse_rounds")                        \
-	X(SWAPOFF_WAITED, "swapoff_waited_for_users")
+	X(SWAPOFF_WAITED, "swapoff_waited_for_users")                         \
+	X(SWAPOFF_WAITED_WRITERS, "swapoff_waited_for_swapouts")
 
 enum z3_stat {
 #define Z3_STAT_ENUM(e, s) Z3_STAT_##e,
@@ -172,11 +173,11 @@ static void z3_ref_put(atomic_t *ref)
 
 /* percpu_ref_kill() and the wait for the last reference (swapoff()'s
  * wait_for_completion(&p->comp)): a cond_resched() loop. */
-static void z3_ref_kill_and_wait(struct z3_world *W, atomic_t *ref)
+static void z3_ref_kill_and_wait(struct z3_world *W, atomic_t *ref, enum z3_stat waited)
 {
 	atomic_add(Z3_REF_DEAD, ref);
 	while (atomic_read(ref) != Z3_REF_DEAD) {
-		z3_stat(W, Z3_STAT_SWAPOFF_WAITED);
+		z3_stat(W, waited);
 		cond_resched();
 	}
 }
@@ -371,7 +372,7 @@ static int z3_swapoff(struct z3_world *W)
 	if (test_bit(Z3_GONE, &W->swp_flags))
 		return -Z3_EINVAL;
 	/* del_from_avail_list(); p->flags &= ~SWP_WRITEOK */
-	z3_ref_kill_and_wait(W, &W->writers);
+	z3_ref_kill_and_wait(W, &W->writers, Z3_STAT_SWAPOFF_WAITED_WRITERS);
 	int err = z3_try_to_unuse(W);
 	if (err) {
 		/* reinsert_swap_info() */
@@ -382,7 +383,7 @@ static int z3_swapoff(struct z3_world *W)
 	}
 	/* percpu_ref_kill(&p->users); synchronize_rcu();
 	 * wait_for_completion(&p->comp) */
-	z3_ref_kill_and_wait(W, &W->users);
+	z3_ref_kill_and_wait(W, &W->users, Z3_STAT_SWAPOFF_WAITED);
 	/* p->flags = 0 under swap_lock and si->lock, then
 	 * vfree(swap_map); kvfree(cluster_info) */
 	spin_lock(&si->lock);
