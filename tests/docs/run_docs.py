@@ -14,6 +14,8 @@ Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
   <!-- doc-test: output -->  before a ```text block: each of its lines must
                    be in the output of the last command of the block before
                    ("..." lines mark elisions).
+  <!-- doc-test: excerpt FILE --> before a code block: each of its lines
+                   is a line of FILE (a tutorial quotes real code).
   <!-- doc-test: help CMD --> before a ```text block: the block names the
                    same flags as `weft help CMD` (docs/cli.md).
 Exit: 0 all pass, 1 a failure (printed), 2 usage."""
@@ -151,6 +153,13 @@ for f in files:
                 for l in lines:
                     if l.strip() and l.strip() != "..." and l.rstrip() not in have:
                         failures.append("%s: this line is not in the output of the command above:\n  %s" % (where, l))
+            elif marker and marker.startswith("excerpt "):
+                counts["outputs"] += 1
+                src = os.path.join(root, marker.split()[1])
+                have = {l.strip() for l in open(src).read().split("\n")} if os.path.isfile(src) else set()
+                for l in lines:
+                    if l.strip() and l.strip() not in have:
+                        failures.append("%s: this line is not in %s:\n  %s" % (where, marker.split()[1], l))
             elif marker and (marker == "help" or marker.startswith("help ")):
                 counts["helps"] += 1
                 cmd = " ".join(marker.split()[1:])
