@@ -127,13 +127,37 @@ static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_l
 	struct weft_exec_result r;
 	bool found = false;
 
-	/* a random (then PCT) schedule of the trigger workload with the
-	 * expected kind: typically far more preemptions than needed */
+	/* the seed bug: kind and site of the first bug DFS finds, bounds
+	 * tried upwards (its preemption count is the minimum) */
+	static struct weft_dfs dfs;
+	uint32_t site = 0;
+	unsigned dfs_pre = 0;
+	for (unsigned b = 0; b <= 3 && !found; b++) {
+		weft_dfs_init(&dfs, sc, b, wl, wl_len);
+		for (unsigned it = 0; it < 200000 && !found; it++) {
+			if (weft_execute(&o, &weft_strategy_dfs, &dfs, &r) < 0)
+				break;
+			found = r.kind == va->expect_kind;
+		}
+	}
+	CHECK(found, "%s:%s (%s): dfs found no %s", sc->name, va->name, lock ? "ticket" : "tas",
+	      weft_kind_name(va->expect_kind));
+	if (!found)
+		return;
+	site = r.report.here.site ? r.report.here.site->id : 0;
+	dfs_pre = r.preemptions;
+	CHECK(dfs_pre == expect, "%s:%s (%s): dfs needs %u preemptions, ZOO.md says %u",
+	      sc->name, va->name, lock ? "ticket" : "tas", dfs_pre, expect);
+	found = false;
+#define SAME(r) ((r).kind == va->expect_kind && (r).report.here.site && \
+		 (r).report.here.site->id == site)
+	/* the same bug under a random (then PCT) schedule of the trigger
+	 * workload: typically far more preemptions than needed */
 	weft_random_init(&rnd, sc, 1, wl_len ? wl : NULL, wl_len);
 	for (unsigned it = 0; it < 100000 && !found; it++) {
 		if (weft_execute(&o, &weft_strategy_random, &rnd, &r) < 0)
 			break;
-		found = r.kind == va->expect_kind;
+		found = SAME(r);
 	}
 	for (unsigned depth = 3; depth <= 4 && !found; depth++) {
 		static struct weft_pct pct;
@@ -141,7 +165,7 @@ static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_l
 		for (unsigned it = 0; it < 100000 && !found; it++) {
 			if (weft_execute(&o, &weft_strategy_pct, &pct, &r) < 0)
 				break;
-			found = r.kind == va->expect_kind;
+			found = SAME(r);
 		}
 	}
 	CHECK(found, "%s:%s (%s): random and pct found no %s", sc->name, va->name,
