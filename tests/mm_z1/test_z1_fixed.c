@@ -75,11 +75,11 @@ int main(int argc, char **argv)
 	      weft_kind_name(r.r.kind), (unsigned long long)r.execs, r.r.report.msg);
 	printf("%s random tas: %llu executions, %s\n", variant, (unsigned long long)r.execs,
 	       r.bug ? weft_kind_name(r.r.kind) : "clean");
-	r = z1_random(variant, WEFT_LOCK_TICKET, 20022, NULL, 0, n / 5);
-	CHECK(!r.bug && r.execs == n / 5, "%s random (ticket): %s after %llu executions: %s",
+	r = z1_random(variant, WEFT_LOCK_TICKET, 20022, NULL, 0, n / 10);
+	CHECK(!r.bug && r.execs == n / 10, "%s random (ticket): %s after %llu executions: %s",
 	      variant, weft_kind_name(r.r.kind), (unsigned long long)r.execs, r.r.report.msg);
-	r = z1_pct(variant, WEFT_LOCK_TAS, 20023, 3, NULL, 0, n / 5);
-	CHECK(!r.bug && r.execs == n / 5, "%s pct: %s after %llu executions: %s", variant,
+	r = z1_pct(variant, WEFT_LOCK_TAS, 20023, 3, NULL, 0, n / 10);
+	CHECK(!r.bug && r.execs == n / 10, "%s pct: %s after %llu executions: %s", variant,
 	      weft_kind_name(r.r.kind), (unsigned long long)r.execs, r.r.report.msg);
 	return check_done();
 }
