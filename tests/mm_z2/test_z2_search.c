@@ -5,7 +5,7 @@
  * the slot leak within Z2_BUDGET executions for every one of 10 fixed
  * seeds. Prints min/median/max executions and seconds (docs/zoo/z2.md).
  * A random walk on the race workload is not asserted: T1 must wait
- * through T0's ~200 steps of swap-out and split, which a coin flip per
+ * through T0's ~150 steps of swap-out and split, which a coin flip per
  * step practically never does (measured: none in 10 x 100000).
  */
 #include <stdlib.h>
