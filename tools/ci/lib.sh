@@ -50,3 +50,23 @@ weft_ctest() {
 	grep -qE '^[0-9]+% tests passed, 0 tests failed out of [1-9]' "$log" ||
 		weft_die "ctest in $dir (log: $log)"
 }
+
+# weft_build_fuzz NAME CC ENGINE: configure an engine build (libfuzzer or
+# afl) and build only its fuzz targets (its weft CLI would link models that
+# carry the engine's coverage hooks without the engine); prints the dir.
+weft_build_fuzz() {
+	local name="$1" cc="$2" engine="$3"
+	local dir="$WEFT_BUILD_ROOT/$name" t0=$SECONDS targets
+	mkdir -p "$WEFT_BUILD_ROOT"
+	weft_log "build $name (CC=$cc, $engine fuzz targets)" >&2
+	CC="$cc" cmake -S "$WEFT_ROOT" -B "$dir" -G Ninja -DWEFT_WERROR=ON -DWEFT_BUILD_TESTS=OFF \
+		-DWEFT_FUZZ_ENGINE="$engine" >"$dir.configure.log" 2>&1 ||
+		{ cat "$dir.configure.log" >&2; weft_die "configure $name"; }
+	targets="$(ninja -C "$dir" -t targets all | sed -n 's|^fuzz/\(fuzz_[A-Za-z0-9_]*\): .*|\1|p' | sort -u)"
+	[ -n "$targets" ] || weft_die "$name: no fuzz targets configured"
+	# shellcheck disable=SC2086
+	cmake --build "$dir" -j "$WEFT_JOBS" --target $targets >"$dir.build.log" 2>&1 ||
+		{ tail -n 60 "$dir.build.log" >&2; weft_die "build $name"; }
+	echo "built $name ($(wc -w <<<"$targets") targets) in $((SECONDS - t0)) s" >&2
+	echo "$dir"
+}
