@@ -11,6 +11,8 @@
  *   weft_fuzz_tool crash S:V DIR     find a crashing input of a buggy variant
  *                                     (its trigger, else a random search),
  *                                     shrink it, write DIR/bug-KIND
+ *   weft_fuzz_tool speed S:V DIR [R]  exec/s of the machine alone over the
+ *                                     inputs in DIR (R rounds), feedback on
  *   weft_fuzz_tool locality S:V [N]  fraction of single-byte mutations of a
  *                                     crashing input that still crash: the
  *                                     bytes encoding vs a naive one byte per
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <weft/strategy.h>
 
@@ -409,6 +412,56 @@ static int cmd_locality(unsigned searches)
 	return 0;
 }
 
+/* ------------------------------------------------------------- speed */
+
+/* Executions per second of the machine alone on a folder of inputs (a
+ * fuzzer's corpus), with a feedback map attached as in the targets: what
+ * the fuzz target costs per input, without the engine. */
+static int cmd_speed(const char *dir, unsigned reps)
+{
+	static uint8_t inputs[4096][WEFT_INPUT_MAX];
+	static size_t lens[4096];
+	static uint8_t map[4096];
+	unsigned n = 0;
+	char cmd[4200];
+	FILE *ls;
+
+	snprintf(cmd, sizeof(cmd), "ls -1 '%s'", dir);
+	ls = popen(cmd, "r");
+	if (!ls)
+		return 3;
+	while (n < 4096 && fgets(cmd, sizeof(cmd), ls)) {
+		char path[8400];
+		cmd[strcspn(cmd, "\n")] = 0;
+		snprintf(path, sizeof(path), "%s/%s", dir, cmd);
+		FILE *f = fopen(path, "rb");
+		if (!f)
+			continue;
+		lens[n] = fread(inputs[n], 1, WEFT_INPUT_MAX, f);
+		fclose(f);
+		n++;
+	}
+	pclose(ls);
+	if (!n)
+		return 1;
+	weft_feedback_attach(map, sizeof(map));
+	struct timespec t0, t1;
+	uint64_t steps = 0, execs = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned r = 0; r < reps; r++)
+		for (unsigned i = 0; i < n; i++) {
+			struct weft_exec_result res = run_bytes(inputs[i], lens[i], false);
+			steps += res.steps;
+			execs++;
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	printf("%s:%s  %u inputs x %u: %.0f exec/s, %.1f steps/exec, %.1f ns/step\n", sc->name,
+	       sc->variants[vi].name, n, reps, (double)execs / secs, (double)steps / (double)execs,
+	       secs * 1e9 / (double)steps);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -430,6 +483,8 @@ int main(int argc, char **argv)
 		return cmd_crash(argv[3]);
 	if (!strcmp(argv[1], "locality") && argc <= 4)
 		return cmd_locality(argc == 4 ? (unsigned)atoi(argv[3]) : 10);
+	if (!strcmp(argv[1], "speed") && (argc == 4 || argc == 5))
+		return cmd_speed(argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 20);
 	fprintf(stderr, "weft_fuzz_tool: bad arguments (see fuzz/fuzz_tool.c)\n");
 	return 2;
 }
