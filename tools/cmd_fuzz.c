@@ -155,8 +155,12 @@ static pid_t spawn(char *const argv[], int fd_out, char *const envs[])
 	fflush(NULL);
 	pid_t pid = fork();
 
-	if (pid != 0)
+	if (pid != 0) {
+		/* both sides, so a signal to the group cannot race the child */
+		if (pid > 0)
+			setpgid(pid, pid);
 		return pid;
+	}
 	setpgid(0, 0);
 	if (fd_out >= 0) {
 		dup2(fd_out, 1);
