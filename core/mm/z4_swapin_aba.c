@@ -54,7 +54,8 @@
  *    waits for the racer, so the retry cannot spin alone; a pin that is
  *    never released would make it spin alone: the livelock detector.
  *
- * Workload (per thread, from the input): ops on one process's 16 PTEs.
+ * Workload (per thread, from the input): ops on one process's 4 PTEs (few
+ * addresses, so that generated workloads meet on them).
  *   swapout a       fault an order-0 page at a if unmapped, swap it out
  *   read    a       fault a in (retrying), read it under the ptl: checked
  *   write   a       fault a in (retrying), write a new version
@@ -67,7 +68,7 @@
 #define Z4_MAX_OPS 8
 #define Z4_PAGES 32
 #define Z4_SLOTS 32
-#define Z4_PTES 16
+#define Z4_PTES 4
 
 #define Z4_EAGAIN 11
 
