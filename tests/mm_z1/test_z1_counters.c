@@ -118,7 +118,8 @@ static void random_tables(void)
 		printf("%-20s triggers %6llu hits %6llu truncates %6llu orphans recovered %6llu "
 		       "orphans left at the end %6llu (%llu executions)\n", ss[k]->variant,
 		       (unsigned long long)ss[k]->test_lru, (unsigned long long)ss[k]->del_lru,
-		       (unsigned long long)ss[k]->truncated, (unsigned long long)ss[k]->recovered, (unsigned long long)ss[k]->orphans_left,
+		       (unsigned long long)ss[k]->truncated, (unsigned long long)ss[k]->recovered,
+		       (unsigned long long)ss[k]->orphans_left,
 		       (unsigned long long)ss[k]->execs);
 	}
 	/* with the heuristic: it triggers and mostly hits. Its misses here

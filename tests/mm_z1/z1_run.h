@@ -40,8 +40,9 @@ static inline const struct weft_scenario *z1_scenario(const char *variant, unsig
 
 typedef void (*z1_after_fn)(const struct weft_exec_result *r, void *ctx);
 
-static inline struct z1_res z1_loop(const struct weft_run_opts *o, const struct weft_strategy_ops *ops,
-			     void *st, uint64_t max, z1_after_fn after, void *ctx)
+static inline struct z1_res z1_loop(const struct weft_run_opts *o,
+				    const struct weft_strategy_ops *ops, void *st, uint64_t max,
+				    z1_after_fn after, void *ctx)
 {
 	struct z1_res res;
 
@@ -61,7 +62,7 @@ static inline struct z1_res z1_loop(const struct weft_run_opts *o, const struct 
 }
 
 static inline struct z1_res z1_dfs(const char *variant, enum weft_lock_model lock, unsigned bound,
-			    const uint8_t *wl, size_t wl_len, z1_after_fn after, void *ctx)
+				   const uint8_t *wl, size_t wl_len, z1_after_fn after, void *ctx)
 {
 	static struct weft_dfs d;
 	unsigned vi;
@@ -74,8 +75,8 @@ static inline struct z1_res z1_dfs(const char *variant, enum weft_lock_model loc
 	return res;
 }
 
-static inline struct z1_res z1_random(const char *variant, enum weft_lock_model lock, uint64_t seed,
-			       const uint8_t *wl, size_t wl_len, uint64_t max)
+static inline struct z1_res z1_random(const char *variant, enum weft_lock_model lock,
+				      uint64_t seed, const uint8_t *wl, size_t wl_len, uint64_t max)
 {
 	static struct weft_random rs;
 	unsigned vi;
@@ -87,7 +88,7 @@ static inline struct z1_res z1_random(const char *variant, enum weft_lock_model 
 }
 
 static inline struct z1_res z1_pct(const char *variant, enum weft_lock_model lock, uint64_t seed,
-			    unsigned depth, const uint8_t *wl, size_t wl_len, uint64_t max)
+				   unsigned depth, const uint8_t *wl, size_t wl_len, uint64_t max)
 {
 	static struct weft_pct p;
 	unsigned vi;
@@ -99,8 +100,8 @@ static inline struct z1_res z1_pct(const char *variant, enum weft_lock_model loc
 }
 
 /* One execution of a bytes input (workload + schedule entries). */
-static inline struct z1_res z1_bytes(const char *variant, enum weft_lock_model lock, const uint8_t *in,
-			      size_t len)
+static inline struct z1_res z1_bytes(const char *variant, enum weft_lock_model lock,
+				     const uint8_t *in, size_t len)
 {
 	static struct weft_bytes b;
 	unsigned vi;
