@@ -3,8 +3,11 @@
  * (report kind and site), over the decoded structure rather than bytes.
  *
  * A candidate is a workload (ops per thread, as in the bytes encoding) and
- * a sparse schedule: "at decision i run thread t" entries over the default
- * (non-preemptive) choice, plus "the i-th weft_choose() returns v" entries.
+ * a sparse schedule over the default (non-preemptive) choice: entries "the
+ * k-th time thread c reaches a scheduling point at site s, run thread t"
+ * (keyed by program point, not by decision number, so removing one entry
+ * or one op does not move the others), plus "the i-th weft_choose()
+ * returns v" entries.
  * Unlike the bytes encoding it has no 64-entry or position cap, so a
  * finding of the random strategy with dozens of preemptions can be
  * minimized too; the result is converted to the bytes encoding at the end.
@@ -37,14 +40,44 @@
 struct cand {
 	unsigned nr_ops, nr_pre, nr_cho;
 	struct { uint8_t t_op, arg; } wl[255];
-	struct { uint32_t idx; uint8_t t; } pre[MIN_MAX_PRE];
+	struct { uint32_t occ, site; uint8_t cur, t; } pre[MIN_MAX_PRE];
 	struct { uint32_t idx; uint32_t v; } cho[MIN_MAX_CHO];
 };
+
+/* Occurrence counts of (current thread, site) pairs in one execution. */
+#define OCC_SLOTS 2048
+struct occ_tab {
+	struct { uint32_t site, n; uint8_t cur, used; } e[OCC_SLOTS];
+	unsigned nr;
+};
+
+/* The k (from 1) of this occurrence of (cur, site); 0 if the table is full. */
+static uint32_t occ_next(struct occ_tab *o, uint8_t cur, uint32_t site)
+{
+	uint32_t h = (site ^ (uint32_t)cur * 0x9e3779b9u) * 0x85ebca6bu;
+
+	for (unsigned i = 0; i < OCC_SLOTS; i++) {
+		unsigned k = (h + i) & (OCC_SLOTS - 1);
+		if (!o->e[k].used) {
+			if (o->nr >= OCC_SLOTS * 3 / 4)
+				return 0;
+			o->e[k].used = 1;
+			o->e[k].cur = cur;
+			o->e[k].site = site;
+			o->e[k].n = 0;
+			o->nr++;
+		}
+		if (o->e[k].cur == cur && o->e[k].site == site)
+			return ++o->e[k].n;
+	}
+	return 0;
+}
 
 /* The sparse-schedule strategy of a candidate. */
 struct sparse {
 	const struct cand *c;
 	unsigned next_pre;
+	struct occ_tab *occ;
 };
 
 static int sparse_begin(void *st, uint8_t *wl, size_t cap)
@@ -53,6 +86,7 @@ static int sparse_begin(void *st, uint8_t *wl, size_t cap)
 	const struct cand *c = s->c;
 
 	s->next_pre = 0;
+	memset(s->occ, 0, sizeof(*s->occ));
 	if (!c->nr_ops)
 		return 0;
 	if (1 + 2 * (size_t)c->nr_ops > cap)
@@ -70,13 +104,19 @@ static int sparse_pick(void *st, const struct weft_decision *d)
 	struct sparse *s = st;
 	const struct cand *c = s->c;
 
-	while (s->next_pre < c->nr_pre && c->pre[s->next_pre].idx < d->index)
-		s->next_pre++;
-	if (s->next_pre < c->nr_pre && c->pre[s->next_pre].idx == d->index) {
-		unsigned t = c->pre[s->next_pre].t;
-		if (t < WEFT_MAX_THREADS && (d->runnable >> t & 1))
-			return (int)t;
-	}
+	uint8_t cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
+	uint32_t site = d->site ? d->site->id : 0;
+	uint32_t k = occ_next(s->occ, cur, site);
+
+	if (!k)
+		return d->dflt;
+	for (unsigned i = 0; i < c->nr_pre; i++)
+		if (c->pre[i].occ == k && c->pre[i].site == site && c->pre[i].cur == cur) {
+			unsigned t = c->pre[i].t;
+			if (t < WEFT_MAX_THREADS && (d->runnable >> t & 1))
+				return (int)t;
+			break;
+		}
 	return d->dflt;
 }
 
@@ -108,6 +148,7 @@ struct mctx {
 	struct weft_min_measure m;
 	struct weft_dfs *dfs;
 	struct weft_exec_result last;
+	struct occ_tab *occ;
 };
 
 static double now(void)
@@ -148,7 +189,7 @@ static void measure(const struct mctx *x, const struct cand *c, const struct wef
 /* Run c; true (and *m) if it gives the target verdict. */
 static bool run(struct mctx *x, const struct cand *c, struct weft_min_measure *m)
 {
-	struct sparse s = { c, 0 };
+	struct sparse s = { c, 0, x->occ };
 
 	x->execs++;
 	if (weft_execute(&x->o, &sparse_ops, &s, &x->last) < 0)
@@ -174,6 +215,7 @@ static bool smaller(const struct weft_min_measure *a, const struct weft_min_meas
  * the default, and only non-zero choices. false if it does not fit. */
 static bool from_last(const struct mctx *x, struct cand *c)
 {
+	struct occ_tab *occ = x->occ;
 	size_t nd, nc;
 	const struct weft_decision_rec *d = weft_last_decisions(&nd);
 	const uint32_t *v = weft_last_choices(&nc);
@@ -181,14 +223,19 @@ static bool from_last(const struct mctx *x, struct cand *c)
 	unsigned nt = x->sc->nr_threads ? x->sc->nr_threads : 1;
 	unsigned nop = x->sc->nr_opcodes ? x->sc->nr_opcodes : 1;
 
-	for (size_t i = 0; i < nd; i++)
-		if (d[i].chosen != d[i].dflt) {
-			if (np == MIN_MAX_PRE)
-				return false;
-			c->pre[np].idx = (uint32_t)i;
-			c->pre[np].t = d[i].chosen;
-			np++;
-		}
+	memset(occ, 0, sizeof(*occ));
+	for (size_t i = 0; i < nd; i++) {
+		uint32_t k = occ_next(occ, d[i].cur, d[i].site_id);
+		if (d[i].chosen == d[i].dflt)
+			continue;
+		if (np == MIN_MAX_PRE || !k)
+			return false;
+		c->pre[np].occ = k;
+		c->pre[np].site = d[i].site_id;
+		c->pre[np].cur = d[i].cur;
+		c->pre[np].t = d[i].chosen;
+		np++;
+	}
 	for (size_t i = 0; i < nc; i++)
 		if (v[i]) {
 			if (ncho == MIN_MAX_CHO)
@@ -293,7 +340,7 @@ static bool ddmin(struct mctx *x, int what)
 static bool dfs_fewer(struct mctx *x)
 {
 	uint8_t wl[WEFT_INPUT_MAX];
-	struct sparse s = { x->cur, 0 };
+	struct sparse s = { x->cur, 0, x->occ };
 	int wl_len;
 
 	if (!x->m.preemptions || x->cur->nr_ops > MIN_DFS_OPS)
@@ -335,11 +382,9 @@ static bool fewer_steps(struct mctx *x)
 			}
 		}
 	for (unsigned k = 0; k < x->cur->nr_pre; k++)
-		for (unsigned d = 1; d <= 8 && d <= x->cur->pre[k].idx; d *= 2) {
-			if (k > 0 && x->cur->pre[k].idx - d <= x->cur->pre[k - 1].idx)
-				break;
+		for (unsigned d = 1; d <= 8 && d < x->cur->pre[k].occ; d *= 2) {
 			memcpy(x->a, x->cur, sizeof(*x->a));
-			x->a->pre[k].idx -= d;
+			x->a->pre[k].occ -= d;
 			if (try_adopt(x, x->a)) {
 				any = true;
 				break;
@@ -444,7 +489,7 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 	}
 	/* leave the machine's last execution = the result, recorded */
 	struct weft_run_opts ro = x->o;
-	struct sparse s = { x->cur, 0 };
+	struct sparse s = { x->cur, 0, x->occ };
 	ro.record = true;
 	x->execs++;
 	weft_execute(&ro, &sparse_ops, &s, &res->final);
@@ -470,7 +515,8 @@ static int setup(struct mctx *x, const struct weft_run_opts *o)
 	x->a = calloc(1, sizeof(*x->a));
 	x->b = calloc(1, sizeof(*x->b));
 	x->dfs = malloc(sizeof(*x->dfs));
-	return x->cur && x->a && x->b && x->dfs ? 0 : WEFT_ENOMEM;
+	x->occ = malloc(sizeof(*x->occ));
+	return x->cur && x->a && x->b && x->dfs && x->occ ? 0 : WEFT_ENOMEM;
 }
 
 static void teardown(struct mctx *x)
@@ -479,6 +525,7 @@ static void teardown(struct mctx *x)
 	free(x->a);
 	free(x->b);
 	free(x->dfs);
+	free(x->occ);
 }
 
 int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
