@@ -20,7 +20,6 @@ Rules (docs/ci-and-oss-fuzz.md, "Docs are tested"):
                    same flags as `weft help CMD` (docs/cli.md).
 Exit: 0 all pass, 1 a failure (printed), 2 usage."""
 import argparse
-import glob
 import os
 import re
 import shlex
@@ -37,8 +36,12 @@ ap.add_argument("files", nargs="*")
 a = ap.parse_args()
 root = os.path.abspath(a.root)
 bindir = os.path.abspath(a.bin)
-files = a.files or (["README.md"] + sorted(
-    os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "docs", "**", "*.md"), recursive=True)))
+# The pages written to these rules; a page joins by being named here (or in
+# tests/docs/CMakeLists.txt). docs/fuzzing.md, replay-format.md,
+# benchmarks.md and zoo/ have their own tests in their areas.
+DEFAULT = ["README.md", "docs/architecture.md", "docs/cli.md", "docs/writing-a-model.md",
+           "docs/detectors.md", "docs/strategies.md", "docs/ci-and-oss-fuzz.md"]
+files = a.files or DEFAULT
 
 failures = []
 counts = dict(run=0, mirrored=0, outputs=0, helps=0)
