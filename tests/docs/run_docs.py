@@ -40,6 +40,7 @@ bindir = os.path.abspath(a.bin)
 # tests/docs/CMakeLists.txt). docs/fuzzing.md, replay-format.md,
 # benchmarks.md and zoo/ have their own tests in their areas.
 DEFAULT = ["README.md", "docs/architecture.md", "docs/cli.md", "docs/writing-a-model.md",
+           "docs/examples/refcount-put/README.md",
            "docs/detectors.md", "docs/strategies.md", "docs/ci-and-oss-fuzz.md"]
 files = a.files or DEFAULT
 
