@@ -361,6 +361,16 @@ static int bench_cpu = -1;           /* CPU timed children are pinned to */
 static double bench_deadline;        /* 0: none */
 static FILE *bench_log;
 
+/* The running child's process group: an interrupted bench takes it along. */
+static volatile sig_atomic_t bench_child_pgid;
+
+static void bench_on_signal(int sig)
+{
+	if (bench_child_pgid > 0)
+		kill(-(pid_t)bench_child_pgid, SIGKILL);
+	_exit(128 + sig);
+}
+
 static double bench_clock(void)
 {
 	struct timespec ts;
@@ -419,6 +429,7 @@ static int run_child(char *const argv[], double timeout, bool pin, struct child 
 		_exit(127);
 	}
 	setpgid(pid, pid);
+	bench_child_pgid = pid;
 	close(po[1]);
 	close(pe[1]);
 
@@ -479,6 +490,7 @@ static int run_child(char *const argv[], double timeout, bool pin, struct child 
 		;
 	/* a killed fuzzer may leave helpers behind in its group */
 	kill(-pid, SIGKILL);
+	bench_child_pgid = 0;
 	c->seconds = bench_clock() - t0;
 	c->maxrss_kib = ru.ru_maxrss;
 	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -1322,13 +1334,18 @@ static void ttb_row(unsigned vi, unsigned si)
 				break;   /* the tool failed: the note says why */
 			misses = isfinite(secs[n]) ? 0 : misses + 1;
 			n++;
-			/* Stress and fuzz: two misses in a row end the row (each
-			 * miss costs the whole cap); the row says how many seeds ran
-			 * and its median counts only those. */
-			if (s->kind != S_RUN && misses >= 2 && seed < seeds) {
+			/* Two misses in a row end the row (each miss costs the
+			 * whole cap); the row says how many seeds ran and its
+			 * median counts only those. */
+			if (misses >= 2 && seed < seeds) {
+				char capb[32];
+				if (s->kind == S_RUN)
+					fmt_si(capb, sizeof(capb), (double)B.run_cap);
 				snprintf(t->note, sizeof(t->note),
-					 "stopped after %u seeds: two in a row found nothing in %g s",
-					 n, s->kind == S_STRESS ? B.stress_cap : B.fuzz_cap);
+					 "stopped after %u seeds: two in a row found nothing in %s%s",
+					 n, s->kind == S_RUN ? capb : fmt_secs(capb, sizeof(capb),
+					 s->kind == S_STRESS ? B.stress_cap : B.fuzz_cap),
+					 s->kind == S_RUN ? " executions" : "");
 				break;
 			}
 		}
@@ -2018,7 +2035,7 @@ int cmd_bench(int argc, char **argv)
 		B.fuzz_cap = B.quick ? 1 : 20;
 	if (!budget_set)
 		B.budget = B.quick ? 100 : 0;
-	B.run_cap = B.quick ? 20000 : 1000000;
+	B.run_cap = B.quick ? 20000 : 200000;
 	B.silence_iters = B.quick ? 2000 : 50000;
 	B.silence_secs = B.quick ? 0.5 : 5;
 	/* engines and stress cost seconds per run: --quick runs one seed */
@@ -2043,6 +2060,9 @@ int cmd_bench(int argc, char **argv)
 	if (!bench_log)
 		return cli_io_error("bench: cannot write %s", path);
 
+	signal(SIGINT, bench_on_signal);
+	signal(SIGTERM, bench_on_signal);
+	signal(SIGHUP, bench_on_signal);
 	double t0 = bench_clock();
 	if (B.budget > 0)
 		bench_deadline = t0 + B.budget;
