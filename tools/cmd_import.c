@@ -53,6 +53,7 @@ void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
 	v.ev = weft_last_events(&v.n);
 	weft_trace_view_init(&v);
 	weft_race_diagram(f, &v, full);
+	weft_trace_view_fini(&v);
 }
 
 static void json_measure(FILE *f, const char *name, const struct weft_min_measure *m)

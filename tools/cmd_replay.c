@@ -128,11 +128,13 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 		if (r.kind)
 			weft_race_diagram(stdout, &v, full);
 	}
+	int rc = r.kind ? WEFT_EXIT_BUG : WEFT_EXIT_CLEAN;
 	if (tj && write_timeline(tj, &v, false))
-		return WEFT_EXIT_IO;
+		rc = WEFT_EXIT_IO;
 	if (html && write_timeline(html, &v, true))
-		return WEFT_EXIT_IO;
-	return r.kind ? WEFT_EXIT_BUG : WEFT_EXIT_CLEAN;
+		rc = WEFT_EXIT_IO;
+	weft_trace_view_fini(&v);
+	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -281,6 +283,7 @@ int cmd_replay(int argc, char **argv)
 		rc = WEFT_EXIT_IO;
 	if (html && write_timeline(html, &v, true))
 		rc = WEFT_EXIT_IO;
+	weft_trace_view_fini(&v);
 	weft_replay_free(&rf);
 	return rc;
 }

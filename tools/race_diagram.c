@@ -18,6 +18,7 @@
 #define COL_MIN 22
 
 static bool name_has_prefix(const char *name, const char *prefix);
+static void mark_locks(struct weft_trace_view *v);
 
 static void add_key(struct weft_trace_view *v, uint32_t loc)
 {
@@ -36,6 +37,8 @@ void weft_trace_view_init(struct weft_trace_view *v)
 	v->fail_idx = v->n;
 	v->other_idx = v->n;
 	v->prefix[0] = 0;
+	v->lock_shown = NULL;
+	v->nkey = 0;
 	if (v->r->kind == WEFT_KIND_NONE)
 		return;
 	for (size_t i = v->n; i-- > 0;)
@@ -71,6 +74,9 @@ void weft_trace_view_init(struct weft_trace_view *v)
 		if (name_has_prefix(name, v->prefix))
 			add_key(v, v->ev[i].loc);
 	}
+	v->lock_shown = NULL;
+	if (v->prefix[0])
+		mark_locks(v);
 }
 
 static bool name_has_prefix(const char *name, const char *prefix)
@@ -82,10 +88,52 @@ static bool name_has_prefix(const char *name, const char *prefix)
 		name[n] == '[');
 }
 
+static bool object_event(const struct weft_trace_view *v, size_t i);
+
+/* Lock and unlock rows that matter: the critical section touches the
+ * reported object, someone waits for the lock, or a preemption or the
+ * failure happens inside it. */
+static void mark_locks(struct weft_trace_view *v)
+{
+	v->lock_shown = calloc(v->n ? v->n : 1, 1);
+	if (!v->lock_shown)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct weft_event *e = &v->ev[i];
+		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
+			v->lock_shown[i] = 1;
+			continue;
+		}
+		if (!(e->ev == WEFT_EV_LOCK || (e->ev == WEFT_EV_TRYLOCK && e->old)))
+			continue;
+		size_t j;
+		bool show = false;
+		for (j = i + 1; j < v->n; j++) {
+			const struct weft_event *f = &v->ev[j];
+			if (f->ev == WEFT_EV_UNLOCK && f->tid == e->tid && f->loc == e->loc)
+				break;
+			if (j == v->fail_idx || (f->flags & WEFT_EVF_PREEMPTED) ||
+			    (f->ev == WEFT_EV_BLOCK && f->loc == e->loc) ||
+			    (f->tid == e->tid && object_event(v, j)))
+				show = true;
+		}
+		if (show) {
+			v->lock_shown[i] = 1;
+			if (j < v->n)
+				v->lock_shown[j] = 1;
+		}
+	}
+}
+
+void weft_trace_view_fini(struct weft_trace_view *v)
+{
+	free(v->lock_shown);
+	v->lock_shown = NULL;
+}
+
 bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 {
 	const struct weft_event *e = &v->ev[i];
-	char name[96];
 
 	if (i == v->fail_idx || i == v->other_idx)
 		return true;
@@ -94,6 +142,9 @@ bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 	case WEFT_EV_TRYLOCK:
 	case WEFT_EV_UNLOCK:
 	case WEFT_EV_BLOCK:
+		if (!v->lock_shown || v->lock_shown[i])
+			return true;
+		break;
 	case WEFT_EV_OP:
 	case WEFT_EV_CHOICE:
 		return true;
@@ -104,6 +155,15 @@ bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 		return true;   /* where the preempted thread stopped */
 	if (!v->prefix[0])
 		return true;   /* nothing named: everything matters */
+	return object_event(v, i);
+}
+
+/* Event i is an operation on the reported object that matters. */
+static bool object_event(const struct weft_trace_view *v, size_t i)
+{
+	const struct weft_event *e = &v->ev[i];
+	char name[96];
+
 	if (e->loc == WEFT_NO_LOC)
 		return e->ev == WEFT_EV_NOTE;
 	weft_describe_loc(v->sc, e->loc, name, sizeof(name));

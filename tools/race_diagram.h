@@ -27,9 +27,13 @@ struct weft_trace_view {
 	 * counts, the flag words), the reported one, the conflicting one */
 	uint32_t key[16];
 	unsigned nkey;
+	/* per event: a lock operation worth showing (the critical section
+	 * touches the object, is contended, or is preempted); NULL: all */
+	uint8_t *lock_shown;
 };
 
 void weft_trace_view_init(struct weft_trace_view *v);
+void weft_trace_view_fini(struct weft_trace_view *v);
 /* Does event i touch the reported object (or is it the report itself)? */
 bool weft_trace_involved(const struct weft_trace_view *v, size_t i);
 /* "atomic_dec_and_test(&page->count): page 0 ->count 1 → 0" */
