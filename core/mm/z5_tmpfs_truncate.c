@@ -16,15 +16,16 @@
  * swap-cache pages; the 2011 swap_map byte and its wrap are in mm_shmem.h.
  *
  * The race (2 threads, 1 preemption):
- *   T0 shmem_writepage(index 0)            T1 shmem_truncate_range(0)
+ *   T0 shmem_writepage(index 2)            T1 shmem_truncate_range(0)
  *   get_swap_page(): slot s = 0x40
  *   spin_lock(&info->lock)
  *   add_to_swap_cache(), delete_from_page_cache()
- *   shmem_swp_set(index 0 = s)
+ *   shmem_swp_set(index 2 = s)
  *   spin_unlock(&info->lock)
- *       ~~ preempted ~~                     (page cache: index 0 is gone)
+ *       ~~ preempted ~~                     (page cache: 0, 1 truncated,
+ *                                           index 2 is gone)
  *                                           spin_lock(&info->lock)
- *                                           index 0 = s: clear it,
+ *                                           index 2 = s: clear it,
  *                                           free_swap_and_cache(s):
  *                                           count 0 - 1: 0x40 -> 0xff
  *   swap_shmem_alloc(s): 0xff, -EINVAL
@@ -596,12 +597,16 @@ static const struct weft_variant z5_variants[Z5_NR_VARIANTS] = {
 };
 
 /*
- * The trigger (bytes encoding): T0 writepage 0, T1 truncate 0; T0 is
+ * The trigger (bytes encoding): T0 writepage 2, T1 truncate 0; T0 is
  * preempted right after it drops info->lock with the entry published
- * and no reference taken. The fixed variant gets the same workload.
+ * and no reference taken; T1 truncates pages 0 and 1, finds index 2
+ * swapped and frees slot 0. (Writepage of page 2 rather than 0 gives a
+ * random walk its chance: truncate's page-cache pass over 0 and 1 runs
+ * while writepage moves page 2, instead of blocking on page 0's lock.)
+ * The fixed variant gets the same workload.
  */
 static const uint8_t z5_trigger[] = {
-	2, 0x00 | Z5_OP_WRITEPAGE, 0x00, 0x10 | Z5_OP_TRUNCATE, 0x00,
+	2, 0x00 | Z5_OP_WRITEPAGE, 0x02, 0x10 | Z5_OP_TRUNCATE, 0x00,
 	0x1d, 0x00, 0x00,
 };
 static const uint8_t *const z5_triggers[Z5_NR_VARIANTS] = { z5_trigger, z5_trigger };

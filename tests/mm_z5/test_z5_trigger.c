@@ -1,0 +1,93 @@
+/*
+ * test_z5_trigger.c - Z5 on hand-written inputs: the trigger reports
+ * swap-count-underflow on slot 0 in swap_entry_free() with 1 preemption,
+ * and its trace shows the byte going 0x40 -> 0xff; the fixed variant is
+ * clean on it (the truncate finds SWAP_MAP_SHMEM and drops the slot, or
+ * leaves it 0x40 to the swap cache while writepage holds the page); the
+ * trigger workload run serially is clean on both; dfs bound 0 covers it
+ * completely without a report and bound 1 finds the underflow; the fixed
+ * variant is clean and complete under dfs bound 2.
+ */
+#include "z5_test_util.h"
+
+int main(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = z5_scenario("z5", &vi);
+	uint8_t wl[64];
+	size_t wl_len = z5_trigger_workload("z5", wl, sizeof(wl));
+	struct z5_outcome o;
+
+	CHECK(sc && sc->triggers && sc->triggers[vi] && wl_len == 5, "z5 has a 2-op trigger");
+	if (!sc || !wl_len)
+		return check_done();
+	CHECK(sc->variants[vi].expect_kind == WEFT_KIND_SWAP_UNDERFLOW &&
+	      sc->variants[vi].min_preemptions == 1, "variant table");
+
+	/* the trigger, recorded */
+	struct weft_run_opts ro = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				    .record = true };
+	struct weft_bytes b;
+	struct weft_exec_result r;
+	weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+	CHECK(weft_execute(&ro, &weft_strategy_bytes, &b, &r) == 0, "execute");
+	CHECK(r.kind == WEFT_KIND_SWAP_UNDERFLOW, "z5 trigger: %s (%s)", weft_kind_name(r.kind),
+	      r.report.msg);
+	CHECK(r.preemptions == 1, "z5 trigger: %u preemptions", r.preemptions);
+	CHECK(r.report.here.site && !strcmp(r.report.here.site->func, "__weft_swap11_entry_free") &&
+	      !strcmp(r.report.here.site->what, "swap_entry_free: count-- on a count of 0"),
+	      "reported at %s: %s", r.report.here.site ? r.report.here.site->func : "?",
+	      r.report.here.site ? r.report.here.site->what : "?");
+	CHECK(r.report.here.tid == 1 && r.report.other.valid && r.report.other.tid == 0,
+	      "truncate (T1) underflows the slot writepage (T0) allocated");
+	CHECK(!strncmp(r.report.object, "swap slot 0", 11), "object '%s'", r.report.object);
+	size_t nev;
+	const struct weft_event *ev = weft_last_events(&nev);
+	bool wrap = false;
+	for (size_t k = 0; k < nev; k++) {
+		char obj[64] = "";
+		if (ev[k].loc == WEFT_NO_LOC || ev[k].ev != WEFT_EV_WRITE)
+			continue;
+		sc->describe(weft_last_world(), ev[k].loc, obj, sizeof(obj));
+		if (!strncmp(obj, "swap slot 0 ", 12) && ev[k].old == 0x40 && ev[k].val == 0xff &&
+		    ev[k].tid == 1)
+			wrap = true;
+	}
+	CHECK(wrap, "the trace shows T1 writing swap slot 0 0x40 -> 0xff");
+	printf("z5 trigger: %s on %s: %s\n", weft_kind_name(r.kind), r.report.object,
+	       r.report.msg);
+
+	/* fix: clean; truncate dropped SHMEM, found the page locked */
+	o = z5_run("fix", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
+	CHECK(o.kind == WEFT_KIND_NONE, "fix trigger: %s (%s)", weft_kind_name(o.kind),
+	      o.r.report.msg);
+	CHECK(z5_stat_of("shmem_writepage") == 1 && z5_stat_of("truncate_swap_entry") == 1 &&
+	      z5_stat_of("free_swap_and_cache_page_busy") +
+	      z5_stat_of("free_swap_and_cache_dropped_page") == 1 &&
+	      z5_stat_of("swap_shmem_alloc_failed") == 0, "fix: the paths of the race");
+
+	/* the workload alone (serial: writepage completes first) */
+	for (unsigned v = 0; v < 2; v++) {
+		o = z5_run(v ? "fix" : "z5", "bytes", 0, 0, wl, wl_len, 1);
+		CHECK(o.kind == WEFT_KIND_NONE, "%s serial: %s", v ? "fix" : "z5",
+		      weft_kind_name(o.kind));
+		CHECK(z5_stat_of("free_swap_and_cache_dropped_page") == 1,
+		      "serial: truncate freed the slot and its swap-cache page");
+	}
+
+	/* minimal bound */
+	o = z5_run("z5", "dfs", 0, 0, wl, wl_len, 1000000);
+	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "z5 dfs 0: %s complete %d",
+	      weft_kind_name(o.kind), o.complete);
+	o = z5_run("z5", "dfs", 0, 1, wl, wl_len, 1000000);
+	CHECK(o.kind == WEFT_KIND_SWAP_UNDERFLOW && o.r.preemptions == 1,
+	      "z5 dfs 1: %s with %u preemptions", weft_kind_name(o.kind), o.r.preemptions);
+	printf("z5: dfs bound 1 found %s after %llu executions (%.3f ms)\n",
+	       weft_kind_name(o.kind), (unsigned long long)o.executions, o.seconds * 1e3);
+	o = z5_run("fix", "dfs", 0, 2, wl, wl_len, 2000000);
+	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 2: %s (%s) complete %d",
+	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
+	printf("fix: dfs bound 2 on the trigger workload: %llu executions, %.3f s, complete\n",
+	       (unsigned long long)o.executions, o.seconds);
+	return check_done();
+}
