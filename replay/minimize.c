@@ -406,18 +406,30 @@ static bool reorder_ops(struct mctx *x)
 		for (unsigned t = 0; t < nt; t++) {
 			if (t == t0)
 				continue;
+			/* with the schedule, and as a serial run without it */
+			for (int serial = 1; serial >= 0; serial--) {
+				memcpy(x->a, x->cur, sizeof(*x->a));
+				x->a->wl[k].t_op = (uint8_t)(t << 4 | (x->a->wl[k].t_op & 15u));
+				if (serial)
+					x->a->nr_pre = 0;
+				if (try_adopt(x, x->a)) {
+					any = true;
+					break;
+				}
+			}
+			if (any && (x->cur->wl[k].t_op >> 4) % nt == t)
+				break;
+		}
+		for (int serial = 1; k > 0 && serial >= 0; serial--) {
 			memcpy(x->a, x->cur, sizeof(*x->a));
-			x->a->wl[k].t_op = (uint8_t)(t << 4 | (x->a->wl[k].t_op & 15u));
+			memmove(&x->a->wl[1], &x->a->wl[0], k * sizeof(x->a->wl[0]));
+			x->a->wl[0] = x->cur->wl[k];
+			if (serial)
+				x->a->nr_pre = 0;
 			if (try_adopt(x, x->a)) {
 				any = true;
 				break;
 			}
-		}
-		if (k > 0) {
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			memmove(&x->a->wl[1], &x->a->wl[0], k * sizeof(x->a->wl[0]));
-			x->a->wl[0] = x->cur->wl[k];
-			any |= try_adopt(x, x->a);
 		}
 	}
 	return any;
