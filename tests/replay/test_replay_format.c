@@ -6,6 +6,7 @@
  *
  * usage: test_replay_format SCRATCH_DIR
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,8 +256,16 @@ static void never_overwrite(void)
 	unlink(b);
 	unlink(other);
 	rmdir(dir2);
-	unlink(a);
 	/* no temporary file left behind */
+	DIR *d = opendir(scratch);
+	struct dirent *de;
+	unsigned tmps = 0;
+	while (d && (de = readdir(d)))
+		tmps += strstr(de->d_name, ".tmp") != NULL;
+	if (d)
+		closedir(d);
+	CHECK(tmps == 0, "%u temporary files left in %s", tmps, scratch);
+	unlink(a);
 	weft_replay_free(&rf);
 }
 
