@@ -52,6 +52,23 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a)
 		fprintf(f, "\n");
 }
 
+/* A traced value: world pointers are traced as (1 << 63 | offset) (see
+ * trace_val in machine.c) and print as "&object"; 32-bit values with the
+ * sign bit set print as negative ints (a biased count of -1). */
+static void print_value(FILE *f, const struct weft_scenario *sc, uint64_t x)
+{
+	char name[64];
+
+	if (x >> 63) {
+		weft_describe_loc(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		fprintf(f, "&%s", name);
+	} else if (x >= 0x80000000ull && x <= 0xffffffffull) {
+		fprintf(f, "%" PRId32, (int32_t)(uint32_t)x);
+	} else {
+		fprintf(f, "%" PRId64, (int64_t)x);
+	}
+}
+
 void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft_exec_result *r)
 {
 	const struct weft_report *rp = &r->report;
@@ -86,10 +103,15 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
 				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
 		fprintf(f, " %-7s %-44s %s", ev_name(e->ev), e->site ? e->site->what : "?", obj);
-		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE)
-			fprintf(f, "  %" PRId64 " -> %" PRId64, (int64_t)e->old, (int64_t)e->val);
-		else if (e->ev == WEFT_EV_READ)
-			fprintf(f, "  = %" PRId64, (int64_t)e->val);
+		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE) {
+			fprintf(f, "  ");
+			print_value(f, sc, e->old);
+			fprintf(f, " -> ");
+			print_value(f, sc, e->val);
+		} else if (e->ev == WEFT_EV_READ) {
+			fprintf(f, "  = ");
+			print_value(f, sc, e->val);
+		}
 		fprintf(f, "\n");
 	}
 	const struct weft_site *s = rp->here.site;
