@@ -54,7 +54,8 @@
  *  - No swap_slots cache (free_swap_slot() frees at once): swapoff drains
  *    it first in the kernel (disable_swap_slots_cache_lock()).
  *
- * Workload (per thread, from the input): ops on one process's 16 PTEs.
+ * Workload (per thread, from the input): ops on one process's 4 PTEs (few
+ * addresses, so that generated workloads meet on them).
  *   swapout a|o<<4  fault an order-o folio at a if unmapped, swap it out
  *   zap     a|l<<4  zap_pte_range() over a .. a+l (free_swap_and_cache())
  *   swapin  a       do_swap_page() at a under get_swap_device()
@@ -68,7 +69,7 @@
 #define Z3_MAX_OPS 8
 #define Z3_PAGES 32
 #define Z3_SLOTS 32
-#define Z3_PTES 16
+#define Z3_PTES 4
 
 #define Z3_EINVAL 22
 #define Z3_ENOMEM 12
@@ -305,10 +306,16 @@ static void z3_swapin(struct z3_world *W, unsigned addr)
 	struct weft_swap_info *si = &W->si;
 	uint32_t orig = weft_ptep_get(&W->pt, addr);
 
-	if (!weft_is_swap_pte(orig)) {
-		weft_mm_swap_in(si, &W->pt, addr);   /* none: anonymous fault */
+	/* handle_pte_fault(): only a swap orig_pte leads to do_swap_page()
+	 * and the device; weft_mm_swap_in() reads the PTE again, so it runs
+	 * only under the device reference (found by libFuzzer: a PTE present
+	 * here, swapped out and the device swapped off before the re-read) */
+	if (weft_pte_none(orig)) {
+		weft_mm_fault_anon(si, &W->pt, addr, 0);
 		return;
 	}
+	if (!weft_is_swap_pte(orig))
+		return;
 	unsigned off = weft_pte_swp_offset(orig);
 	if (!z3_get_swap_device(W, off))
 		return;   /* the kernel: the entry is gone, the fault is retried */
@@ -600,7 +607,7 @@ const struct weft_scenario weft_scn_z3_swapoff = {
 	.max_ops = Z3_MAX_OPS,
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
+	.model_version = 2,
 	.files = z3_files,
 	.setup = z3_setup,
 	.thread = z3_thread,
