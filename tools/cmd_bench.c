@@ -39,7 +39,7 @@
 const char weft_help_bench[] =
 	"usage: weft bench [--quick] [--json] [--out DIR] [--seeds N] [--stress-cap S]\n"
 	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n"
-	"                  [--no-engines] [--all]\n\n"
+	"                  [--no-engines] [--all] [--sections LIST]\n\n"
 	"Measures, in one run on this machine: the core micro-benchmarks (ns per\n"
 	"context switch vs a bare asm switch and swapcontext, scheduling decisions/s,\n"
 	"exec/s of a 2-CPU x 50-point scenario), throughput per target (random\n"
@@ -58,6 +58,8 @@ const char weft_help_bench[] =
 	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
+	"  --sections L   only these, comma-separated: core, throughput, memory, min,\n"
+	"                 ttb (time to bug and headline), silence (default: all)\n"
 	"exit: 0 written, 2 usage, 3 I/O\n";
 
 /* ------------------------------------------------------------- JSON */
@@ -745,6 +747,7 @@ static struct {
 	uint64_t silence_iters;
 	double silence_secs;
 	const char *only;
+	const char *sections;         /* NULL: all */
 	unsigned slow_seeds;          /* seeds of fuzz and stress rows */
 	bool have_fuzz, have_min;
 	char cmdline[512];
@@ -768,6 +771,19 @@ static const char *skip_row(enum skind k, const char *engine)
 	if (k == S_FUZZ && !B.have_fuzz)
 		return "this weft has no `fuzz` subcommand yet";
 	return NULL;
+}
+
+/* Is section name in --sections (or are all on)? */
+static bool section_on(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!B.sections)
+		return true;
+	for (const char *p = B.sections; (p = strstr(p, name)); p += n)
+		if ((p == B.sections || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+			return true;
+	return false;
 }
 
 /* Is this variant in the per-variant sections? */
@@ -1998,6 +2014,22 @@ int cmd_bench(int argc, char **argv)
 		} else if (!strcmp(a, "--out") && v) {
 			B.out = v;
 			i++;
+		} else if (!strcmp(a, "--sections") && v) {
+			static const char *const known[] = { "core", "throughput", "memory", "min",
+							     "ttb", "silence" };
+			char buf[128];
+			copy_trunc(buf, sizeof(buf), v);
+			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+				bool ok = false;
+				for (unsigned k = 0; k < 6; k++)
+					ok |= !strcmp(tok, known[k]);
+				if (!ok)
+					return cli_usage_error("bench: unknown section '%s' (core, "
+							       "throughput, memory, min, ttb, silence)",
+							       tok);
+			}
+			B.sections = v;
+			i++;
 		} else if (!strcmp(a, "--only") && v) {
 			B.only = v;
 			i++;
@@ -2080,16 +2112,24 @@ int cmd_bench(int argc, char **argv)
 	fprintf(stderr, "weft bench: writing %s/bench.md and %s/bench.json (log: %s)\n", B.out,
 		B.out, path);
 	section_machine();
-	section_core();
-	section_empty_libfuzzer();
+	if (section_on("core")) {
+		section_core();
+		section_empty_libfuzzer();
+	}
 	/* cheap sections first: a --budget cut falls on the long tail of
 	 * time-to-bug seeds and on silence, never on a whole section */
-	section_throughput();
-	section_memory();
-	section_min();
-	section_ttb();
-	section_headline();
-	section_silence();
+	if (section_on("throughput"))
+		section_throughput();
+	if (section_on("memory"))
+		section_memory();
+	if (section_on("min"))
+		section_min();
+	if (section_on("ttb")) {
+		section_ttb();
+		section_headline();
+	}
+	if (section_on("silence"))
+		section_silence();
 	section_targets();
 	double total = bench_clock() - t0;
 	fprintf(md, "Whole bench: %.1f s%s.\n", total,
