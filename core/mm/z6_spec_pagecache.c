@@ -65,9 +65,10 @@
  * tree_lock -> zone_lock; gp_lock is a leaf (the grace-period machinery).
  *
  * Audits at quiescence: no page still waits for a grace period; a thread
- * holds no reference on a free page; every slot names an allocated page
- * of this mapping at that index; page count == owners (the slot + the
- * threads' references).
+ * holds no reference on a free page, nor one its page's count lacks
+ * (lost, the page freed and reused under it): use-after-free; every slot
+ * names an allocated page of this mapping at that index; page count ==
+ * owners (the slot + the threads' references).
  */
 #include "mm_page.h"
 
@@ -540,6 +541,25 @@ static void z6_quiesce(void *w)
 				    s, weft_page_nr(&W->mm, p), weft_peek(p->state));
 			return;
 		}
+	}
+	/* a count below its holders: a reference was lost (z6b's store of
+	 * 0), the page freed and reused under its holder */
+	for (unsigned i = 0; i < Z6_PAGES; i++) {
+		struct weft_page *p = &W->mm.pages[i];
+		unsigned own;
+
+		if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
+			continue;
+		own = z6_owners(&W->mm, p, W);
+		if (weft_page_peek_count(&W->mm, p) >= (int)own)
+			continue;
+		struct weft_access other = weft_last_write(&p->count);
+		weft_report2(WEFT_KIND_USE_AFTER_FREE, &p->count,
+			     WEFT_SITE(WEFT_EV_NOTE, "audit: every held reference is counted"),
+			     &other, "page %u has count %d but %u references are held: one was "
+			     "lost and the page freed and reused under its holder", i,
+			     weft_page_peek_count(&W->mm, p), own);
+		return;
 	}
 	weft_mm_audit_leaks(&W->mm, z6_owners, W);
 }
