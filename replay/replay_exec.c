@@ -226,9 +226,13 @@ int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario
 		c->desync_step = rs.got.step ? rs.got.step : rs.expected.step;
 		if (rs.desync_index < rf->nr_dec && rs.got.step == 0 && rs.got.runnable == 0)
 			c->desync_step = rs.expected.step;
-		snprintf(c->why, sizeof(c->why), "%s (expected %s; got %s)", rs.why,
-			 site_name(rs.expected.site_id, a, sizeof(a)),
-			 site_name(rs.got.site_id, b, sizeof(b)));
+		if (rs.expected.site_id != rs.got.site_id)
+			snprintf(c->why, sizeof(c->why), "%s (recorded at %s; replayed at %s)",
+				 rs.why, site_name(rs.expected.site_id, a, sizeof(a)),
+				 site_name(rs.got.site_id, b, sizeof(b)));
+		else
+			snprintf(c->why, sizeof(c->why), "%s, at %s", rs.why,
+				 site_name(rs.got.site_id, b, sizeof(b)));
 		return 0;
 	}
 	size_t nh, ne;
