@@ -139,9 +139,13 @@ for f in files:
             if lang == "sh":
                 for c in commands(lines):
                     want = expected_exit(c)
-                    p = subprocess.run(["bash", "-c", "set -o pipefail; " + c], cwd=cwd, env=env,
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, timeout=a.timeout)
+                    try:
+                        p = subprocess.run(["bash", "-c", "set -o pipefail; " + c], cwd=cwd, env=env,
+                                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                           stderr=subprocess.STDOUT, timeout=a.timeout)
+                    except subprocess.TimeoutExpired:
+                        failures.append("%s: '%s' did not finish in %d s" % (where, c, a.timeout))
+                        continue
                     counts["run"] += 1
                     last_out = p.stdout.decode(errors="replace")
                     # "# exit 1: double-free": the report must be of that kind
