@@ -321,12 +321,16 @@ static void z6_lookup(struct z6_world *W, unsigned tid, unsigned s)
 		spin_unlock(&W->page_lock[nr]);
 		z6_put_page(W, p);
 	}
-	/* the caller reads the page (its index) and unlocks it */
-	if (READ_ONCE(p->private) != s)
-		weft_report(WEFT_KIND_ASSERT, &p->private,
-			    WEFT_SITE(WEFT_EV_NOTE, "find_lock_page: page->index == offset"),
-			    "slot %u gave page %u of index %lu", s, weft_page_nr(&W->mm, p),
-			    weft_peek(p->private));
+	/* the caller reads the page (its index) and unlocks it; another
+	 * index means the page was freed under our reference and reused */
+	if (READ_ONCE(p->private) != s) {
+		struct weft_access other = weft_last_write(&p->private);
+
+		weft_report2(WEFT_KIND_USE_AFTER_FREE, &p->private,
+			     WEFT_SITE(WEFT_EV_NOTE, "find_lock_page: page->index == offset"), &other,
+			     "slot %u gave page %u, now of index %lu: freed and reused under the "
+			     "reference", s, weft_page_nr(&W->mm, p), weft_peek(p->private));
+	}
 	spin_unlock(&W->page_lock[weft_page_nr(&W->mm, p)]);
 	W->held[tid][weft_page_nr(&W->mm, p)]++;
 	z6_stat(W, Z6_STAT_LOOKUP_HIT);
