@@ -82,6 +82,7 @@ static struct {
 	uint32_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t lone_yields;
+	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;     /* events traced in this execution */
 	uint64_t hash;
 	uint8_t next_flags;
@@ -638,12 +639,16 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 
 void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
 {
-	(void)size;
+	uint64_t ignored;
+
 	if (M.cur >= 0)
 		sched_point(s);
 	uint32_t loc = loc_of(addr);
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	/* the value a plain store overwrites, for the trace (read here, in
+	 * uninstrumented core code, so TSan sees only the model's access) */
+	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
 }
 
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
@@ -652,6 +657,8 @@ void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val
 	uint32_t loc = loc_of(addr);
 
 	(void)size;
+	if (s->ev == WEFT_EV_WRITE)
+		old = M.plain_old;
 	trace(s->ev, loc, old, val, s);
 	if (loc != WEFT_NO_LOC) {
 		if (M.fb && s->ev == WEFT_EV_READ)
