@@ -18,7 +18,8 @@ weft_python() {
 }
 
 # weft_build NAME CC [extra cmake args...]: configure and build
-# $WEFT_BUILD_ROOT/NAME with compiler CC and -DWEFT_WERROR=ON; prints the dir.
+# $WEFT_BUILD_ROOT/NAME with compiler CC and -DWEFT_WERROR=ON (only the
+# targets in $WEFT_TARGETS if set); prints the dir.
 weft_build() {
 	local name="$1" cc="$2"; shift 2
 	local dir="$WEFT_BUILD_ROOT/$name"
@@ -27,9 +28,10 @@ weft_build() {
 	weft_log "build $name (CC=$cc $*)" >&2
 	CC="$cc" cmake -S "$WEFT_ROOT" -B "$dir" -G Ninja -DWEFT_WERROR=ON "$@" >"$dir.configure.log" 2>&1 ||
 		{ cat "$dir.configure.log" >&2; weft_die "configure $name"; }
-	cmake --build "$dir" -j "$WEFT_JOBS" >"$dir.build.log" 2>&1 ||
+	# shellcheck disable=SC2086
+	cmake --build "$dir" -j "$WEFT_JOBS" ${WEFT_TARGETS:+--target $WEFT_TARGETS} >"$dir.build.log" 2>&1 ||
 		{ tail -n 60 "$dir.build.log" >&2; weft_die "build $name"; }
-	echo "built $name in $((SECONDS - t0)) s" >&2
+	echo "built $name${WEFT_TARGETS:+ ($WEFT_TARGETS)} in $((SECONDS - t0)) s" >&2
 	echo "$dir"
 }
 
