@@ -8,12 +8,13 @@
  *    clean, and in some of those executions swapoff did wait for the
  *    free's device reference (the fix at work, not a workload that misses
  *    the race);
- *  - the false alarm of v1 of the fix: do_swap_page() reads orig_pte
- *    (swap entry 0), a zap on the other CPU frees entry 0 legitimately,
- *    then the lookup finds the entry unused. The input below drives
- *    exactly that interleaving (2 preemptions); both variants are silent
- *    and the model counted the unused lookup; dfs bound 2 over the
- *    workload is complete and silent;
+ *  - the false alarm of v1 of the fix: T0's zap frees entry 0 under the
+ *    ptl and is preempted before it clears the PTE; T1's do_swap_page()
+ *    reads orig_pte locklessly (still swap entry 0), takes the device and
+ *    finds the entry unused. The inputs below drive exactly that
+ *    interleaving (1 preemption; the decision differs per variant): both
+ *    variants are silent and counted the unused lookup once; dfs bound 2
+ *    over the workload is complete and silent;
  *  - a libFuzzer finding that was a model defect (the swap-in read a
  *    present PTE, then re-read it as a swap entry after the device was
  *    gone, without a device reference): silent on both variants now.
@@ -22,6 +23,10 @@
 
 /* T0: swapout 0 (order 0), reclaim 0 (slot 0 -> 0x01), zap 0; T1: swapin 0 */
 static const uint8_t fa_wl[] = { 4, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x12, 0x00 };
+
+/* fa_wl plus one preemption of T0 right after the free, to T1 */
+static const uint8_t fa_in_z3[] = { 4, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x12, 0x00, 106, 0, 0 };
+static const uint8_t fa_in_fix[] = { 4, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x12, 0x00, 108, 0, 0 };
 
 /* found by `weft fuzz z3-swapoff:z3` (5 preemptions): must stay silent */
 static const uint8_t fuzz_fp[] = {
@@ -78,6 +83,15 @@ int main(int argc, char **argv)
 
 	/* the false alarm of v1 */
 	static const char *const both[] = { "z3-swapoff:z3", "z3-swapoff:fix" };
+	static const uint8_t *const fa_in[] = { fa_in_z3, fa_in_fix };
+	for (unsigned k = 0; k < 2; k++) {
+		o = z34_run(both[k], "bytes", 0, 0, fa_in[k], sizeof(fa_in_z3), 1,
+			    "lookup_unused_entry");
+		CHECK(o.kind == WEFT_KIND_NONE && o.stat == 1 && o.r.preemptions == 1,
+		      "%s false-alarm input: %s (%s), %llu unused lookups, %u preemptions",
+		      both[k], weft_kind_name(o.kind), o.r.report.msg,
+		      (unsigned long long)o.stat, o.r.preemptions);
+	}
 	for (unsigned k = 0; k < 2; k++) {
 		o = z34_run(both[k], "dfs", 0, 2, fa_wl, sizeof(fa_wl), 1000000,
 			    "lookup_unused_entry");
