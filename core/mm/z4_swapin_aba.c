@@ -50,9 +50,16 @@
  *    (weft_mm_swap_in()); with one process and no fork __swap_count() is
  *    never above 1, so a miss always takes the skip path.
  *  - The fix's back-off returns to the fault's caller, which retries after
- *    a cond_resched(): a free switch to the pinning thread, which never
- *    waits for the racer, so the retry cannot spin alone; a pin that is
- *    never released would make it spin alone: the livelock detector.
+ *    a cond_resched() (the kernel sleeps a tick in
+ *    schedule_timeout_uninterruptible(1) and the access refaults). The
+ *    machine has no sleep: a yield is a free switch to another runnable
+ *    thread, but an adversarial schedule can keep two backing-off racers
+ *    running and starve the pinning thread (pct does: the racers outrank
+ *    it, measured as a step-budget livelock). So a fault backs off at most
+ *    Z4_MAX_BACKOFFS times, then the access is left for later (the op
+ *    ends without mapping; nothing is read, nothing is lost). A pin that
+ *    is never released is still caught: at quiescence a HAS_CACHE slot
+ *    without a swap-cache folio is a swap-slot-leak.
  *
  * Workload (per thread, from the input): ops on one process's 4 PTEs (few
  * addresses, so that generated workloads meet on them).
@@ -71,6 +78,7 @@
 #define Z4_PTES 4
 
 #define Z4_EAGAIN 11
+#define Z4_MAX_BACKOFFS 8
 
 /* versions written by the workload: never equal to a fresh page's
  * allocation tag (mm->alloc_seq) */
@@ -92,6 +100,7 @@ enum {
 	X(PREPARE_BACKOFF, "swapcache_prepare_backoffs")                      \
 	X(PTE_CHANGED, "skip_swapcache_pte_changed")                          \
 	X(FAULT_RETRIES, "fault_retries")                                     \
+	X(FAULT_GAVE_UP, "fault_left_for_later")                              \
 	X(CHECKED_READS, "checked_reads")                                     \
 	X(WRITES, "writes")
 
@@ -211,10 +220,12 @@ out:
 	return 0;
 }
 
-/* handle_mm_fault() for addr, retried while the fix backs off. */
+/* handle_mm_fault() for addr, retried while the fix backs off, at most
+ * Z4_MAX_BACKOFFS times (see the header): then the access is left for
+ * later (the op ends unfaulted). */
 static void z4_fault(struct z4_world *W, unsigned addr)
 {
-	for (;;) {
+	for (unsigned backoffs = 0;; backoffs++) {
 		uint32_t orig = weft_ptep_get(&W->pt, addr);   /* lockless */
 		if (weft_pte_present(orig))
 			return;
@@ -224,6 +235,10 @@ static void z4_fault(struct z4_world *W, unsigned addr)
 		}
 		if (z4_do_swap_page(W, addr, orig) != -Z4_EAGAIN)
 			return;
+		if (backoffs == Z4_MAX_BACKOFFS) {
+			z4_stat(W, Z4_STAT_FAULT_GAVE_UP);
+			return;
+		}
 		/* schedule_timeout_uninterruptible(1); the fault is retried */
 		z4_stat(W, Z4_STAT_FAULT_RETRIES);
 		cond_resched();
@@ -462,7 +477,7 @@ const struct weft_scenario weft_scn_z4_swapin_aba = {
 	.max_ops = Z4_MAX_OPS,
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
+	.model_version = 2,
 	.files = z4_files,
 	.setup = z4_setup,
 	.thread = z4_thread,
