@@ -1652,33 +1652,54 @@ static void section_silence(void)
 
 /* --------------------------------------------------- minimization */
 
-/* The input of the random strategy's finding (seed 1), for weft min. */
-static bool finding_input(const struct bvariant *v, char *hex, size_t n)
+/*
+ * An input to minimize: the first finding, over random then pct d=3 then
+ * pct d=2 and seeds 1..5, that has a bytes reproducer (`weft run` prints an
+ * empty "input" when the schedule needs more than WEFT_MAX_ENTRIES entries,
+ * as random's many preemptions often do). src names where it came from.
+ */
+static bool finding_input(const struct bvariant *v, char *hex, size_t n, char *src, size_t sn)
 {
-	struct argv_buf a;
-	struct child c;
+	static const struct {
+		const char *strategy;
+		unsigned depth;
+	} from[] = { { "random", 0 }, { "pct", 3 }, { "pct", 2 } };
 	bool ok = false;
 
-	av_init(&a, bench_self);
-	av_add(&a, "run");
-	av_add(&a, "%s:%s", v->scenario, v->variant);
-	av_add(&a, "--strategy");
-	av_add(&a, "random");
-	av_add(&a, "--seed");
-	av_add(&a, "1");
-	av_add(&a, "--iterations");
-	av_add(&a, "%" PRIu64, B.run_cap);
-	av_add(&a, "--quiet");
-	av_add(&a, "--json");
-	run_child(a.v, 120, true, &c);
-	struct jnode *j = child_json(&c);
-	const char *in = jstr(j, "input");
-	if (in && *in && strlen(in) < n) {
-		snprintf(hex, n, "%s", in);
-		ok = true;
+	for (unsigned k = 0; k < 3 && !ok; k++) {
+		for (unsigned seed = 1; seed <= 5 && !ok && !budget_spent(); seed++) {
+			struct argv_buf a;
+			struct child c;
+			av_init(&a, bench_self);
+			av_add(&a, "run");
+			av_add(&a, "%s:%s", v->scenario, v->variant);
+			av_add(&a, "--strategy");
+			av_add(&a, "%s", from[k].strategy);
+			if (from[k].depth) {
+				av_add(&a, "--depth");
+				av_add(&a, "%u", from[k].depth);
+			}
+			av_add(&a, "--seed");
+			av_add(&a, "%u", seed);
+			av_add(&a, "--iterations");
+			av_add(&a, "%u", B.quick ? 2000u : 20000u);
+			av_add(&a, "--quiet");
+			av_add(&a, "--json");
+			run_child(a.v, 120, true, &c);
+			struct jnode *j = child_json(&c);
+			const char *in = jstr(j, "input");
+			if (in && *in && strlen(in) < n) {
+				snprintf(hex, n, "%s", in);
+				if (from[k].depth)
+					snprintf(src, sn, "pct-d%u seed %u", from[k].depth, seed);
+				else
+					snprintf(src, sn, "random seed %u", seed);
+				ok = true;
+			}
+			jfree(j);
+			child_free(&c);
+		}
 	}
-	jfree(j);
-	child_free(&c);
 	return ok;
 }
 
@@ -1698,13 +1719,13 @@ static void section_min(void)
 	 * steps, bytes, threads}, executions, seconds */
 	static const char *const fields[] = { "preemptions", "ops", "steps", "bytes" };
 
-	fprintf(md, "## Minimization (weft min on random's finding, seed 1)\n\n");
-	fprintf(md, "| variant | preemptions | operations | steps | bytes | executions | seconds "
-		    "| note |\n|---|---|---|---|---|---:|---:|---|\n");
+	fprintf(md, "## Minimization (weft min on a finding of random or pct)\n\n");
+	fprintf(md, "| variant | input from | preemptions | operations | steps | bytes | executions "
+		    "| seconds | note |\n|---|---|---|---|---|---|---:|---:|---|\n");
 	js_section("minimization");
 	for (unsigned i = 0; i < nr_vars; i++) {
 		const struct bvariant *v = &vars[i];
-		char why[600] = "", hex[2048], path[PATH_MAX + 64];
+		char why[600] = "", hex[2048], path[PATH_MAX + 64], src[48] = "";
 		struct jnode *n = NULL;
 		struct child c = { .status = -1 };
 
@@ -1714,9 +1735,10 @@ static void section_min(void)
 			snprintf(why, sizeof(why), "this weft has no `min` subcommand yet");
 		} else if (budget_spent()) {
 			snprintf(why, sizeof(why), "time budget spent");
-		} else if (!finding_input(v, hex, sizeof(hex))) {
-			snprintf(why, sizeof(why), "random found nothing to minimize in %" PRIu64
-				 " executions", B.run_cap);
+		} else if (!finding_input(v, hex, sizeof(hex), src, sizeof(src))) {
+			snprintf(why, sizeof(why), "no finding with a bytes reproducer from random, "
+				 "pct d=3, pct d=2 (seeds 1..5, %u executions each)",
+				 B.quick ? 2000u : 20000u);
 		} else {
 			/* the raw bytes input, as a fuzzer would have saved it */
 			uint8_t raw[1024];
@@ -1758,14 +1780,16 @@ static void section_min(void)
 		double secs = n ? jnum(n, "seconds", c.seconds) : -1;
 		char b1[32], b2[32];
 		double mexecs = jnum(n, "executions", -1);
-		fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario,
-			v->variant, cell[0], cell[1], cell[2], cell[3], fmt_si(b2, 32, mexecs),
+		fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario,
+			v->variant, src[0] ? src : "-", cell[0], cell[1], cell[2], cell[3],
+			fmt_si(b2, 32, mexecs),
 			fmt_num(b1, 32, n ? secs : -1, 3), why[0] ? "not measured: " : "", why);
 		js_sep();
 		fprintf(js, "{");
 		js_kstr("scenario", v->scenario, true);
 		js_kstr("variant", v->variant, true);
 		js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
+		js_kstr("input_from", src[0] ? src : NULL, true);
 		for (unsigned k = 0; k < 4; k++) {
 			char kb[32], ka[32];
 			snprintf(kb, sizeof(kb), "%s_before", fields[k]);
