@@ -1225,7 +1225,7 @@ static void ttb_seed_run(const struct bvariant *v, const struct bstrategy *s, un
 		av_add(&a, "--engine");
 		av_add(&a, "%s", s->arg);
 		av_add(&a, "--time");
-		av_add(&a, "%g", B.fuzz_cap);
+		av_add(&a, "%.0f", B.fuzz_cap);
 		av_add(&a, "--seed");
 		av_add(&a, "%u", seed);
 		if (s->param)
@@ -1569,8 +1569,10 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		av_add(&a, "%s:%s", v->scenario, v->variant);
 		av_add(&a, "--engine");
 		av_add(&a, "%s", s->arg);
+		/* weft fuzz takes whole seconds, at least 1 */
+		double fsecs = B.silence_secs < 1 ? 1 : (double)(long)B.silence_secs;
 		av_add(&a, "--time");
-		av_add(&a, "%g", B.silence_secs);
+		av_add(&a, "%.0f", fsecs);
 		av_add(&a, "--seed");
 		av_add(&a, "1");
 		if (s->param)
@@ -1578,7 +1580,7 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		av_add(&a, "--out");
 		av_add(&a, "%s/fuzz/%s-%s-%s-silence", B.out, v->scenario, v->variant, s->name);
 		av_add(&a, "--json");
-		snprintf(budget, sizeof(budget), "%g s", B.silence_secs);
+		snprintf(budget, sizeof(budget), "%.0f s", fsecs);
 	} else {
 		av_add(&a, "stress");
 		av_add(&a, "%s:%s", v->scenario, v->variant);
@@ -2091,6 +2093,8 @@ int cmd_bench(int argc, char **argv)
 		B.fuzz_cap = B.quick ? 1 : 20;
 	if (!budget_set)
 		B.budget = B.quick ? 100 : 0;
+	/* weft fuzz --time takes whole seconds */
+	B.fuzz_cap = B.fuzz_cap < 1 ? 1 : (double)(long)(B.fuzz_cap + 0.5);
 	B.run_cap = B.quick ? 20000 : 200000;
 	B.silence_iters = B.quick ? 2000 : 50000;
 	B.silence_secs = B.quick ? 0.5 : 5;
