@@ -54,7 +54,7 @@ const char weft_help_bench[] =
 	"                 weft fuzz and stress rows)\n"
 	"  --stress-cap S seconds per stress run (default 60; quick 1)\n"
 	"  --fuzz-cap S   seconds per weft fuzz run (default 20; quick 1)\n"
-	"  --budget S     stop starting new measurements after S seconds (quick 100)\n"
+	"  --budget S     stop starting new measurements after S seconds (quick 90)\n"
 	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
@@ -2092,7 +2092,7 @@ int cmd_bench(int argc, char **argv)
 	if (!fuzz_set)
 		B.fuzz_cap = B.quick ? 1 : 20;
 	if (!budget_set)
-		B.budget = B.quick ? 100 : 0;
+		B.budget = B.quick ? 90 : 0;
 	/* weft fuzz --time takes whole seconds */
 	B.fuzz_cap = B.fuzz_cap < 1 ? 1 : (double)(long)(B.fuzz_cap + 0.5);
 	B.run_cap = B.quick ? 20000 : 200000;
