@@ -753,17 +753,19 @@ static struct {
 	char cmdline[512];
 } B;
 
-static const char *skip_row(enum skind k, const char *engine);
+static const char *skip_row(enum skind k, const char *engine, unsigned param);
 
 /* Why a row of this kind is not run, or NULL. */
 static const char *skip_kind(enum skind k)
 {
-	return skip_row(k, NULL);
+	return skip_row(k, NULL, 0);
 }
 
 /* Why this row is not run, or NULL. arg: the fuzz engine. */
-static const char *skip_row(enum skind k, const char *engine)
+static const char *skip_row(enum skind k, const char *engine, unsigned param)
 {
+	if (B.quick && k == S_FUZZ && param)
+		return "--quick runs libFuzzer with feedback only";
 	if (B.quick && engine && !strcmp(engine, "afl"))
 		return "--quick runs AFL++ for throughput only (its start-up costs seconds)";
 	if ((k == S_FUZZ || k == S_STRESS) && B.no_engines)
@@ -1030,13 +1032,17 @@ static void section_empty_libfuzzer(void)
 
 /* ---------------------------------------------------- throughput */
 
-static void throughput_row(const struct bvariant *v, const char *engine)
+static void throughput_row(const struct bvariant *v, const char *engine, const char *skip)
 {
 	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
 	struct argv_buf a;
 	struct child c;
 	double execs = -1, secs = -1, decs = -1, steps = -1;
 
+	if (skip) {
+		snprintf(why, sizeof(why), "%s", skip);
+		goto out;
+	}
 	if (budget_spent()) {
 		snprintf(why, sizeof(why), "time budget spent");
 		goto out;
@@ -1113,6 +1119,7 @@ out:;
 static void section_throughput(void)
 {
 	static const char *const engines[] = { "random", "libfuzzer", "afl" };
+	unsigned nscen = 0;
 
 	fprintf(md, "## Throughput per target (first fixed variant of each scenario)\n\n");
 	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
@@ -1128,7 +1135,10 @@ static void section_throughput(void)
 		if (!first)
 			continue;
 		for (unsigned e = 0; e < 3; e++)
-			throughput_row(&vars[i], engines[e]);
+			throughput_row(&vars[i], engines[e],
+				       B.quick && e && nscen ? "--quick measures the engines on the "
+							       "first scenario only" : NULL);
+		nscen++;
 	}
 	js_end_section();
 	fprintf(md, "\n");
@@ -1333,8 +1343,8 @@ static void ttb_row(unsigned vi, unsigned si)
 	memset(t, 0, sizeof(*t));
 	t->med_s = t->min_s = t->max_s = t->med_e = t->min_e = t->max_e = -1;
 	t->dfs_total = t->dfs_secs = -1;
-	if (skip_row(s->kind, s->arg)) {
-		snprintf(t->note, sizeof(t->note), "%s", skip_row(s->kind, s->arg));
+	if (skip_row(s->kind, s->arg, s->param)) {
+		snprintf(t->note, sizeof(t->note), "%s", skip_row(s->kind, s->arg, s->param));
 	} else if (budget_spent()) {
 		snprintf(t->note, sizeof(t->note), "time budget spent");
 	} else if (s->kind == S_DFS) {
@@ -1530,8 +1540,8 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 	char why[600] = "", budget[64];
 	double reports = -1, execs = -1;
 
-	if (skip_row(s->kind, s->arg)) {
-		snprintf(why, sizeof(why), "%s", skip_row(s->kind, s->arg));
+	if (skip_row(s->kind, s->arg, s->param)) {
+		snprintf(why, sizeof(why), "%s", skip_row(s->kind, s->arg, s->param));
 		goto out;
 	}
 	if (budget_spent()) {
