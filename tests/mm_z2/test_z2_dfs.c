@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 	const char *variant = argc > 1 ? argv[1] : "v3";
 	uint8_t wl[64];
 	size_t wl_len = z2_trigger_workload(wl, sizeof(wl));
-	struct z2_outcome o;
+	struct mm_outcome o;
 
 	o = z2_run(variant, "dfs", 0, 2, wl, wl_len, 2000000);
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "%s dfs 2 on the trigger: %s (%s), complete %d",

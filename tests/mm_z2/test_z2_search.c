@@ -38,7 +38,7 @@ static void search(const char *label, const char *strategy, unsigned depth, cons
 	double secs[Z2_SEEDS];
 
 	for (unsigned s = 0; s < Z2_SEEDS; s++) {
-		struct z2_outcome o = z2_run("v2", strategy, 1 + s, depth, wl, wl_len, Z2_BUDGET);
+		struct mm_outcome o = z2_run("v2", strategy, 1 + s, depth, wl, wl_len, Z2_BUDGET);
 		CHECK(o.kind == WEFT_KIND_SLOT_LEAK, "%s seed %u: %s after %llu executions", label,
 		      1 + s, weft_kind_name(o.kind), (unsigned long long)o.executions);
 		ex[s] = o.executions;

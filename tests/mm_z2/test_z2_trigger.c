@@ -33,7 +33,7 @@ int main(void)
 	const struct weft_scenario *sc = z2_scenario("v2", &vi);
 	uint8_t wl[64];
 	size_t wl_len = z2_trigger_workload(wl, sizeof(wl));
-	struct z2_outcome o;
+	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z2-swap-batch:v2 has a trigger");
 	CHECK(wl_len == 9, "trigger workload is 4 ops (%zu bytes)", wl_len);

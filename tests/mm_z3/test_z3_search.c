@@ -17,7 +17,7 @@ int main(void)
 		   20000, WEFT_KIND_USE_AFTER_FREE);
 	z34_search("z3 pct d=3, trigger workload", "z3-swapoff:z3", "pct", 3, wl, wl_len, 10,
 		   20000, WEFT_KIND_USE_AFTER_FREE);
-	struct z34_outcome o = z34_run("z3-swapoff:z3", "random", 1, 0, wl, wl_len, 20000, NULL);
+	struct mm_outcome o = z34_run("z3-swapoff:z3", "random", 1, 0, wl, wl_len, 20000, NULL);
 	printf("z3 random, trigger workload, seed 1: %s after %llu executions\n",
 	       weft_kind_name(o.kind), (unsigned long long)o.executions);
 	return check_done();

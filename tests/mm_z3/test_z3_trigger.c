@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 	const struct weft_scenario *sc = weft_scenario_find("z3-swapoff:z3", &vi);
 	uint8_t wl[64];
 	size_t wl_len = z34_trigger_workload("z3-swapoff:z3", wl, sizeof(wl));
-	struct z34_outcome o;
+	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z3-swapoff:z3 has a trigger");
 	if (!sc)

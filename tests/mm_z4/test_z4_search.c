@@ -16,7 +16,7 @@ int main(void)
 		   20000, WEFT_KIND_DATA_LOSS);
 	z34_search("z4 pct d=3, trigger workload", "z4-swapin-aba:z4", "pct", 3, wl, wl_len, 10,
 		   20000, WEFT_KIND_DATA_LOSS);
-	struct z34_outcome o = z34_run("z4-swapin-aba:z4", "random", 1, 0, wl, wl_len, 20000,
+	struct mm_outcome o = z34_run("z4-swapin-aba:z4", "random", 1, 0, wl, wl_len, 20000,
 				       NULL);
 	printf("z4 random, trigger workload, seed 1: %s after %llu executions\n",
 	       weft_kind_name(o.kind), (unsigned long long)o.executions);

@@ -25,7 +25,7 @@ int main(void)
 	const struct weft_scenario *sc = weft_scenario_find("z4-swapin-aba:z4", &vi);
 	uint8_t wl[64];
 	size_t wl_len = z34_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
-	struct z34_outcome o;
+	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z4-swapin-aba:z4 has a trigger");
 	if (!sc)
@@ -46,9 +46,9 @@ int main(void)
 	CHECK(o.r.preemptions == 1, "1 preemption (%u)", o.r.preemptions);
 	CHECK(o.stat == 2, "both faults read without the swap cache (%llu)",
 	      (unsigned long long)o.stat);
-	CHECK(z34_last_stat(sc, "swap_slots_allocated") == 2,
+	CHECK(mm_last_stat(sc, "swap_slots_allocated") == 2,
 	      "slot 0 allocated twice: the LIFO reuse (%llu)",
-	      (unsigned long long)z34_last_stat(sc, "swap_slots_allocated"));
+	      (unsigned long long)mm_last_stat(sc, "swap_slots_allocated"));
 	printf("z4 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
 	       o.r.report.msg);
 

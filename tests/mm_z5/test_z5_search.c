@@ -38,7 +38,7 @@ static void search(const char *label, const char *strategy, unsigned depth, cons
 	unsigned found = 0;
 
 	for (unsigned s = 0; s < Z5_SEEDS; s++) {
-		struct z5_outcome o = z5_run("z5", strategy, 1 + s, depth, wl, wl_len,
+		struct mm_outcome o = z5_run("z5", strategy, 1 + s, depth, wl, wl_len,
 					     rnd ? Z5_RANDOM_BUDGET : Z5_BUDGET);
 		if (!rnd)
 			CHECK(o.kind == WEFT_KIND_SWAP_UNDERFLOW,

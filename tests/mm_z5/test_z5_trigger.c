@@ -16,7 +16,7 @@ int main(void)
 	const struct weft_scenario *sc = z5_scenario("z5", &vi);
 	uint8_t wl[64];
 	size_t wl_len = z5_trigger_workload("z5", wl, sizeof(wl));
-	struct z5_outcome o;
+	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi] && wl_len == 5, "z5 has a 2-op trigger");
 	if (!sc || !wl_len)

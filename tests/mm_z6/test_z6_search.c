@@ -48,7 +48,7 @@ static void search1(const char *variant, const char *label, const char *strategy
 
 	for (unsigned s = 0; s < Z6_SEEDS; s++) {
 		z6_until_kind = until;
-		struct z6_outcome o = z6_run(variant, strategy, 1 + s, depth, wl, wl_len,
+		struct mm_outcome o = z6_run(variant, strategy, 1 + s, depth, wl, wl_len,
 					     until ? Z6_KIND_BUDGET : Z6_BUDGET);
 		z6_until_kind = WEFT_KIND_NONE;
 		if (!until)

@@ -29,7 +29,7 @@ int main(void)
 		const struct weft_scenario *sc = z6_scenario(k->variant, &vi);
 		uint8_t wl[64];
 		size_t wl_len = z6_trigger_workload(k->variant, wl, sizeof(wl));
-		struct z6_outcome o;
+		struct mm_outcome o;
 
 		CHECK(sc && sc->triggers && sc->triggers[vi] && wl_len == 5,
 		      "%s has a 2-op trigger", k->variant);
@@ -83,7 +83,7 @@ int main(void)
 	 * the free waits for T0's read-side section, T0 ends it */
 	unsigned vi;
 	const struct weft_scenario *sc = z6_scenario("z6a", &vi);
-	struct z6_outcome o = z6_run("fix", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
+	struct mm_outcome o = z6_run("fix", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
 	CHECK(o.kind == WEFT_KIND_NONE, "fix: %s", weft_kind_name(o.kind));
 	CHECK(z6_stat_of("page_cache_get_speculative_failed") == 1, "fix: speculative get failed once");
 	CHECK(z6_stat_of("rcu_deferred_frees") == 1 && z6_stat_of("rcu_grace_period_frees") == 1,
