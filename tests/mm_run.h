@@ -125,4 +125,82 @@ static inline size_t mm_trigger_workload(const char *spec, uint8_t *wl, size_t c
 	return 1 + 2 * (size_t)in.nr_wl_ops;
 }
 
+/* Model counters summed over executions. */
+struct mm_counters {
+	unsigned n;
+	const char *names[96];
+	uint64_t sum[96];
+};
+
+/*
+ * The silence check of a fixed variant: n executions of spec under
+ * "random" or "pct" (depth 3) from seed, over generated workloads; any
+ * report is a test failure. Sums the model's counters into c (which the
+ * caller zeroes) and prints the executions and the time. Returns the
+ * executions done.
+ */
+static inline uint64_t mm_silent(const char *spec, const char *strategy, uint64_t n,
+				 uint64_t seed, struct mm_counters *c)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
+	struct weft_random r;
+	struct weft_pct p;
+	const struct weft_strategy_ops *ops = &weft_strategy_random;
+	void *st = &r;
+	struct weft_exec_result res;
+	uint64_t vals[96], done = 0;
+
+	CHECK(sc && !sc->variants[vi].buggy, "%s is a fixed variant", spec);
+	if (!sc)
+		return 0;
+	if (!strcmp(strategy, "pct")) {
+		weft_pct_init(&p, sc, seed, 3, NULL, 0);
+		ops = &weft_strategy_pct;
+		st = &p;
+	} else {
+		weft_random_init(&r, sc, seed, NULL, 0);
+	}
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+	double t0 = mm_now();
+	for (; done < n; done++) {
+		if (weft_execute(&o, ops, st, &res) != 0) {
+			CHECK(0, "weft_execute failed at execution %llu", (unsigned long long)done);
+			break;
+		}
+		if (res.kind != WEFT_KIND_NONE) {
+			CHECK(0, "%s %s execution %llu: %s: %s: %s", spec, strategy,
+			      (unsigned long long)done + 1, weft_kind_name(res.kind),
+			      res.report.object, res.report.msg);
+			break;
+		}
+		c->n = sc->stats(weft_last_world(), c->names, vals, 96);
+		for (unsigned k = 0; k < c->n; k++)
+			c->sum[k] += vals[k];
+	}
+	printf("%s: %llu %s executions clean in %.2f s\n", spec, (unsigned long long)done,
+	       strategy, mm_now() - t0);
+	return done;
+}
+
+/* The sum of counter name (0 if the model has none). */
+static inline uint64_t mm_counter(const struct mm_counters *c, const char *name)
+{
+	for (unsigned k = 0; k < c->n; k++)
+		if (!strcmp(c->names[k], name))
+			return c->sum[k];
+	return 0;
+}
+
+/* Every counter in must[] moved: the generated workloads reached that path. */
+static inline void mm_require_counters(const char *spec, const struct mm_counters *c,
+				       const char *const *must, unsigned nmust)
+{
+	for (unsigned m = 0; m < nmust; m++) {
+		uint64_t v = mm_counter(c, must[m]);
+		CHECK(v > 0, "%s: counter %s never moved: the workloads miss a path", spec, must[m]);
+		printf("  %-36s %llu\n", must[m], (unsigned long long)v);
+	}
+}
+
 #endif

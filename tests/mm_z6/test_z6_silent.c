@@ -16,47 +16,9 @@ int main(int argc, char **argv)
 	const char *strategy = argc > 1 ? argv[1] : "random";
 	uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 0) : 100000;
 	uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 7;
-	unsigned vi;
-	const struct weft_scenario *sc = z6_scenario("fix", &vi);
-	struct weft_random r;
-	struct weft_pct p;
-	const struct weft_strategy_ops *ops = &weft_strategy_random;
-	void *st = &r;
-	struct weft_exec_result res;
-	const char *names[64];
-	uint64_t vals[64], sum[64] = { 0 };
-	unsigned nst = 0;
-	uint64_t done = 0;
+	struct mm_counters c = { 0 };
 
-	CHECK(sc && !sc->variants[vi].buggy, "fix is a fixed variant");
-	if (!sc)
-		return check_done();
-	if (!strcmp(strategy, "pct")) {
-		weft_pct_init(&p, sc, seed, 3, NULL, 0);
-		ops = &weft_strategy_pct;
-		st = &p;
-	} else {
-		weft_random_init(&r, sc, seed, NULL, 0);
-	}
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
-	double t0 = z6_now();
-	for (; done < n; done++) {
-		if (weft_execute(&o, ops, st, &res) != 0) {
-			CHECK(0, "weft_execute failed at execution %llu", (unsigned long long)done);
-			break;
-		}
-		if (res.kind != WEFT_KIND_NONE) {
-			CHECK(0, "fix %s execution %llu: %s: %s: %s", strategy,
-			      (unsigned long long)done + 1, weft_kind_name(res.kind),
-			      res.report.object, res.report.msg);
-			break;
-		}
-		nst = sc->stats(weft_last_world(), names, vals, 64);
-		for (unsigned k = 0; k < nst; k++)
-			sum[k] += vals[k];
-	}
-	printf("fix: %llu %s executions clean in %.2f s\n", (unsigned long long)done, strategy,
-	       z6_now() - t0);
+	mm_silent(Z6_SCENARIO ":fix", strategy, n, seed, &c);
 	static const char *const must[] = {
 		"find_lock_page_hit", "page_cache_get_speculative_failed",
 		"find_get_page_recheck_failed", "find_lock_page_mapping_changed",
@@ -64,13 +26,6 @@ int main(int argc, char **argv)
 		"truncate_complete_page", "add_to_page_cache", "put_page",
 		"rcu_deferred_frees", "rcu_grace_period_frees",
 	};
-	for (unsigned m = 0; m < sizeof(must) / sizeof(must[0]); m++) {
-		uint64_t v = 0;
-		for (unsigned k = 0; k < nst; k++)
-			if (!strcmp(names[k], must[m]))
-				v = sum[k];
-		CHECK(v > 0, "counter %s never moved: the workloads miss a path", must[m]);
-		printf("  %-36s %llu\n", must[m], (unsigned long long)v);
-	}
+	mm_require_counters(Z6_SCENARIO ":fix", &c, must, sizeof(must) / sizeof(must[0]));
 	return check_done();
 }
