@@ -149,31 +149,6 @@ static int cmd_dict(const char *path)
 
 /* ------------------------------------------------------------ crash */
 
-static size_t last_input(uint8_t *buf, size_t cap)
-{
-	size_t nd, nc, nw;
-	const struct weft_decision_rec *d = weft_last_decisions(&nd);
-	const uint32_t *c = weft_last_choices(&nc);
-	const uint8_t *w = weft_last_workload(&nw);
-	struct weft_input in;
-	int ne;
-
-	memset(&in, 0, sizeof(in));
-	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
-	if (ne < 0)
-		return 0;
-	in.nr_entries = (unsigned)ne;
-	if (nw) {
-		in.nr_wl_ops = w[0];
-		for (unsigned k = 0; k < in.nr_wl_ops && 2 + 2 * (size_t)k < nw; k++) {
-			in.wl[k].t_op = w[1 + 2 * k];
-			in.wl[k].arg = w[2 + 2 * k];
-		}
-	}
-	size_t n = weft_input_encode(&in, buf, cap);
-	return n;
-}
-
 /* Greedy shrink: drop schedule entries, then workload ops, while the same
  * kind is reported. */
 static size_t shrink(uint8_t *buf, size_t len, enum weft_kind kind)
@@ -234,7 +209,7 @@ static size_t find_crash(uint64_t seed, uint8_t *buf, enum weft_kind *kind)
 		if (r.kind == WEFT_KIND_NONE || (v->buggy && v->expect_kind &&
 						 r.kind != v->expect_kind && it < 1000000))
 			continue;
-		size_t n = last_input(buf, WEFT_INPUT_MAX);
+		size_t n = weft_last_input(sc, buf, WEFT_INPUT_MAX);
 		if (!n || run_bytes(buf, n, false).kind != r.kind)
 			continue;
 		*kind = r.kind;

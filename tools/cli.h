@@ -42,10 +42,6 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi);
 /* Parse "--lock tas|ticket". */
 bool cli_parse_lock(const char *s, enum weft_lock_model *out);
 
-/* Build the bytes input that reproduces the last execution (its workload
- * and its non-default decisions); returns its length, 0 if impossible. */
-size_t cli_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
-
 /* Print model counters (scenario->stats) of the last execution. */
 void cli_print_stats(FILE *f, const struct weft_scenario *sc, bool json);
 

@@ -240,7 +240,7 @@ int cmd_run(int argc, char **argv)
 	char det_why[256] = "";
 	int det_rc = 0;
 	if (bug) {
-		repro_len = cli_last_input(sc, repro, sizeof(repro));
+		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
 		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
 		r = first;

@@ -8,6 +8,30 @@
 
 #include <weft/strategy.h>
 
+size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
+{
+	size_t nd, nc, nw;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *c = weft_last_choices(&nc);
+	const uint8_t *w = weft_last_workload(&nw);
+	struct weft_input in;
+	int ne;
+
+	memset(&in, 0, sizeof(in));
+	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
+	if (ne < 0)
+		return 0;
+	in.nr_entries = (unsigned)ne;
+	if (nw) {
+		in.nr_wl_ops = w[0];
+		for (unsigned k = 0; k < in.nr_wl_ops && 2 + 2 * (size_t)k < nw; k++) {
+			in.wl[k].t_op = w[1 + 2 * k];
+			in.wl[k].arg = w[2 + 2 * k];
+		}
+	}
+	return weft_input_encode(&in, buf, cap);
+}
+
 /* ----------------------------------------------------------- determinism */
 
 int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,

@@ -51,6 +51,11 @@ int weft_entries_from_decisions(const struct weft_scenario *sc,
 				const uint32_t *choice_vals, size_t nc,
 				struct weft_entry *out, size_t cap);
 
+/* The bytes input that reproduces the last execution (its workload and
+ * its non-default decisions and choices); 0 if it needs more entries than
+ * an input holds or positions beyond the scenario's decision_hint. */
+size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
+
 /* ---------------------------------------------------------------- random */
 
 struct weft_random {
