@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "mm_page.h"
+#include <weft/mm/page.h>
 
 const char *const weft_mm_stat_names[WEFT_MM_NR_STATS] = {
 #define __WEFT_MM_STAT_NAME(e, s) s,

@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "mm_swap.h"
+#include <weft/mm/swap.h>
 
 #define Z_ENOENT 2
 #define Z_EEXIST 17

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "z1_run.h"
-#include "mm_page.h"
+#include <weft/mm/page.h>
 
 enum {
 	M_DOUBLE_FREE, M_FREE_ON_LRU, M_FREE_REFERENCED, M_FREE_LOCKED, M_FREE_MAPPED,

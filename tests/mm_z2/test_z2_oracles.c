@@ -5,7 +5,7 @@
  * test checks the kind and the object of the report; the correct sequence
  * of the same calls is clean.
  */
-#include "mm_swap.h"
+#include <weft/mm/swap.h>
 #include "z2_test_util.h"
 
 enum {

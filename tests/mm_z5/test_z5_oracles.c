@@ -8,7 +8,7 @@
  * page is gone); HAS_CACHE dropped twice is an underflow; the correct
  * shmem life cycle (0x40 -> 0xff -> 0x40 -> 0) is clean.
  */
-#include "mm_shmem.h"
+#include <weft/mm/shmem.h>
 #include "z5_test_util.h"
 
 enum { O_CLEAN, O_WRAP, O_EINVAL_LEAK, O_SHMEM_LEAK, O_CACHE_TWICE, O_NR };

@@ -31,8 +31,8 @@
 #ifndef WEFT_MM_SWAP_H
 #define WEFT_MM_SWAP_H
 
-#include "mm_page.h"
-#include "mm_pgtable.h"
+#include <weft/mm/page.h>
+#include <weft/mm/pgtable.h>
 
 #define WEFT_SWAP_MAX_SLOTS 64
 #define WEFT_SWAP_CLUSTER 8            /* SWAPFILE_CLUSTER */

@@ -55,7 +55,7 @@
  * index holds at most a page or a swap entry; every page-cache page
  * belongs to the inode; page count == owners (page cache + swap cache).
  */
-#include "mm_shmem.h"
+#include <weft/mm/shmem.h>
 
 #define Z5_THREADS 2
 #define Z5_MAX_OPS 6

@@ -70,7 +70,7 @@
  * names an allocated page of this mapping at that index; page count ==
  * owners (the slot + the threads' references).
  */
-#include "mm_page.h"
+#include <weft/mm/page.h>
 
 #define Z6_THREADS 3
 #define Z6_MAX_OPS 6

@@ -30,7 +30,7 @@
  * Every op checks the state it finds and does nothing when it does not
  * apply, so every byte string is a valid workload.
  */
-#include "mm_swap.h"
+#include <weft/mm/swap.h>
 
 #define Z2_THREADS 3
 #define Z2_MAX_OPS 12

@@ -37,7 +37,7 @@
 #ifndef WEFT_MM_SHMEM_H
 #define WEFT_MM_SHMEM_H
 
-#include "mm_page.h"
+#include <weft/mm/page.h>
 
 #define WEFT_SWAP11_MAX_SLOTS 16
 #define WEFT_SWAP11_HAS_CACHE 0x40

@@ -69,7 +69,7 @@
  *   zap     a|l<<4  zap_pte_range() over a .. a+l
  *   reclaim a       drop the swap-cache folio of the swap PTE at a
  */
-#include "mm_swap.h"
+#include <weft/mm/swap.h>
 
 #define Z4_THREADS 3
 #define Z4_MAX_OPS 8

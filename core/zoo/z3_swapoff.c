@@ -63,7 +63,7 @@
  *   kswapd  s       reclaim the first swap-cache folio from slot s
  *   swapoff         swapoff() of the device
  */
-#include "mm_swap.h"
+#include <weft/mm/swap.h>
 
 #define Z3_THREADS 3
 #define Z3_MAX_OPS 8

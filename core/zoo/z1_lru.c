@@ -52,7 +52,7 @@
  * count == owners (owners: thread references, the page cache slot, the
  * LRU's reference where PG_lru carries one).
  */
-#include "mm_lru.h"
+#include <weft/mm/lru.h>
 
 #define Z1_THREADS 3
 #define Z1_PAGES 16

@@ -43,7 +43,7 @@
 #ifndef WEFT_MM_LRU_H
 #define WEFT_MM_LRU_H
 
-#include "mm_page.h"
+#include <weft/mm/page.h>
 
 enum weft_lru_scheme {
 	WEFT_LRU_2_4_19 = 0,
