@@ -52,7 +52,7 @@ int cmd_min(int argc, char **argv)
 			else
 				lock_s = v;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("min: unknown flag '%s' (weft help min)", a);
+			return cli_usage_error("min: unknown flag '%s' (%s help min)", a, cli_prog);
 		} else if (!file) {
 			file = a;
 		} else {
@@ -60,7 +60,7 @@ int cmd_min(int argc, char **argv)
 		}
 	}
 	if (!file)
-		return cli_usage_error("min: which file? (weft help min)");
+		return cli_usage_error("min: which file? (%s help min)", cli_prog);
 	static uint8_t buf[WEFT_REPLAY_MAX_FILE + 1];
 	long n = cli_read_file(file, buf, sizeof(buf));
 	if (n < 0)

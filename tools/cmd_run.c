@@ -23,8 +23,10 @@ const char weft_help_run[] =
 	"  --depth D         pct depth (default 2)\n"
 	"  --bound K         dfs preemption bound (default 2)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
-	"  --workload HEX    fixed workload section (dfs default: the scenario's\n"
-	"                    trigger workload for buggy variants, else empty)\n"
+	"  --workload HEX    fixed workload section: byte 0 is the op count n, then\n"
+	"                    exactly 2n bytes (dfs default: the variant's trigger\n"
+	"                    workload, else the first trigger the scenario declares,\n"
+	"                    else empty, with a warning: the certificate covers it only)\n"
 	"  --input FILE      bytes input for --strategy bytes (a raw fuzzer input)\n"
 	"  --input-hex HEX   the same, inline\n"
 	"  --steps N         step budget per execution (livelock bound)\n"
@@ -33,9 +35,14 @@ const char weft_help_run[] =
 	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
 	"                    overwriting) and print its path and the replay command\n"
 	"  --json            one JSON object: scenario, variant, strategy, verdict\n"
-	"                    (\"bug\"|\"clean\"), kind, executions, preemptions, steps,\n"
-	"                    seconds, complete (dfs), trace_hash, input (hex)\n"
-	"exit: 0 clean, 1 bug, 2 usage, 3 I/O\n";
+	"                    (\"bug\"|\"clean\"), kind, executions, and of the finding (or,\n"
+	"                    when clean, of the last execution): preemptions, steps,\n"
+	"                    trace_hash, input (hex), deterministic; seconds; workload\n"
+	"                    (hex of a fixed one, else null) and workload_ops; dfs:\n"
+	"                    bound, complete; warning (when the certificate covers only\n"
+	"                    the empty workload)\n"
+	"exit: 0 clean, 1 bug, 2 usage, 3 I/O, 4 an execution did not replay the same\n"
+	"      (nondeterministic model)\n";
 
 static double now(void)
 {
@@ -51,7 +58,7 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 {
 	struct weft_input in;
 
-	if (!sc->triggers || !sc->triggers[vi])
+	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
 		return 0;
 	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
 	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
@@ -62,6 +69,52 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 		wl[2 + 2 * k] = in.wl[k].arg;
 	}
 	return 1 + 2 * (size_t)in.nr_wl_ops;
+}
+
+/* Does the scenario declare any trigger input? */
+static bool has_trigger(const struct weft_scenario *sc)
+{
+	for (unsigned v = 0; sc->triggers && v < sc->nr_variants; v++)
+		if (sc->triggers[v])
+			return true;
+	return false;
+}
+
+/*
+ * dfs's default workload: the variant's own trigger, else the first
+ * trigger the scenario declares (a fixed variant is certified on the
+ * workload that breaks its buggy sibling, as tools/ci/long does), else
+ * empty. *from names the variant whose trigger it is (NULL: empty).
+ */
+static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+				   size_t cap, const char **from)
+{
+	size_t n = trigger_workload(sc, vi, wl, cap);
+
+	*from = n ? sc->variants[vi].name : NULL;
+	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
+		n = trigger_workload(sc, v, wl, cap);
+		if (n)
+			*from = sc->variants[v].name;
+	}
+	return n;
+}
+
+/* "workload 0201001200 (2 ops, WHY)" or "the empty workload (WHY)". */
+static void print_workload(const uint8_t *wl, size_t n, const char *why, const char *whose)
+{
+	char b[48];
+
+	if (n <= 1) {
+		printf("the empty workload");
+	} else {
+		cli_hex_print(stdout, wl, n);
+		printf(" (%s", cli_plural(b, sizeof(b), wl[0], "op"));
+	}
+	if (why)
+		printf("%s%s%s", n <= 1 ? " (" : ", ", why, whose ? whose : "");
+	if (n > 1 || why)
+		printf(")");
 }
 
 int cmd_run(int argc, char **argv)
@@ -76,7 +129,8 @@ int cmd_run(int argc, char **argv)
 	uint8_t wl[WEFT_INPUT_MAX];
 	long input_len = 0;
 	size_t wl_len = 0;
-	bool have_wl = false;
+	bool have_wl = false, wl_given;
+	const char *wl_from = NULL;   /* dfs default: whose trigger */
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -134,7 +188,7 @@ int cmd_run(int argc, char **argv)
 			NEEDV();
 			input_hex = v;
 		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown flag '%s' (weft help run)", a);
+			return cli_usage_error("run: unknown flag '%s' (%s help run)", a, cli_prog);
 		} else if (!spec) {
 			spec = a;
 		} else {
@@ -143,7 +197,7 @@ int cmd_run(int argc, char **argv)
 #undef NEEDV
 	}
 	if (!spec)
-		return cli_usage_error("run: which scenario? (weft list)");
+		return cli_usage_error("run: which scenario? (%s list)", cli_prog);
 	unsigned vi;
 	const struct weft_scenario *sc = cli_scenario(spec, &vi);
 	if (!sc)
@@ -151,10 +205,10 @@ int cmd_run(int argc, char **argv)
 	if (!lock_set)
 		lock = sc->default_lock;
 	if (wl_hex) {
-		long n = cli_hex_decode(wl_hex, wl, sizeof(wl));
+		char why[160];
+		long n = cli_workload_decode(wl_hex, wl, sizeof(wl), why, sizeof(why));
 		if (n < 0)
-			return cli_usage_error("run: --workload is not hex of at most %zu bytes",
-					       sizeof(wl));
+			return cli_usage_error("run: --workload %s", why);
 		wl_len = (size_t)n;
 		have_wl = true;
 	}
@@ -168,6 +222,7 @@ int cmd_run(int argc, char **argv)
 			return cli_usage_error("run: --input-hex is not hex");
 	}
 
+	wl_given = have_wl;
 	union {
 		struct weft_random r;
 		struct weft_pct p;
@@ -185,7 +240,8 @@ int cmd_run(int argc, char **argv)
 		ops = &weft_strategy_pct;
 	} else if (!strcmp(strategy, "dfs")) {
 		if (!have_wl)
-			wl_len = trigger_workload(sc, vi, wl, sizeof(wl));
+			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
+		have_wl = true;
 		weft_dfs_init(&st->d, sc, (unsigned)bound, wl, wl_len);
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
@@ -208,14 +264,19 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false };
-	struct weft_exec_result r;
+	struct weft_exec_result r, last_r;
 	memset(&r, 0, sizeof(r));
+	memset(&last_r, 0, sizeof(last_r));
 	double t0 = now(), last = t0;
-	bool bug = false;
+	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
 		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
 			break;
+		/* a dfs that is done ends with an execute that runs nothing and
+		 * clears r: the last execution is last_r (and the machine's) */
+		last_r = r;
+		ran = true;
 		if (r.kind != WEFT_KIND_NONE) {
 			bug = true;
 			found_at = m.executions;
@@ -232,20 +293,32 @@ int cmd_run(int argc, char **argv)
 	}
 	double secs = now() - t0;
 
-	/* The finding, re-run from its recorded workload and decisions with
-	 * full recording: checks determinism (same kind and trace hash) and
-	 * gives the report its trace. */
+	/* The finding, or when clean the last execution, re-run from its
+	 * recorded workload and decisions with full recording: checks
+	 * determinism (same kind and trace hash), gives a report its trace,
+	 * and gives tools/ci/determinism a real trace hash for clean runs. */
 	uint8_t repro[WEFT_INPUT_MAX];
 	size_t repro_len = 0;
 	char det_why[256] = "";
 	int det_rc = 0;
-	if (bug) {
+	r = last_r;
+	if (ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
 		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
+	/* A certificate (or a clean verdict) that covers only the empty
+	 * workload of a scenario with no trigger says so, loudly (issue 11). */
+	const char *warning = NULL;
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc))
+		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
+				     "workload: this covers the empty workload only"
+				   : "the scenario declares no trigger workload, so dfs searched the "
+				     "empty workload only: the certificate covers nothing else "
+				     "(give one with --workload)";
+
 	char artifact[4096] = "";
 	int art_rc = 0;
 #ifndef WEFT_HAVE_REPLAY
@@ -256,6 +329,7 @@ int cmd_run(int argc, char **argv)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
 #endif
+	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -269,31 +343,44 @@ int cmd_run(int argc, char **argv)
 			printf("null");
 		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
 		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
-		       m.executions, bug ? r.preemptions : 0, bug ? r.steps : 0, secs);
+		       m.executions, r.preemptions, r.steps, secs);
 		printf(", \"total_steps\": %" PRIu64 ", \"total_decisions\": %" PRIu64,
 		       m.steps, m.decisions);
+		printf(", \"workload\": ");
+		if (have_wl) {
+			printf("\"");
+			cli_hex_print(stdout, wl, wl_len);
+			printf("\", \"workload_ops\": %u", wl_len ? wl[0] : 0);
+		} else {
+			printf("null, \"workload_ops\": null");
+		}
 		if (dfs)
-			printf(", \"complete\": %s", st->d.complete && !bug ? "true" : "false");
-		printf(", \"trace_hash\": \"%016" PRIx64 "\"", bug ? r.trace_hash : 0);
-		if (bug) {
+			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
+			       st->d.complete && !bug ? "true" : "false");
+		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
+		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
-			if (artifact[0]) {
-				printf(", \"artifact\": ");
-				cli_json_str(stdout, artifact);
-			}
+		}
+		if (artifact[0]) {
+			printf(", \"artifact\": ");
+			cli_json_str(stdout, artifact);
+		}
+		if (warning) {
+			printf(", \"warning\": ");
+			cli_json_str(stdout, warning);
 		}
 		printf("}\n");
 	} else if (bug) {
 		weft_report_print(stdout, &o, &r);
-		printf("found after %" PRIu64 " executions in %.3f s (%s)\n", found_at, secs,
-		       ops->name);
+		printf("found after %s in %.3f s (%s)\n",
+		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
 		if (repro_len) {
-			printf("reproduce: weft run %s:%s --lock %s --strategy bytes --input-hex ",
-			       sc->name, sc->variants[vi].name,
+			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
+			       cli_prog, sc->name, sc->variants[vi].name,
 			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
@@ -306,11 +393,23 @@ int cmd_run(int argc, char **argv)
 		}
 #endif
 	} else {
-		printf("clean: %" PRIu64 " executions in %.3f s (%s)", m.executions, secs, ops->name);
-		if (dfs)
-			printf(", bound %" PRIu64 " %s", bound,
-			       st->d.complete ? "covered completely" : "NOT covered completely");
+		printf("clean: %s in %.3f s (%s)",
+		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);
+		if (dfs) {
+			printf(", bound %" PRIu64 " %s for %s", bound,
+			       st->d.complete ? "covered completely" : "NOT covered completely",
+			       wl_len > 1 ? "workload " : "");
+			print_workload(wl, wl_len, wl_from ? "the trigger of " :
+				       wl_given ? "from --workload" : NULL, wl_from);
+		} else if (have_wl) {
+			printf(", %s", wl_len > 1 ? "workload " : "");
+			print_workload(wl, wl_len, NULL, NULL);
+		}
 		printf("\n");
+		if (warning)
+			printf("WARNING: %s\n", warning);
+		if (det_rc)
+			printf("weft: NONDETERMINISM: %s\n", det_why);
 	}
 	if (stats && !json)
 		cli_print_stats(stdout, sc, false);

@@ -488,9 +488,10 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			r->report.object[0] ? " on " : "", r->report.object, sc->name, vname);
 	else
 		fprintf(f, "clean execution of %s:%s\n", sc->name, vname);
-	fprintf(f, "lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32 " preemption%s%s\n\n",
-		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", ncpu, r->steps, r->preemptions,
-		r->preemptions == 1 ? "" : "s", full ? ", every step" : "");
+	fprintf(f, "lock model %s, %u CPU%s, %" PRIu32 " step%s, %" PRIu32 " preemption%s%s\n\n",
+		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", ncpu, ncpu == 1 ? "" : "s",
+		r->steps, r->steps == 1 ? "" : "s", r->preemptions, r->preemptions == 1 ? "" : "s",
+		full ? ", every step" : "");
 	{
 		char out[2048];
 		size_t o = (size_t)snprintf(out, sizeof(out), "%6s |", "step");

@@ -270,10 +270,11 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 	html_str(f, vname(v));
 	fprintf(f, "</h1>\n<p>");
 	html_str(f, v->r->report.msg);
-	fprintf(f, "</p>\n<p>lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32
-		   " preemptions, %zu events, trace hash <code>%016" PRIx64 "</code></p>\n",
+	fprintf(f, "</p>\n<p>lock model %s, %u CPUs, %" PRIu32 " step%s, %" PRIu32
+		   " preemption%s, %zu event%s, trace hash <code>%016" PRIx64 "</code></p>\n",
 		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", sc->nr_cpus, v->r->steps,
-		v->r->preemptions, v->n, v->r->trace_hash);
+		v->r->steps == 1 ? "" : "s", v->r->preemptions, v->r->preemptions == 1 ? "" : "s",
+		v->n, v->n == 1 ? "" : "s", v->r->trace_hash);
 
 	fprintf(f, "<h2>Timeline</h2>\n<div class=\"svgwrap\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%d\" font-family=\"monospace\" font-size=\"11\">\n",

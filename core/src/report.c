@@ -84,10 +84,10 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 	print_side(f, "here:", &rp->here);
 	if (rp->other.valid)
 		print_side(f, "before:", &rp->other);
-	fprintf(f, "  lock model %s, %" PRIu32 " steps, %" PRIu32 " preemptions, trace %016" PRIx64
+	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64
 		   "\n",
-		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->preemptions,
-		r->trace_hash);
+		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->steps == 1 ? "" : "s",
+		r->preemptions, r->preemptions == 1 ? "" : "s", r->trace_hash);
 	n = weft_last_ring(ring, WEFT_TRACE_RING);
 	size_t from = n > 16 ? n - 16 : 0;
 	if (n)
