@@ -414,7 +414,12 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 	d->depth++;
 	struct weft_dfs_frame *f = &d->f[i];
 	if (i < d->replay_len) {
-		if (f->runnable != dec->runnable)
+		/* The replayed prefix must meet the same decisions. With two
+		 * threads every decision's runnable mask is the same, so the
+		 * default and whether the current thread could go on are
+		 * compared too. */
+		if (f->runnable != dec->runnable || f->dflt != dec->dflt ||
+		    f->cur_runnable != (dec->cur >= 0))
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
@@ -436,6 +441,9 @@ static void dfs_end(void *st, const struct weft_exec_result *r)
 	struct weft_dfs *d = st;
 
 	(void)r;
+	/* an execution that ended inside the prefix it was to replay diverged */
+	if (d->depth < d->replay_len)
+		d->overflow = true;
 	d->executions++;
 }
 
