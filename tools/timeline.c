@@ -145,7 +145,7 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 			weft_ev_name(e->ev), weft_trace_involved(v, i) ? ",involved" : "", lane, i * 10,
 			e->step);
 		if (e->tid == 0xff)
-			fprintf(f, "\"audit\"");
+			fprintf(f, "\"%s\"", weft_trace_host_phase(v, i));
 		else
 			fprintf(f, "\"T%u\"", e->tid);
 		fprintf(f, ", \"op\": ");
@@ -316,7 +316,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			x, y, px - 1, ev_color(e), inv ? "1" : "0.35",
 			i == v->fail_idx ? " stroke=\"#000\" stroke-width=\"2\"" :
 			i == v->other_idx ? " stroke=\"#e63946\" stroke-width=\"2\"" : "",
-			e->step, e->tid == 0xff ? "audit" : "");
+			e->step, e->tid == 0xff ? weft_trace_host_phase(v, i) : "");
 		if (e->tid != 0xff)
 			fprintf(f, "T%u", e->tid);
 		fprintf(f, ": ");
@@ -419,7 +419,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			e->flags & WEFT_EVF_PREEMPTED ? " pre" : "", e->step,
 			e->flags & WEFT_EVF_PREEMPTED ? "*" : "");
 		if (e->tid == 0xff)
-			fprintf(f, "audit</td><td>-");
+			fprintf(f, "%s</td><td>-", weft_trace_host_phase(v, i));
 		else
 			fprintf(f, "T%u</td><td>%u", e->tid, e->cpu);
 		fprintf(f, "</td><td>");
