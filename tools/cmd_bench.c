@@ -588,6 +588,21 @@ static bool file_executable(const char *path)
 	return access(path, X_OK) == 0;
 }
 
+/* Why a helper program is missing, and how to get it: weft bench runs the
+ * ones beside its own executable (the build tree's bin/, or the install's,
+ * where bench/CMakeLists.txt installs them). */
+static void missing_program(char *buf, size_t n, const char *prog)
+{
+	if (!strcmp(prog, "weft-bench-empty-libfuzzer"))
+		snprintf(buf, n, "no %s beside this weft (in %s): it is built with clang "
+			 "(-fsanitize=fuzzer) when cmake finds clang, and installed with weft",
+			 prog, bench_bindir);
+	else
+		snprintf(buf, n, "no %s beside this weft (in %s): build the bench/ target "
+			 "(cmake --build BUILD --target %s) and install it (cmake --install "
+			 "BUILD), or run BUILD/bin/weft bench", prog, bench_bindir, prog);
+}
+
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 static bool have_command(const char *name)
 {
@@ -915,9 +930,14 @@ static void section_core(void)
 	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
 	fprintf(js, ",\n  \"core\": ");
 	if (!file_executable(path) || budget_spent()) {
-		const char *why = budget_spent() ? "time budget spent" : "weft-microbench not built";
+		char why[PATH_MAX + 200];
+		missing_program(why, sizeof(why), "weft-microbench");
+		if (budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
 		fprintf(md, "not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
 		return;
 	}
 	av_init(&a, path);
@@ -1001,10 +1021,14 @@ static void section_empty_libfuzzer(void)
 	snprintf(path, sizeof(path), "%s/weft-bench-empty-libfuzzer", bench_bindir);
 	fprintf(js, ",\n  \"empty_libfuzzer\": ");
 	if (!file_executable(path) || budget_spent()) {
-		const char *why = budget_spent() ? "time budget spent"
-						 : "no clang at configure time: target not built";
+		char why[PATH_MAX + 200];
+		missing_program(why, sizeof(why), "weft-bench-empty-libfuzzer");
+		if (budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
 		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
 		return;
 	}
 	av_init(&a, path);
@@ -1296,7 +1320,7 @@ static void ttb_dfs(const struct bvariant *v, const struct bstrategy *s, struct 
 
 	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
 	if (!file_executable(path)) {
-		snprintf(t->note, sizeof(t->note), "weft-microbench not built");
+		missing_program(t->note, sizeof(t->note), "weft-microbench");
 		return;
 	}
 	av_init(&a, path);
