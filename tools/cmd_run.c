@@ -30,6 +30,9 @@ const char weft_help_run[] =
 	"  --input FILE      bytes input for --strategy bytes (a raw fuzzer input)\n"
 	"  --input-hex HEX   the same, inline\n"
 	"  --steps N         step budget per execution (livelock bound)\n"
+	"  --kind K[,K...]   stop only at a report of these kinds (weft list names each\n"
+	"                    variant's); other reports are counted (other_reports) and\n"
+	"                    the search goes on: verdict and exit code are about K\n"
 	"  --stats           print the model's counters after the run\n"
 	"  --quiet           no progress, only the result\n"
 	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
@@ -40,9 +43,12 @@ const char weft_help_run[] =
 	"                    trace_hash, input (hex), deterministic; seconds; workload\n"
 	"                    (hex of a fixed one, else null) and workload_ops; dfs:\n"
 	"                    bound, complete; warning (when the certificate covers only\n"
-	"                    the empty workload)\n"
+	"                    the empty workload); with --kind: other_reports,\n"
+	"                    other_kinds {kind: count}\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O, 4 an execution did not replay the same\n"
 	"      (nondeterministic model)\n";
+
+_Static_assert(WEFT_KIND__COUNT <= 64, "--kind keeps the kinds in a 64-bit mask");
 
 static double now(void)
 {
@@ -131,6 +137,8 @@ int cmd_run(int argc, char **argv)
 	size_t wl_len = 0;
 	bool have_wl = false, wl_given;
 	const char *wl_from = NULL;   /* dfs default: whose trigger */
+	uint64_t want_kinds = 0;      /* --kind: bit k set; 0: every kind */
+	uint64_t other[WEFT_KIND__COUNT] = { 0 }, nr_other = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -178,6 +186,17 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--workload")) {
 			NEEDV();
 			wl_hex = v;
+		} else if (!strcmp(a, "--kind")) {
+			NEEDV();
+			char buf[256];
+			snprintf(buf, sizeof(buf), "%s", v);
+			for (char *k = strtok(buf, ","); k; k = strtok(NULL, ",")) {
+				enum weft_kind kk = weft_kind_from_name(k);
+				if (kk == WEFT_KIND_NONE)
+					return cli_usage_error("run: --kind: no report kind '%s' "
+							       "(docs/detectors.md)", k);
+				want_kinds |= 1ull << kk;
+			}
 		} else if (!strcmp(a, "--input")) {
 			NEEDV();
 			input_path = v;
@@ -277,7 +296,10 @@ int cmd_run(int argc, char **argv)
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;
 		ran = true;
-		if (r.kind != WEFT_KIND_NONE) {
+		if (r.kind != WEFT_KIND_NONE && want_kinds && !(want_kinds >> r.kind & 1)) {
+			other[r.kind]++;
+			nr_other++;
+		} else if (r.kind != WEFT_KIND_NONE) {
 			bug = true;
 			found_at = m.executions;
 			break;
@@ -371,6 +393,16 @@ int cmd_run(int argc, char **argv)
 			printf(", \"warning\": ");
 			cli_json_str(stdout, warning);
 		}
+		if (want_kinds) {
+			printf(", \"other_reports\": %" PRIu64 ", \"other_kinds\": {", nr_other);
+			for (unsigned k = 1, first = 1; k < WEFT_KIND__COUNT; k++)
+				if (other[k]) {
+					printf("%s\"%s\": %" PRIu64, first ? "" : ", ",
+					       weft_kind_name((enum weft_kind)k), other[k]);
+					first = 0;
+				}
+			printf("}");
+		}
 		printf("}\n");
 	} else if (bug) {
 		weft_report_print(stdout, &o, &r);
@@ -406,6 +438,14 @@ int cmd_run(int argc, char **argv)
 			print_workload(wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
+		if (nr_other) {
+			printf("other reports (not of --kind, skipped):");
+			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
+				if (other[k])
+					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),
+					       other[k]);
+			printf("\n");
+		}
 		if (warning)
 			printf("WARNING: %s\n", warning);
 		if (det_rc)
