@@ -99,6 +99,15 @@ run 0 "$weft" run z1-lru:fix-testone --strategy bytes --input-hex "$input" --jso
 has "\"trace_hash\": \"$dhash\"" "$dir/out" "the last execution's input replays its hash"
 [ "$hash" != "$dhash" ] && ok || bad "random and dfs ended on the same trace ($hash)"
 
+# --kind: only the named kinds end a run; others are counted and skipped
+run 0 "$weft" run z1-lru:z1a --strategy pct --depth 2 --seed 1 --iterations 3000 --kind double-free --json
+has '"verdict": "clean"' "$dir/out" "--kind skips other kinds"
+has '"other_kinds": {"bad-free": ' "$dir/out" "--kind counts other kinds"
+run 1 "$weft" run z1-lru:z1a --strategy pct --depth 2 --seed 1 --iterations 3000 --kind bad-free,double-free --json
+has '"verdict": "bug", "kind": "bad-free"' "$dir/out" "--kind with a list"
+run 2 "$weft" run z1-lru:z1a --kind no-such-kind
+has "no report kind 'no-such-kind'" "$dir/err" "--kind usage"
+
 # weft info: a fuzz target only where one is built
 run 0 env WEFT_BUILD_DIR="$dir/no-build" "$weft" info "$f"
 hasnt "fuzz_demo_abba" "$dir/out" "no fuzz target without a build"
