@@ -30,6 +30,10 @@ int main(int argc, char **argv)
 			if (!cli_parse_double(v, &o.seconds))
 				return cli_usage_error("stress: --time takes seconds");
 			i++;
+		} else if (!strcmp(a, "--hang") && v) {
+			if (!cli_parse_double(v, &o.hang_seconds) || o.hang_seconds <= 0)
+				return cli_usage_error("stress: --hang takes positive seconds");
+			i++;
 		} else if (!strcmp(a, "--seed") && v) {
 			if (!cli_parse_u64(v, &o.seed))
 				return cli_usage_error("stress: --seed takes a number");
