@@ -98,6 +98,17 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 bool weft_in_thread(void);
+/* Threads that come and go (kthread_run()/pthread_create() style): start
+ * fn(world, arg) as a new model thread on fake CPU cpu (taken modulo the
+ * scenario's CPU count); returns its thread number. At most
+ * WEFT_MAX_THREADS threads exist in one execution, the scenario's own
+ * included (more is an assertion report). Starting a thread is a
+ * scheduling point; the new thread is runnable at once. */
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s);
+/* Sleep until thread tid has ended (a join of a thread that never ends is
+ * a deadlock or lost-wakeup report). */
+void weft_thread_join(int tid, const struct weft_site *s);
 
 #define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
 	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
@@ -229,6 +240,10 @@ bool weft_in_thread(void);
 #define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
 #define per_cpu(name, cpu) ((name)[(cpu)])
 #define this_cpu_ptr(name) (&(name)[smp_processor_id()])
+
+#define WEFT_THREAD_SPAWN(fn, arg, cpu)                                         \
+	weft_thread_spawn((fn), (arg), (cpu), WEFT_SITE(WEFT_EV_SPAWN, "spawn(" #fn ")"))
+#define WEFT_THREAD_JOIN(tid) weft_thread_join((tid), WEFT_SITE(WEFT_EV_JOIN, "join(" #tid ")"))
 
 /* Model-level nondeterminism: the strategy picks a value in [0, n). */
 #define WEFT_CHOOSE(n, what) weft_choose((n), WEFT_SITE(WEFT_EV_CHOICE, what))

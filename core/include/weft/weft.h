@@ -82,6 +82,11 @@ enum weft_ev {
 	WEFT_EV_ALLOC,
 	WEFT_EV_NOTE,
 	WEFT_EV_OP,       /* a workload operation begins (arg = op index) */
+	WEFT_EV_SPAWN,    /* a thread started another (val = its number) */
+	WEFT_EV_JOIN,     /* a thread waited for another's end (val = its number) */
+	WEFT_EV_WAIT,     /* a sleeping primitive put its caller to sleep */
+	WEFT_EV_WAKE,     /* a sleeping primitive woke sleepers (val = how many) */
+	WEFT_EV_END,      /* a spawned thread ended */
 };
 
 /*
@@ -263,6 +268,35 @@ struct weft_decision {
 struct weft_exec_result;
 
 /*
+ * What one operation touched, for strategies that reason about dependence
+ * (partial-order reduction): two operations of different threads are
+ * dependent when they touch overlapping [loc, loc+size) and one of them is
+ * not a READ, or when one spawns or joins the other's thread.
+ */
+enum weft_dep_kind {
+	WEFT_DEP_NONE = 0,    /* thread-local: a note, a barrier, a choice */
+	WEFT_DEP_READ,        /* a load, a failed trylock, a test */
+	WEFT_DEP_WRITE,       /* a store or a read-modify-write (any RMW) */
+	WEFT_DEP_ACQUIRE,     /* took the lock or channel at loc */
+	WEFT_DEP_RELEASE,     /* released it (may wake waiters) */
+	WEFT_DEP_BLOCKED,     /* found loc busy and went to sleep on it */
+	WEFT_DEP_SPAWN,       /* arg: the thread it started */
+	WEFT_DEP_JOIN,        /* arg: the thread whose end it waited for */
+	WEFT_DEP_END,         /* the thread ended */
+	WEFT_DEP_YIELD,       /* cpu_relax()/cond_resched(): offers the CPU */
+};
+
+struct weft_step_info {
+	uint32_t step;
+	uint8_t tid;
+	uint8_t kind;          /* enum weft_dep_kind */
+	uint32_t size;
+	uint32_t loc;          /* world offset, or WEFT_NO_LOC */
+	uint32_t arg;
+	const struct weft_site *site;
+};
+
+/*
  * A strategy answers the machine's questions. In the spirit of Shuttle's
  * Scheduler trait: begin an execution, pick the next thread, pick a value,
  * end the execution. All hooks but pick_next are optional.
@@ -275,6 +309,8 @@ struct weft_strategy_ops {
 	int (*pick_next)(void *st, const struct weft_decision *d);
 	uint32_t (*pick_value)(void *st, uint32_t index, uint32_t n);
 	void (*end)(void *st, const struct weft_exec_result *r);
+	/* Optional: told after every visible operation what it touched. */
+	void (*on_step)(void *st, const struct weft_step_info *si);
 };
 
 /* ------------------------------------------------------------- the input */
@@ -320,6 +356,9 @@ struct weft_run_opts {
 	uint64_t step_budget;        /* 0: the scenario's */
 	bool record;                 /* keep every event and decision */
 	bool feedback;               /* feed interleaving features */
+	bool no_trace_hash;          /* searching: skip the trace hash (the
+					result's is 0); re-run a report with
+					record to get it */
 };
 
 struct weft_exec_result {
