@@ -502,6 +502,38 @@ void weft_thread_join(int tid, const struct weft_site *s)
 	weft_sched_step(WEFT_DEP_JOIN, WEFT_NO_LOC, 0, (uint32_t)tid, s);
 }
 
+bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block)
+{
+	const struct wthread *t;
+
+	if (tid >= M.nr_threads)
+		return false;
+	t = &M.th[tid];
+	if (!t->started || t->state != T_RUNNABLE || !t->last_site)
+		return false;
+	switch (t->last_site->ev) {
+	case WEFT_EV_READ: out->kind = WEFT_DEP_READ; break;
+	case WEFT_EV_LOCK: out->kind = WEFT_DEP_ACQUIRE; break;
+	case WEFT_EV_JOIN: out->kind = WEFT_DEP_JOIN; break;
+	case WEFT_EV_SPAWN: out->kind = WEFT_DEP_SPAWN; break;
+	case WEFT_EV_YIELD: out->kind = WEFT_DEP_YIELD; break;
+	case WEFT_EV_BARRIER: case WEFT_EV_NOTE: case WEFT_EV_CHOICE: case WEFT_EV_OP:
+		out->kind = WEFT_DEP_NONE; break;
+	default: out->kind = WEFT_DEP_WRITE; break;
+	}
+	out->step = M.step;
+	out->tid = (uint8_t)tid;
+	out->loc = t->pend_addr ? loc_of(t->pend_addr) : WEFT_NO_LOC;
+	out->size = t->pend_size;
+	out->arg = t->pend_class == &join_class
+			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
+	out->site = t->last_site;
+	if (would_block)
+		*would_block = t->pend_class && t->pend_class->busy &&
+			       t->pend_class->busy(t->pend_addr, tid);
+	return true;
+}
+
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 {
 	return sc->cpu_of ? sc->cpu_of[tid] : tid % (sc->nr_cpus ? sc->nr_cpus : 1);

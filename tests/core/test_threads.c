@@ -156,6 +156,49 @@ static const struct weft_strategy_ops logging = {
 	.name = "log", .pick_next = serial_pick, .on_step = log_step,
 };
 
+/* pending: what weft_thread_pending() announces at a decision is what
+ * the thread does when it next runs. */
+struct pend_check {
+	struct weft_rng rng;
+	bool known[WEFT_MAX_THREADS];
+	struct weft_step_info want[WEFT_MAX_THREADS];
+	unsigned checked, mismatched;
+};
+
+static int pend_pick(void *st, const struct weft_decision *d)
+{
+	struct pend_check *p = st;
+
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+		bool blk;
+		p->known[t] = (d->runnable >> t & 1) && weft_thread_pending(t, &p->want[t], &blk) &&
+			      p->want[t].kind != WEFT_DEP_YIELD;
+	}
+	return (int)(weft_rng_next(&p->rng) % 2 ? (unsigned)d->dflt
+						 : (unsigned)__builtin_ctz(d->runnable));
+}
+
+static void pend_step(void *st, const struct weft_step_info *si)
+{
+	struct pend_check *p = st;
+
+	if (si->tid >= WEFT_MAX_THREADS || !p->known[si->tid])
+		return;
+	p->known[si->tid] = false;
+	p->checked++;
+	const struct weft_step_info *w = &p->want[si->tid];
+	bool same = w->loc == si->loc && w->site == si->site &&
+		    (w->kind == si->kind ||
+		     (w->kind == WEFT_DEP_ACQUIRE && si->kind == WEFT_DEP_BLOCKED) ||
+		     (w->kind == WEFT_DEP_JOIN && si->kind == WEFT_DEP_BLOCKED));
+	if (!same)
+		p->mismatched++;
+}
+
+static const struct weft_strategy_ops pend_ops = {
+	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_step,
+};
+
 int main(void)
 {
 	uint64_t execs;
@@ -216,5 +259,15 @@ int main(void)
 	CHECK(spawns == 2 && joins == 2 && ends == 3 && reads == 3 && writes == 2,
 	      "steps: %u spawns %u joins %u ends %u reads %u writes", spawns, joins, ends,
 	      reads, writes);
+
+	static struct pend_check pc;
+	weft_rng_seed(&pc.rng, 7);
+	for (unsigned i = 0; i < 200; i++) {
+		memset(pc.known, 0, sizeof(pc.known));
+		weft_execute(&o, &pend_ops, &pc, &r);
+	}
+	CHECK(pc.checked > 100 && pc.mismatched == 0,
+	      "pending ops announced at decisions: %u checked, %u differ from what ran",
+	      pc.checked, pc.mismatched);
 	return check_done();
 }

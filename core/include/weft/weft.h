@@ -393,6 +393,17 @@ const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
 const uint32_t *weft_last_choices(size_t *n);
 const struct weft_workload *weft_last_workload_ops(void);
+/*
+ * For strategies, during an execution (from pick_next): the operation
+ * thread tid is paused before, as a dependence record (kind from its site:
+ * READ for a load or test, ACQUIRE for a lock, JOIN (arg: the thread),
+ * YIELD for a thread paused in a yield, whose next operation is not known
+ * yet, else WRITE; loc/size what it will touch). False if tid has not started (its first operation is not
+ * known before it runs), has ended, or is blocked. *would_block (may be
+ * NULL) says whether the operation would put it to sleep now (a held lock,
+ * an unfinished thread to join).
+ */
+bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block);
 /* The fake CPU thread tid of sc runs on. */
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
 /* Interleaving feedback: the machine increments map[hash(feature) & (size-1)]
