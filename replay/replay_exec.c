@@ -78,7 +78,9 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 	snprintf(rf->tool, sizeof(rf->tool), "weft %s", WEFT_VERSION_STRING);
 	rf->fingerprint = weft_scenario_fingerprint(sc);
 	rf->nr_cpus = (uint8_t)sc->nr_cpus;
-	rf->nr_threads = (uint8_t)sc->nr_threads;
+	/* the threads the decisions may name: the scenario's, its interrupt
+	 * handlers' and those the execution spawned */
+	rf->nr_threads = (uint8_t)weft_last_nr_threads();
 	rf->lock = (uint8_t)o->lock;
 
 	memcpy(rf->workload, w, nw);

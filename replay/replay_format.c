@@ -869,10 +869,14 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			    rf->scenario, rf->variant);
 	*scp = sc;
 	*vi = v;
-	if (rf->nr_threads != sc->nr_threads || rf->nr_cpus != sc->nr_cpus)
+	/* the file's thread count covers interrupt handlers and spawned
+	 * threads: at least the scenario's own threads and handlers */
+	if (rf->nr_threads < sc->nr_threads + sc->nr_irqs || rf->nr_cpus != sc->nr_cpus)
 		return fail(err, errn, WEFT_ESTALE,
-			    "stale: the file has %u threads on %u CPUs, %s has %u on %u",
-			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_cpus);
+			    "stale: the file has %u threads on %u CPUs, %s has %u (+%u interrupt "
+			    "handlers) on %u",
+			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_irqs,
+			    sc->nr_cpus);
 	uint64_t fp = weft_scenario_fingerprint(sc);
 	if (fp != rf->fingerprint)
 		return fail(err, errn, WEFT_ESTALE,

@@ -87,6 +87,9 @@ enum weft_ev {
 	WEFT_EV_WAIT,     /* a sleeping primitive put its caller to sleep */
 	WEFT_EV_WAKE,     /* a sleeping primitive woke sleepers (val = how many) */
 	WEFT_EV_END,      /* a spawned thread ended */
+	WEFT_EV_IRQ_ENTER,/* an interrupt handler starts on its CPU (val = CPU) */
+	WEFT_EV_IRQ_EXIT, /* and returns */
+	WEFT_EV_CTX,      /* a context change (preempt/irq/bh masking) */
 };
 
 /*
@@ -184,6 +187,18 @@ struct weft_scenario {
 	 * each buggy variant (same order as variants; NULL where none). */
 	const uint8_t *const *triggers;
 	const size_t *trigger_lens;
+
+	/* Optional: interrupt handlers that may hit the fake CPUs
+	 * (<weft/context.h>). Each is delivered at a strategy-chosen point,
+	 * like a preemption, on a CPU whose interrupts (or bottom halves) are
+	 * enabled, and runs to completion there. */
+	const struct weft_irq *irqs;
+	unsigned nr_irqs;
+	/* Optional: threads (bit t = thread t) that may migrate between CPUs,
+	 * as user tasks do; others are bound to their CPU like per-CPU
+	 * kthreads. smp_processor_id() and __this_cpu_*() in preemptible code
+	 * of a migratable thread are reports (CONFIG_DEBUG_PREEMPT). */
+	uint32_t migratable;
 };
 
 /* The registry of every scenario in this build (core/registry/). */
@@ -242,6 +257,11 @@ struct weft_event {
 #define WEFT_EVF_PREEMPTED  1u  /* this step ran right after a preemption */
 #define WEFT_EVF_SWITCHED   2u  /* a free switch (block, yield, end) led here */
 #define WEFT_EVF_FAILED     4u  /* a trylock that failed, a blocked lock */
+/* The context the event ran in (<weft/context.h>); never hashed. */
+#define WEFT_EVF_IRQOFF     8u  /* interrupts masked on its CPU */
+#define WEFT_EVF_NOPREEMPT 16u  /* preemption disabled (a spinlock held...) */
+#define WEFT_EVF_HARDIRQ   32u  /* in a hard interrupt handler */
+#define WEFT_EVF_SOFTIRQ   64u  /* in a softirq handler or BH disabled */
 
 /* One scheduling decision (>= 2 runnable threads). */
 struct weft_decision_rec {
@@ -388,6 +408,12 @@ const uint8_t *weft_last_workload(size_t *n);
 /* Periodic state hashes (every WEFT_STATE_HASH_EVERY steps). */
 #define WEFT_STATE_HASH_EVERY 64
 const uint64_t *weft_last_state_hashes(size_t *n);
+/* Threads of the last execution: the scenario's, then its interrupt
+ * handlers' pseudo-threads (sc->nr_irqs), then the threads it spawned. */
+unsigned weft_last_nr_threads(void);
+/* The scenario interrupt thread tid delivered in the last execution, or -1
+ * for an ordinary thread. */
+int weft_last_thread_irq(unsigned tid);
 /* The model's world after the last execution (for stats and audits). */
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
