@@ -8,8 +8,11 @@
  *   T0 takes `lock` with spin_lock() and updates `count`; the handler takes
  *   the same lock. Delivered while T0 holds it, the handler spins on a lock
  *   its own CPU's interrupted thread holds: the CPU deadlocks (one
- *   delivery, counted like a preemption). spin_lock_irqsave() masks the
- *   interrupt for the critical section (the fix, as in every driver).
+ *   delivery, counted like a preemption). lockdep-lite reports the class's
+ *   inconsistent usage (taken in hard-IRQ context and with interrupts on)
+ *   from the serial execution, before any deadlock. spin_lock_irqsave()
+ *   masks the interrupt for the critical section (the fix, as in every
+ *   driver).
  *
  * demo-percpu (1 CPU, T0 and T1 both on CPU0): each adds 1 to this CPU's
  *   slot of a per-CPU counter; the audit wants 2.
@@ -111,8 +114,9 @@ static const struct weft_irq irqlock_irqs[] = {
 
 static const struct weft_variant irqlock_variants[] = {
 	{ "irq-unsafe", NULL, true, "T0 takes with spin_lock() a lock its CPU's interrupt handler takes",
-	  "textbook IRQ-unsafe lock (Documentation/locking/spinlocks.rst)", WEFT_KIND_DEADLOCK, 1,
-	  IRQLOCK_UNSAFE },
+	  "textbook IRQ-unsafe lock (Documentation/locking/spinlocks.rst); lockdep reports the "
+	  "inconsistent usage at bound 0, the deadlock itself needs 1 delivery (--no-lockdep)",
+	  WEFT_KIND_IRQ_LOCK_INVERSION, 0, IRQLOCK_UNSAFE },
 	{ "irqsave", NULL, false, "T0 masks the interrupt with spin_lock_irqsave()", "textbook fix",
 	  WEFT_KIND_NONE, 0, IRQLOCK_SAFE },
 };

@@ -242,6 +242,7 @@ void weft_ctx_run_irq(unsigned tid)
 	weft_ctx_update(t, tid);
 	weft_trace(WEFT_EV_IRQ_ENTER, WEFT_NO_LOC, (uint64_t)t->irq, c, &irq_site);
 	q->handler(M.world, (unsigned)t->irq);
+	weft_lockdep_exit(tid);
 	if (t->preempt || t->bh || (q->kind == WEFT_HARDIRQ && t->irq_off != 1) ||
 	    (q->kind == WEFT_SOFTIRQ && t->irq_off))
 		weft_report(WEFT_KIND_BUG_ON, NULL, t->last_site ? t->last_site : &irq_exit_site,

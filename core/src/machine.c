@@ -436,6 +436,7 @@ static void thread_main(void *arg)
 		t->fn(M.world, t->arg);
 	else
 		M.sc->thread(M.world, tid);
+	weft_lockdep_exit(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	M.runnable &= ~(1u << tid);
@@ -872,6 +873,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.nr_threads += sc->nr_irqs;
 		weft_ctx_reset();
+		weft_lockdep_begin();
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by

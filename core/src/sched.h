@@ -355,6 +355,16 @@ static inline void weft_ctx_preempt_dec(void)
 	}
 }
 
+/* ------------------------------------------------------- lockdep-lite */
+
+/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
+extern bool weft_lockdep_on;
+void weft_lockdep_begin(void);
+void weft_lockdep_init(const void *lock, const struct weft_site *s);
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
+bool weft_lockdep_release(const void *lock, const struct weft_site *s);
+void weft_lockdep_exit(unsigned tid);
+
 /* ---------------------------------------------------------- the shadow */
 
 static inline void check_uaf(uint32_t loc, const struct weft_site *s)

@@ -51,6 +51,8 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
 	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(l, false, s);   /* at the attempt, as lock_acquire() */
 	struct wthread *t = &M.th[M.cur];
 	if (M.o->lock == WEFT_LOCK_TICKET) {
 		t->ticket = l->next++;
@@ -105,6 +107,8 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
 		weft_ctx_preempt_inc();
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(l, true, s);
 		l->locked = (uint32_t)M.cur + 1;
 		weft_tsan_acquire(l);
 		if (loc != WEFT_NO_LOC)
@@ -131,6 +135,8 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	loc = loc_of(l);
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(l, s);   /* bad-unlock if not held */
 	if (l->locked != (uint32_t)M.cur + 1)
 		weft_report(WEFT_KIND_ASSERT, l, s, "spin_unlock of a lock this thread does not hold");
 	weft_tsan_release(l);
@@ -212,6 +218,14 @@ void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
 	weft_spin_unlock(l, s);
 	if (M.cur >= 0)
 		weft_ctx_bh_add(-1);
+}
+
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	l->locked = 0;
+	l->next = 0;
+	l->serving = 0;
+	weft_lockdep_init(l, s);
 }
 
 bool weft_spin_is_locked(const struct weft_spinlock *l)

@@ -216,12 +216,14 @@ struct found {
 	bool complete;
 };
 
-static struct found run_demo(const char *spec, int strategy, unsigned arg, uint64_t max)
+static struct found run_demo_checks(const char *spec, int strategy, unsigned arg, uint64_t max,
+				    unsigned checks)
 {
 	unsigned vi;
 	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
 	struct found f = { 0 };
-	struct weft_run_opts o = { .sc = sc, .variant = vi };
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .checks = checks,
+				   .lockdep_persist = true };
 	struct weft_exec_result r;
 	static struct weft_dfs d;
 	struct weft_random rnd;
@@ -256,6 +258,13 @@ static struct found run_demo(const char *spec, int strategy, unsigned arg, uint6
 	if (strategy == 0)
 		f.complete = d.complete;
 	return f;
+}
+
+/* as `weft run` does: lockdep on, its graph kept across the run */
+static struct found run_demo(const char *spec, int strategy, unsigned arg, uint64_t max)
+{
+	weft_lockdep_reset();
+	return run_demo_checks(spec, strategy, arg, max, WEFT_CHECKS_DEFAULT);
 }
 
 int main(void)
@@ -331,7 +340,10 @@ int main(void)
 		unsigned bound;
 		enum weft_kind kind;
 	} bugs[] = {
-		{ "demo-irq-lock:irq-unsafe", 1, WEFT_KIND_DEADLOCK },
+		{ "demo-irq-lock:irq-unsafe", 0, WEFT_KIND_IRQ_LOCK_INVERSION },
+		{ "demo-lockdep:abba", 0, WEFT_KIND_LOCK_ORDER },
+		{ "demo-lockdep:double-unlock", 0, WEFT_KIND_BAD_UNLOCK },
+		{ "demo-lockdep:error-path", 0, WEFT_KIND_LOCK_HELD_AT_EXIT },
 		{ "demo-percpu:bound-racy", 1, WEFT_KIND_LOST_UPDATE },
 		{ "demo-percpu-irq:irq-racy", 1, WEFT_KIND_LOST_UPDATE },
 		{ "demo-percpu-task:preemptible", 0, WEFT_KIND_PREEMPTIBLE_PERCPU },
@@ -348,6 +360,9 @@ int main(void)
 		CHECK(f.bug && f.kind == bugs[i].kind && f.preemptions == bugs[i].bound,
 		      "%s: dfs bound %u: %s with %u preemptions", bugs[i].spec, bugs[i].bound,
 		      weft_kind_name(f.kind), f.preemptions);
+		/* the checks that need no schedule fire on the first execution */
+		CHECK(bugs[i].bound > 0 || f.executions == 1, "%s: found on execution %llu",
+		      bugs[i].spec, (unsigned long long)f.executions);
 		f = run_demo(bugs[i].spec, 1, 1, 100000);
 		CHECK(f.bug && f.kind == bugs[i].kind, "%s: random: %s after %llu", bugs[i].spec,
 		      weft_kind_name(f.kind), (unsigned long long)f.executions);
@@ -358,6 +373,7 @@ int main(void)
 	static const char *const fixes[] = {
 		"demo-irq-lock:irqsave",      "demo-percpu:this-cpu",      "demo-percpu:preempt-off",
 		"demo-percpu-task:preempt-off", "demo-percpu-irq:this-cpu", "demo-sleep-atomic:after-unlock",
+		"demo-lockdep:ordered", "demo-lockdep:fixed-error-path", "demo-lockdep-split:ordered",
 	};
 	for (unsigned i = 0; i < sizeof(fixes) / sizeof(fixes[0]); i++) {
 		struct found f = run_demo(fixes[i], 0, 2, 1u << 20);
@@ -365,6 +381,64 @@ int main(void)
 		      weft_kind_name(f.kind), f.complete);
 		f = run_demo(fixes[i], 1, 1, 100000);
 		CHECK(!f.bug, "%s: random 100k: %s", fixes[i], weft_kind_name(f.kind));
+	}
+
+	/* without lockdep, the same bugs need their unlucky schedule */
+	{
+		struct found f = run_demo_checks("demo-irq-lock:irq-unsafe", 0, 0, 1u << 20, 0);
+		CHECK(!f.bug && f.complete, "irq-unsafe without lockdep: clean at bound 0");
+		f = run_demo_checks("demo-irq-lock:irq-unsafe", 0, 1, 1u << 20, 0);
+		CHECK(f.bug && f.kind == WEFT_KIND_DEADLOCK && f.preemptions == 1,
+		      "irq-unsafe without lockdep: the CPU deadlocks at 1 delivery: %s",
+		      weft_kind_name(f.kind));
+		f = run_demo_checks("demo-lockdep:abba", 0, 0, 1u << 20, 0);
+		CHECK(!f.bug, "abba without lockdep: nothing at bound 0");
+		/* demo-abba opts out of lockdep: its deadlock stays the finding */
+		f = run_demo("demo-abba:abba", 0, 1, 1u << 20);
+		CHECK(f.bug && f.kind == WEFT_KIND_DEADLOCK, "demo-abba opts out: %s",
+		      weft_kind_name(f.kind));
+	}
+
+	/* across executions: no single execution of demo-lockdep-split holds
+	 * both orders; the persistent graph finds it in the second one that
+	 * meets the other order, and the witness reproduces it alone */
+	{
+		struct found f = run_demo_checks("demo-lockdep-split:split", 0, 2, 1u << 20, 0);
+		CHECK(!f.bug, "split without lockdep: clean");
+		weft_lockdep_reset();
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find("demo-lockdep-split:split", &vi);
+		struct weft_run_opts po = { .sc = sc, .variant = vi, .checks = WEFT_CHECKS_DEFAULT,
+					    .lockdep_persist = true };
+		static const uint8_t ab[] = { 1, 0x00, 0 }, ba[] = { 1, 0x01, 0 };
+		struct weft_bytes b;
+		struct weft_exec_result r1, r2, r3;
+		weft_bytes_init(&b, sc, ab, sizeof(ab));
+		weft_execute(&po, &weft_strategy_bytes, &b, &r1);
+		weft_bytes_init(&b, sc, ba, sizeof(ba));
+		weft_execute(&po, &weft_strategy_bytes, &b, &r2);
+		size_t nw;
+		const struct weft_lockdep_fact *w = weft_lockdep_last_witness(&nw);
+		CHECK(r1.kind == WEFT_KIND_NONE && r2.kind == WEFT_KIND_LOCK_ORDER && nw == 1 &&
+		      w[0].type == WEFT_LOCKDEP_FACT_EDGE,
+		      "ab then ba: %s then %s, %zu witness facts", weft_kind_name(r1.kind),
+		      weft_kind_name(r2.kind), nw);
+		struct weft_lockdep_fact seed[WEFT_LOCKDEP_MAX_FACTS];
+		memcpy(seed, w, nw * sizeof(*w));
+		struct weft_run_opts so = { .sc = sc, .variant = vi, .checks = WEFT_CHECKS_DEFAULT,
+					    .lockdep_seed = seed, .nr_lockdep_seed = nw };
+		weft_bytes_init(&b, sc, ba, sizeof(ba));
+		weft_execute(&so, &weft_strategy_bytes, &b, &r3);
+		CHECK(r3.kind == WEFT_KIND_LOCK_ORDER && r3.trace_hash == r2.trace_hash,
+		      "ba alone, seeded with the witness: %s, hash %s", weft_kind_name(r3.kind),
+		      r3.trace_hash == r2.trace_hash ? "same" : "differs");
+		so.nr_lockdep_seed = 0;
+		weft_bytes_init(&b, sc, ba, sizeof(ba));
+		weft_execute(&so, &weft_strategy_bytes, &b, &r3);
+		CHECK(r3.kind == WEFT_KIND_NONE, "ba alone, no seed: %s", weft_kind_name(r3.kind));
+		f = run_demo("demo-lockdep-split:split", 1, 1, 1000);
+		CHECK(f.bug && f.kind == WEFT_KIND_LOCK_ORDER, "random meets both orders: %s after %llu",
+		      weft_kind_name(f.kind), (unsigned long long)f.executions);
 	}
 	return check_done();
 }

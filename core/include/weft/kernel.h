@@ -73,6 +73,8 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
 bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
 void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
 bool weft_spin_is_locked(const struct weft_spinlock *l);
+/* spin_lock_init(): a free lock whose lockdep class is this init site */
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s);
 void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
 void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
 unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
@@ -241,6 +243,7 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #define spin_trylock_irqsave(l, f)                                              \
 	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")"))
 #define spin_is_locked(l) weft_spin_is_locked(l)
+#define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 
 #define smp_mb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
 #define smp_rmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))

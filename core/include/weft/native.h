@@ -121,6 +121,13 @@ static inline bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }
+static inline void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	(void)s;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->next, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->serving, 0, __ATOMIC_RELAXED);
+}
 /* Interrupts and bottom halves are not modelled natively. */
 static inline void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s)
 {
