@@ -323,7 +323,7 @@ void weft_sched_reschedule(bool leaving)
 	if (!e) {
 		bool blocked = M.runnable != 0;   /* runnable, but their CPU is held */
 		for (unsigned i = 0; i < M.nr_threads; i++)
-			blocked |= M.th[i].state == T_BLOCKED;
+			blocked |= M.th[i].state == T_BLOCKED && !M.th[i].wait_class->idle;
 		if (blocked)
 			stuck_report();   /* does not return */
 		int prev = M.cur;
@@ -471,16 +471,9 @@ static const struct weft_wait_class join_class = {
 	.busy = join_busy,
 };
 
-int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
-		      const struct weft_site *s)
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s)
 {
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s,
-			    "weft_thread_spawn from setup or an audit: declare the thread "
-			    "in the scenario (nr_threads) instead");
-		return -1;
-	}
-	sched_point(s);
 	if (M.nr_threads >= WEFT_MAX_THREADS) {
 		weft_report(WEFT_KIND_ASSERT, NULL, s,
 			    "weft_thread_spawn: more than %d threads in one execution",
@@ -499,12 +492,26 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
 	t->last_site = NULL;
 	t->fn = fn;
 	t->arg = arg;
+	t->label = label;
 	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
 	M.runnable |= 1u << n;
 	weft_ctx_thread_added(n);
 	weft_trace(WEFT_EV_SPAWN, WEFT_NO_LOC, M.cpu_of[n], n, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, n, s);
 	return (int)n;
+}
+
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn from setup or an audit: declare the thread "
+			    "in the scenario (nr_threads) instead");
+		return -1;
+	}
+	sched_point(s);
+	return weft_sched_spawn(fn, arg, cpu, NULL, s);
 }
 
 void weft_thread_join(int tid, const struct weft_site *s)
@@ -663,6 +670,8 @@ static const char *thread_name(int tid, char *buf, size_t n)
 {
 	if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].irq >= 0)
 		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[M.th[tid].irq].name);
+	else if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].label)
+		snprintf(buf, n, "T%d (%s)", tid, M.th[tid].label);
 	else
 		snprintf(buf, n, "T%d", tid);
 	return buf;
@@ -691,7 +700,7 @@ static void stuck_report(void)
 	for (unsigned i = 0; i < M.nr_threads; i++) {
 		struct wthread *t = &M.th[i];
 		if (t->state != T_BLOCKED || wait_owner(t) >= 0 || !t->wait_class ||
-		    !t->wait_class->sleeps)
+		    !t->wait_class->sleeps || t->wait_class->idle)
 			continue;
 		char obj[48];
 		struct weft_access other = weft_last_write(t->wait_chan);
@@ -719,13 +728,13 @@ static void stuck_report(void)
 				n = sizeof(buf) - 1;
 			continue;
 		}
-		if (t->state != T_BLOCKED)
+		if (t->state != T_BLOCKED || t->wait_class->idle)
 			continue;
 		char obj[48];
 		int owner = wait_owner(t);
 		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
 		char who[64];
-		if (t->irq >= 0)
+		if (t->irq >= 0 || t->label)
 			thread_name((int)i, who, sizeof(who));
 		else
 			snprintf(who, sizeof(who), "T%u", i);   /* the first landing's form */
@@ -855,6 +864,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].wait_chan = NULL;
 			M.th[i].wait_class = NULL;
 			M.th[i].fn = NULL;
+			M.th[i].label = NULL;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.runnable |= 1u << i;
@@ -867,6 +877,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			t->wait_chan = NULL;
 			t->wait_class = NULL;
 			t->fn = NULL;
+			t->label = NULL;
 			t->has_ticket = false;
 			t->last_site = NULL;
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
@@ -874,6 +885,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.nr_threads += sc->nr_irqs;
 		weft_ctx_reset();
 		weft_lockdep_begin();
+		weft_wq_reset();
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
@@ -910,7 +922,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
-		if (M.aborted) {
+		/* an aborted execution's paused threads, and at a normal end the
+		 * daemons left asleep (idle workers) */
+		bool paused = M.aborted;
+		for (unsigned i = 0; i < M.nr_threads && !paused; i++)
+			paused = M.th[i].started && M.th[i].state != T_DONE;
+		if (paused) {
 			drain_for_tsan();
 			for (unsigned i = 0; i < M.nr_threads; i++)
 				if (M.th[i].started && M.th[i].state != T_DONE)

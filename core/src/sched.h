@@ -53,6 +53,8 @@ struct weft_wait_class {
 	const char *name;               /* "spinlock", "mutex", "completion"... */
 	bool sleeps;                    /* a sleeping wait (lost wakeup if nobody
 					   can wake it) rather than a spin */
+	bool idle;                      /* a daemon waiting for work: never stuck
+					   (an execution may end with it asleep) */
 	int (*owner)(const void *chan);
 	bool (*busy)(const void *chan, unsigned tid);   /* optional */
 };
@@ -76,6 +78,7 @@ struct wthread {
 	/* threads started by weft_thread_spawn() (NULL: the scenario's body) */
 	void (*fn)(void *world, void *arg);
 	void *arg;
+	const char *label;    /* "kworker/1" for a machine-made thread */
 
 	/* context (context.c): the kernel's preempt_count, split; one word,
 	 * reset with one store per execution */
@@ -305,6 +308,13 @@ static inline void sched_point(const struct weft_site *s)
  * caller re-checks its condition. From the host context it returns at once. */
 void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 		      const struct weft_site *s);
+/* Start a thread without a scheduling point of its own (the caller's
+ * primitive took it); label names machine-made threads in reports. */
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s);
+/* workqueue.c: execution start */
+void weft_wq_reset(void);
+
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);

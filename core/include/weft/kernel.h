@@ -378,4 +378,5 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #endif
 
 #include <weft/context.h>
+#include <weft/workqueue.h>
 #endif
