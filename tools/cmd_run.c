@@ -33,6 +33,8 @@ const char weft_help_run[] =
 	"  --kind K[,K...]   stop only at a report of these kinds (weft list names each\n"
 	"                    variant's); other reports are counted (other_reports) and\n"
 	"                    the search goes on: verdict and exit code are about K\n"
+	"  --no-lockdep      no lockdep-lite (lock-order and interrupt-usage checks\n"
+	"                    across the executions of the run; on by default)\n"
 	"  --stats           print the model's counters after the run\n"
 	"  --quiet           no progress, only the result\n"
 	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
@@ -128,7 +130,7 @@ int cmd_run(int argc, char **argv)
 	const char *spec = NULL, *strategy = "random", *input_path = NULL, *input_hex = NULL;
 	const char *wl_hex = NULL, *outdir = NULL;
 	uint64_t seed = 1, iterations = 0, depth = 2, bound = 2, steps = 0;
-	bool json = false, stats = false, quiet = false;
+	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
 	static uint8_t input[65536];
@@ -153,6 +155,8 @@ int cmd_run(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(a, "--stats")) {
 			stats = true;
+		} else if (!strcmp(a, "--no-lockdep")) {
+			lockdep = false;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (!strcmp(a, "--strategy")) {
@@ -282,7 +286,10 @@ int cmd_run(int argc, char **argv)
 	struct weft_metrics m;
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
-				   .record = false };
+				   .record = false,
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
+				   .lockdep_persist = true };
+	weft_lockdep_reset();
 	struct weft_exec_result r, last_r;
 	memset(&r, 0, sizeof(r));
 	memset(&last_r, 0, sizeof(last_r));
@@ -410,7 +417,12 @@ int cmd_run(int argc, char **argv)
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		if (repro_len) {
+		size_t nwit;
+		weft_lockdep_last_witness(&nwit);
+		if (nwit)
+			printf("(the report relies on the lock order of an earlier execution of this "
+			       "run: only its replay file, which carries it, reproduces it alone)\n");
+		else if (repro_len) {
 			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
 			       cli_prog, sc->name, sc->variants[vi].name,
 			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");

@@ -13,6 +13,5 @@ static inline uint64_t weft_mix64(uint64_t z)
 }
 
 void weft_sites_init(void);
-void weft_deadlock_report(void) __attribute__((noreturn));
 
 #endif

@@ -1,13 +1,15 @@
 /*
  * machine.c - the deterministic machine: model threads as fibers on fake
- * CPUs, scheduling points, blocking, lock models, the shadow state behind
- * the detectors, the trace and its hash.
+ * CPUs, decisions, blocking and waking, spawned threads, reports, and one
+ * execution from a zeroed world to its audits. The primitives live in
+ * files of their own (access.c, spinlock.c, shadow.c, ...) on the
+ * scheduler interface of sched.h.
  *
  * One machine per process (fibers and stacks are made once, in
  * weft_machine_init). Invariants:
  *  - Exactly one model thread runs at a time (M.cur), or the host context
  *    (M.cur == -1) during setup and audits.
- *  - runnable_mask holds exactly the threads in T_RUNNABLE.
+ *  - runnable holds exactly the threads in T_RUNNABLE.
  *  - A decision is taken only at a scheduling point with >= 2 runnable
  *    threads; its default is the current thread if it can go on, else the
  *    lowest runnable one; a yield offers only the other runnable threads.
@@ -29,86 +31,9 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
-#include "fiber.h"
-#include "internal.h"
+#include "sched.h"
 
-enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
-
-struct wthread {
-	struct weft_fiber fib;
-	uint8_t state;
-	bool started;
-	bool pass;          /* first point after its first switch-in: no decision */
-	bool has_ticket;
-	struct weft_spinlock *blocked_on;
-	uint32_t ticket;
-	const struct weft_site *last_site;   /* where it is paused */
-};
-
-struct shadow {
-	uint32_t epoch;
-	uint32_t step;
-	const struct weft_site *site;
-	uint8_t tid;
-	uint8_t poisoned;
-};
-
-#define DEFAULT_STEP_BUDGET 200000u
-#define LONE_YIELD_LIMIT 1000u
-#define MAX_RECORD_EVENTS (1u << 20)
-#define MAX_RECORD_DECISIONS (1u << 18)
-#define MAX_CHOICES 4096
-
-static struct {
-	bool inited;
-	struct weft_fiber main;
-	struct wthread th[WEFT_MAX_THREADS];
-
-	/* the current execution */
-	const struct weft_run_opts *o;
-	const struct weft_scenario *sc;
-	const struct weft_strategy_ops *ops;
-	void *st;
-	struct weft_exec_result *res;
-	uint8_t *world;
-	size_t world_size, world_cap;
-	struct shadow *shadow;
-	uint32_t epoch;
-	uint64_t step_budget;
-	unsigned nr_threads;
-	uint8_t cpu_of[WEFT_MAX_THREADS];   /* weft_cpu_of(sc, tid), per execution:
-					     * trace() runs at every step */
-	int cur;
-	uint32_t runnable;
-	uint32_t step, decisions, switches, preemptions, choices;
-	uint32_t lone_yields;
-	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
-	uint32_t evseq;     /* events traced in this execution */
-	uint64_t hash;
-	uint8_t next_flags;
-	bool in_exec, aborted, stack_overflow;
-	bool draining;
-	int abort_tid;      /* the thread whose report ended the execution */
-	struct weft_workload wl;
-	uint8_t wl_bytes[WEFT_INPUT_MAX];
-	size_t wl_len;
-
-	struct weft_event ring[WEFT_TRACE_RING];
-
-	/* recording (o->record) */
-	struct weft_event *ev;
-	size_t nr_ev, cap_ev;
-	struct weft_decision_rec *dec;
-	size_t nr_dec, cap_dec;
-	uint32_t choice_vals[MAX_CHOICES];
-	uint64_t *state_hashes;
-	size_t nr_sh, cap_sh;
-
-	/* interleaving feedback */
-	uint8_t *fb;
-	uint32_t fb_mask;
-	sigjmp_buf overflow_jmp;
-} M;
+struct weft_machine weft_machine_state;
 
 /* ---------------------------------------------------------------- sites */
 
@@ -126,7 +51,7 @@ static uint64_t fnv1a(uint64_t h, const char *s)
 	return h;
 }
 
-static uint32_t site_hash(const struct weft_site *s)
+uint32_t weft_site_hash(const struct weft_site *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 
@@ -145,15 +70,7 @@ void weft_sites_init(void)
 		return;
 	for (struct weft_site *const *p = __start_weft_sites; p < __stop_weft_sites; p++)
 		if (*p && !(*p)->id)
-			(*p)->id = site_hash(*p);
-}
-
-static inline uint32_t site_id(const struct weft_site *s)
-{
-	/* Sites outside the section (never in this tree) get their id late. */
-	if (__builtin_expect(!s->id, 0))
-		((struct weft_site *)s)->id = site_hash(s);
-	return s->id;
+			(*p)->id = weft_site_hash(*p);
 }
 
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc)
@@ -289,72 +206,22 @@ void weft_feedback_attach(uint8_t *map, size_t size)
 
 /* -------------------------------------------------------------- tracing */
 
-static inline uint32_t loc_of(const void *p)
-{
-	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
-
-	return a - w < M.world_size ? (uint32_t)(a - w) : WEFT_NO_LOC;
-}
-
-/* Values that are pointers into the world are traced as offsets. */
-static inline uint64_t trace_val(uint64_t v)
-{
-	uint64_t w = (uintptr_t)M.world;
-
-	return v - w < M.world_size ? (1ull << 63) | (v - w) : v;
-}
-
-static inline void fb_hit(uint64_t feature)
-{
-	M.fb[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
-}
-
-static void record_event(const struct weft_event *e)
+void weft_record_event(const struct weft_event *e)
 {
 	if (M.nr_ev == M.cap_ev) {
 		size_t cap = M.cap_ev ? M.cap_ev * 2 : 4096;
-		if (cap > MAX_RECORD_EVENTS)
-			return;
+		if (cap > WEFT_MAX_RECORD_EVENTS)
+			goto state_hash;
 		struct weft_event *n = realloc(M.ev, cap * sizeof(*n));
 		if (!n)
-			return;
+			goto state_hash;
 		M.ev = n;
 		M.cap_ev = cap;
 	}
 	M.ev[M.nr_ev++] = *e;
-}
-
-static void trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-		  const struct weft_site *s)
-{
-	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
-	uint64_t h = M.hash;
-	uint64_t id = site_id(s);
-
-	old = trace_val(old);
-	val = trace_val(val);
-	h = weft_mix64(h ^ (id << 32 | (uint64_t)tid << 8 | ev));
-	h = weft_mix64(h ^ ((uint64_t)loc << 32 | M.step));
-	h = weft_mix64(h ^ old);
-	h = weft_mix64(h ^ val);
-	M.hash = h;
-
-	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
-	e->step = M.step;
-	e->tid = tid;
-	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
-	e->ev = (uint8_t)ev;
-	e->flags = M.next_flags;
-	e->loc = loc;
-	e->site = s;
-	e->old = old;
-	e->val = val;
-	M.next_flags = 0;
-	if (M.o->record) {
-		record_event(e);
-		if (M.evseq % WEFT_STATE_HASH_EVERY == 0 && M.nr_sh < M.cap_sh)
-			M.state_hashes[M.nr_sh++] = M.hash;
-	}
+state_hash:
+	if (M.evseq % WEFT_STATE_HASH_EVERY == 0 && M.nr_sh < M.cap_sh)
+		M.state_hashes[M.nr_sh++] = M.hash;
 }
 
 /* ---------------------------------------------------------- scheduling */
@@ -367,16 +234,11 @@ static void thread_main(void *arg);
  * one execution stay unordered unless the model orders them. */
 static int tsan_start_sync, tsan_done_sync;
 
-static inline unsigned lowest(uint32_t mask)
-{
-	return (unsigned)__builtin_ctz(mask);
-}
-
 static void record_decision(const struct weft_decision *d, int chosen)
 {
 	if (M.nr_dec == M.cap_dec) {
 		size_t cap = M.cap_dec ? M.cap_dec * 2 : 1024;
-		if (cap > MAX_RECORD_DECISIONS)
+		if (cap > WEFT_MAX_RECORD_DECISIONS)
 			return;
 		struct weft_decision_rec *n = realloc(M.dec, cap * sizeof(*n));
 		if (!n)
@@ -395,18 +257,21 @@ static void record_decision(const struct weft_decision *d, int chosen)
 
 /* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
  * thread may continue (a preemption point). */
-static unsigned decide(int cur_ok, const struct weft_site *s)
+unsigned weft_sched_decide(int cur_ok, const struct weft_site *s)
 {
 	struct weft_decision d;
 
 	d.index = M.decisions++;
 	d.step = M.step;
 	d.cur = cur_ok ? M.cur : -1;
-	d.runnable = M.runnable;
+	d.runnable = eligible();
 	d.site = s;
-	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(M.runnable);
+	/* the default after a switch is the lowest thread; a pending
+	 * interrupt only when nothing else can run */
+	uint32_t threads = d.runnable & ~M.irq_threads;
+	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : d.runnable);
 	int c = M.ops->pick_next(M.st, &d);
-	if (c < 0 || c >= WEFT_MAX_THREADS || !(M.runnable & (1u << c)))
+	if (c < 0 || c >= WEFT_MAX_THREADS || !(d.runnable & (1u << c)))
 		c = d.dflt;
 	record_decision(&d, c);   /* always: cheap, and it makes reproducers */
 	if (d.cur >= 0 && c != d.cur) {
@@ -416,7 +281,7 @@ static unsigned decide(int cur_ok, const struct weft_site *s)
 	return (unsigned)c;
 }
 
-static void switch_to(unsigned next, bool leaving)
+void weft_sched_switch_to(unsigned next, bool leaving)
 {
 	int prev = M.cur;
 	struct wthread *n = &M.th[next];
@@ -447,75 +312,266 @@ static void switch_to(unsigned next, bool leaving)
 #endif
 }
 
+static void stuck_report(void) __attribute__((noreturn));
+
 /* The current thread can no longer run (blocked or done): pick another or
  * return to the host context. Never returns for a finished thread. */
-static void reschedule(bool leaving)
+void weft_sched_reschedule(bool leaving)
 {
-	if (!M.runnable) {
-		bool blocked = false;
+	uint32_t e = eligible();
+
+	if (!e) {
+		bool blocked = M.runnable != 0;   /* runnable, but their CPU is held */
 		for (unsigned i = 0; i < M.nr_threads; i++)
-			blocked |= M.th[i].state == T_BLOCKED;
+			blocked |= M.th[i].state == T_BLOCKED && !M.th[i].wait_class->idle;
 		if (blocked)
-			weft_deadlock_report();   /* does not return */
+			stuck_report();   /* does not return */
 		int prev = M.cur;
 		M.cur = -1;
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 		return;
 	}
-	unsigned next = M.runnable & (M.runnable - 1) ? decide(0, NULL)
-							  : lowest(M.runnable);
+	unsigned next = e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e);
 	M.next_flags |= WEFT_EVF_SWITCHED;
-	switch_to(next, leaving);
+	weft_sched_switch_to(next, leaving);
 }
 
-static void livelock(const char *why)
+void weft_sched_livelock(const char *why)
 {
 	weft_report(WEFT_KIND_LIVELOCK, NULL, M.cur >= 0 ? M.th[M.cur].last_site : NULL,
 		    "%s", why);
+	__builtin_trap();   /* reports from a thread never return */
 }
 
-/* The scheduling point before every visible operation of a model thread. */
-static inline void sched_point(const struct weft_site *s)
-{
-	struct wthread *t = &M.th[M.cur];
+/* ------------------------------------------------------ blocking, waking */
 
-	t->last_site = s;
-	if (__builtin_expect(t->pass, 0)) {
-		t->pass = false;
-	} else if (M.runnable & (M.runnable - 1)) {
-		unsigned next = decide(1, s);
-		if ((int)next != M.cur)
-			switch_to(next, false);
+void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
+		      const struct weft_site *s)
+{
+	struct wthread *t;
+
+	if (M.cur < 0)
+		return;
+	t = &M.th[M.cur];
+	t->state = T_BLOCKED;
+	t->wait_chan = chan;
+	t->wait_class = wc;
+	t->wait_site = s;
+	M.nr_blocked++;
+	M.runnable &= ~(1u << M.cur);
+	weft_sched_reschedule(false);
+}
+
+static inline void wake(unsigned i)
+{
+	struct wthread *w = &M.th[i];
+
+	M.nr_blocked--;
+	w->state = T_RUNNABLE;
+	w->wait_chan = NULL;
+	w->wait_class = NULL;
+	M.runnable |= 1u << i;
+}
+
+unsigned weft_sched_wake_all(const void *chan)
+{
+	return weft_sched_wake_n(chan, ~0u);
+}
+
+unsigned weft_sched_wake_n(const void *chan, unsigned n)
+{
+	unsigned woken = 0;
+
+	if (!M.nr_blocked)
+		return 0;
+	for (unsigned i = 0; i < M.nr_threads && woken < n; i++) {
+		if (M.th[i].state == T_BLOCKED && M.th[i].wait_chan == chan) {
+			wake(i);
+			woken++;
+		}
 	}
-	/* the operation after this point runs as step M.step */
-	if (__builtin_expect(++M.step > M.step_budget, 0))
-		livelock("step budget exhausted");
+	return woken;
+}
+
+bool weft_sched_wake_thread(unsigned tid)
+{
+	if (tid >= M.nr_threads || M.th[tid].state != T_BLOCKED)
+		return false;
+	wake(tid);
+	return true;
 }
 
 /* -------------------------------------------------------------- threads */
 
+/* Where a spawned thread's end is traced (not in the weft_sites section:
+ * its id is computed on first use, from the same basename/function/text
+ * hash as every site). */
+static struct weft_site end_site = { __FILE__, "thread_main", "thread end", __LINE__,
+				     WEFT_EV_END, 0 };
+
 static void thread_main(void *arg)
 {
 	unsigned tid = (unsigned)(uintptr_t)arg;
+	struct wthread *t = &M.th[tid];
 
-	weft_fiber_started(&M.th[tid].fib, &M.main);
+	weft_fiber_started(&t->fib, &M.main);
 	weft_tsan_acquire(&tsan_start_sync);
-	M.sc->thread(M.world, tid);
+	if (t->irq >= 0) {
+		/* an interrupt pseudo-thread: one delivery, then idle (or
+		 * pending again if it was raised while it ran) */
+		weft_ctx_run_irq(tid);
+		weft_tsan_release(&tsan_done_sync);
+		t->started = false;
+		if (t->irq_again) {
+			t->irq_again = false;
+		} else {
+			t->state = T_IDLE;
+			M.runnable &= ~(1u << tid);
+		}
+		weft_ctx_update(t, tid);
+		weft_sched_reschedule(true);
+		__builtin_trap();
+	}
+	if (t->fn)
+		t->fn(M.world, t->arg);
+	else
+		M.sc->thread(M.world, tid);
+	weft_lockdep_exit(tid);
 	weft_tsan_release(&tsan_done_sync);
-	M.th[tid].state = T_DONE;
+	t->state = T_DONE;
 	M.runnable &= ~(1u << tid);
-	reschedule(true);
+	if (t->on_cpu_stack)
+		weft_ctx_update(t, tid);   /* it ended holding its CPU */
+	/* The scenario's own threads end silently (their traces predate
+	 * spawned threads and must not change); a spawned thread's end is an
+	 * event its joiners depend on. */
+	if (t->fn)
+		weft_trace(WEFT_EV_END, WEFT_NO_LOC, 0, tid, &end_site);
+	weft_sched_step(WEFT_DEP_END, WEFT_NO_LOC, 0, tid, &end_site);
+	weft_sched_wake_all(t);
+	weft_sched_reschedule(true);
 	__builtin_trap();
+}
+
+static int join_owner(const void *chan)
+{
+	return (int)((const struct wthread *)chan - M.th);
+}
+
+static bool join_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return ((const struct wthread *)chan)->state != T_DONE;
+}
+
+static const struct weft_wait_class join_class = {
+	.name = "thread end",
+	.sleeps = true,
+	.owner = join_owner,
+	.busy = join_busy,
+};
+
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s)
+{
+	if (M.nr_threads >= WEFT_MAX_THREADS) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn: more than %d threads in one execution",
+			    WEFT_MAX_THREADS);
+		return -1;
+	}
+	unsigned n = M.nr_threads++;
+	struct wthread *t = &M.th[n];
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
+
+	t->state = T_RUNNABLE;
+	t->started = false;
+	t->has_ticket = false;
+	t->wait_chan = NULL;
+	t->wait_class = NULL;
+	t->last_site = NULL;
+	t->fn = fn;
+	t->arg = arg;
+	t->label = label;
+	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
+	M.runnable |= 1u << n;
+	weft_ctx_thread_added(n);
+	weft_trace(WEFT_EV_SPAWN, WEFT_NO_LOC, M.cpu_of[n], n, s);
+	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, n, s);
+	return (int)n;
+}
+
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn from setup or an audit: declare the thread "
+			    "in the scenario (nr_threads) instead");
+		return -1;
+	}
+	sched_point(s);
+	return weft_sched_spawn(fn, arg, cpu, NULL, s);
+}
+
+void weft_thread_join(int tid, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return;
+	if (tid < 0 || (unsigned)tid >= M.nr_threads) {
+		sched_point(s);
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "join of T%d, which does not exist", tid);
+		return;
+	}
+	struct wthread *t = &M.th[tid];
+	sched_point_at(s, t, 0, &join_class);
+	if (tid == M.cur)
+		weft_report(WEFT_KIND_DEADLOCK, NULL, s, "T%d joins itself", tid);
+	while (t->state != T_DONE) {
+		weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)tid, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, (uint32_t)tid, s);
+		weft_sched_block(t, &join_class, s);
+		M.step++;
+	}
+	weft_trace(WEFT_EV_JOIN, WEFT_NO_LOC, 0, (uint64_t)tid, s);
+	weft_sched_step(WEFT_DEP_JOIN, WEFT_NO_LOC, 0, (uint32_t)tid, s);
+}
+
+bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block)
+{
+	const struct wthread *t;
+
+	if (tid >= M.nr_threads)
+		return false;
+	t = &M.th[tid];
+	if (!t->started || t->state != T_RUNNABLE || !t->last_site)
+		return false;
+	switch (t->last_site->ev) {
+	case WEFT_EV_READ: out->kind = WEFT_DEP_READ; break;
+	case WEFT_EV_LOCK: out->kind = WEFT_DEP_ACQUIRE; break;
+	case WEFT_EV_JOIN: out->kind = WEFT_DEP_JOIN; break;
+	case WEFT_EV_SPAWN: out->kind = WEFT_DEP_SPAWN; break;
+	case WEFT_EV_YIELD: out->kind = WEFT_DEP_YIELD; break;
+	case WEFT_EV_BARRIER: case WEFT_EV_NOTE: case WEFT_EV_CHOICE: case WEFT_EV_OP:
+		out->kind = WEFT_DEP_NONE; break;
+	default: out->kind = WEFT_DEP_WRITE; break;
+	}
+	out->step = M.step;
+	out->tid = (uint8_t)tid;
+	out->loc = t->pend_addr ? loc_of(t->pend_addr) : WEFT_NO_LOC;
+	out->size = t->pend_size;
+	out->arg = t->pend_class == &join_class
+			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
+	out->site = t->last_site;
+	if (would_block)
+		*would_block = t->pend_class && t->pend_class->busy &&
+			       t->pend_class->busy(t->pend_addr, tid);
+	return true;
 }
 
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 {
 	return sc->cpu_of ? sc->cpu_of[tid] : tid % (sc->nr_cpus ? sc->nr_cpus : 1);
-}
-
-unsigned weft_smp_processor_id(void)
-{
-	return M.cur < 0 ? 0 : weft_cpu_of(M.sc, (unsigned)M.cur);
 }
 
 unsigned weft_current_tid(void)
@@ -528,390 +584,13 @@ bool weft_in_thread(void)
 	return M.in_exec && M.cur >= 0;
 }
 
-/* ------------------------------------------------------------- accesses */
-
-static inline void check_uaf(uint32_t loc, const struct weft_site *s)
-{
-	struct shadow *sh = &M.shadow[loc];
-
-	if (__builtin_expect(sh->epoch == M.epoch && sh->poisoned, 0)) {
-		struct weft_access other = { true, sh->tid == 0xff ? -1 : sh->tid,
-					     sh->tid == 0xff ? -1 : (int)weft_cpu_of(M.sc, sh->tid),
-					     sh->step, sh->site };
-		weft_report2(WEFT_KIND_USE_AFTER_FREE, M.world + loc, s, &other,
-			     "%s on freed memory", s->what);
-	}
-}
-
-static inline void shadow_write(uint32_t loc, const struct weft_site *s)
-{
-	struct shadow *sh = &M.shadow[loc];
-
-	sh->epoch = M.epoch;
-	sh->step = M.step;
-	sh->site = s;
-	sh->tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
-	sh->poisoned = 0;
-}
-
-static inline void feedback_read(uint32_t loc, const struct weft_site *s)
-{
-	struct shadow *sh = &M.shadow[loc];
-	uint64_t w = sh->epoch == M.epoch && sh->site ? site_id(sh->site) : 0;
-
-	fb_hit(0x7200000000000000ull ^ w << 24 ^ site_id(s));
-}
-
-static inline void feedback_write(uint32_t loc, const struct weft_site *s)
-{
-	if (M.sc->state_bucket) {
-		uint32_t b = M.sc->state_bucket(M.world, loc);
-		if (b)
-			fb_hit(0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
-	}
-}
-
-static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-		      uint64_t *newv)
-{
-	uint64_t old = 0, nv;
-
-	switch (size) {
-	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
-	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
-	case 4: old = __atomic_load_n((uint32_t *)addr, __ATOMIC_RELAXED); break;
-	default: old = __atomic_load_n((uint64_t *)addr, __ATOMIC_RELAXED); break;
-	}
-	uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-	switch (aop) {
-	case WEFT_A_LOAD: *newv = old; return old;
-	case WEFT_A_STORE: nv = a; break;
-	case WEFT_A_ADD: nv = old + a; break;
-	case WEFT_A_XCHG: nv = a; break;
-	case WEFT_A_CMPXCHG: nv = old == (a & mask) ? b : old; break;
-	case WEFT_A_OR: nv = old | a; break;
-	case WEFT_A_ANDNOT: nv = old & ~a; break;
-	case WEFT_A_ADD_UNLESS: nv = old == (b & mask) ? old : old + a; break;
-	default: nv = old; break;
-	}
-	nv &= mask;
-	switch (size) {
-	case 1: __atomic_store_n((uint8_t *)addr, (uint8_t)nv, __ATOMIC_RELAXED); break;
-	case 2: __atomic_store_n((uint16_t *)addr, (uint16_t)nv, __ATOMIC_RELAXED); break;
-	case 4: __atomic_store_n((uint32_t *)addr, (uint32_t)nv, __ATOMIC_RELAXED); break;
-	default: __atomic_store_n((uint64_t *)addr, nv, __ATOMIC_RELAXED); break;
-	}
-	*newv = nv;
-	return old;
-}
-
-uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-		     const struct weft_site *s)
-{
-	uint64_t nv, old;
-	uint32_t loc;
-
-	if (M.cur >= 0)
-		sched_point(s);
-	loc = loc_of(addr);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	old = do_op(addr, size, aop, a, b, &nv);
-#ifdef WEFT_TSAN
-	if (aop != WEFT_A_STORE)
-		weft_tsan_acquire(addr);
-	if (aop != WEFT_A_LOAD)
-		weft_tsan_release(addr);
-#endif
-	trace(aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW,
-	      loc, old, nv, s);
-	if (loc != WEFT_NO_LOC) {
-		if (M.fb && aop != WEFT_A_STORE)
-			feedback_read(loc, s);
-		if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
-			shadow_write(loc, s);
-			if (M.fb)
-				feedback_write(loc, s);
-		}
-	}
-	return old;
-}
-
-void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
-{
-	uint64_t ignored;
-
-	if (M.cur >= 0)
-		sched_point(s);
-	uint32_t loc = loc_of(addr);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	/* the value a plain store overwrites, for the trace (read here, in
-	 * uninstrumented core code, so TSan sees only the model's access) */
-	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
-}
-
-void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
-		     const struct weft_site *s)
-{
-	uint32_t loc = loc_of(addr);
-
-	(void)size;
-	if (s->ev == WEFT_EV_WRITE)
-		old = M.plain_old;
-	trace(s->ev, loc, old, val, s);
-	if (loc != WEFT_NO_LOC) {
-		if (M.fb && s->ev == WEFT_EV_READ)
-			feedback_read(loc, s);
-		if (s->ev == WEFT_EV_WRITE) {
-			shadow_write(loc, s);
-			if (M.fb)
-				feedback_write(loc, s);
-		}
-	}
-}
-
-void weft_barrier(const struct weft_site *s)
-{
-	trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
-}
-
-void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
-{
-	trace(WEFT_EV_NOTE, WEFT_NO_LOC, a, b, s);
-}
-
-uint32_t weft_choose(uint32_t n, const struct weft_site *s)
-{
-	uint32_t v = 0;
-
-	if (n > 1 && M.ops && M.ops->pick_value)
-		v = M.ops->pick_value(M.st, M.choices, n) % n;
-	if (M.choices < MAX_CHOICES)
-		M.choice_vals[M.choices] = v;
-	M.choices++;
-	trace(WEFT_EV_CHOICE, WEFT_NO_LOC, n, v, s);
-	return v;
-}
-
-void weft_yield(const struct weft_site *s)
-{
-	if (M.cur < 0)
-		return;
-	M.step++;
-	M.th[M.cur].last_site = s;
-	if (M.step > M.step_budget)
-		livelock("step budget exhausted");
-	trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
-	/* A yield hands the CPU to another runnable thread whenever there is
-	 * one (as CHESS treats yields: a spinning thread is never chosen over
-	 * a thread that can make progress). That switch is free, and the
-	 * strategy only chooses among the others. */
-	uint32_t others = M.runnable & ~(1u << M.cur);
-	if (others) {
-		M.lone_yields = 0;
-		uint32_t saved = M.runnable;
-		M.runnable = others;
-		unsigned next = others & (others - 1) ? decide(0, s) : lowest(others);
-		M.runnable = saved;
-		M.next_flags |= WEFT_EVF_SWITCHED;
-		switch_to(next, false);
-	} else if (++M.lone_yields > LONE_YIELD_LIMIT) {
-		livelock("a thread spins alone: nothing else can run to change what it waits for");
-	}
-}
-
-/* ---------------------------------------------------------------- locks */
-
-void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
-{
-	uint32_t loc;
-
-	if (M.cur < 0) {
-		l->locked = 1;
-		return;
-	}
-	sched_point(s);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	struct wthread *t = &M.th[M.cur];
-	if (M.o->lock == WEFT_LOCK_TICKET) {
-		t->ticket = l->next++;
-		t->has_ticket = true;
-		while (l->serving != t->ticket || l->locked) {
-			trace(WEFT_EV_BLOCK, loc, l->locked, t->ticket, s);
-			t->state = T_BLOCKED;
-			t->blocked_on = l;
-			M.runnable &= ~(1u << M.cur);
-			reschedule(false);
-			M.step++;
-			/* resumed: the lock was handed to us (or not yet) */
-			if (l->locked == (uint32_t)M.cur + 1)
-				break;
-		}
-		t->has_ticket = false;
-	} else {
-		while (l->locked) {
-			trace(WEFT_EV_BLOCK, loc, l->locked, 0, s);
-			t->state = T_BLOCKED;
-			t->blocked_on = l;
-			M.runnable &= ~(1u << M.cur);
-			reschedule(false);
-			M.step++;
-		}
-	}
-	l->locked = (uint32_t)M.cur + 1;
-	weft_tsan_acquire(l);
-	trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
-	if (M.fb)
-		fb_hit(0x4c00000000000000ull ^ site_id(s));
-}
-
-bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
-{
-	uint32_t loc;
-	bool ok;
-
-	if (M.cur < 0) {
-		ok = !l->locked;
-		l->locked = 1;
-		return ok;
-	}
-	sched_point(s);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	if (M.o->lock == WEFT_LOCK_TICKET)
-		ok = !l->locked && l->next == l->serving;
-	else
-		ok = !l->locked;
-	if (ok) {
-		if (M.o->lock == WEFT_LOCK_TICKET)
-			l->next++;
-		l->locked = (uint32_t)M.cur + 1;
-		weft_tsan_acquire(l);
-		if (loc != WEFT_NO_LOC)
-			shadow_write(loc, s);
-	} else {
-		M.next_flags |= WEFT_EVF_FAILED;
-	}
-	trace(WEFT_EV_TRYLOCK, loc, ok, l->locked, s);
-	if (M.fb)
-		fb_hit(0x5400000000000000ull ^ (uint64_t)ok << 40 ^ site_id(s));
-	return ok;
-}
-
-void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
-{
-	uint32_t loc;
-
-	if (M.cur < 0) {
-		l->locked = 0;
-		return;
-	}
-	sched_point(s);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	if (l->locked != (uint32_t)M.cur + 1)
-		weft_report(WEFT_KIND_ASSERT, l, s, "spin_unlock of a lock this thread does not hold");
-	weft_tsan_release(l);
-	l->locked = 0;
-	if (M.o->lock == WEFT_LOCK_TICKET) {
-		l->serving++;
-		for (unsigned i = 0; i < M.nr_threads; i++) {
-			struct wthread *w = &M.th[i];
-			if (w->state == T_BLOCKED && w->blocked_on == l && w->has_ticket &&
-			    w->ticket == l->serving) {
-				l->locked = i + 1;   /* handed over, FIFO */
-				w->state = T_RUNNABLE;
-				w->blocked_on = NULL;
-				M.runnable |= 1u << i;
-			}
-		}
-	} else {
-		for (unsigned i = 0; i < M.nr_threads; i++) {
-			struct wthread *w = &M.th[i];
-			if (w->state == T_BLOCKED && w->blocked_on == l) {
-				w->state = T_RUNNABLE;
-				w->blocked_on = NULL;
-				M.runnable |= 1u << i;
-			}
-		}
-	}
-	trace(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
-}
-
-bool weft_spin_is_locked(const struct weft_spinlock *l)
-{
-	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
-}
-
-/* ------------------------------------------------------------- shadow */
-
-void weft_poison(const void *addr, size_t len, const struct weft_site *s)
-{
-	uint32_t loc = loc_of(addr);
-
-	if (loc == WEFT_NO_LOC)
-		return;
-	if (len > M.world_size - loc)
-		len = M.world_size - loc;
-	trace(WEFT_EV_FREE, loc, 0, len, s);
-	for (size_t i = 0; i < len; i++) {
-		shadow_write(loc + (uint32_t)i, s);
-		M.shadow[loc + i].poisoned = 1;
-	}
-}
-
-void weft_unpoison(const void *addr, size_t len, const struct weft_site *s)
-{
-	uint32_t loc = loc_of(addr);
-
-	if (loc == WEFT_NO_LOC)
-		return;
-	if (len > M.world_size - loc)
-		len = M.world_size - loc;
-	trace(WEFT_EV_ALLOC, loc, 0, len, s);
-	for (size_t i = 0; i < len; i++)
-		shadow_write(loc + (uint32_t)i, s);
-}
-
-bool weft_is_poisoned(const void *addr)
-{
-	uint32_t loc = loc_of(addr);
-
-	return loc != WEFT_NO_LOC && M.shadow[loc].epoch == M.epoch && M.shadow[loc].poisoned;
-}
-
-struct weft_access weft_last_write(const void *addr)
-{
-	struct weft_access a = { 0 };
-	uint32_t loc = loc_of(addr);
-
-	if (loc == WEFT_NO_LOC)
-		return a;
-	struct shadow *sh = &M.shadow[loc];
-	if (sh->epoch != M.epoch || !sh->site)
-		return a;
-	a.valid = true;
-	a.tid = sh->tid == 0xff ? -1 : sh->tid;
-	a.cpu = sh->tid == 0xff ? -1 : (int)weft_cpu_of(M.sc, sh->tid);
-	a.step = sh->step;
-	a.site = sh->site;
-	return a;
-}
-
 /* -------------------------------------------------------------- reports */
 
-static __attribute__((format(printf, 5, 0))) void
+/* here_tid: the thread the report is about (normally M.cur; a stuck
+ * sleeper for a lost wakeup, reported from whichever thread ran last). */
+static __attribute__((format(printf, 6, 0))) void
 vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
-	const struct weft_access *other, const char *fmt, va_list ap)
+	const struct weft_access *other, int here_tid, const char *fmt, va_list ap)
 {
 	struct weft_report *r = &M.res->report;
 
@@ -920,8 +599,8 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	M.res->kind = k;
 	r->kind = k;
 	r->here.valid = true;
-	r->here.tid = M.cur;
-	r->here.cpu = M.cur < 0 ? -1 : (int)weft_cpu_of(M.sc, (unsigned)M.cur);
+	r->here.tid = here_tid;
+	r->here.cpu = here_tid < 0 ? -1 : (int)M.cpu_of[here_tid];
 	r->here.step = M.step;
 	r->here.site = s;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
@@ -937,7 +616,7 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	/* the failing access as the last traced event */
 	if (s) {
 		M.next_flags |= WEFT_EVF_FAILED;
-		trace(WEFT_EV_NOTE, r->loc, k, 0, s);
+		weft_trace(WEFT_EV_NOTE, r->loc, k, 0, s);
 	}
 out:
 	if (M.in_exec && M.cur >= 0) {
@@ -958,7 +637,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, fmt, ap);
+	vreport(k, obj, s, NULL, M.cur, fmt, ap);
 	va_end(ap);
 }
 
@@ -968,29 +647,114 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, fmt, ap);
+	vreport(k, obj, s, other, M.cur, fmt, ap);
 	va_end(ap);
 }
 
-void weft_deadlock_report(void)
-{
-	char buf[160];
-	size_t n = 0;
-	struct weft_spinlock *l = NULL;
+static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
+		      const struct weft_access *other, int here_tid, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
+static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
+		      const struct weft_access *other, int here_tid, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(k, obj, s, other, here_tid, fmt, ap);
+	va_end(ap);
+}
+
+/* "T3", or "T3 (irq dev_irq)" for an interrupt pseudo-thread. */
+static const char *thread_name(int tid, char *buf, size_t n)
+{
+	if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].irq >= 0)
+		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[M.th[tid].irq].name);
+	else if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].label)
+		snprintf(buf, n, "T%d (%s)", tid, M.th[tid].label);
+	else
+		snprintf(buf, n, "T%d", tid);
+	return buf;
+}
+
+static int wait_owner(const struct wthread *t)
+{
+	return t->wait_class && t->wait_class->owner ? t->wait_class->owner(t->wait_chan) : -1;
+}
+
+/*
+ * Every unfinished thread is blocked. A sleeper whose channel has no owner
+ * has nobody left to wake it: a lost wakeup, reported on the sleeper with
+ * the last write to its channel as the other side (the waker that missed
+ * it, or the store that erased the sign that someone waits). Otherwise the
+ * waiters wait for owners that are blocked themselves (a cycle) or ended
+ * holding what they wait for: a deadlock. Spinlock waits keep the message
+ * format of the first landing (stored replays name it).
+ */
+static void stuck_report(void)
+{
+	char buf[192];
+	size_t n = 0;
+	const void *first = NULL;
+
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		struct wthread *t = &M.th[i];
+		if (t->state != T_BLOCKED || wait_owner(t) >= 0 || !t->wait_class ||
+		    !t->wait_class->sleeps || t->wait_class->idle)
+			continue;
+		char obj[48];
+		struct weft_access other = weft_last_write(t->wait_chan);
+		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
+		report_as(WEFT_KIND_LOST_WAKEUP, t->wait_chan, t->wait_site,
+			  other.valid ? &other : NULL, (int)i,
+			  "T%u sleeps on %s (%s) and no thread is left that can wake it", i,
+			  obj, t->wait_class->name);
+		__builtin_trap();   /* reports from a thread never return */
+	}
 	buf[0] = 0;
 	for (unsigned i = 0; i < M.nr_threads && n < sizeof(buf) - 40; i++) {
-		if (M.th[i].state != T_BLOCKED)
+		struct wthread *t = &M.th[i];
+		if (t->state == T_RUNNABLE && (M.excluded >> i & 1)) {
+			/* runnable, but another context holds its CPU */
+			unsigned c = M.cpu_of[i];
+			int top = M.cpu_depth[c] ? M.cpu_stack[c][M.cpu_depth[c] - 1] : -1;
+			char a[64], b[64];
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s waits for CPU%u (%s %s)",
+					      n ? "; " : "", thread_name((int)i, a, sizeof(a)), c,
+					      top >= 0 && M.th[top].irq >= 0 ? "interrupted by"
+									     : "held by",
+					      thread_name(top, b, sizeof(b)));
+			if (n >= sizeof(buf))
+				n = sizeof(buf) - 1;
 			continue;
-		struct weft_spinlock *b = M.th[i].blocked_on;
+		}
+		if (t->state != T_BLOCKED || t->wait_class->idle)
+			continue;
 		char obj[48];
-		weft_describe_loc(M.sc, loc_of(b), obj, sizeof(obj));
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%sT%u waits for %s (held by T%d)",
-				      n ? "; " : "", i, obj, b ? (int)b->locked - 1 : -1);
-		if (!l)
-			l = b;
+		int owner = wait_owner(t);
+		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
+		char who[64];
+		if (t->irq >= 0 || t->label)
+			thread_name((int)i, who, sizeof(who));
+		else
+			snprintf(who, sizeof(who), "T%u", i);   /* the first landing's form */
+		if (t->wait_class && !strcmp(t->wait_class->name, "spinlock"))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "%s%s waits for %s (held by T%d)", n ? "; " : "",
+					      who, obj, owner);
+		else
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "%sT%u waits for %s (%s of T%d%s)", n ? "; " : "", i,
+					      obj, t->wait_class ? t->wait_class->name : "?", owner,
+					      owner >= 0 && M.th[owner].state == T_DONE ? ", which ended"
+											: "");
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		if (!first)
+			first = t->wait_chan;
 	}
-	weft_report(WEFT_KIND_DEADLOCK, l, M.cur >= 0 ? M.th[M.cur].last_site : NULL, "%s", buf);
+	weft_report(WEFT_KIND_DEADLOCK, first, M.cur >= 0 ? M.th[M.cur].last_site : NULL, "%s",
+		    buf);
 	__builtin_trap();   /* reports from a thread never return */
 }
 
@@ -1039,7 +803,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (!M.inited && weft_machine_init())
 		return WEFT_ENOMEM;
-	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS)
+	if (sc->nr_threads == 0 || sc->nr_threads + sc->nr_irqs > WEFT_MAX_THREADS)
 		return WEFT_EINVAL;
 	memset(r, 0, sizeof(*r));
 	n = ops->begin ? ops->begin(st, M.wl_bytes, sizeof(M.wl_bytes)) : 0;
@@ -1064,7 +828,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.epoch = 1;
 	}
 	M.step_budget = o->step_budget ? o->step_budget
-			: sc->step_budget ? sc->step_budget : DEFAULT_STEP_BUDGET;
+			: sc->step_budget ? sc->step_budget : WEFT_DEFAULT_STEP_BUDGET;
+	M.hashing = !o->no_trace_hash;
+	M.on_step = ops->on_step;
 	M.nr_threads = sc->nr_threads;
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		M.cpu_of[i] = (uint8_t)weft_cpu_of(sc, i);
@@ -1091,21 +857,43 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;
+		M.nr_blocked = 0;
 		for (unsigned i = 0; i < M.nr_threads; i++) {
 			M.th[i].state = T_RUNNABLE;
 			M.th[i].started = false;
-			M.th[i].blocked_on = NULL;
+			M.th[i].wait_chan = NULL;
+			M.th[i].wait_class = NULL;
+			M.th[i].fn = NULL;
+			M.th[i].label = NULL;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.runnable |= 1u << i;
 		}
+		/* interrupt pseudo-threads after the scenario's threads */
+		for (unsigned k = 0; k < sc->nr_irqs; k++) {
+			struct wthread *t = &M.th[M.nr_threads + k];
+			uint32_t cpus = sc->irqs[k].cpus;
+			t->started = false;
+			t->wait_chan = NULL;
+			t->wait_class = NULL;
+			t->fn = NULL;
+			t->label = NULL;
+			t->has_ticket = false;
+			t->last_site = NULL;
+			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
+		}
+		M.nr_threads += sc->nr_irqs;
+		weft_ctx_reset();
+		weft_lockdep_begin();
+		weft_wq_reset();
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
 		 * bench/); the rare overflow path unblocks the signal itself. */
 		weft_tsan_release(&tsan_start_sync);
 		if (sigsetjmp(M.overflow_jmp, 0) == 0) {
-			switch_to(M.nr_threads > 1 ? decide(0, NULL) : 0, false);
+			uint32_t e = eligible();
+			weft_sched_switch_to(e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e), false);
 		} else {
 			/* SIGSEGV on a guard page: we are back on the host stack,
 			 * with SIGSEGV still blocked by the handler's entry */
@@ -1134,7 +922,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
-		if (M.aborted) {
+		/* an aborted execution's paused threads, and at a normal end the
+		 * daemons left asleep (idle workers) */
+		bool paused = M.aborted;
+		for (unsigned i = 0; i < M.nr_threads && !paused; i++)
+			paused = M.th[i].started && M.th[i].state != T_DONE;
+		if (paused) {
 			drain_for_tsan();
 			for (unsigned i = 0; i < M.nr_threads; i++)
 				if (M.th[i].started && M.th[i].state != T_DONE)
@@ -1150,7 +943,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	r->decisions = M.decisions;
 	r->switches = M.switches;
 	r->preemptions = M.preemptions;
-	r->trace_hash = M.hash ^ (uint64_t)r->kind << 56;
+	r->trace_hash = M.hashing ? M.hash ^ (uint64_t)r->kind << 56 : 0;
 	r->nr_wl_bytes = (uint32_t)M.wl_len;
 	r->nr_choices = M.choices;
 	if (ops->end)
@@ -1178,7 +971,7 @@ const uint8_t *weft_last_workload(size_t *n)
 
 const uint32_t *weft_last_choices(size_t *n)
 {
-	*n = M.choices < MAX_CHOICES ? M.choices : MAX_CHOICES;
+	*n = M.choices < WEFT_MAX_CHOICES ? M.choices : WEFT_MAX_CHOICES;
 	return M.choice_vals;
 }
 
@@ -1186,6 +979,16 @@ const uint64_t *weft_last_state_hashes(size_t *n)
 {
 	*n = M.nr_sh;
 	return M.state_hashes;
+}
+
+unsigned weft_last_nr_threads(void)
+{
+	return M.nr_threads;
+}
+
+int weft_last_thread_irq(unsigned tid)
+{
+	return tid < M.nr_threads ? M.th[tid].irq : -1;
 }
 
 const void *weft_last_world(void)

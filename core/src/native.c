@@ -97,6 +97,162 @@ struct worker {
 	struct stress *S;
 };
 
+/*
+ * Threads a model thread started (weft_thread_spawn): one pthread each,
+ * numbered after the scenario's threads, joined by the host at the end of
+ * the iteration whatever the model did. A model's join polls `done` (and
+ * the stop flag), so a report elsewhere still ends the iteration.
+ */
+static struct spawned {
+	pthread_t th;
+	void (*fn)(void *world, void *arg);
+	void *arg;
+	void *world;
+	unsigned tid, cpu;
+	uint64_t seed;
+	int done;
+} spawned[WEFT_MAX_THREADS];
+static unsigned nr_spawned_base, nr_spawned;   /* base: the scenario's threads */
+static void *spawn_world;
+static uint64_t spawn_seed;
+static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *spawned_main(void *arg)
+{
+	struct spawned *t = arg;
+	struct weft_rng rng;
+	sigjmp_buf jb;
+
+	weft_native_tid = t->tid;
+	weft_native_cpu = t->cpu;
+	weft_rng_seed(&rng, t->seed);
+	thread_rng = &rng;
+	bail_jmp = &jb;
+	if (sigsetjmp(jb, 0) == 0)
+		t->fn(t->world, t->arg);
+	bail_jmp = NULL;
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s)
+{
+	weft_native_poll();
+	pthread_mutex_lock(&spawn_lock);
+	if (nr_spawned_base + nr_spawned >= WEFT_MAX_THREADS) {
+		pthread_mutex_unlock(&spawn_lock);
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn: more than %d threads in one execution",
+			    WEFT_MAX_THREADS);
+		return -1;
+	}
+	struct spawned *t = &spawned[nr_spawned];
+	t->fn = fn;
+	t->arg = arg;
+	t->world = spawn_world;
+	t->tid = nr_spawned_base + nr_spawned;
+	t->cpu = cpu;
+	t->seed = spawn_seed * 131 + t->tid;
+	t->done = 0;
+	if (pthread_create(&t->th, NULL, spawned_main, t)) {
+		pthread_mutex_unlock(&spawn_lock);
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "weft_thread_spawn: pthread_create failed");
+		return -1;
+	}
+	nr_spawned++;
+	pthread_mutex_unlock(&spawn_lock);
+	return (int)t->tid;
+}
+
+void weft_thread_join(int tid, const struct weft_site *s)
+{
+	unsigned i = (unsigned)tid - nr_spawned_base;
+
+	if (tid < (int)nr_spawned_base || i >= __atomic_load_n(&nr_spawned, __ATOMIC_ACQUIRE)) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "join of T%d, which was not spawned", tid);
+		return;
+	}
+	for (unsigned spins = 0; !__atomic_load_n(&spawned[i].done, __ATOMIC_ACQUIRE); spins++) {
+		weft_native_poll();
+		if (spins % 64 == 63)
+			sched_yield();
+	}
+}
+
+/* Work items natively: each queued item runs on a thread of its own
+ * (a worker), flush_work() polls until it is neither pending nor running. */
+static void native_work_run(void *world, void *arg)
+{
+	struct work_struct *w = arg;
+
+	(void)world;
+	__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST);
+	w->func(w);
+	__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
+}
+
+void weft_init_work(struct work_struct *w, work_func_t fn)
+{
+	w->data = 0;
+	w->func = fn;
+	w->running = 0;
+	w->seq = 0;
+}
+
+bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s)
+{
+	weft_native_poll();
+	if (__atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_SEQ_CST) &
+	    1ul << WEFT_WORK_PENDING)
+		return false;
+	return weft_thread_spawn(native_work_run, w, cpu, s) >= 0;
+}
+
+bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
+{
+	bool waited = false;
+
+	(void)s;
+	for (unsigned spins = 0;; spins++) {
+		weft_native_poll();
+		if (!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
+		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST))
+			return waited;
+		waited = true;
+		if (spins % 64 == 63)
+			sched_yield();
+	}
+}
+
+/* Native interrupts: the handler runs at once in the raiser's thread. */
+static const struct weft_scenario *native_sc;
+void weft_irq_raise(unsigned irq, const struct weft_site *s)
+{
+	(void)s;
+	weft_native_poll();
+	if (native_sc && irq < native_sc->nr_irqs)
+		native_sc->irqs[irq].handler(spawn_world, irq);
+}
+
+/* An interrupt raised from the start: natively, a thread of its own. */
+static void native_irq_thread(void *world, void *arg)
+{
+	unsigned irq = (unsigned)(uintptr_t)arg;
+
+	native_sc->irqs[irq].handler(world, irq);
+}
+
+/* Host, end of an iteration: every spawned thread has ended (or bailed). */
+static void reap_spawned(void)
+{
+	for (unsigned i = 0; i < nr_spawned; i++)
+		pthread_join(spawned[i].th, NULL);
+	nr_spawned = 0;
+}
+
 struct stress {
 	const struct weft_native_opts *o;
 	void *world;
@@ -200,6 +356,11 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		return WEFT_ENOMEM;
 	weft_native_lock_model = o->lock;
 	weft_rng_seed(&rng, o->seed);
+	nr_spawned_base = nt;
+	nr_spawned = 0;
+	spawn_world = S.world;
+	spawn_seed = o->seed;
+	native_sc = sc;
 	pthread_barrier_init(&S.start, NULL, nt + 1);
 	pthread_mutex_init(&S.mu, NULL);
 	pthread_cond_init(&S.cv, NULL);
@@ -220,8 +381,14 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		thread_rng = &rng;
 		sc->setup(S.world, o->variant, &wl);
 		S.done = 0;
+		for (unsigned k = 0; k < sc->nr_irqs; k++)
+			if (sc->irqs[k].raised)
+				weft_thread_spawn(native_irq_thread, (void *)(uintptr_t)k,
+						  sc->irqs[k].cpus ? (unsigned)__builtin_ctz(sc->irqs[k].cpus)
+								   : 0, NULL);
 		pthread_barrier_wait(&S.start);
 		wait_iteration(&S, o->hang_seconds > 0 ? o->hang_seconds : 2.0);
+		reap_spawned();
 		if (!have_report && sc->quiesce)
 			sc->quiesce(S.world);
 		r->iterations++;

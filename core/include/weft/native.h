@@ -121,6 +121,48 @@ static inline bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }
+static inline void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	(void)s;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->next, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->serving, 0, __ATOMIC_RELAXED);
+}
+/* Interrupts and bottom halves are not modelled natively. */
+static inline void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+}
+static inline void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+}
+static inline unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l,
+						   const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+	return 0;
+}
+static inline void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long f,
+					       const struct weft_site *s)
+{
+	(void)f;
+	weft_spin_unlock(l, s);
+}
+static inline bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *f,
+					     const struct weft_site *s)
+{
+	*f = 0;
+	return weft_spin_trylock(l, s);
+}
+static inline void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+}
+static inline void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+}
 static inline void weft_yield(const struct weft_site *s)
 {
 	(void)s;
@@ -172,5 +214,8 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static inline bool weft_in_thread(void) { return true; }
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s);
+void weft_thread_join(int tid, const struct weft_site *s);
 
 #endif

@@ -1,0 +1,164 @@
+/*
+ * access.c - memory primitives: marked accesses (atomics, READ_ONCE,
+ * WRITE_ONCE, bit operations), plain accesses, barriers, notes, model
+ * choices and yields. Each is a scheduling point, a trace event and a
+ * detector hook (use-after-free through the shadow) at once.
+ *
+ * Memory model: sequential consistency; barriers are recorded, not
+ * modelled (kernel.h).
+ */
+#include <weft/kernel.h>
+
+#include "sched.h"
+
+static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		      uint64_t *newv)
+{
+	uint64_t old = 0, nv;
+
+	switch (size) {
+	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
+	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
+	case 4: old = __atomic_load_n((uint32_t *)addr, __ATOMIC_RELAXED); break;
+	default: old = __atomic_load_n((uint64_t *)addr, __ATOMIC_RELAXED); break;
+	}
+	uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+	switch (aop) {
+	case WEFT_A_LOAD: *newv = old; return old;
+	case WEFT_A_STORE: nv = a; break;
+	case WEFT_A_ADD: nv = old + a; break;
+	case WEFT_A_XCHG: nv = a; break;
+	case WEFT_A_CMPXCHG: nv = old == (a & mask) ? b : old; break;
+	case WEFT_A_OR: nv = old | a; break;
+	case WEFT_A_ANDNOT: nv = old & ~a; break;
+	case WEFT_A_ADD_UNLESS: nv = old == (b & mask) ? old : old + a; break;
+	default: nv = old; break;
+	}
+	nv &= mask;
+	switch (size) {
+	case 1: __atomic_store_n((uint8_t *)addr, (uint8_t)nv, __ATOMIC_RELAXED); break;
+	case 2: __atomic_store_n((uint16_t *)addr, (uint16_t)nv, __ATOMIC_RELAXED); break;
+	case 4: __atomic_store_n((uint32_t *)addr, (uint32_t)nv, __ATOMIC_RELAXED); break;
+	default: __atomic_store_n((uint64_t *)addr, nv, __ATOMIC_RELAXED); break;
+	}
+	*newv = nv;
+	return old;
+}
+
+uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		     const struct weft_site *s)
+{
+	uint64_t nv, old;
+	uint32_t loc;
+
+	if (M.cur >= 0)
+		sched_point_at(s, addr, size, NULL);
+	loc = loc_of(addr);
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	old = do_op(addr, size, aop, a, b, &nv);
+#ifdef WEFT_TSAN
+	if (aop != WEFT_A_STORE)
+		weft_tsan_acquire(addr);
+	if (aop != WEFT_A_LOAD)
+		weft_tsan_release(addr);
+#endif
+	weft_trace(aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW,
+		   loc, old, nv, s);
+	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
+	if (loc != WEFT_NO_LOC) {
+		if (M.fb && aop != WEFT_A_STORE)
+			feedback_read(loc, s);
+		if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
+			shadow_write(loc, s);
+			if (M.fb)
+				feedback_write(loc, s);
+		}
+	}
+	return old;
+}
+
+void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
+{
+	uint64_t ignored;
+
+	if (M.cur >= 0)
+		sched_point_at(s, addr, size, NULL);
+	uint32_t loc = loc_of(addr);
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	/* the value a plain store overwrites, for the trace (read here, in
+	 * uninstrumented core code, so TSan sees only the model's access) */
+	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
+}
+
+void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
+		     const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+
+	if (s->ev == WEFT_EV_WRITE)
+		old = M.plain_old;
+	weft_trace(s->ev, loc, old, val, s);
+	weft_sched_step(s->ev == WEFT_EV_WRITE ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, size, 0, s);
+	if (loc != WEFT_NO_LOC) {
+		if (M.fb && s->ev == WEFT_EV_READ)
+			feedback_read(loc, s);
+		if (s->ev == WEFT_EV_WRITE) {
+			shadow_write(loc, s);
+			if (M.fb)
+				feedback_write(loc, s);
+		}
+	}
+}
+
+void weft_barrier(const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
+}
+
+void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+{
+	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, a, b, s);
+}
+
+uint32_t weft_choose(uint32_t n, const struct weft_site *s)
+{
+	uint32_t v = 0;
+
+	if (n > 1 && M.ops && M.ops->pick_value)
+		v = M.ops->pick_value(M.st, M.choices, n) % n;
+	if (M.choices < WEFT_MAX_CHOICES)
+		M.choice_vals[M.choices] = v;
+	M.choices++;
+	weft_trace(WEFT_EV_CHOICE, WEFT_NO_LOC, n, v, s);
+	return v;
+}
+
+void weft_yield(const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return;
+	M.step++;
+	M.th[M.cur].last_site = s;
+	if (M.step > M.step_budget)
+		weft_sched_livelock("step budget exhausted");
+	weft_trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
+	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
+	/* A yield hands the CPU to another runnable thread whenever there is
+	 * one (as CHESS treats yields: a spinning thread is never chosen over
+	 * a thread that can make progress). That switch is free, and the
+	 * strategy only chooses among the others. */
+	uint32_t others = eligible() & ~(1u << M.cur);
+	if (others) {
+		M.lone_yields = 0;
+		uint32_t saved = M.runnable;
+		M.runnable = others;
+		unsigned next = others & (others - 1) ? weft_sched_decide(0, s) : lowest(others);
+		M.runnable = saved;
+		M.next_flags |= WEFT_EVF_SWITCHED;
+		weft_sched_switch_to(next, false);
+	} else if (++M.lone_yields > WEFT_LONE_YIELD_LIMIT) {
+		weft_sched_livelock("a thread spins alone: nothing else can run to change what it waits for");
+	}
+}

@@ -1,0 +1,438 @@
+/*
+ * sched.h - the scheduler interface inside libweft (core/src only).
+ *
+ * machine.c owns the execution: fibers, the thread table, decisions,
+ * blocking and waking, reports, the trace. Every primitive family lives in
+ * a file of its own (access.c, spinlock.c, shadow.c, and the sleeping, RCU
+ * and context families) and reaches the machine only through this header:
+ *
+ *   sched_point_at()     the scheduling point before a visible operation,
+ *                        naming what the operation will touch (for partial-
+ *                        order reduction and for "would it block?");
+ *   weft_trace()         the trace event (and trace hash) of the operation;
+ *   check_uaf(), shadow_write(), feedback_*()
+ *                        the shadow state behind the detectors;
+ *   weft_sched_block()   the current thread sleeps on a wait channel until
+ *   weft_sched_wake_*()  a waker makes it runnable again;
+ *   weft_sched_step()    the operation's dependence record for strategies
+ *                        that want one (ops->on_step).
+ *
+ * Invariants (see machine.c for the rest):
+ *  - Exactly one model thread runs at a time (M.cur), or the host context
+ *    (M.cur == -1) during setup and audits; primitives called from the host
+ *    take no scheduling point.
+ *  - runnable holds exactly the threads in T_RUNNABLE.
+ *  - A thread in T_BLOCKED has wait_chan and wait_class set; it becomes
+ *    runnable only through weft_sched_wake_*(), and re-checks its condition
+ *    when it runs again (a wake-up is a hint, as in the kernel).
+ *  - Shadow entries are valid only when their epoch equals M.epoch.
+ *
+ * The hot path (sched_point_at, weft_trace, the shadow helpers) is inline
+ * here so that every primitive file compiles it into its own operations.
+ */
+#ifndef WEFT_SCHED_H
+#define WEFT_SCHED_H
+
+#include <setjmp.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#include "fiber.h"
+#include "internal.h"
+
+enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
+
+/*
+ * What a blocked thread waits on. One class per primitive family: it names
+ * the channel's owner (the thread that must act before the waiter can go
+ * on; -1 if none) for the deadlock and lost-wakeup reports, and says
+ * whether a thread about to operate on the channel would block.
+ */
+struct weft_wait_class {
+	const char *name;               /* "spinlock", "mutex", "completion"... */
+	bool sleeps;                    /* a sleeping wait (lost wakeup if nobody
+					   can wake it) rather than a spin */
+	bool idle;                      /* a daemon waiting for work: never stuck
+					   (an execution may end with it asleep) */
+	int (*owner)(const void *chan);
+	bool (*busy)(const void *chan, unsigned tid);   /* optional */
+};
+
+struct wthread {
+	struct weft_fiber fib;
+	uint8_t state;
+	bool started;
+	bool pass;          /* first point after its first switch-in: no decision */
+	bool has_ticket;
+	uint32_t ticket;
+	const void *wait_chan;                   /* T_BLOCKED: what it waits on */
+	const struct weft_wait_class *wait_class;
+	const struct weft_site *wait_site;
+	const struct weft_site *last_site;       /* where it is paused */
+	/* the operation it is paused before (valid while paused at a point) */
+	uint32_t pend_loc;
+	uint32_t pend_size;
+	const void *pend_addr;
+	const struct weft_wait_class *pend_class;
+	/* threads started by weft_thread_spawn() (NULL: the scenario's body) */
+	void (*fn)(void *world, void *arg);
+	void *arg;
+	const char *label;    /* "kworker/1" for a machine-made thread */
+
+	/* context (context.c): the kernel's preempt_count, split; one word,
+	 * reset with one store per execution */
+	union {
+		struct {
+			uint16_t preempt;   /* preempt_disable() depth, spinlocks included */
+			uint8_t irq_off;    /* local interrupts masked */
+			uint8_t bh;         /* local_bh_disable() depth */
+			uint8_t in_irq;     /* 1: a hardirq handler, 2: a softirq handler */
+			uint8_t ctx_flags;  /* WEFT_EVF_* of the above, or-ed into its events */
+			bool on_cpu_stack;  /* holds its CPU (non-preemptible) */
+			bool irq_again;     /* an interrupt raised again while it ran */
+		};
+		uint64_t ctx_word;
+	};
+	int8_t irq;           /* the scenario irq it delivers, or -1 */
+	bool daemon;          /* an idle wait of it is not a stuck thread */
+};
+
+struct shadow {
+	uint32_t epoch;
+	uint32_t step;
+	const struct weft_site *site;
+	uint8_t tid;
+	uint8_t poisoned;
+};
+
+#define WEFT_DEFAULT_STEP_BUDGET 200000u
+#define WEFT_LONE_YIELD_LIMIT 1000u
+#define WEFT_MAX_RECORD_EVENTS (1u << 20)
+#define WEFT_MAX_RECORD_DECISIONS (1u << 18)
+#define WEFT_MAX_CHOICES 4096
+
+struct weft_machine {
+	bool inited;
+	struct weft_fiber main;
+	struct wthread th[WEFT_MAX_THREADS];
+
+	/* the current execution */
+	const struct weft_run_opts *o;
+	const struct weft_scenario *sc;
+	const struct weft_strategy_ops *ops;
+	void *st;
+	struct weft_exec_result *res;
+	uint8_t *world;
+	size_t world_size, world_cap;
+	struct shadow *shadow;
+	uint32_t epoch;
+	uint64_t step_budget;
+	unsigned nr_threads;      /* threads that exist (the scenario's + spawned) */
+	unsigned nr_blocked;      /* threads in T_BLOCKED */
+	uint8_t cpu_of[WEFT_MAX_THREADS];   /* per execution: trace() runs at every step */
+	int cur;
+	uint32_t runnable;
+	uint32_t step, decisions, switches, preemptions, choices;
+	uint32_t lone_yields;
+	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
+	uint32_t evseq;       /* events traced in this execution */
+	uint64_t hash;
+	bool hashing;         /* !o->no_trace_hash */
+	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
+	uint8_t next_flags;
+	bool in_exec, aborted, stack_overflow;
+	bool draining;
+	int abort_tid;        /* the thread whose report ended the execution */
+	struct weft_workload wl;
+	uint8_t wl_bytes[WEFT_INPUT_MAX];
+	size_t wl_len;
+
+	struct weft_event ring[WEFT_TRACE_RING];
+
+	/* recording (o->record) */
+	struct weft_event *ev;
+	size_t nr_ev, cap_ev;
+	struct weft_decision_rec *dec;
+	size_t nr_dec, cap_dec;
+	uint32_t choice_vals[WEFT_MAX_CHOICES];
+	uint64_t *state_hashes;
+	size_t nr_sh, cap_sh;
+
+	/* contexts (context.c): who may run on each CPU. A CPU's stack holds
+	 * the non-preemptible contexts on it, innermost last; only the top
+	 * may run there. excluded: threads that may not run now because
+	 * another context holds their CPU. Zero unless ctx_active. */
+	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
+	uint32_t excluded;
+	uint32_t irq_threads;                 /* mask of interrupt pseudo-threads */
+	uint32_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_MAX_CPUS];
+
+	/* interleaving feedback */
+	uint8_t *fb;
+	uint32_t fb_mask;
+	sigjmp_buf overflow_jmp;
+};
+
+/* The one machine of this process. core/src files call it M. */
+extern struct weft_machine weft_machine_state;
+#define M weft_machine_state
+
+/* ----------------------------------------------------------- utilities */
+
+uint32_t weft_site_hash(const struct weft_site *s);
+
+static inline uint32_t site_id(const struct weft_site *s)
+{
+	/* Sites outside the section (never in this tree) get their id late. */
+	if (__builtin_expect(!s->id, 0))
+		((struct weft_site *)s)->id = weft_site_hash(s);
+	return s->id;
+}
+
+static inline unsigned lowest(uint32_t mask)
+{
+	return (unsigned)__builtin_ctz(mask);
+}
+
+static inline uint32_t loc_of(const void *p)
+{
+	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
+
+	return a - w < M.world_size ? (uint32_t)(a - w) : WEFT_NO_LOC;
+}
+
+/* Values that are pointers into the world are traced as offsets. */
+static inline uint64_t trace_val(uint64_t v)
+{
+	uint64_t w = (uintptr_t)M.world;
+
+	return v - w < M.world_size ? (1ull << 63) | (v - w) : v;
+}
+
+static inline void fb_hit(uint64_t feature)
+{
+	M.fb[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+}
+
+/* ------------------------------------------------------------- tracing */
+
+void weft_record_event(const struct weft_event *e);
+
+/* The trace event of the operation the current thread (or the host) just
+ * performed: into the ring, the trace hash, and the recording. */
+static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+
+	old = trace_val(old);
+	val = trace_val(val);
+	if (M.hashing) {
+		uint64_t h = M.hash;
+		uint64_t id = site_id(s);
+		h = weft_mix64(h ^ (id << 32 | (uint64_t)tid << 8 | ev));
+		h = weft_mix64(h ^ ((uint64_t)loc << 32 | M.step));
+		h = weft_mix64(h ^ old);
+		h = weft_mix64(h ^ val);
+		M.hash = h;
+	}
+
+	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+	e->step = M.step;
+	e->tid = tid;
+	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
+	e->ev = (uint8_t)ev;
+	e->flags = M.next_flags | (M.cur < 0 ? 0 : M.th[M.cur].ctx_flags);
+	e->loc = loc;
+	e->site = s;
+	e->old = old;
+	e->val = val;
+	M.next_flags = 0;
+	if (M.o->record)
+		weft_record_event(e);
+}
+
+/* ---------------------------------------------------------- scheduling */
+
+/* Runnable threads that may run now: not excluded by another context
+ * holding their CPU (context.c). */
+static inline uint32_t eligible(void)
+{
+	return M.runnable & ~M.excluded;
+}
+
+unsigned weft_sched_decide(int cur_ok, const struct weft_site *s);
+void weft_sched_switch_to(unsigned next, bool leaving);
+void weft_sched_reschedule(bool leaving);
+void weft_sched_livelock(const char *why) __attribute__((noreturn));
+
+/*
+ * The scheduling point before every visible operation of a model thread:
+ * s is the operation's site; addr/size what it will touch (NULL, 0 for
+ * none); wc the wait class of the channel at addr when the operation may
+ * block there (NULL otherwise). After it returns, the operation runs as
+ * step M.step.
+ */
+static inline void sched_point_at(const struct weft_site *s, const void *addr, unsigned size,
+				  const struct weft_wait_class *wc)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	t->last_site = s;
+	t->pend_addr = addr;
+	t->pend_size = size;
+	t->pend_class = wc;
+	uint32_t e = eligible();
+	if (__builtin_expect(t->pass, 0)) {
+		t->pass = false;
+	} else if (e & (e - 1)) {
+		unsigned next = weft_sched_decide(1, s);
+		if ((int)next != M.cur)
+			weft_sched_switch_to(next, false);
+	}
+	/* the operation after this point runs as step M.step */
+	if (__builtin_expect(++M.step > M.step_budget, 0))
+		weft_sched_livelock("step budget exhausted");
+}
+
+static inline void sched_point(const struct weft_site *s)
+{
+	sched_point_at(s, NULL, 0, NULL);
+}
+
+/* Block the current thread on chan (class wc) until a waker makes it
+ * runnable; returns when it runs again (a free switch each way). The
+ * caller re-checks its condition. From the host context it returns at once. */
+void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
+		      const struct weft_site *s);
+/* Start a thread without a scheduling point of its own (the caller's
+ * primitive took it); label names machine-made threads in reports. */
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s);
+/* workqueue.c: execution start */
+void weft_wq_reset(void);
+
+/* Make every thread blocked on chan runnable (in thread order); returns
+ * how many. */
+unsigned weft_sched_wake_all(const void *chan);
+/* Make the first n threads blocked on chan runnable, oldest sleeper
+ * first by thread number; returns how many. */
+unsigned weft_sched_wake_n(const void *chan, unsigned n);
+/* Make thread tid runnable if it is blocked. */
+bool weft_sched_wake_thread(unsigned tid);
+
+/* ------------------------------------------------------------ contexts */
+
+/* context.c: the current thread entered or left a non-preemptible state
+ * (its counters changed); keeps the CPU stacks and the exclusion mask. */
+void weft_ctx_update(struct wthread *t, unsigned tid);
+/* Execution start (after the scenario's threads exist) and spawn. */
+void weft_ctx_reset(void);
+void weft_ctx_thread_added(unsigned tid);
+/* An interrupt pseudo-thread's handler (thread_main calls it). */
+void weft_ctx_run_irq(unsigned tid);
+/* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */
+void weft_ctx_irq_off(void);
+void weft_ctx_irq_set(unsigned long on);
+void weft_ctx_bh_add(int d);
+
+/* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
+ * the counter and the event flag always, the CPU stack only when some CPU
+ * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
+ * scenarios pay two stores per lock. */
+static inline void weft_ctx_preempt_inc(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt++ == 0) {
+		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+static inline void weft_ctx_preempt_dec(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt && --t->preempt == 0) {
+		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+/* ------------------------------------------------------- lockdep-lite */
+
+/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
+extern bool weft_lockdep_on;
+void weft_lockdep_begin(void);
+void weft_lockdep_init(const void *lock, const struct weft_site *s);
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
+bool weft_lockdep_release(const void *lock, const struct weft_site *s);
+void weft_lockdep_exit(unsigned tid);
+
+/* ---------------------------------------------------------- the shadow */
+
+static inline void check_uaf(uint32_t loc, const struct weft_site *s)
+{
+	struct shadow *sh = &M.shadow[loc];
+
+	if (__builtin_expect(sh->epoch == M.epoch && sh->poisoned, 0)) {
+		struct weft_access other = { true, sh->tid == 0xff ? -1 : sh->tid,
+					     sh->tid == 0xff ? -1 : (int)M.cpu_of[sh->tid],
+					     sh->step, sh->site };
+		weft_report2(WEFT_KIND_USE_AFTER_FREE, M.world + loc, s, &other,
+			     "%s on freed memory", s->what);
+	}
+}
+
+static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+{
+	struct shadow *sh = &M.shadow[loc];
+
+	sh->epoch = M.epoch;
+	sh->step = M.step;
+	sh->site = s;
+	sh->tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	sh->poisoned = 0;
+}
+
+static inline void feedback_read(uint32_t loc, const struct weft_site *s)
+{
+	struct shadow *sh = &M.shadow[loc];
+	uint64_t w = sh->epoch == M.epoch && sh->site ? site_id(sh->site) : 0;
+
+	fb_hit(0x7200000000000000ull ^ w << 24 ^ site_id(s));
+}
+
+static inline void feedback_write(uint32_t loc, const struct weft_site *s)
+{
+	if (M.sc->state_bucket) {
+		uint32_t b = M.sc->state_bucket(M.world, loc);
+		if (b)
+			fb_hit(0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
+	}
+}
+
+/* ------------------------------------------------------- dependence */
+
+/* Tell a strategy that wants it (ops->on_step) what the operation that
+ * just ran touched. kind: WEFT_DEP_*; loc/size in the world (WEFT_NO_LOC
+ * for none); arg: a thread number for spawn/join, else 0. */
+static inline void weft_sched_step(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
+				   const struct weft_site *s)
+{
+	if (__builtin_expect(M.on_step != NULL, 0)) {
+		struct weft_step_info si = {
+			.step = M.step, .tid = (uint8_t)(M.cur < 0 ? 0xff : M.cur),
+			.kind = (uint8_t)kind, .size = size, .loc = loc, .arg = arg, .site = s,
+		};
+		M.on_step(M.st, &si);
+	}
+}
+
+#endif

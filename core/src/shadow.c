@@ -1,0 +1,67 @@
+/*
+ * shadow.c - the shadow of the world: for every byte, the access that last
+ * wrote it (site, thread, step) and whether it is freed. Poisoning a range
+ * makes any later primitive on it a use-after-free report; the last writer
+ * is the "other side" of most reports.
+ *
+ * Poison and unpoison are not scheduling points: they belong to the
+ * operation that frees or allocates (which took its own point).
+ */
+#include <weft/kernel.h>
+
+#include "sched.h"
+
+void weft_poison(const void *addr, size_t len, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+
+	if (loc == WEFT_NO_LOC)
+		return;
+	if (len > M.world_size - loc)
+		len = M.world_size - loc;
+	weft_trace(WEFT_EV_FREE, loc, 0, len, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, (uint32_t)len, 0, s);
+	for (size_t i = 0; i < len; i++) {
+		shadow_write(loc + (uint32_t)i, s);
+		M.shadow[loc + i].poisoned = 1;
+	}
+}
+
+void weft_unpoison(const void *addr, size_t len, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+
+	if (loc == WEFT_NO_LOC)
+		return;
+	if (len > M.world_size - loc)
+		len = M.world_size - loc;
+	weft_trace(WEFT_EV_ALLOC, loc, 0, len, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, (uint32_t)len, 0, s);
+	for (size_t i = 0; i < len; i++)
+		shadow_write(loc + (uint32_t)i, s);
+}
+
+bool weft_is_poisoned(const void *addr)
+{
+	uint32_t loc = loc_of(addr);
+
+	return loc != WEFT_NO_LOC && M.shadow[loc].epoch == M.epoch && M.shadow[loc].poisoned;
+}
+
+struct weft_access weft_last_write(const void *addr)
+{
+	struct weft_access a = { 0 };
+	uint32_t loc = loc_of(addr);
+
+	if (loc == WEFT_NO_LOC)
+		return a;
+	struct shadow *sh = &M.shadow[loc];
+	if (sh->epoch != M.epoch || !sh->site)
+		return a;
+	a.valid = true;
+	a.tid = sh->tid == 0xff ? -1 : sh->tid;
+	a.cpu = sh->tid == 0xff ? -1 : (int)M.cpu_of[sh->tid];
+	a.step = sh->step;
+	a.site = sh->site;
+	return a;
+}
