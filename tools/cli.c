@@ -42,8 +42,8 @@ int cmd_list(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else
-			return cli_usage_error("list: unknown argument '%s' (try weft help list)",
-					       argv[i]);
+			return cli_usage_error("list: unknown argument '%s' (try %s help list)",
+					       argv[i], cli_prog);
 	}
 	if (json)
 		printf("[");
