@@ -221,10 +221,12 @@ static int mutex_owner(const void *chan)
 	return owner_tid(((const struct weft_mutex *)chan)->owner);
 }
 
+/* Would tid sleep in mutex_lock() now? Not if the mutex was handed to it. */
 static bool mutex_busy(const void *chan, unsigned tid)
 {
-	(void)tid;
-	return ((const struct weft_mutex *)chan)->owner != 0;
+	uint32_t o = ((const struct weft_mutex *)chan)->owner;
+
+	return o != 0 && o != tid + 1;
 }
 
 static const struct weft_wait_class mutex_class = {
@@ -443,7 +445,8 @@ static bool rwsem_read_busy(const void *chan, unsigned tid)
 {
 	const struct weft_rw_semaphore *r = chan;
 
-	(void)tid;
+	if (weft_wl_entry(tid)->flags & WL_GRANTED)
+		return false;
 	return r->writer || weft_wl_count(r, WL_WRITE, WL_WRITE);
 }
 
@@ -451,8 +454,7 @@ static bool rwsem_write_busy(const void *chan, unsigned tid)
 {
 	const struct weft_rw_semaphore *r = chan;
 
-	(void)tid;
-	return r->writer || r->readers;
+	return r->writer != tid + 1 && (r->writer || r->readers);
 }
 
 static const struct weft_wait_class rwsem_read_class = {
@@ -759,8 +761,8 @@ static int no_owner(const void *chan)
 
 static bool sem_busy(const void *chan, unsigned tid)
 {
-	(void)tid;
-	return ((const struct weft_semaphore *)chan)->count == 0;
+	return ((const struct weft_semaphore *)chan)->count == 0 &&
+	       !(weft_wl_entry(tid)->flags & WL_GRANTED);
 }
 
 static const struct weft_wait_class sem_class = {

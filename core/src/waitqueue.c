@@ -489,9 +489,13 @@ static int bit_owner(const void *chan)
 	return weft_bitlock_holder(loc_of(chan));
 }
 
+/* Would tid sleep on the bit now? Not if a wake-up handed the bit to it. */
 static bool bit_busy(const void *chan, unsigned tid)
 {
-	return (weft_peek(*(const unsigned long *)chan) >> weft_wl_entry(tid)->bit) & 1ul;
+	const struct weft_waiter *w = weft_wl_entry(tid);
+
+	return !(w->flags & WL_GRANTED) &&
+	       ((weft_peek(*(const unsigned long *)chan) >> w->bit) & 1ul);
 }
 
 static const struct weft_wait_class bit_class = {
@@ -582,8 +586,8 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 				break;          /* taken meanwhile: it stays queued */
 			nv |= b;
 			weft_bitlock_set(loc, bit, (unsigned)t);
-			w->flags |= WL_GRANTED;
 		}
+		w->flags |= WL_GRANTED;         /* done waiting (WQ_FLAG_WOKEN) */
 		weft_wl_del((unsigned)t);
 		n++;
 		if (weft_wl_wake((unsigned)t, word))
