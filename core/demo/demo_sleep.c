@@ -2,9 +2,9 @@
  * demo_sleep.c - sleeping-primitive demos (<weft/sleep.h>, <weft/pthread.h>,
  * <weft/mm/pagelock.h>): each bug of the textbook, with its fix.
  *
- *   demo-mutex       ABBA on two mutexes (deadlock); a mutex unlocked by a
- *                    thread that does not own it (bad-unlock) and the
- *                    semaphore that makes the handoff legal
+ *   demo-mutex       ABBA on two mutexes (deadlock); a mutex an abort path
+ *                    unlocks for the thread that owns it (bad-unlock), and
+ *                    the semaphore that makes that handoff legal
  *   demo-rwsem       a recursive down_read() while a writer waits (deadlock)
  *   demo-waitq       a sleeper that tests its condition before
  *                    prepare_to_wait() and not after (lost-wakeup); fixed by
@@ -45,7 +45,6 @@ struct mutex_world {
 	struct weft_mutex a, b;
 	struct weft_mutex dev;           /* non-owner: "the device is busy" */
 	struct weft_semaphore dev_sem;   /* sem-handoff: the same, legally */
-	wait_queue_head_t started_wq;
 	int started;
 	int x;
 };
@@ -82,18 +81,19 @@ static void mutex_thread(void *w, unsigned tid)
 		break;
 	case MX_NON_OWNER:
 	case MX_SEM_HANDOFF:
-		/* T0 starts an operation on the device and leaves it to T1
-		 * to finish (as a driver's submit and its completion path) */
+		/* T0 takes the device and starts an operation; T1 is an abort
+		 * path that releases the device on T0's behalf if the
+		 * operation is still running. Whoever clears `started` first
+		 * releases: exactly once, but not always by T0. */
 		if (tid == 0) {
 			if (W->variant == MX_NON_OWNER)
 				mutex_lock(&W->dev);
 			else
 				down(&W->dev_sem);
 			WRITE_ONCE(W->started, 1);
-			wake_up(&W->started_wq);
-		} else {
-			wait_event(W->started_wq, READ_ONCE(W->started));
 			WRITE_ONCE(W->x, 1);
+		}
+		if (xchg(&W->started, 0)) {
 			if (W->variant == MX_NON_OWNER)
 				mutex_unlock(&W->dev);
 			else
@@ -101,6 +101,20 @@ static void mutex_thread(void *w, unsigned tid)
 		}
 		break;
 	}
+}
+
+/* Every lock is free at the end, the device released exactly once. */
+static void mutex_quiesce(void *w)
+{
+	struct mutex_world *W = w;
+
+	if (weft_peek(W->a.owner) || weft_peek(W->b.owner) || weft_peek(W->dev.owner) ||
+	    (W->variant == MX_SEM_HANDOFF && weft_peek(W->dev_sem.count) != 1))
+		weft_report(WEFT_KIND_ASSERT, &W->dev_sem,
+			    WEFT_SITE(WEFT_EV_NOTE, "quiescent: locks free, device released once"),
+			    "at the end: A owner %u, B owner %u, device mutex owner %u, device "
+			    "semaphore count %u", weft_peek(W->a.owner), weft_peek(W->b.owner),
+			    weft_peek(W->dev.owner), weft_peek(W->dev_sem.count));
 }
 
 static void mutex_describe(const void *w, uint32_t off, char *buf, size_t n)
@@ -114,9 +128,6 @@ static void mutex_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "device mutex");
 	else if (off == offsetof(struct mutex_world, dev_sem))
 		snprintf(buf, n, "device semaphore");
-	else if (off >= offsetof(struct mutex_world, started_wq) &&
-		 off < offsetof(struct mutex_world, started_wq) + sizeof(wait_queue_head_t))
-		snprintf(buf, n, "started_wq");
 	else if (off == offsetof(struct mutex_world, started))
 		snprintf(buf, n, "started");
 	else if (off == offsetof(struct mutex_world, x))
@@ -130,19 +141,22 @@ static const struct weft_variant mutex_variants[] = {
 	  WEFT_KIND_DEADLOCK, 1, MX_ABBA },
 	{ "ordered", NULL, false, "both lock A then B", "textbook fix", WEFT_KIND_NONE, 0,
 	  MX_ORDERED },
-	{ "non-owner", NULL, true, "T0 locks the device mutex, T1 unlocks it",
+	{ "non-owner", NULL, true,
+	  "T0 locks the device mutex; T1's abort path may unlock it for T0",
 	  "kernel/locking/mutex.c: a mutex is released by its owner (DEBUG_MUTEXES)",
-	  WEFT_KIND_BAD_UNLOCK, 0, MX_NON_OWNER },
-	{ "sem-handoff", NULL, false, "the same handoff with a semaphore (down in T0, up in T1)",
+	  WEFT_KIND_BAD_UNLOCK, 1, MX_NON_OWNER },
+	{ "sem-handoff", NULL, false,
+	  "the same with a semaphore: down() in T0, up() in whichever thread ends it",
 	  "struct semaphore has no owner", WEFT_KIND_NONE, 0, MX_SEM_HANDOFF },
 };
 
 static const uint8_t mutex_trigger[] = TRIGGER_1(1);
-static const uint8_t mutex_serial[] = { 0x00 };
-static const uint8_t *const mutex_triggers[] = { mutex_trigger, mutex_trigger, mutex_serial,
-						 mutex_serial };
+static const uint8_t mutex_trigger_owner[] = TRIGGER_1(3);
+static const uint8_t *const mutex_triggers[] = { mutex_trigger, mutex_trigger,
+						 mutex_trigger_owner, mutex_trigger_owner };
 static const size_t mutex_trigger_lens[] = { sizeof(mutex_trigger), sizeof(mutex_trigger),
-					     sizeof(mutex_serial), sizeof(mutex_serial) };
+					     sizeof(mutex_trigger_owner),
+					     sizeof(mutex_trigger_owner) };
 
 const struct weft_scenario weft_scn_demo_mutex = {
 	.name = "demo-mutex",
@@ -158,6 +172,7 @@ const struct weft_scenario weft_scn_demo_mutex = {
 	.files = sleep_files,
 	.setup = mutex_setup,
 	.thread = mutex_thread,
+	.quiesce = mutex_quiesce,
 	.describe = mutex_describe,
 	.variants = mutex_variants,
 	.nr_variants = 4,
