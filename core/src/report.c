@@ -31,6 +31,9 @@ static const char *ev_name(unsigned ev)
 	case WEFT_EV_WAIT: return "wait";
 	case WEFT_EV_WAKE: return "wake";
 	case WEFT_EV_END: return "end";
+	case WEFT_EV_IRQ_ENTER: return "irq";
+	case WEFT_EV_IRQ_EXIT: return "irq-ret";
+	case WEFT_EV_CTX: return "ctx";
 	}
 	return "?";
 }
