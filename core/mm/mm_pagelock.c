@@ -54,6 +54,7 @@ bool weft_folio_trylock(struct weft_page *folio)
 
 void weft_folio_lock(struct weft_page *folio)
 {
+	might_sleep();
 	CHECK_BEFORE(folio, "folio_lock");
 	if (!test_and_set_bit_lock(WEFT_PG_locked, &folio->flags)) {
 		CHECK_AFTER(folio, "folio_lock");
@@ -86,6 +87,7 @@ void weft_folio_unlock(struct weft_page *folio)
 
 void weft_folio_wait_locked(struct weft_page *folio)
 {
+	might_sleep();
 	CHECK_BEFORE(folio, "folio_wait_locked");
 	if (weft_page_test(folio, locked))
 		weft_wait_on_bit_waiters(&folio->flags, WEFT_PG_locked, WEFT_PG_waiters, false,

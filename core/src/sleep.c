@@ -3,6 +3,12 @@
  * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
  * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
  *
+ * Every operation that may sleep calls might_sleep() first (the
+ * !TASK_RUNNING warning here, the atomic-context check of context.c);
+ * mutexes and rw semaphores are lockdep-lite classes (lockdep.c: acquired
+ * at the attempt, released at the unlock, classed by their init site),
+ * semaphores are not (nor are they in the kernel: no owner).
+ *
  * A waiter is a blocked thread of the scheduler: weft_sched_block() on the
  * object, with a wait class naming the object's owner, so all-asleep is a
  * deadlock when the sleepers wait for owners and a lost wakeup when one
@@ -137,10 +143,13 @@ void weft_wl_might_sleep(const void *chan, const struct weft_site *s)
 {
 	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
 
+	/* __might_sleep(): the task-state warning, then ___might_sleep()'s
+	 * atomic-context check (context.c) */
 	if (w->task_state != TASK_RUNNING)
 		weft_report(WEFT_KIND_WARN_ON, chan, s,
 			    "do not call blocking ops when !TASK_RUNNING: T%d is between "
 			    "prepare_to_wait() and schedule() (state %u)", M.cur, w->task_state);
+	weft_might_sleep(s);
 	if (w->chan && w->chan != chan)
 		weft_report(WEFT_KIND_ASSERT, chan, s,
 			    "T%d would wait on two wait lists at once (it is still on another "
@@ -255,6 +264,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc, old;
 
+	weft_lockdep_init(m, s);   /* the lock class: this init site */
 	if (M.cur < 0) {
 		m->owner = 0;
 		m->nr_waiters = 0;
@@ -281,6 +291,8 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 	if (m->owner == me)
 		weft_report(WEFT_KIND_DEADLOCK, m, s,
 			    "T%d locks a mutex it already holds (recursive locking)", M.cur);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(m, false, s);   /* at the attempt, as mutex_acquire() */
 	for (;;) {
 		if (m->owner == me)             /* handed over by the unlock */
 			break;
@@ -337,6 +349,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	loc = obj_loc(m, s);
 	ok = m->owner == 0;
 	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(m, true, s);
 		m->owner = (uint32_t)M.cur + 1;
 		weft_tsan_acquire(m);
 		obj_written(loc, s);
@@ -356,6 +370,8 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1, mask = 0;
 	int w;
 
+	if (weft_lockdep_on)
+		weft_lockdep_release(m, s);   /* bad-unlock if not held */
 	if (m->owner != me) {
 		if (m->owner == 0)
 			weft_report(WEFT_KIND_BAD_UNLOCK, m, s,
@@ -516,6 +532,7 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	uint32_t loc;
 
+	weft_lockdep_init(r, s);
 	if (M.cur < 0) {
 		memset(r, 0, sizeof(*r));
 		return;
@@ -564,6 +581,8 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
 	weft_wl_might_sleep(r, s);
 	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(r, false, s);
 	for (;;) {
 		struct weft_waiter *w = weft_wl_entry(me);
 		if (w->flags & WL_GRANTED)      /* a release counted us in */
@@ -598,6 +617,8 @@ int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *
 	loc = obj_loc(r, s);
 	ok = !r->writer && !weft_wl_count(r, 0, 0);
 	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(r, true, s);
 		r->readers++;
 		held_add(r, (unsigned)M.cur, 1);
 	}
@@ -623,6 +644,8 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	if (r->writer == me + 1 || held_of(r, me))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(r, false, s);
 	for (;;) {
 		if (r->writer == me + 1)        /* handed over by the release */
 			break;
@@ -659,8 +682,11 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	sched_point_at(s, r, sizeof(*r), NULL);
 	loc = obj_loc(r, s);
 	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
-	if (ok)
+	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(r, true, s);
 		r->writer = (uint32_t)M.cur + 1;
+	}
 	rwsem_taken(r, loc, ok, WEFT_EV_TRYLOCK, s);
 	return ok;
 }
@@ -688,6 +714,8 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
 	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(r, s);
 	if (!held_of(r, me) || !r->readers)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases a read lock of an rw_semaphore it does not hold for "
@@ -715,6 +743,8 @@ void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
 	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(r, s);
 	if (r->writer != me + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases the write lock of an rw_semaphore %s", me,

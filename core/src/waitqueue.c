@@ -297,6 +297,7 @@ bool weft_schedule(const struct weft_site *s)
 		weft_sched_step(wq ? WEFT_DEP_READ : WEFT_DEP_NONE, loc, wq ? sizeof(struct weft_wait_queue_head) : 0, 0, s);
 		return true;
 	}
+	weft_might_sleep(s);   /* schedule_debug(): "scheduling while atomic" */
 	while (w->task_state != TASK_RUNNING) {
 		weft_wl_sleep(wq, sizeof(struct weft_wait_queue_head), &wq_class, 0, s);
 		w = weft_wl_entry((unsigned)M.cur);

@@ -202,12 +202,13 @@ struct st_dfs_out {
 	char why[160];
 };
 
-static inline struct st_dfs_out st_dfs_run(const struct weft_scenario *sc, unsigned variant,
-					   unsigned bound, enum weft_lock_model lock,
-					   const uint8_t *wl, size_t wl_len)
+static inline struct st_dfs_out st_dfs_run_checks(const struct weft_scenario *sc,
+						  unsigned variant, unsigned bound,
+						  enum weft_lock_model lock, const uint8_t *wl,
+						  size_t wl_len, unsigned checks)
 {
 	struct st_dfs *x = calloc(1, sizeof(*x));
-	struct weft_run_opts o = { .sc = sc, .variant = variant, .lock = lock };
+	struct weft_run_opts o = { .sc = sc, .variant = variant, .lock = lock, .checks = checks };
 	struct st_dfs_out out;
 	struct weft_exec_result r;
 
@@ -227,6 +228,14 @@ static inline struct st_dfs_out st_dfs_run(const struct weft_scenario *sc, unsig
 	memcpy(out.why, x->why, sizeof(out.why));
 	free(x);
 	return out;
+}
+
+/* As the front ends run it: with lockdep-lite (WEFT_CHECKS_DEFAULT). */
+static inline struct st_dfs_out st_dfs_run(const struct weft_scenario *sc, unsigned variant,
+					   unsigned bound, enum weft_lock_model lock,
+					   const uint8_t *wl, size_t wl_len)
+{
+	return st_dfs_run_checks(sc, variant, bound, lock, wl, wl_len, WEFT_CHECKS_DEFAULT);
 }
 
 #endif

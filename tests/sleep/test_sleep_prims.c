@@ -21,7 +21,11 @@
  *  - the open-coded pattern: a wake_up() between prepare_to_wait() and
  *    schedule() makes schedule() return without sleeping (some dfs
  *    interleaving of the check-then-sleep bug shows it);
- *  - blocking while !TASK_RUNNING is the kernel's warning;
+ *  - blocking while !TASK_RUNNING is the kernel's warning; a sleeping
+ *    primitive in atomic context (spinlock held, preemption or interrupts
+ *    off) is sleep-in-atomic, a trylock or a wake-up there is legal;
+ *  - with lockdep-lite on, mutexes and rw semaphores are lock classes
+ *    (inversions at bound 0, locks held at exit, bad unlocks);
  *  - setup and audits never sleep (an assertion when they would);
  *  - dependence records, and weft_thread_pending()'s "would block" against
  *    what the thread then does, over every dfs execution at bound 2;
@@ -41,7 +45,8 @@ enum {
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
 	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED,
-	V_BLOCK_NOT_RUNNING,
+	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
+	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
 	V_PTHREAD, V_SPURIOUS_IF, V_NO_SPURIOUS_IF,
 	V__COUNT
@@ -52,6 +57,7 @@ struct pw {
 	unsigned n;                     /* work steps of the other thread */
 	struct weft_completion c, ack, go;
 	struct weft_mutex m, m2;
+	spinlock_t spin;
 	struct weft_semaphore sem;
 	struct weft_rw_semaphore rw, rw2;
 	wait_queue_head_t wq, ready_wq;
@@ -466,6 +472,55 @@ static void pw_thread(void *w, unsigned tid)
 			mutex_lock(&W->m);
 		}
 		break;
+	/* might_sleep() in atomic context (context.c): sleep-in-atomic */
+	case V_MUTEX_UNDER_SPIN:
+		if (tid == 0) {
+			spin_lock(&W->spin);
+			mutex_lock(&W->m);
+			mutex_unlock(&W->m);
+			spin_unlock(&W->spin);
+		}
+		break;
+	case V_WAIT_EVENT_UNDER_SPIN:
+		if (tid == 0) {
+			spin_lock(&W->spin);
+			wait_event(W->wq, READ_ONCE(W->flag) == 0);   /* true: no sleep, still a bug */
+			spin_unlock(&W->spin);
+		}
+		break;
+	case V_PAGE_LOCK_NOPREEMPT:
+		if (tid == 0) {
+			preempt_disable();
+			lock_page(W->pa);
+			unlock_page(W->pa);
+			preempt_enable();
+		}
+		break;
+	case V_TRYLOCK_UNDER_SPIN:
+		/* the trylocks never sleep: legal in atomic context */
+		if (tid == 0) {
+			spin_lock(&W->spin);
+			if (mutex_trylock(&W->m))
+				mutex_unlock(&W->m);
+			if (trylock_page(W->pa))
+				unlock_page(W->pa);
+			if (!down_trylock(&W->sem))
+				up(&W->sem);
+			(void)try_wait_for_completion(&W->c);
+			complete(&W->c);
+			wake_up(&W->wq);
+			spin_unlock(&W->spin);
+		}
+		break;
+	case V_COMPLETION_IN_RCU_LIKE:
+		if (tid == 0) {
+			local_irq_disable();
+			wait_for_completion(&W->c);
+			local_irq_enable();
+		} else {
+			complete(&W->c);
+		}
+		break;
 	case V_HOST_COMPLETION:
 	case V_HOST_MUTEX:
 	case V_HOST_WAIT_EVENT:
@@ -639,7 +694,7 @@ static void test_fifo(void)
 static struct st_dfs_out dfs(unsigned v, unsigned threads, unsigned bound)
 {
 	pw_sc.nr_threads = threads;
-	struct st_dfs_out o = st_dfs_run(&pw_sc, v, bound, WEFT_LOCK_TAS, NULL, 0);
+	struct st_dfs_out o = st_dfs_run_checks(&pw_sc, v, bound, WEFT_LOCK_TAS, NULL, 0, 0);
 	pw_sc.nr_threads = 2;
 	CHECK(o.mispredictions == 0, "variant %u: weft_thread_pending mispredicted: %s", v, o.why);
 	return o;
@@ -728,6 +783,53 @@ static void test_open_coded(void)
 	      "schedule() (schedule() never returned at once)");
 	CHECK(slept > 0 && lost > 0, "T0 slept in %u, lost its wake-up in %u executions", slept,
 	      lost);
+}
+
+static void test_atomic_context(void)
+{
+	expect(V_MUTEX_UNDER_SPIN, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "mutex_lock under a spinlock",
+	       "sleeping function called from invalid context");
+	expect(V_WAIT_EVENT_UNDER_SPIN, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC,
+	       "wait_event under a spinlock (condition already true)", NULL);
+	expect(V_PAGE_LOCK_NOPREEMPT, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC,
+	       "lock_page with preemption disabled", NULL);
+	expect(V_TRYLOCK_UNDER_SPIN, 2, 2, WEFT_KIND_NONE, "trylocks and wake-ups under a spinlock",
+	       NULL);
+	expect(V_COMPLETION_IN_RCU_LIKE, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC,
+	       "wait_for_completion with interrupts off", NULL);
+}
+
+/* lockdep-lite (lockdep.c) sees mutexes and rw semaphores: an ABBA is an
+ * inversion in the serial execution, before any deadlock; a mutex held at
+ * a thread's end is lock-held-at-exit; a non-owner release bad-unlock.
+ * Without lockdep the same runs are found by the deadlock detector and the
+ * primitives' own owner checks (test_classification, test_owner_checks). */
+static void test_lockdep(void)
+{
+	static const struct {
+		unsigned v, bound;
+		enum weft_kind kind;
+		const char *what;
+	} cases[] = {
+		{ V_ABBA_MUTEX, 0, WEFT_KIND_LOCK_ORDER, "ABBA mutexes" },
+		{ V_RWSEM_READER_CYCLE, 0, WEFT_KIND_LOCK_ORDER, "rwsem read/write cycle" },
+		{ V_ENDED_HOLDING, 0, WEFT_KIND_LOCK_HELD_AT_EXIT, "owner ended holding the mutex" },
+		{ V_MUTEX_NON_OWNER, 0, WEFT_KIND_BAD_UNLOCK, "mutex unlocked by another thread" },
+		{ V_RWSEM_UP_READ_NOT_HELD, 0, WEFT_KIND_BAD_UNLOCK, "up_read not held" },
+		{ V_FIFO_MUTEX, 1, WEFT_KIND_NONE, "FIFO mutex" },
+		{ V_STEPS_COND, 2, WEFT_KIND_NONE, "condition variable" },
+		{ V_SEM_HANDOFF, 2, WEFT_KIND_NONE, "semaphore handoff (no lockdep class)" },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		pw_sc.nr_threads = cases[i].v == V_FIFO_MUTEX ? 4 : 2;
+		struct st_dfs_out o = st_dfs_run_checks(&pw_sc, cases[i].v, cases[i].bound,
+							WEFT_LOCK_TAS, NULL, 0, WEFT_CHECK_LOCKDEP);
+		pw_sc.nr_threads = 2;
+		CHECK(o.r.kind == cases[i].kind, "lockdep, %s: %s (%s), want %s", cases[i].what,
+		      weft_kind_name(o.r.kind), o.r.report.msg, weft_kind_name(cases[i].kind));
+		CHECK(o.mispredictions == 0, "lockdep, %s: %s", cases[i].what, o.why);
+	}
 }
 
 static void test_warn_and_host(void)
@@ -852,6 +954,8 @@ int main(void)
 	test_classification();
 	test_open_coded();
 	test_warn_and_host();
+	test_atomic_context();
+	test_lockdep();
 	test_pthread();
 	test_dependence();
 	test_pending_everywhere();

@@ -266,6 +266,7 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 #define __weft_wait_event(wq, condition, excl, name)                                  \
 	do {                                                                          \
 		struct weft_wait_entry __weft_we = { 0 };                             \
+		might_sleep();                                                        \
 		if (condition)                                                        \
 			break;                                                        \
 		for (;;) {                                                            \
