@@ -100,7 +100,8 @@ static void mark_locks(struct weft_trace_view *v)
 		return;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
-		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
+		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_WAIT && e->val == 0) ||
+		    (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
 			v->lock_shown[i] = 1;
 			continue;
 		}
@@ -113,7 +114,7 @@ static void mark_locks(struct weft_trace_view *v)
 			if (f->ev == WEFT_EV_UNLOCK && f->tid == e->tid && f->loc == e->loc)
 				break;
 			if (j == v->fail_idx || (f->flags & WEFT_EVF_PREEMPTED) ||
-			    (f->ev == WEFT_EV_BLOCK && f->loc == e->loc) ||
+			    ((f->ev == WEFT_EV_BLOCK || f->ev == WEFT_EV_WAIT) && f->loc == e->loc) ||
 			    (f->tid == e->tid && object_event(v, j)))
 				show = true;
 		}
@@ -145,6 +146,9 @@ bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 		if (!v->lock_shown || v->lock_shown[i])
 			return true;
 		break;
+	case WEFT_EV_WAIT:
+	case WEFT_EV_WAKE:
+		return true;   /* who sleeps and who wakes is the story of a lost wakeup */
 	case WEFT_EV_OP:
 	case WEFT_EV_CHOICE:
 		return true;
@@ -330,6 +334,34 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 		else
 			snprintf(buf, n, "%s [waits for %s]", what, obj);
 		break;
+	case WEFT_EV_WAIT:
+		/* sleeping primitives (core/src/sleep.c, waitqueue.c): val 0
+		 * falls asleep, 1 woken and running again, 2 did not sleep */
+		if (e->val == 1)
+			snprintf(buf, n, "%s [woken%s%s]", what, obj[0] ? " on " : "", obj);
+		else if (e->val == 2)
+			snprintf(buf, n, "%s [does not sleep: already woken]", what);
+		else if (e->old)
+			snprintf(buf, n, "%s [sleeps: %s held by T%u]", what, obj,
+				 (unsigned)e->old - 1);
+		else
+			snprintf(buf, n, "%s [sleeps on %s]", what, obj);
+		break;
+	case WEFT_EV_WAKE: {
+		/* old: mask of the threads woken; val: how many */
+		char who[64] = "";
+		size_t k = 0;
+		for (unsigned t = 0; t < 32 && k + 8 < sizeof(who); t++)
+			if (e->old >> t & 1)
+				k += (size_t)snprintf(who + k, sizeof(who) - k, "%sT%u", k ? ", " : "", t);
+		if (who[0])
+			snprintf(buf, n, "%s [wakes %s]", what, who);
+		else if (e->val)
+			snprintf(buf, n, "%s [%" PRIu64 " woken: awake already]", what, e->val);
+		else
+			snprintf(buf, n, "%s [wakes nobody: %s has no waiter]", what, obj);
+		break;
+	}
 	case WEFT_EV_FREE:
 	case WEFT_EV_ALLOC:
 		/* a region (a page frees its poisoned tail, from ->lru): the

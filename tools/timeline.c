@@ -211,7 +211,9 @@ static const char *ev_color(const struct weft_event *e)
 	case WEFT_EV_LOCK:
 	case WEFT_EV_TRYLOCK:
 	case WEFT_EV_UNLOCK: return "#ffb703";
-	case WEFT_EV_BLOCK: return "#fb8500";
+	case WEFT_EV_BLOCK:
+	case WEFT_EV_WAIT: return "#fb8500";
+	case WEFT_EV_WAKE: return "#ffb703";
 	case WEFT_EV_FREE: return "#9d0208";
 	case WEFT_EV_ALLOC: return "#2a9d8f";
 	case WEFT_EV_NOTE: return e->flags & WEFT_EVF_FAILED ? "#e63946" : "#adb5bd";

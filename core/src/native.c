@@ -34,6 +34,11 @@ static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct weft_native_report first;
 static bool have_report;
 
+bool weft_native_in_model(void)
+{
+	return bail_jmp != NULL;
+}
+
 void weft_native_bail(void)
 {
 	if (bail_jmp)
@@ -378,6 +383,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		have_report = false;
 		__atomic_store_n(&weft_native_stop, 0, __ATOMIC_SEQ_CST);
 		weft_workload_decode(sc, o->wl ? o->wl : wlb, n, &wl);
+		weft_native_sleep_reset();
 		thread_rng = &rng;
 		sc->setup(S.world, o->variant, &wl);
 		S.done = 0;

@@ -373,6 +373,8 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #define weft_list_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+#include <weft/sleep.h>
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,11 @@ extern __thread unsigned weft_native_cpu;
 extern __thread unsigned weft_native_tid;
 extern int weft_native_lock_model;
 void weft_native_bail(void) __attribute__((noreturn));
+/* In a model thread of the stress loop (not setup or an audit)? */
+bool weft_native_in_model(void);
+/* The sleeping primitives' wait lists, emptied between iterations
+ * (core/src/native_sleep.c). */
+void weft_native_sleep_reset(void);
 
 static inline void weft_native_poll(void)
 {
