@@ -24,7 +24,8 @@ static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint6
 	}
 	uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
 	switch (aop) {
-	case WEFT_A_LOAD: *newv = old; return old;
+	case WEFT_A_LOAD:
+	case WEFT_A_LOAD_NOCHECK: *newv = old; return old;
 	case WEFT_A_STORE: nv = a; break;
 	case WEFT_A_ADD: nv = old + a; break;
 	case WEFT_A_XCHG: nv = a; break;
@@ -54,7 +55,9 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 	if (M.cur >= 0)
 		sched_point_at(s, addr, size, NULL);
 	loc = loc_of(addr);
-	if (loc != WEFT_NO_LOC)
+	if (aop == WEFT_A_LOAD_NOCHECK)
+		aop = WEFT_A_LOAD;   /* traced as a load; freed memory may be read */
+	else if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
 	old = do_op(addr, size, aop, a, b, &nv);
 #ifdef WEFT_TSAN
