@@ -46,8 +46,8 @@ static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint6
 	return old;
 }
 
-uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-		     const struct weft_site *s)
+static inline uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				 const struct weft_site *s, struct weft_access *prev)
 {
 	uint64_t nv, old;
 	uint32_t loc;
@@ -59,6 +59,8 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 		aop = WEFT_A_LOAD;   /* traced as a load; freed memory may be read */
 	else if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	if (prev)
+		*prev = weft_last_write(addr);
 	old = do_op(addr, size, aop, a, b, &nv);
 #ifdef WEFT_TSAN
 	if (aop != WEFT_A_STORE)
@@ -79,6 +81,18 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 		}
 	}
 	return old;
+}
+
+uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		     const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL);
+}
+
+uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+			  const struct weft_site *s, struct weft_access *prev)
+{
+	return access_op(addr, size, aop, a, b, s, prev);
 }
 
 void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)

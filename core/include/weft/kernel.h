@@ -69,6 +69,10 @@ struct weft_atomic64 {
 
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s);
+/* The same, also returning the access that last wrote addr before this
+ * one (the other side of a report about the value it found). */
+uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+			  const struct weft_site *s, struct weft_access *prev);
 /* A plain (non-atomic) access: the point and the trace are here; the C
  * access itself is done by the caller's code, so a TSan build of the model
  * sees it. */
