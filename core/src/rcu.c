@@ -430,6 +430,7 @@ static void rcu_cb_kthread(void *world, void *arg)
 			return;
 		struct weft_rcu_cb *cb = &r->cb[r->cb_done % WEFT_RCU_MAX_CBS];
 		gp_wait(r, &cb->snap, &gp_site);
+		cb->active = false;   /* debug_rcu_head_unqueue() before the call */
 		invoke(cb);
 		ran = true;
 	}
@@ -454,7 +455,7 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 		check_uaf(hloc, s);
 	for (uint32_t i = r->cb_done; i != r->cb_queued; i++) {
 		const struct weft_rcu_cb *q = &r->cb[i % WEFT_RCU_MAX_CBS];
-		if (q->head != head)
+		if (!q->active || q->head != head)
 			continue;
 		struct weft_access other = access_at(q->tid, q->step, q->site);
 		weft_report2(WEFT_KIND_RCU_MISUSE, head, s, &other,
@@ -470,6 +471,7 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	cb->func = func;
 	cb->obj = obj;
 	cb->size = (uint32_t)size;
+	cb->active = true;
 	cb->step = M.step;
 	cb->tid = M.cur;
 	cb->site = s;

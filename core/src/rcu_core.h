@@ -52,6 +52,7 @@ struct weft_rcu_cb {
 	void (*func)(struct rcu_head *head);
 	void *obj;                 /* kfree_rcu(): the object, its size */
 	uint32_t size;
+	bool active;               /* queued, not yet invoked (debug objects) */
 	uint32_t step;             /* where it was queued */
 	int tid;
 	const struct weft_site *site;
