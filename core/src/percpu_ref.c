@@ -31,9 +31,9 @@ static long count_add(struct percpu_ref *ref, long nr, const struct weft_site *s
 }
 
 /* this_cpu_add(*percpu_count, nr) */
-static void this_cpu_add(struct percpu_ref *ref, long nr, const struct weft_site *s)
+static void pcpu_add(struct percpu_ref *ref, long nr, const struct weft_site *s)
 {
-	long *c = &ref->percpu_count[smp_processor_id() % WEFT_MAX_CPUS];
+	long *c = &ref->percpu_count[raw_smp_processor_id() % WEFT_MAX_CPUS];
 
 	(void)weft_access(c, sizeof(*c), WEFT_A_ADD, (uint64_t)nr, 0, s);
 }
@@ -77,7 +77,7 @@ void weft_percpu_ref_get_many(struct percpu_ref *ref, unsigned long nr, const st
 {
 	rcu_read_lock();
 	if (ref_is_percpu(ref)) {
-		this_cpu_add(ref, (long)nr, s);
+		pcpu_add(ref, (long)nr, s);
 	} else if (count_add(ref, (long)nr, s) == 0) {
 		weft_report(WEFT_KIND_INC_FROM_ZERO, &ref->count,
 			    WEFT_SITE(WEFT_EV_NOTE, "percpu_ref_get(): count 0 in atomic mode"),
@@ -93,7 +93,7 @@ bool weft_percpu_ref_tryget_many(struct percpu_ref *ref, unsigned long nr,
 
 	rcu_read_lock();
 	if (ref_is_percpu(ref)) {
-		this_cpu_add(ref, (long)nr, s);
+		pcpu_add(ref, (long)nr, s);
 		ret = true;
 	} else {
 		ret = (long)weft_access(&ref->count.counter, sizeof(ref->count.counter),
@@ -109,7 +109,7 @@ bool weft_percpu_ref_tryget_live(struct percpu_ref *ref, const struct weft_site 
 
 	rcu_read_lock();
 	if (ref_is_percpu(ref)) {
-		this_cpu_add(ref, 1, s);
+		pcpu_add(ref, 1, s);
 		ret = true;
 	} else if (!(READ_ONCE(ref->percpu_count_ptr) & __PERCPU_REF_DEAD)) {
 		ret = (long)weft_access(&ref->count.counter, sizeof(ref->count.counter),
@@ -123,7 +123,7 @@ void weft_percpu_ref_put_many(struct percpu_ref *ref, unsigned long nr, const st
 {
 	rcu_read_lock();
 	if (ref_is_percpu(ref)) {
-		this_cpu_add(ref, -(long)nr, s);
+		pcpu_add(ref, -(long)nr, s);
 	} else {
 		long now = count_add(ref, -(long)nr, s) - (long)nr;
 		if (now == 0)

@@ -19,8 +19,9 @@
  *    period is over: dependent with every reader's lock and unlock, in
  *    particular with the unlock that ended the grace period;
  *  - call_rcu()/kfree_rcu(): WRITE of the queue counters (cb_queued,
- *    cb_done, kthread), as the kthread's take/retire of a callback;
- *    rcu_barrier(): BLOCKED, then ACQUIRE of the same words;
+ *    cb_done, kthread), as the kthread's take/retire of a callback (and
+ *    its check of an empty queue before it sleeps); rcu_barrier():
+ *    BLOCKED, then ACQUIRE of the same words;
  *  - rcu_dereference(): the READ of the pointer (weft_access()).
  * A kthread step may carry two records (the queue WRITE and, when no
  * sleep was needed, the grace period's ACQUIRE; a kfree_rcu() free adds
@@ -33,11 +34,12 @@
  * may hold a lock the callback takes). On a thread of their own they run
  * at any scheduling point after their grace period, which the strategy
  * chooses: running one early costs a preemption, running it when the
- * others block or end is free. Executions stay deterministic: the spawn is
- * a scheduling point and the kthread's number is the next free one.
- * Limits: WEFT_RCU_MAX_CBS pending callbacks; each idle-to-busy transition
- * spawns a kthread, and WEFT_MAX_THREADS bounds the threads of an execution
- * (both an assertion report when exceeded).
+ * others block or end is free. Executions stay deterministic: the kthread
+ * is made inside the first call_rcu()'s own step (weft_sched_spawn(), as
+ * the workqueue makes its kworkers) and takes the next thread number; with
+ * its queue empty it sleeps idle (never a stuck thread), so an execution
+ * ends with it asleep once every callback has run. Limit:
+ * WEFT_RCU_MAX_CBS pending callbacks (an assertion report beyond).
  */
 #include <string.h>
 
@@ -145,7 +147,7 @@ static int barrier_owner(const void *chan)
 	const struct weft_rcu_core *r = &M.core->rcu;
 
 	(void)chan;
-	return r->kthread && r->kthread <= WEFT_MAX_THREADS ? (int)r->kthread - 1 : -1;
+	return (int)r->kthread - 1;
 }
 
 static bool barrier_busy(const void *chan, unsigned tid)
@@ -156,6 +158,11 @@ static bool barrier_busy(const void *chan, unsigned tid)
 	(void)tid;
 	return r->cb_done != r->cb_queued;
 }
+
+/* The kthread asleep on an empty queue: idle, never stuck. */
+static const struct weft_wait_class rcu_idle_class = {
+	.name = "RCU callback queue", .sleeps = true, .idle = true,
+};
 
 static const struct weft_wait_class rcu_barrier_class = {
 	.name = "RCU callbacks",
@@ -337,16 +344,21 @@ static void rcu_thread_end(unsigned tid)
 		     "periods never end", tid, r->rd[tid].nesting);
 }
 
+unsigned weft_rcu_read_depth(unsigned tid)
+{
+	return M.core_used && tid < WEFT_MAX_THREADS ? M.core->rcu.rd[tid].nesting : 0;
+}
+
 void weft_rcu_might_sleep(const struct weft_site *s)
 {
-	if (M.cur < 0 || !M.in_exec || !M.core_used)
-		return;
+	if (M.cur < 0 || !M.in_exec || !M.core_used || weft_in_atomic())
+		return;   /* other atomic contexts: weft_might_sleep() reports them */
 	struct weft_rcu_core *r = &M.core->rcu;
 	unsigned t = (unsigned)M.cur;
 	if (!r->rd[t].nesting)
 		return;
 	struct weft_access other = access_at((int)t, r->bk[t].lock_step, r->bk[t].lock_site);
-	weft_report2(WEFT_KIND_RCU_MISUSE, &r->rd[t], s, &other,
+	weft_report2(WEFT_KIND_SLEEP_IN_ATOMIC, &r->rd[t], s, &other,
 		     "%s may sleep inside an RCU read-side section (\"Voluntary context "
 		     "switch within RCU read-side critical section!\")", s->what);
 }
@@ -361,7 +373,7 @@ void weft_synchronize_rcu(const struct weft_site *s)
 	unsigned t = (unsigned)M.cur;
 
 	sched_point_at(s, r->rd, sizeof(r->rd), &rcu_sync_class);
-	weft_rcu_might_sleep(s);
+	weft_might_sleep(s);
 	snapshot(r, &r->gpw[t]);
 	gp_wait(r, &r->gpw[t], s);
 	r->gpw[t].mask = 0;
@@ -384,8 +396,8 @@ static void invoke(struct weft_rcu_cb *cb)
 /*
  * The callback kthread: each round, at one scheduling point, retires the
  * callback it ran last (cb_done++, waking rcu_barrier()s) and takes the
- * next, or exits when the queue is empty; then sleeps until that
- * callback's grace period is over and runs it.
+ * next, or sleeps idle on an empty queue until call_rcu() wakes it; then
+ * it sleeps until that callback's grace period is over and runs it.
  */
 static struct weft_site batch_site = { __FILE__, "rcu_do_batch", "rcu_do_batch()", __LINE__,
 				       WEFT_EV_RMW, 0 };
@@ -413,26 +425,29 @@ static void rcu_cb_kthread(void *world, void *arg)
 
 	(void)world;
 	(void)arg;
+	sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
 	for (;;) {
-		sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
 		uint32_t old = r->cb_done;
 		if (ran) {
 			r->cb_done++;
 			wake_barriers(r);
+			ran = false;
 		}
-		bool empty = r->cb_done == r->cb_queued;
-		if (empty)
-			r->kthread = 0;
 		weft_trace(WEFT_EV_RMW, qloc, old, r->cb_done, &batch_site);
 		weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, &batch_site);
 		shadow_write(qloc, &batch_site);
-		if (empty)
-			return;
+		if (r->cb_done == r->cb_queued) {
+			/* idle until call_rcu(); the re-check is the next step */
+			weft_sched_block(&r->cb_queued, &rcu_idle_class, &batch_site);
+			M.step++;
+			continue;
+		}
 		struct weft_rcu_cb *cb = &r->cb[r->cb_done % WEFT_RCU_MAX_CBS];
 		gp_wait(r, &cb->snap, &gp_site);
 		cb->active = false;   /* debug_rcu_head_unqueue() before the call */
 		invoke(cb);
 		ran = true;
+		sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
 	}
 }
 
@@ -481,11 +496,10 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, s);
 	shadow_write(qloc, s);
 	if (!r->kthread) {
-		/* reserve before the spawn's own scheduling point */
-		r->kthread = WEFT_MAX_THREADS + 1;
-		int k = weft_thread_spawn(rcu_cb_kthread, NULL, weft_smp_processor_id(),
-					  &spawn_site);
-		r->kthread = (uint32_t)k + 1;
+		int k = weft_sched_spawn(rcu_cb_kthread, NULL, M.cpu_of[M.cur], "rcuc", &spawn_site);
+		r->kthread = (uint32_t)(k + 1);
+	} else {
+		weft_sched_wake_all(&r->cb_queued);   /* an idle kthread */
 	}
 }
 
@@ -509,11 +523,10 @@ void weft_rcu_barrier(const struct weft_site *s)
 	unsigned t = (unsigned)M.cur;
 
 	sched_point_at(s, &r->cb_queued, 3 * sizeof(uint32_t), &rcu_barrier_class);
-	weft_rcu_might_sleep(s);
+	weft_might_sleep(s);
 	uint32_t target = r->bk[t].barrier_target = r->cb_queued;
 	while ((int32_t)(r->cb_done - target) < 0) {
-		weft_trace(WEFT_EV_BLOCK, qloc, r->kthread && r->kthread <= WEFT_MAX_THREADS ? r->kthread : 0,
-			   target, s);
+		weft_trace(WEFT_EV_BLOCK, qloc, r->kthread, target, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, qloc, 3 * sizeof(uint32_t), 0, s);
 		weft_sched_block(&r->cb_done, &rcu_barrier_class, s);
 		M.step++;

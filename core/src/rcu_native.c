@@ -17,8 +17,9 @@
  * start of each iteration (a report may leave a thread inside a section).
  *
  * No shadow memory here: rcu-free-in-use and double frees are detected
- * only by the controlled machine; rcu-misuse (unbalanced unlock, sleeping
- * or ending inside a section, rcu_dereference outside one) is detected.
+ * only by the controlled machine; rcu-misuse (unbalanced unlock, ending
+ * inside a section, rcu_dereference outside one) and sleeping inside a
+ * section (sleep-in-atomic, from synchronize_rcu() and rcu_barrier()) are.
  */
 #include <pthread.h>
 #include <string.h>
@@ -109,10 +110,15 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 	return v;
 }
 
+unsigned weft_rcu_read_depth(unsigned tid)
+{
+	return (uint32_t)rd_load(tid % WEFT_MAX_THREADS);
+}
+
 void weft_rcu_might_sleep(const struct weft_site *s)
 {
 	if (weft_rcu_read_lock_held())
-		weft_report(WEFT_KIND_RCU_MISUSE, NULL, s,
+		weft_report(WEFT_KIND_SLEEP_IN_ATOMIC, NULL, s,
 			    "%s may sleep inside an RCU read-side section", s->what);
 }
 

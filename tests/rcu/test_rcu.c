@@ -13,10 +13,11 @@
  *  - kfree_rcu()/call_rcu() wait for a grace period; freeing without one,
  *    or queueing the free before unpublishing, is rcu-free-in-use naming
  *    the reader's rcu_dereference(); rcu_barrier() waits for callbacks;
- *  - misuse: unbalanced unlock, a thread ending inside a section, sleeping
- *    inside one, rcu_dereference() outside one, call_rcu() twice on a
+ *  - misuse: unbalanced unlock, a thread ending inside a section,
+ *    rcu_dereference() outside one, call_rcu() twice on a
  *    head; kfree_rcu() of a freed object (its rcu_head is freed memory) and
- *    a double kfree();
+ *    a double kfree(); sleeping inside a section (synchronize_rcu(),
+ *    might_sleep()) is sleep-in-atomic naming the section's rcu_read_lock();
  *  - determinism of executions with the callback kthread.
  */
 #include <weft/kernel.h>
@@ -340,11 +341,12 @@ int main(void)
 	CHECK(site_is(o.r.report.other.site, "rcu_read_unlock"), "other: the unlock that ended it");
 	o = expect_bug(V_END_IN, 0, WEFT_KIND_RCU_MISUSE, "thread ends inside a section");
 	CHECK(site_is(o.r.report.other.site, "rcu_read_lock"), "other: the rcu_read_lock()");
-	o = expect_bug(V_SLEEP_IN, 0, WEFT_KIND_RCU_MISUSE, "synchronize_rcu() inside a section");
+	o = expect_bug(V_SLEEP_IN, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "synchronize_rcu() inside a section");
 	CHECK(site_is(o.r.report.other.site, "rcu_read_lock") &&
 	      site_is(o.r.report.here.site, "synchronize_rcu"), "both sides named");
 	expect_bug(V_DEREF_OUT, 0, WEFT_KIND_RCU_MISUSE, "rcu_dereference() outside a section");
-	expect_bug(V_MIGHT_SLEEP, 0, WEFT_KIND_RCU_MISUSE, "might_sleep() inside a section");
+	o = expect_bug(V_MIGHT_SLEEP, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "might_sleep() inside a section");
+	CHECK(site_is(o.r.report.other.site, "rcu_read_lock"), "other: the rcu_read_lock()");
 	/* kfree_rcu() writes the freed object's rcu_head, as the kernel's does */
 	expect_bug(V_KFREE_THEN_RCU, 0, WEFT_KIND_USE_AFTER_FREE, "kfree() then kfree_rcu()");
 	o = expect_bug(V_DOUBLE_KFREE, 0, WEFT_KIND_DOUBLE_FREE, "kfree() twice");

@@ -13,13 +13,13 @@
  *    Sections that begin later are not waited for.
  *  - call_rcu()/kfree_rcu() queue a callback (a free) that runs only after
  *    such a grace period, counted from the call. Callbacks run in FIFO
- *    order on an RCU callback kthread (a model thread started on the
- *    caller's CPU by the first call_rcu() with none running, ending when
- *    its queue is empty), as the kernel runs them from RCU_SOFTIRQ or, with
- *    CONFIG_RCU_NOCB_CPU, from rcuo kthreads: asynchronously, never inside
- *    call_rcu(), at a time the strategy chooses once the grace period is
- *    over. rcu_barrier() sleeps until every callback queued before it has
- *    run.
+ *    order on an RCU callback kthread ("rcuc": a machine-made thread started
+ *    on the caller's CPU by the first call_rcu(), asleep and idle, never
+ *    stuck, while its queue is empty), as the kernel runs them from
+ *    RCU_SOFTIRQ or, with CONFIG_RCU_NOCB_CPU, from rcuo kthreads:
+ *    asynchronously, never inside call_rcu(), at a time the strategy
+ *    chooses once the grace period is over. rcu_barrier() sleeps until
+ *    every callback queued before it has run.
  *  - rcu_dereference() and rcu_assign_pointer() are marked accesses
  *    (scheduling points, traces, dependence records). Memory is
  *    sequentially consistent: their ordering guarantees hold trivially.
@@ -33,13 +33,15 @@
  *    struct page of the mm kit, is not reported; its freed parts are still
  *    use-after-free when touched);
  *  - rcu-misuse: rcu_read_unlock() without a section; a thread ending
- *    inside a section; sleeping inside one (synchronize_rcu(),
- *    rcu_barrier() and every primitive that calls weft_rcu_might_sleep());
- *    rcu_dereference() outside a section (lockdep-RCU's "suspicious
- *    rcu_dereference_check() usage"), rcu_dereference_protected() whose
- *    condition is false; call_rcu() on a head already queued
- *    (CONFIG_DEBUG_OBJECTS_RCU_HEAD); a double free by kfree_rcu() or
- *    weft_kfree() is a double-free.
+ *    inside a section; rcu_dereference() outside a section (lockdep-RCU's
+ *    "suspicious rcu_dereference_check() usage"), rcu_dereference_protected()
+ *    whose condition is false; call_rcu() on a head already queued
+ *    (CONFIG_DEBUG_OBJECTS_RCU_HEAD);
+ *  - sleep-in-atomic: sleeping inside a section (synchronize_rcu(),
+ *    rcu_barrier() and every primitive that calls might_sleep()), naming
+ *    the section's rcu_read_lock() (weft_rcu_might_sleep());
+ *  - double-free: weft_kfree() of a freed object; kfree_rcu() of one is a
+ *    use-after-free (it writes the object's rcu_head).
  *
  * Native build (-DWEFT_NATIVE, weft stress): a small userspace RCU (per
  * thread nesting and generation counters; synchronize_rcu() polls them and
@@ -87,12 +89,15 @@ void weft_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head),
 void weft_kfree_rcu(void *obj, size_t size, struct rcu_head *head, const struct weft_site *s);
 void weft_rcu_barrier(const struct weft_site *s);
 /*
- * The hook every sleeping primitive calls at its scheduling point
- * (mutex_lock(), wait_event(), wait_for_completion(), lock_page(), ...):
- * sleeping inside a read-side section is an rcu-misuse report naming the
- * section's rcu_read_lock(). Takes no scheduling point.
+ * The RCU part of might_sleep() (context.c's weft_might_sleep() calls it;
+ * every sleeping primitive calls that at its scheduling point): sleeping
+ * inside a read-side section, outside any other atomic context, is a
+ * sleep-in-atomic report whose other side is the section's
+ * rcu_read_lock(). Takes no scheduling point.
  */
 void weft_rcu_might_sleep(const struct weft_site *s);
+/* The read-side nesting of thread tid (0 outside a section). */
+unsigned weft_rcu_read_depth(unsigned tid);
 /* kfree(): double-free if obj is already freed, then poison size bytes. */
 void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 
@@ -150,7 +155,6 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 	weft_kfree_rcu((ptr), sizeof(*(ptr)), &(ptr)->rhf,                      \
 		       WEFT_SITE(WEFT_EV_RMW, "kfree_rcu(" #ptr ")"))
 #define rcu_barrier() weft_rcu_barrier(WEFT_SITE(WEFT_EV_WAIT, "rcu_barrier()"))
-#define might_sleep() weft_rcu_might_sleep(WEFT_SITE(WEFT_EV_NOTE, "might_sleep()"))
 /* kfree() of an object of ptr's type. */
 #define weft_kfree(ptr) \
 	weft_kfree_sized((ptr), sizeof(*(ptr)), WEFT_SITE(WEFT_EV_FREE, "kfree(" #ptr ")"))
