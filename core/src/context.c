@@ -164,6 +164,7 @@ void weft_ctx_reset(void)
 		t->ctx_word = 0;
 		t->irq = -1;
 		t->daemon = false;
+		t->may_migrate = false;
 		if (i < sc->nr_threads) {
 			unsigned c = M.cpu_of[i];
 			shared |= (M.cpu_threads[c] != 0);
@@ -198,6 +199,7 @@ void weft_ctx_thread_added(unsigned tid)
 	t->ctx_word = 0;
 	t->irq = -1;
 	t->daemon = false;
+	t->may_migrate = false;
 	M.cpu_threads[c] |= 1u << tid;
 	if (M.ctx_active)
 		recompute();
@@ -276,6 +278,31 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 	} else if (t->started) {
 		t->irq_again = true;
 	}
+}
+
+/* ------------------------------------------------------------ migration */
+
+static struct weft_site migrate_site = { __FILE__, "weft_ctx_migrate", "migrate", __LINE__,
+					 WEFT_EV_CTX, 0 };
+
+void weft_ctx_migrate(unsigned tid)
+{
+	struct wthread *t = &M.th[tid];
+	unsigned n = nr_cpus(), from = M.cpu_of[tid];
+
+	t->may_migrate = false;
+	if (n < 2 || t->ctx_word)
+		return;
+	/* 0 keeps it where it was; k moves it k CPUs on */
+	unsigned to = (from + weft_choose(n, &migrate_site)) % n;
+	if (to == from)
+		return;
+	M.cpu_threads[from] &= ~(1u << tid);
+	M.cpu_threads[to] |= 1u << tid;
+	M.cpu_of[tid] = (uint8_t)to;
+	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, from, to, &migrate_site);
+	if (M.ctx_active)
+		recompute();
 }
 
 /* ------------------------------------------------------- the primitives */

@@ -308,6 +308,10 @@ unsigned weft_sched_decide(int cur_ok, const struct weft_site *s)
 	if (d.cur >= 0 && c != d.cur) {
 		M.preemptions++;
 		M.next_flags |= WEFT_EVF_PREEMPTED;
+		/* a task preempted while preemptible may resume elsewhere */
+		if (__builtin_expect(M.sc->migratable >> d.cur & 1, 0) &&
+		    !M.th[d.cur].on_cpu_stack && !M.th[d.cur].ctx_word)
+			M.th[d.cur].may_migrate = true;
 	}
 	return (unsigned)c;
 }
@@ -341,6 +345,10 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 	}
 #endif
+	/* resumed (prev runs again): a preempted migratable task picks the CPU
+	 * it resumes on */
+	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
+		weft_ctx_migrate((unsigned)prev);
 }
 
 static void stuck_report(void) __attribute__((noreturn));

@@ -97,6 +97,7 @@ struct wthread {
 	};
 	int8_t irq;           /* the scenario irq it delivers, or -1 */
 	bool daemon;          /* an idle wait of it is not a stuck thread */
+	bool may_migrate;     /* preempted while preemptible, migratable */
 };
 
 struct shadow {
@@ -339,6 +340,9 @@ void weft_ctx_update(struct wthread *t, unsigned tid);
 /* Execution start (after the scenario's threads exist) and spawn. */
 void weft_ctx_reset(void);
 void weft_ctx_thread_added(unsigned tid);
+/* A migratable task resumes after a preemption: the strategy chooses its
+ * CPU (a model choice; the scenario's migratable mask allows it). */
+void weft_ctx_migrate(unsigned tid);
 /* An interrupt pseudo-thread's handler (thread_main calls it). */
 void weft_ctx_run_irq(unsigned tid);
 /* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */

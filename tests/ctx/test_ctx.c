@@ -36,6 +36,7 @@ enum {
 	V_HARD_BH,         /* the same with a hard irq */
 	V_IRQ_TWO_CPUS,    /* an irq allowed on CPU0 and CPU1 */
 	V_SPAWN_SHARED,    /* T0 spawns a thread on its own CPU */
+	V_MIGRATE,         /* T0 a migratable task, T1 on CPU0 */
 };
 
 struct cw {
@@ -128,6 +129,13 @@ static void cw_thread(void *w, unsigned tid)
 		break;
 	case V_IRQ_TWO_CPUS:
 		WRITE_ONCE(W->in_cs, 0);
+		break;
+	case V_MIGRATE:
+		W->irq_cpu_mask |= 1 << raw_smp_processor_id();
+		WRITE_ONCE(W->in_cs, 1);
+		W->irq_cpu_mask |= 1 << raw_smp_processor_id();
+		WRITE_ONCE(W->in_cs, 0);
+		W->irq_cpu_mask |= 1 << raw_smp_processor_id();
 		break;
 	case V_SPAWN_SHARED: {
 		int t = WEFT_THREAD_SPAWN(spawned, NULL, 0);
@@ -326,6 +334,35 @@ int main(void)
 			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
 		}
 		CHECK(cpus == 3, "delivered on CPUs mask %#x", cpus);
+	}
+
+	/* a migratable task resumes on another CPU after some preemption
+	 * (a model choice: random explores it); a bound one never moves */
+	{
+		struct weft_random rnd;
+		struct weft_exec_result r;
+		struct weft_run_opts ro = { .sc = &cw_sc };
+		int cpus = 0;
+		cw_now = V_MIGRATE;
+		cw_sc.nr_cpus = 2;
+		cw_sc.nr_threads = 2;
+		cw_sc.cpu_of = one_cpu;
+		cw_sc.irqs = NULL;
+		cw_sc.nr_irqs = 0;
+		cw_sc.migratable = 1;
+		weft_random_init(&rnd, &cw_sc, 3, NULL, 0);
+		for (int i = 0; i < 200; i++) {
+			weft_execute(&ro, &weft_strategy_random, &rnd, &r);
+			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
+		}
+		CHECK(cpus == 3, "a migratable task ran on CPUs %#x", cpus);
+		cw_sc.migratable = 0;
+		cpus = 0;
+		for (int i = 0; i < 200; i++) {
+			weft_execute(&ro, &weft_strategy_random, &rnd, &r);
+			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
+		}
+		CHECK(cpus == 1, "a bound task stays on CPU0: %#x", cpus);
 	}
 
 	/* a spawned thread on its parent's CPU: the parent's preempt-off
