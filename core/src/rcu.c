@@ -541,6 +541,8 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s)
 {
 	if (!obj)
 		return;
+	if (M.cur >= 0)
+		sched_point_at(s, obj, (unsigned)size, NULL);   /* the free is an operation */
 	if (weft_is_poisoned(obj)) {
 		struct weft_access other = weft_last_write(obj);
 		weft_report2(WEFT_KIND_DOUBLE_FREE, obj, s, other.valid ? &other : NULL,

@@ -98,7 +98,8 @@ void weft_rcu_barrier(const struct weft_site *s);
 void weft_rcu_might_sleep(const struct weft_site *s);
 /* The read-side nesting of thread tid (0 outside a section). */
 unsigned weft_rcu_read_depth(unsigned tid);
-/* kfree(): double-free if obj is already freed, then poison size bytes. */
+/* kfree(): a scheduling point; double-free if obj is already freed, then
+ * poison size bytes. */
 void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 
 #define rcu_read_lock() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock()"))
