@@ -192,6 +192,13 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 	uint32_t waited = sn->mask;
 	int who;
 
+	/* what weft_thread_pending() says of this thread from now on (the
+	 * kthread's wait has no scheduling point of its own) */
+	struct wthread *t = &M.th[M.cur];
+	t->last_site = s;
+	t->pend_addr = r->rd;
+	t->pend_size = sizeof(r->rd);
+	t->pend_class = &rcu_sync_class;
 	/* traced on the reader waited for (the diagram names it); recorded
 	 * on all of rd[] */
 	while ((who = gp_blocker(r, sn)) >= 0) {

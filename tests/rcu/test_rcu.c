@@ -254,6 +254,51 @@ static struct t_out expect_bug(unsigned v, unsigned bound, enum weft_kind k, con
 	return o;
 }
 
+/* weft_thread_pending() at each decision names what the thread then does
+ * (the same site and location; the kind may sharpen: a lock that blocks,
+ * an unlock that releases, a wait that sleeps or acquires). */
+struct pend_check {
+	struct weft_rng rng;
+	bool known[WEFT_MAX_THREADS];
+	struct weft_step_info want[WEFT_MAX_THREADS];
+	unsigned checked, mismatched;
+};
+
+static int pend_pick(void *st, const struct weft_decision *d)
+{
+	struct pend_check *p = st;
+
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+		p->known[t] = (d->runnable >> t & 1) && weft_thread_pending(t, &p->want[t], NULL) &&
+			      p->want[t].kind != WEFT_DEP_YIELD;
+	unsigned n = (unsigned)__builtin_popcount(d->runnable), k = weft_rng_below(&p->rng, n);
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+		if (d->runnable >> t & 1 && !k--)
+			return (int)t;
+	return d->dflt;
+}
+
+static void pend_step(void *st, const struct weft_step_info *si)
+{
+	struct pend_check *p = st;
+
+	if (si->tid >= WEFT_MAX_THREADS || !p->known[si->tid])
+		return;
+	p->known[si->tid] = false;
+	p->checked++;
+	const struct weft_step_info *w = &p->want[si->tid];
+	if (w->loc != si->loc || w->size != si->size || w->site != si->site) {
+		p->mismatched++;
+		fprintf(stderr, "  pending T%u %s loc %u+%u, ran %s loc %u+%u kind %u\n", si->tid,
+			w->site ? w->site->what : "-", w->loc, w->size,
+			si->site ? si->site->what : "-", si->loc, si->size, si->kind);
+	}
+}
+
+static const struct weft_strategy_ops pend_ops = {
+	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_step,
+};
+
 static bool site_is(const struct weft_site *s, const char *what)
 {
 	return s && strstr(s->what, what);
@@ -351,6 +396,22 @@ int main(void)
 	expect_bug(V_KFREE_THEN_RCU, 0, WEFT_KIND_USE_AFTER_FREE, "kfree() then kfree_rcu()");
 	o = expect_bug(V_DOUBLE_KFREE, 0, WEFT_KIND_DOUBLE_FREE, "kfree() twice");
 	CHECK(site_is(o.r.report.other.site, "kfree"), "other: the first kfree()");
+
+	printf("dependence records:\n");
+	{
+		static struct pend_check pc;
+		static const unsigned vs[] = { V_LITMUS, V_NESTED, V_SYNC_FREE, V_KFREE_RCU, V_BARRIER };
+		weft_rng_seed(&pc.rng, 5);
+		for (unsigned i = 0; i < 2000; i++) {
+			struct weft_run_opts ro = { .sc = &rw_sc, .variant = vs[i % 5] };
+			memset(pc.known, 0, sizeof(pc.known));
+			weft_execute(&ro, &pend_ops, &pc, &r);
+		}
+		CHECK(pc.checked > 1000 && pc.mismatched == 0,
+		      "pending RCU operations: %u checked, %u differ from what ran", pc.checked,
+		      pc.mismatched);
+		printf("  weft_thread_pending() matched the next record %u times\n", pc.checked);
+	}
 
 	printf("determinism:\n");
 	{
