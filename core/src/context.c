@@ -62,7 +62,7 @@ static int cpu_top(unsigned c)
 /* CPUs irq thread tid may be delivered on now. */
 static uint32_t deliverable(unsigned tid)
 {
-	const struct weft_irq *q = &M.sc->irqs[M.th[tid].irq];
+	const struct weft_irq *q = &M.sc->irqs[thread_irq(&M.th[tid])];
 	uint32_t all = nr_cpus() >= 32 ? ~0u : (1u << nr_cpus()) - 1;
 	uint32_t mask = q->cpus ? q->cpus & all : all, ok = 0;
 
@@ -154,17 +154,16 @@ void weft_ctx_reset(void)
 	const struct weft_scenario *sc = M.sc;
 	bool shared = false;
 
-	memset(M.cpu_threads, 0, sizeof(M.cpu_threads[0]) * nr_cpus());
-	memset(M.cpu_depth, 0, sizeof(M.cpu_depth[0]) * nr_cpus());
+	for (unsigned c = 0, n = nr_cpus(); c < n; c++) {
+		M.cpu_threads[c] = 0;
+		M.cpu_depth[c] = 0;
+	}
 	M.excluded = 0;
 	M.irq_threads = 0;
 	M.ctx_active = false;
 	for (unsigned i = 0; i < M.nr_threads; i++) {
 		struct wthread *t = &M.th[i];
-		t->ctx_word = 0;
-		t->irq = -1;
-		t->daemon = false;
-		t->may_migrate = false;
+		t->ctx_words[0] = t->ctx_words[1] = 0;
 		if (i < sc->nr_threads) {
 			unsigned c = M.cpu_of[i];
 			shared |= (M.cpu_threads[c] != 0);
@@ -175,7 +174,7 @@ void weft_ctx_reset(void)
 	for (unsigned k = 0; k < sc->nr_irqs && sc->nr_threads + k < M.nr_threads; k++) {
 		unsigned i = sc->nr_threads + k;
 		struct wthread *t = &M.th[i];
-		t->irq = (int8_t)k;
+		t->irq1 = (uint8_t)(k + 1);
 		t->daemon = true;
 		M.irq_threads |= 1u << i;
 		if (sc->irqs[k].raised) {
@@ -196,10 +195,7 @@ void weft_ctx_thread_added(unsigned tid)
 	unsigned c = M.cpu_of[tid];
 	bool shared = M.cpu_threads[c] != 0;
 
-	t->ctx_word = 0;
-	t->irq = -1;
-	t->daemon = false;
-	t->may_migrate = false;
+	t->ctx_words[0] = t->ctx_words[1] = 0;
 	M.cpu_threads[c] |= 1u << tid;
 	if (M.ctx_active)
 		recompute();
@@ -219,7 +215,7 @@ static struct weft_site irq_cpu_site = { __FILE__, "weft_ctx_run_irq", "interrup
 void weft_ctx_run_irq(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
-	const struct weft_irq *q = &M.sc->irqs[t->irq];
+	const struct weft_irq *q = &M.sc->irqs[thread_irq(t)];
 	uint32_t d = deliverable(tid);
 	unsigned n = (unsigned)__builtin_popcount(d), c;
 
@@ -242,8 +238,8 @@ void weft_ctx_run_irq(unsigned tid)
 	t->in_irq = q->kind == WEFT_SOFTIRQ ? 2 : 1;
 	t->irq_off = q->kind == WEFT_SOFTIRQ ? 0 : 1;   /* hard handlers run masked */
 	weft_ctx_update(t, tid);
-	weft_trace(WEFT_EV_IRQ_ENTER, WEFT_NO_LOC, (uint64_t)t->irq, c, &irq_site);
-	q->handler(M.world, (unsigned)t->irq);
+	weft_trace(WEFT_EV_IRQ_ENTER, WEFT_NO_LOC, (uint64_t)thread_irq(t), c, &irq_site);
+	q->handler(M.world, (unsigned)thread_irq(t));
 	weft_lockdep_exit(tid);
 	if (t->preempt || t->bh || (q->kind == WEFT_HARDIRQ && t->irq_off != 1) ||
 	    (q->kind == WEFT_SOFTIRQ && t->irq_off))
@@ -251,7 +247,7 @@ void weft_ctx_run_irq(unsigned tid)
 			    "interrupt handler %s returned with preempt_count changed "
 			    "(preempt %u, bh %u, irqs %s)", q->name, t->preempt, t->bh,
 			    t->irq_off ? "off" : "on");
-	weft_trace(WEFT_EV_IRQ_EXIT, WEFT_NO_LOC, (uint64_t)t->irq, c, &irq_exit_site);
+	weft_trace(WEFT_EV_IRQ_EXIT, WEFT_NO_LOC, (uint64_t)thread_irq(t), c, &irq_exit_site);
 	t->in_irq = 0;
 	t->irq_off = 0;
 	M.cpu_threads[c] &= ~(1u << tid);
@@ -291,7 +287,7 @@ void weft_ctx_migrate(unsigned tid)
 	unsigned n = nr_cpus(), from = M.cpu_of[tid];
 
 	t->may_migrate = false;
-	if (n < 2 || t->ctx_word)
+	if (n < 2 || (t->preempt || t->irq_off || t->bh || t->in_irq))
 		return;
 	/* 0 keeps it where it was; k moves it k CPUs on */
 	unsigned to = (from + weft_choose(n, &migrate_site)) % n;

@@ -190,10 +190,10 @@ void weft_lockdep_begin(void)
 	weft_lockdep_on = (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP) != 0;
 	nr_witness = 0;
 	nr_inits = 0;
-	for (unsigned i = 0; i < WEFT_MAX_THREADS; i++)
-		T[i].n = 0;
 	if (!weft_lockdep_on)
 		return;
+	for (unsigned i = 0; i < WEFT_MAX_THREADS; i++)
+		T[i].n = 0;
 	if (!o->lockdep_persist || G.sc != o->sc || G.variant != o->variant ||
 	    G.lock != (unsigned)o->lock) {
 		graph_reset();
@@ -499,6 +499,6 @@ void weft_lockdep_exit(unsigned tid)
 	weft_describe_loc(M.sc, loc_of(h->lock), name, sizeof(name));
 	weft_report2(WEFT_KIND_LOCK_HELD_AT_EXIT, h->lock, h->at.site, &other,
 		     "T%u %s holding %s (taken at step %u)%s", tid,
-		     M.th[tid].irq >= 0 ? "returns from its interrupt handler" : "ends",
+		     thread_irq(&M.th[tid]) >= 0 ? "returns from its interrupt handler" : "ends",
 		     name, h->at.step, T[tid].n > 1 ? " and more" : "");
 }

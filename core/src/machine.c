@@ -310,7 +310,8 @@ unsigned weft_sched_decide(int cur_ok, const struct weft_site *s)
 		M.next_flags |= WEFT_EVF_PREEMPTED;
 		/* a task preempted while preemptible may resume elsewhere */
 		if (__builtin_expect(M.sc->migratable >> d.cur & 1, 0) &&
-		    !M.th[d.cur].on_cpu_stack && !M.th[d.cur].ctx_word)
+		    !M.th[d.cur].on_cpu_stack && !M.th[d.cur].preempt && !M.th[d.cur].irq_off && !M.th[d.cur].bh &&
+		    !M.th[d.cur].in_irq)
 			M.th[d.cur].may_migrate = true;
 	}
 	return (unsigned)c;
@@ -455,7 +456,7 @@ static void thread_main(void *arg)
 
 	weft_fiber_started(&t->fib, &M.main);
 	weft_tsan_acquire(&tsan_start_sync);
-	if (t->irq >= 0) {
+	if (thread_irq(t) >= 0) {
 		/* an interrupt pseudo-thread: one delivery, then idle (or
 		 * pending again if it was raised while it ran) */
 		weft_ctx_run_irq(tid);
@@ -710,8 +711,8 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 /* "T3", or "T3 (irq dev_irq)" for an interrupt pseudo-thread. */
 static const char *thread_name(int tid, char *buf, size_t n)
 {
-	if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].irq >= 0)
-		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[M.th[tid].irq].name);
+	if (tid >= 0 && (unsigned)tid < M.nr_threads && thread_irq(&M.th[tid]) >= 0)
+		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[thread_irq(&M.th[tid])].name);
 	else if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].label)
 		snprintf(buf, n, "T%d (%s)", tid, M.th[tid].label);
 	else
@@ -763,7 +764,7 @@ static void stuck_report(void)
 			char a[64], b[64];
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s waits for CPU%u (%s %s)",
 					      n ? "; " : "", thread_name((int)i, a, sizeof(a)), c,
-					      top >= 0 && M.th[top].irq >= 0 ? "interrupted by"
+					      top >= 0 && thread_irq(&M.th[top]) >= 0 ? "interrupted by"
 									     : "held by",
 					      thread_name(top, b, sizeof(b)));
 			if (n >= sizeof(buf))
@@ -776,7 +777,7 @@ static void stuck_report(void)
 		int owner = wait_owner(t);
 		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
 		char who[64];
-		if (t->irq >= 0 || t->label)
+		if (thread_irq(t) >= 0 || t->label)
 			thread_name((int)i, who, sizeof(who));
 		else
 			snprintf(who, sizeof(who), "T%u", i);   /* the first landing's form */
@@ -1038,7 +1039,7 @@ unsigned weft_last_nr_threads(void)
 
 int weft_last_thread_irq(unsigned tid)
 {
-	return tid < M.nr_threads ? M.th[tid].irq : -1;
+	return tid < M.nr_threads ? thread_irq(&M.th[tid]) : -1;
 }
 
 const void *weft_last_world(void)

@@ -81,8 +81,9 @@ struct wthread {
 	void *arg;
 	const char *label;    /* "kworker/1" for a machine-made thread */
 
-	/* context (context.c): the kernel's preempt_count, split; one word,
-	 * reset with one store per execution */
+	/* context (context.c): the kernel's preempt_count, split, and what a
+	 * machine-made thread is; two words, reset with two stores per
+	 * execution */
 	union {
 		struct {
 			uint16_t preempt;   /* preempt_disable() depth, spinlocks included */
@@ -92,12 +93,12 @@ struct wthread {
 			uint8_t ctx_flags;  /* WEFT_EVF_* of the above, or-ed into its events */
 			bool on_cpu_stack;  /* holds its CPU (non-preemptible) */
 			bool irq_again;     /* an interrupt raised again while it ran */
+			uint8_t irq1;       /* 1 + the scenario irq it delivers; 0: none */
+			bool daemon;        /* an idle wait of it is not a stuck thread */
+			bool may_migrate;   /* preempted while preemptible, migratable */
 		};
-		uint64_t ctx_word;
+		uint64_t ctx_words[2];
 	};
-	int8_t irq;           /* the scenario irq it delivers, or -1 */
-	bool daemon;          /* an idle wait of it is not a stuck thread */
-	bool may_migrate;     /* preempted while preemptible, migratable */
 };
 
 struct shadow {
@@ -199,6 +200,9 @@ static inline uint32_t site_id(const struct weft_site *s)
 		((struct weft_site *)s)->id = weft_site_hash(s);
 	return s->id;
 }
+
+/* The scenario interrupt a thread delivers, or -1. */
+#define thread_irq(t) ((int)(t)->irq1 - 1)
 
 static inline unsigned lowest(uint32_t mask)
 {

@@ -30,13 +30,26 @@ static struct pool {
 	unsigned head, n;
 	struct work_struct *q[WEFT_WORKQUEUE_MAX];
 } pools[WEFT_MAX_CPUS];
+static uint32_t pools_used;   /* CPUs whose pool the execution touched */
 
 void weft_wq_reset(void)
 {
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++) {
+	for (uint32_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctz(m);
 		pools[c].worker = -1;
 		pools[c].head = pools[c].n = 0;
 	}
+	pools_used = 0;
+}
+
+static struct pool *pool_of(unsigned cpu)
+{
+	if (!(pools_used >> cpu & 1)) {
+		pools_used |= 1u << cpu;
+		pools[cpu].worker = -1;
+		pools[cpu].head = pools[cpu].n = 0;
+	}
+	return &pools[cpu];
 }
 
 static int pool_owner(const void *chan)
@@ -56,10 +69,12 @@ static int cpu_of_work(const struct work_struct *w)
 
 	if (running)
 		return (int)running - 1;
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (uint32_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctz(m);
 		for (unsigned i = 0; i < pools[c].n; i++)
 			if (pools[c].q[(pools[c].head + i) % WEFT_WORKQUEUE_MAX] == w)
 				return (int)c;
+	}
 	return -1;
 }
 
@@ -138,7 +153,7 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 		shadow_write(loc, s);
 	if (old & 1ul << WEFT_WORK_PENDING)
 		return false;   /* already queued: it will run once */
-	struct pool *p = &pools[cpu];
+	struct pool *p = pool_of(cpu);
 	if (p->n == WEFT_WORKQUEUE_MAX) {
 		weft_report(WEFT_KIND_ASSERT, w, s, "more than %d work items queued on CPU%u",
 			    WEFT_WORKQUEUE_MAX, cpu);
