@@ -201,7 +201,7 @@ static int world_reserve(size_t size)
 }
 
 /* The families' core area of this execution: after the world, all zero. */
-static void core_reset(size_t world_size)
+static inline void core_reset(size_t world_size)
 {
 	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
 	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
@@ -477,9 +477,10 @@ static void thread_main(void *arg)
 	else
 		M.sc->thread(M.world, tid);
 	weft_lockdep_exit(tid);
-	for (unsigned i = 0; i < NR_FAMILIES; i++)
-		if (families[i]->thread_end)
-			families[i]->thread_end(tid);
+	if (M.core_used)
+		for (unsigned i = 0; i < NR_FAMILIES; i++)
+			if (families[i]->thread_end)
+				families[i]->thread_end(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	M.runnable &= ~(1u << tid);

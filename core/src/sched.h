@@ -443,7 +443,8 @@ static inline void feedback_write(uint32_t loc, const struct weft_site *s)
 struct weft_family {
 	const char *name;
 	/* Thread tid is about to end (it is still M.cur): may report. Must
-	 * not trace anything else (the scenario's threads end silently). */
+	 * not trace anything else (the scenario's threads end silently).
+	 * Called only when M.core_used. */
 	void (*thread_end)(unsigned tid);
 	/* [loc, loc+len) was just poisoned (freed) at site s by M.cur (or the
 	 * host): may report. Called only when M.core_used. */

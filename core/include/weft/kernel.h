@@ -35,9 +35,6 @@ enum weft_aop {
 	WEFT_A_OR,         /* a: mask; returns old */
 	WEFT_A_ANDNOT,     /* a: mask; returns old */
 	WEFT_A_ADD_UNLESS, /* a: addend, b: unless; returns old (no store if old == b) */
-	WEFT_A_LOAD_NOCHECK, /* a load of memory that may be freed, on purpose
-				(READ_ONCE_NOCHECK): traced as a load, no
-				use-after-free report */
 };
 
 struct weft_spinlock {
@@ -73,6 +70,9 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
  * one (the other side of a report about the value it found). */
 uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 			  const struct weft_site *s, struct weft_access *prev);
+/* A load of memory that may be freed, on purpose (READ_ONCE_NOCHECK):
+ * traced as a load, no use-after-free report. */
+uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s);
 /* A plain (non-atomic) access: the point and the trace are here; the C
  * access itself is done by the caller's code, so a TSan build of the model
  * sees it. */
@@ -176,8 +176,9 @@ void weft_thread_join(int tid, const struct weft_site *s);
  * KASAN-exempt read): for type-stable memory read speculatively, such as a
  * free struct page's compound_head. */
 #define READ_ONCE_NOCHECK(x)                                                    \
-	((__typeof__(x))(uintptr_t)WEFT_ACCESS(&(x), WEFT_A_LOAD_NOCHECK, 0, 0,   \
-					       WEFT_EV_READ, "READ_ONCE_NOCHECK(" #x ")"))
+	((__typeof__(x))(uintptr_t)weft_load_nocheck(&(x), sizeof(x),             \
+						     WEFT_SITE(WEFT_EV_READ,          \
+							       "READ_ONCE_NOCHECK(" #x ")")))
 
 #define atomic_t struct weft_atomic
 #define ATOMIC_INIT(i) { (i) }
