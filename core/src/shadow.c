@@ -25,6 +25,8 @@ void weft_poison(const void *addr, size_t len, const struct weft_site *s)
 		shadow_write(loc + (uint32_t)i, s);
 		M.shadow[loc + i].poisoned = 1;
 	}
+	if (M.core_used)
+		weft_families_freed(loc, (uint32_t)len, s);
 }
 
 void weft_unpoison(const void *addr, size_t len, const struct weft_site *s)
