@@ -466,6 +466,14 @@ unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
  * for context-switch site pairs, reads-from pairs and state buckets while
  * attached (size a power of two; NULL detaches). */
 void weft_feedback_attach(uint8_t *map, size_t size);
+/* Feature families, and where each goes: those in in_map to map, the
+ * others to aux (NULL: not collected). Both maps have size bytes. */
+#define WEFT_FB_SWITCH      1u   /* context-switch site pairs */
+#define WEFT_FB_READS_FROM  2u   /* last writer's site x reader's site */
+#define WEFT_FB_STATE       4u   /* the scenario's state buckets x site */
+#define WEFT_FB_LOCK        8u   /* lock and trylock outcomes x site */
+#define WEFT_FB_ALL         15u
+void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map);
 
 /* Stable fingerprint of a scenario's model (its sites and version). */
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);
