@@ -27,7 +27,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include <weft/strategy.h>
+#include <weft/fuzz.h>
 
 static const struct weft_scenario *sc;
 static unsigned vi;
@@ -62,60 +62,24 @@ static int write_file(const char *dir, const char *name, const uint8_t *buf, siz
 
 /* ------------------------------------------------------------ seeds */
 
+/* Generated genomes (random workloads x schedule modes, weft/fuzz.h) that
+ * do not report, and the serial run of the empty workload; the old legacy
+ * seeds are removed first, so a regenerated corpus holds only these. */
+#define WEFT_NR_SEEDS 32
 static int cmd_seeds(const char *dir)
 {
-	uint8_t in[8];
-	char name[64];
-	int rc;
+	char cmd[4200];
+	int n;
 
-	mkdir(dir, 0777);
-	if ((rc = write_file(dir, "empty", in, 0)))
-		return rc;
-	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
-		for (unsigned op = 0; op < sc->nr_opcodes; op++) {
-			/* one op of thread t, and the same twice: serial runs */
-			for (unsigned reps = 1; reps <= 2; reps++) {
-				size_t n = 0;
-				in[n++] = (uint8_t)reps;
-				for (unsigned k = 0; k < reps; k++) {
-					in[n++] = (uint8_t)(t << 4 | op);
-					in[n++] = (uint8_t)k;
-				}
-				struct weft_exec_result r = run_bytes(in, n, false);
-				if (r.kind != WEFT_KIND_NONE) {
-					printf("left out: t%u op %u x%u reports %s serially\n", t, op,
-					       reps, weft_kind_name(r.kind));
-					continue;
-				}
-				snprintf(name, sizeof(name), "serial-t%u-%s-x%u", t,
-					 sc->opnames ? sc->opnames[op] : "op", reps);
-				if ((rc = write_file(dir, name, in, n)))
-					return rc;
-			}
-		}
-	/* mixed serial workloads: 2..4 ops spread over the threads, from a
-	 * fixed generator (the same seeds on every run of the tool) */
-	struct weft_rng rng;
-	weft_rng_seed(&rng, 0x5745465453454544ull);
-	for (unsigned k = 0; k < 16; k++) {
-		uint8_t mix[1 + 2 * 4];
-		unsigned nops = 2 + weft_rng_below(&rng, 3);
-		size_t n = 0;
-		mix[n++] = (uint8_t)nops;
-		for (unsigned i = 0; i < nops; i++) {
-			unsigned t = (i + k) % (sc->nr_threads < 16 ? sc->nr_threads : 16);
-			mix[n++] = (uint8_t)(t << 4 | weft_rng_below(&rng, sc->nr_opcodes));
-			mix[n++] = (uint8_t)weft_rng_below(&rng, 4);
-		}
-		struct weft_exec_result r = run_bytes(mix, n, false);
-		if (r.kind != WEFT_KIND_NONE) {
-			printf("left out: mix %u reports %s serially\n", k, weft_kind_name(r.kind));
-			continue;
-		}
-		snprintf(name, sizeof(name), "serial-mix-%02u", k);
-		if ((rc = write_file(dir, name, mix, n)))
-			return rc;
+	snprintf(cmd, sizeof(cmd), "rm -f '%s'/* 2>/dev/null", dir);
+	if (system(cmd) == -1)
+		return 3;
+	n = weft_fuzz_write_seeds(sc, vi, dir, WEFT_NR_SEEDS, 0x5745465453454544ull);
+	if (n < 0) {
+		fprintf(stderr, "weft_fuzz_tool: cannot write seeds to %s: %s\n", dir, strerror(errno));
+		return 3;
 	}
+	printf("%s: %d seeds\n", dir, n);
 	return 0;
 }
 
@@ -136,14 +100,12 @@ static int cmd_dict(const char *path)
 		for (unsigned op = 0; op < sc->nr_opcodes; op++)
 			fprintf(f, "op_t%u_%s=\"\\x%02x\\x00\"\n", t,
 				sc->opnames ? sc->opnames[op] : "op", t << 4 | op);
-	/* positions are absolute decision numbers (mod the scenario's
-	 * decision_hint, often thousands) while a small execution has tens of
-	 * decisions: whole early entries are what random bytes rarely make */
-	fprintf(f, "# schedule entries: preempt at decision k to the first or second other thread\n");
-	for (unsigned k = 0; k < 64; k++)
-		fprintf(f, "preempt_%u=\"\\x%02x\\x00\\x00\"\n", k, k);
-	for (unsigned k = 0; k < 64; k += 2)
-		fprintf(f, "preempt_%u_b=\"\\x%02x\\x00\\x01\"\n", k, k);
+	/* genome overrides [k lo][tid << 4 | k hi][b]: preempt thread t after
+	 * its k-th operation (the byte mutations insert whole ones) */
+	fprintf(f, "# genome overrides: preempt thread t after its k-th operation\n");
+	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
+		for (unsigned k = 0; k < 32; k += 2)
+			fprintf(f, "ov_t%u_%u=\"\\x%02x\\x%02x\\x00\"\n", t, k, k, t << 4);
 	return fclose(f) ? 3 : 0;
 }
 
