@@ -45,7 +45,10 @@ static char spec[160];
 static struct weft_mutator mut;
 static bool structured = true;
 static bool systematic;
-static unsigned dfs_cap = 256;
+static unsigned dfs_cap = 128;
+/* The stage may use at most a third of all executions: it pays off on
+ * deep states, and must not crowd out the search that reaches them. */
+static uint64_t stage_execs, search_execs;
 static bool rarity;
 static unsigned in_map = WEFT_FB_STATE | WEFT_FB_LOCK;
 /* WEFT_FUZZ_KIND (weft fuzz --kind): only this kind stops the target */
@@ -244,6 +247,17 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 	static struct weft_bytes b;
 
 	weft_fuzz_glue_report();
+	if (getenv("WEFT_FUZZ_DEBUG")) {
+		fprintf(stderr, "weft: debug: %llu search + %llu stage executions; arms:",
+			(unsigned long long)search_execs, (unsigned long long)stage_execs);
+		for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
+			fprintf(stderr, " %s %.0f/%.0f", weft_mut_arm_name(a), mut.gain[a],
+				mut.tries[a]);
+		fprintf(stderr, "; modes:");
+		for (unsigned c = 0; c < 6; c++)
+			fprintf(stderr, " %.0f/%.0f", mut.mgain[c], mut.mtries[c]);
+		fprintf(stderr, "; input mode %d\n", n > 2 && repro[0] == 0xff ? repro[2] : -1);
+	}
 	ro.no_trace_hash = false;
 	ro.feedback = false;
 	weft_feedback_attach(NULL, 0);
@@ -278,6 +292,7 @@ static void systematic_stage(void)
 		if (weft_execute(&ro, &weft_strategy_dfs, &d, &r) < 0)
 			break;
 		weft_fuzz_glue_count(r.steps);
+		stage_execs++;
 		if (stops(r.kind)) {
 			uint8_t buf[WEFT_INPUT_MAX];
 			size_t n = weft_last_input(opts.sc, buf, sizeof(buf));
@@ -298,6 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	weft_bytes_init(&bytes_st, opts.sc, data, size);
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
 	weft_fuzz_glue_count(result.steps);
+	search_execs++;
 	if (stops(result.kind))
 		report(data, size);
 	shape_store(data, size, &result);
@@ -322,7 +338,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rarity)
 		rarity_account(data, size);
 	weft_mutator_reward(&mut, data, size, fresh, result.steps);
-	if (fresh && systematic)
+	/* after the first thousand executions: early novelty is shallow */
+	if (fresh && systematic && search_execs >= 1000 && 2 * stage_execs < search_execs)
 		systematic_stage();
 	return 0;
 }

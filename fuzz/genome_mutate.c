@@ -49,6 +49,10 @@ void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, u
 	m->fixed_arm = -1;
 	m->last_arm = -1;
 	m->avg_steps = 64;
+	/* prior: generation is what a campaign starts from (random search is
+	 * strong on shallow bugs); the measured yields take over from here */
+	m->gain[WEFT_MUT_FRESH] = 4;
+	m->tries[WEFT_MUT_FRESH] = 4;
 }
 
 static uint32_t below(struct weft_mutator *m, uint32_t n)
@@ -65,30 +69,80 @@ static unsigned log2_ceil(uint32_t v)
 	return e;
 }
 
-/* A mode and its parameter: walk (uniform, or sparse preemptions), pct
- * d=2 or 3 over the expected length, pos, serial. */
+/* Mode classes of the modes bandit: walk, sparse walk, pct d2, pct d3,
+ * pos, serial. Prior shares 35/10/15/15/15/10 (generation starts near the
+ * `random` and `pct` strategies' distributions); measured yields move them. */
+enum { MC_WALK, MC_SPARSE, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
+static const double mode_prior[MC__COUNT] = { 3.5, 1, 1.5, 1.5, 1.5, 1 };
+
+static int mode_class(const struct weft_genome *g)
+{
+	switch (g->mode) {
+	case WEFT_MODE_WALK:
+		return g->param ? MC_SPARSE : MC_WALK;
+	case WEFT_MODE_PCT:
+		return (g->param & 7) >= 2 ? MC_PCT3 : MC_PCT2;
+	case WEFT_MODE_POS:
+		return MC_POS;
+	default:
+		return MC_SERIAL;
+	}
+}
+
+static unsigned pick_mode(struct weft_mutator *m)
+{
+	double w[MC__COUNT], sum = 0;
+
+	for (unsigned c = 0; c < MC__COUNT; c++) {
+		w[c] = mode_prior[c] * (m->adaptive ? (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
+		sum += w[c];
+	}
+	for (unsigned c = 0; c < MC__COUNT; c++)
+		if (w[c] < 0.03 * sum)
+			w[c] = 0.03 * sum;
+	sum = 0;
+	for (unsigned c = 0; c < MC__COUNT; c++)
+		sum += w[c];
+	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
+	for (unsigned c = 0; c < MC__COUNT; c++) {
+		if (x < w[c])
+			return c;
+		x -= w[c];
+	}
+	return MC_WALK;
+}
+
+/* A mode and its parameter (pct's k from the running mean length). */
 static void random_mode(struct weft_mutator *m, struct weft_genome *g)
 {
-	uint32_t r = below(m, 100);
 	unsigned e = log2_ceil(m->avg_steps);
 
 	g->seed = (uint32_t)weft_rng_next(&m->rng);
-	if (r < 30) {
+	g->param = 0;
+	switch (pick_mode(m)) {
+	case MC_WALK:
 		g->mode = WEFT_MODE_WALK;
-		g->param = 0;
-	} else if (r < 45) {
+		break;
+	case MC_SPARSE: {
 		static const uint8_t p[] = { 4, 16, 48 };
 		g->mode = WEFT_MODE_WALK;
 		g->param = p[below(m, 3)];
-	} else if (r < 75) {
+		break;
+	}
+	case MC_PCT2:
 		g->mode = WEFT_MODE_PCT;
-		g->param = (uint8_t)((1 + below(m, 2)) | e << 3);
-	} else if (r < 90) {
+		g->param = (uint8_t)(1 | e << 3);
+		break;
+	case MC_PCT3:
+		g->mode = WEFT_MODE_PCT;
+		g->param = (uint8_t)(2 | e << 3);
+		break;
+	case MC_POS:
 		g->mode = WEFT_MODE_POS;
-		g->param = 0;
-	} else {
+		break;
+	default:
 		g->mode = WEFT_MODE_SERIAL;
-		g->param = 0;
+		break;
 	}
 }
 
@@ -134,12 +188,18 @@ static void to_genome(struct weft_genome *g, const uint8_t *data, size_t size)
 	}
 }
 
+#define WEFT_MUT_WARMUP 512
+
 static unsigned pick_arm(struct weft_mutator *m)
 {
 	double w[WEFT_MUT__COUNT], sum = 0;
 
 	if (m->fixed_arm >= 0)
 		return (unsigned)m->fixed_arm;
+	/* the first mutations generate half of the time: a campaign starts as
+	 * a random search over genomes, which is strong on shallow bugs */
+	if (m->adaptive && m->total < WEFT_MUT_WARMUP && (weft_rng_next(&m->rng) & 1))
+		return WEFT_MUT_FRESH;
 	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
 		w[a] = m->adaptive ? (m->gain[a] + 1) / (m->tries[a] + 2) : 1;
 		sum += w[a];
@@ -347,8 +407,20 @@ done:
 		for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
 			m->gain[a] /= 2;
 			m->tries[a] /= 2;
+			if (a < MC__COUNT) {
+				m->mgain[a] /= 2;
+				m->mtries[a] /= 2;
+			}
 		}
 	m->last_arm = (int)arm;
+	m->last_mode = -1;
+	if (weft_input_is_genome(data, n)) {
+		struct weft_genome h;
+		h.mode = (uint8_t)((n > 2 ? data[2] : 0) % WEFT_MODE__COUNT);
+		h.param = n > 3 ? data[3] : 0;
+		m->last_mode = mode_class(&h);
+		m->mtries[m->last_mode] += 1;
+	}
 	m->last_hash = weft_fuzz_hash(data, n);
 	return n;
 }
@@ -361,8 +433,11 @@ void weft_mutator_reward(struct weft_mutator *m, const uint8_t *data, size_t siz
 		m->avg_steps = 1;
 	if (m->last_arm < 0 || weft_fuzz_hash(data, size) != m->last_hash)
 		return;
-	if (gain)
+	if (gain) {
 		m->gain[m->last_arm] += 1;
+		if (m->last_mode >= 0)
+			m->mgain[m->last_mode] += 1;
+	}
 	m->last_arm = -1;
 }
 

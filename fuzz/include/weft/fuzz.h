@@ -60,7 +60,10 @@ struct weft_mutator {
 	bool adaptive;               /* false: uniform shares (ablation) */
 	int fixed_arm;               /* >= 0: only this arm (ablation) */
 	int last_arm;
+	int last_mode;               /* mode class of the last mutation's result */
 	uint64_t last_hash;
+	/* the same bandit over the schedule modes a genome is given */
+	double mgain[6], mtries[6];
 	uint32_t avg_steps;          /* running mean of execution length */
 	/* the engine's byte mutator (LLVMFuzzerMutate, AFL++ havoc) or NULL */
 	size_t (*byte_mutate)(uint8_t *data, size_t size, size_t max);
