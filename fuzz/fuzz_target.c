@@ -288,7 +288,11 @@ static void systematic_stage(void)
 	ro.feedback = false;
 	weft_fuzz_glue_detach();
 	weft_dfs_init(&d, opts.sc, 1, wl, nw);
-	for (unsigned i = 0; i < dfs_cap; i++) {
+	/* bound 1 over a long execution has about one execution per decision:
+	 * a cap of twice the input's decisions (at least dfs_cap) covers most
+	 * of it; the one-third budget keeps the total in check */
+	unsigned cap = result.decisions * 2 > dfs_cap ? result.decisions * 2 : dfs_cap;
+	for (unsigned i = 0; i < cap; i++) {
 		if (weft_execute(&ro, &weft_strategy_dfs, &d, &r) < 0)
 			break;
 		weft_fuzz_glue_count(r.steps);

@@ -328,16 +328,22 @@ static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
 		if (g->nr_ops >= 255)
 			return false;
 		k = below(m, g->nr_ops + 1);
-		memmove(&g->wl[k + 1], &g->wl[k], (g->nr_ops - k) * sizeof(g->wl[0]));
-		/* a copy of a nearby op half of the time: repeating what a
-		 * thread does is how deep states (counts) are reached */
+		/* half of the time 1-4 copies of an existing op: repeating what
+		 * a thread does is how deep states (counts) are reached */
 		if (g->nr_ops && below(m, 2)) {
-			unsigned src = k < g->nr_ops ? k + 1 : k - 1;
-			g->wl[k] = g->wl[src];
-		} else {
-			g->wl[k].t_op = (uint8_t)(below(m, nt) << 4 | below(m, nop));
-			g->wl[k].arg = random_arg(m);
+			unsigned src = below(m, g->nr_ops), copies = 1 + below(m, 4);
+			uint8_t t_op = g->wl[src].t_op, arg = g->wl[src].arg;
+			for (unsigned c = 0; c < copies && g->nr_ops < 255; c++) {
+				memmove(&g->wl[k + 1], &g->wl[k], (g->nr_ops - k) * sizeof(g->wl[0]));
+				g->wl[k].t_op = t_op;
+				g->wl[k].arg = arg;
+				g->nr_ops++;
+			}
+			return true;
 		}
+		memmove(&g->wl[k + 1], &g->wl[k], (g->nr_ops - k) * sizeof(g->wl[0]));
+		g->wl[k].t_op = (uint8_t)(below(m, nt) << 4 | below(m, nop));
+		g->wl[k].arg = random_arg(m);
 		g->nr_ops++;
 		return true;
 	case WEFT_MUT_OP_DELETE:
@@ -359,8 +365,19 @@ static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
 			g->wl[k].t_op = (uint8_t)((g->wl[k].t_op & 0xf0) | below(m, nop));
 			break;
 		default:
-			g->wl[k].arg = below(m, 2) ? (uint8_t)(g->wl[k].arg + 1 + below(m, 3))
-						   : random_arg(m);
+			/* a nearby argument in the low or the high nibble (models
+			 * pack two fields into it), or any */
+			switch (below(m, 3)) {
+			case 0:
+				g->wl[k].arg = (uint8_t)(g->wl[k].arg + 1 + below(m, 3));
+				break;
+			case 1:
+				g->wl[k].arg = (uint8_t)(g->wl[k].arg + 16 * (1 + below(m, 3)));
+				break;
+			default:
+				g->wl[k].arg = random_arg(m);
+				break;
+			}
 			break;
 		}
 		return true;
