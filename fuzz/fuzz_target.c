@@ -34,9 +34,6 @@
 
 #include "weft_fuzz_glue.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 static struct weft_run_opts opts;
 static struct weft_bytes bytes_st;
 static struct weft_exec_result result;

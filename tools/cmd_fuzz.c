@@ -97,6 +97,7 @@ struct fuzz_opts {
 	char target[256];
 	char src[PATH_MAX];
 	char bin[PATH_MAX + 300];
+	char mutator[PATH_MAX + 300];   /* AFL++: the genome mutator library, or "" */
 	char work[PATH_MAX + 300];
 };
 
@@ -281,6 +282,23 @@ static int ensure_target(struct fuzz_opts *o)
 	}
 	if (access(o->bin, X_OK))
 		return cli_io_error("fuzz: %s was not built", o->bin);
+	/* AFL++ gets the genome mutator from this (regression) build: it is
+	 * loaded into afl-fuzz, so it is built uninstrumented */
+	o->mutator[0] = 0;
+	if (!strcmp(o->engine, "afl") && *build && !strcmp(WEFT_BUILD_ENGINE, "regression")) {
+		char mlog[PATH_MAX + 40], mninja[PATH_MAX + 20];
+		snprintf(mninja, sizeof(mninja), "%s/build.ninja", build);
+		snprintf(mlog, sizeof(mlog), "%s/weft-fuzz-build.log", build);
+		char *mn[] = { "ninja", "-C", (char *)build, "weft_afl_mutator", NULL };
+		char *mc[] = { "cmake", "--build", (char *)build, "--target", "weft_afl_mutator", NULL };
+		snprintf(o->mutator, sizeof(o->mutator), "%s/fuzz/libweft_afl_mutator.so", build);
+		if (run_logged(is_file(mninja) ? mn : mc, mlog) != 0 || !is_file(o->mutator)) {
+			if (!o->json)
+				fprintf(stderr, "weft: no genome mutator library (%s): AFL++ runs "
+						"its own mutators\n", o->mutator);
+			o->mutator[0] = 0;
+		}
+	}
 	return 0;
 }
 
@@ -816,7 +834,7 @@ int cmd_fuzz(int argc, char **argv)
 
 	static char e_stats[PATH_MAX + 500];
 	snprintf(e_stats, sizeof(e_stats), "WEFT_FUZZ_STATS=%s", statp);
-	char *envs[16];
+	char *envs[32];
 	unsigned ne = 0;
 	envs[ne++] = e_stats;
 	envs[ne++] = o.lock == WEFT_LOCK_TICKET ? "WEFT_FUZZ_LOCK=ticket" : "WEFT_FUZZ_LOCK=tas";
@@ -840,6 +858,15 @@ int cmd_fuzz(int argc, char **argv)
 		envs[ne++] = "AFL_AUTORESUME=1";
 		if (!o.keep_going)
 			envs[ne++] = "AFL_BENCH_UNTIL_CRASH=1";
+		static char e_mut[PATH_MAX + 400], e_tgt[300];
+		if (o.mutator[0]) {
+			snprintf(e_mut, sizeof(e_mut), "AFL_CUSTOM_MUTATOR_LIBRARY=%s", o.mutator);
+			envs[ne++] = e_mut;
+			envs[ne++] = "AFL_CUSTOM_MUTATOR_ONLY=1";
+			snprintf(e_tgt, sizeof(e_tgt), "WEFT_FUZZ_TARGET=%s:%s", o.sc->name,
+				 o.sc->variants[o.vi].name);
+			envs[ne++] = e_tgt;
+		}
 	}
 	envs[ne] = NULL;
 

@@ -24,6 +24,20 @@ extern "C" {
 /* "scenario:variant" of this target, defined by the program. */
 extern const char weft_fuzz_target_spec[];
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The whole of a target's own source:  WEFT_FUZZ_TARGET("scenario:variant");
+ * It defines the spec and a strong reference to the library's
+ * LLVMFuzzerTestOneInput (AFL++'s driver refers to it weakly, which would
+ * not pull it out of the static library).
+ */
+#define WEFT_FUZZ_TARGET(spec)                                                  \
+	const char weft_fuzz_target_spec[] = spec;                              \
+	int (*const weft_fuzz_target_entry)(const uint8_t *, size_t)            \
+		__attribute__((used)) = LLVMFuzzerTestOneInput
+
 /* What the last execution of an input looked like (mutation positions). */
 struct weft_fuzz_shape {
 	bool known;
