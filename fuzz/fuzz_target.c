@@ -181,6 +181,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "weft: this target's scenario %s is not in the registry\n", spec);
 		exit(WEFT_EXIT_USAGE);
 	}
+	const char *ws = getenv("WEFT_FUZZ_WRITE_SEEDS"), *wd = getenv("WEFT_FUZZ_WRITE_DICT");
+	if ((ws && *ws) || (wd && *wd)) {
+		int rc = 0;
+		if (ws && *ws && weft_fuzz_write_seeds(sc, vi, ws, WEFT_FUZZ_NR_SEEDS,
+						      0x5745465453454544ull) < 0)
+			rc = WEFT_EXIT_IO;
+		if (wd && *wd && weft_fuzz_write_dict(sc, vi, wd))
+			rc = WEFT_EXIT_IO;
+		if (rc)
+			fprintf(stderr, "weft: cannot write the seeds or dictionary of %s\n", spec);
+		exit(rc);
+	}
 	e = getenv("WEFT_FUZZ_FEATURES");
 	if (e && *e)
 		in_map = parse_features(e);

@@ -504,3 +504,25 @@ int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const cha
 	}
 	return (int)written;
 }
+
+int weft_fuzz_write_dict(const struct weft_scenario *sc, unsigned vi, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "# %s:%s - genome tokens (weft fuzz / fuzz/make-corpus)\n"
+		   "# workload ops: [thread<<4 | opcode][arg]\n",
+		sc->name, sc->variants[vi].name);
+	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
+		for (unsigned op = 0; op < sc->nr_opcodes; op++)
+			fprintf(f, "op_t%u_%s=\"\\x%02x\\x00\"\n", t,
+				sc->opnames ? sc->opnames[op] : "op", t << 4 | op);
+	/* genome overrides [k lo][tid << 4 | k hi][b]: preempt thread t after
+	 * its k-th operation (the byte mutations insert whole ones) */
+	fprintf(f, "# genome overrides: preempt thread t after its k-th operation\n");
+	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
+		for (unsigned k = 0; k < 32; k += 2)
+			fprintf(f, "ov_t%u_%u=\"\\x%02x\\x%02x\\x00\"\n", t, k, k, t << 4);
+	return fclose(f) ? -1 : 0;
+}

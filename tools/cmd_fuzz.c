@@ -36,21 +36,25 @@
 
 #include "cli.h"
 
-#ifndef WEFT_SOURCE_DIR
-#define WEFT_SOURCE_DIR ""
-#endif
-#ifndef WEFT_BUILD_DIR
-#define WEFT_BUILD_DIR ""
-#endif
-#ifndef WEFT_BUILD_ENGINE
-#define WEFT_BUILD_ENGINE "regression"
-#endif
-#ifndef WEFT_BUILD_GENERATOR
-#define WEFT_BUILD_GENERATOR ""
-#endif
-#ifndef WEFT_BUILD_TSAN
-#define WEFT_BUILD_TSAN 0
-#endif
+/*
+ * Where this program's trees are: defined by the program itself, in a file
+ * its build generates (weft_add_model() for an out-of-tree model,
+ * fuzz/CMakeLists.txt for this tree's weft). A program without them (built
+ * by hand, a Makefile) fuzzes only a prebuilt target (--target-bin): it
+ * never guesses a tree, and so never builds in or writes to another one.
+ */
+extern const char weft_program_source_dir[] __attribute__((weak));
+extern const char weft_program_build_dir[] __attribute__((weak));
+extern const char weft_program_corpus_dir[] __attribute__((weak));
+extern const char weft_program_engine[] __attribute__((weak));
+extern const char weft_program_generator[] __attribute__((weak));
+extern const char weft_program_cmake_args[] __attribute__((weak));
+extern const char weft_program_target_subdir[] __attribute__((weak));
+
+static const char *prog_str(const char *s)
+{
+	return s ? s : "";
+}
 
 const char weft_help_fuzz[] =
 	"usage: weft fuzz SCENARIO:VARIANT [options]\n\n"
@@ -74,7 +78,9 @@ const char weft_help_fuzz[] =
 	"                    start of this command), exec_per_sec, crash (raw input; a\n"
 	"                    systematic-stage crash: its one-execution reproducer),\n"
 	"                    artifact (.weft), import (its JSON)\n"
-	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the tree recorded at build time.\n"
+	"  --target-bin PATH a prebuilt target of the engine (nothing is configured or built)\n"
+	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the trees this program was\n"
+	"built with (a program made by weft_add_model() or this tree knows them).\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
 
 /* Subcommands compiled into this binary (is `import` there yet?). */
@@ -91,11 +97,14 @@ struct fuzz_opts {
 	uint64_t time, jobs, seed;
 	const char *out;
 	const char *build_dir;
+	const char *target_bin;
 	enum weft_lock_model lock;
 	bool keep_going, no_feedback, json;
 	enum weft_kind only_kind;   /* --kind: other reports do not stop it */
 	char target[256];
-	char src[PATH_MAX];
+	char src[PATH_MAX];       /* the corpus folder: <src>/<target>, .dict, .options */
+	char seeds[PATH_MAX + 400];   /* seed corpus folder ("" none) */
+	char dict[PATH_MAX + 400];    /* dictionary ("" none) */
 	char bin[PATH_MAX + 300];
 	char mutator[PATH_MAX + 300];   /* AFL++: the genome mutator library, or "" */
 	char work[PATH_MAX + 300];
@@ -228,41 +237,66 @@ static int run_logged(char *const argv[], const char *log)
  * (an up-to-date build is a no-op). */
 static int ensure_target(struct fuzz_opts *o)
 {
-	const char *build = env_or("WEFT_BUILD_DIR", WEFT_BUILD_DIR);
+	const char *build = env_or("WEFT_BUILD_DIR", prog_str(weft_program_build_dir));
+	const char *srcdir = env_or("WEFT_SOURCE_DIR", prog_str(weft_program_source_dir));
+	const char *sub = prog_str(weft_program_target_subdir);
 	char dir[PATH_MAX], cache[PATH_MAX + 20], log[PATH_MAX + 40];
-	bool same = !strcmp(o->engine, WEFT_BUILD_ENGINE);
+	bool same = !strcmp(o->engine, prog_str(weft_program_engine));
 
+	o->mutator[0] = 0;
+	if (o->target_bin) {
+		snprintf(o->bin, sizeof(o->bin), "%s", o->target_bin);
+		if (access(o->bin, X_OK))
+			return cli_io_error("fuzz: --target-bin %s is not an executable", o->bin);
+		return 0;
+	}
 	if (o->build_dir)
 		snprintf(dir, sizeof(dir), "%s", o->build_dir);
 	else if (!*build)
-		return cli_io_error("fuzz: this weft does not know its build tree: "
-				    "set WEFT_BUILD_DIR and WEFT_SOURCE_DIR, or use --build-dir");
+		return cli_usage_error("fuzz: this program does not know its build tree (build it "
+				    "with weft_add_model(), docs/fuzzing.md): use --target-bin with "
+				    "a prebuilt target, or --build-dir");
 	else if (same)
 		snprintf(dir, sizeof(dir), "%s", build);
 	else
 		snprintf(dir, sizeof(dir), "%s/fuzz-%s", build, o->engine);
-	snprintf(o->bin, sizeof(o->bin), "%s/fuzz/%s", dir, o->target);
+	snprintf(o->bin, sizeof(o->bin), "%s%s%s/%s", dir, *sub ? "/" : "", sub, o->target);
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", dir);
 	snprintf(log, sizeof(log), "%s/weft-fuzz-build.log", dir);
 
 	if (!is_file(cache)) {
-		if (!*o->src)
+		if (!*srcdir)
 			return cli_io_error("fuzz: no build in %s and no source tree to configure "
 					    "one from (set WEFT_SOURCE_DIR)", dir);
 		if (mkdirs(dir))
 			return cli_io_error("fuzz: cannot create %s: %s", dir, strerror(errno));
 		char cc[64], eng[64], gen[256], srcarg[PATH_MAX + 4], binarg[PATH_MAX + 4];
+		static char extra[8][PATH_MAX + 64];
+		char *argv[24];
+		unsigned n = 0;
 		snprintf(cc, sizeof(cc), "-DCMAKE_C_COMPILER=%s",
 			 !strcmp(o->engine, "afl") ? "afl-clang-fast" : "clang");
 		snprintf(eng, sizeof(eng), "-DWEFT_FUZZ_ENGINE=%s", o->engine);
-		snprintf(gen, sizeof(gen), "%s", *WEFT_BUILD_GENERATOR ? WEFT_BUILD_GENERATOR
-								      : "Unix Makefiles");
-		snprintf(srcarg, sizeof(srcarg), "-S%s", o->src);
+		snprintf(gen, sizeof(gen), "%s", *prog_str(weft_program_generator)
+							 ? weft_program_generator : "Unix Makefiles");
+		snprintf(srcarg, sizeof(srcarg), "-S%s", srcdir);
 		snprintf(binarg, sizeof(binarg), "-B%s", dir);
-		char *argv[] = { "cmake", srcarg, binarg, "-G", gen, cc, eng,
-				 "-DWEFT_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=Release",
-				 WEFT_BUILD_TSAN ? "-DWEFT_SANITIZE=thread" : "-DWEFT_SANITIZE=",
-				 NULL };
+		argv[n++] = "cmake";
+		argv[n++] = srcarg;
+		argv[n++] = binarg;
+		argv[n++] = "-G";
+		argv[n++] = gen;
+		argv[n++] = cc;
+		argv[n++] = eng;
+		argv[n++] = "-DWEFT_BUILD_TESTS=OFF";
+		argv[n++] = "-DCMAKE_BUILD_TYPE=Release";
+		/* the program's own extra arguments, space-separated */
+		char args[PATH_MAX + 64];
+		snprintf(args, sizeof(args), "%s", prog_str(weft_program_cmake_args));
+		unsigned ne = 0;
+		for (char *t = strtok(args, " "); t && ne < 8; t = strtok(NULL, " "))
+			argv[n++] = strcpy(extra[ne++], t);
+		argv[n] = NULL;
 		if (!o->json)
 			fprintf(stderr, "weft: configuring the %s build in %s\n", o->engine, dir);
 		if (run_logged(argv, log) != 0) {
@@ -282,10 +316,10 @@ static int ensure_target(struct fuzz_opts *o)
 	}
 	if (access(o->bin, X_OK))
 		return cli_io_error("fuzz: %s was not built", o->bin);
-	/* AFL++ gets the genome mutator from this (regression) build: it is
-	 * loaded into afl-fuzz, so it is built uninstrumented */
-	o->mutator[0] = 0;
-	if (!strcmp(o->engine, "afl") && *build && !strcmp(WEFT_BUILD_ENGINE, "regression")) {
+	/* AFL++ gets the genome mutator from this tree's (regression) build:
+	 * it is loaded into afl-fuzz, so it is built uninstrumented */
+	if (!strcmp(o->engine, "afl") && *build && !strcmp(sub, "fuzz") &&
+	    !strcmp(prog_str(weft_program_engine), "regression")) {
 		char mlog[PATH_MAX + 40], mninja[PATH_MAX + 20];
 		snprintf(mninja, sizeof(mninja), "%s/build.ninja", build);
 		snprintf(mlog, sizeof(mlog), "%s/weft-fuzz-build.log", build);
@@ -437,7 +471,7 @@ static unsigned read_options(const struct fuzz_opts *o, char flags[][128], unsig
 	unsigned n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/corpus/%s.options", o->src, o->target);
+	snprintf(path, sizeof(path), "%s/%s.options", o->src, o->target);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -470,10 +504,8 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
 	snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/crashes/", o->work);
 	argv[n++] = a_art;
 	argv[n++] = "-print_final_stats=1";
-	snprintf(a_dict, sizeof(a_dict), "%s/corpus/%s.dict", o->src, o->target);
-	if (is_file(a_dict)) {
-		memmove(a_dict + 6, a_dict, strlen(a_dict) + 1);
-		memcpy(a_dict, "-dict=", 6);
+	if (o->dict[0]) {
+		snprintf(a_dict, sizeof(a_dict), "-dict=%s", o->dict);
 		argv[n++] = a_dict;
 	}
 	unsigned no = read_options(o, opt, 16);
@@ -487,9 +519,10 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
 	}
 	snprintf(a_corpus, sizeof(a_corpus), "%s/corpus", o->work);
 	argv[n++] = a_corpus;
-	snprintf(a_seeds, sizeof(a_seeds), "%s/corpus/%s", o->src, o->target);
-	if (is_dir(a_seeds))
+	if (o->seeds[0]) {
+		snprintf(a_seeds, sizeof(a_seeds), "%s", o->seeds);
 		argv[n++] = a_seeds;
+	}
 	argv[n] = NULL;
 	return spawn(argv, logfd, envs);
 }
@@ -498,15 +531,15 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
  * byte (an empty workload: the same serial run). */
 static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 {
-	char seeds[PATH_MAX + 300];
+
 	struct name_set s = { .n = 0 };
 	unsigned written = 0;
 
 	snprintf(dir, cap, "%s/afl-in", o->work);
 	if (mkdirs(dir))
 		return -1;
-	snprintf(seeds, sizeof(seeds), "%s/corpus/%s", o->src, o->target);
-	list_files(seeds, "", "", &s);
+	if (o->seeds[0])
+		list_files(o->seeds, "", "", &s);
 	for (unsigned i = 0; i <= s.n; i++) {
 		static uint8_t buf[65536];
 		long len = 0;
@@ -541,7 +574,7 @@ static int start_afl(const struct fuzz_opts *o, int logfd, char *const envs[], p
 	if (afl_inputs(o, in, sizeof(in)))
 		return cli_io_error("fuzz: cannot prepare AFL++ inputs in %s/afl-in", o->work);
 	snprintf(outd, sizeof(outd), "%s/afl", o->work);
-	snprintf(dict, sizeof(dict), "%s/corpus/%s.dict", o->src, o->target);
+	snprintf(dict, sizeof(dict), "%s", o->dict);
 	snprintf(tm, sizeof(tm), "%" PRIu64, o->time);
 	for (uint64_t j = 0; j < o->jobs; j++) {
 		char *argv[24];
@@ -753,6 +786,9 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		} else if (!strcmp(a, "--build-dir")) {
 			NEEDV();
 			o->build_dir = v;
+		} else if (!strcmp(a, "--target-bin")) {
+			NEEDV();
+			o->target_bin = v;
 		} else if (!strcmp(a, "--lock")) {
 			NEEDV();
 			if (!cli_parse_lock(v, &o->lock))
@@ -782,7 +818,10 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9')))
 			*p = '_';
-	snprintf(o->src, sizeof(o->src), "%s", env_or("WEFT_SOURCE_DIR", WEFT_SOURCE_DIR));
+	if (*prog_str(weft_program_corpus_dir) && !getenv("WEFT_SOURCE_DIR"))
+		snprintf(o->src, sizeof(o->src), "%s", weft_program_corpus_dir);
+	else if (getenv("WEFT_SOURCE_DIR"))
+		snprintf(o->src, sizeof(o->src), "%s/corpus", getenv("WEFT_SOURCE_DIR"));
 	return 0;
 }
 
@@ -813,6 +852,25 @@ int cmd_fuzz(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/repro", o.work);
 	if (mkdirs(path))
 		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	/* seeds and dictionary: the program's corpus folder, else generated
+	 * by the target itself (WEFT_FUZZ_WRITE_SEEDS, <weft/fuzz.h>) */
+	snprintf(o.seeds, sizeof(o.seeds), "%s/%s", o.src, o.target);
+	snprintf(o.dict, sizeof(o.dict), "%s/%s.dict", o.src, o.target);
+	if (!o.src[0] || !is_dir(o.seeds)) {
+		static char e_ws[PATH_MAX + 500], e_wd[PATH_MAX + 500];
+		snprintf(o.seeds, sizeof(o.seeds), "%s/seeds", o.work);
+		snprintf(o.dict, sizeof(o.dict), "%s/generated.dict", o.work);
+		snprintf(e_ws, sizeof(e_ws), "WEFT_FUZZ_WRITE_SEEDS=%s", o.seeds);
+		snprintf(e_wd, sizeof(e_wd), "WEFT_FUZZ_WRITE_DICT=%s", o.dict);
+		char *genv[] = { e_ws, e_wd, NULL };
+		char *gargv[] = { o.bin, NULL };
+		pid_t gp = spawn(gargv, -1, genv);
+		if (gp < 0 || wait_exit(gp) != 0)
+			return cli_io_error("fuzz: %s could not write its seeds to %s", o.bin,
+					    o.seeds);
+	}
+	if (!is_file(o.dict))
+		o.dict[0] = 0;
 	snprintf(log, sizeof(log), "%s/engine.log", o.work);
 	snprintf(statp, sizeof(statp), "%s/stats", o.work);
 	int sfd = open(statp, O_RDWR | O_CREAT | O_TRUNC, 0666);

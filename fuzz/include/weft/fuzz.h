@@ -103,6 +103,18 @@ uint64_t weft_fuzz_hash(const uint8_t *data, size_t size);
 int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const char *dir,
 			  unsigned n, uint64_t seed);
 
+/* The libFuzzer/AFL++ dictionary of a target: its workload ops and early
+ * overrides. 0 or < 0. */
+int weft_fuzz_write_dict(const struct weft_scenario *sc, unsigned vi, const char *path);
+
+/*
+ * Any engine's target, run with WEFT_FUZZ_WRITE_SEEDS=DIR (and/or
+ * WEFT_FUZZ_WRITE_DICT=FILE) in the environment, writes its generated seed
+ * corpus (and dictionary) and exits 0 before fuzzing: how `weft fuzz` seeds
+ * a target whose program has no corpus/ of its own.
+ */
+#define WEFT_FUZZ_NR_SEEDS 32
+
 #ifdef __cplusplus
 }
 #endif
