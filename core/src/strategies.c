@@ -611,11 +611,22 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 		m->inner->end(m->inner_st, r);
 }
 
+/* Always forwarded: a wrapped strategy that wants dependence records (a
+ * genome's per-thread counts) must get them through the decorator. */
+static void metrics_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_metrics *m = st;
+
+	if (m->inner->on_step)
+		m->inner->on_step(m->inner_st, si);
+}
+
 const struct weft_strategy_ops weft_strategy_metrics = {
 	.name = "metrics",
 	.begin = metrics_begin,
 	.pick_next = metrics_pick,
 	.pick_value = metrics_value,
 	.end = metrics_end,
+	.on_step = metrics_step,
 };
 
