@@ -78,7 +78,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	struct weft_afl *a = data;
 	struct weft_fuzz_shape shape = { .known = false };
 	struct weft_run_opts o = { .sc = a->m.sc, .variant = a->vi, .lock = a->m.sc->default_lock,
-				   .no_trace_hash = true };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 	size_t n = buf_size < sizeof(a->out) ? buf_size : sizeof(a->out);
 

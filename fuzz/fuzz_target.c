@@ -207,6 +207,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.sc = sc;
 	opts.variant = vi;
 	opts.lock = weft_fuzz_lock(sc);
+	opts.checks = WEFT_CHECKS_DEFAULT;   /* every input reproduces alone: no persistence */
 	opts.feedback = weft_fuzz_feedback_on();
 	opts.no_trace_hash = true;
 	systematic = env_on("WEFT_FUZZ_SYSTEMATIC", WEFT_FUZZ_ENGINE_BUILD) && opts.feedback;

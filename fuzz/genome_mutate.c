@@ -467,7 +467,7 @@ int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const cha
 	static struct weft_bytes b;
 	uint8_t buf[WEFT_INPUT_MAX];
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 	unsigned written = 0, tries = 0;
 	char path[4096];

@@ -105,7 +105,7 @@ static void search(const struct weft_scenario *sc, unsigned vi, enum weft_kind k
 	static struct weft_dfs ds;
 	static uint8_t wl[WEFT_INPUT_MAX];
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 	struct weft_rng wrng;
 	unsigned long n = 0, in_wl = 0;
