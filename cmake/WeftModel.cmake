@@ -46,7 +46,8 @@ function(weft_add_model)
   add_library(${A_NAME}_model OBJECT ${A_SOURCES})
   target_link_libraries(${A_NAME}_model PUBLIC weft::weft_mm weft::weft)
   if(_engine STREQUAL "libfuzzer")
-    target_compile_options(${A_NAME}_model PRIVATE -fsanitize=fuzzer-no-link)
+    target_compile_options(${A_NAME}_model PRIVATE -fsanitize=fuzzer-no-link
+      -fno-sanitize-coverage=trace-cmp)
     target_link_options(${A_NAME}_model INTERFACE -fsanitize=fuzzer-no-link)
   endif()
 
