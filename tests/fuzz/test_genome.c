@@ -8,12 +8,15 @@
  *    the seeded modes differ from serial on some seed;
  *  - an override stays put when another thread's workload changes: the
  *    preempted thread is preempted after the same number of its own events;
- *  - the choice override sets a weft_choose() value.
+ *  - the mutator (genome_mutate.c) is deterministic: two mutators given the
+ *    same seeds and rewards make the same inputs; every output is a genome
+ *    that runs; ov-insert lands inside the parent's own execution; a
+ *    rewarded arm's share grows.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include <weft/strategy.h>
+#include <weft/fuzz.h>
 
 #include "../check.h"
 
@@ -181,6 +184,62 @@ static void test_override_locality(void)
 	      events_before_preemption(1));
 }
 
+static void test_mutator(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:fix-unless-zero", &vi);
+	static struct weft_mutator a, b;
+	uint8_t x[WEFT_INPUT_MAX], y[WEFT_INPUT_MAX];
+	size_t nx, ny;
+
+	CHECK(sc, "no z1-lru");
+	weft_mutator_init(&a, sc, 7);
+	weft_mutator_init(&b, sc, 7);
+	nx = weft_mutator_generate(&a, x, sizeof(x));
+	ny = weft_mutator_generate(&b, y, sizeof(y));
+	CHECK(nx == ny && !memcmp(x, y, nx), "generation is deterministic");
+	for (unsigned i = 0; i < 3000; i++) {
+		struct weft_exec_result r = run(sc, vi, x, nx, false);
+		CHECK(r.kind == WEFT_KIND_NONE, "a fixed variant reported");
+		weft_mutator_reward(&a, x, nx, i % 7 == 0, r.steps);
+		weft_mutator_reward(&b, y, ny, i % 7 == 0, r.steps);
+		nx = weft_mutator_mutate(&a, x, nx, sizeof(x), i * 2654435761u, NULL);
+		ny = weft_mutator_mutate(&b, y, ny, sizeof(y), i * 2654435761u, NULL);
+		CHECK(nx == ny && !memcmp(x, y, nx), "mutation %u differs between equal mutators", i);
+		CHECK(weft_input_is_genome(x, nx), "mutation %u is not a genome", i);
+		if (check_failed)
+			break;
+	}
+	/* ov-insert inside the parent's execution */
+	struct weft_fuzz_shape sh = { .known = true, .steps = 40 };
+	sh.cnt[1] = 5;
+	weft_mutator_init(&a, sc, 9);
+	a.fixed_arm = WEFT_MUT_OV_INSERT;
+	for (unsigned i = 0; i < 200; i++) {
+		uint8_t g[WEFT_INPUT_MAX] = { WEFT_GENOME_MAGIC0, WEFT_GENOME_MAGIC1 };
+		size_t n = weft_mutator_mutate(&a, g, 2, sizeof(g), i, &sh);
+		struct weft_genome d;
+		weft_genome_decode(&d, g, n);
+		CHECK(d.nr_ov == 1 && WEFT_OV_TID(d.ov[0].key) == 1 && WEFT_OV_K(d.ov[0].key) <= 5,
+		      "override (%u, %u) outside the parent's execution",
+		      WEFT_OV_TID(d.ov[0].key), WEFT_OV_K(d.ov[0].key));
+	}
+	/* a rewarded arm's share grows */
+	weft_mutator_init(&a, sc, 11);
+	unsigned seed_before = 0, seed_after = 0;
+	nx = weft_mutator_generate(&a, x, sizeof(x));
+	for (unsigned i = 0; i < 4000; i++) {
+		nx = weft_mutator_mutate(&a, x, nx, sizeof(x), i, NULL);
+		if (i < 1000)
+			seed_before += a.last_arm == WEFT_MUT_SEED;
+		else if (i >= 3000)
+			seed_after += a.last_arm == WEFT_MUT_SEED;
+		weft_mutator_reward(&a, x, nx, a.last_arm == WEFT_MUT_SEED, 50);
+	}
+	CHECK(2 * seed_after > 3 * seed_before, "the rewarded arm's share: %u then %u of 1000",
+	      seed_before, seed_after);
+}
+
 int main(void)
 {
 	srand(12345);
@@ -191,5 +250,6 @@ int main(void)
 	test_modes("demo-counter:racy");
 	test_modes("z1-lru:z1a");
 	test_override_locality();
+	test_mutator();
 	return check_done();
 }
