@@ -132,12 +132,18 @@ static void rarity_account(const uint8_t *data, size_t size)
 {
 	double w = 0;
 
-	for (unsigned i = 0; i < WEFT_FUZZ_MAP_SIZE; i++) {
-		if (!aux[i])
+	for (unsigned i = 0; i < WEFT_FUZZ_MAP_SIZE; i += 8) {
+		uint64_t x;
+		memcpy(&x, aux + i, 8);
+		if (!x)
 			continue;
-		aux[i] = 0;
-		hits[i]++;
-		w += 1.0 / hits[i];
+		for (unsigned k = 0; k < 8; k++) {
+			if (!aux[i + k])
+				continue;
+			aux[i + k] = 0;
+			hits[i + k]++;
+			w += 1.0 / hits[i + k];
+		}
 	}
 	if (size > WEFT_INPUT_MAX)
 		return;
