@@ -387,9 +387,11 @@ void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 	static struct bf_row rows[4 + 2 + 8];
 
 	js_first = true;
-	fprintf(md, "## Searchers to the declared bug (%u seeds; run cap %lu executions; "
-		    "weft fuzz cap %.0f s)\n\n",
-		o->seeds, o->run_cap, o->fuzz_cap);
+	fprintf(md, "## Searchers to the declared bug (random, pct, dfs-b1-gen: %u seeds of at "
+		    "most %lu executions, Z7: one seed of 10 M (dfs-b1-gen 1 M); libfuzzer %u seeds, "
+		    "afl %u, weft fuzz cap %.0f s)\n\n",
+		o->seeds > 5 ? 5 : o->seeds, o->quick ? o->run_cap : o->run_cap / 2, o->seeds,
+		o->seeds > 5 ? 5 : o->seeds, o->fuzz_cap);
 	fprintf(md, "Executions and steps count every machine execution to the first report "
 		    "of the variant's declared kind; wall seconds for weft fuzz include its "
 		    "start-up (build check, engine start), not minimization. Targets (issue 12): "
@@ -419,13 +421,19 @@ void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 			/* Z7 with the real constants: the blind searchers get one seed
 			 * of 10 M executions each (issue 12: "find nothing in 10 M") */
 			bool deep = !o->quick && !strcmp(v->zoo, "Z7");
+			/* the in-process searchers: at most 5 seeds of run_cap/2
+			 * executions (a miss costs the whole cap, and they run
+			 * single-threaded beside nothing else of the bench) */
+			unsigned sseeds = o->seeds > 5 ? 5 : o->seeds;
+			unsigned long scap = o->quick ? o->run_cap : o->run_cap / 2;
 			if (o->searchers)
 				for (unsigned s = 0; s < 4; s++) {
 					struct bf_row *r = &rows[nr++];
 					memset(r, 0, sizeof(*r));
 					r->name = sname[s];
-					searcher_row(r, sc, vi, (enum bf_kind)s, o, deep ? 1 : o->seeds,
-						     deep ? 10000000ul : o->run_cap);
+					searcher_row(r, sc, vi, (enum bf_kind)s, o, deep ? 1 : sseeds,
+						     deep ? (s == BF_DFS_GEN ? 1000000ul : 10000000ul)
+							  : scap);
 					finish(r);
 					if (r->found * 2 > r->runs && r->med_ex < best)
 						best = r->med_ex;
