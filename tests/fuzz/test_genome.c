@@ -240,9 +240,58 @@ static void test_mutator(void)
 	      seed_before, seed_after);
 }
 
+/*
+ * Golden trace hashes of genome executions, one per mode (and overrides,
+ * choices), the same in every build (gcc, clang, the sanitizers): a change
+ * to what a genome means shows here. WEFT_GENOME_PRINT=1 prints them.
+ */
+static const struct {
+	const char *spec;
+	const char *hex;
+	uint64_t hash;
+} golden[] = {
+	{ "z1-lru:z1a", "ffc10000000000000310021100020300", 0xfca945467ed7818dull },   /* none, 100 steps */
+	{ "z1-lru:z1a", "ffc1010007000000041002110002032004", 0x35b780985ea45136ull },   /* none, 102 steps */
+	{ "z1-lru:z1a", "ffc102310b000000041002110002032004", 0xe52c83af7fd0e1c6ull },   /* none, 104 steps */
+	{ "z1-lru:z1a", "ffc1030063000000041002110002032004", 0x0871d314bb2faa2full },   /* none, 96 steps */
+	{ "z1-lru:z1a", "ffc1012005000000041002110002032004", 0xcd634679bb886ca0ull },   /* none, 97 steps */
+	{ "z7-swapcont:z7-small", "ffc10000000000000210240020000010160000", 0xf8d79d7e6d539557ull },   /* none, 57 steps */
+	{ "z2-swap-batch:v2", "ffc1020112000000040020010002010430", 0x9ff0310bbec6d074ull },   /* swap-slot-leak, 343 steps */
+};
+
+static void test_golden(void)
+{
+	bool print = getenv("WEFT_GENOME_PRINT") != NULL;
+
+	for (unsigned i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find(golden[i].spec, &vi);
+		uint8_t buf[256];
+		size_t n = strlen(golden[i].hex) / 2;
+		static struct weft_bytes b;
+		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+		struct weft_exec_result r;
+
+		for (size_t k = 0; k < n; k++)
+			buf[k] = (uint8_t)strtoul((char[]){ golden[i].hex[2 * k],
+							    golden[i].hex[2 * k + 1], 0 }, NULL, 16);
+		weft_bytes_init(&b, sc, buf, n);
+		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "execute");
+		if (print)
+			printf("\t{ \"%s\", \"%s\", 0x%016llxull },   /* %s, %u steps */\n",
+			       golden[i].spec, golden[i].hex, (unsigned long long)r.trace_hash,
+			       weft_kind_name(r.kind), r.steps);
+		else
+			CHECK(r.trace_hash == golden[i].hash, "%s %s: trace hash %016llx, pinned %016llx",
+			      golden[i].spec, golden[i].hex, (unsigned long long)r.trace_hash,
+			      (unsigned long long)golden[i].hash);
+	}
+}
+
 int main(void)
 {
 	srand(12345);
+	test_golden();
 	test_roundtrip();
 	test_serial_equals_legacy("demo-counter:racy");
 	test_serial_equals_legacy("z1-lru:z1a");
