@@ -464,26 +464,32 @@ void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 				const struct bf_row *r = &rows[i];
 				if (i == first_fuzz && !o->no_engines) {
 					bool all = r->found == r->runs && r->runs;
-					bool ex_ok = isfinite(best) && r->med_ex <= best;
-					bool ex_2x = isfinite(best) && r->med_ex <= 2 * best;
+					/* no searcher found it: a fuzzer that did beats them */
+					bool ex_ok = r->med_ex <= best;
+					bool ex_2x = r->med_ex <= 2 * best;
 					double wlim = is_small_wall(v->zoo) ? 0.5 :
 						      !strcmp(v->zoo, "Z7") ? 60 : 5;
 					bool w_ok = r->med_s <= wlim;
-					if (isfinite(best)) {
-						nr_ex++;
-						met_ex += ex_ok;
-					}
-					snprintf(t, sizeof(t), "%u/%u seeds %s; exec %.2fx best %s; "
-							       "wall <= %.1f s %s",
-						 r->found, r->runs, all ? "met" : "MISSED",
-						 isfinite(best) ? r->med_ex / best : NAN,
+					nr_ex++;
+					met_ex += ex_ok;
+					char ratio[48];
+					if (isfinite(best))
+						snprintf(ratio, sizeof(ratio), "exec %.2fx best",
+							 r->med_ex / best);
+					else
+						snprintf(ratio, sizeof(ratio), "no searcher found it");
+					snprintf(t, sizeof(t), "%u/%u seeds %s; %s %s; wall <= %.1f s %s",
+						 r->found, r->runs, all ? "met" : "MISSED", ratio,
 						 ex_ok ? "met" : ex_2x ? "missed (<= 2x)" : "MISSED",
 						 wlim, w_ok ? "met" : "MISSED");
 				} else if (i == first_fuzz + 1 && !o->no_engines && o->searchers) {
 					const struct bf_row *lf = &rows[first_fuzz];
 					bool ok = r->med_s <= 3 * lf->med_s;
-					snprintf(t, sizeof(t), "wall %.2fx libfuzzer: %s",
-						 r->med_s / lf->med_s, ok ? "met" : "MISSED");
+					if (isfinite(r->med_s))
+						snprintf(t, sizeof(t), "wall %.2fx libfuzzer: %s",
+							 r->med_s / lf->med_s, ok ? "met" : "MISSED");
+					else
+						snprintf(t, sizeof(t), "not found on most seeds: MISSED");
 				}
 				print_row(md, js, sc, vi, r, t[0] ? t : NULL);
 			}
