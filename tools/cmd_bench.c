@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_fuzz.h"
 #include "cli.h"
 
 const char weft_help_bench[] =
@@ -59,7 +60,9 @@ const char weft_help_bench[] =
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
 	"  --sections L   only these, comma-separated: core, throughput, memory, min,\n"
-	"                 ttb (time to bug and headline), silence (default: all)\n"
+	"                 ttb (time to bug and headline), silence, fuzz (searchers\n"
+	"                 side by side to each zoo bug, issue 12's targets; default:\n"
+	"                 all of these), fuzz-ablation (the fuzzer's ablation rows)\n"
 	"  --markdown F   also write F (docs/benchmarks.md) from this run: a header naming\n"
 	"                 the command, the commit of this build's source tree (and whether\n"
 	"                 it had uncommitted changes) and the date, the tables, then F's\n"
@@ -2294,12 +2297,13 @@ int cmd_bench(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--sections") && v) {
 			static const char *const known[] = { "core", "throughput", "memory", "min",
-							     "ttb", "silence" };
+							     "ttb", "silence", "fuzz",
+							     "fuzz-ablation" };
 			char buf[128];
 			copy_trunc(buf, sizeof(buf), v);
 			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
 				bool ok = false;
-				for (unsigned k = 0; k < 6; k++)
+				for (unsigned k = 0; k < 8; k++)
 					ok |= !strcmp(tok, known[k]);
 				if (!ok)
 					return cli_usage_error("bench: unknown section '%s' (core, "
@@ -2413,6 +2417,19 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (section_on("silence"))
 		section_silence();
+	if (section_on("fuzz") || (B.sections && section_on("fuzz-ablation"))) {
+		/* tools/bench_fuzz.c: searchers side by side, issue 12's targets */
+		struct bench_fuzz_opts fo = {
+			.quick = B.quick, .no_engines = B.no_engines || !B.have_fuzz,
+			.ablation = B.sections && section_on("fuzz-ablation"),
+			.searchers = section_on("fuzz"), .seeds = B.seeds,
+			.fuzz_cap = B.fuzz_cap, .run_cap = B.run_cap, .out = B.out,
+			.only = B.only, .self = bench_self, .deadline = bench_deadline,
+		};
+		js_section("fuzz");
+		bench_fuzz_section(md, js, &fo);
+		js_end_section();
+	}
 	section_targets();
 	double total = bench_clock() - t0;
 	fprintf(md, "Whole bench: %.1f s%s.\n", total,

@@ -230,8 +230,17 @@ void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 
 void weft_feedback_attach(uint8_t *map, size_t size)
 {
+	weft_feedback_route(map, NULL, size, WEFT_FB_ALL);
+}
+
+void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map)
+{
 	/* size must be a power of two */
-	M.fb = map;
+	M.fb_sw = in_map & WEFT_FB_SWITCH ? map : aux;
+	M.fb_rf = in_map & WEFT_FB_READS_FROM ? map : aux;
+	M.fb_st = in_map & WEFT_FB_STATE ? map : aux;
+	M.fb_lk = in_map & WEFT_FB_LOCK ? map : aux;
+	M.fb = M.fb_sw ? M.fb_sw : M.fb_rf ? M.fb_rf : M.fb_st ? M.fb_st : M.fb_lk;
 	M.fb_mask = size ? (uint32_t)(size - 1) : 0;
 }
 
@@ -326,8 +335,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		return;
 	M.switches++;
 	/* last_site is NULL for a thread that ends before its first primitive */
-	if (M.fb && prev >= 0)
-		fb_hit(0x5100000000000000ull ^
+	if (M.fb_sw && prev >= 0)
+		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;

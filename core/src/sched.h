@@ -179,8 +179,10 @@ struct weft_machine {
 	int8_t cpu_stack[WEFT_MAX_CPUS][4];
 	uint8_t cpu_depth[WEFT_MAX_CPUS];
 
-	/* interleaving feedback */
+	/* interleaving feedback: fb is non-NULL iff any family is routed;
+	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */
 	uint8_t *fb;
+	uint8_t *fb_sw, *fb_rf, *fb_st, *fb_lk;
 	uint32_t fb_mask;
 	sigjmp_buf overflow_jmp;
 };
@@ -224,9 +226,16 @@ static inline uint64_t trace_val(uint64_t v)
 	return v - w < M.loc_limit ? (1ull << 63) | (v - w) : v;
 }
 
+static inline void fb_hit_to(uint8_t *map, uint64_t feature)
+{
+	if (map)
+		map[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+}
+
+/* lock and trylock outcomes (WEFT_FB_LOCK) */
 static inline void fb_hit(uint64_t feature)
 {
-	M.fb[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+	fb_hit_to(M.fb_lk, feature);
 }
 
 /* ------------------------------------------------------------- tracing */
@@ -416,20 +425,24 @@ static inline void shadow_write(uint32_t loc, const struct weft_site *s)
 	sh->poisoned = 0;
 }
 
+/* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */
 static inline void feedback_read(uint32_t loc, const struct weft_site *s)
 {
+	if (!M.fb_rf)
+		return;
 	struct shadow *sh = &M.shadow[loc];
 	uint64_t w = sh->epoch == M.epoch && sh->site ? site_id(sh->site) : 0;
 
-	fb_hit(0x7200000000000000ull ^ w << 24 ^ site_id(s));
+	fb_hit_to(M.fb_rf, 0x7200000000000000ull ^ w << 24 ^ site_id(s));
 }
 
+/* state buckets (WEFT_FB_STATE): the scenario's bucket x writing site */
 static inline void feedback_write(uint32_t loc, const struct weft_site *s)
 {
-	if (M.sc->state_bucket && loc < M.world_size) {
+	if (M.fb_st && M.sc->state_bucket && loc < M.world_size) {
 		uint32_t b = M.sc->state_bucket(M.world, loc);
 		if (b)
-			fb_hit(0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
+			fb_hit_to(M.fb_st, 0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
 	}
 }
 
