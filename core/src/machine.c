@@ -378,6 +378,16 @@ void weft_sched_reschedule(bool leaving)
 		int prev = M.cur;
 		M.cur = -1;
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+#ifdef WEFT_TSAN
+		/* only a daemon left asleep here at the end (an idle worker,
+		 * the RCU callback kthread) is resumed, by drain_for_tsan: hand
+		 * its accesses over and go back without running model code, or
+		 * a TSan build would take steps the others do not */
+		if (M.draining) {
+			weft_tsan_release(&tsan_done_sync);
+			weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+		}
+#endif
 		return;
 	}
 	unsigned next = e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e);
