@@ -478,18 +478,29 @@ static void thread_main(void *arg)
 	if (thread_irq(t) >= 0) {
 		/* an interrupt pseudo-thread: one delivery, then idle (or
 		 * pending again if it was raised while it ran) */
-		weft_ctx_run_irq(tid);
-		weft_tsan_release(&tsan_done_sync);
-		t->started = false;
-		if (t->irq_again) {
-			t->irq_again = false;
-		} else {
-			t->state = T_IDLE;
-			M.runnable &= ~(1u << tid);
+		for (;;) {
+			weft_ctx_run_irq(tid);
+			weft_tsan_release(&tsan_done_sync);
+			t->started = false;
+			if (t->irq_again) {
+				t->irq_again = false;
+			} else {
+				t->state = T_IDLE;
+				M.runnable &= ~(1u << tid);
+			}
+			weft_ctx_update(t, tid);
+			weft_sched_reschedule(true);
+			/* Pending again and chosen at once: the switch to
+			 * itself did nothing, so deliver again on this fiber,
+			 * as a fresh switch-in would (no decision at its first
+			 * point). */
+			if (t->state != T_RUNNABLE || M.cur != (int)tid)
+				__builtin_trap();
+			t->started = true;
+			t->pass = true;
+			t->last_site = NULL;
+			weft_tsan_acquire(&tsan_start_sync);
 		}
-		weft_ctx_update(t, tid);
-		weft_sched_reschedule(true);
-		__builtin_trap();
 	}
 	if (t->fn)
 		t->fn(M.world, t->arg);

@@ -1,0 +1,47 @@
+/*
+ * test_z11.c - ZOO Z11 (lru_add_drain_all()'s piggyback with the drain
+ * generation bumped after the per-CPU loop), on the installed kit:
+ *  - the trigger reports the assertion in invalidate_bdev()'s
+ *    remove_mapping() with 0 preemptions (the drainer's flush_work()
+ *    sleep is the window); the fix is clean on it;
+ *  - dfs: bound 0 finds it on the trigger workload; on a workload whose
+ *    drainer has nothing to flush (T0 `drain`; T1 `add 1`, `invalidate`)
+ *    bound 0 is complete and clean and bound 1 finds it;
+ *  - the fix is complete and clean under dfs bound 1 on the trigger
+ *    workload and bound 2 on the nothing-to-flush one;
+ *  - random and pct d=2 over generated workloads find it from 5 seeds,
+ *    every finding re-runs the same; the fix stays silent under random and
+ *    pct, and the generated workloads reach the piggyback and the busy
+ *    (legitimately) pages.
+ */
+#include "zoo_ctx_checks.h"
+
+#define Z11 "z11-lru-drain-all:z11"
+#define Z11_FIX "z11-lru-drain-all:fix"
+#define NOFLUSH "03040010011500"
+
+int main(void)
+{
+	zc_trigger(Z11, Z11, WEFT_KIND_ASSERT, 0, "z11_remove_mapping", "invalidate_bdev");
+	zc_trigger(Z11_FIX, Z11, WEFT_KIND_NONE, 0, NULL, NULL);
+
+	zc_dfs_minimal(Z11, NULL, 0, WEFT_KIND_ASSERT);
+	zc_dfs_minimal(Z11, NOFLUSH, 1, WEFT_KIND_ASSERT);
+	zc_dfs_clean(Z11_FIX, NULL, 1);
+	zc_dfs_clean(Z11_FIX, NOFLUSH, 2);
+
+	zc_search(Z11, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+	zc_search(Z11, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
+
+	static const char *const must[] = {
+		"lru_add_drain_all_piggybacked", "lru_add_drain_work_queued",
+		"invalidate_removed", "invalidate_busy",
+	};
+	struct mm_counters c;
+	memset(&c, 0, sizeof(c));
+	mm_silent(Z11_FIX, "random", 20000, 7, &c);
+	mm_require_counters(Z11_FIX, &c, must, sizeof(must) / sizeof(must[0]));
+	memset(&c, 0, sizeof(c));
+	mm_silent(Z11_FIX, "pct", 20000, 11, &c);
+	return check_done();
+}
