@@ -1,0 +1,1821 @@
+/*
+ * dpor.c - dfs with partial-order reduction: sleep sets, source-DPOR and
+ * optimal DPOR with wakeup trees, and the preemption-bounded forms of the
+ * first two (weft/strategy.h, docs/strategies.md).
+ *
+ *  - Godefroid, "Partial-Order Methods for the Verification of Concurrent
+ *    Systems", LNCS 1032, 1996 (sleep sets);
+ *  - Flanagan, Godefroid, "Dynamic partial-order reduction for model
+ *    checking software", POPL 2005;
+ *  - Abdulla, Aronis, Jonsson, Sagonas, "Optimal dynamic partial order
+ *    reduction", POPL 2014, and "Source sets: a foundation for optimal
+ *    dynamic partial order reduction", JACM 64(4), 2017 (Algorithm 1,
+ *    source-DPOR; Algorithm 2, optimal DPOR with wakeup trees);
+ *  - Coons, Musuvathi, McKinley, "Bounded partial-order reduction",
+ *    OOPSLA 2013 (conservative backtrack points under a preemption bound).
+ *
+ * The search is stateless: each execution replays a prefix of decisions
+ * and takes one new one (the branch), as weft_strategy_dfs does. What the
+ * machine reports through ops->on_step becomes an event log with vector
+ * clocks; races are found as events run and analysed at the end of the
+ * execution, for events past the replayed prefix only (the prefix's were
+ * analysed when it was new).
+ *
+ * The machine's quirks, and how they map onto the textbook model:
+ *  - A decision is taken only with >= 2 runnable threads. A frame (a node
+ *    of the search) is made only where >= 2 threads are *enabled*: a
+ *    thread that would block on a test-and-set spinlock or a join is not
+ *    (such a block changes no state: it is a "phantom" event, kept out of
+ *    the trace), and a current thread that would block is made to block
+ *    at once (free), since preempting it is never cheaper. Under the
+ *    ticket lock model a blocked attempt takes a ticket: it is a real
+ *    write of the lock, and the thread is enabled.
+ *  - A spinlock acquire that follows a release races with the previous
+ *    acquire, not with the release (reversing release/acquire is
+ *    impossible); the release still orders them (happens-before).
+ *  - A thread's end and a yield follow its previous operation with no
+ *    decision in between; a yield's decision excludes the yielder. Where
+ *    a race wants a thread that cannot run at its frame, every enabled
+ *    thread is added there instead (a counted fallback); a yield wakes
+ *    every sleeper.
+ *  - A thread chosen while paused in a yield reaches its next point
+ *    before its next operation: that second decision is not a frame.
+ *
+ * Invariants:
+ *  - frames [0, nfr) are the decision stack of the last execution;
+ *    frames < replay are replayed, frame replay is the branch point;
+ *  - an event's clock holds, per thread, how many of that thread's real
+ *    events happen before it (itself included);
+ *  - pool entries of frame k (sleep set S, then explored set X) are at
+ *    [fr[k].pool, fr[k].pool + nS + nX) and frame k's are the last ones
+ *    while k is the deepest frame;
+ *  - a wakeup-tree node's children are the sequences still to explore
+ *    from the state it stands for; the child being explored is first.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+
+#include "internal.h"
+
+#define NT WEFT_MAX_THREADS
+#define NIL 0xffffffffu
+
+#define DEFAULT_MAX_FRAMES (1u << 16)
+#define DEFAULT_MAX_EVENTS (1u << 20)
+#define FINAL_STATES_CAP (1u << 20)
+
+static inline uint32_t bit(unsigned t)
+{
+	return 1u << t;
+}
+
+static inline unsigned lowest(uint32_t m)
+{
+	return (unsigned)__builtin_ctz(m);
+}
+
+/* ------------------------------------------------------------ dependence */
+
+enum { LK_NONE = 0, LK_BLOCKING, LK_TRY };
+
+/* What an event touches. */
+struct dep {
+	uint32_t loc, size;
+	uint8_t kind;   /* enum weft_dep_kind */
+	uint8_t w;      /* writes [loc, loc + size) */
+	uint8_t arg;    /* spawn, join, end: the thread */
+	uint8_t lk;     /* acquires: LK_BLOCKING (test-and-set spin_lock), LK_TRY */
+	uint8_t y;      /* a yield follows in the same transition: conflicts with
+			   every event of another thread */
+};
+
+/* A block of events, over-approximated: the 8-byte words read and
+ * written (hashed into 128 bits each), the threads whose end it joins. */
+struct sig {
+	uint64_t r[2], w[2];
+	uint16_t joins;
+	uint8_t all;    /* depends on everything */
+};
+
+static inline bool overlap(const struct dep *a, const struct dep *b)
+{
+	return a->loc < b->loc + b->size && b->loc < a->loc + a->size;
+}
+
+/* Do events a and b of different threads conflict? */
+static bool dep_conflict(const struct dep *a, const struct dep *b)
+{
+	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y)
+		return true;
+	if (a->kind == WEFT_DEP_END && b->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (b->kind == WEFT_DEP_END && a->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
+		return false;
+	return overlap(a, b);
+}
+
+static void sig_words(const struct dep *e, uint64_t out[2], bool *all)
+{
+	out[0] = out[1] = 0;
+	if (e->loc == WEFT_NO_LOC)
+		return;
+	uint32_t w0 = e->loc >> 3, w1 = (e->loc + e->size - 1) >> 3;
+	if (w1 - w0 >= 128) {
+		*all = true;
+		return;
+	}
+	for (uint32_t w = w0; w <= w1; w++)
+		out[(w >> 6) & 1] |= 1ull << (w & 63);
+}
+
+static void sig_add(struct sig *s, const struct dep *e)
+{
+	uint64_t m[2];
+	bool all = false;
+
+	if (e->kind == WEFT_DEP_YIELD || e->y) {
+		s->all = 1;
+		return;
+	}
+	if (e->kind == WEFT_DEP_JOIN) {
+		s->joins |= (uint16_t)bit(e->arg);
+		return;
+	}
+	sig_words(e, m, &all);
+	if (all)
+		s->all = 1;
+	for (int i = 0; i < 2; i++) {
+		if (e->w)
+			s->w[i] |= m[i];
+		else
+			s->r[i] |= m[i];
+	}
+}
+
+/* Does executed event e conflict with anything in block s? */
+static bool sig_conflict(const struct dep *e, const struct sig *s)
+{
+	uint64_t m[2];
+	bool all = false;
+
+	if (s->all || e->kind == WEFT_DEP_YIELD || e->y)
+		return true;
+	if (e->kind == WEFT_DEP_END)
+		return (s->joins >> e->arg) & 1;
+	sig_words(e, m, &all);
+	if (all)
+		return true;
+	for (int i = 0; i < 2; i++)
+		if (m[i] & (s->w[i] | (e->w ? s->r[i] : 0)))
+			return true;
+	return false;
+}
+
+/* ----------------------------------------------------------------- state */
+
+#define EV_FIRST    1u   /* the first event of the thread chosen at its frame */
+#define EV_PHANTOM  2u   /* a stateless blocked attempt: not in the trace */
+#define EV_IMPLICIT 4u   /* an end, or a yield, right after its thread's op:
+			    part of that op's transition, never scheduled alone */
+
+struct ev {
+	struct dep d;
+	uint8_t tid, flags;
+	uint32_t frame;   /* the last frame at or before it (NIL: none) */
+	uint32_t tidx;    /* 1-based among its thread's real events (0: phantom) */
+};
+
+/* Sleep-set and explored-set entries: a thread and its next event (exact,
+ * unbounded search) or its next block (bounded search). */
+struct info {
+	uint8_t tid, known;
+	struct dep d;
+	struct sig s;
+};
+
+struct frame {
+	uint16_t runnable, allowed;
+	uint16_t bt;      /* backtrack set (source, sleep) */
+	uint16_t X, S;    /* explored here; asleep on entry */
+	int8_t cur;       /* current thread (-1: none) */
+	uint8_t chosen;
+	uint8_t nS, nX;
+	uint8_t just;     /* bounded: alternatives to the current thread justified */
+	uint8_t py;       /* right after a yield: the yielder cannot run here, so
+			     reversals that want it fall back to the others, and
+			     explored branches put no sibling to sleep */
+	uint32_t preempt; /* preemptions before the decision */
+	uint32_t first_ev;
+	uint32_t pool;
+	uint32_t wut;     /* optimal: this state's node */
+	uint32_t wchild;  /* optimal: the child being explored */
+	struct info ci;   /* the chosen thread's event / block, once it ran */
+};
+
+struct node {
+	uint32_t child, sib;
+	uint8_t tid, known;
+	struct dep d;
+};
+
+struct race {
+	uint32_t i, j;    /* events, i before j */
+	uint32_t alt;     /* clock of j without its release edge (NIL: j's own) */
+};
+
+struct loc {
+	uint32_t epoch;
+	uint32_t lw;      /* last write (event + 1) */
+	uint32_t la;      /* last acquire */
+	uint32_t rd[NT];  /* each thread's last read */
+};
+
+struct vitem {
+	uint32_t k;       /* event */
+	const uint32_t *c;
+	uint32_t tidx;
+	uint8_t tid, gone;
+	struct dep d;
+};
+
+struct weft_dpor {
+	/* configuration */
+	const struct weft_scenario *sc;
+	enum weft_por mode;
+	unsigned bound;
+	bool bounded;
+	enum weft_lock_model lock;
+	uint8_t wl[WEFT_INPUT_MAX];
+	size_t wl_len;
+	uint32_t max_frames, max_events;
+	uint64_t max_execs;
+	bool count_final;
+	bool trace;                /* WEFT_DPOR_TRACE: dump each execution */
+
+	/* the search */
+	bool started, done;
+	bool ymode;                /* a yield was seen: blocking threads are choices */
+	bool restart;              /* start over in ymode at the next begin */
+	bool capped, nondet, lost;
+	const char *why;
+	struct frame *fr;
+	uint32_t nfr, capfr;
+	uint32_t replay;
+	bool branching;
+	uint32_t prefix_events;
+	struct info *pool;
+	uint32_t npool, cappool;
+	struct node *nd;
+	uint32_t nnd, capnd, freend;
+
+	/* the current execution */
+	struct ev *ev;
+	uint32_t nev, capev;
+	uint32_t *clk;             /* NT per event */
+	uint32_t capclk;           /* events it holds */
+	struct ev *pev;            /* the previous execution's log (prefix check) */
+	uint32_t npev, cappev;
+	struct race *rc;
+	uint32_t nrc, caprc;
+	uint32_t *aclk;
+	uint32_t naclk, capaclk;   /* in clocks */
+	struct loc *loc;
+	uint32_t nloc, epoch;
+	uint32_t tclk[NT][NT];
+	uint32_t ntidx[NT];
+	uint32_t spawn_ev[NT], end_ev[NT];   /* event + 1 */
+	uint32_t last_ev[NT];                /* each thread's last real event + 1 */
+	uint32_t last_yield[NT];             /* each thread's last yield + 1 */
+	uint16_t yield_open;                 /* yielded, nothing else ran since */
+	uint32_t absorber[NT];               /* the event that ran after its yield + 1 */
+	bool after_yield;                    /* the last event was a yield */
+	uint32_t queued[NT];                 /* ticket lock: loc + 1 of the lock a
+						thread took a ticket for */
+	uint32_t blk_acq[NT];                /* acquire (+ 1) holding the lock a
+						thread last found busy */
+	int await_tid;
+	uint32_t await_frame;
+	uint32_t last_frame;
+	uint32_t k;                /* next frame index */
+	uint32_t npre;
+	uint32_t new_start, valid_end;
+	bool stale, redundant, logging;
+	uint16_t slp;
+	struct info slpi[NT];
+	uint32_t cursor;
+
+	struct vitem *v;
+	uint32_t capv;
+	struct jmask *jm;          /* bounded: per world byte, for justify() */
+
+	uint64_t *fs;
+	uint32_t nfs;
+
+	struct weft_dpor_stats st;
+};
+
+/* ------------------------------------------------------------- utilities */
+
+static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*p, (size_t)c * elem);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
+
+#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+static inline uint32_t *clk_of(struct weft_dpor *d, uint32_t k)
+{
+	return &d->clk[(size_t)k * NT];
+}
+
+static inline void join(uint32_t *c, const uint32_t *o)
+{
+	for (unsigned t = 0; t < NT; t++)
+		if (o[t] > c[t])
+			c[t] = o[t];
+}
+
+/* Does clock c include real event k? */
+static inline bool includes(const struct weft_dpor *d, const uint32_t *c, uint32_t k)
+{
+	return c[d->ev[k].tid] >= d->ev[k].tidx;
+}
+
+static void set_incomplete(struct weft_dpor *d, bool *flag, const char *why)
+{
+	*flag = true;
+	if (!d->why)
+		d->why = why;
+}
+
+const char *weft_por_name(enum weft_por p)
+{
+	switch (p) {
+	case WEFT_POR_NONE: return "none";
+	case WEFT_POR_SLEEP: return "sleep";
+	case WEFT_POR_SOURCE: return "source";
+	case WEFT_POR_OPTIMAL: return "optimal";
+	}
+	return "?";
+}
+
+bool weft_por_parse(const char *s, enum weft_por *out)
+{
+	for (int p = WEFT_POR_NONE; p <= WEFT_POR_OPTIMAL; p++)
+		if (!strcmp(s, weft_por_name((enum weft_por)p))) {
+			*out = (enum weft_por)p;
+			return true;
+		}
+	return false;
+}
+
+bool weft_por_sound(enum weft_por p, unsigned bound)
+{
+	return bound == WEFT_BOUND_NONE || p != WEFT_POR_OPTIMAL;
+}
+
+enum weft_por weft_por_default(unsigned bound)
+{
+	return bound == WEFT_BOUND_NONE ? WEFT_POR_OPTIMAL : WEFT_POR_SOURCE;
+}
+
+/* ----------------------------------------------------------- wakeup trees */
+
+static uint32_t node_new(struct weft_dpor *d, unsigned tid, const struct dep *dp)
+{
+	uint32_t n;
+
+	if (d->freend != NIL) {
+		n = d->freend;
+		d->freend = d->nd[n].sib;
+	} else {
+		if (!GROW(d->nd, d->capnd, d->nnd + 1))
+			return NIL;
+		n = d->nnd++;
+	}
+	struct node *x = &d->nd[n];
+	x->child = x->sib = NIL;
+	x->tid = (uint8_t)tid;
+	x->known = dp != NULL;
+	if (dp)
+		x->d = *dp;
+	return n;
+}
+
+/* Free n and its subtree. */
+static void node_free(struct weft_dpor *d, uint32_t n)
+{
+	while (n != NIL) {
+		struct node *x = &d->nd[n];
+		if (x->child != NIL) {
+			/* unlink the first child and free it first */
+			uint32_t c = x->child;
+			x->child = d->nd[c].sib;
+			d->nd[c].sib = NIL;
+			node_free(d, c);
+			continue;
+		}
+		x->sib = d->freend;
+		d->freend = n;
+		n = NIL;
+	}
+}
+
+/* Append a child (last in order). */
+static uint32_t node_add(struct weft_dpor *d, uint32_t parent, unsigned tid, const struct dep *dp)
+{
+	uint32_t n = node_new(d, tid, dp);
+
+	if (n == NIL)
+		return NIL;
+	uint32_t *link = &d->nd[parent].child;
+	while (*link != NIL)
+		link = &d->nd[*link].sib;
+	*link = n;
+	return n;
+}
+
+static void node_remove_child(struct weft_dpor *d, uint32_t parent, uint32_t c)
+{
+	uint32_t *link = &d->nd[parent].child;
+
+	while (*link != NIL && *link != c)
+		link = &d->nd[*link].sib;
+	if (*link == c) {
+		*link = d->nd[c].sib;
+		d->nd[c].sib = NIL;
+		node_free(d, c);
+	}
+}
+
+static uint32_t node_find(const struct weft_dpor *d, uint32_t parent, unsigned tid)
+{
+	for (uint32_t c = d->nd[parent].child; c != NIL; c = d->nd[c].sib)
+		if (d->nd[c].tid == tid)
+			return c;
+	return NIL;
+}
+
+/* ------------------------------------------------------------ frames */
+
+static const struct info *frame_info(const struct weft_dpor *d, const struct frame *f, unsigned t)
+{
+	for (unsigned i = 0; i < (unsigned)f->nS + f->nX; i++)
+		if (d->pool[f->pool + i].tid == t)
+			return &d->pool[f->pool + i];
+	return NULL;
+}
+
+static bool in_bound(const struct weft_dpor *d, const struct frame *f, unsigned t)
+{
+	if (!d->bounded)
+		return true;
+	return f->preempt + (f->cur >= 0 && (int)t != f->cur) <= d->bound;
+}
+
+static uint32_t bound_mask(const struct weft_dpor *d, const struct frame *f, uint32_t m)
+{
+	if (!d->bounded || f->cur < 0 || f->preempt < d->bound)
+		return m;
+	return m & bit((unsigned)f->cur);
+}
+
+/* A thread whose next operation would block without changing any state:
+ * a test-and-set spin_lock of a held lock, a join of a running thread. */
+static bool blocks_stateless(const struct weft_dpor *d, unsigned t)
+{
+	struct weft_step_info pi;
+	bool wb = false;
+
+	if (!weft_thread_pending(t, &pi, &wb) || !wb)
+		return false;
+	if (pi.kind == WEFT_DEP_JOIN)
+		return true;
+	return pi.kind == WEFT_DEP_ACQUIRE && pi.site && pi.site->ev == WEFT_EV_LOCK &&
+	       d->lock == WEFT_LOCK_TAS;
+}
+
+/* Optimal: children of node that cannot run at f are replaced by a leaf
+ * for every enabled thread not covered there (the fallback). */
+static void wut_fix_unrunnable(struct weft_dpor *d, struct frame *f, uint32_t node)
+{
+	bool bad = false;
+	uint32_t have = 0;
+
+	for (uint32_t c = d->nd[node].child, nx; c != NIL; c = nx) {
+		nx = d->nd[c].sib;
+		if (!(f->allowed & bit(d->nd[c].tid)) || !in_bound(d, f, d->nd[c].tid)) {
+			node_remove_child(d, node, c);
+			bad = true;
+		} else {
+			have |= bit(d->nd[c].tid);
+		}
+	}
+	if (!bad)
+		return;
+	d->st.fallbacks++;
+	uint32_t add = bound_mask(d, f, f->allowed & ~have & ~f->X & ~f->S);
+	if (f->wchild != NIL)
+		add &= ~bit(d->nd[f->wchild].tid);
+	for (; add; add &= add - 1)
+		node_add(d, node, lowest(add), NULL);
+}
+
+/* ------------------------------------------------------------ the ops */
+
+static void exec_reset(struct weft_dpor *d)
+{
+	d->nev = d->nrc = d->naclk = 0;
+	if (++d->epoch == 0) {
+		memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
+		d->epoch = 1;
+	}
+	memset(d->tclk, 0, sizeof(d->tclk));
+	memset(d->ntidx, 0, sizeof(d->ntidx));
+	memset(d->spawn_ev, 0, sizeof(d->spawn_ev));
+	memset(d->end_ev, 0, sizeof(d->end_ev));
+	memset(d->blk_acq, 0, sizeof(d->blk_acq));
+	memset(d->queued, 0, sizeof(d->queued));
+	memset(d->last_ev, 0, sizeof(d->last_ev));
+	memset(d->last_yield, 0, sizeof(d->last_yield));
+	memset(d->absorber, 0, sizeof(d->absorber));
+	d->yield_open = 0;
+	d->after_yield = false;
+	d->await_tid = -1;
+	d->await_frame = NIL;
+	d->last_frame = NIL;
+	d->k = 0;
+	d->npre = 0;
+	d->valid_end = NIL;
+	d->stale = d->redundant = false;
+	d->logging = true;
+	d->slp = 0;
+	d->cursor = NIL;
+}
+
+/* The chosen thread of frame k became explored there. */
+static void mark_explored(struct weft_dpor *d, uint32_t k)
+{
+	struct frame *f = &d->fr[k];
+
+	d->npool = f->pool + f->nS + f->nX;
+	if (f->X & bit(f->chosen))
+		return;
+	f->X |= (uint16_t)bit(f->chosen);
+	if (!GROW(d->pool, d->cappool, d->npool + 1)) {
+		set_incomplete(d, &d->capped, "out of memory");
+		return;
+	}
+	d->pool[d->npool++] = f->ci;
+	d->pool[d->npool - 1].tid = f->chosen;
+	f->nX++;
+}
+
+static int pick_todo(struct weft_dpor *d, struct frame *f)
+{
+	if (d->mode == WEFT_POR_OPTIMAL) {
+		uint32_t node = f->wut;
+		if (d->nd[node].child == NIL)
+			return -1;
+		f->wchild = NIL;
+		wut_fix_unrunnable(d, f, node);
+		uint32_t c = d->nd[node].child;
+		if (c == NIL)
+			return -1;
+		f->wchild = c;
+		return d->nd[c].tid;
+	}
+	uint32_t todo = f->bt & ~f->X & ~f->S & f->allowed;
+	for (uint32_t m = todo; m; m &= m - 1)
+		if (!in_bound(d, f, lowest(m)))
+			todo &= ~bit(lowest(m));
+	if (!todo)
+		return -1;
+	if (f->cur >= 0 && (todo & bit((unsigned)f->cur)))
+		return f->cur;
+	return (int)lowest(todo);
+}
+
+static bool next_branch(struct weft_dpor *d)
+{
+	for (uint32_t k = d->nfr; k-- > 0;) {
+		struct frame *f = &d->fr[k];
+		mark_explored(d, k);
+		if (d->mode == WEFT_POR_OPTIMAL && f->wchild != NIL)
+			node_remove_child(d, f->wut, f->wchild);
+		f->wchild = NIL;
+		int t = pick_todo(d, f);
+		if (t >= 0) {
+			f->chosen = (uint8_t)t;
+			d->nfr = k + 1;
+			d->replay = k;
+			d->branching = true;
+			d->prefix_events = f->first_ev;
+			return true;
+		}
+	}
+	d->nfr = 0;
+	return false;
+}
+
+static int dpor_begin(void *st, uint8_t *wl, size_t cap)
+{
+	struct weft_dpor *d = st;
+
+	if (d->done)
+		return -1;
+	if (d->started && d->restart) {
+		d->restart = false;
+		d->nfr = d->replay = 0;
+		d->branching = false;
+		d->prefix_events = 0;
+		d->npool = 0;
+		d->nnd = 0;
+		d->freend = NIL;
+		d->st.yield_restarts++;
+	} else if (d->started) {
+		if (d->max_execs && d->st.executions >= d->max_execs) {
+			set_incomplete(d, &d->capped, "the execution cap was hit");
+			d->done = true;
+			return -1;
+		}
+		if (!next_branch(d)) {
+			d->done = true;
+			return -1;
+		}
+	} else {
+		d->started = true;
+		d->nfr = d->replay = 0;
+		d->branching = false;
+		d->prefix_events = 0;
+	}
+	/* the last log becomes the previous one, for the prefix check */
+	struct ev *t = d->pev;
+	uint32_t tc = d->cappev;
+	d->pev = d->ev;
+	d->cappev = d->capev;
+	d->npev = d->nev;
+	d->ev = t;
+	d->capev = tc;
+	exec_reset(d);
+	d->new_start = d->branching ? NIL : 0;
+	if (d->wl_len > cap)
+		return -1;
+	memcpy(wl, d->wl, d->wl_len);
+	return (int)d->wl_len;
+}
+
+/* A frame's decision for a new state. Returns the thread, or -1 if every
+ * enabled thread is asleep (the execution is covered by others). */
+static int choose_new(struct weft_dpor *d, struct frame *f)
+{
+	uint32_t cand = bound_mask(d, f, f->allowed & ~d->slp);
+
+	if (d->mode == WEFT_POR_OPTIMAL) {
+		uint32_t node = d->cursor;
+		if (node == NIL)
+			node = node_new(d, 0, NULL);
+		if (node == NIL)
+			return -1;
+		f->wut = node;
+		f->wchild = NIL;
+		if (d->nd[node].child != NIL)
+			wut_fix_unrunnable(d, f, node);
+		uint32_t c = d->nd[node].child;
+		if (c == NIL) {
+			if (!cand)
+				return -1;
+			unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur
+										   : lowest(cand);
+			c = node_add(d, node, t, NULL);
+			if (c == NIL)
+				return -1;
+		}
+		f->wchild = c;
+		d->cursor = c;
+		if (d->after_yield) {
+			uint32_t have = 0;
+			for (uint32_t x = d->nd[node].child; x != NIL; x = d->nd[x].sib)
+				have |= bit(d->nd[x].tid);
+			for (uint32_t m = cand & ~have; m; m &= m - 1)
+				node_add(d, node, lowest(m), NULL);
+		}
+		return d->nd[c].tid;
+	}
+	if (!cand)
+		return -1;
+	unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur : lowest(cand);
+	f->just = 1;
+	if (d->mode == WEFT_POR_SLEEP || d->after_yield) {
+		/* after a yield, which thread runs first is a choice no race
+		 * names: every one is explored */
+		f->bt = (uint16_t)cand;
+	} else if (d->bounded) {
+		/* a preemption needs justifying (justify()); a free decision
+		 * (or one whose current thread is asleep) explores every thread */
+		f->bt = (uint16_t)cand;
+		if (f->cur >= 0 && t == (unsigned)f->cur) {
+			f->bt = (uint16_t)bit(t);
+			f->just = 0;
+		}
+	} else {
+		f->bt = (uint16_t)bit(t);
+	}
+	return (int)t;
+}
+
+static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigned c, uint32_t frame)
+{
+	if (dec->cur >= 0 && (int)c != dec->cur)
+		d->npre++;
+	d->await_tid = (int)c;
+	d->await_frame = frame;
+	if (frame != NIL)
+		d->last_frame = frame;
+	return (int)c;
+}
+
+static int default_choice(const struct weft_decision *dec, uint32_t allowed)
+{
+	if (dec->cur >= 0 && (allowed & bit((unsigned)dec->cur)))
+		return dec->cur;
+	return allowed ? (int)lowest(allowed) : dec->dflt;
+}
+
+static void go_stale(struct weft_dpor *d)
+{
+	d->stale = true;
+	if (d->valid_end == NIL)
+		d->valid_end = d->nev;
+}
+
+static int dpor_pick(void *st, const struct weft_decision *dec)
+{
+	struct weft_dpor *d = st;
+	int cur = dec->cur;
+	uint32_t run = dec->runnable;
+
+	/* chosen while paused in a yield: it now reaches its next operation */
+	if (cur >= 0 && cur == d->await_tid)
+		return cur;
+	uint32_t allowed = run;
+	/* Not enabled: a thread that would block without changing anything.
+	 * That choice only wastes a switch, until yields exist: then a
+	 * thread that tries and blocks may be what lets a yielder go on, so
+	 * once a yield was seen (ymode) every runnable thread is a choice. */
+	if (!d->ymode)
+		for (uint32_t m = run; m; m &= m - 1)
+			if (blocks_stateless(d, lowest(m)))
+				allowed &= ~bit(lowest(m));
+	if (cur >= 0 && !(allowed & bit((unsigned)cur)) && (run & bit((unsigned)cur)))
+		return decided(d, dec, (unsigned)cur, NIL);   /* it blocks now, for free */
+	if (!allowed)
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	if (!(allowed & (allowed - 1)) || d->stale)
+		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+
+	uint32_t k = d->k;
+	if (k >= d->max_frames || !GROW(d->fr, d->capfr, k + 1)) {
+		set_incomplete(d, &d->capped, "the decision-stack cap was hit");
+		go_stale(d);
+		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+	}
+	struct frame *f = &d->fr[k];
+	int c;
+	if (k < d->nfr && (k < d->replay || (k == d->replay && d->branching))) {
+		if (f->runnable != run || f->cur != cur || f->allowed != allowed ||
+		    f->preempt != d->npre) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = k;
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		c = f->chosen;
+		if (k == d->replay) {
+			/* the branch: sleep set S + X of this frame */
+			d->new_start = d->nev;
+			d->slp = 0;
+			for (unsigned i = 0; i < (unsigned)f->nS + (f->py ? 0u : f->nX); i++) {
+				const struct info *in = &d->pool[f->pool + i];
+				d->slp |= (uint16_t)bit(in->tid);
+				d->slpi[in->tid] = *in;
+			}
+			d->slp &= (uint16_t)~bit((unsigned)c);
+					d->cursor = f->wchild;
+			d->st.states++;
+			memset(&f->ci, 0, sizeof(f->ci));
+		}
+	} else {
+		/* a new state */
+		f->runnable = (uint16_t)run;
+		f->allowed = (uint16_t)allowed;
+		f->cur = (int8_t)cur;
+		f->preempt = d->npre;
+		f->bt = f->X = 0;
+		f->py = d->after_yield;
+		f->S = d->slp;
+		f->nS = f->nX = 0;
+		f->first_ev = NIL;
+		f->wut = f->wchild = NIL;
+		memset(&f->ci, 0, sizeof(f->ci));
+		d->npool = k ? d->fr[k - 1].pool + d->fr[k - 1].nS + d->fr[k - 1].nX : 0;
+		f->pool = d->npool;
+		if (!GROW(d->pool, d->cappool, d->npool + NT)) {
+			set_incomplete(d, &d->capped, "out of memory");
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		for (uint32_t m = d->slp; m; m &= m - 1) {
+			d->pool[d->npool++] = d->slpi[lowest(m)];
+			f->nS++;
+		}
+		c = choose_new(d, f);
+		if (c < 0) {
+			/* every enabled thread (in bound) is asleep: covered */
+			d->redundant = true;
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		f->chosen = (uint8_t)c;
+		d->nfr = k + 1;
+		d->st.states++;
+	}
+	f->first_ev = NIL;
+	d->k = k + 1;
+	if (d->nfr > d->st.max_depth)
+		d->st.max_depth = d->nfr;
+	return decided(d, dec, (unsigned)c, k);
+}
+
+/* ---------------------------------------------------------- on_step */
+
+static void record_race(struct weft_dpor *d, uint32_t i, uint32_t j, const uint32_t *alt)
+{
+	if (d->new_start == NIL || j < d->new_start)
+		return;
+	if (!GROW(d->rc, d->caprc, d->nrc + 1)) {
+		set_incomplete(d, &d->capped, "out of memory");
+		return;
+	}
+	struct race *r = &d->rc[d->nrc++];
+	r->i = i;
+	r->j = j;
+	r->alt = NIL;
+	if (alt && GROW(d->aclk, d->capaclk, d->naclk + NT)) {
+		r->alt = d->naclk;
+		memcpy(&d->aclk[d->naclk], alt, NT * sizeof(uint32_t));
+		d->naclk += NT;
+	}
+}
+
+static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
+{
+	struct loc *l = &d->loc[b];
+
+	if (l->epoch != d->epoch) {
+		memset(l, 0, sizeof(*l));
+		l->epoch = d->epoch;
+	}
+	return l;
+}
+
+/* Races and happens-before of real access n (clock C, being built). */
+static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
+{
+	const struct ev *e = &d->ev[n];
+	uint32_t cand[4 * NT + 4], nc = 0;
+	bool access = e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM);
+	uint32_t b0 = access ? e->d.loc : 0, b1 = access ? e->d.loc + e->d.size : 0;
+	uint32_t rel = NIL, acq = NIL;
+
+	if (b1 > d->nloc)
+		b1 = d->nloc;
+	/* a yield conflicts with every event of another thread */
+	for (unsigned u = 0; u < NT; u++) {
+		uint32_t y = e->d.kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
+		if (y && u != e->tid)
+			cand[nc++] = y - 1;
+	}
+	for (uint32_t b = b0; b < b1; b++) {
+		struct loc *l = loc_at(d, b);
+		uint32_t lw = l->lw;
+		if (e->d.w) {
+			for (unsigned t = 0; t < NT; t++) {
+				uint32_t r = l->rd[t];
+				if (r > lw && t != e->tid) {
+					bool dup = false;
+					for (uint32_t i = 0; i < nc; i++)
+						dup |= cand[i] == r - 1;
+					if (!dup && nc < sizeof(cand) / sizeof(cand[0]))
+						cand[nc++] = r - 1;
+				}
+			}
+		}
+		if (lw && d->ev[lw - 1].tid != e->tid) {
+			bool dup = false;
+			for (uint32_t i = 0; i < nc; i++)
+				dup |= cand[i] == lw - 1;
+			if (!dup && nc < sizeof(cand) / sizeof(cand[0]))
+				cand[nc++] = lw - 1;
+		}
+		if (b == b0 && l->la)
+			acq = l->la - 1;
+	}
+	/* most recent first */
+	for (uint32_t i = 1; i < nc; i++)
+		for (uint32_t j = i; j > 0 && cand[j] > cand[j - 1]; j--) {
+			uint32_t x = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = x;
+		}
+	bool lockrace = e->d.lk == LK_BLOCKING;
+	/* ticket lock: a queued waiter's acquire is the hand-over of the
+	 * release before it; the queue order is the race (its ticket) */
+	bool handed = e->d.kind == WEFT_DEP_ACQUIRE && access && d->queued[e->tid] == e->d.loc + 1;
+	for (uint32_t i = 0; i < nc; i++) {
+		uint32_t c = cand[i];
+		if (handed && d->ev[c].d.kind == WEFT_DEP_RELEASE) {
+			join(C, clk_of(d, c));
+			continue;
+		}
+		if (lockrace && rel == NIL && d->ev[c].d.kind == WEFT_DEP_RELEASE) {
+			rel = c;   /* orders, but the race is with the acquire before it */
+			continue;
+		}
+		if (includes(d, C, c))
+			continue;
+		record_race(d, c, n, NULL);
+		join(C, clk_of(d, c));
+	}
+	if (lockrace) {
+		/* reversing a spin_lock with the release before it is
+		 * impossible: reverse it with the previous acquire (unless
+		 * this thread found that one busy: that race was taken then) */
+		if (acq != NIL && d->ev[acq].tid != e->tid && !(d->ev[acq].flags & EV_PHANTOM) &&
+		    d->blk_acq[e->tid] != acq + 1 && !includes(d, C, acq))
+			record_race(d, acq, n, C);
+		if (rel != NIL)
+			join(C, clk_of(d, rel));
+	}
+	for (uint32_t b = b0; b < b1; b++) {
+		struct loc *l = loc_at(d, b);
+		if (e->d.w) {
+			l->lw = n + 1;
+			if (e->d.kind == WEFT_DEP_ACQUIRE && b == b0)
+				l->la = n + 1;
+		} else {
+			l->rd[e->tid] = n + 1;
+		}
+	}
+}
+
+static void cursor_step(struct weft_dpor *d, uint32_t n)
+{
+	const struct ev *e = &d->ev[n];
+	uint32_t node = d->cursor, c;
+
+	if (e->flags & EV_FIRST) {
+		c = d->fr[e->frame].wchild;
+	} else {
+		if (node == NIL)
+			return;
+		c = node_find(d, node, e->tid);
+		if (c == NIL) {
+			if (d->nd[node].child != NIL) {
+				/* a forced step no pending sequence expected:
+				 * those sequences cannot be followed from here */
+				set_incomplete(d, &d->lost,
+					       "a wakeup sequence could not be followed (yield or "
+					       "missing dependence record)");
+			}
+			c = node_add(d, node, e->tid, &e->d);
+		}
+	}
+	if (c == NIL)
+		return;
+	if (!d->nd[c].known) {
+		d->nd[c].known = 1;
+		d->nd[c].d = e->d;
+	}
+	d->cursor = c;
+}
+
+static void classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o,
+		     bool *phantom)
+{
+	o->loc = si->loc;
+	o->size = si->size ? si->size : 1;
+	o->kind = si->kind;
+	o->w = 0;
+	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
+	o->lk = LK_NONE;
+	o->y = 0;
+	*phantom = false;
+	unsigned sev = si->site ? si->site->ev : 0;
+	switch (si->kind) {
+	case WEFT_DEP_READ:
+		/* a failed trylock: a write of the lock whatever its outcome
+		 * (the same operation succeeds in another order) */
+		o->w = sev == WEFT_EV_TRYLOCK;
+		break;
+	case WEFT_DEP_ACQUIRE:
+		o->w = 1;
+		if (sev == WEFT_EV_TRYLOCK)
+			o->lk = LK_TRY;
+		else if (sev == WEFT_EV_LOCK && d->lock == WEFT_LOCK_TAS)
+			o->lk = LK_BLOCKING;
+		break;
+	case WEFT_DEP_BLOCKED:
+		o->w = 1;
+		if (sev == WEFT_EV_JOIN || (sev == WEFT_EV_LOCK && d->lock == WEFT_LOCK_TAS))
+			*phantom = true;
+		break;
+	case WEFT_DEP_WRITE:
+	case WEFT_DEP_RELEASE:
+		o->w = 1;
+		break;
+	default:
+		o->loc = WEFT_NO_LOC;
+		break;
+	}
+	if (o->loc != WEFT_NO_LOC && o->loc >= d->nloc)
+		o->loc = WEFT_NO_LOC;   /* outside the world: thread-local */
+}
+
+static void dpor_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_dpor *d = st;
+	bool phantom;
+
+	if (si->tid >= NT || !d->logging)
+		return;
+	uint32_t n = d->nev;
+	if (n >= d->max_events || !GROW(d->ev, d->capev, n + 1)) {
+		set_incomplete(d, &d->capped, "the events-per-execution cap was hit");
+		go_stale(d);
+		d->logging = false;
+		return;
+	}
+	if (!d->bounded && n + 1 > d->capclk) {
+		uint32_t c = d->capclk ? d->capclk : 256;
+		while (c < n + 1)
+			c *= 2;
+		uint32_t *nc = realloc(d->clk, (size_t)c * NT * sizeof(uint32_t));
+		if (!nc) {
+			set_incomplete(d, &d->capped, "out of memory");
+			go_stale(d);
+			d->logging = false;
+			return;
+		}
+		d->clk = nc;
+		d->capclk = c;
+	}
+	d->nev = n + 1;
+	struct ev *e = &d->ev[n];
+	unsigned t = si->tid;
+	classify(d, si, &e->d, &phantom);
+	e->tid = (uint8_t)t;
+	e->flags = 0;
+	if ((int)t == d->await_tid) {
+		e->frame = d->await_frame;
+		if (d->await_frame != NIL) {
+			e->flags |= EV_FIRST;
+			d->fr[d->await_frame].first_ev = n;
+		} else {
+			e->frame = d->last_frame;
+		}
+		d->await_tid = -1;
+	} else {
+		e->frame = d->last_frame;
+	}
+	if (e->d.kind == WEFT_DEP_END)
+		e->flags |= EV_IMPLICIT;
+	if (e->d.kind == WEFT_DEP_YIELD && !d->ymode) {
+		/* the first yield: every search so far assumed blocking
+		 * threads were no choice; start over without that */
+		d->ymode = true;
+		d->restart = true;
+	}
+	if (e->d.kind == WEFT_DEP_YIELD && !(e->flags & EV_FIRST) && n > 0 &&
+	    d->ev[n - 1].tid == t && !(d->ev[n - 1].flags & EV_PHANTOM)) {
+		/* the yield ends the transition of the op before it */
+		e->flags |= EV_IMPLICIT;
+		d->ev[n - 1].d.y = 1;
+		if (d->cursor != NIL && d->nd[d->cursor].tid == t && d->nd[d->cursor].known)
+			d->nd[d->cursor].d.y = 1;
+	}
+
+	/* the replayed prefix must do what it did */
+	if (d->branching && n < d->prefix_events) {
+		const struct ev *p = n < d->npev ? &d->pev[n] : NULL;
+		if (!p || p->tid != e->tid || p->d.kind != e->d.kind || p->d.loc != e->d.loc ||
+		    p->d.size != e->d.size) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = d->k ? d->k - 1 : 0;
+			go_stale(d);
+		}
+	}
+
+	if (phantom)
+		d->after_yield = false;
+	if (phantom && d->bounded) {
+		e->flags |= EV_PHANTOM;
+		e->tidx = 0;
+		return;
+	}
+	if (d->bounded) {
+		e->tidx = ++d->ntidx[t];
+		goto tail;   /* the bounded search needs no happens-before */
+	}
+	uint32_t *C = clk_of(d, n);
+	memcpy(C, d->tclk[t], sizeof(d->tclk[t]));
+	if (phantom) {
+		/* a blocked attempt that changes nothing: not in the trace;
+		 * it races with the acquire that holds the lock */
+		e->flags |= EV_PHANTOM;
+		e->tidx = 0;
+		if (e->d.loc != WEFT_NO_LOC) {
+			struct loc *l = loc_at(d, e->d.loc);
+			uint32_t a = l->la;
+			if (a && d->ev[a - 1].tid != t && !includes(d, C, a - 1))
+				record_race(d, a - 1, n, NULL);
+			d->blk_acq[t] = a;
+		}
+		if (!d->ymode)
+			return;
+		/* with yields, the attempt is a step that can let a yielder
+		 * go on: an event that conflicts with yields (and only them) */
+	}
+	e->tidx = ++d->ntidx[t];
+	C[t] = e->tidx;
+	if (phantom) {
+		conflicts(d, n, C);
+		memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+		for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
+			d->absorber[lowest(m)] = n + 1;
+		d->yield_open = 0;
+		d->last_ev[t] = n + 1;
+		return;
+	}
+	if (e->tidx == 1 && d->spawn_ev[t])
+		join(C, clk_of(d, d->spawn_ev[t] - 1));
+	if (e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
+		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
+	/* the yield rule: a yielder's next event comes after what ran first
+	 * after its yield (an order, not a race: it cannot be reversed) */
+	if (d->absorber[t]) {
+		join(C, clk_of(d, d->absorber[t] - 1));
+		d->absorber[t] = 0;
+	}
+	conflicts(d, n, C);
+	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
+		d->absorber[lowest(m)] = n + 1;
+	if (e->d.kind == WEFT_DEP_YIELD) {
+		d->last_yield[t] = n + 1;
+		d->yield_open = (uint16_t)bit(t);
+	} else {
+		d->yield_open = 0;
+	}
+	d->last_ev[t] = n + 1;
+tail:
+	d->after_yield = e->d.kind == WEFT_DEP_YIELD;
+	if (e->d.kind == WEFT_DEP_SPAWN && si->arg < NT)
+		d->spawn_ev[si->arg] = n + 1;
+	if (e->d.kind == WEFT_DEP_END)
+		d->end_ev[t] = n + 1;
+	d->blk_acq[t] = 0;
+	d->queued[t] = e->d.kind == WEFT_DEP_BLOCKED && e->d.loc != WEFT_NO_LOC ? e->d.loc + 1 : 0;
+
+	if (d->stale || d->new_start == NIL || n < d->new_start)
+		return;
+	if (d->slp & bit(t)) {
+		/* a sleeping thread runs because nothing else can: every
+		 * continuation from here is covered (sleep-set blocked) */
+		d->redundant = true;
+		d->valid_end = n;
+		go_stale(d);
+		return;
+	}
+	/* sleep sets: a sleeper wakes at a dependent event; a yield wakes all
+	 * (the yield rule may make the sleeper's covering run infeasible) */
+	if (d->slp) {
+		if (e->d.kind == WEFT_DEP_YIELD) {
+			d->slp = 0;
+		} else {
+			d->slp &= (uint16_t)~bit(t);
+			for (uint32_t m = d->slp; m; m &= m - 1) {
+				const struct info *in = &d->slpi[lowest(m)];
+				bool w = !in->known ||
+					 (d->bounded ? sig_conflict(&e->d, &in->s)
+						     : dep_conflict(&e->d, &in->d));
+				if (w)
+					d->slp &= (uint16_t)~bit(lowest(m));
+			}
+		}
+	}
+	if (d->mode == WEFT_POR_OPTIMAL && !(e->flags & EV_IMPLICIT))
+		cursor_step(d, n);
+}
+
+/* ---------------------------------------------------------- analysis */
+
+/* The chosen thread's event at frame k, and (bounded) its whole block:
+ * its events until it blocks, ends, yields or is switched out. The
+ * first execution through a frame runs the chosen thread's block without
+ * preemption, so this is its natural block. */
+static void frame_info_from_log(struct weft_dpor *d, uint32_t k)
+{
+	struct frame *f = &d->fr[k];
+	struct info *in = &f->ci;
+
+	memset(in, 0, sizeof(*in));
+	in->tid = f->chosen;
+	uint32_t i = f->first_ev;
+	if (i == NIL || i >= d->nev || (d->valid_end != NIL && i >= d->valid_end))
+		return;   /* unknown: depends on everything */
+	in->known = 1;
+	in->d = d->ev[i].d;
+	bool ended = false;
+	for (; i < d->nev && (d->valid_end == NIL || i < d->valid_end); i++) {
+		const struct ev *e = &d->ev[i];
+		if (e->tid != f->chosen) {
+			ended = true;
+			break;
+		}
+		sig_add(&in->s, &e->d);
+		if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_END ||
+		    e->d.kind == WEFT_DEP_YIELD) {
+			ended = true;
+			break;
+		}
+	}
+	if (!ended)
+		in->s.all = 1;   /* cut by the end of the log (a report, a cap) */
+}
+
+/* Is event x (real, or the race's later event with clock cx) after
+ * real event e? */
+static inline bool after(const struct ev *e, const uint32_t *cx)
+{
+	return cx[e->tid] >= e->tidx;
+}
+
+/* Build v = notdep(e_i).e_j; returns its length. */
+static uint32_t build_v(struct weft_dpor *d, const struct race *r)
+{
+	const struct ev *ei = &d->ev[r->i];
+	uint32_t n = 0;
+
+	if (!GROW(d->v, d->capv, r->j - r->i + 1))
+		return 0;
+	for (uint32_t k = r->i + 1; k < r->j; k++) {
+		const struct ev *x = &d->ev[k];
+		if (x->flags & (EV_PHANTOM | EV_IMPLICIT))
+			continue;
+		const uint32_t *cx = clk_of(d, k);
+		if (after(ei, cx))
+			continue;
+		struct vitem *it = &d->v[n++];
+		it->k = k;
+		it->c = cx;
+		it->tidx = x->tidx;
+		it->tid = x->tid;
+		it->gone = 0;
+		it->d = x->d;
+	}
+	struct vitem *it = &d->v[n++];
+	it->k = r->j;
+	it->c = r->alt != NIL ? &d->aclk[r->alt] : clk_of(d, r->j);
+	it->tidx = d->ev[r->j].tidx;
+	it->tid = d->ev[r->j].tid;
+	it->gone = 0;
+	it->d = d->ev[r->j].d;
+	return n;
+}
+
+/* Is item x of v[0..n) (not gone) an initial: no earlier remaining item
+ * of another thread happens before it? Only a thread's first remaining
+ * item can be one. */
+static bool is_initial(const struct weft_dpor *d, uint32_t x, uint32_t n)
+{
+	const struct vitem *v = d->v;
+
+	(void)n;
+	for (uint32_t y = 0; y < x; y++) {
+		if (v[y].gone)
+			continue;
+		if (v[y].tid == v[x].tid)
+			return false;
+		if (v[y].tidx && v[x].c[v[y].tid] >= v[y].tidx)
+			return false;
+	}
+	return true;
+}
+
+/* First remaining item of thread t, or NIL. */
+static uint32_t first_of(const struct weft_dpor *d, unsigned t, uint32_t n)
+{
+	for (uint32_t y = 0; y < n; y++)
+		if (!d->v[y].gone && d->v[y].tid == t)
+			return y;
+	return NIL;
+}
+
+/* Weak initial: t can go first in an execution that extends v. */
+static bool weak_initial(const struct weft_dpor *d, unsigned t, bool known, const struct dep *dp,
+			 uint32_t n)
+{
+	uint32_t x = first_of(d, t, n);
+
+	if (x != NIL)
+		return is_initial(d, x, n);
+	if (!known)
+		return false;
+	for (uint32_t y = 0; y < n; y++)
+		if (!d->v[y].gone && dep_conflict(dp, &d->v[y].d))
+			return false;
+	return true;
+}
+
+static void add_all(struct weft_dpor *d, struct frame *f, uint32_t extra_skip, bool fallback)
+{
+	uint32_t add = bound_mask(d, f, f->allowed & ~f->bt & ~f->X & ~f->S & ~extra_skip);
+
+	for (uint32_t m = add; m; m &= m - 1)
+		if (!in_bound(d, f, lowest(m)))
+			add &= ~bit(lowest(m));
+	if (add) {
+		f->bt |= (uint16_t)add;
+		d->st.backtracks += (uint64_t)__builtin_popcount(add);
+	}
+	if (d->trace)
+		fprintf(stderr, "  %s at frame %u\n", fallback ? "FALLBACK" : "all", (unsigned)(f - d->fr));
+	if (fallback)
+		d->st.fallbacks++;
+}
+
+static void source_race(struct weft_dpor *d, const struct race *r)
+{
+	const struct ev *ei = &d->ev[r->i];
+	struct frame *f = &d->fr[ei->frame];
+
+
+	uint32_t covered = (uint32_t)f->bt | f->X | f->S;
+	uint32_t seen = 0, init = 0;
+	uint32_t first_tidx[NT];
+	int first_init = -1;
+
+	for (uint32_t k = r->i + 1; k <= r->j; k++) {
+		const struct ev *x = &d->ev[k];
+		const uint32_t *cx;
+		if (k == r->j) {
+			cx = r->alt != NIL ? &d->aclk[r->alt] : clk_of(d, k);
+		} else {
+			if (x->flags & (EV_PHANTOM | EV_IMPLICIT))
+				continue;
+			cx = clk_of(d, k);
+			if (after(ei, cx))
+				continue;
+		}
+		unsigned t = x->tid;
+		if (seen & bit(t))
+			continue;
+		bool ini = true;
+		for (uint32_t m = seen; m && ini; m &= m - 1)
+			if (cx[lowest(m)] >= first_tidx[lowest(m)])
+				ini = false;
+		seen |= bit(t);
+		first_tidx[t] = x->tidx ? x->tidx : UINT32_MAX;
+		if (ini) {
+			if (covered & bit(t))
+				return;   /* an initial is already explored or asleep here */
+			init |= bit(t);
+			if (first_init < 0)
+				first_init = (int)t;
+		}
+	}
+	if (!init)
+		return;
+	unsigned q = d->ev[r->j].tid;
+	unsigned want = (init & bit(q)) ? q : (unsigned)first_init;
+	if (!(f->allowed & bit(want))) {
+		add_all(d, f, 0, true);
+	} else {
+		f->bt |= (uint16_t)bit(want);
+		d->st.backtracks++;
+	}
+}
+
+/* Insert v[0..n) into the wakeup tree below node (JACM 2017, Def. 6.2). */
+static void wut_insert(struct weft_dpor *d, uint32_t node, uint32_t n)
+{
+	uint32_t left = n;
+
+	for (;;) {
+		if (d->nd[node].child == NIL)
+			return;   /* a leaf: an execution through here is scheduled */
+		uint32_t next = NIL;
+		for (uint32_t c = d->nd[node].child; c != NIL; c = d->nd[c].sib) {
+			const struct node *x = &d->nd[c];
+			uint32_t it = first_of(d, x->tid, n);
+			if (it != NIL) {
+				if (!is_initial(d, it, n))
+					continue;
+				d->v[it].gone = 1;
+				left--;
+				next = c;
+				break;
+			}
+			if (x->known && weak_initial(d, x->tid, true, &x->d, n)) {
+				next = c;
+				break;
+			}
+		}
+		if (next == NIL)
+			break;
+		if (!left)
+			return;   /* v is a prefix of a scheduled sequence */
+		node = next;
+	}
+	d->st.backtracks++;
+	for (uint32_t y = 0; y < n; y++) {
+		if (d->v[y].gone)
+			continue;
+		node = node_add(d, node, d->v[y].tid, &d->v[y].d);
+		if (node == NIL) {
+			set_incomplete(d, &d->capped, "out of memory");
+			return;
+		}
+	}
+}
+
+static void optimal_race(struct weft_dpor *d, const struct race *r)
+{
+	const struct ev *ei = &d->ev[r->i];
+	struct frame *f = &d->fr[ei->frame];
+	uint32_t n = build_v(d, r);
+
+	if (!n)
+		return;
+	/* covered by a thread explored or asleep here? */
+	for (uint32_t m = (uint32_t)f->S | f->X; m; m &= m - 1) {
+		unsigned q = lowest(m);
+		const struct info *in = frame_info(d, f, q);
+		if (weak_initial(d, q, in && in->known, in ? &in->d : NULL, n))
+			return;
+	}
+	/* the first thread of v cannot run here (a yield): fall back */
+	uint32_t x = 0;
+	if (!(f->allowed & bit(d->v[x].tid))) {
+		uint32_t have = 0;
+		for (uint32_t c = d->nd[f->wut].child; c != NIL; c = d->nd[c].sib)
+			have |= bit(d->nd[c].tid);
+		uint32_t add = f->allowed & ~have & ~f->X & ~f->S;
+		for (; add; add &= add - 1)
+			node_add(d, f->wut, lowest(add), NULL);
+		d->st.fallbacks++;
+		return;
+	}
+	wut_insert(d, f->wut, n);
+}
+
+static void analyse(struct weft_dpor *d)
+{
+	if (d->mode == WEFT_POR_SLEEP)
+		return;
+	for (uint32_t i = 0; i < d->nrc; i++) {
+		const struct race *r = &d->rc[i];
+		if (d->valid_end != NIL && r->j >= d->valid_end)
+			continue;
+		struct race rr = *r;
+		while (!(d->ev[rr.i].flags & EV_FIRST) && rr.i > 0 &&
+		       (d->ev[rr.i].d.kind == WEFT_DEP_YIELD || d->ev[rr.i].d.kind == WEFT_DEP_END) &&
+		       d->ev[rr.i - 1].tid == d->ev[rr.i].tid && !(d->ev[rr.i - 1].flags & EV_PHANTOM))
+			rr.i--;   /* a yield or an end follows its thread's op: one transition */
+		if ((d->ev[rr.j].flags & EV_IMPLICIT) && d->ev[rr.j].d.kind == WEFT_DEP_YIELD) {
+			rr.j--;   /* a glued yield: the race is with its transition */
+			rr.alt = NIL;
+			if (rr.j <= rr.i)
+				continue;
+		}
+		r = &rr;
+		const struct ev *ei = &d->ev[r->i];
+		if (ei->frame == NIL || ei->frame >= d->nfr)
+			continue;
+		d->st.races++;
+		if (!(ei->flags & EV_FIRST))
+			continue;   /* nothing else could run before e_i: irreversible */
+		if (d->mode == WEFT_POR_SOURCE)
+			source_race(d, r);
+		else
+			optimal_race(d, r);
+	}
+}
+
+/*
+ * Bounded search: a preemption of thread p right before its op x can be
+ * delayed past x whenever nothing other threads do before x runs
+ * conflicts with x; that gives an equivalent execution with no more
+ * preemptions (docs/strategies.md, the delay lemma). So alternatives to
+ * continuing p at a frame are needed only once some execution through
+ * "p continues" shows a later event of another thread that conflicts
+ * with x. The frame's default subtree is explored first (depth first),
+ * so the evidence is in before its alternatives are picked.
+ */
+struct jmask {
+	uint32_t epoch;
+	uint16_t r, w;
+};
+
+static void justify(struct weft_dpor *d, struct jmask *jm)
+{
+	uint16_t later = 0, later_all = 0;
+
+	for (uint32_t k = d->nev; k-- > 0;) {
+		const struct ev *e = &d->ev[k];
+		uint16_t others = (uint16_t)~bit(e->tid);
+		if ((e->flags & EV_FIRST) && e->frame < d->nfr) {
+			struct frame *f = &d->fr[e->frame];
+			if (!f->just && f->cur == (int)e->tid && f->chosen == e->tid) {
+				bool c = (later_all & others) ||
+					 ((e->d.y || e->d.kind == WEFT_DEP_YIELD) && (later & others));
+				if (!c && e->d.loc != WEFT_NO_LOC) {
+					uint32_t b1 = e->d.loc + e->d.size;
+					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !c; b++) {
+						const struct jmask *m = &jm[b];
+						if (m->epoch == d->epoch &&
+						    ((m->w & others) || (e->d.w && (m->r & others))))
+							c = true;
+					}
+				}
+				if (c) {
+					f->just = 1;
+					uint32_t add = bound_mask(d, f, f->allowed & ~f->bt);
+					for (uint32_t m = add; m; m &= m - 1)
+						if (in_bound(d, f, lowest(m))) {
+							f->bt |= (uint16_t)bit(lowest(m));
+							d->st.backtracks++;
+						}
+				}
+			}
+		}
+		later |= (uint16_t)bit(e->tid);
+		if (e->d.kind == WEFT_DEP_YIELD || e->d.y)
+			later_all |= (uint16_t)bit(e->tid);
+		if (e->d.loc != WEFT_NO_LOC) {
+			uint32_t b1 = e->d.loc + e->d.size;
+			for (uint32_t b = e->d.loc; b < b1 && b < d->nloc; b++) {
+				struct jmask *m = &jm[b];
+				if (m->epoch != d->epoch) {
+					m->epoch = d->epoch;
+					m->r = m->w = 0;
+				}
+				if (e->d.w)
+					m->w |= (uint16_t)bit(e->tid);
+				else
+					m->r |= (uint16_t)bit(e->tid);
+			}
+		}
+	}
+}
+
+static uint64_t world_hash(const void *w, size_t n)
+{
+	const uint8_t *p = w;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+
+	for (; n >= 8; n -= 8, p += 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		h = weft_mix64(h ^ x);
+	}
+	for (; n; n--, p++)
+		h = weft_mix64(h ^ *p);
+	return h ? h : 1;
+}
+
+static void note_final_state(struct weft_dpor *d)
+{
+	const void *w = weft_last_world();
+
+	if (!w || !d->sc->world_size)
+		return;
+	if (!d->fs) {
+		d->fs = calloc(FINAL_STATES_CAP, sizeof(*d->fs));
+		if (!d->fs)
+			return;
+	}
+	uint64_t h = world_hash(w, d->sc->world_size);
+	uint32_t i = (uint32_t)h & (FINAL_STATES_CAP - 1);
+	for (uint32_t probe = 0; probe < 64; probe++, i = (i + 1) & (FINAL_STATES_CAP - 1)) {
+		if (d->fs[i] == h)
+			return;
+		if (!d->fs[i]) {
+			if (d->nfs >= FINAL_STATES_CAP / 2) {
+				d->st.final_states_capped = true;
+				return;
+			}
+			d->fs[i] = h;
+			d->nfs++;
+			d->st.final_states = d->nfs;
+			return;
+		}
+	}
+	d->st.final_states_capped = true;
+}
+
+static void dump(struct weft_dpor *d)
+{
+	fprintf(stderr, "exec %llu: replay %u%s new_start %d valid_end %d nfr %u\n",
+		(unsigned long long)d->st.executions, d->replay, d->branching ? " (branch)" : "",
+		(int)d->new_start, (int)d->valid_end, d->nfr);
+	for (uint32_t i = 0; i < d->nev; i++) {
+		const struct ev *e = &d->ev[i];
+		fprintf(stderr, "  e%-3u T%u k%u loc %4d w%u f%-3d%s%s%s clk", i, e->tid, e->d.kind,
+			(int)e->d.loc, e->d.w, (int)e->frame, e->flags & EV_FIRST ? " FIRST" : "",
+			e->flags & EV_PHANTOM ? " PHANTOM" : "", e->flags & EV_IMPLICIT ? " IMPL" : "");
+		for (unsigned t = 0; t < 4; t++)
+			fprintf(stderr, " %u", clk_of(d, i)[t]);
+		fprintf(stderr, "\n");
+	}
+	for (uint32_t k = 0; k < d->nfr; k++) {
+		const struct frame *f = &d->fr[k];
+		fprintf(stderr, "  frame %u: run %x allowed %x cur %d chosen %u bt %x X %x S %x first %d pre %u\n",
+			k, f->runnable, f->allowed, f->cur, f->chosen, f->bt, f->X, f->S,
+			(int)f->first_ev, f->preempt);
+	}
+	for (uint32_t i = 0; i < d->nrc; i++)
+		fprintf(stderr, "  race e%u e%u%s\n", d->rc[i].i, d->rc[i].j, d->rc[i].alt != NIL ? " alt" : "");
+}
+
+static void dpor_end(void *st, const struct weft_exec_result *r)
+{
+	struct weft_dpor *d = st;
+
+	(void)r;
+	if (d->trace)
+		dump(d);
+	d->st.executions++;
+	d->st.events += d->nev;
+	if (d->redundant)
+		d->st.redundant++;
+	if (d->count_final && !d->redundant)
+		note_final_state(d);
+	/* the chosen threads' events (and blocks) of the new frames */
+	if (d->new_start != NIL)
+		for (uint32_t k = d->branching ? d->replay : 0; k < d->nfr && k < d->k; k++)
+			frame_info_from_log(d, k);
+	if (d->bounded) {
+		if (d->mode == WEFT_POR_SOURCE && d->jm)
+			justify(d, d->jm);
+	} else if (d->new_start != NIL) {
+		analyse(d);
+	}
+}
+
+const struct weft_strategy_ops weft_strategy_dpor = {
+	.name = "dfs",
+	.begin = dpor_begin,
+	.pick_next = dpor_pick,
+	.end = dpor_end,
+	.on_step = dpor_step,
+};
+
+/* -------------------------------------------------------------- the API */
+
+struct weft_dpor *weft_dpor_new(void)
+{
+	struct weft_dpor *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->freend = NIL;
+	return d;
+}
+
+void weft_dpor_free(struct weft_dpor *d)
+{
+	if (!d)
+		return;
+	free(d->fr);
+	free(d->pool);
+	free(d->nd);
+	free(d->ev);
+	free(d->pev);
+	free(d->clk);
+	free(d->rc);
+	free(d->aclk);
+	free(d->loc);
+	free(d->v);
+	free(d->jm);
+	free(d->fs);
+	free(d);
+}
+
+int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum weft_por mode,
+		    unsigned bound, enum weft_lock_model lock, const uint8_t *wl, size_t wl_len)
+{
+	if (mode == WEFT_POR_NONE || mode > WEFT_POR_OPTIMAL || !weft_por_sound(mode, bound) ||
+	    wl_len > sizeof(d->wl))
+		return WEFT_EINVAL;
+	uint32_t nloc = (uint32_t)(sc->world_size ? sc->world_size : 1);
+	if (nloc > d->nloc) {
+		struct loc *l = calloc(nloc, sizeof(*l));
+		struct jmask *jm = calloc(nloc, sizeof(*jm));
+		if (!l || !jm) {
+			free(l);
+			free(jm);
+			return WEFT_ENOMEM;
+		}
+		free(d->loc);
+		free(d->jm);
+		d->loc = l;
+		d->jm = jm;
+		d->nloc = nloc;
+		d->epoch = 0;
+	}
+	d->nloc = nloc;
+	d->sc = sc;
+	d->mode = mode;
+	d->bound = bound;
+	d->bounded = bound != WEFT_BOUND_NONE;
+	d->lock = lock;
+	d->trace = getenv("WEFT_DPOR_TRACE") != NULL;
+	if (wl_len)
+		memcpy(d->wl, wl, wl_len);
+	d->wl_len = wl_len;
+	if (!d->max_frames)
+		d->max_frames = DEFAULT_MAX_FRAMES;
+	if (!d->max_events)
+		d->max_events = DEFAULT_MAX_EVENTS;
+	d->started = d->done = false;
+	d->ymode = d->restart = false;
+	d->capped = d->nondet = d->lost = false;
+	d->why = NULL;
+	d->nfr = d->replay = 0;
+	d->branching = false;
+	d->npool = 0;
+	d->nnd = 0;
+	d->freend = NIL;
+	d->nev = d->npev = 0;
+	d->nfs = 0;
+	if (d->fs)
+		memset(d->fs, 0, FINAL_STATES_CAP * sizeof(*d->fs));
+	memset(&d->st, 0, sizeof(d->st));
+	return 0;
+}
+
+void weft_dpor_set_caps(struct weft_dpor *d, uint32_t max_frames, uint32_t max_events,
+			uint64_t max_executions)
+{
+	if (max_frames)
+		d->max_frames = max_frames;
+	if (max_events)
+		d->max_events = max_events;
+	d->max_execs = max_executions;
+}
+
+void weft_dpor_count_final_states(struct weft_dpor *d, bool on)
+{
+	d->count_final = on;
+}
+
+bool weft_dpor_done(const struct weft_dpor *d)
+{
+	return d->done;
+}
+
+bool weft_dpor_complete(const struct weft_dpor *d)
+{
+	return d->done && !d->capped && !d->nondet && !d->lost;
+}
+
+const char *weft_dpor_why_incomplete(const struct weft_dpor *d)
+{
+	if (weft_dpor_complete(d) || !d->done)
+		return d->why ? d->why : "";
+	return d->why ? d->why : "";
+}
+
+void weft_dpor_get_stats(const struct weft_dpor *d, struct weft_dpor_stats *out)
+{
+	*out = d->st;
+}
