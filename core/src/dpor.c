@@ -189,6 +189,8 @@ struct ev {
 	uint8_t tid, flags;
 	uint32_t frame;   /* the last frame at or before it (NIL: none) */
 	uint32_t tidx;    /* 1-based among its thread's real events (0: phantom) */
+	uint32_t alt;     /* a spin_lock after a release: its clock without the
+			     release edge, in aclk (NIL: none) */
 };
 
 /* Sleep-set and explored-set entries: a thread and its next event (exact,
@@ -868,7 +870,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 
 static void record_race(struct weft_dpor *d, uint32_t i, uint32_t j, const uint32_t *alt)
 {
-	if (d->new_start == NIL || j < d->new_start)
+	if (d->bounded || d->new_start == NIL || j < d->new_start)
 		return;
 	if (!GROW(d->rc, d->caprc, d->nrc + 1)) {
 		set_incomplete(d, &d->capped, "out of memory");
@@ -907,8 +909,9 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 
 	if (b1 > d->nloc)
 		b1 = d->nloc;
-	/* a yield conflicts with every event of another thread */
-	for (unsigned u = 0; u < NT; u++) {
+	/* a yield conflicts with every event of another thread (the bounded
+	 * search handles yields in justify() instead) */
+	for (unsigned u = 0; u < NT && !d->bounded; u++) {
 		uint32_t y = e->d.kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
 		if (y && u != e->tid)
 			cand[nc++] = y - 1;
@@ -971,6 +974,11 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		if (acq != NIL && d->ev[acq].tid != e->tid && !(d->ev[acq].flags & EV_PHANTOM) &&
 		    d->blk_acq[e->tid] != acq + 1 && !includes(d, C, acq))
 			record_race(d, acq, n, C);
+		if (rel != NIL && d->bounded && GROW(d->aclk, d->capaclk, d->naclk + NT)) {
+			d->ev[n].alt = d->naclk;
+			memcpy(&d->aclk[d->naclk], C, NT * sizeof(uint32_t));
+			d->naclk += NT;
+		}
 		if (rel != NIL)
 			join(C, clk_of(d, rel));
 	}
@@ -1073,7 +1081,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 		d->logging = false;
 		return;
 	}
-	if (!d->bounded && n + 1 > d->capclk) {
+	if (n + 1 > d->capclk) {
 		uint32_t c = d->capclk ? d->capclk : 256;
 		while (c < n + 1)
 			c *= 2;
@@ -1093,6 +1101,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 	classify(d, si, &e->d, &phantom);
 	e->tid = (uint8_t)t;
 	e->flags = 0;
+	e->alt = NIL;
 	if ((int)t == d->await_tid) {
 		e->frame = d->await_frame;
 		if (d->await_frame != NIL) {
@@ -1136,22 +1145,15 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 
 	if (phantom)
 		d->after_yield = false;
-	if (phantom && d->bounded) {
-		e->flags |= EV_PHANTOM;
-		e->tidx = 0;
-		return;
-	}
-	if (d->bounded) {
-		e->tidx = ++d->ntidx[t];
-		goto tail;   /* the bounded search needs no happens-before */
-	}
 	uint32_t *C = clk_of(d, n);
 	memcpy(C, d->tclk[t], sizeof(d->tclk[t]));
 	if (phantom) {
 		/* a blocked attempt that changes nothing: not in the trace;
 		 * it races with the acquire that holds the lock */
 		e->flags |= EV_PHANTOM;
-		e->tidx = 0;
+		/* bounded: the index of the thread's last real event, so that
+		 * justify() measures "its next op" from there */
+		e->tidx = d->bounded ? d->ntidx[t] : 0;
 		if (e->d.loc != WEFT_NO_LOC) {
 			struct loc *l = loc_at(d, e->d.loc);
 			uint32_t a = l->la;
@@ -1159,7 +1161,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 				record_race(d, a - 1, n, NULL);
 			d->blk_acq[t] = a;
 		}
-		if (!d->ymode)
+		if (!d->ymode || d->bounded)
 			return;
 		/* with yields, the attempt is a step that can let a yielder
 		 * go on: an event that conflicts with yields (and only them) */
@@ -1181,7 +1183,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
 	/* the yield rule: a yielder's next event comes after what ran first
 	 * after its yield (an order, not a race: it cannot be reversed) */
-	if (d->absorber[t]) {
+	if (d->absorber[t] && !d->bounded) {
 		join(C, clk_of(d, d->absorber[t] - 1));
 		d->absorber[t] = 0;
 	}
@@ -1196,7 +1198,6 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 		d->yield_open = 0;
 	}
 	d->last_ev[t] = n + 1;
-tail:
 	d->after_yield = e->d.kind == WEFT_DEP_YIELD;
 	if (e->d.kind == WEFT_DEP_SPAWN && si->arg < NT)
 		d->spawn_ev[si->arg] = n + 1;
@@ -1532,42 +1533,62 @@ static void analyse(struct weft_dpor *d)
 }
 
 /*
- * Bounded search: a preemption of thread p right before its op x can be
- * delayed past x whenever nothing other threads do before x runs
- * conflicts with x; that gives an equivalent execution with no more
- * preemptions (docs/strategies.md, the delay lemma). So alternatives to
- * continuing p at a frame are needed only once some execution through
- * "p continues" shows a later event of another thread that conflicts
- * with x. The frame's default subtree is explored first (depth first),
- * so the evidence is in before its alternatives are picked.
+ * Bounded search (docs/strategies.md). A preemption of thread p right
+ * before its op x can be delayed past x whenever nothing other threads
+ * do before x runs conflicts with x: the result is equivalent and has no
+ * more preemptions (the delay lemma). If something does (y), moving x
+ * first instead gives a bounded run through "p continues" in which y
+ * comes after x but before p's next op x2; in every run equivalent to it
+ * y sees x and not x2. So alternatives to continuing p at a frame are
+ * needed only once some explored run through "p continues" has an event
+ * y of another thread that conflicts with x and whose clock has x but
+ * not x2 (or p has no x2). The frame's default subtree is explored first
+ * (depth first), so that evidence is in before its alternatives are
+ * picked.
  */
 struct jmask {
 	uint32_t epoch;
-	uint16_t r, w;
+	uint32_t r[NT], w[NT];   /* least clock[p] of a later read / write by
+				    another thread than p, per p */
 };
 
 static void justify(struct weft_dpor *d, struct jmask *jm)
 {
-	uint16_t later = 0, later_all = 0;
+	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
+	uint32_t ymin[NT];           /* least clock[p] of a later yield of another
+					thread than p */
+
+	for (unsigned t = 0; t < NT; t++)
+		ymin[t] = UINT32_MAX;
 
 	for (uint32_t k = d->nev; k-- > 0;) {
 		const struct ev *e = &d->ev[k];
-		uint16_t others = (uint16_t)~bit(e->tid);
+		unsigned p = e->tid;
 		if ((e->flags & EV_FIRST) && e->frame < d->nfr) {
 			struct frame *f = &d->fr[e->frame];
-			if (!f->just && f->cur == (int)e->tid && f->chosen == e->tid) {
-				bool c = (later_all & others) ||
-					 ((e->d.y || e->d.kind == WEFT_DEP_YIELD) && (later & others));
-				if (!c && e->d.loc != WEFT_NO_LOC) {
+			if (!f->just && f->cur == (int)p && f->chosen == p) {
+				/* a later y of another thread with y[p] <= tidx(x),
+				 * or any later y if p has nothing after x (a yield or
+				 * the end right after x belong to x's transition:
+				 * nothing can run between them), that conflicts with
+				 * x or is a yield (x may have been what ran right
+				 * after it: moving x first could strand it) */
+				uint32_t end = e->tidx;
+				for (uint32_t j = k + 1; j < d->nev && d->ev[j].tid == p &&
+				     (d->ev[j].flags & EV_IMPLICIT); j++)
+					end = d->ev[j].tidx;
+				uint32_t lim = last[p] > end ? end : UINT32_MAX;
+				bool just = ymin[p] <= lim;
+				if (!just && e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM)) {
 					uint32_t b1 = e->d.loc + e->d.size;
-					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !c; b++) {
+					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
 						const struct jmask *m = &jm[b];
 						if (m->epoch == d->epoch &&
-						    ((m->w & others) || (e->d.w && (m->r & others))))
-							c = true;
+						    (m->w[p] <= lim || (e->d.w && m->r[p] <= lim)))
+							just = true;
 					}
 				}
-				if (c) {
+				if (just) {
 					f->just = 1;
 					uint32_t add = bound_mask(d, f, f->allowed & ~f->bt);
 					for (uint32_t m = add; m; m &= m - 1)
@@ -1578,22 +1599,33 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				}
 			}
 		}
-		later |= (uint16_t)bit(e->tid);
-		if (e->d.kind == WEFT_DEP_YIELD || e->d.y)
-			later_all |= (uint16_t)bit(e->tid);
-		if (e->d.loc != WEFT_NO_LOC) {
-			uint32_t b1 = e->d.loc + e->d.size;
-			for (uint32_t b = e->d.loc; b < b1 && b < d->nloc; b++) {
-				struct jmask *m = &jm[b];
-				if (m->epoch != d->epoch) {
-					m->epoch = d->epoch;
-					m->r = m->w = 0;
-				}
-				if (e->d.w)
-					m->w |= (uint16_t)bit(e->tid);
-				else
-					m->r |= (uint16_t)bit(e->tid);
+		if (e->flags & EV_PHANTOM)
+			continue;
+		if (e->d.kind == WEFT_DEP_YIELD) {
+			const uint32_t *c = clk_of(d, k);
+			for (unsigned q = 0; q < NT; q++)
+				if (q != p && c[q] < ymin[q])
+					ymin[q] = c[q];
+		}
+		if (e->tidx > last[p])
+			last[p] = e->tidx;
+		if (e->d.loc == WEFT_NO_LOC)
+			continue;
+		/* a spin_lock's evidence is its clock without the release
+		 * edge: moving x first would only make it wait */
+		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
+		uint32_t b1 = e->d.loc + e->d.size;
+		for (uint32_t b = e->d.loc; b < b1 && b < d->nloc; b++) {
+			struct jmask *m = &jm[b];
+			if (m->epoch != d->epoch) {
+				m->epoch = d->epoch;
+				memset(m->r, 0xff, sizeof(m->r));
+				memset(m->w, 0xff, sizeof(m->w));
 			}
+			uint32_t *mm = e->d.w ? m->w : m->r;
+			for (unsigned q = 0; q < NT; q++)
+				if (q != p && c[q] < mm[q])
+					mm[q] = c[q];
 		}
 	}
 }
