@@ -779,11 +779,16 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	uint32_t allowed = run;
 	/* Not enabled: a thread that would block without changing anything.
 	 * That choice only wastes a switch, until yields exist: then a
-	 * thread that tries and blocks may be what lets a yielder go on, so
-	 * once a yield was seen (ymode) every runnable thread is a choice. */
-	if (!d->ymode)
+	 * thread that tries and blocks may be what lets a yielder go on.
+	 * Once a yield was seen (ymode), such a thread is a choice (the
+	 * bounded search: only right after a yield, since elsewhere removing
+	 * the attempt leaves an equivalent run with no more preemptions),
+	 * and the current thread is never made to block at once (its
+	 * attempt may be needed later, after some yield). */
+	bool post_yield = d->after_yield && cur < 0;
+	if (!d->ymode || (d->bounded && !post_yield))
 		for (uint32_t m = run; m; m &= m - 1)
-			if (blocks_stateless(d, lowest(m)))
+			if ((!d->ymode || (int)lowest(m) != cur) && blocks_stateless(d, lowest(m)))
 				allowed &= ~bit(lowest(m));
 	if (cur >= 0 && !(allowed & bit((unsigned)cur)) && (run & bit((unsigned)cur)))
 		return decided(d, dec, (unsigned)cur, NIL);   /* it blocks now, for free */
@@ -1160,6 +1165,17 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 			if (a && d->ev[a - 1].tid != t && !includes(d, C, a - 1))
 				record_race(d, a - 1, n, NULL);
 			d->blk_acq[t] = a;
+		}
+		if (d->bounded && !d->stale && d->new_start != NIL && n >= d->new_start) {
+			/* under a bound a blocked attempt is a free switch: a
+			 * sleeper whose block touches the lock wakes (moving that
+			 * block first would turn the attempt into an acquire) */
+			for (uint32_t m = d->slp; m; m &= m - 1) {
+				const struct info *in = &d->slpi[lowest(m)];
+				bool joins = e->d.loc == WEFT_NO_LOC && e->d.arg == lowest(m);
+				if (!in->known || joins || sig_conflict(&e->d, &in->s))
+					d->slp &= (uint16_t)~bit(lowest(m));
+			}
 		}
 		if (!d->ymode || d->bounded)
 			return;
@@ -1574,11 +1590,17 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				 * x or is a yield (x may have been what ran right
 				 * after it: moving x first could strand it) */
 				uint32_t end = e->tidx;
+				bool stops = (e->flags & EV_PHANTOM) != 0;
 				for (uint32_t j = k + 1; j < d->nev && d->ev[j].tid == p &&
-				     (d->ev[j].flags & EV_IMPLICIT); j++)
+				     (d->ev[j].flags & EV_IMPLICIT); j++) {
 					end = d->ev[j].tidx;
+					stops = true;   /* x's transition ends p's block */
+				}
 				uint32_t lim = last[p] > end ? end : UINT32_MAX;
-				bool just = ymin[p] <= lim;
+				/* stranding a yield takes the yielder running again
+				 * right after x: a second preemption unless x's
+				 * transition ends p's block */
+				bool just = ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound);
 				if (!just && e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM)) {
 					uint32_t b1 = e->d.loc + e->d.size;
 					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
