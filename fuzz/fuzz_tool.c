@@ -36,7 +36,7 @@ static struct weft_exec_result run_bytes(const uint8_t *buf, size_t len, bool re
 {
 	static struct weft_bytes b;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .record = record };
+				   .record = record, .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 
 	weft_bytes_init(&b, sc, buf, len);
@@ -201,7 +201,8 @@ static size_t find_crash(uint64_t seed, uint8_t *buf, enum weft_kind *kind)
 		}
 	}
 	struct weft_random rs;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 	weft_random_init(&rs, sc, seed + 1, NULL, 0);
 	for (unsigned it = 0; it < 2000000; it++) {
@@ -284,7 +285,8 @@ static const struct weft_strategy_ops naive_ops = {
 static struct weft_exec_result run_naive(const uint8_t *buf, size_t len, size_t wl_len)
 {
 	struct naive nv = { buf, wl_len, buf + wl_len, len - wl_len };
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
 
 	weft_execute(&o, &naive_ops, &nv, &r);

@@ -164,6 +164,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.sc = sc;
 	opts.variant = vi;
 	opts.lock = weft_fuzz_lock(sc);
+	opts.checks = WEFT_CHECKS_DEFAULT;   /* every input reproduces alone: no persistence */
 	opts.feedback = weft_fuzz_feedback_on();
 #if defined(WEFT_FUZZ_LIBFUZZER)
 	const char *m = getenv("WEFT_FUZZ_MUTATOR");

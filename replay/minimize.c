@@ -523,6 +523,18 @@ static int setup(struct mctx *x, const struct weft_run_opts *o)
 	x->o = *o;
 	x->o.record = false;
 	x->o.feedback = false;
+	/* every candidate starts from a fresh lockdep graph, seeded with what
+	 * the finding took from earlier executions: candidates of one
+	 * minimization never lend each other edges */
+	if (o->lockdep_persist) {
+		static struct weft_lockdep_fact seed[WEFT_LOCKDEP_MAX_FACTS];
+		size_t n;
+		const struct weft_lockdep_fact *w = weft_lockdep_last_witness(&n);
+		memcpy(seed, w, n * sizeof(*seed));
+		x->o.lockdep_persist = false;
+		x->o.lockdep_seed = seed;
+		x->o.nr_lockdep_seed = n;
+	}
 	x->cur = calloc(1, sizeof(*x->cur));
 	x->a = calloc(1, sizeof(*x->a));
 	x->b = calloc(1, sizeof(*x->b));
@@ -540,19 +552,18 @@ static void teardown(struct mctx *x)
 	free(x->occ);
 }
 
-int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
-		  const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
-		  struct weft_min_result *res)
+int weft_minimize(const struct weft_run_opts *o, const uint8_t *in, size_t len, uint8_t *out,
+		  size_t *out_len, struct weft_min_result *res)
 {
 	struct mctx x;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
+	const struct weft_scenario *sc = o->sc;
 	double t0 = now();
 	struct weft_bytes *bs = malloc(sizeof(*bs));
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	*out_len = 0;
-	rc = setup(&x, &o);
+	rc = setup(&x, o);
 	if (rc || !bs) {
 		free(bs);
 		teardown(&x);

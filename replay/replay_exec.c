@@ -78,8 +78,19 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 	snprintf(rf->tool, sizeof(rf->tool), "weft %s", WEFT_VERSION_STRING);
 	rf->fingerprint = weft_scenario_fingerprint(sc);
 	rf->nr_cpus = (uint8_t)sc->nr_cpus;
-	rf->nr_threads = (uint8_t)sc->nr_threads;
+	/* the threads the decisions may name: the scenario's, its interrupt
+	 * handlers' and those the execution spawned */
+	rf->nr_threads = (uint8_t)weft_last_nr_threads();
 	rf->lock = (uint8_t)o->lock;
+	rf->checks = o->checks;
+	if (r->kind != WEFT_KIND_NONE) {
+		size_t nf;
+		const struct weft_lockdep_fact *f = weft_lockdep_last_witness(&nf);
+		if (nf > WEFT_LOCKDEP_MAX_FACTS)
+			nf = WEFT_LOCKDEP_MAX_FACTS;
+		memcpy(rf->lockdep, f, nf * sizeof(*f));
+		rf->nr_lockdep = nf;
+	}
 
 	memcpy(rf->workload, w, nw);
 	rf->workload_len = nw;
@@ -198,7 +209,8 @@ int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario
 	struct fill_sites fs;
 	struct weft_replay_strategy *rsp = &fs.rs;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf->lock,
-				   .record = true };
+				   .record = true, .checks = rf->checks,
+				   .lockdep_seed = rf->lockdep, .nr_lockdep_seed = rf->nr_lockdep };
 	int rc;
 
 	memset(c, 0, sizeof(*c));

@@ -250,6 +250,27 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 	for (size_t i = 0; i < rf->nr_state_hashes; i++)
 		w_le(&b, rf->state_hashes[i], 8);
 	SECTION(WEFT_RT_HASHES);
+
+	if (rf->checks || rf->nr_lockdep) {
+		w_var(&b, rf->checks);
+		w_var(&b, rf->nr_lockdep);
+		for (size_t i = 0; i < rf->nr_lockdep && i < WEFT_LOCKDEP_MAX_FACTS; i++) {
+			const struct weft_lockdep_fact *f = &rf->lockdep[i];
+			w_u8(&b, f->type);
+			w_u8(&b, f->use);
+			w_u8(&b, f->tid_a);
+			w_u8(&b, f->tid_b);
+			w_le(&b, f->a, 8);
+			w_le(&b, f->b, 8);
+			w_le(&b, f->loc_a, 4);
+			w_le(&b, f->loc_b, 4);
+			w_le(&b, f->site_a, 4);
+			w_le(&b, f->site_b, 4);
+			w_var(&b, f->step_a);
+			w_var(&b, f->step_b);
+		}
+		SECTION(WEFT_RT_CHECKS);
+	}
 #undef SECTION
 
 	if (w.oom || b.oom)
@@ -460,11 +481,46 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* WEFT_RT_CHECKS: varint checks, varint n <= WEFT_LOCKDEP_MAX_FACTS, n
+ * facts (docs/replay-format.md). Every field is checked: a fact names a
+ * known type and usage, and class keys of a known form. */
+static void parse_checks(struct rbuf *r, struct weft_replay *rf)
+{
+	rf->checks = (unsigned)r_var(r, 0xff, "checks");
+	uint64_t n = r_var(r, WEFT_LOCKDEP_MAX_FACTS, "lockdep fact count");
+	for (size_t i = 0; i < n && !r->rc; i++) {
+		struct weft_lockdep_fact *f = &rf->lockdep[i];
+		f->type = r_u8(r);
+		f->use = r_u8(r);
+		f->tid_a = r_u8(r);
+		f->tid_b = r_u8(r);
+		f->a = r_le(r, 8);
+		f->b = r_le(r, 8);
+		f->loc_a = (uint32_t)r_le(r, 4);
+		f->loc_b = (uint32_t)r_le(r, 4);
+		f->site_a = (uint32_t)r_le(r, 4);
+		f->site_b = (uint32_t)r_le(r, 4);
+		f->step_a = (uint32_t)r_var(r, UINT32_MAX, "lockdep fact step");
+		f->step_b = (uint32_t)r_var(r, UINT32_MAX, "lockdep fact step");
+		if (r->rc)
+			break;
+		if (f->type != WEFT_LOCKDEP_FACT_EDGE && f->type != WEFT_LOCKDEP_FACT_USE)
+			r_bad(r, "lockdep fact %zu: unknown type %u", i, f->type);
+		else if (f->use > 3)
+			r_bad(r, "lockdep fact %zu: unknown usage %u", i, f->use);
+		else if ((f->a >> 32) < 1 || (f->a >> 32) > 2 ||
+			 (f->type == WEFT_LOCKDEP_FACT_EDGE && ((f->b >> 32) < 1 || (f->b >> 32) > 2)))
+			r_bad(r, "lockdep fact %zu: malformed lock class", i);
+		rf->nr_lockdep = i + 1;
+	}
+}
+
 static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 {
 	uint32_t *sites = NULL;
 	size_t nsites = 0;
 	unsigned next = WEFT_RT_META;
+	bool have_checks = false;
 
 	while (top->off < top->n && !top->rc) {
 		top->where = "content";
@@ -482,6 +538,23 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 		}
 		struct rbuf r = { top->p + top->off, (size_t)len, 0, "", top->err, top->errn, 0 };
 		top->off += (size_t)len;
+		if (tag == WEFT_RT_CHECKS) {
+			r.where = "checks";
+			if (next <= WEFT_RT__LAST || have_checks) {
+				r_bad(&r, "before the critical sections end, or repeated");
+				top->rc = r.rc;
+				break;
+			}
+			have_checks = true;
+			parse_checks(&r, rf);
+			if (!r.rc && r.off != r.n)
+				r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
+			if (r.rc) {
+				top->rc = r.rc;
+				break;
+			}
+			continue;
+		}
 		if (tag >= 0x80)
 			continue;   /* optional section of a newer minor version */
 		if (tag == 0 || tag > WEFT_RT__LAST) {
@@ -869,10 +942,14 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			    rf->scenario, rf->variant);
 	*scp = sc;
 	*vi = v;
-	if (rf->nr_threads != sc->nr_threads || rf->nr_cpus != sc->nr_cpus)
+	/* the file's thread count covers interrupt handlers and spawned
+	 * threads: at least the scenario's own threads and handlers */
+	if (rf->nr_threads < sc->nr_threads + sc->nr_irqs || rf->nr_cpus != sc->nr_cpus)
 		return fail(err, errn, WEFT_ESTALE,
-			    "stale: the file has %u threads on %u CPUs, %s has %u on %u",
-			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_cpus);
+			    "stale: the file has %u threads on %u CPUs, %s has %u (+%u interrupt "
+			    "handlers) on %u",
+			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_irqs,
+			    sc->nr_cpus);
 	uint64_t fp = weft_scenario_fingerprint(sc);
 	if (fp != rf->fingerprint)
 		return fail(err, errn, WEFT_ESTALE,

@@ -651,7 +651,8 @@ static enum weft_kind rerun(const struct fuzz_opts *o, const char *crash, bool p
 	static uint8_t buf[65536];
 	static struct weft_bytes b;
 	struct weft_exec_result r;
-	struct weft_run_opts ro = { .sc = o->sc, .variant = o->vi, .lock = o->lock };
+	struct weft_run_opts ro = { .sc = o->sc, .variant = o->vi, .lock = o->lock,
+				    .checks = WEFT_CHECKS_DEFAULT };
 	long len = cli_read_file(crash, buf, sizeof(buf));
 
 	if (len < 0)

@@ -65,18 +65,23 @@ static void json_measure(FILE *f, const char *name, const struct weft_min_measur
 
 /* Print the outcome of a minimization whose result is the machine's last
  * execution (recorded): store it, re-read and replay it, print. */
-static int store_and_print(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+static int store_and_print(const struct weft_run_opts *ro,
 			   const struct weft_min_result *mrp, const uint8_t *min, size_t min_len,
 			   const char *outdir, const char *strategy, bool json, FILE *out,
 			   char *pathout, size_t pathn)
 {
 	struct weft_min_result mr = *mrp;
+	const struct weft_scenario *sc = ro->sc;
+	unsigned vi = ro->variant;
+	enum weft_lock_model lock = ro->lock;
 	const char *lname = lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
 	const char *vname = sc->variants[vi].name;
 	int rc;
 
-	/* the minimizer's last execution is the minimized one, recorded */
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .record = true };
+	/* the minimizer's last execution is the minimized one, recorded (the
+	 * file keeps the run's checks and lockdep witness) */
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .record = true,
+				   .checks = ro->checks };
 	struct weft_replay rf, back;
 	rc = weft_replay_from_last(&rf, &o, &mr.final, strategy, min, min_len);
 	if (rc)
@@ -161,16 +166,17 @@ static int store_and_print(const struct weft_scenario *sc, unsigned vi, enum wef
 	return WEFT_EXIT_BUG;
 }
 
-int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
-		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
-		    bool json, FILE *out, char *pathout, size_t pathn)
+int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len,
+		    const char *outdir, const char *strategy, bool json, FILE *out, char *pathout,
+		    size_t pathn)
 {
 	uint8_t min[WEFT_INPUT_MAX];
 	size_t min_len = 0;
 	struct weft_min_result mr;
-	const char *lname = lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
-	const char *vname = sc->variants[vi].name;
-	int rc = weft_minimize(sc, vi, lock, in, len, min, &min_len, &mr);
+	const struct weft_scenario *sc = o->sc;
+	const char *lname = o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	const char *vname = sc->variants[o->variant].name;
+	int rc = weft_minimize(o, in, len, min, &min_len, &mr);
 
 	if (rc == WEFT_ENOENT) {
 		if (json) {
@@ -192,8 +198,7 @@ int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_
 	}
 	if (rc)
 		return cli_io_error("minimizer failed (%d)", rc);
-	return store_and_print(sc, vi, lock, &mr, min, min_len, outdir, strategy, json, out,
-			       pathout, pathn);
+	return store_and_print(o, &mr, min, min_len, outdir, strategy, json, out, pathout, pathn);
 }
 
 int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec_result *r,
@@ -208,8 +213,8 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 	(void)in;
 	(void)len;
 	if (rc == 0)
-		return store_and_print(o->sc, o->variant, o->lock, &mr, min, min_len, outdir,
-				       strategy, false, out, path, pathn);
+		return store_and_print(o, &mr, min, min_len, outdir, strategy, false, out, path,
+				       pathn);
 	if (rc == WEFT_EDESYNC) {
 		fprintf(stderr, "weft: the finding does not reproduce under the minimizer's "
 				"schedule: nondeterministic model?\n");
@@ -289,8 +294,10 @@ int cmd_import(int argc, char **argv)
 		return cli_io_error("import: cannot read '%s': %s", crash, strerror(errno));
 	if (weft_replay_sniff(buf, (size_t)n))
 		return cli_usage_error("import: '%s' is already a replay file (use weft min)", crash);
-	return weft_cli_import(sc, vi, lock, buf, (size_t)n, outdir, strategy, json, stdout, NULL,
-			       0);
+	/* a fuzz target's crash: the target's optional detectors */
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
+				   .checks = WEFT_CHECKS_DEFAULT };
+	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }
 #else
 int cmd_import(int argc, char **argv)

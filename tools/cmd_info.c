@@ -90,7 +90,9 @@ int cmd_info(int argc, char **argv)
 		else
 			printf("null");
 		printf(", \"stale\": %s, \"cpus\": %u, \"threads\": %u, \"lock\": \"%s\", "
-		       "\"strategy\": ", rc ? "true" : "false", rf.nr_cpus, rf.nr_threads, lock);
+		       "\"lockdep\": %s, \"lockdep_facts\": %zu, \"strategy\": ",
+		       rc ? "true" : "false", rf.nr_cpus, rf.nr_threads, lock,
+		       rf.checks & WEFT_CHECK_LOCKDEP ? "true" : "false", rf.nr_lockdep);
 		cli_json_str(stdout, rf.strategy);
 		printf(", \"tool\": ");
 		cli_json_str(stdout, rf.tool);
@@ -159,6 +161,11 @@ int cmd_info(int argc, char **argv)
 		       rf.nr_choices);
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
+		printf("checks:       %s", rf.checks & WEFT_CHECK_LOCKDEP ? "lockdep" : "none");
+		if (rf.nr_lockdep)
+			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
+			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");
+		printf("\n");
 		printf("raw input:    %zu bytes: ", rf.input_len);
 		cli_hex_print(stdout, rf.input, rf.input_len);
 		printf("\n");

@@ -76,8 +76,9 @@ int cmd_min(int argc, char **argv)
 		enum weft_lock_model lock = sc->default_lock;
 		if (lock_s && !cli_parse_lock(lock_s, &lock))
 			return cli_usage_error("min: --lock takes tas or ticket, not '%s'", lock_s);
-		return weft_cli_import(sc, vi, lock, buf, (size_t)n, outdir, "fuzzer", json, stdout,
-				       NULL, 0);
+		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
+					   .checks = WEFT_CHECKS_DEFAULT };
+		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
 	}
 	if (target || lock_s)
 		return cli_usage_error("min: a .weft file names its own target and lock model");
@@ -106,8 +107,11 @@ int cmd_min(int argc, char **argv)
 	}
 	char strategy[40];
 	snprintf(strategy, sizeof(strategy), "%s", rf.strategy);
-	rc = weft_cli_import(sc, vi, (enum weft_lock_model)rf.lock, rf.input, rf.input_len, outdir,
-			     strategy, json, stdout, NULL, 0);
+	/* the file's optional detectors and lockdep witness */
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf.lock,
+				   .checks = rf.checks, .lockdep_seed = rf.lockdep,
+				   .nr_lockdep_seed = rf.nr_lockdep };
+	rc = weft_cli_import(&o, rf.input, rf.input_len, outdir, strategy, json, stdout, NULL, 0);
 	weft_replay_free(&rf);
 	return rc;
 }

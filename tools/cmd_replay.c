@@ -96,7 +96,9 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 	struct weft_bytes *bs = malloc(sizeof(*bs));
 	struct weft_exec_result r;
 	struct weft_run_opts o = { .sc = sc, .variant = vi,
-				   .lock = (enum weft_lock_model)rf->lock, .record = true };
+				   .lock = (enum weft_lock_model)rf->lock, .record = true,
+				   .checks = rf->checks, .lockdep_seed = rf->lockdep,
+				   .nr_lockdep_seed = rf->nr_lockdep };
 	if (!bs)
 		return cli_io_error("out of memory");
 	weft_bytes_init(bs, sc, rf->input, rf->input_len);

@@ -28,6 +28,8 @@ const char weft_help_run[] =
 	"  --input FILE      bytes input for --strategy bytes (a raw fuzzer input)\n"
 	"  --input-hex HEX   the same, inline\n"
 	"  --steps N         step budget per execution (livelock bound)\n"
+	"  --no-lockdep      no lockdep-lite (lock-order and interrupt-usage checks\n"
+	"                    across the executions of the run; on by default)\n"
 	"  --stats           print the model's counters after the run\n"
 	"  --quiet           no progress, only the result\n"
 	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
@@ -69,7 +71,7 @@ int cmd_run(int argc, char **argv)
 	const char *spec = NULL, *strategy = "random", *input_path = NULL, *input_hex = NULL;
 	const char *wl_hex = NULL, *outdir = NULL;
 	uint64_t seed = 1, iterations = 0, depth = 2, bound = 2, steps = 0;
-	bool json = false, stats = false, quiet = false;
+	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
 	static uint8_t input[65536];
@@ -91,6 +93,8 @@ int cmd_run(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(a, "--stats")) {
 			stats = true;
+		} else if (!strcmp(a, "--no-lockdep")) {
+			lockdep = false;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (!strcmp(a, "--strategy")) {
@@ -207,7 +211,10 @@ int cmd_run(int argc, char **argv)
 	struct weft_metrics m;
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
-				   .record = false };
+				   .record = false,
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
+				   .lockdep_persist = true };
+	weft_lockdep_reset();
 	struct weft_exec_result r;
 	memset(&r, 0, sizeof(r));
 	double t0 = now(), last = t0;
@@ -291,7 +298,12 @@ int cmd_run(int argc, char **argv)
 		       ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		if (repro_len) {
+		size_t nwit;
+		weft_lockdep_last_witness(&nwit);
+		if (nwit)
+			printf("(the report relies on the lock order of an earlier execution of this "
+			       "run: only its replay file, which carries it, reproduces it alone)\n");
+		else if (repro_len) {
 			printf("reproduce: weft run %s:%s --lock %s --strategy bytes --input-hex ",
 			       sc->name, sc->variants[vi].name,
 			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");

@@ -23,9 +23,9 @@
  * WEFT_EXIT_IO or WEFT_EXIT_DESYNC on errors. path (may be NULL) receives
  * the artifact's path.
  */
-int weft_cli_import(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
-		    const uint8_t *in, size_t len, const char *outdir, const char *strategy,
-		    bool json, FILE *out, char *path, size_t pathn);
+int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len,
+		    const char *outdir, const char *strategy, bool json, FILE *out, char *pathout,
+		    size_t pathn);
 
 /*
  * A finding of weft run: the machine's last execution is its recorded

@@ -149,7 +149,7 @@ void weft_yield(const struct weft_site *s)
 	 * one (as CHESS treats yields: a spinning thread is never chosen over
 	 * a thread that can make progress). That switch is free, and the
 	 * strategy only chooses among the others. */
-	uint32_t others = M.runnable & ~(1u << M.cur);
+	uint32_t others = eligible() & ~(1u << M.cur);
 	if (others) {
 		M.lone_yields = 0;
 		uint32_t saved = M.runnable;

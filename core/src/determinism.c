@@ -60,6 +60,18 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
 	ro.feedback = false;
 	ro.record = true;   /* the caller gets the full trace of the re-run */
+	/* lockdep-lite: the re-run starts from a fresh graph seeded with what
+	 * the first run's report took from earlier executions, as a replay
+	 * file will (the persistent graph already holds this run's edges) */
+	static struct weft_lockdep_fact seed[WEFT_LOCKDEP_MAX_FACTS];
+	size_t nseed;
+	const struct weft_lockdep_fact *w = weft_lockdep_last_witness(&nseed);
+	if (o->lockdep_persist) {
+		memcpy(seed, w, nseed * sizeof(*seed));
+		ro.lockdep_persist = false;
+		ro.lockdep_seed = seed;
+		ro.nr_lockdep_seed = nseed;
+	}
 	rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
 	if (rc == 0 && (rs.desync || again.trace_hash != first->trace_hash ||
 			again.kind != first->kind)) {

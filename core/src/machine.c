@@ -264,16 +264,24 @@ unsigned weft_sched_decide(int cur_ok, const struct weft_site *s)
 	d.index = M.decisions++;
 	d.step = M.step;
 	d.cur = cur_ok ? M.cur : -1;
-	d.runnable = M.runnable;
+	d.runnable = eligible();
 	d.site = s;
-	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(M.runnable);
+	/* the default after a switch is the lowest thread; a pending
+	 * interrupt only when nothing else can run */
+	uint32_t threads = d.runnable & ~M.irq_threads;
+	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : d.runnable);
 	int c = M.ops->pick_next(M.st, &d);
-	if (c < 0 || c >= WEFT_MAX_THREADS || !(M.runnable & (1u << c)))
+	if (c < 0 || c >= WEFT_MAX_THREADS || !(d.runnable & (1u << c)))
 		c = d.dflt;
 	record_decision(&d, c);   /* always: cheap, and it makes reproducers */
 	if (d.cur >= 0 && c != d.cur) {
 		M.preemptions++;
 		M.next_flags |= WEFT_EVF_PREEMPTED;
+		/* a task preempted while preemptible may resume elsewhere */
+		if (__builtin_expect(M.sc->migratable >> d.cur & 1, 0) &&
+		    !M.th[d.cur].on_cpu_stack && !M.th[d.cur].preempt && !M.th[d.cur].irq_off && !M.th[d.cur].bh &&
+		    !M.th[d.cur].in_irq)
+			M.th[d.cur].may_migrate = true;
 	}
 	return (unsigned)c;
 }
@@ -307,6 +315,10 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 	}
 #endif
+	/* resumed (prev runs again): a preempted migratable task picks the CPU
+	 * it resumes on */
+	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
+		weft_ctx_migrate((unsigned)prev);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
@@ -315,10 +327,12 @@ static void stuck_report(void) __attribute__((noreturn));
  * return to the host context. Never returns for a finished thread. */
 void weft_sched_reschedule(bool leaving)
 {
-	if (!M.runnable) {
-		bool blocked = false;
+	uint32_t e = eligible();
+
+	if (!e) {
+		bool blocked = M.runnable != 0;   /* runnable, but their CPU is held */
 		for (unsigned i = 0; i < M.nr_threads; i++)
-			blocked |= M.th[i].state == T_BLOCKED;
+			blocked |= M.th[i].state == T_BLOCKED && !M.th[i].wait_class->idle;
 		if (blocked)
 			stuck_report();   /* does not return */
 		int prev = M.cur;
@@ -326,8 +340,7 @@ void weft_sched_reschedule(bool leaving)
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 		return;
 	}
-	unsigned next = M.runnable & (M.runnable - 1) ? weft_sched_decide(0, NULL)
-							  : lowest(M.runnable);
+	unsigned next = e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e);
 	M.next_flags |= WEFT_EVF_SWITCHED;
 	weft_sched_switch_to(next, leaving);
 }
@@ -353,6 +366,7 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	t->wait_chan = chan;
 	t->wait_class = wc;
 	t->wait_site = s;
+	M.nr_blocked++;
 	M.runnable &= ~(1u << M.cur);
 	weft_sched_reschedule(false);
 }
@@ -361,6 +375,7 @@ static inline void wake(unsigned i)
 {
 	struct wthread *w = &M.th[i];
 
+	M.nr_blocked--;
 	w->state = T_RUNNABLE;
 	w->wait_chan = NULL;
 	w->wait_class = NULL;
@@ -376,6 +391,8 @@ unsigned weft_sched_wake_n(const void *chan, unsigned n)
 {
 	unsigned woken = 0;
 
+	if (!M.nr_blocked)
+		return 0;
 	for (unsigned i = 0; i < M.nr_threads && woken < n; i++) {
 		if (M.th[i].state == T_BLOCKED && M.th[i].wait_chan == chan) {
 			wake(i);
@@ -408,13 +425,32 @@ static void thread_main(void *arg)
 
 	weft_fiber_started(&t->fib, &M.main);
 	weft_tsan_acquire(&tsan_start_sync);
+	if (thread_irq(t) >= 0) {
+		/* an interrupt pseudo-thread: one delivery, then idle (or
+		 * pending again if it was raised while it ran) */
+		weft_ctx_run_irq(tid);
+		weft_tsan_release(&tsan_done_sync);
+		t->started = false;
+		if (t->irq_again) {
+			t->irq_again = false;
+		} else {
+			t->state = T_IDLE;
+			M.runnable &= ~(1u << tid);
+		}
+		weft_ctx_update(t, tid);
+		weft_sched_reschedule(true);
+		__builtin_trap();
+	}
 	if (t->fn)
 		t->fn(M.world, t->arg);
 	else
 		M.sc->thread(M.world, tid);
+	weft_lockdep_exit(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	M.runnable &= ~(1u << tid);
+	if (t->on_cpu_stack)
+		weft_ctx_update(t, tid);   /* it ended holding its CPU */
 	/* The scenario's own threads end silently (their traces predate
 	 * spawned threads and must not change); a spawned thread's end is an
 	 * event its joiners depend on. */
@@ -444,16 +480,9 @@ static const struct weft_wait_class join_class = {
 	.busy = join_busy,
 };
 
-int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
-		      const struct weft_site *s)
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s)
 {
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s,
-			    "weft_thread_spawn from setup or an audit: declare the thread "
-			    "in the scenario (nr_threads) instead");
-		return -1;
-	}
-	sched_point(s);
 	if (M.nr_threads >= WEFT_MAX_THREADS) {
 		weft_report(WEFT_KIND_ASSERT, NULL, s,
 			    "weft_thread_spawn: more than %d threads in one execution",
@@ -472,11 +501,26 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
 	t->last_site = NULL;
 	t->fn = fn;
 	t->arg = arg;
+	t->label = label;
 	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
 	M.runnable |= 1u << n;
+	weft_ctx_thread_added(n);
 	weft_trace(WEFT_EV_SPAWN, WEFT_NO_LOC, M.cpu_of[n], n, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, n, s);
 	return (int)n;
+}
+
+int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		      const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn from setup or an audit: declare the thread "
+			    "in the scenario (nr_threads) instead");
+		return -1;
+	}
+	sched_point(s);
+	return weft_sched_spawn(fn, arg, cpu, NULL, s);
 }
 
 void weft_thread_join(int tid, const struct weft_site *s)
@@ -537,11 +581,6 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 {
 	return sc->cpu_of ? sc->cpu_of[tid] : tid % (sc->nr_cpus ? sc->nr_cpus : 1);
-}
-
-unsigned weft_smp_processor_id(void)
-{
-	return M.cur < 0 ? 0 : M.cpu_of[M.cur];
 }
 
 unsigned weft_current_tid(void)
@@ -635,6 +674,18 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 	va_end(ap);
 }
 
+/* "T3", or "T3 (irq dev_irq)" for an interrupt pseudo-thread. */
+static const char *thread_name(int tid, char *buf, size_t n)
+{
+	if (tid >= 0 && (unsigned)tid < M.nr_threads && thread_irq(&M.th[tid]) >= 0)
+		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[thread_irq(&M.th[tid])].name);
+	else if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].label)
+		snprintf(buf, n, "T%d (%s)", tid, M.th[tid].label);
+	else
+		snprintf(buf, n, "T%d", tid);
+	return buf;
+}
+
 static int wait_owner(const struct wthread *t)
 {
 	return t->wait_class && t->wait_class->owner ? t->wait_class->owner(t->wait_chan) : -1;
@@ -651,14 +702,14 @@ static int wait_owner(const struct wthread *t)
  */
 static void stuck_report(void)
 {
-	char buf[160];
+	char buf[192];
 	size_t n = 0;
 	const void *first = NULL;
 
 	for (unsigned i = 0; i < M.nr_threads; i++) {
 		struct wthread *t = &M.th[i];
 		if (t->state != T_BLOCKED || wait_owner(t) >= 0 || !t->wait_class ||
-		    !t->wait_class->sleeps)
+		    !t->wait_class->sleeps || t->wait_class->idle)
 			continue;
 		char obj[48];
 		struct weft_access other = weft_last_write(t->wait_chan);
@@ -672,15 +723,34 @@ static void stuck_report(void)
 	buf[0] = 0;
 	for (unsigned i = 0; i < M.nr_threads && n < sizeof(buf) - 40; i++) {
 		struct wthread *t = &M.th[i];
-		if (t->state != T_BLOCKED)
+		if (t->state == T_RUNNABLE && (M.excluded >> i & 1)) {
+			/* runnable, but another context holds its CPU */
+			unsigned c = M.cpu_of[i];
+			int top = M.cpu_depth[c] ? M.cpu_stack[c][M.cpu_depth[c] - 1] : -1;
+			char a[64], b[64];
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s waits for CPU%u (%s %s)",
+					      n ? "; " : "", thread_name((int)i, a, sizeof(a)), c,
+					      top >= 0 && thread_irq(&M.th[top]) >= 0 ? "interrupted by"
+									     : "held by",
+					      thread_name(top, b, sizeof(b)));
+			if (n >= sizeof(buf))
+				n = sizeof(buf) - 1;
+			continue;
+		}
+		if (t->state != T_BLOCKED || t->wait_class->idle)
 			continue;
 		char obj[48];
 		int owner = wait_owner(t);
 		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
+		char who[64];
+		if (thread_irq(t) >= 0 || t->label)
+			thread_name((int)i, who, sizeof(who));
+		else
+			snprintf(who, sizeof(who), "T%u", i);   /* the first landing's form */
 		if (t->wait_class && !strcmp(t->wait_class->name, "spinlock"))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "%sT%u waits for %s (held by T%d)", n ? "; " : "",
-					      i, obj, owner);
+					      "%s%s waits for %s (held by T%d)", n ? "; " : "",
+					      who, obj, owner);
 		else
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
 					      "%sT%u waits for %s (%s of T%d%s)", n ? "; " : "", i,
@@ -742,7 +812,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (!M.inited && weft_machine_init())
 		return WEFT_ENOMEM;
-	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS)
+	if (sc->nr_threads == 0 || sc->nr_threads + sc->nr_irqs > WEFT_MAX_THREADS)
 		return WEFT_EINVAL;
 	memset(r, 0, sizeof(*r));
 	n = ops->begin ? ops->begin(st, M.wl_bytes, sizeof(M.wl_bytes)) : 0;
@@ -796,23 +866,43 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;
+		M.nr_blocked = 0;
 		for (unsigned i = 0; i < M.nr_threads; i++) {
 			M.th[i].state = T_RUNNABLE;
 			M.th[i].started = false;
 			M.th[i].wait_chan = NULL;
 			M.th[i].wait_class = NULL;
 			M.th[i].fn = NULL;
+			M.th[i].label = NULL;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.runnable |= 1u << i;
 		}
+		/* interrupt pseudo-threads after the scenario's threads */
+		for (unsigned k = 0; k < sc->nr_irqs; k++) {
+			struct wthread *t = &M.th[M.nr_threads + k];
+			uint32_t cpus = sc->irqs[k].cpus;
+			t->started = false;
+			t->wait_chan = NULL;
+			t->wait_class = NULL;
+			t->fn = NULL;
+			t->label = NULL;
+			t->has_ticket = false;
+			t->last_site = NULL;
+			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
+		}
+		M.nr_threads += sc->nr_irqs;
+		weft_ctx_reset();
+		weft_lockdep_begin();
+		weft_wq_reset();
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
 		 * bench/); the rare overflow path unblocks the signal itself. */
 		weft_tsan_release(&tsan_start_sync);
 		if (sigsetjmp(M.overflow_jmp, 0) == 0) {
-			weft_sched_switch_to(M.nr_threads > 1 ? weft_sched_decide(0, NULL) : 0, false);
+			uint32_t e = eligible();
+			weft_sched_switch_to(e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e), false);
 		} else {
 			/* SIGSEGV on a guard page: we are back on the host stack,
 			 * with SIGSEGV still blocked by the handler's entry */
@@ -841,7 +931,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
-		if (M.aborted) {
+		/* an aborted execution's paused threads, and at a normal end the
+		 * daemons left asleep (idle workers) */
+		bool paused = M.aborted;
+		for (unsigned i = 0; i < M.nr_threads && !paused; i++)
+			paused = M.th[i].started && M.th[i].state != T_DONE;
+		if (paused) {
 			drain_for_tsan();
 			for (unsigned i = 0; i < M.nr_threads; i++)
 				if (M.th[i].started && M.th[i].state != T_DONE)
@@ -893,6 +988,16 @@ const uint64_t *weft_last_state_hashes(size_t *n)
 {
 	*n = M.nr_sh;
 	return M.state_hashes;
+}
+
+unsigned weft_last_nr_threads(void)
+{
+	return M.nr_threads;
+}
+
+int weft_last_thread_irq(unsigned tid)
+{
+	return tid < M.nr_threads ? thread_irq(&M.th[tid]) : -1;
 }
 
 const void *weft_last_world(void)

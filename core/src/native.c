@@ -180,6 +180,71 @@ void weft_thread_join(int tid, const struct weft_site *s)
 	}
 }
 
+/* Work items natively: each queued item runs on a thread of its own
+ * (a worker), flush_work() polls until it is neither pending nor running. */
+static void native_work_run(void *world, void *arg)
+{
+	struct work_struct *w = arg;
+
+	(void)world;
+	__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST);
+	w->func(w);
+	__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
+}
+
+void weft_init_work(struct work_struct *w, work_func_t fn)
+{
+	w->data = 0;
+	w->func = fn;
+	w->running = 0;
+	w->seq = 0;
+}
+
+bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s)
+{
+	weft_native_poll();
+	if (__atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_SEQ_CST) &
+	    1ul << WEFT_WORK_PENDING)
+		return false;
+	return weft_thread_spawn(native_work_run, w, cpu, s) >= 0;
+}
+
+bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
+{
+	bool waited = false;
+
+	(void)s;
+	for (unsigned spins = 0;; spins++) {
+		weft_native_poll();
+		if (!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
+		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST))
+			return waited;
+		waited = true;
+		if (spins % 64 == 63)
+			sched_yield();
+	}
+}
+
+/* Native interrupts: the handler runs at once in the raiser's thread. */
+static const struct weft_scenario *native_sc;
+void weft_irq_raise(unsigned irq, const struct weft_site *s)
+{
+	(void)s;
+	weft_native_poll();
+	if (native_sc && irq < native_sc->nr_irqs)
+		native_sc->irqs[irq].handler(spawn_world, irq);
+}
+
+/* An interrupt raised from the start: natively, a thread of its own. */
+static void native_irq_thread(void *world, void *arg)
+{
+	unsigned irq = (unsigned)(uintptr_t)arg;
+
+	native_sc->irqs[irq].handler(world, irq);
+}
+
 /* Host, end of an iteration: every spawned thread has ended (or bailed). */
 static void reap_spawned(void)
 {
@@ -295,6 +360,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 	nr_spawned = 0;
 	spawn_world = S.world;
 	spawn_seed = o->seed;
+	native_sc = sc;
 	pthread_barrier_init(&S.start, NULL, nt + 1);
 	pthread_mutex_init(&S.mu, NULL);
 	pthread_cond_init(&S.cv, NULL);
@@ -315,6 +381,11 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		thread_rng = &rng;
 		sc->setup(S.world, o->variant, &wl);
 		S.done = 0;
+		for (unsigned k = 0; k < sc->nr_irqs; k++)
+			if (sc->irqs[k].raised)
+				weft_thread_spawn(native_irq_thread, (void *)(uintptr_t)k,
+						  sc->irqs[k].cpus ? (unsigned)__builtin_ctz(sc->irqs[k].cpus)
+								   : 0, NULL);
 		pthread_barrier_wait(&S.start);
 		wait_iteration(&S, o->hang_seconds > 0 ? o->hang_seconds : 2.0);
 		reap_spawned();

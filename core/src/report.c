@@ -26,6 +26,14 @@ static const char *ev_name(unsigned ev)
 	case WEFT_EV_ALLOC: return "alloc";
 	case WEFT_EV_NOTE: return "note";
 	case WEFT_EV_OP: return "op";
+	case WEFT_EV_SPAWN: return "spawn";
+	case WEFT_EV_JOIN: return "join";
+	case WEFT_EV_WAIT: return "wait";
+	case WEFT_EV_WAKE: return "wake";
+	case WEFT_EV_END: return "end";
+	case WEFT_EV_IRQ_ENTER: return "irq";
+	case WEFT_EV_IRQ_EXIT: return "irq-ret";
+	case WEFT_EV_CTX: return "ctx";
 	}
 	return "?";
 }

@@ -53,6 +53,8 @@ struct weft_wait_class {
 	const char *name;               /* "spinlock", "mutex", "completion"... */
 	bool sleeps;                    /* a sleeping wait (lost wakeup if nobody
 					   can wake it) rather than a spin */
+	bool idle;                      /* a daemon waiting for work: never stuck
+					   (an execution may end with it asleep) */
 	int (*owner)(const void *chan);
 	bool (*busy)(const void *chan, unsigned tid);   /* optional */
 };
@@ -76,7 +78,26 @@ struct wthread {
 	/* threads started by weft_thread_spawn() (NULL: the scenario's body) */
 	void (*fn)(void *world, void *arg);
 	void *arg;
-	uint8_t cpu;
+	const char *label;    /* "kworker/1" for a machine-made thread */
+
+	/* context (context.c): the kernel's preempt_count, split, and what a
+	 * machine-made thread is; two words, reset with two stores per
+	 * execution */
+	union {
+		struct {
+			uint16_t preempt;   /* preempt_disable() depth, spinlocks included */
+			uint8_t irq_off;    /* local interrupts masked */
+			uint8_t bh;         /* local_bh_disable() depth */
+			uint8_t in_irq;     /* 1: a hardirq handler, 2: a softirq handler */
+			uint8_t ctx_flags;  /* WEFT_EVF_* of the above, or-ed into its events */
+			bool on_cpu_stack;  /* holds its CPU (non-preemptible) */
+			bool irq_again;     /* an interrupt raised again while it ran */
+			uint8_t irq1;       /* 1 + the scenario irq it delivers; 0: none */
+			bool daemon;        /* an idle wait of it is not a stuck thread */
+			bool may_migrate;   /* preempted while preemptible, migratable */
+		};
+		uint64_t ctx_words[2];
+	};
 };
 
 struct shadow {
@@ -110,6 +131,7 @@ struct weft_machine {
 	uint32_t epoch;
 	uint64_t step_budget;
 	unsigned nr_threads;      /* threads that exist (the scenario's + spawned) */
+	unsigned nr_blocked;      /* threads in T_BLOCKED */
 	uint8_t cpu_of[WEFT_MAX_THREADS];   /* per execution: trace() runs at every step */
 	int cur;
 	uint32_t runnable;
@@ -139,6 +161,17 @@ struct weft_machine {
 	uint64_t *state_hashes;
 	size_t nr_sh, cap_sh;
 
+	/* contexts (context.c): who may run on each CPU. A CPU's stack holds
+	 * the non-preemptible contexts on it, innermost last; only the top
+	 * may run there. excluded: threads that may not run now because
+	 * another context holds their CPU. Zero unless ctx_active. */
+	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
+	uint32_t excluded;
+	uint32_t irq_threads;                 /* mask of interrupt pseudo-threads */
+	uint32_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_MAX_CPUS];
+
 	/* interleaving feedback */
 	uint8_t *fb;
 	uint32_t fb_mask;
@@ -160,6 +193,9 @@ static inline uint32_t site_id(const struct weft_site *s)
 		((struct weft_site *)s)->id = weft_site_hash(s);
 	return s->id;
 }
+
+/* The scenario interrupt a thread delivers, or -1. */
+#define thread_irq(t) ((int)(t)->irq1 - 1)
 
 static inline unsigned lowest(uint32_t mask)
 {
@@ -214,7 +250,7 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 	e->tid = tid;
 	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
 	e->ev = (uint8_t)ev;
-	e->flags = M.next_flags;
+	e->flags = M.next_flags | (M.cur < 0 ? 0 : M.th[M.cur].ctx_flags);
 	e->loc = loc;
 	e->site = s;
 	e->old = old;
@@ -225,6 +261,13 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 }
 
 /* ---------------------------------------------------------- scheduling */
+
+/* Runnable threads that may run now: not excluded by another context
+ * holding their CPU (context.c). */
+static inline uint32_t eligible(void)
+{
+	return M.runnable & ~M.excluded;
+}
 
 unsigned weft_sched_decide(int cur_ok, const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
@@ -247,9 +290,10 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	t->pend_addr = addr;
 	t->pend_size = size;
 	t->pend_class = wc;
+	uint32_t e = eligible();
 	if (__builtin_expect(t->pass, 0)) {
 		t->pass = false;
-	} else if (M.runnable & (M.runnable - 1)) {
+	} else if (e & (e - 1)) {
 		unsigned next = weft_sched_decide(1, s);
 		if ((int)next != M.cur)
 			weft_sched_switch_to(next, false);
@@ -269,6 +313,13 @@ static inline void sched_point(const struct weft_site *s)
  * caller re-checks its condition. From the host context it returns at once. */
 void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 		      const struct weft_site *s);
+/* Start a thread without a scheduling point of its own (the caller's
+ * primitive took it); label names machine-made threads in reports. */
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s);
+/* workqueue.c: execution start */
+void weft_wq_reset(void);
+
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);
@@ -277,6 +328,60 @@ unsigned weft_sched_wake_all(const void *chan);
 unsigned weft_sched_wake_n(const void *chan, unsigned n);
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
+
+/* ------------------------------------------------------------ contexts */
+
+/* context.c: the current thread entered or left a non-preemptible state
+ * (its counters changed); keeps the CPU stacks and the exclusion mask. */
+void weft_ctx_update(struct wthread *t, unsigned tid);
+/* Execution start (after the scenario's threads exist) and spawn. */
+void weft_ctx_reset(void);
+void weft_ctx_thread_added(unsigned tid);
+/* A migratable task resumes after a preemption: the strategy chooses its
+ * CPU (a model choice; the scenario's migratable mask allows it). */
+void weft_ctx_migrate(unsigned tid);
+/* An interrupt pseudo-thread's handler (thread_main calls it). */
+void weft_ctx_run_irq(unsigned tid);
+/* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */
+void weft_ctx_irq_off(void);
+void weft_ctx_irq_set(unsigned long on);
+void weft_ctx_bh_add(int d);
+
+/* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
+ * the counter and the event flag always, the CPU stack only when some CPU
+ * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
+ * scenarios pay two stores per lock. */
+static inline void weft_ctx_preempt_inc(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt++ == 0) {
+		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+static inline void weft_ctx_preempt_dec(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt && --t->preempt == 0) {
+		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+/* ------------------------------------------------------- lockdep-lite */
+
+/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
+extern bool weft_lockdep_on;
+void weft_lockdep_begin(void);
+void weft_lockdep_init(const void *lock, const struct weft_site *s);
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
+bool weft_lockdep_release(const void *lock, const struct weft_site *s);
+void weft_lockdep_exit(unsigned tid);
 
 /* ---------------------------------------------------------- the shadow */
 

@@ -50,6 +50,9 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 	loc = loc_of(l);
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(l, false, s);   /* at the attempt, as lock_acquire() */
 	struct wthread *t = &M.th[M.cur];
 	if (M.o->lock == WEFT_LOCK_TICKET) {
 		t->ticket = l->next++;
@@ -103,6 +106,9 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	if (ok) {
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
+		weft_ctx_preempt_inc();
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(l, true, s);
 		l->locked = (uint32_t)M.cur + 1;
 		weft_tsan_acquire(l);
 		if (loc != WEFT_NO_LOC)
@@ -129,6 +135,8 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	loc = loc_of(l);
 	if (loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(l, s);   /* bad-unlock if not held */
 	if (l->locked != (uint32_t)M.cur + 1)
 		weft_report(WEFT_KIND_ASSERT, l, s, "spin_unlock of a lock this thread does not hold");
 	weft_tsan_release(l);
@@ -150,6 +158,74 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
+	weft_ctx_preempt_dec();
+}
+
+/* ------------------------------------------------- masking forms */
+
+void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur >= 0)
+		weft_ctx_irq_off();
+	weft_spin_lock(l, s);
+}
+
+void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_irq_set(0);
+}
+
+unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s)
+{
+	unsigned long f = M.cur >= 0 ? M.th[M.cur].irq_off : 0;
+
+	weft_spin_lock_irq(l, s);
+	return f;
+}
+
+void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
+				 const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_irq_set(flags);
+}
+
+bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
+			       const struct weft_site *s)
+{
+	*flags = M.cur >= 0 ? M.th[M.cur].irq_off : 0;
+	if (M.cur >= 0)
+		weft_ctx_irq_off();
+	if (weft_spin_trylock(l, s))
+		return true;
+	if (M.cur >= 0)
+		weft_ctx_irq_set(*flags);
+	return false;
+}
+
+void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur >= 0)
+		weft_ctx_bh_add(1);
+	weft_spin_lock(l, s);
+}
+
+void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_bh_add(-1);
+}
+
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	l->locked = 0;
+	l->next = 0;
+	l->serving = 0;
+	weft_lockdep_init(l, s);
 }
 
 bool weft_spin_is_locked(const struct weft_spinlock *l)

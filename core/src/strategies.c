@@ -284,7 +284,11 @@ static int pct_begin(void *st, uint8_t *wl, size_t cap)
 	struct weft_pct *p = st;
 	unsigned n = p->sc->nr_threads;
 
-	/* distinct priorities d .. d+n-1 in random order (Fisher-Yates) */
+	/* distinct priorities d .. d+n-1 in random order (Fisher-Yates),
+	 * scaled by 64 so that threads which appear later (interrupt
+	 * handlers, spawned threads) get random priorities between them
+	 * (pct_pick), while change points 1..d-1 stay below all */
+	memset(p->prio, 0, sizeof(p->prio));
 	for (unsigned i = 0; i < n; i++)
 		p->prio[i] = p->depth + i;
 	for (unsigned i = n; i > 1; i--) {
@@ -299,6 +303,15 @@ static int pct_begin(void *st, uint8_t *wl, size_t cap)
 	return fill_wl(p->sc, &p->rng, p->fixed_wl, p->fixed_wl_len, wl, cap);
 }
 
+/* Declared threads' priorities d..d+n-1 compare as (d+i)*64; change
+ * points (1..d-1) and later threads' (odd values) are used as they are. */
+static uint32_t pct_rank(const struct weft_pct *p, unsigned t)
+{
+	uint32_t v = p->prio[t];
+
+	return t < p->sc->nr_threads && v >= p->depth ? v * 64u : v;
+}
+
 static int pct_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_pct *p = st;
@@ -311,7 +324,15 @@ static int pct_pick(void *st, const struct weft_decision *d)
 	int best = -1;
 	for (uint32_t m = d->runnable; m; m &= m - 1) {
 		unsigned t = (unsigned)__builtin_ctz(m);
-		if (best < 0 || p->prio[t] > p->prio[best])
+		if (!p->prio[t]) {
+			/* a thread the scenario does not declare (an interrupt
+			 * handler, a spawned thread): a priority in a random
+			 * one of the n+1 gaps around the declared threads'
+			 * ranks (d+i)*64, odd so never equal to one of them */
+			uint32_t slot = weft_rng_below(&p->rng, p->sc->nr_threads + 1);
+			p->prio[t] = (p->depth + slot) * 64u - 31u + 2u * weft_rng_below(&p->rng, 15);
+		}
+		if (best < 0 || pct_rank(p, t) > pct_rank(p, (unsigned)best))
 			best = (int)t;
 	}
 	return best;

@@ -312,10 +312,52 @@ int main(int argc, char **argv)
 		size_t n = 0;
 		memcpy(t, c, cn);
 		n = cn;
-		const uint8_t opt[] = { 0x90, 3, 'n', 'e', 'w' };
+		const uint8_t opt[] = { 0xfe, 3, 'n', 'e', 'w' };
 		memcpy(t + n, opt, sizeof(opt));
 		n += sizeof(opt);
 		put_wrapped("optional-section-accepted.weft", t, n, 0, 1, "");
+	}
+	/* the checks section (0x90, known optional): read and checked */
+	{
+		static const struct {
+			const char *name;
+			uint8_t body[48];
+			size_t len;
+			const char *msg;
+		} ck[] = {
+			{ "checks-fact-count.weft", { 0x01, 0x11 }, 2, "lockdep fact count is 17" },
+			{ "checks-truncated.weft", { 0x01, 0x01, 0x01 }, 3, "checks" },
+			{ "checks-fact-type.weft",
+			  { 0x01, 0x01, 0x07, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+			  40, "unknown type 7" },
+			{ "checks-fact-class.weft",
+			  { 0x01, 0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+			  40, "malformed lock class" },
+			{ "checks-trailing.weft", { 0x01, 0x00, 0x00 }, 3, "unexpected bytes" },
+		};
+		for (size_t k = 0; k < sizeof(ck) / sizeof(ck[0]); k++) {
+			size_t n = 0;
+			memcpy(t, c, cn);
+			n = cn;
+			t[n++] = 0x90;
+			t[n++] = (uint8_t)ck[k].len;
+			memcpy(t + n, ck[k].body, ck[k].len);
+			n += ck[k].len;
+			put_wrapped(ck[k].name, t, n, 0, 3, ck[k].msg);
+		}
+		/* repeated */
+		size_t n = 0;
+		memcpy(t, c, cn);
+		n = cn;
+		for (int rep = 0; rep < 2; rep++) {
+			t[n++] = 0x90;
+			t[n++] = 2;
+			t[n++] = 1;
+			t[n++] = 0;
+		}
+		put_wrapped("checks-repeated.weft", t, n, 0, 3, "repeated");
 	}
 	{
 		size_t n = 0;

@@ -73,6 +73,17 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
 bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
 void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
 bool weft_spin_is_locked(const struct weft_spinlock *l);
+/* spin_lock_init(): a free lock whose lockdep class is this init site */
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
+unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
+				 const struct weft_site *s);
+bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
+			       const struct weft_site *s);
+void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s);
 void weft_yield(const struct weft_site *s);
 void weft_barrier(const struct weft_site *s);
 uint32_t weft_choose(uint32_t n, const struct weft_site *s);
@@ -219,12 +230,20 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #define spin_lock(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock(" #l ")"))
 #define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")"))
 #define spin_unlock(l) weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock(" #l ")"))
-/* No interrupts are modelled: the _irq forms only name the site. */
-#define spin_lock_irq(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irq(" #l ")"))
-#define spin_unlock_irq(l) weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")"))
-#define spin_lock_irqsave(l, f) ((void)(f), weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")")))
-#define spin_unlock_irqrestore(l, f) ((void)(f), weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")")))
+/* Every form disables preemption while the lock is held (its CPU runs
+ * nothing else: <weft/context.h>); the _irq forms also mask interrupts and
+ * the _bh forms bottom halves, as include/linux/spinlock.h does. The
+ * masking itself is not an event: a lock site traces as it always did. */
+#define spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irq(" #l ")"))
+#define spin_unlock_irq(l) weft_spin_unlock_irq((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")"))
+#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")")))
+#define spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")"))
+#define spin_lock_bh(l) weft_spin_lock_bh((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_bh(" #l ")"))
+#define spin_unlock_bh(l) weft_spin_unlock_bh((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_bh(" #l ")"))
+#define spin_trylock_irqsave(l, f)                                              \
+	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")"))
 #define spin_is_locked(l) weft_spin_is_locked(l)
+#define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 
 #define smp_mb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
 #define smp_rmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))
@@ -357,4 +376,7 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #ifdef __cplusplus
 }
 #endif
+
+#include <weft/context.h>
+#include <weft/workqueue.h>
 #endif

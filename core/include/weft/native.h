@@ -121,6 +121,48 @@ static inline bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }
+static inline void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	(void)s;
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->next, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&l->serving, 0, __ATOMIC_RELAXED);
+}
+/* Interrupts and bottom halves are not modelled natively. */
+static inline void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+}
+static inline void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+}
+static inline unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l,
+						   const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+	return 0;
+}
+static inline void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long f,
+					       const struct weft_site *s)
+{
+	(void)f;
+	weft_spin_unlock(l, s);
+}
+static inline bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *f,
+					     const struct weft_site *s)
+{
+	*f = 0;
+	return weft_spin_trylock(l, s);
+}
+static inline void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_lock(l, s);
+}
+static inline void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+}
 static inline void weft_yield(const struct weft_site *s)
 {
 	(void)s;

@@ -87,6 +87,9 @@ enum weft_ev {
 	WEFT_EV_WAIT,     /* a sleeping primitive put its caller to sleep */
 	WEFT_EV_WAKE,     /* a sleeping primitive woke sleepers (val = how many) */
 	WEFT_EV_END,      /* a spawned thread ended */
+	WEFT_EV_IRQ_ENTER,/* an interrupt handler starts on its CPU (val = CPU) */
+	WEFT_EV_IRQ_EXIT, /* and returns */
+	WEFT_EV_CTX,      /* a context change (preempt/irq/bh masking) */
 };
 
 /*
@@ -184,6 +187,21 @@ struct weft_scenario {
 	 * each buggy variant (same order as variants; NULL where none). */
 	const uint8_t *const *triggers;
 	const size_t *trigger_lens;
+
+	/* Optional: interrupt handlers that may hit the fake CPUs
+	 * (<weft/context.h>). Each is delivered at a strategy-chosen point,
+	 * like a preemption, on a CPU whose interrupts (or bottom halves) are
+	 * enabled, and runs to completion there. */
+	const struct weft_irq *irqs;
+	unsigned nr_irqs;
+	/* Optional: threads (bit t = thread t) that may migrate between CPUs,
+	 * as user tasks do; others are bound to their CPU like per-CPU
+	 * kthreads. smp_processor_id() and __this_cpu_*() in preemptible code
+	 * of a migratable thread are reports (CONFIG_DEBUG_PREEMPT). */
+	uint32_t migratable;
+	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
+	 * demo of the deadlock detector that lockdep would pre-empt. */
+	unsigned checks_off;
 };
 
 /* The registry of every scenario in this build (core/registry/). */
@@ -242,6 +260,11 @@ struct weft_event {
 #define WEFT_EVF_PREEMPTED  1u  /* this step ran right after a preemption */
 #define WEFT_EVF_SWITCHED   2u  /* a free switch (block, yield, end) led here */
 #define WEFT_EVF_FAILED     4u  /* a trylock that failed, a blocked lock */
+/* The context the event ran in (<weft/context.h>); never hashed. */
+#define WEFT_EVF_IRQOFF     8u  /* interrupts masked on its CPU */
+#define WEFT_EVF_NOPREEMPT 16u  /* preemption disabled (a spinlock held...) */
+#define WEFT_EVF_HARDIRQ   32u  /* in a hard interrupt handler */
+#define WEFT_EVF_SOFTIRQ   64u  /* in a softirq handler or BH disabled */
 
 /* One scheduling decision (>= 2 runnable threads). */
 struct weft_decision_rec {
@@ -349,6 +372,29 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 
 /* ------------------------------------------------------------------ runs */
 
+/* Optional detectors of a run (weft_run_opts.checks). */
+#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/lockdep.c) */
+#define WEFT_CHECKS_DEFAULT WEFT_CHECK_LOCKDEP   /* what the front ends use */
+
+/*
+ * A fact lockdep-lite established in an earlier execution of a run and a
+ * report of a later one relied on (a lock-order edge a -> b, or a class's
+ * interrupt usage). A replay seeds them so the report reproduces alone.
+ * Classes are keys: 1 << 32 | init site id, or 2 << 32 | world offset.
+ */
+#define WEFT_LOCKDEP_FACT_EDGE 1
+#define WEFT_LOCKDEP_FACT_USE 2
+#define WEFT_LOCKDEP_MAX_FACTS 16
+struct weft_lockdep_fact {
+	uint8_t type;          /* WEFT_LOCKDEP_FACT_* */
+	uint8_t use;           /* USE: 0 in hardirq, 1 hardirq-on, 2 in softirq, 3 softirq-on */
+	uint8_t tid_a, tid_b;
+	uint64_t a, b;         /* class keys (b: EDGE only) */
+	uint32_t loc_a, loc_b; /* an instance of each, for names */
+	uint32_t site_a, site_b;
+	uint32_t step_a, step_b;
+};
+
 struct weft_run_opts {
 	const struct weft_scenario *sc;
 	unsigned variant;
@@ -359,6 +405,12 @@ struct weft_run_opts {
 	bool no_trace_hash;          /* searching: skip the trace hash (the
 					result's is 0); re-run a report with
 					record to get it */
+	unsigned checks;             /* WEFT_CHECK_*: optional detectors (0: none;
+					front ends use WEFT_CHECKS_DEFAULT) */
+	bool lockdep_persist;        /* keep lockdep's graph across executions
+					(a search; never a fuzz target) */
+	const struct weft_lockdep_fact *lockdep_seed;   /* a replay's witness */
+	size_t nr_lockdep_seed;
 };
 
 struct weft_exec_result {
@@ -388,6 +440,18 @@ const uint8_t *weft_last_workload(size_t *n);
 /* Periodic state hashes (every WEFT_STATE_HASH_EVERY steps). */
 #define WEFT_STATE_HASH_EVERY 64
 const uint64_t *weft_last_state_hashes(size_t *n);
+/* The facts of earlier executions the last report relied on (lockdep-lite
+ * with lockdep_persist): store them with the report (replay files do). */
+const struct weft_lockdep_fact *weft_lockdep_last_witness(size_t *n);
+/* Forget lockdep's graph (a new run). */
+void weft_lockdep_reset(void);
+
+/* Threads of the last execution: the scenario's, then its interrupt
+ * handlers' pseudo-threads (sc->nr_irqs), then the threads it spawned. */
+unsigned weft_last_nr_threads(void);
+/* The scenario interrupt thread tid delivered in the last execution, or -1
+ * for an ordinary thread. */
+int weft_last_thread_irq(unsigned tid);
 /* The model's world after the last execution (for stats and audits). */
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */

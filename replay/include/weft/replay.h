@@ -51,6 +51,8 @@ enum weft_replay_tag {
 	WEFT_RT_VERDICT,
 	WEFT_RT_HASHES,
 	WEFT_RT__LAST = WEFT_RT_HASHES,
+	/* optional sections (>= 0x80: a reader skips those it does not know) */
+	WEFT_RT_CHECKS = 0x90,   /* the run's optional detectors, lockdep witness */
 };
 
 /* Flags byte of each decision in the decisions section. */
@@ -96,6 +98,12 @@ struct weft_replay {
 	char site_text[201];                /* "put_page() at z1_lru.c:120: atomic_dec..." */
 	char object[65];
 	char msg[193];
+
+	/* optional section WEFT_RT_CHECKS: absent in files of the first
+	 * landing, which replay with no optional detector */
+	unsigned checks;                    /* WEFT_CHECK_* the run used */
+	struct weft_lockdep_fact lockdep[WEFT_LOCKDEP_MAX_FACTS];   /* the witness */
+	size_t nr_lockdep;
 
 	uint64_t trace_hash;
 	uint32_t steps, preemptions;
@@ -202,11 +210,12 @@ struct weft_min_result {
  * Afterwards the machine's last execution is the minimized one, recorded
  * (weft_replay_from_last), and out holds its bytes input (*out_len 0 and
  * !encodable if its schedule does not fit the bytes encoding).
- * WEFT_ENOENT: the input does not fail.
+ * WEFT_ENOENT: the input does not fail. o names the scenario, variant,
+ * lock model and optional detectors (checks, a lockdep witness to seed);
+ * candidates never share lockdep's graph (lockdep_persist is ignored).
  */
-int weft_minimize(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
-		  const uint8_t *in, size_t len, uint8_t *out, size_t *out_len,
-		  struct weft_min_result *res);
+int weft_minimize(const struct weft_run_opts *o, const uint8_t *in, size_t len, uint8_t *out,
+		  size_t *out_len, struct weft_min_result *res);
 /* The same, starting from the machine's last execution (o and its result
  * r), whose schedule need not fit the bytes encoding. */
 int weft_minimize_last(const struct weft_run_opts *o, const struct weft_exec_result *r,

@@ -1,0 +1,392 @@
+/*
+ * demo_ctx.c - demos of the CPU contexts (<weft/context.h>): an interrupt
+ * handler that takes a lock its CPU's interrupted thread holds, per-CPU
+ * counters updated non-atomically in preemptible code or under an
+ * interrupt, and a thread that sleeps while atomic.
+ *
+ * demo-irq-lock (1 CPU, T0 + a hard interrupt on CPU0):
+ *   T0 takes `lock` with spin_lock() and updates `count`; the handler takes
+ *   the same lock. Delivered while T0 holds it, the handler spins on a lock
+ *   its own CPU's interrupted thread holds: the CPU deadlocks (one
+ *   delivery, counted like a preemption). lockdep-lite reports the class's
+ *   inconsistent usage (taken in hard-IRQ context and with interrupts on)
+ *   from the serial execution, before any deadlock. spin_lock_irqsave()
+ *   masks the interrupt for the critical section (the fix, as in every
+ *   driver).
+ *
+ * demo-percpu (1 CPU, T0 and T1 both on CPU0): each adds 1 to this CPU's
+ *   slot of a per-CPU counter; the audit wants 2.
+ *   - bound-racy: __this_cpu_inc() (a load and a store) in preemptible code
+ *     by two threads bound to one CPU: T1 preempts T0 between its load and
+ *     store: a lost update (1 preemption). Bound threads pass the
+ *     CONFIG_DEBUG_PREEMPT check, as per-CPU kthreads do in the kernel.
+ *   - this-cpu: this_cpu_inc(), one read-modify-write (silent).
+ *   - preempt-off: __this_cpu_inc() between preempt_disable() and
+ *     preempt_enable(): T1 cannot run on CPU0 in between (silent).
+ *
+ * demo-percpu-task (1 CPU, T0 migratable): preemptible — __this_cpu_inc()
+ *   in preemptible code of a task that may migrate: the CONFIG_DEBUG_PREEMPT
+ *   check reports at the first call (no schedule needed); preempt-off is
+ *   the fix.
+ *
+ * demo-percpu-irq (1 CPU, T0 + a hard interrupt on CPU0): T0 and the
+ *   handler each add 1 to a per-CPU statistic.
+ *   - irq-racy: T0 uses __this_cpu_inc() with preemption disabled but
+ *     interrupts on: the interrupt lands between its load and store: a lost
+ *     update (1 delivery).
+ *   - this-cpu: this_cpu_inc() is safe against interrupts (silent).
+ *
+ * demo-sleep-atomic (1 CPU, T0): T0 calls a function that may sleep
+ *   (might_sleep()) while holding a spinlock: a sleep-in-atomic report on
+ *   the first execution (CONFIG_DEBUG_ATOMIC_SLEEP needs no bad luck); the
+ *   fix sleeps after the unlock.
+ */
+#include <weft/kernel.h>
+
+static const char *const ctx_ops[] = { "nop" };
+static const char *const ctx_files[] = { "demo_ctx.c", NULL };
+
+/* ------------------------------------------------------- demo-irq-lock */
+
+struct irqlock_world {
+	unsigned variant;
+	spinlock_t lock;
+	int count;
+};
+
+enum { IRQLOCK_UNSAFE, IRQLOCK_SAFE };
+
+static void irqlock_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct irqlock_world *)w)->variant = variant;
+	(void)wl;
+}
+
+static void irqlock_thread(void *w, unsigned tid)
+{
+	struct irqlock_world *W = w;
+	unsigned long flags;
+
+	(void)tid;
+	if (W->variant == IRQLOCK_UNSAFE) {
+		spin_lock(&W->lock);
+		WRITE_ONCE(W->count, READ_ONCE(W->count) + 1);
+		spin_unlock(&W->lock);
+	} else {
+		spin_lock_irqsave(&W->lock, flags);
+		WRITE_ONCE(W->count, READ_ONCE(W->count) + 1);
+		spin_unlock_irqrestore(&W->lock, flags);
+	}
+}
+
+static void irqlock_handler(void *w, unsigned irq)
+{
+	struct irqlock_world *W = w;
+
+	(void)irq;
+	spin_lock(&W->lock);
+	WRITE_ONCE(W->count, READ_ONCE(W->count) + 1);
+	spin_unlock(&W->lock);
+}
+
+static void irqlock_quiesce(void *w)
+{
+	struct irqlock_world *W = w;
+
+	if (weft_peek(W->count) != 2)
+		weft_report(WEFT_KIND_LOST_UPDATE, &W->count,
+			    WEFT_SITE(WEFT_EV_NOTE, "count == 2"), "count is %d, not 2",
+			    weft_peek(W->count));
+}
+
+static void irqlock_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	(void)w;
+	if (off == offsetof(struct irqlock_world, lock))
+		snprintf(buf, n, "lock");
+	else if (off == offsetof(struct irqlock_world, count))
+		snprintf(buf, n, "count");
+}
+
+static const struct weft_irq irqlock_irqs[] = {
+	{ "dev_irq", WEFT_HARDIRQ, 1u << 0, irqlock_handler, true },
+};
+
+static const struct weft_variant irqlock_variants[] = {
+	{ "irq-unsafe", NULL, true, "T0 takes with spin_lock() a lock its CPU's interrupt handler takes",
+	  "textbook IRQ-unsafe lock (Documentation/locking/spinlocks.rst); lockdep reports the "
+	  "inconsistent usage at bound 0, the deadlock itself needs 1 delivery (--no-lockdep)",
+	  WEFT_KIND_IRQ_LOCK_INVERSION, 0, IRQLOCK_UNSAFE },
+	{ "irqsave", NULL, false, "T0 masks the interrupt with spin_lock_irqsave()", "textbook fix",
+	  WEFT_KIND_NONE, 0, IRQLOCK_SAFE },
+};
+
+const struct weft_scenario weft_scn_demo_irq_lock = {
+	.name = "demo-irq-lock",
+	.summary = "demo: an interrupt handler takes a lock its CPU's thread holds (1 CPU)",
+	.source = "Weft demo; Documentation/locking/spinlocks.rst",
+	.nr_cpus = 1,
+	.nr_threads = 1,
+	.world_size = sizeof(struct irqlock_world),
+	.nr_opcodes = 1,
+	.opnames = ctx_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = ctx_files,
+	.setup = irqlock_setup,
+	.thread = irqlock_thread,
+	.quiesce = irqlock_quiesce,
+	.describe = irqlock_describe,
+	.variants = irqlock_variants,
+	.nr_variants = 2,
+	.irqs = irqlock_irqs,
+	.nr_irqs = 1,
+};
+
+/* --------------------------------------------------------- demo-percpu */
+
+struct percpu_world {
+	unsigned variant;
+	WEFT_PER_CPU(int, count);
+};
+
+enum { PCPU_BOUND_RACY, PCPU_MIGRATABLE, PCPU_THIS_CPU, PCPU_PREEMPT_OFF };
+enum { PIRQ_RACY = 8, PIRQ_THIS_CPU };
+
+/* setup gets the variant's index; these scenarios share thread code and
+ * name their behaviour by the variant's id */
+static const struct weft_variant percpu_variants[], percpu_task_variants[], pirq_variants[];
+
+static void percpu_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct percpu_world *)w)->variant = percpu_variants[variant].id;
+	(void)wl;
+}
+
+static void percpu_task_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct percpu_world *)w)->variant = percpu_task_variants[variant].id;
+	(void)wl;
+}
+
+static void pirq_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct percpu_world *)w)->variant = pirq_variants[variant].id;
+	(void)wl;
+}
+
+static void percpu_thread(void *w, unsigned tid)
+{
+	struct percpu_world *W = w;
+
+	(void)tid;
+	switch (W->variant) {
+	case PCPU_BOUND_RACY:
+	case PCPU_MIGRATABLE:
+		__this_cpu_inc(W->count);
+		break;
+	case PCPU_THIS_CPU:
+		this_cpu_inc(W->count);
+		break;
+	case PCPU_PREEMPT_OFF:
+		preempt_disable();
+		__this_cpu_inc(W->count);
+		preempt_enable();
+		break;
+	}
+}
+
+static void percpu_quiesce(void *w)
+{
+	struct percpu_world *W = w;
+
+	if (weft_peek(W->count[0]) != 2)
+		weft_report(WEFT_KIND_LOST_UPDATE, &W->count[0],
+			    WEFT_SITE(WEFT_EV_NOTE, "CPU0 count == 2"), "CPU0's count is %d, not 2",
+			    weft_peek(W->count[0]));
+}
+
+static void percpu_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	(void)w;
+	if (off >= offsetof(struct percpu_world, count) &&
+	    off < offsetof(struct percpu_world, count) + sizeof(int) * WEFT_MAX_CPUS)
+		snprintf(buf, n, "count[CPU%u]",
+			 (unsigned)((off - offsetof(struct percpu_world, count)) / sizeof(int)));
+}
+
+static const uint8_t percpu_cpu_of[] = { 0, 0 };
+
+static const struct weft_variant percpu_variants[3] = {
+	{ "bound-racy", NULL, true, "two threads bound to CPU0 use __this_cpu_inc() preemptibly",
+	  "include/linux/percpu-defs.h", WEFT_KIND_LOST_UPDATE, 1, PCPU_BOUND_RACY },
+	{ "this-cpu", NULL, false, "this_cpu_inc(): one read-modify-write", "textbook fix",
+	  WEFT_KIND_NONE, 0, PCPU_THIS_CPU },
+	{ "preempt-off", NULL, false, "__this_cpu_inc() with preemption disabled", "textbook fix",
+	  WEFT_KIND_NONE, 0, PCPU_PREEMPT_OFF },
+};
+
+const struct weft_scenario weft_scn_demo_percpu = {
+	.name = "demo-percpu",
+	.summary = "demo: a per-CPU counter updated by two threads of one CPU (1 CPU)",
+	.source = "Weft demo; include/linux/percpu-defs.h",
+	.nr_cpus = 1,
+	.nr_threads = 2,
+	.cpu_of = percpu_cpu_of,
+	.world_size = sizeof(struct percpu_world),
+	.nr_opcodes = 1,
+	.opnames = ctx_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = ctx_files,
+	.setup = percpu_setup,
+	.thread = percpu_thread,
+	.quiesce = percpu_quiesce,
+	.describe = percpu_describe,
+	.variants = percpu_variants,
+	.nr_variants = 3,
+};
+
+/* demo-percpu-task: the same counter, T0 a task that may migrate
+ * (struct weft_scenario.migratable is per scenario). */
+static const struct weft_variant percpu_task_variants[2] = {
+	{ "preemptible", NULL, true, "a migratable task uses __this_cpu_inc() preemptibly",
+	  "CONFIG_DEBUG_PREEMPT, lib/smp_processor_id.c", WEFT_KIND_PREEMPTIBLE_PERCPU, 0,
+	  PCPU_MIGRATABLE },
+	{ "preempt-off", NULL, false, "the task disables preemption around __this_cpu_inc()",
+	  "textbook fix", WEFT_KIND_NONE, 0, PCPU_PREEMPT_OFF },
+};
+
+const struct weft_scenario weft_scn_demo_percpu_task = {
+	.name = "demo-percpu-task",
+	.summary = "demo: __this_cpu_inc() in preemptible code of a task that may migrate (1 CPU)",
+	.source = "Weft demo; CONFIG_DEBUG_PREEMPT",
+	.nr_cpus = 1,
+	.nr_threads = 2,
+	.cpu_of = percpu_cpu_of,
+	.world_size = sizeof(struct percpu_world),
+	.nr_opcodes = 1,
+	.opnames = ctx_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = ctx_files,
+	.setup = percpu_task_setup,
+	.thread = percpu_thread,
+	.quiesce = percpu_quiesce,
+	.describe = percpu_describe,
+	.variants = percpu_task_variants,
+	.nr_variants = 2,
+	.migratable = 1u << 0,
+};
+
+/* ----------------------------------------------------- demo-percpu-irq */
+
+
+static void pirq_thread(void *w, unsigned tid)
+{
+	struct percpu_world *W = w;
+
+	(void)tid;
+	if (W->variant == PIRQ_RACY) {
+		preempt_disable();
+		__this_cpu_inc(W->count);
+		preempt_enable();
+	} else {
+		this_cpu_inc(W->count);
+	}
+}
+
+static void pirq_handler(void *w, unsigned irq)
+{
+	struct percpu_world *W = w;
+
+	(void)irq;
+	this_cpu_inc(W->count);
+}
+
+static const struct weft_irq pirq_irqs[] = {
+	{ "stat_irq", WEFT_HARDIRQ, 1u << 0, pirq_handler, true },
+};
+
+static const struct weft_variant pirq_variants[2] = {
+	{ "irq-racy", NULL, true,
+	  "__this_cpu_inc() with preemption but not interrupts disabled, racing a handler",
+	  "include/linux/percpu-defs.h", WEFT_KIND_LOST_UPDATE, 1, PIRQ_RACY },
+	{ "this-cpu", NULL, false, "this_cpu_inc() is interrupt-safe", "textbook fix",
+	  WEFT_KIND_NONE, 0, PIRQ_THIS_CPU },
+};
+
+const struct weft_scenario weft_scn_demo_percpu_irq = {
+	.name = "demo-percpu-irq",
+	.summary = "demo: a per-CPU statistic updated by a thread and an interrupt (1 CPU)",
+	.source = "Weft demo; include/linux/percpu-defs.h",
+	.nr_cpus = 1,
+	.nr_threads = 1,
+	.world_size = sizeof(struct percpu_world),
+	.nr_opcodes = 1,
+	.opnames = ctx_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = ctx_files,
+	.setup = pirq_setup,
+	.thread = pirq_thread,
+	.quiesce = percpu_quiesce,
+	.describe = percpu_describe,
+	.variants = pirq_variants,
+	.nr_variants = 2,
+	.irqs = pirq_irqs,
+	.nr_irqs = 1,
+};
+
+/* --------------------------------------------------- demo-sleep-atomic */
+
+struct sa_world {
+	unsigned variant;
+	spinlock_t lock;
+	int x;
+};
+
+static void sa_thread(void *w, unsigned tid)
+{
+	struct sa_world *W = w;
+
+	(void)tid;
+	spin_lock(&W->lock);
+	WRITE_ONCE(W->x, 1);
+	if (W->variant == 0)
+		might_sleep();   /* e.g. a GFP_KERNEL allocation under the lock */
+	spin_unlock(&W->lock);
+	if (W->variant == 1)
+		might_sleep();
+}
+
+static void sa_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	((struct sa_world *)w)->variant = variant;
+	(void)wl;
+}
+
+static const struct weft_variant sa_variants[] = {
+	{ "under-lock", NULL, true, "may sleep while holding a spinlock",
+	  "CONFIG_DEBUG_ATOMIC_SLEEP", WEFT_KIND_SLEEP_IN_ATOMIC, 0, 0 },
+	{ "after-unlock", NULL, false, "sleeps after the unlock", "textbook fix", WEFT_KIND_NONE,
+	  0, 1 },
+};
+
+const struct weft_scenario weft_scn_demo_sleep_atomic = {
+	.name = "demo-sleep-atomic",
+	.summary = "demo: a function that may sleep called under a spinlock (1 CPU)",
+	.source = "Weft demo; CONFIG_DEBUG_ATOMIC_SLEEP",
+	.nr_cpus = 1,
+	.nr_threads = 1,
+	.world_size = sizeof(struct sa_world),
+	.nr_opcodes = 1,
+	.opnames = ctx_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = ctx_files,
+	.setup = sa_setup,
+	.thread = sa_thread,
+	.variants = sa_variants,
+	.nr_variants = 2,
+};
