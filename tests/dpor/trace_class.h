@@ -19,7 +19,9 @@
 
 #include <weft/strategy.h>
 
+#ifndef TC_MAX
 #define TC_MAX 512
+#endif
 
 struct tc_ev {
 	uint8_t tid, kind, w, arg;
