@@ -1000,6 +1000,11 @@ int weft_last_thread_irq(unsigned tid)
 	return tid < M.nr_threads ? thread_irq(&M.th[tid]) : -1;
 }
 
+bool weft_contexts_active(void)
+{
+	return M.ctx_active;
+}
+
 const void *weft_last_world(void)
 {
 	return M.world;

@@ -452,6 +452,11 @@ unsigned weft_last_nr_threads(void);
 /* The scenario interrupt thread tid delivered in the last execution, or -1
  * for an ordinary thread. */
 int weft_last_thread_irq(unsigned tid);
+/* Whether the context machinery is active in the current (or last)
+ * execution: interrupts declared, or two threads sharing a CPU (then a
+ * thread may be excluded by another context holding its CPU, which no
+ * dependence record shows; partial-order reduction does not certify). */
+bool weft_contexts_active(void);
 /* The model's world after the last execution (for stats and audits). */
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
