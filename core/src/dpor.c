@@ -264,7 +264,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost;
+	bool capped, nondet, lost, ctx;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
@@ -1728,6 +1728,11 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 	(void)r;
 	if (d->trace)
 		dump(d);
+	if (weft_contexts_active())
+		set_incomplete(d, &d->ctx,
+			       "interrupts or threads sharing a CPU: a context that holds a CPU "
+			       "excludes threads in ways no dependence record shows, so partial-"
+			       "order reduction cannot certify this (use --por none)");
 	d->st.executions++;
 	d->st.events += d->nev;
 	if (d->redundant)
@@ -1822,7 +1827,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = false;
+	d->capped = d->nondet = d->lost = d->ctx = false;
 	d->why = NULL;
 	d->nfr = d->replay = 0;
 	d->branching = false;
@@ -1859,7 +1864,7 @@ bool weft_dpor_done(const struct weft_dpor *d)
 
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
-	return d->done && !d->capped && !d->nondet && !d->lost;
+	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx;
 }
 
 const char *weft_dpor_why_incomplete(const struct weft_dpor *d)

@@ -45,6 +45,9 @@ struct prog {
 };
 
 static struct prog P;
+/* The child's CPU: a CPU of its own (7), except in the check that a
+ * shared CPU (contexts) is never certified. */
+static unsigned child_cpu = 7;
 
 struct rw {
 	int x[NVARS];
@@ -96,7 +99,8 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 			break;
 		case O_SPAWN:
 			if (body < MAXT && !W->child[body])
-				W->child[body] = 1 + WEFT_THREAD_SPAWN(child_fn, (void *)(uintptr_t)(10 + body), body);
+				W->child[body] = 1 + WEFT_THREAD_SPAWN(child_fn, (void *)(uintptr_t)(10 + body),
+								       child_cpu);
 			break;
 		case O_JOIN:
 			if (body < MAXT && W->child[body])
@@ -121,7 +125,7 @@ static const struct weft_variant rp_variants[] = {
 	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
 };
 static struct weft_scenario rp = {
-	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 4,
+	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
 	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rp_ops,
 	.max_ops = 1, .decision_hint = 4096, .setup = rp_setup, .thread = rp_thread,
 	.variants = rp_variants, .nr_variants = 1,
@@ -386,6 +390,35 @@ int main(void)
 	       "sleep %llu, source %llu, optimal %llu\n",
 	       tested, skipped, (unsigned long long)tot_plain, (unsigned long long)tot_dpor[1],
 	       (unsigned long long)tot_dpor[2], (unsigned long long)tot_dpor[3]);
+	/* a spawned child on its parent's CPU: contexts are active, and no
+	 * search may claim to have covered it */
+	if (only < 0) {
+		unsigned seen = 0;
+		child_cpu = 0;
+		rnd_state = seed * 0x9e3779b97f4a7c15ull + 99;
+		for (unsigned p = 0; p < 200 && seen < 3; p++) {
+			gen();
+			bool spawns = false;
+			for (unsigned i = 0; i < P.nops[0]; i++)
+				spawns |= P.ops[0][i].kind == O_SPAWN;
+			if (!spawns)
+				continue;
+			seen++;
+			struct weft_dpor *d = weft_dpor_new();
+			struct weft_run_opts o = { .sc = &rp };
+			struct weft_exec_result r;
+			CHECK(d && weft_dpor_reset(d, &rp, WEFT_POR_SOURCE, 2, WEFT_LOCK_TAS, NULL, 0) == 0,
+			      "reset");
+			while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0)
+				;
+			CHECK(weft_dpor_done(d) && !weft_dpor_complete(d) &&
+			      strstr(weft_dpor_why_incomplete(d), "sharing a CPU"),
+			      "a shared CPU was certified: %s", weft_dpor_why_incomplete(d));
+			weft_dpor_free(d);
+		}
+		CHECK(seen == 3, "no spawning program for the shared-CPU check");
+		child_cpu = 7;
+	}
 	if (only < 0)
 		CHECK(tested >= nprog / 2, "too few programs were small enough (%u)", tested);
 	return check_done();
