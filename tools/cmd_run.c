@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "replay_cli.h"
+#include "run_dpor.h"
 
 const char weft_help_run[] =
 	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
@@ -21,7 +22,18 @@ const char weft_help_run[] =
 	"  --seed N          seed of random and pct (default 1)\n"
 	"  --iterations N    executions at most (default 100000; dfs: unlimited)\n"
 	"  --depth D         pct depth (default 2)\n"
-	"  --bound K         dfs preemption bound (default 2)\n"
+	"  --bound K|none    dfs preemption bound (default 2); with partial-order\n"
+	"                    reduction, bounds 0, 1, ... K are searched in turn so the\n"
+	"                    first report has the fewest preemptions; none: every\n"
+	"                    interleaving (\"verified\" when complete)\n"
+	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
+	"                    source, optimal (default: optimal with --bound none,\n"
+	"                    else source; none for scenarios with interrupts or\n"
+	"                    threads sharing a CPU, which the reduction does not model)\n"
+	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
+	"                    threads and opcodes) x every interleaving in the bound\n"
+	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
+	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
 	"  --workload HEX    fixed workload section (dfs default: the scenario's\n"
 	"                    trigger workload for buggy variants, else empty)\n"
@@ -74,6 +86,9 @@ int cmd_run(int argc, char **argv)
 	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
+	bool bound_none = false, por_set = false;
+	enum weft_por por = WEFT_POR_NONE;
+	uint64_t workloads = 0, wl_args = 2;
 	static uint8_t input[65536];
 	uint8_t wl[WEFT_INPUT_MAX];
 	long input_len = 0;
@@ -114,8 +129,23 @@ int cmd_run(int argc, char **argv)
 				return cli_usage_error("run: --depth takes 1..8");
 		} else if (!strcmp(a, "--bound")) {
 			NEEDV();
-			if (!cli_parse_u64(v, &bound) || bound > 255)
-				return cli_usage_error("run: --bound takes 0..255");
+			bound_none = !strcmp(v, "none");
+			if (!bound_none && (!cli_parse_u64(v, &bound) || bound > 255))
+				return cli_usage_error("run: --bound takes 0..255 or none");
+		} else if (!strcmp(a, "--por")) {
+			NEEDV();
+			if (!weft_por_parse(v, &por))
+				return cli_usage_error("run: --por takes none, sleep, source or optimal, "
+						       "not '%s'", v);
+			por_set = true;
+		} else if (!strcmp(a, "--workloads")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &workloads) || !workloads || workloads > 8)
+				return cli_usage_error("run: --workloads takes 1..8 (ops)");
+		} else if (!strcmp(a, "--workload-args")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &wl_args) || !wl_args || wl_args > 256)
+				return cli_usage_error("run: --workload-args takes 1..256");
 		} else if (!strcmp(a, "--steps")) {
 			NEEDV();
 			if (!cli_parse_u64(v, &steps) || !steps || steps > UINT32_MAX)
@@ -188,9 +218,37 @@ int cmd_run(int argc, char **argv)
 		weft_pct_init(&st->p, sc, seed, (unsigned)depth, have_wl ? wl : NULL, wl_len);
 		ops = &weft_strategy_pct;
 	} else if (!strcmp(strategy, "dfs")) {
-		if (!have_wl)
+		const char *wl_why = have_wl ? "from --workload" : NULL;
+		if (!have_wl) {
 			wl_len = trigger_workload(sc, vi, wl, sizeof(wl));
-		weft_dfs_init(&st->d, sc, (unsigned)bound, wl, wl_len);
+			if (wl_len)
+				wl_why = "the variant's trigger";
+		}
+		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
+		if (!por_set)
+			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
+		if (por != WEFT_POR_NONE) {
+			free(st);
+			if (!weft_por_sound(por, b))
+				return cli_usage_error("run: --por %s is not sound with a preemption bound "
+						       "(docs/strategies.md); use --por source, or --bound "
+						       "none", weft_por_name(por));
+			if (workloads && have_wl)
+				return cli_usage_error("run: --workloads enumerates workloads: no "
+						       "--workload with it");
+			struct weft_cli_dpor_args da = {
+				.sc = sc, .vi = vi, .lock = lock, .steps = steps, .lockdep = lockdep,
+				.json = json, .quiet = quiet, .stats = stats, .outdir = outdir,
+				.wl = wl, .wl_len = wl_len, .wl_why = wl_why, .por = por, .bound = b,
+				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
+				.max_execs = iterations,
+			};
+			return weft_cli_run_dpor(&da);
+		}
+		if (workloads)
+			return cli_usage_error("run: --workloads needs partial-order reduction "
+					       "(--por sleep|source|optimal)");
+		weft_dfs_init(&st->d, sc, b, wl, wl_len);
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
 		if (!input_path && !input_hex) {
@@ -204,6 +262,10 @@ int cmd_run(int argc, char **argv)
 		free(st);
 		return cli_usage_error("run: unknown strategy '%s' (random, pct, dfs, bytes)",
 				       strategy);
+	}
+	if ((por_set || workloads) && strcmp(strategy, "dfs")) {
+		free(st);
+		return cli_usage_error("run: --por and --workloads are options of --strategy dfs");
 	}
 	if (!iterations)
 		iterations = !strcmp(strategy, "dfs") ? UINT64_MAX : 100000;
@@ -319,7 +381,10 @@ int cmd_run(int argc, char **argv)
 #endif
 	} else {
 		printf("clean: %" PRIu64 " executions in %.3f s (%s)", m.executions, secs, ops->name);
-		if (dfs)
+		if (dfs && bound_none)
+			printf(", every interleaving %s",
+			       st->d.complete ? "covered completely" : "NOT covered completely");
+		else if (dfs)
 			printf(", bound %" PRIu64 " %s", bound,
 			       st->d.complete ? "covered completely" : "NOT covered completely");
 		printf("\n");
