@@ -218,6 +218,8 @@ struct frame {
 	uint32_t wut;     /* optimal: this state's node */
 	uint32_t wchild;  /* optimal: the child being explored */
 	struct info ci;   /* the chosen thread's event / block, once it ran */
+	uint32_t blk_end; /* bounded: the index of the last event of that
+			     (natural) block in its thread (NIL: cut short) */
 };
 
 struct node {
@@ -729,10 +731,11 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 		 * names: every one is explored */
 		f->bt = (uint16_t)cand;
 	} else if (d->bounded) {
-		/* a preemption needs justifying (justify()); a free decision
-		 * (or one whose current thread is asleep) explores every thread */
+		/* an alternative needs justifying (justify()): to a preemption,
+		 * or to the default of a free decision; a decision whose
+		 * current thread is asleep explores every thread */
 		f->bt = (uint16_t)cand;
-		if (f->cur >= 0 && t == (unsigned)f->cur) {
+		if (f->cur < 0 || t == (unsigned)f->cur) {
 			f->bt = (uint16_t)bit(t);
 			f->just = 0;
 		}
@@ -1266,6 +1269,7 @@ static void frame_info_from_log(struct weft_dpor *d, uint32_t k)
 
 	memset(in, 0, sizeof(*in));
 	in->tid = f->chosen;
+	f->blk_end = NIL;
 	uint32_t i = f->first_ev;
 	if (i == NIL || i >= d->nev || (d->valid_end != NIL && i >= d->valid_end))
 		return;   /* unknown: depends on everything */
@@ -1279,14 +1283,17 @@ static void frame_info_from_log(struct weft_dpor *d, uint32_t k)
 			break;
 		}
 		sig_add(&in->s, &e->d);
+		f->blk_end = e->tidx;
 		if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_END ||
 		    e->d.kind == WEFT_DEP_YIELD) {
 			ended = true;
 			break;
 		}
 	}
-	if (!ended)
+	if (!ended) {
 		in->s.all = 1;   /* cut by the end of the log (a report, a cap) */
+		f->blk_end = NIL;
+	}
 }
 
 /* Is event x (real, or the race's later event with clock cx) after
@@ -1568,14 +1575,49 @@ struct jmask {
 				    another thread than p, per p */
 };
 
+/* A free decision (no current thread) chose its default d. Choosing
+ * another thread q instead is needed only if something that runs before
+ * d's block conflicts with it: otherwise moving d's whole block to the
+ * front gives an equivalent run with no more preemptions (the block-move
+ * argument of the bounded sleep sets). Evidence, as for a preemption: a
+ * later event of another thread that conflicts with an event of d's
+ * natural block and has not seen d's next op after that block. */
+struct freeblk {
+	uint32_t frame;
+	uint32_t t0, t1;             /* d's events t0 .. t1 */
+};
+
+static void justify_frame(struct weft_dpor *d, struct frame *f)
+{
+	f->just = 1;
+	uint32_t add = bound_mask(d, f, f->allowed & ~f->bt);
+	for (uint32_t m = add; m; m &= m - 1)
+		if (in_bound(d, f, lowest(m))) {
+			f->bt |= (uint16_t)bit(lowest(m));
+			d->st.backtracks++;
+		}
+}
+
 static void justify(struct weft_dpor *d, struct jmask *jm)
 {
 	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
 	uint32_t ymin[NT];           /* least clock[p] of a later yield of another
 					thread than p */
+	struct freeblk fb[64];
+	unsigned nfb = 0;
 
 	for (unsigned t = 0; t < NT; t++)
 		ymin[t] = UINT32_MAX;
+	for (uint32_t k = 0; k < d->nfr && nfb < 64; k++) {
+		const struct frame *f = &d->fr[k];
+		if (f->just || f->cur >= 0 || f->first_ev >= d->nev)
+			continue;
+		const struct ev *x = &d->ev[f->first_ev];
+		fb[nfb].frame = k;
+		fb[nfb].t0 = (x->flags & EV_PHANTOM) ? x->tidx + 1 : x->tidx;
+		fb[nfb].t1 = f->blk_end;
+		nfb++;
+	}
 
 	for (uint32_t k = d->nev; k-- > 0;) {
 		const struct ev *e = &d->ev[k];
@@ -1596,7 +1638,7 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 					end = d->ev[j].tidx;
 					stops = true;   /* x's transition ends p's block */
 				}
-				uint32_t lim = last[p] > end ? end : UINT32_MAX;
+				uint32_t lim = last[p] > end ? end : UINT32_MAX - 1;   /* MAX: no event */
 				/* stranding a yield takes the yielder running again
 				 * right after x: a second preemption unless x's
 				 * transition ends p's block */
@@ -1610,16 +1652,29 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 							just = true;
 					}
 				}
-				if (just) {
-					f->just = 1;
-					uint32_t add = bound_mask(d, f, f->allowed & ~f->bt);
-					for (uint32_t m = add; m; m &= m - 1)
-						if (in_bound(d, f, lowest(m))) {
-							f->bt |= (uint16_t)bit(lowest(m));
-							d->st.backtracks++;
-						}
+				if (just)
+					justify_frame(d, f);
+			}
+		}
+		/* events of free decisions' blocks */
+		for (unsigned i = 0; i < nfb; i++) {
+			struct frame *f = &d->fr[fb[i].frame];
+			if (f->just || f->chosen != p || (e->flags & EV_PHANTOM) || e->tidx < fb[i].t0 ||
+			    (fb[i].t1 != NIL && e->tidx > fb[i].t1))
+				continue;
+			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
+			bool just = ymin[p] <= lim;
+			if (!just && e->d.loc != WEFT_NO_LOC) {
+				uint32_t b1 = e->d.loc + e->d.size;
+				for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
+					const struct jmask *m = &jm[b];
+					if (m->epoch == d->epoch &&
+					    (m->w[p] <= lim || (e->d.w && m->r[p] <= lim)))
+						just = true;
 				}
 			}
+			if (just)
+				justify_frame(d, f);
 		}
 		if (e->flags & EV_PHANTOM)
 			continue;
