@@ -93,10 +93,11 @@ struct dep {
 			   every event of another thread */
 };
 
-/* A block of events, over-approximated: the 8-byte words read and
- * written (hashed into 128 bits each), the threads whose end it joins. */
+/* A block of events, over-approximated: the bytes read and written
+ * (world offset mod 256, 256 bits each), the threads whose end it joins. */
+#define SIGW 4
 struct sig {
-	uint64_t r[2], w[2];
+	uint64_t r[SIGW], w[SIGW];
 	uint16_t joins;
 	uint8_t all;    /* depends on everything */
 };
@@ -120,23 +121,22 @@ static bool dep_conflict(const struct dep *a, const struct dep *b)
 	return overlap(a, b);
 }
 
-static void sig_words(const struct dep *e, uint64_t out[2], bool *all)
+static void sig_words(const struct dep *e, uint64_t out[SIGW], bool *all)
 {
-	out[0] = out[1] = 0;
+	memset(out, 0, SIGW * sizeof(uint64_t));
 	if (e->loc == WEFT_NO_LOC)
 		return;
-	uint32_t w0 = e->loc >> 3, w1 = (e->loc + e->size - 1) >> 3;
-	if (w1 - w0 >= 128) {
+	if (e->size >= 64 * SIGW) {
 		*all = true;
 		return;
 	}
-	for (uint32_t w = w0; w <= w1; w++)
-		out[(w >> 6) & 1] |= 1ull << (w & 63);
+	for (uint32_t b = e->loc; b < e->loc + e->size; b++)
+		out[(b >> 6) % SIGW] |= 1ull << (b & 63);
 }
 
 static void sig_add(struct sig *s, const struct dep *e)
 {
-	uint64_t m[2];
+	uint64_t m[SIGW];
 	bool all = false;
 
 	if (e->kind == WEFT_DEP_YIELD || e->y) {
@@ -150,7 +150,7 @@ static void sig_add(struct sig *s, const struct dep *e)
 	sig_words(e, m, &all);
 	if (all)
 		s->all = 1;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < SIGW; i++) {
 		if (e->w)
 			s->w[i] |= m[i];
 		else
@@ -161,7 +161,7 @@ static void sig_add(struct sig *s, const struct dep *e)
 /* Does executed event e conflict with anything in block s? */
 static bool sig_conflict(const struct dep *e, const struct sig *s)
 {
-	uint64_t m[2];
+	uint64_t m[SIGW];
 	bool all = false;
 
 	if (s->all || e->kind == WEFT_DEP_YIELD || e->y)
@@ -171,7 +171,7 @@ static bool sig_conflict(const struct dep *e, const struct sig *s)
 	sig_words(e, m, &all);
 	if (all)
 		return true;
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < SIGW; i++)
 		if (m[i] & (s->w[i] | (e->w ? s->r[i] : 0)))
 			return true;
 	return false;
