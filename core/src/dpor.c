@@ -12,7 +12,9 @@
  *    dynamic partial order reduction", JACM 64(4), 2017 (Algorithm 1,
  *    source-DPOR; Algorithm 2, optimal DPOR with wakeup trees);
  *  - Coons, Musuvathi, McKinley, "Bounded partial-order reduction",
- *    OOPSLA 2013 (conservative backtrack points under a preemption bound).
+ *    OOPSLA 2013 (why a preemption bound needs care: the bounded search
+ *    here justifies alternatives by a delay argument instead of their
+ *    conservative points, see justify()).
  *
  * The search is stateless: each execution replays a prefix of decisions
  * and takes one new one (the branch), as weft_strategy_dfs does. What the
@@ -29,7 +31,12 @@
  *    the trace), and a current thread that would block is made to block
  *    at once (free), since preempting it is never cheaper. Under the
  *    ticket lock model a blocked attempt takes a ticket: it is a real
- *    write of the lock, and the thread is enabled.
+ *    write of the lock, and the thread is enabled. The machine does not
+ *    know what a thread that has not started will do first: that is
+ *    learnt from the first execution that runs it (the first op of one
+ *    of the scenario's threads follows no visible access of its own, so
+ *    it is the same in every execution; a change is reported as
+ *    nondeterminism), and frames made before are refined when revisited.
  *  - A spinlock acquire that follows a release races with the previous
  *    acquire, not with the release (reversing release/acquire is
  *    impossible); the release still orders them (happens-before).
@@ -80,7 +87,8 @@ static inline unsigned lowest(uint32_t m)
 
 /* ------------------------------------------------------------ dependence */
 
-enum { LK_NONE = 0, LK_BLOCKING, LK_TRY };
+enum { LK_NONE = 0, LK_BLOCKING, LK_TRY, LK_UNLOCK };
+enum { FOP_OTHER = 0, FOP_LOCK, FOP_JOIN };
 
 /* What an event touches. */
 struct dep {
@@ -88,7 +96,8 @@ struct dep {
 	uint8_t kind;   /* enum weft_dep_kind */
 	uint8_t w;      /* writes [loc, loc + size) */
 	uint8_t arg;    /* spawn, join, end: the thread */
-	uint8_t lk;     /* acquires: LK_BLOCKING (test-and-set spin_lock), LK_TRY */
+	uint8_t lk;     /* acquires: LK_BLOCKING (test-and-set spin_lock), LK_TRY;
+			   LK_UNLOCK: a release of a test-and-set spin_lock */
 	uint8_t y;      /* a yield follows in the same transition: conflicts with
 			   every event of another thread */
 };
@@ -197,6 +206,8 @@ struct ev {
  * unbounded search) or its next block (bounded search). */
 struct info {
 	uint8_t tid, known;
+	uint8_t one;      /* bounded: asleep with its next event only (it was the
+			     current thread where it was explored), not its block */
 	struct dep d;
 	struct sig s;
 };
@@ -209,10 +220,13 @@ struct frame {
 	uint8_t chosen;
 	uint8_t nS, nX;
 	uint8_t just;     /* bounded: alternatives to the current thread justified */
+	uint16_t unk;     /* allowed threads not started whose first op was not
+			     known yet when the frame was made */
 	uint8_t py;       /* right after a yield: the yielder cannot run here, so
 			     reversals that want it fall back to the others, and
 			     explored branches put no sibling to sleep */
 	uint32_t preempt; /* preemptions before the decision */
+	uint32_t dec;     /* the machine's decision index */
 	uint32_t first_ev;
 	uint32_t pool;
 	uint32_t wut;     /* optimal: this state's node */
@@ -237,6 +251,7 @@ struct loc {
 	uint32_t epoch;
 	uint32_t lw;      /* last write (event + 1) */
 	uint32_t la;      /* last acquire */
+	uint8_t held;     /* a lock: its holder + 1 (0: free) */
 	uint32_t rd[NT];  /* each thread's last read */
 };
 
@@ -303,6 +318,18 @@ struct weft_dpor {
 						thread took a ticket for */
 	uint32_t blk_acq[NT];                /* acquire (+ 1) holding the lock a
 						thread last found busy */
+	uint16_t seen;                       /* threads with an event so far */
+	/* The first operation of each of the scenario's own threads, learnt
+	 * from the first execution that ran it (the machine knows a paused
+	 * thread's next operation, not an unstarted one's): until it starts,
+	 * a thread whose first op is a test-and-set spin_lock of a held lock
+	 * or a join of a running thread is no choice either. A thread's
+	 * first op follows no visible access of its own, so it is the same
+	 * in every execution of a deterministic model (checked). */
+	uint16_t fop_known;
+	uint8_t fop_kind[NT];                /* FOP_* */
+	uint8_t fop_arg[NT];
+	uint32_t fop_loc[NT];
 	int await_tid;
 	uint32_t await_frame;
 	uint32_t last_frame;
@@ -500,14 +527,24 @@ static uint32_t bound_mask(const struct weft_dpor *d, const struct frame *f, uin
 	return m & bit((unsigned)f->cur);
 }
 
+static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b);
+
 /* A thread whose next operation would block without changing any state:
  * a test-and-set spin_lock of a held lock, a join of a running thread. */
-static bool blocks_stateless(const struct weft_dpor *d, unsigned t)
+static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 {
 	struct weft_step_info pi;
 	bool wb = false;
 
-	if (!weft_thread_pending(t, &pi, &wb) || !wb)
+	if (!weft_thread_pending(t, &pi, &wb)) {
+		if ((d->seen & bit(t)) || !(d->fop_known & bit(t)))
+			return false;
+		/* not started: its first op, learnt before */
+		if (d->fop_kind[t] == FOP_JOIN)
+			return !d->end_ev[d->fop_arg[t]];
+		return d->fop_kind[t] == FOP_LOCK && loc_at(d, d->fop_loc[t])->held;
+	}
+	if (!wb)
 		return false;
 	if (pi.kind == WEFT_DEP_JOIN)
 		return true;
@@ -556,6 +593,7 @@ static void exec_reset(struct weft_dpor *d)
 	memset(d->end_ev, 0, sizeof(d->end_ev));
 	memset(d->blk_acq, 0, sizeof(d->blk_acq));
 	memset(d->queued, 0, sizeof(d->queued));
+	d->seen = 0;
 	memset(d->last_ev, 0, sizeof(d->last_ev));
 	memset(d->last_yield, 0, sizeof(d->last_yield));
 	memset(d->absorber, 0, sizeof(d->absorber));
@@ -588,11 +626,47 @@ static void mark_explored(struct weft_dpor *d, uint32_t k)
 	}
 	d->pool[d->npool++] = f->ci;
 	d->pool[d->npool - 1].tid = f->chosen;
+	d->pool[d->npool - 1].one = f->cur == (int)f->chosen;
 	f->nX++;
+}
+
+/* Threads in f->unk whose first op is known now: drop those that would
+ * have blocked at once at f (the last log holds the run up to f). */
+static void refine_allowed(struct weft_dpor *d, struct frame *f)
+{
+	uint32_t m = f->unk & d->fop_known;
+
+	f->unk &= (uint16_t)~d->fop_known;
+	if (!m || f->first_ev == NIL || f->first_ev > d->nev)
+		return;
+	for (; m; m &= m - 1) {
+		unsigned t = lowest(m);
+		bool blocks = false;
+		if (d->fop_kind[t] == FOP_LOCK) {
+			for (uint32_t i = f->first_ev; i-- > 0;) {
+				const struct ev *e = &d->ev[i];
+				if ((e->flags & EV_PHANTOM) || e->d.loc != d->fop_loc[t])
+					continue;
+				if (e->d.kind == WEFT_DEP_ACQUIRE || e->d.kind == WEFT_DEP_RELEASE) {
+					blocks = e->d.kind == WEFT_DEP_ACQUIRE;
+					break;
+				}
+			}
+		} else if (d->fop_kind[t] == FOP_JOIN) {
+			blocks = true;
+			for (uint32_t i = 0; i < f->first_ev && blocks; i++)
+				if (d->ev[i].tid == d->fop_arg[t] && d->ev[i].d.kind == WEFT_DEP_END)
+					blocks = false;
+		}
+		if (blocks)
+			f->allowed &= (uint16_t)~bit(t);
+	}
 }
 
 static int pick_todo(struct weft_dpor *d, struct frame *f)
 {
+	if (f->unk)
+		refine_allowed(d, f);
 	if (d->mode == WEFT_POR_OPTIMAL) {
 		uint32_t node = f->wut;
 		if (d->nd[node].child == NIL)
@@ -653,6 +727,11 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 		d->nnd = 0;
 		d->freend = NIL;
 		d->st.yield_restarts++;
+		/* wakeup trees do not follow the yield rule's orders (the
+		 * random check found traces they miss): with yields, optimal
+		 * DPOR continues as source-DPOR, which keeps every trace */
+		if (d->mode == WEFT_POR_OPTIMAL)
+			d->mode = WEFT_POR_SOURCE;
 	} else if (d->started) {
 		if (d->max_execs && d->st.executions >= d->max_execs) {
 			set_incomplete(d, &d->capped, "the execution cap was hit");
@@ -797,10 +876,13 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		return decided(d, dec, (unsigned)cur, NIL);   /* it blocks now, for free */
 	if (!allowed)
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
-	if (!(allowed & (allowed - 1)) || d->stale)
+	uint32_t k = d->k;
+	bool replaying = k < d->nfr && (k < d->replay || (k == d->replay && d->branching));
+	/* a replayed frame is this decision by its index: a thread's first
+	 * op learnt since may have left it a single choice */
+	if (d->stale || (!(allowed & (allowed - 1)) && !(replaying && d->fr[k].dec == dec->index)))
 		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
 
-	uint32_t k = d->k;
 	if (k >= d->max_frames || !GROW(d->fr, d->capfr, k + 1)) {
 		set_incomplete(d, &d->capped, "the decision-stack cap was hit");
 		go_stale(d);
@@ -808,9 +890,10 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	}
 	struct frame *f = &d->fr[k];
 	int c;
-	if (k < d->nfr && (k < d->replay || (k == d->replay && d->branching))) {
-		if (f->runnable != run || f->cur != cur || f->allowed != allowed ||
-		    f->preempt != d->npre) {
+	if (replaying) {
+		/* allowed may shrink: a thread's first op learnt since */
+		if (f->runnable != run || f->cur != cur || (allowed & ~(uint32_t)f->allowed) ||
+		    f->preempt != d->npre || f->dec != dec->index) {
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->nfr = k;
@@ -838,6 +921,8 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		f->allowed = (uint16_t)allowed;
 		f->cur = (int8_t)cur;
 		f->preempt = d->npre;
+		f->dec = dec->index;
+		f->unk = (uint16_t)(allowed & ~d->seen & ~(uint32_t)d->fop_known);
 		f->bt = f->X = 0;
 		f->py = d->after_yield;
 		f->S = d->slp;
@@ -994,8 +1079,12 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		struct loc *l = loc_at(d, b);
 		if (e->d.w) {
 			l->lw = n + 1;
-			if (e->d.kind == WEFT_DEP_ACQUIRE && b == b0)
+			if (e->d.kind == WEFT_DEP_ACQUIRE && b == b0) {
 				l->la = n + 1;
+				l->held = (uint8_t)(e->tid + 1);
+			} else if (e->d.kind == WEFT_DEP_RELEASE && b == b0) {
+				l->held = 0;
+			}
 		} else {
 			l->rd[e->tid] = n + 1;
 		}
@@ -1063,8 +1152,12 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 		if (sev == WEFT_EV_JOIN || (sev == WEFT_EV_LOCK && d->lock == WEFT_LOCK_TAS))
 			*phantom = true;
 		break;
-	case WEFT_DEP_WRITE:
 	case WEFT_DEP_RELEASE:
+		if (sev == WEFT_EV_UNLOCK && d->lock == WEFT_LOCK_TAS)
+			o->lk = LK_UNLOCK;
+		o->w = 1;
+		break;
+	case WEFT_DEP_WRITE:
 		o->w = 1;
 		break;
 	default:
@@ -1073,6 +1166,36 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 	}
 	if (o->loc != WEFT_NO_LOC && o->loc >= d->nloc)
 		o->loc = WEFT_NO_LOC;   /* outside the world: thread-local */
+}
+
+static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_step_info *si,
+			   const struct dep *o)
+{
+	unsigned sev = si->site ? si->site->ev : 0;
+	uint8_t kind = FOP_OTHER, arg = 0;
+	uint32_t loc = 0;
+
+	if (d->lock == WEFT_LOCK_TAS && sev == WEFT_EV_LOCK && o->loc != WEFT_NO_LOC &&
+	    (si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_BLOCKED)) {
+		kind = FOP_LOCK;
+		loc = o->loc;
+	} else if (si->kind == WEFT_DEP_JOIN ||
+		   (si->kind == WEFT_DEP_BLOCKED && sev == WEFT_EV_JOIN)) {
+		kind = FOP_JOIN;
+		arg = o->arg;
+	}
+	if (!(d->fop_known & bit(t))) {
+		d->fop_known |= (uint16_t)bit(t);
+		d->fop_kind[t] = kind;
+		d->fop_loc[t] = loc;
+		d->fop_arg[t] = arg;
+	} else if (d->fop_kind[t] != kind || d->fop_loc[t] != loc || d->fop_arg[t] != arg) {
+		set_incomplete(d, &d->nondet,
+			       "a thread's first operation changed: the model is nondeterministic");
+		d->fop_kind[t] = kind;
+		d->fop_loc[t] = loc;
+		d->fop_arg[t] = arg;
+	}
 }
 
 static void dpor_step(void *st, const struct weft_step_info *si)
@@ -1108,6 +1231,11 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 	unsigned t = si->tid;
 	classify(d, si, &e->d, &phantom);
 	e->tid = (uint8_t)t;
+	if (!(d->seen & bit(t))) {
+		d->seen |= (uint16_t)bit(t);
+		if (t < d->sc->nr_threads)
+			learn_first_op(d, t, si, &e->d);
+	}
 	e->flags = 0;
 	e->alt = NIL;
 	if ((int)t == d->await_tid) {
@@ -1176,7 +1304,8 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 			for (uint32_t m = d->slp; m; m &= m - 1) {
 				const struct info *in = &d->slpi[lowest(m)];
 				bool joins = e->d.loc == WEFT_NO_LOC && e->d.arg == lowest(m);
-				if (!in->known || joins || sig_conflict(&e->d, &in->s))
+				if (!in->known || joins ||
+				    (in->one ? dep_conflict(&e->d, &in->d) : sig_conflict(&e->d, &in->s)))
 					d->slp &= (uint16_t)~bit(lowest(m));
 			}
 		}
@@ -1245,8 +1374,8 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 			for (uint32_t m = d->slp; m; m &= m - 1) {
 				const struct info *in = &d->slpi[lowest(m)];
 				bool w = !in->known ||
-					 (d->bounded ? sig_conflict(&e->d, &in->s)
-						     : dep_conflict(&e->d, &in->d));
+					 (d->bounded && !in->one ? sig_conflict(&e->d, &in->s)
+								 : dep_conflict(&e->d, &in->d));
 				if (w)
 					d->slp &= (uint16_t)~bit(lowest(m));
 			}
@@ -1573,7 +1702,51 @@ struct jmask {
 	uint32_t epoch;
 	uint32_t r[NT], w[NT];   /* least clock[p] of a later read / write by
 				    another thread than p, per p */
+	uint32_t a[NT], u[NT];   /* the same for test-and-set spin_locks and
+				    their unlocks, kept apart for unlock_hit() */
 };
+
+/*
+ * Evidence against delaying p's unlock x of a test-and-set lock. In a run
+ * through another choice at x's frame, p holds the lock until x, so no
+ * other thread acquires or unlocks it before x: only a trylock or a plain
+ * access there conflicts with x. What else stops moving x to the front
+ * is a blocked attempt of another thread r before x that is not the first
+ * thing r does after being chosen (one that is can be dropped, choosing
+ * what ran after it instead, at no cost): r ran some real event z after
+ * the frame, then tried the lock. Its evidence in a run through "p
+ * continues" is r's acquire y of the lock after an event of r that is
+ * itself after the frame. Not used once yields are seen: right after a
+ * yield, the attempt may be the only way back to the yielder.
+ */
+static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim)
+{
+	const struct ev *x = &d->ev[i];
+	uint16_t ran = 0;   /* threads with a real event after x */
+
+	for (uint32_t j = i + 1; j < d->nev; j++) {
+		const struct ev *y = &d->ev[j];
+		if (y->tid == x->tid || (y->flags & EV_PHANTOM))
+			continue;
+		if (y->d.lk == LK_BLOCKING && y->d.loc == x->d.loc && (ran & bit(y->tid))) {
+			const uint32_t *c = y->alt != NIL ? &d->aclk[y->alt] : clk_of((struct weft_dpor *)d, j);
+			if (c[x->tid] <= lim)
+				return true;
+		}
+		ran |= (uint16_t)bit(y->tid);
+	}
+	return false;
+}
+
+static bool jm_hit(const struct jmask *m, const struct dep *x, unsigned p, uint32_t lim,
+		   bool plain_only)
+{
+	if (m->w[p] <= lim || (x->w && m->r[p] <= lim))
+		return true;
+	if (plain_only)
+		return false;
+	return m->a[p] <= lim || m->u[p] <= lim;
+}
 
 /* A free decision (no current thread) chose its default d. Choosing
  * another thread q instead is needed only if something that runs before
@@ -1643,14 +1816,16 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				 * right after x: a second preemption unless x's
 				 * transition ends p's block */
 				bool just = ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound);
+				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
 				if (!just && e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM)) {
 					uint32_t b1 = e->d.loc + e->d.size;
 					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
 						const struct jmask *m = &jm[b];
-						if (m->epoch == d->epoch &&
-						    (m->w[p] <= lim || (e->d.w && m->r[p] <= lim)))
+						if (m->epoch == d->epoch && jm_hit(m, &e->d, p, lim, unl))
 							just = true;
 					}
+					if (!just && unl)
+						just = unlock_hit(d, k, lim);
 				}
 				if (just)
 					justify_frame(d, f);
@@ -1668,8 +1843,7 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				uint32_t b1 = e->d.loc + e->d.size;
 				for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
 					const struct jmask *m = &jm[b];
-					if (m->epoch == d->epoch &&
-					    (m->w[p] <= lim || (e->d.w && m->r[p] <= lim)))
+					if (m->epoch == d->epoch && jm_hit(m, &e->d, p, lim, false))
 						just = true;
 				}
 			}
@@ -1698,8 +1872,13 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				m->epoch = d->epoch;
 				memset(m->r, 0xff, sizeof(m->r));
 				memset(m->w, 0xff, sizeof(m->w));
+				memset(m->a, 0xff, sizeof(m->a));
+				memset(m->u, 0xff, sizeof(m->u));
 			}
-			uint32_t *mm = e->d.w ? m->w : m->r;
+			uint32_t *mm = e->d.lk == LK_BLOCKING ? m->a
+				     : e->d.lk == LK_UNLOCK  ? m->u
+				     : e->d.w                ? m->w
+							     : m->r;
 			for (unsigned q = 0; q < NT; q++)
 				if (q != p && c[q] < mm[q])
 					mm[q] = c[q];
@@ -1884,6 +2063,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	d->ymode = d->restart = false;
 	d->capped = d->nondet = d->lost = d->ctx = false;
 	d->why = NULL;
+	d->fop_known = 0;
 	d->nfr = d->replay = 0;
 	d->branching = false;
 	d->npool = 0;

@@ -15,7 +15,8 @@
  *
  * Traces are fingerprinted by trace_class.h, independently of dpor.c.
  * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);
- * WEFT_DPOR_SEED picks another sequence.
+ * WEFT_DPOR_SEED picks another sequence; WEFT_DPOR_LOCKY makes the programs
+ * lock-heavy.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,10 @@ static unsigned rnd(unsigned n)
 	return (unsigned)((rnd_state >> 33) % n);
 }
 
+/* WEFT_DPOR_LOCKY: lock-heavy programs (half the ops critical sections,
+ * mostly of one lock) */
+static bool locky;
+
 static void gen(void)
 {
 	memset(&P, 0, sizeof(P));
@@ -158,9 +163,12 @@ static void gen(void)
 			unsigned k = rnd(100);
 			o->kind = k < 22 ? O_R : k < 44 ? O_W : k < 54 ? O_A : k < 72 ? O_CS
 				  : k < 80 ? O_TRY : k < 88 ? O_IF : k < 93 ? O_Y : O_SPAWN;
+			if (locky)
+				o->kind = k < 50 ? O_CS : k < 60 ? O_TRY : k < 72 ? O_R : k < 84 ? O_W
+					: k < 90 ? O_IF : k < 94 ? O_Y : O_SPAWN;
 			o->x = (uint8_t)rnd(NVARS);
 			o->y = (uint8_t)rnd(NVARS);
-			o->lock = (uint8_t)rnd(2);
+			o->lock = (uint8_t)(locky ? rnd(4) == 0 : rnd(2));
 			if (o->kind == O_SPAWN) {
 				if (spawned || t != 0) {
 					o->kind = O_R;
@@ -346,6 +354,7 @@ int main(void)
 	unsigned tested = 0, skipped = 0;
 
 	debug = getenv("WEFT_DPOR_DEBUG") != NULL;
+	locky = getenv("WEFT_DPOR_LOCKY") != NULL;
 	/* WEFT_DPOR_MODE=source WEFT_DPOR_LOCK=tas|ticket WEFT_DPOR_BOUND=-1|K:
 	 * check only that case (with WEFT_DPOR_ONLY, for debugging) */
 	if ((e = getenv("WEFT_DPOR_MODE"))) {

@@ -153,12 +153,17 @@ extern const struct weft_strategy_ops weft_strategy_dfs;
  *           Algorithm 2; JACM 64(4) 2017): one execution per Mazurkiewicz
  *           trace, never a sleep-set-blocked one.
  *
- * With a preemption bound, SLEEP and SOURCE switch to their bounded forms
- * (sleep sets that cover a sleeper's whole next block, and the
- * conservative backtrack points of Coons, Musuvathi, McKinley, "Bounded
- * partial-order reduction", OOPSLA 2013), which keep "no bug within K
- * preemptions" sound; OPTIMAL has no sound bounded form here and is
- * refused (weft_dpor_reset returns WEFT_EINVAL).
+ * With a preemption bound, SLEEP and SOURCE switch to their bounded forms,
+ * which keep "no bug within K preemptions" sound (docs/strategies.md):
+ * an alternative to continuing the current thread is explored only once
+ * an explored run shows a conflicting event that has not seen the
+ * thread's next op (a delay argument, in place of the conservative
+ * backtrack points of Coons, Musuvathi, McKinley, "Bounded partial-order
+ * reduction", OOPSLA 2013, which a brute-force check found unsound here),
+ * and a thread put to sleep where it was not the current thread covers
+ * its whole next block. OPTIMAL has no sound bounded form here and is
+ * refused (weft_dpor_reset returns WEFT_EINVAL). With yields, OPTIMAL
+ * continues as SOURCE.
  */
 enum weft_por {
 	WEFT_POR_NONE = 0,
@@ -186,12 +191,12 @@ struct weft_dpor_stats {
 	uint64_t events;         /* visible operations executed */
 	uint64_t races;          /* reversible races analysed */
 	uint64_t backtracks;     /* backtrack points / wakeup sequences added */
-	uint64_t conservative;   /* bounded: conservative points added (BPOR) */
 	uint64_t fallbacks;      /* the thread a race wanted could not run where
 				    it was wanted (a yield, an unknown op): every
 				    enabled thread was added there instead */
 	uint64_t yield_restarts; /* the model yields: the search started over once
-				    with blocking threads as choices (1 or 0) */
+				    with blocking threads as choices (1 or 0),
+				    and optimal DPOR went on as source-DPOR */
 	uint64_t final_states;   /* distinct world states at the end of an
 				    execution (weft_dpor_count_final_states) */
 	bool final_states_capped;
