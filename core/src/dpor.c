@@ -251,8 +251,9 @@ struct loc {
 	uint32_t epoch;
 	uint32_t lw;      /* last write (event + 1) */
 	uint32_t la;      /* last acquire */
+	uint16_t rdm;     /* threads that read it since the last write (their
+			     last reads are in weft_dpor.rd) */
 	uint8_t held;     /* a lock: its holder + 1 (0: free) */
-	uint32_t rd[NT];  /* each thread's last read */
 };
 
 struct vitem {
@@ -300,17 +301,22 @@ struct weft_dpor {
 	uint32_t capclk;           /* events it holds */
 	struct ev *pev;            /* the previous execution's log (prefix check) */
 	uint32_t npev, cappev;
+	uint32_t *pclk;            /* and its clocks: a replayed prefix's are the same */
+	uint32_t cappclk;
+	bool fast;                 /* the event being logged replays pev's */
 	struct race *rc;
 	uint32_t nrc, caprc;
 	uint32_t *aclk;
 	uint32_t naclk, capaclk;   /* in clocks */
 	struct loc *loc;
+	uint32_t *rd;              /* NT per byte: each thread's last read + 1 */
 	uint32_t nloc, epoch;
 	uint32_t tclk[NT][NT];
 	uint32_t ntidx[NT];
 	uint32_t spawn_ev[NT], end_ev[NT];   /* event + 1 */
 	uint32_t last_ev[NT];                /* each thread's last real event + 1 */
 	uint32_t last_yield[NT];             /* each thread's last yield + 1 */
+	bool yielded;                        /* some last_yield is set */
 	uint16_t yield_open;                 /* yielded, nothing else ran since */
 	uint32_t absorber[NT];               /* the event that ran after its yield + 1 */
 	bool after_yield;                    /* the last event was a yield */
@@ -319,6 +325,12 @@ struct weft_dpor {
 	uint32_t blk_acq[NT];                /* acquire (+ 1) holding the lock a
 						thread last found busy */
 	uint16_t seen;                       /* threads with an event so far */
+	uint16_t pend_known, pend_lockish;   /* a paused thread's next op is known
+						(until it runs again), and is a
+						test-and-set spin_lock or a join */
+	uint8_t pend_kind[NT];               /* then FOP_LOCK or FOP_JOIN */
+	uint8_t pend_arg[NT];
+	uint32_t pend_loc[NT];
 	/* The first operation of each of the scenario's own threads, learnt
 	 * from the first execution that ran it (the machine knows a paused
 	 * thread's next operation, not an unstarted one's): until it starts,
@@ -536,6 +548,14 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 	struct weft_step_info pi;
 	bool wb = false;
 
+	if (d->pend_known & bit(t)) {
+		/* known: whether it blocks follows the locks and ends seen */
+		if (!(d->pend_lockish & bit(t)))
+			return false;
+		if (d->pend_kind[t] == FOP_JOIN)
+			return !d->end_ev[d->pend_arg[t]];
+		return loc_at(d, d->pend_loc[t])->held;
+	}
 	if (!weft_thread_pending(t, &pi, &wb)) {
 		if ((d->seen & bit(t)) || !(d->fop_known & bit(t)))
 			return false;
@@ -544,12 +564,24 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 			return !d->end_ev[d->fop_arg[t]];
 		return d->fop_kind[t] == FOP_LOCK && loc_at(d, d->fop_loc[t])->held;
 	}
-	if (!wb)
-		return false;
-	if (pi.kind == WEFT_DEP_JOIN)
-		return true;
-	return pi.kind == WEFT_DEP_ACQUIRE && pi.site && pi.site->ev == WEFT_EV_LOCK &&
-	       d->lock == WEFT_LOCK_TAS;
+	bool lockish = pi.kind == WEFT_DEP_JOIN ||
+		       (pi.kind == WEFT_DEP_ACQUIRE && pi.site && pi.site->ev == WEFT_EV_LOCK &&
+			d->lock == WEFT_LOCK_TAS);
+	/* cache it where the log can tell its blocking as well (a lock a host
+	 * context took is not in the log: ask the machine then) */
+	if (!lockish || (pi.kind == WEFT_DEP_ACQUIRE && pi.loc < d->nloc &&
+			 (bool)loc_at(d, pi.loc)->held == wb) ||
+	    (pi.kind == WEFT_DEP_JOIN && pi.arg < NT && !d->end_ev[pi.arg] == wb)) {
+		d->pend_known |= (uint16_t)bit(t);
+		d->pend_kind[t] = pi.kind == WEFT_DEP_JOIN ? FOP_JOIN : FOP_LOCK;
+		d->pend_arg[t] = (uint8_t)(pi.arg < NT ? pi.arg : 0);
+		d->pend_loc[t] = pi.loc;
+		if (lockish)
+			d->pend_lockish |= (uint16_t)bit(t);
+		else
+			d->pend_lockish &= (uint16_t)~bit(t);
+	}
+	return wb && lockish;
 }
 
 /* Optimal: children of node that cannot run at f are replaced by a leaf
@@ -594,8 +626,10 @@ static void exec_reset(struct weft_dpor *d)
 	memset(d->blk_acq, 0, sizeof(d->blk_acq));
 	memset(d->queued, 0, sizeof(d->queued));
 	d->seen = 0;
+	d->pend_known = d->pend_lockish = 0;
 	memset(d->last_ev, 0, sizeof(d->last_ev));
 	memset(d->last_yield, 0, sizeof(d->last_yield));
+	d->yielded = false;
 	memset(d->absorber, 0, sizeof(d->absorber));
 	d->yield_open = 0;
 	d->after_yield = false;
@@ -756,6 +790,12 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	d->npev = d->nev;
 	d->ev = t;
 	d->capev = tc;
+	uint32_t *tk = d->pclk;
+	uint32_t tkc = d->cappclk;
+	d->pclk = d->clk;
+	d->cappclk = d->capclk;
+	d->clk = tk;
+	d->capclk = tkc;
 	exec_reset(d);
 	d->new_start = d->branching ? NIL : 0;
 	if (d->wl_len > cap)
@@ -828,6 +868,7 @@ static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigne
 {
 	if (dec->cur >= 0 && (int)c != dec->cur)
 		d->npre++;
+	d->pend_known &= (uint16_t)~bit(c);   /* it runs: its next op changes */
 	d->await_tid = (int)c;
 	d->await_frame = frame;
 	if (frame != NIL)
@@ -855,6 +896,11 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	int cur = dec->cur;
 	uint32_t run = dec->runnable;
 
+	/* the current thread may have run ops that leave no dependence record
+	 * (a choice, a note) since its next op was cached, for instance after
+	 * a switch the machine made without a decision: ask again */
+	if (cur >= 0)
+		d->pend_known &= (uint16_t)~bit((unsigned)cur);
 	/* chosen while paused in a yield: it now reaches its next operation */
 	if (cur >= 0 && cur == d->await_tid)
 		return cur;
@@ -985,55 +1031,110 @@ static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
 	struct loc *l = &d->loc[b];
 
 	if (l->epoch != d->epoch) {
-		memset(l, 0, sizeof(*l));
+		l->lw = l->la = 0;
+		l->rdm = 0;
+		l->held = 0;
 		l->epoch = d->epoch;
 	}
 	return l;
+}
+
+/* Byte b after access n. */
+static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct ev *e, uint32_t n)
+{
+	struct loc *l = loc_at(d, b);
+
+	if (e->d.w) {
+		l->lw = n + 1;
+		l->rdm = 0;
+	} else {
+		d->rd[(size_t)b * NT + e->tid] = n + 1;
+		l->rdm |= (uint16_t)bit(e->tid);
+	}
 }
 
 /* Races and happens-before of real access n (clock C, being built). */
 static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 {
 	const struct ev *e = &d->ev[n];
-	uint32_t cand[4 * NT + 4], nc = 0;
+	uint32_t cand[8 * NT], nc = 0;
+	bool over = false;
 	bool access = e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM);
 	uint32_t b0 = access ? e->d.loc : 0, b1 = access ? e->d.loc + e->d.size : 0;
 	uint32_t rel = NIL, acq = NIL;
 
 	if (b1 > d->nloc)
 		b1 = d->nloc;
+	if (d->fast) {
+		/* a replayed event: as it was (its races were analysed then;
+		 * a spin_lock's clock without its release edge is at the same
+		 * place in aclk, which is filled in the same order) */
+		memcpy(C, &d->pclk[(size_t)n * NT], NT * sizeof(uint32_t));
+		d->ev[n].alt = d->pev[n].alt;
+		if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
+			d->naclk = d->ev[n].alt + NT;
+		for (uint32_t b = b0; b < b1; b++)
+			loc_update(d, b, e, n);
+		goto locks;
+	}
 	/* a yield conflicts with every event of another thread (the bounded
 	 * search handles yields in justify() instead) */
-	for (unsigned u = 0; u < NT && !d->bounded; u++) {
+	bool yields = !d->bounded && (e->d.kind == WEFT_DEP_YIELD || d->yielded);
+	for (unsigned u = 0; u < NT && yields; u++) {
 		uint32_t y = e->d.kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
 		if (y && u != e->tid)
 			cand[nc++] = y - 1;
 	}
+	uint32_t plw = 0, prdm = 0;
+	const uint32_t *prd = NULL;
 	for (uint32_t b = b0; b < b1; b++) {
 		struct loc *l = loc_at(d, b);
-		uint32_t lw = l->lw;
+		const uint32_t *rd = &d->rd[(size_t)b * NT];
+		uint32_t lw = l->lw, rdm = l->rdm;
+		if (b == b0 && l->la)
+			acq = l->la - 1;
+		loc_update(d, b, e, n);   /* this byte only: read as it was above */
+		/* a byte like the one before it adds nothing (most accesses
+		 * are to fields written and read whole; a write leaves the
+		 * previous byte's reads as they were) */
+		if (prd && plw == lw && prdm == rdm) {
+			bool same = true;
+			for (uint32_t m = e->d.w ? rdm : 0; m && same; m &= m - 1)
+				same = prd[lowest(m)] == rd[lowest(m)];
+			if (same)
+				continue;
+		}
+		plw = lw;
+		prdm = rdm;
+		prd = rd;
 		if (e->d.w) {
-			for (unsigned t = 0; t < NT; t++) {
-				uint32_t r = l->rd[t];
-				if (r > lw && t != e->tid) {
-					bool dup = false;
-					for (uint32_t i = 0; i < nc; i++)
-						dup |= cand[i] == r - 1;
-					if (!dup && nc < sizeof(cand) / sizeof(cand[0]))
-						cand[nc++] = r - 1;
-				}
+			for (uint32_t m = rdm & ~bit(e->tid); m; m &= m - 1) {
+				uint32_t r = rd[lowest(m)];
+				bool dup = false;
+				for (uint32_t i = 0; i < nc; i++)
+					dup |= cand[i] == r - 1;
+				if (dup)
+					continue;
+				if (nc < sizeof(cand) / sizeof(cand[0]))
+					cand[nc++] = r - 1;
+				else
+					over = true;
 			}
 		}
 		if (lw && d->ev[lw - 1].tid != e->tid) {
 			bool dup = false;
 			for (uint32_t i = 0; i < nc; i++)
 				dup |= cand[i] == lw - 1;
-			if (!dup && nc < sizeof(cand) / sizeof(cand[0]))
-				cand[nc++] = lw - 1;
+			if (!dup) {
+				if (nc < sizeof(cand) / sizeof(cand[0]))
+					cand[nc++] = lw - 1;
+				else
+					over = true;
+			}
 		}
-		if (b == b0 && l->la)
-			acq = l->la - 1;
 	}
+	if (over)
+		set_incomplete(d, &d->capped, "too many conflicting accesses to one range");
 	/* most recent first */
 	for (uint32_t i = 1; i < nc; i++)
 		for (uint32_t j = i; j > 0 && cand[j] > cand[j - 1]; j--) {
@@ -1075,18 +1176,14 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		if (rel != NIL)
 			join(C, clk_of(d, rel));
 	}
-	for (uint32_t b = b0; b < b1; b++) {
-		struct loc *l = loc_at(d, b);
-		if (e->d.w) {
-			l->lw = n + 1;
-			if (e->d.kind == WEFT_DEP_ACQUIRE && b == b0) {
-				l->la = n + 1;
-				l->held = (uint8_t)(e->tid + 1);
-			} else if (e->d.kind == WEFT_DEP_RELEASE && b == b0) {
-				l->held = 0;
-			}
-		} else {
-			l->rd[e->tid] = n + 1;
+locks:
+	if (e->d.w && b0 < b1) {
+		struct loc *l = loc_at(d, b0);
+		if (e->d.kind == WEFT_DEP_ACQUIRE) {
+			l->la = n + 1;
+			l->held = (uint8_t)(e->tid + 1);
+		} else if (e->d.kind == WEFT_DEP_RELEASE) {
+			l->held = 0;
 		}
 	}
 }
@@ -1231,6 +1328,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 	unsigned t = si->tid;
 	classify(d, si, &e->d, &phantom);
 	e->tid = (uint8_t)t;
+	d->pend_known &= (uint16_t)~bit(t);
 	if (!(d->seen & bit(t))) {
 		d->seen |= (uint16_t)bit(t);
 		if (t < d->sc->nr_threads)
@@ -1267,7 +1365,9 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 			d->nd[d->cursor].d.y = 1;
 	}
 
-	/* the replayed prefix must do what it did */
+	/* the replayed prefix must do what it did; then its clocks are the
+	 * previous execution's (conflicts() copies them) */
+	d->fast = false;
 	if (d->branching && n < d->prefix_events) {
 		const struct ev *p = n < d->npev ? &d->pev[n] : NULL;
 		if (!p || p->tid != e->tid || p->d.kind != e->d.kind || p->d.loc != e->d.loc ||
@@ -1276,6 +1376,8 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->nfr = d->k ? d->k - 1 : 0;
 			go_stale(d);
+		} else {
+			d->fast = !d->stale;
 		}
 	}
 
@@ -1341,6 +1443,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 		d->absorber[lowest(m)] = n + 1;
 	if (e->d.kind == WEFT_DEP_YIELD) {
 		d->last_yield[t] = n + 1;
+		d->yielded = true;
 		d->yield_open = (uint16_t)bit(t);
 	} else {
 		d->yield_open = 0;
@@ -1391,25 +1494,40 @@ static void dpor_step(void *st, const struct weft_step_info *si)
  * its events until it blocks, ends, yields or is switched out. The
  * first execution through a frame runs the chosen thread's block without
  * preemption, so this is its natural block. */
-static void frame_info_from_log(struct weft_dpor *d, uint32_t k)
+static void frame_info_from_log(struct weft_dpor *d, uint32_t k, const struct frame *next)
 {
 	struct frame *f = &d->fr[k];
 	struct info *in = &f->ci;
+	uint32_t lim = d->valid_end != NIL && d->valid_end < d->nev ? d->valid_end : d->nev;
 
 	memset(in, 0, sizeof(*in));
 	in->tid = f->chosen;
 	f->blk_end = NIL;
 	uint32_t i = f->first_ev;
-	if (i == NIL || i >= d->nev || (d->valid_end != NIL && i >= d->valid_end))
+	if (i == NIL || i >= lim)
 		return;   /* unknown: depends on everything */
 	in->known = 1;
 	in->d = d->ev[i].d;
+	if (!d->bounded)
+		return;   /* blocks are for the bounded search */
 	bool ended = false;
-	for (; i < d->nev && (d->valid_end == NIL || i < d->valid_end); i++) {
+	for (; i < lim; i++) {
 		const struct ev *e = &d->ev[i];
 		if (e->tid != f->chosen) {
 			ended = true;
 			break;
+		}
+		if (next && i == next->first_ev && next->ci.known) {
+			/* the next frame continues this block: its block is
+			 * the rest of this one (frames are done last first) */
+			for (int w = 0; w < SIGW; w++) {
+				in->s.r[w] |= next->ci.s.r[w];
+				in->s.w[w] |= next->ci.s.w[w];
+			}
+			in->s.joins |= next->ci.s.joins;
+			in->s.all |= next->ci.s.all;
+			f->blk_end = next->blk_end;
+			return;
 		}
 		sig_add(&in->s, &e->d);
 		f->blk_end = e->tidx;
@@ -1974,9 +2092,13 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 	if (d->count_final && !d->redundant)
 		note_final_state(d);
 	/* the chosen threads' events (and blocks) of the new frames */
-	if (d->new_start != NIL)
-		for (uint32_t k = d->branching ? d->replay : 0; k < d->nfr && k < d->k; k++)
-			frame_info_from_log(d, k);
+	if (d->new_start != NIL) {
+		uint32_t k0 = d->branching ? d->replay : 0;
+		uint32_t k1 = d->nfr < d->k ? d->nfr : d->k;
+		for (uint32_t k = k1; k-- > k0;)
+			frame_info_from_log(d, k, k + 1 < k1 && d->fr[k + 1].chosen == d->fr[k].chosen
+							  ? &d->fr[k + 1] : NULL);
+	}
 	if (d->bounded) {
 		if (d->mode == WEFT_POR_SOURCE && d->jm)
 			justify(d, d->jm);
@@ -2014,9 +2136,11 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->ev);
 	free(d->pev);
 	free(d->clk);
+	free(d->pclk);
 	free(d->rc);
 	free(d->aclk);
 	free(d->loc);
+	free(d->rd);
 	free(d->v);
 	free(d->jm);
 	free(d->fs);
@@ -2032,15 +2156,19 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	uint32_t nloc = (uint32_t)(sc->world_size ? sc->world_size : 1);
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
+		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));
 		struct jmask *jm = calloc(nloc, sizeof(*jm));
-		if (!l || !jm) {
+		if (!l || !rd || !jm) {
 			free(l);
+			free(rd);
 			free(jm);
 			return WEFT_ENOMEM;
 		}
 		free(d->loc);
+		free(d->rd);
 		free(d->jm);
 		d->loc = l;
+		d->rd = rd;
 		d->jm = jm;
 		d->nloc = nloc;
 		d->epoch = 0;
