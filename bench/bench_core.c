@@ -331,14 +331,13 @@ static int mode_core(bool quick)
 
 /* ------------------------------------------------------------------- dfs */
 
-/* Same rule as `weft run --strategy dfs`: the buggy variant's trigger
- * workload (tools/cmd_run.c). */
+/* The workload of a variant's trigger input (0: none declared). */
 static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 			       size_t cap)
 {
 	struct weft_input in;
 
-	if (!sc->triggers || !sc->triggers[vi])
+	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
 		return 0;
 	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
 	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
@@ -351,9 +350,21 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 	return 1 + 2 * (size_t)in.nr_wl_ops;
 }
 
+/* Same rule as `weft run --strategy dfs` (tools/cmd_run.c): the variant's
+ * trigger, else the first trigger its scenario declares, else empty. */
+static size_t dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap)
+{
+	size_t n = trigger_workload(sc, vi, wl, cap);
+
+	for (unsigned v = 0; !n && v < sc->nr_variants; v++)
+		n = trigger_workload(sc, v, wl, cap);
+	return n;
+}
+
 static int mode_dfs(int argc, char **argv)
 {
 	const char *spec = NULL;
+	enum weft_kind want = WEFT_KIND_NONE;   /* NONE: any kind is the bug */
 	unsigned long bound = 1;
 	uint64_t max = 10000000;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
@@ -364,6 +375,12 @@ static int mode_dfs(int argc, char **argv)
 			bound = strtoul(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--max") && i + 1 < argc) {
 			max = strtoull(argv[++i], NULL, 10);
+		} else if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
+			want = weft_kind_from_name(argv[++i]);
+			if (want == WEFT_KIND_NONE) {
+				fprintf(stderr, "weft-microbench: dfs: no report kind '%s'\n", argv[i]);
+				return 2;
+			}
 		} else if (!strcmp(argv[i], "--lock") && i + 1 < argc) {
 			i++;
 			lock = !strcmp(argv[i], "ticket") ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
@@ -385,18 +402,20 @@ static int mode_dfs(int argc, char **argv)
 		lock = sc->default_lock;
 	static struct weft_dfs d;
 	static uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = trigger_workload(sc, vi, wl, sizeof(wl));
+	size_t wl_len = dfs_workload(sc, vi, wl, sizeof(wl));
 	weft_dfs_init(&d, sc, (unsigned)bound, wl, wl_len);
 
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
 	struct weft_exec_result r;
-	uint64_t n = 0, first = 0, bugs = 0;
+	uint64_t n = 0, first = 0, bugs = 0, other = 0;
 	double t0 = bench_now(), t_first = 0;
 	while (n < max) {
 		if (weft_execute(&o, &weft_strategy_dfs, &d, &r) < 0)
 			break;
 		n++;
-		if (r.kind != WEFT_KIND_NONE) {
+		if (r.kind != WEFT_KIND_NONE && want != WEFT_KIND_NONE && r.kind != want) {
+			other++;
+		} else if (r.kind != WEFT_KIND_NONE) {
 			if (!bugs++) {
 				first = n;
 				t_first = bench_now() - t0;
@@ -405,10 +424,12 @@ static int mode_dfs(int argc, char **argv)
 	}
 	double secs = bench_now() - t0;
 	printf("{\"scenario\": \"%s\", \"variant\": \"%s\", \"bound\": %lu, \"workload_bytes\": %zu"
-	       ", \"executions\": %" PRIu64 ", \"seconds\": %.6f, \"complete\": %s"
-	       ", \"bugs\": %" PRIu64 ", \"first_bug_execution\": ",
-	       sc->name, sc->variants[vi].name, bound, wl_len, n, secs,
-	       d.complete ? "true" : "false", bugs);
+	       ", \"workload\": \"", sc->name, sc->variants[vi].name, bound, wl_len);
+	for (size_t k = 0; k < wl_len; k++)
+		printf("%02x", wl[k]);
+	printf("\", \"executions\": %" PRIu64 ", \"seconds\": %.6f, \"complete\": %s"
+	       ", \"bugs\": %" PRIu64 ", \"other_bugs\": %" PRIu64 ", \"first_bug_execution\": ",
+	       n, secs, d.complete ? "true" : "false", bugs, other);
 	if (bugs)
 		printf("%" PRIu64 ", \"first_bug_seconds\": %.6f}\n", first, t_first);
 	else
@@ -424,6 +445,6 @@ int main(int argc, char **argv)
 		return mode_dfs(argc, argv);
 	fprintf(stderr, "usage: weft-microbench core [--quick]\n"
 			"       weft-microbench dfs SCENARIO:VARIANT --bound K [--lock tas|ticket]"
-			" [--max N]\n");
+			" [--max N] [--kind KIND]\n");
 	return 2;
 }

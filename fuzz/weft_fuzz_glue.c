@@ -34,6 +34,8 @@ static bool feedback_on = true;
 static bool lock_set;
 static enum weft_lock_model lock_model;
 static uint8_t *map;
+static unsigned route_in_map = WEFT_FB_ALL;
+static uint8_t *route_aux;
 
 #if defined(WEFT_FUZZ_LIBFUZZER) && defined(WEFT_FUZZ_AFL)
 #error "one engine per build"
@@ -47,7 +49,7 @@ static uint8_t weft_extra_counters[WEFT_FUZZ_MAP_SIZE];
 static void map_attach(void)
 {
 	map = weft_extra_counters;
-	weft_feedback_attach(map, WEFT_FUZZ_MAP_SIZE);
+	weft_feedback_route(map, route_aux, WEFT_FUZZ_MAP_SIZE, route_in_map);
 }
 
 static inline void map_follow(void)
@@ -99,7 +101,7 @@ static inline void map_follow(void)
 		return;
 	}
 	map = __afl_area_ptr + afl_guards[0];
-	weft_feedback_attach(map, WEFT_FUZZ_MAP_SIZE);
+	weft_feedback_route(map, route_aux, WEFT_FUZZ_MAP_SIZE, route_in_map);
 }
 
 #else /* regression driver */
@@ -109,7 +111,7 @@ static uint8_t regression_map[WEFT_FUZZ_MAP_SIZE];
 static void map_attach(void)
 {
 	map = regression_map;
-	weft_feedback_attach(map, WEFT_FUZZ_MAP_SIZE);
+	weft_feedback_route(map, route_aux, WEFT_FUZZ_MAP_SIZE, route_in_map);
 }
 
 static inline void map_follow(void)
@@ -146,7 +148,15 @@ static int stats_map(const char *path)
 
 int weft_fuzz_glue_init(void)
 {
+	return weft_fuzz_glue_init_route(WEFT_FB_ALL, NULL);
+}
+
+int weft_fuzz_glue_init_route(unsigned in_map, uint8_t *aux)
+{
 	const char *e;
+
+	route_in_map = in_map;
+	route_aux = aux;
 
 	if (weft_machine_init())
 		return WEFT_ENOMEM;
@@ -174,9 +184,64 @@ int weft_fuzz_glue_init(void)
 
 void weft_fuzz_glue_begin(void)
 {
-	__atomic_fetch_add(&stats->execs, 1, __ATOMIC_RELAXED);
 	if (feedback_on)
 		map_follow();
+}
+
+void weft_fuzz_glue_count(uint32_t steps)
+{
+	__atomic_fetch_add(&stats->execs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&stats->steps, steps, __ATOMIC_RELAXED);
+}
+
+/* The engine's code coverage counters, saved across extra executions.
+ * libFuzzer: the inline 8-bit counters' section; AFL++: its whole map. */
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+static uint8_t *cov_save;
+static size_t cov_len;
+
+static uint8_t *cov_area(size_t *n)
+{
+#if defined(WEFT_FUZZ_AFL)
+	*n = __afl_map_size;
+	return __afl_area_ptr;
+#else
+	if (!__start___sancov_cntrs || !__stop___sancov_cntrs) {
+		*n = 0;
+		return NULL;
+	}
+	*n = (size_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
+	return __start___sancov_cntrs;
+#endif
+}
+
+void weft_fuzz_glue_detach(void)
+{
+	size_t n;
+	uint8_t *a = cov_area(&n);
+
+	weft_feedback_attach(NULL, 0);
+	if (!a || !n)
+		return;
+	if (n > cov_len) {
+		free(cov_save);
+		cov_save = malloc(n);
+		cov_len = cov_save ? n : 0;
+	}
+	if (cov_save)
+		memcpy(cov_save, a, n);
+}
+
+void weft_fuzz_glue_reattach(void)
+{
+	size_t n;
+	uint8_t *a = cov_area(&n);
+
+	if (a && n && cov_save && n <= cov_len)
+		memcpy(a, cov_save, n);
+	if (feedback_on && map)
+		weft_feedback_route(map, route_aux, WEFT_FUZZ_MAP_SIZE, route_in_map);
 }
 
 /*
@@ -189,10 +254,10 @@ void weft_fuzz_glue_begin(void)
  * what is new about an interleaving: a pair, a reads-from edge or a state
  * that never occurred before. Word-wise: a non-zero byte becomes 1.
  */
-void weft_fuzz_glue_end(void)
+uint8_t *weft_fuzz_glue_end(void)
 {
-	if (!map)
-		return;
+	if (!map || !feedback_on)
+		return NULL;
 	/* memcpy: the AFL++ slice need not be 8-byte aligned */
 	for (unsigned i = 0; i < WEFT_FUZZ_MAP_SIZE; i += 8) {
 		uint64_t x;
@@ -205,6 +270,7 @@ void weft_fuzz_glue_end(void)
 		x &= 0x0101010101010101ull;
 		memcpy(map + i, &x, 8);
 	}
+	return map;
 }
 
 void weft_fuzz_glue_report(void)

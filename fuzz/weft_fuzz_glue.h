@@ -35,19 +35,31 @@
  * campaign adds to the same words, relaxed). */
 struct weft_fuzz_stats {
 	uint64_t magic;
-	uint64_t execs;
+	uint64_t execs;      /* machine executions (a systematic stage's too) */
 	uint64_t reports;
+	uint64_t steps;      /* steps of those executions */
 };
 
 /* Once per process, before the first execution. Returns 0, or < 0 with a
  * message on stderr (bad WEFT_FUZZ_LOCK, unmappable stats file). */
 int weft_fuzz_glue_init(void);
-/* Before each execution: counts it and (AFL++) follows the coverage map
- * to its shared-memory home once the fork server has mapped it. */
+/* The same, with the feature families in_map (WEFT_FB_*) in the engine's
+ * map and the others in aux (NULL: not collected). */
+int weft_fuzz_glue_init_route(unsigned in_map, uint8_t *aux);
+/* Before each input: (AFL++) follows the coverage map to its shared-memory
+ * home once the fork server has mapped it. */
 void weft_fuzz_glue_begin(void);
-/* After each execution: reduce the map to feature presence (one count per
- * feature that occurred), before the engine reads it. */
-void weft_fuzz_glue_end(void);
+/* After each machine execution: count it and its steps. */
+void weft_fuzz_glue_count(uint32_t steps);
+/* After each input: reduce the map to feature presence (one count per
+ * feature that occurred), before the engine reads it; returns the map
+ * (NULL if none). */
+uint8_t *weft_fuzz_glue_end(void);
+/* Extra executions that must not count as the input's coverage (the
+ * systematic stage): detach, save the engine's code coverage counters;
+ * then restore them and attach again. */
+void weft_fuzz_glue_detach(void);
+void weft_fuzz_glue_reattach(void);
 /* A detector reported: count it (the target aborts next). */
 void weft_fuzz_glue_report(void);
 

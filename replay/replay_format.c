@@ -931,7 +931,7 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			sc = weft_scenarios[i];
 	if (!sc)
 		return fail(err, errn, WEFT_ENOENT,
-			    "scenario '%s' is not in this build (weft list shows what is)",
+			    "scenario '%s' is not in this build (its list subcommand shows what is)",
 			    rf->scenario);
 	unsigned v;
 	for (v = 0; v < sc->nr_variants; v++)

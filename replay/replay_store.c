@@ -86,17 +86,6 @@ int weft_replay_write_new(const char *path, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-static uint64_t fnv64(const uint8_t *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 /* Is the file at path exactly buf? */
 static bool same_bytes(const char *path, const uint8_t *buf, size_t len)
 {
@@ -118,6 +107,32 @@ static bool same_bytes(const char *path, const uint8_t *buf, size_t len)
 	return same && i == len;
 }
 
+/* Does the replay file at path record the same execution as rf (same
+ * model, scenario, variant, lock, verdict and trace hash)? */
+static bool same_trace(const char *path, const struct weft_replay *rf)
+{
+	struct weft_replay old;
+	char err[256];
+	bool same;
+
+	if (weft_replay_load(path, &old, err, sizeof(err)))
+		return false;
+	same = old.trace_hash == rf->trace_hash && old.kind == rf->kind &&
+	       old.lock == rf->lock && old.fingerprint == rf->fingerprint &&
+	       !strcmp(old.scenario, rf->scenario) && !strcmp(old.variant, rf->variant);
+	weft_replay_free(&old);
+	return same;
+}
+
+/*
+ * The name is <kind>-<scenario>-<variant>-<trace hash, 32 bits>.weft: one
+ * execution, one name, however it was found or encoded (two inputs that
+ * differ only in an argument the model ignores, or in the strategy that
+ * found them, are one trace). A file of that name with the same trace is
+ * the same finding: nothing is written and *existed says so. Another
+ * trace under the same 32 bits gets "-2", "-3", ...: nothing is ever
+ * overwritten.
+ */
 int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, size_t pathn,
 		     bool *existed)
 {
@@ -132,7 +147,7 @@ int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, 
 		free(buf);
 		return WEFT_EIO;
 	}
-	uint64_t h = fnv64(buf, len);
+	uint64_t h = rf->trace_hash;
 	const char *kind = rf->kind == WEFT_KIND_NONE ? "clean" : weft_kind_name(rf->kind);
 	for (unsigned k = 1; k < 100; k++) {
 		char sfx[8] = "";
@@ -147,7 +162,7 @@ int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, 
 		rc = weft_replay_write_new(path, buf, len);
 		if (rc == 0 || errno != EEXIST)
 			break;
-		if (same_bytes(path, buf, len)) {
+		if (same_bytes(path, buf, len) || same_trace(path, rf)) {
 			*existed = true;
 			rc = 0;
 			break;

@@ -42,8 +42,8 @@ int cmd_list(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else
-			return cli_usage_error("list: unknown argument '%s' (try weft help list)",
-					       argv[i]);
+			return cli_usage_error("list: unknown argument '%s' (try %s help list)",
+					       argv[i], cli_prog);
 	}
 	if (json)
 		printf("[");
@@ -94,19 +94,20 @@ int cmd_list(int argc, char **argv)
 int cmd_help(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("usage: weft COMMAND [ARGS]\n\ncommands:\n");
+		printf("usage: %s COMMAND [ARGS]\n\ncommands:\n", cli_prog);
 #define X(name, fn, summary) printf("  %-9s %s\n", #name, summary);
 #include "commands.def"
 #undef X
-		printf("\nweft help COMMAND shows every flag of COMMAND.\n"
+		printf("\n%s help COMMAND shows every flag of COMMAND.\n"
 		       "exit codes: 0 clean, 1 bug found, 2 usage error, 3 I/O or format error,\n"
-		       "            4 replay diverged (DESYNC), 5 replay file made by another model\n");
+		       "            4 replay diverged (DESYNC), 5 replay file made by another model\n",
+		       cli_prog);
 		return WEFT_EXIT_CLEAN;
 	}
 	const char *text = weft_help_text(argv[1]);
 	if (!text)
 		return cli_usage_error("help: no command '%s'", argv[1]);
-	fputs(text, stdout);
+	cli_print_help(stdout, text);
 	return WEFT_EXIT_CLEAN;
 }
 
@@ -114,6 +115,9 @@ int cmd_version(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("weft %s\n", WEFT_VERSION_STRING);
+	if (strcmp(cli_prog, "weft"))
+		printf("%s (weft %s)\n", cli_prog, WEFT_VERSION_STRING);
+	else
+		printf("weft %s\n", WEFT_VERSION_STRING);
 	return WEFT_EXIT_CLEAN;
 }

@@ -17,6 +17,18 @@
 #include "commands.def"
 #undef X
 
+/* The name this program runs as: argv[0]'s basename ("weft", or an
+ * out-of-tree model's own program such as "obj-put", which links
+ * weft_main). Every command a hint prints starts with it, so the hint runs
+ * the program that has the scenario. "weft" until cli_set_prog(). */
+extern const char *cli_prog;
+void cli_set_prog(const char *argv0);
+/* Print a help text with each "weft COMMAND" naming cli_prog instead. */
+void cli_print_help(FILE *f, const char *text);
+
+/* "1 preemption", "2 preemptions": n and the noun, singular or plural. */
+const char *cli_plural(char *buf, size_t n, unsigned long long count, const char *noun);
+
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
@@ -29,6 +41,13 @@ bool cli_parse_double(const char *s, double *out);
 /* Hex: parse into buf (cap), return length or -1; print lowercase. */
 long cli_hex_decode(const char *hex, uint8_t *buf, size_t cap);
 void cli_hex_print(FILE *f, const uint8_t *buf, size_t n);
+
+/* The workload section of a bytes input from hex (--workload): byte 0 is
+ * the op count n, then exactly 2n bytes; "" is the empty workload. Returns
+ * the length, or -1 with why[] set (bad hex, fewer or more bytes than the
+ * count byte says): a workload the command line would silently cut is a
+ * usage error. */
+long cli_workload_decode(const char *hex, uint8_t *buf, size_t cap, char *why, size_t whyn);
 
 /* A whole file into memory (at most cap bytes; bigger is an error). */
 long cli_read_file(const char *path, uint8_t *buf, size_t cap);

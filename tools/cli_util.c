@@ -9,6 +9,41 @@
 
 #include "cli.h"
 
+const char *cli_prog = "weft";
+
+void cli_set_prog(const char *argv0)
+{
+	const char *b;
+
+	if (!argv0 || !*argv0)
+		return;
+	b = strrchr(argv0, '/');
+	b = b ? b + 1 : argv0;
+	if (*b)
+		cli_prog = b;
+}
+
+void cli_print_help(FILE *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		/* "weft " at the start of a word: the program's name */
+		if (!strncmp(p, "weft ", 5) && (p == text || p[-1] == ' ' || p[-1] == '\n' ||
+						p[-1] == '(' || p[-1] == '`')) {
+			fputs(cli_prog, f);
+			fputc(' ', f);
+			p += 4;
+			continue;
+		}
+		fputc(*p, f);
+	}
+}
+
+const char *cli_plural(char *buf, size_t n, unsigned long long count, const char *noun)
+{
+	snprintf(buf, n, "%llu %s%s", count, noun, count == 1 ? "" : "s");
+	return buf;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -79,6 +114,27 @@ long cli_hex_decode(const char *hex, uint8_t *buf, size_t cap)
 		buf[k++] = (uint8_t)v;
 	}
 	return (long)k;
+}
+
+long cli_workload_decode(const char *hex, uint8_t *buf, size_t cap, char *why, size_t whyn)
+{
+	long n = cli_hex_decode(hex, buf, cap);
+
+	if (n < 0) {
+		snprintf(why, whyn, "is not hex of at most %zu bytes", cap);
+		return -1;
+	}
+	if (n == 0)
+		return 0;
+	size_t want = 1 + 2 * (size_t)buf[0];
+	if ((size_t)n != want) {
+		snprintf(why, whyn,
+			 "declares %u operation%s (first byte %02x) and so needs 1 + 2 x %u = %zu "
+			 "bytes, but has %ld",
+			 buf[0], buf[0] == 1 ? "" : "s", buf[0], buf[0], want, n);
+		return -1;
+	}
+	return n;
 }
 
 void cli_hex_print(FILE *f, const uint8_t *buf, size_t n)

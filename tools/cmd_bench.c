@@ -34,12 +34,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_fuzz.h"
 #include "cli.h"
 
 const char weft_help_bench[] =
 	"usage: weft bench [--quick] [--json] [--out DIR] [--seeds N] [--stress-cap S]\n"
 	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n"
-	"                  [--no-engines] [--all] [--sections LIST]\n\n"
+	"                  [--no-engines] [--all] [--sections LIST] [--markdown FILE]\n\n"
 	"Measures, in one run on this machine: the core micro-benchmarks (ns per\n"
 	"context switch vs a bare asm switch and swapcontext, scheduling decisions/s,\n"
 	"exec/s of a 2-CPU x 50-point scenario), throughput per target (random\n"
@@ -59,7 +60,13 @@ const char weft_help_bench[] =
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
 	"  --sections L   only these, comma-separated: core, throughput, memory, min,\n"
-	"                 ttb (time to bug and headline), silence (default: all)\n"
+	"                 ttb (time to bug and headline), silence, fuzz (searchers\n"
+	"                 side by side to each zoo bug, issue 12's targets; default:\n"
+	"                 all of these), fuzz-ablation (the fuzzer's ablation rows)\n"
+	"  --markdown F   also write F (docs/benchmarks.md) from this run: a header naming\n"
+	"                 the command, the commit of this build's source tree (and whether\n"
+	"                 it had uncommitted changes) and the date, the tables, then F's\n"
+	"                 hand-written section (after its <!-- hand-written --> line) as it was\n"
 	"exit: 0 written, 2 usage, 3 I/O\n";
 
 /* ------------------------------------------------------------- JSON */
@@ -588,6 +595,21 @@ static bool file_executable(const char *path)
 	return access(path, X_OK) == 0;
 }
 
+/* Why a helper program is missing, and how to get it: weft bench runs the
+ * ones beside its own executable (the build tree's bin/, or the install's,
+ * where bench/CMakeLists.txt installs them). */
+static void missing_program(char *buf, size_t n, const char *prog)
+{
+	if (!strcmp(prog, "weft-bench-empty-libfuzzer"))
+		snprintf(buf, n, "no %s beside this weft (in %s): it is built with clang "
+			 "(-fsanitize=fuzzer) when cmake finds clang, and installed with weft",
+			 prog, bench_bindir);
+	else
+		snprintf(buf, n, "no %s beside this weft (in %s): build the bench/ target "
+			 "(cmake --build BUILD --target %s) and install it (cmake --install "
+			 "BUILD), or run BUILD/bin/weft bench", prog, bench_bindir, prog);
+}
+
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 static bool have_command(const char *name)
 {
@@ -750,6 +772,7 @@ static struct {
 	const char *sections;         /* NULL: all */
 	unsigned slow_seeds;          /* seeds of fuzz and stress rows */
 	bool have_fuzz, have_min;
+	const char *markdown;         /* --markdown FILE */
 	char cmdline[512];
 } B;
 
@@ -915,9 +938,14 @@ static void section_core(void)
 	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
 	fprintf(js, ",\n  \"core\": ");
 	if (!file_executable(path) || budget_spent()) {
-		const char *why = budget_spent() ? "time budget spent" : "weft-microbench not built";
+		char why[PATH_MAX + 200];
+		missing_program(why, sizeof(why), "weft-microbench");
+		if (budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
 		fprintf(md, "not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
 		return;
 	}
 	av_init(&a, path);
@@ -1001,10 +1029,14 @@ static void section_empty_libfuzzer(void)
 	snprintf(path, sizeof(path), "%s/weft-bench-empty-libfuzzer", bench_bindir);
 	fprintf(js, ",\n  \"empty_libfuzzer\": ");
 	if (!file_executable(path) || budget_spent()) {
-		const char *why = budget_spent() ? "time budget spent"
-						 : "no clang at configure time: target not built";
+		char why[PATH_MAX + 200];
+		missing_program(why, sizeof(why), "weft-bench-empty-libfuzzer");
+		if (budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
 		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": \"%s\"}", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
 		return;
 	}
 	av_init(&a, path);
@@ -1174,9 +1206,32 @@ struct ttb {
 	bool cap_is_execs;
 	char note[600];
 	/* dfs */
-	double dfs_total, dfs_secs;
+	double dfs_total, dfs_secs, dfs_other;
 	bool dfs_complete;
+	/* reports of other kinds than the variant's: not counted as found */
+	unsigned other[WEFT_KIND__COUNT];
 };
+
+/* Count a report of kind name that is not the row's kind. */
+static void count_other(struct ttb *t, const char *name, unsigned n)
+{
+	enum weft_kind k = name ? weft_kind_from_name(name) : WEFT_KIND_NONE;
+
+	t->other[k] += n;
+}
+
+/* "bad-free ×27, list-corruption ×12" (empty: none). */
+static void other_text(const struct ttb *t, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned k = 0; k < WEFT_KIND__COUNT && o < n; k++)
+		if (t->other[k])
+			o += (size_t)snprintf(buf + o, n - o, "%s%s ×%u", o ? ", " : "",
+					      k ? weft_kind_name((enum weft_kind)k) : "unnamed",
+					      t->other[k]);
+}
 
 /* Per buggy variant and strategy, for the headline and the targets. */
 static struct ttb results[MAX_VARIANTS][NR_STRATEGIES];
@@ -1223,6 +1278,11 @@ static void ttb_seed_run(const struct bvariant *v, const struct bstrategy *s, un
 		av_add(&a, "%u", seed);
 		av_add(&a, "--iterations");
 		av_add(&a, "%" PRIu64, B.run_cap);
+		if (v->kind[0]) {
+			/* only the variant's bug ends the run: others are counted */
+			av_add(&a, "--kind");
+			av_add(&a, "%s", v->kind);
+		}
 		av_add(&a, "--quiet");
 		av_add(&a, "--json");
 		t->cap = (double)B.run_cap;
@@ -1269,19 +1329,32 @@ static void ttb_seed_run(const struct bvariant *v, const struct bstrategy *s, un
 		goto done;
 	}
 	t->runs++;
+	/* a report counts only if it is the variant's kind; another kind is
+	 * a miss of this seed, and the row lists it */
+	const char *kind = jstr(n, "kind");
+	bool ours = !v->kind[0] || (kind && !strcmp(kind, v->kind));
 	if (s->kind == S_STRESS) {
-		if (jnum(n, "manifestations", 0) > 0) {
+		if (jnum(n, "manifestations", 0) > 0 && ours) {
 			*secs = jnum(n, "first_seconds", INFINITY);
 			*execs = jnum(n, "first_iteration", INFINITY);
 			t->found++;
+		} else if (jnum(n, "manifestations", 0) > 0) {
+			count_other(t, kind, 1);
 		}
 	} else {
 		const char *verdict = jstr(n, "verdict");
-		if (verdict && !strcmp(verdict, "bug")) {
+		if (verdict && !strcmp(verdict, "bug") && ours) {
 			*secs = jnum(n, "seconds", INFINITY);
 			*execs = jnum(n, "executions", INFINITY);
 			t->found++;
+		} else if (verdict && !strcmp(verdict, "bug")) {
+			count_other(t, kind, 1);
 		}
+		/* weft run --kind skipped these on its way */
+		for (const struct jnode *k = jget(n, "other_kinds") ? jget(n, "other_kinds")->kid
+								  : NULL; k; k = k->next)
+			if (k->t == J_NUM)
+				count_other(t, k->key, (unsigned)k->num);
 	}
 done:
 	jfree(n);
@@ -1296,7 +1369,7 @@ static void ttb_dfs(const struct bvariant *v, const struct bstrategy *s, struct 
 
 	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
 	if (!file_executable(path)) {
-		snprintf(t->note, sizeof(t->note), "weft-microbench not built");
+		missing_program(t->note, sizeof(t->note), "weft-microbench");
 		return;
 	}
 	av_init(&a, path);
@@ -1306,6 +1379,10 @@ static void ttb_dfs(const struct bvariant *v, const struct bstrategy *s, struct 
 	av_add(&a, "%u", s->param);
 	av_add(&a, "--max");
 	av_add(&a, "%u", B.quick ? 200000u : 5000000u);
+	if (v->kind[0]) {
+		av_add(&a, "--kind");
+		av_add(&a, "%s", v->kind);
+	}
 	run_child(a.v, B.quick ? 30 : 300, true, &c);
 	struct jnode *n = child_json(&c);
 	t->cap = B.quick ? 200000 : 5000000;
@@ -1318,6 +1395,7 @@ static void ttb_dfs(const struct bvariant *v, const struct bstrategy *s, struct 
 		t->dfs_secs = jnum(n, "seconds", -1);
 		const struct jnode *comp = jget(n, "complete");
 		t->dfs_complete = comp && comp->t == J_BOOL && comp->b;
+		t->dfs_other = jnum(n, "other_bugs", 0);
 		double fe = jnum(n, "first_bug_execution", -1);
 		if (fe > 0) {
 			t->found = 1;
@@ -1402,21 +1480,34 @@ static void ttb_row(unsigned vi, unsigned si)
 		fmt_si(capb, 32, t->cap);
 	else
 		fmt_secs(capb, 32, t->cap);
-	fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |", v->zoo[0] ? v->zoo : "-",
-		v->variant, s->name, found, t->runs && t->found && t->med_s < 0 ? "not found" :
+	/* the note: what dfs covered, why a row is short, what else was
+	 * reported (and not counted) */
+	char note[1200] = "", others[300];
+	size_t o = 0;
+	other_text(t, others, sizeof(others));
+	if (s->kind == S_DFS && t->runs)
+		o += (size_t)snprintf(note + o, sizeof(note) - o, "%s executions, %s, %s",
+				      fmt_si(b[6], 32, t->dfs_total),
+				      t->dfs_complete ? "complete" : "NOT complete",
+				      fmt_secs(b[7], 32, t->dfs_secs));
+	if (t->note[0])
+		o += (size_t)snprintf(note + o, sizeof(note) - o, "%s%s%s", o ? "; " : "",
+				      t->runs ? "" : "not measured: ", t->note);
+	else if (s->kind != S_DFS && t->runs && !t->found)
+		o += (size_t)snprintf(note + o, sizeof(note) - o, "%snot found in %u × %s",
+				      o ? "; " : "", t->runs, capb);
+	if (others[0] && o < sizeof(note))
+		o += (size_t)snprintf(note + o, sizeof(note) - o,
+				      "%sother kinds, not counted: %s", o ? "; " : "", others);
+	if (t->dfs_other > 0 && o < sizeof(note))
+		snprintf(note + o, sizeof(note) - o, "%s%.0f executions ended in other kinds, not "
+			 "counted", o ? "; " : "", t->dfs_other);
+	fprintf(md, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		v->zoo[0] ? v->zoo : "-", v->variant, s->name, v->kind[0] ? v->kind : "any",
+		found, t->runs && t->found && t->med_s < 0 ? "not found" :
 		fmt_secs(b[0], 32, t->med_s), fmt_secs(b[1], 32, t->min_s), fmt_secs(b[2], 32, t->max_s),
 		fmt_si(b[3], 32, t->med_e), fmt_si(b[4], 32, t->min_e), fmt_si(b[5], 32, t->max_e),
-		t->cap > 0 ? capb : "-");
-	if (s->kind == S_DFS && t->runs)
-		fprintf(md, " %s executions, %s, %s%s%s |\n", fmt_si(b[6], 32, t->dfs_total),
-			t->dfs_complete ? "complete" : "NOT complete", fmt_secs(b[7], 32, t->dfs_secs),
-			t->note[0] ? "; " : "", t->note);
-	else if (t->note[0])
-		fprintf(md, " %s%s |\n", t->runs ? "" : "not measured: ", t->note);
-	else if (t->runs && !t->found)
-		fprintf(md, " not found in %u × %s |\n", t->runs, capb);
-	else
-		fprintf(md, " |\n");
+		t->cap > 0 ? capb : "-", note);
 
 	js_sep();
 	fprintf(js, "{");
@@ -1424,7 +1515,15 @@ static void ttb_row(unsigned vi, unsigned si)
 	js_kstr("variant", v->variant, true);
 	js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
 	js_kstr("strategy", s->name, true);
-	fprintf(js, "\"seeds\": %u, \"found\": %u, ", t->runs, t->found);
+	js_kstr("kind", v->kind[0] ? v->kind : NULL, true);
+	fprintf(js, "\"seeds\": %u, \"found\": %u, \"other_kinds\": {", t->runs, t->found);
+	for (unsigned k = 0, first = 1; k < WEFT_KIND__COUNT; k++)
+		if (t->other[k]) {
+			fprintf(js, "%s\"%s\": %u", first ? "" : ", ",
+				k ? weft_kind_name((enum weft_kind)k) : "unnamed", t->other[k]);
+			first = 0;
+		}
+	fprintf(js, "}, ");
 	js_num("median_seconds", t->med_s, true);
 	js_num("min_seconds", t->min_s, true);
 	js_num("max_seconds", t->max_s, true);
@@ -1437,6 +1536,7 @@ static void ttb_row(unsigned vi, unsigned si)
 		js_num("executions_to_completion", t->dfs_complete ? t->dfs_total : -1, true);
 		js_num("executions_run", t->dfs_total, true);
 		fprintf(js, "\"complete\": %s, ", t->dfs_complete ? "true" : "false");
+		js_num("other_kind_executions", t->dfs_other, true);
 	}
 	js_kstr(t->runs ? "note" : "not_measured", t->note[0] ? t->note : NULL, false);
 	fprintf(js, "}");
@@ -1447,9 +1547,13 @@ static void section_ttb(void)
 {
 	fprintf(md, "## Time to bug (%u seeds per row; %s)\n\n", B.seeds,
 		"medians count a miss as +∞, min/max are over the seeds that found it");
-	fprintf(md, "| zoo | variant | strategy | found | median | min | max | median exec | "
+	fprintf(md, "A seed counts as found only when the report is the variant's own kind "
+		    "(`weft list`, column kind); `weft run` rows search on past other kinds "
+		    "(`--kind`), engine and stress rows stop at the first report, so another kind "
+		    "is a miss there. The note lists the other kinds seen.\n\n");
+	fprintf(md, "| zoo | variant | strategy | kind | found | median | min | max | median exec | "
 		    "min exec | max exec | cap/run | note |\n"
-		    "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+		    "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	js_section("time_to_bug");
 	for (unsigned i = 0; i < nr_vars; i++) {
 		if (!vars[i].buggy || !selected(&vars[i]))
@@ -1533,11 +1637,17 @@ static void section_headline(void)
 
 /* -------------------------------------------------------- silence */
 
+/*
+ * A silence row says what it covered: the workload (dfs: the fixed one it
+ * searched, which must not be empty; random and pct: a generated one per
+ * execution; the engines: the fuzzer's; stress: a random one per
+ * iteration). An empty workload certifies nothing and is refused.
+ */
 static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 {
 	struct argv_buf a;
 	struct child c;
-	char why[600] = "", budget[64];
+	char why[600] = "", budget[64] = "", workload[160] = "-";
 	double reports = -1, execs = -1;
 
 	if (skip_row(s->kind, s->arg, s->param)) {
@@ -1549,24 +1659,13 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		goto out;
 	}
 	av_init(&a, bench_self);
-	if (s->kind == S_DFS) {
-		char path[PATH_MAX + 32];
-		snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
-		av_init(&a, path);
-		av_add(&a, "dfs");
-		av_add(&a, "%s:%s", v->scenario, v->variant);
-		av_add(&a, "--bound");
-		av_add(&a, "%u", s->param);
-		av_add(&a, "--max");
-		av_add(&a, "%" PRIu64, B.silence_iters);
-		snprintf(budget, sizeof(budget), "%" PRIu64 " exec", B.silence_iters);
-	} else if (s->kind == S_RUN) {
+	if (s->kind == S_DFS || s->kind == S_RUN) {
 		av_add(&a, "run");
 		av_add(&a, "%s:%s", v->scenario, v->variant);
 		av_add(&a, "--strategy");
-		av_add(&a, "%s", s->arg);
+		av_add(&a, "%s", s->kind == S_DFS ? "dfs" : s->arg);
 		if (s->param) {
-			av_add(&a, "--depth");
+			av_add(&a, "%s", s->kind == S_DFS ? "--bound" : "--depth");
 			av_add(&a, "%u", s->param);
 		}
 		av_add(&a, "--iterations");
@@ -1574,6 +1673,8 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		av_add(&a, "--quiet");
 		av_add(&a, "--json");
 		snprintf(budget, sizeof(budget), "%" PRIu64 " exec", B.silence_iters);
+		if (s->kind == S_RUN)
+			snprintf(workload, sizeof(workload), "generated per execution");
 	} else if (s->kind == S_FUZZ) {
 		av_add(&a, "fuzz");
 		av_add(&a, "%s:%s", v->scenario, v->variant);
@@ -1591,6 +1692,7 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		av_add(&a, "%s/fuzz/%s-%s-%s-silence", B.out, v->scenario, v->variant, s->name);
 		av_add(&a, "--json");
 		snprintf(budget, sizeof(budget), "%.0f s", fsecs);
+		snprintf(workload, sizeof(workload), "chosen by the fuzzer (from its corpus)");
 	} else {
 		av_add(&a, "stress");
 		av_add(&a, "%s:%s", v->scenario, v->variant);
@@ -1598,6 +1700,7 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 		av_add(&a, "%g", B.silence_secs);
 		av_add(&a, "--json");
 		snprintf(budget, sizeof(budget), "%g s", B.silence_secs);
+		snprintf(workload, sizeof(workload), "random per iteration");
 	}
 	run_child(a.v, B.silence_secs * 3 + 120, s->kind != S_STRESS, &c);
 	struct jnode *n = child_json(&c);
@@ -1606,23 +1709,34 @@ static void silence_row(const struct bvariant *v, const struct bstrategy *s)
 	} else if (s->kind == S_STRESS) {
 		reports = jnum(n, "manifestations", -1);
 		execs = jnum(n, "iterations", -1);
-	} else if (s->kind == S_DFS) {
-		reports = jnum(n, "bugs", -1);
-		execs = jnum(n, "executions", -1);
-		const struct jnode *comp = jget(n, "complete");
-		if (comp && comp->t == J_BOOL && comp->b)
-			snprintf(why, sizeof(why), "bounded space covered completely");
 	} else {
-		const char *verdict = jstr(n, "verdict");
+		const char *verdict = jstr(n, "verdict"), *wl = jstr(n, "workload");
 		reports = verdict && !strcmp(verdict, "bug") ? 1 : 0;
 		execs = jnum(n, "executions", -1);
+		if (s->kind == S_DFS) {
+			const struct jnode *comp = jget(n, "complete");
+			snprintf(workload, sizeof(workload), "%s (%.0f ops)",
+				 wl && *wl ? wl : "empty", jnum(n, "workload_ops", 0));
+			if (!wl || !*wl || jnum(n, "workload_ops", 0) == 0) {
+				/* a certificate of nothing is no row */
+				reports = -1;
+				snprintf(why, sizeof(why), "refused: dfs would search the empty "
+					 "workload (the scenario declares no trigger), which "
+					 "certifies nothing");
+			} else if (comp && comp->t == J_BOOL && comp->b) {
+				snprintf(why, sizeof(why), "bounded space covered completely");
+			} else if (reports == 0) {
+				snprintf(why, sizeof(why), "bounded space NOT covered: the budget "
+					 "cut the search");
+			}
+		}
 	}
 	jfree(n);
 	child_free(&c);
 out:;
 	char b1[32];
-	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant, s->name,
-		reports < 0 ? "-" : budget, fmt_si(b1, 32, execs),
+	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant,
+		s->name, workload, reports < 0 ? "-" : budget, fmt_si(b1, 32, execs),
 		reports < 0 ? "-" : reports == 0 ? "0" : "**REPORTED**",
 		why[0] && reports < 0 ? "not measured: " : "", why);
 	js_sep();
@@ -1630,6 +1744,7 @@ out:;
 	js_kstr("scenario", v->scenario, true);
 	js_kstr("variant", v->variant, true);
 	js_kstr("strategy", s->name, true);
+	js_kstr("workload", workload, true);
 	js_num("executions", execs, true);
 	fprintf(js, "\"reports\": ");
 	if (reports >= 0)
@@ -1644,8 +1759,11 @@ out:;
 static void section_silence(void)
 {
 	fprintf(md, "## Silence: fixed variants (reports must be 0)\n\n");
-	fprintf(md, "| target | strategy | budget | executions | reports | note |\n"
-		    "|---|---|---|---:|---:|---|\n");
+	fprintf(md, "Each row names the workload it covered; dfs searches a fixed one (the "
+		    "variant's trigger, or the one that breaks a buggy variant of its scenario) "
+		    "and refuses the empty workload.\n\n");
+	fprintf(md, "| target | strategy | workload | budget | executions | reports | note |\n"
+		    "|---|---|---|---|---:|---:|---|\n");
 	js_section("silence");
 	for (unsigned i = 0; i < nr_vars; i++) {
 		if (vars[i].buggy || !selected(&vars[i]))
@@ -1695,12 +1813,17 @@ static bool finding_input(const struct bvariant *v, char *hex, size_t n, char *s
 			av_add(&a, "%u", seed);
 			av_add(&a, "--iterations");
 			av_add(&a, "%u", B.quick ? 2000u : 20000u);
+			if (v->kind[0]) {
+				av_add(&a, "--kind");
+				av_add(&a, "%s", v->kind);
+			}
 			av_add(&a, "--quiet");
 			av_add(&a, "--json");
 			run_child(a.v, 120, true, &c);
 			struct jnode *j = child_json(&c);
-			const char *in = jstr(j, "input");
-			if (in && *in && strlen(in) < n) {
+			/* a clean run reports its last execution's input too */
+			const char *in = jstr(j, "input"), *verdict = jstr(j, "verdict");
+			if (in && *in && strlen(in) < n && verdict && !strcmp(verdict, "bug")) {
 				snprintf(hex, n, "%s", in);
 				if (from[k].depth)
 					snprintf(src, sn, "pct-d%u seed %u", from[k].depth, seed);
@@ -2024,6 +2147,128 @@ static void section_targets(void)
 	fprintf(md, "\n");
 }
 
+/* ------------------------------------------------ docs/benchmarks.md */
+
+#ifndef WEFT_SOURCE_DIR
+#define WEFT_SOURCE_DIR ""
+#endif
+
+#define HAND_MARK "<!-- hand-written: weft bench --markdown keeps everything below this line -->"
+
+/* The first line of `git -C dir ARGS` (empty on failure). */
+static void git_line(const char *dir, const char *args, char *buf, size_t n)
+{
+	char cmd[PATH_MAX + 200];
+	FILE *p;
+
+	buf[0] = 0;
+	if (!*dir)
+		return;
+	snprintf(cmd, sizeof(cmd), "git -C '%s' %s 2>/dev/null", dir, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (!fgets(buf, (int)n, p))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	pclose(p);
+}
+
+/* The hand-written tail of an existing page (from HAND_MARK on), or NULL. */
+static char *hand_written(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *mark, *out = NULL;
+	size_t cap = 0, len = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			char *t = realloc(buf, cap = cap * 2 + 8192);
+			if (!t)
+				break;
+			buf = t;
+		}
+		size_t r = fread(buf + len, 1, 4096, f);
+		len += r;
+		if (!r)
+			break;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[len] = 0;
+	mark = strstr(buf, HAND_MARK);
+	if (mark)
+		out = strdup(mark);
+	free(buf);
+	return out;
+}
+
+/*
+ * docs/benchmarks.md from this run: nothing in it is typed by hand but the
+ * section after HAND_MARK, which the generator keeps. The header names the
+ * commit of this build's source tree (WEFT_SOURCE_DIR) and says whether it
+ * had uncommitted changes, so every number traces to one run of one tree.
+ */
+static int write_markdown(const char *path, const char *tables, size_t len)
+{
+	char sha[64], subject[256], dirty[8], date[64], tmp[PATH_MAX + 16];
+	char *hand = hand_written(path);
+	time_t t = time(NULL);
+	FILE *f;
+
+	git_line(WEFT_SOURCE_DIR, "rev-parse HEAD", sha, sizeof(sha));
+	git_line(WEFT_SOURCE_DIR, "log -1 --format=%s", subject, sizeof(subject));
+	if (strlen(subject) > 100)
+		strcpy(subject + 97, "...");
+	git_line(WEFT_SOURCE_DIR, "status --porcelain --untracked-files=no", dirty,
+		 sizeof(dirty));
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		free(hand);
+		return cli_io_error("bench: cannot write %s: %s", tmp, strerror(errno));
+	}
+	fprintf(f, "# Benchmarks\n\n<!-- generated by `weft bench --markdown` (tools/cmd_bench.c) "
+		   "from one run: regenerate, do not edit above the hand-written section -->\n\n");
+	fprintf(f, "Every number above the hand-written section comes from one run of `%s`, "
+		   "finished %s, ", B.cmdline, date);
+	if (sha[0])
+		fprintf(f, "on a build of commit `%s` (\"%s\")%s.\n\n", sha, subject,
+			dirty[0] ? " **with uncommitted changes** in the source tree" : "");
+	else
+		fprintf(f, "on a build whose commit is unknown (no git checkout at `%s`).\n\n",
+			*WEFT_SOURCE_DIR ? WEFT_SOURCE_DIR : "(not recorded)");
+	fprintf(f, "Regenerate (about 40 minutes on 2 cores; `--quick` for a smoke run) from a "
+		   "fresh build of the commit to describe:\n\n```\ncmake --build build && "
+		   "build/bin/weft bench --out /tmp/wb --markdown docs/benchmarks.md\n```\n\n");
+	/* the run's own page, one heading level down */
+	const char *p = tables;
+	if (!strncmp(p, "# ", 2)) {
+		const char *nl = memchr(p, '\n', len);
+		fprintf(f, "## Run: %.*s\n", nl ? (int)(nl - p - 2) : 0, p + 2);
+		p = nl ? nl + 1 : p + len;
+	}
+	for (const char *e = tables + len; p < e;) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+		size_t l = nl ? (size_t)(nl - p) + 1 : (size_t)(e - p);
+		if (*p == '#')
+			fputc('#', f);
+		fwrite(p, 1, l, f);
+		p += l;
+	}
+	fprintf(f, "\n%s", hand ? hand : HAND_MARK "\n");
+	free(hand);
+	if (fclose(f) || rename(tmp, path))
+		return cli_io_error("bench: cannot write %s: %s", path, strerror(errno));
+	fprintf(stderr, "weft bench: wrote %s (commit %s%s)\n", path, sha[0] ? sha : "unknown",
+		dirty[0] ? ", uncommitted changes" : "");
+	return 0;
+}
+
 /* ---------------------------------------------------------- main */
 
 int cmd_bench(int argc, char **argv)
@@ -2052,12 +2297,13 @@ int cmd_bench(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--sections") && v) {
 			static const char *const known[] = { "core", "throughput", "memory", "min",
-							     "ttb", "silence" };
+							     "ttb", "silence", "fuzz",
+							     "fuzz-ablation" };
 			char buf[128];
 			copy_trunc(buf, sizeof(buf), v);
 			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
 				bool ok = false;
-				for (unsigned k = 0; k < 6; k++)
+				for (unsigned k = 0; k < 8; k++)
 					ok |= !strcmp(tok, known[k]);
 				if (!ok)
 					return cli_usage_error("bench: unknown section '%s' (core, "
@@ -2065,6 +2311,9 @@ int cmd_bench(int argc, char **argv)
 							       tok);
 			}
 			B.sections = v;
+			i++;
+		} else if (!strcmp(a, "--markdown") && v) {
+			B.markdown = v;
 			i++;
 		} else if (!strcmp(a, "--only") && v) {
 			B.only = v;
@@ -2168,6 +2417,19 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (section_on("silence"))
 		section_silence();
+	if (section_on("fuzz") || (B.sections && section_on("fuzz-ablation"))) {
+		/* tools/bench_fuzz.c: searchers side by side, issue 12's targets */
+		struct bench_fuzz_opts fo = {
+			.quick = B.quick, .no_engines = B.no_engines || !B.have_fuzz,
+			.ablation = B.sections && section_on("fuzz-ablation"),
+			.searchers = section_on("fuzz"), .seeds = B.seeds,
+			.fuzz_cap = B.fuzz_cap, .run_cap = B.run_cap, .out = B.out,
+			.only = B.only, .self = bench_self, .deadline = bench_deadline,
+		};
+		js_section("fuzz");
+		bench_fuzz_section(md, js, &fo);
+		js_end_section();
+	}
 	section_targets();
 	double total = bench_clock() - t0;
 	fprintf(md, "Whole bench: %.1f s%s.\n", total,
@@ -2194,6 +2456,8 @@ int cmd_bench(int argc, char **argv)
 			f = NULL;
 		}
 	}
+	if (B.markdown && !rc && write_markdown(B.markdown, md_buf, md_len))
+		rc = WEFT_EXIT_IO;
 	/* the JSON must parse with our own strict parser */
 	struct jnode *self_check = jparse(js_buf, js_len);
 	if (!self_check)

@@ -30,7 +30,8 @@ int cmd_export(int argc, char **argv)
 				return cli_usage_error("export: %s needs a value", a);
 			out = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("export: unknown flag '%s' (weft help export)", a);
+			return cli_usage_error("export: unknown flag '%s' (%s help export)", a,
+					       cli_prog);
 		} else if (!file) {
 			file = a;
 		} else {
@@ -38,7 +39,7 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!file)
-		return cli_usage_error("export: which file? (weft help export)");
+		return cli_usage_error("export: which file? (%s help export)", cli_prog);
 	struct weft_replay rf;
 	int ec;
 	if (weft_cli_load(file, &rf, &ec))

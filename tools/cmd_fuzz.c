@@ -36,21 +36,25 @@
 
 #include "cli.h"
 
-#ifndef WEFT_SOURCE_DIR
-#define WEFT_SOURCE_DIR ""
-#endif
-#ifndef WEFT_BUILD_DIR
-#define WEFT_BUILD_DIR ""
-#endif
-#ifndef WEFT_BUILD_ENGINE
-#define WEFT_BUILD_ENGINE "regression"
-#endif
-#ifndef WEFT_BUILD_GENERATOR
-#define WEFT_BUILD_GENERATOR ""
-#endif
-#ifndef WEFT_BUILD_TSAN
-#define WEFT_BUILD_TSAN 0
-#endif
+/*
+ * Where this program's trees are: defined by the program itself, in a file
+ * its build generates (weft_add_model() for an out-of-tree model,
+ * fuzz/CMakeLists.txt for this tree's weft). A program without them (built
+ * by hand, a Makefile) fuzzes only a prebuilt target (--target-bin): it
+ * never guesses a tree, and so never builds in or writes to another one.
+ */
+extern const char weft_program_source_dir[] __attribute__((weak));
+extern const char weft_program_build_dir[] __attribute__((weak));
+extern const char weft_program_corpus_dir[] __attribute__((weak));
+extern const char weft_program_engine[] __attribute__((weak));
+extern const char weft_program_generator[] __attribute__((weak));
+extern const char weft_program_cmake_args[] __attribute__((weak));
+extern const char weft_program_target_subdir[] __attribute__((weak));
+
+static const char *prog_str(const char *s)
+{
+	return s ? s : "";
+}
 
 const char weft_help_fuzz[] =
 	"usage: weft fuzz SCENARIO:VARIANT [options]\n\n"
@@ -66,11 +70,17 @@ const char weft_help_fuzz[] =
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
 	"  --keep-going      do not stop at the first crash: import every crash at the end\n"
 	"  --no-feedback     without interleaving feedback (code coverage only; measurements)\n"
+	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
+	"                    (measurements: weft bench counts the declared kind only)\n"
 	"  --build-dir DIR   the engine's build directory (default: beside this build)\n"
 	"  --json            one JSON object: scenario, variant, engine, verdict, kind,\n"
-	"                    executions, seconds, exec_per_sec, crash (raw input),\n"
+	"                    executions, steps, seconds, seconds_to_crash (from the\n"
+	"                    start of this command), exec_per_sec, crash (raw input; a\n"
+	"                    systematic-stage crash: its one-execution reproducer),\n"
 	"                    artifact (.weft), import (its JSON)\n"
-	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the tree recorded at build time.\n"
+	"  --target-bin PATH a prebuilt target of the engine (nothing is configured or built)\n"
+	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the trees this program was\n"
+	"built with (a program made by weft_add_model() or this tree knows them).\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
 
 /* Subcommands compiled into this binary (is `import` there yet?). */
@@ -87,11 +97,16 @@ struct fuzz_opts {
 	uint64_t time, jobs, seed;
 	const char *out;
 	const char *build_dir;
+	const char *target_bin;
 	enum weft_lock_model lock;
 	bool keep_going, no_feedback, json;
+	enum weft_kind only_kind;   /* --kind: other reports do not stop it */
 	char target[256];
-	char src[PATH_MAX];
+	char src[PATH_MAX];       /* the corpus folder: <src>/<target>, .dict, .options */
+	char seeds[PATH_MAX + 400];   /* seed corpus folder ("" none) */
+	char dict[PATH_MAX + 400];    /* dictionary ("" none) */
 	char bin[PATH_MAX + 300];
+	char mutator[PATH_MAX + 300];   /* AFL++: the genome mutator library, or "" */
 	char work[PATH_MAX + 300];
 };
 
@@ -162,6 +177,10 @@ static pid_t spawn(char *const argv[], int fd_out, char *const envs[])
 		return pid;
 	}
 	setpgid(0, 0);
+	/* the parent waits with SIGCHLD, SIGINT and SIGTERM blocked */
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (fd_out >= 0) {
 		dup2(fd_out, 1);
 		dup2(fd_out, 2);
@@ -218,41 +237,66 @@ static int run_logged(char *const argv[], const char *log)
  * (an up-to-date build is a no-op). */
 static int ensure_target(struct fuzz_opts *o)
 {
-	const char *build = env_or("WEFT_BUILD_DIR", WEFT_BUILD_DIR);
+	const char *build = env_or("WEFT_BUILD_DIR", prog_str(weft_program_build_dir));
+	const char *srcdir = env_or("WEFT_SOURCE_DIR", prog_str(weft_program_source_dir));
+	const char *sub = prog_str(weft_program_target_subdir);
 	char dir[PATH_MAX], cache[PATH_MAX + 20], log[PATH_MAX + 40];
-	bool same = !strcmp(o->engine, WEFT_BUILD_ENGINE);
+	bool same = !strcmp(o->engine, prog_str(weft_program_engine));
 
+	o->mutator[0] = 0;
+	if (o->target_bin) {
+		snprintf(o->bin, sizeof(o->bin), "%s", o->target_bin);
+		if (access(o->bin, X_OK))
+			return cli_io_error("fuzz: --target-bin %s is not an executable", o->bin);
+		return 0;
+	}
 	if (o->build_dir)
 		snprintf(dir, sizeof(dir), "%s", o->build_dir);
 	else if (!*build)
-		return cli_io_error("fuzz: this weft does not know its build tree: "
-				    "set WEFT_BUILD_DIR and WEFT_SOURCE_DIR, or use --build-dir");
+		return cli_usage_error("fuzz: this program does not know its build tree (build it "
+				    "with weft_add_model(), docs/fuzzing.md): use --target-bin with "
+				    "a prebuilt target, or --build-dir");
 	else if (same)
 		snprintf(dir, sizeof(dir), "%s", build);
 	else
 		snprintf(dir, sizeof(dir), "%s/fuzz-%s", build, o->engine);
-	snprintf(o->bin, sizeof(o->bin), "%s/fuzz/%s", dir, o->target);
+	snprintf(o->bin, sizeof(o->bin), "%s%s%s/%s", dir, *sub ? "/" : "", sub, o->target);
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", dir);
 	snprintf(log, sizeof(log), "%s/weft-fuzz-build.log", dir);
 
 	if (!is_file(cache)) {
-		if (!*o->src)
+		if (!*srcdir)
 			return cli_io_error("fuzz: no build in %s and no source tree to configure "
 					    "one from (set WEFT_SOURCE_DIR)", dir);
 		if (mkdirs(dir))
 			return cli_io_error("fuzz: cannot create %s: %s", dir, strerror(errno));
 		char cc[64], eng[64], gen[256], srcarg[PATH_MAX + 4], binarg[PATH_MAX + 4];
+		static char extra[8][PATH_MAX + 64];
+		char *argv[24];
+		unsigned n = 0;
 		snprintf(cc, sizeof(cc), "-DCMAKE_C_COMPILER=%s",
 			 !strcmp(o->engine, "afl") ? "afl-clang-fast" : "clang");
 		snprintf(eng, sizeof(eng), "-DWEFT_FUZZ_ENGINE=%s", o->engine);
-		snprintf(gen, sizeof(gen), "%s", *WEFT_BUILD_GENERATOR ? WEFT_BUILD_GENERATOR
-								      : "Unix Makefiles");
-		snprintf(srcarg, sizeof(srcarg), "-S%s", o->src);
+		snprintf(gen, sizeof(gen), "%s", *prog_str(weft_program_generator)
+							 ? weft_program_generator : "Unix Makefiles");
+		snprintf(srcarg, sizeof(srcarg), "-S%s", srcdir);
 		snprintf(binarg, sizeof(binarg), "-B%s", dir);
-		char *argv[] = { "cmake", srcarg, binarg, "-G", gen, cc, eng,
-				 "-DWEFT_BUILD_TESTS=OFF", "-DCMAKE_BUILD_TYPE=Release",
-				 WEFT_BUILD_TSAN ? "-DWEFT_SANITIZE=thread" : "-DWEFT_SANITIZE=",
-				 NULL };
+		argv[n++] = "cmake";
+		argv[n++] = srcarg;
+		argv[n++] = binarg;
+		argv[n++] = "-G";
+		argv[n++] = gen;
+		argv[n++] = cc;
+		argv[n++] = eng;
+		argv[n++] = "-DWEFT_BUILD_TESTS=OFF";
+		argv[n++] = "-DCMAKE_BUILD_TYPE=Release";
+		/* the program's own extra arguments, space-separated */
+		char args[PATH_MAX + 64];
+		snprintf(args, sizeof(args), "%s", prog_str(weft_program_cmake_args));
+		unsigned ne = 0;
+		for (char *t = strtok(args, " "); t && ne < 8; t = strtok(NULL, " "))
+			argv[n++] = strcpy(extra[ne++], t);
+		argv[n] = NULL;
 		if (!o->json)
 			fprintf(stderr, "weft: configuring the %s build in %s\n", o->engine, dir);
 		if (run_logged(argv, log) != 0) {
@@ -260,13 +304,35 @@ static int ensure_target(struct fuzz_opts *o)
 			return cli_io_error("fuzz: configuring %s failed (log: %s)", dir, log);
 		}
 	}
+	/* An up-to-date Ninja build is checked by ninja itself (~40 ms; the
+	 * cmake --build driver around it costs ~200 ms more per call). */
+	char ninja_file[PATH_MAX + 20];
+	snprintf(ninja_file, sizeof(ninja_file), "%s/build.ninja", dir);
+	char *nargv[] = { "ninja", "-C", dir, o->target, NULL };
 	char *argv[] = { "cmake", "--build", dir, "--target", o->target, "-j2", NULL };
-	if (run_logged(argv, log) != 0) {
+	if (run_logged(is_file(ninja_file) ? nargv : argv, log) != 0) {
 		print_log_tail(log, 20);
 		return cli_io_error("fuzz: building %s failed (log: %s)", o->target, log);
 	}
 	if (access(o->bin, X_OK))
 		return cli_io_error("fuzz: %s was not built", o->bin);
+	/* AFL++ gets the genome mutator from this tree's (regression) build:
+	 * it is loaded into afl-fuzz, so it is built uninstrumented */
+	if (!strcmp(o->engine, "afl") && *build && !strcmp(sub, "fuzz") &&
+	    !strcmp(prog_str(weft_program_engine), "regression")) {
+		char mlog[PATH_MAX + 40], mninja[PATH_MAX + 20];
+		snprintf(mninja, sizeof(mninja), "%s/build.ninja", build);
+		snprintf(mlog, sizeof(mlog), "%s/weft-fuzz-build.log", build);
+		char *mn[] = { "ninja", "-C", (char *)build, "weft_afl_mutator", NULL };
+		char *mc[] = { "cmake", "--build", (char *)build, "--target", "weft_afl_mutator", NULL };
+		snprintf(o->mutator, sizeof(o->mutator), "%s/fuzz/libweft_afl_mutator.so", build);
+		if (run_logged(is_file(mninja) ? mn : mc, mlog) != 0 || !is_file(o->mutator)) {
+			if (!o->json)
+				fprintf(stderr, "weft: no genome mutator library (%s): AFL++ runs "
+						"its own mutators\n", o->mutator);
+			o->mutator[0] = 0;
+		}
+	}
 	return 0;
 }
 
@@ -405,7 +471,7 @@ static unsigned read_options(const struct fuzz_opts *o, char flags[][128], unsig
 	unsigned n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/corpus/%s.options", o->src, o->target);
+	snprintf(path, sizeof(path), "%s/%s.options", o->src, o->target);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -438,10 +504,8 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
 	snprintf(a_art, sizeof(a_art), "-artifact_prefix=%s/crashes/", o->work);
 	argv[n++] = a_art;
 	argv[n++] = "-print_final_stats=1";
-	snprintf(a_dict, sizeof(a_dict), "%s/corpus/%s.dict", o->src, o->target);
-	if (is_file(a_dict)) {
-		memmove(a_dict + 6, a_dict, strlen(a_dict) + 1);
-		memcpy(a_dict, "-dict=", 6);
+	if (o->dict[0]) {
+		snprintf(a_dict, sizeof(a_dict), "-dict=%s", o->dict);
 		argv[n++] = a_dict;
 	}
 	unsigned no = read_options(o, opt, 16);
@@ -455,9 +519,10 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
 	}
 	snprintf(a_corpus, sizeof(a_corpus), "%s/corpus", o->work);
 	argv[n++] = a_corpus;
-	snprintf(a_seeds, sizeof(a_seeds), "%s/corpus/%s", o->src, o->target);
-	if (is_dir(a_seeds))
+	if (o->seeds[0]) {
+		snprintf(a_seeds, sizeof(a_seeds), "%s", o->seeds);
 		argv[n++] = a_seeds;
+	}
 	argv[n] = NULL;
 	return spawn(argv, logfd, envs);
 }
@@ -466,15 +531,15 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
  * byte (an empty workload: the same serial run). */
 static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 {
-	char seeds[PATH_MAX + 300];
+
 	struct name_set s = { .n = 0 };
 	unsigned written = 0;
 
 	snprintf(dir, cap, "%s/afl-in", o->work);
 	if (mkdirs(dir))
 		return -1;
-	snprintf(seeds, sizeof(seeds), "%s/corpus/%s", o->src, o->target);
-	list_files(seeds, "", "", &s);
+	if (o->seeds[0])
+		list_files(o->seeds, "", "", &s);
 	for (unsigned i = 0; i <= s.n; i++) {
 		static uint8_t buf[65536];
 		long len = 0;
@@ -509,7 +574,7 @@ static int start_afl(const struct fuzz_opts *o, int logfd, char *const envs[], p
 	if (afl_inputs(o, in, sizeof(in)))
 		return cli_io_error("fuzz: cannot prepare AFL++ inputs in %s/afl-in", o->work);
 	snprintf(outd, sizeof(outd), "%s/afl", o->work);
-	snprintf(dict, sizeof(dict), "%s/corpus/%s.dict", o->src, o->target);
+	snprintf(dict, sizeof(dict), "%s", o->dict);
 	snprintf(tm, sizeof(tm), "%" PRIu64, o->time);
 	for (uint64_t j = 0; j < o->jobs; j++) {
 		char *argv[24];
@@ -710,12 +775,21 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 			NEEDV();
 			if (!cli_parse_u64(v, &o->seed) || o->seed > UINT32_MAX)
 				return cli_usage_error("fuzz: --seed takes 0..4294967295");
+		} else if (!strcmp(a, "--kind")) {
+			NEEDV();
+			o->only_kind = weft_kind_from_name(v);
+			if (o->only_kind == WEFT_KIND_NONE)
+				return cli_usage_error("fuzz: --kind takes a report kind "
+						       "(docs/detectors.md), not '%s'", v);
 		} else if (!strcmp(a, "--out")) {
 			NEEDV();
 			o->out = v;
 		} else if (!strcmp(a, "--build-dir")) {
 			NEEDV();
 			o->build_dir = v;
+		} else if (!strcmp(a, "--target-bin")) {
+			NEEDV();
+			o->target_bin = v;
 		} else if (!strcmp(a, "--lock")) {
 			NEEDV();
 			if (!cli_parse_lock(v, &o->lock))
@@ -745,22 +819,21 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9')))
 			*p = '_';
-	snprintf(o->src, sizeof(o->src), "%s", env_or("WEFT_SOURCE_DIR", WEFT_SOURCE_DIR));
+	if (*prog_str(weft_program_corpus_dir) && !getenv("WEFT_SOURCE_DIR"))
+		snprintf(o->src, sizeof(o->src), "%s", weft_program_corpus_dir);
+	else if (getenv("WEFT_SOURCE_DIR"))
+		snprintf(o->src, sizeof(o->src), "%s/corpus", getenv("WEFT_SOURCE_DIR"));
 	return 0;
 }
 
 static volatile sig_atomic_t interrupted;
 
-static void on_int(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
 int cmd_fuzz(int argc, char **argv)
 {
 	static struct fuzz_opts o;
 	int rc;
+
+	double t_start = now();
 
 	memset(&o, 0, sizeof(o));
 	if ((rc = parse(argc, argv, &o)))
@@ -777,6 +850,28 @@ int cmd_fuzz(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/crashes", o.work);
 	if (mkdirs(path))
 		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/repro", o.work);
+	if (mkdirs(path))
+		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	/* seeds and dictionary: the program's corpus folder, else generated
+	 * by the target itself (WEFT_FUZZ_WRITE_SEEDS, <weft/fuzz.h>) */
+	snprintf(o.seeds, sizeof(o.seeds), "%s/%s", o.src, o.target);
+	snprintf(o.dict, sizeof(o.dict), "%s/%s.dict", o.src, o.target);
+	if (!o.src[0] || !is_dir(o.seeds)) {
+		static char e_ws[PATH_MAX + 500], e_wd[PATH_MAX + 500];
+		snprintf(o.seeds, sizeof(o.seeds), "%s/seeds", o.work);
+		snprintf(o.dict, sizeof(o.dict), "%s/generated.dict", o.work);
+		snprintf(e_ws, sizeof(e_ws), "WEFT_FUZZ_WRITE_SEEDS=%s", o.seeds);
+		snprintf(e_wd, sizeof(e_wd), "WEFT_FUZZ_WRITE_DICT=%s", o.dict);
+		char *genv[] = { e_ws, e_wd, NULL };
+		char *gargv[] = { o.bin, NULL };
+		pid_t gp = spawn(gargv, -1, genv);
+		if (gp < 0 || wait_exit(gp) != 0)
+			return cli_io_error("fuzz: %s could not write its seeds to %s", o.bin,
+					    o.seeds);
+	}
+	if (!is_file(o.dict))
+		o.dict[0] = 0;
 	snprintf(log, sizeof(log), "%s/engine.log", o.work);
 	snprintf(statp, sizeof(statp), "%s/stats", o.work);
 	int sfd = open(statp, O_RDWR | O_CREAT | O_TRUNC, 0666);
@@ -784,7 +879,7 @@ int cmd_fuzz(int argc, char **argv)
 		return cli_io_error("fuzz: cannot create %s: %s", statp, strerror(errno));
 	/* the layout of struct weft_fuzz_stats (fuzz/weft_fuzz_glue.h) */
 	struct weft_fuzz_stats_view {
-		uint64_t magic, execs, reports;
+		uint64_t magic, execs, reports, steps;
 	} *stats = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
 	close(sfd);
 	if (stats == MAP_FAILED)
@@ -798,11 +893,18 @@ int cmd_fuzz(int argc, char **argv)
 
 	static char e_stats[PATH_MAX + 500];
 	snprintf(e_stats, sizeof(e_stats), "WEFT_FUZZ_STATS=%s", statp);
-	char *envs[16];
+	char *envs[32];
 	unsigned ne = 0;
 	envs[ne++] = e_stats;
 	envs[ne++] = o.lock == WEFT_LOCK_TICKET ? "WEFT_FUZZ_LOCK=ticket" : "WEFT_FUZZ_LOCK=tas";
 	envs[ne++] = o.no_feedback ? "WEFT_NO_FEEDBACK=1" : "WEFT_NO_FEEDBACK=0";
+	static char e_kind[96], e_repro[PATH_MAX + 500];
+	if (o.only_kind) {
+		snprintf(e_kind, sizeof(e_kind), "WEFT_FUZZ_KIND=%s", weft_kind_name(o.only_kind));
+		envs[ne++] = e_kind;
+	}
+	snprintf(e_repro, sizeof(e_repro), "WEFT_FUZZ_REPRO_DIR=%s/repro", o.work);
+	envs[ne++] = e_repro;
 	/* the target prints the model's report itself; libFuzzer's stack
 	 * trace of the abort() costs ~0.5 s of llvm-symbolizer per crash */
 	if (!getenv("UBSAN_OPTIONS"))
@@ -815,6 +917,15 @@ int cmd_fuzz(int argc, char **argv)
 		envs[ne++] = "AFL_AUTORESUME=1";
 		if (!o.keep_going)
 			envs[ne++] = "AFL_BENCH_UNTIL_CRASH=1";
+		static char e_mut[PATH_MAX + 400], e_tgt[300];
+		if (o.mutator[0]) {
+			snprintf(e_mut, sizeof(e_mut), "AFL_CUSTOM_MUTATOR_LIBRARY=%s", o.mutator);
+			envs[ne++] = e_mut;
+			envs[ne++] = "AFL_CUSTOM_MUTATOR_ONLY=1";
+			snprintf(e_tgt, sizeof(e_tgt), "WEFT_FUZZ_TARGET=%s:%s", o.sc->name,
+				 o.sc->variants[o.vi].name);
+			envs[ne++] = e_tgt;
+		}
 	}
 	envs[ne] = NULL;
 
@@ -825,11 +936,15 @@ int cmd_fuzz(int argc, char **argv)
 			o.jobs > 1 ? "s" : "", o.seed, o.time,
 			o.no_feedback ? ", no interleaving feedback" : "");
 
-	struct sigaction sa, old_int, old_term;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_int;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* The engine is waited on, not polled: SIGCHLD (an engine ended: it
+	 * stops at its first crash), SIGINT/SIGTERM, or the 2 s progress tick
+	 * wake sigtimedwait(). */
+	sigset_t wset, old_mask;
+	sigemptyset(&wset);
+	sigaddset(&wset, SIGCHLD);
+	sigaddset(&wset, SIGINT);
+	sigaddset(&wset, SIGTERM);
+	sigprocmask(SIG_BLOCK, &wset, &old_mask);
 
 	static pid_t pids[64];
 	unsigned nr_pids = 0;
@@ -838,23 +953,40 @@ int cmd_fuzz(int argc, char **argv)
 		pids[0] = start_libfuzzer(&o, logfd, envs);
 		nr_pids = pids[0] > 0;
 	} else {
-		if ((rc = start_afl(&o, logfd, envs, pids)))
+		if ((rc = start_afl(&o, logfd, envs, pids))) {
+			sigprocmask(SIG_SETMASK, &old_mask, NULL);
 			return rc;
+		}
 		nr_pids = (unsigned)o.jobs;
 	}
 	close(logfd);
-	if (!nr_pids)
+	if (!nr_pids) {
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		return cli_io_error("fuzz: cannot start %s", o.engine);
+	}
 
 	struct progress pr = { 0 };
 	struct name_set crashes = { .n = 0 };
-	double last = t0, deadline = t0 + (double)o.time + 30.0;
+	double last = t0, deadline = t0 + (double)o.time + 30.0, t_crash = -1;
 	unsigned alive = nr_pids;
 	int engine_rc = 0;
 	bool stopped = false;
 	while (alive) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
+		double t = now();
+		double wake = last + 2.0;
+		if (!stopped && deadline < wake)
+			wake = deadline;
+		if (stopped && deadline + 10.0 < wake)
+			wake = deadline + 10.0;
+		double dt = wake - t;
+		if (dt < 0.001)
+			dt = 0.001;
+		struct timespec ts = { (time_t)dt, (long)((dt - (double)(time_t)dt) * 1e9) };
+		siginfo_t si;
+		int sig = sigtimedwait(&wset, &si, &ts);
+		if (sig == SIGINT || sig == SIGTERM)
+			interrupted = 1;
+		bool reaped = false;
 		for (unsigned i = 0; i < nr_pids; i++) {
 			int st;
 			if (pids[i] > 0 && waitpid(pids[i], &st, WNOHANG) == pids[i]) {
@@ -863,15 +995,21 @@ int cmd_fuzz(int argc, char **argv)
 					engine_rc = engine_rc ? engine_rc : code;
 				pids[i] = 0;
 				alive--;
+				reaped = true;
 			}
 		}
-		struct name_set cur = { .n = 0 };
-		crash_files(&o, &cur);
-		for (unsigned i = 0; i < cur.n && crashes.n < MAX_CRASHES; i++)
-			if (!set_has(&old_crashes, cur.names[i]) && !set_has(&crashes, cur.names[i]))
-				crashes.names[crashes.n++] = strdup(cur.names[i]);
-		set_free(&cur);
-		double t = now();
+		t = now();
+		if (reaped || t - last >= 2.0 || interrupted) {
+			struct name_set cur = { .n = 0 };
+			crash_files(&o, &cur);
+			for (unsigned i = 0; i < cur.n && crashes.n < MAX_CRASHES; i++)
+				if (!set_has(&old_crashes, cur.names[i]) &&
+				    !set_has(&crashes, cur.names[i]))
+					crashes.names[crashes.n++] = strdup(cur.names[i]);
+			set_free(&cur);
+			if (crashes.n && t_crash < 0)
+				t_crash = t;
+		}
 		bool stop = interrupted || t > deadline || (crashes.n && !o.keep_going);
 		if (stop && !stopped && alive) {
 			/* each engine process leads its own group: stop its workers too */
@@ -904,12 +1042,25 @@ int cmd_fuzz(int argc, char **argv)
 					kill(-pids[i], SIGKILL);
 		}
 	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	double secs = now() - t0;
 	uint64_t execs = __atomic_load_n(&stats->execs, __ATOMIC_RELAXED);
+	uint64_t steps = __atomic_load_n(&stats->steps, __ATOMIC_RELAXED);
 	munmap(stats, 4096);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	set_free(&old_crashes);
+	/* a crash found by the target's systematic stage: import its
+	 * one-execution reproducer, the engine's crash file runs the stage */
+	if (crashes.n && !o.keep_going) {
+		struct name_set rep = { .n = 0 };
+		char rdir[PATH_MAX + 400];
+		snprintf(rdir, sizeof(rdir), "%s/repro", o.work);
+		list_files(rdir, "repro-", "", &rep);
+		if (rep.n) {
+			free(crashes.names[0]);
+			crashes.names[0] = strdup(rep.names[0]);
+		}
+		set_free(&rep);
+	}
 
 	if (!crashes.n && !interrupted && engine_rc && engine_rc != 128 + SIGINT) {
 		print_log_tail(log, 25);
@@ -978,8 +1129,11 @@ int cmd_fuzz(int argc, char **argv)
 			cli_json_str(stdout, weft_kind_name(kind));
 		else
 			printf("null");
-		printf(", \"executions\": %" PRIu64 ", \"seconds\": %.3f, \"exec_per_sec\": %.0f",
-		       execs, secs, secs > 0 ? (double)execs / secs : 0.0);
+		printf(", \"executions\": %" PRIu64 ", \"steps\": %" PRIu64
+		       ", \"seconds\": %.3f, \"exec_per_sec\": %.0f",
+		       execs, steps, secs, secs > 0 ? (double)execs / secs : 0.0);
+		if (t_crash >= 0)
+			printf(", \"seconds_to_crash\": %.3f", t_crash - t_start);
 		printf(", \"crashes\": %u, \"crash\": ", crashes.n);
 		if (first)
 			cli_json_str(stdout, first);

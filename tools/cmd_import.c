@@ -142,21 +142,23 @@ static int store_and_print(const struct weft_run_opts *ro,
 		fprintf(out, ", \"executions\": %" PRIu64 ", \"seconds\": %.3f, \"replay\": ",
 			mr.executions, mr.seconds);
 		char cmd[4200];
-		snprintf(cmd, sizeof(cmd), "weft replay %s", path);
+		snprintf(cmd, sizeof(cmd), "%s replay %s", cli_prog, path);
 		cli_json_str(out, cmd);
 		fprintf(out, "}\n");
 	} else {
-		fprintf(out, "minimized in %.3f s, %" PRIu64 " executions: preemptions %" PRIu32
+		char b1[48];
+		fprintf(out, "minimized in %.3f s, %s: preemptions %" PRIu32
 			     " -> %" PRIu32 ", operations %" PRIu32 " -> %" PRIu32 ", steps %" PRIu32
 			     " -> %" PRIu32 ", bytes %" PRIu32 " -> %" PRIu32 ", threads %" PRIu32
 			     " -> %" PRIu32 "\n\n",
-			mr.seconds, mr.executions, mr.before.preemptions, mr.after.preemptions,
+			mr.seconds, cli_plural(b1, sizeof(b1), mr.executions, "execution"),
+			mr.before.preemptions, mr.after.preemptions,
 			mr.before.ops, mr.after.ops, mr.before.steps, mr.after.steps,
 			mr.before.bytes, mr.after.bytes, mr.before.threads, mr.after.threads);
 		weft_cli_diagram(out, bsc, bvi, (enum weft_lock_model)back.lock, &c.r, false);
 		fprintf(out, "\nartifact: %s (%ld bytes%s)\n", path, fsize,
 			existed ? ", already stored" : "");
-		fprintf(out, "replay:   weft replay %s\n", path);
+		fprintf(out, "replay:   %s replay %s\n", cli_prog, path);
 		fprintf(out, "SUMMARY: weft: %s %s:%s", weft_kind_name(c.r.kind), sc->name, vname);
 		if (s)
 			fprintf(out, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
@@ -235,7 +237,7 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
 				    strerror(errno));
 	fprintf(out, "the execution could not be minimized: stored as it is\nartifact: %s\n"
-		     "replay:   weft replay %s\n", path, path);
+		     "replay:   %s replay %s\n", path, cli_prog, path);
 	return WEFT_EXIT_BUG;
 }
 
@@ -263,7 +265,8 @@ int cmd_import(int argc, char **argv)
 			else
 				strategy = v;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("import: unknown flag '%s' (weft help import)", a);
+			return cli_usage_error("import: unknown flag '%s' (%s help import)", a,
+					       cli_prog);
 		} else if (!crash) {
 			crash = a;
 		} else {
@@ -271,7 +274,7 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (!crash)
-		return cli_usage_error("import: which crash file? (weft help import)");
+		return cli_usage_error("import: which crash file? (%s help import)", cli_prog);
 	if (!target)
 		return cli_usage_error("import: --target SCENARIO:VARIANT is required (the "
 				       "fuzz target fuzz_<scenario>_<variant> it came from)");
@@ -293,7 +296,8 @@ int cmd_import(int argc, char **argv)
 	if (n < 0)
 		return cli_io_error("import: cannot read '%s': %s", crash, strerror(errno));
 	if (weft_replay_sniff(buf, (size_t)n))
-		return cli_usage_error("import: '%s' is already a replay file (use weft min)", crash);
+		return cli_usage_error("import: '%s' is already a replay file (use %s min)", crash,
+				       cli_prog);
 	/* a fuzz target's crash: the target's optional detectors */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
 				   .checks = WEFT_CHECKS_DEFAULT };

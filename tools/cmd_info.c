@@ -3,7 +3,9 @@
  * it (docs/replay-format.md names every field).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "replay_cli.h"
@@ -21,10 +23,47 @@ const char weft_help_info[] =
 	"           strategy, tool, input (hex), workload (hex), decisions,\n"
 	"           preemptions, steps, choices, state_hashes, kind, site, site_id,\n"
 	"           step, thread, cpu, object, message, other {site_id, step,\n"
-	"           thread, cpu}, trace_hash, file_bytes\n"
+	"           thread, cpu}, trace_hash, file_bytes, fuzz_target (the built\n"
+	"           fuzz target of this scenario and variant, or null)\n"
 	"exit: 0 (also for a stale file: see \"stale\"), 2 usage, 3 I/O or format error\n";
 
+#ifndef WEFT_BUILD_DIR
+#define WEFT_BUILD_DIR ""
+#endif
+
 #ifdef WEFT_HAVE_REPLAY
+/*
+ * The fuzz target of scenario:variant, only if this program has the
+ * scenario and the target is built: in the build tree `weft fuzz` uses
+ * (WEFT_BUILD_DIR, or the environment's), under fuzz/ or an engine build
+ * beside it. A name that does not run is not a hint (issue 11).
+ */
+static bool fuzz_target_path(const char *scn, const char *var, char *path, size_t n)
+{
+	static const char *const sub[] = { "fuzz", "fuzz-libfuzzer/fuzz", "fuzz-afl/fuzz" };
+	const char *build = getenv("WEFT_BUILD_DIR");
+	char spec[200], t[200];
+	unsigned vi;
+	size_t k = 0;
+
+	if (!build)
+		build = WEFT_BUILD_DIR;
+	snprintf(spec, sizeof(spec), "%s:%s", scn, var);
+	if (!*build || !weft_scenario_find(spec, &vi))
+		return false;
+	k = (size_t)snprintf(t, sizeof(t), "fuzz_%s_%s", scn, var);
+	for (size_t i = 0; i < k && i < sizeof(t); i++)
+		if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z') ||
+		      (t[i] >= '0' && t[i] <= '9')))
+			t[i] = '_';
+	for (unsigned i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		snprintf(path, n, "%s/%s/%s", build, sub[i], t);
+		if (access(path, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
 static void side_json(const struct weft_replay_side *s)
 {
 	printf("\"site_id\": \"%08" PRIx32 "\", \"step\": %" PRIu32 ", \"thread\": ", s->site_id,
@@ -44,14 +83,15 @@ int cmd_info(int argc, char **argv)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("info: unknown flag '%s' (weft help info)", argv[i]);
+			return cli_usage_error("info: unknown flag '%s' (%s help info)", argv[i],
+					       cli_prog);
 		else if (!file)
 			file = argv[i];
 		else
 			return cli_usage_error("info: unexpected argument '%s'", argv[i]);
 	}
 	if (!file)
-		return cli_usage_error("info: which file? (weft help info)");
+		return cli_usage_error("info: which file? (%s help info)", cli_prog);
 	struct weft_replay rf;
 	int ec;
 	if (weft_cli_load(file, &rf, &ec))
@@ -74,6 +114,8 @@ int cmd_info(int argc, char **argv)
 		pre += rf.dec[i].cur != 0xff && rf.dec[i].chosen != rf.dec[i].cur;
 	const char *lock = rf.lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
 	const char *kind = rf.kind ? weft_kind_name(rf.kind) : "none";
+	char target[4200];
+	bool have_target = fuzz_target_path(rf.scenario, rf.variant, target, sizeof(target));
 
 	if (json) {
 		printf("{\"file\": ");
@@ -114,18 +156,19 @@ int cmd_info(int argc, char **argv)
 		cli_json_str(stdout, rf.msg);
 		printf(", \"other\": {");
 		side_json(&rf.other);
-		printf("}, \"trace_hash\": \"%016" PRIx64 "\", \"file_bytes\": %ld}\n", rf.trace_hash,
-		       fsize);
+		printf("}, \"trace_hash\": \"%016" PRIx64 "\", \"file_bytes\": %ld, \"fuzz_target\": ",
+		       rf.trace_hash, fsize);
+		if (have_target)
+			cli_json_str(stdout, target);
+		else
+			printf("null");
+		printf("}\n");
 	} else {
 		printf("file:         %s (%ld bytes, format %u.%u)\n", file, fsize, rf.version_major,
 		       rf.version_minor);
-		printf("target:       %s:%s  (fuzz_", rf.scenario, rf.variant);
-		for (const char *p = rf.scenario; *p; p++)
-			putchar(*p == '-' ? '_' : *p);
-		putchar('_');
-		for (const char *p = rf.variant; *p; p++)
-			putchar(*p == '-' ? '_' : *p);
-		printf(")\n");
+		printf("target:       %s:%s\n", rf.scenario, rf.variant);
+		if (have_target)
+			printf("fuzz target:  %s\n", target);
 		printf("model:        fingerprint %016" PRIx64, rf.fingerprint);
 		if (!known)
 			printf("  (scenario not in this build)\n");
@@ -156,9 +199,12 @@ int cmd_info(int argc, char **argv)
 				       weft_site_basename(s), s->line);
 			printf("\n");
 		}
-		printf("execution:    %" PRIu32 " steps, %zu decisions, %" PRIu32
-		       " preemptions, %zu choices\n", rf.steps, rf.nr_dec, rf.preemptions,
-		       rf.nr_choices);
+		char b1[48], b2[48], b3[48], b4[48];
+		printf("execution:    %s, %s, %s, %s\n",
+		       cli_plural(b1, sizeof(b1), rf.steps, "step"),
+		       cli_plural(b2, sizeof(b2), rf.nr_dec, "decision"),
+		       cli_plural(b3, sizeof(b3), rf.preemptions, "preemption"),
+		       cli_plural(b4, sizeof(b4), rf.nr_choices, "choice"));
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
 		printf("checks:       %s", rf.checks & WEFT_CHECK_LOCKDEP ? "lockdep" : "none");

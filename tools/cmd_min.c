@@ -14,11 +14,14 @@ const char weft_help_min[] =
 	"Minimizes a failing input while keeping the same verdict (report kind and\n"
 	"site): fewer preemptions first (delta debugging over the schedule entries, then\n"
 	"a preemption-bounded exhaustive search below the current count on the current\n"
-	"workload), then fewer workload operations (ddmin over the decoded ops), then\n"
-	"fewer steps (simpler op arguments, earlier preemptions), then fewer threads (all\n"
-	"ops of a thread). Prints before -> after (preemptions, operations, steps, bytes,\n"
-	"threads) and the time taken, writes the minimized .weft (never overwriting) and\n"
-	"prints the race diagram and the replay command.\n"
+	"workload), then fewer workload operations (ddmin over the decoded ops; then each\n"
+	"op, and all of them, dropped with a bounded search for a new schedule: down to\n"
+	"zero ops), then fewer steps (simpler op arguments, earlier preemptions), then\n"
+	"fewer threads (all ops of a thread); last, each argument as small as the verdict\n"
+	"allows (an argument the model ignores becomes 0). Prints before -> after\n"
+	"(preemptions, operations, steps, bytes, threads) and the time taken, writes the\n"
+	"minimized .weft, named by its trace hash (one trace, one file; never\n"
+	"overwriting), and prints the race diagram and the replay command.\n"
 	"  FILE              a .weft replay file (scenario, variant, lock from the file)\n"
 	"  CRASH             a raw fuzzer input (needs --target)\n"
 	"  --target S:V      scenario and variant of a raw CRASH\n"
@@ -52,7 +55,7 @@ int cmd_min(int argc, char **argv)
 			else
 				lock_s = v;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("min: unknown flag '%s' (weft help min)", a);
+			return cli_usage_error("min: unknown flag '%s' (%s help min)", a, cli_prog);
 		} else if (!file) {
 			file = a;
 		} else {
@@ -60,7 +63,7 @@ int cmd_min(int argc, char **argv)
 		}
 	}
 	if (!file)
-		return cli_usage_error("min: which file? (weft help min)");
+		return cli_usage_error("min: which file? (%s help min)", cli_prog);
 	static uint8_t buf[WEFT_REPLAY_MAX_FILE + 1];
 	long n = cli_read_file(file, buf, sizeof(buf));
 	if (n < 0)

@@ -166,7 +166,8 @@ int cmd_replay(int argc, char **argv)
 			else
 				variant = v;
 		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("replay: unknown flag '%s' (weft help replay)", a);
+			return cli_usage_error("replay: unknown flag '%s' (%s help replay)", a,
+					       cli_prog);
 		} else if (!file) {
 			file = a;
 		} else {
@@ -174,7 +175,7 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (!file)
-		return cli_usage_error("replay: which file? (weft help replay)");
+		return cli_usage_error("replay: which file? (%s help replay)", cli_prog);
 
 	struct weft_replay rf;
 	int ec;

@@ -35,11 +35,16 @@ const char weft_help_run[] =
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
 	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
-	"  --workload HEX    fixed workload section (dfs default: the scenario's\n"
-	"                    trigger workload for buggy variants, else empty)\n"
+	"  --workload HEX    fixed workload section: byte 0 is the op count n, then\n"
+	"                    exactly 2n bytes (dfs default: the variant's trigger\n"
+	"                    workload, else the first trigger the scenario declares,\n"
+	"                    else empty, with a warning: the certificate covers it only)\n"
 	"  --input FILE      bytes input for --strategy bytes (a raw fuzzer input)\n"
 	"  --input-hex HEX   the same, inline\n"
 	"  --steps N         step budget per execution (livelock bound)\n"
+	"  --kind K[,K...]   stop only at a report of these kinds (weft list names each\n"
+	"                    variant's); other reports are counted (other_reports) and\n"
+	"                    the search goes on: verdict and exit code are about K\n"
 	"  --no-lockdep      no lockdep-lite (lock-order and interrupt-usage checks\n"
 	"                    across the executions of the run; on by default)\n"
 	"  --stats           print the model's counters after the run\n"
@@ -47,9 +52,17 @@ const char weft_help_run[] =
 	"  --out DIR         on a bug: minimize it, write the .weft into DIR (never\n"
 	"                    overwriting) and print its path and the replay command\n"
 	"  --json            one JSON object: scenario, variant, strategy, verdict\n"
-	"                    (\"bug\"|\"clean\"), kind, executions, preemptions, steps,\n"
-	"                    seconds, complete (dfs), trace_hash, input (hex)\n"
-	"exit: 0 clean, 1 bug, 2 usage, 3 I/O\n";
+	"                    (\"bug\"|\"clean\"), kind, executions, and of the finding (or,\n"
+	"                    when clean, of the last execution): preemptions, steps,\n"
+	"                    trace_hash, input (hex), deterministic; seconds; workload\n"
+	"                    (hex of a fixed one, else null) and workload_ops; dfs:\n"
+	"                    bound, complete; warning (when the certificate covers only\n"
+	"                    the empty workload); with --kind: other_reports,\n"
+	"                    other_kinds {kind: count}\n"
+	"exit: 0 clean, 1 bug, 2 usage, 3 I/O, 4 an execution did not replay the same\n"
+	"      (nondeterministic model)\n";
+
+_Static_assert(WEFT_KIND__COUNT <= 64, "--kind keeps the kinds in a 64-bit mask");
 
 static double now(void)
 {
@@ -65,7 +78,7 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 {
 	struct weft_input in;
 
-	if (!sc->triggers || !sc->triggers[vi])
+	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
 		return 0;
 	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
 	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
@@ -76,6 +89,52 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 		wl[2 + 2 * k] = in.wl[k].arg;
 	}
 	return 1 + 2 * (size_t)in.nr_wl_ops;
+}
+
+/* Does the scenario declare any trigger input? */
+static bool has_trigger(const struct weft_scenario *sc)
+{
+	for (unsigned v = 0; sc->triggers && v < sc->nr_variants; v++)
+		if (sc->triggers[v])
+			return true;
+	return false;
+}
+
+/*
+ * dfs's default workload: the variant's own trigger, else the first
+ * trigger the scenario declares (a fixed variant is certified on the
+ * workload that breaks its buggy sibling, as tools/ci/long does), else
+ * empty. *from names the variant whose trigger it is (NULL: empty).
+ */
+static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+				   size_t cap, const char **from)
+{
+	size_t n = trigger_workload(sc, vi, wl, cap);
+
+	*from = n ? sc->variants[vi].name : NULL;
+	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
+		n = trigger_workload(sc, v, wl, cap);
+		if (n)
+			*from = sc->variants[v].name;
+	}
+	return n;
+}
+
+/* "workload 0201001200 (2 ops, WHY)" or "the empty workload (WHY)". */
+static void print_workload(const uint8_t *wl, size_t n, const char *why, const char *whose)
+{
+	char b[48];
+
+	if (n <= 1) {
+		printf("the empty workload");
+	} else {
+		cli_hex_print(stdout, wl, n);
+		printf(" (%s", cli_plural(b, sizeof(b), wl[0], "op"));
+	}
+	if (why)
+		printf("%s%s%s", n <= 1 ? " (" : ", ", why, whose ? whose : "");
+	if (n > 1 || why)
+		printf(")");
 }
 
 int cmd_run(int argc, char **argv)
@@ -93,7 +152,10 @@ int cmd_run(int argc, char **argv)
 	uint8_t wl[WEFT_INPUT_MAX];
 	long input_len = 0;
 	size_t wl_len = 0;
-	bool have_wl = false;
+	bool have_wl = false, wl_given;
+	const char *wl_from = NULL;   /* dfs default: whose trigger */
+	uint64_t want_kinds = 0;      /* --kind: bit k set; 0: every kind */
+	uint64_t other[WEFT_KIND__COUNT] = { 0 }, nr_other = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -158,6 +220,17 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--workload")) {
 			NEEDV();
 			wl_hex = v;
+		} else if (!strcmp(a, "--kind")) {
+			NEEDV();
+			char buf[256];
+			snprintf(buf, sizeof(buf), "%s", v);
+			for (char *k = strtok(buf, ","); k; k = strtok(NULL, ",")) {
+				enum weft_kind kk = weft_kind_from_name(k);
+				if (kk == WEFT_KIND_NONE)
+					return cli_usage_error("run: --kind: no report kind '%s' "
+							       "(docs/detectors.md)", k);
+				want_kinds |= 1ull << kk;
+			}
 		} else if (!strcmp(a, "--input")) {
 			NEEDV();
 			input_path = v;
@@ -168,7 +241,7 @@ int cmd_run(int argc, char **argv)
 			NEEDV();
 			input_hex = v;
 		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown flag '%s' (weft help run)", a);
+			return cli_usage_error("run: unknown flag '%s' (%s help run)", a, cli_prog);
 		} else if (!spec) {
 			spec = a;
 		} else {
@@ -177,7 +250,7 @@ int cmd_run(int argc, char **argv)
 #undef NEEDV
 	}
 	if (!spec)
-		return cli_usage_error("run: which scenario? (weft list)");
+		return cli_usage_error("run: which scenario? (%s list)", cli_prog);
 	unsigned vi;
 	const struct weft_scenario *sc = cli_scenario(spec, &vi);
 	if (!sc)
@@ -185,10 +258,10 @@ int cmd_run(int argc, char **argv)
 	if (!lock_set)
 		lock = sc->default_lock;
 	if (wl_hex) {
-		long n = cli_hex_decode(wl_hex, wl, sizeof(wl));
+		char why[160];
+		long n = cli_workload_decode(wl_hex, wl, sizeof(wl), why, sizeof(why));
 		if (n < 0)
-			return cli_usage_error("run: --workload is not hex of at most %zu bytes",
-					       sizeof(wl));
+			return cli_usage_error("run: --workload %s", why);
 		wl_len = (size_t)n;
 		have_wl = true;
 	}
@@ -202,6 +275,7 @@ int cmd_run(int argc, char **argv)
 			return cli_usage_error("run: --input-hex is not hex");
 	}
 
+	wl_given = have_wl;
 	union {
 		struct weft_random r;
 		struct weft_pct p;
@@ -218,12 +292,9 @@ int cmd_run(int argc, char **argv)
 		weft_pct_init(&st->p, sc, seed, (unsigned)depth, have_wl ? wl : NULL, wl_len);
 		ops = &weft_strategy_pct;
 	} else if (!strcmp(strategy, "dfs")) {
-		const char *wl_why = have_wl ? "from --workload" : NULL;
-		if (!have_wl) {
-			wl_len = trigger_workload(sc, vi, wl, sizeof(wl));
-			if (wl_len)
-				wl_why = "the variant's trigger";
-		}
+		if (!have_wl)
+			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
+		have_wl = true;
 		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
 		if (!por_set)
 			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
@@ -233,15 +304,29 @@ int cmd_run(int argc, char **argv)
 				return cli_usage_error("run: --por %s is not sound with a preemption bound "
 						       "(docs/strategies.md); use --por source, or --bound "
 						       "none", weft_por_name(por));
-			if (workloads && have_wl)
+			if (workloads && wl_given)
 				return cli_usage_error("run: --workloads enumerates workloads: no "
 						       "--workload with it");
+			static char why[160];
+			if (wl_from)
+				snprintf(why, sizeof(why), "the trigger of %s", wl_from);
+			else if (wl_given)
+				snprintf(why, sizeof(why), "from --workload");
 			struct weft_cli_dpor_args da = {
 				.sc = sc, .vi = vi, .lock = lock, .steps = steps, .lockdep = lockdep,
 				.json = json, .quiet = quiet, .stats = stats, .outdir = outdir,
-				.wl = wl, .wl_len = wl_len, .wl_why = wl_why, .por = por, .bound = b,
+				.wl = wl, .wl_len = wl_len, .wl_why = wl_from || wl_given ? why : NULL,
+				.por = por, .bound = b,
 				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
-				.max_execs = iterations,
+				.max_execs = iterations, .want_kinds = want_kinds,
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc)
+					? (wl_given ? "the workload is empty and the scenario declares no "
+						      "trigger workload: this covers the empty workload only"
+						    : "the scenario declares no trigger workload, so dfs "
+						      "searched the empty workload only: the certificate "
+						      "covers nothing else (give one with --workload, or "
+						      "enumerate with --workloads)")
+					: NULL,
 			};
 			return weft_cli_run_dpor(&da);
 		}
@@ -277,15 +362,23 @@ int cmd_run(int argc, char **argv)
 				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
 				   .lockdep_persist = true };
 	weft_lockdep_reset();
-	struct weft_exec_result r;
+	struct weft_exec_result r, last_r;
 	memset(&r, 0, sizeof(r));
+	memset(&last_r, 0, sizeof(last_r));
 	double t0 = now(), last = t0;
-	bool bug = false;
+	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
 		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
 			break;
-		if (r.kind != WEFT_KIND_NONE) {
+		/* a dfs that is done ends with an execute that runs nothing and
+		 * clears r: the last execution is last_r (and the machine's) */
+		last_r = r;
+		ran = true;
+		if (r.kind != WEFT_KIND_NONE && want_kinds && !(want_kinds >> r.kind & 1)) {
+			other[r.kind]++;
+			nr_other++;
+		} else if (r.kind != WEFT_KIND_NONE) {
 			bug = true;
 			found_at = m.executions;
 			break;
@@ -301,20 +394,32 @@ int cmd_run(int argc, char **argv)
 	}
 	double secs = now() - t0;
 
-	/* The finding, re-run from its recorded workload and decisions with
-	 * full recording: checks determinism (same kind and trace hash) and
-	 * gives the report its trace. */
+	/* The finding, or when clean the last execution, re-run from its
+	 * recorded workload and decisions with full recording: checks
+	 * determinism (same kind and trace hash), gives a report its trace,
+	 * and gives tools/ci/determinism a real trace hash for clean runs. */
 	uint8_t repro[WEFT_INPUT_MAX];
 	size_t repro_len = 0;
 	char det_why[256] = "";
 	int det_rc = 0;
-	if (bug) {
+	r = last_r;
+	if (ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
 		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
+	/* A certificate (or a clean verdict) that covers only the empty
+	 * workload of a scenario with no trigger says so, loudly (issue 11). */
+	const char *warning = NULL;
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc))
+		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
+				     "workload: this covers the empty workload only"
+				   : "the scenario declares no trigger workload, so dfs searched the "
+				     "empty workload only: the certificate covers nothing else "
+				     "(give one with --workload)";
+
 	char artifact[4096] = "";
 	int art_rc = 0;
 #ifndef WEFT_HAVE_REPLAY
@@ -325,6 +430,7 @@ int cmd_run(int argc, char **argv)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
 #endif
+	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -338,26 +444,52 @@ int cmd_run(int argc, char **argv)
 			printf("null");
 		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
 		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
-		       m.executions, bug ? r.preemptions : 0, bug ? r.steps : 0, secs);
+		       m.executions, r.preemptions, r.steps, secs);
 		printf(", \"total_steps\": %" PRIu64 ", \"total_decisions\": %" PRIu64,
 		       m.steps, m.decisions);
-		if (dfs)
-			printf(", \"complete\": %s", st->d.complete && !bug ? "true" : "false");
-		printf(", \"trace_hash\": \"%016" PRIx64 "\"", bug ? r.trace_hash : 0);
-		if (bug) {
+		printf(", \"workload\": ");
+		if (have_wl) {
+			printf("\"");
+			cli_hex_print(stdout, wl, wl_len);
+			printf("\", \"workload_ops\": %u", wl_len ? wl[0] : 0);
+		} else {
+			printf("null, \"workload_ops\": null");
+		}
+		if (dfs && bound_none)
+			printf(", \"bound\": \"none\", \"complete\": %s",
+			       st->d.complete && !bug ? "true" : "false");
+		else if (dfs)
+			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
+			       st->d.complete && !bug ? "true" : "false");
+		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
+		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
-			if (artifact[0]) {
-				printf(", \"artifact\": ");
-				cli_json_str(stdout, artifact);
-			}
+		}
+		if (artifact[0]) {
+			printf(", \"artifact\": ");
+			cli_json_str(stdout, artifact);
+		}
+		if (warning) {
+			printf(", \"warning\": ");
+			cli_json_str(stdout, warning);
+		}
+		if (want_kinds) {
+			printf(", \"other_reports\": %" PRIu64 ", \"other_kinds\": {", nr_other);
+			for (unsigned k = 1, first = 1; k < WEFT_KIND__COUNT; k++)
+				if (other[k]) {
+					printf("%s\"%s\": %" PRIu64, first ? "" : ", ",
+					       weft_kind_name((enum weft_kind)k), other[k]);
+					first = 0;
+				}
+			printf("}");
 		}
 		printf("}\n");
 	} else if (bug) {
 		weft_report_print(stdout, &o, &r);
-		printf("found after %" PRIu64 " executions in %.3f s (%s)\n", found_at, secs,
-		       ops->name);
+		printf("found after %s in %.3f s (%s)\n",
+		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
 		size_t nwit;
@@ -366,8 +498,8 @@ int cmd_run(int argc, char **argv)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: weft run %s:%s --lock %s --strategy bytes --input-hex ",
-			       sc->name, sc->variants[vi].name,
+			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
+			       cli_prog, sc->name, sc->variants[vi].name,
 			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
@@ -380,14 +512,36 @@ int cmd_run(int argc, char **argv)
 		}
 #endif
 	} else {
-		printf("clean: %" PRIu64 " executions in %.3f s (%s)", m.executions, secs, ops->name);
-		if (dfs && bound_none)
-			printf(", every interleaving %s",
-			       st->d.complete ? "covered completely" : "NOT covered completely");
-		else if (dfs)
-			printf(", bound %" PRIu64 " %s", bound,
-			       st->d.complete ? "covered completely" : "NOT covered completely");
+		printf("clean: %s in %.3f s (%s)",
+		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);
+		if (dfs) {
+			if (bound_none)
+				printf(", every interleaving %s for %s",
+				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       wl_len > 1 ? "workload " : "");
+			else
+				printf(", bound %" PRIu64 " %s for %s", bound,
+				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       wl_len > 1 ? "workload " : "");
+			print_workload(wl, wl_len, wl_from ? "the trigger of " :
+				       wl_given ? "from --workload" : NULL, wl_from);
+		} else if (have_wl) {
+			printf(", %s", wl_len > 1 ? "workload " : "");
+			print_workload(wl, wl_len, NULL, NULL);
+		}
 		printf("\n");
+		if (nr_other) {
+			printf("other reports (not of --kind, skipped):");
+			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
+				if (other[k])
+					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),
+					       other[k]);
+			printf("\n");
+		}
+		if (warning)
+			printf("WARNING: %s\n", warning);
+		if (det_rc)
+			printf("weft: NONDETERMINISM: %s\n", det_why);
 	}
 	if (stats && !json)
 		cli_print_stats(stdout, sc, false);

@@ -40,6 +40,9 @@ struct run {
 	unsigned nlv;
 	bool bug;
 	struct weft_exec_result r;
+	struct weft_exec_result last;  /* the last execution run (clean runs) */
+	bool ran;
+	uint64_t other[WEFT_KIND__COUNT], nr_other;   /* --kind: skipped reports */
 	uint64_t found_at;           /* executions until the bug */
 	uint64_t execs;              /* all executions */
 	uint64_t states, final_states, traces;
@@ -97,7 +100,13 @@ static void search(struct run *R, unsigned bound)
 	uint64_t n = 0;
 	while (weft_execute(&R->o, &weft_strategy_dpor, R->d, &R->r) == 0) {
 		n++;
-		if (R->r.kind != WEFT_KIND_NONE) {
+		R->last = R->r;
+		R->ran = true;
+		if (R->r.kind != WEFT_KIND_NONE && a->want_kinds && !(a->want_kinds >> R->r.kind & 1)) {
+			/* not a kind asked for: counted, and the search goes on */
+			R->other[R->r.kind]++;
+			R->nr_other++;
+		} else if (R->r.kind != WEFT_KIND_NONE) {
 			R->bug = true;
 			R->found_at = R->execs + n;
 			break;
@@ -260,13 +269,16 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	double secs = now() - R.t0;
 	weft_dpor_free(R.d);
 
-	/* The finding, re-run from its recorded workload and decisions with
-	 * full recording: determinism, the report's trace, a reproducer. */
+	/* The finding, or when clean the last execution, re-run from its
+	 * recorded workload and decisions with full recording: determinism,
+	 * the report's trace, a reproducer, a real trace hash for clean runs. */
 	uint8_t repro[WEFT_INPUT_MAX];
 	size_t repro_len = 0;
 	char det_why[256] = "";
 	int det_rc = 0;
-	if (R.bug) {
+	if (!R.bug)
+		R.r = R.last;
+	if (R.ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = R.r;
 		det_rc = weft_check_determinism(&R.o, &first, det_why, sizeof(det_why));
@@ -298,8 +310,10 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("null");
 		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
 		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
-		       R.bug ? R.found_at : R.execs, R.bug ? R.r.preemptions : 0,
-		       R.bug ? R.r.steps : 0, secs);
+		       R.bug ? R.found_at : R.execs, R.r.preemptions, R.r.steps, secs);
+		printf(", \"workload\": \"");
+		cli_hex_print(stdout, R.wl, R.wl_len);
+		printf("\", \"workload_ops\": %u", R.wl_len ? R.wl[0] : 0);
 		printf(", \"bound\": ");
 		print_bound(stdout, a->bound);
 		printf(", \"complete\": %s", !R.bug && R.complete ? "true" : "false");
@@ -319,22 +333,35 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf(", \"why_incomplete\": ");
 			cli_json_str(stdout, R.why);
 		}
-		printf(", \"workload\": \"");
-		cli_hex_print(stdout, R.wl, R.wl_len);
-		printf("\"");
 		if (!a->workloads)
 			print_levels_json(&R);
-		printf(", \"trace_hash\": \"%016" PRIx64 "\"", R.bug ? R.r.trace_hash : 0);
+		printf(", \"trace_hash\": \"%016" PRIx64 "\"", R.r.trace_hash);
 		if (R.bug) {
 			printf(", \"found_at_bound\": ");
 			print_bound(stdout, found_bound);
+		}
+		if (R.ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
-			if (artifact[0]) {
-				printf(", \"artifact\": ");
-				cli_json_str(stdout, artifact);
-			}
+		}
+		if (artifact[0]) {
+			printf(", \"artifact\": ");
+			cli_json_str(stdout, artifact);
+		}
+		if (!R.bug && a->warning) {
+			printf(", \"warning\": ");
+			cli_json_str(stdout, a->warning);
+		}
+		if (a->want_kinds) {
+			printf(", \"other_reports\": %" PRIu64 ", \"other_kinds\": {", R.nr_other);
+			for (unsigned k = 1, first = 1; k < WEFT_KIND__COUNT; k++)
+				if (R.other[k]) {
+					printf("%s\"%s\": %" PRIu64, first ? "" : ", ",
+					       weft_kind_name((enum weft_kind)k), R.other[k]);
+					first = 0;
+				}
+			printf("}");
 		}
 		printf("}\n");
 	} else if (R.bug) {
@@ -362,8 +389,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: weft run %s:%s --lock %s --strategy bytes --input-hex ",
-			       sc->name, sc->variants[a->vi].name, lockname);
+			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
+			       cli_prog, sc->name, sc->variants[a->vi].name, lockname);
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
 		}
@@ -376,49 +403,70 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 #endif
 	} else {
 		const char *what = unbounded ? "every interleaving" : NULL;
-		char wbuf[64];
+		char wbuf[64], b1[48], b2[48];
 		if (!unbounded) {
-			snprintf(wbuf, sizeof(wbuf), "every interleaving within %u preemption%s",
-				 a->bound, a->bound == 1 ? "" : "s");
+			snprintf(wbuf, sizeof(wbuf), "every interleaving within %s",
+				 cli_plural(b1, sizeof(b1), a->bound, "preemption"));
 			what = wbuf;
 		}
+		/* the first line as plain dfs words it, the search's own facts after */
 		if (unbounded && R.complete && !a->workloads) {
 			if (a->por == WEFT_POR_OPTIMAL)
-				printf("verified: %" PRIu64 " trace%s, no bug", R.traces,
-				       R.traces == 1 ? "" : "s");
+				printf("verified: %s, no bug: ",
+				       cli_plural(b1, sizeof(b1), R.traces, "trace"));
 			else
-				printf("verified: every trace covered, no bug");
+				printf("verified: every trace covered, no bug: ");
 		} else if (R.complete && a->workloads) {
-			printf("verified: %" PRIu64 " workload%s of at most %u op%s (args 0..%u) x %s, "
-			       "no bug",
-			       R.workloads, R.workloads == 1 ? "" : "s", a->workloads,
-			       a->workloads == 1 ? "" : "s", a->wl_args - 1, what);
-		} else if (R.complete) {
-			printf("clean: no bug within %u preemption%s", a->bound,
-			       a->bound == 1 ? "" : "s");
+			printf("verified: %s of at most %s (args 0..%u) x %s, no bug: ",
+			       cli_plural(b1, sizeof(b1), R.workloads, "workload"),
+			       cli_plural(b2, sizeof(b2), a->workloads, "op"), a->wl_args - 1, what);
 		} else {
-			printf("clean, NOT %s: %s", unbounded || a->workloads ? "verified"
-								 : "covered completely",
-			       R.why ? R.why : "incomplete");
+			printf("clean: ");
 		}
-		printf(" (%" PRIu64 " execution%s, %" PRIu64 " state%s", R.execs,
-		       R.execs == 1 ? "" : "s", R.states, R.states == 1 ? "" : "s");
-		if (unbounded)
-			printf(", %s%" PRIu64 " distinct final state%s", R.final_capped ? ">= " : "",
-			       R.final_states, R.final_states == 1 ? "" : "s");
-		printf(") in %.3f s (dfs, por %s)\n", secs, weft_por_name(a->por));
+		printf("%s in %.3f s (dfs, por %s)", cli_plural(b1, sizeof(b1), R.execs, "execution"),
+		       secs, weft_por_name(a->por));
 		if (!a->workloads) {
+			if (unbounded)
+				printf(", every interleaving %s", R.complete ? "covered completely"
+									     : "NOT covered completely");
+			else
+				printf(", bound %u %s", a->bound, R.complete ? "covered completely"
+									 : "NOT covered completely");
 			if (R.wl_len > 1) {
-				printf("workload ");
+				printf(" for workload ");
 				cli_hex_print(stdout, R.wl, R.wl_len);
-				printf(" (%u op%s%s%s)\n", R.wl[0], R.wl[0] == 1 ? "" : "s",
+				printf(" (%s%s%s)", cli_plural(b2, sizeof(b2), R.wl[0], "op"),
 				       a->wl_why ? ", " : "", a->wl_why ? a->wl_why : "");
 			} else {
-				printf("the empty workload%s%s\n", a->wl_why ? ": " : "",
-				       a->wl_why ? a->wl_why : "");
+				printf(" for the empty workload%s%s%s", a->wl_why ? " (" : "",
+				       a->wl_why ? a->wl_why : "", a->wl_why ? ")" : "");
 			}
-			print_levels_text(&R);
+		} else if (!R.complete) {
+			printf(", %s NOT covered completely", what);
 		}
+		printf("\n");
+		if (!R.complete)
+			printf("NOT %s: %s\n", unbounded || a->workloads ? "verified" : "complete",
+			       R.why ? R.why : "incomplete");
+		printf("  %s", cli_plural(b1, sizeof(b1), R.states, "state"));
+		if (unbounded)
+			printf(", %s%s", R.final_capped ? ">= " : "",
+			       cli_plural(b2, sizeof(b2), R.final_states, "distinct final state"));
+		printf("\n");
+		if (!a->workloads)
+			print_levels_text(&R);
+		if (R.nr_other) {
+			printf("other reports (not of --kind, skipped):");
+			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
+				if (R.other[k])
+					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),
+					       R.other[k]);
+			printf("\n");
+		}
+		if (a->warning)
+			printf("WARNING: %s\n", a->warning);
+		if (det_rc)
+			printf("weft: NONDETERMINISM: %s\n", det_why);
 	}
 	if (a->stats && !a->json)
 		cli_print_stats(stdout, sc, false);

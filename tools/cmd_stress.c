@@ -12,7 +12,7 @@
 const char weft_help_stress[] =
 	"usage: weft stress SCENARIO:VARIANT [--time S] [--threads N] [--seed N]\n"
 	"                   [--lock tas|ticket] [--workload HEX] [--iterations N]\n"
-	"                   [--stop-first] [--json]\n\n"
+	"                   [--stop-first] [--hang S] [--json]\n\n"
 	"The classic stress test, Weft's baseline: the model compiled against real C11\n"
 	"atomics and spinlocks, one pthread per model thread, looped with a fresh world\n"
 	"and a random workload per iteration, the same detectors where they run natively.\n"
@@ -21,6 +21,8 @@ const char weft_help_stress[] =
 	"  --threads N     must equal the scenario's thread count (accepted for the\n"
 	"                  seed's doitlots/forklots habit; other values are refused)\n"
 	"  --stop-first    stop at the first manifestation\n"
+	"  --hang S        an iteration longer than S seconds (wall) is reported as a\n"
+	"                  deadlock or livelock (default 2; a loaded machine needs more)\n"
 	"  --json          one object: scenario, variant, iterations, manifestations,\n"
 	"                  seconds, first_seconds (null if none), first_iteration, kind\n"
 	"exit: 0 no manifestation, 1 bug manifested, 2 usage\n";

@@ -100,7 +100,8 @@ static void mark_locks(struct weft_trace_view *v)
 		return;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
-		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
+		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_WAIT && e->val == 0) ||
+		    (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
 			v->lock_shown[i] = 1;
 			continue;
 		}
@@ -113,7 +114,7 @@ static void mark_locks(struct weft_trace_view *v)
 			if (f->ev == WEFT_EV_UNLOCK && f->tid == e->tid && f->loc == e->loc)
 				break;
 			if (j == v->fail_idx || (f->flags & WEFT_EVF_PREEMPTED) ||
-			    (f->ev == WEFT_EV_BLOCK && f->loc == e->loc) ||
+			    ((f->ev == WEFT_EV_BLOCK || f->ev == WEFT_EV_WAIT) && f->loc == e->loc) ||
 			    (f->tid == e->tid && object_event(v, j)))
 				show = true;
 		}
@@ -145,6 +146,9 @@ bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
 		if (!v->lock_shown || v->lock_shown[i])
 			return true;
 		break;
+	case WEFT_EV_WAIT:
+	case WEFT_EV_WAKE:
+		return true;   /* who sleeps and who wakes is the story of a lost wakeup */
 	case WEFT_EV_OP:
 	case WEFT_EV_CHOICE:
 		return true;
@@ -179,37 +183,111 @@ static bool object_event(const struct weft_trace_view *v, size_t i)
 	return true;
 }
 
-static bool wants_hex(const char *a, const char *b)
+/*
+ * Counts print in decimal (refcounts, mapcounts, swap counts: "count" in
+ * the name); flag words, bit masks and swap_map entries (a count with
+ * flag bits) in hex.
+ */
+static bool wants_hex(const char *name, const char *what)
 {
-	static const char *const words[] = { "map", "flag", "swap", "bit", "byte", "mask", NULL };
+	static const char *const words[] = { "flag", "bit", "mask", "byte", "swap_map",
+					     "swap slot", NULL };
 
+	if (name && strstr(name, "count"))
+		return false;
 	for (const char *const *w = words; *w; w++)
-		if ((a && strstr(a, *w)) || (b && strstr(b, *w)))
+		if ((name && strstr(name, *w)) || (what && strstr(what, *w)))
 			return true;
 	return false;
+}
+
+/* Does the name end with component c ("->next", ".next", " next")? */
+static bool ends_with_word(const char *s, const char *c)
+{
+	size_t n = strlen(s), k = strlen(c);
+
+	return n >= k && !strcmp(s + n - k, c) &&
+	       (n == k || s[n - k - 1] == '.' || s[n - k - 1] == '>' || s[n - k - 1] == ' ');
+}
+
+/* A list pointer field: the only place 0x100 and 0x122 mean LIST_POISON1
+ * and LIST_POISON2 (include/linux/poison.h, stored by list_del). */
+static bool list_pointer_field(const char *name, const char *what)
+{
+	if (name && (ends_with_word(name, "next") || ends_with_word(name, "prev")))
+		return true;
+	return what && (strstr(what, "->next") || strstr(what, "->prev") ||
+			strstr(what, ".next") || strstr(what, ".prev"));
+}
+
+/* Length of the first component of a field path: up to " ->", "->" or ".". */
+static size_t component(const char *s)
+{
+	size_t i = 0;
+
+	while (s[i] && s[i] != '.' && strncmp(s + i, " ->", 3) && strncmp(s + i, "->", 2))
+		i++;
+	return i;
+}
+
+static size_t separator(const char *s)
+{
+	return *s == '.' ? 1 : !strncmp(s, " ->", 3) ? 3 : !strncmp(s, "->", 2) ? 2 : 0;
+}
+
+void weft_trace_pointer_name(const struct weft_trace_view *v, uint32_t off, char *buf, size_t n)
+{
+	char prev[96] = "";
+
+	weft_describe_loc(v->sc, off, buf, n);
+	if (off)
+		weft_describe_loc(v->sc, off - 1, prev, sizeof(prev));
+	/*
+	 * A name is a path: "page 0 ->lru.next", "inactive_list.next". The
+	 * byte before off shares the components of everything that started
+	 * before off; the next component is the largest thing that starts at
+	 * off, and the pointer names it.
+	 */
+	char *a = buf;
+	const char *b = prev;
+	for (;;) {
+		size_t la = component(a), lb = component(b);
+		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
+			a[la] = 0;
+			return;
+		}
+		a += la + separator(a + la);
+		b += lb + separator(b + lb);
+	}
+}
+
+const char *weft_trace_host_phase(const struct weft_trace_view *v, size_t i)
+{
+	for (size_t k = 0; k < i && k < v->n; k++)
+		if (v->ev[k].tid != 0xff)
+			return "audit";
+	return "setup";
 }
 
 void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *e, uint64_t x,
 		      char *buf, size_t n)
 {
 	char name[96] = "";
+	const char *what = e->site ? e->site->what : NULL;
 
 	if (x >> 63) {
-		weft_describe_loc(v->sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		weft_trace_pointer_name(v, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		snprintf(buf, n, "&%s", name);
-		return;
-	}
-	if (x == 0x100) {
-		snprintf(buf, n, "LIST_POISON1");
-		return;
-	}
-	if (x == 0x122) {
-		snprintf(buf, n, "LIST_POISON2");
 		return;
 	}
 	if (e->loc != WEFT_NO_LOC)
 		weft_describe_loc(v->sc, e->loc, name, sizeof(name));
-	if (wants_hex(name, e->site ? e->site->what : NULL))
+	if ((x == 0x100 || x == 0x122) && list_pointer_field(e->loc != WEFT_NO_LOC ? name : NULL,
+							     what)) {
+		snprintf(buf, n, "LIST_POISON%d", x == 0x100 ? 1 : 2);
+		return;
+	}
+	if (wants_hex(e->loc != WEFT_NO_LOC ? name : NULL, what))
 		snprintf(buf, n, "0x%02" PRIx64, x);
 	else if (x >= 0x80000000ull && x <= 0xffffffffull)
 		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)x);
@@ -256,11 +334,40 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 		else
 			snprintf(buf, n, "%s [waits for %s]", what, obj);
 		break;
-	case WEFT_EV_FREE:
-		snprintf(buf, n, "%s: free %s", what, obj);
+	case WEFT_EV_WAIT:
+		/* sleeping primitives (core/src/sleep.c, waitqueue.c): val 0
+		 * falls asleep, 1 woken and running again, 2 did not sleep */
+		if (e->val == 1)
+			snprintf(buf, n, "%s [woken%s%s]", what, obj[0] ? " on " : "", obj);
+		else if (e->val == 2)
+			snprintf(buf, n, "%s [does not sleep: already woken]", what);
+		else if (e->old)
+			snprintf(buf, n, "%s [sleeps: %s held by T%u]", what, obj,
+				 (unsigned)e->old - 1);
+		else
+			snprintf(buf, n, "%s [sleeps on %s]", what, obj);
 		break;
+	case WEFT_EV_WAKE: {
+		/* old: mask of the threads woken; val: how many */
+		char who[64] = "";
+		size_t k = 0;
+		for (unsigned t = 0; t < 32 && k + 8 < sizeof(who); t++)
+			if (e->old >> t & 1)
+				k += (size_t)snprintf(who + k, sizeof(who) - k, "%sT%u", k ? ", " : "", t);
+		if (who[0])
+			snprintf(buf, n, "%s [wakes %s]", what, who);
+		else if (e->val)
+			snprintf(buf, n, "%s [%" PRIu64 " woken: awake already]", what, e->val);
+		else
+			snprintf(buf, n, "%s [wakes nobody: %s has no waiter]", what, obj);
+		break;
+	}
+	case WEFT_EV_FREE:
 	case WEFT_EV_ALLOC:
-		snprintf(buf, n, "%s: alloc %s", what, obj);
+		/* a region (a page frees its poisoned tail, from ->lru): the
+		 * object it belongs to is what is freed or allocated */
+		obj[component(obj)] = 0;
+		snprintf(buf, n, "%s: %s %s", what, e->ev == WEFT_EV_FREE ? "free" : "alloc", obj);
 		break;
 	case WEFT_EV_CHOICE:
 		snprintf(buf, n, "%s \u2192 %" PRIu64 " of %" PRIu64, what, e->val, e->old);
@@ -315,6 +422,7 @@ static size_t next_line(const char **s, size_t w)
 
 struct row {
 	size_t idx;            /* event, or SIZE_MAX for a marker row */
+	bool host;             /* setup or audit: the host context, every column */
 	unsigned cpu;
 	char mark[3];          /* "!!", "^^", " *", "" */
 	char text[256];
@@ -345,6 +453,20 @@ static void print_row(FILE *f, const struct row *r, unsigned ncpu, size_t w, con
 	bool first = true;
 	char buf[300], out[2048];
 
+	if (r->host) {
+		/* the host context runs on no fake CPU: one cell across them all */
+		size_t span = ncpu * (w + 1) + (ncpu - 1) * 2 - 1;
+		do {
+			const char *line = s;
+			size_t len = next_line(&s, span - 3), o;
+			o = (size_t)snprintf(out, sizeof(out), "%6s | ", first ? step : "");
+			snprintf(buf, sizeof(buf), "%-2s %.*s", first ? r->mark : "", (int)len, line);
+			put_cell(out, &o, sizeof(out), buf, strlen(buf), span);
+			flush_line(f, out, o);
+			first = false;
+		} while (*s);
+		return;
+	}
 	do {
 		const char *line = s;
 		size_t len = next_line(&s, w - 3), o = 0;
@@ -377,13 +499,14 @@ static void rule(FILE *f, unsigned ncpu, size_t w, char ch)
 	fputc('\n', f);
 }
 
-static void side_line(FILE *f, const char *mark, const char *label, const struct weft_access *a)
+static void side_line(FILE *f, const struct weft_trace_view *v, size_t idx, const char *mark,
+		      const char *label, const struct weft_access *a)
 {
 	if (!a->valid)
 		return;
 	fprintf(f, "  %s %s: step %" PRIu32 ", ", mark, label, a->step);
 	if (a->tid < 0)
-		fprintf(f, "setup/audit");
+		fprintf(f, "%s", idx < v->n ? weft_trace_host_phase(v, idx) : "setup or audit");
 	else
 		fprintf(f, "T%d on CPU%d", a->tid, a->cpu);
 	if (a->site)
@@ -427,6 +550,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		shown++;
 		weft_trace_event_text(v, i, text, sizeof(text));
 		rw->idx = i;
+		rw->host = e->tid == 0xff;
 		rw->cpu = cpu;
 		rw->repeat = 1;
 		if (i == v->fail_idx)
@@ -436,7 +560,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		else if (e->flags & WEFT_EVF_PREEMPTED)
 			strcpy(rw->mark, " *");
 		if (e->tid == 0xff)
-			snprintf(rw->text, sizeof(rw->text), "(audit) %s", text);
+			snprintf(rw->text, sizeof(rw->text), "(%s) %s", weft_trace_host_phase(v, i),
+				 text);
 		else if (threads_on[cpu] > 1)
 			snprintf(rw->text, sizeof(rw->text), "T%u: %s", e->tid, text);
 		else
@@ -459,13 +584,14 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 				memcpy(rows[k].text + tl, tmp, strlen(tmp) + 1);
 		}
 		size_t tw = width(rows[k].text, sizeof(rows[k].text)) + 3;
-		if (tw > w)
+		if (tw > w && !rows[k].host)
 			w = tw;
 	}
 	/* one column per CPU that has a row (an idle CPU adds nothing) */
 	unsigned col_cpu[WEFT_MAX_CPUS], ncol = 0, used = 0;
 	for (size_t k = 0; k < nr; k++)
-		used |= 1u << rows[k].cpu;
+		if (!rows[k].host)
+			used |= 1u << rows[k].cpu;
 	if (!used)
 		used = 1;
 	for (unsigned c = 0; c < ncpu; c++)
@@ -488,9 +614,10 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			r->report.object[0] ? " on " : "", r->report.object, sc->name, vname);
 	else
 		fprintf(f, "clean execution of %s:%s\n", sc->name, vname);
-	fprintf(f, "lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32 " preemption%s%s\n\n",
-		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", ncpu, r->steps, r->preemptions,
-		r->preemptions == 1 ? "" : "s", full ? ", every step" : "");
+	fprintf(f, "lock model %s, %u CPU%s, %" PRIu32 " step%s, %" PRIu32 " preemption%s%s\n\n",
+		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", ncpu, ncpu == 1 ? "" : "s",
+		r->steps, r->steps == 1 ? "" : "s", r->preemptions, r->preemptions == 1 ? "" : "s",
+		full ? ", every step" : "");
 	{
 		char out[2048];
 		size_t o = (size_t)snprintf(out, sizeof(out), "%6s |", "step");
@@ -525,8 +652,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	rule(f, ncol, w, '-');
 	if (r->kind != WEFT_KIND_NONE) {
 		fprintf(f, "  %s\n", r->report.msg);
-		side_line(f, "!!", "fails", &r->report.here);
-		side_line(f, "^^", "earlier conflicting access", &r->report.other);
+		side_line(f, v, v->fail_idx, "!!", "fails", &r->report.here);
+		side_line(f, v, v->other_idx, "^^", "earlier conflicting access", &r->report.other);
 	}
 	if (r->preemptions)
 		fprintf(f, "   * ran right after a preemption (the thread before it could have "

@@ -42,6 +42,14 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *e, uint64_t x,
 		      char *buf, size_t n);
 
+/* A world pointer's target by name: the largest object or field that
+ * starts at off ("page 0", "page 0 ->lru"), not the first field that
+ * shares its address ("page 0 ->count", "page 0 ->lru.next"). */
+void weft_trace_pointer_name(const struct weft_trace_view *v, uint32_t off, char *buf, size_t n);
+/* For an event of the host context (tid 0xff): "setup" before the first
+ * thread event, "audit" after (quiescence). */
+const char *weft_trace_host_phase(const struct weft_trace_view *v, size_t i);
+
 /* Print the diagram; full: every event, not only the ones that matter. */
 void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full);
 

@@ -28,6 +28,8 @@ struct weft_cli_dpor_args {
 	unsigned workloads;          /* > 0: every workload of 0..workloads ops */
 	unsigned wl_args;            /* the args enumerated: 0 .. wl_args - 1 */
 	uint64_t max_execs;          /* 0: no cap */
+	uint64_t want_kinds;         /* --kind: bit k set; 0: every kind */
+	const char *warning;         /* printed with a clean verdict (empty workload) */
 };
 
 /* Runs the search and prints the result; returns a WEFT_EXIT_* code. */

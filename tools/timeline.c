@@ -145,7 +145,7 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 			weft_ev_name(e->ev), weft_trace_involved(v, i) ? ",involved" : "", lane, i * 10,
 			e->step);
 		if (e->tid == 0xff)
-			fprintf(f, "\"audit\"");
+			fprintf(f, "\"%s\"", weft_trace_host_phase(v, i));
 		else
 			fprintf(f, "\"T%u\"", e->tid);
 		fprintf(f, ", \"op\": ");
@@ -211,7 +211,9 @@ static const char *ev_color(const struct weft_event *e)
 	case WEFT_EV_LOCK:
 	case WEFT_EV_TRYLOCK:
 	case WEFT_EV_UNLOCK: return "#ffb703";
-	case WEFT_EV_BLOCK: return "#fb8500";
+	case WEFT_EV_BLOCK:
+	case WEFT_EV_WAIT: return "#fb8500";
+	case WEFT_EV_WAKE: return "#ffb703";
 	case WEFT_EV_FREE: return "#9d0208";
 	case WEFT_EV_ALLOC: return "#2a9d8f";
 	case WEFT_EV_NOTE: return e->flags & WEFT_EVF_FAILED ? "#e63946" : "#adb5bd";
@@ -270,10 +272,11 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 	html_str(f, vname(v));
 	fprintf(f, "</h1>\n<p>");
 	html_str(f, v->r->report.msg);
-	fprintf(f, "</p>\n<p>lock model %s, %u CPUs, %" PRIu32 " steps, %" PRIu32
-		   " preemptions, %zu events, trace hash <code>%016" PRIx64 "</code></p>\n",
+	fprintf(f, "</p>\n<p>lock model %s, %u CPUs, %" PRIu32 " step%s, %" PRIu32
+		   " preemption%s, %zu event%s, trace hash <code>%016" PRIx64 "</code></p>\n",
 		v->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", sc->nr_cpus, v->r->steps,
-		v->r->preemptions, v->n, v->r->trace_hash);
+		v->r->steps == 1 ? "" : "s", v->r->preemptions, v->r->preemptions == 1 ? "" : "s",
+		v->n, v->n == 1 ? "" : "s", v->r->trace_hash);
 
 	fprintf(f, "<h2>Timeline</h2>\n<div class=\"svgwrap\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%d\" font-family=\"monospace\" font-size=\"11\">\n",
@@ -315,7 +318,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			x, y, px - 1, ev_color(e), inv ? "1" : "0.35",
 			i == v->fail_idx ? " stroke=\"#000\" stroke-width=\"2\"" :
 			i == v->other_idx ? " stroke=\"#e63946\" stroke-width=\"2\"" : "",
-			e->step, e->tid == 0xff ? "audit" : "");
+			e->step, e->tid == 0xff ? weft_trace_host_phase(v, i) : "");
 		if (e->tid != 0xff)
 			fprintf(f, "T%u", e->tid);
 		fprintf(f, ": ");
@@ -418,7 +421,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			e->flags & WEFT_EVF_PREEMPTED ? " pre" : "", e->step,
 			e->flags & WEFT_EVF_PREEMPTED ? "*" : "");
 		if (e->tid == 0xff)
-			fprintf(f, "audit</td><td>-");
+			fprintf(f, "%s</td><td>-", weft_trace_host_phase(v, i));
 		else
 			fprintf(f, "T%u</td><td>%u", e->tid, e->cpu);
 		fprintf(f, "</td><td>");

@@ -30,6 +30,10 @@ int main(int argc, char **argv)
 			if (!cli_parse_double(v, &o.seconds))
 				return cli_usage_error("stress: --time takes seconds");
 			i++;
+		} else if (!strcmp(a, "--hang") && v) {
+			if (!cli_parse_double(v, &o.hang_seconds) || o.hang_seconds <= 0)
+				return cli_usage_error("stress: --hang takes positive seconds");
+			i++;
 		} else if (!strcmp(a, "--seed") && v) {
 			if (!cli_parse_u64(v, &o.seed))
 				return cli_usage_error("stress: --seed takes a number");
@@ -48,9 +52,10 @@ int main(int argc, char **argv)
 			lock_set = true;
 			i++;
 		} else if (!strcmp(a, "--workload") && v) {
-			long n = cli_hex_decode(v, wl, sizeof(wl));
+			char why[160];
+			long n = cli_workload_decode(v, wl, sizeof(wl), why, sizeof(why));
 			if (n < 0)
-				return cli_usage_error("stress: --workload is not hex");
+				return cli_usage_error("stress: --workload %s", why);
 			o.wl = wl;
 			o.wl_len = (size_t)n;
 			i++;
@@ -87,10 +92,11 @@ int main(int argc, char **argv)
 		else
 			printf("null, \"first_iteration\": null, \"kind\": null}\n");
 	} else {
-		printf("stress %s:%s: %" PRIu64 " iterations in %.1f s (%.0f/s), %" PRIu64
-		       " manifestations\n",
-		       o.sc->name, vname, r.iterations, r.seconds, (double)r.iterations / r.seconds,
-		       r.manifestations);
+		char b1[48], b2[48];
+		printf("stress %s:%s: %s in %.1f s (%.0f/s), %s\n", o.sc->name, vname,
+		       cli_plural(b1, sizeof(b1), r.iterations, "iteration"), r.seconds,
+		       (double)r.iterations / r.seconds,
+		       cli_plural(b2, sizeof(b2), r.manifestations, "manifestation"));
 		if (r.manifestations) {
 			printf("first: iteration %" PRIu64 " after %.3f s: %s: %s", r.first_iteration,
 			       r.first_seconds, weft_kind_name(r.first.kind), r.first.msg);

@@ -11,7 +11,8 @@
 
 #include "sched.h"
 
-static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned size, unsigned aop,
+							    uint64_t a, uint64_t b,
 		      uint64_t *newv)
 {
 	uint64_t old = 0, nv;
@@ -45,8 +46,8 @@ static uint64_t do_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint6
 	return old;
 }
 
-uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-		     const struct weft_site *s)
+static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				 const struct weft_site *s, struct weft_access *prev, bool check)
 {
 	uint64_t nv, old;
 	uint32_t loc;
@@ -54,8 +55,10 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 	if (M.cur >= 0)
 		sched_point_at(s, addr, size, NULL);
 	loc = loc_of(addr);
-	if (loc != WEFT_NO_LOC)
+	if (check && loc != WEFT_NO_LOC)
 		check_uaf(loc, s);
+	if (prev)
+		*prev = weft_last_write(addr);
 	old = do_op(addr, size, aop, a, b, &nv);
 #ifdef WEFT_TSAN
 	if (aop != WEFT_A_STORE)
@@ -76,6 +79,24 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 		}
 	}
 	return old;
+}
+
+uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		     const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true);
+}
+
+uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+			  const struct weft_site *s, struct weft_access *prev)
+{
+	return access_op(addr, size, aop, a, b, s, prev, true);
+}
+
+uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s)
+{
+	/* traced as a load; freed memory may be read */
+	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false);
 }
 
 void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)

@@ -498,6 +498,7 @@ void weft_might_sleep(const struct weft_site *s)
 {
 	if (M.cur < 0)
 		return;
+	weft_rcu_might_sleep(s);   /* an RCU reader: names its rcu_read_lock() */
 	const struct wthread *t = &M.th[M.cur];
 	unsigned rcu = weft_rcu_read_depth((unsigned)M.cur);
 

@@ -54,9 +54,14 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 		free(c);
 		return WEFT_ENOMEM;
 	}
-	memcpy(d, d0, nd * sizeof(*d));
-	memcpy(c, c0, nc * sizeof(*c));
-	memcpy(wl, w0, nw);
+	/* an execution that reported before its first decision recorded none
+	 * (d0 may then be NULL: memcpy from NULL is undefined even for 0) */
+	if (nd)
+		memcpy(d, d0, nd * sizeof(*d));
+	if (nc)
+		memcpy(c, c0, nc * sizeof(*c));
+	if (nw)
+		memcpy(wl, w0, nw);
 	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
 	ro.feedback = false;
 	ro.record = true;   /* the caller gets the full trace of the re-run */

@@ -141,6 +141,12 @@ static void uctx_trampoline(unsigned hi, unsigned lo, unsigned ahi, unsigned alo
 
 void weft_fiber_reset(struct weft_fiber *f, void (*fn)(void *), void *arg)
 {
+#ifdef WEFT_ASAN
+	/* A fiber that ended never returned from its frames (thread_main
+	 * switches away for good): their redzones and scope poison are still
+	 * in the shadow, and the next fiber on this stack would trip on them. */
+	__asan_unpoison_memory_region(f->stack_lo, f->stack_size);
+#endif
 #ifdef WEFT_ASM_SWITCH
 	uintptr_t top = ((uintptr_t)f->stack_lo + f->stack_size) & ~(uintptr_t)15;
 #if defined(__x86_64__)

@@ -14,4 +14,9 @@ static inline uint64_t weft_mix64(uint64_t z)
 
 void weft_sites_init(void);
 
+/* Native build: RCU's per-iteration reset (host, before setup) and its
+ * check at the end of a model thread (rcu_native.c, called by native.c). */
+void weft_rcu_native_reset(const struct weft_scenario *sc);
+void weft_rcu_native_thread_end(void);
+
 #endif

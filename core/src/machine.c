@@ -176,8 +176,10 @@ int weft_machine_init(void)
 	return 0;
 }
 
+/* Room for a world of size bytes and the core area after it. */
 static int world_reserve(size_t size)
 {
+	size = ((size + 63) & ~(size_t)63) + sizeof(struct weft_core_state);
 	if (size <= M.world_cap)
 		return 0;
 	size_t cap = (size + 4095) & ~(size_t)4095;
@@ -194,13 +196,51 @@ static int world_reserve(size_t size)
 	M.shadow = sh;
 	M.world_cap = cap;
 	M.epoch = 0;
+	M.core_zero_off = ~0u;
 	return 0;
+}
+
+/* The families' core area of this execution: after the world, all zero. */
+static inline void core_reset(size_t world_size)
+{
+	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
+	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
+	M.loc_limit = M.core_off + (uint32_t)sizeof(struct weft_core_state);
+	if (M.core_used || M.core_zero_off != M.core_off) {
+		memset(M.core, 0, sizeof(*M.core));
+		M.core_zero_off = M.core_off;
+	}
+	M.core_used = false;
+}
+
+#define X(name) &weft_family_##name,
+static const struct weft_family *const families[] = {
+#include "families.def"
+};
+#undef X
+#define NR_FAMILIES (sizeof(families) / sizeof(families[0]))
+
+/* Called by weft_poison() (shadow.c) for every freed range. */
+void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
+{
+	for (unsigned i = 0; i < NR_FAMILIES; i++)
+		if (families[i]->freed)
+			families[i]->freed(loc, len, s);
 }
 
 void weft_feedback_attach(uint8_t *map, size_t size)
 {
+	weft_feedback_route(map, NULL, size, WEFT_FB_ALL);
+}
+
+void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map)
+{
 	/* size must be a power of two */
-	M.fb = map;
+	M.fb_sw = in_map & WEFT_FB_SWITCH ? map : aux;
+	M.fb_rf = in_map & WEFT_FB_READS_FROM ? map : aux;
+	M.fb_st = in_map & WEFT_FB_STATE ? map : aux;
+	M.fb_lk = in_map & WEFT_FB_LOCK ? map : aux;
+	M.fb = M.fb_sw ? M.fb_sw : M.fb_rf ? M.fb_rf : M.fb_st ? M.fb_st : M.fb_lk;
 	M.fb_mask = size ? (uint32_t)(size - 1) : 0;
 }
 
@@ -295,8 +335,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		return;
 	M.switches++;
 	/* last_site is NULL for a thread that ends before its first primitive */
-	if (M.fb && prev >= 0)
-		fb_hit(0x5100000000000000ull ^
+	if (M.fb_sw && prev >= 0)
+		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
@@ -446,6 +486,10 @@ static void thread_main(void *arg)
 	else
 		M.sc->thread(M.world, tid);
 	weft_lockdep_exit(tid);
+	if (M.core_used)
+		for (unsigned i = 0; i < NR_FAMILIES; i++)
+			if (families[i]->thread_end)
+				families[i]->thread_end(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	M.runnable &= ~(1u << tid);
@@ -773,6 +817,13 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		snprintf(buf, n, "(outside the world)");
 		return;
 	}
+	if (M.world && off >= M.core_off && off < M.loc_limit) {
+		for (unsigned i = 0; i < NR_FAMILIES; i++)
+			if (families[i]->describe && families[i]->describe(off, buf, n))
+				return;
+		snprintf(buf, n, "core+0x%x", off - M.core_off);
+		return;
+	}
 	if (sc && sc->describe && M.world) {
 		buf[0] = 0;
 		sc->describe(M.world, off, buf, n);
@@ -832,6 +883,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.res = r;
 	M.world_size = sc->world_size;
 	memset(M.world, 0, M.world_size);
+	core_reset(M.world_size);
 	if (++M.epoch == 0) {
 		memset(M.shadow, 0, M.world_cap * sizeof(*M.shadow));
 		M.epoch = 1;

@@ -23,6 +23,8 @@
 #include <weft/native_run.h>
 #include <weft/strategy.h>
 
+#include "internal.h"
+
 volatile int weft_native_stop;
 __thread unsigned weft_native_cpu;
 __thread unsigned weft_native_tid;
@@ -33,6 +35,11 @@ static __thread struct weft_rng *thread_rng;
 static pthread_mutex_t report_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct weft_native_report first;
 static bool have_report;
+
+bool weft_native_in_model(void)
+{
+	return bail_jmp != NULL;
+}
 
 void weft_native_bail(void)
 {
@@ -128,8 +135,10 @@ static void *spawned_main(void *arg)
 	weft_rng_seed(&rng, t->seed);
 	thread_rng = &rng;
 	bail_jmp = &jb;
-	if (sigsetjmp(jb, 0) == 0)
+	if (sigsetjmp(jb, 0) == 0) {
 		t->fn(t->world, t->arg);
+		weft_rcu_native_thread_end();
+	}
 	bail_jmp = NULL;
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -282,8 +291,10 @@ static void *worker_main(void *arg)
 		if (S->quit)
 			break;
 		bail_jmp = &jb;
-		if (sigsetjmp(jb, 0) == 0)
+		if (sigsetjmp(jb, 0) == 0) {
 			S->o->sc->thread(S->world, w->tid);
+			weft_rcu_native_thread_end();
+		}
 		bail_jmp = NULL;
 		pthread_mutex_lock(&S->mu);
 		S->done++;
@@ -378,7 +389,9 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		have_report = false;
 		__atomic_store_n(&weft_native_stop, 0, __ATOMIC_SEQ_CST);
 		weft_workload_decode(sc, o->wl ? o->wl : wlb, n, &wl);
+		weft_native_sleep_reset();
 		thread_rng = &rng;
+		weft_rcu_native_reset(sc);
 		sc->setup(S.world, o->variant, &wl);
 		S.done = 0;
 		for (unsigned k = 0; k < sc->nr_irqs; k++)

@@ -60,15 +60,59 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a)
 		fprintf(f, "\n");
 }
 
+/* Length of a name's first path component: up to " ->", "->" or ".". */
+static size_t component(const char *s)
+{
+	size_t i = 0;
+
+	while (s[i] && s[i] != '.' && strncmp(s + i, " ->", 3) && strncmp(s + i, "->", 2))
+		i++;
+	return i;
+}
+
+static size_t separator(const char *s)
+{
+	return *s == '.' ? 1 : !strncmp(s, " ->", 3) ? 3 : !strncmp(s, "->", 2) ? 2 : 0;
+}
+
+/*
+ * What a world pointer points at. describe() names the innermost field at
+ * an offset, but an object and its first field share their offset: a
+ * pointer names the largest thing that starts there. The byte before
+ * shares the path components of everything that started earlier ("page 0
+ * ->flags" before "page 0 ->lru.next": the pointer is "page 0 ->lru"; a
+ * byte of page 2 before "page 3 ->count": "page 3"). The race diagram
+ * does the same (tools/race_diagram.c, weft_trace_pointer_name).
+ */
+static void pointer_name(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n)
+{
+	char prev[96] = "";
+	char *a = buf;
+	const char *b = prev;
+
+	weft_describe_loc(sc, off, buf, n);
+	if (off)
+		weft_describe_loc(sc, off - 1, prev, sizeof(prev));
+	for (;;) {
+		size_t la = component(a), lb = component(b);
+		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
+			a[la] = 0;
+			return;
+		}
+		a += la + separator(a + la);
+		b += lb + separator(b + lb);
+	}
+}
+
 /* A traced value: world pointers are traced as (1 << 63 | offset) (see
  * trace_val in machine.c) and print as "&object"; 32-bit values with the
  * sign bit set print as negative ints (a biased count of -1). */
 static void print_value(FILE *f, const struct weft_scenario *sc, uint64_t x)
 {
-	char name[64];
+	char name[96];
 
 	if (x >> 63) {
-		weft_describe_loc(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		pointer_name(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		fprintf(f, "&%s", name);
 	} else if (x >= 0x80000000ull && x <= 0xffffffffull) {
 		fprintf(f, "%" PRId32, (int32_t)(uint32_t)x);
@@ -92,10 +136,10 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 	print_side(f, "here:", &rp->here);
 	if (rp->other.valid)
 		print_side(f, "before:", &rp->other);
-	fprintf(f, "  lock model %s, %" PRIu32 " steps, %" PRIu32 " preemptions, trace %016" PRIx64
+	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64
 		   "\n",
-		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->preemptions,
-		r->trace_hash);
+		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->steps == 1 ? "" : "s",
+		r->preemptions, r->preemptions == 1 ? "" : "s", r->trace_hash);
 	n = weft_last_ring(ring, WEFT_TRACE_RING);
 	size_t from = n > 16 ? n - 16 : 0;
 	if (n)

@@ -38,6 +38,7 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
+#include "core_state.h"
 #include "fiber.h"
 #include "internal.h"
 
@@ -127,6 +128,12 @@ struct weft_machine {
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
+	/* the families' state of this execution, after the world (core_state.h) */
+	struct weft_core_state *core;
+	uint32_t core_off;        /* world offset of core: world_size rounded up */
+	uint32_t loc_limit;       /* core_off + sizeof(*core): offsets below are locations */
+	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
+	bool core_used;           /* a family wrote core in this execution */
 	struct shadow *shadow;
 	uint32_t epoch;
 	uint64_t step_budget;
@@ -172,8 +179,10 @@ struct weft_machine {
 	int8_t cpu_stack[WEFT_MAX_CPUS][4];
 	uint8_t cpu_depth[WEFT_MAX_CPUS];
 
-	/* interleaving feedback */
+	/* interleaving feedback: fb is non-NULL iff any family is routed;
+	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */
 	uint8_t *fb;
+	uint8_t *fb_sw, *fb_rf, *fb_st, *fb_lk;
 	uint32_t fb_mask;
 	sigjmp_buf overflow_jmp;
 };
@@ -206,7 +215,7 @@ static inline uint32_t loc_of(const void *p)
 {
 	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
 
-	return a - w < M.world_size ? (uint32_t)(a - w) : WEFT_NO_LOC;
+	return a - w < M.loc_limit ? (uint32_t)(a - w) : WEFT_NO_LOC;
 }
 
 /* Values that are pointers into the world are traced as offsets. */
@@ -214,12 +223,19 @@ static inline uint64_t trace_val(uint64_t v)
 {
 	uint64_t w = (uintptr_t)M.world;
 
-	return v - w < M.world_size ? (1ull << 63) | (v - w) : v;
+	return v - w < M.loc_limit ? (1ull << 63) | (v - w) : v;
 }
 
+static inline void fb_hit_to(uint8_t *map, uint64_t feature)
+{
+	if (map)
+		map[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+}
+
+/* lock and trylock outcomes (WEFT_FB_LOCK) */
 static inline void fb_hit(uint64_t feature)
 {
-	M.fb[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+	fb_hit_to(M.fb_lk, feature);
 }
 
 /* ------------------------------------------------------------- tracing */
@@ -409,21 +425,59 @@ static inline void shadow_write(uint32_t loc, const struct weft_site *s)
 	sh->poisoned = 0;
 }
 
+/* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */
 static inline void feedback_read(uint32_t loc, const struct weft_site *s)
 {
+	if (!M.fb_rf)
+		return;
 	struct shadow *sh = &M.shadow[loc];
 	uint64_t w = sh->epoch == M.epoch && sh->site ? site_id(sh->site) : 0;
 
-	fb_hit(0x7200000000000000ull ^ w << 24 ^ site_id(s));
+	fb_hit_to(M.fb_rf, 0x7200000000000000ull ^ w << 24 ^ site_id(s));
 }
 
+/* state buckets (WEFT_FB_STATE): the scenario's bucket x writing site */
 static inline void feedback_write(uint32_t loc, const struct weft_site *s)
 {
-	if (M.sc->state_bucket) {
+	if (M.fb_st && M.sc->state_bucket && loc < M.world_size) {
 		uint32_t b = M.sc->state_bucket(M.world, loc);
 		if (b)
-			fb_hit(0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
+			fb_hit_to(M.fb_st, 0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
 	}
+}
+
+/* ------------------------------------------------------- families */
+
+/*
+ * A primitive family with state in the core area or checks of its own at
+ * a thread's end or at a free (families.def lists them; machine.c and
+ * shadow.c call the hooks). Every hook is optional.
+ */
+struct weft_family {
+	const char *name;
+	/* Thread tid is about to end (it is still M.cur): may report. Must
+	 * not trace anything else (the scenario's threads end silently).
+	 * Called only when M.core_used. */
+	void (*thread_end)(unsigned tid);
+	/* [loc, loc+len) was just poisoned (freed) at site s by M.cur (or the
+	 * host): may report. Called only when M.core_used. */
+	void (*freed)(uint32_t loc, uint32_t len, const struct weft_site *s);
+	/* Name world offset off inside the core area; false if not its own. */
+	bool (*describe)(uint32_t off, char *buf, size_t n);
+};
+
+#define X(name) extern const struct weft_family weft_family_##name;
+#include "families.def"
+#undef X
+
+/* weft_poison() tells every family's freed hook (when M.core_used). */
+void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s);
+
+/* The core area, marked used: families call this before writing it. */
+static inline struct weft_core_state *weft_core(void)
+{
+	M.core_used = true;
+	return M.core;
 }
 
 /* ------------------------------------------------------- dependence */

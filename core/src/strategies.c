@@ -89,6 +89,11 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc, const
 	b->next_pre = b->next_cho = 0;
 	b->done = false;
 	b->sc = sc;
+	b->genome = weft_input_is_genome(buf, len);
+	if (b->genome) {
+		b->wl_len = weft_genome_run_init(&b->gr, sc, buf, len, b->wl);
+		return;
+	}
 	weft_input_decode(&b->in, buf, len);
 	if (len) {
 		b->wl[0] = (uint8_t)b->in.nr_wl_ops;
@@ -118,6 +123,8 @@ static int bytes_begin(void *st, uint8_t *wl, size_t cap)
 		return -1;
 	b->done = true;
 	b->next_pre = b->next_cho = 0;
+	if (b->genome)
+		weft_genome_run_begin(&b->gr);
 	if (b->wl_len > cap)
 		return -1;
 	memcpy(wl, b->wl, b->wl_len);
@@ -128,6 +135,8 @@ static int bytes_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_bytes *b = st;
 
+	if (b->genome)
+		return weft_genome_run_pick(&b->gr, d);
 	while (b->next_pre < b->nr_pre && b->pre[b->next_pre].pos < d->index)
 		b->next_pre++;
 	if (b->next_pre < b->nr_pre && b->pre[b->next_pre].pos == d->index) {
@@ -147,6 +156,8 @@ static uint32_t bytes_value(void *st, uint32_t index, uint32_t n)
 {
 	struct weft_bytes *b = st;
 
+	if (b->genome)
+		return weft_genome_run_value(&b->gr, index, n);
 	while (b->next_cho < b->nr_cho && b->cho[b->next_cho].pos < index)
 		b->next_cho++;
 	if (b->next_cho < b->nr_cho && b->cho[b->next_cho].pos == index)
@@ -154,11 +165,21 @@ static uint32_t bytes_value(void *st, uint32_t index, uint32_t n)
 	return 0;
 }
 
+/* Only a genome counts operations per thread (its overrides' keys). */
+static void bytes_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_bytes *b = st;
+
+	if (b->genome)
+		weft_genome_run_step(&b->gr, si);
+}
+
 const struct weft_strategy_ops weft_strategy_bytes = {
 	.name = "bytes",
 	.begin = bytes_begin,
 	.pick_next = bytes_pick,
 	.pick_value = bytes_value,
+	.on_step = bytes_step,
 };
 
 int weft_entries_from_decisions(const struct weft_scenario *sc,
@@ -435,7 +456,12 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 	d->depth++;
 	struct weft_dfs_frame *f = &d->f[i];
 	if (i < d->replay_len) {
-		if (f->runnable != dec->runnable)
+		/* The replayed prefix must meet the same decisions. With two
+		 * threads every decision's runnable mask is the same, so the
+		 * default and whether the current thread could go on are
+		 * compared too. */
+		if (f->runnable != dec->runnable || f->dflt != dec->dflt ||
+		    f->cur_runnable != (dec->cur >= 0))
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
@@ -457,6 +483,9 @@ static void dfs_end(void *st, const struct weft_exec_result *r)
 	struct weft_dfs *d = st;
 
 	(void)r;
+	/* an execution that ended inside the prefix it was to replay diverged */
+	if (d->depth < d->replay_len)
+		d->overflow = true;
 	d->executions++;
 }
 
@@ -611,11 +640,22 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 		m->inner->end(m->inner_st, r);
 }
 
+/* Always forwarded: a wrapped strategy that wants dependence records (a
+ * genome's per-thread counts) must get them through the decorator. */
+static void metrics_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_metrics *m = st;
+
+	if (m->inner->on_step)
+		m->inner->on_step(m->inner_st, si);
+}
+
 const struct weft_strategy_ops weft_strategy_metrics = {
 	.name = "metrics",
 	.begin = metrics_begin,
 	.pick_next = metrics_pick,
 	.pick_value = metrics_value,
 	.end = metrics_end,
+	.on_step = metrics_step,
 };
 

@@ -37,7 +37,7 @@ done
 [ $rc -eq 2 ]; check "unknown variant: exit 2 (got $rc)" $?
 # the native build of the same model source: real threads, no report
 for v in fix-unless-zero fix-testone fix-lrucount fix-lrucount-noheur; do
-	out=$("$S" z1-lru:$v --time 0.5 --json); rc=$?
+	out=$("$S" z1-lru:$v --time 0.5 --hang 60 --json); rc=$?
 	has "$out" '"manifestations": 0,' && [ $rc -eq 0 ]
 	check "native $v: 0 manifestations ($out)" $?
 done

@@ -6,7 +6,7 @@ set -euo pipefail
 root="${1:?usage: check_scripts.sh ROOT}"
 cd "$root"
 scripts=(tools/test tools/quickstart tools/ci-fuzz tools/ci/install-deps tools/ci/determinism
-	tools/ci/medium tools/ci/long tools/oss-fuzz/check-build tools/oss-fuzz/build.sh
+	tools/ci/medium tools/ci/long tools/ci/flake-hunt tools/oss-fuzz/check-build tools/oss-fuzz/build.sh
 	.clusterfuzzlite/build.sh .ci/run tests/packaging/example-from-install)
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -18,13 +18,16 @@ for s in "${scripts[@]}"; do
 	grep -qE '^set -euo pipefail|^#!/bin/bash -eu|^exec ' "$s" || bad "$s: not strict (set -euo pipefail)"
 done
 # usage contract of the scripts that take flags (no side effects before parsing)
-for s in tools/test tools/ci-fuzz tools/ci/install-deps tools/ci/medium tools/ci/long tools/quickstart; do
+for s in tools/test tools/ci-fuzz tools/ci/install-deps tools/ci/medium tools/ci/long tools/quickstart \
+	tools/ci/flake-hunt; do
 	[ -x "$s" ] || continue
 	rc=0; "$s" --help >/dev/null 2>&1 || rc=$?
 	[ "$rc" = 0 ] || bad "$s --help exited $rc, want 0"
 	rc=0; "$s" --no-such-flag >/dev/null 2>&1 </dev/null || rc=$?
 	[ "$rc" = 2 ] || bad "$s --no-such-flag exited $rc, want 2"
 done
+rc=0; tools/ci/flake-hunt >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] || bad "tools/ci/flake-hunt without a build exited $rc, want 2"
 rc=0; tools/ci/determinism >/dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || bad "tools/ci/determinism without builds exited $rc, want 2"
 rc=0; tools/ci-fuzz --engine honggfuzz >/dev/null 2>&1 || rc=$?

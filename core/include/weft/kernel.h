@@ -53,6 +53,9 @@ struct weft_atomic {
 struct weft_atomic_long {
 	long counter;
 };
+struct weft_atomic64 {
+	int64_t counter;
+};
 
 /* poison values of list_del, as in include/linux/poison.h (offsets only) */
 #define WEFT_LIST_POISON1 ((struct weft_list_head *)(uintptr_t)0x100)
@@ -63,6 +66,13 @@ struct weft_atomic_long {
 
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s);
+/* The same, also returning the access that last wrote addr before this
+ * one (the other side of a report about the value it found). */
+uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+			  const struct weft_site *s, struct weft_access *prev);
+/* A load of memory that may be freed, on purpose (READ_ONCE_NOCHECK):
+ * traced as a load, no use-after-free report. */
+uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s);
 /* A plain (non-atomic) access: the point and the trace are here; the C
  * access itself is done by the caller's code, so a TSan build of the model
  * sees it. */
@@ -162,6 +172,13 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #define WRITE_ONCE(x, v)                                                        \
 	((void)WEFT_ACCESS(&(x), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,  \
 			   "WRITE_ONCE(" #x ")"))
+/* A marked load the use-after-free detector lets through (the kernel's
+ * KASAN-exempt read): for type-stable memory read speculatively, such as a
+ * free struct page's compound_head. */
+#define READ_ONCE_NOCHECK(x)                                                    \
+	((__typeof__(x))(uintptr_t)weft_load_nocheck(&(x), sizeof(x),             \
+						     WEFT_SITE(WEFT_EV_READ,          \
+							       "READ_ONCE_NOCHECK(" #x ")")))
 
 #define atomic_t struct weft_atomic
 #define ATOMIC_INIT(i) { (i) }
@@ -197,6 +214,64 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #define cmpxchg(p, o, n)                                                        \
 	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_CMPXCHG, (uintptr_t)(o), (uintptr_t)(n), \
 				       WEFT_EV_RMW, "cmpxchg(" #p ")"))
+
+/* atomic_long_t and atomic64_t: the atomic_t set on a long and an s64. */
+#define __weft_atomic_ret_t(T, v, i, what) \
+	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (uint64_t)(T)(i), 0, WEFT_EV_RMW, what) + (T)(i))
+#define __weft_atomic_unless_t(T, v, i, u, what) \
+	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (uint64_t)(T)(i), (uint64_t)(T)(u), \
+			WEFT_EV_RMW, what) != (T)(u))
+
+#define atomic_long_t struct weft_atomic_long
+#define ATOMIC_LONG_INIT(i) { (i) }
+#define atomic_long_read(v) ((long)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_long_read(" #v ")"))
+#define atomic_long_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(long)(i), 0, WEFT_EV_WRITE, "atomic_long_set(" #v ")"))
+#define atomic_long_inc(v) ((void)__weft_atomic_ret_t(long, v, 1, "atomic_long_inc(" #v ")"))
+#define atomic_long_dec(v) ((void)__weft_atomic_ret_t(long, v, -1, "atomic_long_dec(" #v ")"))
+#define atomic_long_add(i, v) ((void)__weft_atomic_ret_t(long, v, i, "atomic_long_add(" #v ")"))
+#define atomic_long_sub(i, v) ((void)__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub(" #v ")"))
+#define atomic_long_add_return(i, v) __weft_atomic_ret_t(long, v, i, "atomic_long_add_return(" #v ")")
+#define atomic_long_sub_return(i, v) __weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_return(" #v ")")
+#define atomic_long_inc_return(v) __weft_atomic_ret_t(long, v, 1, "atomic_long_inc_return(" #v ")")
+#define atomic_long_dec_return(v) __weft_atomic_ret_t(long, v, -1, "atomic_long_dec_return(" #v ")")
+#define atomic_long_dec_and_test(v) (__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_and_test(" #v ")") == 0)
+#define atomic_long_inc_and_test(v) (__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_and_test(" #v ")") == 0)
+#define atomic_long_sub_and_test(i, v) (__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_and_test(" #v ")") == 0)
+#define atomic_long_add_negative(i, v) (__weft_atomic_ret_t(long, v, i, "atomic_long_add_negative(" #v ")") < 0)
+#define atomic_long_add_unless(v, i, u) __weft_atomic_unless_t(long, v, i, u, "atomic_long_add_unless(" #v ")")
+#define atomic_long_inc_not_zero(v) __weft_atomic_unless_t(long, v, 1, 0, "atomic_long_inc_not_zero(" #v ")")
+#define atomic_long_cmpxchg(v, o, n)                                            \
+	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(long)(o), (uint64_t)(long)(n), \
+			   WEFT_EV_RMW, "atomic_long_cmpxchg(" #v ")"))
+#define atomic_long_xchg(v, n)                                                  \
+	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
+			   "atomic_long_xchg(" #v ")"))
+
+#define atomic64_t struct weft_atomic64
+#define ATOMIC64_INIT(i) { (i) }
+#define atomic64_read(v) ((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic64_read(" #v ")"))
+#define atomic64_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(int64_t)(i), 0, WEFT_EV_WRITE, "atomic64_set(" #v ")"))
+#define atomic64_inc(v) ((void)__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc(" #v ")"))
+#define atomic64_dec(v) ((void)__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec(" #v ")"))
+#define atomic64_add(i, v) ((void)__weft_atomic_ret_t(int64_t, v, i, "atomic64_add(" #v ")"))
+#define atomic64_sub(i, v) ((void)__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")"))
+#define atomic64_add_return(i, v) __weft_atomic_ret_t(int64_t, v, i, "atomic64_add_return(" #v ")")
+#define atomic64_sub_return(i, v) __weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")")
+#define atomic64_inc_return(v) __weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_return(" #v ")")
+#define atomic64_dec_return(v) __weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_return(" #v ")")
+#define atomic64_dec_and_test(v) (__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_and_test(" #v ")") == 0)
+#define atomic64_inc_and_test(v) (__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_and_test(" #v ")") == 0)
+#define atomic64_sub_and_test(i, v) (__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_and_test(" #v ")") == 0)
+#define atomic64_add_negative(i, v) (__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_negative(" #v ")") < 0)
+#define atomic64_add_unless(v, i, u) __weft_atomic_unless_t(int64_t, v, i, u, "atomic64_add_unless(" #v ")")
+#define atomic64_inc_not_zero(v) __weft_atomic_unless_t(int64_t, v, 1, 0, "atomic64_inc_not_zero(" #v ")")
+#define atomic64_cmpxchg(v, o, n)                                               \
+	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(int64_t)(o), \
+			      (uint64_t)(int64_t)(n), WEFT_EV_RMW, "atomic64_cmpxchg(" #v ")"))
+#define atomic64_xchg(v, n)                                                     \
+	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
+			      "atomic64_xchg(" #v ")"))
+
 #define xchg(p, n)                                                              \
 	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
 				       "xchg(" #p ")"))
@@ -226,6 +301,18 @@ void weft_thread_join(int tid, const struct weft_site *s);
 				       "__clear_bit(" #nr ", " #addr ") load") & ~__WEFT_BIT(nr), \
 			   0, WEFT_EV_WRITE, "__clear_bit(" #nr ", " #addr ") store"))
 
+/* Bit locks (include/asm-generic/bitops/lock.h): test_and_set_bit_lock()
+ * and clear_bit_unlock() are in <weft/sleep.h> (they track the holder for
+ * the bit waits); __clear_bit_unlock() is the non-atomic release store of
+ * the whole word (a load and a store: a concurrent atomic change of another
+ * bit in between is lost, as in the kernel, which allows it only when no
+ * other bit of the word can change). */
+#define __clear_bit_unlock(nr, addr)                                            \
+	((void)WEFT_ACCESS((addr), WEFT_A_STORE,                                  \
+			   WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,   \
+				       "__clear_bit_unlock(" #nr ", " #addr ") load") & ~__WEFT_BIT(nr), \
+			   0, WEFT_EV_WRITE, "__clear_bit_unlock(" #nr ", " #addr ") store"))
+
 #define spinlock_t struct weft_spinlock
 #define spin_lock(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock(" #l ")"))
 #define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")"))
@@ -252,6 +339,9 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #define smp_mb__after_atomic() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__after_atomic()"))
 
 #define smp_processor_id() weft_smp_processor_id()
+/* The scenario's fake CPU count (core/src/rcu.c, rcu_native.c). */
+unsigned weft_nr_cpu_ids(void);
+#define nr_cpu_ids weft_nr_cpu_ids()
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
 #define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
 
@@ -373,10 +463,13 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #define weft_list_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
+#include <weft/sleep.h>
+
 #ifdef __cplusplus
 }
 #endif
 
 #include <weft/context.h>
 #include <weft/workqueue.h>
+#include <weft/rcu.h>
 #endif

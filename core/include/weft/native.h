@@ -17,6 +17,11 @@ extern __thread unsigned weft_native_cpu;
 extern __thread unsigned weft_native_tid;
 extern int weft_native_lock_model;
 void weft_native_bail(void) __attribute__((noreturn));
+/* In a model thread of the stress loop (not setup or an audit)? */
+bool weft_native_in_model(void);
+/* The sleeping primitives' wait lists, emptied between iterations
+ * (core/src/native_sleep.c). */
+void weft_native_sleep_reset(void);
 
 static inline void weft_native_poll(void)
 {
@@ -62,6 +67,27 @@ static inline uint64_t weft_native_access(void *addr, unsigned size, unsigned ao
 
 #define WEFT_ACCESS(p, aop, a, b, ev, what) \
 	weft_native_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b))
+/* The controlled build's entry points, for vocabulary written on them. */
+static inline uint64_t weft_load_nocheck(const void *addr, unsigned size,
+					 const struct weft_site *s)
+{
+	(void)s;
+	return weft_native_access((void *)addr, size, WEFT_A_LOAD, 0, 0);
+}
+static inline uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a,
+					uint64_t b, const struct weft_site *s,
+					struct weft_access *prev)
+{
+	(void)s;
+	prev->valid = false;
+	return weft_native_access(addr, size, aop, a, b);
+}
+static inline uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a,
+				   uint64_t b, const struct weft_site *s)
+{
+	(void)s;
+	return weft_native_access(addr, size, aop, a, b);
+}
 #define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 static inline void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)

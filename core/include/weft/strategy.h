@@ -26,7 +26,25 @@ uint32_t weft_rng_below(struct weft_rng *r, uint32_t n);
 
 /* ----------------------------------------------------------------- bytes */
 
-/* Decisions and workload from one fuzzer input (see weft_input). */
+/* The schedule of a genome input while it runs (core/src/genome.c). */
+struct weft_genome_run {
+	struct weft_genome g;
+	struct weft_rng rng;
+	uint32_t cnt[WEFT_MAX_THREADS];     /* operations each thread did */
+	int last;                           /* thread of the last operation */
+	/* overrides by thread, sorted by k; next[t] the first unused */
+	uint8_t nr_tov[WEFT_MAX_THREADS], next_tov[WEFT_MAX_THREADS];
+	struct weft_override tov[WEFT_MAX_THREADS][WEFT_MAX_ENTRIES];
+	unsigned nr_cov;
+	struct weft_override cov[WEFT_MAX_ENTRIES];   /* choice overrides */
+	uint32_t prio[WEFT_MAX_THREADS];    /* pct, pos */
+	uint32_t change[8];
+	unsigned nr_change;
+	unsigned nr_threads;
+};
+
+/* Decisions and workload from one fuzzer input (see weft_input; a genome
+ * input, see weft_genome, runs its mode and overrides instead). */
 struct weft_bytes {
 	const struct weft_scenario *sc;
 	struct weft_input in;
@@ -38,10 +56,20 @@ struct weft_bytes {
 	struct weft_entry cho[WEFT_MAX_ENTRIES];
 	unsigned next_pre, next_cho;
 	bool done;      /* one execution per init */
+	bool genome;    /* the input is a genome: gr holds it */
+	struct weft_genome_run gr;
 };
 void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc,
 		     const uint8_t *buf, size_t len);
 extern const struct weft_strategy_ops weft_strategy_bytes;
+
+/* The genome's side of the bytes strategy (core/src/genome.c). */
+size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenario *sc,
+			    const uint8_t *buf, size_t len, uint8_t *wl);
+void weft_genome_run_begin(struct weft_genome_run *gr);
+int weft_genome_run_pick(struct weft_genome_run *gr, const struct weft_decision *d);
+uint32_t weft_genome_run_value(struct weft_genome_run *gr, uint32_t index, uint32_t n);
+void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_info *si);
 
 /* Turn a recorded decision list into schedule entries that reproduce it
  * under the bytes strategy (each non-default choice becomes one entry).

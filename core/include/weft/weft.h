@@ -367,6 +367,62 @@ void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
 #define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
+
+/*
+ * The schedule genome (docs/strategies.md, "genome"): the version-1 input
+ * encoding of the fuzz targets. It starts with the two bytes FF C1, which a
+ * legacy input would read as "255 ops, the first 0xC1": every other byte
+ * string keeps its legacy meaning, so old corpora and the raw input of old
+ * .weft files decode and replay as before.
+ *   FF C1        magic, genome version 1
+ *   mode         mode % 4: WEFT_MODE_SERIAL, _WALK, _PCT, _POS
+ *   param        walk: 0 uniform over runnable, p > 0: preempt with
+ *                probability p/256; pct: depth 1 + (param & 7), expected
+ *                length k = 2^(param >> 3) steps; serial, pos: unused
+ *   seed         u32 little-endian: the mode's random stream
+ *   n, 2n bytes  workload ops [thread<<4 | opcode][arg], as legacy inputs
+ *   3 bytes each overrides [key lo][key hi][b]:
+ *     b <  0x80  key = tid << 12 | k: at the first decision at which thread
+ *                tid is running (or has just blocked or ended) after its
+ *                k-th operation, run others[b % |others|] (others: the
+ *                runnable threads but the one the mode picks)
+ *     b >= 0x80  key = i: the i-th weft_choose() returns (b & 0x7f) % n
+ * Missing bytes are zero (a two-byte input is a serial run of an empty
+ * workload); overrides past WEFT_MAX_ENTRIES are ignored. Overrides are
+ * keyed by a thread's own operation count, so inserting or deleting an op
+ * of another thread does not move them.
+ */
+#define WEFT_GENOME_MAGIC0 0xffu
+#define WEFT_GENOME_MAGIC1 0xc1u
+#define WEFT_GENOME_HEADER 9      /* magic, mode, param, seed, n */
+enum weft_genome_mode {
+	WEFT_MODE_SERIAL = 0,     /* the non-preemptive default */
+	WEFT_MODE_WALK,           /* seeded random walk */
+	WEFT_MODE_PCT,            /* seeded PCT (Burckhardt et al., ASPLOS 2010) */
+	WEFT_MODE_POS,            /* seeded POS (Yuan et al., CAV 2018) */
+	WEFT_MODE__COUNT
+};
+struct weft_override {
+	uint16_t key;
+	uint8_t b;
+};
+struct weft_genome {
+	uint8_t mode, param;
+	uint32_t seed;
+	unsigned nr_ops;
+	struct { uint8_t t_op, arg; } wl[255];
+	unsigned nr_ov;
+	struct weft_override ov[WEFT_MAX_ENTRIES];
+};
+#define WEFT_OV_KEY(tid, k) ((uint16_t)(((tid) & 15u) << 12 | ((k) & 0xfffu)))
+#define WEFT_OV_TID(key) ((unsigned)(key) >> 12)
+#define WEFT_OV_K(key) ((unsigned)(key) & 0xfffu)
+/* True iff buf is a genome (starts FF C1). */
+bool weft_input_is_genome(const uint8_t *buf, size_t len);
+/* Decode (never fails) and encode (returns bytes, 0 if cap is too small;
+ * an input longer than WEFT_INPUT_MAX loses its last overrides). */
+void weft_genome_decode(struct weft_genome *g, const uint8_t *buf, size_t len);
+size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap);
 void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes,
 			  size_t len, struct weft_workload *out);
 
@@ -479,6 +535,14 @@ unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
  * for context-switch site pairs, reads-from pairs and state buckets while
  * attached (size a power of two; NULL detaches). */
 void weft_feedback_attach(uint8_t *map, size_t size);
+/* Feature families, and where each goes: those in in_map to map, the
+ * others to aux (NULL: not collected). Both maps have size bytes. */
+#define WEFT_FB_SWITCH      1u   /* context-switch site pairs */
+#define WEFT_FB_READS_FROM  2u   /* last writer's site x reader's site */
+#define WEFT_FB_STATE       4u   /* the scenario's state buckets x site */
+#define WEFT_FB_LOCK        8u   /* lock and trylock outcomes x site */
+#define WEFT_FB_ALL         15u
+void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map);
 
 /* Stable fingerprint of a scenario's model (its sites and version). */
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);

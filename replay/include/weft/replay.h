@@ -145,9 +145,11 @@ bool weft_replay_sniff(const uint8_t *buf, size_t len);
 
 /*
  * Store rf in directory dir as "<kind>-<scenario>-<variant>-<hash>.weft"
- * (hash: 8 hex digits of the content). Never overwrites: if a file of that
- * name exists with the same bytes, *existed is set and it is kept; with
- * other bytes a "-2", "-3"... suffix is tried. path receives the name.
+ * (hash: 8 hex digits of the trace hash: one execution, one name). Never
+ * overwrites: if a file of that name holds the same bytes or the same
+ * trace (model, scenario, variant, lock, verdict, trace hash), *existed is
+ * set and it is kept; otherwise a "-2", "-3"... suffix is tried. path
+ * receives the name.
  */
 int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, size_t pathn,
 		     bool *existed);

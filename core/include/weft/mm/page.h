@@ -55,6 +55,9 @@ enum weft_pg_flag {
 	WEFT_PG_head,          /* head page of a folio of order > 0 */
 	WEFT_PG_tail,
 	WEFT_PG_reclaim,
+	/* appended (bit numbers above are stable: stored replays hash flag
+	 * values): someone sleeps on the page lock (<weft/mm/pagelock.h>) */
+	WEFT_PG_waiters,
 	WEFT_PG__COUNT
 };
 

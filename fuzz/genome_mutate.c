@@ -1,0 +1,528 @@
+/*
+ * genome_mutate.c - generation and mutation of schedule genomes (weft.h,
+ * docs/fuzzing.md), shared by the libFuzzer target, the AFL++ custom
+ * mutator and the seed corpus writer.
+ *
+ * Every mutation is local: it changes the mode, the seed, one override or
+ * one workload op, so a corpus input near a bug stays near it. Override
+ * positions are drawn inside the parent's own execution (its operations per
+ * thread, remembered by the target), never after its end. The shares of
+ * the arms follow their measured yield (new features per try): a
+ * Thompson-free, deterministic bandit, share_i ~ (gain_i + 1)/(tries_i + 2)
+ * with a floor, counts halved every 4096 tries so the shares can follow the
+ * campaign's phases.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <weft/fuzz.h>
+
+static const char *const arm_names[WEFT_MUT__COUNT] = {
+	"fresh", "mode", "seed", "ov-insert", "ov-move", "ov-remove",
+	"op-insert", "op-delete", "op-change", "bytes",
+};
+
+const char *weft_mut_arm_name(unsigned arm)
+{
+	return arm < WEFT_MUT__COUNT ? arm_names[arm] : "?";
+}
+
+uint64_t weft_fuzz_hash(const uint8_t *data, size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < size; i++) {
+		h ^= data[i];
+		h *= 0x100000001b3ull;
+	}
+	return h ^ size;
+}
+
+void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	m->sc = sc;
+	weft_rng_seed(&m->rng, seed);
+	m->adaptive = true;
+	m->fixed_arm = -1;
+	m->last_arm = -1;
+	m->avg_steps = 64;
+	/* prior: generation is what a campaign starts from (random search is
+	 * strong on shallow bugs); the measured yields take over from here */
+	m->gain[WEFT_MUT_FRESH] = 4;
+	m->tries[WEFT_MUT_FRESH] = 4;
+}
+
+static uint32_t below(struct weft_mutator *m, uint32_t n)
+{
+	return n ? weft_rng_below(&m->rng, n) : 0;
+}
+
+static unsigned log2_ceil(uint32_t v)
+{
+	unsigned e = 0;
+
+	while (e < 20 && (1u << e) < v)
+		e++;
+	return e;
+}
+
+/* Mode classes of the modes bandit: walk, sparse walk, pct d2, pct d3,
+ * pos, serial. Prior shares 35/10/15/15/15/10 (generation starts near the
+ * `random` and `pct` strategies' distributions); measured yields move them. */
+enum { MC_WALK, MC_SPARSE, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
+static const double mode_prior[MC__COUNT] = { 3.5, 1, 1.5, 1.5, 1.5, 1 };
+
+static int mode_class(const struct weft_genome *g)
+{
+	switch (g->mode) {
+	case WEFT_MODE_WALK:
+		return g->param ? MC_SPARSE : MC_WALK;
+	case WEFT_MODE_PCT:
+		return (g->param & 7) >= 2 ? MC_PCT3 : MC_PCT2;
+	case WEFT_MODE_POS:
+		return MC_POS;
+	default:
+		return MC_SERIAL;
+	}
+}
+
+static unsigned pick_mode(struct weft_mutator *m)
+{
+	double w[MC__COUNT], sum = 0;
+
+	for (unsigned c = 0; c < MC__COUNT; c++) {
+		w[c] = mode_prior[c] * (m->adaptive ? (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
+		sum += w[c];
+	}
+	for (unsigned c = 0; c < MC__COUNT; c++)
+		if (w[c] < 0.03 * sum)
+			w[c] = 0.03 * sum;
+	sum = 0;
+	for (unsigned c = 0; c < MC__COUNT; c++)
+		sum += w[c];
+	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
+	for (unsigned c = 0; c < MC__COUNT; c++) {
+		if (x < w[c])
+			return c;
+		x -= w[c];
+	}
+	return MC_WALK;
+}
+
+/* A mode and its parameter (pct's k from the running mean length). */
+static void random_mode(struct weft_mutator *m, struct weft_genome *g)
+{
+	unsigned e = log2_ceil(m->avg_steps);
+
+	g->seed = (uint32_t)weft_rng_next(&m->rng);
+	g->param = 0;
+	switch (pick_mode(m)) {
+	case MC_WALK:
+		g->mode = WEFT_MODE_WALK;
+		break;
+	case MC_SPARSE: {
+		static const uint8_t p[] = { 4, 16, 48 };
+		g->mode = WEFT_MODE_WALK;
+		g->param = p[below(m, 3)];
+		break;
+	}
+	case MC_PCT2:
+		g->mode = WEFT_MODE_PCT;
+		g->param = (uint8_t)(1 | e << 3);
+		break;
+	case MC_PCT3:
+		g->mode = WEFT_MODE_PCT;
+		g->param = (uint8_t)(2 | e << 3);
+		break;
+	case MC_POS:
+		g->mode = WEFT_MODE_POS;
+		break;
+	default:
+		g->mode = WEFT_MODE_SERIAL;
+		break;
+	}
+}
+
+static void random_workload(struct weft_mutator *m, struct weft_genome *g)
+{
+	uint8_t wl[1 + 2 * 255];
+	size_t n = weft_random_workload(m->sc, &m->rng, wl, sizeof(wl));
+
+	g->nr_ops = n ? wl[0] : 0;
+	for (unsigned k = 0; k < g->nr_ops; k++) {
+		g->wl[k].t_op = wl[1 + 2 * k];
+		g->wl[k].arg = wl[2 + 2 * k];
+	}
+}
+
+size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap)
+{
+	static struct weft_genome g;
+
+	memset(&g, 0, offsetof(struct weft_genome, wl));
+	g.nr_ov = 0;
+	random_workload(m, &g);
+	random_mode(m, &g);
+	return weft_genome_encode(&g, out, cap);
+}
+
+static void to_genome(struct weft_genome *g, const uint8_t *data, size_t size)
+{
+	if (weft_input_is_genome(data, size)) {
+		weft_genome_decode(g, data, size);
+		return;
+	}
+	/* a legacy input: its workload, serially (its schedule's positions
+	 * mean nothing under overrides) */
+	struct weft_input in;
+	weft_input_decode(&in, data, size);
+	memset(g, 0, offsetof(struct weft_genome, wl));
+	g->nr_ov = 0;
+	g->nr_ops = in.nr_wl_ops;
+	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+		g->wl[k].t_op = in.wl[k].t_op;
+		g->wl[k].arg = in.wl[k].arg;
+	}
+}
+
+#define WEFT_MUT_WARMUP 512
+
+static unsigned pick_arm(struct weft_mutator *m)
+{
+	double w[WEFT_MUT__COUNT], sum = 0;
+
+	if (m->fixed_arm >= 0)
+		return (unsigned)m->fixed_arm;
+	/* the first mutations generate half of the time: a campaign starts as
+	 * a random search over genomes, which is strong on shallow bugs */
+	if (m->adaptive && m->total < WEFT_MUT_WARMUP && (weft_rng_next(&m->rng) & 1))
+		return WEFT_MUT_FRESH;
+	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
+		w[a] = m->adaptive ? (m->gain[a] + 1) / (m->tries[a] + 2) : 1;
+		sum += w[a];
+	}
+	/* a floor of 2% per arm: a starved arm can still show it got better */
+	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
+		if (w[a] < 0.02 * sum)
+			w[a] = 0.02 * sum;
+	sum = 0;
+	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
+		sum += w[a];
+	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
+	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
+		if (x < w[a])
+			return a;
+		x -= w[a];
+	}
+	return WEFT_MUT__COUNT - 1;
+}
+
+/* A thread with operations, weighted by how many (none known: any). */
+static unsigned pick_thread(struct weft_mutator *m, const struct weft_fuzz_shape *sh,
+			    uint32_t *k_max)
+{
+	unsigned nt = m->sc->nr_threads ? m->sc->nr_threads : 1;
+	uint32_t total = 0;
+
+	if (sh && sh->known)
+		for (unsigned t = 0; t < nt; t++)
+			total += sh->cnt[t];
+	if (!total) {
+		unsigned t = below(m, nt);
+		*k_max = m->avg_steps / nt + 1;
+		return t;
+	}
+	uint32_t x = below(m, total);
+	for (unsigned t = 0; t < nt; t++) {
+		if (x < sh->cnt[t]) {
+			*k_max = sh->cnt[t];
+			return t;
+		}
+		x -= sh->cnt[t];
+	}
+	*k_max = 1;
+	return 0;
+}
+
+static uint8_t random_arg(struct weft_mutator *m)
+{
+	return (uint8_t)(below(m, 4) ? below(m, 8) : below(m, 256));
+}
+
+static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
+		  const struct weft_fuzz_shape *sh)
+{
+	unsigned nt = m->sc->nr_threads ? m->sc->nr_threads : 1;
+	unsigned nop = m->sc->nr_opcodes ? m->sc->nr_opcodes : 1;
+	unsigned k;
+	uint32_t kmax;
+
+	switch (arm) {
+	case WEFT_MUT_MODE: {
+		uint8_t old = g->mode, oldp = g->param;
+		uint32_t seed = g->seed;
+		random_mode(m, g);
+		if (g->mode == old && g->param == oldp)
+			g->mode = (uint8_t)((g->mode + 1 + below(m, WEFT_MODE__COUNT - 1)) %
+					    WEFT_MODE__COUNT);
+		g->seed = seed;   /* the mode changes, not the stream */
+		return true;
+	}
+	case WEFT_MUT_SEED:
+		if (g->mode == WEFT_MODE_SERIAL)
+			return false;
+		g->seed = (uint32_t)weft_rng_next(&m->rng);
+		return true;
+	case WEFT_MUT_OV_INSERT: {
+		if (g->nr_ov >= WEFT_MAX_ENTRIES)
+			return false;
+		unsigned t = pick_thread(m, sh, &kmax);
+		struct weft_override *o = &g->ov[g->nr_ov++];
+		o->key = WEFT_OV_KEY(t, below(m, kmax + 1));
+		o->b = (uint8_t)below(m, nt > 2 ? nt - 1 : 1);
+		return true;
+	}
+	case WEFT_MUT_OV_MOVE: {
+		unsigned sched = 0;
+		for (k = 0; k < g->nr_ov; k++)
+			sched += !(g->ov[k].b & 0x80);
+		if (!sched)
+			return false;
+		unsigned i = below(m, sched);
+		for (k = 0; k < g->nr_ov; k++)
+			if (!(g->ov[k].b & 0x80) && !i--)
+				break;
+		struct weft_override *o = &g->ov[k];
+		unsigned t = WEFT_OV_TID(o->key), kk = WEFT_OV_K(o->key);
+		switch (below(m, 4)) {
+		case 0:
+		case 1: {
+			int d = (int)below(m, 9) - 4;
+			if (!d)
+				d = 1;
+			kk = (unsigned)((int)kk + d < 0 ? 0 : (int)kk + d);
+			break;
+		}
+		case 2:
+			t = pick_thread(m, sh, &kmax);
+			kk = below(m, kmax + 1);
+			break;
+		default:
+			o->b = (uint8_t)((o->b + 1) & 0x7f);
+			break;
+		}
+		o->key = WEFT_OV_KEY(t, kk);
+		return true;
+	}
+	case WEFT_MUT_OV_REMOVE:
+		if (!g->nr_ov)
+			return false;
+		k = below(m, g->nr_ov);
+		memmove(&g->ov[k], &g->ov[k + 1], (g->nr_ov - k - 1) * sizeof(g->ov[0]));
+		g->nr_ov--;
+		return true;
+	case WEFT_MUT_OP_INSERT:
+		if (g->nr_ops >= 255)
+			return false;
+		k = below(m, g->nr_ops + 1);
+		/* half of the time 1-4 copies of an existing op: repeating what
+		 * a thread does is how deep states (counts) are reached */
+		if (g->nr_ops && below(m, 2)) {
+			unsigned src = below(m, g->nr_ops), copies = 1 + below(m, 4);
+			uint8_t t_op = g->wl[src].t_op, arg = g->wl[src].arg;
+			for (unsigned c = 0; c < copies && g->nr_ops < 255; c++) {
+				memmove(&g->wl[k + 1], &g->wl[k], (g->nr_ops - k) * sizeof(g->wl[0]));
+				g->wl[k].t_op = t_op;
+				g->wl[k].arg = arg;
+				g->nr_ops++;
+			}
+			return true;
+		}
+		memmove(&g->wl[k + 1], &g->wl[k], (g->nr_ops - k) * sizeof(g->wl[0]));
+		g->wl[k].t_op = (uint8_t)(below(m, nt) << 4 | below(m, nop));
+		g->wl[k].arg = random_arg(m);
+		g->nr_ops++;
+		return true;
+	case WEFT_MUT_OP_DELETE:
+		if (!g->nr_ops)
+			return false;
+		k = below(m, g->nr_ops);
+		memmove(&g->wl[k], &g->wl[k + 1], (g->nr_ops - k - 1) * sizeof(g->wl[0]));
+		g->nr_ops--;
+		return true;
+	case WEFT_MUT_OP_CHANGE:
+		if (!g->nr_ops)
+			return false;
+		k = below(m, g->nr_ops);
+		switch (below(m, 3)) {
+		case 0:
+			g->wl[k].t_op = (uint8_t)(below(m, nt) << 4 | (g->wl[k].t_op & 15));
+			break;
+		case 1:
+			g->wl[k].t_op = (uint8_t)((g->wl[k].t_op & 0xf0) | below(m, nop));
+			break;
+		default:
+			/* a nearby argument in the low or the high nibble (models
+			 * pack two fields into it), or any */
+			switch (below(m, 3)) {
+			case 0:
+				g->wl[k].arg = (uint8_t)(g->wl[k].arg + 1 + below(m, 3));
+				break;
+			case 1:
+				g->wl[k].arg = (uint8_t)(g->wl[k].arg + 16 * (1 + below(m, 3)));
+				break;
+			default:
+				g->wl[k].arg = random_arg(m);
+				break;
+			}
+			break;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, size_t max,
+			   uint32_t seed, const struct weft_fuzz_shape *shape)
+{
+	static struct weft_genome g;
+	static uint8_t out[WEFT_INPUT_MAX];
+	unsigned arm;
+	size_t n = 0;
+
+	m->rng.s[0] ^= seed;
+	weft_rng_next(&m->rng);
+	arm = pick_arm(m);
+	if (max > sizeof(out))
+		max = sizeof(out);
+	if (arm == WEFT_MUT_BYTES && m->byte_mutate && size >= 2 && weft_input_is_genome(data, size) &&
+	    max > 2) {
+		n = 2 + m->byte_mutate(data + 2, size - 2, max - 2);
+		goto done;
+	}
+	if (arm == WEFT_MUT_FRESH || arm == WEFT_MUT_BYTES) {
+		arm = WEFT_MUT_FRESH;
+		n = weft_mutator_generate(m, out, max);
+	} else {
+		to_genome(&g, data, size);
+		/* an arm with nothing to act on falls back to another */
+		for (unsigned tries = 0; !apply(m, arm, &g, shape) && tries < 4; tries++)
+			arm = WEFT_MUT_MODE + below(m, WEFT_MUT_OP_CHANGE);
+		n = weft_genome_encode(&g, out, max);
+	}
+	if (!n)
+		n = weft_mutator_generate(m, out, max);
+	memcpy(data, out, n);
+done:
+	m->tries[arm] += 1;
+	m->total++;
+	if (m->total % 4096 == 0)
+		for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
+			m->gain[a] /= 2;
+			m->tries[a] /= 2;
+			if (a < MC__COUNT) {
+				m->mgain[a] /= 2;
+				m->mtries[a] /= 2;
+			}
+		}
+	m->last_arm = (int)arm;
+	m->last_mode = -1;
+	if (weft_input_is_genome(data, n)) {
+		struct weft_genome h;
+		h.mode = (uint8_t)((n > 2 ? data[2] : 0) % WEFT_MODE__COUNT);
+		h.param = n > 3 ? data[3] : 0;
+		m->last_mode = mode_class(&h);
+		m->mtries[m->last_mode] += 1;
+	}
+	m->last_hash = weft_fuzz_hash(data, n);
+	return n;
+}
+
+void weft_mutator_reward(struct weft_mutator *m, const uint8_t *data, size_t size, bool gain,
+			 uint32_t steps)
+{
+	m->avg_steps = (uint32_t)(((uint64_t)m->avg_steps * 15 + steps) / 16);
+	if (!m->avg_steps)
+		m->avg_steps = 1;
+	if (m->last_arm < 0 || weft_fuzz_hash(data, size) != m->last_hash)
+		return;
+	if (gain) {
+		m->gain[m->last_arm] += 1;
+		if (m->last_mode >= 0)
+			m->mgain[m->last_mode] += 1;
+	}
+	m->last_arm = -1;
+}
+
+/* ------------------------------------------------------------ seeds */
+
+int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const char *dir,
+			  unsigned n, uint64_t seed)
+{
+	static struct weft_mutator m;
+	static struct weft_bytes b;
+	uint8_t buf[WEFT_INPUT_MAX];
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+	struct weft_exec_result r;
+	unsigned written = 0, tries = 0;
+	char path[4096];
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return -1;
+	weft_mutator_init(&m, sc, seed);
+	/* the serial run of the empty workload, as the legacy empty input */
+	buf[0] = WEFT_GENOME_MAGIC0;
+	buf[1] = WEFT_GENOME_MAGIC1;
+	snprintf(path, sizeof(path), "%s/serial-empty", dir);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, 2, f) != 2 || fclose(f))
+		return -1;
+	written++;
+	/* measure the execution length first: pct's k */
+	for (unsigned i = 0; i < 16; i++) {
+		size_t len = weft_mutator_generate(&m, buf, sizeof(buf));
+		weft_bytes_init(&b, sc, buf, len);
+		if (weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0)
+			weft_mutator_reward(&m, buf, len, false, r.steps);
+	}
+	while (written <= n && tries < 50 * n) {
+		size_t len = weft_mutator_generate(&m, buf, sizeof(buf));
+		tries++;
+		weft_bytes_init(&b, sc, buf, len);
+		if (weft_execute(&o, &weft_strategy_bytes, &b, &r) || r.kind != WEFT_KIND_NONE)
+			continue;   /* a buggy variant's seeds stay clean */
+		snprintf(path, sizeof(path), "%s/gen-%03u", dir, written);
+		f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
+			return -1;
+		written++;
+	}
+	return (int)written;
+}
+
+int weft_fuzz_write_dict(const struct weft_scenario *sc, unsigned vi, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "# %s:%s - genome tokens (weft fuzz / fuzz/make-corpus)\n"
+		   "# workload ops: [thread<<4 | opcode][arg]\n",
+		sc->name, sc->variants[vi].name);
+	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
+		for (unsigned op = 0; op < sc->nr_opcodes; op++)
+			fprintf(f, "op_t%u_%s=\"\\x%02x\\x00\"\n", t,
+				sc->opnames ? sc->opnames[op] : "op", t << 4 | op);
+	/* genome overrides [k lo][tid << 4 | k hi][b]: preempt thread t after
+	 * its k-th operation (the byte mutations insert whole ones) */
+	fprintf(f, "# genome overrides: preempt thread t after its k-th operation\n");
+	for (unsigned t = 0; t < sc->nr_threads && t < 16; t++)
+		for (unsigned k = 0; k < 32; k += 2)
+			fprintf(f, "ov_t%u_%u=\"\\x%02x\\x%02x\\x00\"\n", t, k, k, t << 4);
+	return fclose(f) ? -1 : 0;
+}

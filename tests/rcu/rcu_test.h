@@ -1,0 +1,107 @@
+/*
+ * rcu_test.h - what the tests of tests/rcu/ share: run a scenario variant
+ * under dfs (until a report or the end of the bounded space), random, or a
+ * scripted schedule, and log the dependence records of an execution.
+ */
+#ifndef WEFT_RCU_TEST_H
+#define WEFT_RCU_TEST_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+
+#include "check.h"
+
+struct t_out {
+	enum weft_kind kind;        /* first report, or NONE */
+	uint64_t execs;             /* executions run (up to the report) */
+	bool complete;              /* dfs covered its bounded space */
+	struct weft_exec_result r;  /* the reporting (or last) execution */
+};
+
+/* dfs at bound on the empty workload, up to budget executions. */
+static inline struct t_out t_dfs(const struct weft_scenario *sc, unsigned variant,
+				 unsigned bound, uint64_t budget)
+{
+	static struct weft_dfs d;
+	struct t_out o;
+	struct weft_run_opts ro = { .sc = sc, .variant = variant, .lock = sc->default_lock };
+
+	memset(&o, 0, sizeof(o));
+	weft_dfs_init(&d, sc, bound, NULL, 0);
+	while (o.execs < budget && weft_execute(&ro, &weft_strategy_dfs, &d, &o.r) == 0) {
+		o.execs++;
+		if (o.r.kind != WEFT_KIND_NONE) {
+			o.kind = o.r.kind;
+			break;
+		}
+	}
+	o.complete = d.complete;
+	return o;
+}
+
+static inline struct t_out t_random(const struct weft_scenario *sc, unsigned variant,
+				    uint64_t seed, uint64_t n)
+{
+	static struct weft_random rnd;
+	struct t_out o;
+	struct weft_run_opts ro = { .sc = sc, .variant = variant, .lock = sc->default_lock };
+
+	memset(&o, 0, sizeof(o));
+	weft_random_init(&rnd, sc, seed, NULL, 0);
+	while (o.execs < n && weft_execute(&ro, &weft_strategy_random, &rnd, &o.r) == 0) {
+		o.execs++;
+		if (o.r.kind != WEFT_KIND_NONE) {
+			o.kind = o.r.kind;
+			break;
+		}
+	}
+	return o;
+}
+
+/* A scripted schedule: decision i picks seq[i] when it is runnable (else
+ * the default); every visible operation's dependence record is logged. */
+struct t_script {
+	const int *seq;
+	unsigned n, i;
+	struct weft_step_info log[512];
+	unsigned nlog;
+};
+
+static inline int t_script_pick(void *st, const struct weft_decision *d)
+{
+	struct t_script *s = st;
+	int want = s->i < s->n ? s->seq[s->i] : -1;
+
+	s->i++;
+	return want >= 0 && (d->runnable >> want & 1) ? want : d->dflt;
+}
+
+static inline void t_script_step(void *st, const struct weft_step_info *si)
+{
+	struct t_script *s = st;
+
+	if (s->nlog < sizeof(s->log) / sizeof(s->log[0]))
+		s->log[s->nlog++] = *si;
+}
+
+static const struct weft_strategy_ops t_script_ops = {
+	.name = "script", .pick_next = t_script_pick, .on_step = t_script_step,
+};
+
+static inline struct weft_exec_result t_scripted(const struct weft_scenario *sc, unsigned variant,
+						 struct t_script *s)
+{
+	struct weft_exec_result r;
+	struct weft_run_opts ro = { .sc = sc, .variant = variant, .lock = sc->default_lock,
+				    .record = true };
+
+	s->i = 0;
+	s->nlog = 0;
+	memset(&r, 0, sizeof(r));
+	CHECK(weft_execute(&ro, &t_script_ops, s, &r) == 0, "%s: execute", sc->name);
+	return r;
+}
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * test_xarray.c - xarray-lite (<weft/xarray.h>):
+ *  - the API, one thread: store/load/erase, values, multi-index entries
+ *    (a store into one index replaces the whole entry, an erase erases
+ *    it), xa_get_order, splits at both levels (root entries into leaves,
+ *    leaf entries in place, root entries into smaller root entries),
+ *    cmpxchg and insert, -EINVAL and -ENOMEM;
+ *  - xa_load never returns a torn entry: lookups racing a split (into new
+ *    leaves, into siblings of a leaf, of an order-5 entry over four root
+ *    slots) and the per-index stores after it see the old entry or a new
+ *    one, never NULL or another index's entry (dfs bound 2, complete);
+ *  - a freed leaf is reused only after a grace period: lookups racing
+ *    erase/store cycles see an entry that was there, without any report;
+ *  - emptied leaves go back to the pool (after the execution's callbacks).
+ */
+#include <weft/xarray.h>
+
+#include "rcu_test.h"
+
+struct item {
+	int idx;
+	struct rcu_head rcu;
+};
+
+struct xw {
+	unsigned variant;
+	struct xarray xa;
+	struct item it[8];      /* A, B, C, ... */
+	int res[64];
+};
+
+enum { X_API, X_SPLIT_ROOT, X_SPLIT_ORDER5, X_SPLIT_LEAF, X_REUSE, X_NR };
+
+#define A(W) (&(W)->it[0])
+#define B(W) (&(W)->it[1])
+#define C(W) (&(W)->it[2])
+
+static void xw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct xw *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	xa_init(&W->xa);
+	switch (variant) {
+	case X_SPLIT_ROOT:
+		xa_store_order(&W->xa, 8, 3, A(W), 0);
+		break;
+	case X_SPLIT_ORDER5:
+		xa_store_order(&W->xa, 0, 5, A(W), 0);
+		break;
+	case X_SPLIT_LEAF:
+		xa_store_order(&W->xa, 20, 2, A(W), 0);
+		break;
+	case X_REUSE:
+		xa_store(&W->xa, 3, A(W), 0);
+		break;
+	}
+}
+
+static void torn(struct xw *W, unsigned long index, void *e, void *a, void *b, void *c, void *d)
+{
+	if (e != a && e != b && e != c && e != d)
+		weft_report(WEFT_KIND_ASSERT, &W->xa,
+			    WEFT_SITE(WEFT_EV_NOTE, "xa_load() sees the old or a new entry"),
+			    "xa_load(%lu) returned a torn entry %p", index, e);
+}
+
+static void api(struct xw *W)
+{
+	struct xarray *xa = &W->xa;
+	int *r = W->res;
+	unsigned n = 0;
+
+#define T(c) (r[n++] = !!(c))
+	T(xa_store(xa, 5, xa_mk_value(5), 0) == NULL);
+	T(xa_load(xa, 5) == xa_mk_value(5) && xa_is_value(xa_load(xa, 5)) &&
+	  xa_to_value(xa_load(xa, 5)) == 5);
+	T(xa_load(xa, 4) == NULL && xa_get_order(xa, 5) == 0);
+	/* an order-3 entry over root slot 1 */
+	T(xa_store_order(xa, 8, 3, A(W), 0) == NULL);
+	T(xa_load(xa, 8) == A(W) && xa_load(xa, 15) == A(W) && xa_load(xa, 16) == NULL);
+	T(xa_get_order(xa, 12) == 3);
+	/* a store inside it replaces all of it */
+	T(xa_store(xa, 12, B(W), 0) == A(W));
+	T(xa_load(xa, 8) == B(W) && xa_get_order(xa, 9) == 3);
+	/* erasing one index erases the entry */
+	T(xa_erase(xa, 9) == B(W));
+	T(xa_load(xa, 8) == NULL && xa_load(xa, 15) == NULL);
+	/* an order-2 entry in a leaf, split in place, then one index replaced */
+	T(xa_store_order(xa, 17, 2, A(W), 0) == NULL);
+	T(xa_load(xa, 16) == A(W) && xa_load(xa, 19) == A(W) && xa_load(xa, 20) == NULL);
+	T(xa_get_order(xa, 18) == 2);
+	T(xa_split(xa, 18, 0, C(W)) == 0);
+	T(xa_load(xa, 16) == C(W) && xa_load(xa, 19) == C(W) && xa_get_order(xa, 17) == 0);
+	T(xa_store(xa, 17, B(W), 0) == C(W));
+	T(xa_load(xa, 17) == B(W) && xa_load(xa, 16) == C(W));
+	/* an order-4 entry over root slots 4 and 5, split into new leaves */
+	T(xa_store_order(xa, 32, 4, A(W), 0) == NULL);
+	T(xa_get_order(xa, 47) == 4 && xa_load(xa, 40) == A(W));
+	T(xa_split(xa, 40, 1, B(W)) == 0);
+	T(xa_load(xa, 32) == B(W) && xa_load(xa, 47) == B(W) && xa_get_order(xa, 45) == 1);
+	/* order 5 over slots 0..3 replaces everything there; split to order 3 */
+	T(xa_store_order(xa, 0, 5, A(W), 0) == NULL);   /* index 0 was empty */
+	T(xa_load(xa, 5) == A(W) && xa_load(xa, 17) == A(W) && xa_get_order(xa, 30) == 5);
+	T(xa_split(xa, 0, 3, C(W)) == 0);
+	T(xa_load(xa, 31) == C(W) && xa_get_order(xa, 31) == 3 && xa_get_order(xa, 0) == 3);
+	T(xa_split(xa, 0, 3, C(W)) == -22);             /* not above the new order */
+	/* cmpxchg and insert */
+	T(xa_insert(xa, 60, A(W), 0) == 0 && xa_insert(xa, 60, B(W), 0) == -16);
+	T(xa_cmpxchg(xa, 60, B(W), C(W), 0) == A(W) && xa_load(xa, 60) == A(W));
+	T(xa_cmpxchg(xa, 60, A(W), C(W), 0) == A(W) && xa_load(xa, 60) == C(W));
+	/* errors */
+	T(xa_err(xa_store(xa, 64, A(W), 0)) == -22);
+	T(xa_err(xa_store(xa, 1, xa_mk_sibling(0), 0)) == -22);
+	T(xa_split(xa, 50, 0, A(W)) == -22);
+	/* no free leaf for a split of four root slots: the five leaves
+	 * replaced or emptied so far await their grace period (the callback
+	 * kthread runs when this thread ends), four more are in use */
+	T(xa_erase(xa, 60) == C(W));
+	T(xa_store_order(xa, 32, 5, A(W), 0) == B(W));
+	for (unsigned long i = 0; i < 32; i += 8) {
+		(void)xa_erase(xa, i);
+		(void)xa_store(xa, i + 1, B(W), 0);
+	}
+	T(xa_split(xa, 32, 0, C(W)) == -12 && xa_load(xa, 33) == A(W));
+#undef T
+	r[63] = (int)n;
+}
+
+static void xw_thread(void *w, unsigned tid)
+{
+	struct xw *W = w;
+	struct xarray *xa = &W->xa;
+
+	switch (W->variant) {
+	case X_API:
+		if (tid == 0)
+			api(W);
+		break;
+	case X_SPLIT_ROOT:
+		if (tid == 0) {
+			xa_lock(xa);
+			__xa_split(xa, 8, 0, B(W));
+			__xa_store(xa, 13, C(W), 0);
+			xa_unlock(xa);
+		} else {
+			torn(W, 9, xa_load(xa, 9), A(W), B(W), B(W), B(W));
+			torn(W, 13, xa_load(xa, 13), A(W), B(W), C(W), C(W));
+		}
+		break;
+	case X_SPLIT_ORDER5:
+		if (tid == 0)
+			xa_split(xa, 0, 0, B(W));
+		else {
+			torn(W, 27, xa_load(xa, 27), A(W), B(W), B(W), B(W));
+			torn(W, 2, xa_load(xa, 2), A(W), B(W), B(W), B(W));
+		}
+		break;
+	case X_SPLIT_LEAF:
+		if (tid == 0) {
+			xa_lock(xa);
+			__xa_split(xa, 20, 0, B(W));
+			__xa_store(xa, 21, C(W), 0);
+			xa_unlock(xa);
+		} else {
+			torn(W, 22, xa_load(xa, 22), A(W), B(W), B(W), B(W));
+			torn(W, 21, xa_load(xa, 21), A(W), B(W), C(W), C(W));
+		}
+		break;
+	case X_REUSE:
+		if (tid == 0) {
+			xa_erase(xa, 3);
+			xa_store(xa, 3, B(W), 0);
+			xa_erase(xa, 3);
+			xa_store(xa, 3, C(W), 0);
+		} else {
+			torn(W, 3, xa_load(xa, 3), A(W), B(W), C(W), NULL);
+			torn(W, 3, xa_load(xa, 3), A(W), B(W), C(W), NULL);
+		}
+		break;
+	}
+}
+
+static const char *const xw_ops[] = { "nop" };
+static struct weft_variant xw_variants[X_NR];
+static const struct weft_scenario xw_sc = {
+	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2,
+	.nr_threads = 2, .world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = xw_ops,
+	.max_ops = 1, .decision_hint = 256, .setup = xw_setup, .thread = xw_thread,
+	.variants = xw_variants, .nr_variants = X_NR,
+};
+
+static void race(unsigned v, unsigned bound, const char *what)
+{
+	struct t_out o = t_dfs(&xw_sc, v, bound, 3000000);
+
+	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "%s: %s (%s), complete %d", what,
+	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
+	printf("  %-54s clean, dfs bound %u complete: %llu executions\n", what, bound,
+	       (unsigned long long)o.execs);
+}
+
+int main(void)
+{
+	for (unsigned v = 0; v < X_NR; v++) {
+		xw_variants[v].name = "v";
+		xw_variants[v].id = v;
+	}
+	weft_machine_init();
+
+	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);
+	CHECK(o.kind == WEFT_KIND_NONE, "api: %s (%s)", weft_kind_name(o.kind), o.r.report.msg);
+	const struct xw *W = weft_last_world();
+	CHECK(W->res[63] == 35, "api: %d checks ran", W->res[63]);
+	for (int i = 0; i < W->res[63]; i++)
+		CHECK(W->res[i] == 1, "api check %d", i);
+	/* leaves: slots 0-3 (four after the last store loop), 4 and 5 gone
+	 * with the order-5 store at 32, the others back after their grace
+	 * periods */
+	unsigned busy = 0;
+	for (unsigned i = 1; i < WEFT_XA_NR_NODES; i++)
+		busy += W->xa.busy[i];
+	CHECK(busy == 4, "leaves in use at the end: %u", busy);
+	printf("  the API, one thread: %d checks, %u leaves in use at the end\n", W->res[63], busy);
+
+	race(X_SPLIT_ROOT, 2, "split of an order-3 entry into a new leaf vs lookups");
+	race(X_SPLIT_ORDER5, 2, "split of an order-5 entry into four leaves vs lookups");
+	race(X_SPLIT_LEAF, 2, "split of an order-2 entry in its leaf vs lookups");
+	race(X_REUSE, 2, "erase/store cycles (leaf freed and reused) vs lookups");
+	return check_done();
+}

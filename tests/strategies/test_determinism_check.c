@@ -1,0 +1,111 @@
+/*
+ * test_determinism_check.c - the determinism decorator
+ * (weft_check_determinism, core/src/determinism.c) is itself checked: it
+ * must flag a model whose trace depends on host state (test-nondet), and
+ * must pass deterministic executions of the registry's models, so a
+ * decorator that compares nothing, or that always complains, fails here.
+ */
+#include <string.h>
+
+#include <weft/strategy.h>
+
+#include "check.h"
+#include "test_scenarios.h"
+
+/* One execution of sc:vi from a bytes input, then the decorator on it. */
+static int check_once(const struct weft_scenario *sc, unsigned vi, const uint8_t *in,
+		      size_t len, struct weft_exec_result *r, char *why, size_t n)
+{
+	static struct weft_bytes b;
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+
+	weft_bytes_init(&b, sc, in, len);
+	if (weft_execute(&o, &weft_strategy_bytes, &b, r) < 0)
+		return 1;
+	why[0] = 0;
+	return weft_check_determinism(&o, r, why, n);
+}
+
+int main(void)
+{
+	struct weft_exec_result r;
+	char why[256];
+	int rc;
+
+	/* the nondeterministic model: every re-run has the other parity, so
+	 * every check must fail, whatever the schedule */
+	static const uint8_t inputs[][4] = { { 0 }, { 0, 1, 0, 0 }, { 0, 2, 0, 0 } };
+	static const size_t lens[] = { 0, 4, 4 };
+	for (unsigned k = 0; k < 3; k++) {
+		rc = check_once(&weft_test_scn_nondet, 0, inputs[k], lens[k], &r, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "test-nondet input %u: the decorator returned %d (%s)", k,
+		      rc, why);
+		CHECK(strstr(why, "nondeterministic") != NULL,
+		      "test-nondet input %u: no explanation: '%s'", k, why);
+	}
+	/* under random, as weft run does after its loop */
+	{
+		static struct weft_random st;
+		struct weft_run_opts o = { .sc = &weft_test_scn_nondet };
+		unsigned flagged = 0;
+		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
+		for (unsigned i = 0; i < 20; i++) {
+			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
+				break;
+			flagged += weft_check_determinism(&o, &r, why, sizeof(why)) == WEFT_EDESYNC;
+		}
+		CHECK(flagged == 20, "random on test-nondet: %u of 20 executions flagged", flagged);
+	}
+
+	/* deterministic models: the decorator passes, and its re-run has the
+	 * same trace hash (it compared something real) */
+	static const char *const specs[] = { "demo-counter:racy", "demo-abba:abba", "z1-lru:z1a",
+					      "z1-lru:fix-testone", "z6-spec-pagecache:z6b" };
+	for (unsigned k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find(specs[k], &vi);
+		CHECK(sc != NULL, "no scenario %s", specs[k]);
+		if (!sc)
+			continue;
+		static struct weft_random st;
+		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+		unsigned ok = 0, n = 0;
+		weft_random_init(&st, sc, 1, NULL, 0);
+		for (unsigned i = 0; i < 50; i++, n++) {
+			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
+				break;
+			uint64_t h = r.trace_hash;
+			ok += weft_check_determinism(&o, &r, why, sizeof(why)) == 0;
+			CHECK(h != 0, "%s: trace hash 0", specs[k]);
+		}
+		CHECK(ok == n && n == 50, "%s: %u of %u executions passed the check (%s)", specs[k],
+		      ok, n, why);
+	}
+
+	/* the decorator compares the re-run's hash, not a constant: a first
+	 * result with a wrong hash must be refused */
+	{
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+		static struct weft_bytes b;
+		struct weft_run_opts o = { .sc = sc, .variant = vi };
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "z1a trigger ran");
+		CHECK(r.kind == WEFT_KIND_DOUBLE_FREE, "z1a trigger: kind %d", r.kind);
+		struct weft_exec_result forged = r;
+		forged.trace_hash ^= 1;
+		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged trace hash passed the check (%d)", rc);
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&o, &weft_strategy_bytes, &b, &r);
+		forged = r;
+		forged.kind = WEFT_KIND_NONE;
+		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged verdict passed the check (%d)", rc);
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&o, &weft_strategy_bytes, &b, &r);
+		rc = weft_check_determinism(&o, &r, why, sizeof(why));
+		CHECK(rc == 0, "the real result failed the check (%d: %s)", rc, why);
+	}
+	return check_done();
+}
