@@ -419,6 +419,8 @@ static inline void wake(unsigned i)
 	w->state = T_RUNNABLE;
 	w->wait_chan = NULL;
 	w->wait_class = NULL;
+	w->wake_step1 = M.step + 1;
+	w->waker = (uint8_t)(M.cur < 0 ? 0xff : M.cur);
 	M.runnable |= 1u << i;
 }
 
@@ -543,6 +545,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->wait_chan = NULL;
 	t->wait_class = NULL;
 	t->last_site = NULL;
+	t->wake_step1 = 0;
 	t->fn = fn;
 	t->arg = arg;
 	t->label = label;
@@ -616,9 +619,19 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 	out->arg = t->pend_class == &join_class
 			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
 	out->site = t->last_site;
+	out->flags = t->pend_class && !t->pend_class->sleeps ? WEFT_STEP_SPIN : 0;
 	if (would_block)
 		*would_block = t->pend_class && t->pend_class->busy &&
 			       t->pend_class->busy(t->pend_addr, tid);
+	return true;
+}
+
+bool weft_thread_woken(unsigned tid, unsigned *waker, uint32_t *step)
+{
+	if (tid >= M.nr_threads || !M.th[tid].wake_step1)
+		return false;
+	*waker = M.th[tid].waker;
+	*step = M.th[tid].wake_step1 - 1;
 	return true;
 }
 
@@ -928,6 +941,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].label = NULL;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
+			M.th[i].wake_step1 = 0;
 			M.runnable |= 1u << i;
 		}
 		/* interrupt pseudo-threads after the scenario's threads */
@@ -941,6 +955,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			t->label = NULL;
 			t->has_ticket = false;
 			t->last_site = NULL;
+			t->wake_step1 = 0;
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
 		}
 		M.nr_threads += sc->nr_irqs;

@@ -313,6 +313,7 @@ struct weft_step_info {
 	uint32_t step;
 	uint8_t tid;
 	uint8_t kind;          /* enum weft_dep_kind */
+	uint8_t flags;         /* WEFT_STEP_* */
 	uint32_t size;
 	uint32_t loc;          /* world offset, or WEFT_NO_LOC */
 	uint32_t arg;
@@ -529,6 +530,18 @@ const struct weft_workload *weft_last_workload_ops(void);
  * an unfinished thread to join).
  */
 bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block);
+/* weft_step_info.flags: the ACQUIRE or BLOCKED record of a spinlock's
+ * lock (a spin wait: under the test-and-set model a blocked attempt
+ * changes nothing, unlike a sleeping lock's, which queues its waiter);
+ * weft_thread_pending() sets it for a thread paused before one. */
+#define WEFT_STEP_SPIN 1u
+/*
+ * For strategies, during an execution: the last time thread tid was made
+ * runnable after blocking (a wake-up), by which thread (0xff: the host) at
+ * which step (the waker's step, whose dependence records name what woke
+ * it). False if tid was never woken in this execution.
+ */
+bool weft_thread_woken(unsigned tid, unsigned *waker, uint32_t *step);
 /* The fake CPU thread tid of sc runs on. */
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
 /* Interleaving feedback: the machine increments map[hash(feature) & (size-1)]
