@@ -66,6 +66,7 @@
 
 #include <weft/strategy.h>
 
+#include "core_state.h"
 #include "internal.h"
 
 #define NT WEFT_MAX_THREADS
@@ -91,6 +92,7 @@ enum { LK_NONE = 0, LK_BLOCKING, LK_TRY, LK_UNLOCK };
 enum { FOP_OTHER = 0, FOP_LOCK, FOP_JOIN };
 
 /* What an event touches. */
+#define DEP_NX 2
 struct dep {
 	uint32_t loc, size;
 	uint8_t kind;   /* enum weft_dep_kind */
@@ -100,6 +102,17 @@ struct dep {
 			   LK_UNLOCK: a release of a test-and-set spin_lock */
 	uint8_t y;      /* a yield follows in the same transition: conflicts with
 			   every event of another thread */
+	/* The other records of the same step (one transition: no scheduling
+	 * point between them), e.g. pthread_cond_wait()'s release of the
+	 * mutex and its sleep on the condition, a kthread's queue write and
+	 * grace-period acquire, a free's store and poison: their ranges, the
+	 * transition's dependence being the union. xall: more than fit (the
+	 * transition conflicts with everything). */
+	uint8_t nx, xall;
+	struct xrange {
+		uint32_t loc, size;
+		uint8_t w;
+	} x[DEP_NX];
 };
 
 /* A block of events, over-approximated: the bytes read and written
@@ -116,21 +129,46 @@ static inline bool overlap(const struct dep *a, const struct dep *b)
 	return a->loc < b->loc + b->size && b->loc < a->loc + a->size;
 }
 
-/* Do events a and b of different threads conflict? */
+/* Range i of a transition: its first record (i = 0), then the others. */
+static inline bool dep_range(const struct dep *a, unsigned i, struct xrange *r)
+{
+	if (i == 0) {
+		r->loc = a->loc;
+		r->size = a->size;
+		r->w = a->w;
+		return true;
+	}
+	if (i > a->nx)
+		return false;
+	*r = a->x[i - 1];
+	return true;
+}
+
+/* Do events (transitions) a and b of different threads conflict? */
 static bool dep_conflict(const struct dep *a, const struct dep *b)
 {
-	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y)
+	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y ||
+	    a->xall || b->xall)
 		return true;
 	if (a->kind == WEFT_DEP_END && b->kind == WEFT_DEP_JOIN)
 		return a->arg == b->arg;
 	if (b->kind == WEFT_DEP_END && a->kind == WEFT_DEP_JOIN)
 		return a->arg == b->arg;
-	if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
-		return false;
-	return overlap(a, b);
+	if (!a->nx && !b->nx) {
+		if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
+			return false;
+		return overlap(a, b);
+	}
+	struct xrange ra, rb;
+	for (unsigned i = 0; dep_range(a, i, &ra); i++)
+		for (unsigned j = 0; dep_range(b, j, &rb); j++)
+			if (ra.loc != WEFT_NO_LOC && rb.loc != WEFT_NO_LOC && (ra.w | rb.w) &&
+			    ra.loc < rb.loc + rb.size && rb.loc < ra.loc + ra.size)
+				return true;
+	return false;
 }
 
-static void sig_words(const struct dep *e, uint64_t out[SIGW], bool *all)
+static void sig_words(const struct xrange *e, uint64_t out[SIGW], bool *all)
 {
 	memset(out, 0, SIGW * sizeof(uint64_t));
 	if (e->loc == WEFT_NO_LOC)
@@ -148,7 +186,7 @@ static void sig_add(struct sig *s, const struct dep *e)
 	uint64_t m[SIGW];
 	bool all = false;
 
-	if (e->kind == WEFT_DEP_YIELD || e->y) {
+	if (e->kind == WEFT_DEP_YIELD || e->y || e->xall) {
 		s->all = 1;
 		return;
 	}
@@ -156,14 +194,17 @@ static void sig_add(struct sig *s, const struct dep *e)
 		s->joins |= (uint16_t)bit(e->arg);
 		return;
 	}
-	sig_words(e, m, &all);
-	if (all)
-		s->all = 1;
-	for (int i = 0; i < SIGW; i++) {
-		if (e->w)
-			s->w[i] |= m[i];
-		else
-			s->r[i] |= m[i];
+	struct xrange r;
+	for (unsigned k = 0; dep_range(e, k, &r); k++) {
+		sig_words(&r, m, &all);
+		if (all)
+			s->all = 1;
+		for (int i = 0; i < SIGW; i++) {
+			if (r.w)
+				s->w[i] |= m[i];
+			else
+				s->r[i] |= m[i];
+		}
 	}
 }
 
@@ -173,16 +214,19 @@ static bool sig_conflict(const struct dep *e, const struct sig *s)
 	uint64_t m[SIGW];
 	bool all = false;
 
-	if (s->all || e->kind == WEFT_DEP_YIELD || e->y)
+	if (s->all || e->kind == WEFT_DEP_YIELD || e->y || e->xall)
 		return true;
 	if (e->kind == WEFT_DEP_END)
 		return (s->joins >> e->arg) & 1;
-	sig_words(e, m, &all);
-	if (all)
-		return true;
-	for (int i = 0; i < SIGW; i++)
-		if (m[i] & (s->w[i] | (e->w ? s->r[i] : 0)))
+	struct xrange r;
+	for (unsigned k = 0; dep_range(e, k, &r); k++) {
+		sig_words(&r, m, &all);
+		if (all)
 			return true;
+		for (int i = 0; i < SIGW; i++)
+			if (m[i] & (s->w[i] | (r.w ? s->r[i] : 0)))
+				return true;
+	}
 	return false;
 }
 
@@ -195,6 +239,7 @@ static bool sig_conflict(const struct dep *e, const struct sig *s)
 
 struct ev {
 	struct dep d;
+	uint32_t step;    /* the machine's step (records of one step: one event) */
 	uint8_t tid, flags;
 	uint32_t frame;   /* the last frame at or before it (NIL: none) */
 	uint32_t tidx;    /* 1-based among its thread's real events (0: phantom) */
@@ -325,6 +370,11 @@ struct weft_dpor {
 	uint32_t blk_acq[NT];                /* acquire (+ 1) holding the lock a
 						thread last found busy */
 	uint16_t seen;                       /* threads with an event so far */
+	uint32_t last_step[NT];              /* the step of each thread's last record */
+	uint32_t exempt;                     /* the event that woke the thread of the
+						event being logged (NIL: none) */
+	uint32_t cursor_ev;                  /* optimal: the event the cursor's node
+						learnt its transition from (NIL) */
 	uint16_t pend_known, pend_lockish;   /* a paused thread's next op is known
 						(until it runs again), and is a
 						test-and-set spin_lock or a join */
@@ -565,7 +615,7 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 		return d->fop_kind[t] == FOP_LOCK && loc_at(d, d->fop_loc[t])->held;
 	}
 	bool lockish = pi.kind == WEFT_DEP_JOIN ||
-		       (pi.kind == WEFT_DEP_ACQUIRE && pi.site && pi.site->ev == WEFT_EV_LOCK &&
+		       (pi.kind == WEFT_DEP_ACQUIRE && (pi.flags & WEFT_STEP_SPIN) &&
 			d->lock == WEFT_LOCK_TAS);
 	/* cache it where the log can tell its blocking as well (a lock a host
 	 * context took is not in the log: ask the machine then) */
@@ -626,6 +676,8 @@ static void exec_reset(struct weft_dpor *d)
 	memset(d->blk_acq, 0, sizeof(d->blk_acq));
 	memset(d->queued, 0, sizeof(d->queued));
 	d->seen = 0;
+	d->exempt = NIL;
+	d->cursor_ev = NIL;
 	d->pend_known = d->pend_lockish = 0;
 	memset(d->last_ev, 0, sizeof(d->last_ev));
 	memset(d->last_yield, 0, sizeof(d->last_yield));
@@ -1040,27 +1092,30 @@ static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
 }
 
 /* Byte b after access n. */
-static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct ev *e, uint32_t n)
+static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct dep *r, unsigned tid,
+			      uint32_t n)
 {
 	struct loc *l = loc_at(d, b);
 
-	if (e->d.w) {
+	if (r->w) {
 		l->lw = n + 1;
 		l->rdm = 0;
 	} else {
-		d->rd[(size_t)b * NT + e->tid] = n + 1;
-		l->rdm |= (uint16_t)bit(e->tid);
+		d->rd[(size_t)b * NT + tid] = n + 1;
+		l->rdm |= (uint16_t)bit(tid);
 	}
 }
 
-/* Races and happens-before of real access n (clock C, being built). */
-static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
+/* Races and happens-before of real event n (clock C, being built), for
+ * its record r: the first record of its step (first), or another one of
+ * the same step (then C is n's clock so far). */
+static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct dep *r, bool first)
 {
 	const struct ev *e = &d->ev[n];
 	uint32_t cand[8 * NT], nc = 0;
 	bool over = false;
-	bool access = e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM);
-	uint32_t b0 = access ? e->d.loc : 0, b1 = access ? e->d.loc + e->d.size : 0;
+	bool access = r->loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM);
+	uint32_t b0 = access ? r->loc : 0, b1 = access ? r->loc + r->size : 0;
 	uint32_t rel = NIL, acq = NIL;
 
 	if (b1 > d->nloc)
@@ -1069,19 +1124,25 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		/* a replayed event: as it was (its races were analysed then;
 		 * a spin_lock's clock without its release edge is at the same
 		 * place in aclk, which is filled in the same order) */
-		memcpy(C, &d->pclk[(size_t)n * NT], NT * sizeof(uint32_t));
-		d->ev[n].alt = d->pev[n].alt;
-		if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
-			d->naclk = d->ev[n].alt + NT;
+		if (first) {
+			memcpy(C, &d->pclk[(size_t)n * NT], NT * sizeof(uint32_t));
+			d->ev[n].alt = d->pev[n].alt;
+			if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
+				d->naclk = d->ev[n].alt + NT;
+		}
 		for (uint32_t b = b0; b < b1; b++)
-			loc_update(d, b, e, n);
+			loc_update(d, b, r, e->tid, n);
 		goto locks;
 	}
+	/* the thread that woke this one: it orders this event, and the two
+	 * cannot be reversed (this thread was asleep) */
+	if (first && d->exempt != NIL)
+		join(C, clk_of(d, d->exempt));
 	/* a yield conflicts with every event of another thread (the bounded
 	 * search handles yields in justify() instead) */
-	bool yields = !d->bounded && (e->d.kind == WEFT_DEP_YIELD || d->yielded);
+	bool yields = first && !d->bounded && (r->kind == WEFT_DEP_YIELD || d->yielded);
 	for (unsigned u = 0; u < NT && yields; u++) {
-		uint32_t y = e->d.kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
+		uint32_t y = r->kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
 		if (y && u != e->tid)
 			cand[nc++] = y - 1;
 	}
@@ -1093,13 +1154,13 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		uint32_t lw = l->lw, rdm = l->rdm;
 		if (b == b0 && l->la)
 			acq = l->la - 1;
-		loc_update(d, b, e, n);   /* this byte only: read as it was above */
+		loc_update(d, b, r, e->tid, n);   /* this byte only: read as it was above */
 		/* a byte like the one before it adds nothing (most accesses
 		 * are to fields written and read whole; a write leaves the
 		 * previous byte's reads as they were) */
 		if (prd && plw == lw && prdm == rdm) {
 			bool same = true;
-			for (uint32_t m = e->d.w ? rdm : 0; m && same; m &= m - 1)
+			for (uint32_t m = r->w ? rdm : 0; m && same; m &= m - 1)
 				same = prd[lowest(m)] == rd[lowest(m)];
 			if (same)
 				continue;
@@ -1107,16 +1168,16 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 		plw = lw;
 		prdm = rdm;
 		prd = rd;
-		if (e->d.w) {
+		if (r->w) {
 			for (uint32_t m = rdm & ~bit(e->tid); m; m &= m - 1) {
-				uint32_t r = rd[lowest(m)];
+				uint32_t rr = rd[lowest(m)];
 				bool dup = false;
 				for (uint32_t i = 0; i < nc; i++)
-					dup |= cand[i] == r - 1;
+					dup |= cand[i] == rr - 1;
 				if (dup)
 					continue;
 				if (nc < sizeof(cand) / sizeof(cand[0]))
-					cand[nc++] = r - 1;
+					cand[nc++] = rr - 1;
 				else
 					over = true;
 			}
@@ -1142,12 +1203,14 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 			cand[j] = cand[j - 1];
 			cand[j - 1] = x;
 		}
-	bool lockrace = e->d.lk == LK_BLOCKING;
+	bool lockrace = r->lk == LK_BLOCKING;
 	/* ticket lock: a queued waiter's acquire is the hand-over of the
 	 * release before it; the queue order is the race (its ticket) */
-	bool handed = e->d.kind == WEFT_DEP_ACQUIRE && access && d->queued[e->tid] == e->d.loc + 1;
+	bool handed = r->kind == WEFT_DEP_ACQUIRE && access && d->queued[e->tid] == r->loc + 1;
 	for (uint32_t i = 0; i < nc; i++) {
 		uint32_t c = cand[i];
+		if (c == d->exempt || c == n)
+			continue;   /* the waker (joined above); the event itself */
 		if (handed && d->ev[c].d.kind == WEFT_DEP_RELEASE) {
 			join(C, clk_of(d, c));
 			continue;
@@ -1177,12 +1240,12 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C)
 			join(C, clk_of(d, rel));
 	}
 locks:
-	if (e->d.w && b0 < b1) {
+	if (r->w && b0 < b1) {
 		struct loc *l = loc_at(d, b0);
-		if (e->d.kind == WEFT_DEP_ACQUIRE) {
+		if (r->kind == WEFT_DEP_ACQUIRE) {
 			l->la = n + 1;
 			l->held = (uint8_t)(e->tid + 1);
-		} else if (e->d.kind == WEFT_DEP_RELEASE) {
+		} else if (r->kind == WEFT_DEP_RELEASE) {
 			l->held = 0;
 		}
 	}
@@ -1192,6 +1255,7 @@ static void cursor_step(struct weft_dpor *d, uint32_t n)
 {
 	const struct ev *e = &d->ev[n];
 	uint32_t node = d->cursor, c;
+	bool learnt = false;
 
 	if (e->flags & EV_FIRST) {
 		c = d->fr[e->frame].wchild;
@@ -1208,13 +1272,16 @@ static void cursor_step(struct weft_dpor *d, uint32_t n)
 					       "missing dependence record)");
 			}
 			c = node_add(d, node, e->tid, &e->d);
+			learnt = true;
 		}
 	}
 	if (c == NIL)
 		return;
+	d->cursor_ev = learnt ? n : NIL;
 	if (!d->nd[c].known) {
 		d->nd[c].known = 1;
 		d->nd[c].d = e->d;
+		d->cursor_ev = n;
 	}
 	d->cursor = c;
 }
@@ -1229,8 +1296,12 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
 	o->lk = LK_NONE;
 	o->y = 0;
+	o->nx = o->xall = 0;
 	*phantom = false;
 	unsigned sev = si->site ? si->site->ev : 0;
+	/* a test-and-set spinlock's lock (the machine flags it: sleeping
+	 * locks have LOCK sites too, and their blocked attempts queue) */
+	bool spin = (si->flags & WEFT_STEP_SPIN) && d->lock == WEFT_LOCK_TAS;
 	switch (si->kind) {
 	case WEFT_DEP_READ:
 		/* a failed trylock: a write of the lock whatever its outcome
@@ -1241,16 +1312,17 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 		o->w = 1;
 		if (sev == WEFT_EV_TRYLOCK)
 			o->lk = LK_TRY;
-		else if (sev == WEFT_EV_LOCK && d->lock == WEFT_LOCK_TAS)
+		else if (spin)
 			o->lk = LK_BLOCKING;
 		break;
 	case WEFT_DEP_BLOCKED:
 		o->w = 1;
-		if (sev == WEFT_EV_JOIN || (sev == WEFT_EV_LOCK && d->lock == WEFT_LOCK_TAS))
+		if (sev == WEFT_EV_JOIN || spin)
 			*phantom = true;
 		break;
 	case WEFT_DEP_RELEASE:
-		if (sev == WEFT_EV_UNLOCK && d->lock == WEFT_LOCK_TAS)
+		/* a spin_unlock: a release of a lock that may have spinners */
+		if (spin)
 			o->lk = LK_UNLOCK;
 		o->w = 1;
 		break;
@@ -1272,7 +1344,7 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	uint8_t kind = FOP_OTHER, arg = 0;
 	uint32_t loc = 0;
 
-	if (d->lock == WEFT_LOCK_TAS && sev == WEFT_EV_LOCK && o->loc != WEFT_NO_LOC &&
+	if (d->lock == WEFT_LOCK_TAS && (si->flags & WEFT_STEP_SPIN) && o->loc != WEFT_NO_LOC &&
 	    (si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_BLOCKED)) {
 		kind = FOP_LOCK;
 		loc = o->loc;
@@ -1295,6 +1367,74 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	}
 }
 
+/* A record of the step of event m (the last one, of the same thread):
+ * the transition's dependence becomes the union (dep.x), and the record's
+ * races and order are m's. */
+static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step_info *si,
+			 const struct dep *r)
+{
+	struct ev *e = &d->ev[m];
+	unsigned t = e->tid;
+	unsigned k = e->d.nx;
+
+	if (r->loc != WEFT_NO_LOC) {
+		if (e->d.nx < DEP_NX)
+			e->d.x[e->d.nx++] = (struct xrange){ r->loc, r->size, r->w };
+		else
+			e->d.xall = 1;
+	}
+	if (r->kind == WEFT_DEP_SPAWN && si->arg < NT)
+		d->spawn_ev[si->arg] = m + 1;
+	/* the replayed prefix must do what it did */
+	if (d->branching && m < d->prefix_events && r->loc != WEFT_NO_LOC) {
+		const struct ev *p = m < d->npev ? &d->pev[m] : NULL;
+		if (!p || (k < DEP_NX && (p->d.nx <= k || p->d.x[k].loc != r->loc ||
+					   p->d.x[k].size != r->size))) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = d->k ? d->k - 1 : 0;
+			go_stale(d);
+			d->fast = false;
+		}
+	}
+	uint32_t *C = clk_of(d, m);
+	conflicts(d, m, C, r, false);
+	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	if (d->stale || d->new_start == NIL || m < d->new_start)
+		return;
+	/* a sleeper wakes at a dependent record */
+	for (uint32_t q = d->slp; q; q &= q - 1) {
+		const struct info *in = &d->slpi[lowest(q)];
+		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
+							       : dep_conflict(r, &in->d));
+		if (w)
+			d->slp &= (uint16_t)~bit(lowest(q));
+	}
+	/* the wakeup-tree node that learnt this transition from its first record */
+	if (d->mode == WEFT_POR_OPTIMAL && d->cursor != NIL && d->cursor_ev == m)
+		d->nd[d->cursor].d = e->d;
+}
+
+/* The event that woke thread t since its last record (NIL if none): the
+ * waker's last event at or before the step of the wake-up. */
+static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
+{
+	unsigned wk;
+	uint32_t ws;
+
+	if (!(d->seen & bit(t)) || !weft_thread_woken(t, &wk, &ws) || wk >= NT || wk == t ||
+	    ws <= d->last_step[t])
+		return NIL;
+	for (uint32_t i = n; i-- > 0;) {
+		const struct ev *x = &d->ev[i];
+		if (x->tid == wk && x->step <= ws && !(x->flags & EV_PHANTOM))
+			return i;
+		if (x->step < d->last_step[t])
+			break;   /* before the sleeper's last record: not the waker */
+	}
+	return NIL;
+}
+
 static void dpor_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_dpor *d = st;
@@ -1302,6 +1442,21 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 
 	if (si->tid >= NT || !d->logging)
 		return;
+	if (d->nev > 0) {
+		/* another record of the last event's step: one transition */
+		const struct ev *p = &d->ev[d->nev - 1];
+		if (p->tid == si->tid && p->step == si->step && !(p->flags & EV_PHANTOM) &&
+		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
+		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
+		    si->kind != WEFT_DEP_JOIN) {
+			struct dep r;
+			classify(d, si, &r, &phantom);
+			if (!phantom) {
+				merge_record(d, d->nev - 1, si, &r);
+				return;
+			}
+		}
+	}
 	uint32_t n = d->nev;
 	if (n >= d->max_events || !GROW(d->ev, d->capev, n + 1)) {
 		set_incomplete(d, &d->capped, "the events-per-execution cap was hit");
@@ -1328,6 +1483,11 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 	unsigned t = si->tid;
 	classify(d, si, &e->d, &phantom);
 	e->tid = (uint8_t)t;
+	e->step = si->step;
+	/* a spin wait's wake-up is no order: a spinner's acquire races
+	 * with the release (the lock rules and aclk handle it) */
+	uint32_t wkev = phantom || (si->flags & WEFT_STEP_SPIN) ? NIL : waker_event(d, t, n);
+	d->last_step[t] = si->step;
 	d->pend_known &= (uint16_t)~bit(t);
 	if (!(d->seen & bit(t))) {
 		d->seen |= (uint16_t)bit(t);
@@ -1419,7 +1579,7 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 	e->tidx = ++d->ntidx[t];
 	C[t] = e->tidx;
 	if (phantom) {
-		conflicts(d, n, C);
+		conflicts(d, n, C, &e->d, true);
 		memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
 		for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 			d->absorber[lowest(m)] = n + 1;
@@ -1431,13 +1591,15 @@ static void dpor_step(void *st, const struct weft_step_info *si)
 		join(C, clk_of(d, d->spawn_ev[t] - 1));
 	if (e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
 		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
+	d->exempt = wkev;
 	/* the yield rule: a yielder's next event comes after what ran first
 	 * after its yield (an order, not a race: it cannot be reversed) */
 	if (d->absorber[t] && !d->bounded) {
 		join(C, clk_of(d, d->absorber[t] - 1));
 		d->absorber[t] = 0;
 	}
-	conflicts(d, n, C);
+	conflicts(d, n, C, &e->d, true);
+	d->exempt = NIL;
 	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
 	for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 		d->absorber[lowest(m)] = n + 1;
@@ -1889,16 +2051,44 @@ static void justify_frame(struct weft_dpor *d, struct frame *f)
 		}
 }
 
+/* Does a later event recorded in jm (and amin, emin) conflict with p's
+ * event x and not see p's op after it (clock[p] <= lim)? */
+static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const struct ev *x,
+			unsigned p, uint32_t lim, bool plain_only, const uint32_t *amin,
+			const uint32_t *emin)
+{
+	struct xrange r;
+
+	if (amin[p] <= lim)
+		return true;   /* a transition that conflicts with everything */
+	if (x->d.xall)
+		return emin[p] <= lim;
+	for (unsigned k = 0; dep_range(&x->d, k, &r); k++) {
+		if (r.loc == WEFT_NO_LOC)
+			continue;
+		struct dep one = x->d;
+		one.w = r.w;
+		for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+			const struct jmask *m = &jm[b];
+			if (m->epoch == d->epoch && jm_hit(m, &one, p, lim, plain_only && k == 0))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void justify(struct weft_dpor *d, struct jmask *jm)
 {
 	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
 	uint32_t ymin[NT];           /* least clock[p] of a later yield of another
 					thread than p */
+	uint32_t amin[NT], emin[NT]; /* the same of a later event that conflicts
+					with everything, of any later event */
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 
 	for (unsigned t = 0; t < NT; t++)
-		ymin[t] = UINT32_MAX;
+		ymin[t] = amin[t] = emin[t] = UINT32_MAX;
 	for (uint32_t k = 0; k < d->nfr && nfb < 64; k++) {
 		const struct frame *f = &d->fr[k];
 		if (f->just || f->cur >= 0 || f->first_ev >= d->nev)
@@ -1935,13 +2125,8 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				 * transition ends p's block */
 				bool just = ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound);
 				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
-				if (!just && e->d.loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM)) {
-					uint32_t b1 = e->d.loc + e->d.size;
-					for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
-						const struct jmask *m = &jm[b];
-						if (m->epoch == d->epoch && jm_hit(m, &e->d, p, lim, unl))
-							just = true;
-					}
+				if (!just && !(e->flags & EV_PHANTOM)) {
+					just = jm_evidence(d, jm, e, p, lim, unl, amin, emin);
 					if (!just && unl)
 						just = unlock_hit(d, k, lim);
 				}
@@ -1957,14 +2142,8 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 				continue;
 			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
 			bool just = ymin[p] <= lim;
-			if (!just && e->d.loc != WEFT_NO_LOC) {
-				uint32_t b1 = e->d.loc + e->d.size;
-				for (uint32_t b = e->d.loc; b < b1 && b < d->nloc && !just; b++) {
-					const struct jmask *m = &jm[b];
-					if (m->epoch == d->epoch && jm_hit(m, &e->d, p, lim, false))
-						just = true;
-				}
-			}
+			if (!just)
+				just = jm_evidence(d, jm, e, p, lim, false, amin, emin);
 			if (just)
 				justify_frame(d, f);
 		}
@@ -1978,28 +2157,39 @@ static void justify(struct weft_dpor *d, struct jmask *jm)
 		}
 		if (e->tidx > last[p])
 			last[p] = e->tidx;
-		if (e->d.loc == WEFT_NO_LOC)
-			continue;
+		{
+			const uint32_t *c = clk_of(d, k);
+			for (unsigned q = 0; q < NT; q++) {
+				if (q != p && c[q] < emin[q])
+					emin[q] = c[q];
+				if (q != p && e->d.xall && c[q] < amin[q])
+					amin[q] = c[q];
+			}
+		}
 		/* a spin_lock's evidence is its clock without the release
 		 * edge: moving x first would only make it wait */
 		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
-		uint32_t b1 = e->d.loc + e->d.size;
-		for (uint32_t b = e->d.loc; b < b1 && b < d->nloc; b++) {
-			struct jmask *m = &jm[b];
-			if (m->epoch != d->epoch) {
-				m->epoch = d->epoch;
-				memset(m->r, 0xff, sizeof(m->r));
-				memset(m->w, 0xff, sizeof(m->w));
-				memset(m->a, 0xff, sizeof(m->a));
-				memset(m->u, 0xff, sizeof(m->u));
+		struct xrange r;
+		for (unsigned ri = 0; dep_range(&e->d, ri, &r); ri++) {
+			if (r.loc == WEFT_NO_LOC)
+				continue;
+			for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+				struct jmask *m = &jm[b];
+				if (m->epoch != d->epoch) {
+					m->epoch = d->epoch;
+					memset(m->r, 0xff, sizeof(m->r));
+					memset(m->w, 0xff, sizeof(m->w));
+					memset(m->a, 0xff, sizeof(m->a));
+					memset(m->u, 0xff, sizeof(m->u));
+				}
+				uint32_t *mm = ri == 0 && e->d.lk == LK_BLOCKING ? m->a
+					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
+					     : r.w                              ? m->w
+										: m->r;
+				for (unsigned q = 0; q < NT; q++)
+					if (q != p && c[q] < mm[q])
+						mm[q] = c[q];
 			}
-			uint32_t *mm = e->d.lk == LK_BLOCKING ? m->a
-				     : e->d.lk == LK_UNLOCK  ? m->u
-				     : e->d.w                ? m->w
-							     : m->r;
-			for (unsigned q = 0; q < NT; q++)
-				if (q != p && c[q] < mm[q])
-					mm[q] = c[q];
 		}
 	}
 }
@@ -2153,7 +2343,10 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	if (mode == WEFT_POR_NONE || mode > WEFT_POR_OPTIMAL || !weft_por_sound(mode, bound) ||
 	    wl_len > sizeof(d->wl))
 		return WEFT_EINVAL;
-	uint32_t nloc = (uint32_t)(sc->world_size ? sc->world_size : 1);
+	/* the world and the core area after it (core_state.h: RCU's readers
+	 * and callback queue, the worklists), whose records name offsets there */
+	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) +
+				   sizeof(struct weft_core_state));
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
 		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));

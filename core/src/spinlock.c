@@ -155,7 +155,7 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 		weft_sched_wake_all(l);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, s);
+	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
 	weft_ctx_preempt_dec();

@@ -530,10 +530,11 @@ const struct weft_workload *weft_last_workload_ops(void);
  * an unfinished thread to join).
  */
 bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block);
-/* weft_step_info.flags: the ACQUIRE or BLOCKED record of a spinlock's
- * lock (a spin wait: under the test-and-set model a blocked attempt
- * changes nothing, unlike a sleeping lock's, which queues its waiter);
- * weft_thread_pending() sets it for a thread paused before one. */
+/* weft_step_info.flags: a record of spin_lock() (ACQUIRE, BLOCKED) or
+ * spin_unlock() (RELEASE): a spin wait, which under the test-and-set
+ * model changes nothing when it finds the lock held, unlike a sleeping
+ * lock's blocked attempt, which queues its waiter. weft_thread_pending()
+ * sets it for a thread paused before a spin wait. */
 #define WEFT_STEP_SPIN 1u
 /*
  * For strategies, during an execution: the last time thread tid was made
