@@ -299,14 +299,17 @@ int cmd_run(int argc, char **argv)
 		if (!por_set)
 			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
 		if (por != WEFT_POR_NONE) {
-			free(st);
-			if (!weft_por_sound(por, b))
+			if (!weft_por_sound(por, b)) {
+				free(st);
 				return cli_usage_error("run: --por %s is not sound with a preemption bound "
 						       "(docs/strategies.md); use --por source, or --bound "
 						       "none", weft_por_name(por));
-			if (workloads && wl_given)
+			}
+			if (workloads && wl_given) {
+				free(st);
 				return cli_usage_error("run: --workloads enumerates workloads: no "
 						       "--workload with it");
+			}
 			static char why[160];
 			if (wl_from)
 				snprintf(why, sizeof(why), "the trigger of %s", wl_from);
@@ -328,7 +331,15 @@ int cmd_run(int argc, char **argv)
 						      "enumerate with --workloads)")
 					: NULL,
 			};
-			return weft_cli_run_dpor(&da);
+			da.por_auto = !por_set && !workloads;
+			int rc = weft_cli_run_dpor(&da);
+			if (rc != WEFT_CLI_DPOR_FALLBACK) {
+				free(st);
+				return rc;
+			}
+			/* contexts (interrupts, threads sharing a CPU): the
+			 * reduction cannot certify, plain dfs can */
+			por = WEFT_POR_NONE;
 		}
 		if (workloads)
 			return cli_usage_error("run: --workloads needs partial-order reduction "

@@ -39,6 +39,8 @@ struct run {
 	struct level lv[MAX_LEVELS];
 	unsigned nlv;
 	bool bug;
+	bool fallback;               /* por_auto and contexts were active (bug is
+					set too, to stop every loop) */
 	struct weft_exec_result r;
 	struct weft_exec_result last;  /* the last execution run (clean runs) */
 	bool ran;
@@ -109,6 +111,10 @@ static void search(struct run *R, unsigned bound)
 		} else if (R->r.kind != WEFT_KIND_NONE) {
 			R->bug = true;
 			R->found_at = R->execs + n;
+			break;
+		}
+		if (a->por_auto && weft_contexts_active()) {
+			R->fallback = R->bug = true;
 			break;
 		}
 		if (!a->quiet && !a->json && (n & 0x3fff) == 0) {
@@ -268,6 +274,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	}
 	double secs = now() - R.t0;
 	weft_dpor_free(R.d);
+	if (R.fallback)
+		return WEFT_CLI_DPOR_FALLBACK;
 
 	/* The finding, or when clean the last execution, re-run from its
 	 * recorded workload and decisions with full recording: determinism,

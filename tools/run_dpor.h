@@ -30,9 +30,16 @@ struct weft_cli_dpor_args {
 	uint64_t max_execs;          /* 0: no cap */
 	uint64_t want_kinds;         /* --kind: bit k set; 0: every kind */
 	const char *warning;         /* printed with a clean verdict (empty workload) */
+	bool por_auto;               /* --por was not given: give up (returning
+					WEFT_CLI_DPOR_FALLBACK, printing nothing)
+					at the first execution with active contexts,
+					for plain dfs to search instead */
 };
 
-/* Runs the search and prints the result; returns a WEFT_EXIT_* code. */
+#define WEFT_CLI_DPOR_FALLBACK (-1)
+
+/* Runs the search and prints the result; returns a WEFT_EXIT_* code, or
+ * WEFT_CLI_DPOR_FALLBACK (por_auto). */
 int weft_cli_run_dpor(const struct weft_cli_dpor_args *a);
 
 /* Whether a scenario uses contexts the reduction does not model
