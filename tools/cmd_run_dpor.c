@@ -113,7 +113,7 @@ static void search(struct run *R, unsigned bound)
 			R->found_at = R->execs + n;
 			break;
 		}
-		if (a->por_auto && weft_contexts_active()) {
+		if (a->por_auto && (weft_contexts_active() || weft_free_choices())) {
 			R->fallback = R->bug = true;
 			break;
 		}

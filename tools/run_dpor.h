@@ -32,7 +32,8 @@ struct weft_cli_dpor_args {
 	const char *warning;         /* printed with a clean verdict (empty workload) */
 	bool por_auto;               /* --por was not given: give up (returning
 					WEFT_CLI_DPOR_FALLBACK, printing nothing)
-					at the first execution with active contexts,
+					at the first execution with active contexts
+					or a weft_choose() of several values,
 					for plain dfs to search instead */
 };
 

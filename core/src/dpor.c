@@ -327,7 +327,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost, ctx;
+	bool capped, nondet, lost, ctx, choice;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
@@ -2275,6 +2275,11 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 			       "interrupts or threads sharing a CPU: a context that holds a CPU "
 			       "excludes threads in ways no dependence record shows, so partial-"
 			       "order reduction cannot certify this (use --por none)");
+	if (weft_free_choices())
+		set_incomplete(d, &d->choice,
+			       "the model chose values with weft_choose() (e.g. a spurious "
+			       "wake-up): partial-order reduction explores value 0 only, so it "
+			       "cannot certify this (use --por none, which enumerates them)");
 	d->st.executions++;
 	d->st.events += d->nev;
 	if (d->redundant)
@@ -2382,7 +2387,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = d->ctx = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->choice = false;
 	d->why = NULL;
 	d->fop_known = 0;
 	d->nfr = d->replay = 0;
@@ -2420,7 +2425,7 @@ bool weft_dpor_done(const struct weft_dpor *d)
 
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
-	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx;
+	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice;
 }
 
 const char *weft_dpor_why_incomplete(const struct weft_dpor *d)

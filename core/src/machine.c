@@ -910,6 +910,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.cpu_of[i] = (uint8_t)weft_cpu_of(sc, i);
 	M.cur = -1;
 	M.step = M.decisions = M.switches = M.preemptions = M.choices = 0;
+	M.free_choices = 0;
 	M.lone_yields = 0;
 	M.evseq = 0;
 	M.hash = 0x5745465400000001ull; /* "WEFT" */
@@ -1065,6 +1066,11 @@ unsigned weft_last_nr_threads(void)
 int weft_last_thread_irq(unsigned tid)
 {
 	return tid < M.nr_threads ? thread_irq(&M.th[tid]) : -1;
+}
+
+uint32_t weft_free_choices(void)
+{
+	return M.free_choices;
 }
 
 bool weft_contexts_active(void)

@@ -147,6 +147,7 @@ struct weft_machine {
 	int cur;
 	uint32_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
+	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */

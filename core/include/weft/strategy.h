@@ -138,7 +138,9 @@ extern const struct weft_strategy_ops weft_strategy_pct;
 struct weft_dfs_frame {
 	uint16_t runnable;
 	uint8_t dflt;
-	uint8_t cur_runnable;    /* the current thread was runnable */
+	uint8_t cur_runnable;    /* the current thread was runnable (2: the
+				    frame is a weft_choose() of the values in
+				    runnable, which costs no preemption) */
 	uint8_t chosen;
 	uint8_t preempt_before;  /* preemptions before this decision */
 };
@@ -152,6 +154,8 @@ struct weft_dfs {
 	bool started, exhausted;
 	bool complete;           /* exhausted, and nothing was cut off */
 	bool overflow;           /* depth cap hit or the model diverged */
+	bool wide_choice;        /* a weft_choose() of more than 16 values: not
+				    enumerated (value 0 only), so not complete */
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
 };

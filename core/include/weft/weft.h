@@ -514,6 +514,10 @@ int weft_last_thread_irq(unsigned tid);
  * thread may be excluded by another context holding its CPU, which no
  * dependence record shows; partial-order reduction does not certify). */
 bool weft_contexts_active(void);
+/* weft_choose() calls of more than one value in the current (or last)
+ * execution: model-internal decisions that partial-order reduction does
+ * not enumerate (plain dfs does), so it does not certify. */
+uint32_t weft_free_choices(void);
 /* The model's world after the last execution (for stats and audits). */
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
