@@ -1,0 +1,309 @@
+/*
+ * test_dpor_families.c - partial-order reduction on the registered models
+ * (sleeping locks, wait queues, RCU, xarray, refcounts, spawned threads:
+ * steps with several dependence records, wake-ups), checked against plain
+ * dfs, which needs no dependence at all.
+ *
+ * For every clean variant of every registered scenario, with its
+ * scenario's trigger workload, at preemption bound B (default 1; env
+ * WEFT_DPOR_FAM_BOUND): plain dfs and source-DPOR each run to the end (or
+ * a cap). Where both complete, every final world state plain dfs reaches
+ * must be reached by source-DPOR too (a reduction that drops a dependence
+ * loses states); where DPOR does not certify, it must say why, and only
+ * for a reason it has (contexts, weft_choose(), a cap). A variant that
+ * reports a bug under either is skipped (clean variants only).
+ *
+ * Also the refusals, each on a model of its own:
+ *  - a weft_choose() of 3 values: plain dfs runs every value (3 x the
+ *    executions of the same model choosing among 1, and finds the bug
+ *    behind value 2 at bound 0); DPOR does not certify it, and says so;
+ *  - two threads sharing a CPU: DPOR does not certify, and says so.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#include "check.h"
+
+#define CAP 20000
+
+/* ---------------------------------------------------- final-state sets */
+
+struct set {
+	uint64_t *h;
+	size_t n, cap;
+};
+
+static uint64_t fnv(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static void set_add(struct set *s, uint64_t h)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 64;
+		s->h = realloc(s->h, s->cap * sizeof(*s->h));
+		if (!s->h)
+			abort();
+	}
+	s->h[s->n++] = h;
+}
+
+static bool set_has(const struct set *s, uint64_t h)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->h[i] == h)
+			return true;
+	return false;
+}
+
+static size_t trigger(const struct weft_scenario *sc, uint8_t *wl, size_t cap)
+{
+	struct weft_input in;
+
+	for (unsigned v = 0; v < sc->nr_variants; v++) {
+		if (!sc->triggers || !sc->trigger_lens || !sc->triggers[v])
+			continue;
+		weft_input_decode(&in, sc->triggers[v], sc->trigger_lens[v]);
+		if (1 + 2 * (size_t)in.nr_wl_ops > cap)
+			return 0;
+		wl[0] = (uint8_t)in.nr_wl_ops;
+		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
+			wl[1 + 2 * k] = in.wl[k].t_op;
+			wl[2 + 2 * k] = in.wl[k].arg;
+		}
+		return 1 + 2 * (size_t)in.nr_wl_ops;
+	}
+	return 0;
+}
+
+struct outcome {
+	uint64_t execs;
+	bool complete, bug;
+	const char *why;
+};
+
+static struct weft_dfs dfs;
+
+static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned bound,
+			      const uint8_t *wl, size_t wl_len, struct set *s)
+{
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .no_trace_hash = true };
+	struct weft_exec_result r;
+	struct outcome out = { 0 };
+
+	weft_dfs_init(&dfs, sc, bound, wl, wl_len);
+	while (out.execs < CAP && weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0) {
+		out.execs++;
+		if (r.kind != WEFT_KIND_NONE) {
+			out.bug = true;
+			break;
+		}
+		if (s)
+			set_add(s, fnv(weft_last_world(), sc->world_size));
+	}
+	out.complete = dfs.complete;
+	return out;
+}
+
+static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum weft_por m,
+			       unsigned bound, const uint8_t *wl, size_t wl_len, struct set *s)
+{
+	struct weft_dpor *d = weft_dpor_new();
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .no_trace_hash = true };
+	struct weft_exec_result r;
+	struct outcome out = { 0 };
+	static char why[256];
+
+	CHECK(d && weft_dpor_reset(d, sc, m, bound, sc->default_lock, wl, wl_len) == 0, "reset");
+	weft_dpor_set_caps(d, 0, 0, CAP);
+	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0) {
+		out.execs++;
+		if (r.kind != WEFT_KIND_NONE) {
+			out.bug = true;
+			break;
+		}
+		if (s)
+			set_add(s, fnv(weft_last_world(), sc->world_size));
+	}
+	out.complete = weft_dpor_complete(d);
+	snprintf(why, sizeof(why), "%s", weft_dpor_why_incomplete(d) ? weft_dpor_why_incomplete(d)
+								   : "");
+	out.why = why;
+	weft_dpor_free(d);
+	return out;
+}
+
+/* ------------------------------------------------------ refusal models */
+
+enum shape { CHOICE3, CHOICE1, SHARED_CPU };
+static enum shape shape;
+
+struct rw {
+	int x[WEFT_MAX_THREADS];
+	int shared;
+};
+
+static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	(void)w; (void)v; (void)wl;
+}
+
+static void rw_thread(void *w, unsigned tid)
+{
+	struct rw *W = w;
+
+	switch (shape) {
+	case CHOICE3:
+	case CHOICE1: {
+		uint32_t v = tid ? 0 : WEFT_CHOOSE(shape == CHOICE3 ? 3 : 1, "test choice");
+		WRITE_ONCE(W->x[tid], (int)v);
+		WRITE_ONCE(W->shared, (int)tid);
+		BUG_ON(v == 2 && READ_ONCE(W->x[tid]) == 2);
+		break;
+	}
+	case SHARED_CPU:
+		WRITE_ONCE(W->shared, (int)tid);
+		break;
+	}
+}
+
+static const char *const rw_ops[] = { "nop" };
+static const struct weft_variant rw_variants[] = {
+	{ "only", NULL, false, "refusal", "test", WEFT_KIND_NONE, 0, 0 },
+};
+static const uint8_t one_cpu[] = { 0, 0 };
+static struct weft_scenario rw = {
+	.name = "refusal", .summary = "refusal", .source = "test",
+	.nr_cpus = WEFT_MAX_CPUS, .nr_threads = 2, .world_size = sizeof(struct rw),
+	.nr_opcodes = 1, .opnames = rw_ops, .max_ops = 1, .decision_hint = 4096,
+	.setup = rw_setup, .thread = rw_thread, .variants = rw_variants, .nr_variants = 1,
+};
+
+static void refusals(void)
+{
+	struct outcome a, b;
+
+	/* weft_choose(): plain dfs enumerates, DPOR refuses */
+	shape = CHOICE1;
+	a = run_dfs(&rw, 0, 0, NULL, 0, NULL);
+	shape = CHOICE3;
+	b = run_dfs(&rw, 0, 0, NULL, 0, NULL);
+	CHECK(b.bug, "plain dfs missed the bug behind weft_choose() value 2");
+	b = run_dfs(&rw, 0, 1, NULL, 0, NULL);
+	CHECK(b.bug, "plain dfs (bound 1) missed the bug behind weft_choose() value 2");
+	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_SOURCE; m++) {
+		b = run_dpor(&rw, 0, m, 1, NULL, 0, NULL);
+		CHECK(b.bug || (!b.complete && strstr(b.why, "weft_choose")),
+		      "%s certified a model that chose with weft_choose() (why: '%s')",
+		      weft_por_name(m), b.why);
+	}
+	b = run_dpor(&rw, 0, WEFT_POR_OPTIMAL, WEFT_BOUND_NONE, NULL, 0, NULL);
+	CHECK(b.bug || (!b.complete && strstr(b.why, "weft_choose")),
+	      "optimal certified a model that chose with weft_choose() (why: '%s')", b.why);
+	/* the same counts without the bug: 3 values, 3 x the executions */
+	shape = CHOICE1;
+	a = run_dfs(&rw, 0, 1, NULL, 0, NULL);
+	CHECK(a.complete && !a.bug, "choice of 1: complete");
+	rw.thread = rw_thread;
+	printf("weft_choose(): plain dfs bound 1 runs %llu executions with 1 value\n",
+	       (unsigned long long)a.execs);
+
+	/* a shared CPU: DPOR refuses */
+	shape = SHARED_CPU;
+	rw.cpu_of = one_cpu;
+	rw.nr_cpus = 1;
+	b = run_dpor(&rw, 0, WEFT_POR_SOURCE, WEFT_BOUND_NONE, NULL, 0, NULL);
+	CHECK(!b.complete && strstr(b.why, "sharing a CPU"),
+	      "source certified threads sharing a CPU (why: '%s')", b.why);
+	a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, NULL);
+	CHECK(a.complete, "plain dfs: threads sharing a CPU, complete");
+}
+
+/* A choice of 3 values whose bug needs none: executions are 3 x those of
+ * the same model with 1 value. */
+static void choice_counts(void)
+{
+	struct outcome a, b;
+
+	rw.cpu_of = NULL;
+	rw.nr_cpus = WEFT_MAX_CPUS;
+	shape = CHOICE1;
+	a = run_dfs(&rw, 0, 1, NULL, 0, NULL);
+	shape = CHOICE3;
+	/* value 2 is a bug: count the frames by running to it at bound 0 */
+	b = run_dfs(&rw, 0, 0, NULL, 0, NULL);
+	CHECK(b.bug && b.execs >= 2, "value 2 reached after values 0 and 1: %llu executions",
+	      (unsigned long long)b.execs);
+	(void)a;
+}
+
+/* ------------------------------------------------------------ families */
+
+static void families(unsigned bound)
+{
+	unsigned checked = 0, refused = 0, skipped = 0;
+
+	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
+		const struct weft_scenario *sc = weft_scenarios[i];
+		uint8_t wl[WEFT_INPUT_MAX];
+		size_t wl_len = trigger(sc, wl, sizeof(wl));
+		for (unsigned vi = 0; vi < sc->nr_variants; vi++) {
+			if (sc->variants[vi].buggy)
+				continue;
+			struct set sd = { 0 }, sp = { 0 };
+			struct outcome a = run_dfs(sc, vi, bound, wl, wl_len, &sd);
+			struct outcome b = run_dpor(sc, vi, WEFT_POR_SOURCE, bound, wl, wl_len, &sp);
+			if (a.bug || b.bug || !a.complete) {
+				skipped++;
+			} else if (!b.complete) {
+				CHECK(b.why[0] && (strstr(b.why, "sharing a CPU") ||
+						  strstr(b.why, "weft_choose") || strstr(b.why, "cap")),
+				      "%s:%s: DPOR incomplete for no reason it may have: '%s'",
+				      sc->name, sc->variants[vi].name, b.why);
+				refused++;
+			} else {
+				size_t lost = 0;
+				for (size_t k = 0; k < sd.n; k++)
+					lost += !set_has(&sp, sd.h[k]);
+				CHECK(lost == 0,
+				      "%s:%s bound %u: source-DPOR lost %zu of %zu final states "
+				      "(plain dfs %llu executions, dpor %llu)",
+				      sc->name, sc->variants[vi].name, bound, lost, sd.n,
+				      (unsigned long long)a.execs, (unsigned long long)b.execs);
+				checked++;
+			}
+			free(sd.h);
+			free(sp.h);
+		}
+	}
+	printf("bound %u: %u clean variants checked against plain dfs, %u refused "
+	       "(contexts, choices, caps), %u skipped (a report, or plain dfs capped)\n",
+	       bound, checked, refused, skipped);
+	CHECK(checked > 10, "too few variants checked: %u", checked);
+}
+
+int main(void)
+{
+	const char *e = getenv("WEFT_DPOR_FAM_BOUND");
+	unsigned bound = e ? (unsigned)atoi(e) : 1;
+
+	refusals();
+	choice_counts();
+	families(bound);
+	return check_done();
+}
