@@ -29,7 +29,10 @@ const char weft_help_run[] =
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
 	"                    else source; none for scenarios with interrupts or\n"
-	"                    threads sharing a CPU, which the reduction does not model)\n"
+	"                    threads sharing a CPU, which the reduction does not model;\n"
+	"                    a default search whose execution meets active contexts\n"
+	"                    or a weft_choose() of several values starts over as\n"
+	"                    plain dfs, which enumerates choice values)\n"
 	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
 	"                    threads and opcodes) x every interleaving in the bound\n"
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
@@ -89,6 +92,18 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 		wl[2 + 2 * k] = in.wl[k].arg;
 	}
 	return 1 + 2 * (size_t)in.nr_wl_ops;
+}
+
+/* Why plain dfs did not certify. */
+static const char *dfs_why(const struct weft_dfs *d)
+{
+	if (d->wide_choice)
+		return "the model chose with weft_choose() among more than 16 values, which dfs "
+		       "does not enumerate";
+	if (d->overflow)
+		return "the decision stack cap was hit, or a replayed prefix diverged (the model "
+		       "is nondeterministic)";
+	return "the execution cap (--iterations) was hit";
 }
 
 /* Does the scenario declare any trigger input? */
@@ -472,6 +487,10 @@ int cmd_run(int argc, char **argv)
 		else if (dfs)
 			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
 			       st->d.complete && !bug ? "true" : "false");
+		if (dfs && !bug && !st->d.complete) {
+			printf(", \"why_incomplete\": ");
+			cli_json_str(stdout, dfs_why(&st->d));
+		}
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
@@ -536,6 +555,8 @@ int cmd_run(int argc, char **argv)
 				       wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
+			if (!st->d.complete)
+				printf(" (%s)", dfs_why(&st->d));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, NULL, NULL);

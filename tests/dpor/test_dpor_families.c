@@ -2,7 +2,8 @@
  * test_dpor_families.c - partial-order reduction on the registered models
  * (sleeping locks, wait queues, RCU, xarray, refcounts, spawned threads:
  * steps with several dependence records, wake-ups), checked against plain
- * dfs, which needs no dependence at all.
+ * dfs, which needs no dependence at all (WEFT_DPOR_FAM_VERBOSE=1: a line
+ * per variant).
  *
  * For every clean variant of every registered scenario, with its
  * scenario's trigger workload, at preemption bound B (default 1; env
@@ -287,6 +288,12 @@ static void families(unsigned bound)
 				      (unsigned long long)a.execs, (unsigned long long)b.execs);
 				checked++;
 			}
+			if (getenv("WEFT_DPOR_FAM_VERBOSE"))
+				printf("%s:%s bound %u: plain dfs %llu%s (%zu final states), source %llu%s "
+				       "(%zu)%s%s\n", sc->name, sc->variants[vi].name, bound,
+				       (unsigned long long)a.execs, a.complete ? "" : " incomplete", sd.n,
+				       (unsigned long long)b.execs, b.complete ? "" : " incomplete", sp.n,
+				       b.why[0] ? ": " : "", b.why);
 			free(sd.h);
 			free(sp.h);
 		}
