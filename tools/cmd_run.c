@@ -462,8 +462,9 @@ int cmd_run(int argc, char **argv)
 		cli_json_str(stdout, sc->name);
 		printf(", \"variant\": ");
 		cli_json_str(stdout, sc->variants[vi].name);
-		printf(", \"strategy\": \"%s\", \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
-		       ops->name, lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
+		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
+		       ops->name, dfs ? ", \"por\": \"none\"" : "",
+		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
 		if (bug)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
