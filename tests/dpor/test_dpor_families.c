@@ -15,9 +15,10 @@
  * reports a bug under either is skipped (clean variants only).
  *
  * Also the refusals, each on a model of its own:
- *  - a weft_choose() of 3 values: plain dfs runs every value (3 x the
- *    executions of the same model choosing among 1, and finds the bug
- *    behind value 2 at bound 0); DPOR does not certify it, and says so;
+ *  - a weft_choose() of 3 values: plain dfs runs every value (exactly 3 x
+ *    the executions of the same model choosing among 1, at bounds 0-2,
+ *    and finds the bug behind value 2 at bound 0); DPOR does not certify
+ *    it, and says so;
  *  - two threads sharing a CPU: DPOR does not certify, and says so.
  */
 #include <stdio.h>
@@ -151,7 +152,7 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 
 /* ------------------------------------------------------ refusal models */
 
-enum shape { CHOICE3, CHOICE1, SHARED_CPU };
+enum shape { CHOICE3, CHOICE3_CLEAN, CHOICE1, SHARED_CPU };
 static enum shape shape;
 
 struct rw {
@@ -170,11 +171,12 @@ static void rw_thread(void *w, unsigned tid)
 
 	switch (shape) {
 	case CHOICE3:
+	case CHOICE3_CLEAN:
 	case CHOICE1: {
-		uint32_t v = tid ? 0 : WEFT_CHOOSE(shape == CHOICE3 ? 3 : 1, "test choice");
+		uint32_t v = tid ? 0 : WEFT_CHOOSE(shape == CHOICE1 ? 1 : 3, "test choice");
 		WRITE_ONCE(W->x[tid], (int)v);
 		WRITE_ONCE(W->shared, (int)tid);
-		BUG_ON(v == 2 && READ_ONCE(W->x[tid]) == 2);
+		BUG_ON(shape == CHOICE3 && v == 2 && READ_ONCE(W->x[tid]) == 2);
 		break;
 	}
 	case SHARED_CPU:
@@ -216,13 +218,21 @@ static void refusals(void)
 	b = run_dpor(&rw, 0, WEFT_POR_OPTIMAL, WEFT_BOUND_NONE, NULL, 0, NULL);
 	CHECK(b.bug || (!b.complete && strstr(b.why, "weft_choose")),
 	      "optimal certified a model that chose with weft_choose() (why: '%s')", b.why);
-	/* the same counts without the bug: 3 values, 3 x the executions */
-	shape = CHOICE1;
-	a = run_dfs(&rw, 0, 1, NULL, 0, NULL);
-	CHECK(a.complete && !a.bug, "choice of 1: complete");
-	rw.thread = rw_thread;
-	printf("weft_choose(): plain dfs bound 1 runs %llu executions with 1 value\n",
-	       (unsigned long long)a.execs);
+	/* without the bug: 3 values, exactly 3 x the executions of 1 value
+	 * (the choice costs no preemption and changes only data) */
+	for (unsigned k = 0; k <= 2; k++) {
+		shape = CHOICE1;
+		a = run_dfs(&rw, 0, k, NULL, 0, NULL);
+		shape = CHOICE3_CLEAN;
+		struct outcome c = run_dfs(&rw, 0, k, NULL, 0, NULL);
+		CHECK(a.complete && c.complete && !a.bug && !c.bug && c.execs == 3 * a.execs,
+		      "bound %u: weft_choose(3) runs %llu executions, weft_choose(1) %llu", k,
+		      (unsigned long long)c.execs, (unsigned long long)a.execs);
+		if (k == 1)
+			printf("weft_choose(): plain dfs bound 1 runs %llu executions with 1 value, "
+			       "%llu with 3\n", (unsigned long long)a.execs,
+			       (unsigned long long)c.execs);
+	}
 
 	/* a shared CPU: DPOR refuses */
 	shape = SHARED_CPU;
@@ -233,24 +243,6 @@ static void refusals(void)
 	      "source certified threads sharing a CPU (why: '%s')", b.why);
 	a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, NULL);
 	CHECK(a.complete, "plain dfs: threads sharing a CPU, complete");
-}
-
-/* A choice of 3 values whose bug needs none: executions are 3 x those of
- * the same model with 1 value. */
-static void choice_counts(void)
-{
-	struct outcome a, b;
-
-	rw.cpu_of = NULL;
-	rw.nr_cpus = WEFT_MAX_CPUS;
-	shape = CHOICE1;
-	a = run_dfs(&rw, 0, 1, NULL, 0, NULL);
-	shape = CHOICE3;
-	/* value 2 is a bug: count the frames by running to it at bound 0 */
-	b = run_dfs(&rw, 0, 0, NULL, 0, NULL);
-	CHECK(b.bug && b.execs >= 2, "value 2 reached after values 0 and 1: %llu executions",
-	      (unsigned long long)b.execs);
-	(void)a;
 }
 
 /* ------------------------------------------------------------ families */
@@ -356,7 +348,6 @@ int main(void)
 	unsigned bound = e ? (unsigned)atoi(e) : 1;
 
 	refusals();
-	choice_counts();
 	families(bound);
 	buggy(bound);
 	return check_done();
