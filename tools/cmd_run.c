@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "replay_cli.h"
+#include "run_dpor.h"
 
 const char weft_help_run[] =
 	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
@@ -21,7 +22,21 @@ const char weft_help_run[] =
 	"  --seed N          seed of random and pct (default 1)\n"
 	"  --iterations N    executions at most (default 100000; dfs: unlimited)\n"
 	"  --depth D         pct depth (default 2)\n"
-	"  --bound K         dfs preemption bound (default 2)\n"
+	"  --bound K|none    dfs preemption bound (default 2); with partial-order\n"
+	"                    reduction, bounds 0, 1, ... K are searched in turn so the\n"
+	"                    first report has the fewest preemptions; none: every\n"
+	"                    interleaving (\"verified\" when complete)\n"
+	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
+	"                    source, optimal (default: optimal with --bound none,\n"
+	"                    else source; none for scenarios with interrupts or\n"
+	"                    threads sharing a CPU, which the reduction does not model;\n"
+	"                    a default search whose execution meets active contexts\n"
+	"                    or a weft_choose() of several values starts over as\n"
+	"                    plain dfs, which enumerates choice values)\n"
+	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
+	"                    threads and opcodes) x every interleaving in the bound\n"
+	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
+	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
 	"  --workload HEX    fixed workload section: byte 0 is the op count n, then\n"
 	"                    exactly 2n bytes (dfs default: the variant's trigger\n"
@@ -79,6 +94,18 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 	return 1 + 2 * (size_t)in.nr_wl_ops;
 }
 
+/* Why plain dfs did not certify. */
+static const char *dfs_why(const struct weft_dfs *d)
+{
+	if (d->wide_choice)
+		return "the model chose with weft_choose() among more than 16 values, which dfs "
+		       "does not enumerate";
+	if (d->overflow)
+		return "the decision stack cap was hit, or a replayed prefix diverged (the model "
+		       "is nondeterministic)";
+	return "the execution cap (--iterations) was hit";
+}
+
 /* Does the scenario declare any trigger input? */
 static bool has_trigger(const struct weft_scenario *sc)
 {
@@ -133,6 +160,9 @@ int cmd_run(int argc, char **argv)
 	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
+	bool bound_none = false, por_set = false;
+	enum weft_por por = WEFT_POR_NONE;
+	uint64_t workloads = 0, wl_args = 2;
 	static uint8_t input[65536];
 	uint8_t wl[WEFT_INPUT_MAX];
 	long input_len = 0;
@@ -176,8 +206,23 @@ int cmd_run(int argc, char **argv)
 				return cli_usage_error("run: --depth takes 1..8");
 		} else if (!strcmp(a, "--bound")) {
 			NEEDV();
-			if (!cli_parse_u64(v, &bound) || bound > 255)
-				return cli_usage_error("run: --bound takes 0..255");
+			bound_none = !strcmp(v, "none");
+			if (!bound_none && (!cli_parse_u64(v, &bound) || bound > 255))
+				return cli_usage_error("run: --bound takes 0..255 or none");
+		} else if (!strcmp(a, "--por")) {
+			NEEDV();
+			if (!weft_por_parse(v, &por))
+				return cli_usage_error("run: --por takes none, sleep, source or optimal, "
+						       "not '%s'", v);
+			por_set = true;
+		} else if (!strcmp(a, "--workloads")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &workloads) || !workloads || workloads > 8)
+				return cli_usage_error("run: --workloads takes 1..8 (ops)");
+		} else if (!strcmp(a, "--workload-args")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &wl_args) || !wl_args || wl_args > 256)
+				return cli_usage_error("run: --workload-args takes 1..256");
 		} else if (!strcmp(a, "--steps")) {
 			NEEDV();
 			if (!cli_parse_u64(v, &steps) || !steps || steps > UINT32_MAX)
@@ -265,7 +310,56 @@ int cmd_run(int argc, char **argv)
 		if (!have_wl)
 			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
 		have_wl = true;
-		weft_dfs_init(&st->d, sc, (unsigned)bound, wl, wl_len);
+		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
+		if (!por_set)
+			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
+		if (por != WEFT_POR_NONE) {
+			if (!weft_por_sound(por, b)) {
+				free(st);
+				return cli_usage_error("run: --por %s is not sound with a preemption bound "
+						       "(docs/strategies.md); use --por source, or --bound "
+						       "none", weft_por_name(por));
+			}
+			if (workloads && wl_given) {
+				free(st);
+				return cli_usage_error("run: --workloads enumerates workloads: no "
+						       "--workload with it");
+			}
+			static char why[160];
+			if (wl_from)
+				snprintf(why, sizeof(why), "the trigger of %s", wl_from);
+			else if (wl_given)
+				snprintf(why, sizeof(why), "from --workload");
+			struct weft_cli_dpor_args da = {
+				.sc = sc, .vi = vi, .lock = lock, .steps = steps, .lockdep = lockdep,
+				.json = json, .quiet = quiet, .stats = stats, .outdir = outdir,
+				.wl = wl, .wl_len = wl_len, .wl_why = wl_from || wl_given ? why : NULL,
+				.por = por, .bound = b,
+				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
+				.max_execs = iterations, .want_kinds = want_kinds,
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc)
+					? (wl_given ? "the workload is empty and the scenario declares no "
+						      "trigger workload: this covers the empty workload only"
+						    : "the scenario declares no trigger workload, so dfs "
+						      "searched the empty workload only: the certificate "
+						      "covers nothing else (give one with --workload, or "
+						      "enumerate with --workloads)")
+					: NULL,
+			};
+			da.por_auto = !por_set && !workloads;
+			int rc = weft_cli_run_dpor(&da);
+			if (rc != WEFT_CLI_DPOR_FALLBACK) {
+				free(st);
+				return rc;
+			}
+			/* contexts (interrupts, threads sharing a CPU): the
+			 * reduction cannot certify, plain dfs can */
+			por = WEFT_POR_NONE;
+		}
+		if (workloads)
+			return cli_usage_error("run: --workloads needs partial-order reduction "
+					       "(--por sleep|source|optimal)");
+		weft_dfs_init(&st->d, sc, b, wl, wl_len);
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
 		if (!input_path && !input_hex) {
@@ -279,6 +373,10 @@ int cmd_run(int argc, char **argv)
 		free(st);
 		return cli_usage_error("run: unknown strategy '%s' (random, pct, dfs, bytes)",
 				       strategy);
+	}
+	if ((por_set || workloads) && strcmp(strategy, "dfs")) {
+		free(st);
+		return cli_usage_error("run: --por and --workloads are options of --strategy dfs");
 	}
 	if (!iterations)
 		iterations = !strcmp(strategy, "dfs") ? UINT64_MAX : 100000;
@@ -364,8 +462,9 @@ int cmd_run(int argc, char **argv)
 		cli_json_str(stdout, sc->name);
 		printf(", \"variant\": ");
 		cli_json_str(stdout, sc->variants[vi].name);
-		printf(", \"strategy\": \"%s\", \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
-		       ops->name, lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
+		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
+		       ops->name, dfs ? ", \"por\": \"none\"" : "",
+		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
 		if (bug)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
@@ -383,9 +482,16 @@ int cmd_run(int argc, char **argv)
 		} else {
 			printf("null, \"workload_ops\": null");
 		}
-		if (dfs)
+		if (dfs && bound_none)
+			printf(", \"bound\": \"none\", \"complete\": %s",
+			       st->d.complete && !bug ? "true" : "false");
+		else if (dfs)
 			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
 			       st->d.complete && !bug ? "true" : "false");
+		if (dfs && !bug && !st->d.complete) {
+			printf(", \"why_incomplete\": ");
+			cli_json_str(stdout, dfs_why(&st->d));
+		}
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
@@ -440,11 +546,18 @@ int cmd_run(int argc, char **argv)
 		printf("clean: %s in %.3f s (%s)",
 		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);
 		if (dfs) {
-			printf(", bound %" PRIu64 " %s for %s", bound,
-			       st->d.complete ? "covered completely" : "NOT covered completely",
-			       wl_len > 1 ? "workload " : "");
+			if (bound_none)
+				printf(", every interleaving %s for %s",
+				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       wl_len > 1 ? "workload " : "");
+			else
+				printf(", bound %" PRIu64 " %s for %s", bound,
+				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
+			if (!st->d.complete)
+				printf(" (%s)", dfs_why(&st->d));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, NULL, NULL);

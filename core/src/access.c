@@ -149,6 +149,8 @@ uint32_t weft_choose(uint32_t n, const struct weft_site *s)
 
 	if (n > 1 && M.ops && M.ops->pick_value)
 		v = M.ops->pick_value(M.st, M.choices, n) % n;
+	if (n > 1)
+		M.free_choices++;
 	if (M.choices < WEFT_MAX_CHOICES)
 		M.choice_vals[M.choices] = v;
 	M.choices++;

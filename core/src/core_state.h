@@ -17,6 +17,10 @@
 
 struct weft_core_state {
 	struct weft_rcu_core rcu;
+	/* workqueue.c: a location for each CPU's worklist (which lives in the
+	 * machine), named by the dependence records of queueing, taking and
+	 * waiting for work; never written */
+	uint8_t wq_pool[WEFT_MAX_CPUS];
 };
 
 #endif

@@ -429,6 +429,8 @@ static inline void wake(unsigned i)
 	w->state = T_RUNNABLE;
 	w->wait_chan = NULL;
 	w->wait_class = NULL;
+	w->wake_step1 = M.step + 1;
+	w->waker = (uint8_t)(M.cur < 0 ? 0xff : M.cur);
 	M.runnable |= 1u << i;
 }
 
@@ -564,6 +566,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->wait_chan = NULL;
 	t->wait_class = NULL;
 	t->last_site = NULL;
+	t->wake_step1 = 0;
 	t->fn = fn;
 	t->arg = arg;
 	t->label = label;
@@ -637,9 +640,19 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 	out->arg = t->pend_class == &join_class
 			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
 	out->site = t->last_site;
+	out->flags = t->pend_class && !t->pend_class->sleeps ? WEFT_STEP_SPIN : 0;
 	if (would_block)
 		*would_block = t->pend_class && t->pend_class->busy &&
 			       t->pend_class->busy(t->pend_addr, tid);
+	return true;
+}
+
+bool weft_thread_woken(unsigned tid, unsigned *waker, uint32_t *step)
+{
+	if (tid >= M.nr_threads || !M.th[tid].wake_step1)
+		return false;
+	*waker = M.th[tid].waker;
+	*step = M.th[tid].wake_step1 - 1;
 	return true;
 }
 
@@ -918,6 +931,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.cpu_of[i] = (uint8_t)weft_cpu_of(sc, i);
 	M.cur = -1;
 	M.step = M.decisions = M.switches = M.preemptions = M.choices = 0;
+	M.free_choices = 0;
 	M.lone_yields = 0;
 	M.evseq = 0;
 	M.hash = 0x5745465400000001ull; /* "WEFT" */
@@ -949,6 +963,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].label = NULL;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
+			M.th[i].wake_step1 = 0;
 			M.runnable |= 1u << i;
 		}
 		/* interrupt pseudo-threads after the scenario's threads */
@@ -962,6 +977,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			t->label = NULL;
 			t->has_ticket = false;
 			t->last_site = NULL;
+			t->wake_step1 = 0;
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
 		}
 		M.nr_threads += sc->nr_irqs;
@@ -1071,6 +1087,16 @@ unsigned weft_last_nr_threads(void)
 int weft_last_thread_irq(unsigned tid)
 {
 	return tid < M.nr_threads ? thread_irq(&M.th[tid]) : -1;
+}
+
+uint32_t weft_free_choices(void)
+{
+	return M.free_choices;
+}
+
+bool weft_contexts_active(void)
+{
+	return M.ctx_active;
 }
 
 const void *weft_last_world(void)

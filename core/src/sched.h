@@ -80,6 +80,10 @@ struct wthread {
 	void (*fn)(void *world, void *arg);
 	void *arg;
 	const char *label;    /* "kworker/1" for a machine-made thread */
+	/* its last wake-up (weft_thread_woken()): the waker's step + 1 (0:
+	 * never woken in this execution) and the waker */
+	uint32_t wake_step1;
+	uint8_t waker;
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -143,6 +147,7 @@ struct weft_machine {
 	int cur;
 	uint32_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
+	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
@@ -485,16 +490,23 @@ static inline struct weft_core_state *weft_core(void)
 /* Tell a strategy that wants it (ops->on_step) what the operation that
  * just ran touched. kind: WEFT_DEP_*; loc/size in the world (WEFT_NO_LOC
  * for none); arg: a thread number for spawn/join, else 0. */
-static inline void weft_sched_step(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
-				   const struct weft_site *s)
+static inline void weft_sched_step_f(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
+				     unsigned flags, const struct weft_site *s)
 {
 	if (__builtin_expect(M.on_step != NULL, 0)) {
 		struct weft_step_info si = {
 			.step = M.step, .tid = (uint8_t)(M.cur < 0 ? 0xff : M.cur),
-			.kind = (uint8_t)kind, .size = size, .loc = loc, .arg = arg, .site = s,
+			.kind = (uint8_t)kind, .flags = (uint8_t)flags, .size = size, .loc = loc,
+			.arg = arg, .site = s,
 		};
 		M.on_step(M.st, &si);
 	}
+}
+
+static inline void weft_sched_step(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
+				   const struct weft_site *s)
+{
+	weft_sched_step_f(kind, loc, size, arg, 0, s);
 }
 
 #endif

@@ -59,7 +59,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 		t->has_ticket = true;
 		while (l->serving != t->ticket || l->locked) {
 			weft_trace(WEFT_EV_BLOCK, loc, l->locked, t->ticket, s);
-			weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, s);
+			weft_sched_step_f(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 			weft_sched_block(l, &weft_spin_class, s);
 			M.step++;
 			/* resumed: the lock was handed to us (or not yet) */
@@ -70,7 +70,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 	} else {
 		while (l->locked) {
 			weft_trace(WEFT_EV_BLOCK, loc, l->locked, 0, s);
-			weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, s);
+			weft_sched_step_f(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 			weft_sched_block(l, &weft_spin_class, s);
 			M.step++;
 		}
@@ -78,7 +78,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
-	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, s);
+	weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
 	if (M.fb)
@@ -155,7 +155,7 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 		weft_sched_wake_all(l);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, s);
+	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
 	weft_ctx_preempt_dec();

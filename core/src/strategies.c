@@ -422,7 +422,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			struct weft_dfs_frame *f = &d->f[i];
 			int alt = (int)f->chosen;
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
-				unsigned pre = f->preempt_before + (f->cur_runnable && alt != f->dflt);
+				unsigned pre = f->preempt_before + (f->cur_runnable == 1 && alt != f->dflt);
 				if (pre <= d->bound)
 					break;
 			}
@@ -435,7 +435,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 		}
 		if (!found) {
 			d->exhausted = true;
-			d->complete = !d->overflow;
+			d->complete = !d->overflow && !d->wide_choice;
 			return -1;
 		}
 	}
@@ -460,7 +460,7 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 		 * threads every decision's runnable mask is the same, so the
 		 * default and whether the current thread could go on are
 		 * compared too. */
-		if (f->runnable != dec->runnable || f->dflt != dec->dflt ||
+		if (f->cur_runnable > 1 || f->runnable != dec->runnable || f->dflt != dec->dflt ||
 		    f->cur_runnable != (dec->cur >= 0))
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
@@ -468,7 +468,7 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 	unsigned before = 0;
 	if (i > 0) {
 		struct weft_dfs_frame *p = &d->f[i - 1];
-		before = p->preempt_before + (p->cur_runnable && p->chosen != p->dflt);
+		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
 	}
 	f->runnable = (uint16_t)dec->runnable;
 	f->dflt = (uint8_t)dec->dflt;
@@ -476,6 +476,44 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 	f->chosen = (uint8_t)dec->dflt;
 	f->preempt_before = (uint8_t)(before > 255 ? 255 : before);
 	return dec->dflt;
+}
+
+/* A weft_choose() of n values: a frame of its own whose alternatives are
+ * the values (0 first), at no preemption cost, so that complete covers
+ * every value the model could choose. */
+static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
+{
+	struct weft_dfs *d = st;
+	uint32_t i = d->depth;
+
+	(void)index;
+	if (n > 16) {
+		d->wide_choice = true;
+		return 0;
+	}
+	if (i >= WEFT_DFS_MAX_DEPTH) {
+		d->overflow = true;
+		return 0;
+	}
+	d->depth++;
+	struct weft_dfs_frame *f = &d->f[i];
+	uint16_t vals = (uint16_t)((1u << n) - 1);
+	if (i < d->replay_len) {
+		if (f->cur_runnable != 2 || f->runnable != vals)
+			d->overflow = true;   /* nondeterministic model */
+		return f->chosen;
+	}
+	unsigned before = 0;
+	if (i > 0) {
+		struct weft_dfs_frame *p = &d->f[i - 1];
+		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
+	}
+	f->runnable = vals;
+	f->dflt = 0;
+	f->cur_runnable = 2;
+	f->chosen = 0;
+	f->preempt_before = (uint8_t)(before > 255 ? 255 : before);
+	return 0;
 }
 
 static void dfs_end(void *st, const struct weft_exec_result *r)
@@ -493,6 +531,7 @@ const struct weft_strategy_ops weft_strategy_dfs = {
 	.name = "dfs",
 	.begin = dfs_begin,
 	.pick_next = dfs_pick,
+	.pick_value = dfs_value,
 	.end = dfs_end,
 };
 

@@ -12,11 +12,19 @@
  * are idle (an execution ends with them asleep, never "stuck"). The
  * worklists are the machine's (reset per execution); the PENDING bit is the
  * world's, every access a primitive.
+ *
+ * Dependence records: a worklist is the location wq_pool[cpu] of the core
+ * area (core_state.h). queue_work_on() writes it in its step (after the
+ * PENDING bit's record), the worker writes it when it takes an item (in
+ * the step of its store to w->running) and when it goes to sleep on an
+ * empty list (BLOCKED), so the order of queueings is the order of the
+ * work and a waiting worker depends on the queueing that wakes it.
  */
 #include <string.h>
 
 #include <weft/kernel.h>
 
+#include "core_state.h"
 #include "sched.h"
 
 static const char *const kworker_names[WEFT_MAX_CPUS] = {
@@ -106,6 +114,16 @@ void weft_init_work(struct work_struct *w, work_func_t fn)
 	w->seq = 0;
 }
 
+static inline uint32_t pool_loc(unsigned cpu)
+{
+	return loc_of(&M.core->wq_pool[cpu]);
+}
+
+static struct weft_site idle_site = { __FILE__, "worker_thread", "worker_thread(): wait for work",
+				      __LINE__, WEFT_EV_WAIT, 0 };
+static struct weft_site take_site = { __FILE__, "worker_thread", "worker_thread(): take work",
+				      __LINE__, WEFT_EV_RMW, 0 };
+
 /* process_one_work() loop of the CPU's bound worker. */
 static void worker_fn(void *world, void *arg)
 {
@@ -115,14 +133,17 @@ static void worker_fn(void *world, void *arg)
 	(void)world;
 	for (;;) {
 		while (!p->n) {
-			weft_sched_block(p, &worker_idle,
-					 WEFT_SITE(WEFT_EV_WAIT, "worker_thread(): wait for work"));
+			weft_sched_step(WEFT_DEP_BLOCKED, pool_loc(cpu), 1, 0, &idle_site);
+			weft_sched_block(p, &worker_idle, &idle_site);
 			M.step++;
 		}
 		struct work_struct *w = p->q[p->head];
 		p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
 		p->n--;
 		WRITE_ONCE(w->running, cpu + 1);
+		/* the take, recorded in the step of that store (no scheduling
+		 * point lies between them) */
+		weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, &take_site);
 		clear_bit(WEFT_WORK_PENDING, &w->data);   /* before the call: may requeue */
 		w->func(w);
 		WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
@@ -166,6 +187,7 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 					     kworker_names[cpu], s);
 	else
 		weft_sched_wake_all(p);
+	weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, s);
 	return true;
 }
 

@@ -56,7 +56,7 @@ run 0 "$weft" run demo-counter:atomic --strategy dfs --bound 1 --workload 020000
 run 0 "$weft" run demo-counter:atomic --strategy dfs --bound 1 --workload ""
 
 # plurals
-run 1 "$weft" run demo-abba:abba --strategy dfs --bound 1
+run 1 "$weft" run demo-abba:abba --strategy dfs --por none --bound 1
 has "1 preemption," "$dir/out" "singular preemption"
 hasnt "1 preemptions" "$dir/out" "singular preemption"
 has "found after 6 executions" "$dir/out" "plural executions"

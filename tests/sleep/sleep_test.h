@@ -178,6 +178,14 @@ static inline void st_dfs_step(void *st, const struct weft_step_info *si)
 	}
 }
 
+/* dfs enumerates weft_choose() values */
+static inline uint32_t st_dfs_value(void *st, uint32_t index, uint32_t n)
+{
+	struct st_dfs *x = st;
+
+	return weft_strategy_dfs.pick_value(&x->d, index, n);
+}
+
 static inline void st_dfs_end(void *st, const struct weft_exec_result *r)
 {
 	struct st_dfs *x = st;
@@ -190,6 +198,7 @@ static const struct weft_strategy_ops st_dfs_ops = {
 	.name = "dfs+pending",
 	.begin = st_dfs_begin,
 	.pick_next = st_dfs_pick,
+	.pick_value = st_dfs_value,
 	.end = st_dfs_end,
 	.on_step = st_dfs_step,
 };

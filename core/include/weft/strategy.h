@@ -138,7 +138,9 @@ extern const struct weft_strategy_ops weft_strategy_pct;
 struct weft_dfs_frame {
 	uint16_t runnable;
 	uint8_t dflt;
-	uint8_t cur_runnable;    /* the current thread was runnable */
+	uint8_t cur_runnable;    /* the current thread was runnable (2: the
+				    frame is a weft_choose() of the values in
+				    runnable, which costs no preemption) */
 	uint8_t chosen;
 	uint8_t preempt_before;  /* preemptions before this decision */
 };
@@ -152,12 +154,115 @@ struct weft_dfs {
 	bool started, exhausted;
 	bool complete;           /* exhausted, and nothing was cut off */
 	bool overflow;           /* depth cap hit or the model diverged */
+	bool wide_choice;        /* a weft_choose() of more than 16 values: not
+				    enumerated (value 0 only), so not complete */
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
 };
 void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned bound,
 		   const uint8_t *wl, size_t wl_len);
 extern const struct weft_strategy_ops weft_strategy_dfs;
+
+/* ------------------------------------------------------------------ dpor */
+
+/*
+ * dfs with partial-order reduction (core/src/dpor.c, docs/strategies.md).
+ * Dependence comes from the machine's ops->on_step records: two events of
+ * different threads conflict when they touch overlapping world bytes and
+ * one of them writes (a lock's acquire, release and stateful blocked
+ * attempt write the lock); a spawn happens before the child's first event,
+ * a thread's end before every join of it. A thread that would block on a
+ * test-and-set spinlock or a join (blocking that changes no state) is not
+ * enabled; one that would take a ticket or sleep on a wait queue is.
+ *
+ *  NONE     plain dfs; use weft_strategy_dfs (it is exactly that).
+ *  SLEEP    dfs over every enabled thread, pruned by sleep sets
+ *           (Godefroid, "Partial-order methods...", LNCS 1032, 1996).
+ *  SOURCE   source-DPOR with sleep sets (Abdulla, Aronis, Jonsson,
+ *           Sagonas, "Optimal dynamic partial order reduction", POPL 2014,
+ *           Algorithm 1; Flanagan and Godefroid, POPL 2005).
+ *  OPTIMAL  optimal DPOR: source sets and wakeup trees (POPL 2014,
+ *           Algorithm 2; JACM 64(4) 2017): one execution per Mazurkiewicz
+ *           trace, never a sleep-set-blocked one.
+ *
+ * With a preemption bound, SLEEP and SOURCE switch to their bounded forms,
+ * which keep "no bug within K preemptions" sound (docs/strategies.md):
+ * an alternative to continuing the current thread is explored only once
+ * an explored run shows a conflicting event that has not seen the
+ * thread's next op (a delay argument, in place of the conservative
+ * backtrack points of Coons, Musuvathi, McKinley, "Bounded partial-order
+ * reduction", OOPSLA 2013, which a brute-force check found unsound here),
+ * and a thread put to sleep where it was not the current thread covers
+ * its whole next block. OPTIMAL has no sound bounded form here and is
+ * refused (weft_dpor_reset returns WEFT_EINVAL). With yields, OPTIMAL
+ * continues as SOURCE.
+ */
+enum weft_por {
+	WEFT_POR_NONE = 0,
+	WEFT_POR_SLEEP,
+	WEFT_POR_SOURCE,
+	WEFT_POR_OPTIMAL,
+};
+#define WEFT_BOUND_NONE 0xffffffffu   /* no preemption bound */
+
+const char *weft_por_name(enum weft_por p);
+/* "none", "sleep", "source", "optimal"; false for anything else. */
+bool weft_por_parse(const char *s, enum weft_por *out);
+/* Is mode sound with a preemption bound (bound != WEFT_BOUND_NONE)? */
+bool weft_por_sound(enum weft_por p, unsigned bound);
+/* The best mode that is sound with bound: OPTIMAL without one, SOURCE
+ * with one. */
+enum weft_por weft_por_default(unsigned bound);
+
+struct weft_dpor_stats {
+	uint64_t executions;     /* machine executions run */
+	uint64_t redundant;      /* of which sleep-set blocked: covered by others
+				    (never for OPTIMAL on a model without yields) */
+	uint64_t states;         /* decisions taken beyond a replayed prefix: the
+				    nodes of the explored decision tree */
+	uint64_t events;         /* visible operations executed */
+	uint64_t races;          /* reversible races analysed */
+	uint64_t backtracks;     /* backtrack points / wakeup sequences added */
+	uint64_t fallbacks;      /* the thread a race wanted could not run where
+				    it was wanted (a yield, an unknown op): every
+				    enabled thread was added there instead */
+	uint64_t yield_restarts; /* the model yields: the search started over once
+				    with blocking threads as choices (1 or 0),
+				    and optimal DPOR went on as source-DPOR */
+	uint64_t final_states;   /* distinct world states at the end of an
+				    execution (weft_dpor_count_final_states) */
+	bool final_states_capped;
+	uint32_t max_depth;      /* deepest decision stack */
+};
+
+struct weft_dpor;
+/* Allocates a searcher (NULL if out of memory); reset it before use. */
+struct weft_dpor *weft_dpor_new(void);
+void weft_dpor_free(struct weft_dpor *d);
+/*
+ * Start a new search: mode (not NONE), bound (WEFT_BOUND_NONE: every
+ * interleaving), the run's lock model, the fixed workload bytes (copied).
+ * Returns 0, or WEFT_EINVAL for NONE or a mode that is not sound with the
+ * bound.
+ */
+int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum weft_por mode,
+		    unsigned bound, enum weft_lock_model lock, const uint8_t *wl, size_t wl_len);
+/* Caps (0: keep the default): decisions per execution, events per
+ * execution, executions. Hitting one makes the search incomplete. */
+void weft_dpor_set_caps(struct weft_dpor *d, uint32_t max_frames, uint32_t max_events,
+			uint64_t max_executions);
+/* Count distinct final world states (a hash of the world after each
+ * execution; costs one pass over the world per execution). */
+void weft_dpor_count_final_states(struct weft_dpor *d, bool on);
+/* The search is over (its begin returned < 0). */
+bool weft_dpor_done(const struct weft_dpor *d);
+/* Over, and nothing was cut off: no cap hit, no replayed prefix diverged
+ * (a nondeterministic model), no wakeup sequence lost. */
+bool weft_dpor_complete(const struct weft_dpor *d);
+/* Why the search is not complete ("" when it is, or still running). */
+const char *weft_dpor_why_incomplete(const struct weft_dpor *d);
+void weft_dpor_get_stats(const struct weft_dpor *d, struct weft_dpor_stats *out);
+extern const struct weft_strategy_ops weft_strategy_dpor;
 
 /* ---------------------------------------------------------------- replay */
 

@@ -313,6 +313,7 @@ struct weft_step_info {
 	uint32_t step;
 	uint8_t tid;
 	uint8_t kind;          /* enum weft_dep_kind */
+	uint8_t flags;         /* WEFT_STEP_* */
 	uint32_t size;
 	uint32_t loc;          /* world offset, or WEFT_NO_LOC */
 	uint32_t arg;
@@ -508,6 +509,15 @@ unsigned weft_last_nr_threads(void);
 /* The scenario interrupt thread tid delivered in the last execution, or -1
  * for an ordinary thread. */
 int weft_last_thread_irq(unsigned tid);
+/* Whether the context machinery is active in the current (or last)
+ * execution: interrupts declared, or two threads sharing a CPU (then a
+ * thread may be excluded by another context holding its CPU, which no
+ * dependence record shows; partial-order reduction does not certify). */
+bool weft_contexts_active(void);
+/* weft_choose() calls of more than one value in the current (or last)
+ * execution: model-internal decisions that partial-order reduction does
+ * not enumerate (plain dfs does), so it does not certify. */
+uint32_t weft_free_choices(void);
 /* The model's world after the last execution (for stats and audits). */
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
@@ -524,6 +534,19 @@ const struct weft_workload *weft_last_workload_ops(void);
  * an unfinished thread to join).
  */
 bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block);
+/* weft_step_info.flags: a record of spin_lock() (ACQUIRE, BLOCKED) or
+ * spin_unlock() (RELEASE): a spin wait, which under the test-and-set
+ * model changes nothing when it finds the lock held, unlike a sleeping
+ * lock's blocked attempt, which queues its waiter. weft_thread_pending()
+ * sets it for a thread paused before a spin wait. */
+#define WEFT_STEP_SPIN 1u
+/*
+ * For strategies, during an execution: the last time thread tid was made
+ * runnable after blocking (a wake-up), by which thread (0xff: the host) at
+ * which step (the waker's step, whose dependence records name what woke
+ * it). False if tid was never woken in this execution.
+ */
+bool weft_thread_woken(unsigned tid, unsigned *waker, uint32_t *step);
 /* The fake CPU thread tid of sc runs on. */
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid);
 /* Interleaving feedback: the machine increments map[hash(feature) & (size-1)]

@@ -1,0 +1,434 @@
+/*
+ * test_dpor_random.c - partial-order reduction checked by brute force on
+ * random small programs (2-4 threads, reads, writes, atomics, spinlock
+ * critical sections, trylocks, data-dependent branches, spawn/join and
+ * yields), under both lock models:
+ *
+ *  - soundness: for each bound K in 0..3 and unbounded, every Mazurkiewicz
+ *    trace that plain dfs (every interleaving within K preemptions)
+ *    reaches is reached by sleep, source (and, unbounded, optimal) DPOR
+ *    within K, and each DPOR execution stays within K preemptions;
+ *  - optimality: unbounded optimal DPOR runs exactly one execution per
+ *    trace and never a sleep-set-blocked one (programs without yields);
+ *  - certificates: every search that ends says complete, except where a
+ *    cap was hit on purpose.
+ *
+ * Traces are fingerprinted by trace_class.h, independently of dpor.c.
+ * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);
+ * WEFT_DPOR_SEED picks another sequence; WEFT_DPOR_LOCKY makes the programs
+ * lock-heavy.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#include "check.h"
+#include "trace_class.h"
+
+enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O__N };
+
+struct op {
+	uint8_t kind, x, y, lock;
+};
+
+#define MAXT 4
+#define MAXOPS 5
+#define NVARS 3
+
+struct prog {
+	unsigned nthreads;
+	unsigned nops[MAXT + 1];      /* [MAXT]: the spawned child's body */
+	struct op ops[MAXT + 1][MAXOPS];
+	bool has_yield;
+};
+
+static struct prog P;
+/* The child's CPU: a CPU of its own (7), except in the check that a
+ * shared CPU (contexts) is never certified. */
+static unsigned child_cpu = 7;
+
+struct rw {
+	int x[NVARS];
+	spinlock_t l[2];
+	int child[MAXT];
+};
+
+static void run_ops(struct rw *W, unsigned body, unsigned self);
+
+static void child_fn(void *w, void *arg)
+{
+	run_ops(w, MAXT, (unsigned)(uintptr_t)arg);
+}
+
+static void run_ops(struct rw *W, unsigned body, unsigned self)
+{
+	int last = 0;
+
+	for (unsigned i = 0; i < P.nops[body]; i++) {
+		const struct op *o = &P.ops[body][i];
+		switch (o->kind) {
+		case O_R:
+			last = READ_ONCE(W->x[o->x]);
+			break;
+		case O_W:
+			WRITE_ONCE(W->x[o->x], (last + (int)self + 1) & 3);
+			break;
+		case O_A:
+			last = atomic_inc_return((atomic_t *)&W->x[o->x]);
+			break;
+		case O_CS:
+			spin_lock(&W->l[o->lock]);
+			last = READ_ONCE(W->x[o->x]);
+			WRITE_ONCE(W->x[o->y], last + 1);
+			spin_unlock(&W->l[o->lock]);
+			break;
+		case O_TRY:
+			if (spin_trylock(&W->l[o->lock])) {
+				WRITE_ONCE(W->x[o->x], (int)self);
+				spin_unlock(&W->l[o->lock]);
+			}
+			break;
+		case O_IF:
+			if (last & 1)
+				i++;   /* skip the next op */
+			break;
+		case O_Y:
+			cpu_relax();
+			break;
+		case O_SPAWN:
+			if (body < MAXT && !W->child[body])
+				W->child[body] = 1 + WEFT_THREAD_SPAWN(child_fn, (void *)(uintptr_t)(10 + body),
+								       child_cpu);
+			break;
+		case O_JOIN:
+			if (body < MAXT && W->child[body])
+				WEFT_THREAD_JOIN(W->child[body] - 1);
+			break;
+		}
+	}
+}
+
+static void rp_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	(void)w; (void)v; (void)wl;
+}
+
+static void rp_thread(void *w, unsigned tid)
+{
+	run_ops(w, tid, tid);
+}
+
+static const char *const rp_ops[] = { "nop" };
+static const struct weft_variant rp_variants[] = {
+	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
+};
+static struct weft_scenario rp = {
+	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
+	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rp_ops,
+	.max_ops = 1, .decision_hint = 4096, .setup = rp_setup, .thread = rp_thread,
+	.variants = rp_variants, .nr_variants = 1,
+};
+
+static uint64_t rnd_state;
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)((rnd_state >> 33) % n);
+}
+
+/* WEFT_DPOR_LOCKY: lock-heavy programs (half the ops critical sections,
+ * mostly of one lock) */
+static bool locky;
+
+static void gen(void)
+{
+	memset(&P, 0, sizeof(P));
+	P.nthreads = 2 + rnd(3) * (rnd(2));   /* mostly 2, some 3 and 4 */
+	if (P.nthreads > MAXT)
+		P.nthreads = MAXT;
+	unsigned budget = P.nthreads == 2 ? 8 : P.nthreads == 3 ? 7 : 6;
+	for (unsigned t = 0; t < P.nthreads; t++) {
+		unsigned rest = P.nthreads - t - 1;          /* threads after this one */
+		unsigned most = budget - rest;               /* leave one op each */
+		if (most > 4)
+			most = 4;
+		unsigned n = 1 + rnd(most);
+		budget -= n;
+		bool spawned = false;
+		for (unsigned i = 0; i < n; i++) {
+			struct op *o = &P.ops[t][P.nops[t]++];
+			unsigned k = rnd(100);
+			o->kind = k < 22 ? O_R : k < 44 ? O_W : k < 54 ? O_A : k < 72 ? O_CS
+				  : k < 80 ? O_TRY : k < 88 ? O_IF : k < 93 ? O_Y : O_SPAWN;
+			if (locky)
+				o->kind = k < 50 ? O_CS : k < 60 ? O_TRY : k < 72 ? O_R : k < 84 ? O_W
+					: k < 90 ? O_IF : k < 94 ? O_Y : O_SPAWN;
+			o->x = (uint8_t)rnd(NVARS);
+			o->y = (uint8_t)rnd(NVARS);
+			o->lock = (uint8_t)(locky ? rnd(4) == 0 : rnd(2));
+			if (o->kind == O_SPAWN) {
+				if (spawned || t != 0) {
+					o->kind = O_R;
+				} else {
+					spawned = true;
+					if (rnd(2) && P.nops[t] < MAXOPS)
+						P.ops[t][P.nops[t]++].kind = O_JOIN;
+				}
+			}
+			if (o->kind == O_Y)
+				P.has_yield = true;
+		}
+	}
+	P.nops[MAXT] = 1 + rnd(2);
+	for (unsigned i = 0; i < P.nops[MAXT]; i++) {
+		struct op *o = &P.ops[MAXT][i];
+		o->kind = (uint8_t)(rnd(3) == 0 ? O_R : rnd(2) ? O_W : O_CS);
+		o->x = (uint8_t)rnd(NVARS);
+		o->y = (uint8_t)rnd(NVARS);
+		o->lock = (uint8_t)rnd(2);
+	}
+	rp.nr_threads = P.nthreads;
+}
+
+static void print_prog(void)
+{
+	static const char *const names[] = { "R", "W", "A", "CS", "TRY", "IF", "Y", "SPAWN", "JOIN" };
+
+	for (unsigned t = 0; t <= MAXT; t++) {
+		if (t >= P.nthreads && t != MAXT)
+			continue;
+		fprintf(stderr, "   %s:", t == MAXT ? "child" : "T");
+		if (t != MAXT)
+			fprintf(stderr, "%u", t);
+		for (unsigned i = 0; i < P.nops[t]; i++)
+			fprintf(stderr, " %s(x%u,x%u,l%u)", names[P.ops[t][i].kind], P.ops[t][i].x,
+				P.ops[t][i].y, P.ops[t][i].lock);
+		fprintf(stderr, "\n");
+	}
+}
+
+#define PLAIN_CAP 60000
+
+/* WEFT_DPOR_DEBUG: print the executions behind each trace */
+static bool debug;
+static char dbg_plain[4096][160];
+
+static void ev_string(const struct tc *t, char *buf, size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < t->n && o + 16 < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, " T%u:%c%d", t->ev[i].tid,
+				      "-rwAFBSJEY"[t->ev[i].kind], (int)t->ev[i].loc);
+}
+
+/* Every trace plain dfs reaches within bound; false if it is too big. */
+static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct tc_set *out)
+{
+	static struct weft_dfs dfs;
+	static struct tc tc;
+	struct weft_run_opts o = { .sc = &rp, .lock = lock };
+	struct weft_exec_result r;
+	uint64_t n = 0;
+
+	weft_dfs_init(&dfs, &rp, bound, NULL, 0);
+	tc.inner = &weft_strategy_dfs;
+	tc.inner_st = &dfs;
+	tc.lock = lock;
+	out->n = 0;
+	while (weft_execute(&o, &tc_ops, &tc, &r) == 0) {
+		if (++n > PLAIN_CAP)
+			return false;
+		if (tc_set_add(out, tc.last) && debug && out->n <= 4096)
+			ev_string(&tc, dbg_plain[out->n - 1], sizeof(dbg_plain[0]));
+	}
+	return dfs.complete;
+}
+
+static unsigned failures_reported, cur_prog;
+
+static void fail_ctx(const char *what, enum weft_por m, enum weft_lock_model lock, unsigned bound)
+{
+	if (failures_reported++ > (debug ? 1000u : 4u))
+		return;
+	fprintf(stderr, "  %s: program %u, por %s, lock %s, bound %d\n", what, cur_prog, weft_por_name(m),
+		lock == WEFT_LOCK_TAS ? "tas" : "ticket", bound == WEFT_BOUND_NONE ? -1 : (int)bound);
+	print_prog();
+}
+
+static uint64_t tot_plain, tot_dpor[4];
+
+static int only_mode = -1, only_lock = -1;
+static long only_bound = -2;
+
+static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned bound,
+		       const struct tc_set *want, const struct tc_set *all)
+{
+	if ((only_mode >= 0 && (int)m != only_mode) || (only_lock >= 0 && (int)lock != only_lock) ||
+	    (only_bound != -2 && (long)(int)bound != only_bound))
+		return;
+	static struct tc tc;
+	static struct tc_set got;
+	struct weft_dpor *d = weft_dpor_new();
+	struct weft_run_opts o = { .sc = &rp, .lock = lock };
+	struct weft_exec_result r;
+	struct weft_dpor_stats st;
+	bool dup = false, over = false;
+
+	CHECK(d && weft_dpor_reset(d, &rp, m, bound, lock, NULL, 0) == 0, "reset");
+	tc.inner = &weft_strategy_dpor;
+	tc.inner_st = d;
+	tc.lock = lock;
+	got.n = 0;
+	while (weft_execute(&o, &tc_ops, &tc, &r) == 0) {
+		if (debug) {
+			char b[160];
+			ev_string(&tc, b, sizeof(b));
+			fprintf(stderr, "    %s %016llx%s\n", weft_por_name(m),
+				(unsigned long long)tc.last, b);
+		}
+		if (!tc_set_add(&got, tc.last))
+			dup = true;
+		if (bound != WEFT_BOUND_NONE && r.preemptions > bound)
+			over = true;
+		if (got.n > 100000)
+			break;
+	}
+	weft_dpor_get_stats(d, &st);
+	tot_dpor[m] += st.executions;
+	bool complete = weft_dpor_complete(d);
+	if (!complete && !(P.has_yield && m == WEFT_POR_OPTIMAL)) {
+		CHECK(complete, "search incomplete: %s", weft_dpor_why_incomplete(d));
+		fail_ctx("incomplete", m, lock, bound);
+	}
+	CHECK(!over, "an execution exceeded the bound");
+	if (over)
+		fail_ctx("over the bound", m, lock, bound);
+	unsigned missing = 0;
+	for (size_t i = 0; i < want->n; i++) {
+		bool miss = !tc_set_has(&got, want->h[i]);
+		missing += miss;
+		if (miss && debug && i < 4096)
+			fprintf(stderr, "    MISSING %016llx%s\n", (unsigned long long)want->h[i],
+				dbg_plain[i]);
+	}
+	if (complete) {
+		CHECK(!missing, "%u of %zu traces within the bound not reached", missing, want->n);
+		if (missing)
+			fail_ctx("missed traces", m, lock, bound);
+	}
+	for (size_t i = 0; i < got.n; i++)
+		if (all && !tc_set_has(all, got.h[i])) {
+			CHECK(0, "a trace outside the program's traces");
+			fail_ctx("foreign trace", m, lock, bound);
+			break;
+		}
+	if (m == WEFT_POR_OPTIMAL && bound == WEFT_BOUND_NONE && !P.has_yield) {
+		CHECK(!dup && st.executions == want->n && st.redundant == 0,
+		      "optimal: %llu executions, %llu redundant, %zu traces, duplicates %d",
+		      (unsigned long long)st.executions, (unsigned long long)st.redundant, want->n,
+		      dup);
+		if (dup || st.executions != want->n || st.redundant)
+			fail_ctx("not optimal", m, lock, bound);
+	}
+	if (!P.has_yield) {
+		CHECK(st.fallbacks == 0, "%llu fallbacks without yields",
+		      (unsigned long long)st.fallbacks);
+		if (st.fallbacks)
+			fail_ctx("fallbacks", m, lock, bound);
+	}
+	weft_dpor_free(d);
+}
+
+int main(void)
+{
+	const char *e = getenv("WEFT_DPOR_PROGRAMS");
+	unsigned nprog = e ? (unsigned)atoi(e) : 100;
+	e = getenv("WEFT_DPOR_SEED");
+	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
+	static struct tc_set all, want;
+	unsigned tested = 0, skipped = 0;
+
+	debug = getenv("WEFT_DPOR_DEBUG") != NULL;
+	locky = getenv("WEFT_DPOR_LOCKY") != NULL;
+	/* WEFT_DPOR_MODE=source WEFT_DPOR_LOCK=tas|ticket WEFT_DPOR_BOUND=-1|K:
+	 * check only that case (with WEFT_DPOR_ONLY, for debugging) */
+	if ((e = getenv("WEFT_DPOR_MODE"))) {
+		enum weft_por pm;
+		if (weft_por_parse(e, &pm))
+			only_mode = (int)pm;
+	}
+	if ((e = getenv("WEFT_DPOR_LOCK")))
+		only_lock = !strcmp(e, "ticket") ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
+	if ((e = getenv("WEFT_DPOR_BOUND")))
+		only_bound = atol(e);
+	e = getenv("WEFT_DPOR_ONLY");
+	int only = e ? atoi(e) : -1;
+	weft_machine_init();
+	for (int lk = 0; lk < 2; lk++) {
+		enum weft_lock_model lock = lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
+		rnd_state = seed * 0x9e3779b97f4a7c15ull + (uint64_t)lk;
+		for (unsigned p = 0; p < (lk ? nprog / 2 : nprog); p++) {
+			gen();
+			cur_prog = p;
+			if (only >= 0 && (int)p != only)
+				continue;
+			if (only >= 0)
+				print_prog();
+			if (!plain_classes(lock, UINT32_MAX, &all)) {
+				skipped++;
+				continue;
+			}
+			tested++;
+			tot_plain += all.n;
+			for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++)
+				check_mode(m, lock, WEFT_BOUND_NONE, &all, &all);
+			for (unsigned k = 0; k <= 3; k++) {
+				if (!plain_classes(lock, k, &want))
+					continue;
+				for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_SOURCE; m++)
+					check_mode(m, lock, k, &want, &all);
+			}
+		}
+	}
+	printf("%u programs checked (%u too big for brute force), %llu traces; dpor executions: "
+	       "sleep %llu, source %llu, optimal %llu\n",
+	       tested, skipped, (unsigned long long)tot_plain, (unsigned long long)tot_dpor[1],
+	       (unsigned long long)tot_dpor[2], (unsigned long long)tot_dpor[3]);
+	/* a spawned child on its parent's CPU: contexts are active, and no
+	 * search may claim to have covered it */
+	if (only < 0) {
+		unsigned seen = 0;
+		child_cpu = 0;
+		rnd_state = seed * 0x9e3779b97f4a7c15ull + 99;
+		for (unsigned p = 0; p < 200 && seen < 3; p++) {
+			gen();
+			bool spawns = false;
+			for (unsigned i = 0; i < P.nops[0]; i++)
+				spawns |= P.ops[0][i].kind == O_SPAWN;
+			if (!spawns)
+				continue;
+			seen++;
+			struct weft_dpor *d = weft_dpor_new();
+			struct weft_run_opts o = { .sc = &rp };
+			struct weft_exec_result r;
+			CHECK(d && weft_dpor_reset(d, &rp, WEFT_POR_SOURCE, 2, WEFT_LOCK_TAS, NULL, 0) == 0,
+			      "reset");
+			while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0)
+				;
+			CHECK(weft_dpor_done(d) && !weft_dpor_complete(d) &&
+			      strstr(weft_dpor_why_incomplete(d), "sharing a CPU"),
+			      "a shared CPU was certified: %s", weft_dpor_why_incomplete(d));
+			weft_dpor_free(d);
+		}
+		CHECK(seen == 3, "no spawning program for the shared-CPU check");
+		child_cpu = 7;
+	}
+	if (only < 0)
+		CHECK(tested >= nprog / 2, "too few programs were small enough (%u)", tested);
+	return check_done();
+}
