@@ -387,6 +387,47 @@ static void test_determinism(void)
 	CHECK(h[0] != h[2], "different schedule, same hash");
 }
 
+/* The periodic state hashes of a recorded execution (what a .weft file
+ * stores to find where a replay first goes elsewhere) follow the trace:
+ * the running hash every WEFT_STATE_HASH_EVERY events, so distinct and not
+ * 0 along one execution, the same for the same input, and not all the same
+ * as another schedule's. */
+static void test_state_hashes(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .record = true };
+	struct weft_exec_result r;
+	struct weft_random rs;
+	uint64_t first[64];
+	size_t n0 = 0, n;
+
+	CHECK(sc != NULL, "z1-lru:z1a missing");
+	if (!sc)
+		return;
+	for (unsigned k = 0; k < 3; k++) {
+		weft_random_init(&rs, sc, k == 2 ? 8 : 7, NULL, 0);
+		CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "execute");
+		const uint64_t *h = weft_last_state_hashes(&n);
+		CHECK(n >= 2, "%zu state hashes (%u steps)", n, (unsigned)r.steps);
+		for (size_t i = 0; i < n; i++) {
+			CHECK(h[i] != 0, "state hash %zu is 0", i);
+			for (size_t j = 0; j < i; j++)
+				CHECK(h[i] != h[j], "state hashes %zu and %zu are equal", j, i);
+		}
+		if (k == 0) {
+			n0 = n < 64 ? n : 64;
+			memcpy(first, h, n0 * sizeof(*h));
+		} else if (k == 1) {
+			CHECK(n >= n0 && !memcmp(first, h, n0 * sizeof(*h)),
+			      "the same input gave other state hashes");
+		} else {
+			CHECK(n0 == 0 || n == 0 || memcmp(first, h, (n < n0 ? n : n0) * sizeof(*h)),
+			      "another schedule gave the same state hashes");
+		}
+	}
+}
+
 int main(void)
 {
 	if (weft_machine_init()) {
@@ -400,5 +441,6 @@ int main(void)
 #endif
 	test_uaf();
 	test_determinism();
+	test_state_hashes();
 	return check_done();
 }
