@@ -9,6 +9,7 @@
  *
  * Usage: test_detectors CASE | --list
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@
 #include <weft/mm/page.h>
 #include <weft/mm/lru.h>
 #include <weft/mm/swap.h>
+#include <weft/rcu.h>
+#include <weft/refcount.h>
 
 #include "check.h"
 
@@ -33,6 +36,9 @@ enum {
 	D_SWAP_FREE_PINNED,  /* swap_free() of a slot with no PTE reference */
 	D_LIVELOCK_ALONE,    /* one thread polls a flag nobody will set */
 	D_LIVELOCK_PINGPONG, /* two threads each wait for the other to move first */
+	D_RCU_UNLOCK_NEVER,  /* rcu_read_unlock() by a thread that never entered */
+	D_REFCOUNT_ADD_OVF,  /* refcount_add(2) from INT_MAX - 1 */
+	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
 	D_NR
 };
 
@@ -44,6 +50,7 @@ struct dw {
 	struct weft_list_head head, a, b;
 	struct weft_page *kept;
 	int flag[2];
+	refcount_t rc;
 };
 
 static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -56,6 +63,11 @@ static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_2_4_19, false);
 	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_BATCH_V3);
 	weft_list_init(&W->head);
+	refcount_set(&W->rc, 1);
+	if (variant == D_REFCOUNT_SAT_UAF) {
+		refcount_set(&W->rc, 0);
+		refcount_inc(&W->rc);
+	}
 }
 
 static void dw_thread(void *w, unsigned tid)
@@ -138,6 +150,13 @@ static void dw_thread(void *w, unsigned tid)
 		weft_swap_free(&W->si, (unsigned)off);
 		weft_put_swap_folio(&W->si, (unsigned)off, 1);
 		break;
+	case D_RCU_UNLOCK_NEVER:
+		rcu_read_unlock();
+		break;
+	case D_REFCOUNT_ADD_OVF:
+		refcount_set(&W->rc, INT_MAX - 1);
+		refcount_add(2, &W->rc);
+		break;
 	case D_LIVELOCK_ALONE:
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[0]); i++)
 			;
@@ -191,6 +210,9 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("swap-free-pinned", WEFT_KIND_SWAP_UNDERFLOW),
 	V("livelock-alone", WEFT_KIND_LIVELOCK),
 	V("livelock-pingpong", WEFT_KIND_LIVELOCK),
+	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
+	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
+	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
 };
 
 static const struct weft_scenario dw_sc = {
@@ -234,6 +256,15 @@ int main(int argc, char **argv)
 		CHECK(r.kind == dw_variants[v].expect_kind, "%s: expected %s, got %s (%s)", name,
 		      weft_kind_name(dw_variants[v].expect_kind), weft_kind_name(r.kind),
 		      r.report.msg);
+		if (v == D_RCU_UNLOCK_NEVER)
+			CHECK(strstr(r.report.msg, "outside an RCU read-side section") &&
+			      strstr(r.report.msg, "never entered"), "%s: %s", name, r.report.msg);
+		if (v == D_REFCOUNT_SAT_UAF) {
+			const struct dw *W = weft_last_world();
+			CHECK(W->rc.refs.counter == REFCOUNT_SATURATED,
+			      "%s: the counter is %d after the warning, not saturated", name,
+			      W->rc.refs.counter);
+		}
 		printf("%-20s %-18s %s%s%s\n", name, weft_kind_name(r.kind), r.report.object,
 		       r.kind ? ": " : "", r.report.msg);
 		/* the clean case stays clean under every schedule of bound 2 */
