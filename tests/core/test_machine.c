@@ -387,6 +387,105 @@ static void test_determinism(void)
 	CHECK(h[0] != h[2], "different schedule, same hash");
 }
 
+/* The periodic state hashes of a recorded execution (what a .weft file
+ * stores to find where a replay first goes elsewhere) follow the trace:
+ * the running hash every WEFT_STATE_HASH_EVERY events, so distinct and not
+ * 0 along one execution, the same for the same input, and not all the same
+ * as another schedule's. */
+static void test_state_hashes(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .record = true };
+	struct weft_exec_result r;
+	struct weft_random rs;
+	uint64_t first[64];
+	size_t n0 = 0, n;
+
+	CHECK(sc != NULL, "z1-lru:z1a missing");
+	if (!sc)
+		return;
+	for (unsigned k = 0; k < 3; k++) {
+		weft_random_init(&rs, sc, k == 2 ? 8 : 7, NULL, 0);
+		CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "execute");
+		const uint64_t *h = weft_last_state_hashes(&n);
+		CHECK(n >= 2, "%zu state hashes (%u steps)", n, (unsigned)r.steps);
+		for (size_t i = 0; i < n; i++) {
+			CHECK(h[i] != 0, "state hash %zu is 0", i);
+			for (size_t j = 0; j < i; j++)
+				CHECK(h[i] != h[j], "state hashes %zu and %zu are equal", j, i);
+		}
+		if (k == 0) {
+			n0 = n < 64 ? n : 64;
+			memcpy(first, h, n0 * sizeof(*h));
+		} else if (k == 1) {
+			CHECK(n >= n0 && !memcmp(first, h, n0 * sizeof(*h)),
+			      "the same input gave other state hashes");
+		} else {
+			CHECK(n0 == 0 || n == 0 || memcmp(first, h, (n < n0 ? n : n0) * sizeof(*h)),
+			      "another schedule gave the same state hashes");
+		}
+	}
+}
+
+/* The replay strategy meets each recorded decision at the same step, site,
+ * runnable set and default, or reports DESYNC at that decision: a
+ * recorded decision list replays clean, and one field of one decision
+ * changed makes it desync there (not at the end, not never). */
+static void test_replay_desync(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:fix-testone", &vi);
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .record = true };
+	struct weft_exec_result r, again;
+	struct weft_random rs;
+	static struct weft_decision_rec d[4096];
+	static uint32_t c[1024];
+	static uint8_t wl[WEFT_INPUT_MAX];
+	size_t nd, nc, nw;
+
+	CHECK(sc != NULL, "z1-lru:fix-testone missing");
+	if (!sc)
+		return;
+	weft_random_init(&rs, sc, 3, NULL, 0);
+	CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "execute");
+	const struct weft_decision_rec *d0 = weft_last_decisions(&nd);
+	const uint32_t *c0 = weft_last_choices(&nc);
+	const uint8_t *w0 = weft_last_workload(&nw);
+	CHECK(nd > 4 && nd <= 4096 && nc <= 1024 && nw <= sizeof(wl), "%zu decisions", nd);
+	if (nd <= 4 || nd > 4096 || nc > 1024 || nw > sizeof(wl))
+		return;
+	memcpy(wl, w0, nw);
+	for (unsigned field = 0; field < 5; field++) {
+		struct weft_replay_strategy rp;
+		size_t k = nd / 2;
+		memcpy(d, d0 ? d0 : d, nd * sizeof(*d));
+		if (nc)
+			memcpy(c, c0, nc * sizeof(*c));
+		switch (field) {
+		case 1: d[k].step++; break;
+		case 2: d[k].site_id ^= 1; break;
+		case 3: d[k].runnable ^= 1u << 7; break;
+		case 4: d[k].dflt ^= 1; break;
+		}
+		weft_replay_strategy_init(&rp, wl, nw, d, nd, c, nc);
+		CHECK(weft_execute(&o, &weft_strategy_replay, &rp, &again) == 0, "replay");
+		if (field == 0) {
+			CHECK(!rp.desync && again.trace_hash == r.trace_hash,
+			      "the recorded decisions did not replay: %s", rp.why);
+		} else {
+			CHECK(rp.desync && rp.desync_index == k,
+			      "decision %zu changed (field %u): desync %d at %u", k, field,
+			      rp.desync, rp.desync_index);
+		}
+		/* the replay's recording replaced the one copied from: record again */
+		weft_random_init(&rs, sc, 3, NULL, 0);
+		weft_execute(&o, &weft_strategy_random, &rs, &r);
+		d0 = weft_last_decisions(&nd);
+		c0 = weft_last_choices(&nc);
+	}
+}
+
 int main(void)
 {
 	if (weft_machine_init()) {
@@ -400,5 +499,7 @@ int main(void)
 #endif
 	test_uaf();
 	test_determinism();
+	test_state_hashes();
+	test_replay_desync();
 	return check_done();
 }

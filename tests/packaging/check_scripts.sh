@@ -6,7 +6,7 @@ set -euo pipefail
 root="${1:?usage: check_scripts.sh ROOT}"
 cd "$root"
 scripts=(tools/test tools/quickstart tools/ci-fuzz tools/ci/install-deps tools/ci/determinism
-	tools/ci/medium tools/ci/long tools/ci/flake-hunt tools/oss-fuzz/check-build tools/oss-fuzz/build.sh
+	tools/ci/medium tools/ci/long tools/ci/flake-hunt tools/ci/mutants tools/oss-fuzz/check-build tools/oss-fuzz/build.sh
 	.clusterfuzzlite/build.sh .ci/run tests/packaging/example-from-install)
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -19,7 +19,7 @@ for s in "${scripts[@]}"; do
 done
 # usage contract of the scripts that take flags (no side effects before parsing)
 for s in tools/test tools/ci-fuzz tools/ci/install-deps tools/ci/medium tools/ci/long tools/quickstart \
-	tools/ci/flake-hunt; do
+	tools/ci/flake-hunt tools/ci/mutants; do
 	[ -x "$s" ] || continue
 	rc=0; "$s" --help >/dev/null 2>&1 || rc=$?
 	[ "$rc" = 0 ] || bad "$s --help exited $rc, want 0"

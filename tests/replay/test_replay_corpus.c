@@ -26,7 +26,7 @@ static void regressions(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	unsigned files = 0;
+	unsigned files = 0, hashed = 0;
 	/* which buggy variants (x lock) have a file */
 	bool have[64 * 16][2];
 
@@ -57,6 +57,16 @@ static void regressions(const char *dir)
 		struct weft_replay_check c;
 		CHECK(weft_replay_execute(&rf, sc, vi, &c) == 0 && c.reproduced &&
 		      c.r.kind != WEFT_KIND_NONE, "%s: does not reproduce: %s", path, c.why);
+		/* the last periodic state hash changed: the replay finds that the
+		 * model computed other values between the same decisions */
+		if (rf.nr_state_hashes) {
+			struct weft_replay_check t;
+			rf.state_hashes[rf.nr_state_hashes - 1] ^= 1;
+			CHECK(weft_replay_execute(&rf, sc, vi, &t) == 0 && t.desync && !t.reproduced,
+			      "%s: a changed state hash replays: %s", path, t.why);
+			rf.state_hashes[rf.nr_state_hashes - 1] ^= 1;
+			hashed++;
+		}
 		unsigned si = 0;
 		while (si < weft_nr_scenarios && weft_scenarios[si] != sc)
 			si++;
@@ -87,6 +97,7 @@ static void regressions(const char *dir)
 	}
 	closedir(d);
 	CHECK(files >= 5, "only %u replay files in %s", files, dir);
+	CHECK(hashed >= 3, "only %u replay files in %s have state hashes", hashed, dir);
 	for (unsigned si = 0; si < weft_nr_scenarios && si < 64; si++) {
 		const struct weft_scenario *sc = weft_scenarios[si];
 		for (unsigned v = 0; v < sc->nr_variants; v++) {

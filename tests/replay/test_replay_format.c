@@ -18,6 +18,7 @@
 #include "check.h"
 
 static const char *scratch;
+static unsigned state_tampers;   /* state hashes changed, over all cases */
 
 /* Find the variant's bug by preemption-bounded DFS on its trigger
  * workload; leaves the recorded execution as the machine's last. */
@@ -209,6 +210,19 @@ static void round_trip(const char *spec, enum weft_lock_model lock)
 	}
 	CHECK(silent == 0, "%s: %u tampered replays passed with another trace", what, silent);
 	CHECK(detected > 0, "%s: none of %u tampered decisions was detected", what, tampers);
+
+	/* DESYNC by state hash: the same decisions, a recorded state hash
+	 * that the replay does not compute (other values between the same
+	 * decisions) is reported, at the events it covers */
+	for (size_t i = 0; i < back.nr_state_hashes; i += back.nr_state_hashes / 2 + 1) {
+		back.state_hashes[i] ^= 1;
+		CHECK(weft_replay_execute(&back, sc, vi, &c) == 0 && c.desync && !c.reproduced &&
+		      strstr(c.why, "state hash after event"),
+		      "%s: state hash %zu of %zu changed: desync %d (%s)", what, i,
+		      back.nr_state_hashes, c.desync, c.why);
+		back.state_hashes[i] ^= 1;
+		state_tampers++;
+	}
 	robustness(file, fn, what);
 	free(file);
 	weft_replay_free(&rf);
@@ -287,6 +301,7 @@ int main(int argc, char **argv)
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		round_trip(cases[i].spec, cases[i].lock);
+	CHECK(state_tampers >= 4, "only %u recordings had state hashes to change", state_tampers);
 	never_overwrite();
 	return check_done();
 }

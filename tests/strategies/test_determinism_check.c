@@ -4,6 +4,8 @@
  * must flag a model whose trace depends on host state (test-nondet), and
  * must pass deterministic executions of the registry's models, so a
  * decorator that compares nothing, or that always complains, fails here.
+ * Usage: test_determinism_check [forged] (forged: only the check against
+ * first results with a tampered trace hash or verdict, its own ctest).
  */
 #include <string.h>
 
@@ -26,12 +28,52 @@ static int check_once(const struct weft_scenario *sc, unsigned vi, const uint8_t
 	return weft_check_determinism(&o, r, why, n);
 }
 
-int main(void)
+/* The decorator compares the re-run's hash and verdict with the first
+ * result's, not with a constant: a first result with a wrong hash or
+ * verdict must be refused, the real one passed. (Its own ctest,
+ * strategies_determinism_forged: a second test of the decorator that does
+ * not depend on test-nondet.) */
+static void test_forged(void)
 {
 	struct weft_exec_result r;
 	char why[256];
 	int rc;
 
+	{
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+		static struct weft_bytes b;
+		struct weft_run_opts o = { .sc = sc, .variant = vi };
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "z1a trigger ran");
+		CHECK(r.kind == WEFT_KIND_DOUBLE_FREE, "z1a trigger: kind %d", r.kind);
+		struct weft_exec_result forged = r;
+		forged.trace_hash ^= 1;
+		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged trace hash passed the check (%d)", rc);
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&o, &weft_strategy_bytes, &b, &r);
+		forged = r;
+		forged.kind = WEFT_KIND_NONE;
+		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged verdict passed the check (%d)", rc);
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&o, &weft_strategy_bytes, &b, &r);
+		rc = weft_check_determinism(&o, &r, why, sizeof(why));
+		CHECK(rc == 0, "the real result failed the check (%d: %s)", rc, why);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct weft_exec_result r;
+	char why[256];
+	int rc;
+
+	if (argc > 1 && !strcmp(argv[1], "forged")) {
+		test_forged();
+		return check_done();
+	}
 	/* the nondeterministic model: every re-run has the other parity, so
 	 * every check must fail, whatever the schedule */
 	static const uint8_t inputs[][4] = { { 0 }, { 0, 1, 0, 0 }, { 0, 2, 0, 0 } };
@@ -82,30 +124,5 @@ int main(void)
 		      ok, n, why);
 	}
 
-	/* the decorator compares the re-run's hash, not a constant: a first
-	 * result with a wrong hash must be refused */
-	{
-		unsigned vi;
-		const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
-		static struct weft_bytes b;
-		struct weft_run_opts o = { .sc = sc, .variant = vi };
-		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
-		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "z1a trigger ran");
-		CHECK(r.kind == WEFT_KIND_DOUBLE_FREE, "z1a trigger: kind %d", r.kind);
-		struct weft_exec_result forged = r;
-		forged.trace_hash ^= 1;
-		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
-		CHECK(rc == WEFT_EDESYNC, "a forged trace hash passed the check (%d)", rc);
-		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
-		weft_execute(&o, &weft_strategy_bytes, &b, &r);
-		forged = r;
-		forged.kind = WEFT_KIND_NONE;
-		rc = weft_check_determinism(&o, &forged, why, sizeof(why));
-		CHECK(rc == WEFT_EDESYNC, "a forged verdict passed the check (%d)", rc);
-		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
-		weft_execute(&o, &weft_strategy_bytes, &b, &r);
-		rc = weft_check_determinism(&o, &r, why, sizeof(why));
-		CHECK(rc == 0, "the real result failed the check (%d: %s)", rc, why);
-	}
 	return check_done();
 }

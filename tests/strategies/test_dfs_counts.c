@@ -20,7 +20,7 @@
  * Then the searches dfs cannot certify: the frame stack cut
  * (WEFT_DFS_MAX_DEPTH), a nondeterministic model, an execution cap.
  *
- * Usage: test_dfs_counts counts|deep|nondet|capped|--print
+ * Usage: test_dfs_counts counts|deep|nondet|nondet-unit|nondet-mask|capped|--print
  *   (one ctest each, so one broken guarantee fails its own test;
  *   --print: the measured table, to pin)
  */
@@ -307,6 +307,106 @@ static void test_nondet(void)
 	CHECK(d.overflow, "test-nondet: dfs did not notice the divergence");
 }
 
+/* The same guarantee against the strategy alone, fed decisions by hand:
+ * a replayed prefix that meets another decision (here: another current
+ * thread, so another default) in an execution as long as the first must
+ * keep the search from certifying, even though no execution ends inside
+ * its prefix. (test-nondet also trips the ended-inside-the-prefix check;
+ * this one trips only the decision comparison.) */
+static void feed_masks(struct weft_dfs *d, const int *cur, const uint32_t *runnable, unsigned n)
+{
+	uint8_t wl[WEFT_INPUT_MAX];
+	struct weft_exec_result r;
+
+	memset(&r, 0, sizeof(r));
+	CHECK(weft_strategy_dfs.begin(d, wl, sizeof(wl)) >= 0, "dfs stopped early");
+	for (unsigned i = 0; i < n; i++) {
+		int dflt = cur[i] >= 0 ? cur[i] : __builtin_ctz(runnable[i]);
+		struct weft_decision dec = { .index = i, .step = i, .cur = cur[i],
+					     .runnable = runnable[i], .dflt = dflt };
+		weft_strategy_dfs.pick_next(d, &dec);
+	}
+	weft_strategy_dfs.end(d, &r);
+}
+
+static void feed(struct weft_dfs *d, const int *cur, unsigned n)
+{
+	static const uint32_t both[] = { 3, 3, 3, 3 };
+
+	feed_masks(d, cur, both, n);
+}
+
+static void test_nondet_unit(void)
+{
+	static struct weft_dfs d;
+	static const int t0[] = { 0, 0, 0 }, t1[] = { 1, 0, 0 };
+	uint8_t wl[WEFT_INPUT_MAX];
+
+	/* the honest model: every execution meets T0 current three times;
+	 * bound 1 leaves three alternatives, then the search is complete */
+	weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
+	for (unsigned k = 0; k < 4; k++)
+		feed(&d, t0, 3);
+	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 4 executions");
+	CHECK(d.complete && !d.overflow, "dfs: the honest model was not certified");
+
+	/* the second execution meets T1 current at decision 0 of its prefix */
+	weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
+	feed(&d, t0, 3);
+	feed(&d, t1, 3);
+	for (unsigned k = 0; k < 2; k++)
+		feed(&d, t0, 3);
+	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 4 executions");
+	CHECK(!d.complete, "dfs certified a search whose replayed prefix met another decision");
+	CHECK(d.overflow, "dfs did not notice the replayed prefix meet another decision");
+}
+
+/* The other two things the comparison looks at, three threads: a replayed
+ * prefix that meets another runnable set (T2 blocked where it could run),
+ * or the current thread unable to go on where it could (the same default,
+ * another kind of decision), in executions as long as the first. */
+static void test_nondet_mask(void)
+{
+	static struct weft_dfs d;
+	static const int cur[] = { 0, 0, 0 }, cur_blocked[] = { 0, -1, 0 };
+	static const uint32_t all[] = { 7, 7, 7 }, t2_blocked[] = { 7, 3, 7 };
+	uint8_t wl[WEFT_INPUT_MAX];
+
+	/* honest: bound 1, two alternatives at each of three decisions */
+	weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
+	for (unsigned k = 0; k < 7; k++)
+		feed_masks(&d, cur, all, 3);
+	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 7 executions");
+	CHECK(d.complete && !d.overflow, "dfs: the honest three-thread model was not certified");
+
+	for (unsigned v = 0; v < 2; v++) {
+		weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
+		feed_masks(&d, cur, all, 3);
+		/* the second execution replays decisions 0 and 1: decision 1 differs */
+		if (v == 0)
+			feed_masks(&d, cur, t2_blocked, 3);
+		else
+			feed_masks(&d, cur_blocked, all, 3);
+		while (weft_strategy_dfs.begin(&d, wl, sizeof(wl)) >= 0) {
+			struct weft_exec_result r;
+			memset(&r, 0, sizeof(r));
+			for (unsigned i = 0; i < 3; i++) {
+				struct weft_decision dec = { .index = i, .step = i, .cur = 0,
+							     .runnable = 7, .dflt = 0 };
+				weft_strategy_dfs.pick_next(&d, &dec);
+			}
+			weft_strategy_dfs.end(&d, &r);
+			CHECK(d.executions < 20, "dfs does not end");
+			if (d.executions >= 20)
+				break;
+		}
+		CHECK(!d.complete, "dfs certified a search whose replayed prefix met %s",
+		      v ? "a blocked current thread" : "another runnable set");
+		CHECK(d.overflow, "dfs did not notice the replayed prefix meet %s",
+		      v ? "a blocked current thread" : "another runnable set");
+	}
+}
+
 /* nor a search stopped by an execution cap */
 static void test_capped(void)
 {
@@ -333,10 +433,14 @@ int main(int argc, char **argv)
 		test_deep();
 	else if (!strcmp(mode, "nondet"))
 		test_nondet();
+	else if (!strcmp(mode, "nondet-unit"))
+		test_nondet_unit();
+	else if (!strcmp(mode, "nondet-mask"))
+		test_nondet_mask();
 	else if (!strcmp(mode, "capped"))
 		test_capped();
 	else {
-		fprintf(stderr, "usage: test_dfs_counts counts|deep|nondet|capped|--print\n");
+		fprintf(stderr, "usage: test_dfs_counts counts|deep|nondet|nondet-unit|nondet-mask|capped|--print\n");
 		return 2;
 	}
 	return check_done();

@@ -1,0 +1,285 @@
+/*
+ * test_detectors.c - detectors fired by a second misuse each: every case
+ * is a small private scenario that breaks one rule in a way the model
+ * tests (test_z1_page, test_z2_oracles, the zoo) do not, run serially, and
+ * the test checks the kind of the report (and that the correct use next
+ * to it is clean). One ctest per case (detectors_CASE), so that the
+ * mutation tier (tools/ci/mutants) sees each detector caught by two
+ * independent tests.
+ *
+ * Usage: test_detectors CASE | --list
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+#include <weft/mm/page.h>
+#include <weft/mm/lru.h>
+#include <weft/mm/swap.h>
+#include <weft/rcu.h>
+#include <weft/refcount.h>
+
+#include "check.h"
+
+enum {
+	D_CLEAN,             /* pages and lists used correctly: no report */
+	D_PAGE_LEAK_UNOWNED, /* of two pages, the second is owned by nobody */
+	D_INC_FROM_FROZEN,   /* get_page() on a page frozen to 0 */
+	D_LIST_ADD_STALE,    /* list_add after a neighbour's pointer went stale */
+	D_LIST_ADD_TWICE,    /* list_add of the entry that is already first */
+	D_LIST_DEL_TWICE,    /* list_del of a poisoned (deleted) entry */
+	D_LIST_DEL_STALE,    /* list_del when a neighbour no longer points back */
+	D_LRU_FLAG_ONLY,     /* PG_lru set on a page never put on a list */
+	D_LRU_TAKEN_OFF,     /* a page unlinked from the LRU with PG_lru left set */
+	D_SWAP_FREE_AFTER_PUT, /* swap_free() of a slot the swap cache freed */
+	D_SWAP_FREE_PINNED,  /* swap_free() of a slot with no PTE reference */
+	D_LIVELOCK_ALONE,    /* one thread polls a flag nobody will set */
+	D_LIVELOCK_PINGPONG, /* two threads each wait for the other to move first */
+	D_RCU_UNLOCK_NEVER,  /* rcu_read_unlock() by a thread that never entered */
+	D_REFCOUNT_ADD_OVF,  /* refcount_add(2) from INT_MAX - 1 */
+	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
+	D_NR
+};
+
+struct dw {
+	unsigned mode;
+	struct weft_mm mm;
+	struct weft_lru lru;
+	struct weft_swap_info si;
+	struct weft_list_head head, a, b;
+	struct weft_page *kept;
+	int flag[2];
+	refcount_t rc;
+};
+
+static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct dw *W = w;
+
+	(void)wl;
+	W->mode = variant;
+	weft_mm_init(&W->mm, 8, false);
+	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_2_4_19, false);
+	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_BATCH_V3);
+	weft_list_init(&W->head);
+	refcount_set(&W->rc, 1);
+	if (variant == D_REFCOUNT_SAT_UAF) {
+		refcount_set(&W->rc, 0);
+		refcount_inc(&W->rc);
+	}
+}
+
+static void dw_thread(void *w, unsigned tid)
+{
+	struct dw *W = w;
+	struct weft_mm *mm = &W->mm;
+	struct weft_page *p;
+	int off;
+
+	if (W->mode == D_LIVELOCK_PINGPONG) {
+		/* each waits for the other's flag before raising its own */
+		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[!tid]); i++)
+			;
+		WRITE_ONCE(W->flag[tid], 1);
+		return;
+	}
+	if (tid)
+		return;
+	switch (W->mode) {
+	case D_CLEAN:
+		p = weft_page_alloc(mm);
+		weft_get_page(mm, p);
+		__weft_put_page(mm, p);
+		W->kept = p;
+		weft_list_add(&W->a, &W->head);
+		weft_list_add_tail(&W->b, &W->head);
+		weft_list_del(&W->a);
+		weft_list_del(&W->b);
+		break;
+	case D_PAGE_LEAK_UNOWNED:
+		W->kept = weft_page_alloc(mm);
+		weft_page_alloc(mm);
+		break;
+	case D_INC_FROM_FROZEN:
+		p = weft_page_alloc(mm);
+		W->kept = p;
+		weft_page_ref_freeze(mm, p, 1);
+		weft_get_page(mm, p);
+		break;
+	case D_LIST_ADD_STALE:
+		weft_list_add(&W->a, &W->head);
+		WRITE_ONCE(W->a.prev, &W->b);   /* a no longer points back at head */
+		weft_list_add(&W->b, &W->head);
+		break;
+	case D_LIST_ADD_TWICE:
+		weft_list_add(&W->a, &W->head);
+		weft_list_add(&W->a, &W->head);
+		break;
+	case D_LIST_DEL_TWICE:
+		weft_list_add(&W->a, &W->head);
+		weft_list_del(&W->a);
+		weft_list_del(&W->a);
+		break;
+	case D_LIST_DEL_STALE:
+		weft_list_add(&W->a, &W->head);
+		weft_list_add(&W->b, &W->head);   /* head, b, a */
+		WRITE_ONCE(W->head.next, &W->a);  /* head skips b */
+		weft_list_del(&W->b);
+		break;
+	case D_LRU_FLAG_ONLY:
+		p = weft_page_alloc(mm);
+		W->kept = p;
+		weft_page_set(p, lru);
+		break;
+	case D_LRU_TAKEN_OFF:
+		p = weft_page_alloc(mm);
+		W->kept = p;
+		weft_lru_cache_add(&W->lru, p);
+		spin_lock(&W->lru.lock);
+		weft_list_del(&p->lru);           /* off the list, PG_lru still set */
+		spin_unlock(&W->lru.lock);
+		break;
+	case D_SWAP_FREE_AFTER_PUT:
+		off = weft_swap_alloc(&W->si, 0);
+		weft_put_swap_folio(&W->si, (unsigned)off, 1);
+		weft_swap_free(&W->si, (unsigned)off);
+		break;
+	case D_SWAP_FREE_PINNED:
+		off = weft_swap_alloc(&W->si, 0);
+		weft_swap_free(&W->si, (unsigned)off);
+		weft_put_swap_folio(&W->si, (unsigned)off, 1);
+		break;
+	case D_RCU_UNLOCK_NEVER:
+		rcu_read_unlock();
+		break;
+	case D_REFCOUNT_ADD_OVF:
+		refcount_set(&W->rc, INT_MAX - 1);
+		refcount_add(2, &W->rc);
+		break;
+	case D_LIVELOCK_ALONE:
+		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[0]); i++)
+			;
+		break;
+	}
+}
+
+static unsigned dw_owned(const struct weft_mm *mm, const struct weft_page *p, void *ctx)
+{
+	const struct dw *W = ctx;
+
+	(void)mm;
+	return p == W->kept ? WEFT_MM_OWNERS_ANY : 0;
+}
+
+static void dw_quiesce(void *w)
+{
+	struct dw *W = w;
+
+	weft_lru_audit(&W->lru);
+	/* the swap audit also audits the pages (owned by page tables: none) */
+	if (W->mode == D_SWAP_FREE_AFTER_PUT || W->mode == D_SWAP_FREE_PINNED)
+		weft_swap_audit(&W->si, NULL, 0);
+	else
+		weft_mm_audit_leaks(&W->mm, dw_owned, W);
+}
+
+static void dw_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	const struct dw *W = w;
+
+	if (!weft_swap_describe(&W->si, w, off, buf, n))
+		weft_mm_describe(&W->mm, w, off, buf, n);
+}
+
+static const char *const dw_ops[] = { "nop" };
+static const char *const dw_files[] = { "test_detectors.c", NULL };
+
+#define V(name, kind) { name, NULL, kind != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
+static const struct weft_variant dw_variants[D_NR] = {
+	V("clean", WEFT_KIND_NONE),
+	V("page-leak-unowned", WEFT_KIND_PAGE_LEAK),
+	V("inc-from-frozen", WEFT_KIND_INC_FROM_ZERO),
+	V("list-add-stale", WEFT_KIND_LIST_CORRUPTION),
+	V("list-add-twice", WEFT_KIND_LIST_CORRUPTION),
+	V("list-del-twice", WEFT_KIND_LIST_CORRUPTION),
+	V("list-del-stale", WEFT_KIND_LIST_CORRUPTION),
+	V("lru-flag-only", WEFT_KIND_LRU_STATE),
+	V("lru-taken-off", WEFT_KIND_LRU_STATE),
+	V("swap-free-after-put", WEFT_KIND_SWAP_FREE_FREE),
+	V("swap-free-pinned", WEFT_KIND_SWAP_UNDERFLOW),
+	V("livelock-alone", WEFT_KIND_LIVELOCK),
+	V("livelock-pingpong", WEFT_KIND_LIVELOCK),
+	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
+	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
+	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
+};
+
+static const struct weft_scenario dw_sc = {
+	.name = "test-detectors",
+	.summary = "each detector fired by a second misuse",
+	.source = "tests/detectors",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct dw),
+	.nr_opcodes = 1,
+	.opnames = dw_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = dw_files,
+	.setup = dw_setup,
+	.thread = dw_thread,
+	.quiesce = dw_quiesce,
+	.describe = dw_describe,
+	.variants = dw_variants,
+	.nr_variants = D_NR,
+};
+
+int main(int argc, char **argv)
+{
+	const char *name = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(name, "--list")) {
+		for (unsigned v = 0; v < D_NR; v++)
+			printf("%s\n", dw_variants[v].name);
+		return 0;
+	}
+	for (unsigned v = 0; v < D_NR; v++) {
+		if (strcmp(name, dw_variants[v].name))
+			continue;
+		struct weft_bytes b;
+		struct weft_exec_result r;
+		/* a small step budget: the livelock cases poll 100000 times */
+		struct weft_run_opts o = { .sc = &dw_sc, .variant = v, .step_budget = 2000 };
+		weft_bytes_init(&b, &dw_sc, NULL, 0);
+		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "execute %s", name);
+		CHECK(r.kind == dw_variants[v].expect_kind, "%s: expected %s, got %s (%s)", name,
+		      weft_kind_name(dw_variants[v].expect_kind), weft_kind_name(r.kind),
+		      r.report.msg);
+		if (v == D_RCU_UNLOCK_NEVER)
+			CHECK(strstr(r.report.msg, "outside an RCU read-side section") &&
+			      strstr(r.report.msg, "never entered"), "%s: %s", name, r.report.msg);
+		if (v == D_REFCOUNT_SAT_UAF) {
+			const struct dw *W = weft_last_world();
+			CHECK(W->rc.refs.counter == REFCOUNT_SATURATED,
+			      "%s: the counter is %d after the warning, not saturated", name,
+			      W->rc.refs.counter);
+		}
+		printf("%-20s %-18s %s%s%s\n", name, weft_kind_name(r.kind), r.report.object,
+		       r.kind ? ": " : "", r.report.msg);
+		/* the clean case stays clean under every schedule of bound 2 */
+		if (v == D_CLEAN) {
+			static struct weft_dfs d;
+			unsigned n = 0, bad = 0;
+			weft_dfs_init(&d, &dw_sc, 2, NULL, 0);
+			while (n < 10000 && weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
+				n++;
+				bad += r.kind != WEFT_KIND_NONE;
+			}
+			CHECK(bad == 0 && d.complete, "clean: %u of %u executions reported", bad, n);
+		}
+		return check_done();
+	}
+	fprintf(stderr, "usage: test_detectors CASE | --list (no case '%s')\n", name);
+	return 2;
+}

@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""The mutation tier's driver (tools/ci/mutants: usage, exit codes).
+
+The list format (tests/mutants/mutants.txt), one directive per line:
+
+    same-test REGEX      tests whose names match REGEX count as one test
+                         (one program built in several flavours)
+    exclude REGEX        before the first mutant: ctest -E REGEX for every
+                         mutant (slow tests that guard no mutant: soak
+                         loops, real-thread stress, benches); inside a
+                         mutant: its own -E instead ('exclude -': none)
+    mutant NAME          starts a mutant
+    attacks TEXT         the detector or guarantee it breaks
+    need N               independent tests that must fail (default 1)
+    tests REGEX          ctest -R regex of the tests expected to catch it
+    file PATH            starts an edit of PATH (relative to the root)
+    anchor               the lines after it, each starting with '|', are
+                         the exact text to find (once) ...
+    replace              ... and its replacement ('|' lines; none: delete)
+    end                  ends the mutant
+
+A code line is everything after its first '|', tabs included. Anchor and
+replacement are joined with newlines; an anchor of several lines matches
+across them. '#' starts a comment line outside code lines.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_SETUP = 0, 1, 2, 3
+
+
+class Mutant:
+    def __init__(self, name, line):
+        self.name = name
+        self.line = line
+        self.attacks = ""
+        self.need = 1
+        self.tests = ""
+        self.exclude = None      # None: the list's default
+        self.edits = []          # [path, anchor, replacement]
+
+
+def die_usage(msg):
+    print("mutants: " + msg, file=sys.stderr)
+    sys.exit(EXIT_USAGE)
+
+
+def parse(path):
+    """-> (mutants, same-test regexes, default exclude); a malformed list is
+    a usage error."""
+    muts, same, dflt_exclude = [], [], ""
+    cur, mode, lines = None, None, None
+
+    def flush_code():
+        nonlocal mode, lines
+        if mode is None:
+            return
+        text = "\n".join(lines)
+        if mode == "anchor":
+            cur.edits[-1][1] = text
+        else:
+            cur.edits[-1][2] = text
+        mode, lines = None, None
+
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            line = raw.rstrip("\n")
+            if mode is not None and line.startswith("|"):
+                lines.append(line[1:])
+                continue
+            if mode is not None:
+                flush_code()
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            key, _, val = s.partition(" ")
+            val = val.strip()
+            where = "%s:%d" % (path, no)
+            if key == "same-test":
+                same.append(re.compile(val))
+            elif key == "exclude" and cur is None:
+                re.compile(val)
+                dflt_exclude = val
+            elif key == "mutant":
+                if cur is not None:
+                    die_usage("%s: mutant %s has no 'end'" % (where, cur.name))
+                if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", val):
+                    die_usage("%s: bad mutant name '%s'" % (where, val))
+                cur = Mutant(val, no)
+            elif cur is None:
+                die_usage("%s: '%s' outside a mutant" % (where, key))
+            elif key == "attacks":
+                cur.attacks = val
+            elif key == "need":
+                cur.need = int(val)
+            elif key == "tests":
+                cur.tests = val
+                re.compile(val)
+            elif key == "exclude":
+                cur.exclude = "" if val == "-" else val
+                re.compile(cur.exclude)
+            elif key == "file":
+                cur.edits.append([val, None, None])
+            elif key in ("anchor", "replace"):
+                if not cur.edits:
+                    die_usage("%s: '%s' before 'file'" % (where, key))
+                mode, lines = key, []
+            elif key == "end":
+                if not cur.attacks or not cur.tests or not cur.edits:
+                    die_usage("%s: mutant %s needs attacks, tests and an edit" % (where, cur.name))
+                for e in cur.edits:
+                    if e[1] is None or e[2] is None or not e[1]:
+                        die_usage("%s: mutant %s: each edit needs an anchor and a replace"
+                                  % (where, cur.name))
+                if any(m.name == cur.name for m in muts):
+                    die_usage("%s: mutant %s listed twice" % (where, cur.name))
+                muts.append(cur)
+                cur = None
+            else:
+                die_usage("%s: unknown directive '%s'" % (where, key))
+    flush_code()
+    if cur is not None:
+        die_usage("%s: mutant %s has no 'end'" % (path, cur.name))
+    for m in muts:
+        if m.exclude is None:
+            m.exclude = dflt_exclude
+    return muts, same
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def stale_anchors(muts, root):
+    """Mutants whose anchors do not match exactly once under root."""
+    bad = []
+    for m in muts:
+        for path, anchor, _ in m.edits:
+            p = os.path.join(root, path)
+            n = read(p).count(anchor) if os.path.isfile(p) else -1
+            if n != 1:
+                bad.append("%s: %s: anchor %s" % (
+                    m.name, path, "file missing" if n < 0 else "matches %d times" % n))
+    return bad
+
+
+def apply(m, root):
+    """Applies m's edits under root; returns the original texts."""
+    orig = {}
+    for path, anchor, repl in m.edits:
+        p = os.path.join(root, path)
+        if p not in orig:
+            orig[p] = read(p)
+        text = read(p)
+        assert text.count(anchor) == 1, (m.name, path)
+        write(p, text.replace(anchor, repl, 1))
+    return orig
+
+
+def sync_tree(root, dst):
+    """Copies the checkout's files (tracked and untracked, not ignored) to
+    dst, rewriting only what changed so the build stays incremental."""
+    out = subprocess.run(["git", "-C", root, "ls-files", "-z", "--cached", "--others",
+                          "--exclude-standard"], check=True, capture_output=True).stdout
+    files = sorted({f for f in out.decode().split("\0") if f})
+    keep = set()
+    for f in files:
+        src = os.path.join(root, f)
+        if not os.path.isfile(src) or os.path.islink(src):
+            continue
+        d = os.path.join(dst, f)
+        keep.add(os.path.normpath(d))
+        with open(src, "rb") as a:
+            data = a.read()
+        try:
+            with open(d, "rb") as b:
+                same = b.read() == data
+        except OSError:
+            same = False
+        if not same:
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            with open(d, "wb") as b:
+                b.write(data)
+        shutil.copymode(src, d)
+    for dirpath, dirnames, filenames in os.walk(dst):
+        if dirpath == dst and ".git" in dirnames:
+            dirnames.remove(".git")
+        for fn in filenames:
+            p = os.path.normpath(os.path.join(dirpath, fn))
+            if p not in keep:
+                os.unlink(p)
+    # a git index of the copy: tests that list the tree's files (git ls-files) see it
+    if not os.path.isdir(os.path.join(dst, ".git")):
+        subprocess.run(["git", "init", "-q", dst], check=True)
+    subprocess.run(["git", "-C", dst, "add", "-A"], check=True)
+
+
+def run(cmd, log, **kw):
+    with open(log, "w") as f:
+        return subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
+
+
+def tail(log, n=40):
+    with open(log, errors="replace") as f:
+        return "".join(f.readlines()[-n:])
+
+
+def sel(regex, exclude):
+    return ["-R", regex] + (["-E", exclude] if exclude else [])
+
+
+def list_tests(build, regex, exclude=""):
+    out = subprocess.run(["ctest", "--test-dir", build, "-N"] + sel(regex, exclude),
+                         capture_output=True, text=True).stdout
+    return re.findall(r"Test\s+#\d+: (\S+)", out)
+
+
+def ctest(build, regex, exclude, jobs, timeout, log, junit):
+    """-> (passed, failed) test names."""
+    if os.path.exists(junit):
+        os.unlink(junit)
+    run(["ctest", "--test-dir", build] + sel(regex, exclude) + [
+         "-j", str(jobs), "--timeout", str(timeout),
+         "--output-on-failure", "--output-junit", junit], log)
+    passed, failed = [], []
+    if not os.path.exists(junit):
+        return passed, None
+    for tc in ET.parse(junit).getroot().iter("testcase"):
+        st = tc.get("status", "")
+        name = tc.get("name")
+        if st == "run":
+            passed.append(name)
+        elif st == "disabled" or st == "notrun" and tc.find("skipped") is not None:
+            continue
+        else:
+            failed.append(name)
+    return passed, failed
+
+
+def independent(names, same):
+    groups = set()
+    for n in names:
+        for i, rx in enumerate(same):
+            if rx.search(n):
+                groups.add("same-test#%d" % i)
+                break
+        else:
+            groups.add(n)
+    return len(groups)
+
+
+def short_list(names, k=6):
+    names = sorted(names)
+    return ", ".join(names[:k]) + (" +%d more" % (len(names) - k) if len(names) > k else "")
+
+
+def main(argv):
+    root = os.environ.get("WEFT_ROOT") or os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__))))
+    broot = os.environ.get("WEFT_BUILD_ROOT") or os.path.join(root, "build-ci")
+    jobs = int(os.environ.get("WEFT_JOBS") or os.cpu_count() or 2)
+    only, all_tests, check, check_build, cc = None, False, False, None, "gcc"
+    timeout, work, out = 300, None, None
+    listfile = os.path.join(root, "tests", "mutants", "mutants.txt")
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a in ("--only", "--jobs", "--cc", "--timeout", "--work", "--out", "--build", "--list"):
+            if not args:
+                die_usage("%s takes a value" % a)
+            v = args.pop(0)
+            if a == "--only":
+                only = [x for x in v.split(",") if x]
+            elif a in ("--jobs", "--timeout"):
+                if not v.isdigit() or int(v) < 1:
+                    die_usage("%s takes a number >= 1" % a)
+                if a == "--jobs":
+                    jobs = int(v)
+                else:
+                    timeout = int(v)
+            elif a == "--cc":
+                cc = v
+            elif a == "--work":
+                work = os.path.abspath(v)
+            elif a == "--out":
+                out = os.path.abspath(v)
+            elif a == "--build":
+                check_build = os.path.abspath(v)
+            else:
+                listfile = os.path.abspath(v)
+        elif a == "--all-tests":
+            all_tests = True
+        elif a == "--check":
+            check = True
+        else:
+            die_usage("unknown argument '%s'" % a)
+
+    muts, same = parse(listfile)
+    if only:
+        unknown = [n for n in only if n not in {m.name for m in muts}]
+        if unknown:
+            die_usage("no such mutant: " + ", ".join(unknown))
+        muts = [m for m in muts if m.name in only]
+
+    stale = stale_anchors(muts, root)
+    if check:
+        probs = list(stale)
+        if check_build:
+            for m in muts:
+                n = independent(list_tests(check_build, m.tests, m.exclude), same)
+                if n < m.need:
+                    probs.append("%s: tests '%s' select %d independent tests of %s, need %d"
+                                 % (m.name, m.tests, n, check_build, m.need))
+        for p in probs:
+            print("mutants: STALE " + p)
+        print("mutants: %d mutants, %d problems" % (len(muts), len(probs)))
+        return EXIT_FAIL if probs else EXIT_OK
+    if stale:
+        for p in stale:
+            print("mutants: STALE " + p)
+        print("mutants: the list no longer matches the tree: fix tests/mutants/mutants.txt")
+        return EXIT_FAIL
+
+    t0 = time.time()
+    try:
+        os.nice(10)   # a tier of rebuilds on shared cores: yield to interactive work
+    except OSError:
+        pass
+    work = work or os.path.join(broot, "mutants")
+    src, build, logs = (os.path.join(work, d) for d in ("src", "build", "logs"))
+    rroot, rwork = os.path.realpath(root), os.path.realpath(work)
+    if rroot == rwork or rroot.startswith(rwork + os.sep) or (
+            rwork.startswith(rroot + os.sep) and subprocess.run(
+                ["git", "-C", root, "check-ignore", "-q", rwork]).returncode != 0):
+        die_usage("--work %s: not a scratch directory (inside the checkout, not ignored)" % work)
+    os.makedirs(logs, exist_ok=True)
+    os.makedirs(src, exist_ok=True)
+    print("=== mutants: %d mutants; copy of %s in %s" % (len(muts), root, src), flush=True)
+    sync_tree(root, src)
+    if stale_anchors(muts, src):
+        print("mutants: the copy differs from the checkout", file=sys.stderr)
+        return EXIT_SETUP
+
+    t = time.time()
+    env = dict(os.environ, CC=cc)
+    if run(["cmake", "-S", src, "-B", build, "-G", "Ninja", "-DWEFT_WERROR=OFF"],
+           os.path.join(logs, "configure.log"), env=env):
+        print(tail(os.path.join(logs, "configure.log")))
+        return EXIT_SETUP
+    blog = os.path.join(logs, "build-unmutated.log")
+    if run(["cmake", "--build", build, "-j", str(jobs)], blog):
+        print(tail(blog))
+        return EXIT_SETUP
+    if all_tests:
+        for m in muts:
+            m.tests, m.exclude = ".", ""
+    selected = set()
+    for m in muts:
+        names = list_tests(build, m.tests, m.exclude)
+        selected.update(names)
+        n = independent(names, same)
+        if n < m.need:
+            print("mutants: %s: tests '%s' select %d independent tests, need %d"
+                  % (m.name, m.tests, n, m.need))
+            return EXIT_FAIL
+    # the unmutated copy must pass every test some mutant counts on
+    regex = "^(%s)$" % "|".join(re.escape(n) for n in sorted(selected))
+    passed, failed = ctest(build, regex, "", jobs, timeout, os.path.join(logs, "ctest-unmutated.log"),
+                           os.path.join(logs, "unmutated.xml"))
+    if failed is None or failed or not passed:
+        print("mutants: the unmutated copy fails its tests: %s (log: %s)"
+              % (short_list(failed or []), os.path.join(logs, "ctest-unmutated.log")))
+        return EXIT_SETUP
+    print("unmutated: built and %d tests passed in %d s" % (len(passed), time.time() - t),
+          flush=True)
+
+    rows = []
+    for i, m in enumerate(muts, 1):
+        t = time.time()
+        orig = apply(m, src)
+        try:
+            blog = os.path.join(logs, m.name + ".build.log")
+            if run(["cmake", "--build", build, "-j", str(jobs)], blog):
+                status, caught, n, detail = "BROKEN", [], 0, "does not compile: " + blog
+                print(tail(blog, 20))
+            else:
+                tb = time.time() - t
+                passed, failed = ctest(build, m.tests, m.exclude, jobs, timeout,
+                                       os.path.join(logs, m.name + ".ctest.log"),
+                                       os.path.join(logs, m.name + ".xml"))
+                caught = failed or []
+                n = independent(caught, same)
+                if failed is None:
+                    status, detail = "ERROR", "ctest gave no results"
+                elif n == 0:
+                    status, detail = "SURVIVED", "%d tests passed" % len(passed)
+                elif n < m.need:
+                    status, detail = "WEAK", "caught by %d independent tests, need %d" % (n, m.need)
+                else:
+                    status, detail = "caught", ""
+                detail = (detail + "; " if detail else "") + "build %d s, tests %d s" % (
+                    tb, time.time() - t - tb)
+        finally:
+            for p, text in orig.items():
+                write(p, text)
+        rows.append((m, status, caught, n))
+        print("[%d/%d] %-28s %-8s %d/%d %s (%s)" % (i, len(muts), m.name, status, n, m.need,
+                                                  short_list(caught) or "-", detail), flush=True)
+
+    ok = sum(1 for r in rows if r[1] == "caught")
+    wall = time.time() - t0
+    print("\n=== mutation score: %d/%d caught (%.0f%%), %d s wall" % (
+        ok, len(rows), 100.0 * ok / max(1, len(rows)), wall))
+    w = max(len(m.name) for m in muts)
+    print("%-*s  %-8s  %5s  %s" % (w, "mutant", "result", "tests", "caught by (failed tests)"))
+    for m, s, caught, n in rows:
+        print("%-*s  %-8s  %2d/%-2d  %s" % (w, m.name, s, n, m.need, short_list(caught, 4)))
+    if out:
+        with open(out, "w") as f:
+            f.write("| mutant | attacks | independent tests failed / needed | result | caught by |\n"
+                    "|---|---|---|---|---|\n")
+            for m, s, caught, n in rows:
+                f.write("| `%s` | %s | %d / %d | %s | %s |\n" % (
+                    m.name, m.attacks, n, m.need, s,
+                    ", ".join("`%s`" % c for c in sorted(caught)) or "-"))
+            f.write("\nscore %d/%d caught, %d s wall\n" % (ok, len(rows), wall))
+    bad = [r for r in rows if r[1] != "caught"]
+    for m, s, caught, n in bad:
+        print("mutants: NOT CAUGHT %s: %s (%d of %d independent tests failed; attacks: %s)"
+              % (m.name, s, n, m.need, m.attacks))
+    print("mutants: %d caught, %d not" % (ok, len(bad)))
+    return EXIT_OK if ok == len(rows) else EXIT_FAIL
+
+
+if __name__ == "__main__":
+    import signal
+    # SIGTERM too unwinds through main's finally, which restores the copy
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        sys.exit(130)
