@@ -264,6 +264,24 @@ state_hash:
 		M.state_hashes[M.nr_sh++] = M.hash;
 }
 
+/* The context a helper call belongs to: M.cur + 1 (0: the host). */
+const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
+{
+	int k = M.cur + 1;
+	const struct weft_caller *prev = M.callers[k].c;
+
+	if (!prev) {   /* the outermost call is the model's */
+		M.callers[k].c = c;
+		M.callers[k].fresh = true;
+	}
+	return prev;
+}
+
+void weft_caller_exit(const struct weft_caller *prev)
+{
+	M.callers[M.cur + 1].c = prev;
+}
+
 /* ---------------------------------------------------------- scheduling */
 
 static void thread_main(void *arg);
@@ -639,6 +657,22 @@ bool weft_in_thread(void)
 
 /* -------------------------------------------------------------- reports */
 
+/* The caller of the traced event of access a, while the ring holds it. */
+static const struct weft_caller *ring_caller(const struct weft_access *a)
+{
+	uint32_t n = M.evseq < WEFT_TRACE_RING ? M.evseq : WEFT_TRACE_RING;
+
+	for (uint32_t k = 1; k <= n; k++) {
+		const struct weft_event *e = &M.ring[(M.evseq - k) % WEFT_TRACE_RING];
+		if (e->step < a->step)
+			break;
+		if (e->step == a->step && e->site == a->site &&
+		    e->tid == (a->tid < 0 ? 0xff : (uint8_t)a->tid))
+			return e->caller;
+	}
+	return NULL;
+}
+
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
 static __attribute__((format(printf, 6, 0))) void
@@ -657,10 +691,12 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	r->here.step = M.step;
 	r->here.site = s;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
+	r->here_caller = M.callers[here_tid + 1].c;
 	if (other)
 		r->other = *other;
 	else if (obj)
 		r->other = weft_last_write(obj);
+	r->other_caller = r->other.valid ? ring_caller(&r->other) : NULL;
 	if (r->loc != WEFT_NO_LOC)
 		weft_describe_loc(M.sc, r->loc, r->object, sizeof(r->object));
 	else
@@ -912,6 +948,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cap_sh = 0;
 	}
 	memset(M.ring, 0, sizeof(M.ring));
+	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	sc->setup(M.world, o->variant, &M.wl);
@@ -1060,6 +1097,11 @@ const void *weft_last_world(void)
 const struct weft_workload *weft_last_workload_ops(void)
 {
 	return &M.wl;
+}
+
+const char *weft_last_thread_label(unsigned tid)
+{
+	return tid < M.nr_threads ? M.th[tid].label : NULL;
 }
 
 size_t weft_last_ring(struct weft_event *out, size_t cap)

@@ -158,6 +158,12 @@ struct weft_machine {
 	size_t wl_len;
 
 	struct weft_event ring[WEFT_TRACE_RING];
+	/* The helper call each context is in (index: M.cur + 1, 0 the host),
+	 * for the events' display-only caller; fresh until its first event. */
+	struct {
+		const struct weft_caller *c;
+		bool fresh;
+	} callers[WEFT_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -271,6 +277,12 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 	e->site = s;
 	e->old = old;
 	e->val = val;
+	/* display only (never hashed): the model's call of a helper */
+	e->caller = M.callers[M.cur + 1].c;
+	if (__builtin_expect(e->caller != NULL, 0) && M.callers[M.cur + 1].fresh) {
+		e->flags |= WEFT_EVF_CALL;
+		M.callers[M.cur + 1].fresh = false;
+	}
 	M.next_flags = 0;
 	if (M.o->record)
 		weft_record_event(e);
