@@ -510,6 +510,7 @@ static void thread_main(void *arg)
 				families[i]->thread_end(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
+	t->end_ev = M.evseq;
 	M.runnable &= ~(1u << tid);
 	if (t->on_cpu_stack)
 		weft_ctx_update(t, tid);   /* it ended holding its CPU */
@@ -564,6 +565,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->fn = fn;
 	t->arg = arg;
 	t->label = label;
+	t->end_ev = UINT32_MAX;
 	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
 	M.runnable |= 1u << n;
 	weft_ctx_thread_added(n);
@@ -963,6 +965,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].wait_class = NULL;
 			M.th[i].fn = NULL;
 			M.th[i].label = NULL;
+			M.th[i].end_ev = UINT32_MAX;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.runnable |= 1u << i;
@@ -976,6 +979,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			t->wait_class = NULL;
 			t->fn = NULL;
 			t->label = NULL;
+			t->end_ev = UINT32_MAX;
 			t->has_ticket = false;
 			t->last_site = NULL;
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
@@ -1102,6 +1106,11 @@ const struct weft_workload *weft_last_workload_ops(void)
 const char *weft_last_thread_label(unsigned tid)
 {
 	return tid < M.nr_threads ? M.th[tid].label : NULL;
+}
+
+uint32_t weft_last_thread_end(unsigned tid)
+{
+	return tid < M.nr_threads ? M.th[tid].end_ev : UINT32_MAX;
 }
 
 size_t weft_last_ring(struct weft_event *out, size_t cap)

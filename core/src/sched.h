@@ -80,6 +80,8 @@ struct wthread {
 	void (*fn)(void *world, void *arg);
 	void *arg;
 	const char *label;    /* "kworker/1" for a machine-made thread */
+	uint32_t end_ev;      /* events traced when it ended (UINT32_MAX: not
+				 ended); display only */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per

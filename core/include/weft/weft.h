@@ -547,6 +547,13 @@ const struct weft_workload *weft_last_workload_ops(void);
  * the thread itself ("kworker/1", "rcuc"), or NULL (the scenario's threads,
  * interrupt pseudo-threads, threads the model spawned). */
 const char *weft_last_thread_label(unsigned tid);
+/* How many events the last execution had traced when thread tid ended
+ * (its end lies before that index of weft_last_events()), or UINT32_MAX
+ * if it did not end (an interrupt pseudo-thread, a thread still asleep, an
+ * execution a report cut short). The scenario's threads end without an
+ * event of their own (their traces predate spawned threads): this says
+ * when, for display. */
+uint32_t weft_last_thread_end(unsigned tid);
 /*
  * For strategies, during an execution (from pick_next): the operation
  * thread tid is paused before, as a dependence record (kind from its site:
