@@ -188,24 +188,18 @@ static void side_line(FILE *f, const struct weft_trace_view *v, size_t idx, cons
 }
 
 /* A lost wake-up is reported when nobody is left to run, from whichever
- * thread ran last: the failing side is the sleeper, asleep since its last
- * step. */
+ * thread ran last: the failing side is the sleeper, asleep since
+ * here_since. */
 static bool lost_wakeup_side(FILE *f, const struct weft_trace_view *v)
 {
 	const struct weft_report *rp = &v->r->report;
-	size_t k;
 
 	if (v->r->kind != WEFT_KIND_LOST_WAKEUP || !rp->here.valid || rp->here.tid < 0)
 		return false;
-	for (k = v->fail_idx < v->n ? v->fail_idx : v->n; k-- > 0;)
-		if (v->ev[k].tid == (uint8_t)rp->here.tid && k != v->fail_idx)
-			break;
-	if (k == SIZE_MAX)
-		return false;
-	fprintf(f, "  !! fails: step %" PRIu32 ", %s on CPU%d sleeps", v->ev[k].step,
+	fprintf(f, "  !! fails: step %" PRIu32 ", %s on CPU%d sleeps", rp->here_since,
 		weft_trace_thread(v, (unsigned)rp->here.tid), rp->here.cpu);
 	side_where(f, rp->here.site, rp->here_caller);
-	if (rp->here.step != v->ev[k].step)
+	if (rp->here.step != rp->here_since)
 		fprintf(f, "; from step %" PRIu32 " no thread is left that can wake it",
 			rp->here.step);
 	fputc('\n', f);

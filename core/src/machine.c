@@ -424,6 +424,7 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	t->wait_chan = chan;
 	t->wait_class = wc;
 	t->wait_site = s;
+	t->wait_step = M.step;
 	M.nr_blocked++;
 	M.runnable &= ~(1u << M.cur);
 	weft_sched_reschedule(false);
@@ -677,9 +678,10 @@ static const struct weft_caller *ring_caller(const struct weft_access *a)
 
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
-static __attribute__((format(printf, 6, 0))) void
+static __attribute__((format(printf, 7, 0))) void
 vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
-	const struct weft_access *other, int here_tid, const char *fmt, va_list ap)
+	const struct weft_access *other, int here_tid, uint32_t since, const char *fmt,
+	va_list ap)
 {
 	struct weft_report *r = &M.res->report;
 
@@ -692,6 +694,7 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	r->here.cpu = here_tid < 0 ? -1 : (int)M.cpu_of[here_tid];
 	r->here.step = M.step;
 	r->here.site = s;
+	r->here_since = since;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
 	r->here_caller = M.callers[here_tid + 1].c;
 	if (other)
@@ -728,7 +731,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, M.cur, fmt, ap);
+	vreport(k, obj, s, NULL, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
@@ -738,21 +741,22 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, fmt, ap);
+	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
-		      const struct weft_access *other, int here_tid, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+		      const struct weft_access *other, int here_tid, uint32_t since,
+		      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
-		      const struct weft_access *other, int here_tid, const char *fmt, ...)
+		      const struct weft_access *other, int here_tid, uint32_t since,
+		      const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, here_tid, fmt, ap);
+	vreport(k, obj, s, other, here_tid, since, fmt, ap);
 	va_end(ap);
 }
 
@@ -797,7 +801,7 @@ static void stuck_report(void)
 		struct weft_access other = weft_last_write(t->wait_chan);
 		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
 		report_as(WEFT_KIND_LOST_WAKEUP, t->wait_chan, t->wait_site,
-			  other.valid ? &other : NULL, (int)i,
+			  other.valid ? &other : NULL, (int)i, t->wait_step,
 			  "T%u sleeps on %s (%s) and no thread is left that can wake it", i,
 			  obj, t->wait_class->name);
 		__builtin_trap();   /* reports from a thread never return */
@@ -1014,6 +1018,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 				r->report.here.tid = t;
 				r->report.here.cpu = t < 0 ? -1 : (int)weft_cpu_of(sc, (unsigned)t);
 				r->report.here.step = M.step;
+				r->report.here_since = M.step;
 				r->report.here.site = t >= 0 ? M.th[t].last_site : NULL;
 				r->report.loc = WEFT_NO_LOC;
 				snprintf(r->report.msg, sizeof(r->report.msg),

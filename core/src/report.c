@@ -44,7 +44,7 @@ const char *weft_ev_name(unsigned ev)
 }
 
 static void print_side(FILE *f, const char *label, const struct weft_access *a,
-		       const struct weft_caller *c)
+		       const struct weft_caller *c, uint32_t since)
 {
 	if (!a->valid) {
 		fprintf(f, "  %-6s (unknown)\n", label);
@@ -52,6 +52,9 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a,
 	}
 	if (a->tid < 0)
 		fprintf(f, "  %-6s setup/audit  step %-5" PRIu32, label, a->step);
+	else if (since != a->step)   /* a sleeper: where it fell asleep */
+		fprintf(f, "  %-6s T%d on CPU%d  step %" PRIu32 " (asleep; stuck at step %" PRIu32 ")",
+			label, a->tid, a->cpu, since, a->step);
 	else
 		fprintf(f, "  %-6s T%d on CPU%d  step %-5" PRIu32, label, a->tid, a->cpu, a->step);
 	if (a->site && c)   /* a helper's site: name the model's call */
@@ -137,9 +140,10 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		return;
 	fprintf(f, "ERROR: weft: %s%s%s in %s:%s: %s\n", weft_kind_name(r->kind),
 		rp->object[0] ? " on " : "", rp->object, sc->name, vname, rp->msg);
-	print_side(f, "here:", &rp->here, rp->here_caller);
+	print_side(f, "here:", &rp->here, rp->here_caller,
+		   r->kind == WEFT_KIND_LOST_WAKEUP ? rp->here_since : rp->here.step);
 	if (rp->other.valid)
-		print_side(f, "before:", &rp->other, rp->other_caller);
+		print_side(f, "before:", &rp->other, rp->other_caller, rp->other.step);
 	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64
 		   "\n",
 		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->steps == 1 ? "" : "s",

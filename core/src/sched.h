@@ -70,6 +70,7 @@ struct wthread {
 	const void *wait_chan;                   /* T_BLOCKED: what it waits on */
 	const struct weft_wait_class *wait_class;
 	const struct weft_site *wait_site;
+	uint32_t wait_step;                      /* when it blocked (reports) */
 	const struct weft_site *last_site;       /* where it is paused */
 	/* the operation it is paused before (valid while paused at a point) */
 	uint32_t pend_loc;

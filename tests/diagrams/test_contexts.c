@@ -460,6 +460,9 @@ static void check_lost_wakeup(void)
 	CHECK(run.kind == WEFT_KIND_LOST_WAKEUP, "lost-wakeup, got %s", weft_kind_name(run.kind));
 	/* the report comes from the last thread to run (T0), about T1 */
 	CHECK(n && ev[n - 1].tid == 0 && run.r.report.here.tid == 1, "reported from T0 about T1");
+	CHECK(run.r.report.here_since == 4 && run.r.report.here.step == 6,
+	      "asleep since step %u, stuck at step %u", run.r.report.here_since,
+	      run.r.report.here.step);
 	CHECK(column_of(line_with(d, "!! lost-wakeup", l, sizeof(l)), "!! lost-wakeup") == 1,
 	      "the failure in the sleeper's column:\n%s", d);
 	CHECK(strstr(d, "!! fails: step 4, T1 on CPU1 sleeps, __folio_lock()") != NULL,

@@ -265,6 +265,10 @@ struct weft_report {
 	 * is known while the trace ring still holds that access's event. */
 	const struct weft_caller *here_caller;
 	const struct weft_caller *other_caller;
+	/* The step here's thread was at when the failing state began: for a
+	 * lost wake-up, the step its sleeper fell asleep (here.step is when
+	 * no thread was left to wake it); else here.step. Display only. */
+	uint32_t here_since;
 };
 
 /* ---------------------------------------------------------------- traces */
