@@ -156,8 +156,8 @@ static uint32_t iso_bucket(const void *w, uint32_t off)
 static const char *const iso_ops[] = { "isolate", "activate" };
 static const char *const iso_files[] = { "isolate.c", NULL };
 
-/* Both threads isolate page 0; T0 is preempted after its unlocked test
- * (schedule entry: at decision 1, run the other thread). */
+/* Both threads isolate page 0 (ops 00 00, 10 00); one schedule entry, 02 00
+ * 00: at decision 2 (T0 has tested PG_lru and taken the lock) run T1. */
 static const uint8_t iso_trigger[] = { 0x02, 0x00, 0x00, 0x10, 0x00, 0x02, 0x00, 0x00 };
 static const uint8_t *const iso_triggers[] = { iso_trigger, NULL };
 static const size_t iso_trigger_lens[] = { sizeof(iso_trigger), 0 };
