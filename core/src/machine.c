@@ -396,6 +396,16 @@ void weft_sched_reschedule(bool leaving)
 		int prev = M.cur;
 		M.cur = -1;
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+#ifdef WEFT_TSAN
+		if (__builtin_expect(M.draining, 0)) {
+			/* resumed by drain_for_tsan (a daemon left asleep at the
+			 * end): hand its accesses over and go straight back, as
+			 * weft_sched_switch_to does; running on would take a step
+			 * the other builds do not take */
+			weft_tsan_release(&tsan_done_sync);
+			weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+		}
+#endif
 		return;
 	}
 	unsigned next = e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e);
