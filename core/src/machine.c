@@ -397,11 +397,11 @@ void weft_sched_reschedule(bool leaving)
 		M.cur = -1;
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 #ifdef WEFT_TSAN
-		if (__builtin_expect(M.draining, 0)) {
-			/* resumed by drain_for_tsan (a daemon left asleep at the
-			 * end): hand its accesses over and go straight back, as
-			 * weft_sched_switch_to does; running on would take a step
-			 * the other builds do not take */
+		/* only a daemon left asleep here at the end (an idle worker,
+		 * the RCU callback kthread) is resumed, by drain_for_tsan: hand
+		 * its accesses over and go back without running model code, or
+		 * a TSan build would take steps the others do not */
+		if (M.draining) {
 			weft_tsan_release(&tsan_done_sync);
 			weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 		}
