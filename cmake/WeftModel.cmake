@@ -73,7 +73,8 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
   foreach(sv IN LISTS A_VARIANTS)
     string(MAKE_C_IDENTIFIER "fuzz_${sv}" _t)
     set(_spec ${CMAKE_CURRENT_BINARY_DIR}/fuzz-spec/${_t}.c)
-    file(CONFIGURE OUTPUT ${_spec} CONTENT "#include <weft/fuzz.h>\nWEFT_FUZZ_TARGET(\"${sv}\");\n")
+    file(CONFIGURE OUTPUT ${_spec} CONTENT
+      "#include <weft/fuzz.h>\nWEFT_FUZZ_TARGET(\"${sv}\");\nWEFT_FUZZ_PROGRAM(\"${A_NAME}\");\n")
     add_executable(${_t} ${_spec} $<TARGET_OBJECTS:${A_NAME}_model>)
     target_link_libraries(${_t} PRIVATE weft::weft_fuzz_${_engine} ${A_NAME}_model)
     if(NOT _engine STREQUAL "regression")

@@ -296,8 +296,9 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 			r = result;
 	}
 	weft_report_print(stderr, &ro, &r);
-	fprintf(stderr, "weft: minimize and store this input: weft import FILE --target %s --lock %s\n",
-		spec, opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s\n",
+		weft_fuzz_program ? weft_fuzz_program : "weft", spec,
+		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
 	fflush(stderr);
 	abort();
 }

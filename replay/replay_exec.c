@@ -126,9 +126,13 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 	side_from(&rf->here, &r->report.here);
 	side_from(&rf->other, &r->report.other);
 	const struct weft_site *s = r->report.here.valid ? r->report.here.site : NULL;
-	if (s)
-		snprintf(rf->site_text, sizeof(rf->site_text), "%s() at %s:%u: %s", s->func,
-			 weft_site_basename(s), s->line, s->what);
+	if (s) {
+		char where[sizeof(rf->site_text)];
+		size_t k;
+		weft_site_where(where, sizeof(where), s, r->report.here_caller);
+		k = strlen(where);
+		snprintf(rf->site_text, sizeof(rf->site_text), "%.*s: %s", (int)k, where, s->what);
+	}
 	snprintf(rf->object, sizeof(rf->object), "%s", r->report.object);
 	snprintf(rf->msg, sizeof(rf->msg), "%s", r->report.msg);
 	/* text fields are printable ASCII by format rule */

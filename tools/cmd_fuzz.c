@@ -796,7 +796,7 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 				return cli_usage_error("fuzz: --lock takes tas or ticket, not '%s'", v);
 			lock_set = true;
 		} else if (a[0] == '-') {
-			return cli_usage_error("fuzz: unknown flag '%s' (weft help fuzz)", a);
+			return cli_usage_error("fuzz: unknown flag '%s' (%s help fuzz)", a, cli_prog);
 		} else if (!spec) {
 			spec = a;
 		} else {
@@ -805,7 +805,7 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 #undef NEEDV
 	}
 	if (!spec)
-		return cli_usage_error("fuzz: which SCENARIO:VARIANT? (weft list)");
+		return cli_usage_error("fuzz: which SCENARIO:VARIANT? (%s list)", cli_prog);
 	o->sc = cli_scenario(spec, &o->vi);
 	if (!o->sc)
 		return WEFT_EXIT_USAGE;
@@ -1087,8 +1087,8 @@ int cmd_fuzz(int argc, char **argv)
 		if (can_import) {
 			struct import_result r;
 			if (!o.json)
-				printf("weft import %s --target %s:%s --lock %s --out %s\n",
-				       crashes.names[i], o.sc->name, o.sc->variants[o.vi].name,
+				printf("%s import %s --target %s:%s --lock %s --out %s\n",
+				       cli_prog, crashes.names[i], o.sc->name, o.sc->variants[o.vi].name,
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", o.out);
 			import_crash(&o, crashes.names[i], &r);
 			if (r.rc == WEFT_EXIT_BUG)
@@ -1102,9 +1102,9 @@ int cmd_fuzz(int argc, char **argv)
 		} else {
 			reproduced |= k != WEFT_KIND_NONE;
 			if (!o.json)
-				printf("raw crash: %s\nreproduce: weft run %s:%s --lock %s "
+				printf("raw crash: %s\nreproduce: %s run %s:%s --lock %s "
 				       "--strategy bytes --input %s\n",
-				       crashes.names[i], o.sc->name, o.sc->variants[o.vi].name,
+				       crashes.names[i], cli_prog, o.sc->name, o.sc->variants[o.vi].name,
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
 				       crashes.names[i]);
 		}

@@ -128,8 +128,7 @@ static int store_and_print(const struct weft_run_opts *ro,
 			weft_kind_name(c.r.kind));
 		if (s) {
 			char st[256];
-			snprintf(st, sizeof(st), "%s() at %s:%u", s->func, weft_site_basename(s),
-				 s->line);
+			weft_site_where(st, sizeof(st), s, c.r.report.here_caller);
 			cli_json_str(out, st);
 		} else {
 			fprintf(out, "null");
@@ -160,7 +159,11 @@ static int store_and_print(const struct weft_run_opts *ro,
 			existed ? ", already stored" : "");
 		fprintf(out, "replay:   %s replay %s\n", cli_prog, path);
 		fprintf(out, "SUMMARY: weft: %s %s:%s", weft_kind_name(c.r.kind), sc->name, vname);
-		if (s)
+		if (s && c.r.report.here_caller)
+			fprintf(out, " in %s %s:%u", c.r.report.here_caller->func,
+				weft_caller_basename(c.r.report.here_caller),
+				c.r.report.here_caller->line);
+		else if (s)
 			fprintf(out, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
 		fprintf(out, "\n");
 	}

@@ -214,7 +214,7 @@ int cmd_replay(int argc, char **argv)
 	const struct weft_site *s = c.r.report.here.site;
 	char site[256] = "";
 	if (s)
-		snprintf(site, sizeof(site), "%s() at %s:%u", s->func, weft_site_basename(s), s->line);
+		weft_site_where(site, sizeof(site), s, c.r.report.here_caller);
 	if (json) {
 		printf("{\"file\": ");
 		cli_json_str(stdout, file);

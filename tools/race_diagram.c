@@ -1,9 +1,19 @@
 /*
  * race_diagram.c - the race as kernel developers draw it in mail: one
  * column per fake CPU, time going down, one row per step that matters
- * (operations on the reported object with their values, lock operations,
- * the preemption points, the workload operations), the failing access
- * marked "!!" and the earlier conflicting access "^^".
+ * (trace_view.c chooses them: the race's objects and the threads that
+ * raced on them, what they read from, where a thread was preempted, locks,
+ * workload operations), the failing access marked "!!" and the earlier
+ * conflicting access "^^".
+ *
+ * Contexts: every event is drawn in the column of the CPU it ran on, so
+ * spawned threads, kworkers and interrupt handlers land where they ran
+ * and a migrating thread changes column. An interrupt's entry and return
+ * are rows of their own ("IRQ dev_irq interrupts T0"), its handler's rows
+ * indented between them. When the execution used contexts (interrupts,
+ * masking, several threads on one CPU) each row carries a tag of the
+ * context it ran in: I interrupts off, H in a hard interrupt, P preemption
+ * off, B bottom halves off, S in a softirq.
  *
  * Rows come from the recorded trace of a replay (weft_last_events()); the
  * machine is not touched except to name world offsets.
@@ -16,374 +26,6 @@
 
 #define COL_MAX 46
 #define COL_MIN 22
-
-static bool name_has_prefix(const char *name, const char *prefix);
-static void mark_locks(struct weft_trace_view *v);
-
-static void add_key(struct weft_trace_view *v, uint32_t loc)
-{
-	if (loc == WEFT_NO_LOC || v->nkey == sizeof(v->key) / sizeof(v->key[0]))
-		return;
-	for (unsigned k = 0; k < v->nkey; k++)
-		if (v->key[k] == loc)
-			return;
-	v->key[v->nkey++] = loc;
-}
-
-void weft_trace_view_init(struct weft_trace_view *v)
-{
-	const struct weft_report *rp = &v->r->report;
-
-	v->fail_idx = v->n;
-	v->other_idx = v->n;
-	v->prefix[0] = 0;
-	v->lock_shown = NULL;
-	v->nkey = 0;
-	if (v->r->kind == WEFT_KIND_NONE)
-		return;
-	for (size_t i = v->n; i-- > 0;)
-		if (v->ev[i].ev == WEFT_EV_NOTE && (v->ev[i].flags & WEFT_EVF_FAILED)) {
-			v->fail_idx = i;
-			break;
-		}
-	if (rp->other.valid) {
-		for (size_t i = v->fail_idx; i-- > 0;) {
-			const struct weft_event *e = &v->ev[i];
-			if (e->step == rp->other.step && e->site == rp->other.site &&
-			    (rp->other.tid < 0 ? e->tid == 0xff : e->tid == rp->other.tid)) {
-				v->other_idx = i;
-				break;
-			}
-		}
-	}
-	snprintf(v->prefix, sizeof(v->prefix), "%s", rp->object);
-	char *arrow = strstr(v->prefix, " ->");
-	if (arrow)
-		*arrow = 0;
-	v->nkey = 0;
-	add_key(v, rp->loc);
-	if (v->other_idx < v->n)
-		add_key(v, v->ev[v->other_idx].loc);
-	if (v->fail_idx < v->n)
-		add_key(v, v->ev[v->fail_idx].loc);
-	for (size_t i = 0; i < v->n; i++) {
-		char name[96];
-		if (v->ev[i].ev != WEFT_EV_RMW || v->ev[i].loc == WEFT_NO_LOC || !v->prefix[0])
-			continue;
-		weft_describe_loc(v->sc, v->ev[i].loc, name, sizeof(name));
-		if (name_has_prefix(name, v->prefix))
-			add_key(v, v->ev[i].loc);
-	}
-	v->lock_shown = NULL;
-	if (v->prefix[0])
-		mark_locks(v);
-}
-
-static bool name_has_prefix(const char *name, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return n && !strncmp(name, prefix, n) &&
-	       (name[n] == 0 || name[n] == ' ' || name[n] == '-' || name[n] == '.' ||
-		name[n] == '[');
-}
-
-static bool object_event(const struct weft_trace_view *v, size_t i);
-
-/* Lock and unlock rows that matter: the critical section touches the
- * reported object, someone waits for the lock, or a preemption or the
- * failure happens inside it. */
-static void mark_locks(struct weft_trace_view *v)
-{
-	v->lock_shown = calloc(v->n ? v->n : 1, 1);
-	if (!v->lock_shown)
-		return;
-	for (size_t i = 0; i < v->n; i++) {
-		const struct weft_event *e = &v->ev[i];
-		if (e->ev == WEFT_EV_BLOCK || (e->ev == WEFT_EV_WAIT && e->val == 0) ||
-		    (e->ev == WEFT_EV_TRYLOCK && !e->old)) {
-			v->lock_shown[i] = 1;
-			continue;
-		}
-		if (!(e->ev == WEFT_EV_LOCK || (e->ev == WEFT_EV_TRYLOCK && e->old)))
-			continue;
-		size_t j;
-		bool show = false;
-		for (j = i + 1; j < v->n; j++) {
-			const struct weft_event *f = &v->ev[j];
-			if (f->ev == WEFT_EV_UNLOCK && f->tid == e->tid && f->loc == e->loc)
-				break;
-			if (j == v->fail_idx || (f->flags & WEFT_EVF_PREEMPTED) ||
-			    ((f->ev == WEFT_EV_BLOCK || f->ev == WEFT_EV_WAIT) && f->loc == e->loc) ||
-			    (f->tid == e->tid && object_event(v, j)))
-				show = true;
-		}
-		if (show) {
-			v->lock_shown[i] = 1;
-			if (j < v->n)
-				v->lock_shown[j] = 1;
-		}
-	}
-}
-
-void weft_trace_view_fini(struct weft_trace_view *v)
-{
-	free(v->lock_shown);
-	v->lock_shown = NULL;
-}
-
-bool weft_trace_involved(const struct weft_trace_view *v, size_t i)
-{
-	const struct weft_event *e = &v->ev[i];
-
-	if (i == v->fail_idx || i == v->other_idx)
-		return true;
-	switch (e->ev) {
-	case WEFT_EV_LOCK:
-	case WEFT_EV_TRYLOCK:
-	case WEFT_EV_UNLOCK:
-	case WEFT_EV_BLOCK:
-		if (!v->lock_shown || v->lock_shown[i])
-			return true;
-		break;
-	case WEFT_EV_WAIT:
-	case WEFT_EV_WAKE:
-		return true;   /* who sleeps and who wakes is the story of a lost wakeup */
-	case WEFT_EV_OP:
-	case WEFT_EV_CHOICE:
-		return true;
-	}
-	if (e->flags & (WEFT_EVF_PREEMPTED | WEFT_EVF_FAILED))
-		return true;
-	if (i + 1 < v->n && (v->ev[i + 1].flags & WEFT_EVF_PREEMPTED) && v->ev[i + 1].tid != e->tid)
-		return true;   /* where the preempted thread stopped */
-	if (!v->prefix[0])
-		return true;   /* nothing named: everything matters */
-	return object_event(v, i);
-}
-
-/* Event i is an operation on the reported object that matters. */
-static bool object_event(const struct weft_trace_view *v, size_t i)
-{
-	const struct weft_event *e = &v->ev[i];
-	char name[96];
-
-	if (e->loc == WEFT_NO_LOC)
-		return e->ev == WEFT_EV_NOTE;
-	weft_describe_loc(v->sc, e->loc, name, sizeof(name));
-	if (!name_has_prefix(name, v->prefix))
-		return false;
-	if (e->ev == WEFT_EV_READ || e->ev == WEFT_EV_WRITE) {
-		/* plain loads and stores only of the fields that matter */
-		for (unsigned k = 0; k < v->nkey; k++)
-			if (v->key[k] == e->loc)
-				return true;
-		return false;
-	}
-	return true;
-}
-
-/*
- * Counts print in decimal (refcounts, mapcounts, swap counts: "count" in
- * the name); flag words, bit masks and swap_map entries (a count with
- * flag bits) in hex.
- */
-static bool wants_hex(const char *name, const char *what)
-{
-	static const char *const words[] = { "flag", "bit", "mask", "byte", "swap_map",
-					     "swap slot", NULL };
-
-	if (name && strstr(name, "count"))
-		return false;
-	for (const char *const *w = words; *w; w++)
-		if ((name && strstr(name, *w)) || (what && strstr(what, *w)))
-			return true;
-	return false;
-}
-
-/* Does the name end with component c ("->next", ".next", " next")? */
-static bool ends_with_word(const char *s, const char *c)
-{
-	size_t n = strlen(s), k = strlen(c);
-
-	return n >= k && !strcmp(s + n - k, c) &&
-	       (n == k || s[n - k - 1] == '.' || s[n - k - 1] == '>' || s[n - k - 1] == ' ');
-}
-
-/* A list pointer field: the only place 0x100 and 0x122 mean LIST_POISON1
- * and LIST_POISON2 (include/linux/poison.h, stored by list_del). */
-static bool list_pointer_field(const char *name, const char *what)
-{
-	if (name && (ends_with_word(name, "next") || ends_with_word(name, "prev")))
-		return true;
-	return what && (strstr(what, "->next") || strstr(what, "->prev") ||
-			strstr(what, ".next") || strstr(what, ".prev"));
-}
-
-/* Length of the first component of a field path: up to " ->", "->" or ".". */
-static size_t component(const char *s)
-{
-	size_t i = 0;
-
-	while (s[i] && s[i] != '.' && strncmp(s + i, " ->", 3) && strncmp(s + i, "->", 2))
-		i++;
-	return i;
-}
-
-static size_t separator(const char *s)
-{
-	return *s == '.' ? 1 : !strncmp(s, " ->", 3) ? 3 : !strncmp(s, "->", 2) ? 2 : 0;
-}
-
-void weft_trace_pointer_name(const struct weft_trace_view *v, uint32_t off, char *buf, size_t n)
-{
-	char prev[96] = "";
-
-	weft_describe_loc(v->sc, off, buf, n);
-	if (off)
-		weft_describe_loc(v->sc, off - 1, prev, sizeof(prev));
-	/*
-	 * A name is a path: "page 0 ->lru.next", "inactive_list.next". The
-	 * byte before off shares the components of everything that started
-	 * before off; the next component is the largest thing that starts at
-	 * off, and the pointer names it.
-	 */
-	char *a = buf;
-	const char *b = prev;
-	for (;;) {
-		size_t la = component(a), lb = component(b);
-		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
-			a[la] = 0;
-			return;
-		}
-		a += la + separator(a + la);
-		b += lb + separator(b + lb);
-	}
-}
-
-const char *weft_trace_host_phase(const struct weft_trace_view *v, size_t i)
-{
-	for (size_t k = 0; k < i && k < v->n; k++)
-		if (v->ev[k].tid != 0xff)
-			return "audit";
-	return "setup";
-}
-
-void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *e, uint64_t x,
-		      char *buf, size_t n)
-{
-	char name[96] = "";
-	const char *what = e->site ? e->site->what : NULL;
-
-	if (x >> 63) {
-		weft_trace_pointer_name(v, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
-		snprintf(buf, n, "&%s", name);
-		return;
-	}
-	if (e->loc != WEFT_NO_LOC)
-		weft_describe_loc(v->sc, e->loc, name, sizeof(name));
-	if ((x == 0x100 || x == 0x122) && list_pointer_field(e->loc != WEFT_NO_LOC ? name : NULL,
-							     what)) {
-		snprintf(buf, n, "LIST_POISON%d", x == 0x100 ? 1 : 2);
-		return;
-	}
-	if (wants_hex(e->loc != WEFT_NO_LOC ? name : NULL, what))
-		snprintf(buf, n, "0x%02" PRIx64, x);
-	else if (x >= 0x80000000ull && x <= 0xffffffffull)
-		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)x);
-	else
-		snprintf(buf, n, "%" PRId64, (int64_t)x);
-}
-
-void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf, size_t n)
-{
-	const struct weft_event *e = &v->ev[i];
-	const char *what = e->site ? e->site->what : "?";
-	char obj[96] = "", a[96], b[96];
-
-	if (e->loc != WEFT_NO_LOC)
-		weft_describe_loc(v->sc, e->loc, obj, sizeof(obj));
-	switch (e->ev) {
-	case WEFT_EV_READ:
-		weft_trace_value(v, e, e->val, a, sizeof(a));
-		snprintf(buf, n, "%s: %s = %s", what, obj, a);
-		break;
-	case WEFT_EV_WRITE:
-	case WEFT_EV_RMW:
-		weft_trace_value(v, e, e->old, a, sizeof(a));
-		weft_trace_value(v, e, e->val, b, sizeof(b));
-		if (e->ev == WEFT_EV_WRITE && e->old == 0 && e->site &&
-		    !strncmp(e->site->what, "PLAIN_WRITE", 11))
-			snprintf(buf, n, "%s: %s := %s", what, obj, b);   /* old not traced */
-		else
-			snprintf(buf, n, "%s: %s %s \u2192 %s", what, obj, a, b);
-		break;
-	case WEFT_EV_LOCK:
-		snprintf(buf, n, "%s [takes %s]", what, obj);
-		break;
-	case WEFT_EV_TRYLOCK:
-		snprintf(buf, n, "%s [%s %s]", what, e->old ? "takes" : "fails on", obj);
-		break;
-	case WEFT_EV_UNLOCK:
-		snprintf(buf, n, "%s [releases %s]", what, obj);
-		break;
-	case WEFT_EV_BLOCK:
-		if (e->old)
-			snprintf(buf, n, "%s [waits: %s held by T%u]", what, obj,
-				 (unsigned)e->old - 1);
-		else
-			snprintf(buf, n, "%s [waits for %s]", what, obj);
-		break;
-	case WEFT_EV_WAIT:
-		/* sleeping primitives (core/src/sleep.c, waitqueue.c): val 0
-		 * falls asleep, 1 woken and running again, 2 did not sleep */
-		if (e->val == 1)
-			snprintf(buf, n, "%s [woken%s%s]", what, obj[0] ? " on " : "", obj);
-		else if (e->val == 2)
-			snprintf(buf, n, "%s [does not sleep: already woken]", what);
-		else if (e->old)
-			snprintf(buf, n, "%s [sleeps: %s held by T%u]", what, obj,
-				 (unsigned)e->old - 1);
-		else
-			snprintf(buf, n, "%s [sleeps on %s]", what, obj);
-		break;
-	case WEFT_EV_WAKE: {
-		/* old: mask of the threads woken; val: how many */
-		char who[64] = "";
-		size_t k = 0;
-		for (unsigned t = 0; t < 32 && k + 8 < sizeof(who); t++)
-			if (e->old >> t & 1)
-				k += (size_t)snprintf(who + k, sizeof(who) - k, "%sT%u", k ? ", " : "", t);
-		if (who[0])
-			snprintf(buf, n, "%s [wakes %s]", what, who);
-		else if (e->val)
-			snprintf(buf, n, "%s [%" PRIu64 " woken: awake already]", what, e->val);
-		else
-			snprintf(buf, n, "%s [wakes nobody: %s has no waiter]", what, obj);
-		break;
-	}
-	case WEFT_EV_FREE:
-	case WEFT_EV_ALLOC:
-		/* a region (a page frees its poisoned tail, from ->lru): the
-		 * object it belongs to is what is freed or allocated */
-		obj[component(obj)] = 0;
-		snprintf(buf, n, "%s: %s %s", what, e->ev == WEFT_EV_FREE ? "free" : "alloc", obj);
-		break;
-	case WEFT_EV_CHOICE:
-		snprintf(buf, n, "%s \u2192 %" PRIu64 " of %" PRIu64, what, e->val, e->old);
-		break;
-	case WEFT_EV_NOTE:
-		if (e->flags & WEFT_EVF_FAILED)
-			snprintf(buf, n, "%s: %s%s%s", weft_kind_name(v->r->kind), what, obj[0] ? " on " : "",
-				 obj);
-		else
-			snprintf(buf, n, "%s%s%s", what, obj[0] ? " " : "", obj);
-		break;
-	default:
-		snprintf(buf, n, "%s%s%s", what, obj[0] ? " " : "", obj);
-		break;
-	}
-}
 
 /* Display columns of UTF-8 text (continuation bytes take none). */
 static size_t width(const char *s, size_t bytes)
@@ -423,10 +65,16 @@ static size_t next_line(const char **s, size_t w)
 struct row {
 	size_t idx;            /* event, or SIZE_MAX for a marker row */
 	bool host;             /* setup or audit: the host context, every column */
-	unsigned cpu;
+	unsigned cpu;          /* the CPU, then its column */
+	unsigned tid;
 	char mark[3];          /* "!!", "^^", " *", "" */
+	char ctx[4];           /* context tag (trace_view.h), "" if not drawn */
+	unsigned indent;       /* inside an interrupt handler */
 	char text[256];
 	unsigned repeat;
+	size_t call;           /* the helper call folded into this row, or SIZE_MAX */
+	unsigned nfold;
+	char objs[160];        /* the call's list nodes */
 };
 
 /* Append text to a line buffer, padded to w display columns. */
@@ -447,11 +95,18 @@ static void flush_line(FILE *f, char *line, size_t n)
 	fputc('\n', f);
 }
 
+/* Columns a row's text starts at, inside its cell: the mark, the context
+ * tag, the handler's indent. */
+static size_t lead(const struct row *r)
+{
+	return 3 + (r->ctx[0] ? 4 : 0) + r->indent;
+}
+
 static void print_row(FILE *f, const struct row *r, unsigned ncpu, size_t w, const char *step)
 {
 	const char *s = r->text;
 	bool first = true;
-	char buf[300], out[2048];
+	char buf[400], out[2048];
 
 	if (r->host) {
 		/* the host context runs on no fake CPU: one cell across them all */
@@ -469,13 +124,18 @@ static void print_row(FILE *f, const struct row *r, unsigned ncpu, size_t w, con
 	}
 	do {
 		const char *line = s;
-		size_t len = next_line(&s, w - 3), o = 0;
+		size_t len = next_line(&s, w - lead(r)), o = 0;
 		o = (size_t)snprintf(out, sizeof(out), "%6s |", first ? step : "");
 		for (unsigned c = 0; c < ncpu; c++) {
 			put_cell(out, &o, sizeof(out), " ", 1, 1);
 			if (c == r->cpu) {
-				snprintf(buf, sizeof(buf), "%-2s %.*s", first ? r->mark : "", (int)len,
-					 line);
+				if (r->ctx[0])
+					snprintf(buf, sizeof(buf), "%-2s %-3s %*s%.*s",
+						 first ? r->mark : "", first ? r->ctx : "",
+						 (int)r->indent, "", (int)len, line);
+				else
+					snprintf(buf, sizeof(buf), "%-2s %*s%.*s", first ? r->mark : "",
+						 (int)r->indent, "", (int)len, line);
 				put_cell(out, &o, sizeof(out), buf, strlen(buf), w);
 			} else {
 				put_cell(out, &o, sizeof(out), "", 0, w);
@@ -499,8 +159,22 @@ static void rule(FILE *f, unsigned ncpu, size_t w, char ch)
 	fputc('\n', f);
 }
 
+/* "what [the model's call] in func() at file:line" of an access. */
+static void side_where(FILE *f, const struct weft_site *s, const struct weft_caller *c)
+{
+	char where[256];
+
+	if (!s)
+		return;
+	weft_site_where(where, sizeof(where), s, c);
+	if (c)
+		fprintf(f, ", %s [%s] in %s", s->what, c->what, where);
+	else
+		fprintf(f, ", %s in %s", s->what, where);
+}
+
 static void side_line(FILE *f, const struct weft_trace_view *v, size_t idx, const char *mark,
-		      const char *label, const struct weft_access *a)
+		      const char *label, const struct weft_access *a, const struct weft_caller *c)
 {
 	if (!a->valid)
 		return;
@@ -508,11 +182,76 @@ static void side_line(FILE *f, const struct weft_trace_view *v, size_t idx, cons
 	if (a->tid < 0)
 		fprintf(f, "%s", idx < v->n ? weft_trace_host_phase(v, idx) : "setup or audit");
 	else
-		fprintf(f, "T%d on CPU%d", a->tid, a->cpu);
-	if (a->site)
-		fprintf(f, ", %s in %s() at %s:%u", a->site->what, a->site->func,
-			weft_site_basename(a->site), a->site->line);
+		fprintf(f, "%s on CPU%d", weft_trace_thread(v, (unsigned)a->tid), a->cpu);
+	side_where(f, a->site, c);
 	fputc('\n', f);
+}
+
+/* A lost wake-up is reported when nobody is left to run, from whichever
+ * thread ran last: the failing side is the sleeper, asleep since
+ * here_since. */
+static bool lost_wakeup_side(FILE *f, const struct weft_trace_view *v)
+{
+	const struct weft_report *rp = &v->r->report;
+
+	if (v->r->kind != WEFT_KIND_LOST_WAKEUP || !rp->here.valid || rp->here.tid < 0)
+		return false;
+	fprintf(f, "  !! fails: step %" PRIu32 ", %s on CPU%d sleeps", rp->here_since,
+		weft_trace_thread(v, (unsigned)rp->here.tid), rp->here.cpu);
+	side_where(f, rp->here.site, rp->here_caller);
+	if (rp->here.step != rp->here_since)
+		fprintf(f, "; from step %" PRIu32 " no thread is left that can wake it",
+			rp->here.step);
+	fputc('\n', f);
+	return true;
+}
+
+/* The list node an access of a helper touches: "page 0 ->lru" of
+ * "page 0 ->lru.next", "inactive_list" of "inactive_list.prev". */
+static void node_of(const struct weft_trace_view *v, uint32_t loc, char *buf, size_t n)
+{
+	static const char *const tails[] = { ".next", ".prev", "->next", "->prev", " next",
+					     " prev", NULL };
+
+	weft_describe_loc(v->sc, loc, buf, n);
+	size_t l = strlen(buf);
+	for (const char *const *t = tails; *t; t++) {
+		size_t k = strlen(*t);
+		if (l > k && !strcmp(buf + l - k, *t)) {
+			buf[l - k] = 0;
+			break;
+		}
+	}
+}
+
+static void fold_add(const struct weft_trace_view *v, struct row *r, size_t i)
+{
+	char node[96];
+	size_t l = strlen(r->objs);
+
+	if (v->ev[i].loc == WEFT_NO_LOC)
+		return;
+	node_of(v, v->ev[i].loc, node, sizeof(node));
+	/* each node once */
+	for (const char *p = r->objs; (p = strstr(p, node)) != NULL; p += strlen(node))
+		if ((p == r->objs || p[-1] == ' ') && (p[strlen(node)] == ',' || !p[strlen(node)]))
+			return;
+	snprintf(r->objs + l, sizeof(r->objs) - l, "%s%s", l ? ", " : "", node);
+}
+
+/* Helper calls folded in the default view: none of their events is
+ * marked (the failure, the other side, a preemption inside). */
+static uint8_t *marked_calls(const struct weft_trace_view *v)
+{
+	uint8_t *m = calloc(v->n ? v->n : 1, 1);
+
+	if (!m || !v->call_of)
+		return m;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->call_of[i] != SIZE_MAX &&
+		    (i == v->fail_idx || i == v->other_idx || (v->ev[i].flags & WEFT_EVF_PREEMPTED)))
+			m[v->call_of[i]] = 1;
+	return m;
 }
 
 void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
@@ -521,70 +260,132 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	unsigned ncpu = sc->nr_cpus ? sc->nr_cpus : 1;
 	const struct weft_exec_result *r = v->r;
 	struct row *rows = calloc(v->n + 1, sizeof(*rows) * 2);
+	uint8_t *marked = full ? NULL : marked_calls(v);
 	size_t nr = 0, w = COL_MIN, shown = 0;
-	unsigned threads_on[WEFT_MAX_CPUS] = { 0 };
+	/* threads seen on each CPU (bit t); several tasks on one: rows say whose */
+	uint32_t on_cpu[WEFT_MAX_CPUS] = { 0 };
+	bool multi[WEFT_MAX_CPUS] = { false };
 
 	if (!rows) {
+		free(marked);
 		fprintf(f, "weft: out of memory for the diagram\n");
 		return;
 	}
 	for (unsigned t = 0; t < sc->nr_threads; t++)
-		threads_on[weft_cpu_of(sc, t) % ncpu]++;
+		on_cpu[weft_cpu_of(sc, t) % ncpu] |= 1u << t;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->ev[i].tid != 0xff)
+			on_cpu[weft_trace_cpu(v, i) % ncpu] |= 1u << (weft_trace_tid(v, i) % 32);
+	for (unsigned c = 0; c < ncpu; c++) {
+		unsigned tasks = 0;
+		for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+			if ((on_cpu[c] >> t & 1) && v->irq[t] < 0)
+				tasks++;
+		multi[c] = tasks > 1;
+	}
+	/* a row says whose it is where its CPU runs several tasks, and
+	 * wherever a thread ran on several CPUs (it migrated) */
+	bool named[WEFT_MAX_THREADS];
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+		unsigned cols = 0;
+		named[t] = false;
+		for (unsigned c = 0; c < ncpu; c++)
+			if (on_cpu[c] >> t & 1) {
+				cols++;
+				named[t] |= multi[c];
+			}
+		named[t] |= cols > 1;
+		named[t] &= v->irq[t] < 0;
+	}
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
 		if (!full && (!weft_trace_involved(v, i) ||
 			      (e->tid == 0xff && i != v->fail_idx && i != v->other_idx)))
-			continue;
-		unsigned cpu = e->cpu == 0xff ? 0 : e->cpu % ncpu;
+			goto next;
+		unsigned cpu = e->tid == 0xff ? 0 : weft_trace_cpu(v, i) % ncpu;
+		unsigned tid = weft_trace_tid(v, i);
+		bool irq = tid < WEFT_MAX_THREADS && v->irq[tid] >= 0;
 		if ((e->flags & WEFT_EVF_PREEMPTED) && i > 0 && v->ev[i - 1].tid != 0xff &&
-		    v->ev[i - 1].tid != e->tid) {
+		    v->ev[i - 1].tid != e->tid && !irq && v->irq[v->ev[i - 1].tid % 32] < 0) {
 			struct row *m = &rows[nr++];
 			m->idx = SIZE_MAX;
-			m->cpu = v->ev[i - 1].cpu % ncpu;
-			snprintf(m->text, sizeof(m->text), "~~ T%u preempted, T%u runs ~~",
-				 v->ev[i - 1].tid, e->tid);
+			m->call = SIZE_MAX;
+			m->cpu = weft_trace_cpu(v, i - 1) % ncpu;
+			snprintf(m->text, sizeof(m->text), "~~ %s preempted, %s runs ~~",
+				 weft_trace_thread(v, v->ev[i - 1].tid), weft_trace_thread(v, e->tid));
+		}
+		size_t call = v->call_of && !full ? v->call_of[i] : SIZE_MAX;
+		bool foldable = call != SIZE_MAX && marked && !marked[call] && i != v->fail_idx &&
+				i != v->other_idx;
+		if (foldable && nr > 0 && rows[nr - 1].call == call) {
+			rows[nr - 1].nfold++;
+			fold_add(v, &rows[nr - 1], i);
+			shown++;
+			goto next;
 		}
 		struct row *rw = &rows[nr];
 		char text[230];
 		shown++;
 		weft_trace_event_text(v, i, text, sizeof(text));
+		memset(rw, 0, sizeof(*rw));
 		rw->idx = i;
 		rw->host = e->tid == 0xff;
 		rw->cpu = cpu;
+		rw->tid = tid;
 		rw->repeat = 1;
+		rw->call = foldable ? call : SIZE_MAX;
+		rw->nfold = 1;
+		if (foldable)
+			fold_add(v, rw, i);
 		if (i == v->fail_idx)
 			strcpy(rw->mark, "!!");
 		else if (i == v->other_idx)
 			strcpy(rw->mark, "^^");
 		else if (e->flags & WEFT_EVF_PREEMPTED)
 			strcpy(rw->mark, " *");
+		if (v->show_ctx && !rw->host)
+			weft_trace_ctx_tag(v, i, rw->ctx);
+		/* a handler's rows between its entry and its return */
+		if (irq && e->ev != WEFT_EV_IRQ_ENTER && e->ev != WEFT_EV_IRQ_EXIT)
+			rw->indent = 2;
 		if (e->tid == 0xff)
 			snprintf(rw->text, sizeof(rw->text), "(%s) %s", weft_trace_host_phase(v, i),
 				 text);
-		else if (threads_on[cpu] > 1)
-			snprintf(rw->text, sizeof(rw->text), "T%u: %s", e->tid, text);
+		else if (tid < WEFT_MAX_THREADS && named[tid])
+			snprintf(rw->text, sizeof(rw->text), "%s: %s", weft_trace_thread(v, tid), text);
 		else
 			snprintf(rw->text, sizeof(rw->text), "%s", text);
 		/* a run of identical rows (a spin loop) prints once */
 		if (nr > 0 && rows[nr - 1].idx != SIZE_MAX && !rw->mark[0] &&
-		    !rows[nr - 1].mark[0] && rows[nr - 1].cpu == cpu &&
-		    v->ev[rows[nr - 1].idx].tid == e->tid && !strcmp(rows[nr - 1].text, rw->text)) {
+		    !rows[nr - 1].mark[0] && rows[nr - 1].cpu == cpu && rows[nr - 1].tid == tid &&
+		    rows[nr - 1].nfold == 1 && rw->call == SIZE_MAX &&
+		    !strcmp(rows[nr - 1].text, rw->text)) {
 			rows[nr - 1].repeat++;
-			continue;
+			goto next;
 		}
 		nr++;
+	next:;
 	}
+	free(marked);
 	for (size_t k = 0; k < nr; k++) {
-		char tmp[32];
-		if (rows[k].repeat > 1) {
-			snprintf(tmp, sizeof(tmp), " (\u00d7%u)", rows[k].repeat);
-			size_t tl = strlen(rows[k].text);
-			if (tl + strlen(tmp) < sizeof(rows[k].text))
-				memcpy(rows[k].text + tl, tmp, strlen(tmp) + 1);
+		struct row *rw = &rows[k];
+		if (rw->nfold > 1) {
+			/* a helper call: the model's call and the list nodes it touched */
+			const struct weft_event *e = &v->ev[rw->idx];
+			bool pre = rw->tid < WEFT_MAX_THREADS && named[rw->tid];
+			snprintf(rw->text, sizeof(rw->text), "%s%s%s: %s", pre ? weft_trace_thread(v, rw->tid) : "",
+				 pre ? ": " : "", e->caller->what, rw->objs);
 		}
-		size_t tw = width(rows[k].text, sizeof(rows[k].text)) + 3;
-		if (tw > w && !rows[k].host)
+		if (rw->repeat > 1) {
+			char tmp[32];
+			snprintf(tmp, sizeof(tmp), " (\u00d7%u)", rw->repeat);
+			size_t tl = strlen(rw->text);
+			if (tl + strlen(tmp) < sizeof(rw->text))
+				memcpy(rw->text + tl, tmp, strlen(tmp) + 1);
+		}
+		size_t tw = width(rw->text, sizeof(rw->text)) + lead(rw);
+		if (tw > w && !rw->host)
 			w = tw;
 	}
 	/* one column per CPU that has a row (an idle CPU adds nothing) */
@@ -603,10 +404,27 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 				rows[k].cpu = j;
 				break;
 			}
+	/* headers: every thread that ran on the CPU, by name */
+	char hdr[WEFT_MAX_CPUS][160];
+	for (unsigned j = 0; j < ncol; j++) {
+		unsigned c = col_cpu[j];
+		size_t k = (size_t)snprintf(hdr[j], sizeof(hdr[j]), " CPU%u", c);
+		const char *sep = ":";
+		for (unsigned t = 0; t < WEFT_MAX_THREADS && k < sizeof(hdr[j]) - 40; t++)
+			if (on_cpu[c] >> t & 1) {
+				k += (size_t)snprintf(hdr[j] + k, sizeof(hdr[j]) - k, "%s %s", sep,
+						      weft_trace_thread(v, t));
+				sep = ",";
+			}
+		if (width(hdr[j], sizeof(hdr[j])) > w + 1)
+			w = width(hdr[j], sizeof(hdr[j])) - 1;
+	}
 	if (w > COL_MAX + 3)
 		w = COL_MAX + 3;
 	if (ncol > 2 && w > 38)
 		w = 38;
+	if (v->show_ctx && w < 26)
+		w = 26;
 
 	const char *vname = sc->nr_variants ? sc->variants[v->variant].name : "";
 	if (r->kind != WEFT_KIND_NONE)
@@ -622,16 +440,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		char out[2048];
 		size_t o = (size_t)snprintf(out, sizeof(out), "%6s |", "step");
 		for (unsigned j = 0; j < ncol; j++) {
-			unsigned c = col_cpu[j];
-			char hdr[96];
-			size_t k = (size_t)snprintf(hdr, sizeof(hdr), " CPU%u", c);
-			const char *sep = ":";
-			for (unsigned t = 0; t < sc->nr_threads && k < sizeof(hdr) - 8; t++)
-				if (weft_cpu_of(sc, t) % ncpu == c) {
-					k += (size_t)snprintf(hdr + k, sizeof(hdr) - k, "%s T%u", sep, t);
-					sep = ",";
-				}
-			put_cell(out, &o, sizeof(out), hdr, strlen(hdr), w + 1);
+			put_cell(out, &o, sizeof(out), hdr[j], strlen(hdr[j]), w + 1);
 			if (j + 1 < ncol)
 				put_cell(out, &o, sizeof(out), " |", 2, 2);
 		}
@@ -651,16 +460,36 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	}
 	rule(f, ncol, w, '-');
 	if (r->kind != WEFT_KIND_NONE) {
+		const struct weft_caller *oc = v->other_idx < v->n ? v->ev[v->other_idx].caller
+								  : r->report.other_caller;
 		fprintf(f, "  %s\n", r->report.msg);
-		side_line(f, v, v->fail_idx, "!!", "fails", &r->report.here);
-		side_line(f, v, v->other_idx, "^^", "earlier conflicting access", &r->report.other);
+		if (!lost_wakeup_side(f, v))
+			side_line(f, v, v->fail_idx, "!!", "fails", &r->report.here,
+				  r->report.here_caller);
+		side_line(f, v, v->other_idx, "^^", "earlier conflicting access", &r->report.other,
+			  oc);
 	}
 	if (r->preemptions)
 		fprintf(f, "   * ran right after a preemption (the thread before it could have "
 			   "gone on)\n");
-	if (!full)
-		fprintf(f, "  (%zu of %zu events shown: the ones on %s, locks and preemptions; "
-			   "--full shows all)\n",
-			shown, v->n, v->prefix[0] ? v->prefix : "the object");
+	if (v->show_ctx)
+		fprintf(f, "  context: I interrupts off, H in a hard interrupt, P preemption off, "
+			   "B bottom halves off, S in a softirq\n");
+	if (!full && v->shown) {
+		char who[160] = "", what[200] = "";
+		size_t k = 0;
+		for (unsigned t = 0; t < 32 && k + 40 < sizeof(who); t++)
+			if (v->racing >> t & 1)
+				k += (size_t)snprintf(who + k, sizeof(who) - k, "%s%s",
+						      !k ? "" : (v->racing >> (t + 1)) ? ", " : " and ",
+						      weft_trace_thread(v, t));
+		k = 0;
+		for (unsigned o = 0; o < v->nobj && k + 70 < sizeof(what); o++)
+			k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%s", o ? ", " : "",
+					      v->objects[o]);
+		fprintf(f, "  (%zu of %zu events shown: %s%s%s, the stores they read, where threads "
+			   "were preempted, locks; --full shows all)\n",
+			shown, v->n, who[0] ? who : "the threads", who[0] ? " on " : " on ", what);
+	}
 	free(rows);
 }

@@ -4,6 +4,12 @@
  * counter events, "i" instant events, "M" metadata) and a self-contained
  * HTML page with an inline SVG timeline.
  *
+ * Contexts: events sit on the lane of the CPU they ran on (interrupt
+ * handlers, kworkers, spawned and migrating threads included), lanes are
+ * named after every thread that ran there, and each CPU gets context
+ * lanes (JSON) or bands (HTML) for its interrupt handlers and for the
+ * stretches a thread ran with interrupts, preemption or bottom halves off.
+ *
  * Time axis: one event = 10 trace microseconds, in trace order (several
  * events can share a step; steps stay in args). Deterministic output: no
  * clock or host value is written.
@@ -18,6 +24,92 @@
 
 #define MAX_SPANS 256
 #define MAX_COUNTERS 6
+#define MAX_CTX_SPANS 512
+
+/* Context spans: kinds, their lanes' names and their colours. */
+enum { CTX_IRQ, CTX_IRQOFF, CTX_NOPREEMPT, CTX_BH, CTX__COUNT };
+static const char *const ctx_lane[CTX__COUNT] = { "interrupts", "irqs off", "preemption off",
+						  "BH off" };
+static const char *const ctx_color[CTX__COUNT] = { "#ffe066", "#e63946", "#6c757d", "#7209b7" };
+
+struct ctx_span {
+	size_t from, to;     /* event indices */
+	unsigned cpu, tid, kind;
+};
+
+/*
+ * An interrupt handler from its entry to its return; for each thread, each
+ * run of its events with interrupts (preemption, bottom halves) off. A
+ * span still open at the end reaches the last event.
+ */
+static size_t ctx_spans(const struct weft_trace_view *v, struct ctx_span *sp, size_t cap)
+{
+	static const unsigned bit[CTX__COUNT] = { 0, WEFT_EVF_IRQOFF | WEFT_EVF_HARDIRQ,
+						  WEFT_EVF_NOPREEMPT, WEFT_EVF_SOFTIRQ };
+	size_t n = 0, open[WEFT_MAX_THREADS][CTX__COUNT], last[WEFT_MAX_THREADS];
+
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+		last[t] = SIZE_MAX;
+		for (unsigned k = 0; k < CTX__COUNT; k++)
+			open[t][k] = SIZE_MAX;
+	}
+	for (size_t i = 0; i <= v->n; i++) {
+		const struct weft_event *e = i < v->n ? &v->ev[i] : NULL;
+		for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+			if (e && e->tid != t)
+				continue;
+			for (unsigned k = 0; k < CTX__COUNT; k++) {
+				/* close: the handler returned before e, or e runs
+				 * without the masking; open: e enters or masks */
+				bool close, start;
+				if (k == CTX_IRQ) {
+					close = !e || (last[t] != SIZE_MAX &&
+						       v->ev[last[t]].ev == WEFT_EV_IRQ_EXIT);
+					start = e && e->ev == WEFT_EV_IRQ_ENTER;
+				} else {
+					/* a hard handler runs masked: its span says so */
+					close = !e || !(e->flags & bit[k]) ||
+						(k == CTX_IRQOFF && t < v->nthreads && v->irq[t] >= 0);
+					start = !close;
+				}
+				if (close && open[t][k] != SIZE_MAX) {
+					if (n < cap) {
+						sp[n].from = open[t][k];
+						sp[n].to = last[t];
+						sp[n].cpu = v->ev[open[t][k]].cpu;
+						sp[n].tid = t;
+						sp[n].kind = k;
+						n++;
+					}
+					open[t][k] = SIZE_MAX;
+				}
+				if (start && open[t][k] == SIZE_MAX)
+					open[t][k] = i;
+			}
+			if (e)
+				last[t] = i;
+		}
+	}
+	return n;
+}
+
+/* "CPU0: T0, IRQ dev_irq": every thread that ran on CPU c. */
+static void lane_title(const struct weft_trace_view *v, unsigned c, char *buf, size_t n)
+{
+	uint32_t on = 0;
+	size_t k = (size_t)snprintf(buf, n, "CPU%u", c);
+
+	for (unsigned t = 0; t < v->sc->nr_threads; t++)
+		if (weft_cpu_of(v->sc, t) == c)
+			on |= 1u << t;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->ev[i].tid != 0xff && v->ev[i].cpu == c && v->ev[i].tid < 32)
+			on |= 1u << v->ev[i].tid;
+	for (unsigned t = 0; t < 32 && k + 40 < n; t++)
+		if (on >> t & 1)
+			k += (size_t)snprintf(buf + k, n - k, "%s %s", k > 4 ? "," : ":",
+					      weft_trace_thread(v, t));
+}
 
 struct span {
 	size_t from, to;     /* event indices */
@@ -113,16 +205,54 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 	fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": ");
 	cli_json_str(f, title);
 	fprintf(f, "}}");
+	struct ctx_span *cs = calloc(MAX_CTX_SPANS, sizeof(*cs));
+	size_t ncs = cs ? ctx_spans(v, cs, MAX_CTX_SPANS) : 0;
 	for (unsigned c = 0; c < sc->nr_cpus; c++) {
-		size_t k = (size_t)snprintf(title, sizeof(title), "CPU%u", c);
-		for (unsigned t = 0; t < sc->nr_threads && k < sizeof(title) - 8; t++)
-			if (weft_cpu_of(sc, t) == c)
-				k += (size_t)snprintf(title + k, sizeof(title) - k, " T%u", t);
+		lane_title(v, c, title, sizeof(title));
 		fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, "
-			   "\"args\": {\"name\": \"%s\"}}", c, title);
+			   "\"args\": {\"name\": ", c);
+		cli_json_str(f, title);
+		fprintf(f, "}}");
 		fprintf(f, ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, "
-			   "\"tid\": %u, \"args\": {\"sort_index\": %u}}", c, c);
+			   "\"tid\": %u, \"args\": {\"sort_index\": %u}}", c, c * 10);
+		/* its context lanes (tid 100 * (kind + 1) + CPU), those in use */
+		for (unsigned k = 0; k < CTX__COUNT; k++) {
+			bool used = false;
+			for (size_t j = 0; j < ncs && !used; j++)
+				used = cs[j].cpu == c && cs[j].kind == k;
+			if (!used)
+				continue;
+			fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, "
+				   "\"tid\": %u, \"args\": {\"name\": \"CPU%u %s\"}}",
+				100 * (k + 1) + c, c, ctx_lane[k]);
+			fprintf(f, ",\n{\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, "
+				   "\"tid\": %u, \"args\": {\"sort_index\": %u}}", 100 * (k + 1) + c,
+				c * 10 + k + 1);
+		}
 	}
+	if (sc->nr_cpus)
+		fprintf(f, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, "
+			   "\"args\": {\"name\": \"setup/audit\"}}", sc->nr_cpus);
+	for (size_t k = 0; k < ncs; k++) {
+		const struct ctx_span *c = &cs[k];
+		if (c->kind == CTX_IRQ) {
+			int t = weft_trace_interrupted(v, c->from);
+			snprintf(title, sizeof(title), "%s%s%s", weft_trace_thread(v, c->tid),
+				 t >= 0 ? " interrupts " : " on an idle CPU",
+				 t >= 0 ? weft_trace_thread(v, (unsigned)t) : "");
+		} else {
+			snprintf(title, sizeof(title), "%s: %s", weft_trace_thread(v, c->tid),
+				 ctx_lane[c->kind]);
+		}
+		fprintf(f, ",\n{\"name\": ");
+		cli_json_str(f, title);
+		fprintf(f, ", \"cat\": \"context\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, "
+			   "\"ts\": %zu, \"dur\": %zu, \"args\": {\"from_step\": %" PRIu32
+			   ", \"to_step\": %" PRIu32 "}}",
+			100 * (c->kind + 1) + c->cpu, c->from * 10, (c->to - c->from) * 10 + 9,
+			v->ev[c->from].step, v->ev[c->to].step);
+	}
+	free(cs);
 	for (size_t k = 0; k < nsp; k++) {
 		weft_describe_loc(sc, sp[k].loc, name, sizeof(name));
 		snprintf(title, sizeof(title), "T%u holds %s", sp[k].tid, name);
@@ -139,7 +269,7 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 		unsigned lane = e->cpu == 0xff ? sc->nr_cpus : e->cpu;
 		weft_trace_event_text(v, i, text, sizeof(text));
 		fprintf(f, ",\n{\"name\": ");
-		cli_json_str(f, e->site ? e->site->what : weft_ev_name(e->ev));
+		cli_json_str(f, e->caller ? e->caller->what : e->site ? e->site->what : weft_ev_name(e->ev));
 		fprintf(f, ", \"cat\": \"%s%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %zu, "
 			   "\"dur\": 8, \"args\": {\"step\": %" PRIu32 ", \"thread\": ",
 			weft_ev_name(e->ev), weft_trace_involved(v, i) ? ",involved" : "", lane, i * 10,
@@ -147,14 +277,20 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 		if (e->tid == 0xff)
 			fprintf(f, "\"%s\"", weft_trace_host_phase(v, i));
 		else
-			fprintf(f, "\"T%u\"", e->tid);
+			cli_json_str(f, weft_trace_thread(v, e->tid));
 		fprintf(f, ", \"op\": ");
 		cli_json_str(f, text);
 		if (e->site) {
-			snprintf(title, sizeof(title), "%s() at %s:%u", e->site->func,
-				 weft_site_basename(e->site), e->site->line);
+			weft_trace_where(v, i, title, sizeof(title));
 			fprintf(f, ", \"site\": ");
 			cli_json_str(f, title);
+		}
+		if (e->tid != 0xff && (e->flags & (WEFT_EVF_IRQOFF | WEFT_EVF_NOPREEMPT |
+						   WEFT_EVF_HARDIRQ | WEFT_EVF_SOFTIRQ))) {
+			char tag[4];
+			weft_trace_ctx_tag(v, i, tag);
+			fprintf(f, ", \"context\": ");
+			cli_json_str(f, tag);
 		}
 		fprintf(f, "%s}}", e->flags & WEFT_EVF_PREEMPTED ? ", \"preempted\": true" : "");
 		if (e->flags & WEFT_EVF_PREEMPTED)
@@ -286,15 +422,46 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 		fprintf(f, "<rect x=\"0\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", y - 4,
 			width, lane_h, c % 2 ? "#fafafa" : "#f1f3f5");
 		if (c < sc->nr_cpus) {
-			fprintf(f, "<text x=\"6\" y=\"%d\">CPU%u", y + 16, c);
-			for (unsigned t = 0; t < sc->nr_threads; t++)
-				if (weft_cpu_of(sc, t) == c)
-					fprintf(f, " T%u", t);
+			char title[160];
+			lane_title(v, c, title, sizeof(title));
+			fprintf(f, "<text x=\"6\" y=\"%d\">CPU%u<title>", y + 16, c);
+			html_str(f, title);
+			fprintf(f, "</title></text>\n<text x=\"6\" y=\"%d\" font-size=\"9\">", y + 28);
+			const char *colon = strchr(title, ':');
+			html_str(f, colon ? colon + 2 : "");
 			fprintf(f, "</text>\n");
 		} else {
 			fprintf(f, "<text x=\"6\" y=\"%d\">setup/audit</text>\n", y + 16);
 		}
 	}
+	/* contexts: a handler's stretch behind its boxes, masked stretches as
+	 * thin bands under the lane */
+	struct ctx_span *cs = calloc(MAX_CTX_SPANS, sizeof(*cs));
+	size_t ncs = cs ? ctx_spans(v, cs, MAX_CTX_SPANS) : 0;
+	for (size_t k = 0; k < ncs; k++) {
+		const struct ctx_span *c = &cs[k];
+		int y = 30 + (int)c->cpu * lane_h;
+		double x = left + px * (double)c->from, wd = px * (double)(c->to - c->from + 1);
+		if (c->kind == CTX_IRQ) {
+			int t = weft_trace_interrupted(v, c->from);
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"28\" fill=\"%s\" "
+				   "opacity=\"0.45\" stroke=\"#e09f3e\"><title>", x - 1, y - 3, wd,
+				ctx_color[c->kind]);
+			html_str(f, weft_trace_thread(v, c->tid));
+			fprintf(f, "%s", t >= 0 ? " interrupts " : " on an idle CPU");
+			if (t >= 0)
+				html_str(f, weft_trace_thread(v, (unsigned)t));
+			fprintf(f, " (steps %" PRIu32 "-%" PRIu32 ")</title></rect>\n",
+				v->ev[c->from].step, v->ev[c->to].step);
+			continue;
+		}
+		fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"3\" fill=\"%s\">"
+			   "<title>", x, y + 34 + 3 * (int)(c->kind - 1), wd, ctx_color[c->kind]);
+		html_str(f, weft_trace_thread(v, c->tid));
+		fprintf(f, ": %s (steps %" PRIu32 "-%" PRIu32 ")</title></rect>\n", ctx_lane[c->kind],
+			v->ev[c->from].step, v->ev[c->to].step);
+	}
+	free(cs);
 	for (size_t k = 0; k < nsp; k++) {
 		int y = 30 + (int)sp[k].cpu * lane_h + 26;
 		weft_describe_loc(sc, sp[k].loc, name, sizeof(name));
@@ -320,7 +487,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			i == v->other_idx ? " stroke=\"#e63946\" stroke-width=\"2\"" : "",
 			e->step, e->tid == 0xff ? weft_trace_host_phase(v, i) : "");
 		if (e->tid != 0xff)
-			fprintf(f, "T%u", e->tid);
+			html_str(f, weft_trace_thread(v, e->tid));
 		fprintf(f, ": ");
 		html_str(f, text);
 		fprintf(f, "</title></rect>\n");
@@ -397,8 +564,10 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 	}
 	fprintf(f, "</svg></div>\n<p>Boxes: operations (blue: writes and read-modify-writes, light "
 		   "blue: reads, yellow: locks, orange: blocked, dark red: frees, red: the failure); "
-		   "yellow bars: lock holds; triangles: preemptions; pale boxes: events not on the "
-		   "reported object.</p>\n");
+		   "yellow bars: lock holds; triangles: preemptions; pale boxes: events the failure "
+		   "does not depend on; shaded stretches: interrupt handlers; thin bands under a "
+		   "lane: interrupts off (red), preemption off (grey), bottom halves off "
+		   "(purple).</p>\n");
 
 	fprintf(f, "<h2>Race diagram</h2>\n<pre>");
 	char *diag = NULL;
@@ -411,7 +580,7 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 		free(diag);
 	}
 	fprintf(f, "</pre>\n<h2>Every event</h2>\n<table><tr><th>step</th><th>thread</th>"
-		   "<th>CPU</th><th>operation</th><th>site</th></tr>\n");
+		   "<th>CPU</th><th>context</th><th>operation</th><th>site</th></tr>\n");
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
 		weft_trace_event_text(v, i, text, sizeof(text));
@@ -420,16 +589,21 @@ void weft_timeline_html(FILE *f, const struct weft_trace_view *v)
 			weft_trace_involved(v, i) ? "inv" : "",
 			e->flags & WEFT_EVF_PREEMPTED ? " pre" : "", e->step,
 			e->flags & WEFT_EVF_PREEMPTED ? "*" : "");
-		if (e->tid == 0xff)
+		char tag[4] = "";
+		if (e->tid == 0xff) {
 			fprintf(f, "%s</td><td>-", weft_trace_host_phase(v, i));
-		else
-			fprintf(f, "T%u</td><td>%u", e->tid, e->cpu);
-		fprintf(f, "</td><td>");
+		} else {
+			html_str(f, weft_trace_thread(v, e->tid));
+			fprintf(f, "</td><td>%u", e->cpu);
+			weft_trace_ctx_tag(v, i, tag);
+		}
+		fprintf(f, "</td><td>%s</td><td>", tag);
 		html_str(f, text);
 		fprintf(f, "</td><td>");
 		if (e->site) {
-			html_str(f, e->site->func);
-			fprintf(f, "() %s:%u", weft_site_basename(e->site), e->site->line);
+			char where[256];
+			weft_trace_where(v, i, where, sizeof(where));
+			html_str(f, where);
 		}
 		fprintf(f, "</td></tr>\n");
 	}

@@ -92,6 +92,24 @@ const char *weft_site_basename(const struct weft_site *s)
 	return b ? b + 1 : s->file;
 }
 
+const char *weft_caller_basename(const struct weft_caller *c)
+{
+	const char *b = strrchr(c->file, '/');
+
+	return b ? b + 1 : c->file;
+}
+
+void weft_site_where(char *buf, size_t n, const struct weft_site *s,
+		     const struct weft_caller *c)
+{
+	if (c)
+		snprintf(buf, n, "%s() at %s:%u", c->func, weft_caller_basename(c), c->line);
+	else if (s)
+		snprintf(buf, n, "%s() at %s:%u", s->func, weft_site_basename(s), s->line);
+	else if (n)
+		buf[0] = 0;
+}
+
 /* ---------------------------------------------------------------- kinds */
 
 static const char *const kind_names[] = {

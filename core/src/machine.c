@@ -264,6 +264,24 @@ state_hash:
 		M.state_hashes[M.nr_sh++] = M.hash;
 }
 
+/* The context a helper call belongs to: M.cur + 1 (0: the host). */
+const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
+{
+	int k = M.cur + 1;
+	const struct weft_caller *prev = M.callers[k].c;
+
+	if (!prev) {   /* the outermost call is the model's */
+		M.callers[k].c = c;
+		M.callers[k].fresh = true;
+	}
+	return prev;
+}
+
+void weft_caller_exit(const struct weft_caller *prev)
+{
+	M.callers[M.cur + 1].c = prev;
+}
+
 /* ---------------------------------------------------------- scheduling */
 
 static void thread_main(void *arg);
@@ -416,6 +434,7 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	t->wait_chan = chan;
 	t->wait_class = wc;
 	t->wait_site = s;
+	t->wait_step = M.step;
 	M.nr_blocked++;
 	M.runnable &= ~(1u << M.cur);
 	weft_sched_reschedule(false);
@@ -515,6 +534,7 @@ static void thread_main(void *arg)
 				families[i]->thread_end(tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
+	t->end_ev = M.evseq;
 	M.runnable &= ~(1u << tid);
 	if (t->on_cpu_stack)
 		weft_ctx_update(t, tid);   /* it ended holding its CPU */
@@ -570,6 +590,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->fn = fn;
 	t->arg = arg;
 	t->label = label;
+	t->end_ev = UINT32_MAX;
 	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
 	M.runnable |= 1u << n;
 	weft_ctx_thread_added(n);
@@ -673,11 +694,28 @@ bool weft_in_thread(void)
 
 /* -------------------------------------------------------------- reports */
 
+/* The caller of the traced event of access a, while the ring holds it. */
+static const struct weft_caller *ring_caller(const struct weft_access *a)
+{
+	uint32_t n = M.evseq < WEFT_TRACE_RING ? M.evseq : WEFT_TRACE_RING;
+
+	for (uint32_t k = 1; k <= n; k++) {
+		const struct weft_event *e = &M.ring[(M.evseq - k) % WEFT_TRACE_RING];
+		if (e->step < a->step)
+			break;
+		if (e->step == a->step && e->site == a->site &&
+		    e->tid == (a->tid < 0 ? 0xff : (uint8_t)a->tid))
+			return e->caller;
+	}
+	return NULL;
+}
+
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
-static __attribute__((format(printf, 6, 0))) void
+static __attribute__((format(printf, 7, 0))) void
 vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
-	const struct weft_access *other, int here_tid, const char *fmt, va_list ap)
+	const struct weft_access *other, int here_tid, uint32_t since, const char *fmt,
+	va_list ap)
 {
 	struct weft_report *r = &M.res->report;
 
@@ -690,11 +728,14 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	r->here.cpu = here_tid < 0 ? -1 : (int)M.cpu_of[here_tid];
 	r->here.step = M.step;
 	r->here.site = s;
+	r->here_since = since;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
+	r->here_caller = M.callers[here_tid + 1].c;
 	if (other)
 		r->other = *other;
 	else if (obj)
 		r->other = weft_last_write(obj);
+	r->other_caller = r->other.valid ? ring_caller(&r->other) : NULL;
 	if (r->loc != WEFT_NO_LOC)
 		weft_describe_loc(M.sc, r->loc, r->object, sizeof(r->object));
 	else
@@ -724,7 +765,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, M.cur, fmt, ap);
+	vreport(k, obj, s, NULL, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
@@ -734,21 +775,22 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, fmt, ap);
+	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
-		      const struct weft_access *other, int here_tid, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+		      const struct weft_access *other, int here_tid, uint32_t since,
+		      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
-		      const struct weft_access *other, int here_tid, const char *fmt, ...)
+		      const struct weft_access *other, int here_tid, uint32_t since,
+		      const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, here_tid, fmt, ap);
+	vreport(k, obj, s, other, here_tid, since, fmt, ap);
 	va_end(ap);
 }
 
@@ -793,7 +835,7 @@ static void stuck_report(void)
 		struct weft_access other = weft_last_write(t->wait_chan);
 		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
 		report_as(WEFT_KIND_LOST_WAKEUP, t->wait_chan, t->wait_site,
-			  other.valid ? &other : NULL, (int)i,
+			  other.valid ? &other : NULL, (int)i, t->wait_step,
 			  "T%u sleeps on %s (%s) and no thread is left that can wake it", i,
 			  obj, t->wait_class->name);
 		__builtin_trap();   /* reports from a thread never return */
@@ -947,6 +989,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cap_sh = 0;
 	}
 	memset(M.ring, 0, sizeof(M.ring));
+	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	sc->setup(M.world, o->variant, &M.wl);
@@ -961,6 +1004,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].wait_class = NULL;
 			M.th[i].fn = NULL;
 			M.th[i].label = NULL;
+			M.th[i].end_ev = UINT32_MAX;
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.th[i].wake_step1 = 0;
@@ -975,6 +1019,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			t->wait_class = NULL;
 			t->fn = NULL;
 			t->label = NULL;
+			t->end_ev = UINT32_MAX;
 			t->has_ticket = false;
 			t->last_site = NULL;
 			t->wake_step1 = 0;
@@ -1010,6 +1055,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 				r->report.here.tid = t;
 				r->report.here.cpu = t < 0 ? -1 : (int)weft_cpu_of(sc, (unsigned)t);
 				r->report.here.step = M.step;
+				r->report.here_since = M.step;
 				r->report.here.site = t >= 0 ? M.th[t].last_site : NULL;
 				r->report.loc = WEFT_NO_LOC;
 				snprintf(r->report.msg, sizeof(r->report.msg),
@@ -1107,6 +1153,16 @@ const void *weft_last_world(void)
 const struct weft_workload *weft_last_workload_ops(void)
 {
 	return &M.wl;
+}
+
+const char *weft_last_thread_label(unsigned tid)
+{
+	return tid < M.nr_threads ? M.th[tid].label : NULL;
+}
+
+uint32_t weft_last_thread_end(unsigned tid)
+{
+	return tid < M.nr_threads ? M.th[tid].end_ev : UINT32_MAX;
 }
 
 size_t weft_last_ring(struct weft_event *out, size_t cap)

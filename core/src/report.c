@@ -43,7 +43,8 @@ const char *weft_ev_name(unsigned ev)
 	return ev_name(ev);
 }
 
-static void print_side(FILE *f, const char *label, const struct weft_access *a)
+static void print_side(FILE *f, const char *label, const struct weft_access *a,
+		       const struct weft_caller *c, uint32_t since)
 {
 	if (!a->valid) {
 		fprintf(f, "  %-6s (unknown)\n", label);
@@ -51,9 +52,15 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a)
 	}
 	if (a->tid < 0)
 		fprintf(f, "  %-6s setup/audit  step %-5" PRIu32, label, a->step);
+	else if (since != a->step)   /* a sleeper: where it fell asleep */
+		fprintf(f, "  %-6s T%d on CPU%d  step %" PRIu32 " (asleep; stuck at step %" PRIu32 ")",
+			label, a->tid, a->cpu, since, a->step);
 	else
 		fprintf(f, "  %-6s T%d on CPU%d  step %-5" PRIu32, label, a->tid, a->cpu, a->step);
-	if (a->site)
+	if (a->site && c)   /* a helper's site: name the model's call */
+		fprintf(f, "  %s [%s]  in %s() at %s:%u\n", a->site->what, c->what, c->func,
+			weft_caller_basename(c), c->line);
+	else if (a->site)
 		fprintf(f, "  %s  in %s() at %s:%u\n", a->site->what, a->site->func,
 			weft_site_basename(a->site), a->site->line);
 	else
@@ -133,9 +140,10 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		return;
 	fprintf(f, "ERROR: weft: %s%s%s in %s:%s: %s\n", weft_kind_name(r->kind),
 		rp->object[0] ? " on " : "", rp->object, sc->name, vname, rp->msg);
-	print_side(f, "here:", &rp->here);
+	print_side(f, "here:", &rp->here, rp->here_caller,
+		   r->kind == WEFT_KIND_LOST_WAKEUP ? rp->here_since : rp->here.step);
 	if (rp->other.valid)
-		print_side(f, "before:", &rp->other);
+		print_side(f, "before:", &rp->other, rp->other_caller, rp->other.step);
 	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64
 		   "\n",
 		o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas", r->steps, r->steps == 1 ? "" : "s",
@@ -154,7 +162,8 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		else
 			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
 				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
-		fprintf(f, " %-7s %-44s %s", ev_name(e->ev), e->site ? e->site->what : "?", obj);
+		fprintf(f, " %-7s %-44s %s", ev_name(e->ev),
+			e->caller ? e->caller->what : e->site ? e->site->what : "?", obj);
 		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE) {
 			fprintf(f, "  ");
 			print_value(f, sc, e->old);
@@ -168,7 +177,10 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 	}
 	const struct weft_site *s = rp->here.site;
 	fprintf(f, "SUMMARY: weft: %s %s:%s", weft_kind_name(r->kind), sc->name, vname);
-	if (s)
+	if (s && rp->here_caller)
+		fprintf(f, " in %s %s:%u", rp->here_caller->func,
+			weft_caller_basename(rp->here_caller), rp->here_caller->line);
+	else if (s)
 		fprintf(f, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
 	fprintf(f, "\n");
 }

@@ -70,6 +70,7 @@ struct wthread {
 	const void *wait_chan;                   /* T_BLOCKED: what it waits on */
 	const struct weft_wait_class *wait_class;
 	const struct weft_site *wait_site;
+	uint32_t wait_step;                      /* when it blocked (reports) */
 	const struct weft_site *last_site;       /* where it is paused */
 	/* the operation it is paused before (valid while paused at a point) */
 	uint32_t pend_loc;
@@ -84,6 +85,8 @@ struct wthread {
 	 * never woken in this execution) and the waker */
 	uint32_t wake_step1;
 	uint8_t waker;
+	uint32_t end_ev;      /* events traced when it ended (UINT32_MAX: not
+				 ended); display only */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -163,6 +166,12 @@ struct weft_machine {
 	size_t wl_len;
 
 	struct weft_event ring[WEFT_TRACE_RING];
+	/* The helper call each context is in (index: M.cur + 1, 0 the host),
+	 * for the events' display-only caller; fresh until its first event. */
+	struct {
+		const struct weft_caller *c;
+		bool fresh;
+	} callers[WEFT_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -276,6 +285,12 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 	e->site = s;
 	e->old = old;
 	e->val = val;
+	/* display only (never hashed): the model's call of a helper */
+	e->caller = M.callers[M.cur + 1].c;
+	if (__builtin_expect(e->caller != NULL, 0) && M.callers[M.cur + 1].fresh) {
+		e->flags |= WEFT_EVF_CALL;
+		M.callers[M.cur + 1].fresh = false;
+	}
 	M.next_flags = 0;
 	if (M.o->record)
 		weft_record_event(e);

@@ -42,6 +42,10 @@ has "obj-put help COMMAND" "$dir/out" "help"
 f=$(ls "$dir"/found/*.weft | head -n 1)
 run 1 "$dir/obj-put" min "$f" --json --out "$dir/min"
 has "\"replay\": \"obj-put replay " "$dir/out" "min --json replay command"
+run 2 "$dir/obj-put" fuzz
+has "(obj-put list)" "$dir/err" "fuzz usage hint"
+run 2 "$dir/obj-put" fuzz demo-abba:abba --no-such-flag
+has "(obj-put help fuzz)" "$dir/err" "fuzz flag hint"
 run 1 "$weft" run demo-abba:abba --strategy dfs --bound 1
 has "reproduce: weft run" "$dir/out" "weft's own name"
 

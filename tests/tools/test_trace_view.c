@@ -99,7 +99,7 @@ static struct weft_site site_note = { "t.c", "f", "audit: something", 7, WEFT_EV
 static struct weft_event ev(uint8_t tid, uint32_t loc, const struct weft_site *s, uint64_t val)
 {
 	struct weft_event e = { 0, tid, tid == 0xff ? 0xff : tid, (uint8_t)s->ev, 0, loc, s, 0,
-				val };
+				val, NULL };
 	return e;
 }
 

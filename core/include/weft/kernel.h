@@ -131,6 +131,33 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
  * a deadlock or lost-wakeup report). */
 void weft_thread_join(int tid, const struct weft_site *s);
 
+/* A helper's events carry the model's call of it (struct weft_caller,
+ * display only): enter returns the caller already in effect (the
+ * outermost call wins) for exit to restore. */
+const struct weft_caller *weft_caller_enter(const struct weft_caller *c);
+void weft_caller_exit(const struct weft_caller *prev);
+#define WEFT_CALLER(what_)                                                      \
+	({                                                                     \
+		static const struct weft_caller __weft_caller = {              \
+			__FILE__, __func__, (what_), __LINE__ };               \
+		&__weft_caller;                                                \
+	})
+#define WEFT_CALL_VOID(what_, call)                                             \
+	({                                                                     \
+		const struct weft_caller *__weft_cprev =                       \
+			weft_caller_enter(WEFT_CALLER(what_));                 \
+		call;                                                          \
+		weft_caller_exit(__weft_cprev);                                \
+	})
+#define WEFT_CALL_VAL(T, what_, call)                                           \
+	({                                                                     \
+		const struct weft_caller *__weft_cprev =                       \
+			weft_caller_enter(WEFT_CALLER(what_));                 \
+		T __weft_cret = (call);                                        \
+		weft_caller_exit(__weft_cprev);                                \
+		__weft_cret;                                                   \
+	})
+
 #define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
 	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
 		    WEFT_SITE((ev), (what)))
@@ -138,6 +165,8 @@ void weft_thread_join(int tid, const struct weft_site *s);
 #else /* WEFT_NATIVE */
 /* ---------------------------------------------------------------- native */
 #include <weft/native.h>
+#define WEFT_CALL_VOID(what_, call) ((void)(call))
+#define WEFT_CALL_VAL(T, what_, call) (call)
 #endif
 
 /* Plain (racy-by-design) accesses: a scheduling point and a trace event,
@@ -459,6 +488,22 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 	return n && p && n != WEFT_LIST_POISON1 && p != WEFT_LIST_POISON2 &&
 	       weft_peek(n->prev) == e && weft_peek(p->next) == e;
 }
+
+/*
+ * The model calls the helpers above through these macros: each helper's
+ * events keep the helper's own sites (in kernel.h: the site ids, and so
+ * every trace hash, are what they always were) and carry the model's call
+ * as their caller, which reports and diagrams show ("list_del(&p->lru) in
+ * shrink_cache() at z1_lru.c:120"). Calls inside the helpers are direct.
+ */
+#define weft_list_init(h) WEFT_CALL_VOID("INIT_LIST_HEAD(" #h ")", (weft_list_init)(h))
+#define weft_list_empty(h) WEFT_CALL_VAL(bool, "list_empty(" #h ")", (weft_list_empty)(h))
+#define __weft_list_add(n, p, x)                                                \
+	WEFT_CALL_VOID("__list_add(" #n ", " #p ", " #x ")", (__weft_list_add)((n), (p), (x)))
+#define weft_list_add(n, h) WEFT_CALL_VOID("list_add(" #n ", " #h ")", (weft_list_add)((n), (h)))
+#define weft_list_add_tail(n, h)                                                \
+	WEFT_CALL_VOID("list_add_tail(" #n ", " #h ")", (weft_list_add_tail)((n), (h)))
+#define weft_list_del(e) WEFT_CALL_VOID("list_del(" #e ")", (weft_list_del)(e))
 
 #define weft_list_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))

@@ -120,6 +120,25 @@ struct weft_site {
 
 const char *weft_site_basename(const struct weft_site *s);
 
+/*
+ * Where model code called a helper whose events are traced at the helper's
+ * own sites (the list helpers of <weft/kernel.h>: their site ids hash
+ * kernel.h, so stored replays keep their trace hashes). For humans only:
+ * never hashed, never in a model's fingerprint, never in a replay file.
+ */
+struct weft_caller {
+	const char *file;
+	const char *func;
+	const char *what;     /* "list_del(&p->lru)" */
+	unsigned line;
+};
+
+const char *weft_caller_basename(const struct weft_caller *c);
+/* "func() at file:line" of the model's call c of a helper when c is set,
+ * else of site s ("" if neither): where a report points a reader. */
+void weft_site_where(char *buf, size_t n, const struct weft_site *s,
+		     const struct weft_caller *c);
+
 /* ------------------------------------------------------------ scenarios */
 
 struct weft_op {
@@ -241,6 +260,15 @@ struct weft_report {
 	uint32_t loc;                  /* world offset of the object */
 	char object[64];               /* "page 3" */
 	char msg[192];
+	/* The model's calls of the helpers whose sites here and other are
+	 * (a list helper of kernel.h), or NULL; display only. other_caller
+	 * is known while the trace ring still holds that access's event. */
+	const struct weft_caller *here_caller;
+	const struct weft_caller *other_caller;
+	/* The step here's thread was at when the failing state began: for a
+	 * lost wake-up, the step its sleeper fell asleep (here.step is when
+	 * no thread was left to wake it); else here.step. Display only. */
+	uint32_t here_since;
 };
 
 /* ---------------------------------------------------------------- traces */
@@ -255,6 +283,9 @@ struct weft_event {
 	const struct weft_site *site;
 	uint64_t old;
 	uint64_t val;
+	/* The helper call this event is part of (a list helper of kernel.h
+	 * called by the model), or NULL; display only, never hashed. */
+	const struct weft_caller *caller;
 };
 #define WEFT_NO_LOC 0xffffffffu
 #define WEFT_EVF_PREEMPTED  1u  /* this step ran right after a preemption */
@@ -265,6 +296,9 @@ struct weft_event {
 #define WEFT_EVF_NOPREEMPT 16u  /* preemption disabled (a spinlock held...) */
 #define WEFT_EVF_HARDIRQ   32u  /* in a hard interrupt handler */
 #define WEFT_EVF_SOFTIRQ   64u  /* in a softirq handler or BH disabled */
+/* The first event of a helper call (caller set): consecutive calls from
+ * one call site are told apart by it. Never hashed. */
+#define WEFT_EVF_CALL     128u
 
 /* One scheduling decision (>= 2 runnable threads). */
 struct weft_decision_rec {
@@ -523,6 +557,17 @@ const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
 const uint32_t *weft_last_choices(size_t *n);
 const struct weft_workload *weft_last_workload_ops(void);
+/* The name the machine gave thread tid of the last execution when it made
+ * the thread itself ("kworker/1", "rcuc"), or NULL (the scenario's threads,
+ * interrupt pseudo-threads, threads the model spawned). */
+const char *weft_last_thread_label(unsigned tid);
+/* How many events the last execution had traced when thread tid ended
+ * (its end lies before that index of weft_last_events()), or UINT32_MAX
+ * if it did not end (an interrupt pseudo-thread, a thread still asleep, an
+ * execution a report cut short). The scenario's threads end without an
+ * event of their own (their traces predate spawned threads): this says
+ * when, for display. */
+uint32_t weft_last_thread_end(unsigned tid);
 /*
  * For strategies, during an execution (from pick_next): the operation
  * thread tid is paused before, as a dependence record (kind from its site:

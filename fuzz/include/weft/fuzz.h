@@ -38,6 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 	int (*const weft_fuzz_target_entry)(const uint8_t *, size_t)            \
 		__attribute__((used)) = LLVMFuzzerTestOneInput
 
+/*
+ * Optional, beside it: WEFT_FUZZ_PROGRAM("lru-isolate"); names the program
+ * that has this scenario (an out-of-tree model's weft_add_model NAME), so
+ * the hint a crashing target prints ("... import FILE --target ...") runs
+ * that program, not `weft`, which does not know the scenario. weft_add_model
+ * writes it; without it the hint names weft (the in-tree targets).
+ */
+extern const char weft_fuzz_program[] __attribute__((weak));
+#define WEFT_FUZZ_PROGRAM(name) const char weft_fuzz_program[] = name
+
 /* What the last execution of an input looked like (mutation positions). */
 struct weft_fuzz_shape {
 	bool known;

@@ -1,0 +1,367 @@
+/*
+ * test_cause.c - the default race diagram shows the cause, not only the
+ * failing object (issue 11, item 8). Three small models of the shapes new
+ * users hit, each found by dfs at one preemption; in each, the decisive
+ * event is an access the failure depends on that is not on the failing
+ * field and is not the racing thread's last step before the preemption,
+ * so a filter keyed on the failing object's counted fields hid it:
+ *
+ *  - stale compound_head(): get_page(tail) takes its reference on the head
+ *    compound_head() returned; the split makes the tail its own head
+ *    before put_page(tail), which drops a reference the tail never had.
+ *    Decisive: T0's compound_head() read of the tail (-> the head) and the
+ *    split's store that cleared it.
+ *  - unlocked PageLRU test: isolate tests PG_lru without the LRU lock,
+ *    then takes the lock and deletes the page another isolator deleted in
+ *    between. Decisive: the unlocked test_bit() and the other isolator's
+ *    __ClearPageLRU() (non-atomic: no read-modify-write on the flags).
+ *  - xarray split: the split stores the second half's folio in the page
+ *    cache before initialising it; a lookup finds it uninitialised.
+ *    Decisive: the slot store and the lookup's slot load (both carry a
+ *    pointer to the folio the BUG_ON names).
+ *
+ * Each check runs the default view (no --full) of the dfs-found race.
+ */
+#include <weft/kernel.h>
+#include <weft/mm/folio.h>
+#include <weft/xarray.h>
+
+#include "diag_test.h"
+
+static const char *const one_op[] = { "run" };
+
+/* ------------------------------------------------ stale compound_head */
+
+struct ch_world {
+	struct weft_mm mm;
+	struct weft_page *head;
+};
+
+static void ch_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct ch_world *W = w;
+
+	(void)variant;
+	(void)wl;
+	weft_mm_init(&W->mm, 4, false);
+	W->head = weft_compound_alloc(&W->mm, 1);   /* pages 0 (head) and 1 */
+}
+
+static void ch_thread(void *w, unsigned tid)
+{
+	struct ch_world *W = w;
+	struct weft_mm *mm = &W->mm;
+	struct weft_page *tail = W->head + 1;
+
+	if (tid == 0) {
+		/* get_page(tail) ... put_page(tail), each on compound_head() */
+		struct weft_page *h = weft_compound_head(mm, tail);
+		if (!weft_folio_try_get(mm, h))
+			return;
+		weft_folio_put(mm, weft_compound_head(mm, tail));
+	} else {
+		/* the bug: a split that does not freeze the head's count, then
+		 * the owner drops its reference on each page */
+		weft_split_compound(mm, W->head, 1);
+		weft_folio_put(mm, tail);
+		weft_folio_put(mm, W->head);
+	}
+}
+
+static void ch_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	const struct ch_world *W = w;
+
+	weft_mm_describe(&W->mm, w, off, buf, n);
+}
+
+static const struct weft_variant ch_variants[] = {
+	{ "stale-head", NULL, true, "test only", "tests/diagrams", WEFT_KIND_USE_AFTER_FREE, 1,
+	  0 },
+};
+
+static const struct weft_scenario ch_scn = {
+	.name = "diag-compound-head",
+	.summary = "test only: a stale compound_head()",
+	.source = "tests/diagrams",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct ch_world),
+	.nr_opcodes = 1,
+	.opnames = one_op,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.setup = ch_setup,
+	.thread = ch_thread,
+	.describe = ch_describe,
+	.variants = ch_variants,
+	.nr_variants = 1,
+};
+
+/* -------------------------------------------------- unlocked PageLRU */
+
+struct lru_world {
+	struct weft_mm mm;
+	spinlock_t lru_lock;
+	struct weft_list_head inactive;
+	struct weft_page *page;
+};
+
+static void lru_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct lru_world *W = w;
+
+	(void)variant;
+	(void)wl;
+	weft_mm_init(&W->mm, 2, false);
+	weft_list_init(&W->inactive);
+	W->page = weft_page_alloc(&W->mm);
+	__weft_page_set(W->page, lru);   /* a new page: nobody else sees it yet */
+	weft_list_add(&W->page->lru, &W->inactive);
+}
+
+static void lru_thread(void *w, unsigned tid)
+{
+	struct lru_world *W = w;
+	struct weft_page *p = W->page;
+
+	if (tid == 0) {
+		/* the bug: PageLRU tested before taking the lock */
+		if (!weft_page_test(p, lru))
+			return;
+		weft_get_page(&W->mm, p);
+		spin_lock(&W->lru_lock);
+		__weft_page_clear(p, lru);
+		weft_list_del(&p->lru);
+		spin_unlock(&W->lru_lock);
+		weft_put_page_testzero(&W->mm, p);
+	} else {
+		spin_lock(&W->lru_lock);
+		if (weft_page_test(p, lru)) {
+			__weft_page_clear(p, lru);
+			weft_list_del(&p->lru);
+		}
+		spin_unlock(&W->lru_lock);
+	}
+}
+
+static void lru_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	const struct lru_world *W = w;
+
+	if (weft_mm_describe(&W->mm, w, off, buf, n))
+		return;
+	if (off == offsetof(struct lru_world, lru_lock))
+		snprintf(buf, n, "lru_lock");
+	else if (off == offsetof(struct lru_world, inactive))
+		snprintf(buf, n, "inactive_list.next");
+	else if (off == offsetof(struct lru_world, inactive.prev))
+		snprintf(buf, n, "inactive_list.prev");
+}
+
+static const struct weft_variant lru_variants[] = {
+	{ "unlocked-test", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LIST_CORRUPTION, 1,
+	  0 },
+};
+
+static const struct weft_scenario lru_scn = {
+	.name = "diag-unlocked-lru",
+	.summary = "test only: PageLRU tested without the LRU lock",
+	.source = "tests/diagrams",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct lru_world),
+	.nr_opcodes = 1,
+	.opnames = one_op,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.setup = lru_setup,
+	.thread = lru_thread,
+	.describe = lru_describe,
+	.variants = lru_variants,
+	.nr_variants = 1,
+};
+
+/* ------------------------------------------------------- xarray split */
+
+struct xf {
+	unsigned index, nr;
+};
+
+struct xsp_world {
+	struct xarray xa;
+	struct xf f[8];
+};
+
+static void xsp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct xsp_world *W = w;
+
+	(void)variant;
+	(void)wl;
+	xa_init(&W->xa);
+	WRITE_ONCE(W->f[4].index, 4u);
+	WRITE_ONCE(W->f[4].nr, 4u);
+	xa_store_order(&W->xa, 4, 2, &W->f[4], 0);
+}
+
+static void xsp_thread(void *w, unsigned tid)
+{
+	struct xsp_world *W = w;
+
+	if (tid == 0) {
+		/* filemap_get_entry(): re-check the slot after reading the
+		 * folio (xas_reload()), so a folio that shrank is looked up
+		 * again; a stable slot must hold a folio covering index 6 */
+		for (;;) {
+			struct xf *f = xa_load(&W->xa, 6);
+			unsigned first = READ_ONCE(f->index), nr = READ_ONCE(f->nr);
+			if (xa_load(&W->xa, 6) != f)
+				continue;
+			VM_BUG_ON_OBJ(6 < first || 6 >= first + nr, f);
+			return;
+		}
+	} else {
+		struct xf *head = &W->f[4], *half = &W->f[6];
+		xa_lock(&W->xa);
+		__xa_split(&W->xa, 4, 1, head);
+		__xa_store(&W->xa, 6, half, 0);   /* the bug: published first */
+		WRITE_ONCE(half->index, 6u);
+		WRITE_ONCE(half->nr, 2u);
+		WRITE_ONCE(head->nr, 2u);
+		xa_unlock(&W->xa);
+	}
+}
+
+static void xsp_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	const struct xsp_world *W = w;
+	uint32_t fo = offsetof(struct xsp_world, f);
+
+	if (weft_xa_describe(&W->xa, w, off, buf, n))
+		return;
+	if (off >= fo && off < fo + sizeof(W->f))
+		snprintf(buf, n, "folio %u ->%s", (off - fo) / (unsigned)sizeof(struct xf),
+			 (off - fo) % sizeof(struct xf) ? "nr" : "index");
+}
+
+static const struct weft_variant xsp_variants[] = {
+	{ "publish-first", NULL, true, "test only", "tests/diagrams", WEFT_KIND_BUG_ON, 1, 0 },
+};
+
+static const struct weft_scenario xsp_scn = {
+	.name = "diag-xa-split",
+	.summary = "test only: an xarray split publishes a folio before it is set up",
+	.source = "tests/diagrams",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct xsp_world),
+	.nr_opcodes = 1,
+	.opnames = one_op,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.setup = xsp_setup,
+	.thread = xsp_thread,
+	.describe = xsp_describe,
+	.variants = xsp_variants,
+	.nr_variants = 1,
+};
+
+/* ------------------------------------------------------------- checks */
+
+/* Event i is decisive in the sense of this test: not the racing thread's
+ * last step before a preemption (the old filter's only reach beyond the
+ * failing object's counted fields). */
+static bool not_before_switch(long i)
+{
+	size_t n;
+	const struct weft_event *ev = weft_last_events(&n);
+
+	if (i < 0 || (size_t)i + 1 >= n)
+		return false;
+	return !(ev[i + 1].flags & WEFT_EVF_PREEMPTED);
+}
+
+static struct d_run found(const struct weft_scenario *sc, enum weft_kind want)
+{
+	struct d_run run = d_dfs(sc, 0, 1, 0);
+
+	CHECK(run.kind == want, "%s: dfs bound 1 found %s, want %s", sc->name,
+	      weft_kind_name(run.kind), weft_kind_name(want));
+	CHECK(run.r.preemptions == 1, "%s: %u preemptions", sc->name, run.r.preemptions);
+	return run;
+}
+
+static void check_compound_head(void)
+{
+	struct d_run run = found(&ch_scn, WEFT_KIND_USE_AFTER_FREE);
+	struct weft_trace_view v;
+	char *d = d_diagram(&run, false);
+
+	d_view(&run, &v);
+	if (getenv("DIAG_VERBOSE"))
+		printf("%s\n", d);
+	long rd = d_find(&v, 0, "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0");
+	CHECK(rd >= 0 && not_before_switch(rd), "the stale read is not the step before the preemption");
+	/* T0's stale compound_head() read of the tail, returning the head */
+	CHECK(d_kept(&v, 0, "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0"),
+	      "stale compound_head() read hidden:\n%s", d);
+	/* the split's store that made the tail its own head, which T0's
+	 * second compound_head() read */
+	CHECK(d_kept(&v, 1, "page 1 ->lru.next", "\u2192 0"), "the split's clear hidden:\n%s", d);
+	CHECK(d_kept(&v, 0, "page 1 ->lru.next = 0", NULL), "the second read hidden:\n%s", d);
+	/* the reference taken on the head */
+	CHECK(d_kept(&v, 0, "page 0 ->count 1 \u2192 2", NULL), "the get on the head hidden:\n%s", d);
+	CHECK(strstr(d, "READ_ONCE_NOCHECK(p->lru.next): page 1") != NULL, "row text:\n%s", d);
+	weft_trace_view_fini(&v);
+	free(d);
+}
+
+static void check_unlocked_lru(void)
+{
+	struct d_run run = found(&lru_scn, WEFT_KIND_LIST_CORRUPTION);
+	struct weft_trace_view v;
+	char *d = d_diagram(&run, false);
+
+	d_view(&run, &v);
+	if (getenv("DIAG_VERBOSE"))
+		printf("%s\n", d);
+	long t = d_find(&v, 0, "test_bit(WEFT_PG_lru", NULL);
+	CHECK(t >= 0 && not_before_switch(t), "the unlocked test is not the step before the preemption");
+	CHECK(d_kept(&v, 0, "test_bit(WEFT_PG_lru, &(p)->flags): page 0 ->flags = 0x20", NULL),
+	      "unlocked PageLRU test hidden:\n%s", d);
+	CHECK(d_kept(&v, 1, "__clear_bit(WEFT_PG_lru, &(p)->flags) store: page 0 ->flags 0x20",
+		     NULL), "the other isolator's __ClearPageLRU hidden:\n%s", d);
+	CHECK(d_kept(&v, 1, "list_del(&p->lru): page 0 ->lru.next", NULL),
+	      "the first list_del hidden:\n%s", d);
+	CHECK(strstr(d, "test_bit(WEFT_PG_lru, &(p)->flags): page 0") != NULL, "row text:\n%s", d);
+	weft_trace_view_fini(&v);
+	free(d);
+}
+
+static void check_xa_split(void)
+{
+	struct d_run run = found(&xsp_scn, WEFT_KIND_BUG_ON);
+	struct weft_trace_view v;
+	char *d = d_diagram(&run, false);
+
+	d_view(&run, &v);
+	if (getenv("DIAG_VERBOSE"))
+		printf("%s\n", d);
+	long ld = d_find(&v, 0, "->slots[6] = &folio 6", NULL);
+	CHECK(ld >= 0 && not_before_switch(ld), "the lookup's load is not the step before the preemption");
+	/* the store that published folio 6, and the lookup that found it */
+	CHECK(d_kept(&v, 1, "->slots[6]", "\u2192 &folio 6"), "the publishing store hidden:\n%s", d);
+	CHECK(d_kept(&v, 0, "->slots[6] = &folio 6", NULL), "the lookup's load hidden:\n%s", d);
+	CHECK(strstr(d, "&folio 6") != NULL, "row text:\n%s", d);
+	weft_trace_view_fini(&v);
+	free(d);
+}
+
+int main(void)
+{
+	check_compound_head();
+	check_unlocked_lru();
+	check_xa_split();
+	return check_done();
+}
