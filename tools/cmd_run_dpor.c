@@ -39,6 +39,7 @@ struct run {
 	struct level lv[MAX_LEVELS];
 	unsigned nlv;
 	bool bug;
+	bool cut_by_other;           /* an execution ended in a kind not asked for */
 	bool fallback;               /* por_auto and contexts were active (bug is
 					set too, to stop every loop) */
 	struct weft_exec_result r;
@@ -105,9 +106,18 @@ static void search(struct run *R, unsigned bound)
 		R->last = R->r;
 		R->ran = true;
 		if (R->r.kind != WEFT_KIND_NONE && a->want_kinds && !(a->want_kinds >> R->r.kind & 1)) {
-			/* not a kind asked for: counted, and the search goes on */
+			/* not a kind asked for: counted, and the search goes
+			 * on; but the execution stopped at that report, so the
+			 * races of the threads' remaining events were never
+			 * seen: the reduction cannot certify past it (plain dfs
+			 * can, by trying every alternative) */
 			R->other[R->r.kind]++;
 			R->nr_other++;
+			if (a->por_auto) {
+				R->fallback = R->bug = true;
+				break;
+			}
+			R->cut_by_other = true;
 		} else if (R->r.kind != WEFT_KIND_NONE) {
 			R->bug = true;
 			R->found_at = R->execs + n;
@@ -132,7 +142,7 @@ static void search(struct run *R, unsigned bound)
 	weft_dpor_get_stats(R->d, &st);
 	L->execs = st.executions;
 	L->redundant = st.redundant;
-	L->complete = !R->bug && weft_dpor_complete(R->d);
+	L->complete = !R->bug && !R->cut_by_other && weft_dpor_complete(R->d);
 	L->secs = now() - t0;
 	R->execs += st.executions;
 	R->states += st.states;
@@ -142,7 +152,10 @@ static void search(struct run *R, unsigned bound)
 	if (!R->bug && !L->complete) {
 		R->complete = false;
 		if (!R->why)
-			R->why = weft_dpor_why_incomplete(R->d);
+			R->why = R->cut_by_other
+				? "an execution stopped at a report of another kind (--kind): "
+				  "the reduction cannot see past it; use --por none"
+				: weft_dpor_why_incomplete(R->d);
 	}
 }
 
