@@ -207,7 +207,10 @@ int cmd_info(int argc, char **argv)
 		       cli_plural(b4, sizeof(b4), rf.nr_choices, "choice"));
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
-		printf("checks:       %s", rf.checks & WEFT_CHECK_LOCKDEP ? "lockdep" : "none");
+		printf("checks:       %s",
+		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "none"
+		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"
+								  : "lockdep");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

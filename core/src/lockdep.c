@@ -20,7 +20,15 @@
  *    detector (it would need spin_lock_nested annotations).
  *  - irq-lock-inversion: a class used in hard-IRQ (softirq) context and
  *    also acquired with hard IRQs (bottom halves) enabled
- *    ("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage").
+ *    ("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage"); and, with
+ *    the same kind, an IRQ-safe class (used in hard-IRQ / softirq context)
+ *    that reaches an IRQ-unsafe class (acquired with hard IRQs / BHs on) in
+ *    the order graph ("HARDIRQ-safe -> HARDIRQ-unsafe lock order
+ *    detected", check_irq_usage()): an interrupt on a CPU that holds the
+ *    unsafe lock spins on the safe one, whose holder waits for the unsafe
+ *    one. Checked when an edge or a usage bit is new, in both directions,
+ *    under its own check bit (WEFT_CHECK_LOCKDEP_IRQ_ORDER: files recorded
+ *    before the rule replay without it).
  *  - bad-unlock: releasing a lock the thread does not hold.
  *  - lock-held-at-exit: a thread or handler ending with a lock held.
  *
@@ -100,6 +108,7 @@ static struct weft_lockdep_fact witness[WEFT_LOCKDEP_MAX_FACTS];
 static unsigned nr_witness;
 
 bool weft_lockdep_on;   /* M.o->checks & WEFT_CHECK_LOCKDEP, cached */
+static bool irq_order_on;   /* and WEFT_CHECK_LOCKDEP_IRQ_ORDER */
 
 /* ---------------------------------------------------------- classes */
 
@@ -188,6 +197,8 @@ void weft_lockdep_begin(void)
 	const struct weft_run_opts *o = M.o;
 
 	weft_lockdep_on = (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP) != 0;
+	irq_order_on = weft_lockdep_on &&
+		       (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_IRQ_ORDER) != 0;
 	nr_witness = 0;
 	nr_inits = 0;
 	if (!weft_lockdep_on)
@@ -386,19 +397,106 @@ static void inversion_report(int held, int next, const struct ld_held *h, const 
 		     earlier ? "in an earlier execution of this run" : "in this execution");
 }
 
+/* Classes reachable from c along the order graph, c included: forward
+ * (c -> ...) or backward (... -> c). Returns how many are in out[]. */
+static unsigned reach(int c, bool back, uint16_t *out)
+{
+	static uint8_t seen[LD_MAX_CLASSES];
+	unsigned head = 0, tail = 0;
+
+	memset(seen, 0, G.nr_cls);
+	seen[c] = 1;
+	out[tail++] = (uint16_t)c;
+	while (head < tail) {
+		int x = out[head++];
+		for (unsigned y = 0; y < G.nr_cls; y++) {
+			bool e = back ? (G.adj[y][x / 64] >> (x % 64) & 1) : (G.adj[x][y / 64] >> (y % 64) & 1);
+			if (e && !seen[y]) {
+				seen[y] = 1;
+				out[tail++] = (uint16_t)y;
+			}
+		}
+	}
+	return tail;
+}
+
+/* An IRQ-safe class among the classes that reach `from` (from included)
+ * and an IRQ-unsafe one among those `to` reaches (to included), for the
+ * IRQ kind of `in` (USE_IN_HARDIRQ or USE_IN_SOFTIRQ): reported. Returns
+ * whether it reported. */
+static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const struct weft_site *s)
+{
+	static uint16_t bw[LD_MAX_CLASSES], fw[LD_MAX_CLASSES];
+	static const char *const what[USE__COUNT] = { "HARDIRQ", "HARDIRQ", "SOFTIRQ", "SOFTIRQ" };
+	unsigned nb, nf, i, j;
+	int safe = -1, unsafe = -1;
+
+	if (!irq_order_on)
+		return false;
+	nb = reach(from, true, bw);
+	for (i = 0; i < nb && safe < 0; i++)
+		if (G.cls[bw[i]].used >> in & 1)
+			safe = bw[i];
+	if (safe < 0)
+		return false;
+	nf = reach(to, false, fw);
+	for (j = 0; j < nf && unsafe < 0; j++)
+		if (G.cls[fw[j]].used >> (in + 1) & 1)
+			unsafe = fw[j];
+	if (unsafe < 0 || unsafe == safe)
+		return false;   /* one class used both ways: usage() reports it */
+
+	uint16_t path[16];
+	unsigned len = find_path(safe, unsafe, path, 16);
+	char chain[160];
+	size_t n = 0;
+	chain[0] = 0;
+	for (i = 0; i < len; i++) {
+		char x[48];
+		if (i + 1 < len) {
+			const struct ld_edge *e = edge_of(path[i], path[i + 1]);
+			if (e)
+				witness_edge(e);
+		}
+		class_name(path[i], x, sizeof(x));
+		n += (size_t)snprintf(chain + n, sizeof(chain) - n, "%s%s", i ? " -> " : "", x);
+		if (n >= sizeof(chain))
+			n = sizeof(chain) - 1;
+	}
+	witness_use(safe, in);
+	witness_use(unsafe, in + 1);
+	const struct ld_use *us = &G.cls[safe].use[in], *uu = &G.cls[unsafe].use[in + 1];
+	struct weft_access other = access_of(uu);
+	weft_report2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
+		     "%s-safe -> %s-unsafe lock order %s: the first in %s context (step %u, "
+		     "T%u%s), the last with %ss on (step %u, T%u%s)",
+		     what[in], what[in], chain, in == USE_IN_HARDIRQ ? "hard-IRQ" : "softirq",
+		     us->step, us->tid, us->exec != G.exec ? ", earlier" : "",
+		     in == USE_IN_HARDIRQ ? "interrupt" : "bottom half", uu->step, uu->tid,
+		     uu->exec != G.exec ? ", earlier" : "");
+	return true;
+}
+
 static void usage(int c, unsigned use, const void *lock, const struct weft_site *s)
 {
 	static const char *const names[USE__COUNT] = { "IN-HARDIRQ", "HARDIRQ-ON", "IN-SOFTIRQ",
 							 "SOFTIRQ-ON" };
 	struct ld_class *k = &G.cls[c];
 
-	if (!(k->used >> use & 1)) {
+	bool fresh = !(k->used >> use & 1);
+	if (fresh) {
 		k->used |= (uint8_t)(1u << use);
 		k->use[use] = use_now(s);
 	}
 	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
-	if (!(k->used >> opp & 1))
+	if (!(k->used >> opp & 1)) {
+		/* a new usage bit: safe -> unsafe through the graph (an IRQ-safe
+		 * class reaching an unsafe one, or reached by a safe one) */
+		if (fresh && G.nr_edges)
+			(void)(use & 1 ? safe_unsafe(c, c, use - 1, lock, s)
+				       : safe_unsafe(c, c, use, lock, s));
 		return;
+	}
 	char name[48];
 	class_name(c, name, sizeof(name));
 	witness_use(c, opp);
@@ -456,6 +554,9 @@ void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site
 			e->from = h->at;
 			e->to = use_now(s);
 			G.adj[a][c / 64] |= 1ull << (c % 64);
+			if (safe_unsafe(a, c, USE_IN_HARDIRQ, lock, s) ||
+			    safe_unsafe(a, c, USE_IN_SOFTIRQ, lock, s))
+				return;
 		}
 	}
 	if (T[M.cur].n < LD_MAX_HELD) {

@@ -224,6 +224,10 @@ struct found {
 	bool complete;
 };
 
+/* the workload dfs runs (NULL: the scenario's empty one) */
+static const uint8_t *demo_wl;
+static size_t demo_wl_len;
+
 static struct found run_demo_checks(const char *spec, int strategy, unsigned arg, uint64_t max,
 				    unsigned checks)
 {
@@ -242,7 +246,7 @@ static struct found run_demo_checks(const char *spec, int strategy, unsigned arg
 	if (!sc)
 		return f;
 	if (strategy == 0) {
-		weft_dfs_init(&d, sc, arg, NULL, 0);
+		weft_dfs_init(&d, sc, arg, demo_wl, demo_wl_len);
 		ops = &weft_strategy_dfs;
 		st = &d;
 	} else if (strategy == 1) {
@@ -434,6 +438,38 @@ int main(void)
 		f = run_demo("demo-abba:abba", 0, 1, 1u << 20);
 		CHECK(f.bug && f.kind == WEFT_KIND_DEADLOCK, "demo-abba opts out: %s",
 		      weft_kind_name(f.kind));
+	}
+
+	/* the HARDIRQ-safe -> HARDIRQ-unsafe order rule (Z12: pc->lock, taken
+	 * with interrupts on, nested inside lru_lock, which the end-of-writeback
+	 * interrupt takes): reported from the first, serial execution; under
+	 * WEFT_CHECK_LOCKDEP alone (a replay file recorded before the rule) the
+	 * same search is clean at bound 0 and meets the deadlock at bound 1 */
+	{
+		/* the workload of its trigger (what `weft run --strategy dfs` runs) */
+		static const uint8_t z12_wl[] = { 0x02, 0x01, 0x00, 0x10, 0x00 };
+		demo_wl = z12_wl;
+		demo_wl_len = sizeof(z12_wl);
+		struct found f = run_demo("z12-memcg-lrucare:z12", 0, 0, 1u << 20);
+		CHECK(f.bug && f.kind == WEFT_KIND_IRQ_LOCK_INVERSION && f.executions == 1 &&
+		      f.preemptions == 0,
+		      "z12: irq-safe -> unsafe order on execution %llu: %s, %u preemptions",
+		      (unsigned long long)f.executions, weft_kind_name(f.kind), f.preemptions);
+		weft_lockdep_reset();
+		f = run_demo_checks("z12-memcg-lrucare:z12", 0, 0, 1u << 20, WEFT_CHECK_LOCKDEP);
+		CHECK(!f.bug && f.complete, "z12 without the order rule: clean at bound 0: %s",
+		      weft_kind_name(f.kind));
+		weft_lockdep_reset();
+		f = run_demo_checks("z12-memcg-lrucare:z12", 0, 1, 1u << 20, WEFT_CHECK_LOCKDEP);
+		CHECK(f.bug && f.kind == WEFT_KIND_DEADLOCK && f.preemptions == 1,
+		      "z12 without the order rule: the deadlock at bound 1: %s", weft_kind_name(f.kind));
+		f = run_demo("z12-memcg-lrucare:fix", 0, 2, 1u << 20);
+		CHECK(!f.bug && f.complete, "z12 fix (pc->lock outside the irq-safe lock): %s",
+		      weft_kind_name(f.kind));
+		demo_wl = NULL;
+		demo_wl_len = 0;
+		f = run_demo("z12-memcg-lrucare:fix", 1, 1, 100000);
+		CHECK(!f.bug, "z12 fix: random 100k: %s", weft_kind_name(f.kind));
 	}
 
 	/* across executions: no single execution of demo-lockdep-split holds

@@ -465,7 +465,10 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 
 /* Optional detectors of a run (weft_run_opts.checks). */
 #define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/lockdep.c) */
-#define WEFT_CHECKS_DEFAULT WEFT_CHECK_LOCKDEP   /* what the front ends use */
+/* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
+ * its own bit so that replay files recorded before it keep their verdicts */
+#define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER)   /* what the front ends use */
 
 /*
  * A fact lockdep-lite established in an earlier execution of a run and a
