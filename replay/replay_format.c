@@ -9,6 +9,10 @@
  * that size with the window capped (a bomb fails before any large
  * allocation); every count is checked against its cap and against the
  * bytes left before anything is allocated for it.
+ *
+ * Length: the writer and the reader of every section with the refusal of
+ * every malformed case (docs/replay-format.md section 2), each section's
+ * encoder next to its decoder.
  */
 #include <errno.h>
 #include <stdarg.h>

@@ -13,6 +13,10 @@
  * Medians over seeds treat a seed that did not find the bug within the cap
  * as +infinity (censored): the median is "not found" when half the seeds or
  * more missed. min and max are over the seeds that found it.
+ *
+ * Length: every section of one benchmark run and the Markdown/JSON writers
+ * that must agree on them; the fuzzing and DPOR sections live in
+ * bench_fuzz.c and bench_dpor.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>

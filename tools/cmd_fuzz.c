@@ -15,6 +15,9 @@
  *    the engine's log, the live counters the target adds to).
  * The engine and everything it forks run in their own process group,
  * which is what gets signalled at the end (never anything else).
+ *
+ * Length: one pipeline - find or build a target for either engine, run it,
+ * report progress, hand the first crash to import - with its error paths.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

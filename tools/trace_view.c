@@ -23,6 +23,9 @@
  *    race's objects, someone waits for the lock, or a preemption or the
  *    failure happens inside).
  * A report that names no object keeps every event.
+ *
+ * Length: the event selection (what the cause needs), the per-CPU columns,
+ * context lanes and folding are one pass over a recorded trace.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -17,6 +17,9 @@
  *    a folio swapped out at home address h map to addresses h + i.
  *  - Writeback is synchronous and not modelled; pageout writes the folio's
  *    version into data[] of its slots.
+ *
+ * Length: the swap map, clusters, swap cache and continuation pages share
+ * mm_swap.h's byte encoding and lock order; apart they would each need it.
  */
 #include <string.h>
 

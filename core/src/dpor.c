@@ -58,6 +58,10 @@
  *    while k is the deepest frame;
  *  - a wakeup-tree node's children are the sequences still to explore
  *    from the state it stands for; the child being explored is first.
+ *
+ * Length: the four algorithms share one execution model (frames, vector
+ * clocks, dependence records, sleep sets, wakeup trees); split, that state
+ * would be exposed across files. Sections are marked with rules.
  */
 #include <limits.h>
 #include <stdio.h>

@@ -18,6 +18,9 @@
  *    sequence and the interleaving of operations are in bijection.
  *  - Shadow entries are valid only when their epoch equals M.epoch, so the
  *    reset between executions touches only the world itself.
+ *
+ * Length: the scheduler core only (decisions, blocking and waking, spawned
+ * threads, reports, one execution); every primitive family has its own file.
  */
 #include <setjmp.h>
 #include <signal.h>

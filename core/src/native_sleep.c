@@ -17,6 +17,9 @@
  *
  * Object fields are read and written with atomics (a TSan build sees the
  * protocol, not races on the primitives' own words).
+ *
+ * Length: the real-thread twin of sleep.c and waitqueue.c in one file, so
+ * that the two builds' semantics can be compared primitive by primitive.
  */
 #include <errno.h>
 #include <pthread.h>

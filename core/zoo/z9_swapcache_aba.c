@@ -107,6 +107,10 @@
  * Locks: page lock (lock_page(), sleeping) -> ptl (P0's, then P1's) -> the
  * swap model's locks. A page is added to or deleted from the swap cache
  * only under its page lock.
+ *
+ * Length: one model - its world, the three actors' operations (fault,
+ * swap-out, reuse), describe, audits, triggers and three variants; split, one
+ * race would be scattered over several files.
  */
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>

@@ -30,6 +30,9 @@
  *  - dependence records, and weft_thread_pending()'s "would block" against
  *    what the thread then does, over every dfs execution at bound 2;
  *  - pthread create/join, spurious wake-ups only when asked for.
+ *
+ * Length: one property per function for every sleeping primitive, on one
+ * scenario table.
  */
 #include <weft/mm/pagelock.h>
 #include <weft/pthread.h>
