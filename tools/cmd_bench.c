@@ -716,7 +716,7 @@ struct bvariant {
 	char kind[32];
 };
 
-#define MAX_VARIANTS 64
+#define MAX_VARIANTS 256   /* weft list has 100 variants (zoo and demos) */
 static struct bvariant vars[MAX_VARIANTS];
 static unsigned nr_vars;
 
@@ -2153,9 +2153,10 @@ static void section_targets(void)
 
 /* ------------------------------------------------ docs/benchmarks.md */
 
-#ifndef WEFT_SOURCE_DIR
-#define WEFT_SOURCE_DIR ""
-#endif
+/* the source tree this program was built from (fuzz/CMakeLists.txt, as
+ * `weft fuzz` finds it; a weak symbol: empty when not recorded) */
+extern const char weft_program_source_dir[] __attribute__((weak));
+#define WEFT_SOURCE_DIR (weft_program_source_dir ? weft_program_source_dir : "")
 
 #define HAND_MARK "<!-- hand-written: weft bench --markdown keeps everything below this line -->"
 
