@@ -1128,7 +1128,7 @@ static void throughput_row(const struct bvariant *v, const char *engine, const c
 	child_free(&c);
 out:;
 	double rate = execs >= 0 && secs > 0 ? execs / secs : -1;
-	if (!strcmp(engine, "random") && !strncmp(v->scenario, "z1", 2) && rate > T.z1_exec_per_s) {
+	if (!strcmp(engine, "random") && !strncmp(v->scenario, "z1-", 3) && rate > T.z1_exec_per_s) {
 		T.z1_exec_per_s = rate;
 		snprintf(T.z1_target, sizeof(T.z1_target), "%s:%s", v->scenario, v->variant);
 	}
