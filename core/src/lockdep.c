@@ -360,34 +360,47 @@ static struct weft_access access_of(const struct ld_use *u)
 	return a;
 }
 
+/* "A -> B -> C" for a path of the graph into buf, witnessing each edge (a
+ * fact of an earlier execution the report relies on); *first gets the
+ * path's first edge, *earlier whether any edge came from an earlier
+ * execution. */
+static void path_text(const uint16_t *path, unsigned len, char *buf, size_t cap,
+		      const struct ld_edge **first, bool *earlier)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	*first = NULL;
+	*earlier = false;
+	for (unsigned i = 0; i < len; i++) {
+		if (i + 1 < len) {
+			const struct ld_edge *e = edge_of(path[i], path[i + 1]);
+			if (e) {
+				if (!*first)
+					*first = e;
+				*earlier |= e->to.exec != G.exec;
+				witness_edge(e);
+			}
+		}
+		char x[48];
+		class_name(path[i], x, sizeof(x));
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " -> " : "", x);
+		if (n >= cap)
+			n = cap - 1;
+	}
+}
+
 static void inversion_report(int held, int next, const struct ld_held *h, const void *lock,
 			     const struct weft_site *s)
 {
 	uint16_t path[16];
 	unsigned len = find_path(next, held, path, 16);
 	char a[48], b[48], chain[160];
-	size_t n = 0;
-	const struct ld_edge *back = NULL;
-	bool earlier = false;
+	const struct ld_edge *back;
+	bool earlier;
 
-	chain[0] = 0;
-	for (unsigned i = 0; i + 1 < len; i++) {
-		const struct ld_edge *e = edge_of(path[i], path[i + 1]);
-		if (!e)
-			continue;
-		if (!back)
-			back = e;
-		earlier |= e->to.exec != G.exec;
-		witness_edge(e);
-		char x[48];
-		class_name(path[i], x, sizeof(x));
-		n += (size_t)snprintf(chain + n, sizeof(chain) - n, "%s%s", i ? " -> " : "", x);
-		if (n >= sizeof(chain))
-			n = sizeof(chain) - 1;
-	}
+	path_text(path, len, chain, sizeof(chain), &back, &earlier);
 	class_name(held, b, sizeof(b));
-	if (n < sizeof(chain))
-		snprintf(chain + n, sizeof(chain) - n, " -> %s", b);
 	class_name(next, a, sizeof(a));
 	struct weft_access other = back ? access_of(&back->to) : access_of(&h->at);
 	weft_report2(WEFT_KIND_LOCK_ORDER, lock, s, &other,
@@ -449,20 +462,9 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 	uint16_t path[16];
 	unsigned len = find_path(safe, unsafe, path, 16);
 	char chain[160];
-	size_t n = 0;
-	chain[0] = 0;
-	for (i = 0; i < len; i++) {
-		char x[48];
-		if (i + 1 < len) {
-			const struct ld_edge *e = edge_of(path[i], path[i + 1]);
-			if (e)
-				witness_edge(e);
-		}
-		class_name(path[i], x, sizeof(x));
-		n += (size_t)snprintf(chain + n, sizeof(chain) - n, "%s%s", i ? " -> " : "", x);
-		if (n >= sizeof(chain))
-			n = sizeof(chain) - 1;
-	}
+	const struct ld_edge *first;
+	bool earlier;
+	path_text(path, len, chain, sizeof(chain), &first, &earlier);
 	witness_use(safe, in);
 	witness_use(unsafe, in + 1);
 	const struct ld_use *us = &G.cls[safe].use[in], *uu = &G.cls[unsafe].use[in + 1];
