@@ -207,15 +207,30 @@ static const struct weft_strategy_ops fill_sites_ops = {
 	.end = fill_end,
 };
 
+void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, struct weft_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sc = sc;
+	o->variant = vi;
+	o->lock = (enum weft_lock_model)rf->lock;
+	o->checks = rf->checks;
+	o->lockdep_seed = rf->lockdep;
+	o->nr_lockdep_seed = rf->nr_lockdep;
+	o->continue_kinds = weft_continue_kinds(rf->checks, rf->kind != WEFT_KIND_NONE
+							     ? 1ull << rf->kind : ~0ull);
+}
+
 int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
 			unsigned vi, struct weft_replay_check *c)
 {
 	struct fill_sites fs;
 	struct weft_replay_strategy *rsp = &fs.rs;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf->lock,
-				   .record = true, .checks = rf->checks,
-				   .lockdep_seed = rf->lockdep, .nr_lockdep_seed = rf->nr_lockdep };
+	struct weft_run_opts o;
 	int rc;
+
+	weft_replay_run_opts(rf, sc, vi, &o);
+	o.record = true;
 
 	memset(c, 0, sizeof(*c));
 	c->desync_index = UINT32_MAX;

@@ -132,9 +132,12 @@ int cmd_info(int argc, char **argv)
 		else
 			printf("null");
 		printf(", \"stale\": %s, \"cpus\": %u, \"threads\": %u, \"lock\": \"%s\", "
-		       "\"lockdep\": %s, \"lockdep_facts\": %zu, \"strategy\": ",
+		       "\"lockdep\": %s, \"lockdep_facts\": %zu, \"fair\": %s, "
+		       "\"continue_warnings\": %s, \"strategy\": ",
 		       rc ? "true" : "false", rf.nr_cpus, rf.nr_threads, lock,
-		       rf.checks & WEFT_CHECK_LOCKDEP ? "true" : "false", rf.nr_lockdep);
+		       rf.checks & WEFT_CHECK_LOCKDEP ? "true" : "false", rf.nr_lockdep,
+		       rf.checks & WEFT_CHECK_FAIR ? "true" : "false",
+		       rf.checks & WEFT_CHECK_CONTINUE_WARNINGS ? "true" : "false");
 		cli_json_str(stdout, rf.strategy);
 		printf(", \"tool\": ");
 		cli_json_str(stdout, rf.tool);
@@ -208,9 +211,13 @@ int cmd_info(int argc, char **argv)
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
 		printf("checks:       %s",
-		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "none"
+		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "no lockdep"
 		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"
 								  : "lockdep");
+		if (rf.checks & WEFT_CHECK_CONTINUE_WARNINGS)
+			printf(", goes on past warnings of other kinds than the verdict's");
+		printf(", %s", rf.checks & WEFT_CHECK_FAIR ? "fair scheduling of spin loops"
+							   : "no fair scheduling (recorded before it)");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

@@ -47,7 +47,12 @@ const char weft_help_run[] =
 	"  --steps N         step budget per execution (livelock bound)\n"
 	"  --kind K[,K...]   stop only at a report of these kinds (weft list names each\n"
 	"                    variant's); other reports are counted (other_reports) and\n"
-	"                    the search goes on: verdict and exit code are about K\n"
+	"                    the search goes on: verdict and exit code are about K.\n"
+	"                    An execution goes on past a warning of another kind\n"
+	"                    (lockdep-lite's lock-order-inversion, irq-lock-inversion,\n"
+	"                    lock-held-at-exit); any other report ends it, and dfs\n"
+	"                    then cannot certify what would have followed (it says\n"
+	"                    NOT covered completely, and why)\n"
 	"  --no-lockdep      no lockdep-lite (lock-order and interrupt-usage checks\n"
 	"                    across the executions of the run; on by default)\n"
 	"  --stats           print the model's counters after the run\n"
@@ -95,8 +100,17 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 }
 
 /* Why plain dfs did not certify. */
-static const char *dfs_why(const struct weft_dfs *d)
+static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
+	static char why[160];
+
+	if (cut_by_other) {
+		snprintf(why, sizeof(why),
+			 "%" PRIu64 " execution%s ended at a report of a kind not asked for "
+			 "(--kind) before every thread finished: what followed was not explored",
+			 cut_by_other, cut_by_other == 1 ? "" : "s");
+		return why;
+	}
 	if (d->wide_choice)
 		return "the model chose with weft_choose() among more than 16 values, which dfs "
 		       "does not enumerate";
@@ -171,6 +185,7 @@ int cmd_run(int argc, char **argv)
 	const char *wl_from = NULL;   /* dfs default: whose trigger */
 	uint64_t want_kinds = 0;      /* --kind: bit k set; 0: every kind */
 	uint64_t other[WEFT_KIND__COUNT] = { 0 }, nr_other = 0;
+	uint64_t cut_by_other = 0;    /* executions a skipped report cut short */
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -237,15 +252,10 @@ int cmd_run(int argc, char **argv)
 			wl_hex = v;
 		} else if (!strcmp(a, "--kind")) {
 			NEEDV();
-			char buf[256];
-			snprintf(buf, sizeof(buf), "%s", v);
-			for (char *k = strtok(buf, ","); k; k = strtok(NULL, ",")) {
-				enum weft_kind kk = weft_kind_from_name(k);
-				if (kk == WEFT_KIND_NONE)
-					return cli_usage_error("run: --kind: no report kind '%s' "
-							       "(docs/detectors.md)", k);
-				want_kinds |= 1ull << kk;
-			}
+			char bad[256];
+			if (!cli_parse_kinds(v, &want_kinds, bad, sizeof(bad)))
+				return cli_usage_error("run: --kind: no report kind '%s' "
+						       "(docs/detectors.md)", bad);
 		} else if (!strcmp(a, "--input")) {
 			NEEDV();
 			input_path = v;
@@ -387,6 +397,7 @@ int cmd_run(int argc, char **argv)
 				   .record = false,
 				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
 				   .lockdep_persist = true };
+	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
 	struct weft_exec_result r, last_r;
 	memset(&r, 0, sizeof(r));
@@ -401,9 +412,14 @@ int cmd_run(int argc, char **argv)
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;
 		ran = true;
+		for (uint64_t c = r.continued_kinds; c; c &= c - 1) {
+			other[__builtin_ctzll(c)]++;
+			nr_other++;
+		}
 		if (r.kind != WEFT_KIND_NONE && want_kinds && !(want_kinds >> r.kind & 1)) {
 			other[r.kind]++;
 			nr_other++;
+			cut_by_other += r.cut_short;
 		} else if (r.kind != WEFT_KIND_NONE) {
 			bug = true;
 			found_at = m.executions;
@@ -436,6 +452,7 @@ int cmd_run(int argc, char **argv)
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
+	bool dfs_certified = dfs && st->d.complete && !cut_by_other;
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
@@ -484,13 +501,13 @@ int cmd_run(int argc, char **argv)
 		}
 		if (dfs && bound_none)
 			printf(", \"bound\": \"none\", \"complete\": %s",
-			       st->d.complete && !bug ? "true" : "false");
+			       dfs_certified && !bug ? "true" : "false");
 		else if (dfs)
 			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
-			       st->d.complete && !bug ? "true" : "false");
-		if (dfs && !bug && !st->d.complete) {
+			       dfs_certified && !bug ? "true" : "false");
+		if (dfs && !bug && !dfs_certified) {
 			printf(", \"why_incomplete\": ");
-			cli_json_str(stdout, dfs_why(&st->d));
+			cli_json_str(stdout, dfs_why(&st->d, cut_by_other));
 		}
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
@@ -548,23 +565,23 @@ int cmd_run(int argc, char **argv)
 		if (dfs) {
 			if (bound_none)
 				printf(", every interleaving %s for %s",
-				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       dfs_certified ? "covered completely" : "NOT covered completely",
 				       wl_len > 1 ? "workload " : "");
 			else
 				printf(", bound %" PRIu64 " %s for %s", bound,
-				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       dfs_certified ? "covered completely" : "NOT covered completely",
 				       wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
-			if (!st->d.complete)
-				printf(" (%s)", dfs_why(&st->d));
+			if (!dfs_certified)
+				printf(" (%s)", dfs_why(&st->d, cut_by_other));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
 		if (nr_other) {
-			printf("other reports (not of --kind, skipped):");
+			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
 				if (other[k])
 					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),

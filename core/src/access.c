@@ -171,14 +171,15 @@ void weft_yield(const struct weft_site *s)
 	/* A yield hands the CPU to another runnable thread whenever there is
 	 * one (as CHESS treats yields: a spinning thread is never chosen over
 	 * a thread that can make progress). That switch is free, and the
-	 * strategy only chooses among the others. */
+	 * strategy only chooses among the others. Under fair scheduling the
+	 * yielder then waits until those others have run (fairness.c). */
 	uint32_t others = eligible() & ~(1u << M.cur);
+	if (M.fair)
+		weft_fair_spun((unsigned)M.cur, s, WEFT_NO_LOC);
 	if (others) {
 		M.lone_yields = 0;
-		uint32_t saved = M.runnable;
-		M.runnable = others;
-		unsigned next = others & (others - 1) ? weft_sched_decide(0, s) : lowest(others);
-		M.runnable = saved;
+		unsigned next = others & (others - 1) ? weft_sched_decide(others, 0, s)
+						      : lowest(others);
 		M.next_flags |= WEFT_EVF_SWITCHED;
 		weft_sched_switch_to(next, false);
 	} else if (++M.lone_yields > WEFT_LONE_YIELD_LIMIT) {

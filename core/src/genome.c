@@ -214,6 +214,9 @@ static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 		__attribute__((fallthrough));   /* the highest priority runs */
 	case WEFT_MODE_POS: {
 		int best = -1;
+		/* fairness: a spinner only when no fair thread is runnable */
+		if (m & ~d->unfair)
+			m &= ~d->unfair;
 		for (; m; m &= m - 1) {
 			unsigned t = (unsigned)__builtin_ctz(m);
 			if (best < 0 || gr->prio[t] > gr->prio[best])

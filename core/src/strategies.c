@@ -343,7 +343,10 @@ static int pct_pick(void *st, const struct weft_decision *d)
 			if (p->change[i] == d->step)
 				p->prio[d->cur] = i + 1;
 	int best = -1;
-	for (uint32_t m = d->runnable; m; m &= m - 1) {
+	/* fairness: a spinner only when no fair thread is runnable (pct's
+	 * priorities would otherwise starve the thread it waits for) */
+	uint32_t fair = d->runnable & ~d->unfair ? d->runnable & ~d->unfair : d->runnable;
+	for (uint32_t m = fair; m; m &= m - 1) {
 		unsigned t = (unsigned)__builtin_ctz(m);
 		if (!p->prio[t]) {
 			/* a thread the scenario does not declare (an interrupt
@@ -395,6 +398,14 @@ void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned 
 	d->fixed_wl_len = wl_len;
 }
 
+/* What choosing alt at frame f costs: a preemption when the current thread
+ * could go on and alt is another, or when alt spins while a fair thread
+ * is runnable (fairness: the unfair choice). */
+static unsigned frame_cost(const struct weft_dfs_frame *f, unsigned alt)
+{
+	return (f->cur_runnable == 1 && alt != f->dflt) || (f->unfair >> alt & 1);
+}
+
 /* The alternative after `chosen` in the order: default, then the other
  * runnable threads ascending. -1 if none. */
 static int next_alt(const struct weft_dfs_frame *f, unsigned chosen)
@@ -422,7 +433,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			struct weft_dfs_frame *f = &d->f[i];
 			int alt = (int)f->chosen;
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
-				unsigned pre = f->preempt_before + (f->cur_runnable == 1 && alt != f->dflt);
+				unsigned pre = f->preempt_before + frame_cost(f, (unsigned)alt);
 				if (pre <= d->bound)
 					break;
 			}
@@ -461,16 +472,17 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 		 * default and whether the current thread could go on are
 		 * compared too. */
 		if (f->cur_runnable > 1 || f->runnable != dec->runnable || f->dflt != dec->dflt ||
-		    f->cur_runnable != (dec->cur >= 0))
+		    f->cur_runnable != (dec->cur >= 0) || f->unfair != dec->unfair)
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
 	unsigned before = 0;
 	if (i > 0) {
 		struct weft_dfs_frame *p = &d->f[i - 1];
-		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
+		before = p->preempt_before + frame_cost(p, p->chosen);
 	}
 	f->runnable = (uint16_t)dec->runnable;
+	f->unfair = (uint16_t)dec->unfair;
 	f->dflt = (uint8_t)dec->dflt;
 	f->cur_runnable = dec->cur >= 0;
 	f->chosen = (uint8_t)dec->dflt;
@@ -506,9 +518,10 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 	unsigned before = 0;
 	if (i > 0) {
 		struct weft_dfs_frame *p = &d->f[i - 1];
-		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
+		before = p->preempt_before + frame_cost(p, p->chosen);
 	}
 	f->runnable = vals;
+	f->unfair = 0;
 	f->dflt = 0;
 	f->cur_runnable = 2;
 	f->chosen = 0;

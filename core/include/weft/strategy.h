@@ -131,12 +131,16 @@ extern const struct weft_strategy_ops weft_strategy_pct;
  * bound (Musuvathi and Qadeer, "Iterative context bounding", PLDI 2007).
  * At each decision the alternatives are tried default first, then the
  * other runnable threads in ascending order; an alternative that would
- * exceed the bound is pruned. complete is true once the bounded space has
- * been covered.
+ * exceed the bound is pruned. A preemption is a switch away from a thread
+ * that could go on, or a choice of a thread that spins while a fair one
+ * could run (weft_decision.unfair). complete is true once the bounded
+ * space has been covered.
  */
 #define WEFT_DFS_MAX_DEPTH 4096
 struct weft_dfs_frame {
 	uint16_t runnable;
+	uint16_t unfair;         /* weft_decision.unfair: choosing one costs a
+				    preemption */
 	uint8_t dflt;
 	uint8_t cur_runnable;    /* the current thread was runnable (2: the
 				    frame is a weft_choose() of the values in

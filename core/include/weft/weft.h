@@ -320,6 +320,11 @@ struct weft_decision {
 	uint32_t runnable;     /* mask */
 	int dflt;              /* the non-preemptive default choice */
 	const struct weft_site *site;
+	/* Fair scheduling (WEFT_CHECK_FAIR): runnable threads that spin without
+	 * progress while another can run (docs/strategies.md, "Fairness").
+	 * Never cur or dflt. Choosing one is unfair: dfs counts it as a
+	 * preemption, pct passes it over while a fair one is runnable. */
+	uint32_t unfair;
 };
 
 struct weft_exec_result;
@@ -468,7 +473,32 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 /* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
  * its own bit so that replay files recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER)   /* what the front ends use */
+/* The run went on past warnings of kinds it did not ask for (--kind): a
+ * report of a kind in WEFT_WARNING_KINDS other than the file's verdict is
+ * counted and the execution goes on (weft_continue_kinds). Recorded so a
+ * replay continues where the run did; files without it stop at every
+ * report, as they were recorded. */
+#define WEFT_CHECK_CONTINUE_WARNINGS 4u
+/* Fair scheduling of spin loops (docs/strategies.md, "Fairness"): a thread
+ * that spins without progress is not offered to the strategy again until
+ * the threads that could run when it spun have run. Scheduling, not a
+ * detector, but a bit of the same word so that files recorded before it
+ * replay without it. */
+#define WEFT_CHECK_FAIR 8u
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR)   /* what the front ends use */
+
+/*
+ * Warnings: reports after which the kernel goes on (lockdep prints its
+ * splat and the system runs), so a run that did not ask for their kind can
+ * go on past them (weft_run_opts.continue_kinds) instead of leaving the
+ * rest of the execution unexplored. Every other kind ends its execution.
+ */
+#define WEFT_WARNING_KINDS                                                  \
+	((1ull << WEFT_KIND_LOCK_ORDER) | (1ull << WEFT_KIND_IRQ_LOCK_INVERSION) | \
+	 (1ull << WEFT_KIND_LOCK_HELD_AT_EXIT))
+/* The kinds a run with these checks continues past when it stops only at
+ * kinds in want (0: every kind). A replay passes its verdict's kind. */
+uint64_t weft_continue_kinds(unsigned checks, uint64_t want);
 
 /*
  * A fact lockdep-lite established in an earlier execution of a run and a
@@ -505,6 +535,10 @@ struct weft_run_opts {
 					(a search; never a fuzz target) */
 	const struct weft_lockdep_fact *lockdep_seed;   /* a replay's witness */
 	size_t nr_lockdep_seed;
+	/* Reports of these kinds (only WEFT_WARNING_KINDS can go on) are
+	 * counted in the result (continued_kinds) and leave no trace event:
+	 * the execution goes on as if they had not fired. */
+	uint64_t continue_kinds;
 };
 
 struct weft_exec_result {
@@ -517,6 +551,11 @@ struct weft_exec_result {
 	uint64_t trace_hash;
 	uint32_t nr_wl_bytes;        /* workload bytes consumed */
 	uint32_t nr_choices;
+	/* The execution ended at its report while some thread could still
+	 * run (every report but a deadlock, a lost wake-up or an audit at
+	 * quiescence): what would have followed was never explored. */
+	bool cut_short;
+	uint64_t continued_kinds;    /* 1 << kind of each warning gone past */
 };
 
 /* The machine: one per process (fibers and stacks are created once). */
@@ -551,6 +590,9 @@ int weft_last_thread_irq(unsigned tid);
  * thread may be excluded by another context holding its CPU, which no
  * dependence record shows; partial-order reduction does not certify). */
 bool weft_contexts_active(void);
+/* Whether fair scheduling withheld a spinning thread at some decision of
+ * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
+bool weft_fair_restricted(void);
 /* weft_choose() calls of more than one value in the current (or last)
  * execution: model-internal decisions that partial-order reduction does
  * not enumerate (plain dfs does), so it does not certify. */

@@ -113,6 +113,12 @@ struct weft_replay {
 
 void weft_replay_free(struct weft_replay *rf);
 
+/* The run options that re-execute rf on (sc, vi): its lock model, optional
+ * detectors, lockdep witness, and the warnings its run went on past (every
+ * warning kind but its verdict's, when the file says the run went on). */
+void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, struct weft_run_opts *o);
+
 /* Fill rf from the last execution (weft_last_*; o->record must have been
  * set for the state hashes). raw/raw_len: the fuzzer input that produced
  * it, stored when the decisions do not fit the bytes encoding (NULL: none). */
