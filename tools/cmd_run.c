@@ -38,6 +38,11 @@ const char weft_help_run[] =
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
 	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
+	"  --memory sc|tso   memory model of the fake CPUs (default sc; tso: a store\n"
+	"                    buffer per CPU, the strategy chooses when each buffered\n"
+	"                    store becomes visible; docs/memory-model.md)\n"
+	"  --delay-bound N   dfs under a weak --memory: every delay of at most N\n"
+	"                    stores per execution (default 2; 0: none delayed)\n"
 	"  --workload HEX    fixed workload section: byte 0 is the op count n, then\n"
 	"                    exactly 2n bytes (dfs default: the variant's trigger\n"
 	"                    workload, else the first trigger the scenario declares,\n"
@@ -174,6 +179,8 @@ int cmd_run(int argc, char **argv)
 	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
+	enum weft_memory_model memory = WEFT_MEM_SC;
+	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
 	enum weft_por por = WEFT_POR_NONE;
 	uint64_t workloads = 0, wl_args = 2;
@@ -247,6 +254,15 @@ int cmd_run(int argc, char **argv)
 			if (!cli_parse_lock(v, &lock))
 				return cli_usage_error("run: --lock takes tas or ticket, not '%s'", v);
 			lock_set = true;
+		} else if (!strcmp(a, "--memory")) {
+			NEEDV();
+			const char *why = "";
+			if (!weft_memory_parse(v, &memory, &why))
+				return cli_usage_error("run: --memory '%s': %s", v, why);
+		} else if (!strcmp(a, "--delay-bound")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &delay_bound) || delay_bound > 255)
+				return cli_usage_error("run: --delay-bound takes 0..255");
 		} else if (!strcmp(a, "--workload")) {
 			NEEDV();
 			wl_hex = v;
@@ -321,8 +337,18 @@ int cmd_run(int argc, char **argv)
 			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
 		have_wl = true;
 		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
+		if (memory != WEFT_MEM_SC && por_set && por != WEFT_POR_NONE) {
+			free(st);
+			return cli_usage_error(
+				"run: --por %s cannot certify under --memory %s: its dependence "
+				"records do not say when a buffered store becomes visible, so two "
+				"orders it counts as one may differ in what a load reads; plain dfs "
+				"(--por none, the default under weak memory) enumerates the delays "
+				"within --delay-bound", weft_por_name(por), weft_memory_name(memory));
+		}
 		if (!por_set)
-			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
+			por = weft_cli_uses_contexts(sc) || memory != WEFT_MEM_SC ? WEFT_POR_NONE
+										 : weft_por_default(b);
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {
 				free(st);
@@ -370,6 +396,7 @@ int cmd_run(int argc, char **argv)
 			return cli_usage_error("run: --workloads needs partial-order reduction "
 					       "(--por sleep|source|optimal)");
 		weft_dfs_init(&st->d, sc, b, wl, wl_len);
+		st->d.delay_bound = (unsigned)delay_bound;
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
 		if (!input_path && !input_hex) {
@@ -395,8 +422,8 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
-				   .lockdep_persist = true };
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				   .lockdep_persist = true, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
 	struct weft_exec_result r, last_r;
@@ -445,9 +472,12 @@ int cmd_run(int argc, char **argv)
 	char det_why[256] = "";
 	int det_rc = 0;
 	r = last_r;
+	int needs_weak = 0;
 	if (ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
+		if (bug && memory != WEFT_MEM_SC)
+			needs_weak = weft_check_needs_weak(&o, &first);
 		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
 		r = first;
 	}
@@ -479,9 +509,11 @@ int cmd_run(int argc, char **argv)
 		cli_json_str(stdout, sc->name);
 		printf(", \"variant\": ");
 		cli_json_str(stdout, sc->variants[vi].name);
-		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
+		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"memory\": \"%s\", "
+		       "\"verdict\": \"%s\", \"kind\": ",
 		       ops->name, dfs ? ", \"por\": \"none\"" : "",
-		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
+		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(memory),
+		       bug ? "bug" : "clean");
 		if (bug)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
@@ -515,6 +547,8 @@ int cmd_run(int argc, char **argv)
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
 		}
+		if (bug && memory != WEFT_MEM_SC)
+			printf(", \"needs_weak_memory\": %s", needs_weak == 1 ? "true" : "false");
 		if (artifact[0]) {
 			printf(", \"artifact\": ");
 			cli_json_str(stdout, artifact);
@@ -540,15 +574,21 @@ int cmd_run(int argc, char **argv)
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
+		if (needs_weak == 1)
+			printf("weak memory: not reproducible under --memory sc (the same schedule "
+			       "with every store visible at once does not fail)\n");
+		else if (memory != WEFT_MEM_SC && needs_weak == 0)
+			printf("weak memory: the same schedule fails under --memory sc too\n");
 		size_t nwit;
 		weft_lockdep_last_witness(&nwit);
 		if (nwit)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
+			printf("reproduce: %s run %s:%s --lock %s%s%s --strategy bytes --input-hex ",
 			       cli_prog, sc->name, sc->variants[vi].name,
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
 		}

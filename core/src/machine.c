@@ -496,7 +496,7 @@ bool weft_sched_wake_thread(unsigned tid)
  * its id is computed on first use, from the same basename/function/text
  * hash as every site). */
 static struct weft_site end_site = { __FILE__, "thread_main", "thread end", __LINE__,
-				     WEFT_EV_END, 0 };
+				     WEFT_EV_END, 0, WEFT_SITE_SC };
 
 static void thread_main(void *arg)
 {
@@ -973,6 +973,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return n;
 	weft_tsan_host_ignore(true);
 	M.wl_len = (size_t)n;
+	{
+		/* the run's memory model, never weakened by the input's */
+		int m = o->memory < WEFT_MEM__COUNT ? o->memory : WEFT_MEM_SC;
+		int asked = ops->memory ? ops->memory(st) : -1;
+		weft_mem_reset((enum weft_memory_model)(asked >= 0 && asked < m ? asked : m));
+	}
 	if (world_reserve(sc->world_size ? sc->world_size : 1)) {
 		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
@@ -1093,6 +1099,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
+		/* weak memory: every store is visible before the audits */
+		if (__builtin_expect(weft_mem_weak, 0) && !M.aborted && r->kind == WEFT_KIND_NONE)
+			weft_mem_drain_all();
 		/* an aborted execution's paused threads, and at a normal end the
 		 * daemons left asleep (idle workers) */
 		bool paused = M.aborted;

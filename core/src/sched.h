@@ -41,6 +41,7 @@
 #include "core_state.h"
 #include "fiber.h"
 #include "internal.h"
+#include "memory/memory.h"
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
@@ -364,13 +365,9 @@ void weft_record_event(const struct weft_event *e);
 
 /* The trace event of the operation the current thread (or the host) just
  * performed: into the ring, the trace hash, and the recording. */
-static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-			      const struct weft_site *s)
+static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
+			      uint64_t val, const struct weft_site *s)
 {
-	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
-
-	old = trace_val(old);
-	val = trace_val(val);
 	if (M.hashing) {
 		uint64_t h = M.hash;
 		uint64_t id = site_id(s);
@@ -380,6 +377,16 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 		h = weft_mix64(h ^ val);
 		M.hash = h;
 	}
+}
+
+static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, ev, loc, old, val, s);
 
 	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 	e->step = M.step;
@@ -400,6 +407,24 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 	if (M.fair && M.cur >= 0)
 		fair_event(ev, loc, old, val, s);
 	M.next_flags = 0;
+	if (M.o->record)
+		weft_record_event(e);
+}
+
+/* The event of a buffered store of thread tid on cpu becoming visible
+ * (memory/): traced under that thread, at the current step, with no
+ * context flags or caller and without taking the current thread's
+ * pending flags. */
+static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint64_t old,
+				    uint64_t val, const struct weft_site *s)
+{
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, WEFT_EV_FLUSH, loc, old, val, s);
+
+	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+	*e = (struct weft_event){ .step = M.step, .tid = tid, .cpu = cpu, .ev = WEFT_EV_FLUSH,
+				  .loc = loc, .site = s, .old = old, .val = val };
 	if (M.o->record)
 		weft_record_event(e);
 }
@@ -451,6 +476,9 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	/* the operation after this point runs as step M.step */
 	if (__builtin_expect(++M.step > M.step_budget, 0))
 		weft_sched_livelock("step budget exhausted");
+	/* weak memory only (weft_mem_due is UINT32_MAX under sc) */
+	if (__builtin_expect(M.step >= weft_mem_due, 0))
+		weft_mem_point(s);
 }
 
 static inline void sched_point(const struct weft_site *s)
