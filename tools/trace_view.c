@@ -718,7 +718,7 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 			snprintf(buf, n, "%s [waits for %s]", what, obj);
 		break;
 	case WEFT_EV_WAIT:
-		/* sleeping primitives (core/src/sleep.c, waitqueue.c): val 0
+		/* sleeping primitives (core/src/primitives/sleep.c, waitqueue.c): val 0
 		 * falls asleep, 1 woken and running again, 2 did not sleep;
 		 * flush_work(): old whether it waited */
 		if (flush)

@@ -398,7 +398,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 						  "smp_load_acquire(" #p ")"))
 
 #define smp_processor_id() weft_smp_processor_id()
-/* The scenario's fake CPU count (core/src/rcu.c, rcu_native.c). */
+/* The scenario's fake CPU count (core/src/primitives/rcu.c, rcu_native.c). */
 unsigned weft_nr_cpu_ids(void);
 #define nr_cpu_ids weft_nr_cpu_ids()
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))

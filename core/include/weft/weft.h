@@ -554,7 +554,7 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 /* ------------------------------------------------------------------ runs */
 
 /* Optional detectors of a run (weft_run_opts.checks). */
-#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/lockdep.c) */
+#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/primitives/lockdep.c) */
 /* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
  * its own bit so that replay files recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u

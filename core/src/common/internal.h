@@ -1,4 +1,4 @@
-/* internal.h - declarations shared by core/src files only. */
+/* internal.h - declarations shared by the folders of core/src only. */
 #ifndef WEFT_INTERNAL_H
 #define WEFT_INTERNAL_H
 
@@ -33,9 +33,9 @@ static inline unsigned weft_nth_bit(uint64_t mask, unsigned n)
 
 void weft_sites_init(void);
 
-/* Native build: RCU's per-iteration reset (host, before setup) and its
- * check at the end of a model thread (rcu_native.c, called by native.c). */
-void weft_rcu_native_reset(const struct weft_scenario *sc);
-void weft_rcu_native_thread_end(void);
+/* The size of the primitive families' state of one execution, the core
+ * area after the world (primitives/core_state.h, families.c): world offsets
+ * below the world rounded up to 64 bytes plus this are locations. */
+extern const uint32_t weft_core_size;
 
 #endif

@@ -27,7 +27,7 @@
 
 #include <weft/kernel.h>
 
-#include "sched.h"
+#include "families.h"
 
 /* The RCU read-side depth of a thread (rcu.c); none without RCU. */
 __attribute__((weak)) unsigned weft_rcu_read_depth(unsigned tid);
@@ -149,7 +149,7 @@ static void activate(void)
 	recompute();
 }
 
-void weft_ctx_reset(void)
+static void weft_ctx_reset(void)
 {
 	const struct weft_scenario *sc = M.sc;
 	bool shared = false;
@@ -189,7 +189,7 @@ void weft_ctx_reset(void)
 		activate();
 }
 
-void weft_ctx_thread_added(unsigned tid)
+static void weft_ctx_thread_added(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	unsigned c = M.cpu_of[tid];
@@ -212,7 +212,7 @@ static struct weft_site irq_exit_site = { __FILE__, "weft_ctx_run_irq", "interru
 static struct weft_site irq_cpu_site = { __FILE__, "weft_ctx_run_irq", "interrupt CPU",
 					 __LINE__, WEFT_EV_CHOICE, 0, WEFT_SITE_SC };
 
-void weft_ctx_run_irq(unsigned tid)
+static void weft_ctx_run_irq(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	const struct weft_irq *q = &M.sc->irqs[thread_irq(t)];
@@ -281,7 +281,7 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 static struct weft_site migrate_site = { __FILE__, "weft_ctx_migrate", "migrate", __LINE__,
 					 WEFT_EV_CTX, 0, WEFT_SITE_SC };
 
-void weft_ctx_migrate(unsigned tid)
+static void weft_ctx_migrate(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	unsigned n = nr_cpus(), from = M.cpu_of[tid];
@@ -513,3 +513,19 @@ void weft_might_sleep(const struct weft_site *s)
 		    t->in_irq == 1 ? "hard interrupt" : t->in_irq == 2 ? "softirq" : "task",
 		    rcu, weft_preempt_count());
 }
+
+/* --------------------------------------------------- the machine's hooks */
+
+static void ctx_left_cpu(unsigned tid)
+{
+	weft_ctx_update(&M.th[tid], tid);
+}
+
+const struct weft_family weft_family_context = {
+	.name = "context",
+	.begin = weft_ctx_reset,
+	.spawned = weft_ctx_thread_added,
+	.resumed = weft_ctx_migrate,
+	.deliver_irq = weft_ctx_run_irq,
+	.left_cpu = ctx_left_cpu,
+};

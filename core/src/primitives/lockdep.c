@@ -57,7 +57,7 @@
 
 #include <weft/kernel.h>
 
-#include "sched.h"
+#include "families.h"
 
 #define LD_MAX_CLASSES 256
 #define LD_MAX_EDGES 4096
@@ -207,8 +207,8 @@ void weft_lockdep_reset(void)
 	graph_reset();
 }
 
-/* Execution start (machine.c), after the threads exist. */
-void weft_lockdep_begin(void)
+/* Execution start (its begin hook), after the threads exist. */
+static void weft_lockdep_begin(void)
 {
 	const struct weft_run_opts *o = M.o;
 
@@ -636,3 +636,9 @@ void weft_lockdep_exit(unsigned tid)
 		     thread_irq(&M.th[tid]) >= 0 ? "returns from its interrupt handler" : "ends",
 		     name, h->at.step, T[tid].n > 1 ? " and more" : "");
 }
+
+const struct weft_family weft_family_lockdep = {
+	.name = "lockdep",
+	.begin = weft_lockdep_begin,
+	.thread_exit = weft_lockdep_exit,
+};

@@ -45,6 +45,7 @@
 
 #include <weft/kernel.h>
 
+#include "core_state.h"
 #include "sched.h"
 
 /* ------------------------------------------------------------- helpers */

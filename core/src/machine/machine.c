@@ -179,7 +179,7 @@ int weft_machine_init(void)
 /* Room for a world of size bytes and the core area after it. */
 static int world_reserve(size_t size)
 {
-	size = ((size + 63) & ~(size_t)63) + sizeof(struct weft_core_state);
+	size = ((size + 63) & ~(size_t)63) + weft_core_size;
 	if (size <= M.world_cap)
 		return 0;
 	size_t cap = (size + 4095) & ~(size_t)4095;
@@ -205,27 +205,27 @@ static inline void core_reset(size_t world_size)
 {
 	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
 	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
-	M.loc_limit = M.core_off + (uint32_t)sizeof(struct weft_core_state);
+	M.loc_limit = M.core_off + weft_core_size;
 	if (M.core_used || M.core_zero_off != M.core_off) {
-		memset(M.core, 0, sizeof(*M.core));
+		memset(M.core, 0, weft_core_size);
 		M.core_zero_off = M.core_off;
 	}
 	M.core_used = false;
 }
 
-#define X(name) &weft_family_##name,
-static const struct weft_family *const families[] = {
-#include "families.def"
-};
-#undef X
-#define NR_FAMILIES (sizeof(families) / sizeof(families[0]))
+/* Every family's hook, in families.def order (sched.h, struct weft_family):
+ * the machine's only way into primitives/. */
+#define FAMILIES_CALL(hook, ...)                                                \
+	do {                                                                    \
+		for (unsigned fi_ = 0; fi_ < weft_nr_families; fi_++)           \
+			if (weft_families[fi_]->hook)                           \
+				weft_families[fi_]->hook(__VA_ARGS__);          \
+	} while (0)
 
 /* Called by weft_poison() (shadow.c) for every freed range. */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 {
-	for (unsigned i = 0; i < NR_FAMILIES; i++)
-		if (families[i]->freed)
-			families[i]->freed(loc, len, s);
+	FAMILIES_CALL(freed, loc, len, s);
 }
 
 void weft_feedback_attach(uint8_t *map, size_t size)
@@ -378,7 +378,7 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	/* resumed (prev runs again): a preempted migratable task picks the CPU
 	 * it resumes on */
 	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
-		weft_ctx_migrate((unsigned)prev);
+		FAMILIES_CALL(resumed, (unsigned)prev);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
@@ -506,7 +506,7 @@ static void thread_main(void *arg)
 		/* an interrupt pseudo-thread: one delivery, then idle (or
 		 * pending again if it was raised while it ran) */
 		for (;;) {
-			weft_ctx_run_irq(tid);
+			FAMILIES_CALL(deliver_irq, tid);
 			weft_tsan_release(&tsan_done_sync);
 			t->started = false;
 			if (t->irq_again) {
@@ -515,7 +515,7 @@ static void thread_main(void *arg)
 				t->state = T_IDLE;
 				M.runnable &= ~tbit(tid);
 			}
-			weft_ctx_update(t, tid);
+			FAMILIES_CALL(left_cpu, tid);
 			weft_sched_reschedule(true);
 			/* Pending again and chosen at once: the switch to
 			 * itself did nothing, so deliver again on this fiber,
@@ -533,17 +533,15 @@ static void thread_main(void *arg)
 		t->fn(M.world, t->arg);
 	else
 		M.sc->thread(M.world, tid);
-	weft_lockdep_exit(tid);
+	FAMILIES_CALL(thread_exit, tid);
 	if (M.core_used)
-		for (unsigned i = 0; i < NR_FAMILIES; i++)
-			if (families[i]->thread_end)
-				families[i]->thread_end(tid);
+		FAMILIES_CALL(thread_end, tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	t->end_ev = M.evseq;
 	M.runnable &= ~tbit(tid);
 	if (t->on_cpu_stack)
-		weft_ctx_update(t, tid);   /* it ended holding its CPU */
+		FAMILIES_CALL(left_cpu, tid);   /* it ended holding its CPU */
 	/* The scenario's own threads end silently (their traces predate
 	 * spawned threads and must not change); a spawned thread's end is an
 	 * event its joiners depend on. */
@@ -637,7 +635,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->end_ev = UINT32_MAX;
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
 	M.runnable |= tbit(n);
-	weft_ctx_thread_added(n);
+	FAMILIES_CALL(spawned, n);
 	weft_trace(WEFT_EV_SPAWN, WEFT_NO_LOC, M.cpu_of[n], n, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, n, s);
 	return (int)n;
@@ -955,8 +953,8 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		return;
 	}
 	if (M.world && off >= M.core_off && off < M.loc_limit) {
-		for (unsigned i = 0; i < NR_FAMILIES; i++)
-			if (families[i]->describe && families[i]->describe(off, buf, n))
+		for (unsigned i = 0; i < weft_nr_families; i++)
+			if (weft_families[i]->describe && weft_families[i]->describe(off, buf, n))
 				return;
 		snprintf(buf, n, "core+0x%x", off - M.core_off);
 		return;
@@ -1097,10 +1095,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
 		}
 		M.nr_threads += sc->nr_irqs;
-		weft_ctx_reset();
-		weft_fair_reset();
-		weft_lockdep_begin();
-		weft_wq_reset();
+		weft_fair_reset();   /* the machine's own, before the families' */
+		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by

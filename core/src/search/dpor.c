@@ -70,7 +70,6 @@
 
 #include <weft/strategy.h>
 
-#include "core_state.h"
 #include "internal.h"
 
 #define NT WEFT_MAX_THREADS
@@ -2373,10 +2372,10 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	if (mode == WEFT_POR_NONE || mode > WEFT_POR_OPTIMAL || !weft_por_sound(mode, bound) ||
 	    wl_len > sizeof(d->wl))
 		return WEFT_EINVAL;
-	/* the world and the core area after it (core_state.h: RCU's readers
-	 * and callback queue, the worklists), whose records name offsets there */
-	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) +
-				   sizeof(struct weft_core_state));
+	/* the world and the core area after it (primitives/core_state.h: RCU's
+	 * readers and callback queue, the worklists), whose records name
+	 * offsets there */
+	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) + weft_core_size);
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
 		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));

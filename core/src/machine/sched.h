@@ -3,8 +3,9 @@
  *
  * machine.c owns the execution: fibers, the thread table, decisions,
  * blocking and waking, reports, the trace. Every primitive family lives in
- * a file of its own (access.c, spinlock.c, shadow.c, and the sleeping, RCU
- * and context families) and reaches the machine only through this header:
+ * a file of its own (machine/access.c and shadow.c, and primitives/: the
+ * spinlock, sleeping, RCU and context families...) and reaches the machine
+ * only through this header:
  *
  *   sched_point_at()     the scheduling point before a visible operation,
  *                        naming what the operation will touch (for partial-
@@ -16,6 +17,10 @@
  *   weft_sched_wake_*()  a waker makes it runnable again;
  *   weft_sched_step()    the operation's dependence record for strategies
  *                        that want one (ops->on_step).
+ *
+ * The machine reaches the families only through their hooks (struct
+ * weft_family below; the table is primitives/families.c): it includes no
+ * header of primitives/ and calls none of their functions by name.
  *
  * Invariants (see machine.c for the rest):
  *  - Exactly one model thread runs at a time (M.cur), or the host context
@@ -38,10 +43,13 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
-#include "core_state.h"
 #include "fiber.h"
 #include "internal.h"
 #include "memory/memory.h"
+
+/* The families' state of one execution (primitives/core_state.h); the
+ * machine knows only its size, weft_core_size (internal.h). */
+struct weft_core_state;
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
@@ -504,9 +512,6 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
  * primitive took it); label names machine-made threads in reports. */
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s);
-/* workqueue.c: execution start */
-void weft_wq_reset(void);
-
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);
@@ -516,51 +521,7 @@ unsigned weft_sched_wake_n(const void *chan, unsigned n);
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
 
-/* ------------------------------------------------------------ contexts */
-
-/* context.c: the current thread entered or left a non-preemptible state
- * (its counters changed); keeps the CPU stacks and the exclusion mask. */
-void weft_ctx_update(struct wthread *t, unsigned tid);
-/* Execution start (after the scenario's threads exist) and spawn. */
-void weft_ctx_reset(void);
-void weft_ctx_thread_added(unsigned tid);
-/* A migratable task resumes after a preemption: the strategy chooses its
- * CPU (a model choice; the scenario's migratable mask allows it). */
-void weft_ctx_migrate(unsigned tid);
-/* An interrupt pseudo-thread's handler (thread_main calls it). */
-void weft_ctx_run_irq(unsigned tid);
-/* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */
-void weft_ctx_irq_off(void);
-void weft_ctx_irq_set(unsigned long on);
-void weft_ctx_bh_add(int d);
-
-/* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
- * the counter and the event flag always, the CPU stack only when some CPU
- * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
- * scenarios pay two stores per lock. */
-static inline void weft_ctx_preempt_inc(void)
-{
-	struct wthread *t = &M.th[M.cur];
-
-	if (t->preempt++ == 0) {
-		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
-		if (M.ctx_active)
-			weft_ctx_update(t, (unsigned)M.cur);
-	}
-}
-
-static inline void weft_ctx_preempt_dec(void)
-{
-	struct wthread *t = &M.th[M.cur];
-
-	if (t->preempt && --t->preempt == 0) {
-		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
-		if (M.ctx_active)
-			weft_ctx_update(t, (unsigned)M.cur);
-	}
-}
-
-/* ------------------------------------------------------- lockdep-lite */
+/* ------------------------------------------------------------ reports */
 
 /* A report of a warning kind (WEFT_WARNING_KINDS): when the run goes on
  * past that kind (o->continue_kinds) it is counted in the result and
@@ -569,14 +530,6 @@ static inline void weft_ctx_preempt_dec(void)
 bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-
-/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
-extern bool weft_lockdep_on;
-void weft_lockdep_begin(void);
-void weft_lockdep_init(const void *lock, const struct weft_site *s);
-void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
-bool weft_lockdep_release(const void *lock, const struct weft_site *s);
-void weft_lockdep_exit(unsigned tid);
 
 /* ---------------------------------------------------------- the shadow */
 
@@ -628,12 +581,33 @@ static inline void feedback_write(uint32_t loc, const struct weft_site *s)
 /* ------------------------------------------------------- families */
 
 /*
- * A primitive family with state in the core area or checks of its own at
- * a thread's end or at a free (families.def lists them; machine.c and
- * shadow.c call the hooks). Every hook is optional.
+ * A primitive family as the machine sees it: hooks at the machine's own
+ * events (an execution's start, a thread's spawn, resumption, interrupt
+ * delivery and end, a free), for families with per-execution state, checks
+ * at a thread's end, or a say in which thread may run (the CPU contexts).
+ * primitives/families.def lists them; machine.c and shadow.c call the hooks
+ * in that order. Every hook is optional.
  */
 struct weft_family {
 	const char *name;
+	/* Execution start: the scenario's threads and the interrupt
+	 * pseudo-threads exist, none has run; M.o, M.sc are set. */
+	void (*begin)(void);
+	/* Thread tid was just spawned (weft_sched_spawn), runnable, not run. */
+	void (*spawned)(unsigned tid);
+	/* Thread tid, preempted while migratable (t->may_migrate), runs again:
+	 * called only then, right after the switch back to it. */
+	void (*resumed)(unsigned tid);
+	/* Interrupt pseudo-thread tid (thread_irq() >= 0) delivers its
+	 * interrupt, on its own fiber: runs the handler to completion. */
+	void (*deliver_irq)(unsigned tid);
+	/* Thread tid's context ended outside a family's own operation (an
+	 * interrupt pseudo-thread went idle or pending, a thread ended holding
+	 * its CPU): recompute who may run. */
+	void (*left_cpu)(unsigned tid);
+	/* Thread tid's function returned (it is still M.cur), every execution,
+	 * before thread_end: may report. */
+	void (*thread_exit)(unsigned tid);
 	/* Thread tid is about to end (it is still M.cur): may report. Must
 	 * not trace anything else (the scenario's threads end silently).
 	 * Called only when M.core_used. */
@@ -645,9 +619,9 @@ struct weft_family {
 	bool (*describe)(uint32_t off, char *buf, size_t n);
 };
 
-#define X(name) extern const struct weft_family weft_family_##name;
-#include "families.def"
-#undef X
+/* The families, in families.def order (primitives/families.c). */
+extern const struct weft_family *const weft_families[];
+extern const unsigned weft_nr_families;
 
 /* weft_poison() tells every family's freed hook (when M.core_used). */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s);

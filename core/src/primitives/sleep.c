@@ -38,6 +38,7 @@
 
 #include <weft/kernel.h>
 
+#include "families.h"
 #include "waiters.h"
 
 /* ------------------------------------------------------------ wait lists */
