@@ -354,6 +354,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	if ((int)next == prev)
 		return;
 	M.switches++;
+	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
+	M.run_id++;
 	/* last_site is NULL for a thread that ends before its first primitive */
 	if (M.fb_sw && prev >= 0)
 		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
@@ -633,6 +635,9 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->arg = arg;
 	t->label = label;
 	t->end_ev = UINT32_MAX;
+	weft_fair_thread_reset(t);
+	M.callers[n + 1].c = NULL;
+	M.callers[n + 1].fresh = false;
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
 	M.runnable |= tbit(n);
 	FAMILIES_CALL(spawned, n);
@@ -1058,7 +1063,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cap_sh = 0;
 	}
 	memset(M.ring, 0, sizeof(M.ring));
-	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
+	/* a report may leave a call open: the host's and the scenario's
+	 * threads' (a spawned thread's at its spawn) */
+	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	sc->setup(M.world, o->variant, &M.wl);

@@ -111,6 +111,8 @@ struct wthread {
 	struct weft_spin_obs {
 		uint32_t site_id, loc, w;
 		uint32_t repeats;            /* times seen again unchanged */
+		uint64_t run;                /* M.run_id when stored: valid in
+						that run only */
 		uint64_t progress;
 	} obs[4];
 	uint8_t obs_next;                    /* the slot to reuse next */
@@ -190,6 +192,8 @@ struct weft_machine {
 	 * spin_wait[t] (the others that could run when it spun) is eligible
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	uint32_t run_len;        /* events of M.cur since it was switched in */
+	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
 	uint64_t spinners;
 	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
@@ -286,6 +290,7 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
 uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
+void weft_fair_thread_reset(struct wthread *t);
 /* The spinners (and the threads that run) for a livelock report. */
 size_t weft_fair_describe(char *buf, size_t n);
 
@@ -296,64 +301,25 @@ static inline uint64_t unfair_of(uint64_t e)
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
 
+/* Spins are looked for only in a run of the current thread at least this
+ * many events long without a switch, and while another thread could run: a
+ * thread that others interleave with, or that runs alone, starves nobody,
+ * and the bookkeeping stays off the hot path. */
+#define WEFT_FAIR_RUN 8
+void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+		     const struct weft_site *s);
+
 /* The fairness bookkeeping of the event the current thread just traced:
  * progress, or an observation that may be a spin (fairness.c). */
 static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 			      const struct weft_site *s)
 {
-	struct wthread *t = &M.th[M.cur];
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t l = (uint64_t)loc << 32 | loc;
-
-	switch (ev) {
-	case WEFT_EV_READ:
-		break;
-	case WEFT_EV_TRYLOCK:
-		if (M.next_flags & WEFT_EVF_FAILED)
-			break;
-		__attribute__((fallthrough));   /* taken */
-	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
-		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	case WEFT_EV_RMW: case WEFT_EV_WRITE:
-		if (old == val)
-			break;
-		t->progress += 1ull << 32;   /* a value changed: progress */
-		return;
-	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
-		return;
-	default:
-		t->progress ^= ((uint64_t)M.step << 8 | ev) * k + 1;
-		return;
-	}
-	if (loc == WEFT_NO_LOC)
-		return;
-	const struct shadow *sh = &M.shadow[loc];
-	/* the last write by another thread (a write of its own that left
-	 * the value, a failed TAS, is no progress) */
-	uint32_t w = sh->epoch != M.epoch ? 0 : sh->tid == (uint8_t)M.cur ? ~0u : sh->step + 1;
-	uint32_t id = site_id(s);
-	struct weft_spin_obs *o = NULL;
-	for (unsigned i = 0; i < 4; i++)
-		if (t->obs[i].site_id == id && t->obs[i].loc == loc)
-			o = &t->obs[i];
-	if (!o) {   /* the least recent of the four */
-		o = &t->obs[t->obs_next++ & 3];
-	} else if (o->w == w && o->progress == t->progress) {
-		/* a failure retried (trylock, cmpxchg, test-and-set) spins at
-		 * once; a plain read only when polled a fourth time, so that a
-		 * reader repeating a read-only operation is not taken for a
-		 * poll loop before it has repeated it more than workloads do */
-		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u))
-			weft_fair_spun((unsigned)M.cur, s, loc);
-		return;
-	}
-	o->site_id = id;
-	o->loc = loc;
-	o->w = w;
-	o->repeats = 0;
-	o->progress = t->progress;
-	t->nr_spins = 0;
+	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+		weft_fair_event(ev, loc, old, val, s);
+	else
+		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
 
 /* Values that are pointers into the world are traced as offsets. */
