@@ -164,10 +164,15 @@ extern struct rt_exec rt_x;
 
 /* ------------------------------------------------------------ the hooks */
 
-/* In an execution, on a model thread, and not inside the runtime. */
+/* The one OS thread that runs executions (program mode): libFuzzer's own
+ * threads (its RSS watcher sleeps, locks std::mutex) call the interposed
+ * functions too, and must reach the C library. */
+extern __thread bool rt_machine_thread __attribute__((tls_model("initial-exec")));
+
+/* In an execution, on a model thread (of the thread that runs them). */
 static inline bool rt_active(void)
 {
-	return rt_lim && M.cur >= 0;
+	return rt_lim && M.cur >= 0 && rt_machine_thread;
 }
 
 /* addr is shared memory of the program: in the world and not on the

@@ -181,7 +181,22 @@ struct weft_scenario rt_scenario = {
 	.step_budget = 1000000,
 };
 
-WEFT_DEFINE_REGISTRY(&rt_scenario);
+/* The registry of a program: itself, found by its name, "name:main",
+ * "@weft-program" (what weft puts where the user named it) or the path
+ * the user gave (the fuzz target's spec, so that its hints name it). */
+const struct weft_scenario *const weft_scenarios[] = { &rt_scenario };
+const unsigned weft_nr_scenarios = 1;
+char weft_fuzz_target_spec[4096];
+const char weft_fuzz_program[] = "weft";
+
+const struct weft_scenario *weft_scenario_find(const char *spec, unsigned *vi)
+{
+	if (!strcmp(spec, "@weft-program") || !strcmp(spec, weft_fuzz_target_spec)) {
+		*vi = 0;
+		return &rt_scenario;
+	}
+	return weft_scenario_lookup(weft_scenarios, weft_nr_scenarios, spec, vi);
+}
 
 static char options[160];
 
@@ -246,6 +261,9 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	h = fnv(h, options, strlen(options));
 	rt_scenario.model_version = (unsigned)(h ^ (h >> 32));
 	weft_program_set(&rt_program);
+	const char *as = getenv("WEFT_PROGRAM_AS");
+	snprintf(weft_fuzz_target_spec, sizeof(weft_fuzz_target_spec), "%s",
+		 as && *as ? as : rt_img.path);
 	if (rt_img.has_tls)
 		fprintf(stderr, "weft: note: this program has thread-local variables (__thread, "
 			"_Thread_local): under weft all its threads share one copy of each\n");

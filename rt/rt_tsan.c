@@ -409,6 +409,42 @@ void __tsan_func_exit(void)
 	}
 }
 
+/* A report's call stack (weft_report_stack_source): the callers of the
+ * failing thread's current function, innermost first, from the call sites
+ * __tsan_func_entry recorded. */
+static void report_stack(int tid, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	if (!rt_lim || tid < 0 || tid >= WEFT_MAX_THREADS)
+		return;
+	const struct rt_thread *t = &rt_th[tid];
+	unsigned d = t->depth < RT_STACK_DEPTH ? t->depth : RT_STACK_DEPTH;
+	for (unsigned i = d; i-- > 0 && k + 8 < n;) {
+		if (!rt_from_program((const void *)t->stack[i]))
+			break;   /* called by the runtime: a thread's start */
+		const struct rt_sym *sym = rt_sym_at(t->stack[i] - 1);
+		const char *file;
+		unsigned line;
+		bool have = rt_line_at(t->stack[i] - 1, &file, &line);
+		const char *base = have ? strrchr(file, '/') : NULL;
+		int w = snprintf(buf + k, n - k, "%s%s()", k ? " <- " : "",
+				 sym && sym->func ? sym->name : "?");
+		if (w > 0)
+			k += (size_t)w;
+		if (have && k < n) {
+			w = snprintf(buf + k, n - k, " at %s:%u", base ? base + 1 : file, line);
+			if (w > 0)
+				k += (size_t)w;
+		}
+		if (k >= n) {
+			buf[n - 1] = 0;
+			break;
+		}
+	}
+}
+
 void rt_tsan_thread_reset(unsigned tid);
 void rt_tsan_thread_reset(unsigned tid)
 {
@@ -426,4 +462,5 @@ void rt_tsan_init(void)
 {
 	modules_init();
 	atomic_fns_init();
+	weft_report_stack_source(report_stack);
 }

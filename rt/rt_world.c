@@ -43,6 +43,7 @@
 
 struct rt_world rt_w;
 size_t rt_lim;
+__thread bool rt_machine_thread __attribute__((tls_model("initial-exec")));
 
 static size_t page_size(void)
 {
@@ -112,6 +113,7 @@ int rt_world_map(void)
 		return -1;
 	}
 	weft_fiber_stack_region(rt_w.stacks_lo, rt_w.stack_bytes);
+	rt_machine_thread = true;
 
 	size_t snap = (size_t)(rt_w.snap_hi - rt_w.snap_lo);
 	rt_w.snapshot = malloc(snap ? snap : 1);

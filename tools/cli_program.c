@@ -177,3 +177,45 @@ void cli_print_program_args(FILE *f)
 		fputc('\'', f);
 	}
 }
+
+/* The environment a program needs as its own fuzz target (cmd_fuzz.c):
+ * the engine, and main()'s arguments joined by 0x1f (rt_main.c). */
+unsigned cli_program_target_env(char **envs, unsigned n)
+{
+	static char e_args[4096 + 32];
+	const struct weft_program *pg = weft_program_self();
+	size_t k;
+
+	if (!pg)
+		return n;
+	envs[n++] = (char *)"WEFT_PROGRAM_ENGINE=libfuzzer";
+	/* no code coverage in a program (only its accesses are instrumented):
+	 * every interleaving feature goes to the engine's map */
+	if (!getenv("WEFT_FUZZ_FEATURES"))
+		envs[n++] = (char *)"WEFT_FUZZ_FEATURES=all";
+	k = (size_t)snprintf(e_args, sizeof(e_args), "WEFT_PROGRAM_ARGS=");
+	for (unsigned i = 0; i < pg->argc && k < sizeof(e_args); i++)
+		k += (size_t)snprintf(e_args + k, sizeof(e_args) - k, "%s%s", i ? "\x1f" : "",
+				      pg->argv[i]);
+	envs[n++] = e_args;
+	return n;
+}
+
+/* argv[0..n) of a weft command run by this program on itself ("import"):
+ * the scenario as "@weft-program", "--" and main()'s arguments appended;
+ * WEFT_PROGRAM_CLI set for the child. Returns the new count. */
+unsigned cli_program_self_argv(char **argv, unsigned n, unsigned cap)
+{
+	const struct weft_program *pg = weft_program_self();
+
+	if (!pg)
+		return n;
+	setenv("WEFT_PROGRAM_CLI", "1", 1);
+	if (n + pg->argc + 2 > cap)
+		return n;
+	argv[n++] = (char *)"--";
+	for (unsigned i = 0; i < pg->argc; i++)
+		argv[n++] = pg->argv[i];
+	argv[n] = NULL;
+	return n;
+}

@@ -15,7 +15,8 @@
 #include "run_dpor.h"
 
 const char weft_help_run[] =
-	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
+	"usage: weft run SCENARIO[:VARIANT] [options]\n"
+	"       weft run ./PROGRAM [options] [-- ARGS]   (built by weft-cc: docs/testing-c-programs.md)\n\n"
 	"Runs executions of the variant under a strategy until a detector reports a bug,\n"
 	"the iteration budget is spent, or (dfs) the bounded space is covered.\n"
 	"  --strategy S      random (default), pct, dfs, or bytes (one execution of --input)\n"

@@ -782,6 +782,7 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	else
 		r->object[0] = 0;
 	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	weft_report_stack_of(here_tid, r->stack, sizeof(r->stack));
 	/* the failing access as the last traced event */
 	if (s) {
 		M.next_flags |= WEFT_EVF_FAILED;

@@ -292,6 +292,10 @@ struct weft_report {
 	 * lost wake-up, the step its sleeper fell asleep (here.step is when
 	 * no thread was left to wake it); else here.step. Display only. */
 	uint32_t here_since;
+	/* The failing thread's callers, innermost first ("g() at a.c:9 <- main()
+	 * at a.c:20"): instrumented programs (weft_report_stack_source()), ""
+	 * otherwise. Display only. */
+	char stack[256];
 };
 
 /* ---------------------------------------------------------------- traces */
@@ -656,6 +660,10 @@ struct weft_program {
 	const char *options;           /* run options that change executions
 					  ("" for none), e.g. "heap=4M" */
 };
+/* Who fills a report's stack: called when a report is made, with the
+ * thread the report is about (-1: the host). */
+void weft_report_stack_source(void (*fn)(int tid, char *buf, size_t n));
+void weft_report_stack_of(int tid, char *buf, size_t n);
 /* The program this process runs (NULL in a model's program). */
 const struct weft_program *weft_program_self(void);
 void weft_program_set(const struct weft_program *p);
