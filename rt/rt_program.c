@@ -72,7 +72,7 @@ void rt_stack_scrub(unsigned tid)
  * records cheaply, unlike a write of the whole world) and a NOTE in the
  * trace. */
 static struct weft_site main_return = { __FILE__, "main", "return from main()", 0,
-					WEFT_EV_YIELD, 0 };
+					WEFT_EV_YIELD, 0, 0 };
 
 void rt_program_exit(int st, const void *pc)
 {

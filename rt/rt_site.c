@@ -122,7 +122,7 @@ static struct rt_site *make(uintptr_t pc, unsigned cls, unsigned ev, const char 
 
 /* Where a site goes when memory for a new one ran out (never NULL). */
 static struct weft_site no_memory = { __FILE__, "rt_site", "(site table out of memory)", 0,
-				      WEFT_EV_NOTE, 0 };
+				      WEFT_EV_NOTE, 0, 0 };
 
 const struct weft_site *rt_site(uintptr_t pc, unsigned cls, unsigned ev, const char *what)
 {

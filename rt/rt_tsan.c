@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/src/memory/memory.h"
 #include "rt_internal.h"
 
 #define PC() ((uintptr_t)__builtin_return_address(0))
@@ -105,14 +106,30 @@ static inline void atomic_section(void)
 		M.th[M.cur].pass = true;
 }
 
+/* Under a weak memory model (--memory tso) a plain access stays open until
+ * the thread's next entry into the runtime, reads too: between
+ * weft_plain_point() and weft_plain_done() memory holds what this CPU's
+ * store buffer forwards, which is what the program's own load must see.
+ * Values keep their bits there (the buffer writes them back); under sc
+ * they are normalized for the trace (rt_norm). */
 void rt_flush_slow(void)
 {
 	const struct weft_site *s = rt_x.pend_site;
 	void *addr = rt_x.pend_addr;
 	unsigned size = rt_x.pend_size;
+	uint64_t v = load(addr, size);
 
 	rt_x.pend_site = NULL;
-	weft_plain_done(addr, size, 0, rt_norm(load(addr, size)), s);
+	if (!weft_mem_weak)
+		v = rt_norm(v);
+	weft_plain_done(addr, size, v, v, s);
+}
+
+static inline void open_access(void *addr, unsigned size, const struct weft_site *s)
+{
+	rt_x.pend_addr = addr;
+	rt_x.pend_size = size;
+	rt_x.pend_site = s;
 }
 
 static __attribute__((noinline)) void read_slow(const void *addr, unsigned size, unsigned cls,
@@ -121,9 +138,15 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
 	atomic_section();
+	if (weft_mem_weak && size > 8)   /* no forwarding of a range: drain */
+		weft_mem_drain_cpu(M.cpu_of[M.cur]);
 	weft_plain_point(addr, size, s);
 	if (size > 8 && loc_of((const uint8_t *)addr + size - 1) != WEFT_NO_LOC)
 		check_uaf(loc_of((const uint8_t *)addr + size - 1), s);
+	if (weft_mem_weak) {
+		open_access((void *)addr, size, s);
+		return;
+	}
 	uint64_t v = rt_norm(load(addr, size));
 	weft_plain_done(addr, size, v, v, s);
 }
@@ -137,10 +160,9 @@ static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsi
 	weft_plain_point(addr, size, s);
 	if (size > 8 && loc_of((uint8_t *)addr + size - 1) != WEFT_NO_LOC)
 		check_uaf(loc_of((uint8_t *)addr + size - 1), s);
-	M.plain_old = rt_norm(M.plain_old);
-	rt_x.pend_addr = addr;
-	rt_x.pend_size = size;
-	rt_x.pend_site = s;
+	if (!weft_mem_weak)
+		M.plain_old = rt_norm(M.plain_old);
+	open_access(addr, size, s);
 }
 
 static inline void rd(const void *addr, unsigned size, unsigned cls, uintptr_t pc)

@@ -6,6 +6,7 @@
  *   weft run ./prog [options] [-- args]    a target that is a path to an
  *   weft fuzz ./prog ...                   executable file: exec the program
  *   weft import CRASH --target ./prog      with the command, the path
+ *   weft min CRASH --target ./prog
  *                                          replaced by "@weft-program"
  *                                          (rt_main.c puts its scenario
  *                                          there)
@@ -61,8 +62,11 @@ int cli_program_handoff(int argc, char **argv)
 		return -1;
 	const char *cmd = argv[1];
 
+	bool min_target = false;
+	for (int i = 2; i + 1 < argc && !strcmp(cmd, "min"); i++)
+		min_target |= !strcmp(argv[i], "--target") && is_program(argv[i + 1]);
 	if (!strcmp(cmd, "run") || !strcmp(cmd, "fuzz") || !strcmp(cmd, "import") ||
-	    !strcmp(cmd, "stress") || !strcmp(cmd, "list")) {
+	    !strcmp(cmd, "stress") || !strcmp(cmd, "list") || min_target) {
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--"))
 				break;
