@@ -11,6 +11,7 @@
  * it is libFuzzer's target binary: LLVMFuzzerRunDriver() with the target of
  * libweft_fuzz (fuzz/fuzz_target.c) on its scenario, main()'s arguments in
  * WEFT_PROGRAM_ARGS (separated by 0x1f).
+ * WEFT_PROGRAM_ENGINE=bench runs the runtime's measurements (rt_bench.c).
  * An argument "@weft-program" stands for the program's scenario (weft put
  * it where the user named the program: cli_program.c). Hints and replay
  * commands it prints say `weft`, which hands files back to the program
@@ -74,6 +75,14 @@ static int engine_main(int argc, char **argv, int (*real_main)(int, char **, cha
 int weft_rt_main(int argc, char **argv, char **envp, int (*real_main)(int, char **, char **))
 {
 	const char *engine = getenv("WEFT_PROGRAM_ENGINE");
+	if (engine && !strcmp(engine, "bench")) {
+		int rt_bench_main(char *argv0);
+		char *pargv[2] = { argv[0], NULL };
+		unsetenv("WEFT_PROGRAM_ENGINE");
+		if (rt_program_init(1, pargv, real_main) != 0)
+			return WEFT_EXIT_IO;
+		return rt_bench_main(argv[0]);
+	}
 	if (engine && *engine) {
 #ifdef WEFT_RT_LIBFUZZER
 		if (!strcmp(engine, "libfuzzer"))

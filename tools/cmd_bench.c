@@ -63,7 +63,9 @@ const char weft_help_bench[] =
 	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
-	"  --sections L   only these, comma-separated: core, throughput, memory, min,\n"
+	"  --sections L   only these, comma-separated: core, program (instrumented\n"
+	"                 programs: ns per access, exec/s in process and forked),\n"
+	"                 throughput, memory, min,\n"
 	"                 ttb (time to bug and headline), silence, fuzz (searchers\n"
 	"                 side by side to each zoo bug, issue 12's targets; default:\n"
 	"                 all of these), fuzz-ablation (the fuzzer's ablation rows)\n"
@@ -930,7 +932,9 @@ static struct {
 	char z1_target[160];
 	double rss_small, rss_big;
 	uint64_t rss_small_n, rss_big_n;
-} T = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0 };
+	/* instrumented programs (section_program) */
+	double p_own, p_tls, p_plain, p_shared, p_model, p_in, p_fork;
+} T = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0, -1, -1, -1, -1, -1, -1, -1 };
 
 static void section_core(void)
 {
@@ -1019,6 +1023,96 @@ static void section_core(void)
 			fmt_num(b6, 32, e > 0 ? jnum(rs[i], "switches", -1) / e : -1, 1));
 	}
 	fprintf(md, "\n");
+	jfree(n);
+	child_free(&c);
+}
+
+/* Instrumented programs (docs/testing-c-programs.md, "Speed"): the runtime
+ * measures weft-bench-program (bench/bench_program.c) in one process: ns
+ * per instrumented access beside a model primitive's, executions per
+ * second in process and with one fork per execution (rt/rt_bench.c). */
+static void section_program(void)
+{
+	char path[PATH_MAX + 32], b1[32], b2[32], b3[32];
+	struct argv_buf a;
+	struct child c;
+
+	fprintf(md, "## Instrumented programs (issue 20)\n\n");
+	snprintf(path, sizeof(path), "%s/weft-bench-program", bench_bindir);
+	fprintf(js, ",\n  \"program\": ");
+	if (!file_executable(path) || budget_spent()) {
+		char why[PATH_MAX + 200];
+		missing_program(why, sizeof(why), "weft-bench-program");
+		if (budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
+		fprintf(md, "not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		return;
+	}
+	av_init(&a, path);
+	setenv("WEFT_PROGRAM_ENGINE", "bench", 1);
+	if (B.quick)
+		setenv("WEFT_BENCH_QUICK", "1", 1);
+	run_child(a.v, 300, true, &c);
+	unsetenv("WEFT_PROGRAM_ENGINE");
+	unsetenv("WEFT_BENCH_QUICK");
+	struct jnode *n = child_json(&c);
+	const struct jnode *mi = n ? jget(n, "micro") : NULL;
+	if (!n || n->t != J_OBJ || !mi) {
+		char why[600];
+		child_why(&c, why, sizeof(why));
+		fprintf(md, "not measured: weft-bench-program: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		jfree(n);
+		child_free(&c);
+		return;
+	}
+	const char *o = strchr(c.out, '{');
+	size_t len = strlen(o);
+	while (len && (o[len - 1] == '\n' || o[len - 1] == ' '))
+		len--;
+	fwrite(o, 1, len, js);
+	T.p_own = jnum(mi, "own_stack_ns", -1);
+	T.p_tls = jnum(mi, "thread_local_ns", -1);
+	T.p_plain = jnum(mi, "uninstrumented_ns", -1);
+	T.p_shared = jnum(mi, "shared_ns", -1);
+	T.p_model = jnum(mi, "model_read_once_ns", -1);
+	const struct jnode *in = jget(n, "inprocess"), *fk = jget(n, "fork");
+	T.p_in = jnum(in, "exec_per_s", -1);
+	T.p_fork = jnum(fk, "exec_per_s", -1);
+	fprintf(md, "One loop shape (a load and a store per iteration) on each kind of memory, "
+		    "timed by the program itself in one serial execution of "
+		    "`bench/bench_program.c` (%s own-stack and %s shared iterations); a shared "
+		    "access is a scheduling point, traced and shadowed:\n\n",
+		fmt_si(b1, 32, jnum(mi, "own_n", -1)), fmt_si(b2, 32, jnum(mi, "shared_n", -1)));
+	fprintf(md, "| access | ns/access |\n|---|---:|\n");
+	struct {
+		const char *name;
+		double v;
+	} rows[] = {
+		{ "uninstrumented (the same loop, no -fsanitize=thread)", T.p_plain },
+		{ "instrumented, the thread's own stack (not a point)", T.p_own },
+		{ "instrumented, a __thread variable (not a point)", T.p_tls },
+		{ "instrumented, a global (a point)", T.p_shared },
+		{ "model READ_ONCE/WRITE_ONCE on the same global", T.p_model },
+		{ "model PLAIN_READ/PLAIN_WRITE on the same global",
+		  jnum(mi, "model_plain_ns", -1) },
+	};
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		fprintf(md, "| %s | %s |\n", rows[i].name, fmt_num(b1, 32, rows[i].v, 2));
+	fprintf(md, "\nExecutions of the program's `main()` (two threads, a mutex), random "
+		    "strategy, each from the program's initial state:\n\n"
+		    "| how | executions | seconds | exec/s |\n|---|---:|---:|---:|\n");
+	fprintf(md, "| in process (the world restored) | %s | %s | %s |\n",
+		fmt_si(b1, 32, jnum(in, "executions", -1)), fmt_num(b2, 32, jnum(in, "seconds", -1), 3),
+		fmt_si(b3, 32, T.p_in));
+	fprintf(md, "| one fork per execution | %s | %s | %s |\n\n",
+		fmt_si(b1, 32, jnum(fk, "executions", -1)), fmt_num(b2, 32, jnum(fk, "seconds", -1), 3),
+		fmt_si(b3, 32, T.p_fork));
 	jfree(n);
 	child_free(&c);
 }
@@ -2050,6 +2144,19 @@ static void section_targets(void)
 		   T.z1_exec_per_s > 0 ? T.z1_exec_per_s >= 2e5 : -1,
 		   T.z1_exec_per_s > 0 ? NULL : "no z1 scenario in this build");
 
+	snprintf(m, sizeof(m), "%.2f ns own stack, %.2f ns __thread (%.2f ns uninstrumented)",
+		 T.p_own, T.p_tls, T.p_plain);
+	target_row("instrumented access that is not a point <= 10 ns", T.p_own > 0 ? m : "-",
+		   T.p_own > 0 ? T.p_own <= 10 && T.p_tls <= 10 : -1, NULL);
+	snprintf(m, sizeof(m), "%.2f× (%.2f / %.2f ns)", T.p_shared / T.p_model, T.p_shared,
+		 T.p_model);
+	target_row("instrumented shared access <= 1.5× a model's READ_ONCE",
+		   T.p_model > 0 ? m : "-", T.p_model > 0 ? T.p_shared <= 1.5 * T.p_model : -1,
+		   NULL);
+	snprintf(m, sizeof(m), "%.0f× (%.0f / %.0f exec/s)", T.p_in / T.p_fork, T.p_in, T.p_fork);
+	target_row("program executions in process >= 10× fork per execution",
+		   T.p_fork > 0 ? m : "-", T.p_fork > 0 ? T.p_in >= 10 * T.p_fork : -1, NULL);
+
 	/* every buggy zoo variant: median time to bug <= 1 s, default weft fuzz */
 	unsigned nz = 0, okz = 0, unk = 0;
 	double worst = 0;
@@ -2301,17 +2408,17 @@ int cmd_bench(int argc, char **argv)
 			B.out = v;
 			i++;
 		} else if (!strcmp(a, "--sections") && v) {
-			static const char *const known[] = { "core", "throughput", "memory", "min",
-							     "ttb", "silence", "fuzz",
+			static const char *const known[] = { "core", "program", "throughput", "memory",
+							     "min", "ttb", "silence", "fuzz",
 							     "fuzz-ablation" };
 			char buf[128];
 			copy_trunc(buf, sizeof(buf), v);
 			for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
 				bool ok = false;
-				for (unsigned k = 0; k < 8; k++)
+				for (unsigned k = 0; k < sizeof(known) / sizeof(known[0]); k++)
 					ok |= !strcmp(tok, known[k]);
 				if (!ok)
-					return cli_usage_error("bench: unknown section '%s' (core, "
+					return cli_usage_error("bench: unknown section '%s' (core, program, "
 							       "throughput, memory, min, ttb, silence)",
 							       tok);
 			}
@@ -2408,6 +2515,8 @@ int cmd_bench(int argc, char **argv)
 		section_core();
 		section_empty_libfuzzer();
 	}
+	if (section_on("program"))
+		section_program();
 	/* cheap sections first: a --budget cut falls on the long tail of
 	 * time-to-bug seeds and on silence, never on a whole section */
 	if (section_on("throughput"))
