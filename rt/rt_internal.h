@@ -98,7 +98,27 @@ enum rt_class {
 	RT_CALL,          /* a libc/pthread call: what names it */
 };
 
-const struct weft_site *rt_site(uintptr_t pc, unsigned cls, unsigned ev, const char *what);
+const struct weft_site *rt_site_slow(uintptr_t pc, unsigned cls, unsigned ev, const char *what);
+/* A direct-mapped cache in front of the site table: one compare per
+ * instrumented access in a loop. */
+#define RT_SITE_CACHE 1024
+extern struct rt_site_cache {
+	uintptr_t pc;
+	unsigned cls;
+	const struct weft_site *s;
+} rt_site_cache[RT_SITE_CACHE];
+static inline const struct weft_site *rt_site(uintptr_t pc, unsigned cls, unsigned ev,
+					      const char *what)
+{
+	struct rt_site_cache *c = &rt_site_cache[(pc ^ cls) & (RT_SITE_CACHE - 1)];
+
+	if (__builtin_expect(c->pc == pc && c->cls == cls, 1))
+		return c->s;
+	c->s = rt_site_slow(pc, cls, ev, what);
+	c->pc = pc;
+	c->cls = cls;
+	return c->s;
+}
 /* The site of a call of an interposed function from pc (its return address). */
 #define RT_CALL_SITE(pc, ev, name) rt_site((uintptr_t)(pc), RT_CALL | (ev) << 4, (ev), (name))
 /* weft_dynamic_sites() lookup. */
@@ -199,7 +219,13 @@ static inline void rt_flush(void)
 
 /* A value for the trace: pointers outside the world that would differ
  * between processes (code, libraries, other mappings) become stable tags. */
-uint64_t rt_norm(uint64_t v);
+uint64_t rt_norm_slow(uint64_t v);
+static inline uint64_t rt_norm(uint64_t v)
+{
+	if (v < 0x10000 || v - (uintptr_t)rt_w.base < rt_w.size)
+		return v;
+	return rt_norm_slow(v);
+}
 
 /* A store done by the runtime on the program's behalf inside an operation
  * that took its point already (pthread_create's *thread): traced and

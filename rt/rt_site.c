@@ -124,7 +124,9 @@ static struct rt_site *make(uintptr_t pc, unsigned cls, unsigned ev, const char 
 static struct weft_site no_memory = { __FILE__, "rt_site", "(site table out of memory)", 0,
 				      WEFT_EV_NOTE, 0, 0 };
 
-const struct weft_site *rt_site(uintptr_t pc, unsigned cls, unsigned ev, const char *what)
+struct rt_site_cache rt_site_cache[RT_SITE_CACHE];
+
+const struct weft_site *rt_site_slow(uintptr_t pc, unsigned cls, unsigned ev, const char *what)
 {
 	if (__builtin_expect(tab_used * 2 >= tab_mask, 0) && !grow())
 		return &no_memory;

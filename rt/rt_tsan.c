@@ -74,10 +74,8 @@ static void modules_init(void)
  * pointers into the executable or a library become (module, offset),
  * which is the same in every process; other likely pointers keep only
  * their page offset. */
-uint64_t rt_norm(uint64_t v)
+uint64_t rt_norm_slow(uint64_t v)
 {
-	if (v < 0x10000 || v - (uintptr_t)rt_w.base < rt_w.size)
-		return v;
 	for (unsigned k = 0; k < nr_mods; k++)
 		if (v >= mods[k].lo && v < mods[k].hi)
 			return 0xa500000000000000ull | (uint64_t)k << 40 | (v - mods[k].lo);

@@ -1086,7 +1086,8 @@ static void section_program(void)
 	T.p_fork = jnum(fk, "exec_per_s", -1);
 	fprintf(md, "One loop shape (a load and a store per iteration) on each kind of memory, "
 		    "timed by the program itself in one serial execution of "
-		    "`bench/bench_program.c` (%s own-stack and %s shared iterations); a shared "
+		    "`bench/bench_program.c` (the best of 7 runs of %s own-stack and %s shared "
+		    "iterations); a shared "
 		    "access is a scheduling point, traced and shadowed:\n\n",
 		fmt_si(b1, 32, jnum(mi, "own_n", -1)), fmt_si(b2, 32, jnum(mi, "shared_n", -1)));
 	fprintf(md, "| access | ns/access |\n|---|---:|\n");
