@@ -169,10 +169,13 @@ struct weft_machine {
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
+	bool world_external;      /* the scenario's memory (weft_world_ops) */
 	/* the families' state of this execution, after the world (core_state.h) */
 	struct weft_core_state *core;
-	uint32_t core_off;        /* world offset of core: world_size rounded up */
-	uint32_t loc_limit;       /* core_off + sizeof(*core): offsets below are locations */
+	uint32_t core_off;        /* world offset of core: world_size rounded up, or
+				     inside a scenario's own world (core_offset) */
+	uint32_t loc_limit;       /* the end of the world or of core, whichever is
+				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
 	struct shadow *shadow;
@@ -478,6 +481,12 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
  * primitive took it); label names machine-made threads in reports. */
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s);
+/* The program ended (exit(), main's return, an assumption that does not
+ * hold: rt/): end the execution now, without a report, abandoning the
+ * other threads as a report does. From a model thread it does not return;
+ * from the host it does nothing. */
+void weft_sched_exit(void);
+
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);
