@@ -69,4 +69,9 @@ enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc);
 /* The map while attached, else NULL (tests and measurements). */
 uint8_t *weft_fuzz_map(void);
 
+/* The regression driver (regression_driver.c): runs the target over files
+ * and folders, `[--expect-crash] PATH...`; the main() of regression builds,
+ * and of an AFL++ target started outside afl-fuzz (afl_driver.c). */
+int weft_fuzz_replay_main(int argc, char **argv);
+
 #endif
