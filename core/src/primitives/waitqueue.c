@@ -145,12 +145,9 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	loc = obj_loc(x, s);
 	/* do_wait_for_common(): on the list until done; a waiter woken for a
 	 * completion another thread took first goes back to the tail */
-	while (!x->done) {
-		weft_wl_add((unsigned)M.cur, x, WL_EXCLUSIVE);
-		x->nr_waiters++;
-		weft_wl_sleep(x, sizeof(*x), &completion_class, 0, s);
-		loc = obj_loc(x, s);
-	}
+	while (!x->done)
+		loc = weft_wl_wait_turn(x, sizeof(*x), &x->nr_waiters, WL_EXCLUSIVE, &completion_class,
+					0, s);
 	completion_take(x, loc, s);
 }
 
