@@ -85,25 +85,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The workload section of a scenario's trigger input for variant vi. */
-static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t cap)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 /* Why plain dfs did not certify. */
 static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
@@ -134,23 +115,16 @@ static bool has_trigger(const struct weft_scenario *sc)
 	return false;
 }
 
-/*
- * dfs's default workload: the variant's own trigger, else the first
- * trigger the scenario declares (a fixed variant is certified on the
- * workload that breaks its buggy sibling, as tools/ci/long does), else
- * empty. *from names the variant whose trigger it is (NULL: empty).
- */
+/* dfs's default workload (weft_dfs_workload(), as tools/ci/long certifies
+ * fixed variants); *from names the variant whose trigger it is (NULL:
+ * empty). */
 static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 				   size_t cap, const char **from)
 {
-	size_t n = trigger_workload(sc, vi, wl, cap);
+	int v;
+	size_t n = weft_dfs_workload(sc, vi, wl, cap, &v);
 
-	*from = n ? sc->variants[vi].name : NULL;
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
-		n = trigger_workload(sc, v, wl, cap);
-		if (n)
-			*from = sc->variants[v].name;
-	}
+	*from = v >= 0 ? sc->variants[v].name : NULL;
 	return n;
 }
 

@@ -112,27 +112,12 @@ static void regressions(const char *dir)
 	}
 }
 
-static size_t trigger_wl(const struct weft_scenario *sc, unsigned vi, uint8_t *wl)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
 			unsigned expect)
 {
 	const struct weft_variant *va = &sc->variants[vi];
 	uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = trigger_wl(sc, vi, wl);
+	size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 	struct weft_random rnd;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
 	struct weft_exec_result r;

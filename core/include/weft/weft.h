@@ -474,6 +474,20 @@ struct weft_input {
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
+/* The workload section of in (byte 0 the op count, then 2 bytes an op),
+ * as weft_run_opts.workload and dfs take it; its length, or 0 if it does
+ * not fit cap (1 + 510 always does). */
+size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap);
+/* The workload section of variant vi's trigger input (struct
+ * weft_scenario.triggers); 0 if the variant has none or it does not fit. */
+size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+			     size_t cap);
+/* dfs's default workload: variant vi's own trigger, else the first trigger
+ * the scenario declares (a fixed variant is certified on the workload that
+ * breaks its buggy sibling), else none: 0. *from (if not NULL): the
+ * variant whose trigger it is, or -1. */
+size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap,
+			 int *from);
 #define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
 
 /*

@@ -87,14 +87,8 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc, const
 		return;
 	}
 	weft_input_decode(&b->in, buf, len);
-	if (len) {
-		b->wl[0] = (uint8_t)b->in.nr_wl_ops;
-		for (unsigned k = 0; k < b->in.nr_wl_ops; k++) {
-			b->wl[1 + 2 * k] = b->in.wl[k].t_op;
-			b->wl[2 + 2 * k] = b->in.wl[k].arg;
-		}
-		b->wl_len = 1 + 2 * (size_t)b->in.nr_wl_ops;
-	}
+	if (len)
+		b->wl_len = weft_input_workload(&b->in, b->wl, sizeof(b->wl));
 	for (unsigned k = 0; k < b->in.nr_entries; k++) {
 		struct weft_entry e = b->in.e[k];
 		e.pos = (uint16_t)(e.pos % hint);
