@@ -14,7 +14,7 @@
  *    pct, and the generated workloads reach the piggyback and the busy
  *    (legitimately) pages.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z11 "z11-lru-drain-all:z11"
 #define Z11_FIX "z11-lru-drain-all:fix"

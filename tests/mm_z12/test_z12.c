@@ -13,7 +13,7 @@
  *    random and pct, and the generated workloads reach the lrucare charge,
  *    the uncharge and the interrupt's rotation.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z12 "z12-memcg-lrucare:z12"
 #define Z12_FIX "z12-memcg-lrucare:fix"

@@ -20,7 +20,7 @@
  *    the rebuild, the slowpath restart, the atomic allocations and the
  *    deferred printk.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define NOSEQ "z13-zonelist-seq:noseq"
 #define Z13 "z13-zonelist-seq:z13"
