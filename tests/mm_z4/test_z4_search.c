@@ -5,20 +5,23 @@
  * (docs/zoo/z4.md). A random walk on the same workload is measured, not
  * asserted.
  */
-#include "../mm_z3/z34_run.h"
+#include "zoo_test.h"
+
+static void search(const char *label, const char *strategy, unsigned depth, unsigned nseeds)
+{
+	uint8_t wl[64];
+	size_t wl_len = mm_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
+
+	zoo_search_budget(&(struct zoo_budget){
+		.label = label, .spec = "z4-swapin-aba:z4", .strategy = strategy, .param = depth, .wl = wl,
+		.wl_len = wl_len, .nseeds = nseeds, .budget = 20000, .want = WEFT_KIND_DATA_LOSS,
+		.measured_only = !strcmp(strategy, "random") });
+}
 
 int main(void)
 {
-	uint8_t wl[64];
-	size_t wl_len = z34_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
-
-	z34_search("z4 pct d=2, trigger workload", "z4-swapin-aba:z4", "pct", 2, wl, wl_len, 10,
-		   20000, WEFT_KIND_DATA_LOSS);
-	z34_search("z4 pct d=3, trigger workload", "z4-swapin-aba:z4", "pct", 3, wl, wl_len, 10,
-		   20000, WEFT_KIND_DATA_LOSS);
-	struct mm_outcome o = z34_run("z4-swapin-aba:z4", "random", 1, 0, wl, wl_len, 20000,
-				       NULL);
-	printf("z4 random, trigger workload, seed 1: %s after %llu executions\n",
-	       weft_kind_name(o.kind), (unsigned long long)o.executions);
+	search("z4 pct d=2, trigger workload", "pct", 2, 10);
+	search("z4 pct d=3, trigger workload", "pct", 3, 10);
+	search("z4 random, trigger workload", "random", 0, 1);
 	return check_done();
 }
