@@ -260,6 +260,28 @@ static inline unsigned zoo_search_budget(const struct zoo_budget *b)
 	return found;
 }
 
+/* The budgets on spec's trigger workload (only the schedule varies): pct
+ * d=2 and d=3 from 10 seeds each find want within budget executions; a
+ * random walk (1 seed) is measured, not asserted. */
+static inline void zoo_trigger_budgets(const char *spec, enum weft_kind want, uint64_t budget)
+{
+	static const struct { const char *strategy; unsigned depth, seeds; } runs[] = {
+		{ "pct", 2, 10 }, { "pct", 3, 10 }, { "random", 0, 1 },
+	};
+	uint8_t wl[128];
+	size_t wl_len = mm_trigger_workload(spec, wl, sizeof(wl));
+	char label[96];
+
+	for (unsigned i = 0; i < 3; i++) {
+		snprintf(label, sizeof(label), "%s %s d=%u, trigger workload", spec, runs[i].strategy,
+			 runs[i].depth);
+		zoo_search_budget(&(struct zoo_budget){
+			.label = label, .spec = spec, .strategy = runs[i].strategy,
+			.param = runs[i].depth, .wl = wl, .wl_len = wl_len, .nseeds = runs[i].seeds,
+			.budget = budget, .want = want, .measured_only = !runs[i].depth });
+	}
+}
+
 /* The fix's silence: n executions of spec under strategy from seed, and
  * every counter of must[] moved. */
 static inline void zoo_silent(const char *spec, const char *strategy, uint64_t n, uint64_t seed,
