@@ -106,7 +106,8 @@ void bench_section_machine(void)
 
 /* ------------------------------------------------- core micro-benchmarks */
 
-struct bench_measured bench_measured = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0 };
+struct bench_measured bench_measured = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0,
+					 -1, -1, -1, -1, -1, -1, -1 };
 
 void bench_section_core(void)
 {

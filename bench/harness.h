@@ -186,6 +186,8 @@ struct bench_measured {
 	char z1_target[160];
 	double rss_small, rss_big;
 	uint64_t rss_small_n, rss_big_n;
+	/* instrumented programs (bench_prog.c) */
+	double p_own, p_tls, p_plain, p_shared, p_model, p_in, p_fork;
 };
 extern struct bench_measured bench_measured;
 #define T bench_measured
@@ -197,6 +199,7 @@ void bench_section_core(void);
 void bench_section_empty_libfuzzer(void);
 void bench_section_throughput(void);
 void bench_section_memory(void);
+void bench_section_program(void);    /* bench_prog.c */
 
 /* bench_ttb.c: the searchers of the time-to-bug and silence rows. */
 struct bstrategy {

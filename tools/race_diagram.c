@@ -466,6 +466,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		if (!lost_wakeup_side(f, v))
 			side_line(f, v, v->fail_idx, "!!", "fails", &r->report.here,
 				  r->report.here_caller);
+		if (r->report.stack[0])
+			fprintf(f, "     called from %s\n", r->report.stack);
 		side_line(f, v, v->other_idx, "^^", "earlier conflicting access", &r->report.other,
 			  oc);
 	}

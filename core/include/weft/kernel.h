@@ -37,6 +37,8 @@ enum weft_aop {
 	WEFT_A_OR,         /* a: mask; returns old */
 	WEFT_A_ANDNOT,     /* a: mask; returns old */
 	WEFT_A_ADD_UNLESS, /* a: addend, b: unless; returns old (no store if old == b) */
+	WEFT_A_XOR,        /* a: mask; returns old (C11 atomic_fetch_xor) */
+	WEFT_A_NAND,       /* a: mask; returns old, stores ~(old & a) (__atomic_fetch_nand) */
 };
 
 /* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */

@@ -280,7 +280,30 @@ struct weft_scenario {
 	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
 	 * demo of the deadlock detector that lockdep would pre-empt. */
 	unsigned checks_off;
+	/* Optional: the world is memory the scenario owns (an instrumented
+	 * program's data, heap and thread stacks: rt/) rather than a zeroed
+	 * allocation of world_size bytes. */
+	const struct weft_world_ops *world_ops;
 };
+
+/*
+ * A world the scenario maps itself. world_size bytes from base() are the
+ * world; the machine's core area (weft_core_area_size() bytes) goes at
+ * the world offset core_offset() returns (64-byte aligned, memory of the
+ * scenario's that nothing else uses) or, without that hook, right after
+ * the world (world_size rounded up to 64), where room must be mapped.
+ * base() returns the same address at every execution. reset() (host
+ * context, before setup) puts the world in its initial state instead of
+ * zeroing it; done() (optional) runs after the execution's audits and any
+ * report.
+ */
+struct weft_world_ops {
+	uint8_t *(*base)(void);
+	size_t (*core_offset)(void);
+	void (*reset)(uint8_t *world, size_t size);
+	void (*done)(uint8_t *world, size_t size);
+};
+size_t weft_core_area_size(void);
 
 /* The registry of every scenario in this build (core/registry/). */
 extern const struct weft_scenario *const weft_scenarios[];
@@ -328,6 +351,10 @@ struct weft_report {
 	 * lost wake-up, the step its sleeper fell asleep (here.step is when
 	 * no thread was left to wake it); else here.step. Display only. */
 	uint32_t here_since;
+	/* The failing thread's callers, innermost first ("g() at a.c:9 <- main()
+	 * at a.c:20"): instrumented programs (weft_report_stack_source()), ""
+	 * otherwise. Display only. */
+	char stack[256];
 };
 
 /* ---------------------------------------------------------------- traces */
@@ -757,6 +784,37 @@ void weft_feedback_attach(uint8_t *map, size_t size);
 #define WEFT_FB_LOCK        8u   /* lock and trylock outcomes x site */
 #define WEFT_FB_ALL         15u
 void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map);
+
+/*
+ * Instrumented programs (rt/, docs/testing-c-programs.md). Their sites are
+ * made at run time, one per instruction that performs a visible
+ * operation, so they are not in the weft_sites section: a lookup by id
+ * finds them (display only: the replay file stores ids). A program's
+ * identity is what a replay file records so that it replays only on the
+ * build that made it.
+ */
+void weft_dynamic_sites(const struct weft_site *(*by_id)(uint32_t id));
+/* The site of that id made at run time, or NULL. */
+const struct weft_site *weft_dynamic_site(uint32_t id);
+
+#define WEFT_BUILD_ID_MAX 32
+#define WEFT_PROGRAM_MAX_ARGS 64
+struct weft_program {
+	const char *path;              /* absolute path of the executable */
+	uint8_t build_id[WEFT_BUILD_ID_MAX];
+	unsigned build_id_len;         /* 1..WEFT_BUILD_ID_MAX */
+	unsigned argc;                 /* main's arguments after argv[0] */
+	char *const *argv;
+	const char *options;           /* run options that change executions
+					  ("" for none), e.g. "heap=4M" */
+};
+/* Who fills a report's stack: called when a report is made, with the
+ * thread the report is about (-1: the host). */
+void weft_report_stack_source(void (*fn)(int tid, char *buf, size_t n));
+void weft_report_stack_of(int tid, char *buf, size_t n);
+/* The program this process runs (NULL in a model's program). */
+const struct weft_program *weft_program_self(void);
+void weft_program_set(const struct weft_program *p);
 
 /* Stable fingerprint of a scenario's model (its sites and version). */
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);

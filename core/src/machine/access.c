@@ -34,6 +34,8 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 	case WEFT_A_OR: nv = old | a; break;
 	case WEFT_A_ANDNOT: nv = old & ~a; break;
 	case WEFT_A_ADD_UNLESS: nv = old == (b & mask) ? old : old + a; break;
+	case WEFT_A_XOR: nv = old ^ a; break;
+	case WEFT_A_NAND: nv = ~(old & a); break;
 	default: nv = old; break;
 	}
 	nv &= mask;

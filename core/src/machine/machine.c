@@ -213,6 +213,21 @@ int weft_machine_init(void)
 	return 0;
 }
 
+/* The world (ours, or the scenario's: external) and a fresh shadow of cap
+ * entries replace the last ones. */
+static void world_install(uint8_t *w, bool external, struct shadow *sh, size_t cap)
+{
+	if (!M.world_external)
+		free(M.world);
+	free(M.shadow);
+	M.world = w;
+	M.world_external = external;
+	M.shadow = sh;
+	M.world_cap = cap;
+	M.epoch = 0;
+	M.core_zero_off = ~0u;
+}
+
 /* Room for a world of size bytes and the core area after it. */
 static int world_reserve(size_t size)
 {
@@ -227,22 +242,45 @@ static int world_reserve(size_t size)
 		free(sh);
 		return WEFT_ENOMEM;
 	}
-	free(M.world);
-	free(M.shadow);
-	M.world = w;
-	M.shadow = sh;
-	M.world_cap = cap;
-	M.epoch = 0;
-	M.core_zero_off = ~0u;
+	world_install(w, false, sh, cap);
 	return 0;
 }
 
-/* The families' core area of this execution: after the world, all zero. */
-static inline void core_reset(size_t world_size)
+size_t weft_core_area_size(void)
 {
-	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
+	return weft_core_size;
+}
+
+/* A world the scenario maps (weft_world_ops): a shadow for it and its core
+ * area; the memory stays the scenario's. */
+static int world_attach(const struct weft_scenario *sc)
+{
+	uint8_t *base = sc->world_ops->base();
+	size_t cap = ((sc->world_size + 63) & ~(size_t)63) + weft_core_size;
+
+	if (!base)
+		return WEFT_ENOMEM;
+	if (base == M.world && M.world_external && cap <= M.world_cap)
+		return 0;
+	struct shadow *sh = calloc(cap, sizeof(*sh));
+	if (!sh)
+		return WEFT_ENOMEM;
+	world_install(base, true, sh, cap);
+	return 0;
+}
+
+/* The families' core area of this execution: after the world (or where a
+ * scenario's own world keeps room for it), all zero. */
+static inline void core_reset(const struct weft_scenario *sc, size_t world_size)
+{
+	const struct weft_world_ops *wo = sc->world_ops;
+
+	M.core_off = (uint32_t)(wo && wo->core_offset ? wo->core_offset()
+						       : (world_size + 63) & ~(size_t)63);
 	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
 	M.loc_limit = M.core_off + weft_core_size;
+	if (M.loc_limit < world_size)
+		M.loc_limit = (uint32_t)world_size;
 	if (M.core_used || M.core_zero_off != M.core_off) {
 		memset(M.core, 0, weft_core_size);
 		M.core_zero_off = M.core_off;
@@ -382,6 +420,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	if ((int)next == prev)
 		return;
 	M.switches++;
+	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
+	M.run_id++;
 	/* last_site is NULL for a thread that ends before its first primitive */
 	if (M.fb_sw && prev >= 0)
 		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
@@ -661,6 +701,9 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->arg = arg;
 	t->label = label;
 	t->end_ev = UINT32_MAX;
+	weft_fair_thread_reset(t);
+	M.callers[n + 1].c = NULL;
+	M.callers[n + 1].fresh = false;
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
 	M.runnable |= tbit(n);
 	FAMILIES_CALL(spawned, n);
@@ -811,22 +854,29 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	else
 		r->object[0] = 0;
 	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	weft_report_stack_of(here_tid, r->stack, sizeof(r->stack));
 	/* the failing access as the last traced event */
 	if (s) {
 		M.next_flags |= WEFT_EVF_FAILED;
 		weft_trace(WEFT_EV_NOTE, r->loc, k, 0, s);
 	}
 out:
-	if (M.in_exec && M.cur >= 0) {
-		/* End the execution: abandon every fiber, back to the host. */
-		int prev = M.cur;
-		M.aborted = true;
-		M.abort_tid = prev;
-		M.cur = -1;
-		weft_tsan_release(&tsan_done_sync);
-		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
-		__builtin_trap();
-	}
+	/* End the execution: abandon every fiber, back to the host. */
+	weft_sched_exit();
+}
+
+void weft_sched_exit(void)
+{
+	int prev = M.cur;
+
+	if (!M.in_exec || prev < 0)
+		return;
+	M.aborted = true;
+	M.abort_tid = prev;
+	M.cur = -1;
+	weft_tsan_release(&tsan_done_sync);
+	weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+	__builtin_trap();
 }
 
 void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
@@ -980,7 +1030,7 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		snprintf(buf, n, "(outside the world)");
 		return;
 	}
-	if (M.world && off >= M.core_off && off < M.loc_limit) {
+	if (M.world && off >= M.core_off && off < M.core_off + weft_core_size) {
 		for (unsigned i = 0; i < weft_nr_families; i++)
 			if (weft_families[i]->describe && weft_families[i]->describe(off, buf, n))
 				return;
@@ -1044,7 +1094,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		int asked = ops->memory ? ops->memory(st) : -1;
 		weft_mem_reset((enum weft_memory_model)(asked >= 0 && asked < m ? asked : m));
 	}
-	if (world_reserve(sc->world_size ? sc->world_size : 1)) {
+	if (sc->world_ops ? world_attach(sc) : world_reserve(sc->world_size ? sc->world_size : 1)) {
 		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
 	}
@@ -1055,8 +1105,11 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.st = st;
 	M.res = r;
 	M.world_size = sc->world_size;
-	memset(M.world, 0, M.world_size);
-	core_reset(M.world_size);
+	if (sc->world_ops)
+		sc->world_ops->reset(M.world, M.world_size);
+	else
+		memset(M.world, 0, M.world_size);
+	core_reset(sc, M.world_size);
 	if (++M.epoch == 0) {
 		memset(M.shadow, 0, M.world_cap * sizeof(*M.shadow));
 		M.epoch = 1;
@@ -1086,7 +1139,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cap_sh = 0;
 	}
 	memset(M.ring, 0, sizeof(M.ring));
-	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
+	/* a report may leave a call open: the host's and the scenario's
+	 * threads' (a spawned thread's at its spawn) */
+	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	sc->setup(M.world, o->variant, &M.wl);
@@ -1181,6 +1236,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			sc->quiesce(M.world);
 	}
 
+	if (sc->world_ops && sc->world_ops->done)
+		sc->world_ops->done(M.world, M.world_size);
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

@@ -143,6 +143,8 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		rp->object[0] ? " on " : "", rp->object, sc->name, vname, rp->msg);
 	print_side(f, "here:", &rp->here, rp->here_caller,
 		   r->kind == WEFT_KIND_LOST_WAKEUP ? rp->here_since : rp->here.step);
+	if (rp->stack[0])
+		fprintf(f, "  called from %s\n", rp->stack);
 	if (rp->other.valid)
 		print_side(f, "before:", &rp->other, rp->other_caller, rp->other.step);
 	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64

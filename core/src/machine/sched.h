@@ -111,6 +111,8 @@ struct wthread {
 	struct weft_spin_obs {
 		uint32_t site_id, loc, w;
 		uint32_t repeats;            /* times seen again unchanged */
+		uint64_t run;                /* M.run_id when stored: valid in
+						that run only */
 		uint64_t progress;
 	} obs[4];
 	uint8_t obs_next;                    /* the slot to reuse next */
@@ -167,10 +169,13 @@ struct weft_machine {
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
+	bool world_external;      /* the scenario's memory (weft_world_ops) */
 	/* the families' state of this execution, after the world (core_state.h) */
 	struct weft_core_state *core;
-	uint32_t core_off;        /* world offset of core: world_size rounded up */
-	uint32_t loc_limit;       /* core_off + sizeof(*core): offsets below are locations */
+	uint32_t core_off;        /* world offset of core: world_size rounded up, or
+				     inside a scenario's own world (core_offset) */
+	uint32_t loc_limit;       /* the end of the world or of core, whichever is
+				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
 	struct shadow *shadow;
@@ -190,6 +195,8 @@ struct weft_machine {
 	 * spin_wait[t] (the others that could run when it spun) is eligible
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	uint32_t run_len;        /* events of M.cur since it was switched in */
+	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
 	uint64_t spinners;
 	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
@@ -286,6 +293,7 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
 uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
+void weft_fair_thread_reset(struct wthread *t);
 /* The spinners (and the threads that run) for a livelock report. */
 size_t weft_fair_describe(char *buf, size_t n);
 
@@ -296,64 +304,25 @@ static inline uint64_t unfair_of(uint64_t e)
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
 
+/* Spins are looked for only in a run of the current thread at least this
+ * many events long without a switch, and while another thread could run: a
+ * thread that others interleave with, or that runs alone, starves nobody,
+ * and the bookkeeping stays off the hot path. */
+#define WEFT_FAIR_RUN 8
+void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+		     const struct weft_site *s);
+
 /* The fairness bookkeeping of the event the current thread just traced:
  * progress, or an observation that may be a spin (fairness.c). */
 static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 			      const struct weft_site *s)
 {
-	struct wthread *t = &M.th[M.cur];
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t l = (uint64_t)loc << 32 | loc;
-
-	switch (ev) {
-	case WEFT_EV_READ:
-		break;
-	case WEFT_EV_TRYLOCK:
-		if (M.next_flags & WEFT_EVF_FAILED)
-			break;
-		__attribute__((fallthrough));   /* taken */
-	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
-		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	case WEFT_EV_RMW: case WEFT_EV_WRITE:
-		if (old == val)
-			break;
-		t->progress += 1ull << 32;   /* a value changed: progress */
-		return;
-	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
-		return;
-	default:
-		t->progress ^= ((uint64_t)M.step << 8 | ev) * k + 1;
-		return;
-	}
-	if (loc == WEFT_NO_LOC)
-		return;
-	const struct shadow *sh = &M.shadow[loc];
-	/* the last write by another thread (a write of its own that left
-	 * the value, a failed TAS, is no progress) */
-	uint32_t w = sh->epoch != M.epoch ? 0 : sh->tid == (uint8_t)M.cur ? ~0u : sh->step + 1;
-	uint32_t id = site_id(s);
-	struct weft_spin_obs *o = NULL;
-	for (unsigned i = 0; i < 4; i++)
-		if (t->obs[i].site_id == id && t->obs[i].loc == loc)
-			o = &t->obs[i];
-	if (!o) {   /* the least recent of the four */
-		o = &t->obs[t->obs_next++ & 3];
-	} else if (o->w == w && o->progress == t->progress) {
-		/* a failure retried (trylock, cmpxchg, test-and-set) spins at
-		 * once; a plain read only when polled a fourth time, so that a
-		 * reader repeating a read-only operation is not taken for a
-		 * poll loop before it has repeated it more than workloads do */
-		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u))
-			weft_fair_spun((unsigned)M.cur, s, loc);
-		return;
-	}
-	o->site_id = id;
-	o->loc = loc;
-	o->w = w;
-	o->repeats = 0;
-	o->progress = t->progress;
-	t->nr_spins = 0;
+	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+		weft_fair_event(ev, loc, old, val, s);
+	else
+		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
 
 /* Values that are pointers into the world are traced as offsets. */
@@ -512,6 +481,12 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
  * primitive took it); label names machine-made threads in reports. */
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s);
+/* The program ended (exit(), main's return, an assumption that does not
+ * hold: rt/): end the execution now, without a report, abandoning the
+ * other threads as a report does. From a model thread it does not return;
+ * from the host it does nothing. */
+void weft_sched_exit(void);
+
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);
