@@ -132,13 +132,6 @@ struct sirq_world {
 	int count;
 };
 
-static void sirq_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)variant;
-	(void)wl;
-}
-
 static void sirq_thread(void *w, unsigned tid)
 {
 	struct sirq_world *W = w;
@@ -192,7 +185,6 @@ static const struct weft_scenario sirq_scn = {
 	.opnames = one_op,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.setup = sirq_setup,
 	.thread = sirq_thread,
 	.quiesce = sirq_quiesce,
 	.describe = sirq_describe,
@@ -387,7 +379,6 @@ static const struct weft_scenario mig_scn = {
 	.opnames = one_op,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.setup = sirq_setup,
 	.thread = mig_thread,
 	.quiesce = mig_quiesce,
 	.describe = mig_describe,

@@ -178,6 +178,19 @@ struct weft_workload {
 	struct weft_op ops[WEFT_MAX_THREADS][WEFT_MAX_OPS];
 };
 
+/* setup() helper: the model's own copy of the workload, in its world
+ * (read-only afterwards): the first nr_threads threads, at most max_ops
+ * ops each, ops laid out as nr_threads rows of max_ops (a world's
+ * `struct weft_op ops[THREADS][MAX_OPS]`). */
+void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, unsigned max_ops,
+			unsigned *nr_ops, struct weft_op *ops);
+/* stats() helper: rows of a model's per-thread counters (stat: nr_threads
+ * rows of nr, `unsigned long stat[THREADS][NR]`, no sharing and no
+ * scheduling point), each named stat_names[i] with the sum over threads.
+ * Returns the rows written (at most max). */
+unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsigned long *stat,
+			unsigned nr_threads, const char **names, uint64_t *vals, unsigned max);
+
 struct weft_variant {
 	const char *name;       /* stable: goes into replay files */
 	const char *zoo;        /* ZOO.md id, or NULL */
@@ -245,7 +258,8 @@ struct weft_scenario {
 	const char *const *files;/* basenames whose sites form the fingerprint */
 
 	/* Builds the initial world from the workload (main context: the
-	 * primitives act immediately, without scheduling points). */
+	 * primitives act immediately, without scheduling points). Optional:
+	 * without it every execution starts from the zeroed world. */
 	void (*setup)(void *world, unsigned variant, const struct weft_workload *wl);
 	/* The body of model thread tid (a fiber pinned to its CPU). */
 	void (*thread)(void *world, unsigned tid);

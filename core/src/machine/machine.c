@@ -1144,7 +1144,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
-	sc->setup(M.world, o->variant, &M.wl);
+	if (sc->setup)
+		sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;

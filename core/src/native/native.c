@@ -392,7 +392,8 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		weft_native_sleep_reset();
 		thread_rng = &rng;
 		weft_rcu_native_reset(sc);
-		sc->setup(S.world, o->variant, &wl);
+		if (sc->setup)
+			sc->setup(S.world, o->variant, &wl);
 		S.done = 0;
 		for (unsigned k = 0; k < sc->nr_irqs; k++)
 			if (sc->irqs[k].raised)

@@ -219,5 +219,18 @@ bool weft_pgtable_describe(const struct weft_pgtable *pt, unsigned proc, const v
 uint32_t weft_swap_state_bucket(const struct weft_swap_info *si, const void *world,
 				uint32_t off);
 unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap_stat s);
+/* stats() helper: the swap model's counters, as weft_mm_stats(). */
+unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
+			 unsigned max);
+/* describe() helper for a swap world: an offset inside si or one of the
+ * page tables pts[0 .. nr_pts) (process p's are "P<p> ..."); false if it
+ * is in neither (then weft_mm_describe() names the pages'). */
+bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,
+				 unsigned nr_pts, const void *world, uint32_t off, char *buf,
+				 size_t n);
+/* state_bucket() helper: weft_swap_state_bucket(), else the pages'
+ * (weft_mm_state_bucket() of si->mm). */
+uint32_t weft_swap_mm_state_bucket(const struct weft_swap_info *si, const void *world,
+				   uint32_t off);
 
 #endif
