@@ -40,17 +40,7 @@ static size_t canonical_input(const struct weft_scenario *sc, uint8_t *buf, size
 	if (ne < 0)
 		return 0;
 	in.nr_entries = (unsigned)ne;
-	if (nw) {
-		in.nr_wl_ops = w[0];
-		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-			if (2 + 2 * (size_t)k >= nw) {
-				in.nr_wl_ops = k;
-				break;
-			}
-			in.wl[k].t_op = w[1 + 2 * k];
-			in.wl[k].arg = w[2 + 2 * k];
-		}
-	}
+	weft_input_set_workload(&in, w, nw);
 	return weft_input_encode(&in, buf, cap);
 }
 

@@ -161,12 +161,10 @@ static void sirq_quiesce(void *w)
 			    "count is %d", weft_peek(W->count));
 }
 
-static void sirq_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct sirq_world, count))
-		snprintf(buf, n, "count");
-}
+static const struct weft_field sirq_fields[] = {
+	WEFT_FIELD(struct sirq_world, count, "count"),
+	{ 0, NULL },
+};
 
 static const struct weft_irq sirq_irqs[] = {
 	{ "net_rx", WEFT_SOFTIRQ, 1u, sirq_handler, true },
@@ -187,7 +185,7 @@ static const struct weft_scenario sirq_scn = {
 	.decision_hint = 64,
 	.thread = sirq_thread,
 	.quiesce = sirq_quiesce,
-	.describe = sirq_describe,
+	.fields = sirq_fields,
 	.variants = sirq_variants,
 	.nr_variants = 1,
 	.irqs = sirq_irqs,

@@ -240,6 +240,14 @@ static inline uint32_t weft_delay_steps(uint32_t code)
 	return code <= 8 ? code : 8u << (code - 8);   /* 0..8, 16, 32, ... 1024 */
 }
 
+/* A world field's name, at its exact offset (struct weft_scenario.fields):
+ * WEFT_FIELD(struct my_world, lock, "lock A"). */
+struct weft_field {
+	uint32_t off;
+	const char *name;
+};
+#define WEFT_FIELD(type, member, name_) { (uint32_t)offsetof(type, member), (name_) }
+
 struct weft_scenario {
 	const char *name;        /* stable */
 	const char *summary;
@@ -298,6 +306,10 @@ struct weft_scenario {
 	 * program's data, heap and thread stacks: rt/) rather than a zeroed
 	 * allocation of world_size bytes. */
 	const struct weft_world_ops *world_ops;
+	/* Optional: names of the world's fields by exact offset, for reports
+	 * ("lock A"), when describe() is absent or names nothing; ended by
+	 * { 0, NULL }. */
+	const struct weft_field *fields;
 };
 
 /*
@@ -519,6 +531,9 @@ size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
  * as weft_run_opts.workload and dfs take it; its length, or 0 if it does
  * not fit cap (1 + 510 always does). */
 size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap);
+/* The inverse: in's workload ops from a workload section w of nw bytes
+ * (ops past its end are dropped). */
+void weft_input_set_workload(struct weft_input *in, const uint8_t *w, size_t nw);
 /* The workload section of variant vi's trigger input (struct
  * weft_scenario.triggers); 0 if the variant has none or it does not fit. */
 size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,

@@ -1043,6 +1043,11 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		if (buf[0])
 			return;
 	}
+	for (const struct weft_field *f = sc ? sc->fields : NULL; f && f->name; f++)
+		if (f->off == off) {
+			snprintf(buf, n, "%s", f->name);
+			return;
+		}
 	snprintf(buf, n, "world+0x%x", off);
 }
 

@@ -29,13 +29,7 @@ size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
 	if (ne < 0)
 		return 0;
 	in.nr_entries = (unsigned)ne;
-	if (nw) {
-		in.nr_wl_ops = w[0];
-		for (unsigned k = 0; k < in.nr_wl_ops && 2 + 2 * (size_t)k < nw; k++) {
-			in.wl[k].t_op = w[1 + 2 * k];
-			in.wl[k].arg = w[2 + 2 * k];
-		}
-	}
+	weft_input_set_workload(&in, w, nw);
 	return weft_input_encode(&in, buf, cap);
 }
 

@@ -75,6 +75,16 @@ size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap)
 	return 1 + 2 * (size_t)in->nr_wl_ops;
 }
 
+void weft_input_set_workload(struct weft_input *in, const uint8_t *w, size_t nw)
+{
+	in->nr_wl_ops = 0;
+	for (unsigned k = 0; nw && k < w[0] && 2 + 2 * (size_t)k < nw; k++) {
+		in->wl[k].t_op = w[1 + 2 * k];
+		in->wl[k].arg = w[2 + 2 * k];
+		in->nr_wl_ops = k + 1;
+	}
+}
+
 size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 			     size_t cap)
 {
