@@ -52,6 +52,20 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
 int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A flag of a command: a switch sets *on, a flag with a value stores it
+ * in *value. alias: another spelling ("-o"), or NULL. */
+struct cli_flag {
+	const char *name, *alias;
+	bool *on;
+	const char **value;
+};
+/* The flags (a list ended by { NULL }) and the one positional argument
+ * (*arg) of `weft cmd`: "cmd: --x needs a value", "cmd: unknown flag
+ * '--y' (weft help cmd)" and "cmd: unexpected argument 'z'" are usage
+ * errors. Returns 0, or the usage error's exit code. */
+int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char **arg);
+
 /* Strict number parsing: the whole string, in range. false on error. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 bool cli_parse_double(const char *s, double *out);

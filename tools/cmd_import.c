@@ -32,7 +32,6 @@ const char weft_help_import[] =
 	"exit: 1 the crash reproduces (artifact written), 0 it does not fail,\n"
 	"      2 usage, 3 I/O or format, 4 the written file does not replay (DESYNC)\n";
 
-#ifdef WEFT_HAVE_REPLAY
 #include "race_diagram.h"
 
 int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code)
@@ -318,11 +317,3 @@ int cmd_import(int argc, char **argv)
 	cli_continue_past_warnings(&o, want_kinds);
 	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }
-#else
-int cmd_import(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("import: this weft was built without replay files (libzstd-dev)");
-}
-#endif

@@ -471,14 +471,9 @@ int cmd_run(int argc, char **argv)
 
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (bug && outdir && !det_rc && json)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
-#endif
 	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
@@ -570,13 +565,11 @@ int cmd_run(int argc, char **argv)
 			cli_print_program_args(stdout);
 			printf("\n");
 		}
-#ifdef WEFT_HAVE_REPLAY
 		if (outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
 							stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		printf("clean: %s in %.3f s (%s)",
 		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);

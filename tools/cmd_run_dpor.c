@@ -330,14 +330,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	unsigned found_bound = R.nlv ? R.lv[R.nlv - 1].bound : 0;
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (a->outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (R.bug && a->outdir && !det_rc && a->json)
 		art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len, a->outdir,
 						stderr, artifact, sizeof(artifact));
-#endif
 	if (a->json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -438,13 +433,11 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			cli_print_program_args(stdout);
 			printf("\n");
 		}
-#ifdef WEFT_HAVE_REPLAY
 		if (a->outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len,
 							a->outdir, stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		const char *what = unbounded ? "every interleaving" : NULL;
 		char wbuf[64], b1[48], b2[48];

@@ -11,7 +11,6 @@
 
 #include <weft/weft.h>
 
-#ifdef WEFT_HAVE_REPLAY
 #include <weft/replay.h>
 
 /*
@@ -44,6 +43,5 @@ int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code);
 /* weft_race_diagram of the last execution. */
 void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
 		      enum weft_lock_model lock, const struct weft_exec_result *r, bool full);
-#endif
 
 #endif
