@@ -61,10 +61,11 @@ struct cli_flag {
 };
 /* The flags (a list ended by { NULL }) and the one positional argument
  * (*arg) of `weft cmd`: "cmd: --x needs a value", "cmd: unknown flag
- * '--y' (weft help cmd)" and "cmd: unexpected argument 'z'" are usage
- * errors. Returns 0, or the usage error's exit code. */
+ * '--y' (weft help cmd)", "cmd: unexpected argument 'z'" and, when need
+ * names the argument, "cmd: which NEED? (weft help cmd)" are usage errors.
+ * Returns 0, or the usage error's exit code. */
 int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
-		   const char **arg);
+		   const char *need, const char **arg);
 
 /* Strict number parsing: the whole string, in range. false on error. */
 bool cli_parse_u64(const char *s, uint64_t *out);

@@ -73,7 +73,7 @@ int cli_io_error(const char *fmt, ...)
 }
 
 int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
-		   const char **arg)
+		   const char *need, const char **arg)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -95,6 +95,8 @@ int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag
 			return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
 		}
 	}
+	if (need && !*arg)
+		return cli_usage_error("%s: which %s? (%s help %s)", cmd, need, cli_prog, cmd);
 	return 0;
 }
 

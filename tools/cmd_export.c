@@ -23,15 +23,10 @@ int cmd_export(int argc, char **argv)
 	const char *file = NULL, *out = NULL;
 
 	const struct cli_flag flags[] = { { "--out", "-o", NULL, &out }, { NULL } };
-	int ue = cli_parse_args("export", argc, argv, flags, &file);
-
-	if (ue)
-		return ue;
-	if (!file)
-		return cli_usage_error("export: which file? (%s help export)", cli_prog);
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("export", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	bool needs = false;
 	for (size_t i = 0; i < rf.nr_dec; i++)

@@ -46,6 +46,16 @@ int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code)
 	return rc;
 }
 
+int cli_parse_load(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char **file, struct weft_replay *rf)
+{
+	int ec = cli_parse_args(cmd, argc, argv, flags, "file", file);
+
+	if (!ec)
+		weft_cli_load(*file, rf, &ec);
+	return ec;
+}
+
 void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
 		      enum weft_lock_model lock, const struct weft_exec_result *r, bool full)
 {

@@ -89,15 +89,10 @@ int cmd_info(int argc, char **argv)
 	bool json = false;
 
 	const struct cli_flag flags[] = { { "--json", NULL, &json, NULL }, { NULL } };
-	int ue = cli_parse_args("info", argc, argv, flags, &file);
-
-	if (ue)
-		return ue;
-	if (!file)
-		return cli_usage_error("info: which file? (%s help info)", cli_prog);
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("info", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	long fsize = -1;
 	FILE *f = fopen(file, "rb");

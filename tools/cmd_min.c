@@ -42,12 +42,10 @@ int cmd_min(int argc, char **argv)
 		{ "--target", NULL, NULL, &target }, { "--out", NULL, NULL, &outdir },
 		{ "--lock", NULL, NULL, &lock_s }, { NULL },
 	};
-	int ue = cli_parse_args("min", argc, argv, flags, &file);
+	int ue = cli_parse_args("min", argc, argv, flags, "file", &file);
 
 	if (ue)
 		return ue;
-	if (!file)
-		return cli_usage_error("min: which file? (%s help min)", cli_prog);
 	static uint8_t buf[WEFT_REPLAY_MAX_FILE + 1];
 	long n = cli_read_file(file, buf, sizeof(buf));
 	if (n < 0)

@@ -150,16 +150,10 @@ int cmd_replay(int argc, char **argv)
 		{ "--trace-json", NULL, NULL, &tj }, { "--html", NULL, NULL, &html },
 		{ "--variant", NULL, NULL, &variant }, { NULL },
 	};
-	int ue = cli_parse_args("replay", argc, argv, flags, &file);
-
-	if (ue)
-		return ue;
-	if (!file)
-		return cli_usage_error("replay: which file? (%s help replay)", cli_prog);
-
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("replay", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	const struct weft_scenario *sc;
 	unsigned vi;
