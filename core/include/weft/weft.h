@@ -5,6 +5,10 @@
  * Model code normally includes <weft/kernel.h> (kernel-shaped primitives),
  * which includes this file.
  *
+ * Length: the scenario interface, the machine's entry points, the strategy
+ * ops, the report and the trace are one contract that every model, front
+ * end and strategy builds on; each section is marked with a rule.
+ *
  * Invariants every caller may rely on:
  *  - An execution is a pure function of (scenario, variant, lock model,
  *    workload bytes, decisions). No host thread, clock, address or

@@ -64,6 +64,10 @@
  * clocks; dpor_races.c, source sets and wakeup trees; dpor_bound.c, the
  * bounded search; dpor_state.h, the state they share (and its
  * invariants).
+ *
+ * Length: the exploration's three ops (begin, pick, end) and the frames
+ * and sleep sets they keep are one state machine; the rest of the
+ * algorithms are in the files above.
  */
 #include <limits.h>
 #include <stdio.h>
