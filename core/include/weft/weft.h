@@ -644,7 +644,13 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * detector, but a bit of the same word so that files recorded before it
  * replay without it. */
 #define WEFT_CHECK_FAIR 8u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR)   /* what the front ends use */
+/* weft_thread_spawn(.., WEFT_CPU_ANY, ..) (weft_pthread_create) puts the
+ * thread on a CPU no unfinished thread is on; files recorded before it put
+ * it on the CPU after its creator's, and replay so. */
+#define WEFT_CHECK_SPAWN_CPU 16u
+/* The scheduling rules above, which every run has whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED)   /* what the front ends use */
 
 /*
  * Warnings: reports after which the kernel goes on (lockdep prints its

@@ -704,6 +704,8 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
+	if (cpu == WEFT_CPU_ANY && !(M.o->checks & WEFT_CHECK_SPAWN_CPU))
+		cpu = (M.cur >= 0 ? M.cpu_of[M.cur] : 0) + 1u;   /* as recorded before it */
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
 	M.runnable |= tbit(n);
 	FAMILIES_CALL(spawned, n);
