@@ -1104,11 +1104,7 @@ uint32_t weft_swap_state_bucket(const struct weft_swap_info *si, const void *wor
 
 unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap_stat s)
 {
-	unsigned long sum = 0;
-
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-		sum += si->stat[t][s];
-	return sum;
+	return weft_stat_sum(&si->stat[0][0], WEFT_SWAP_NR_STATS, WEFT_MAX_THREADS, s);
 }
 
 unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,

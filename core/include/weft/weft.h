@@ -194,6 +194,9 @@ void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, uns
  * Returns the rows written (at most max). */
 unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsigned long *stat,
 			unsigned nr_threads, const char **names, uint64_t *vals, unsigned max);
+/* One counter s of such a table, summed over the threads. */
+unsigned long weft_stat_sum(const unsigned long *stat, unsigned nr, unsigned nr_threads,
+			    unsigned s);
 
 struct weft_variant {
 	const char *name;       /* stable: goes into replay files */

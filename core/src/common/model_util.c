@@ -15,6 +15,16 @@ void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, uns
 	}
 }
 
+unsigned long weft_stat_sum(const unsigned long *stat, unsigned nr, unsigned nr_threads,
+			    unsigned s)
+{
+	unsigned long v = 0;
+
+	for (unsigned t = 0; t < nr_threads; t++)
+		v += stat[(size_t)t * nr + s];
+	return v;
+}
+
 unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsigned long *stat,
 			unsigned nr_threads, const char **names, uint64_t *vals, unsigned max)
 {
@@ -22,9 +32,7 @@ unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsign
 
 	for (unsigned s = 0; s < nr && n < max; s++, n++) {
 		names[n] = stat_names[s];
-		vals[n] = 0;
-		for (unsigned t = 0; t < nr_threads; t++)
-			vals[n] += stat[(size_t)t * nr + s];
+		vals[n] = weft_stat_sum(stat, nr, nr_threads, s);
 	}
 	return n;
 }
