@@ -867,6 +867,14 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o,
 		       const struct weft_exec_result *r);
 /* Describe world offset off of the last execution ("page 3 ->count"). */
 void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* What a world pointer to off points at: describe() names the innermost
+ * field at an offset, but an object and its first field share it, so a
+ * pointer names the largest thing that starts there ("page 0 ->lru" for a
+ * pointer to "page 0 ->lru.next"). */
+void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* The length of a name's first path component, its object ("page 0" of
+ * "page 0 ->lru.next"): up to " ->", "->" or ".". */
+size_t weft_name_object_len(const char *name);
 /* "read", "rmw", "lock", ... */
 const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */
