@@ -59,7 +59,7 @@ struct cli_flag {
 	bool *on;
 	const char **value;
 };
-/* The flags (a list ended by { NULL }) and the one positional argument
+/* The flags (a list ended by { 0 }) and the one positional argument
  * (*arg) of `weft cmd`: "cmd: --x needs a value", "cmd: unknown flag
  * '--y' (weft help cmd)", "cmd: unexpected argument 'z'" and, when need
  * names the argument, "cmd: which NEED? (weft help cmd)" are usage errors.

@@ -45,6 +45,9 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 }
 
 static int cli_verror(int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int cli_verror(int code, const char *fmt, va_list ap)
 {
 	fputs("weft: ", stderr);
 	vfprintf(stderr, fmt, ap);

@@ -22,7 +22,7 @@ int cmd_export(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL;
 
-	const struct cli_flag flags[] = { { "--out", "-o", NULL, &out }, { NULL } };
+	const struct cli_flag flags[] = { { "--out", "-o", NULL, &out }, { 0 } };
 	struct weft_replay rf;
 	int ec = cli_parse_load("export", argc, argv, flags, &file, &rf);
 

@@ -88,7 +88,7 @@ int cmd_info(int argc, char **argv)
 	const char *file = NULL;
 	bool json = false;
 
-	const struct cli_flag flags[] = { { "--json", NULL, &json, NULL }, { NULL } };
+	const struct cli_flag flags[] = { { "--json", NULL, &json, NULL }, { 0 } };
 	struct weft_replay rf;
 	int ec = cli_parse_load("info", argc, argv, flags, &file, &rf);
 

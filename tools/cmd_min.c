@@ -40,7 +40,7 @@ int cmd_min(int argc, char **argv)
 	const struct cli_flag flags[] = {
 		{ "--json", NULL, &json, NULL }, { "--force", NULL, &force, NULL },
 		{ "--target", NULL, NULL, &target }, { "--out", NULL, NULL, &outdir },
-		{ "--lock", NULL, NULL, &lock_s }, { NULL },
+		{ "--lock", NULL, NULL, &lock_s }, { 0 },
 	};
 	int ue = cli_parse_args("min", argc, argv, flags, "file", &file);
 

@@ -148,7 +148,7 @@ int cmd_replay(int argc, char **argv)
 		{ "--full", NULL, &full, NULL }, { "--json", NULL, &json, NULL },
 		{ "--force", NULL, &force, NULL }, { "--quiet", NULL, &quiet, NULL },
 		{ "--trace-json", NULL, NULL, &tj }, { "--html", NULL, NULL, &html },
-		{ "--variant", NULL, NULL, &variant }, { NULL },
+		{ "--variant", NULL, NULL, &variant }, { 0 },
 	};
 	struct weft_replay rf;
 	int ec = cli_parse_load("replay", argc, argv, flags, &file, &rf);
