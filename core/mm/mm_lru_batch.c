@@ -14,6 +14,8 @@
 void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, unsigned size)
 {
 	memset(b, 0, sizeof(*b));
+	if (!WEFT_CHECK_WORLD(b, "weft_lru_batches_init()"))
+		return;
 	b->lru = lru;
 	b->size = size < 1 ? 1 : size > WEFT_FBATCH_MAX ? WEFT_FBATCH_MAX : size;
 }

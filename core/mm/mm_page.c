@@ -24,6 +24,8 @@ void weft_mm_init(struct weft_mm *mm, unsigned nr_pages, bool biased)
 {
 	if (nr_pages > WEFT_MM_NR_PAGES)
 		nr_pages = WEFT_MM_NR_PAGES;
+	if (!WEFT_CHECK_WORLD(mm, "weft_mm_init()"))
+		return;
 	mm->nr_pages = nr_pages;
 	mm->biased = biased;
 	mm->nr_free = 0;

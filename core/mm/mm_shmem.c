@@ -10,6 +10,8 @@
 
 void weft_swap11_init(struct weft_swap11 *si, struct weft_mm *mm, unsigned nr_slots)
 {
+	if (!WEFT_CHECK_WORLD(si, "weft_swap11_init()"))
+		return;
 	si->mm = mm;
 	si->nr_slots = nr_slots < WEFT_SWAP11_MAX_SLOTS ? nr_slots : WEFT_SWAP11_MAX_SLOTS;
 }

@@ -665,8 +665,12 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
 	out->site = t->last_site;
 	out->flags = t->pend_class && !t->pend_class->sleeps ? WEFT_STEP_SPIN : 0;
+	/* an operation on an object outside the world will report, not block
+	 * (its busy() must not read the host's memory); a join's channel is
+	 * the machine's own thread */
 	if (would_block)
 		*would_block = t->pend_class && t->pend_class->busy &&
+			       (out->loc != WEFT_NO_LOC || t->pend_class == &join_class) &&
 			       t->pend_class->busy(t->pend_addr, tid);
 	return true;
 }
@@ -715,8 +719,8 @@ static const struct weft_caller *ring_caller(const struct weft_access *a)
 
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
-static __attribute__((format(printf, 7, 0))) void
-vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
+static __attribute__((format(printf, 8, 0))) void
+vreport(enum weft_kind k, const void *obj, const char *objname, const struct weft_site *s,
 	const struct weft_access *other, int here_tid, uint32_t since, const char *fmt,
 	va_list ap)
 {
@@ -739,7 +743,9 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	else if (obj)
 		r->other = weft_last_write(obj);
 	r->other_caller = r->other.valid ? ring_caller(&r->other) : NULL;
-	if (r->loc != WEFT_NO_LOC)
+	if (objname)
+		snprintf(r->object, sizeof(r->object), "%s", objname);
+	else if (r->loc != WEFT_NO_LOC)
 		weft_describe_loc(M.sc, r->loc, r->object, sizeof(r->object));
 	else
 		r->object[0] = 0;
@@ -768,7 +774,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, NULL, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
@@ -778,8 +784,71 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
+}
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(k, NULL, objname, s, NULL, M.cur, M.step, fmt, ap);
+	va_end(ap);
+}
+
+/* Outside the world no offset names a place; near it (a negative index, an
+ * index one past the end) the distance from the world's start does, and it
+ * is the same in every run. Farther away, the distance depends on where
+ * the host put the world: not printed. */
+#define WORLD_NEAR ((uintptr_t)1 << 16)
+
+static void outside_name(const void *p, size_t size, char *where, size_t n, char *why,
+			 size_t nw)
+{
+	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
+
+	if (a < 65536) {
+		snprintf(where, n, "NULL+0x%lx", (unsigned long)a);
+		snprintf(why, nw, "a NULL pointer");
+	} else if (a < w && w - a <= WORLD_NEAR) {
+		snprintf(where, n, "world-0x%lx", (unsigned long)(w - a));
+		snprintf(why, nw, "%lu bytes before the world", (unsigned long)(w - a));
+	} else if (a >= w && a - w < M.world_size) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "across the world's end at world+0x%zx", M.world_size);
+	} else if (a >= w && a - w < M.world_size + WORLD_NEAR) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "%lu bytes past the world's end at world+0x%zx",
+			 (unsigned long)(a - w - M.world_size), M.world_size);
+	} else {
+		snprintf(where, n, "an address far from the world");
+		snprintf(why, nw, "a host variable or a wild pointer");
+	}
+	(void)size;
+}
+
+bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s)
+{
+	char where[48], why[96];
+
+	if (!M.running) {
+		/* a primitive called with no execution under way: a bug of the
+		 * program around the model, not of the model */
+		fprintf(stderr, "weft: %s called outside an execution (no world to act on)\n",
+			s ? s->what : "a primitive");
+		abort();
+	}
+	outside_name(p, size, where, sizeof(where), why, sizeof(why));
+	report_obj(WEFT_KIND_OUT_OF_WORLD, where, s,
+		   "%s touches %zu byte%s at %s (%s): not performed (a bad index or pointer "
+		   "in the model)", s ? s->what : "an access", size, size == 1 ? "" : "s", where,
+		   why);
+	return false;
 }
 
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
@@ -793,7 +862,7 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, here_tid, since, fmt, ap);
+	vreport(k, obj, NULL, s, other, here_tid, since, fmt, ap);
 	va_end(ap);
 }
 
@@ -961,6 +1030,10 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.st = st;
 	M.res = r;
 	M.world_size = sc->world_size;
+	/* weft_peek_ptr()'s one comparison; a world under 16 bytes (never
+	 * seen, but legal) always takes the slow path */
+	weft_world_bounds.base = M.world_size >= 16 ? (uintptr_t)M.world : UINTPTR_MAX / 2;
+	weft_world_bounds.end16 = M.world_size >= 16 ? M.world_size - 16 : 0;
 	memset(M.world, 0, M.world_size);
 	core_reset(M.world_size);
 	if (++M.epoch == 0) {
@@ -995,6 +1068,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
+	M.running = true;
 	sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
@@ -1085,6 +1159,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			sc->quiesce(M.world);
 	}
 
+	M.running = false;
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

@@ -75,8 +75,10 @@ uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, u
 uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s);
 /* A plain (non-atomic) access: the point and the trace are here; the C
  * access itself is done by the caller's code, so a TSan build of the model
- * sees it. */
-void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
+ * sees it, through the pointer weft_plain_point() returns (addr, or a
+ * scratch word when addr is outside the world and the access was reported
+ * from setup or an audit). */
+void *weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
 		     const struct weft_site *s);
 void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
@@ -105,10 +107,39 @@ void weft_note(const struct weft_site *s, uint64_t a, uint64_t b);
 void weft_poison(const void *addr, size_t len, const struct weft_site *s);
 void weft_unpoison(const void *addr, size_t len, const struct weft_site *s);
 bool weft_is_poisoned(const void *addr);
+/* A helper that touches memory without a primitive (an init, a kit's own
+ * bookkeeping) checks it first: true if [p, p + size) lies in the world;
+ * otherwise an out-of-world report at s, which ends a model thread's
+ * execution, and false (from setup or an audit: skip the access). */
+bool weft_in_world(const void *p, size_t size, const struct weft_site *s);
 /* The access that last wrote (or freed) addr in this execution. */
 struct weft_access weft_last_write(const void *addr);
-/* Read without a scheduling point (for checks and audits only). */
-#define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Read without a scheduling point (for checks and audits only). Like a
+ * primitive's, the read must lie in the world: outside it (a stale
+ * pointer, a bad index) it is an out-of-world report naming the peek, and
+ * the host's memory is not read (from setup or an audit it reads 0). */
+const void *weft_peek_at(const void *p, size_t size, const struct weft_caller *c);
+/* The world of the execution under way, as weft_peek() checks it inline
+ * (the machine keeps it; read it, never write it): [base, base + end16 +
+ * 16) for a world of 16 bytes or more, so that one comparison checks a
+ * read of up to 16 bytes; a smaller world takes the slow path. */
+struct weft_world_bounds {
+	uintptr_t base;
+	size_t end16;
+};
+extern struct weft_world_bounds weft_world_bounds;
+static inline const void *weft_peek_ptr(const void *p, size_t size, const struct weft_caller *c)
+{
+	uintptr_t off = (uintptr_t)p - weft_world_bounds.base;
+
+	if (__builtin_expect(size <= 16 && off <= weft_world_bounds.end16 + (16 - size), 1))
+		return p;
+	return weft_peek_at(p, size, c);
+}
+#define weft_peek(x)                                                            \
+	__atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x),         \
+						      WEFT_CALLER("weft_peek(" #x ")")), \
+			__ATOMIC_RELAXED)
 
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */
@@ -169,6 +200,17 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define WEFT_CALL_VAL(T, what_, call) (call)
 #endif
 
+/* An init's check of the object it is given, before its plain stores
+ * (weft_in_world()): true if *p lies in the world. Its site is not listed
+ * in the weft_sites section, so adding the check to a helper changes no
+ * scenario's fingerprint (stored replay files keep replaying). */
+#define WEFT_CHECK_WORLD(p, what)                                               \
+	({                                                                     \
+		static struct weft_site __weft_cws = {                         \
+			__FILE__, __func__, (what), __LINE__, WEFT_EV_WRITE, 0 }; \
+		weft_in_world((p), sizeof(*(p)), &__weft_cws);                 \
+	})
+
 /* Plain (racy-by-design) accesses: a scheduling point and a trace event,
  * with the C access itself in the model's translation unit so a TSan build
  * reports unsynchronized ones as data races between fake CPUs. */
@@ -176,8 +218,8 @@ void weft_caller_exit(const struct weft_caller *prev);
 	({                                                                      \
 		const struct weft_site *__weft_ps =                             \
 			WEFT_SITE(WEFT_EV_READ, "PLAIN_READ(" #x ")");           \
-		weft_plain_point(&(x), sizeof(x), __weft_ps);                   \
-		__typeof__(x) __weft_pv = (x);                                  \
+		__typeof__(x) __weft_pv =                                       \
+			*(__typeof__(&(x)))weft_plain_point(&(x), sizeof(x), __weft_ps); \
 		weft_plain_done(&(x), sizeof(x), (uint64_t)(uintptr_t)__weft_pv, \
 				(uint64_t)(uintptr_t)__weft_pv, __weft_ps);     \
 		__weft_pv;                                                      \
@@ -186,9 +228,10 @@ void weft_caller_exit(const struct weft_caller *prev);
 	do {                                                                    \
 		const struct weft_site *__weft_pws =                             \
 			WEFT_SITE(WEFT_EV_WRITE, "PLAIN_WRITE(" #x ")");         \
-		weft_plain_point(&(x), sizeof(x), __weft_pws);                   \
+		__typeof__(&(x)) __weft_pwp =                                    \
+			(__typeof__(&(x)))weft_plain_point(&(x), sizeof(x), __weft_pws); \
 		__typeof__(x) __weft_pwv = (v);                                  \
-		(x) = __weft_pwv;                                                \
+		*__weft_pwp = __weft_pwv;                                        \
 		weft_plain_done(&(x), sizeof(x), 0, (uint64_t)(uintptr_t)__weft_pwv, \
 				__weft_pws);                                     \
 	} while (0)

@@ -207,15 +207,21 @@ static inline void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
 {
 	(void)s; (void)a; (void)b;
 }
-static inline void weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
+static inline void *weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
 {
-	(void)a; (void)n; (void)s;
+	(void)n; (void)s;
 	weft_native_poll();
+	return (void *)(uintptr_t)a;
 }
 static inline void weft_plain_done(const void *a, unsigned n, uint64_t o, uint64_t v,
 				   const struct weft_site *s)
 {
 	(void)a; (void)n; (void)o; (void)v; (void)s;
+}
+static inline bool weft_in_world(const void *p, size_t n, const struct weft_site *s)
+{
+	(void)p; (void)n; (void)s;
+	return true;
 }
 /* Poisoning needs the controlled machine's shadow: models keep their own
  * allocated/free state, which the native build still checks. */
