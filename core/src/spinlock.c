@@ -234,7 +234,7 @@ void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
 bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
 	static struct weft_site site = { __FILE__, "weft_spin_is_locked", "spin_is_locked()",
-					 __LINE__, WEFT_EV_READ, 0 };
+					 __LINE__, WEFT_EV_READ, 0, WEFT_SITE_SC };
 
 	if (!in_world(l, sizeof(*l), &site))
 		return false;

@@ -108,7 +108,7 @@ static const struct weft_wait_class flush_class = {
 void weft_init_work(struct work_struct *w, work_func_t fn)
 {
 	static struct weft_site site = { __FILE__, "weft_init_work", "INIT_WORK()", __LINE__,
-					 WEFT_EV_WRITE, 0 };
+					 WEFT_EV_WRITE, 0, WEFT_SITE_SC };
 
 	if (!in_world(w, sizeof(*w), &site))
 		return;
@@ -125,9 +125,9 @@ static inline uint32_t pool_loc(unsigned cpu)
 }
 
 static struct weft_site idle_site = { __FILE__, "worker_thread", "worker_thread(): wait for work",
-				      __LINE__, WEFT_EV_WAIT, 0 };
+				      __LINE__, WEFT_EV_WAIT, 0, WEFT_SITE_SC };
 static struct weft_site take_site = { __FILE__, "worker_thread", "worker_thread(): take work",
-				      __LINE__, WEFT_EV_RMW, 0 };
+				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 
 /* process_one_work() loop of the CPU's bound worker. */
 static void worker_fn(void *world, void *arg)
