@@ -25,7 +25,7 @@ expect() { # WANT_RC WANT_KIND ARGS...: weft run ... --json
 
 for v in racy-pop unsigned-pop host-stat; do
 	sv=demo-stack-index:$v
-	for st in "random --seed 1" "random --seed 7" "pct --depth 2 --seed 1" "pct --depth 3 --seed 5" \
+	for st in "random --seed 1" "random --seed 7" "random --seed 1 --memory tso" "pct --depth 2 --seed 1" "pct --depth 3 --seed 5" \
 		"dfs" "dfs --por none" "dfs --por sleep" "dfs --bound none" "dfs --workloads 1"; do
 		# shellcheck disable=SC2086 # the strategy's words
 		h1=$(expect 1 '"out-of-world"' "$sv" --strategy $st)

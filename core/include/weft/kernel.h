@@ -310,6 +310,12 @@ void weft_caller_exit(const struct weft_caller *prev);
 	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (uint64_t)(T)(i), (uint64_t)(T)(u), \
 			WEFT_EV_RMW, what) != (T)(u))
 
+/* Each group of kernel names below can be left to the model: a model
+ * that has its own atomic_long_t (or atomic64_t, nr_cpu_ids) defines
+ * WEFT_OWN_ATOMIC_LONG (WEFT_OWN_ATOMIC64, WEFT_OWN_CPUMASK) before
+ * including any Weft header (CHANGELOG.md; <weft/sleep.h> and <weft/rcu.h>
+ * have the same switches). */
+#ifndef WEFT_OWN_ATOMIC_LONG
 #define atomic_long_t struct weft_atomic_long
 #define ATOMIC_LONG_INIT(i) { (i) }
 #define atomic_long_read(v) ((long)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_long_read(" #v ")"))
@@ -334,7 +340,9 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define atomic_long_xchg(v, n)                                                  \
 	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
 			   "atomic_long_xchg(" #v ")"))
+#endif /* WEFT_OWN_ATOMIC_LONG */
 
+#ifndef WEFT_OWN_ATOMIC64
 #define atomic64_t struct weft_atomic64
 #define ATOMIC64_INIT(i) { (i) }
 #define atomic64_read(v) ((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic64_read(" #v ")"))
@@ -359,6 +367,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define atomic64_xchg(v, n)                                                     \
 	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
 			      "atomic64_xchg(" #v ")"))
+#endif /* WEFT_OWN_ATOMIC64 */
 
 #define xchg(p, n)                                                              \
 	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
@@ -441,7 +450,9 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define smp_processor_id() weft_smp_processor_id()
 /* The scenario's fake CPU count (core/src/rcu.c, rcu_native.c). */
 unsigned weft_nr_cpu_ids(void);
+#ifndef WEFT_OWN_CPUMASK
 #define nr_cpu_ids weft_nr_cpu_ids()
+#endif
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
 #define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
 
