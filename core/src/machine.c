@@ -198,7 +198,11 @@ static int world_reserve(size_t size)
 	M.world = w;
 	M.shadow = sh;
 	M.world_cap = cap;
-	M.epoch = 0;
+	/* M.epoch goes on: the new shadow's entries (epoch 0) are stale, and
+	 * so must be every other family's epoch-stamped state (wait-list
+	 * entries, bit-lock holders). Restarting it at 0 made the next
+	 * execution's epoch equal an earlier one's, whose leftovers (a
+	 * sleeper's TASK_UNINTERRUPTIBLE of a lost wake-up) it then saw. */
 	M.core_zero_off = ~0u;
 	return 0;
 }
