@@ -455,7 +455,7 @@ static void find_calls(struct weft_trace_view *v)
 		const struct weft_event *e = &v->ev[i];
 		unsigned t = e->tid == 0xff ? WEFT_MAX_THREADS : e->tid % WEFT_MAX_THREADS;
 		v->call_of[i] = SIZE_MAX;
-		if (!e->caller) {
+		if (!e->caller || (e->caller->flags & WEFT_CALLER_KIT)) {
 			by[t] = NULL;
 			continue;
 		}
@@ -751,7 +751,8 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 {
 	const struct weft_event *e = &v->ev[i];
 	/* a helper's events are the model's call of it */
-	const char *what = e->caller ? e->caller->what : e->site ? e->site->what : "?";
+	const char *what = e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what
+			   : e->site ? e->site->what : "?";
 	char obj[96] = "", a[96], b[96];
 	bool flush = e->site && !strncmp(e->site->what, "flush_work(", 11);
 

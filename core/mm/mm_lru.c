@@ -18,6 +18,7 @@
  *    before ClearPageLRU, mm/swap.c __page_cache_release()/release_pages()
  *    testing PageLRU without the lock.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/lru.h>
 
 void weft_lru_init(struct weft_lru *lru, struct weft_mm *mm, enum weft_lru_scheme scheme,

@@ -7,6 +7,7 @@
  * to them is a primitive, under the local lock that keeps the CPU's other
  * contexts out (preemption off; interrupts too for lru_move_tail).
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
 #include <weft/mm/lru_batch.h>

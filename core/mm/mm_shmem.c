@@ -6,6 +6,7 @@
  * checks around a byte change read nothing else, so a check and the
  * change it guards see the same byte.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/shmem.h>
 
 void weft_swap11_init(struct weft_swap11 *si, struct weft_mm *mm, unsigned nr_slots)

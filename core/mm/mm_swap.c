@@ -21,6 +21,7 @@
  * Length: the swap map, clusters, swap cache and continuation pages share
  * mm_swap.h's byte encoding and lock order; apart they would each need it.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
 #include <weft/mm/swap.h>

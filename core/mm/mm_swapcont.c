@@ -11,6 +11,7 @@
  * and by nothing but the walker's own cluster lock after the cluster-lock
  * change: that is the race.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/swapcont.h>
 
 #define SWAPC_NO_SLOT ((unsigned)-1)

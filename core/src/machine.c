@@ -277,7 +277,9 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 	int k = M.cur + 1;
 	const struct weft_caller *prev = M.callers[k].c;
 
-	if (!prev) {   /* the outermost call is the model's */
+	/* the outermost call is the model's; inside a library operation,
+	 * a helper it calls names its own call */
+	if (!prev || (prev->flags & WEFT_CALLER_KIT)) {
 		M.callers[k].c = c;
 		M.callers[k].fresh = true;
 	}
@@ -287,6 +289,32 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 void weft_caller_exit(const struct weft_caller *prev)
 {
 	M.callers[M.cur + 1].c = prev;
+}
+
+const struct weft_caller *weft_kit_enter(const struct weft_caller *c)
+{
+	int k = M.cur + 1;
+	const struct weft_caller *prev = M.kit_callers[k];
+
+	if (!prev) {   /* the outermost call is the model's */
+		M.kit_callers[k] = c;
+		if (!M.callers[k].c) {
+			M.callers[k].c = c;
+			M.callers[k].fresh = false;   /* not folded: no call mark */
+		}
+	}
+	return prev;
+}
+
+void weft_kit_exit(const struct weft_caller *prev)
+{
+	int k = M.cur + 1;
+
+	if (!prev) {
+		if (M.callers[k].c == M.kit_callers[k])
+			M.callers[k].c = NULL;
+		M.kit_callers[k] = NULL;
+	}
 }
 
 /* ---------------------------------------------------------- scheduling */
@@ -704,6 +732,11 @@ unsigned weft_current_tid(void)
 	return M.cur < 0 ? 0 : (unsigned)M.cur;
 }
 
+uint32_t weft_execution_id(void)
+{
+	return M.epoch;   /* monotonic: a bigger world does not restart it */
+}
+
 bool weft_in_thread(void)
 {
 	return M.in_exec && M.cur >= 0;
@@ -747,7 +780,8 @@ vreport(enum weft_kind k, const void *obj, const char *objname, const struct wef
 	r->here.site = s;
 	r->here_since = since;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
-	r->here_caller = M.callers[here_tid + 1].c;
+	r->here_caller = M.kit_callers[here_tid + 1] ? M.kit_callers[here_tid + 1]
+						      : M.callers[here_tid + 1].c;
 	if (other)
 		r->other = *other;
 	else if (obj)
@@ -1099,6 +1133,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	}
 	memset(M.ring, 0, sizeof(M.ring));
 	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
+	memset(M.kit_callers, 0, sizeof(M.kit_callers));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;

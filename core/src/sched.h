@@ -204,6 +204,10 @@ struct weft_machine {
 		const struct weft_caller *c;
 		bool fresh;
 	} callers[WEFT_MAX_THREADS + 1];
+	/* The model's call of the library (kit) operation each context is
+	 * in (the outermost): what a report names. The events carry it as
+	 * their caller (callers[]) unless a list helper's call is open. */
+	const struct weft_caller *kit_callers[WEFT_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;

@@ -165,6 +165,9 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 bool weft_in_thread(void);
+/* Distinct for every execution of the process (setup to audits): for a
+ * kit's own per-execution tables. */
+uint32_t weft_execution_id(void);
 /* Threads that come and go (kthread_run()/pthread_create() style): start
  * fn(world, arg) as a new model thread on fake CPU cpu (taken modulo the
  * scenario's CPU count); returns its thread number. At most
@@ -185,7 +188,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define WEFT_CALLER(what_)                                                      \
 	({                                                                     \
 		static const struct weft_caller __weft_caller = {              \
-			__FILE__, __func__, (what_), __LINE__ };               \
+			__FILE__, __func__, (what_), __LINE__, 0 };            \
 		&__weft_caller;                                                \
 	})
 #define WEFT_CALL_VOID(what_, call)                                             \
@@ -204,6 +207,41 @@ void weft_caller_exit(const struct weft_caller *prev);
 		__weft_cret;                                                   \
 	})
 
+/* A library operation (an mm kit function) records the model's call of it
+ * the same way, in a slot of its own: reports and the failing and
+ * conflicting sides of a diagram name that call ("[get_page(mm, p)] in
+ * my_fault() at model.c:42"), not a line inside the library, while the
+ * rows keep the library's own operations (they are not folded). */
+const struct weft_caller *weft_kit_enter(const struct weft_caller *c);
+void weft_kit_exit(const struct weft_caller *prev);
+#define WEFT_KIT_CALLER(what_)                                                  \
+	({                                                                     \
+		static const struct weft_caller __weft_kcaller = {             \
+			__FILE__, __func__, (what_), __LINE__, WEFT_CALLER_KIT }; \
+		&__weft_kcaller;                                               \
+	})
+/* (__COUNTER__ names the saved caller: calls nest in one another's
+ * arguments) */
+#define WEFT_KIT_CALL_VOID(what_, call) __WEFT_KIT_CALL_VOID(what_, call, __COUNTER__)
+#define WEFT_KIT_CALL_VAL(T, what_, call) __WEFT_KIT_CALL_VAL(T, what_, call, __COUNTER__)
+#define __WEFT_KIT_CALL_VOID(w, c, n) ___WEFT_KIT_CALL_VOID(w, c, n)
+#define __WEFT_KIT_CALL_VAL(T, w, c, n) ___WEFT_KIT_CALL_VAL(T, w, c, n)
+#define ___WEFT_KIT_CALL_VOID(what_, call, n)                                   \
+	({                                                                     \
+		const struct weft_caller *__weft_kprev##n =                    \
+			weft_kit_enter(WEFT_KIT_CALLER(what_));                    \
+		call;                                                          \
+		weft_kit_exit(__weft_kprev##n);                                \
+	})
+#define ___WEFT_KIT_CALL_VAL(T, what_, call, n)                                 \
+	({                                                                     \
+		const struct weft_caller *__weft_kprev##n =                    \
+			weft_kit_enter(WEFT_KIT_CALLER(what_));                    \
+		T __weft_kret##n = (call);                                     \
+		weft_kit_exit(__weft_kprev##n);                                \
+		__weft_kret##n;                                                \
+	})
+
 #define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
 	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
 		    WEFT_SITE((ev), (what)))
@@ -213,6 +251,8 @@ void weft_caller_exit(const struct weft_caller *prev);
 #include <weft/native.h>
 #define WEFT_CALL_VOID(what_, call) ((void)(call))
 #define WEFT_CALL_VAL(T, what_, call) (call)
+#define WEFT_KIT_CALL_VOID(what_, call) ((void)(call))
+#define WEFT_KIT_CALL_VAL(T, what_, call) (call)
 #endif
 
 /* An init's check of the object it is given, before its plain stores
