@@ -489,9 +489,19 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		for (unsigned o = 0; o < v->nobj && k + 70 < sizeof(what); o++)
 			k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%s", o ? ", " : "",
 					      v->objects[o]);
-		fprintf(f, "  (%zu of %zu events shown: %s%s%s, the stores they read, where threads "
-			   "were preempted, locks; --full shows all)\n",
-			shown, v->n, who[0] ? who : "the threads", who[0] ? " on " : " on ", what);
+		char reads[64] = "";
+		if (v->fail_idx < v->n && v->ev[v->fail_idx].tid != 0xff)
+			snprintf(reads, sizeof(reads), "%s's reads%s, ",
+				 weft_trace_thread(v, v->ev[v->fail_idx].tid),
+				 v->fail_preempted ? " since it was preempted" : "");
+		if (v->nobj)
+			fprintf(f, "  (%zu of %zu events shown: %s on %s, %sthe stores they read, "
+				   "where threads were preempted, locks; --full shows all)\n",
+				shown, v->n, who[0] ? who : "the threads", what, reads);
+		else
+			fprintf(f, "  (%zu of %zu events shown: %sthe stores they read, where threads "
+				   "were preempted, locks; --full shows all)\n",
+				shown, v->n, reads);
 	}
 	free(rows);
 }

@@ -7,6 +7,7 @@
  * to them is a primitive, under the local lock that keeps the CPU's other
  * contexts out (preemption off; interrupts too for lru_move_tail).
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
 #include <weft/mm/lru_batch.h>
@@ -14,6 +15,8 @@
 void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, unsigned size)
 {
 	memset(b, 0, sizeof(*b));
+	if (!WEFT_CHECK_WORLD(b, "weft_lru_batches_init()"))
+		return;
 	b->lru = lru;
 	b->size = size < 1 ? 1 : size > WEFT_FBATCH_MAX ? WEFT_FBATCH_MAX : size;
 }

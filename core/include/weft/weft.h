@@ -157,7 +157,13 @@ struct weft_caller {
 	const char *func;
 	const char *what;     /* "list_del(&p->lru)" */
 	unsigned line;
+	unsigned flags;       /* WEFT_CALLER_KIT */
 };
+/* The model's call of a library operation (an mm kit function,
+ * WEFT_KIT_CALL_*): named where its events happened and by reports, but
+ * its events are not folded into one row, and a list helper it calls
+ * names its own call while it runs. */
+#define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
 /* "func() at file:line" of the model's call c of a helper when c is set,

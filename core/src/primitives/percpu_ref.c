@@ -43,6 +43,8 @@ int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned
 	unsigned long mode = 0;
 	long start = 0;
 
+	if (!WEFT_CHECK_WORLD(ref, "percpu_ref_init()"))
+		return -1;   /* as -ENOMEM: no ref */
 	weft_unpoison(ref->percpu_count, sizeof(ref->percpu_count),
 		      WEFT_SITE(WEFT_EV_ALLOC, "percpu_ref_init(): alloc_percpu()"));
 	ref->allow_reinit = flags & PERCPU_REF_ALLOW_REINIT;

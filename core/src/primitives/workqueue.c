@@ -107,6 +107,11 @@ static const struct weft_wait_class flush_class = {
 
 void weft_init_work(struct work_struct *w, work_func_t fn)
 {
+	static struct weft_site site = { __FILE__, "weft_init_work", "INIT_WORK()", __LINE__,
+					 WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+
+	if (!in_world(w, sizeof(*w), &site))
+		return;
 	/* INIT_WORK: plain initialisation of an item nobody can see yet */
 	w->data = 0;
 	w->func = fn;
@@ -164,9 +169,9 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 	}
 	cpu %= nr_cpus;
 	sched_point_at(s, &w->data, sizeof(w->data), NULL);
+	thread_loc(w, sizeof(*w), s);   /* the worker reads all of it */
 	loc = loc_of(&w->data);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	check_uaf(loc, s);
 	old = __atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_RELAXED);
 	weft_trace(WEFT_EV_RMW, loc, old, old | 1ul << WEFT_WORK_PENDING, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(w->data), 0, s);
@@ -200,8 +205,8 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		return false;
 	weft_might_sleep(s);
 	sched_point_at(s, w, sizeof(*w), &flush_class);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	thread_loc(w, sizeof(*w), s);
+	check_uaf(loc, s);
 	while (flush_busy(w, (unsigned)M.cur)) {
 		if (cpu_of_work(w) >= 0 && pools[cpu_of_work(w)].worker == M.cur) {
 			weft_report(WEFT_KIND_DEADLOCK, w, s,
