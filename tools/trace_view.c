@@ -468,7 +468,7 @@ static void find_calls(struct weft_trace_view *v)
 
 static void decide_ctx(struct weft_trace_view *v)
 {
-	uint64_t seen[WEFT_MAX_CPUS] = { 0 };
+	uint64_t seen[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	enum weft_kind k = v->r->kind;
 
@@ -484,7 +484,7 @@ static void decide_ctx(struct weft_trace_view *v)
 			v->show_ctx = true;
 			return;
 		}
-		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_MAX_CPUS && e->tid < 64) {
+		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_EXEC_MAX_CPUS && e->tid < 64) {
 			seen[e->cpu] |= 1ull << e->tid;
 			if (seen[e->cpu] & (seen[e->cpu] - 1)) {
 				v->show_ctx = true;   /* two threads share a CPU */

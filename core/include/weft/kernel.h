@@ -503,8 +503,8 @@ unsigned weft_nr_cpu_ids(void);
 
 /* Per-CPU data: an array indexed by fake CPU inside the world. */
 #define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
-#define per_cpu(name, cpu) ((name)[(cpu)])
-#define this_cpu_ptr(name) (&(name)[smp_processor_id()])
+#define per_cpu(name, cpu) ((name)[weft_percpu_slot((cpu), WEFT_PCPU_N(name))])
+#define this_cpu_ptr(name) (&(name)[weft_percpu_slot(smp_processor_id(), WEFT_PCPU_N(name))])
 
 #define WEFT_THREAD_SPAWN(fn, arg, cpu)                                         \
 	weft_thread_spawn((fn), (arg), (cpu), WEFT_SITE(WEFT_EV_SPAWN, "spawn(" #fn ")"))

@@ -38,12 +38,16 @@ extern "C" {
  * Threads numbered WEFT_MAX_THREADS and up have no slot in those arrays:
  * RCU read-side sections and rwsem read holds in them are reported
  * (assertion), the kit's per-thread statistics fold them onto the first.
- * WEFT_MAX_CPUS: CPUs of a scenario, and the size of per-CPU arrays
- * (WEFT_PER_CPU); a thread spawned when every CPU has a thread shares one.
+ * WEFT_MAX_CPUS: the size of per-CPU arrays in models and the kit
+ * (WEFT_PER_CPU, the LRU batches); WEFT_EXEC_MAX_CPUS: the CPUs a scenario
+ * may declare. A per-CPU array indexed by a CPU it has no entry for is
+ * reported (assertion), never read past its end. A thread spawned when
+ * every CPU has a thread shares one.
  */
 #define WEFT_MAX_THREADS 16
 #define WEFT_EXEC_MAX_THREADS 64
 #define WEFT_MAX_CPUS 16
+#define WEFT_EXEC_MAX_CPUS 64
 #define WEFT_MAX_OPS 32          /* workload operations per thread */
 #define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
 #define WEFT_TRACE_RING 64       /* last events kept for reports */
@@ -237,7 +241,7 @@ struct weft_scenario {
 	const char *name;        /* stable */
 	const char *summary;
 	const char *source;
-	unsigned nr_cpus;        /* 1..WEFT_MAX_CPUS */
+	unsigned nr_cpus;        /* 1..WEFT_EXEC_MAX_CPUS */
 	unsigned nr_threads;     /* 1..WEFT_MAX_THREADS; thread t runs on cpu_of[t] */
 	const uint8_t *cpu_of;   /* NULL: thread t on CPU t % nr_cpus */
 	size_t world_size;       /* the zeroed model state */

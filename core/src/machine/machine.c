@@ -376,7 +376,7 @@ static void record_decision(const struct weft_decision *d, int chosen)
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec++];
 	r->step = d->step;
-	r->runnable = (uint16_t)d->runnable;
+	r->runnable = d->runnable;
 	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->dflt = (uint8_t)d->dflt;
 	r->chosen = (uint8_t)chosen;
@@ -661,14 +661,14 @@ static struct weft_site shared_cpu_site = { __FILE__, "weft_sched_spawn",
  * with the fewest (lowest first), said with a note in the trace. */
 static unsigned spawn_cpu(unsigned n)
 {
-	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_MAX_CPUS] = { 0 };
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		if (i != n && M.th[i].state != T_DONE && thread_irq(&M.th[i]) < 0 &&
-		    M.cpu_of[i] < WEFT_MAX_CPUS)
+		    M.cpu_of[i] < WEFT_EXEC_MAX_CPUS)
 			load[M.cpu_of[i]]++;
 	unsigned best = 0;
-	for (unsigned c = 1; c < nr_cpus && c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 1; c < nr_cpus && c < WEFT_EXEC_MAX_CPUS; c++)
 		if (load[c] < load[best])
 			best = c;
 	if (load[best])
@@ -1160,7 +1160,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return WEFT_ENOMEM;
 	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
 	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
-	    sc->nr_cpus > WEFT_MAX_CPUS)
+	    sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
 		return WEFT_EINVAL;
 	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
 		return WEFT_ENOMEM;
