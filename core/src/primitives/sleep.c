@@ -136,12 +136,12 @@ void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class
 		weft_sched_livelock("step budget exhausted");
 }
 
-static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+/* A model thread's operand (the host context checked it at its branch). */
+static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
 {
-	uint32_t loc = loc_of(p);
+	uint32_t loc = thread_loc(p, size, s);
 
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	check_uaf(loc, s);
 	return loc;
 }
 
@@ -161,7 +161,7 @@ uint32_t weft_wl_wait_turn(void *obj, uint32_t size, uint32_t *nr_waiters, uint8
 		(*nr_waiters)++;
 	}
 	weft_wl_sleep(obj, size, wc, holder, s);
-	return obj_loc(obj, s);
+	return obj_loc(obj, size, s);
 }
 
 void weft_wl_taken(void *obj, uint32_t *nr_waiters)
@@ -301,6 +301,8 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	weft_lockdep_init(m, s);   /* the lock class: this init site */
 	if (M.cur < 0) {
 		m->owner = 0;
@@ -308,7 +310,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 		return;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	if (m->owner || weft_wl_count(m, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, m, s, "mutex_init of a mutex in use (held by T%d)",
 			    owner_tid(m->owner));
@@ -323,7 +325,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 /* The lock operation of this step: takes m or sleeps until it can. */
 void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 
 	if (m->owner == me)
 		weft_report(WEFT_KIND_DEADLOCK, m, s,
@@ -343,6 +345,8 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		if (m->owner)
 			weft_wl_host_sleeps(m, s);
@@ -360,6 +364,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0) {
 		ok = m->owner == 0;
 		if (ok)
@@ -367,7 +373,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 		return ok;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	ok = m->owner == 0;
 	if (ok) {
 		if (weft_lockdep_on)
@@ -388,7 +394,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
  * the caller's). */
 void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 	uint64_t mask = 0;
 	int w;
 
@@ -428,6 +434,8 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		m->owner = 0;
 		return;
@@ -441,10 +449,12 @@ bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0)
 		return m->owner != 0;
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	weft_trace(WEFT_EV_READ, loc, m->owner, m->owner, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*m), 0, s);
 	return m->owner != 0;
@@ -567,12 +577,14 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint32_t loc;
 
 	weft_lockdep_init(r, s);
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		memset(r, 0, sizeof(*r));
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer || r->readers || weft_wl_count(r, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, r, s, "init_rwsem of an rw_semaphore in use");
 	weft_trace(WEFT_EV_WRITE, loc, r->writer, 0, s);
@@ -630,6 +642,8 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer)
 			weft_wl_host_sleeps(r, s);
@@ -639,7 +653,7 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
 	while (!rwsem_read_take(r, me))
@@ -654,13 +668,15 @@ int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer;
 		r->readers += ok;
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -677,6 +693,8 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer || r->readers)
 			weft_wl_host_sleeps(r, s);
@@ -686,7 +704,7 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_write_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer == me + 1 || held_of(r, me))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
@@ -704,6 +722,8 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer && !r->readers;
 		if (ok)
@@ -711,7 +731,7 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -739,13 +759,15 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask = 0;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->readers)
 			r->readers--;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (!held_of(r, me) || !r->readers)
@@ -770,12 +792,14 @@ void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (r->writer != me + 1)
@@ -796,13 +820,15 @@ void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		r->readers++;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer != me + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u downgrades an rw_semaphore it does not hold for write", me);
@@ -840,13 +866,15 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count = val;
 		sem->nr_waiters = 0;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	if (weft_wl_count(sem, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, sem, s, "sema_init of a semaphore with sleepers");
 	old = sem->count;
@@ -878,6 +906,8 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		if (sem->count == 0)
 			weft_wl_host_sleeps(sem, s);
@@ -887,7 +917,7 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	}
 	sched_point_at(s, sem, sizeof(*sem), &sem_class);
 	weft_wl_might_sleep(sem, s);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	while (!sem_take(sem, me, &old))
 		loc = weft_wl_wait_turn(sem, sizeof(*sem), &sem->nr_waiters, WL_EXCLUSIVE, &sem_class, 0,
 				   s);
@@ -902,13 +932,15 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	uint32_t loc, old;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return 1;
 	if (M.cur < 0) {
 		ok = sem->count > 0;
 		sem->count -= ok;
 		return !ok;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	ok = sem->count > 0;
 	if (ok) {
@@ -929,12 +961,14 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 	uint64_t mask = 0;
 	int w;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count++;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	weft_tsan_release(sem);
 	w = weft_wl_first(sem, 0, 0);
