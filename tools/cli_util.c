@@ -224,6 +224,23 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 	return sc;
 }
 
+const struct weft_scenario *cli_scenario_lock(const char *cmd, const char *spec,
+					      const char *lock_s, unsigned *vi,
+					      enum weft_lock_model *lock, int *rc)
+{
+	const struct weft_scenario *sc = cli_scenario(spec, vi);
+
+	*rc = WEFT_EXIT_USAGE;
+	if (!sc)
+		return NULL;
+	*lock = sc->default_lock;
+	if (lock_s && !cli_parse_lock(lock_s, lock)) {
+		*rc = cli_usage_error("%s: --lock takes tas or ticket, not '%s'", cmd, lock_s);
+		return NULL;
+	}
+	return sc;
+}
+
 bool cli_parse_lock(const char *s, enum weft_lock_model *out)
 {
 	if (!s)

@@ -308,12 +308,11 @@ int cmd_import(int argc, char **argv)
 		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
 			return cli_usage_error("import: --strategy takes [A-Za-z0-9._-]");
 	unsigned vi;
-	const struct weft_scenario *sc = cli_scenario(target, &vi);
+	enum weft_lock_model lock;
+	int rc;
+	const struct weft_scenario *sc = cli_scenario_lock("import", target, lock_s, &vi, &lock, &rc);
 	if (!sc)
-		return WEFT_EXIT_USAGE;
-	enum weft_lock_model lock = sc->default_lock;
-	if (lock_s && !cli_parse_lock(lock_s, &lock))
-		return cli_usage_error("import: --lock takes tas or ticket, not '%s'", lock_s);
+		return rc;
 	static uint8_t buf[65536];
 	long n = cli_read_file(crash, buf, sizeof(buf));
 	if (n < 0)

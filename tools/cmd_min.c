@@ -55,12 +55,12 @@ int cmd_min(int argc, char **argv)
 			return cli_usage_error("min: '%s' is a raw input: --target SCENARIO:VARIANT "
 					       "is required", file);
 		unsigned vi;
-		const struct weft_scenario *sc = cli_scenario(target, &vi);
+		enum weft_lock_model lock;
+		int rc;
+		const struct weft_scenario *sc = cli_scenario_lock("min", target, lock_s, &vi, &lock,
+								  &rc);
 		if (!sc)
-			return WEFT_EXIT_USAGE;
-		enum weft_lock_model lock = sc->default_lock;
-		if (lock_s && !cli_parse_lock(lock_s, &lock))
-			return cli_usage_error("min: --lock takes tas or ticket, not '%s'", lock_s);
+			return rc;
 		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
 					   .checks = WEFT_CHECKS_DEFAULT };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);

@@ -550,21 +550,7 @@ int cmd_run(int argc, char **argv)
 			       "with every store visible at once does not fail)\n");
 		else if (memory != WEFT_MEM_SC && needs_weak == 0)
 			printf("weak memory: the same schedule fails under --memory sc too\n");
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			char tn[256];
-			printf("reproduce: %s run %s --lock %s%s%s --strategy bytes --input-hex ",
-			       cli_prog, cli_target_name(sc, vi, tn, sizeof(tn)),
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
-			cli_hex_print(stdout, repro, repro_len);
-			cli_print_program_args(stdout);
-			printf("\n");
-		}
+		cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
 		if (outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,

@@ -421,19 +421,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			print_levels_text(&R);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			char tn[256];
-			printf("reproduce: %s run %s --lock %s --strategy bytes --input-hex ",
-			       cli_prog, cli_target_name(sc, a->vi, tn, sizeof(tn)), lockname);
-			cli_hex_print(stdout, repro, repro_len);
-			cli_print_program_args(stdout);
-			printf("\n");
-		}
+		cli_print_reproduce(sc, a->vi, a->lock, WEFT_MEM_SC, repro, repro_len);
 		if (a->outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len,
