@@ -24,12 +24,14 @@
 #include <weft/replay.h>
 
 #include "check.h"
+#include "regressions.h"
 
 static void regressions(const char *dir)
 {
 	DIR *d = opendir(dir);
-	struct dirent *de;
 	unsigned files = 0, hashed = 0;
+	char path[4096], err[300];
+	struct weft_replay rf;
 	/* which buggy variants (x lock) have a file */
 	bool have[64 * 16][2];
 
@@ -37,18 +39,8 @@ static void regressions(const char *dir)
 	CHECK(d != NULL, "cannot open %s", dir);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".weft"))
-			continue;
-		char path[4096], err[300];
-		struct weft_replay rf;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+	while (regression_next(d, dir, path, sizeof(path), &rf)) {
 		files++;
-		if (weft_replay_load(path, &rf, err, sizeof(err))) {
-			CHECK(0, "%s: %s", path, err);
-			continue;
-		}
 		const struct weft_scenario *sc;
 		unsigned vi;
 		int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
@@ -93,7 +85,7 @@ static void regressions(const char *dir)
 			free(bs);
 			fixed++;
 		}
-		printf("  %s: %s %s:%s (%s), %u fixed variants clean\n", de->d_name,
+		printf("  %s: %s %s:%s (%s), %u fixed variants clean\n", strrchr(path, '/') + 1,
 		       weft_kind_name(c.r.kind), rf.scenario, rf.variant,
 		       rf.lock ? "ticket" : "tas", fixed);
 		weft_replay_free(&rf);
