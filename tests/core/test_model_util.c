@@ -127,23 +127,16 @@ static void sw_thread(void *w, unsigned tid)
 	(void)tid;
 }
 
-static const char *const sw_ops[] = { "nop" };
-static const char *const sw_files[] = { "test_model_util.c", NULL };
+/* Only what the test needs: a run of setup(), whose world it reads. */
 static const struct weft_variant sw_variants[] = {
 	{ "only", NULL, false, "test only", "tests/core", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario sw_scn = {
 	.name = "test-model-util",
 	.summary = "test only: a swap device and two page tables",
-	.source = "tests/core",
 	.nr_cpus = 1,
 	.nr_threads = 1,
 	.world_size = sizeof(struct sw_world),
-	.nr_opcodes = 1,
-	.opnames = sw_ops,
-	.max_ops = 1,
-	.decision_hint = 8,
-	.files = sw_files,
 	.setup = sw_setup,
 	.thread = sw_thread,
 	.fields = sw_fields,
