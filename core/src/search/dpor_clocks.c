@@ -8,37 +8,6 @@
  */
 #include "dpor_state.h"
 
-/* ------------------------------------------------------------ dependence */
-
-static inline bool overlap(const struct dep *a, const struct dep *b)
-{
-	return a->loc < b->loc + b->size && b->loc < a->loc + a->size;
-}
-
-/* Do events (transitions) a and b of different threads conflict? */
-bool weft_dpor_dep_conflict(const struct dep *a, const struct dep *b)
-{
-	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y ||
-	    a->xall || b->xall)
-		return true;
-	if (a->kind == WEFT_DEP_END && b->kind == WEFT_DEP_JOIN)
-		return a->arg == b->arg;
-	if (b->kind == WEFT_DEP_END && a->kind == WEFT_DEP_JOIN)
-		return a->arg == b->arg;
-	if (!a->nx && !b->nx) {
-		if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
-			return false;
-		return overlap(a, b);
-	}
-	struct xrange ra, rb;
-	for (unsigned i = 0; dep_range(a, i, &ra); i++)
-		for (unsigned j = 0; dep_range(b, j, &rb); j++)
-			if (ra.loc != WEFT_NO_LOC && rb.loc != WEFT_NO_LOC && (ra.w | rb.w) &&
-			    ra.loc < rb.loc + rb.size && rb.loc < ra.loc + ra.size)
-				return true;
-	return false;
-}
-
 static void sig_words(const struct xrange *e, uint64_t out[SIGW], bool *all)
 {
 	memset(out, 0, SIGW * sizeof(uint64_t));
@@ -437,7 +406,7 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	for (uint32_t q = d->slp; q; q &= q - 1) {
 		const struct info *in = &d->slpi[lowest(q)];
 		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
-							       : weft_dpor_dep_conflict(r, &in->d));
+							       : dep_conflict(r, &in->d));
 		if (w)
 			d->slp &= (uint16_t)~bit(lowest(q));
 	}
@@ -598,7 +567,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 				const struct info *in = &d->slpi[lowest(m)];
 				bool joins = e->d.loc == WEFT_NO_LOC && e->d.arg == lowest(m);
 				if (!in->known || joins ||
-				    (in->one ? weft_dpor_dep_conflict(&e->d, &in->d) : sig_conflict(&e->d, &in->s)))
+				    (in->one ? dep_conflict(&e->d, &in->d) : sig_conflict(&e->d, &in->s)))
 					d->slp &= (uint16_t)~bit(lowest(m));
 			}
 		}
@@ -671,7 +640,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 				const struct info *in = &d->slpi[lowest(m)];
 				bool w = !in->known ||
 					 (d->bounded && !in->one ? sig_conflict(&e->d, &in->s)
-								 : weft_dpor_dep_conflict(&e->d, &in->d));
+								 : dep_conflict(&e->d, &in->d));
 				if (w)
 					d->slp &= (uint16_t)~bit(lowest(m));
 			}

@@ -193,7 +193,7 @@ static bool weak_initial(const struct weft_dpor *d, unsigned t, bool known, cons
 	if (!known)
 		return false;
 	for (uint32_t y = 0; y < n; y++)
-		if (!d->v[y].gone && weft_dpor_dep_conflict(dp, &d->v[y].d))
+		if (!d->v[y].gone && dep_conflict(dp, &d->v[y].d))
 			return false;
 	return true;
 }

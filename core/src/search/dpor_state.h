@@ -95,6 +95,37 @@ static inline bool dep_range(const struct dep *a, unsigned i, struct xrange *r)
 	return true;
 }
 
+static inline bool overlap(const struct dep *a, const struct dep *b)
+{
+	return a->loc < b->loc + b->size && b->loc < a->loc + a->size;
+}
+
+/* Do events (transitions) a and b of different threads conflict? The
+ * dependence relation: the clocks (dpor_clocks.c) and the race analysis
+ * (dpor_races.c) both ask it. */
+static inline bool dep_conflict(const struct dep *a, const struct dep *b)
+{
+	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y ||
+	    a->xall || b->xall)
+		return true;
+	if (a->kind == WEFT_DEP_END && b->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (b->kind == WEFT_DEP_END && a->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (!a->nx && !b->nx) {
+		if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
+			return false;
+		return overlap(a, b);
+	}
+	struct xrange ra, rb;
+	for (unsigned i = 0; dep_range(a, i, &ra); i++)
+		for (unsigned j = 0; dep_range(b, j, &rb); j++)
+			if (ra.loc != WEFT_NO_LOC && rb.loc != WEFT_NO_LOC && (ra.w | rb.w) &&
+			    ra.loc < rb.loc + rb.size && rb.loc < ra.loc + ra.size)
+				return true;
+	return false;
+}
+
 /* ----------------------------------------------------------------- state */
 
 #define EV_FIRST    1u   /* the first event of the thread chosen at its frame */
@@ -374,7 +405,6 @@ static inline uint32_t node_find(const struct weft_dpor *d, uint32_t parent, uns
 }
 
 /* dpor_clocks.c */
-bool weft_dpor_dep_conflict(const struct dep *a, const struct dep *b);
 void weft_dpor_sig_add(struct sig *s, const struct dep *e);
 void weft_dpor_step(void *st, const struct weft_step_info *si);
 /* dpor_races.c */
