@@ -136,21 +136,6 @@ void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class
 		weft_sched_livelock("step budget exhausted");
 }
 
-/* A model thread's operand (the host context checked it at its branch). */
-static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
-{
-	uint32_t loc = thread_loc(p, size, s);
-
-	check_uaf(loc, s);
-	return loc;
-}
-
-static inline void obj_written(uint32_t loc, const struct weft_site *s)
-{
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
-}
-
 uint32_t weft_wl_wait_turn(void *obj, uint32_t size, uint32_t *nr_waiters, uint8_t flags,
 			   const struct weft_wait_class *wc, uint64_t holder, const struct weft_site *s)
 {

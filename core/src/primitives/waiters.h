@@ -69,6 +69,23 @@ bool weft_wl_wake(unsigned tid, const void *chan);
  */
 void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
 		   uint64_t holder, const struct weft_site *s);
+
+/* A model thread's operand (the host context checked it at its branch),
+ * and its store. */
+static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
+{
+	uint32_t loc = thread_loc(p, size, s);
+
+	check_uaf(loc, s);
+	return loc;
+}
+
+static inline void obj_written(uint32_t loc, const struct weft_site *s)
+{
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
 /*
  * The wait loop of every sleeping primitive (__mutex_lock_common(),
  * rwsem_down_read_slowpath(), rwsem_down_write_slowpath(), __down_common(),
