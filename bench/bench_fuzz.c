@@ -398,7 +398,8 @@ static bool is_small_wall(const char *zoo)
 void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 {
 	unsigned met_ex = 0, nr_ex = 0;
-	static struct bf_row rows[4 + 2 + 8];
+	static struct bf_row rows[4 + sizeof(fuzzers) / sizeof(fuzzers[0]) +
+				  sizeof(ablations) / sizeof(ablations[0])];
 
 	js_first = true;
 	fprintf(md, "## Searchers to the declared bug (random, pct, dfs-b1-gen: %u seeds of at "
