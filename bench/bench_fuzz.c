@@ -281,6 +281,8 @@ static const struct bf_fuzz ablations[] = {
 	{ "lf-no-rarity", "libfuzzer", { "WEFT_FUZZ_RARITY=0" },
 	  "switch pairs and reads-from not collected at all (no rarity pool)" },
 	{ "lf-no-bandit", "libfuzzer", { "WEFT_FUZZ_BANDIT=0" }, "uniform mutation shares" },
+	{ "lf-seeds", "libfuzzer", { "WEFT_FUZZ_SEEDS=corpus" },
+	  "the seed corpus run first (the default before 23's measurements)" },
 	{ "lf-no-mode-bandit", "libfuzzer", { "WEFT_FUZZ_MODE_BANDIT=0" },
 	  "a genome's schedule mode from the prior shares alone" },
 	{ "lf-no-warmup", "libfuzzer", { "WEFT_FUZZ_WARMUP=0" },
