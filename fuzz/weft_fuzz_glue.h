@@ -38,6 +38,10 @@ struct weft_fuzz_stats {
 	uint64_t execs;      /* machine executions (a systematic stage's too) */
 	uint64_t reports;
 	uint64_t steps;      /* steps of those executions */
+	/* execs and steps when the first report was made (0: none yet): an
+	 * engine goes on for a while after a crash (AFL++ ends the queue
+	 * entry's stage first), so the totals overstate the work to the bug */
+	uint64_t first_report_execs, first_report_steps;
 };
 
 /* Once per process, before the first execution. Returns 0, or < 0 with a
