@@ -84,6 +84,8 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 		shadow_write(loc, s);
 		if (M.fb)
 			feedback_write(loc, s);
+		if (__builtin_expect(weft_bitlock_epoch == M.epoch, 0) && nv != old)
+			weft_bitlock_written(loc, nv);
 	}
 	return old;
 }

@@ -45,6 +45,12 @@
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
+/* The owner word of a lock taken by setup (no thread): a spinlock's
+ * locked, a mutex's owner, an rwsem's writer. Owner callbacks return
+ * WEFT_OWNER_HOST for it, reports say "setup". */
+#define WEFT_HOST_OWNER 0xffffffffu
+#define WEFT_OWNER_HOST (-2)
+
 /*
  * What a blocked thread waits on. One class per primitive family: it names
  * the channel's owner (the thread that must act before the waiter can go
@@ -544,6 +550,15 @@ unsigned weft_sched_wake_all(const void *chan);
 unsigned weft_sched_wake_n(const void *chan, unsigned n);
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
+
+/* sleep.c: a bit lock's holder is known from test_and_set_bit_lock() (or
+ * a handoff) until the bit is cleared, by clear_bit_unlock() or by any
+ * other store to the word (__clear_bit_unlock(), a plain flags store):
+ * the funnel tells it of every change of a word while holders are known
+ * in this execution (weft_bitlock_epoch == M.epoch), so a "held by" never
+ * names a thread that let the bit go. */
+extern uint32_t weft_bitlock_epoch;
+void weft_bitlock_written(uint32_t loc, uint64_t word);
 
 /* ------------------------------------------------------------ contexts */
 
