@@ -83,6 +83,28 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 	rf->nr_threads = (uint8_t)weft_last_nr_threads();
 	rf->lock = (uint8_t)o->lock;
 	rf->checks = o->checks;
+	const struct weft_program *pg = weft_program_self();
+	if (pg) {
+		size_t used = 0;
+		rf->has_program = strlen(pg->path) < sizeof(rf->program.path) &&
+				  strlen(pg->options) < sizeof(rf->program.options);
+		snprintf(rf->program.path, sizeof(rf->program.path), "%s", pg->path);
+		memcpy(rf->program.build_id, pg->build_id, pg->build_id_len);
+		rf->program.build_id_len = pg->build_id_len;
+		for (unsigned i = 0; i < pg->argc && rf->has_program; i++) {
+			size_t n = strlen(pg->argv[i]) + 1;
+			if (used + n > sizeof(rf->program.args)) {
+				rf->has_program = false;
+				break;
+			}
+			memcpy(rf->program.args + used, pg->argv[i], n);
+			used += n;
+		}
+		rf->program.argc = pg->argc;
+		snprintf(rf->program.options, sizeof(rf->program.options), "%s", pg->options);
+		if (!rf->has_program)
+			return WEFT_EINVAL;
+	}
 	if (r->kind != WEFT_KIND_NONE) {
 		size_t nf;
 		const struct weft_lockdep_fact *f = weft_lockdep_last_witness(&nf);

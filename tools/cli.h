@@ -17,6 +17,24 @@
 #include "commands.def"
 #undef X
 
+/* `weft COMMAND ARGS...` (argv[0] the program): the subcommand's exit code. */
+int weft_cli_main(int argc, char **argv);
+
+/* cli_program.c: a target or replay file of an instrumented program
+ * hands the command to that program (exec). Returns -1 if argv names
+ * none, else (exec failed) an exit code. */
+int cli_program_handoff(int argc, char **argv);
+/* How a command names sc:variant for the user: "scenario:variant", or in
+ * an instrumented program the program's path. */
+const char *cli_target_name(const struct weft_scenario *sc, unsigned vi, char *buf, size_t n);
+/* " -- args" of an instrumented program's main() (nothing otherwise). */
+void cli_print_program_args(FILE *f);
+/* An instrumented program as its own fuzz target: the environment it
+ * needs (appended to envs[0..n), returns the new count) and the argv of a
+ * weft command it runs on itself (import: main()'s arguments after "--"). */
+unsigned cli_program_target_env(char **envs, unsigned n);
+unsigned cli_program_self_argv(char **argv, unsigned n, unsigned cap);
+
 /* The name this program runs as: argv[0]'s basename ("weft", or an
  * out-of-tree model's own program such as "obj-put", which links
  * weft_main). Every command a hint prints starts with it, so the hint runs

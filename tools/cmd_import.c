@@ -13,7 +13,7 @@
 #include "replay_cli.h"
 
 const char weft_help_import[] =
-	"usage: weft import CRASH --target SCENARIO:VARIANT [options]\n\n"
+	"usage: weft import CRASH --target SCENARIO:VARIANT|./PROGRAM [options] [-- ARGS]\n\n"
 	"Turns a raw fuzzer input (a libFuzzer crash-* or AFL++ crashes/id:* file of a\n"
 	"fuzz_<scenario>_<variant> target: the bytes encoding of docs/strategies.md)\n"
 	"into a minimized replay file: minimizes it (as weft min), writes\n"

@@ -17,7 +17,9 @@ const char weft_help_replay[] =
 	"reproduces: the same scheduling decisions, the same periodic state hashes, the\n"
 	"same verdict (kind, site, step) and the same trace hash. Any divergence is\n"
 	"reported as DESYNC at the first divergent step, with the recorded and the\n"
-	"replayed view. On success prints the race as a per-CPU diagram.\n"
+	"replayed view. On success prints the race as a per-CPU diagram. A file made by\n"
+	"an instrumented program (weft-cc) is handed to that program, which refuses it\n"
+	"if it was rebuilt since (exit 5).\n"
 	"  --full             every step in the diagram, not only the ones that matter\n"
 	"  --json             one JSON object: file, scenario, variant, lock, reproduced,\n"
 	"                     verdict (\"bug\"|\"clean\"), kind, site, step, desync_step (null\n"
@@ -58,7 +60,7 @@ static void print_dec(FILE *f, const char *label, const struct weft_decision_rec
 	const struct weft_site *s = weft_site_by_id(d->site_id);
 
 	fprintf(f, "  %s step %" PRIu32 ", runnable {", label, d->step);
-	for (unsigned t = 0, first = 1; t < 16; t++)
+	for (unsigned t = 0, first = 1; t < 64; t++)
 		if (d->runnable >> t & 1) {
 			fprintf(f, "%sT%u", first ? "" : ",", t);
 			first = 0;

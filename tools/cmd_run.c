@@ -15,7 +15,8 @@
 #include "run_dpor.h"
 
 const char weft_help_run[] =
-	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
+	"usage: weft run SCENARIO[:VARIANT] [options]\n"
+	"       weft run ./PROGRAM [options] [-- ARGS]   (built by weft-cc: docs/testing-c-programs.md)\n\n"
 	"Runs executions of the variant under a strategy until a detector reports a bug,\n"
 	"the iteration budget is spent, or (dfs) the bounded space is covered.\n"
 	"  --strategy S      random (default), pct, dfs, or bytes (one execution of --input)\n"
@@ -373,7 +374,8 @@ int cmd_run(int argc, char **argv)
 				.por = por, .bound = b,
 				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
 				.max_execs = iterations, .want_kinds = want_kinds,
-				.warning = !workloads && wl_len <= 1 && !has_trigger(sc)
+				/* a program has no workload: its arguments are its input */
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc) && !weft_program_self()
 					? (wl_given ? "the workload is empty and the scenario declares no "
 						      "trigger workload: this covers the empty workload only"
 						    : "the scenario declares no trigger workload, so dfs "
@@ -422,7 +424,7 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				   .lockdep_persist = true, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
@@ -486,7 +488,7 @@ int cmd_run(int argc, char **argv)
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
-	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc))
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc) && !weft_program_self())
 		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
 				     "workload: this covers the empty workload only"
 				   : "the scenario declares no trigger workload, so dfs searched the "
@@ -585,11 +587,13 @@ int cmd_run(int argc, char **argv)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s%s%s --strategy bytes --input-hex ",
-			       cli_prog, sc->name, sc->variants[vi].name,
+			char tn[256];
+			printf("reproduce: %s run %s --lock %s%s%s --strategy bytes --input-hex ",
+			       cli_prog, cli_target_name(sc, vi, tn, sizeof(tn)),
 			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
 			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
 			cli_hex_print(stdout, repro, repro_len);
+			cli_print_program_args(stdout);
 			printf("\n");
 		}
 #ifdef WEFT_HAVE_REPLAY

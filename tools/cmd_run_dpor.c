@@ -1,6 +1,6 @@
 /*
  * cmd_run_dpor.c - `weft run --strategy dfs --por sleep|source|optimal`:
- * the search of core/src/dpor.c behind the command line.
+ * the search of core/src/search/dpor.c behind the command line.
  *
  *  - With a bound K, iterative bounding (Musuvathi and Qadeer, PLDI 2007):
  *    bound 0, then 1, ... K, each a complete search of its own, so the
@@ -280,7 +280,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.complete = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
-				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				      .lockdep_persist = true };
 	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();
@@ -431,9 +431,11 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
-			       cli_prog, sc->name, sc->variants[a->vi].name, lockname);
+			char tn[256];
+			printf("reproduce: %s run %s --lock %s --strategy bytes --input-hex ",
+			       cli_prog, cli_target_name(sc, a->vi, tn, sizeof(tn)), lockname);
 			cli_hex_print(stdout, repro, repro_len);
+			cli_print_program_args(stdout);
 			printf("\n");
 		}
 #ifdef WEFT_HAVE_REPLAY
@@ -479,6 +481,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 				cli_hex_print(stdout, R.wl, R.wl_len);
 				printf(" (%s%s%s)", cli_plural(b2, sizeof(b2), R.wl[0], "op"),
 				       a->wl_why ? ", " : "", a->wl_why ? a->wl_why : "");
+			} else if (weft_program_self()) {
+				printf(" for this run of the program");
 			} else {
 				printf(" for the empty workload%s%s%s", a->wl_why ? " (" : "",
 				       a->wl_why ? a->wl_why : "", a->wl_why ? ")" : "");
@@ -491,7 +495,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("NOT %s: %s\n", unbounded || a->workloads ? "verified" : "complete",
 			       R.why ? R.why : "incomplete");
 		printf("  %s", cli_plural(b1, sizeof(b1), R.states, "state"));
-		if (unbounded)
+		if (unbounded && !weft_program_self())   /* not counted for programs */
 			printf(", %s%s", R.final_capped ? ">= " : "",
 			       cli_plural(b2, sizeof(b2), R.final_states, "distinct final state"));
 		printf("\n");

@@ -29,7 +29,20 @@ extern "C" {
 
 #define WEFT_VERSION_STRING "0.1.0"
 
+/*
+ * WEFT_MAX_THREADS: threads a scenario declares (nr_threads), and the size
+ * of the per-thread arrays of models and the kit (the workload addresses
+ * threads with 4 bits). WEFT_EXEC_MAX_THREADS: threads one execution may
+ * have, the declared ones, the interrupt pseudo-threads and the spawned
+ * ones (pthread_create, kthreads, the RCU callback kthread, kworkers).
+ * Threads numbered WEFT_MAX_THREADS and up have no slot in those arrays:
+ * RCU read-side sections and rwsem read holds in them are reported
+ * (assertion), the kit's per-thread statistics fold them onto the first.
+ * WEFT_MAX_CPUS: CPUs of a scenario, and the size of per-CPU arrays
+ * (WEFT_PER_CPU); a thread spawned when every CPU has a thread shares one.
+ */
 #define WEFT_MAX_THREADS 16
+#define WEFT_EXEC_MAX_THREADS 64
 #define WEFT_MAX_CPUS 16
 #define WEFT_MAX_OPS 32          /* workload operations per thread */
 #define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
@@ -290,7 +303,30 @@ struct weft_scenario {
 	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
 	 * demo of the deadlock detector that lockdep would pre-empt. */
 	unsigned checks_off;
+	/* Optional: the world is memory the scenario owns (an instrumented
+	 * program's data, heap and thread stacks: rt/) rather than a zeroed
+	 * allocation of world_size bytes. */
+	const struct weft_world_ops *world_ops;
 };
+
+/*
+ * A world the scenario maps itself. world_size bytes from base() are the
+ * world; the machine's core area (weft_core_area_size() bytes) goes at
+ * the world offset core_offset() returns (64-byte aligned, memory of the
+ * scenario's that nothing else uses) or, without that hook, right after
+ * the world (world_size rounded up to 64), where room must be mapped.
+ * base() returns the same address at every execution. reset() (host
+ * context, before setup) puts the world in its initial state instead of
+ * zeroing it; done() (optional) runs after the execution's audits and any
+ * report.
+ */
+struct weft_world_ops {
+	uint8_t *(*base)(void);
+	size_t (*core_offset)(void);
+	void (*reset)(uint8_t *world, size_t size);
+	void (*done)(uint8_t *world, size_t size);
+};
+size_t weft_core_area_size(void);
 
 /* The registry of every scenario in this build (core/registry/). */
 extern const struct weft_scenario *const weft_scenarios[];
@@ -338,6 +374,10 @@ struct weft_report {
 	 * lost wake-up, the step its sleeper fell asleep (here.step is when
 	 * no thread was left to wake it); else here.step. Display only. */
 	uint32_t here_since;
+	/* The failing thread's callers, innermost first ("g() at a.c:9 <- main()
+	 * at a.c:20"): instrumented programs (weft_report_stack_source()), ""
+	 * otherwise. Display only. */
+	char stack[256];
 };
 
 /* ---------------------------------------------------------------- traces */
@@ -372,7 +412,7 @@ struct weft_event {
 /* One scheduling decision (>= 2 runnable threads). */
 struct weft_decision_rec {
 	uint32_t step;
-	uint16_t runnable;     /* mask of runnable threads */
+	uint64_t runnable;     /* mask of runnable threads */
 	uint8_t cur;           /* thread that may continue (0xff: none: start,
 				  block, end or yield) */
 	uint8_t dflt;          /* the default choice */
@@ -386,14 +426,14 @@ struct weft_decision {
 	uint32_t index;        /* decision number in this execution */
 	uint32_t step;
 	int cur;               /* current thread if still runnable, else -1 */
-	uint32_t runnable;     /* mask */
+	uint64_t runnable;     /* mask: bit t for thread t */
 	int dflt;              /* the non-preemptive default choice */
 	const struct weft_site *site;
 	/* Fair scheduling (WEFT_CHECK_FAIR): runnable threads that spin without
 	 * progress while another can run (docs/strategies.md, "Fairness").
 	 * Never cur or dflt. Choosing one is unfair: dfs counts it as a
 	 * preemption, pct passes it over while a fair one is runnable. */
-	uint32_t unfair;
+	uint64_t unfair;
 };
 
 struct weft_exec_result;
@@ -564,7 +604,7 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 /* ------------------------------------------------------------------ runs */
 
 /* Optional detectors of a run (weft_run_opts.checks). */
-#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/lockdep.c) */
+#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/primitives/lockdep.c) */
 /* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
  * its own bit so that replay files recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u
@@ -580,7 +620,13 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * detector, but a bit of the same word so that files recorded before it
  * replay without it. */
 #define WEFT_CHECK_FAIR 8u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR)   /* what the front ends use */
+/* weft_thread_spawn(.., WEFT_CPU_ANY, ..) (weft_pthread_create) puts the
+ * thread on a CPU no unfinished thread is on; files recorded before it put
+ * it on the CPU after its creator's, and replay so. */
+#define WEFT_CHECK_SPAWN_CPU 16u
+/* The scheduling rules above, which every run has whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED)   /* what the front ends use */
 
 /*
  * Warnings: reports after which the kernel goes on (lockdep prints its
@@ -753,6 +799,37 @@ void weft_feedback_attach(uint8_t *map, size_t size);
 #define WEFT_FB_LOCK        8u   /* lock and trylock outcomes x site */
 #define WEFT_FB_ALL         15u
 void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map);
+
+/*
+ * Instrumented programs (rt/, docs/testing-c-programs.md). Their sites are
+ * made at run time, one per instruction that performs a visible
+ * operation, so they are not in the weft_sites section: a lookup by id
+ * finds them (display only: the replay file stores ids). A program's
+ * identity is what a replay file records so that it replays only on the
+ * build that made it.
+ */
+void weft_dynamic_sites(const struct weft_site *(*by_id)(uint32_t id));
+/* The site of that id made at run time, or NULL. */
+const struct weft_site *weft_dynamic_site(uint32_t id);
+
+#define WEFT_BUILD_ID_MAX 32
+#define WEFT_PROGRAM_MAX_ARGS 64
+struct weft_program {
+	const char *path;              /* absolute path of the executable */
+	uint8_t build_id[WEFT_BUILD_ID_MAX];
+	unsigned build_id_len;         /* 1..WEFT_BUILD_ID_MAX */
+	unsigned argc;                 /* main's arguments after argv[0] */
+	char *const *argv;
+	const char *options;           /* run options that change executions
+					  ("" for none), e.g. "heap=4M" */
+};
+/* Who fills a report's stack: called when a report is made, with the
+ * thread the report is about (-1: the host). */
+void weft_report_stack_source(void (*fn)(int tid, char *buf, size_t n));
+void weft_report_stack_of(int tid, char *buf, size_t n);
+/* The program this process runs (NULL in a model's program). */
+const struct weft_program *weft_program_self(void);
+void weft_program_set(const struct weft_program *p);
 
 /* Stable fingerprint of a scenario's model (its sites and version). */
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);
