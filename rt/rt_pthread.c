@@ -166,7 +166,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	int detach = PTHREAD_CREATE_JOINABLE;
 	if (attr)
 		pthread_attr_getdetachstate(attr, &detach);
-	/* a fake CPU of its own (the scenario has WEFT_MAX_CPUS) */
+	/* a fake CPU of its own (the scenario has WEFT_EXEC_MAX_CPUS) */
 	int tid = weft_thread_spawn(thread_body, NULL, M.nr_threads, s);
 	if (tid < 0)
 		return EAGAIN;

@@ -118,7 +118,7 @@ void weft_folio_deactivate(struct weft_lru_batches *b, struct weft_page *p)
 
 void weft_lru_add_drain_cpu(struct weft_lru_batches *b, unsigned cpu)
 {
-	struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 	unsigned long flags;
 
 	if (READ_ONCE(c->lru_add.nr))
@@ -142,7 +142,7 @@ void weft_lru_add_drain(struct weft_lru_batches *b)
 
 bool weft_lru_cpu_needs_drain(struct weft_lru_batches *b, unsigned cpu)
 {
-	struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 
 	return READ_ONCE(c->lru_add.nr) || READ_ONCE(c->lru_move_tail.nr) ||
 	       READ_ONCE(c->lru_deactivate.nr);
@@ -166,7 +166,7 @@ unsigned weft_lru_batch_refs(const struct weft_lru_batches *b, const struct weft
 
 unsigned weft_lru_batched(const struct weft_lru_batches *b, unsigned cpu)
 {
-	const struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	const struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 
 	return weft_peek(c->lru_add.nr) + weft_peek(c->lru_move_tail.nr) +
 	       weft_peek(c->lru_deactivate.nr);

@@ -503,8 +503,8 @@ unsigned weft_nr_cpu_ids(void);
 
 /* Per-CPU data: an array indexed by fake CPU inside the world. */
 #define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
-#define per_cpu(name, cpu) ((name)[(cpu)])
-#define this_cpu_ptr(name) (&(name)[smp_processor_id()])
+#define per_cpu(name, cpu) ((name)[weft_percpu_slot((cpu), WEFT_PCPU_N(name))])
+#define this_cpu_ptr(name) (&(name)[weft_percpu_slot(smp_processor_id(), WEFT_PCPU_N(name))])
 
 #define WEFT_THREAD_SPAWN(fn, arg, cpu)                                         \
 	weft_thread_spawn((fn), (arg), (cpu), WEFT_SITE(WEFT_EV_SPAWN, "spawn(" #fn ")"))
@@ -644,4 +644,13 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #include <weft/context.h>
 #include <weft/workqueue.h>
 #include <weft/rcu.h>
+
+/* A kit operation's wrapper on one line (the mm kit's headers):
+ *   #define weft_folio_put(...) WEFT_KIT_VOID(folio_put, #__VA_ARGS__, __VA_ARGS__)
+ * is WEFT_KIT_CALL_VOID("folio_put(" #__VA_ARGS__ ")", (weft_folio_put)(__VA_ARGS__)).
+ * The wrapper stringizes its own arguments: handed on, they would be
+ * macro-expanded before the string is made. */
+#define WEFT_KIT_VOID(op, args, ...) WEFT_KIT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
+#define WEFT_KIT_VAL(T, op, args, ...) \
+	WEFT_KIT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
 #endif

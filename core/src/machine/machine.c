@@ -160,6 +160,42 @@ static void install_overflow_handler(void)
 
 /* ---------------------------------------------------------------- init */
 
+/* The families' hooks by event (sched.h, struct weft_family): the
+ * machine's only way into primitives/. hooks_gather() keeps the non-null
+ * ones of each event in families.def order, once, so that an event costs
+ * one indirect call per family that hooks it and no walk of the table
+ * (thread_exit, every thread's end, has one of four). */
+#define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
+	X(thread_exit) X(thread_end) X(freed)
+#define HOOKS_MAX 16
+static struct {
+#define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
+	FAMILY_HOOKS(X)
+#undef X
+} hooks;
+
+static void hooks_gather(void)
+{
+	if (weft_nr_families > HOOKS_MAX) {
+		fprintf(stderr, "weft: families.def lists %u families, the machine holds %u\n",
+			weft_nr_families, HOOKS_MAX);
+		abort();
+	}
+	for (unsigned i = 0; i < weft_nr_families; i++) {
+#define X(hook)                                                                 \
+		if (weft_families[i]->hook)                                     \
+			hooks.hook[hooks.nr_##hook++] = weft_families[i]->hook;
+		FAMILY_HOOKS(X)
+#undef X
+	}
+}
+
+#define FAMILIES_CALL(hook, ...)                                                \
+	do {                                                                    \
+		for (unsigned fi_ = 0; fi_ < hooks.nr_##hook; fi_++)            \
+			hooks.hook[fi_](__VA_ARGS__);                           \
+	} while (0)
+
 int weft_machine_init(void)
 {
 	if (M.inited)
@@ -171,6 +207,7 @@ int weft_machine_init(void)
 	if (env && atoi(env) >= 16)
 		M.stack_size = (size_t)atoi(env) * 1024;
 	install_overflow_handler();
+	hooks_gather();
 	M.cur = -1;
 	M.inited = true;
 	return 0;
@@ -254,15 +291,6 @@ static inline void core_reset(const struct weft_scenario *sc, size_t world_size)
 	}
 	M.core_used = false;
 }
-
-/* Every family's hook, in families.def order (sched.h, struct weft_family):
- * the machine's only way into primitives/. */
-#define FAMILIES_CALL(hook, ...)                                                \
-	do {                                                                    \
-		for (unsigned fi_ = 0; fi_ < weft_nr_families; fi_++)           \
-			if (weft_families[fi_]->hook)                           \
-				weft_families[fi_]->hook(__VA_ARGS__);          \
-	} while (0)
 
 /* Called by weft_poison() (shadow.c) for every freed range. */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
@@ -376,7 +404,7 @@ static void record_decision(const struct weft_decision *d, int chosen)
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec++];
 	r->step = d->step;
-	r->runnable = (uint16_t)d->runnable;
+	r->runnable = d->runnable;
 	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->dflt = (uint8_t)d->dflt;
 	r->chosen = (uint8_t)chosen;
@@ -661,14 +689,14 @@ static struct weft_site shared_cpu_site = { __FILE__, "weft_sched_spawn",
  * with the fewest (lowest first), said with a note in the trace. */
 static unsigned spawn_cpu(unsigned n)
 {
-	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_MAX_CPUS] = { 0 };
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		if (i != n && M.th[i].state != T_DONE && thread_irq(&M.th[i]) < 0 &&
-		    M.cpu_of[i] < WEFT_MAX_CPUS)
+		    M.cpu_of[i] < WEFT_EXEC_MAX_CPUS)
 			load[M.cpu_of[i]]++;
 	unsigned best = 0;
-	for (unsigned c = 1; c < nr_cpus && c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 1; c < nr_cpus && c < WEFT_EXEC_MAX_CPUS; c++)
 		if (load[c] < load[best])
 			best = c;
 	if (load[best])
@@ -708,6 +736,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
+	M.kit_callers[n + 1] = NULL;
 	if (cpu == WEFT_CPU_ANY && !(M.o->checks & WEFT_CHECK_SPAWN_CPU))
 		cpu = (M.cur >= 0 ? M.cpu_of[M.cur] : 0) + 1u;   /* as recorded before it */
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
@@ -1131,6 +1160,11 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		if (buf[0])
 			return;
 	}
+	for (const struct weft_field *f = sc ? sc->fields : NULL; f && f->name; f++)
+		if (f->off == off) {
+			snprintf(buf, n, "%s", f->name);
+			return;
+		}
 	snprintf(buf, n, "world+0x%x", off);
 }
 
@@ -1166,7 +1200,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return WEFT_ENOMEM;
 	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
 	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
-	    sc->nr_cpus > WEFT_MAX_CPUS)
+	    sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
 		return WEFT_EINVAL;
 	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
 		return WEFT_ENOMEM;
@@ -1234,12 +1268,13 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	/* a report may leave a call open: the host's and the scenario's
 	 * threads' (a spawned thread's at its spawn) */
 	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
-	memset(M.kit_callers, 0, sizeof(M.kit_callers));
+	memset(M.kit_callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.kit_callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;
 	M.word_written = NULL;
-	sc->setup(M.world, o->variant, &M.wl);
+	if (sc->setup)
+		sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;

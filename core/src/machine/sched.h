@@ -254,9 +254,9 @@ struct weft_machine {
 	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
 	uint64_t excluded;
 	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
-	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
-	int8_t cpu_stack[WEFT_MAX_CPUS][4];
-	uint8_t cpu_depth[WEFT_MAX_CPUS];
+	uint64_t cpu_threads[WEFT_EXEC_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_EXEC_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_EXEC_MAX_CPUS];
 
 	/* interleaving feedback: fb is non-NULL iff any family is routed;
 	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */

@@ -33,7 +33,7 @@ static long count_add(struct percpu_ref *ref, long nr, const struct weft_site *s
 /* this_cpu_add(*percpu_count, nr) */
 static void pcpu_add(struct percpu_ref *ref, long nr, const struct weft_site *s)
 {
-	long *c = &ref->percpu_count[raw_smp_processor_id() % WEFT_MAX_CPUS];
+	long *c = &ref->percpu_count[weft_percpu_slot(raw_smp_processor_id(), WEFT_MAX_CPUS)];
 
 	(void)weft_access(c, sizeof(*c), WEFT_A_ADD, (uint64_t)nr, 0, s);
 }
