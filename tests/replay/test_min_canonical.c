@@ -13,7 +13,11 @@
  *    [toggle use use use toggle]: no single op can go and no neighbours
  *    can go together, but the two toggles can: 5 ops where 3 reproduce.
  *
- * Usage: test_min_canonical mirror|pairs
+ *  - arguments changed together: [set 3, check 3] of a private model whose
+ *    bug needs both ops on one object goes to [set 0, check 0]; changing
+ *    either argument alone loses the bug.
+ *
+ * Usage: test_min_canonical mirror|pairs|args
  */
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +147,74 @@ static void pairs(void)
 	      "5 ops minimized to %u (3 reproduce: the three uses)", mr.after.ops);
 }
 
+/* ------------------------------------------------------------ args */
+
+/* One thread: "set" marks object arg % 4, "check" fails on a marked
+ * object. The bug needs both ops on one object, any object: [set 3,
+ * check 3] minimizes to [set 0, check 0] only if the two arguments change
+ * together (either alone loses the bug). */
+enum { OP_SET, OP_CHECK };
+
+struct aw {
+	struct weft_op ops[8];
+	unsigned nr;
+	unsigned mark[4];
+};
+
+static void aw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct aw *W = w;
+
+	(void)variant;
+	for (unsigned k = 0; k < wl->nr_ops[0] && k < 8; k++)
+		W->ops[W->nr++] = wl->ops[0][k];
+}
+
+static void aw_thread(void *w, unsigned tid)
+{
+	struct aw *W = w;
+
+	(void)tid;
+	for (unsigned k = 0; k < W->nr; k++) {
+		unsigned o = W->ops[k].arg % 4;
+		if (W->ops[k].code % 2 == OP_SET)
+			WRITE_ONCE(W->mark[o], 1);
+		else if (READ_ONCE(W->mark[o]))
+			weft_report(WEFT_KIND_ASSERT, &W->mark[o],
+				    WEFT_SITE(WEFT_EV_NOTE, "a marked object checked"),
+				    "object %u is marked", o);
+	}
+}
+
+static const char *const aw_ops[] = { "set", "check" };
+static const struct weft_variant aw_variants[] = {
+	{ "args", NULL, true, "args", "test", WEFT_KIND_ASSERT, 0, 0 },
+};
+static const struct weft_scenario aw_sc = {
+	.name = "test-min-args", .summary = "two ops on one object", .source = "tests/replay",
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct aw), .nr_opcodes = 2,
+	.opnames = aw_ops, .max_ops = 8, .decision_hint = 64, .files = pw_files,
+	.setup = aw_setup, .thread = aw_thread, .variants = aw_variants, .nr_variants = 1,
+};
+
+static void args(void)
+{
+	/* [set 3, check 3] on T0, no schedule */
+	const uint8_t in[] = { 2, 0x00, 3, 0x01, 3 };
+	const uint8_t want[] = { 2, 0x00, 0, 0x01, 0 };
+	uint8_t out[WEFT_INPUT_MAX];
+	size_t out_len = 0;
+	struct weft_min_result mr;
+	struct weft_run_opts o = { .sc = &aw_sc };
+
+	CHECK(weft_minimize(&o, in, sizeof(in), out, &out_len, &mr) == 0, "minimize");
+	char h[2 * WEFT_INPUT_MAX + 1];
+	hex(out, out_len, h);
+	printf("args: 0200030103 -> %s\n", h);
+	CHECK(out_len == sizeof(want) && !memcmp(out, want, sizeof(want)),
+	      "[set 3, check 3] minimized to %s, not [set 0, check 0] (0200000100)", h);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -154,8 +226,10 @@ int main(int argc, char **argv)
 		mirror("demo-refcount:inc");
 	} else if (!strcmp(what, "pairs")) {
 		pairs();
+	} else if (!strcmp(what, "args")) {
+		args();
 	} else {
-		fprintf(stderr, "usage: test_min_canonical mirror|pairs\n");
+		fprintf(stderr, "usage: test_min_canonical mirror|pairs|args\n");
 		return 2;
 	}
 	return check_done();
