@@ -21,12 +21,18 @@
  * for a new schedule of the smaller workload, since an op's removal moves
  * the program points the old schedule named (down to zero ops); fewer
  * steps (simpler op arguments, earlier preemptions); fewer threads (all
- * ops of a thread at once); arguments zeroed where the verdict allows, so
- * an argument the model ignores never tells two findings of one trace apart.
+ * ops of a thread at once); when nothing else helps, pairs of ops dropped
+ * together. Last, the canonical form: arguments zeroed where the verdict
+ * allows (ops sharing an argument change it together), so an argument the
+ * model ignores never tells two findings of one trace apart, and the
+ * threads renamed to the smallest form of equal measure, so a race found
+ * with the roles swapped gives the same file.
  *
  * Invariant: the current candidate always reproduces the verdict, and each
  * accepted candidate is strictly smaller in (preemptions, ops, steps,
- * bytes, sum of op arguments) lexicographically, so the loop terminates.
+ * bytes, sum of op arguments) lexicographically, so the loop terminates;
+ * the renaming (a finite loop over permutations) also takes a candidate of
+ * equal measure that is smaller in cand_cmp's order.
  */
 #include <stdlib.h>
 #include <string.h>
