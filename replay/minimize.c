@@ -28,6 +28,10 @@
  * threads renamed to the smallest form of equal measure, so a race found
  * with the roles swapped gives the same file.
  *
+ * Length: about a thousand lines, the passes (60-180 lines each) on one
+ * candidate type, one sparse strategy and one context, all private here;
+ * a split would make them a header's interface for no second user.
+ *
  * Invariant: the current candidate always reproduces the verdict, and each
  * accepted candidate is strictly smaller in (preemptions, ops, steps,
  * bytes, sum of op arguments) lexicographically, so the loop terminates;
