@@ -23,7 +23,7 @@
 #                        enabled.
 # Only the model's own sources are coverage-instrumented.
 set(WEFT_FUZZ_ENGINE "regression" CACHE STRING "Fuzz engine of weft_add_model targets: regression, libfuzzer or afl")
-set(WEFT_FUZZ_LINK_FLAGS "" CACHE STRING "Link flags of fuzz targets (default -fsanitize=fuzzer; OSS-Fuzz: $LIB_FUZZING_ENGINE)")
+set(WEFT_FUZZ_LINK_FLAGS "" CACHE STRING "Link flags of fuzz targets (default -fsanitize=fuzzer, afl: Weft's own driver; OSS-Fuzz: $LIB_FUZZING_ENGINE)")
 
 function(weft_add_model)
   cmake_parse_arguments(A "" "NAME;CORPUS" "SOURCES;VARIANTS" ${ARGN})
@@ -65,8 +65,14 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
   add_executable(${A_NAME} ${_info} $<TARGET_OBJECTS:${A_NAME}_model>)
   target_link_libraries(${A_NAME} PRIVATE ${A_NAME}_model weft::weft_main)
 
+  set(_afl_driver)
   if(WEFT_FUZZ_LINK_FLAGS)
     separate_arguments(_link UNIX_COMMAND "${WEFT_FUZZ_LINK_FLAGS}")
+  elseif(_engine STREQUAL "afl" AND TARGET weft::weft_fuzz_afl_driver)
+    # Weft's AFL++ main(): persistent, shared-memory test cases, no warm-up
+    # call of the target (fuzz/afl_driver.c); afl-cc links its runtime
+    set(_link)
+    set(_afl_driver weft::weft_fuzz_afl_driver)
   else()
     set(_link -fsanitize=fuzzer)
   endif()
@@ -77,8 +83,8 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
     file(CONFIGURE OUTPUT ${_spec} CONTENT
       "#include <weft/fuzz.h>\nWEFT_FUZZ_TARGET(\"${sv}\");\nWEFT_FUZZ_PROGRAM(\"${A_NAME}\");\n")
     add_executable(${_t} ${_spec} $<TARGET_OBJECTS:${A_NAME}_model>)
-    target_link_libraries(${_t} PRIVATE weft::weft_fuzz_${_engine} ${A_NAME}_model)
-    if(NOT _engine STREQUAL "regression")
+    target_link_libraries(${_t} PRIVATE weft::weft_fuzz_${_engine} ${_afl_driver} ${A_NAME}_model)
+    if(NOT _engine STREQUAL "regression" AND _link)
       target_link_options(${_t} PRIVATE ${_link})
     endif()
     if(IS_DIRECTORY ${A_CORPUS}/${_t})

@@ -78,13 +78,16 @@ const char weft_help_fuzz[] =
 	"                    (measurements: weft bench counts the declared kind only)\n"
 	"  --build-dir DIR   the engine's build directory (default: beside this build)\n"
 	"  --json            one JSON object: scenario, variant, engine, verdict, kind,\n"
-	"                    executions, steps, seconds, seconds_to_crash (from the\n"
-	"                    start of this command), exec_per_sec, crash (raw input; a\n"
+	"                    executions and steps (to the first report when there is\n"
+	"                    one; executions_total: all), seconds, seconds_to_crash\n"
+	"                    (from the start of this command), exec_per_sec, crash (raw input; a\n"
 	"                    systematic-stage crash: its one-execution reproducer),\n"
 	"                    artifact (.weft), import (its JSON)\n"
 	"  --target-bin PATH a prebuilt target of the engine (nothing is configured or built)\n"
 	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the trees this program was\n"
 	"built with (a program made by weft_add_model() or this tree knows them).\n"
+	"libFuzzer starts from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
+	"folder (corpus/<target>/) first, as AFL++ always does.\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
 
 /* Subcommands compiled into this binary (is `import` there yet?). */
@@ -502,6 +505,15 @@ static unsigned read_options(const struct fuzz_opts *o, char flags[][128], unsig
 	return n;
 }
 
+/* WEFT_FUZZ_SEEDS: corpus (the seed folder first) or none (default for
+ * libFuzzer: the empty input). */
+static bool seeds_wanted(void)
+{
+	const char *e = getenv("WEFT_FUZZ_SEEDS");
+
+	return e && !strcmp(e, "corpus");
+}
+
 static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const envs[])
 {
 	static char a_seed[64], a_time[64], a_art[PATH_MAX + 400], a_dict[PATH_MAX + 400],
@@ -532,7 +544,13 @@ static pid_t start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const e
 	}
 	snprintf(a_corpus, sizeof(a_corpus), "%s/corpus", o->work);
 	argv[n++] = a_corpus;
-	if (o->seeds[0]) {
+	/* libFuzzer runs every seed before its first mutation: the 33
+	 * generated seeds of a target were a floor of ~35 executions, 17x
+	 * random's median on Z8 and 23x on Z10. From the empty input alone,
+	 * every early mutation is a fresh genome (a parent without ops), a
+	 * random search with feedback (docs/fuzzing.md, "Where the executions
+	 * go"); WEFT_FUZZ_SEEDS=corpus brings the seeds back. */
+	if (o->seeds[0] && seeds_wanted()) {
 		snprintf(a_seeds, sizeof(a_seeds), "%s", o->seeds);
 		argv[n++] = a_seeds;
 	}
@@ -904,7 +922,7 @@ int cmd_fuzz(int argc, char **argv)
 		return cli_io_error("fuzz: cannot create %s: %s", statp, strerror(errno));
 	/* the layout of struct weft_fuzz_stats (fuzz/weft_fuzz_glue.h) */
 	struct weft_fuzz_stats_view {
-		uint64_t magic, execs, reports, steps;
+		uint64_t magic, execs, reports, steps, first_report_execs, first_report_steps;
 	} *stats = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
 	close(sfd);
 	if (stats == MAP_FAILED)
@@ -943,6 +961,21 @@ int cmd_fuzz(int argc, char **argv)
 		envs[ne++] = "AFL_AUTORESUME=1";
 		if (!o.keep_going)
 			envs[ne++] = "AFL_BENCH_UNTIL_CRASH=1";
+		/* where AFL++'s executions went before its first mutation
+		 * (z8-thp-split:z8, seeds 1-5, executions at the first crash):
+		 * calibrating the 34 seeds 8 times each, 273; without it, 66;
+		 * calibration of new entries 3 times instead of 8 and no
+		 * trimming (a genome trimmed is another schedule), 34. The
+		 * environment may set each otherwise. */
+		static const char *const afl_defaults[] = { "AFL_NO_STARTUP_CALIBRATION=1",
+							    "AFL_FAST_CAL=1", "AFL_DISABLE_TRIM=1" };
+		for (unsigned i = 0; i < sizeof(afl_defaults) / sizeof(afl_defaults[0]); i++) {
+			char name[64];
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(afl_defaults[i], "="),
+				 afl_defaults[i]);
+			if (!getenv(name))
+				envs[ne++] = (char *)afl_defaults[i];
+		}
 		static char e_mut[PATH_MAX + 400], e_tgt[300];
 		if (o.mutator[0]) {
 			snprintf(e_mut, sizeof(e_mut), "AFL_CUSTOM_MUTATOR_LIBRARY=%s", o.mutator);
@@ -1072,6 +1105,11 @@ int cmd_fuzz(int argc, char **argv)
 	double secs = now() - t0;
 	uint64_t execs = __atomic_load_n(&stats->execs, __ATOMIC_RELAXED);
 	uint64_t steps = __atomic_load_n(&stats->steps, __ATOMIC_RELAXED);
+	/* to the first report: the engine runs on after it (AFL++ to the end
+	 * of the queue entry's stage: 997 executions where the crash came at
+	 * the 273rd on z8-thp-split:z8) */
+	uint64_t execs_to_report = __atomic_load_n(&stats->first_report_execs, __ATOMIC_RELAXED);
+	uint64_t steps_to_report = __atomic_load_n(&stats->first_report_steps, __ATOMIC_RELAXED);
 	munmap(stats, 4096);
 	set_free(&old_crashes);
 	/* a crash found by the target's systematic stage: import its
@@ -1163,9 +1201,12 @@ int cmd_fuzz(int argc, char **argv)
 			cli_json_str(stdout, weft_kind_name(kind));
 		else
 			printf("null");
+		bool to_report = crashes.n && execs_to_report;
 		printf(", \"executions\": %" PRIu64 ", \"steps\": %" PRIu64
+		       ", \"executions_total\": %" PRIu64
 		       ", \"seconds\": %.3f, \"exec_per_sec\": %.0f",
-		       execs, steps, secs, secs > 0 ? (double)execs / secs : 0.0);
+		       to_report ? execs_to_report : execs, to_report ? steps_to_report : steps,
+		       execs, secs, secs > 0 ? (double)execs / secs : 0.0);
 		if (t_crash >= 0)
 			printf(", \"seconds_to_crash\": %.3f", t_crash - t_start);
 		printf(", \"crashes\": %u, \"crash\": ", crashes.n);
