@@ -1,0 +1,127 @@
+/*
+ * z2_text.c - ZOO Z2-text: 6.12's own mm/swapfile.c batch free
+ * (free_swap_and_cache_nr() -> __swap_entries_free() -> swap_is_last_map())
+ * against a concurrent reclaim of one small folio of a split large folio.
+ * The kernel text comes from the tree by weft_add_kernel_model(); this is
+ * the harness: the device, the swap cache, two threads, the audit.
+ *
+ * State: an order-2 folio was swapped out (slots 4-7 at 1|HAS_CACHE) and
+ * split in the swap cache (one order-0 folio per slot); its four PTEs are
+ * swap PTEs. Thread "reclaim" drops slot 5's folio from the swap cache
+ * (shrink_folio_list() -> __remove_mapping(): slot 5 becomes 0x01); thread
+ * "zap" unmaps the four PTEs: free_swap_and_cache_nr(entry 4, 4).
+ * With v2's swap_is_last_map() a mixed 0x41 0x01 0x41 0x41 range is taken
+ * whole: slot 5 becomes 0x40 with no folio to reclaim, leaked (swap-slot-leak).
+ * As merged (v3) the mixed range falls back to entry-by-entry frees.
+ */
+#include <weft/linux/swap.h>
+
+#include "ktext_swapfile.c"
+
+#define NR 4
+#define BASE 4          /* slot 0 is the swap header's, never a swap entry */
+
+static struct swap_info_struct dev;
+static unsigned char map[SWAPFILE_CLUSTER];
+static unsigned long zeromap[SWAPFILE_CLUSTER / BITS_PER_LONG];
+static struct swap_cluster_info cluster;
+static struct folio folios[NR];
+
+static void setup(void)
+{
+	dev.flags = SWP_USED | SWP_WRITEOK;
+	dev.max = dev.pages = SWAPFILE_CLUSTER;
+	dev.swap_map = map;
+	dev.zeromap = zeromap;
+	dev.cluster_info = &cluster;
+	dev.highest_bit = SWAPFILE_CLUSTER - 1;
+	spin_lock_init(&dev.lock);
+	INIT_LIST_HEAD(&dev.free_clusters);
+	INIT_LIST_HEAD(&dev.full_clusters);
+	INIT_LIST_HEAD(&dev.nonfull_clusters[0]);
+	INIT_LIST_HEAD(&dev.discard_clusters);
+	spin_lock_init(&cluster.lock);
+	list_add_tail(&cluster.list, &dev.full_clusters);
+	cluster.count = NR;
+	dev.inuse_pages = NR;
+	swap_info[0] = &dev;
+	for (int i = 0; i < NR; i++) {
+		map[BASE + i] = SWAP_HAS_CACHE | 1;
+		weft_linux_add_to_swap_cache(&folios[i], swp_entry(0, BASE + i));
+	}
+}
+
+/* shrink_folio_list() -> __remove_mapping() of a clean, unmapped
+ * swap-cache folio: isolate, lock, freeze at 2 (cache + isolation),
+ * delete from the cache, put_swap_folio() */
+static void *reclaim(void *arg)
+{
+	struct folio *folio = arg;
+	struct address_space *as = swap_address_space(folio->swap);
+
+	folio_get(folio);
+	if (folio_trylock(folio)) {
+		xa_lock_irq(&as->i_pages);
+		if (folio_test_swapcache(folio) && atomic_read(&folio->_refcount) == 2) {
+			swp_entry_t swap = folio->swap;
+
+			__delete_from_swap_cache(folio, swap, NULL);
+			xa_unlock_irq(&as->i_pages);
+			put_swap_folio(folio, swap);
+			folio_ref_sub(folio, 1);
+		} else {
+			xa_unlock_irq(&as->i_pages);
+		}
+		folio_unlock(folio);
+	}
+	folio_put(folio);
+	return NULL;
+}
+
+static void *zap(void *arg)
+{
+	(void)arg;
+	free_swap_and_cache_nr(swp_entry(0, BASE), NR);
+	return NULL;
+}
+
+/* At quiescence, no PTE refers to a slot: every byte is 0, or HAS_CACHE
+ * with its folio still in the swap cache (a reclaim that lost a trylock);
+ * inuse_pages counts the non-zero bytes; a cached folio holds exactly the
+ * cache's reference, a dropped one none (the kit's swap audit, for the
+ * kernel's structures). */
+static void audit(void)
+{
+	unsigned inuse = 0;
+
+	for (int i = 0; i < NR; i++) {
+		unsigned char *b = &map[BASE + i];
+		struct folio *cached = weft_swapper_space.i_pages.slot[BASE + i];
+
+		inuse += *b != 0;
+		if (*b && (swap_count(*b) || !(*b & SWAP_HAS_CACHE) || !cached))
+			weft_report(WEFT_KIND_SLOT_LEAK, b, WEFT_SITE(WEFT_EV_NOTE, "audit"),
+				    "swap slot %d leaked: map 0x%02x, %s swap-cache folio, no PTE",
+				    BASE + i, *b, cached ? "a" : "no");
+		int ref = atomic_read(&folios[i]._refcount);
+		if (ref != (cached ? 1 : 0))
+			weft_report(WEFT_KIND_PAGE_LEAK, &folios[i], WEFT_SITE(WEFT_EV_NOTE, "audit"),
+				    "folio %d: refcount %d, expected %d", i, ref, cached ? 1 : 0);
+	}
+	if (dev.inuse_pages != inuse)
+		weft_report(WEFT_KIND_SLOT_LEAK, &dev.inuse_pages, WEFT_SITE(WEFT_EV_NOTE, "audit"),
+			    "inuse_pages %u, %u slots in use", dev.inuse_pages, inuse);
+}
+
+int main(void)
+{
+	pthread_t t[2];
+
+	setup();
+	pthread_create(&t[0], NULL, reclaim, &folios[1]);
+	pthread_create(&t[1], NULL, zap, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	audit();
+	return 0;
+}
