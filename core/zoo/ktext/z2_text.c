@@ -85,32 +85,14 @@ static void *zap(void *arg)
 	return NULL;
 }
 
-/* At quiescence, no PTE refers to a slot: every byte is 0, or HAS_CACHE
- * with its folio still in the swap cache (a reclaim that lost a trylock);
- * inuse_pages counts the non-zero bytes; a cached folio holds exactly the
- * cache's reference, a dropped one none (the kit's swap audit, for the
- * kernel's structures). */
+/* At quiescence no PTE refers to the slots: each is free, or HAS_CACHE
+ * with its folio still cached (a reclaim that lost a trylock); a cached
+ * folio holds the cache's reference, a dropped one none. */
 static void audit(void)
 {
-	unsigned inuse = 0;
-
-	for (int i = 0; i < NR; i++) {
-		unsigned char *b = &map[BASE + i];
-		struct folio *cached = weft_swapper_space.i_pages.slot[BASE + i];
-
-		inuse += *b != 0;
-		if (*b && (swap_count(*b) || !(*b & SWAP_HAS_CACHE) || !cached))
-			weft_report(WEFT_KIND_SLOT_LEAK, b, WEFT_SITE(WEFT_EV_NOTE, "audit"),
-				    "swap slot %d leaked: map 0x%02x, %s swap-cache folio, no PTE",
-				    BASE + i, *b, cached ? "a" : "no");
-		int ref = atomic_read(&folios[i]._refcount);
-		if (ref != (cached ? 1 : 0))
-			weft_report(WEFT_KIND_PAGE_LEAK, &folios[i], WEFT_SITE(WEFT_EV_NOTE, "audit"),
-				    "folio %d: refcount %d, expected %d", i, ref, cached ? 1 : 0);
-	}
-	if (dev.inuse_pages != inuse)
-		weft_report(WEFT_KIND_SLOT_LEAK, &dev.inuse_pages, WEFT_SITE(WEFT_EV_NOTE, "audit"),
-			    "inuse_pages %u, %u slots in use", dev.inuse_pages, inuse);
+	weft_linux_swap_audit(&dev, BASE, NR, NULL);
+	for (int i = 0; i < NR; i++)
+		weft_linux_folio_audit(&folios[i], weft_swapper_space.i_pages.slot[BASE + i] ? 1 : 0);
 }
 
 int main(void)

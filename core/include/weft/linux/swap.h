@@ -235,6 +235,62 @@ static inline void delete_from_swap_cache(struct folio *folio)
 	folio_ref_sub(folio, (int)folio_nr_pages(folio));
 }
 
+/* ------------------------------------------- audits at quiescence */
+/*
+ * The mm kit's swap-slot audit (weft_swap_audit(), <weft/mm/swap.h>) for
+ * the kernel's own structures, called from main() once every thread has
+ * ended: for the slots [first, first + nr), a byte's count equals the PTE
+ * references the harness says remain (pte_refs[i], or 0 for all when
+ * NULL) and SWAP_HAS_CACHE is set exactly when the swap cache holds a
+ * folio for the slot; over the whole map, inuse_pages counts the non-zero
+ * bytes. Each disagreement is a swap-slot-leak report; returns how many.
+ */
+static inline unsigned weft_linux_swap_audit(struct swap_info_struct *si, unsigned long first,
+					     unsigned nr, const unsigned char *pte_refs)
+{
+	struct address_space *as = &weft_swapper_space;
+	unsigned problems = 0, inuse = 0;
+
+	for (unsigned long off = 0; off < si->max; off++)
+		inuse += si->swap_map[off] != 0;
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned long off = first + i;
+		unsigned char b = si->swap_map[off];
+		unsigned want = pte_refs ? pte_refs[i] : 0;
+		bool cached = off < WEFT_LINUX_SWAP_CACHE_SLOTS && as->i_pages.slot[off];
+
+		if ((b & ~SWAP_HAS_CACHE) == want && !!(b & SWAP_HAS_CACHE) == cached)
+			continue;
+		problems++;
+		weft_report(WEFT_KIND_SLOT_LEAK, &si->swap_map[off],
+			    WEFT_SITE(WEFT_EV_NOTE, "weft_linux_swap_audit"),
+			    "swap slot %lu leaked: map 0x%02x, %s swap-cache folio, %u PTE references",
+			    off, b, cached ? "a" : "no", want);
+	}
+	if (si->inuse_pages != inuse) {
+		problems++;
+		weft_report(WEFT_KIND_SLOT_LEAK, &si->inuse_pages,
+			    WEFT_SITE(WEFT_EV_NOTE, "weft_linux_swap_audit"),
+			    "inuse_pages %u, but %u slots are in use", si->inuse_pages, inuse);
+	}
+	return problems;
+}
+
+/* Refcount conservation of a folio at quiescence: refs references are
+ * still held (the swap cache's, the harness's own); a folio with none must
+ * have been freed by its last folio_put(). A page-leak report otherwise. */
+static inline unsigned weft_linux_folio_audit(struct folio *f, int refs)
+{
+	int ref = atomic_read(&f->_refcount);
+
+	if (ref == refs && (refs > 0 || f->freed))
+		return 0;
+	weft_report(WEFT_KIND_PAGE_LEAK, f, WEFT_SITE(WEFT_EV_NOTE, "weft_linux_folio_audit"),
+		    "folio refcount %d, expected %d%s", ref, refs,
+		    refs == 0 && !f->freed ? " (never freed)" : "");
+	return 1;
+}
+
 /* ------------------------------------ out of scope (CONFIG_*=n inlines) */
 static inline void zswap_invalidate(swp_entry_t e) { (void)e; }
 static inline void mem_cgroup_uncharge_swap(swp_entry_t e, unsigned nr) { (void)e; (void)nr; }
