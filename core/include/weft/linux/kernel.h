@@ -78,6 +78,7 @@ typedef unsigned int gfp_t;
 #define IS_ENABLED(c) 0
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define round_down(x, y) ((x) & ~((__typeof__(x))((y) - 1)))
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
