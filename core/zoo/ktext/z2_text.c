@@ -13,6 +13,8 @@
  * With v2's swap_is_last_map() a mixed 0x41 0x01 0x41 0x41 range is taken
  * whole: slot 5 becomes 0x40 with no folio to reclaim, leaked (swap-slot-leak).
  * As merged (v3) the mixed range falls back to entry-by-entry frees.
+ * The zap starts first: the leak needs the reclaim to run between its
+ * start and its swap_is_last_map() (1 preemption).
  */
 #include <weft/linux/swap.h>
 
@@ -100,8 +102,8 @@ int main(void)
 	pthread_t t[2];
 
 	setup();
-	pthread_create(&t[0], NULL, reclaim, &folios[1]);
-	pthread_create(&t[1], NULL, zap, NULL);
+	pthread_create(&t[0], NULL, zap, NULL);
+	pthread_create(&t[1], NULL, reclaim, &folios[1]);
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	audit();
