@@ -16,7 +16,7 @@
  * The zap starts first: the leak needs the reclaim to run between its
  * start and its swap_is_last_map() (1 preemption).
  */
-#include <weft/linux/swap.h>
+#include <weft/linux/swap_compat.h>
 
 #include "ktext_swapfile.c"
 

@@ -1,5 +1,5 @@
 /*
- * <weft/linux/kernel.h> - Weft's kernel compatibility headers, for
+ * <weft/linux/kernel_compat.h> - Weft's kernel compatibility headers, for
  * functions taken unmodified from a kernel tree (docs/kernel-text.md).
  * Written by this project; follows the names and semantics of Linux 6.12's
  * include/linux (compiler.h, bug.h, atomic, bitops, spinlock, list).
@@ -22,8 +22,8 @@
  * (weft_linux_stub(): a limit-reached report naming it), never a silent
  * no-op that would make a search look clean.
  */
-#ifndef WEFT_LINUX_KERNEL_H
-#define WEFT_LINUX_KERNEL_H
+#ifndef WEFT_LINUX_KERNEL_COMPAT_H
+#define WEFT_LINUX_KERNEL_COMPAT_H
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /*
- * <weft/linux/swap.h> - the swap types and the swap cache of Linux 6.12
+ * <weft/linux/swap_compat.h> - the swap types and the swap cache of Linux 6.12
  * (include/linux/swap.h, swapops.h, mm/swap.h, mm/swap_state.c) for
  * functions taken from mm/swapfile.c (docs/kernel-text.md). Written by this
  * project: the kernel's field names and constants, only the fields the
@@ -14,10 +14,10 @@
  * Include it once, in the translation unit that includes the extracted
  * text (the swap cache below is that unit's own).
  */
-#ifndef WEFT_LINUX_SWAP_H
-#define WEFT_LINUX_SWAP_H
+#ifndef WEFT_LINUX_SWAP_COMPAT_H
+#define WEFT_LINUX_SWAP_COMPAT_H
 
-#include <weft/linux/kernel.h>
+#include <weft/linux/kernel_compat.h>
 
 /* -------------------------------------------------------- swp_entry_t */
 typedef struct { unsigned long val; } swp_entry_t;

@@ -13,7 +13,7 @@
  * As 6.12 has it the slot ends free or cached, never leaked, and the folio
  * keeps exactly the mapping's reference (and the cache's, if cached).
  */
-#include <weft/linux/swap.h>
+#include <weft/linux/swap_compat.h>
 
 #include "ktext_swapfile.c"
 
