@@ -27,21 +27,7 @@ static struct folio folio;
 
 static void setup(void)
 {
-	dev.flags = SWP_USED | SWP_WRITEOK;
-	dev.max = dev.pages = SWAPFILE_CLUSTER;
-	dev.swap_map = map;
-	dev.zeromap = zeromap;
-	dev.cluster_info = &cluster;
-	dev.highest_bit = SWAPFILE_CLUSTER - 1;
-	spin_lock_init(&dev.lock);
-	INIT_LIST_HEAD(&dev.free_clusters);
-	INIT_LIST_HEAD(&dev.full_clusters);
-	INIT_LIST_HEAD(&dev.nonfull_clusters[0]);
-	INIT_LIST_HEAD(&dev.discard_clusters);
-	spin_lock_init(&cluster.lock);
-	list_add_tail(&cluster.list, &dev.full_clusters);
-	cluster.count = 1;
-	dev.inuse_pages = 1;
+	weft_linux_swap_device(&dev, map, zeromap, &cluster, SWAPFILE_CLUSTER, 1);
 	swap_info[0] = &dev;
 	map[SLOT] = SWAP_HAS_CACHE | 2;
 	weft_linux_add_to_swap_cache(&folio, swp_entry(0, SLOT));

@@ -31,21 +31,7 @@ static struct folio folios[NR];
 
 static void setup(void)
 {
-	dev.flags = SWP_USED | SWP_WRITEOK;
-	dev.max = dev.pages = SWAPFILE_CLUSTER;
-	dev.swap_map = map;
-	dev.zeromap = zeromap;
-	dev.cluster_info = &cluster;
-	dev.highest_bit = SWAPFILE_CLUSTER - 1;
-	spin_lock_init(&dev.lock);
-	INIT_LIST_HEAD(&dev.free_clusters);
-	INIT_LIST_HEAD(&dev.full_clusters);
-	INIT_LIST_HEAD(&dev.nonfull_clusters[0]);
-	INIT_LIST_HEAD(&dev.discard_clusters);
-	spin_lock_init(&cluster.lock);
-	list_add_tail(&cluster.list, &dev.full_clusters);
-	cluster.count = NR;
-	dev.inuse_pages = NR;
+	weft_linux_swap_device(&dev, map, zeromap, &cluster, SWAPFILE_CLUSTER, NR);
 	swap_info[0] = &dev;
 	for (int i = 0; i < NR; i++) {
 		map[BASE + i] = SWAP_HAS_CACHE | 1;

@@ -235,6 +235,42 @@ static inline void delete_from_swap_cache(struct folio *folio)
 	folio_ref_sub(folio, (int)folio_nr_pages(folio));
 }
 
+/* ------------------------------------------------ harness setup */
+/*
+ * A swap device as swapon leaves it (setup_swap_info(), setup_clusters()),
+ * reduced to one cluster: nr_slots slots of map (SWAPFILE_CLUSTER, which
+ * the extracted file defines; all zero: the harness sets the bytes in
+ * use), the zeromap bitmap, cluster ci on the
+ * full list with nr_in_use slots counted in it and in inuse_pages, usable
+ * and writable. The harness still sets swap_info[0] = si (a static of the
+ * extracted mm/swapfile.c).
+ */
+static inline void weft_linux_swap_device(struct swap_info_struct *si, unsigned char *map,
+					  unsigned long *zeromap, struct swap_cluster_info *ci,
+					  unsigned nr_slots, unsigned nr_in_use)
+{
+	si->flags = SWP_USED | SWP_WRITEOK;
+	si->type = 0;
+	si->max = si->pages = nr_slots;
+	si->swap_map = map;
+	si->zeromap = zeromap;
+	si->cluster_info = ci;
+	si->lowest_bit = 1;
+	si->highest_bit = nr_slots - 1;
+	si->inuse_pages = nr_in_use;
+	spin_lock_init(&si->lock);
+	spin_lock_init(&si->cont_lock);
+	INIT_LIST_HEAD(&si->free_clusters);
+	INIT_LIST_HEAD(&si->full_clusters);
+	INIT_LIST_HEAD(&si->nonfull_clusters[0]);
+	INIT_LIST_HEAD(&si->frag_clusters[0]);
+	INIT_LIST_HEAD(&si->discard_clusters);
+	spin_lock_init(&ci->lock);
+	ci->count = (u16)nr_in_use;
+	ci->flags = CLUSTER_FLAG_FULL;
+	list_add_tail(&ci->list, &si->full_clusters);
+}
+
 /* ------------------------------------------- audits at quiescence */
 /*
  * The mm kit's swap-slot audit (weft_swap_audit(), <weft/mm/swap.h>) for
