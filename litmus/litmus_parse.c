@@ -455,6 +455,8 @@ static uint32_t call_expr(struct ps *p, const char *name)
 	case L_LOCK:
 		e->a = args[0];
 		site_of(p, k, c->op ? WEFT_EV_UNLOCK : WEFT_EV_LOCK, what);
+		if (c->op)   /* spin_unlock(): a release store */
+			p->t->sites[k].flags = WEFT_SITE_RELEASE;
 		break;
 	case L_TRYLOCK:
 		e->a = args[0];

@@ -363,6 +363,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;
 		n->pass = true;

@@ -75,6 +75,8 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 			M.step++;
 		}
 	}
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(l);
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
@@ -103,6 +105,8 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 		ok = !l->locked && l->next == l->serving;
 	else
 		ok = !l->locked;
+	if (ok && __builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(l);
 	if (ok) {
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
@@ -158,6 +162,8 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_unlock(l, s);
 	weft_ctx_preempt_dec();
 }
 
@@ -230,5 +236,7 @@ void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
 
 bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		weft_mem_observe_lock(l);
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }

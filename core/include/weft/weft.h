@@ -115,21 +115,43 @@ struct weft_site {
  * locks of its own, so they are sequentially consistent under every
  * memory model (they drain their CPU's store buffer and go to memory). */
 #define WEFT_SITE_SC 1u
+/*
+ * The ordering class of a site's access under a weak memory model (bits
+ * 1-3; docs/memory-model.md), as the kernel's primitive it stands for:
+ *  - default: a marked load or store (READ_ONCE, WRITE_ONCE, atomic_read,
+ *    atomic_set) orders nothing; a read-modify-write is fully ordered (the
+ *    value-returning atomics, xchg, cmpxchg, test_and_set_bit);
+ *  - RELAXED: a read-modify-write that orders nothing (the non-returning
+ *    atomics, set_bit, clear_bit, the _relaxed forms);
+ *  - ACQUIRE: later accesses of its CPU stay after it (smp_load_acquire,
+ *    the _acquire forms, a lock's acquisition);
+ *  - RELEASE: earlier accesses of its CPU stay before it
+ *    (smp_store_release, the _release forms, spin_unlock: a release store
+ *    that leaves the CPU's store buffer alone, where other unlocks drain).
+ * A failed cmpxchg or add_unless orders nothing in any class (LKMM).
+ */
+#define WEFT_SITE_ORD_SHIFT 1
+#define WEFT_SITE_ORD_MASK (7u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_RELAXED (1u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_ACQUIRE (2u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_RELEASE (3u << WEFT_SITE_ORD_SHIFT)
 #ifndef WEFT_SITE_FLAGS_DEFAULT
 #define WEFT_SITE_FLAGS_DEFAULT 0u
 #endif
 
-#define WEFT_SITE(ev_, what_)                                                  \
+/* A site with ordering flags (WEFT_SITE_RELAXED...). */
+#define WEFT_SITE_F(ev_, what_, flags_)                                        \
 	({                                                                     \
 		static struct weft_site __weft_site = {                        \
 			__FILE__, __func__, (what_), __LINE__, (ev_), 0,       \
-			WEFT_SITE_FLAGS_DEFAULT };                             \
+			WEFT_SITE_FLAGS_DEFAULT | (flags_) };                  \
 		static struct weft_site *const __weft_site_ptr                 \
 			__attribute__((section("weft_sites"), used)) =         \
 				&__weft_site;                                  \
 		(void)__weft_site_ptr;                                         \
 		&__weft_site;                                                  \
 	})
+#define WEFT_SITE(ev_, what_) WEFT_SITE_F(ev_, what_, 0u)
 
 const char *weft_site_basename(const struct weft_site *s);
 

@@ -67,6 +67,18 @@ void weft_mem_plain_read_begin(void *addr, unsigned size);
 void weft_mem_plain_read_end(void);
 bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old, uint64_t val,
 			  const struct weft_site *s);
+/* spin_unlock() of lock by the current thread, after the lock word was
+ * released in memory (site s): a release, which leaves older buffered
+ * stores of the CPU in its buffer behind a mark of the unlock. */
+void weft_mem_unlock(const void *lock, const struct weft_site *s);
+/* The current thread acts on lock (takes it, tries it, tests it): every
+ * other CPU's buffered stores older than its unlock of lock become visible
+ * first, as the lock word could not have been seen free before them. */
+void weft_mem_observe_lock(const void *lock);
+/* Thread tid runs next: a task that follows another task on its CPU does
+ * so through __schedule()'s full barrier (the CPU's buffer drains); an
+ * interrupt continues the CPU's program order. */
+void weft_mem_switch_in(unsigned tid);
 /* Make every store buffered on cpu visible (a migration leaves it). */
 void weft_mem_drain_cpu(unsigned cpu);
 /* Make every buffered store visible (execution end, a lone yield). */

@@ -16,10 +16,16 @@
  * Skylake, tens on Arm cores). */
 #define SB_CAP 32
 
+enum { SB_STORE, SB_UNLOCK };
+
+/* A buffered store, or (SB_UNLOCK) the mark of a spin_unlock() whose lock
+ * word is already free in memory: the entries before it become visible
+ * before another CPU acts on that lock (weft_mem_observe_lock). */
 struct sb_entry {
-	uint8_t *addr;
+	uint8_t *addr;      /* SB_UNLOCK: the lock */
 	uint32_t loc;
-	uint8_t size;
+	uint8_t size;       /* SB_UNLOCK: 0 */
+	uint8_t kind;
 	uint8_t tid;
 	uint32_t due;       /* visible at the first point at or after this step */
 	uint32_t step;      /* when the store executed */
@@ -35,6 +41,8 @@ struct store_buffer {
 static struct {
 	enum weft_memory_model model;
 	unsigned nr_buffered;            /* entries over every CPU */
+	unsigned nr_unlocks;             /* SB_UNLOCK entries among them */
+	int16_t last_task[WEFT_MAX_CPUS]; /* the task that ran last on a CPU */
 	uint32_t nr_delays;              /* stores that asked for a delay */
 	uint8_t delays[WEFT_MAX_DELAYS];
 	struct store_buffer sb[WEFT_MAX_CPUS];
@@ -85,6 +93,9 @@ void weft_mem_reset(enum weft_memory_model m)
 		for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
 			mem.sb[c].head = mem.sb[c].n = 0;
 	mem.nr_buffered = 0;
+	mem.nr_unlocks = 0;
+	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		mem.last_task[c] = -1;
 	weft_mem_weak = m != WEFT_MEM_SC;
 	weft_mem_due = weft_mem_weak ? 0 : UINT32_MAX;
 }
@@ -110,6 +121,11 @@ static void flush_head(unsigned cpu)
 {
 	struct store_buffer *b = &mem.sb[cpu];
 	struct sb_entry *e = sb_at(b, 0);
+
+	if (e->kind == SB_UNLOCK) {   /* the lock word is in memory already */
+		mem.nr_unlocks--;
+		goto pop;
+	}
 	uint64_t old = mem_read(e->addr, e->size);
 
 	mem_write(e->addr, e->size, e->val);
@@ -125,6 +141,7 @@ static void flush_head(unsigned cpu)
 		if (M.fb)
 			feedback_write(e->loc, e->site);
 	}
+pop:
 	b->head = (b->head + 1) % SB_CAP;
 	b->n--;
 	mem.nr_buffered--;
@@ -194,9 +211,64 @@ void weft_mem_point(const struct weft_site *s)
 {
 	if (mem.nr_buffered) {
 		flush_due();
-		if (M.cur >= 0 && s && orders(s->ev))
+		/* spin_unlock() is a release store (x86: a plain mov): it
+		 * leaves the buffer, weft_mem_unlock() marks its place */
+		if (M.cur >= 0 && s && orders(s->ev) &&
+		    (s->ev != WEFT_EV_UNLOCK || (s->flags & WEFT_SITE_SC) ||
+		     (s->flags & WEFT_SITE_ORD_MASK) != WEFT_SITE_RELEASE))
 			weft_mem_drain_cpu(cur_cpu());
 	}
+}
+
+void weft_mem_unlock(const void *lock, const struct weft_site *s)
+{
+	unsigned cpu = cur_cpu();
+	struct store_buffer *b = &mem.sb[cpu];
+
+	if (!b->n || (s->flags & WEFT_SITE_SC))
+		return;   /* nothing of this CPU is still to become visible */
+	if (b->n == SB_CAP)
+		flush_head(cpu);
+	*sb_at(b, b->n) = (struct sb_entry){ .addr = (uint8_t *)(uintptr_t)lock,
+					     .loc = WEFT_NO_LOC, .kind = SB_UNLOCK,
+					     .tid = (uint8_t)M.cur,
+					     .due = b->n ? sb_at(b, b->n - 1)->due : M.step + 1,
+					     .step = M.step, .site = s };
+	b->n++;
+	mem.nr_buffered++;
+	mem.nr_unlocks++;
+}
+
+void weft_mem_observe_lock(const void *lock)
+{
+	if (!mem.nr_unlocks)
+		return;
+	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++) {
+		struct store_buffer *b = &mem.sb[c];
+		if (c == cur_cpu() || !b->n)
+			continue;
+		for (unsigned i = b->n; i-- > 0;) {
+			const struct sb_entry *e = sb_at(b, i);
+			if (e->kind == SB_UNLOCK && e->addr == (const uint8_t *)lock) {
+				/* the unlock and every older entry become visible */
+				for (unsigned k = 0; k <= i; k++)
+					flush_head(c);
+				break;
+			}
+		}
+	}
+}
+
+void weft_mem_switch_in(unsigned tid)
+{
+	unsigned cpu = M.cpu_of[tid];
+
+	if (M.irq_threads >> tid & 1)
+		return;   /* an interrupt continues its CPU's program order */
+	int last = mem.last_task[cpu];
+	mem.last_task[cpu] = (int16_t)tid;
+	if (last >= 0 && last != (int)tid && mem.sb[cpu].n)
+		weft_mem_drain_cpu(cpu);   /* __schedule()'s full barrier */
 }
 
 /* The buffered value cpu forwards to a load of [addr, addr+size): true and
@@ -208,6 +280,8 @@ static bool forward(unsigned cpu, const uint8_t *addr, unsigned size, uint64_t *
 
 	for (unsigned i = b->n; i-- > 0;) {
 		const struct sb_entry *e = sb_at(b, i);
+		if (e->kind != SB_STORE)
+			continue;
 		if (e->addr == addr && e->size == size) {
 			*v = e->val;
 			return true;
