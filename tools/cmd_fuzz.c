@@ -71,6 +71,9 @@ const char weft_help_fuzz[] =
 	"  --seed N          engine seed (default 1; 0: libFuzzer picks one)\n"
 	"  --out DIR         replay files and work files (default ./weft-out)\n"
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
+	"  --memory sc|tso   the weakest memory model an input may ask for (default: the\n"
+	"                    scenario's: sc, tso for the weak-memory zoo entries); under a\n"
+	"                    weak one the genomes carry store delays (docs/memory-model.md)\n"
 	"  --keep-going      do not stop at the first crash: import every crash at the end\n"
 	"  --no-feedback     without interleaving feedback (code coverage only; measurements)\n"
 	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
@@ -102,6 +105,7 @@ struct fuzz_opts {
 	const char *build_dir;
 	const char *target_bin;
 	enum weft_lock_model lock;
+	enum weft_memory_model memory;
 	bool keep_going, no_feedback, json;
 	enum weft_kind only_kind;   /* --kind: other reports do not stop it */
 	char target[256];
@@ -664,6 +668,8 @@ static void import_crash(const struct fuzz_opts *o, const char *crash, struct im
 	argv[n++] = spec;
 	argv[n++] = "--lock";
 	argv[n++] = o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	argv[n++] = "--memory";
+	argv[n++] = (char *)weft_memory_name(o->memory);
 	argv[n++] = "--out";
 	argv[n++] = (char *)o->out;
 	if (o->only_kind) {   /* re-run past the warnings the target went past */
@@ -724,7 +730,7 @@ static enum weft_kind rerun(const struct fuzz_opts *o, const char *crash, bool p
 	static struct weft_bytes b;
 	struct weft_exec_result r;
 	struct weft_run_opts ro = { .sc = o->sc, .variant = o->vi, .lock = o->lock,
-				    .checks = WEFT_CHECKS_DEFAULT };
+				    .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)o->memory };
 	long len = cli_read_file(crash, buf, sizeof(buf));
 
 	if (o->only_kind)
@@ -745,7 +751,7 @@ static enum weft_kind rerun(const struct fuzz_opts *o, const char *crash, bool p
 static int parse(int argc, char **argv, struct fuzz_opts *o)
 {
 	const char *spec = NULL;
-	bool lock_set = false;
+	bool lock_set = false, memory_set = false;
 
 	o->engine = "libfuzzer";
 	o->time = 60;
@@ -805,6 +811,12 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 			if (!cli_parse_lock(v, &o->lock))
 				return cli_usage_error("fuzz: --lock takes tas or ticket, not '%s'", v);
 			lock_set = true;
+		} else if (!strcmp(a, "--memory")) {
+			NEEDV();
+			const char *why = "";
+			if (!weft_memory_parse(v, &o->memory, &why))
+				return cli_usage_error("fuzz: --memory '%s': %s", v, why);
+			memory_set = true;
 		} else if (a[0] == '-') {
 			return cli_usage_error("fuzz: unknown flag '%s' (%s help fuzz)", a, cli_prog);
 		} else if (!spec) {
@@ -821,6 +833,8 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		return WEFT_EXIT_USAGE;
 	if (!lock_set)
 		o->lock = o->sc->default_lock;
+	if (!memory_set)
+		o->memory = (enum weft_memory_model)o->sc->memory;
 	if (!strcmp(o->engine, "afl") && o->seed == 0)
 		o->seed = 1;
 	snprintf(o->target, sizeof(o->target), "fuzz_%s_%s", o->sc->name,
@@ -908,6 +922,9 @@ int cmd_fuzz(int argc, char **argv)
 	envs[ne++] = e_stats;
 	envs[ne++] = o.lock == WEFT_LOCK_TICKET ? "WEFT_FUZZ_LOCK=ticket" : "WEFT_FUZZ_LOCK=tas";
 	envs[ne++] = o.no_feedback ? "WEFT_NO_FEEDBACK=1" : "WEFT_NO_FEEDBACK=0";
+	static char e_memory[64];
+	snprintf(e_memory, sizeof(e_memory), "WEFT_FUZZ_MEMORY=%s", weft_memory_name(o.memory));
+	envs[ne++] = e_memory;
 	static char e_kind[96], e_repro[PATH_MAX + 500];
 	if (o.only_kind) {
 		snprintf(e_kind, sizeof(e_kind), "WEFT_FUZZ_KIND=%s", weft_kind_name(o.only_kind));
@@ -1097,9 +1114,10 @@ int cmd_fuzz(int argc, char **argv)
 		if (can_import) {
 			struct import_result r;
 			if (!o.json)
-				printf("%s import %s --target %s:%s --lock %s --out %s\n",
+				printf("%s import %s --target %s:%s --lock %s --memory %s --out %s\n",
 				       cli_prog, crashes.names[i], o.sc->name, o.sc->variants[o.vi].name,
-				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", o.out);
+				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+				       weft_memory_name(o.memory), o.out);
 			import_crash(&o, crashes.names[i], &r);
 			if (r.rc == WEFT_EXIT_BUG)
 				reproduced = true;
@@ -1112,11 +1130,11 @@ int cmd_fuzz(int argc, char **argv)
 		} else {
 			reproduced |= k != WEFT_KIND_NONE;
 			if (!o.json)
-				printf("raw crash: %s\nreproduce: %s run %s:%s --lock %s "
+				printf("raw crash: %s\nreproduce: %s run %s:%s --lock %s --memory %s "
 				       "--strategy bytes --input %s\n",
 				       crashes.names[i], cli_prog, o.sc->name, o.sc->variants[o.vi].name,
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-				       crashes.names[i]);
+				       weft_memory_name(o.memory), crashes.names[i]);
 		}
 	}
 	if (can_import && nr_imports && !reproduced && !o.json)
@@ -1130,9 +1148,9 @@ int cmd_fuzz(int argc, char **argv)
 		printf(", \"target\": ");
 		cli_json_str(stdout, o.target);
 		printf(", \"engine\": \"%s\", \"jobs\": %" PRIu64 ", \"seed\": %" PRIu64
-		       ", \"feedback\": %s, \"lock\": \"%s\"",
+		       ", \"feedback\": %s, \"lock\": \"%s\", \"memory\": \"%s\"",
 		       o.engine, o.jobs, o.seed, o.no_feedback ? "false" : "true",
-		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(o.memory));
 		printf(", \"verdict\": \"%s\", \"kind\": ",
 		       crashes.n ? (reproduced ? "bug" : "unreproducible") : "clean");
 		if (kind != WEFT_KIND_NONE)

@@ -26,6 +26,7 @@ const char weft_help_min[] =
 	"  CRASH             a raw fuzzer input (needs --target)\n"
 	"  --target S:V      scenario and variant of a raw CRASH\n"
 	"  --lock tas|ticket lock model of a raw CRASH (default: the scenario's)\n"
+	"  --memory sc|tso   memory model of a raw CRASH (default: the scenario's)\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --force           minimize a stale .weft anyway\n"
 	"  --json            one JSON object (as weft import --json)\n"
@@ -35,7 +36,7 @@ const char weft_help_min[] =
 #ifdef WEFT_HAVE_REPLAY
 int cmd_min(int argc, char **argv)
 {
-	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL;
+	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL, *memory_s = NULL;
 	bool json = false, force = false;
 
 	for (int i = 1; i < argc; i++) {
@@ -44,12 +45,15 @@ int cmd_min(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(a, "--force")) {
 			force = true;
-		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock")) {
+		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock") ||
+			   !strcmp(a, "--memory")) {
 			if (!v)
 				return cli_usage_error("min: %s needs a value", a);
 			i++;
 			if (!strcmp(a, "--target"))
 				target = v;
+			else if (!strcmp(a, "--memory"))
+				memory_s = v;
 			else if (!strcmp(a, "--out"))
 				outdir = v;
 			else
@@ -79,12 +83,17 @@ int cmd_min(int argc, char **argv)
 		enum weft_lock_model lock = sc->default_lock;
 		if (lock_s && !cli_parse_lock(lock_s, &lock))
 			return cli_usage_error("min: --lock takes tas or ticket, not '%s'", lock_s);
+		enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
+		const char *why = "";
+		if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
+			return cli_usage_error("min: --memory '%s': %s", memory_s, why);
 		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-					   .checks = WEFT_CHECKS_DEFAULT };
+					   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
 	}
-	if (target || lock_s)
-		return cli_usage_error("min: a .weft file names its own target and lock model");
+	if (target || lock_s || memory_s)
+		return cli_usage_error("min: a .weft file names its own target, lock and memory "
+				       "model");
 	struct weft_replay rf;
 	char err[300];
 	int rc = weft_replay_decode(buf, (size_t)n, &rf, err, sizeof(err));

@@ -289,6 +289,12 @@ struct weft_scenario {
 	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
 	 * demo of the deadlock detector that lockdep would pre-empt. */
 	unsigned checks_off;
+	/* Optional: the memory model (enum weft_memory_model) the tools that
+	 * run every variant (weft bench, the fuzz targets, CI) search this
+	 * scenario under: its buggy variants need it (weak memory only), its
+	 * fixes stay silent under it. A run's --memory still decides; sc (0)
+	 * for the rest. */
+	unsigned memory;
 };
 
 /* The registry of every scenario in this build (core/registry/). */
@@ -479,7 +485,9 @@ struct weft_input {
 	struct weft_entry e[WEFT_MAX_ENTRIES];
 };
 
-/* Decode raw bytes (never fails: every input decodes to something). */
+/* Decode raw bytes (never fails: every input decodes to something). A
+ * genome (below), which the bytes strategy runs as one, decodes to its
+ * workload and no entries. */
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
