@@ -12,6 +12,25 @@ static inline uint64_t weft_mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
+/* Bits set in a thread mask, without libgcc's __popcountdi2 call that
+ * __builtin_popcountll becomes where the popcnt instruction is not
+ * assumed (x86-64 baseline). */
+static inline unsigned weft_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The n-th set bit of mask (n < its popcount). */
+static inline unsigned weft_nth_bit(uint64_t mask, unsigned n)
+{
+	for (; n; n--)
+		mask &= mask - 1;
+	return (unsigned)__builtin_ctzll(mask);
+}
+
 void weft_sites_init(void);
 
 /* Native build: RCU's per-iteration reset (host, before setup) and its

@@ -111,7 +111,7 @@ static struct {
 static struct {
 	struct ld_held h[LD_MAX_HELD];
 	uint8_t n;
-} T[WEFT_MAX_THREADS];
+} T[WEFT_EXEC_MAX_THREADS];
 
 /* locks initialised in this execution: world offset -> init site id */
 static struct {
@@ -219,7 +219,7 @@ void weft_lockdep_begin(void)
 	nr_inits = 0;
 	if (!weft_lockdep_on)
 		return;
-	for (unsigned i = 0; i < WEFT_MAX_THREADS; i++)
+	for (unsigned i = 0; i < WEFT_EXEC_MAX_THREADS; i++)
 		T[i].n = 0;
 	if (!o->lockdep_persist || G.sc != o->sc || G.variant != o->variant ||
 	    G.lock != (unsigned)o->lock) {
@@ -625,7 +625,7 @@ bool weft_lockdep_release(const void *lock, const struct weft_site *s)
 /* A thread (or a handler) ends: it must hold nothing. */
 void weft_lockdep_exit(unsigned tid)
 {
-	if (!weft_lockdep_on || tid >= WEFT_MAX_THREADS || !T[tid].n)
+	if (!weft_lockdep_on || tid >= WEFT_EXEC_MAX_THREADS || !T[tid].n)
 		return;
 	const struct ld_held *h = &T[tid].h[T[tid].n - 1];
 	char name[48];

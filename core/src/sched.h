@@ -147,7 +147,9 @@ struct shadow {
 struct weft_machine {
 	bool inited;
 	struct weft_fiber main;
-	struct wthread th[WEFT_MAX_THREADS];
+	size_t stack_size;        /* of every fiber (WEFT_STACK_KIB) */
+	unsigned nr_fibers;       /* th[0 .. nr_fibers-1] have theirs */
+	struct wthread th[WEFT_EXEC_MAX_THREADS];
 
 	/* the current execution */
 	const struct weft_run_opts *o;
@@ -168,9 +170,9 @@ struct weft_machine {
 	uint64_t step_budget;
 	unsigned nr_threads;      /* threads that exist (the scenario's + spawned) */
 	unsigned nr_blocked;      /* threads in T_BLOCKED */
-	uint8_t cpu_of[WEFT_MAX_THREADS];   /* per execution: trace() runs at every step */
+	uint8_t cpu_of[WEFT_EXEC_MAX_THREADS];   /* per execution: trace() runs at every step */
 	int cur;
-	uint32_t runnable;
+	uint64_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;
@@ -181,8 +183,8 @@ struct weft_machine {
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
 	bool fair_restricted;    /* some decision had an unfair choice */
-	uint32_t spinners;
-	uint32_t spin_wait[WEFT_MAX_THREADS];
+	uint64_t spinners;
+	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
@@ -202,7 +204,7 @@ struct weft_machine {
 	struct {
 		const struct weft_caller *c;
 		bool fresh;
-	} callers[WEFT_MAX_THREADS + 1];
+	} callers[WEFT_EXEC_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -218,9 +220,9 @@ struct weft_machine {
 	 * may run there. excluded: threads that may not run now because
 	 * another context holds their CPU. Zero unless ctx_active. */
 	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
-	uint32_t excluded;
-	uint32_t irq_threads;                 /* mask of interrupt pseudo-threads */
-	uint32_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
+	uint64_t excluded;
+	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
+	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
 	int8_t cpu_stack[WEFT_MAX_CPUS][4];
 	uint8_t cpu_depth[WEFT_MAX_CPUS];
 
@@ -251,9 +253,16 @@ static inline uint32_t site_id(const struct weft_site *s)
 /* The scenario interrupt a thread delivers, or -1. */
 #define thread_irq(t) ((int)(t)->irq1 - 1)
 
-static inline unsigned lowest(uint32_t mask)
+/* Thread masks: bit t for thread t (WEFT_EXEC_MAX_THREADS <= 64). */
+_Static_assert(WEFT_EXEC_MAX_THREADS <= 64, "thread masks are 64-bit");
+static inline uint64_t tbit(unsigned t)
 {
-	return (unsigned)__builtin_ctz(mask);
+	return 1ull << t;
+}
+
+static inline unsigned lowest(uint64_t mask)
+{
+	return (unsigned)__builtin_ctzll(mask);
 }
 
 static inline uint32_t loc_of(const void *p)
@@ -266,7 +275,7 @@ static inline uint32_t loc_of(const void *p)
 /* ------------------------------------------------------- fairness */
 
 void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
-uint32_t weft_fair_offer(uint32_t e);
+uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
 /* The spinners (and the threads that run) for a livelock report. */
@@ -274,7 +283,7 @@ size_t weft_fair_describe(char *buf, size_t n);
 
 /* The threads of e whose choice is unfair: spinners that must let others
  * run first (0 if every thread of e spins, or none does). */
-static inline uint32_t unfair_of(uint32_t e)
+static inline uint64_t unfair_of(uint64_t e)
 {
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
@@ -433,7 +442,7 @@ static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint
 
 /* Runnable threads that may run now: not excluded by another context
  * holding their CPU (context.c). */
-static inline uint32_t eligible(void)
+static inline uint64_t eligible(void)
 {
 	return M.runnable & ~M.excluded;
 }
@@ -442,7 +451,7 @@ static inline uint32_t eligible(void)
  * two or more); cur_ok: the current thread is in offer and may go on (a
  * preemption point), unless it spins (fairness: then switching away is
  * free and the default is another thread). */
-unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s);
+unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
@@ -463,7 +472,7 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	t->pend_addr = addr;
 	t->pend_size = size;
 	t->pend_class = wc;
-	uint32_t e = eligible();
+	uint64_t e = eligible();
 	if (__builtin_expect(t->pass, 0)) {
 		t->pass = false;
 	} else if (e & (e - 1)) {

@@ -39,7 +39,7 @@ struct weft_genome_run {
 	struct weft_override cov[WEFT_MAX_ENTRIES];   /* choice overrides */
 	unsigned nr_dov;
 	struct weft_override dov[WEFT_MAX_ENTRIES];   /* delay overrides (v2) */
-	uint32_t prio[WEFT_MAX_THREADS];    /* pct, pos */
+	uint32_t prio[WEFT_EXEC_MAX_THREADS];   /* pct, pos */
 	uint32_t change[8];
 	unsigned nr_change;
 	unsigned nr_threads;
@@ -120,7 +120,7 @@ struct weft_pct {
 	struct weft_rng rng;
 	unsigned depth;
 	uint32_t k;                       /* estimated steps */
-	uint32_t prio[WEFT_MAX_THREADS];
+	uint64_t prio[WEFT_EXEC_MAX_THREADS];   /* see pct_rank() */
 	uint32_t change[8];
 	unsigned nr_change;
 	const uint8_t *fixed_wl;
@@ -144,8 +144,8 @@ extern const struct weft_strategy_ops weft_strategy_pct;
  */
 #define WEFT_DFS_MAX_DEPTH 4096
 struct weft_dfs_frame {
-	uint16_t runnable;
-	uint16_t unfair;         /* weft_decision.unfair: choosing one costs a
+	uint64_t runnable;
+	uint64_t unfair;         /* weft_decision.unfair: choosing one costs a
 				    preemption */
 	uint8_t dflt;
 	uint8_t cur_runnable;    /* the current thread was runnable (2: the
