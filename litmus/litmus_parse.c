@@ -455,8 +455,6 @@ static uint32_t call_expr(struct ps *p, const char *name)
 	case L_LOCK:
 		e->a = args[0];
 		site_of(p, k, c->op ? WEFT_EV_UNLOCK : WEFT_EV_LOCK, what);
-		if (c->op)   /* spin_unlock(): a release store */
-			p->t->sites[k].flags = WEFT_SITE_RELEASE;
 		break;
 	case L_TRYLOCK:
 		e->a = args[0];
@@ -475,6 +473,28 @@ static uint32_t call_expr(struct ps *p, const char *name)
 		site_of(p, k, WEFT_EV_RMW, what);
 		break;
 	}
+	/* the ordering class (atomic_t.txt): the _relaxed, _acquire and
+	 * _release forms; the non-returning atomics order nothing; the
+	 * value-returning ones fully (0); an acquire load, a release store */
+	unsigned ord = 0;
+	size_t nl = strlen(name);
+	if (c->kind == L_RMW) {
+		if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_relaxed"))
+			ord = WEFT_SITE_RELAXED;
+		else if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_acquire"))
+			ord = WEFT_SITE_ACQUIRE;
+		else if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_release"))
+			ord = WEFT_SITE_RELEASE;
+		else if (!c->returns)
+			ord = WEFT_SITE_RELAXED;
+	} else if (c->kind == L_LOAD && c->op == LD_ACQUIRE) {
+		ord = WEFT_SITE_ACQUIRE;
+	} else if (c->kind == L_STORE && (c->op == ST_RELEASE || c->op == ST_RCU)) {
+		ord = WEFT_SITE_RELEASE;   /* rcu_assign_pointer(): a release store */
+	} else if (c->kind == L_LOCK && c->op) {
+		ord = WEFT_SITE_RELEASE;   /* spin_unlock(): a release store */
+	}
+	p->t->sites[k].flags = ord;
 	return k;
 }
 

@@ -22,7 +22,7 @@ const char weft_help_import[] =
 	"path and the command that replays it.\n"
 	"  --target S:V      the scenario and variant the input was fuzzed on (required)\n"
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
-	"  --memory sc|tso   the memory model the target fuzzed under (default: the\n"
+	"  --memory M        the memory model the target fuzzed under (default: the\n"
 	"                    scenario's), the weakest the input may ask for\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --strategy NAME   what found it, recorded in the file (default: fuzzer)\n"

@@ -26,7 +26,7 @@ const char weft_help_min[] =
 	"  CRASH             a raw fuzzer input (needs --target)\n"
 	"  --target S:V      scenario and variant of a raw CRASH\n"
 	"  --lock tas|ticket lock model of a raw CRASH (default: the scenario's)\n"
-	"  --memory sc|tso   memory model of a raw CRASH (default: the scenario's)\n"
+	"  --memory M        memory model of a raw CRASH (default: the scenario's)\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --force           minimize a stale .weft anyway\n"
 	"  --json            one JSON object (as weft import --json)\n"

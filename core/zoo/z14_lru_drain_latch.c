@@ -631,5 +631,5 @@ const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 	.nr_variants = Z14_NR_VARIANTS,
 	.triggers = z14_triggers,
 	.trigger_lens = z14_trigger_lens,
-	.memory = WEFT_MEM_TSO,
+	.memory = WEFT_MEM_LKMM,
 };

@@ -122,8 +122,16 @@ void weft_unpoison(const void *addr, size_t len, const struct weft_site *s);
 bool weft_is_poisoned(const void *addr);
 /* The access that last wrote (or freed) addr in this execution. */
 struct weft_access weft_last_write(const void *addr);
-/* Read without a scheduling point (for checks and audits only). */
-#define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Read without a scheduling point (for checks and audits only). Under a
+ * weak memory model a check in a model thread sees what its CPU sees: its
+ * own buffered stores too (the checks of the kernel's debug options run
+ * under the locks that keep everyone else's stores visible). */
+extern bool weft_mem_weak;
+uint64_t weft_peek_weak(const void *addr, unsigned size);
+#define weft_peek(x)                                                            \
+	(__builtin_expect(weft_mem_weak, 0)                                     \
+		 ? (__typeof__(x))(uintptr_t)weft_peek_weak(&(x), sizeof(x))   \
+		 : __atomic_load_n(&(x), __ATOMIC_RELAXED))
 
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */

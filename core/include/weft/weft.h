@@ -227,21 +227,29 @@ enum weft_memory_model {
 	WEFT_MEM_TSO = 1,       /* x86-TSO: a FIFO store buffer per CPU with
 				   store-to-load forwarding; when a buffered
 				   store becomes visible is a strategy's choice */
+	WEFT_MEM_LKMM = 2,      /* the Linux-kernel memory model, its
+				   multicopy-atomic part: stores to different
+				   locations visible out of order, loads of
+				   older versions coherence allows, both bounded
+				   by the kernel's barriers and ordering classes */
 	WEFT_MEM__COUNT
 };
 const char *weft_memory_name(enum weft_memory_model m);
-/* "sc", "tso"; false (and *why set) for anything else, including the
- * stages of the kernel's model that this build does not implement yet. */
+/* "sc", "tso", "lkmm"; false (and *why set) for anything else. */
 bool weft_memory_parse(const char *s, enum weft_memory_model *out, const char **why);
 
 /*
- * Store delays (weak memory): each store a thread makes under a weak model
- * asks the strategy for a delay code in [0, WEFT_DELAY_CODES). Code 0: the
- * store is visible at once (as under sc) unless an older buffered store of
- * its CPU must become visible first; code c > 0: it stays in its CPU's
- * store buffer for weft_delay_steps(c) more steps of the machine, or until
- * a fence, an atomic read-modify-write or a lock operation of its CPU
- * drains the buffer, or the execution ends.
+ * Weak choices (weak memory), one stream per execution that the strategy
+ * answers with ops->pick_delay and a replay file records:
+ *  - each store a thread makes asks for a delay code in [0,
+ *    WEFT_DELAY_CODES). Code 0: the store is visible at once (as under sc)
+ *    unless an older buffered store of its CPU must become visible first;
+ *    code c > 0: it stays in its CPU's store buffer for
+ *    weft_delay_steps(c) more steps of the machine, or until a fence, an
+ *    atomic read-modify-write or a lock operation of its CPU drains the
+ *    buffer, or the execution ends;
+ *  - under lkmm, a load that may read n > 1 versions of its location asks
+ *    for a code in [0, n): 0 the newest, k the k-th older one.
  */
 #define WEFT_DELAY_CODES 16u
 static inline uint32_t weft_delay_steps(uint32_t code)
