@@ -279,6 +279,10 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define atomic_add_unless(v, i, u)                                              \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
 			  WEFT_EV_RMW, "atomic_add_unless(" #v ")") != (int)(u))
+/* returns the old value; adds unless it was u (fully ordered when it adds) */
+#define atomic_fetch_add_unless(v, i, u)                                        \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
+			  WEFT_EV_RMW, "atomic_fetch_add_unless(" #v ")"))
 #define atomic_inc_not_zero(v)                                                  \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, 1u, 0u, WEFT_EV_RMW,  \
 			  "atomic_inc_not_zero(" #v ")") != 0)

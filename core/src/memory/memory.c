@@ -340,6 +340,8 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		weft_mem_drain_cpu(cpu);   /* tso: a locked instruction */
 	} else if (mem.sb[cpu].n) {
 		sb_flush_loc(cpu, addr, size);
+		/* its store follows what an smp_wmb() put before it */
+		sb_flush_before(cpu, mem.sb[cpu].wmb_seq);
 	}
 	old = mem_read(addr, size);
 	uint64_t v = rmw_value(aop, old, a, b, mask) & mask;

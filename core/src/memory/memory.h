@@ -88,6 +88,9 @@ void weft_mem_switch_in(unsigned tid);
 /* A thread moved from one CPU to another (through the run queues' locks):
  * its stores on from become visible, and on to it sees what from saw. */
 void weft_mem_migrate(unsigned from, unsigned to);
+/* The newest store to addr still in a CPU's buffer (the last write made
+ * there, not yet visible to every CPU): true and *a. */
+bool weft_mem_pending_store(const void *addr, struct weft_access *a);
 /* A yield of the current thread (cpu_relax() in a spin-wait). */
 void weft_mem_yield(void);
 /* Make every store buffered on cpu visible (a migration leaves it). */

@@ -124,6 +124,9 @@ bool sb_constrains(unsigned cpu, const uint8_t *addr, unsigned size, uint32_t af
 bool sb_forward(unsigned cpu, const uint8_t *addr, unsigned size, uint64_t *v);
 /* Make cpu's stores to [addr, addr+size) visible (a read-modify-write). */
 void sb_flush_loc(unsigned cpu, const uint8_t *addr, unsigned size);
+/* Make cpu's entries older than seq `after` visible (a store that must
+ * follow them is written to memory now: a read-modify-write). */
+void sb_flush_before(unsigned cpu, uint32_t after);
 void sb_flush_due(void);
 bool sb_observe_lock(const void *lock);
 

@@ -178,6 +178,14 @@ void sb_flush_loc(unsigned cpu, const uint8_t *addr, unsigned size)
 		}
 }
 
+void sb_flush_before(unsigned cpu, uint32_t after)
+{
+	struct store_buffer *b = &mem.sb[cpu];
+
+	while (b->n && b->e[0].seq < after)
+		flush_at(cpu, 0);
+}
+
 /* The entry due first over every CPU (ties: the lower CPU, then program
  * order), if due now. */
 static bool first_due(unsigned *cpu, unsigned *idx)
@@ -242,4 +250,25 @@ bool sb_observe_lock(const void *lock)
 			}
 	}
 	return any;
+}
+
+bool weft_mem_pending_store(const void *addr, struct weft_access *a)
+{
+	const struct sb_entry *best = NULL;
+
+	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		for (unsigned i = 0; i < mem.sb[c].n; i++) {
+			const struct sb_entry *e = &mem.sb[c].e[i];
+			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr &&
+			    (!best || e->step >= best->step))
+				best = e;
+		}
+	if (!best)
+		return false;
+	a->valid = true;
+	a->tid = best->tid;
+	a->cpu = (int)M.cpu_of[best->tid];
+	a->step = best->step;
+	a->site = best->site;
+	return true;
 }
