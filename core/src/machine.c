@@ -446,6 +446,9 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	M.nr_blocked++;
 	M.runnable &= ~tbit((unsigned)M.cur);
 	weft_sched_reschedule(false);
+	/* woken from a sleep: the wake-up's barriers (try_to_wake_up()) */
+	if (__builtin_expect(weft_mem_weak, 0) && wc && wc->sleeps)
+		weft_mem_resumed();
 }
 
 static inline void wake(unsigned i)

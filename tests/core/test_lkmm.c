@@ -7,7 +7,8 @@
  *    (the reader's loads reorder) and with only smp_rmb() (the writer's
  *    stores reorder); forbidden by smp_wmb() + smp_rmb(), by a release
  *    store + an acquire load, and by an address dependency through the
- *    published pointer; tso forbids all of them, sc too;
+ *    published pointer, also with set_bit() (a relaxed read-modify-write)
+ *    as the flag; tso forbids all of them, sc too;
  *  - SB: found with no barrier and across a non-returning atomic (it
  *    orders nothing under lkmm; tso's locked instruction does); forbidden
  *    by smp_mb() and by a value-returning atomic;
@@ -24,7 +25,8 @@
 #include "check.h"
 
 enum {
-	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP,
+	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP, V_MP_BIT,
+	V_MP_BIT_WMB_RMB,
 	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
 	V_CORR, V_COWR,
 	V__COUNT
@@ -32,6 +34,7 @@ enum {
 
 static const char *const names[V__COUNT] = {
 	"MP", "MP+wmb", "MP+rmb", "MP+wmb+rmb", "MP+release+acquire", "MP+addr-dep",
+	"MP(set_bit)", "MP(set_bit)+wmb+rmb",
 	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
 	"CoRR", "CoWR",
 };
@@ -41,6 +44,7 @@ static unsigned variant;
 struct lk_world {
 	long x, y;
 	long *p;
+	unsigned long flags;
 	atomic_t a;
 	long r[4];
 };
@@ -72,6 +76,15 @@ static void writer(struct lk_world *W)
 		WRITE_ONCE(W->x, 1);
 		smp_store_release(&W->p, &W->x);
 		break;
+	case V_MP_BIT:
+		WRITE_ONCE(W->x, 1);
+		set_bit(0, &W->flags);
+		break;
+	case V_MP_BIT_WMB_RMB:   /* SetPageUptodate() since 2.6.27 */
+		WRITE_ONCE(W->x, 1);
+		smp_wmb();
+		set_bit(0, &W->flags);
+		break;
 	}
 }
 
@@ -91,6 +104,15 @@ static void reader(struct lk_world *W)
 		break;
 	case V_MP_REL_ACQ:
 		W->r[0] = smp_load_acquire(&W->y);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_BIT:
+		W->r[0] = test_bit(0, &W->flags);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_BIT_WMB_RMB:
+		W->r[0] = test_bit(0, &W->flags);
+		smp_rmb();
 		W->r[1] = READ_ONCE(W->x);
 		break;
 	case V_MP_DEP: {
@@ -216,7 +238,8 @@ int main(void)
 {
 	/* what the LKMM allows (1) or forbids (0) of each shape, and tso */
 	static const bool lkmm_allows[V__COUNT] = {
-		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_SB] = 1, [V_SB_NORET] = 1,
+		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
+		[V_SB_NORET] = 1,
 	};
 	static const bool tso_allows[V__COUNT] = { [V_SB] = 1 };
 

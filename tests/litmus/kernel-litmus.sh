@@ -47,8 +47,8 @@ bad = 0
 lkmm_stronger = {
     "LB+poonceonces": "load buffering",
     "Z6.0+pooncerelease+poacquirerelease+fencembonceonce": "propagation that is not multicopy-atomic",
-    "Z6.0+pooncelock+pooncelock+pombonce": "locks weaker than full barriers",
-    "MP+polockonce+poacquiresilsil": "spin_is_locked() on a lock word not yet visible",
+    "Z6.0+pooncelock+pooncelock+pombonce": "propagation that is not multicopy-atomic (a lock handover gives a third CPU no cumulativity)",
+    "MP+polockonce+poacquiresilsil": "a lock's store to its word visible after the critical section's (spin_is_locked() reads it)",
 }
 sb = {"SB+poonceonces", "R+poonceonces", "SB+rfionceonce-poonceonces"}
 for d in rows:

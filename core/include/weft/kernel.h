@@ -407,21 +407,21 @@ void weft_caller_exit(const struct weft_caller *prev);
 			   0, WEFT_EV_WRITE, "__clear_bit_unlock(" #nr ", " #addr ") store"))
 
 #define spinlock_t struct weft_spinlock
-#define spin_lock(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock(" #l ")"))
-#define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")"))
+#define spin_lock(l) weft_spin_lock((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE_F(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")", WEFT_SITE_ACQUIRE))
 #define spin_unlock(l) weft_spin_unlock((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock(" #l ")", WEFT_SITE_RELEASE))
 /* Every form disables preemption while the lock is held (its CPU runs
  * nothing else: <weft/context.h>); the _irq forms also mask interrupts and
  * the _bh forms bottom halves, as include/linux/spinlock.h does. The
  * masking itself is not an event: a lock site traces as it always did. */
-#define spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irq(" #l ")"))
+#define spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_irq(" #l ")", WEFT_SITE_ACQUIRE))
 #define spin_unlock_irq(l) weft_spin_unlock_irq((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")", WEFT_SITE_RELEASE))
-#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")")))
+#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")", WEFT_SITE_ACQUIRE)))
 #define spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")", WEFT_SITE_RELEASE))
-#define spin_lock_bh(l) weft_spin_lock_bh((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_bh(" #l ")"))
+#define spin_lock_bh(l) weft_spin_lock_bh((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_bh(" #l ")", WEFT_SITE_ACQUIRE))
 #define spin_unlock_bh(l) weft_spin_unlock_bh((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_bh(" #l ")", WEFT_SITE_RELEASE))
 #define spin_trylock_irqsave(l, f)                                              \
-	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")"))
+	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE_F(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")", WEFT_SITE_ACQUIRE))
 #define spin_is_locked(l) weft_spin_is_locked(l)
 #define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 

@@ -148,16 +148,29 @@ static bool orders(unsigned ev)
 	}
 }
 
+/* Does the operation at site s order its CPU's accesses by itself (a
+ * spin_unlock() is a release store; under lkmm a spin_lock() or a
+ * successful spin_trylock() is an acquire, weft_mem_observe_lock())? */
+static bool orders_itself(const struct weft_site *s)
+{
+	if (s->flags & WEFT_SITE_SC)
+		return false;
+	if (s->ev == WEFT_EV_UNLOCK)
+		return order_of(s) == WEFT_SITE_RELEASE;
+	if (s->ev == WEFT_EV_LOCK || s->ev == WEFT_EV_TRYLOCK)
+		return lkmm() && order_of(s) == WEFT_SITE_ACQUIRE;
+	return false;
+}
+
 void weft_mem_point(const struct weft_site *s)
 {
 	if (mem.nr_buffered)
 		sb_flush_due();
 	/* spin_unlock() is a release store (x86: a plain mov): it leaves the
-	 * buffer, weft_mem_unlock() marks its place; every other primitive
-	 * of the machine is (or implies) a full barrier */
-	if (M.cur >= 0 && s && orders(s->ev) &&
-	    (s->ev != WEFT_EV_UNLOCK || (s->flags & WEFT_SITE_SC) ||
-	     order_of(s) != WEFT_SITE_RELEASE)) {
+	 * buffer, weft_mem_unlock() marks its place; under tso a lock is a
+	 * locked instruction; every other primitive of the machine is (or
+	 * implies) a full barrier */
+	if (M.cur >= 0 && s && orders(s->ev) && !orders_itself(s)) {
 		if (mem.nr_buffered || lkmm())
 			full_barrier(cur_cpu());
 	}
@@ -179,11 +192,22 @@ void weft_mem_unlock(const void *lock, const struct weft_site *s)
 
 void weft_mem_observe_lock(const void *lock)
 {
+	unsigned cpu = cur_cpu();
+
 	if (mem.nr_unlocks)
 		sb_observe_lock(lock);
-	/* lkmm: the acquisition reads at "now" */
-	if (lkmm())
-		mem.view[cur_cpu()].floor = mem.now;
+	if (!lkmm())
+		return;
+	/* an unlock then a lock on one CPU is a full barrier (the LKMM's
+	 * po-unlock-lock-po): this CPU's unlock still buffered drains */
+	const struct store_buffer *b = &mem.sb[cpu];
+	for (unsigned i = 0; i < b->n; i++)
+		if (b->e[i].kind == SB_UNLOCK) {
+			weft_mem_drain_cpu(cpu);
+			break;
+		}
+	/* an acquire: later loads read at "now" */
+	mem.view[cpu].floor = mem.now;
 }
 
 void weft_mem_switch_in(unsigned tid)
@@ -202,6 +226,11 @@ void weft_mem_migrate(unsigned from, unsigned to)
 {
 	full_barrier(from);
 	full_barrier(to);
+}
+
+void weft_mem_resumed(void)
+{
+	full_barrier(cur_cpu());
 }
 
 void weft_mem_yield(void)

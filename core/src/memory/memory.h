@@ -91,6 +91,8 @@ void weft_mem_migrate(unsigned from, unsigned to);
 /* The newest store to addr still in a CPU's buffer (the last write made
  * there, not yet visible to every CPU): true and *a. */
 bool weft_mem_pending_store(const void *addr, struct weft_access *a);
+/* The current thread woke from a sleep: a full barrier on its CPU. */
+void weft_mem_resumed(void);
 /* A yield of the current thread (cpu_relax() in a spin-wait). */
 void weft_mem_yield(void);
 /* Make every store buffered on cpu visible (a migration leaves it). */
