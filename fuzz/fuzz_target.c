@@ -324,9 +324,10 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 	}
 	weft_report_print(stderr, &ro, &r);
 	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s "
-		"--memory %s\n", weft_fuzz_program ? weft_fuzz_program : "weft", spec,
+		"--memory %s%s%s\n", weft_fuzz_program ? weft_fuzz_program : "weft", spec,
 		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-		weft_memory_name((enum weft_memory_model)opts.memory));
+		weft_memory_name((enum weft_memory_model)opts.memory), only_kind ? " --kind " : "",
+		only_kind ? weft_kind_name(only_kind) : "");
 	fflush(stderr);
 	abort();
 }

@@ -15,7 +15,8 @@
 #include "run_dpor.h"
 
 const char weft_help_run[] =
-	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
+	"usage: weft run SCENARIO[:VARIANT] [options]\n"
+	"       weft run ./PROGRAM [options] [-- ARGS]   (built by weft-cc: docs/testing-c-programs.md)\n\n"
 	"Runs executions of the variant under a strategy until a detector reports a bug,\n"
 	"the iteration budget is spent, or (dfs) the bounded space is covered.\n"
 	"  --strategy S      random (default), pct, dfs, or bytes (one execution of --input)\n"
@@ -23,8 +24,9 @@ const char weft_help_run[] =
 	"  --iterations N    executions at most (default 100000; dfs: unlimited)\n"
 	"  --depth D         pct depth (default 2)\n"
 	"  --bound K|none    dfs preemption bound (default 2); with partial-order\n"
-	"                    reduction, bounds 0, 1, ... K are searched in turn so the\n"
-	"                    first report has the fewest preemptions; none: every\n"
+	"                    reduction (or plain dfs in its place), bounds 0, 1, ... K\n"
+	"                    are searched in turn so the first report has the fewest\n"
+	"                    preemptions; none: every\n"
 	"                    interleaving (\"verified\" when complete)\n"
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
@@ -32,7 +34,8 @@ const char weft_help_run[] =
 	"                    threads sharing a CPU, which the reduction does not model;\n"
 	"                    a default search whose execution meets active contexts\n"
 	"                    or a weft_choose() of several values starts over as\n"
-	"                    plain dfs, which enumerates choice values)\n"
+	"                    plain dfs, which enumerates choice values; the output\n"
+	"                    says why: \"search: plain dfs ...\", JSON \"por_why\")\n"
 	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
 	"                    threads and opcodes) x every interleaving in the bound\n"
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
@@ -89,25 +92,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The workload section of a scenario's trigger input for variant vi. */
-static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t cap)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 /* Why plain dfs did not certify. */
 static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
@@ -138,23 +122,16 @@ static bool has_trigger(const struct weft_scenario *sc)
 	return false;
 }
 
-/*
- * dfs's default workload: the variant's own trigger, else the first
- * trigger the scenario declares (a fixed variant is certified on the
- * workload that breaks its buggy sibling, as tools/ci/long does), else
- * empty. *from names the variant whose trigger it is (NULL: empty).
- */
+/* dfs's default workload (weft_dfs_workload(), as tools/ci/long certifies
+ * fixed variants); *from names the variant whose trigger it is (NULL:
+ * empty). */
 static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 				   size_t cap, const char **from)
 {
-	size_t n = trigger_workload(sc, vi, wl, cap);
+	int v;
+	size_t n = weft_dfs_workload(sc, vi, wl, cap, &v);
 
-	*from = n ? sc->variants[vi].name : NULL;
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
-		n = trigger_workload(sc, v, wl, cap);
-		if (n)
-			*from = sc->variants[v].name;
-	}
+	*from = v >= 0 ? sc->variants[v].name : NULL;
 	return n;
 }
 
@@ -187,6 +164,8 @@ int cmd_run(int argc, char **argv)
 	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
 	enum weft_por por = WEFT_POR_NONE;
+	const char *por_why = NULL;   /* why dfs ran without reduction by default */
+	unsigned dfs_bound = 0, dfs_final_bound = 0;   /* plain dfs: now, last */
 	uint64_t workloads = 0, wl_args = 2;
 	static uint8_t input[65536];
 	uint8_t wl[WEFT_INPUT_MAX];
@@ -350,9 +329,16 @@ int cmd_run(int argc, char **argv)
 				"(--por none, the default under weak memory) enumerates the delays "
 				"within --delay-bound", weft_por_name(por), weft_memory_name(memory));
 		}
-		if (!por_set)
+		if (!por_set) {
 			por = weft_cli_uses_contexts(sc) || memory != WEFT_MEM_SC ? WEFT_POR_NONE
 										 : weft_por_default(b);
+			if (memory != WEFT_MEM_SC)
+				por_why = "weak memory: the reduction does not model when a "
+					  "buffered store becomes visible";
+			else if (por == WEFT_POR_NONE)
+				por_why = "the scenario has interrupt handlers, migration or "
+					  "threads sharing a CPU, which the reduction does not model";
+		}
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {
 				free(st);
@@ -377,7 +363,8 @@ int cmd_run(int argc, char **argv)
 				.por = por, .bound = b,
 				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
 				.max_execs = iterations, .want_kinds = want_kinds,
-				.warning = !workloads && wl_len <= 1 && !has_trigger(sc)
+				/* a program has no workload: its arguments are its input */
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc) && !weft_program_self()
 					? (wl_given ? "the workload is empty and the scenario declares no "
 						      "trigger workload: this covers the empty workload only"
 						    : "the scenario declares no trigger workload, so dfs "
@@ -395,11 +382,25 @@ int cmd_run(int argc, char **argv)
 			/* contexts (interrupts, threads sharing a CPU): the
 			 * reduction cannot certify, plain dfs can */
 			por = WEFT_POR_NONE;
+			por_why = weft_cli_dpor_fallback_why();
 		}
-		if (workloads)
+		if (workloads) {
+			free(st);
+			if (por_why)
+				return cli_usage_error("run: --workloads needs partial-order "
+						       "reduction, which this model cannot use: %s",
+						       por_why);
 			return cli_usage_error("run: --workloads needs partial-order reduction "
 					       "(--por sleep|source|optimal)");
-		weft_dfs_init(&st->d, sc, b, wl, wl_len);
+		}
+		/* plain dfs in place of the reduction (por_why): bounds
+		 * upwards, as the reduction's search does, so that a bug is
+		 * found at the fewest preemptions it needs (one bound's dfs
+		 * can reach a schedule with more preemptions before one with
+		 * fewer) */
+		dfs_bound = por_why && b != WEFT_BOUND_NONE ? 0 : b;
+		dfs_final_bound = b;
+		weft_dfs_init(&st->d, sc, dfs_bound, wl, wl_len);
 		st->d.delay_bound = (unsigned)delay_bound;
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
@@ -426,7 +427,7 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				   .lockdep_persist = true, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
@@ -437,8 +438,13 @@ int cmd_run(int argc, char **argv)
 	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
-		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
-			break;
+		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0) {
+			if (ops != &weft_strategy_dfs || dfs_bound >= dfs_final_bound)
+				break;
+			weft_dfs_init(&st->d, sc, ++dfs_bound, wl, wl_len);
+			st->d.delay_bound = (unsigned)delay_bound;
+			continue;
+		}
 		/* a dfs that is done ends with an execute that runs nothing and
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;
@@ -490,7 +496,7 @@ int cmd_run(int argc, char **argv)
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
-	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc))
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc) && !weft_program_self())
 		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
 				     "workload: this covers the empty workload only"
 				   : "the scenario declares no trigger workload, so dfs searched the "
@@ -499,14 +505,9 @@ int cmd_run(int argc, char **argv)
 
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (bug && outdir && !det_rc && json)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
-#endif
 	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
@@ -522,6 +523,10 @@ int cmd_run(int argc, char **argv)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
 			printf("null");
+		if (dfs && por_why) {
+			printf(", \"por_why\": ");
+			cli_json_str(stdout, por_why);
+		}
 		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
 		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
 		       m.executions, r.preemptions, r.steps, secs);
@@ -576,6 +581,8 @@ int cmd_run(int argc, char **argv)
 		weft_report_print(stdout, &o, &r);
 		printf("found after %s in %.3f s (%s)\n",
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
+		if (dfs && por_why)
+			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
 		if (needs_weak == 1)
@@ -583,26 +590,12 @@ int cmd_run(int argc, char **argv)
 			       "with every store visible at once does not fail)\n");
 		else if (memory != WEFT_MEM_SC && needs_weak == 0)
 			printf("weak memory: the same schedule fails under --memory sc too\n");
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s%s%s --strategy bytes --input-hex ",
-			       cli_prog, sc->name, sc->variants[vi].name,
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
-			cli_hex_print(stdout, repro, repro_len);
-			printf("\n");
-		}
-#ifdef WEFT_HAVE_REPLAY
+		cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
 		if (outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
 							stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		printf("clean: %s in %.3f s (%s)",
 		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);
@@ -624,6 +617,8 @@ int cmd_run(int argc, char **argv)
 			print_workload(wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
+		if (dfs && por_why)
+			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (nr_other) {
 			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)

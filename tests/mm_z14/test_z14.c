@@ -16,7 +16,7 @@
  *    piggyback, the isolation, the migration and the legitimately busy
  *    pages.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z14 "z14-lru-drain-latch:z14"
 #define Z14_FIX "z14-lru-drain-latch:fix"
@@ -37,21 +37,21 @@ int main(void)
 {
 	mm_memory = WEFT_MEM_TSO;
 	mm_delay_bound = 1;
-	zc_trigger(Z14, Z14, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
-	zc_trigger(Z14_FIX, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(Z14, Z14, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
+	zoo_trigger(Z14_FIX, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
 	mm_memory = WEFT_MEM_SC;
-	zc_trigger(Z14, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(Z14, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
 
 	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
 		printf("--memory %s:\n", weft_memory_name(mm_memory));
-		zc_dfs_minimal(Z14, TRIGGER_WL, 1, WEFT_KIND_ASSERT);
-		zc_dfs_clean(Z14_FIX, TRIGGER_WL, 1);
-		zc_search(Z14, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-		zc_search(Z14, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
+		zoo_dfs_minimal(Z14, TRIGGER_WL, 1, WEFT_KIND_ASSERT);
+		zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 1);
+		zoo_search(Z14, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+		zoo_search(Z14, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
 	}
 	mm_memory = WEFT_MEM_SC;
-	zc_dfs_clean(Z14, TRIGGER_WL, 2);
-	zc_dfs_clean(Z14_FIX, TRIGGER_WL, 2);
+	zoo_dfs_clean(Z14, TRIGGER_WL, 2);
+	zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 2);
 
 	mm_memory = WEFT_MEM_SC;
 	silent_sc(Z14, "random", 0, 20000);

@@ -15,7 +15,7 @@
  *    silent under lkmm and reach the migration, the frozen page and the
  *    moved-page retry.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z15 "z15-ref-unfreeze:z15"
 #define WL "0200001100"
@@ -39,26 +39,26 @@ int main(void)
 
 	mm_delay_bound = 1;
 	mm_memory = WEFT_MEM_LKMM;
-	zc_trigger(Z15, Z15, WEFT_KIND_ASSERT, 1, "z15_lookup", "find_get_page");
+	zoo_trigger(Z15, Z15, WEFT_KIND_ASSERT, 1, "z15_lookup", "find_get_page");
 	for (unsigned f = 0; f < 2; f++)
-		zc_trigger(fixes[f], Z15, WEFT_KIND_NONE, 0, NULL, NULL);
+		zoo_trigger(fixes[f], Z15, WEFT_KIND_NONE, 0, NULL, NULL);
 	for (mm_memory = WEFT_MEM_SC; mm_memory <= WEFT_MEM_TSO; mm_memory++)
-		zc_trigger(Z15, Z15, WEFT_KIND_NONE, 0, NULL, NULL);
+		zoo_trigger(Z15, Z15, WEFT_KIND_NONE, 0, NULL, NULL);
 
 	mm_memory = WEFT_MEM_LKMM;
-	zc_dfs_minimal(Z15, WL, 1, WEFT_KIND_ASSERT);
+	zoo_dfs_minimal(Z15, WL, 1, WEFT_KIND_ASSERT);
 	for (unsigned f = 0; f < 2; f++)
-		zc_dfs_clean(fixes[f], WL, 1);
-	zc_search(Z15, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zc_search(Z15, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
+		zoo_dfs_clean(fixes[f], WL, 1);
+	zoo_search(Z15, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search(Z15, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
 
 	mm_memory = WEFT_MEM_TSO;
-	zc_dfs_clean(Z15, WL, 1);
+	zoo_dfs_clean(Z15, WL, 1);
 	silent(Z15, "random", 0, 20000);
 	mm_memory = WEFT_MEM_SC;
-	zc_dfs_clean(Z15, WL, 2);
+	zoo_dfs_clean(Z15, WL, 2);
 	for (unsigned f = 0; f < 2; f++)
-		zc_dfs_clean(fixes[f], WL, 2);
+		zoo_dfs_clean(fixes[f], WL, 2);
 	silent(Z15, "random", 0, 20000);
 	silent(Z15, "pct", 2, 20000);
 

@@ -12,7 +12,7 @@
  *    sc they stay silent; the fix stays silent under lkmm and reaches the
  *    uptodate and the not-yet-uptodate reads.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define WL "0200001100"
 
@@ -37,22 +37,22 @@ int main(void)
 	mm_delay_bound = 1;
 	for (unsigned b = 0; b < 2; b++) {
 		mm_memory = WEFT_MEM_LKMM;
-		zc_trigger(bugs[b], bugs[b], WEFT_KIND_DATA_LOSS, 0, "z16_read",
+		zoo_trigger(bugs[b], bugs[b], WEFT_KIND_DATA_LOSS, 0, "z16_read",
 			   "do_generic_file_read");
 		for (mm_memory = WEFT_MEM_SC; mm_memory <= WEFT_MEM_TSO; mm_memory++)
-			zc_trigger(bugs[b], bugs[b], WEFT_KIND_NONE, 0, NULL, NULL);
+			zoo_trigger(bugs[b], bugs[b], WEFT_KIND_NONE, 0, NULL, NULL);
 	}
 	mm_memory = WEFT_MEM_LKMM;
-	zc_trigger(fix, bugs[0], WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(fix, bugs[0], WEFT_KIND_NONE, 0, NULL, NULL);
 
 	for (unsigned b = 0; b < 2; b++) {
 		mm_memory = WEFT_MEM_LKMM;
-		zc_dfs_minimal(bugs[b], WL, 0, WEFT_KIND_DATA_LOSS);
-		zc_search(bugs[b], "random", 0, 5, 20000, WEFT_KIND_DATA_LOSS);
-		zc_search(bugs[b], "pct", 2, 5, 100000, WEFT_KIND_DATA_LOSS);
+		zoo_dfs_minimal(bugs[b], WL, 0, WEFT_KIND_DATA_LOSS);
+		zoo_search(bugs[b], "random", 0, 5, 20000, WEFT_KIND_DATA_LOSS);
+		zoo_search(bugs[b], "pct", 2, 5, 100000, WEFT_KIND_DATA_LOSS);
 		for (mm_memory = WEFT_MEM_SC; mm_memory <= WEFT_MEM_TSO; mm_memory++) {
 			mm_delay_bound = 2;
-			zc_dfs_clean(bugs[b], WL, 2);
+			zoo_dfs_clean(bugs[b], WL, 2);
 			mm_delay_bound = 1;
 			silent(bugs[b], "random", 0, 20000);
 			silent(bugs[b], "pct", 2, 20000);
@@ -60,7 +60,7 @@ int main(void)
 	}
 	mm_memory = WEFT_MEM_LKMM;
 	mm_delay_bound = 2;
-	zc_dfs_clean(fix, WL, 2);
+	zoo_dfs_clean(fix, WL, 2);
 	static const char *const must[] = { "page_filled", "read_uptodate", "read_not_uptodate" };
 	struct mm_counters c;
 	memset(&c, 0, sizeof(c));

@@ -1,7 +1,7 @@
 /*
  * native.h - the native implementation of the primitives (-DWEFT_NATIVE):
  * real C11/GNU atomics, real spinlocks, one pthread per fake CPU. Included
- * by kernel.h only; the runtime lives in core/src/native.c.
+ * by kernel.h only; the runtime lives in core/src/native/native.c.
  *
  * Scheduling points vanish; detectors that are plain checks in model code
  * still run. A report stops every thread of the current iteration (each
@@ -20,7 +20,7 @@ void weft_native_bail(void) __attribute__((noreturn));
 /* In a model thread of the stress loop (not setup or an audit)? */
 bool weft_native_in_model(void);
 /* The sleeping primitives' wait lists, emptied between iterations
- * (core/src/native_sleep.c). */
+ * (core/src/native/native_sleep.c). */
 void weft_native_sleep_reset(void);
 
 static inline void weft_native_poll(void)
@@ -215,15 +215,21 @@ static inline void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
 {
 	(void)s; (void)a; (void)b;
 }
-static inline void weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
+static inline void *weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
 {
-	(void)a; (void)n; (void)s;
+	(void)n; (void)s;
 	weft_native_poll();
+	return (void *)(uintptr_t)a;
 }
 static inline void weft_plain_done(const void *a, unsigned n, uint64_t o, uint64_t v,
 				   const struct weft_site *s)
 {
 	(void)a; (void)n; (void)o; (void)v; (void)s;
+}
+static inline bool weft_in_world(const void *p, size_t n, const struct weft_site *s)
+{
+	(void)p; (void)n; (void)s;
+	return true;
 }
 /* Poisoning needs the controlled machine's shadow: models keep their own
  * allocated/free state, which the native build still checks. */
@@ -248,6 +254,8 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static inline bool weft_in_thread(void) { return true; }
+/* one per iteration (native.c): for a kit's per-execution tables */
+uint32_t weft_execution_id(void);
 int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		      const struct weft_site *s);
 void weft_thread_join(int tid, const struct weft_site *s);

@@ -26,7 +26,7 @@ uint32_t weft_rng_below(struct weft_rng *r, uint32_t n);
 
 /* ----------------------------------------------------------------- bytes */
 
-/* The schedule of a genome input while it runs (core/src/genome.c). */
+/* The schedule of a genome input while it runs (core/src/search/genome.c). */
 struct weft_genome_run {
 	struct weft_genome g;
 	struct weft_rng rng;
@@ -65,7 +65,7 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc,
 		     const uint8_t *buf, size_t len);
 extern const struct weft_strategy_ops weft_strategy_bytes;
 
-/* The genome's side of the bytes strategy (core/src/genome.c). */
+/* The genome's side of the bytes strategy (core/src/search/genome.c). */
 size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenario *sc,
 			    const uint8_t *buf, size_t len, uint8_t *wl);
 void weft_genome_run_begin(struct weft_genome_run *gr);
@@ -89,6 +89,9 @@ int weft_entries_from_decisions(const struct weft_scenario *sc,
  * its non-default decisions and choices); 0 if it needs more entries than
  * an input holds or positions beyond the scenario's decision_hint. */
 size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
+/* The same whether or not the execution delayed stores (the encoding has
+ * no delays: a replay file keeps them beside it). */
+size_t weft_last_input_nodelays(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
 
 /* ---------------------------------------------------------------- random */
 
@@ -183,7 +186,7 @@ extern const struct weft_strategy_ops weft_strategy_dfs;
 /* ------------------------------------------------------------------ dpor */
 
 /*
- * dfs with partial-order reduction (core/src/dpor.c, docs/strategies.md).
+ * dfs with partial-order reduction (core/src/search/dpor.c, docs/strategies.md).
  * Dependence comes from the machine's ops->on_step records: two events of
  * different threads conflict when they touch overlapping world bytes and
  * one of them writes (a lock's acquire, release and stateful blocked

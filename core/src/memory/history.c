@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "../sched.h"
+#include "sched.h"
 #include "memory_internal.h"
 
 /* A load through a pointer this CPU loaded reads after that load, when
@@ -26,7 +26,7 @@ void hist_reset(void)
 	mem.nr_hist = 0;
 	memset(mem.newest, 0xff, sizeof(mem.newest));
 	memset(mem.view, 0, sizeof(mem.view));
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		for (unsigned i = 0; i < COH_SLOTS; i++)
 			mem.view[c].coh[i].loc = WEFT_NO_LOC;
 }

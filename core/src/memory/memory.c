@@ -29,7 +29,7 @@
 
 #include <weft/kernel.h>
 
-#include "../sched.h"
+#include "sched.h"
 #include "memory_internal.h"
 
 struct mem_state mem;
@@ -48,7 +48,7 @@ void weft_mem_reset(enum weft_memory_model m)
 	mem.nr_delays = 0;
 	mem.patch_addr = NULL;
 	sb_reset();
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		mem.last_task[c] = -1;
 	if (m == WEFT_MEM_LKMM)
 		hist_reset();

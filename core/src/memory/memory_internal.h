@@ -86,10 +86,10 @@ struct mem_state {
 	enum weft_memory_model model;
 	unsigned nr_buffered;            /* entries over every CPU */
 	unsigned nr_unlocks;             /* SB_UNLOCK entries among them */
-	int16_t last_task[WEFT_MAX_CPUS]; /* the task that ran last on a CPU */
+	int16_t last_task[WEFT_EXEC_MAX_CPUS]; /* the task that ran last on a CPU */
 	uint32_t nr_delays;              /* weak choices asked (stores, loads) */
 	uint8_t delays[WEFT_MAX_DELAYS];
-	struct store_buffer sb[WEFT_MAX_CPUS];
+	struct store_buffer sb[WEFT_EXEC_MAX_CPUS];
 	/* a plain read's value put in memory (plain_read_begin) */
 	uint8_t *patch_addr;
 	unsigned patch_size;
@@ -99,7 +99,7 @@ struct mem_state {
 	uint32_t nr_hist;                /* writes logged (ring index: % HIST_CAP) */
 	struct hist_write hist[HIST_CAP];
 	struct { uint32_t loc, idx, tau; } newest[HIST_SLOTS];
-	struct cpu_view view[WEFT_MAX_CPUS];
+	struct cpu_view view[WEFT_EXEC_MAX_CPUS];
 };
 
 extern struct mem_state mem;

@@ -18,7 +18,7 @@
 
 #include <weft/kernel.h>
 
-#include "../sched.h"
+#include "sched.h"
 #include "memory_internal.h"
 
 /* ------------------------------------------------------------- memory */
@@ -64,9 +64,9 @@ void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uin
 void sb_reset(void)
 {
 	if (mem.nr_buffered)   /* an aborted execution left stores behind */
-		for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 			mem.sb[c].n = 0;
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		mem.sb[c].next_seq = mem.sb[c].wmb_seq = 0;
 	mem.nr_buffered = 0;
 	mem.nr_unlocks = 0;
@@ -193,7 +193,7 @@ static bool first_due(unsigned *cpu, unsigned *idx)
 	uint32_t due = UINT32_MAX;
 	bool any = false;
 
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		for (unsigned i = 0; i < mem.sb[c].n; i++)
 			if (mem.sb[c].e[i].due < due) {
 				due = mem.sb[c].e[i].due;
@@ -225,7 +225,7 @@ void weft_mem_drain_all(void)
 	while (mem.nr_buffered) {
 		unsigned best = 0;
 		due = UINT32_MAX;
-		for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 			if (mem.sb[c].n && mem.sb[c].e[0].due < due) {
 				due = mem.sb[c].e[0].due;
 				best = c;
@@ -238,7 +238,7 @@ bool sb_observe_lock(const void *lock)
 {
 	bool any = false;
 
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++) {
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++) {
 		struct store_buffer *b = &mem.sb[c];
 		if (c == M.cpu_of[M.cur] || !b->n)
 			continue;
@@ -256,7 +256,7 @@ bool weft_mem_pending_store(const void *addr, struct weft_access *a)
 {
 	const struct sb_entry *best = NULL;
 
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		for (unsigned i = 0; i < mem.sb[c].n; i++) {
 			const struct sb_entry *e = &mem.sb[c].e[i];
 			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr &&

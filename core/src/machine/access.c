@@ -1,0 +1,283 @@
+/*
+ * access.c - memory primitives: marked accesses (atomics, READ_ONCE,
+ * WRITE_ONCE, bit operations), plain accesses, barriers, notes, model
+ * choices and yields. Each is a scheduling point, a trace event and a
+ * detector hook (use-after-free through the shadow) at once.
+ *
+ * Memory model: sequential consistency, unless the run chose a weak one
+ * (memory/memory.h): then loads, stores and read-modify-writes of model
+ * threads go through the store buffers, and fences drain them.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "sched.h"
+
+static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned size, unsigned aop,
+							    uint64_t a, uint64_t b,
+		      uint64_t *newv)
+{
+	uint64_t old = 0, nv;
+
+	switch (size) {
+	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
+	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
+	case 4: old = __atomic_load_n((uint32_t *)addr, __ATOMIC_RELAXED); break;
+	default: old = __atomic_load_n((uint64_t *)addr, __ATOMIC_RELAXED); break;
+	}
+	uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
+	switch (aop) {
+	case WEFT_A_LOAD: *newv = old; return old;
+	case WEFT_A_STORE: nv = a; break;
+	case WEFT_A_ADD: nv = old + a; break;
+	case WEFT_A_XCHG: nv = a; break;
+	case WEFT_A_CMPXCHG: nv = old == (a & mask) ? b : old; break;
+	case WEFT_A_OR: nv = old | a; break;
+	case WEFT_A_ANDNOT: nv = old & ~a; break;
+	case WEFT_A_ADD_UNLESS: nv = old == (b & mask) ? old : old + a; break;
+	case WEFT_A_XOR: nv = old ^ a; break;
+	case WEFT_A_NAND: nv = ~(old & a); break;
+	default: nv = old; break;
+	}
+	nv &= mask;
+	switch (size) {
+	case 1: __atomic_store_n((uint8_t *)addr, (uint8_t)nv, __ATOMIC_RELAXED); break;
+	case 2: __atomic_store_n((uint16_t *)addr, (uint16_t)nv, __ATOMIC_RELAXED); break;
+	case 4: __atomic_store_n((uint32_t *)addr, (uint32_t)nv, __ATOMIC_RELAXED); break;
+	default: __atomic_store_n((uint64_t *)addr, nv, __ATOMIC_RELAXED); break;
+	}
+	*newv = nv;
+	return old;
+}
+
+static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				 const struct weft_site *s, struct weft_access *prev, bool check)
+{
+	uint64_t nv, old;
+	uint32_t loc;
+
+	if (M.cur >= 0)
+		sched_point_at(s, addr, size, NULL);
+	if (!in_world(addr, size, s))
+		return 0;   /* the host context: reported, not performed */
+	loc = (uint32_t)((uintptr_t)addr - (uintptr_t)M.world);
+	if (check)
+		check_uaf(loc, s);
+	if (prev)
+		*prev = weft_last_write(addr);
+	bool buffered = false;
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		old = weft_mem_access(addr, loc, size, aop, a, b, s, &nv, &buffered);
+	else
+		old = do_op(addr, size, aop, a, b, &nv);
+#ifdef WEFT_TSAN
+	if (aop != WEFT_A_STORE)
+		weft_tsan_acquire(addr);
+	if (aop != WEFT_A_LOAD)
+		weft_tsan_release(addr);
+#endif
+	/* a load's event: old the newest value its CPU could see, val what it
+	 * read (they differ only for a stale read under weak memory) */
+	if (aop == WEFT_A_LOAD)
+		weft_trace(WEFT_EV_READ, loc, nv, old, s);
+	else
+		weft_trace(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s);
+	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
+	if (M.fb && aop != WEFT_A_STORE)
+		feedback_read(loc, s);
+	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
+		shadow_write(loc, s);
+		if (M.fb)
+			feedback_write(loc, s);
+		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
+			M.word_written(loc, nv);
+	}
+	return old;
+}
+
+uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		     const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true);
+}
+
+uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+			  const struct weft_site *s, struct weft_access *prev)
+{
+	return access_op(addr, size, aop, a, b, s, prev, true);
+}
+
+uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s)
+{
+	/* traced as a load; freed memory may be read */
+	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false);
+}
+
+/* Where the host context's out-of-world plain access goes instead (it was
+ * reported; the model's own C access must still go somewhere). Plain
+ * accesses are scalars: PLAIN_READ/PLAIN_WRITE pass their values as
+ * uint64_t. */
+static uint64_t plain_scratch[2];
+
+void *weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
+{
+	uint64_t ignored;
+
+	if (M.cur >= 0)
+		sched_point_at(s, addr, size, NULL);
+	if (!in_world(addr, size, s)) {
+		memset(plain_scratch, 0, sizeof(plain_scratch));
+		M.plain_old = 0;
+		return plain_scratch;
+	}
+	check_uaf((uint32_t)((uintptr_t)addr - (uintptr_t)M.world), s);
+	/* the value a plain store overwrites, for the trace (read here, in
+	 * uninstrumented core code, so TSan sees only the model's access) */
+	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0 && s->ev == WEFT_EV_READ)
+		weft_mem_plain_read_begin((void *)addr, size);
+	return (void *)addr;
+}
+
+void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
+		     const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+	bool buffered = false;
+
+	/* a write's old: what it overwrote; a read's (weak memory): the
+	 * newest value its CPU could see (M.plain_old, set by
+	 * weft_mem_plain_read_begin) */
+	if (s->ev == WEFT_EV_WRITE || (weft_mem_weak && M.cur >= 0))
+		old = M.plain_old;
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0) {
+		if (s->ev == WEFT_EV_WRITE)
+			buffered = weft_mem_plain_write((void *)addr, loc, size, old, val, s);
+		else
+			weft_mem_plain_read_end();
+	}
+	weft_trace(s->ev, loc, old, val, s);
+	weft_sched_step(s->ev == WEFT_EV_WRITE ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, size, 0, s);
+	if (loc != WEFT_NO_LOC) {
+		if (M.fb && s->ev == WEFT_EV_READ)
+			feedback_read(loc, s);
+		if (s->ev == WEFT_EV_WRITE && !buffered) {
+			shadow_write(loc, s);
+			if (M.fb)
+				feedback_write(loc, s);
+			if (__builtin_expect(M.word_written != NULL, 0) && val != old)
+				M.word_written(loc, val);
+		}
+	}
+}
+
+void weft_barrier(const struct weft_site *s)
+{
+	weft_fence(WEFT_FENCE_MB, s);
+}
+
+void weft_fence(unsigned kind, const struct weft_site *s)
+{
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		weft_mem_fence(kind);
+	weft_trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
+}
+
+void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+{
+	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, a, b, s);
+}
+
+uint32_t weft_choose(uint32_t n, const struct weft_site *s)
+{
+	uint32_t v = 0;
+
+	if (n > 1 && M.ops && M.ops->pick_value)
+		v = M.ops->pick_value(M.st, M.choices, n) % n;
+	if (n > 1)
+		M.free_choices++;
+	if (M.choices < WEFT_MAX_CHOICES)
+		M.choice_vals[M.choices] = v;
+	M.choices++;
+	weft_trace(WEFT_EV_CHOICE, WEFT_NO_LOC, n, v, s);
+	return v;
+}
+
+void weft_yield(const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return;
+	M.step++;
+	M.th[M.cur].last_site = s;
+	if (M.step > M.step_budget)
+		weft_sched_livelock("step budget exhausted");
+	if (__builtin_expect(M.step >= weft_mem_due, 0)) {
+		weft_mem_point(s);
+		weft_mem_yield();
+	}
+	weft_trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
+	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
+	/* A yield hands the CPU to another runnable thread whenever there is
+	 * one (as CHESS treats yields: a spinning thread is never chosen over
+	 * a thread that can make progress). That switch is free, and the
+	 * strategy only chooses among the others. Under fair scheduling the
+	 * yielder then waits until those others have run (fairness.c). */
+	uint64_t others = eligible() & ~tbit((unsigned)M.cur);
+	if (M.fair)
+		weft_fair_spun((unsigned)M.cur, s, WEFT_NO_LOC);
+	if (others) {
+		M.lone_yields = 0;
+		unsigned next = others & (others - 1) ? weft_sched_decide(others, 0, s)
+						      : lowest(others);
+		M.next_flags |= WEFT_EVF_SWITCHED;
+		weft_sched_switch_to(next, false);
+	} else if (__builtin_expect(weft_mem_weak, 0) && M.lone_yields == 0) {
+		/* alone: time passes for the other CPUs' buffers too */
+		M.lone_yields++;
+		weft_mem_drain_all();
+	} else if (++M.lone_yields > WEFT_LONE_YIELD_LIMIT) {
+		weft_sched_livelock("a thread spins alone: nothing else can run to change what it waits for");
+	}
+}
+
+/* The sites of weft_peek() reports: the model's peek has a caller (no
+ * site of its own, so that adding the check changed no scenario's
+ * fingerprint); a report needs a site, made once per caller. */
+static struct weft_site *peek_site(const struct weft_caller *c)
+{
+	static struct {
+		const struct weft_caller *c;
+		struct weft_site s;
+	} sites[32];
+	static unsigned nr;
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		if (sites[i].c == c)
+			return &sites[i].s;
+	i = nr < sizeof(sites) / sizeof(sites[0]) ? nr++ : nr - 1;
+	sites[i].c = c;
+	sites[i].s = (struct weft_site){ c->file, c->func, c->what, c->line, WEFT_EV_READ, 0, 0 };
+	return &sites[i].s;
+}
+
+struct weft_world_bounds weft_world_bounds;
+
+/* weft_peek_ptr()'s slow path: p is outside weft_world_bounds. */
+const void *weft_peek_at(const void *p, size_t size, const struct weft_caller *c)
+{
+	static uint64_t zero[2];
+	uintptr_t off = (uintptr_t)p - (uintptr_t)M.world;
+
+	if (off < M.world_size && M.world_size - off >= size)
+		return p;   /* a world under 16 bytes */
+
+	/* outside an execution (tools, tests): a plain read, as it always was */
+	if (!M.running || size > sizeof(zero))
+		return p;
+	if (weft_out_of_world(p, size, peek_site(c)))
+		return p;
+	zero[0] = zero[1] = 0;
+	return zero;
+}

@@ -1,0 +1,233 @@
+/*
+ * workqueue.c - per-CPU workers and work items (<weft/workqueue.h>), after
+ * kernel/workqueue.c's bound pools: queue_work_on() sets PENDING with one
+ * test-and-set (a second queueing of a pending item does nothing), appends
+ * the item to the CPU's worklist and wakes its worker; the worker clears
+ * PENDING before it calls the function (process_one_work()), so the item
+ * may be queued again while it runs; flush_work() sleeps until the item is
+ * neither pending nor running.
+ *
+ * Workers are machine-made threads ("kworker/N"), started on the first
+ * queueing to their CPU and bound to it; asleep on an empty worklist they
+ * are idle (an execution ends with them asleep, never "stuck"). The
+ * worklists are the machine's (reset per execution); the PENDING bit is the
+ * world's, every access a primitive.
+ *
+ * Dependence records: a worklist is the location wq_pool[cpu] of the core
+ * area (core_state.h). queue_work_on() writes it in its step (after the
+ * PENDING bit's record), the worker writes it when it takes an item (in
+ * the step of its store to w->running) and when it goes to sleep on an
+ * empty list (BLOCKED), so the order of queueings is the order of the
+ * work and a waiting worker depends on the queueing that wakes it.
+ */
+#include <string.h>
+
+#include <stdio.h>
+
+#include <weft/kernel.h>
+
+#include "core_state.h"
+#include "sched.h"
+
+/* "kworker/<cpu>": a thread's label (reports keep the pointer) */
+static char kworker_names[WEFT_EXEC_MAX_CPUS][20];
+
+static struct pool {
+	int worker;                              /* thread, or -1 */
+	unsigned head, n;
+	struct work_struct *q[WEFT_WORKQUEUE_MAX];
+} pools[WEFT_EXEC_MAX_CPUS];
+static uint64_t pools_used;   /* CPUs whose pool the execution touched */
+_Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "pools_used is a 64-bit CPU mask");
+
+static void weft_wq_reset(void)
+{
+	for (uint64_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		pools[c].worker = -1;
+		pools[c].head = pools[c].n = 0;
+	}
+	pools_used = 0;
+}
+
+static struct pool *pool_of(unsigned cpu)
+{
+	if (!(pools_used >> cpu & 1)) {
+		pools_used |= 1ull << cpu;
+		pools[cpu].worker = -1;
+		pools[cpu].head = pools[cpu].n = 0;
+	}
+	return &pools[cpu];
+}
+
+static int pool_owner(const void *chan)
+{
+	return ((const struct pool *)chan)->worker;
+}
+
+/* a worker waiting for work: idle, never stuck */
+static const struct weft_wait_class worker_idle = {
+	.name = "worklist", .sleeps = true, .idle = true, .owner = pool_owner,
+};
+
+/* The CPU whose worker has w (queued or running), or -1. */
+static int cpu_of_work(const struct work_struct *w)
+{
+	uint32_t running = weft_peek(w->running);
+
+	if (running)
+		return (int)running - 1;
+	for (uint64_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		for (unsigned i = 0; i < pools[c].n; i++)
+			if (pools[c].q[(pools[c].head + i) % WEFT_WORKQUEUE_MAX] == w)
+				return (int)c;
+	}
+	return -1;
+}
+
+static int flush_owner(const void *chan)
+{
+	int c = cpu_of_work(chan);
+
+	return c < 0 ? -1 : pools[c].worker;
+}
+
+static bool flush_busy(const void *chan, unsigned tid)
+{
+	const struct work_struct *w = chan;
+
+	(void)tid;
+	return (weft_peek(w->data) & 1ul << WEFT_WORK_PENDING) || weft_peek(w->running);
+}
+
+static const struct weft_wait_class flush_class = {
+	.name = "flush_work", .sleeps = true, .owner = flush_owner, .busy = flush_busy,
+};
+
+void weft_init_work(struct work_struct *w, work_func_t fn)
+{
+	static struct weft_site site = { __FILE__, "weft_init_work", "INIT_WORK()", __LINE__,
+					 WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+
+	if (!in_world(w, sizeof(*w), &site))
+		return;
+	/* INIT_WORK: plain initialisation of an item nobody can see yet */
+	w->data = 0;
+	w->func = fn;
+	w->running = 0;
+	w->seq = 0;
+}
+
+static inline uint32_t pool_loc(unsigned cpu)
+{
+	return loc_of(&M.core->wq_pool[cpu]);
+}
+
+static struct weft_site idle_site = { __FILE__, "worker_thread", "worker_thread(): wait for work",
+				      __LINE__, WEFT_EV_WAIT, 0, WEFT_SITE_SC };
+static struct weft_site take_site = { __FILE__, "worker_thread", "worker_thread(): take work",
+				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
+
+/* process_one_work() loop of the CPU's bound worker. */
+static void worker_fn(void *world, void *arg)
+{
+	unsigned cpu = (unsigned)(uintptr_t)arg;
+	struct pool *p = &pools[cpu];
+
+	(void)world;
+	for (;;) {
+		while (!p->n) {
+			weft_sched_step(WEFT_DEP_BLOCKED, pool_loc(cpu), 1, 0, &idle_site);
+			weft_sched_block(p, &worker_idle, &idle_site);
+			M.step++;
+		}
+		struct work_struct *w = p->q[p->head];
+		p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
+		p->n--;
+		WRITE_ONCE(w->running, cpu + 1);
+		/* the take, recorded in the step of that store (no scheduling
+		 * point lies between them) */
+		weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, &take_site);
+		clear_bit(WEFT_WORK_PENDING, &w->data);   /* before the call: may requeue */
+		w->func(w);
+		WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
+		WRITE_ONCE(w->running, 0);
+		weft_sched_wake_all(w);                   /* flush_work() waiters */
+	}
+}
+
+bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s)
+{
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
+	uint32_t loc;
+	unsigned long old;
+
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "queue_work_on from setup or an audit");
+		return false;
+	}
+	cpu %= nr_cpus;
+	sched_point_at(s, &w->data, sizeof(w->data), NULL);
+	thread_loc(w, sizeof(*w), s);   /* the worker reads all of it */
+	loc = loc_of(&w->data);
+	check_uaf(loc, s);
+	old = __atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_RELAXED);
+	weft_trace(WEFT_EV_RMW, loc, old, old | 1ul << WEFT_WORK_PENDING, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(w->data), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+	if (old & 1ul << WEFT_WORK_PENDING)
+		return false;   /* already queued: it will run once */
+	struct pool *p = pool_of(cpu);
+	if (p->n == WEFT_WORKQUEUE_MAX) {
+		weft_report(WEFT_KIND_ASSERT, w, s, "more than %d work items queued on CPU%u",
+			    WEFT_WORKQUEUE_MAX, cpu);
+		return false;
+	}
+	p->q[(p->head + p->n) % WEFT_WORKQUEUE_MAX] = w;
+	p->n++;
+	if (p->worker < 0) {
+		if (!kworker_names[cpu][0])
+			snprintf(kworker_names[cpu], sizeof(kworker_names[cpu]), "kworker/%u", cpu);
+		p->worker = weft_sched_spawn(worker_fn, (void *)(uintptr_t)cpu, cpu,
+					     kworker_names[cpu], s);
+	}
+	else
+		weft_sched_wake_all(p);
+	weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, s);
+	return true;
+}
+
+bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
+{
+	bool waited = false;
+	uint32_t loc = loc_of(&w->data);
+
+	if (M.cur < 0)
+		return false;
+	weft_might_sleep(s);
+	sched_point_at(s, w, sizeof(*w), &flush_class);
+	thread_loc(w, sizeof(*w), s);
+	check_uaf(loc, s);
+	while (flush_busy(w, (unsigned)M.cur)) {
+		if (cpu_of_work(w) >= 0 && pools[cpu_of_work(w)].worker == M.cur) {
+			weft_report(WEFT_KIND_DEADLOCK, w, s,
+				    "flush_work() of a work item from its own worker");
+			return false;
+		}
+		waited = true;
+		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
+		weft_sched_block(w, &flush_class, s);
+		M.step++;
+	}
+	weft_trace(WEFT_EV_WAIT, loc, waited, weft_peek(w->seq), s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*w), 0, s);
+	return waited;
+}
+
+const struct weft_family weft_family_workqueue = {
+	.name = "workqueue",
+	.begin = weft_wq_reset,
+};

@@ -1,0 +1,872 @@
+/*
+ * dpor.c - dfs with partial-order reduction: sleep sets, source-DPOR and
+ * optimal DPOR with wakeup trees, and the preemption-bounded forms of the
+ * first two (weft/strategy.h, docs/strategies.md).
+ *
+ *  - Godefroid, "Partial-Order Methods for the Verification of Concurrent
+ *    Systems", LNCS 1032, 1996 (sleep sets);
+ *  - Flanagan, Godefroid, "Dynamic partial-order reduction for model
+ *    checking software", POPL 2005;
+ *  - Abdulla, Aronis, Jonsson, Sagonas, "Optimal dynamic partial order
+ *    reduction", POPL 2014, and "Source sets: a foundation for optimal
+ *    dynamic partial order reduction", JACM 64(4), 2017 (Algorithm 1,
+ *    source-DPOR; Algorithm 2, optimal DPOR with wakeup trees);
+ *  - Coons, Musuvathi, McKinley, "Bounded partial-order reduction",
+ *    OOPSLA 2013 (why a preemption bound needs care: the bounded search
+ *    here justifies alternatives by a delay argument instead of their
+ *    conservative points, see weft_dpor_justify()).
+ *
+ * The search is stateless: each execution replays a prefix of decisions
+ * and takes one new one (the branch), as weft_strategy_dfs does. What the
+ * machine reports through ops->on_step becomes an event log with vector
+ * clocks; races are found as events run and analysed at the end of the
+ * execution, for events past the replayed prefix only (the prefix's were
+ * analysed when it was new).
+ *
+ * The machine's quirks, and how they map onto the textbook model:
+ *  - A decision is taken only with >= 2 runnable threads. A frame (a node
+ *    of the search) is made only where >= 2 threads are *enabled*: a
+ *    thread that would block on a test-and-set spinlock or a join is not
+ *    (such a block changes no state: it is a "phantom" event, kept out of
+ *    the trace), and a current thread that would block is made to block
+ *    at once (free), since preempting it is never cheaper. Under the
+ *    ticket lock model a blocked attempt takes a ticket: it is a real
+ *    write of the lock, and the thread is enabled. The machine does not
+ *    know what a thread that has not started will do first: that is
+ *    learnt from the first execution that runs it (the first op of one
+ *    of the scenario's threads follows no visible access of its own, so
+ *    it is the same in every execution; a change is reported as
+ *    nondeterminism), and frames made before are refined when revisited.
+ *  - A spinlock acquire that follows a release races with the previous
+ *    acquire, not with the release (reversing release/acquire is
+ *    impossible); the release still orders them (happens-before).
+ *  - A thread's end and a yield follow its previous operation with no
+ *    decision in between; a yield's decision excludes the yielder. Where
+ *    a race wants a thread that cannot run at its frame, every enabled
+ *    thread is added there instead (a counted fallback); a yield wakes
+ *    every sleeper.
+ *  - A thread chosen while paused in a yield reaches its next point
+ *    before its next operation: that second decision is not a frame.
+ *
+ * Invariants:
+ *  - frames [0, nfr) are the decision stack of the last execution;
+ *    frames < replay are replayed, frame replay is the branch point;
+ *  - an event's clock holds, per thread, how many of that thread's real
+ *    events happen before it (itself included);
+ *  - pool entries of frame k (sleep set S, then explored set X) are at
+ *    [fr[k].pool, fr[k].pool + nS + nX) and frame k's are the last ones
+ *    while k is the deepest frame;
+ *  - a wakeup-tree node's children are the sequences still to explore
+ *    from the state it stands for; the child being explored is first.
+ *
+ * The search's files: this one, the exploration (frames, sleep sets,
+ * the strategy ops, the API); dpor_clocks.c, dependence and vector
+ * clocks; dpor_races.c, source sets and wakeup trees; dpor_bound.c, the
+ * bounded search; dpor_state.h, the state they share (and its
+ * invariants).
+ *
+ * Length: the exploration's three ops (begin, pick, end) and the frames
+ * and sleep sets they keep are one state machine; the rest of the
+ * algorithms are in the files above.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dpor_state.h"
+
+#define DEFAULT_MAX_FRAMES (1u << 16)
+#define DEFAULT_MAX_EVENTS (1u << 20)
+#define FINAL_STATES_CAP (1u << 20)
+
+const char *weft_por_name(enum weft_por p)
+{
+	switch (p) {
+	case WEFT_POR_NONE: return "none";
+	case WEFT_POR_SLEEP: return "sleep";
+	case WEFT_POR_SOURCE: return "source";
+	case WEFT_POR_OPTIMAL: return "optimal";
+	}
+	return "?";
+}
+
+bool weft_por_parse(const char *s, enum weft_por *out)
+{
+	for (int p = WEFT_POR_NONE; p <= WEFT_POR_OPTIMAL; p++)
+		if (!strcmp(s, weft_por_name((enum weft_por)p))) {
+			*out = (enum weft_por)p;
+			return true;
+		}
+	return false;
+}
+
+bool weft_por_sound(enum weft_por p, unsigned bound)
+{
+	return bound == WEFT_BOUND_NONE || p != WEFT_POR_OPTIMAL;
+}
+
+enum weft_por weft_por_default(unsigned bound)
+{
+	return bound == WEFT_BOUND_NONE ? WEFT_POR_OPTIMAL : WEFT_POR_SOURCE;
+}
+
+/* ------------------------------------------------------------ frames */
+
+/* A thread whose next operation would block without changing any state:
+ * a test-and-set spin_lock of a held lock, a join of a running thread. */
+static bool blocks_stateless(struct weft_dpor *d, unsigned t)
+{
+	struct weft_step_info pi;
+	bool wb = false;
+
+	if (d->pend_known & bit(t)) {
+		/* known: whether it blocks follows the locks and ends seen */
+		if (!(d->pend_lockish & bit(t)))
+			return false;
+		if (d->pend_kind[t] == FOP_JOIN)
+			return !d->end_ev[d->pend_arg[t]];
+		return loc_at(d, d->pend_loc[t])->held;
+	}
+	if (!weft_thread_pending(t, &pi, &wb)) {
+		if ((d->seen & bit(t)) || !(d->fop_known & bit(t)))
+			return false;
+		/* not started: its first op, learnt before */
+		if (d->fop_kind[t] == FOP_JOIN)
+			return !d->end_ev[d->fop_arg[t]];
+		return d->fop_kind[t] == FOP_LOCK && loc_at(d, d->fop_loc[t])->held;
+	}
+	bool lockish = pi.kind == WEFT_DEP_JOIN ||
+		       (pi.kind == WEFT_DEP_ACQUIRE && (pi.flags & WEFT_STEP_SPIN) &&
+			d->lock == WEFT_LOCK_TAS);
+	/* cache it where the log can tell its blocking as well (a lock a host
+	 * context took is not in the log: ask the machine then) */
+	if (!lockish || (pi.kind == WEFT_DEP_ACQUIRE && pi.loc < d->nloc &&
+			 (bool)loc_at(d, pi.loc)->held == wb) ||
+	    (pi.kind == WEFT_DEP_JOIN && pi.arg < NT && !d->end_ev[pi.arg] == wb)) {
+		d->pend_known |= (uint16_t)bit(t);
+		d->pend_kind[t] = pi.kind == WEFT_DEP_JOIN ? FOP_JOIN : FOP_LOCK;
+		d->pend_arg[t] = (uint8_t)(pi.arg < NT ? pi.arg : 0);
+		d->pend_loc[t] = pi.loc;
+		if (lockish)
+			d->pend_lockish |= (uint16_t)bit(t);
+		else
+			d->pend_lockish &= (uint16_t)~bit(t);
+	}
+	return wb && lockish;
+}
+
+/* ------------------------------------------------------------ the ops */
+
+static void exec_reset(struct weft_dpor *d)
+{
+	d->nev = d->nrc = d->naclk = 0;
+	if (++d->epoch == 0) {
+		memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
+		d->epoch = 1;
+	}
+	memset(d->tclk, 0, sizeof(d->tclk));
+	memset(d->ntidx, 0, sizeof(d->ntidx));
+	memset(d->spawn_ev, 0, sizeof(d->spawn_ev));
+	memset(d->end_ev, 0, sizeof(d->end_ev));
+	memset(d->blk_acq, 0, sizeof(d->blk_acq));
+	memset(d->queued, 0, sizeof(d->queued));
+	d->seen = 0;
+	d->exempt = NIL;
+	d->cursor_ev = NIL;
+	d->pend_known = d->pend_lockish = 0;
+	memset(d->last_ev, 0, sizeof(d->last_ev));
+	memset(d->last_yield, 0, sizeof(d->last_yield));
+	d->yielded = false;
+	memset(d->absorber, 0, sizeof(d->absorber));
+	d->yield_open = 0;
+	d->after_yield = false;
+	d->await_tid = -1;
+	d->await_frame = NIL;
+	d->last_frame = NIL;
+	d->k = 0;
+	d->npre = 0;
+	d->valid_end = NIL;
+	d->stale = d->redundant = false;
+	d->logging = true;
+	d->slp = 0;
+	d->cursor = NIL;
+}
+
+/* The chosen thread of frame k became explored there. */
+static void mark_explored(struct weft_dpor *d, uint32_t k)
+{
+	struct frame *f = &d->fr[k];
+
+	d->npool = f->pool + f->nS + f->nX;
+	if (f->X & bit(f->chosen))
+		return;
+	f->X |= (uint16_t)bit(f->chosen);
+	if (!GROW(d->pool, d->cappool, d->npool + 1)) {
+		set_incomplete(d, &d->capped, "out of memory");
+		return;
+	}
+	d->pool[d->npool++] = f->ci;
+	d->pool[d->npool - 1].tid = f->chosen;
+	d->pool[d->npool - 1].one = f->cur == (int)f->chosen;
+	f->nX++;
+}
+
+/* Threads in f->unk whose first op is known now: drop those that would
+ * have blocked at once at f (the last log holds the run up to f). */
+static void refine_allowed(struct weft_dpor *d, struct frame *f)
+{
+	uint32_t m = f->unk & d->fop_known;
+
+	f->unk &= (uint16_t)~d->fop_known;
+	if (!m || f->first_ev == NIL || f->first_ev > d->nev)
+		return;
+	for (; m; m &= m - 1) {
+		unsigned t = lowest(m);
+		bool blocks = false;
+		if (d->fop_kind[t] == FOP_LOCK) {
+			for (uint32_t i = f->first_ev; i-- > 0;) {
+				const struct ev *e = &d->ev[i];
+				if ((e->flags & EV_PHANTOM) || e->d.loc != d->fop_loc[t])
+					continue;
+				if (e->d.kind == WEFT_DEP_ACQUIRE || e->d.kind == WEFT_DEP_RELEASE) {
+					blocks = e->d.kind == WEFT_DEP_ACQUIRE;
+					break;
+				}
+			}
+		} else if (d->fop_kind[t] == FOP_JOIN) {
+			blocks = true;
+			for (uint32_t i = 0; i < f->first_ev && blocks; i++)
+				if (d->ev[i].tid == d->fop_arg[t] && d->ev[i].d.kind == WEFT_DEP_END)
+					blocks = false;
+		}
+		if (blocks)
+			f->allowed &= (uint16_t)~bit(t);
+	}
+}
+
+static int pick_todo(struct weft_dpor *d, struct frame *f)
+{
+	if (f->unk)
+		refine_allowed(d, f);
+	if (d->mode == WEFT_POR_OPTIMAL) {
+		uint32_t node = f->wut;
+		if (d->nd[node].child == NIL)
+			return -1;
+		f->wchild = NIL;
+		weft_dpor_wut_fix_unrunnable(d, f, node);
+		uint32_t c = d->nd[node].child;
+		if (c == NIL)
+			return -1;
+		f->wchild = c;
+		return d->nd[c].tid;
+	}
+	uint32_t todo = f->bt & ~f->X & ~f->S & f->allowed;
+	for (uint32_t m = todo; m; m &= m - 1)
+		if (!in_bound(d, f, lowest(m)))
+			todo &= ~bit(lowest(m));
+	if (!todo)
+		return -1;
+	if (f->cur >= 0 && (todo & bit((unsigned)f->cur)))
+		return f->cur;
+	return (int)lowest(todo);
+}
+
+static bool next_branch(struct weft_dpor *d)
+{
+	for (uint32_t k = d->nfr; k-- > 0;) {
+		struct frame *f = &d->fr[k];
+		mark_explored(d, k);
+		if (d->mode == WEFT_POR_OPTIMAL && f->wchild != NIL)
+			weft_dpor_node_remove_child(d, f->wut, f->wchild);
+		f->wchild = NIL;
+		int t = pick_todo(d, f);
+		if (t >= 0) {
+			f->chosen = (uint8_t)t;
+			d->nfr = k + 1;
+			d->replay = k;
+			d->branching = true;
+			d->prefix_events = f->first_ev;
+			return true;
+		}
+	}
+	d->nfr = 0;
+	return false;
+}
+
+static int dpor_begin(void *st, uint8_t *wl, size_t cap)
+{
+	struct weft_dpor *d = st;
+
+	if (d->done)
+		return -1;
+	if (d->started && d->restart) {
+		d->restart = false;
+		d->nfr = d->replay = 0;
+		d->branching = false;
+		d->prefix_events = 0;
+		d->npool = 0;
+		d->nnd = 0;
+		d->freend = NIL;
+		d->st.yield_restarts++;
+		/* wakeup trees do not follow the yield rule's orders (the
+		 * random check found traces they miss): with yields, optimal
+		 * DPOR continues as source-DPOR, which keeps every trace */
+		if (d->mode == WEFT_POR_OPTIMAL)
+			d->mode = WEFT_POR_SOURCE;
+	} else if (d->started) {
+		if (d->max_execs && d->st.executions >= d->max_execs) {
+			set_incomplete(d, &d->capped, "the execution cap was hit");
+			d->done = true;
+			return -1;
+		}
+		if (!next_branch(d)) {
+			d->done = true;
+			return -1;
+		}
+	} else {
+		d->started = true;
+		d->nfr = d->replay = 0;
+		d->branching = false;
+		d->prefix_events = 0;
+	}
+	/* the last log becomes the previous one, for the prefix check */
+	struct ev *t = d->pev;
+	uint32_t tc = d->cappev;
+	d->pev = d->ev;
+	d->cappev = d->capev;
+	d->npev = d->nev;
+	d->ev = t;
+	d->capev = tc;
+	uint32_t *tk = d->pclk;
+	uint32_t tkc = d->cappclk;
+	d->pclk = d->clk;
+	d->cappclk = d->capclk;
+	d->clk = tk;
+	d->capclk = tkc;
+	exec_reset(d);
+	d->new_start = d->branching ? NIL : 0;
+	if (d->wl_len > cap)
+		return -1;
+	memcpy(wl, d->wl, d->wl_len);
+	return (int)d->wl_len;
+}
+
+/* A frame's decision for a new state. Returns the thread, or -1 if every
+ * enabled thread is asleep (the execution is covered by others). */
+static int choose_new(struct weft_dpor *d, struct frame *f)
+{
+	uint32_t cand = bound_mask(d, f, f->allowed & ~d->slp);
+
+	if (d->mode == WEFT_POR_OPTIMAL) {
+		uint32_t node = d->cursor;
+		if (node == NIL)
+			node = weft_dpor_node_new(d, 0, NULL);
+		if (node == NIL)
+			return -1;
+		f->wut = node;
+		f->wchild = NIL;
+		if (d->nd[node].child != NIL)
+			weft_dpor_wut_fix_unrunnable(d, f, node);
+		uint32_t c = d->nd[node].child;
+		if (c == NIL) {
+			if (!cand)
+				return -1;
+			unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur
+										   : lowest(cand);
+			c = weft_dpor_node_add(d, node, t, NULL);
+			if (c == NIL)
+				return -1;
+		}
+		f->wchild = c;
+		d->cursor = c;
+		if (d->after_yield) {
+			uint32_t have = 0;
+			for (uint32_t x = d->nd[node].child; x != NIL; x = d->nd[x].sib)
+				have |= bit(d->nd[x].tid);
+			for (uint32_t m = cand & ~have; m; m &= m - 1)
+				weft_dpor_node_add(d, node, lowest(m), NULL);
+		}
+		return d->nd[c].tid;
+	}
+	if (!cand)
+		return -1;
+	unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur : lowest(cand);
+	f->just = 1;
+	if (d->mode == WEFT_POR_SLEEP || d->after_yield) {
+		/* after a yield, which thread runs first is a choice no race
+		 * names: every one is explored */
+		f->bt = (uint16_t)cand;
+	} else if (d->bounded) {
+		/* an alternative needs justifying (weft_dpor_justify()): to a preemption,
+		 * or to the default of a free decision; a decision whose
+		 * current thread is asleep explores every thread */
+		f->bt = (uint16_t)cand;
+		if (f->cur < 0 || t == (unsigned)f->cur) {
+			f->bt = (uint16_t)bit(t);
+			f->just = 0;
+		}
+	} else {
+		f->bt = (uint16_t)bit(t);
+	}
+	return (int)t;
+}
+
+static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigned c, uint32_t frame)
+{
+	if (dec->cur >= 0 && (int)c != dec->cur)
+		d->npre++;
+	d->pend_known &= (uint16_t)~bit(c);   /* it runs: its next op changes */
+	d->await_tid = (int)c;
+	d->await_frame = frame;
+	if (frame != NIL)
+		d->last_frame = frame;
+	return (int)c;
+}
+
+static int default_choice(const struct weft_decision *dec, uint32_t allowed)
+{
+	if (dec->cur >= 0 && (allowed & bit((unsigned)dec->cur)))
+		return dec->cur;
+	return allowed ? (int)lowest(allowed) : dec->dflt;
+}
+
+static int dpor_pick(void *st, const struct weft_decision *dec)
+{
+	struct weft_dpor *d = st;
+	int cur = dec->cur;
+	uint64_t run = dec->runnable;
+
+	/* the current thread may have run ops that leave no dependence record
+	 * (a choice, a note) since its next op was cached, for instance after
+	 * a switch the machine made without a decision: ask again */
+	if (cur >= 0)
+		d->pend_known &= (uint16_t)~bit((unsigned)cur);
+	/* chosen while paused in a yield: it now reaches its next operation */
+	if (cur >= 0 && cur == d->await_tid)
+		return cur;
+	/* fair scheduling made a choice unfair (a thread spins): the search
+	 * cannot certify (dpor_end says why) and from here follows the fair
+	 * default, never a spinner while another thread can run */
+	if (__builtin_expect(dec->unfair != 0, 0)) {
+		go_stale(d);
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
+	/* a thread numbered NT or more (its clocks have no slot) */
+	if (__builtin_expect(dec->runnable >> NT != 0, 0)) {
+		set_incomplete(d, &d->wide,
+			       "an execution has more than 16 threads: partial-order reduction "
+			       "follows threads 0..15 only (use --por none)");
+		go_stale(d);
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
+	uint32_t allowed = (uint32_t)run;
+	/* Not enabled: a thread that would block without changing anything.
+	 * That choice only wastes a switch, until yields exist: then a
+	 * thread that tries and blocks may be what lets a yielder go on.
+	 * Once a yield was seen (ymode), such a thread is a choice (the
+	 * bounded search: only right after a yield, since elsewhere removing
+	 * the attempt leaves an equivalent run with no more preemptions),
+	 * and the current thread is never made to block at once (its
+	 * attempt may be needed later, after some yield). */
+	bool post_yield = d->after_yield && cur < 0;
+	if (!d->ymode || (d->bounded && !post_yield))
+		for (uint32_t m = run; m; m &= m - 1)
+			if ((!d->ymode || (int)lowest(m) != cur) && blocks_stateless(d, lowest(m)))
+				allowed &= ~bit(lowest(m));
+	if (cur >= 0 && !(allowed & bit((unsigned)cur)) && (run & bit((unsigned)cur)))
+		return decided(d, dec, (unsigned)cur, NIL);   /* it blocks now, for free */
+	if (!allowed)
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	uint32_t k = d->k;
+	bool replaying = k < d->nfr && (k < d->replay || (k == d->replay && d->branching));
+	/* a replayed frame is this decision by its index: a thread's first
+	 * op learnt since may have left it a single choice */
+	if (d->stale || (!(allowed & (allowed - 1)) && !(replaying && d->fr[k].dec == dec->index)))
+		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+
+	if (k >= d->max_frames || !GROW(d->fr, d->capfr, k + 1)) {
+		set_incomplete(d, &d->capped, "the decision-stack cap was hit");
+		go_stale(d);
+		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+	}
+	struct frame *f = &d->fr[k];
+	int c;
+	if (replaying) {
+		/* allowed may shrink: a thread's first op learnt since */
+		if (f->runnable != run || f->cur != cur || (allowed & ~(uint32_t)f->allowed) ||
+		    f->preempt != d->npre || f->dec != dec->index) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = k;
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		c = f->chosen;
+		if (k == d->replay) {
+			/* the branch: sleep set S + X of this frame */
+			d->new_start = d->nev;
+			d->slp = 0;
+			for (unsigned i = 0; i < (unsigned)f->nS + (f->py ? 0u : f->nX); i++) {
+				const struct info *in = &d->pool[f->pool + i];
+				d->slp |= (uint16_t)bit(in->tid);
+				d->slpi[in->tid] = *in;
+			}
+			d->slp &= (uint16_t)~bit((unsigned)c);
+					d->cursor = f->wchild;
+			d->st.states++;
+			memset(&f->ci, 0, sizeof(f->ci));
+		}
+	} else {
+		/* a new state */
+		f->runnable = (uint16_t)run;
+		f->allowed = (uint16_t)allowed;
+		f->cur = (int8_t)cur;
+		f->preempt = d->npre;
+		f->dec = dec->index;
+		f->unk = (uint16_t)(allowed & ~d->seen & ~(uint32_t)d->fop_known);
+		f->bt = f->X = 0;
+		f->py = d->after_yield;
+		f->S = d->slp;
+		f->nS = f->nX = 0;
+		f->first_ev = NIL;
+		f->wut = f->wchild = NIL;
+		memset(&f->ci, 0, sizeof(f->ci));
+		d->npool = k ? d->fr[k - 1].pool + d->fr[k - 1].nS + d->fr[k - 1].nX : 0;
+		f->pool = d->npool;
+		if (!GROW(d->pool, d->cappool, d->npool + NT)) {
+			set_incomplete(d, &d->capped, "out of memory");
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		for (uint32_t m = d->slp; m; m &= m - 1) {
+			d->pool[d->npool++] = d->slpi[lowest(m)];
+			f->nS++;
+		}
+		c = choose_new(d, f);
+		if (c < 0) {
+			/* every enabled thread (in bound) is asleep: covered */
+			d->redundant = true;
+			go_stale(d);
+			return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
+		}
+		f->chosen = (uint8_t)c;
+		d->nfr = k + 1;
+		d->st.states++;
+	}
+	f->first_ev = NIL;
+	d->k = k + 1;
+	if (d->nfr > d->st.max_depth)
+		d->st.max_depth = d->nfr;
+	return decided(d, dec, (unsigned)c, k);
+}
+
+/* ---------------------------------------------------------- analysis */
+
+/* The chosen thread's event at frame k, and (bounded) its whole block:
+ * its events until it blocks, ends, yields or is switched out. The
+ * first execution through a frame runs the chosen thread's block without
+ * preemption, so this is its natural block. */
+static void frame_info_from_log(struct weft_dpor *d, uint32_t k, const struct frame *next)
+{
+	struct frame *f = &d->fr[k];
+	struct info *in = &f->ci;
+	uint32_t lim = d->valid_end != NIL && d->valid_end < d->nev ? d->valid_end : d->nev;
+
+	memset(in, 0, sizeof(*in));
+	in->tid = f->chosen;
+	f->blk_end = NIL;
+	uint32_t i = f->first_ev;
+	if (i == NIL || i >= lim)
+		return;   /* unknown: depends on everything */
+	in->known = 1;
+	in->d = d->ev[i].d;
+	if (!d->bounded)
+		return;   /* blocks are for the bounded search */
+	bool ended = false;
+	for (; i < lim; i++) {
+		const struct ev *e = &d->ev[i];
+		if (e->tid != f->chosen) {
+			ended = true;
+			break;
+		}
+		if (next && i == next->first_ev && next->ci.known) {
+			/* the next frame continues this block: its block is
+			 * the rest of this one (frames are done last first) */
+			for (int w = 0; w < SIGW; w++) {
+				in->s.r[w] |= next->ci.s.r[w];
+				in->s.w[w] |= next->ci.s.w[w];
+			}
+			in->s.joins |= next->ci.s.joins;
+			in->s.all |= next->ci.s.all;
+			f->blk_end = next->blk_end;
+			return;
+		}
+		weft_dpor_sig_add(&in->s, &e->d);
+		f->blk_end = e->tidx;
+		if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_END ||
+		    e->d.kind == WEFT_DEP_YIELD) {
+			ended = true;
+			break;
+		}
+	}
+	if (!ended) {
+		in->s.all = 1;   /* cut by the end of the log (a report, a cap) */
+		f->blk_end = NIL;
+	}
+}
+
+static uint64_t world_hash(const void *w, size_t n)
+{
+	const uint8_t *p = w;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+
+	for (; n >= 8; n -= 8, p += 8) {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		h = weft_mix64(h ^ x);
+	}
+	for (; n; n--, p++)
+		h = weft_mix64(h ^ *p);
+	return h ? h : 1;
+}
+
+static void note_final_state(struct weft_dpor *d)
+{
+	const void *w = weft_last_world();
+
+	/* a world the scenario maps (an instrumented program's: rt/) has
+	 * holes and megabytes of stacks: its final states are not counted */
+	if (!w || !d->sc->world_size || d->sc->world_ops)
+		return;
+	if (!d->fs) {
+		d->fs = calloc(FINAL_STATES_CAP, sizeof(*d->fs));
+		if (!d->fs)
+			return;
+	}
+	uint64_t h = world_hash(w, d->sc->world_size);
+	uint32_t i = (uint32_t)h & (FINAL_STATES_CAP - 1);
+	for (uint32_t probe = 0; probe < 64; probe++, i = (i + 1) & (FINAL_STATES_CAP - 1)) {
+		if (d->fs[i] == h)
+			return;
+		if (!d->fs[i]) {
+			if (d->nfs >= FINAL_STATES_CAP / 2) {
+				d->st.final_states_capped = true;
+				return;
+			}
+			d->fs[i] = h;
+			d->nfs++;
+			d->st.final_states = d->nfs;
+			return;
+		}
+	}
+	d->st.final_states_capped = true;
+}
+
+static void dump(struct weft_dpor *d)
+{
+	fprintf(stderr, "exec %llu: replay %u%s new_start %d valid_end %d nfr %u\n",
+		(unsigned long long)d->st.executions, d->replay, d->branching ? " (branch)" : "",
+		(int)d->new_start, (int)d->valid_end, d->nfr);
+	for (uint32_t i = 0; i < d->nev; i++) {
+		const struct ev *e = &d->ev[i];
+		fprintf(stderr, "  e%-3u T%u k%u loc %4d w%u f%-3d%s%s%s clk", i, e->tid, e->d.kind,
+			(int)e->d.loc, e->d.w, (int)e->frame, e->flags & EV_FIRST ? " FIRST" : "",
+			e->flags & EV_PHANTOM ? " PHANTOM" : "", e->flags & EV_IMPLICIT ? " IMPL" : "");
+		for (unsigned t = 0; t < 4; t++)
+			fprintf(stderr, " %u", clk_of(d, i)[t]);
+		fprintf(stderr, "\n");
+	}
+	for (uint32_t k = 0; k < d->nfr; k++) {
+		const struct frame *f = &d->fr[k];
+		fprintf(stderr, "  frame %u: run %x allowed %x cur %d chosen %u bt %x X %x S %x first %d pre %u\n",
+			k, f->runnable, f->allowed, f->cur, f->chosen, f->bt, f->X, f->S,
+			(int)f->first_ev, f->preempt);
+	}
+	for (uint32_t i = 0; i < d->nrc; i++)
+		fprintf(stderr, "  race e%u e%u%s\n", d->rc[i].i, d->rc[i].j, d->rc[i].alt != NIL ? " alt" : "");
+}
+
+static void dpor_end(void *st, const struct weft_exec_result *r)
+{
+	struct weft_dpor *d = st;
+
+	(void)r;
+	if (d->trace)
+		dump(d);
+	if (weft_contexts_active())
+		set_incomplete(d, &d->ctx,
+			       "interrupts or threads sharing a CPU: a context that holds a CPU "
+			       "excludes threads in ways no dependence record shows, so partial-"
+			       "order reduction cannot certify this (use --por none)");
+	if (weft_fair_restricted())
+		set_incomplete(d, &d->fair,
+			       "fair scheduling passed over a spinning thread at a decision "
+			       "(docs/strategies.md, \"Fairness\"): which choice is fair depends "
+			       "on the order of earlier events, which partial-order reduction "
+			       "does not track, so it cannot certify this (use --por none)");
+	if (weft_free_choices())
+		set_incomplete(d, &d->choice,
+			       "the model chose values with weft_choose() (e.g. a spurious "
+			       "wake-up): partial-order reduction explores value 0 only, so it "
+			       "cannot certify this (use --por none, which enumerates them)");
+	d->st.executions++;
+	d->st.events += d->nev;
+	if (d->redundant)
+		d->st.redundant++;
+	if (d->count_final && !d->redundant)
+		note_final_state(d);
+	/* the chosen threads' events (and blocks) of the new frames */
+	if (d->new_start != NIL) {
+		uint32_t k0 = d->branching ? d->replay : 0;
+		uint32_t k1 = d->nfr < d->k ? d->nfr : d->k;
+		for (uint32_t k = k1; k-- > k0;)
+			frame_info_from_log(d, k, k + 1 < k1 && d->fr[k + 1].chosen == d->fr[k].chosen
+							  ? &d->fr[k + 1] : NULL);
+	}
+	if (d->bounded) {
+		if (d->mode == WEFT_POR_SOURCE && d->jm)
+			weft_dpor_justify(d, d->jm);
+	} else if (d->new_start != NIL) {
+		weft_dpor_analyse(d);
+	}
+}
+
+const struct weft_strategy_ops weft_strategy_dpor = {
+	.name = "dfs",
+	.begin = dpor_begin,
+	.pick_next = dpor_pick,
+	.end = dpor_end,
+	.on_step = weft_dpor_step,
+};
+
+/* -------------------------------------------------------------- the API */
+
+struct weft_dpor *weft_dpor_new(void)
+{
+	struct weft_dpor *d = calloc(1, sizeof(*d));
+
+	if (d)
+		d->freend = NIL;
+	return d;
+}
+
+void weft_dpor_free(struct weft_dpor *d)
+{
+	if (!d)
+		return;
+	free(d->fr);
+	free(d->pool);
+	free(d->nd);
+	free(d->ev);
+	free(d->pev);
+	free(d->clk);
+	free(d->pclk);
+	free(d->rc);
+	free(d->aclk);
+	free(d->loc);
+	free(d->rd);
+	free(d->v);
+	free(d->jm);
+	free(d->fs);
+	free(d);
+}
+
+int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum weft_por mode,
+		    unsigned bound, enum weft_lock_model lock, const uint8_t *wl, size_t wl_len)
+{
+	if (mode == WEFT_POR_NONE || mode > WEFT_POR_OPTIMAL || !weft_por_sound(mode, bound) ||
+	    wl_len > sizeof(d->wl))
+		return WEFT_EINVAL;
+	/* the world and the core area after it (primitives/core_state.h: RCU's
+	 * readers and callback queue, the worklists), whose records name
+	 * offsets there */
+	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) + weft_core_size);
+	if (nloc > d->nloc) {
+		struct loc *l = calloc(nloc, sizeof(*l));
+		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));
+		struct jmask *jm = calloc(nloc, sizeof(*jm));
+		if (!l || !rd || !jm) {
+			free(l);
+			free(rd);
+			free(jm);
+			return WEFT_ENOMEM;
+		}
+		free(d->loc);
+		free(d->rd);
+		free(d->jm);
+		d->loc = l;
+		d->rd = rd;
+		d->jm = jm;
+		d->nloc = nloc;
+		d->epoch = 0;
+	}
+	d->nloc = nloc;
+	d->sc = sc;
+	d->mode = mode;
+	d->bound = bound;
+	d->bounded = bound != WEFT_BOUND_NONE;
+	d->lock = lock;
+	d->trace = getenv("WEFT_DPOR_TRACE") != NULL;
+	if (wl_len)
+		memcpy(d->wl, wl, wl_len);
+	d->wl_len = wl_len;
+	if (!d->max_frames)
+		d->max_frames = DEFAULT_MAX_FRAMES;
+	if (!d->max_events)
+		d->max_events = DEFAULT_MAX_EVENTS;
+	d->started = d->done = false;
+	d->ymode = d->restart = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->choice = d->fair = d->wide = false;
+	d->why = NULL;
+	d->fop_known = 0;
+	d->nfr = d->replay = 0;
+	d->branching = false;
+	d->npool = 0;
+	d->nnd = 0;
+	d->freend = NIL;
+	d->nev = d->npev = 0;
+	d->nfs = 0;
+	if (d->fs)
+		memset(d->fs, 0, FINAL_STATES_CAP * sizeof(*d->fs));
+	memset(&d->st, 0, sizeof(d->st));
+	return 0;
+}
+
+void weft_dpor_set_caps(struct weft_dpor *d, uint32_t max_frames, uint32_t max_events,
+			uint64_t max_executions)
+{
+	if (max_frames)
+		d->max_frames = max_frames;
+	if (max_events)
+		d->max_events = max_events;
+	d->max_execs = max_executions;
+}
+
+void weft_dpor_count_final_states(struct weft_dpor *d, bool on)
+{
+	d->count_final = on;
+}
+
+bool weft_dpor_done(const struct weft_dpor *d)
+{
+	return d->done;
+}
+
+bool weft_dpor_complete(const struct weft_dpor *d)
+{
+	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice &&
+	       !d->fair && !d->wide;
+}
+
+const char *weft_dpor_why_incomplete(const struct weft_dpor *d)
+{
+	if (weft_dpor_complete(d) || !d->done)
+		return d->why ? d->why : "";
+	return d->why ? d->why : "";
+}
+
+void weft_dpor_get_stats(const struct weft_dpor *d, struct weft_dpor_stats *out)
+{
+	*out = d->st;
+}
