@@ -87,6 +87,13 @@ static void shape_store(const uint8_t *data, size_t size, const struct weft_exec
 	shapes[h % SHAPES].h = h;
 	s->known = true;
 	s->steps = r->steps;
+	if (opts.memory) {
+		size_t nd;
+		weft_last_delays(&nd);
+		s->stores = (uint32_t)nd;
+	} else {
+		s->stores = 0;
+	}
 	if (bytes_st.genome)
 		memcpy(s->cnt, bytes_st.gr.cnt, sizeof(s->cnt));
 	else
@@ -248,6 +255,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.sc = sc;
 	opts.variant = vi;
 	opts.lock = weft_fuzz_lock(sc);
+	/* WEFT_FUZZ_MEMORY (weft fuzz --memory), else the scenario's own: the
+	 * weakest model an input may ask for */
+	opts.memory = (uint8_t)sc->memory;
+	e = getenv("WEFT_FUZZ_MEMORY");
+	if (e && *e) {
+		enum weft_memory_model mm;
+		const char *why = NULL;
+		if (!weft_memory_parse(e, &mm, &why)) {
+			fprintf(stderr, "weft: WEFT_FUZZ_MEMORY=%s: %s\n", e, why ? why : "?");
+			exit(WEFT_EXIT_USAGE);
+		}
+		opts.memory = (uint8_t)mm;
+	}
 	opts.checks = WEFT_CHECKS_DEFAULT;   /* every input reproduces alone: no persistence */
 	if (only_kind && WEFT_WARNING_KINDS & ~(1ull << only_kind)) {
 		/* go past the warnings not asked for, as weft run --kind does
@@ -262,6 +282,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (e && atoi(e) > 0)
 		dfs_cap = (unsigned)atoi(e);
 	weft_mutator_init(&mut, sc, 0x5745465446555a5aull);
+	mut.memory = opts.memory;
 	e = getenv("WEFT_FUZZ_MUTATOR");
 	structured = !(e && !strcmp(e, "bytes"));
 	mut.adaptive = env_on("WEFT_FUZZ_BANDIT", true);
@@ -338,9 +359,10 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 			r = result;
 	}
 	weft_report_print(stderr, &ro, &r);
-	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s%s%s\n",
-		weft_fuzz_program ? weft_fuzz_program : "weft", spec,
-		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", only_kind ? " --kind " : "",
+	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s "
+		"--memory %s%s%s\n", weft_fuzz_program ? weft_fuzz_program : "weft", spec,
+		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+		weft_memory_name((enum weft_memory_model)opts.memory), only_kind ? " --kind " : "",
 		only_kind ? weft_kind_name(only_kind) : "");
 	fflush(stderr);
 	abort();

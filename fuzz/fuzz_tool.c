@@ -42,7 +42,8 @@ static struct weft_exec_result run_bytes(const uint8_t *buf, size_t len, bool re
 {
 	static struct weft_bytes b;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .record = record, .checks = WEFT_CHECKS_DEFAULT };
+				   .record = record, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 
 	weft_bytes_init(&b, sc, buf, len);
@@ -149,12 +150,13 @@ static size_t find_crash(uint64_t seed, uint8_t *buf, enum weft_kind *kind)
 		struct weft_exec_result r = run_bytes(buf, n, false);
 		if (r.kind != WEFT_KIND_NONE) {
 			*kind = r.kind;
-			return shrink(buf, n, r.kind);
+			/* a genome trigger (weak memory: its delays) as written */
+			return weft_input_is_genome(buf, n) ? n : shrink(buf, n, r.kind);
 		}
 	}
 	struct weft_random rs;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .checks = WEFT_CHECKS_DEFAULT };
+				   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 	weft_random_init(&rs, sc, seed + 1, NULL, 0);
 	for (unsigned it = 0; it < 2000000; it++) {

@@ -21,7 +21,7 @@
 
 static const char *const arm_names[WEFT_MUT__COUNT] = {
 	"fresh", "mode", "seed", "ov-insert", "ov-move", "ov-remove",
-	"op-insert", "op-delete", "op-change", "bytes",
+	"op-insert", "op-delete", "op-change", "bytes", "delay",
 };
 
 const char *weft_mut_arm_name(unsigned arm)
@@ -172,6 +172,15 @@ static void random_workload(struct weft_mutator *m, struct weft_genome *g)
 	}
 }
 
+/* Weak memory: a version-2 genome asking for the target's model. */
+static void make_v2(struct weft_mutator *m, struct weft_genome *g)
+{
+	if (g->version == 2)
+		return;
+	g->version = 2;
+	g->mem = (uint8_t)(m->memory & 3u);
+}
+
 size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap)
 {
 	static struct weft_genome g;
@@ -180,6 +189,10 @@ size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap)
 	g.nr_ov = 0;
 	random_workload(m, &g);
 	random_mode(m, &g);
+	if (m->memory) {
+		make_v2(m, &g);
+		g.mem = (uint8_t)(g.mem | below(m, 64) << 2);
+	}
 	return weft_genome_encode(&g, out, cap);
 }
 
@@ -212,24 +225,78 @@ static unsigned pick_arm(struct weft_mutator *m)
 	 * a random search over genomes, which is strong on shallow bugs */
 	if (m->adaptive && m->total < m->warmup && weft_rng_below(&m->rng, 1000) < m->warmup_fresh)
 		return WEFT_MUT_FRESH;
-	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
+	/* the delay arm only under weak memory (an sc target's arms and
+	 * their draws are as before it existed) */
+	unsigned na = m->memory ? WEFT_MUT__COUNT : WEFT_MUT_DELAY;
+	for (unsigned a = 0; a < na; a++) {
 		w[a] = m->adaptive ? (m->gain[a] + 1) / (m->tries[a] + 2) : 1;
 		sum += w[a];
 	}
 	/* a floor of 2% per arm: a starved arm can still show it got better */
-	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
+	for (unsigned a = 0; a < na; a++)
 		if (w[a] < 0.02 * sum)
 			w[a] = 0.02 * sum;
 	sum = 0;
-	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
+	for (unsigned a = 0; a < na; a++)
 		sum += w[a];
 	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
-	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
+	for (unsigned a = 0; a < na; a++) {
 		if (x < w[a])
 			return a;
 		x -= w[a];
 	}
-	return WEFT_MUT__COUNT - 1;
+	return na - 1;
+}
+
+/* The delay arm: the rate r (each store delayed with probability r/64), or
+ * one store's delay override (key bit 15 | store index; b = 0x80 | code)
+ * inserted inside the parent's execution, moved a few stores or given
+ * another code, or removed. */
+static bool apply_delay(struct weft_mutator *m, struct weft_genome *g,
+			const struct weft_fuzz_shape *sh)
+{
+	unsigned nd = 0, k;
+	uint32_t stores = sh && sh->known && sh->stores ? sh->stores : m->avg_steps / 2 + 1;
+
+	make_v2(m, g);
+	for (k = 0; k < g->nr_ov; k++)
+		nd += (g->ov[k].b & 0x80) && (g->ov[k].key & WEFT_OV_DELAY);
+	switch (below(m, 4)) {
+	case 0: {
+		static const uint8_t rates[] = { 0, 2, 8, 16, 32, 48, 63 };
+		uint8_t r = below(m, 2) ? rates[below(m, sizeof(rates))] : (uint8_t)below(m, 64);
+		g->mem = (uint8_t)((g->mem & 3u) | r << 2);
+		return true;
+	}
+	case 1:
+		if (g->nr_ov >= WEFT_MAX_ENTRIES)
+			return false;
+		g->ov[g->nr_ov].key = (uint16_t)(WEFT_OV_DELAY | (below(m, stores) & 0x7fffu));
+		g->ov[g->nr_ov].b = (uint8_t)(0x80 | below(m, WEFT_DELAY_CODES));
+		g->nr_ov++;
+		return true;
+	default:
+		if (!nd)
+			return false;
+		break;
+	}
+	unsigned i = below(m, nd);
+	for (k = 0; k < g->nr_ov; k++)
+		if ((g->ov[k].b & 0x80) && (g->ov[k].key & WEFT_OV_DELAY) && !i--)
+			break;
+	struct weft_override *o = &g->ov[k];
+	if (below(m, 3)) {   /* move or recode */
+		if (below(m, 2)) {
+			int d = (int)below(m, 7) - 3, at = (int)(o->key & 0x7fffu) + (d ? d : 1);
+			o->key = (uint16_t)(WEFT_OV_DELAY | (unsigned)(at < 0 ? 0 : at));
+		} else {
+			o->b = (uint8_t)(0x80 | below(m, WEFT_DELAY_CODES));
+		}
+		return true;
+	}
+	memmove(&g->ov[k], &g->ov[k + 1], (g->nr_ov - k - 1) * sizeof(g->ov[0]));
+	g->nr_ov--;
+	return true;
 }
 
 /* A thread with operations, weighted by how many (none known: any). */
@@ -273,6 +340,8 @@ static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
 	uint32_t kmax;
 
 	switch (arm) {
+	case WEFT_MUT_DELAY:
+		return m->memory && apply_delay(m, g, sh);
 	case WEFT_MUT_MODE: {
 		uint8_t old = g->mode, oldp = g->param;
 		uint32_t seed = g->seed;
@@ -486,7 +555,8 @@ int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const cha
 	static struct weft_bytes b;
 	uint8_t buf[WEFT_INPUT_MAX];
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 	unsigned written = 0, tries = 0;
 	char path[4096];
@@ -494,6 +564,7 @@ int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const cha
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return -1;
 	weft_mutator_init(&m, sc, seed);
+	m.memory = sc->memory;
 	/* the serial run of the empty workload, as the legacy empty input */
 	buf[0] = WEFT_GENOME_MAGIC0;
 	buf[1] = WEFT_GENOME_MAGIC1;

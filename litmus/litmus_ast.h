@@ -24,6 +24,7 @@ enum lk {
 	L_STORE,        /* a: address, b: value; op: ST_* */
 	L_FENCE,        /* op: WEFT_FENCE_* */
 	L_LOCK,         /* a: lock address; op: 0 lock, 1 unlock */
+	L_RCU,          /* op: 0 rcu_read_lock, 1 rcu_read_unlock, 2 synchronize_rcu */
 	L_EXPR,         /* a: expression evaluated for its effect */
 	L_IF,           /* a: condition, b: then, c: else */
 	L_BLOCK,        /* a: first statement */

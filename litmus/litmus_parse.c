@@ -344,6 +344,9 @@ static const struct call calls[] = {
 	{ "smp_mb__before_atomic", L_FENCE, WEFT_FENCE_BEFORE_ATOMIC, 0, 0, false },
 	{ "smp_mb__after_atomic", L_FENCE, WEFT_FENCE_AFTER_ATOMIC, 0, 0, false },
 	{ "smp_mb__after_spinlock", L_FENCE, WEFT_FENCE_AFTER_SPINLOCK, 0, 0, false },
+	{ "rcu_read_lock", L_RCU, 0, 0, 0, false },
+	{ "rcu_read_unlock", L_RCU, 1, 0, 0, false },
+	{ "synchronize_rcu", L_RCU, 2, 0, 0, false },
 	{ "spin_lock", L_LOCK, 0, 1, 0, false },
 	{ "spin_unlock", L_LOCK, 1, 1, 0, false },
 	{ "spin_trylock", L_TRYLOCK, 0, 1, 0, true },
@@ -400,10 +403,8 @@ static uint32_t call_expr(struct ps *p, const char *name)
 	unsigned na = 0;
 
 	if (!c) {
-		if (!strcmp(name, "rcu_read_lock") || !strcmp(name, "rcu_read_unlock") ||
-		    !strcmp(name, "synchronize_rcu") || !strncmp(name, "srcu_", 5) ||
-		    !strcmp(name, "synchronize_srcu"))
-			unsupported(p, "RCU (the weak model's RCU is a later stage)");
+		if (!strncmp(name, "srcu_", 5) || !strcmp(name, "synchronize_srcu"))
+			unsupported(p, "SRCU (weft models RCU, not SRCU)");
 		else if (!strcmp(name, "smp_mb__after_unlock_lock"))
 			unsupported(p, "smp_mb__after_unlock_lock");
 		else {
@@ -456,6 +457,10 @@ static uint32_t call_expr(struct ps *p, const char *name)
 		e->a = args[0];
 		site_of(p, k, c->op ? WEFT_EV_UNLOCK : WEFT_EV_LOCK, what);
 		break;
+	case L_RCU:
+		site_of(p, k, c->op == 0 ? WEFT_EV_LOCK : c->op == 1 ? WEFT_EV_UNLOCK : WEFT_EV_WAIT,
+			what);
+		break;
 	case L_TRYLOCK:
 		e->a = args[0];
 		site_of(p, k, c->op ? WEFT_EV_READ : WEFT_EV_TRYLOCK, what);
@@ -473,6 +478,31 @@ static uint32_t call_expr(struct ps *p, const char *name)
 		site_of(p, k, WEFT_EV_RMW, what);
 		break;
 	}
+	/* the ordering class (atomic_t.txt): the _relaxed, _acquire and
+	 * _release forms; the non-returning atomics order nothing; the
+	 * value-returning ones fully (0); an acquire load, a release store */
+	unsigned ord = 0;
+	size_t nl = strlen(name);
+	if (c->kind == L_RMW) {
+		if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_relaxed"))
+			ord = WEFT_SITE_RELAXED;
+		else if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_acquire"))
+			ord = WEFT_SITE_ACQUIRE;
+		else if (suffixed && nl > 8 && !strcmp(name + nl - 8, "_release"))
+			ord = WEFT_SITE_RELEASE;
+		else if (!c->returns)
+			ord = WEFT_SITE_RELAXED;
+	} else if (c->kind == L_LOAD && c->op == LD_ACQUIRE) {
+		ord = WEFT_SITE_ACQUIRE;
+	} else if (c->kind == L_STORE && (c->op == ST_RELEASE || c->op == ST_RCU)) {
+		ord = WEFT_SITE_RELEASE;   /* rcu_assign_pointer(): a release store */
+	} else if (c->kind == L_LOCK) {
+		/* spin_unlock(): a release store; spin_lock(): an acquire */
+		ord = c->op ? WEFT_SITE_RELEASE : WEFT_SITE_ACQUIRE;
+	} else if (c->kind == L_TRYLOCK && !c->op) {
+		ord = WEFT_SITE_ACQUIRE;   /* spin_trylock() that succeeds */
+	}
+	p->t->sites[k].flags = ord;
 	return k;
 }
 

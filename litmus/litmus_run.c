@@ -179,6 +179,16 @@ static void exec(void *world, unsigned tid, uint32_t k)
 			else if (p)
 				weft_spin_lock(p, n->site);
 			break;
+		case L_RCU:
+			/* the machine's RCU (core/src/rcu.c): a grace period waits
+			 * for every reader inside its read-side section */
+			if (n->op == 0)
+				weft_rcu_read_lock(n->site);
+			else if (n->op == 1)
+				weft_rcu_read_unlock(n->site);
+			else
+				weft_synchronize_rcu(n->site);
+			break;
 		case L_IF:
 			if (eval(world, tid, n->a))
 				exec(world, tid, n->b);

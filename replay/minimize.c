@@ -406,6 +406,51 @@ static bool ddmin(struct mctx *x, int what)
 	return any;
 }
 
+/* Weak memory: dfs over the schedules, each store given the delay code the
+ * candidate gives it (by store index), which dfs alone would have to
+ * enumerate within its delay bound, each code a frame (a bug with one
+ * long-delayed store and one preemption is beyond the per-bound cap). */
+struct dfs_fixed {
+	struct weft_dfs *d;
+	const struct cand *c;
+};
+
+static int fixed_begin(void *st, uint8_t *wl, size_t cap)
+{
+	return weft_strategy_dfs.begin(((struct dfs_fixed *)st)->d, wl, cap);
+}
+
+static int fixed_pick(void *st, const struct weft_decision *d)
+{
+	return weft_strategy_dfs.pick_next(((struct dfs_fixed *)st)->d, d);
+}
+
+static uint32_t fixed_value(void *st, uint32_t index, uint32_t n)
+{
+	return weft_strategy_dfs.pick_value(((struct dfs_fixed *)st)->d, index, n);
+}
+
+static void fixed_end(void *st, const struct weft_exec_result *r)
+{
+	weft_strategy_dfs.end(((struct dfs_fixed *)st)->d, r);
+}
+
+static uint32_t fixed_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct sparse s = { ((struct dfs_fixed *)st)->c, 0, NULL };
+
+	return sparse_delay(&s, index, ncodes);
+}
+
+static const struct weft_strategy_ops dfs_fixed_ops = {
+	.name = "minimize-dfs",
+	.begin = fixed_begin,
+	.pick_next = fixed_pick,
+	.pick_value = fixed_value,
+	.end = fixed_end,
+	.pick_delay = fixed_delay,
+};
+
 static bool dfs_fewer(struct mctx *x)
 {
 	uint8_t wl[WEFT_INPUT_MAX];
@@ -417,11 +462,19 @@ static bool dfs_fewer(struct mctx *x)
 	wl_len = sparse_begin(&s, wl, sizeof(wl));
 	if (wl_len < 0)
 		return false;
+	/* the candidate's delays kept (weak memory) first, then dfs's own */
+	static struct cand fixed_c;
+	memcpy(&fixed_c, x->cur, sizeof(fixed_c));
+	struct dfs_fixed fx = { x->dfs, &fixed_c };
+	for (unsigned pass = fixed_c.nr_dly ? 0 : 1; pass < 2; pass++)
 	for (unsigned b = 0; b < x->m.preemptions && b <= MIN_DFS_BOUND; b++) {
 		struct weft_exec_result r;
 		weft_dfs_init(x->dfs, x->sc, b, wl, (size_t)wl_len);
+		if (!pass)
+			x->dfs->delay_bound = 0;
 		for (unsigned it = 0; it < MIN_DFS_EXECS && x->execs < MIN_MAX_EXECS; it++) {
-			if (weft_execute(&x->o, &weft_strategy_dfs, x->dfs, &r) < 0)
+			if (weft_execute(&x->o, pass ? &weft_strategy_dfs : &dfs_fixed_ops,
+					 pass ? (void *)x->dfs : (void *)&fx, &r) < 0)
 				break;
 			x->execs++;
 			if (r.kind != x->kind || site_of(&r) != x->site)

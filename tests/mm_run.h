@@ -14,6 +14,12 @@
 
 #include "check.h"
 
+/* The memory model every run of this file uses (a test of a weak-memory
+ * entry sets it; sc by default). */
+static enum weft_memory_model mm_memory = WEFT_MEM_SC;
+/* dfs: stores delayed per execution under a weak model. */
+static unsigned mm_delay_bound = WEFT_DFS_DELAY_BOUND;
+
 struct mm_outcome {
 	enum weft_kind kind;
 	uint64_t executions;        /* up to and including the first report */
@@ -79,13 +85,15 @@ static inline struct mm_outcome mm_run(const char *spec, const char *strategy, u
 		ops = &weft_strategy_pct;
 	} else if (!strcmp(strategy, "dfs")) {
 		weft_dfs_init(&st.d, sc, param, wl, wl_len);
+		st.d.delay_bound = mm_delay_bound;
 		ops = &weft_strategy_dfs;
 	} else {
 		weft_bytes_init(&st.b, sc, wl, wl_len);
 		ops = &weft_strategy_bytes;
 		budget = 1;
 	}
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				    .memory = (uint8_t)mm_memory };
 	double t0 = mm_now();
 	for (uint64_t i = 0; i < budget; i++) {
 		if (weft_execute(&o, ops, &st, &out.r) < 0)
@@ -150,7 +158,8 @@ static inline uint64_t mm_silent(const char *spec, const char *strategy, uint64_
 	} else {
 		weft_random_init(&r, sc, seed, NULL, 0);
 	}
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				    .memory = (uint8_t)mm_memory };
 	double t0 = mm_now();
 	for (; done < n; done++) {
 		if (weft_execute(&o, ops, st, &res) != 0) {

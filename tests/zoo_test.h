@@ -190,7 +190,8 @@ static inline void zoo_search(const char *spec, const char *strategy, unsigned p
 		      weft_kind_name(kind), (unsigned long long)budget);
 		if (o.kind != kind || !sc)
 			continue;
-		struct weft_run_opts ro = { .sc = sc, .variant = vi, .lock = sc->default_lock };
+		struct weft_run_opts ro = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				     .memory = (uint8_t)mm_memory };
 		char why[256];
 		CHECK(weft_check_determinism(&ro, &o.r, why, sizeof(why)) == 0,
 		      "%s %s seed %u: the finding does not re-run the same: %s", spec, strategy, s,

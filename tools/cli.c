@@ -50,9 +50,15 @@ int cmd_list(int argc, char **argv)
 	bool first = true;
 	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
 		const struct weft_scenario *sc = weft_scenarios[i];
-		if (!json)
-			printf("%s  (%u CPUs) %s\n    source: %s\n", sc->name, sc->nr_cpus,
+		if (!json) {
+			/* a weak-memory entry: the model its bugs need */
+			char mem[40] = "";
+			if (sc->memory)
+				snprintf(mem, sizeof(mem), ", --memory %s",
+					 weft_memory_name((enum weft_memory_model)sc->memory));
+			printf("%s  (%u CPUs%s) %s\n    source: %s\n", sc->name, sc->nr_cpus, mem,
 			       sc->summary, sc->source);
+		}
 		for (unsigned v = 0; v < sc->nr_variants; v++) {
 			const struct weft_variant *va = &sc->variants[v];
 			if (!json) {
@@ -66,8 +72,9 @@ int cmd_list(int argc, char **argv)
 			cli_json_str(stdout, sc->name);
 			printf(", \"variant\": ");
 			cli_json_str(stdout, va->name);
-			printf(", \"expect\": \"%s\", \"cpus\": %u, \"threads\": %u",
-			       va->buggy ? "bug" : "clean", sc->nr_cpus, sc->nr_threads);
+			printf(", \"expect\": \"%s\", \"cpus\": %u, \"threads\": %u, \"memory\": \"%s\"",
+			       va->buggy ? "bug" : "clean", sc->nr_cpus, sc->nr_threads,
+			       weft_memory_name((enum weft_memory_model)sc->memory));
 			printf(", \"zoo\": ");
 			if (va->zoo)
 				cli_json_str(stdout, va->zoo);

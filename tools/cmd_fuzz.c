@@ -54,6 +54,10 @@ const char weft_help_fuzz[] =
 	"  --seed N          engine seed (default 1; 0: libFuzzer picks one)\n"
 	"  --out DIR         replay files and work files (default ./weft-out)\n"
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
+	"  --memory M        sc, tso or lkmm: the weakest memory model an input may ask\n"
+	"                    for (default: the scenario's, sc but for the weak-memory zoo\n"
+	"                    entries); under a weak one the genomes carry the weak\n"
+	"                    choices (docs/memory-model.md)\n"
 	"  --keep-going      do not stop at the first crash: import every crash at the end\n"
 	"  --no-feedback     without interleaving feedback (code coverage only; measurements)\n"
 	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
@@ -93,7 +97,7 @@ static bool have_cmd(const char *name)
 static int parse(int argc, char **argv, struct fuzz_opts *o)
 {
 	const char *spec = NULL;
-	bool lock_set = false;
+	bool lock_set = false, memory_set = false;
 
 	o->engine = "libfuzzer";
 	o->time = 60;
@@ -153,6 +157,12 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 			if (!cli_parse_lock(v, &o->lock))
 				return cli_usage_error("fuzz: --lock takes tas or ticket, not '%s'", v);
 			lock_set = true;
+		} else if (!strcmp(a, "--memory")) {
+			NEEDV();
+			const char *why = "";
+			if (!weft_memory_parse(v, &o->memory, &why))
+				return cli_usage_error("fuzz: --memory '%s': %s", v, why);
+			memory_set = true;
 		} else if (a[0] == '-') {
 			return cli_usage_error("fuzz: unknown flag '%s' (%s help fuzz)", a, cli_prog);
 		} else if (!spec) {
@@ -169,6 +179,8 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		return WEFT_EXIT_USAGE;
 	if (!lock_set)
 		o->lock = o->sc->default_lock;
+	if (!memory_set)
+		o->memory = (enum weft_memory_model)o->sc->memory;
 	if (!strcmp(o->engine, "afl") && o->seed == 0)
 		o->seed = 1;
 	snprintf(o->target, sizeof(o->target), "fuzz_%s_%s", o->sc->name,
@@ -257,6 +269,9 @@ int cmd_fuzz(int argc, char **argv)
 	envs[ne++] = e_stats;
 	envs[ne++] = o.lock == WEFT_LOCK_TICKET ? "WEFT_FUZZ_LOCK=ticket" : "WEFT_FUZZ_LOCK=tas";
 	envs[ne++] = o.no_feedback ? "WEFT_NO_FEEDBACK=1" : "WEFT_NO_FEEDBACK=0";
+	static char e_memory[64];
+	snprintf(e_memory, sizeof(e_memory), "WEFT_FUZZ_MEMORY=%s", weft_memory_name(o.memory));
+	envs[ne++] = e_memory;
 	static char e_kind[96], e_repro[PATH_MAX + 500];
 	if (o.only_kind) {
 		snprintf(e_kind, sizeof(e_kind), "WEFT_FUZZ_KIND=%s", weft_kind_name(o.only_kind));
@@ -468,9 +483,10 @@ int cmd_fuzz(int argc, char **argv)
 			struct import_result r;
 			char tn[256];
 			if (!o.json) {
-				printf("%s import %s --target %s --lock %s --out %s", cli_prog,
+				printf("%s import %s --target %s --lock %s --memory %s --out %s", cli_prog,
 				       crashes.names[i], cli_target_name(o.sc, o.vi, tn, sizeof(tn)),
-				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", o.out);
+				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+				       weft_memory_name(o.memory), o.out);
 				cli_print_program_args(stdout);
 				printf("\n");
 			}
@@ -487,11 +503,11 @@ int cmd_fuzz(int argc, char **argv)
 			reproduced |= k != WEFT_KIND_NONE;
 			if (!o.json) {
 				char tn[256];
-				printf("raw crash: %s\nreproduce: %s run %s --lock %s "
+				printf("raw crash: %s\nreproduce: %s run %s --lock %s --memory %s "
 				       "--strategy bytes --input %s",
 				       crashes.names[i], cli_prog, cli_target_name(o.sc, o.vi, tn, sizeof(tn)),
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-				       crashes.names[i]);
+				       weft_memory_name(o.memory), crashes.names[i]);
 				cli_print_program_args(stdout);
 				printf("\n");
 			}
@@ -508,9 +524,9 @@ int cmd_fuzz(int argc, char **argv)
 		printf(", \"target\": ");
 		cli_json_str(stdout, o.target);
 		printf(", \"engine\": \"%s\", \"jobs\": %" PRIu64 ", \"seed\": %" PRIu64
-		       ", \"feedback\": %s, \"lock\": \"%s\"",
+		       ", \"feedback\": %s, \"lock\": \"%s\", \"memory\": \"%s\"",
 		       o.engine, o.jobs, o.seed, o.no_feedback ? "false" : "true",
-		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(o.memory));
 		printf(", \"verdict\": \"%s\", \"kind\": ",
 		       crashes.n ? (reproduced ? "bug" : "unreproducible") : "clean");
 		if (kind != WEFT_KIND_NONE)

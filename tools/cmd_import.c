@@ -22,6 +22,8 @@ const char weft_help_import[] =
 	"path and the command that replays it.\n"
 	"  --target S:V      the scenario and variant the input was fuzzed on (required)\n"
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
+	"  --memory M        the memory model the target fuzzed under (default: the\n"
+	"                    scenario's), the weakest the input may ask for\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --strategy NAME   what found it, recorded in the file (default: fuzzer)\n"
 	"  --kind K[,K...]   the kinds the fuzzer stopped at (weft fuzz --kind): the\n"
@@ -258,7 +260,7 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 int cmd_import(int argc, char **argv)
 {
 	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
-	const char *lock_s = NULL;
+	const char *lock_s = NULL, *memory_s = NULL;
 	bool json = false;
 	uint64_t want_kinds = 0;
 
@@ -275,12 +277,14 @@ int cmd_import(int argc, char **argv)
 				return cli_usage_error("import: --kind: no report kind '%s' "
 						       "(docs/detectors.md)", bad);
 		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock") ||
-			   !strcmp(a, "--strategy")) {
+			   !strcmp(a, "--strategy") || !strcmp(a, "--memory")) {
 			if (!v)
 				return cli_usage_error("import: %s needs a value", a);
 			i++;
 			if (!strcmp(a, "--target"))
 				target = v;
+			else if (!strcmp(a, "--memory"))
+				memory_s = v;
 			else if (!strcmp(a, "--out"))
 				outdir = v;
 			else if (!strcmp(a, "--lock"))
@@ -313,6 +317,10 @@ int cmd_import(int argc, char **argv)
 	const struct weft_scenario *sc = cli_scenario_lock("import", target, lock_s, &vi, &lock, &rc);
 	if (!sc)
 		return rc;
+	enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
+	const char *why = "";
+	if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
+		return cli_usage_error("import: --memory '%s': %s", memory_s, why);
 	static uint8_t buf[65536];
 	long n = cli_read_file(crash, buf, sizeof(buf));
 	if (n < 0)
@@ -322,7 +330,7 @@ int cmd_import(int argc, char **argv)
 				       cli_prog);
 	/* a fuzz target's crash: the target's optional detectors */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-				   .checks = WEFT_CHECKS_DEFAULT };
+				   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }

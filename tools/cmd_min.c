@@ -29,6 +29,7 @@ const char weft_help_min[] =
 	"  CRASH             a raw fuzzer input (needs --target)\n"
 	"  --target S:V      scenario and variant of a raw CRASH\n"
 	"  --lock tas|ticket lock model of a raw CRASH (default: the scenario's)\n"
+	"  --memory M        memory model of a raw CRASH (default: the scenario's)\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --force           minimize a stale .weft anyway\n"
 	"  --json            one JSON object (as weft import --json)\n"
@@ -37,13 +38,14 @@ const char weft_help_min[] =
 
 int cmd_min(int argc, char **argv)
 {
-	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL;
+	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL, *memory_s = NULL;
 	bool json = false, force = false;
 
 	const struct cli_flag flags[] = {
 		{ "--json", NULL, &json, NULL }, { "--force", NULL, &force, NULL },
 		{ "--target", NULL, NULL, &target }, { "--out", NULL, NULL, &outdir },
-		{ "--lock", NULL, NULL, &lock_s }, { 0 },
+		{ "--lock", NULL, NULL, &lock_s },
+		{ "--memory", NULL, NULL, &memory_s }, { 0 },
 	};
 	int ue = cli_parse_args("min", argc, argv, flags, "file", &file);
 
@@ -64,12 +66,17 @@ int cmd_min(int argc, char **argv)
 								  &rc);
 		if (!sc)
 			return rc;
+		enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
+		const char *why = "";
+		if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
+			return cli_usage_error("min: --memory '%s': %s", memory_s, why);
 		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-					   .checks = WEFT_CHECKS_DEFAULT };
+					   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
 	}
-	if (target || lock_s)
-		return cli_usage_error("min: a .weft file names its own target and lock model");
+	if (target || lock_s || memory_s)
+		return cli_usage_error("min: a .weft file names its own target, lock and memory "
+				       "model");
 	struct weft_replay rf;
 	char err[300];
 	int rc = weft_replay_decode(buf, (size_t)n, &rf, err, sizeof(err));

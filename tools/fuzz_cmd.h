@@ -43,6 +43,7 @@ struct fuzz_opts {
 	const char *build_dir;
 	const char *target_bin;
 	enum weft_lock_model lock;
+	enum weft_memory_model memory;
 	bool keep_going, no_feedback, json;
 	enum weft_kind only_kind;   /* --kind: other reports do not stop it */
 	char target[256];

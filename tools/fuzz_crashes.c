@@ -132,6 +132,8 @@ void fuzz_import_crash(const struct fuzz_opts *o, const char *crash, struct impo
 	argv[n++] = spec;
 	argv[n++] = "--lock";
 	argv[n++] = o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
+	argv[n++] = "--memory";
+	argv[n++] = (char *)weft_memory_name(o->memory);
 	argv[n++] = "--out";
 	argv[n++] = (char *)o->out;
 	if (o->only_kind) {   /* re-run past the warnings the target went past */
@@ -193,7 +195,7 @@ enum weft_kind fuzz_rerun(const struct fuzz_opts *o, const char *crash, bool pri
 	static struct weft_bytes b;
 	struct weft_exec_result r;
 	struct weft_run_opts ro = { .sc = o->sc, .variant = o->vi, .lock = o->lock,
-				    .checks = WEFT_CHECKS_DEFAULT };
+				    .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)o->memory };
 	long len = cli_read_file(crash, buf, sizeof(buf));
 
 	if (o->only_kind)

@@ -15,6 +15,10 @@
  * context it ran in: I interrupts off, H in a hard interrupt, P preemption
  * off, B bottom halves off, S in a softirq.
  *
+ * Weak memory (race_weak.h): every stale read is drawn with the store it
+ * missed and where that store became visible; its row says why it was
+ * stale, a line under the diagram which barrier would have forbidden it.
+ *
  * Rows come from the recorded trace of a replay (weft_last_events()); the
  * machine is not touched except to name world offsets.
  */
@@ -23,6 +27,7 @@
 #include <string.h>
 
 #include "race_diagram.h"
+#include "race_weak.h"
 
 #define COL_MAX 46
 #define COL_MIN 22
@@ -70,7 +75,7 @@ struct row {
 	char mark[3];          /* "!!", "^^", " *", "" */
 	char ctx[4];           /* context tag (trace_view.h), "" if not drawn */
 	unsigned indent;       /* inside an interrupt handler */
-	char text[256];
+	char text[420];
 	unsigned repeat;
 	size_t call;           /* the helper call folded into this row, or SIZE_MAX */
 	unsigned nfold;
@@ -330,6 +335,9 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		fprintf(f, "weft: out of memory for the diagram\n");
 		return;
 	}
+	/* weak memory: the stale reads, the stores they missed, their flushes */
+	struct weft_stale stale[16];
+	size_t nstale = weft_weak_stale_reads(v, stale, 16);
 	for (unsigned t = 0; t < sc->nr_threads; t++)
 		on_cpu[weft_cpu_of(sc, t) % ncpu] |= 1ull << t;
 	for (size_t i = 0; i < v->n; i++)
@@ -359,8 +367,12 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
-		if (!full && (!weft_trace_involved(v, i) ||
-			      (e->tid == 0xff && i != v->fail_idx && i != v->other_idx)))
+		int st = -1;   /* the stale read this event is, or belongs to */
+		for (size_t k = 0; k < nstale && st < 0; k++)
+			if (stale[k].read == i || stale[k].store == i || stale[k].visible == i)
+				st = (int)k;
+		if (!full && st < 0 && (!weft_trace_involved(v, i) ||
+					(e->tid == 0xff && i != v->fail_idx && i != v->other_idx)))
 			goto next;
 		unsigned cpu = e->tid == 0xff ? 0 : weft_trace_cpu(v, i) % ncpu;
 		unsigned tid = weft_trace_tid(v, i);
@@ -384,7 +396,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			goto next;
 		}
 		struct row *rw = &rows[nr];
-		char text[230];
+		char text[400];
 		shown++;
 		weft_trace_event_text(v, i, text, sizeof(text));
 		memset(rw, 0, sizeof(*rw));
@@ -408,6 +420,24 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		/* a handler's rows between its entry and its return */
 		if (irq && e->ev != WEFT_EV_IRQ_ENTER && e->ev != WEFT_EV_IRQ_EXIT)
 			rw->indent = 2;
+		if (st >= 0 && stale[st].read == i) {
+			char why[200];
+			size_t tl = strlen(text);
+			weft_weak_why(v, &stale[st], why, sizeof(why));
+			snprintf(text + tl, sizeof(text) - tl, " (%s)", why);
+		} else if (e->ev == WEFT_EV_WRITE) {
+			/* a store that waited in its CPU's buffer */
+			for (size_t k = 0; k < nstale; k++)
+				if (stale[k].store == i && stale[k].visible != i) {
+					size_t tl = strlen(text);
+					if (stale[k].visible != SIZE_MAX)
+						snprintf(text + tl, sizeof(text) - tl, " [buffered until step %" PRIu32 "]",
+							 v->ev[stale[k].visible].step);
+					else
+						snprintf(text + tl, sizeof(text) - tl, " [buffered]");
+					break;
+				}
+		}
 		if (e->tid == 0xff)
 			snprintf(rw->text, sizeof(rw->text), "(%s) %s", weft_trace_host_phase(v, i),
 				 text);
@@ -536,6 +566,14 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			fprintf(f, "     called from %s\n", r->report.stack);
 		side_line(f, v, v->other_idx, "^^", "earlier conflicting access", &r->report.other,
 			  oc);
+	}
+	for (size_t k = 0; k < nstale; k++) {
+		char fix[300], what[160];
+		const struct weft_event *e = &v->ev[stale[k].read];
+		weft_describe_loc(sc, e->loc, what, sizeof(what));
+		weft_weak_fix(v, &stale[k], fix, sizeof(fix));
+		fprintf(f, "  ~~ stale read: step %" PRIu32 ", %s read %s: %s\n", e->step,
+			weft_trace_thread(v, e->tid), what, fix);
 	}
 	if (r->preemptions)
 		fprintf(f, "   * ran right after a preemption (the thread before it could have "

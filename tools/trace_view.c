@@ -767,6 +767,12 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 		else
 			snprintf(buf, n, "%s: %s %s \u2192 %s", what, obj, a, b);
 		break;
+	case WEFT_EV_FLUSH:
+		/* weak memory: a buffered store reaches memory */
+		weft_trace_value(v, e, e->old, a, sizeof(a));
+		weft_trace_value(v, e, e->val, b, sizeof(b));
+		snprintf(buf, n, "%s becomes visible: %s %s \u2192 %s", what, obj, a, b);
+		break;
 	case WEFT_EV_LOCK:
 		snprintf(buf, n, "%s [takes %s]", what, obj);
 		break;

@@ -270,7 +270,12 @@ void weft_set_page_count(struct weft_mm *mm, struct weft_page *p, int v)
 
 void weft_get_page(struct weft_mm *mm, struct weft_page *p)
 {
-	int old = atomic_inc_return(&p->count) - 1 + bias(mm);
+	/* get_page() is page_ref_inc(), an atomic_inc(): it orders nothing.
+	 * Value-returning here for the check, with atomic_inc()'s class (the
+	 * site's text is the one stored replays hash) */
+	int old = (int)WEFT_ACCESS_F(&p->count.counter, WEFT_A_ADD, 1u, 0, WEFT_EV_RMW,
+				     "atomic_inc_return(&p->count)", WEFT_SITE_RELAXED) +
+		  bias(mm);
 
 	if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
 		uaf_on_free_page(mm, p, "get_page");
@@ -374,7 +379,12 @@ void weft_page_ref_unfreeze(struct weft_mm *mm, struct weft_page *p, int count)
 		weft_report(WEFT_KIND_ASSERT, &p->count,
 			    WEFT_SITE(WEFT_EV_NOTE, "page_ref_unfreeze: VM_BUG_ON(page_count(page) != 0)"),
 			    "page_ref_unfreeze of page %u that is not frozen", weft_page_nr(mm, p));
-	atomic_set(&p->count, count - bias(mm));
+	/* atomic_set_release() since "mm/page_ref: use atomic_set_release in
+	 * page_ref_unfreeze" (2018): the frozen section's stores are visible
+	 * first (ZOO Z15 models the plain atomic_set() before it). The site's
+	 * text is the one stored replays hash. */
+	WEFT_ACCESS_F(&p->count.counter, WEFT_A_STORE, (unsigned)(count - bias(mm)), 0,
+		      WEFT_EV_WRITE, "atomic_set(&p->count)", WEFT_SITE_RELEASE);
 }
 
 /* ------------------------------------------------------------- counters */

@@ -4,7 +4,10 @@
  * full fence, an atomic RMW or a lock forbids it; a thread reads its own
  * buffered store (forwarding, CoWR); coherence of one location (CoRR);
  * a spin-wait on a buffered flag ends; replaying the recorded decisions
- * and delays gives the same trace.
+ * and delays gives the same trace. spin_unlock() is a release store (x86:
+ * a mov): a store made under a lock of its own may still be buffered when
+ * the thread's next load runs (SB), but one made under a lock the other
+ * side takes is visible to it; a task switch on a CPU is a full barrier.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +17,15 @@
 
 #include "check.h"
 
-enum { V_PLAIN, V_MB, V_RMW, V_LOCK, V_OWN, V_CORR, V_SPIN, V_PLAINACC };
+enum { V_PLAIN, V_MB, V_RMW, V_LOCK, V_OWN, V_CORR, V_SPIN, V_PLAINACC, V_OWNLOCK,
+       V_SHAREDLOCK, V__COUNT };
 
 struct sb_world {
 	long x, y;
 	long r[2];
 	long rr[2];
 	spinlock_t lock;
+	spinlock_t own[2];
 	atomic_t a;
 };
 
@@ -74,6 +79,18 @@ static void sb_thread(void *w, unsigned tid)
 			W->rr[0] = READ_ONCE(W->x);
 			W->rr[1] = READ_ONCE(W->x);
 		}
+		break;
+	case V_OWNLOCK:   /* a release does not drain: SB as V_PLAIN */
+		spin_lock(&W->own[tid]);
+		WRITE_ONCE(*mine, 1);
+		spin_unlock(&W->own[tid]);
+		W->r[tid] = READ_ONCE(*other);
+		break;
+	case V_SHAREDLOCK:   /* the other side's lock sees the store */
+		spin_lock(&W->lock);
+		WRITE_ONCE(*mine, 1);
+		spin_unlock(&W->lock);
+		W->r[tid] = READ_ONCE(*other);
 		break;
 	case V_SPIN:  /* a waiter sees a buffered store in the end */
 		if (tid == 0)
@@ -151,12 +168,74 @@ static uint64_t random_finds(enum weft_memory_model m, bool pct, uint64_t seed, 
 	return 0;
 }
 
+/* T0 and T2 share CPU0: T0 stores x and goes on; T2, switched in after
+ * the store, loads y; T1 (CPU1) stores y, smp_mb(), loads x. */
+struct sw_world {
+	long x, y, dummy;
+	long r1, r2;
+	int t0_stored, t2_after;   /* oracle (not model state) */
+};
+
+static void sw_thread(void *w, unsigned tid)
+{
+	struct sw_world *W = w;
+
+	if (tid == 0) {
+		WRITE_ONCE(W->x, 1);
+		__atomic_store_n(&W->t0_stored, 1, __ATOMIC_RELAXED);
+		(void)READ_ONCE(W->dummy);
+		(void)READ_ONCE(W->dummy);
+	} else if (tid == 1) {
+		WRITE_ONCE(W->y, 1);
+		smp_mb();
+		W->r1 = READ_ONCE(W->x);
+	} else {
+		W->t2_after = __atomic_load_n(&W->t0_stored, __ATOMIC_RELAXED);
+		W->r2 = READ_ONCE(W->y);
+	}
+}
+
+static void sw_quiesce(void *w)
+{
+	struct sw_world *W = w;
+
+	BUG_ON(W->t2_after && !W->r1 && !W->r2);
+}
+
+static const uint8_t sw_cpus[3] = { 0, 1, 0 };
+static const struct weft_scenario sw = {
+	.name = "switch", .summary = "a task switch is a barrier", .source = "test", .nr_cpus = 2,
+	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world),
+	.nr_opcodes = 1, .opnames = sb_ops, .max_ops = 1, .decision_hint = 64,
+	.setup = sb_setup, .thread = sw_thread, .quiesce = sw_quiesce, .variants = sb_variants,
+	.nr_variants = 1,
+};
+
+static bool switch_dfs_finds(enum weft_memory_model m)
+{
+	static struct weft_dfs d;
+	struct weft_run_opts o = { .sc = &sw, .memory = (uint8_t)m };
+	struct weft_exec_result r;
+	uint64_t n = 0;
+
+	weft_dfs_init(&d, &sw, WEFT_BOUND_NONE, NULL, 0);
+	while (weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
+		n++;
+		if (r.kind != WEFT_KIND_NONE)
+			return true;
+	}
+	CHECK(d.complete, "switch dfs under %s did not complete", weft_memory_name(m));
+	printf("switch: %s dfs clean, complete after %llu executions\n", weft_memory_name(m),
+	       (unsigned long long)n);
+	return false;
+}
+
 int main(void)
 {
 	uint64_t n;
 
-	for (variant = V_PLAIN; variant <= V_PLAINACC; variant++) {
-		bool weak_bug = variant == V_PLAIN || variant == V_PLAINACC;
+	for (variant = V_PLAIN; variant < V__COUNT; variant++) {
+		bool weak_bug = variant == V_PLAIN || variant == V_PLAINACC || variant == V_OWNLOCK;
 		CHECK(!dfs_finds(WEFT_MEM_SC, &n), "variant %u: sc shows a weak outcome", variant);
 		bool found = dfs_finds(WEFT_MEM_TSO, &n);
 		CHECK(found == weak_bug, "variant %u: tso dfs %s", variant,
@@ -176,6 +255,11 @@ int main(void)
 			CHECK(random_finds(WEFT_MEM_SC, false, seed, 2000) == 0, "sc random found SB");
 		}
 	}
+
+	/* a task switch on CPU0 between T0's store and T2's load is a full
+	 * barrier: with T1's smp_mb(), r1 = r2 = 0 is forbidden */
+	CHECK(!switch_dfs_finds(WEFT_MEM_SC), "switch: sc");
+	CHECK(!switch_dfs_finds(WEFT_MEM_TSO), "switch: tso shows SB across a task switch");
 
 	/* replay: the recorded decisions and delays reproduce the trace */
 	variant = V_PLAIN;

@@ -74,7 +74,8 @@ static void regressions(const char *dir)
 				continue;
 			struct weft_bytes *bs = malloc(sizeof(*bs));
 			struct weft_run_opts o = { .sc = sc, .variant = v,
-						   .lock = (enum weft_lock_model)rf.lock };
+						   .lock = (enum weft_lock_model)rf.lock,
+						   .memory = rf.memory };
 			struct weft_exec_result r;
 			if (!bs)
 				break;
@@ -114,7 +115,9 @@ static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_l
 	uint8_t wl[WEFT_INPUT_MAX];
 	size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 	struct weft_random rnd;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
+	/* a weak-memory entry: under its model, one delayed store at most */
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
+				   .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 	bool found = false;
 
@@ -125,6 +128,7 @@ static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_l
 	unsigned dfs_pre = 0;
 	for (unsigned b = 0; b <= 3 && !found; b++) {
 		weft_dfs_init(&dfs, sc, b, wl, wl_len);
+		dfs.delay_bound = 1;
 		for (unsigned it = 0; it < 200000 && !found; it++) {
 			if (weft_execute(&o, &weft_strategy_dfs, &dfs, &r) < 0)
 				break;

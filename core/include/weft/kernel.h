@@ -134,7 +134,10 @@ struct weft_access weft_last_write(const void *addr);
 /* Read without a scheduling point (for checks and audits only). Like a
  * primitive's, the read must lie in the world: outside it (a stale
  * pointer, a bad index) it is an out-of-world report naming the peek, and
- * the host's memory is not read (from setup or an audit it reads 0). */
+ * the host's memory is not read (from setup or an audit it reads 0). Under
+ * a weak memory model a check in a model thread sees what its CPU sees:
+ * its own buffered stores too (the checks of the kernel's debug options
+ * run under the locks that keep everyone else's stores visible). */
 const void *weft_peek_at(const void *p, size_t size, const struct weft_caller *c);
 /* The world of the execution under way, as weft_peek() checks it inline
  * (the machine keeps it; read it, never write it): [base, base + end16 +
@@ -153,10 +156,16 @@ static inline const void *weft_peek_ptr(const void *p, size_t size, const struct
 		return p;
 	return weft_peek_at(p, size, c);
 }
+extern bool weft_mem_weak;
+uint64_t weft_peek_weak(const void *addr, unsigned size);
 #define weft_peek(x)                                                            \
-	__atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x),         \
-						      WEFT_CALLER("weft_peek(" #x ")")), \
-			__ATOMIC_RELAXED)
+	(__builtin_expect(weft_mem_weak, 0)                                     \
+		 ? (__typeof__(x))(uintptr_t)weft_peek_weak(                    \
+			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek(" #x ")")), \
+			   sizeof(x))                                           \
+		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
+							   WEFT_CALLER("weft_peek(" #x ")")), \
+				   __ATOMIC_RELAXED))
 
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */
@@ -250,6 +259,10 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
 	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
 		    WEFT_SITE((ev), (what)))
+/* With an ordering class (WEFT_SITE_RELAXED, _ACQUIRE, _RELEASE). */
+#define WEFT_ACCESS_F(p, aop, a, b, ev, what, flags)                           \
+	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
+		    WEFT_SITE_F((ev), (what), (flags)))
 
 #else /* WEFT_NATIVE */
 /* ---------------------------------------------------------------- native */
@@ -317,16 +330,34 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define ATOMIC_INIT(i) { (i) }
 #define atomic_read(v) ((int)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_read(" #v ")"))
 #define atomic_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (unsigned)(i), 0, WEFT_EV_WRITE, "atomic_set(" #v ")"))
-#define __weft_atomic_add_ret(v, i, what) \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, what) + (int)(i))
-#define atomic_inc(v) ((void)__weft_atomic_add_ret(v, 1, "atomic_inc(" #v ")"))
-#define atomic_dec(v) ((void)__weft_atomic_add_ret(v, -1, "atomic_dec(" #v ")"))
-#define atomic_add(i, v) ((void)__weft_atomic_add_ret(v, i, "atomic_add(" #v ")"))
-#define atomic_sub(i, v) ((void)__weft_atomic_add_ret(v, -(i), "atomic_sub(" #v ")"))
+#define __weft_atomic_add_ret_f(v, i, what, f) \
+	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, what, f) + (int)(i))
+#define __weft_atomic_add_ret(v, i, what) __weft_atomic_add_ret_f(v, i, what, 0u)
+/* the non-returning atomics order nothing (atomic_t.txt) */
+#define atomic_inc(v) ((void)__weft_atomic_add_ret_f(v, 1, "atomic_inc(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_dec(v) ((void)__weft_atomic_add_ret_f(v, -1, "atomic_dec(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_add(i, v) ((void)__weft_atomic_add_ret_f(v, i, "atomic_add(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_sub(i, v) ((void)__weft_atomic_add_ret_f(v, -(i), "atomic_sub(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_add_return(i, v) __weft_atomic_add_ret(v, i, "atomic_add_return(" #v ")")
 #define atomic_sub_return(i, v) __weft_atomic_add_ret(v, -(i), "atomic_sub_return(" #v ")")
 #define atomic_inc_return(v) __weft_atomic_add_ret(v, 1, "atomic_inc_return(" #v ")")
 #define atomic_dec_return(v) __weft_atomic_add_ret(v, -1, "atomic_dec_return(" #v ")")
+/* the ordering forms of atomic_t.txt */
+#define atomic_add_return_relaxed(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
+#define atomic_add_return_acquire(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
+#define atomic_add_return_release(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_release(" #v ")", WEFT_SITE_RELEASE)
+#define atomic_inc_return_relaxed(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
+#define atomic_inc_return_acquire(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
+#define atomic_inc_return_release(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_release(" #v ")", WEFT_SITE_RELEASE)
+#define atomic_dec_return_relaxed(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
+#define atomic_dec_return_acquire(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
+#define atomic_dec_return_release(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_release(" #v ")", WEFT_SITE_RELEASE)
+#define atomic_fetch_add(i, v) ((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add(" #v ")"))
+#define atomic_fetch_add_relaxed(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_relaxed(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_fetch_add_acquire(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_fetch_add_release(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_release(" #v ")", WEFT_SITE_RELEASE))
+#define atomic_read_acquire(v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_read_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_set_release(v, i) ((void)WEFT_ACCESS_F(&(v)->counter, WEFT_A_STORE, (unsigned)(i), 0, WEFT_EV_WRITE, "atomic_set_release(" #v ")", WEFT_SITE_RELEASE))
 #define atomic_dec_and_test(v) (__weft_atomic_add_ret(v, -1, "atomic_dec_and_test(" #v ")") == 0)
 #define atomic_inc_and_test(v) (__weft_atomic_add_ret(v, 1, "atomic_inc_and_test(" #v ")") == 0)
 #define atomic_sub_and_test(i, v) (__weft_atomic_add_ret(v, -(i), "atomic_sub_and_test(" #v ")") == 0)
@@ -335,12 +366,25 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define atomic_add_unless(v, i, u)                                              \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
 			  WEFT_EV_RMW, "atomic_add_unless(" #v ")") != (int)(u))
+/* returns the old value; adds unless it was u (fully ordered when it adds) */
+#define atomic_fetch_add_unless(v, i, u)                                        \
+	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
+			  WEFT_EV_RMW, "atomic_fetch_add_unless(" #v ")"))
 #define atomic_inc_not_zero(v)                                                  \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, 1u, 0u, WEFT_EV_RMW,  \
 			  "atomic_inc_not_zero(" #v ")") != 0)
 #define atomic_cmpxchg(v, o, n)                                                 \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
 			  WEFT_EV_RMW, "atomic_cmpxchg(" #v ")"))
+#define atomic_cmpxchg_relaxed(v, o, n)                                         \
+	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+			    WEFT_EV_RMW, "atomic_cmpxchg_relaxed(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_cmpxchg_acquire(v, o, n)                                         \
+	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+			    WEFT_EV_RMW, "atomic_cmpxchg_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_cmpxchg_release(v, o, n)                                         \
+	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+			    WEFT_EV_RMW, "atomic_cmpxchg_release(" #v ")", WEFT_SITE_RELEASE))
 #define atomic_xchg(v, n)                                                       \
 	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (unsigned)(n), 0, WEFT_EV_RMW, \
 			  "atomic_xchg(" #v ")"))
@@ -349,8 +393,9 @@ void weft_kit_exit(const struct weft_caller *prev);
 				       WEFT_EV_RMW, "cmpxchg(" #p ")"))
 
 /* atomic_long_t and atomic64_t: the atomic_t set on a long and an s64. */
-#define __weft_atomic_ret_t(T, v, i, what) \
-	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (uint64_t)(T)(i), 0, WEFT_EV_RMW, what) + (T)(i))
+#define __weft_atomic_ret_tf(T, v, i, what, f) \
+	((T)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (uint64_t)(T)(i), 0, WEFT_EV_RMW, what, f) + (T)(i))
+#define __weft_atomic_ret_t(T, v, i, what) __weft_atomic_ret_tf(T, v, i, what, 0u)
 #define __weft_atomic_unless_t(T, v, i, u, what) \
 	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (uint64_t)(T)(i), (uint64_t)(T)(u), \
 			WEFT_EV_RMW, what) != (T)(u))
@@ -365,10 +410,10 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define ATOMIC_LONG_INIT(i) { (i) }
 #define atomic_long_read(v) ((long)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_long_read(" #v ")"))
 #define atomic_long_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(long)(i), 0, WEFT_EV_WRITE, "atomic_long_set(" #v ")"))
-#define atomic_long_inc(v) ((void)__weft_atomic_ret_t(long, v, 1, "atomic_long_inc(" #v ")"))
-#define atomic_long_dec(v) ((void)__weft_atomic_ret_t(long, v, -1, "atomic_long_dec(" #v ")"))
-#define atomic_long_add(i, v) ((void)__weft_atomic_ret_t(long, v, i, "atomic_long_add(" #v ")"))
-#define atomic_long_sub(i, v) ((void)__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub(" #v ")"))
+#define atomic_long_inc(v) ((void)__weft_atomic_ret_tf(long, v, 1, "atomic_long_inc(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_dec(v) ((void)__weft_atomic_ret_tf(long, v, -1, "atomic_long_dec(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_add(i, v) ((void)__weft_atomic_ret_tf(long, v, i, "atomic_long_add(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_sub(i, v) ((void)__weft_atomic_ret_tf(long, v, -(long)(i), "atomic_long_sub(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_long_add_return(i, v) __weft_atomic_ret_t(long, v, i, "atomic_long_add_return(" #v ")")
 #define atomic_long_sub_return(i, v) __weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_return(" #v ")")
 #define atomic_long_inc_return(v) __weft_atomic_ret_t(long, v, 1, "atomic_long_inc_return(" #v ")")
@@ -392,10 +437,10 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define ATOMIC64_INIT(i) { (i) }
 #define atomic64_read(v) ((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic64_read(" #v ")"))
 #define atomic64_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(int64_t)(i), 0, WEFT_EV_WRITE, "atomic64_set(" #v ")"))
-#define atomic64_inc(v) ((void)__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc(" #v ")"))
-#define atomic64_dec(v) ((void)__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec(" #v ")"))
-#define atomic64_add(i, v) ((void)__weft_atomic_ret_t(int64_t, v, i, "atomic64_add(" #v ")"))
-#define atomic64_sub(i, v) ((void)__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")"))
+#define atomic64_inc(v) ((void)__weft_atomic_ret_tf(int64_t, v, 1, "atomic64_inc(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_dec(v) ((void)__weft_atomic_ret_tf(int64_t, v, -1, "atomic64_dec(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_add(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, i, "atomic64_add(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_sub(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")", WEFT_SITE_RELAXED))
 #define atomic64_add_return(i, v) __weft_atomic_ret_t(int64_t, v, i, "atomic64_add_return(" #v ")")
 #define atomic64_sub_return(i, v) __weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")")
 #define atomic64_inc_return(v) __weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_return(" #v ")")
@@ -424,10 +469,12 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define __WEFT_BIT(nr) (1ul << (nr))
 #define test_bit(nr, addr) \
 	((WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "test_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+/* set_bit() and clear_bit() order nothing; the test_and_ forms are fully
+ * ordered (atomic_bitops.txt) */
 #define set_bit(nr, addr) \
-	((void)WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "set_bit(" #nr ", " #addr ")"))
+	((void)WEFT_ACCESS_F((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "set_bit(" #nr ", " #addr ")", WEFT_SITE_RELAXED))
 #define clear_bit(nr, addr) \
-	((void)WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "clear_bit(" #nr ", " #addr ")"))
+	((void)WEFT_ACCESS_F((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "clear_bit(" #nr ", " #addr ")", WEFT_SITE_RELAXED))
 #define test_and_set_bit(nr, addr) \
 	((WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_set_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
 #define test_and_clear_bit(nr, addr) \
@@ -456,21 +503,21 @@ void weft_kit_exit(const struct weft_caller *prev);
 			   0, WEFT_EV_WRITE, "__clear_bit_unlock(" #nr ", " #addr ") store"))
 
 #define spinlock_t struct weft_spinlock
-#define spin_lock(l) weft_spin_lock((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock(" #l ")"))
-#define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")"))
-#define spin_unlock(l) weft_spin_unlock((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock(" #l ")"))
+#define spin_lock(l) weft_spin_lock((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_trylock(l) weft_spin_trylock((l), WEFT_SITE_F(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_unlock(l) weft_spin_unlock((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock(" #l ")", WEFT_SITE_RELEASE))
 /* Every form disables preemption while the lock is held (its CPU runs
  * nothing else: <weft/context.h>); the _irq forms also mask interrupts and
  * the _bh forms bottom halves, as include/linux/spinlock.h does. The
  * masking itself is not an event: a lock site traces as it always did. */
-#define spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irq(" #l ")"))
-#define spin_unlock_irq(l) weft_spin_unlock_irq((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")"))
-#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")")))
-#define spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")"))
-#define spin_lock_bh(l) weft_spin_lock_bh((l), WEFT_SITE(WEFT_EV_LOCK, "spin_lock_bh(" #l ")"))
-#define spin_unlock_bh(l) weft_spin_unlock_bh((l), WEFT_SITE(WEFT_EV_UNLOCK, "spin_unlock_bh(" #l ")"))
+#define spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_irq(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_unlock_irq(l) weft_spin_unlock_irq((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")", WEFT_SITE_RELEASE))
+#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")", WEFT_SITE_ACQUIRE)))
+#define spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")", WEFT_SITE_RELEASE))
+#define spin_lock_bh(l) weft_spin_lock_bh((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_bh(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_unlock_bh(l) weft_spin_unlock_bh((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "spin_unlock_bh(" #l ")", WEFT_SITE_RELEASE))
 #define spin_trylock_irqsave(l, f)                                              \
-	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")"))
+	weft_spin_trylock_irqsave((l), &(f), WEFT_SITE_F(WEFT_EV_TRYLOCK, "spin_trylock_irqsave(" #l ")", WEFT_SITE_ACQUIRE))
 #define spin_is_locked(l) weft_spin_is_locked(l)
 #define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 
@@ -486,11 +533,11 @@ void weft_kit_exit(const struct weft_caller *prev);
 /* Release stores and acquire loads (asm-generic/barrier.h). Under sc and
  * tso they are a marked store and load: tso orders them already. */
 #define smp_store_release(p, v)                                                 \
-	((void)WEFT_ACCESS((p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,   \
-			   "smp_store_release(" #p ")"))
+	((void)WEFT_ACCESS_F((p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE, \
+			     "smp_store_release(" #p ")", WEFT_SITE_RELEASE))
 #define smp_load_acquire(p)                                                     \
-	((__typeof__(*(p)))(uintptr_t)WEFT_ACCESS((p), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
-						  "smp_load_acquire(" #p ")"))
+	((__typeof__(*(p)))(uintptr_t)WEFT_ACCESS_F((p), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
+						    "smp_load_acquire(" #p ")", WEFT_SITE_ACQUIRE))
 
 #define smp_processor_id() weft_smp_processor_id()
 /* The scenario's fake CPU count (core/src/primitives/rcu.c, rcu_native.c). */

@@ -67,6 +67,9 @@ static inline uint64_t weft_native_access(void *addr, unsigned size, unsigned ao
 
 #define WEFT_ACCESS(p, aop, a, b, ev, what) \
 	weft_native_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b))
+/* The ordering class (WEFT_SITE_RELAXED...) is the controlled build's: the
+ * native one runs every access sequentially consistent. */
+#define WEFT_ACCESS_F(p, aop, a, b, ev, what, flags) WEFT_ACCESS(p, aop, a, b, ev, what)
 /* The controlled build's entry points, for vocabulary written on them. */
 static inline uint64_t weft_load_nocheck(const void *addr, unsigned size,
 					 const struct weft_site *s)

@@ -136,21 +136,43 @@ struct weft_site {
  * locks of its own, so they are sequentially consistent under every
  * memory model (they drain their CPU's store buffer and go to memory). */
 #define WEFT_SITE_SC 1u
+/*
+ * The ordering class of a site's access under a weak memory model (bits
+ * 1-3; docs/memory-model.md), as the kernel's primitive it stands for:
+ *  - default: a marked load or store (READ_ONCE, WRITE_ONCE, atomic_read,
+ *    atomic_set) orders nothing; a read-modify-write is fully ordered (the
+ *    value-returning atomics, xchg, cmpxchg, test_and_set_bit);
+ *  - RELAXED: a read-modify-write that orders nothing (the non-returning
+ *    atomics, set_bit, clear_bit, the _relaxed forms);
+ *  - ACQUIRE: later accesses of its CPU stay after it (smp_load_acquire,
+ *    the _acquire forms, a lock's acquisition);
+ *  - RELEASE: earlier accesses of its CPU stay before it
+ *    (smp_store_release, the _release forms, spin_unlock: a release store
+ *    that leaves the CPU's store buffer alone, where other unlocks drain).
+ * A failed cmpxchg or add_unless orders nothing in any class (LKMM).
+ */
+#define WEFT_SITE_ORD_SHIFT 1
+#define WEFT_SITE_ORD_MASK (7u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_RELAXED (1u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_ACQUIRE (2u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_RELEASE (3u << WEFT_SITE_ORD_SHIFT)
 #ifndef WEFT_SITE_FLAGS_DEFAULT
 #define WEFT_SITE_FLAGS_DEFAULT 0u
 #endif
 
-#define WEFT_SITE(ev_, what_)                                                  \
+/* A site with ordering flags (WEFT_SITE_RELAXED...). */
+#define WEFT_SITE_F(ev_, what_, flags_)                                        \
 	({                                                                     \
 		static struct weft_site __weft_site = {                        \
 			__FILE__, __func__, (what_), __LINE__, (ev_), 0,       \
-			WEFT_SITE_FLAGS_DEFAULT };                             \
+			WEFT_SITE_FLAGS_DEFAULT | (flags_) };                  \
 		static struct weft_site *const __weft_site_ptr                 \
 			__attribute__((section("weft_sites"), used)) =         \
 				&__weft_site;                                  \
 		(void)__weft_site_ptr;                                         \
 		&__weft_site;                                                  \
 	})
+#define WEFT_SITE(ev_, what_) WEFT_SITE_F(ev_, what_, 0u)
 
 const char *weft_site_basename(const struct weft_site *s);
 
@@ -252,21 +274,29 @@ enum weft_memory_model {
 	WEFT_MEM_TSO = 1,       /* x86-TSO: a FIFO store buffer per CPU with
 				   store-to-load forwarding; when a buffered
 				   store becomes visible is a strategy's choice */
+	WEFT_MEM_LKMM = 2,      /* the Linux-kernel memory model, its
+				   multicopy-atomic part: stores to different
+				   locations visible out of order, loads of
+				   older versions coherence allows, both bounded
+				   by the kernel's barriers and ordering classes */
 	WEFT_MEM__COUNT
 };
 const char *weft_memory_name(enum weft_memory_model m);
-/* "sc", "tso"; false (and *why set) for anything else, including the
- * stages of the kernel's model that this build does not implement yet. */
+/* "sc", "tso", "lkmm"; false (and *why set) for anything else. */
 bool weft_memory_parse(const char *s, enum weft_memory_model *out, const char **why);
 
 /*
- * Store delays (weak memory): each store a thread makes under a weak model
- * asks the strategy for a delay code in [0, WEFT_DELAY_CODES). Code 0: the
- * store is visible at once (as under sc) unless an older buffered store of
- * its CPU must become visible first; code c > 0: it stays in its CPU's
- * store buffer for weft_delay_steps(c) more steps of the machine, or until
- * a fence, an atomic read-modify-write or a lock operation of its CPU
- * drains the buffer, or the execution ends.
+ * Weak choices (weak memory), one stream per execution that the strategy
+ * answers with ops->pick_delay and a replay file records:
+ *  - each store a thread makes asks for a delay code in [0,
+ *    WEFT_DELAY_CODES). Code 0: the store is visible at once (as under sc)
+ *    unless an older buffered store of its CPU must become visible first;
+ *    code c > 0: it stays in its CPU's store buffer for
+ *    weft_delay_steps(c) more steps of the machine, or until a fence, an
+ *    atomic read-modify-write or a lock operation of its CPU drains the
+ *    buffer, or the execution ends;
+ *  - under lkmm, a load that may read n > 1 versions of its location asks
+ *    for a code in [0, n): 0 the newest, k the k-th older one.
  */
 #define WEFT_DELAY_CODES 16u
 static inline uint32_t weft_delay_steps(uint32_t code)
@@ -344,6 +374,12 @@ struct weft_scenario {
 	 * ("lock A"), when describe() is absent or names nothing; ended by
 	 * { 0, NULL }. */
 	const struct weft_field *fields;
+	/* Optional: the memory model (enum weft_memory_model) the tools that
+	 * run every variant (weft bench, the fuzz targets, CI) search this
+	 * scenario under: its buggy variants need it (weak memory only), its
+	 * fixes stay silent under it. A run's --memory still decides; sc (0)
+	 * for the rest. */
+	unsigned memory;
 };
 
 /*
@@ -557,7 +593,9 @@ struct weft_input {
 	struct weft_entry e[WEFT_MAX_ENTRIES];
 };
 
-/* Decode raw bytes (never fails: every input decodes to something). */
+/* Decode raw bytes (never fails: every input decodes to something). A
+ * genome (below), which the bytes strategy runs as one, decodes to its
+ * workload and no entries. */
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);

@@ -77,8 +77,12 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (aop != WEFT_A_LOAD)
 		weft_tsan_release(addr);
 #endif
-	weft_trace(aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW,
-		   loc, old, nv, s);
+	/* a load's event: old the newest value its CPU could see, val what it
+	 * read (they differ only for a stale read under weak memory) */
+	if (aop == WEFT_A_LOAD)
+		weft_trace(WEFT_EV_READ, loc, nv, old, s);
+	else
+		weft_trace(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s);
 	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
 	if (M.fb && aop != WEFT_A_STORE)
 		feedback_read(loc, s);
@@ -142,7 +146,10 @@ void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val
 	uint32_t loc = loc_of(addr);
 	bool buffered = false;
 
-	if (s->ev == WEFT_EV_WRITE)
+	/* a write's old: what it overwrote; a read's (weak memory): the
+	 * newest value its CPU could see (M.plain_old, set by
+	 * weft_mem_plain_read_begin) */
+	if (s->ev == WEFT_EV_WRITE || (weft_mem_weak && M.cur >= 0))
 		old = M.plain_old;
 	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0) {
 		if (s->ev == WEFT_EV_WRITE)
@@ -205,8 +212,10 @@ void weft_yield(const struct weft_site *s)
 	M.th[M.cur].last_site = s;
 	if (M.step > M.step_budget)
 		weft_sched_livelock("step budget exhausted");
-	if (__builtin_expect(M.step >= weft_mem_due, 0))
+	if (__builtin_expect(M.step >= weft_mem_due, 0)) {
 		weft_mem_point(s);
+		weft_mem_yield();
+	}
 	weft_trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
 	/* A yield hands the CPU to another runnable thread whenever there is

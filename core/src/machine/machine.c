@@ -460,6 +460,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;
 		n->pass = true;
@@ -544,6 +546,9 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	M.nr_blocked++;
 	M.runnable &= ~tbit((unsigned)M.cur);
 	weft_sched_reschedule(false);
+	/* woken from a sleep: the wake-up's barriers (try_to_wake_up()) */
+	if (__builtin_expect(weft_mem_weak, 0) && wc && wc->sleeps)
+		weft_mem_resumed();
 }
 
 static inline void wake(unsigned i)

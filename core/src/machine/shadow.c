@@ -66,6 +66,9 @@ struct weft_access weft_last_write(const void *addr)
 
 	if (loc == WEFT_NO_LOC)
 		return a;
+	/* weak memory: a store still in a CPU's buffer is the last one made */
+	if (__builtin_expect(weft_mem_weak, 0) && weft_mem_pending_store(addr, &a))
+		return a;
 	struct shadow *sh = &M.shadow[loc];
 	if (sh->epoch != M.epoch || !sh->site)
 		return a;

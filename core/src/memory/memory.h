@@ -1,33 +1,39 @@
 /*
  * memory.h - the memory subsystem of the fake CPUs, behind the access
- * funnel (core/src only; docs/memory-model.md).
+ * funnel (core/src only; docs/memory-model.md). memory.c has the models,
+ * store_buffer.c the per-CPU store buffers, history.c the versions of
+ * memory the kernel's model reads.
  *
  * Under sc (the default) nothing here runs: the funnel's hot path pays one
  * comparison per scheduling point (M.step >= weft_mem_due, false while
  * weft_mem_due is UINT32_MAX) and one flag test per access.
  *
- * Under a weak model (tso) every CPU has a store buffer:
+ * Under a weak model (tso, lkmm) every CPU has a store buffer:
  *  - a store asks the strategy for a delay code (ops->pick_delay); code 0
- *    with an empty buffer writes memory at once, as sc does; otherwise the
- *    store joins its CPU's buffer and becomes visible at the first
- *    scheduling point at or after its due step;
- *  - tso keeps each buffer FIFO: an entry's due step is at least its
- *    predecessor's (x86-TSO, Owens, Sarkar, Sewell, TPHOLs 2009);
+ *    with nothing it must follow in its buffer writes memory at once, as
+ *    sc does; otherwise the store joins its CPU's buffer and becomes
+ *    visible at the first scheduling point at or after its due step;
+ *  - tso keeps each buffer FIFO (x86-TSO, Owens, Sarkar, Sewell, TPHOLs
+ *    2009); lkmm lets a store overtake older ones to other locations
+ *    unless an smp_wmb(), a release or a fence is between them (memory.c);
  *  - a load of the CPU that made a buffered store reads it (forwarding);
- *    other CPUs read memory;
- *  - smp_mb(), every atomic read-modify-write, and every primitive that is
- *    not a plain or marked load or store (locks, sleeps, wake-ups, spawn,
- *    join: each implies a full barrier in the kernel, or is one here)
- *    drain the CPU's buffer first;
- *  - a migration drains the CPU the thread leaves; the end of an execution
- *    drains every buffer (before the audits); a thread that yields with
- *    nothing else runnable drains every buffer (buffers drain in finite
- *    time on real CPUs: a spinning waiter must see the store).
+ *    otherwise tso reads memory, lkmm a version of it its floors allow;
+ *  - smp_mb(), the fully ordered atomics (all of them under tso), and
+ *    every primitive that is not a load, a store, a read-modify-write or
+ *    spin_unlock() (locks, sleeps, wake-ups, spawn, join: each implies a
+ *    full barrier in the kernel, or is one here) drain the CPU's buffer
+ *    first; spin_unlock() is a release (weft_mem_unlock);
+ *  - a migration drains the CPU the thread leaves, a task switch on a CPU
+ *    is a full barrier (__schedule()); the end of an execution drains
+ *    every buffer (before the audits); a thread that yields with nothing
+ *    else runnable drains every buffer (buffers drain in finite time on
+ *    real CPUs: a spinning waiter must see the store).
  * A buffered store becoming visible is traced as WEFT_EV_FLUSH under the
- * thread that made it.
+ * thread that made it; a load that read an older version than its CPU
+ * could see is traced with old (the newest) != val (what it read).
  *
- * Invariants: a buffer holds only stores of threads of its CPU, in program
- * order; under tso its due steps never decrease from head to tail; no entry
+ * Invariants: a buffer holds only entries of threads of its CPU, in
+ * program order; no entry is due before an entry it must follow; no entry
  * has a due step <= M.step after a scheduling point (flushed there); every
  * buffer is empty when an execution ends normally and when weft_mem_reset
  * starts one.
@@ -67,6 +73,28 @@ void weft_mem_plain_read_begin(void *addr, unsigned size);
 void weft_mem_plain_read_end(void);
 bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old, uint64_t val,
 			  const struct weft_site *s);
+/* spin_unlock() of lock by the current thread, after the lock word was
+ * released in memory (site s): a release, which leaves older buffered
+ * stores of the CPU in its buffer behind a mark of the unlock. */
+void weft_mem_unlock(const void *lock, const struct weft_site *s);
+/* The current thread acts on lock (takes it, tries it, tests it): every
+ * other CPU's buffered stores older than its unlock of lock become visible
+ * first, as the lock word could not have been seen free before them. */
+void weft_mem_observe_lock(const void *lock);
+/* Thread tid runs next: a task that follows another task on its CPU does
+ * so through __schedule()'s full barrier (the CPU's buffer drains); an
+ * interrupt continues the CPU's program order. */
+void weft_mem_switch_in(unsigned tid);
+/* A thread moved from one CPU to another (through the run queues' locks):
+ * its stores on from become visible, and on to it sees what from saw. */
+void weft_mem_migrate(unsigned from, unsigned to);
+/* The newest store to addr still in a CPU's buffer (the last write made
+ * there, not yet visible to every CPU): true and *a. */
+bool weft_mem_pending_store(const void *addr, struct weft_access *a);
+/* The current thread woke from a sleep: a full barrier on its CPU. */
+void weft_mem_resumed(void);
+/* A yield of the current thread (cpu_relax() in a spin-wait). */
+void weft_mem_yield(void);
 /* Make every store buffered on cpu visible (a migration leaves it). */
 void weft_mem_drain_cpu(unsigned cpu);
 /* Make every buffered store visible (execution end, a lone yield). */

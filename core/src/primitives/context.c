@@ -304,11 +304,11 @@ static void weft_ctx_migrate(unsigned tid)
 	unsigned to = (from + weft_choose(n, &migrate_site)) % n;
 	if (to == from)
 		return;
-	if (__builtin_expect(weft_mem_weak, 0))
-		weft_mem_drain_cpu(from);   /* its stores stay visible to it */
 	M.cpu_threads[from] &= ~tbit(tid);
 	M.cpu_threads[to] |= tbit(tid);
 	M.cpu_of[tid] = (uint8_t)to;
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_migrate(from, to);
 	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, from, to, &migrate_site);
 	if (M.ctx_active)
 		recompute();

@@ -75,6 +75,8 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 			M.step++;
 		}
 	}
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(l);
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
@@ -105,6 +107,8 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 		ok = !l->locked && l->next == l->serving;
 	else
 		ok = !l->locked;
+	if (ok && __builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(l);
 	if (ok) {
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
@@ -160,6 +164,8 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_unlock(l, s);
 	weft_ctx_preempt_dec();
 }
 
@@ -239,5 +245,7 @@ bool weft_spin_is_locked(const struct weft_spinlock *l)
 
 	if (!in_world(l, sizeof(*l), &site))
 		return false;
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		weft_mem_observe_lock(l);
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }

@@ -23,6 +23,18 @@ void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len)
 	memset(in, 0, sizeof(*in));
 	if (len == 0)
 		return;
+	if (weft_input_is_genome(buf, len)) {
+		/* what the bytes strategy runs: a genome, whose workload this is
+		 * (its schedule is overrides, not bytes entries) */
+		struct weft_genome g;
+		weft_genome_decode(&g, buf, len);
+		in->nr_wl_ops = g.nr_ops;
+		for (unsigned k = 0; k < g.nr_ops; k++) {
+			in->wl[k].t_op = g.wl[k].t_op;
+			in->wl[k].arg = g.wl[k].arg;
+		}
+		return;
+	}
 	unsigned n = buf[0];
 	i = 1;
 	for (unsigned k = 0; k < n && i + 2 <= len; k++, i += 2) {

@@ -53,6 +53,7 @@ struct weft_fuzz_shape {
 	bool known;
 	uint32_t steps;
 	uint32_t cnt[WEFT_MAX_THREADS];     /* operations per thread */
+	uint32_t stores;                    /* weak memory: stores asked a delay */
 };
 
 /* The genome mutations, one arm of the bandit each. */
@@ -67,6 +68,8 @@ enum weft_mut_arm {
 	WEFT_MUT_OP_DELETE,
 	WEFT_MUT_OP_CHANGE,   /* its thread, opcode or argument */
 	WEFT_MUT_BYTES,       /* the engine's byte mutations (after the magic) */
+	WEFT_MUT_DELAY,       /* weak memory only: the delay rate, or a store's
+				 delay override inserted, moved or removed */
 	WEFT_MUT__COUNT
 };
 
@@ -101,11 +104,17 @@ struct weft_mutator {
 	uint32_t avg_steps;          /* running mean of execution length */
 	/* the engine's byte mutator (LLVMFuzzerMutate, AFL++ havoc) or NULL */
 	size_t (*byte_mutate)(uint8_t *data, size_t size, size_t max);
+	/* the target's memory model (enum weft_memory_model): under a weak
+	 * one genomes are version 2 asking for it, and the delay arm runs;
+	 * sc (0) keeps every genome version 1 */
+	unsigned memory;
 };
 
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed);
 /* A random genome: weft_random_workload()'s workload distribution, a mode
- * drawn from serial, walk, pct d2/d3, pos. Returns its length. */
+ * drawn from serial, walk, pct d2/d3, pos; under a weak memory model a
+ * version-2 genome with a delay rate drawn from 0..63 (of 64). Returns its
+ * length. */
 size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap);
 /* Mutate data (a genome; a legacy input becomes the serial genome of its
  * workload) in place with one arm; seed is the engine's. */

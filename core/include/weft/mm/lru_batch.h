@@ -16,6 +16,15 @@
  *
  * Built on the LRU of <weft/mm/lru.h> with WEFT_LRU_UNLESS_ZERO: PG_lru
  * holds no reference, the LRU lock protects the lists and PG_lru/PG_active.
+ *
+ * Memory ordering (--memory tso|lkmm), as mm/swap.c's: folio_add_lru() and
+ * the other batch adds take the batch's reference with get_page()
+ * (ordering nothing) and store the page and the batch count under the
+ * local lock (preemption off: no barrier), so the count may still be in
+ * the CPU's store buffer when the CPU's next load runs; a full batch's
+ * move to the LRU is under the LRU lock. cpu_needs_drain() is racy loads
+ * of the counts. A caller that needs its batched pages seen by another
+ * CPU's lru_add_drain_all() orders its stores itself (smp_mb(): ZOO Z14).
  * A batch's reference is dropped with release_pages() after the move, so a
  * page freed by then goes to the allocator from the drain.
  */

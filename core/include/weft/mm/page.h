@@ -153,6 +153,19 @@ struct weft_page *weft_folio_alloc(struct weft_mm *mm, unsigned order);
 void weft_page_free(struct weft_mm *mm, struct weft_page *p);
 
 /* ------------------------------------------------------------ refcount */
+/*
+ * Memory ordering (under --memory tso|lkmm; docs/memory-model.md), as the
+ * kernel's include/linux/page_ref.h and atomic_t.txt give it:
+ *  - get_page(), get_page_nocheck(): atomic_inc(), orders nothing;
+ *  - put_page_testzero(), put_page_nofree(), __put_page(): value-returning
+ *    decrements, fully ordered (a full barrier before and after);
+ *  - get_page_unless_zero(), page_ref_freeze(): fully ordered when they
+ *    succeed, nothing when they fail (atomic_add_unless(), cmpxchg());
+ *  - page_ref_unfreeze(): a release (atomic_set_release(), since 2018): every
+ *    store of the frozen section is visible before the count;
+ *  - page_count(), set_page_count(): atomic_read(), atomic_set(): a marked
+ *    load and store, ordering nothing.
+ */
 
 /* page_count(): the unbiased count. */
 int weft_page_count(struct weft_mm *mm, struct weft_page *p);
@@ -193,6 +206,10 @@ void weft_page_ref_unfreeze(struct weft_mm *mm, struct weft_page *p, int count);
  * weft_page_test(p, lru) is PageLRU(page), weft_page_test_set(p, lru) is
  * TestSetPageLRU(page), __weft_page_set(p, lru) is __SetPageLRU(page)
  * (non-atomic: a load and a store, two scheduling points).
+ * Ordering (atomic_bitops.txt): a test is a marked load; set and clear
+ * order nothing; test_and_set and test_and_clear are fully ordered; the
+ * __ forms are a plain load and store. PageUptodate()'s smp_rmb() and
+ * SetPageUptodate()'s smp_wmb() are the caller's to write (ZOO Z16).
  */
 #define weft_page_test(p, fl) test_bit(WEFT_PG_##fl, &(p)->flags)
 #define weft_page_set(p, fl) set_bit(WEFT_PG_##fl, &(p)->flags)

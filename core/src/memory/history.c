@@ -1,0 +1,165 @@
+/*
+ * history.c - what the kernel's model (lkmm) reads through: the history of
+ * memory (every write of a weak execution, so a load can read a version
+ * that coherence still allows) and each CPU's view of it (the floor its
+ * loads read at or after, its coherence per location, the pointers it
+ * loaded). memory.c says when the floors move.
+ *
+ * Keys are world offsets (never addresses): the same execution allows the
+ * same versions in every build. Every table is bounded; what falls out of
+ * one (an old write, a coherence entry, a dependency) only removes
+ * versions a load could read, or raises a floor: never a behaviour the
+ * model forbids.
+ */
+#include <string.h>
+
+#include "sched.h"
+#include "memory_internal.h"
+
+/* A load through a pointer this CPU loaded reads after that load, when
+ * its address is within this many bytes after the pointer (p->field). */
+#define DEP_WINDOW 128
+
+void hist_reset(void)
+{
+	mem.now = 0;
+	mem.nr_hist = 0;
+	memset(mem.newest, 0xff, sizeof(mem.newest));
+	memset(mem.view, 0, sizeof(mem.view));
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
+		for (unsigned i = 0; i < COH_SLOTS; i++)
+			mem.view[c].coh[i].loc = WEFT_NO_LOC;
+}
+
+static unsigned word_slot(uint32_t loc)
+{
+	return (loc >> 3) % HIST_SLOTS;
+}
+
+void hist_write(uint32_t loc, unsigned size, uint64_t old)
+{
+	unsigned s = word_slot(loc);
+	uint32_t idx = mem.nr_hist++;
+	struct hist_write *w = &mem.hist[idx % HIST_CAP];
+
+	mem.now++;
+	w->loc = loc;
+	w->size = (uint8_t)size;
+	w->tau = mem.now;
+	w->old = old;
+	if (mem.newest[s].loc == (loc & ~7u)) {
+		w->prev = mem.newest[s].idx;
+		w->prev_tau = mem.newest[s].tau;
+	} else {
+		w->prev = HIST_NONE;   /* the slot's word changed: its chain is gone */
+		w->prev_tau = 0;
+	}
+	mem.newest[s].loc = loc & ~7u;
+	mem.newest[s].idx = idx;
+	mem.newest[s].tau = mem.now;
+}
+
+/* The logged write idx, if still in the ring and the one expected. */
+static const struct hist_write *logged(uint32_t idx, uint32_t tau)
+{
+	if (idx == HIST_NONE || mem.nr_hist - idx > HIST_CAP)
+		return NULL;
+	const struct hist_write *w = &mem.hist[idx % HIST_CAP];
+	return w->tau == tau ? w : NULL;
+}
+
+unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned size,
+		       uint32_t floor, struct version *v)
+{
+	unsigned s = word_slot(loc), n = 1;
+
+	(void)cpu;
+	v[0].val = mem_read(addr, size);
+	v[0].tau = 0;
+	if (loc == WEFT_NO_LOC || mem.newest[s].loc != (loc & ~7u))
+		return 1;
+	const struct hist_write *w = logged(mem.newest[s].idx, mem.newest[s].tau);
+	/* the word's newest write must be this location's: another access
+	 * size or offset in the word ends the chain */
+	if (!w || w->loc != loc || w->size != size)
+		return 1;
+	v[0].tau = w->tau;
+	/* the value w replaced was current until w->tau */
+	while (n < MAX_VERSIONS && w->tau > floor) {
+		const struct hist_write *p = logged(w->prev, w->prev_tau);
+		v[n].val = w->old;
+		v[n].tau = p ? p->tau : 0;
+		n++;
+		if (!p || p->loc != loc || p->size != size)
+			break;
+		w = p;
+	}
+	return n;
+}
+
+/* --------------------------------------------------------------- views */
+
+static unsigned coh_slot(uint32_t loc)
+{
+	return (loc >> 3) % COH_SLOTS;
+}
+
+static uint32_t coh_get(const struct cpu_view *vw, uint32_t loc)
+{
+	unsigned i = coh_slot(loc);
+
+	return vw->coh[i].loc == loc ? vw->coh[i].tau : 0;
+}
+
+static void coh_set(struct cpu_view *vw, uint32_t loc, uint32_t tau)
+{
+	unsigned i = coh_slot(loc);
+
+	if (vw->coh[i].loc != loc && vw->coh[i].loc != WEFT_NO_LOC &&
+	    vw->coh[i].tau > vw->floor)
+		vw->floor = vw->coh[i].tau;   /* evicted: its order kept, coarser */
+	if (vw->coh[i].loc != loc || tau > vw->coh[i].tau) {
+		vw->coh[i].loc = loc;
+		vw->coh[i].tau = tau;
+	}
+}
+
+uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc)
+{
+	const struct cpu_view *vw = &mem.view[cpu];
+	uint32_t f = vw->floor, c = coh_get(vw, loc);
+
+	if (c > f)
+		f = c;
+	for (unsigned i = 0; i < DEP_SLOTS; i++)
+		if (vw->dep[i].sat > f && (uint64_t)(uintptr_t)addr >= vw->dep[i].v &&
+		    (uint64_t)(uintptr_t)addr - vw->dep[i].v < DEP_WINDOW)
+			f = vw->dep[i].sat;
+	return f;
+}
+
+void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct version *v,
+	       uint32_t sat)
+{
+	struct cpu_view *vw = &mem.view[cpu];
+
+	(void)addr;
+	if (sat > vw->maxsat)
+		vw->maxsat = sat;
+	if (loc != WEFT_NO_LOC)
+		coh_set(vw, loc, v->tau);
+	/* a value that points into the world heads an address dependency */
+	if (v->val - (uint64_t)(uintptr_t)M.world < M.loc_limit && sat) {
+		unsigned i = vw->dep_next++ % DEP_SLOTS;
+		if (vw->dep[i].sat > vw->floor)
+			vw->floor = vw->dep[i].sat;   /* evicted: kept, coarser */
+		vw->dep[i].v = v->val;
+		vw->dep[i].sat = sat;
+	}
+}
+
+void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau)
+{
+	if (loc != WEFT_NO_LOC)
+		coh_set(&mem.view[cpu], loc, tau);
+}

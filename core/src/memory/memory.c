@@ -1,0 +1,470 @@
+/*
+ * memory.c - the weak memory models of the fake CPUs on the store buffers
+ * (store_buffer.c) and the history of memory (history.c); memory.h states
+ * what each model allows, docs/memory-model.md which LKMM relations.
+ *
+ * tso: FIFO buffers; a load reads its CPU's newest buffered store to its
+ * location or memory. lkmm, its multicopy-atomic part (one memory, which a
+ * store joins for every other CPU at once):
+ *  - a store is buffered with the delay the strategy picks, and may become
+ *    visible before an older store of its CPU to another location unless
+ *    an smp_wmb() between them, a release, or a fence orders them;
+ *  - a load reads its CPU's newest buffered store to its location, else a
+ *    version of memory the strategy picks among those still current at or
+ *    after the load's floor: the latest of the CPU's floor (raised to "now"
+ *    by smp_mb() and the full-barrier primitives, to the time of its loads
+ *    so far by smp_rmb(), to the time an acquire read at), the version its
+ *    CPU last read or wrote at that location (coherence: CoRR, CoWR), and
+ *    the time of the load that gave the pointer it reads through (an
+ *    address dependency);
+ *  - read-modify-writes are atomic on memory (the latest value), and order
+ *    by their class: fully (the value-returning ones: the buffer drains
+ *    first, later loads read at "now"), acquire, release, or not at all
+ *    (the non-returning ones; any that fails).
+ * A load with a choice of versions and a store asked for a delay are the
+ * weak choices of an execution, in one stream the strategy answers
+ * (pick_delay) and a replay file records.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "sched.h"
+#include "memory_internal.h"
+
+struct mem_state mem;
+
+uint32_t weft_mem_due = UINT32_MAX;
+bool weft_mem_weak;
+
+static bool lkmm(void)
+{
+	return mem.model == WEFT_MEM_LKMM;
+}
+
+void weft_mem_reset(enum weft_memory_model m)
+{
+	mem.model = m;
+	mem.nr_delays = 0;
+	mem.patch_addr = NULL;
+	sb_reset();
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
+		mem.last_task[c] = -1;
+	if (m == WEFT_MEM_LKMM)
+		hist_reset();
+	weft_mem_weak = m != WEFT_MEM_SC;
+	weft_mem_due = weft_mem_weak ? 0 : UINT32_MAX;
+}
+
+enum weft_memory_model weft_last_memory(void)
+{
+	return mem.model;
+}
+
+const uint8_t *weft_last_delays(size_t *n)
+{
+	*n = mem.nr_delays < WEFT_MAX_DELAYS ? mem.nr_delays : WEFT_MAX_DELAYS;
+	return mem.delays;
+}
+
+static unsigned cur_cpu(void)
+{
+	return M.cpu_of[M.cur];
+}
+
+static unsigned order_of(const struct weft_site *s)
+{
+	return s->flags & WEFT_SITE_ORD_MASK;
+}
+
+/* The next weak choice of the execution: a code in [0, ncodes). */
+static uint32_t ask(uint32_t ncodes)
+{
+	uint32_t code = 0;
+
+	if (M.ops->pick_delay)
+		code = M.ops->pick_delay(M.st, mem.nr_delays, ncodes) % ncodes;
+	if (mem.nr_delays < WEFT_MAX_DELAYS)
+		mem.delays[mem.nr_delays] = (uint8_t)code;
+	mem.nr_delays++;
+	return code;
+}
+
+/* ------------------------------------------------------------- fences */
+
+/* A full barrier of cpu: its buffer drains, its loads read at "now". */
+static void full_barrier(unsigned cpu)
+{
+	weft_mem_drain_cpu(cpu);
+	if (lkmm())
+		mem.view[cpu].floor = mem.now;
+}
+
+void weft_mem_fence(unsigned kind)
+{
+	unsigned cpu = cur_cpu();
+
+	switch (kind) {
+	case WEFT_FENCE_RMB:
+		/* tso keeps loads in order; lkmm: later loads read at or after
+		 * the time every earlier load read at */
+		if (lkmm() && mem.view[cpu].maxsat > mem.view[cpu].floor)
+			mem.view[cpu].floor = mem.view[cpu].maxsat;
+		break;
+	case WEFT_FENCE_WMB:
+		/* tso keeps stores in order; lkmm: later stores follow every
+		 * store buffered now */
+		mem.sb[cpu].wmb_seq = mem.sb[cpu].next_seq;
+		break;
+	default:
+		/* smp_mb(), and the fences this build treats as one:
+		 * smp_mb__before_atomic()/__after_atomic() order every access
+		 * before with every access after (the LKMM only those around an
+		 * atomic), smp_mb__after_spinlock() */
+		full_barrier(cpu);
+		break;
+	}
+}
+
+/* ------------------------------------------------------ scheduling points */
+
+/* Events after which a CPU's buffer must be empty: everything but plain
+ * and marked loads and stores and events that touch no memory. */
+static bool orders(unsigned ev)
+{
+	switch (ev) {
+	case WEFT_EV_READ:
+	case WEFT_EV_WRITE:
+	case WEFT_EV_RMW:       /* weft_mem_access() orders it by its class */
+	case WEFT_EV_YIELD:
+	case WEFT_EV_BARRIER:   /* weft_fence() says which kind */
+	case WEFT_EV_CHOICE:
+	case WEFT_EV_NOTE:
+	case WEFT_EV_OP:
+	case WEFT_EV_CTX:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/* Does the operation at site s order its CPU's accesses by itself (a
+ * spin_unlock() is a release store; under lkmm a spin_lock() or a
+ * successful spin_trylock() is an acquire, weft_mem_observe_lock())? */
+static bool orders_itself(const struct weft_site *s)
+{
+	if (s->flags & WEFT_SITE_SC)
+		return false;
+	if (s->ev == WEFT_EV_UNLOCK)
+		return order_of(s) == WEFT_SITE_RELEASE;
+	if (s->ev == WEFT_EV_LOCK || s->ev == WEFT_EV_TRYLOCK)
+		return lkmm() && order_of(s) == WEFT_SITE_ACQUIRE;
+	return false;
+}
+
+void weft_mem_point(const struct weft_site *s)
+{
+	if (mem.nr_buffered)
+		sb_flush_due();
+	/* spin_unlock() is a release store (x86: a plain mov): it leaves the
+	 * buffer, weft_mem_unlock() marks its place; under tso a lock is a
+	 * locked instruction; every other primitive of the machine is (or
+	 * implies) a full barrier */
+	if (M.cur >= 0 && s && orders(s->ev) && !orders_itself(s)) {
+		if (mem.nr_buffered || lkmm())
+			full_barrier(cur_cpu());
+	}
+}
+
+void weft_mem_unlock(const void *lock, const struct weft_site *s)
+{
+	unsigned cpu = cur_cpu();
+	struct store_buffer *b = &mem.sb[cpu];
+
+	if (!b->n || (s->flags & WEFT_SITE_SC))
+		return;   /* nothing of this CPU is still to become visible */
+	uint32_t seq = b->next_seq++;
+	struct sb_entry e = { .addr = (uint8_t *)(uintptr_t)lock, .loc = WEFT_NO_LOC,
+			      .kind = SB_UNLOCK, .tid = (uint8_t)M.cur, .due = M.step + 1,
+			      .step = M.step, .seq = seq, .after = seq, .site = s };
+	sb_push(cpu, &e);
+}
+
+void weft_mem_observe_lock(const void *lock)
+{
+	unsigned cpu = cur_cpu();
+
+	if (mem.nr_unlocks)
+		sb_observe_lock(lock);
+	if (!lkmm())
+		return;
+	/* an unlock then a lock on one CPU is a full barrier (the LKMM's
+	 * po-unlock-lock-po): this CPU's unlock still buffered drains */
+	const struct store_buffer *b = &mem.sb[cpu];
+	for (unsigned i = 0; i < b->n; i++)
+		if (b->e[i].kind == SB_UNLOCK) {
+			weft_mem_drain_cpu(cpu);
+			break;
+		}
+	/* an acquire: later loads read at "now" */
+	mem.view[cpu].floor = mem.now;
+}
+
+void weft_mem_switch_in(unsigned tid)
+{
+	unsigned cpu = M.cpu_of[tid];
+
+	if (M.irq_threads >> tid & 1)
+		return;   /* an interrupt continues its CPU's program order */
+	int last = mem.last_task[cpu];
+	mem.last_task[cpu] = (int16_t)tid;
+	if (last >= 0 && last != (int)tid)
+		full_barrier(cpu);   /* __schedule()'s full barrier */
+}
+
+void weft_mem_migrate(unsigned from, unsigned to)
+{
+	full_barrier(from);
+	full_barrier(to);
+}
+
+void weft_mem_resumed(void)
+{
+	full_barrier(cur_cpu());
+}
+
+void weft_mem_yield(void)
+{
+	/* stores become visible in finite time: a spin-wait (cpu_relax())
+	 * reads the latest of memory */
+	if (lkmm())
+		mem.view[cur_cpu()].floor = mem.now;
+}
+
+/* ------------------------------------------------------------- stores */
+
+/* The order a store of site s must keep behind its CPU's older entries. */
+static uint32_t store_after(unsigned cpu, const struct weft_site *s)
+{
+	const struct store_buffer *b = &mem.sb[cpu];
+
+	if (!lkmm() || order_of(s) == WEFT_SITE_RELEASE)
+		return b->next_seq;   /* tso (FIFO), or a release: all of them */
+	return b->wmb_seq;
+}
+
+/* A store of the current thread: buffered (true) or written now. */
+static bool store(uint8_t *addr, uint32_t loc, unsigned size, uint64_t val,
+		  const struct weft_site *s)
+{
+	unsigned cpu = cur_cpu();
+	struct store_buffer *b = &mem.sb[cpu];
+	uint32_t code = ask(WEFT_DELAY_CODES);
+
+	if (size > 8) {   /* not a value the buffer can hold */
+		weft_mem_drain_cpu(cpu);
+		mem_store_now(cpu, addr, loc, size, val);
+		return false;
+	}
+	uint32_t after = store_after(cpu, s);
+	if (!code && !sb_constrains(cpu, addr, size, after)) {
+		mem_store_now(cpu, addr, loc, size, val & size_mask(size));
+		return false;
+	}
+	uint32_t seq = b->next_seq++;
+	struct sb_entry e = { .addr = addr, .loc = loc, .size = (uint8_t)size, .kind = SB_STORE,
+			      .tid = (uint8_t)M.cur, .due = M.step + 1 + weft_delay_steps(code),
+			      .step = M.step, .seq = seq, .after = after < seq ? after : seq,
+			      .val = val & size_mask(size), .site = s };
+	sb_push(cpu, &e);
+	return true;
+}
+
+/* -------------------------------------------------------------- loads */
+
+/* A plain C read is a marked load of no class here. */
+static const struct weft_site plain_site = { __FILE__, "plain", "plain read", __LINE__,
+					     WEFT_EV_READ, 0, 0 };
+
+/* What a load of the current thread reads at [addr, addr+size): its CPU's
+ * buffered store, or (lkmm) a version of memory; *newest: the latest value
+ * this CPU could see there (the trace shows a stale read as old != val). */
+static uint64_t load(uint8_t *addr, uint32_t loc, unsigned size, const struct weft_site *s,
+		     uint64_t *newest)
+{
+	unsigned cpu = cur_cpu();
+	uint64_t v;
+
+	if (mem.sb[cpu].n && sb_forward(cpu, addr, size, &v)) {
+		*newest = v;
+		return v;
+	}
+	if (!lkmm() || loc == WEFT_NO_LOC || size > 8) {
+		*newest = v = mem_read(addr, size);
+		return v;
+	}
+	struct version ver[MAX_VERSIONS];
+	uint32_t floor = view_floor(cpu, addr, loc);
+	unsigned n = hist_versions(cpu, addr, loc, size, floor, ver), k = 0;
+	if (n > 1)
+		k = ask(n);
+	uint32_t sat = ver[k].tau > floor ? ver[k].tau : floor;
+	view_read(cpu, addr, loc, &ver[k], sat);
+	if (order_of(s) == WEFT_SITE_ACQUIRE && sat > mem.view[cpu].floor)
+		mem.view[cpu].floor = sat;
+	*newest = ver[0].val;
+	return ver[k].val;
+}
+
+/* ----------------------------------------------------------- accesses */
+
+static uint64_t rmw_value(unsigned aop, uint64_t old, uint64_t a, uint64_t b, uint64_t mask)
+{
+	switch (aop) {
+	case WEFT_A_ADD: return old + a;
+	case WEFT_A_XCHG: return a;
+	case WEFT_A_CMPXCHG: return old == (a & mask) ? b : old;
+	case WEFT_A_OR: return old | a;
+	case WEFT_A_ANDNOT: return old & ~a;
+	case WEFT_A_ADD_UNLESS: return old == (b & mask) ? old : old + a;
+	default: return old;
+	}
+}
+
+uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, uint64_t a,
+			 uint64_t b, const struct weft_site *s, uint64_t *nv, bool *buffered)
+{
+	unsigned cpu = cur_cpu();
+	uint64_t old, mask = size_mask(size);
+
+	*buffered = false;
+	if (s->flags & WEFT_SITE_SC) {   /* the machine's own vocabulary */
+		full_barrier(cpu);
+		if (aop == WEFT_A_LOAD) {
+			*nv = old = mem_read(addr, size);
+			return old;
+		}
+		if (aop == WEFT_A_STORE) {
+			old = mem_read(addr, size);
+			*nv = a & mask;
+			mem_store_now(cpu, addr, loc, size, *nv);
+			return old;
+		}
+	}
+	switch (aop) {
+	case WEFT_A_LOAD:
+		return load(addr, loc, size, s, nv);
+	case WEFT_A_STORE:
+		/* old: what memory holds now (the trace's before-value) */
+		old = mem_read(addr, size);
+		*nv = a & mask;
+		*buffered = store(addr, loc, size, a, s);
+		return old;
+	default:
+		break;
+	}
+	/* an atomic read-modify-write: on the latest value, after this CPU's
+	 * own stores to the location */
+	if (!lkmm()) {
+		weft_mem_drain_cpu(cpu);   /* tso: a locked instruction */
+	} else if (mem.sb[cpu].n) {
+		sb_flush_loc(cpu, addr, size);
+		/* its store follows what an smp_wmb() put before it */
+		sb_flush_before(cpu, mem.sb[cpu].wmb_seq);
+	}
+	old = mem_read(addr, size);
+	uint64_t v = rmw_value(aop, old, a, b, mask) & mask;
+	/* a cmpxchg or add_unless that fails writes nothing and orders
+	 * nothing (LKMM); the others by their class */
+	bool failed = (aop == WEFT_A_CMPXCHG || aop == WEFT_A_ADD_UNLESS) && v == old;
+	unsigned ord = order_of(s);
+	if (lkmm() && !failed && (ord == 0 || ord == WEFT_SITE_RELEASE))
+		weft_mem_drain_cpu(cpu);   /* everything before it visible first */
+	if (!failed)
+		mem_store_now(cpu, addr, loc, size, v);
+	if (lkmm()) {
+		struct cpu_view *vw = &mem.view[cpu];
+		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE))
+			vw->floor = mem.now;   /* later loads read at or after it */
+		else if (loc != WEFT_NO_LOC)
+			view_wrote(cpu, loc, mem.now);
+	}
+	*nv = v;
+	return old;
+}
+
+void weft_mem_plain_read_begin(void *addr, unsigned size)
+{
+	uint64_t v, newest;
+
+	if (size > 8)
+		return;
+	/* the model's own C load runs next: it reads what this CPU's load
+	 * would, put in memory for the moment */
+	v = load(addr, loc_of(addr), size, &plain_site, &newest);
+	M.plain_old = newest;
+	if (v == mem_read(addr, size))
+		return;
+	mem.patch_addr = addr;
+	mem.patch_size = size;
+	mem.patch_saved = mem_read(addr, size);
+	mem_write(addr, size, v);
+}
+
+void weft_mem_plain_read_end(void)
+{
+	if (mem.patch_addr) {
+		mem_write(mem.patch_addr, mem.patch_size, mem.patch_saved);
+		mem.patch_addr = NULL;
+	}
+}
+
+bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old, uint64_t val,
+			  const struct weft_site *s)
+{
+	/* the model's own store went to memory: undo it, then store */
+	mem_write(addr, size, old);
+	return store(addr, loc, size, val, s);
+}
+
+uint64_t weft_peek_weak(const void *addr, unsigned size)
+{
+	if (M.cur >= 0 && size <= 8 && (size & (size - 1)) == 0) {
+		const struct store_buffer *b = &mem.sb[cur_cpu()];
+		for (unsigned i = b->n; i-- > 0;) {
+			const struct sb_entry *e = &b->e[i];
+			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr && e->size == size)
+				return e->val;
+			if (e->kind == SB_STORE && e->addr < (const uint8_t *)addr + size &&
+			    (const uint8_t *)addr < e->addr + e->size)
+				break;   /* a part of it: memory (a check, never a choice) */
+		}
+	}
+	switch (size) {
+	case 1: return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
+	case 2: return __atomic_load_n((const uint16_t *)addr, __ATOMIC_RELAXED);
+	case 4: return __atomic_load_n((const uint32_t *)addr, __ATOMIC_RELAXED);
+	default: return __atomic_load_n((const uint64_t *)addr, __ATOMIC_RELAXED);
+	}
+}
+
+/* -------------------------------------------------------------- names */
+
+static const char *const model_names[WEFT_MEM__COUNT] = { "sc", "tso", "lkmm" };
+
+const char *weft_memory_name(enum weft_memory_model m)
+{
+	return (unsigned)m < WEFT_MEM__COUNT ? model_names[m] : "?";
+}
+
+bool weft_memory_parse(const char *s, enum weft_memory_model *out, const char **why)
+{
+	for (unsigned m = 0; m < WEFT_MEM__COUNT; m++)
+		if (!strcmp(s, model_names[m])) {
+			*out = (enum weft_memory_model)m;
+			return true;
+		}
+	if (why)
+		*why = "the memory models are sc, tso and lkmm";
+	return false;
+}

@@ -1,0 +1,281 @@
+/*
+ * test_lkmm.c - --memory lkmm, the kernel's model's multicopy-atomic part
+ * (core/src/memory/), each shape exhaustively by dfs (no preemption bound,
+ * two weak choices per execution) against what the LKMM says of it, and
+ * never shown under sc or tso where those forbid it:
+ *  - MP (message passing): found with no barrier, with only smp_wmb()
+ *    (the reader's loads reorder) and with only smp_rmb() (the writer's
+ *    stores reorder); forbidden by smp_wmb() + smp_rmb(), by a release
+ *    store + an acquire load, and by an address dependency through the
+ *    published pointer, also with set_bit() (a relaxed read-modify-write)
+ *    as the flag; tso forbids all of them, sc too;
+ *  - SB: found with no barrier and across a non-returning atomic (it
+ *    orders nothing under lkmm; tso's locked instruction does); forbidden
+ *    by smp_mb() and by a value-returning atomic;
+ *  - coherence: CoRR (two loads of one location never see it go back) and
+ *    CoWR (a CPU reads its own store or a newer one);
+ *  - every execution replays to the same trace (weft_check_determinism),
+ *    and a stale read is traced with old (the newest) != val.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#include "check.h"
+
+enum {
+	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP, V_MP_BIT,
+	V_MP_BIT_WMB_RMB,
+	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
+	V_CORR, V_COWR,
+	V__COUNT
+};
+
+static const char *const names[V__COUNT] = {
+	"MP", "MP+wmb", "MP+rmb", "MP+wmb+rmb", "MP+release+acquire", "MP+addr-dep",
+	"MP(set_bit)", "MP(set_bit)+wmb+rmb",
+	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
+	"CoRR", "CoWR",
+};
+
+static unsigned variant;
+
+struct lk_world {
+	long x, y;
+	long *p;
+	unsigned long flags;
+	atomic_t a;
+	long r[4];
+};
+
+static void lk_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	(void)w; (void)v; (void)wl;
+}
+
+static void writer(struct lk_world *W)
+{
+	switch (variant) {
+	case V_MP:
+	case V_MP_RMB:
+		WRITE_ONCE(W->x, 1);
+		WRITE_ONCE(W->y, 1);
+		break;
+	case V_MP_WMB:
+	case V_MP_WMB_RMB:
+		WRITE_ONCE(W->x, 1);
+		smp_wmb();
+		WRITE_ONCE(W->y, 1);
+		break;
+	case V_MP_REL_ACQ:
+		WRITE_ONCE(W->x, 1);
+		smp_store_release(&W->y, 1);
+		break;
+	case V_MP_DEP:   /* rcu_assign_pointer() of &x, x filled first */
+		WRITE_ONCE(W->x, 1);
+		smp_store_release(&W->p, &W->x);
+		break;
+	case V_MP_BIT:
+		WRITE_ONCE(W->x, 1);
+		set_bit(0, &W->flags);
+		break;
+	case V_MP_BIT_WMB_RMB:   /* SetPageUptodate() since 2.6.27 */
+		WRITE_ONCE(W->x, 1);
+		smp_wmb();
+		set_bit(0, &W->flags);
+		break;
+	}
+}
+
+static void reader(struct lk_world *W)
+{
+	switch (variant) {
+	case V_MP:
+	case V_MP_WMB:
+		W->r[0] = READ_ONCE(W->y);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_RMB:
+	case V_MP_WMB_RMB:
+		W->r[0] = READ_ONCE(W->y);
+		smp_rmb();
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_REL_ACQ:
+		W->r[0] = smp_load_acquire(&W->y);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_BIT:
+		W->r[0] = test_bit(0, &W->flags);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_BIT_WMB_RMB:
+		W->r[0] = test_bit(0, &W->flags);
+		smp_rmb();
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_DEP: {
+		long *q = READ_ONCE(W->p);   /* rcu_dereference() */
+		W->r[0] = q != NULL;
+		W->r[1] = q ? READ_ONCE(*q) : 1;
+		break;
+	}
+	}
+}
+
+static void lk_thread(void *w, unsigned tid)
+{
+	struct lk_world *W = w;
+	long *mine = tid ? &W->y : &W->x, *other = tid ? &W->x : &W->y;
+
+	switch (variant) {
+	case V_SB:
+		WRITE_ONCE(*mine, 1);
+		W->r[tid] = READ_ONCE(*other);
+		break;
+	case V_SB_MB:
+		WRITE_ONCE(*mine, 1);
+		smp_mb();
+		W->r[tid] = READ_ONCE(*other);
+		break;
+	case V_SB_NORET:
+		WRITE_ONCE(*mine, 1);
+		atomic_inc(&W->a);
+		W->r[tid] = READ_ONCE(*other);
+		break;
+	case V_SB_RET:
+		WRITE_ONCE(*mine, 1);
+		(void)atomic_inc_return(&W->a);
+		W->r[tid] = READ_ONCE(*other);
+		break;
+	case V_CORR:
+		if (tid == 0) {
+			WRITE_ONCE(W->x, 1);
+			WRITE_ONCE(W->x, 2);
+		} else {
+			W->r[0] = READ_ONCE(W->x);
+			W->r[1] = READ_ONCE(W->x);
+		}
+		break;
+	case V_COWR:
+		if (tid == 0) {
+			WRITE_ONCE(W->x, 1);
+			W->r[0] = READ_ONCE(W->x);
+		} else {
+			WRITE_ONCE(W->y, 1);
+			W->r[1] = READ_ONCE(W->x);
+		}
+		break;
+	default:
+		if (tid == 0)
+			writer(W);
+		else
+			reader(W);
+		break;
+	}
+}
+
+/* The forbidden (or, for the weak shapes, the weak) outcome. */
+static void lk_quiesce(void *w)
+{
+	struct lk_world *W = w;
+
+	switch (variant) {
+	case V_SB:
+	case V_SB_MB:
+	case V_SB_NORET:
+	case V_SB_RET:
+		BUG_ON(W->r[0] == 0 && W->r[1] == 0);
+		break;
+	case V_CORR:
+		BUG_ON(W->r[0] == 2 && W->r[1] == 1);
+		BUG_ON(W->r[0] > 0 && W->r[1] == 0);
+		break;
+	case V_COWR:
+		BUG_ON(W->r[0] != 1);   /* its own store, nothing else wrote x */
+		break;
+	default:   /* MP: the flag (or pointer) seen, the data not */
+		BUG_ON(W->r[0] == 1 && W->r[1] == 0);
+		break;
+	}
+}
+
+static const char *const lk_ops[] = { "nop" };
+static const struct weft_variant lk_variants[] = {
+	{ "only", NULL, false, "lkmm shapes", "test", WEFT_KIND_NONE, 0, 0 },
+};
+static const struct weft_scenario lk = {
+	.name = "lkmm-shapes", .summary = "lkmm shapes", .source = "test", .nr_cpus = 2,
+	.nr_threads = 2, .world_size = sizeof(struct lk_world), .nr_opcodes = 1,
+	.opnames = lk_ops, .max_ops = 1, .decision_hint = 64, .setup = lk_setup,
+	.thread = lk_thread, .quiesce = lk_quiesce, .variants = lk_variants, .nr_variants = 1,
+};
+
+/* dfs, every interleaving and two weak choices: the outcome found? */
+static bool found(enum weft_memory_model m, uint64_t *execs)
+{
+	static struct weft_dfs d;
+	struct weft_run_opts o = { .sc = &lk, .memory = (uint8_t)m };
+	struct weft_exec_result r;
+
+	weft_dfs_init(&d, &lk, WEFT_BOUND_NONE, NULL, 0);
+	*execs = 0;
+	while (weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
+		(*execs)++;
+		if (r.kind != WEFT_KIND_NONE) {
+			char why[256];
+			CHECK(weft_check_determinism(&o, &r, why, sizeof(why)) == 0, "%s: %s",
+			      names[variant], why);
+			return true;
+		}
+	}
+	CHECK(d.complete, "%s under %s did not complete", names[variant], weft_memory_name(m));
+	return false;
+}
+
+int main(void)
+{
+	/* what the LKMM allows (1) or forbids (0) of each shape, and tso */
+	static const bool lkmm_allows[V__COUNT] = {
+		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
+		[V_SB_NORET] = 1,
+	};
+	static const bool tso_allows[V__COUNT] = { [V_SB] = 1 };
+
+	for (variant = 0; variant < V__COUNT; variant++) {
+		uint64_t n;
+		CHECK(!found(WEFT_MEM_SC, &n), "%s: sc shows it", names[variant]);
+		bool t = found(WEFT_MEM_TSO, &n);
+		CHECK(t == tso_allows[variant], "%s: tso %s", names[variant],
+		      t ? "shows it" : "misses it");
+		bool l = found(WEFT_MEM_LKMM, &n);
+		CHECK(l == lkmm_allows[variant], "%s: lkmm %s", names[variant],
+		      l ? "shows a forbidden outcome" : "misses an allowed one");
+		printf("%-22s lkmm dfs: %s after %llu executions\n", names[variant],
+		       l ? "found" : "clean, complete", (unsigned long long)n);
+	}
+
+	/* a stale read is traced as one: old (the newest) != val */
+	variant = V_MP;
+	struct weft_random rs;
+	struct weft_run_opts o = { .sc = &lk, .memory = WEFT_MEM_LKMM, .record = true };
+	struct weft_exec_result r;
+	weft_random_init(&rs, &lk, 3, NULL, 0);
+	unsigned tries = 0;
+	do
+		CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "execute");
+	while (r.kind == WEFT_KIND_NONE && ++tries < 100000);
+	CHECK(r.kind != WEFT_KIND_NONE, "random found no MP under lkmm");
+	size_t ne, stale = 0;
+	const struct weft_event *ev = weft_last_events(&ne);
+	for (size_t i = 0; i < ne; i++)
+		stale += ev[i].ev == WEFT_EV_READ && ev[i].old != ev[i].val;
+	size_t nflush = 0;
+	for (size_t i = 0; i < ne; i++)
+		nflush += ev[i].ev == WEFT_EV_FLUSH;
+	CHECK(stale || nflush, "the MP execution shows neither a stale read nor a flush");
+	printf("random MP under lkmm: %u executions, %zu stale reads, %zu flushes traced\n",
+	       tries + 1, stale, nflush);
+	return check_done();
+}

@@ -1,0 +1,73 @@
+/*
+ * test_z14.c - ZOO Z14 (lru_add_drain_all()'s seqcount latch with only
+ * smp_wmb(): store buffering between a caller's batch store and the
+ * drainer's bump), on the installed kit:
+ *  - the trigger (a genome asking for tso) reports the assertion in
+ *    move_pages()' isolation with 1 preemption under tso; under sc the same
+ *    input is clean, and the fix is clean on it under tso;
+ *  - dfs on the trigger workload under tso and lkmm, one weak choice: bound
+ *    0 is complete and clean, bound 1 finds it; under sc the buggy variant
+ *    is complete and clean at bound 2 (SB needs the store buffer);
+ *  - the fix is complete and clean under tso and lkmm (bound 1, one weak
+ *    choice) and sc (bound 2);
+ *  - random and pct d=2 over generated workloads find it under tso and
+ *    lkmm from 5 seeds, every finding re-runs the same; under sc they stay
+ *    silent; the fix stays silent under tso and lkmm and reaches the
+ *    piggyback, the isolation, the migration and the legitimately busy
+ *    pages.
+ */
+#include "zoo_test.h"
+
+#define Z14 "z14-lru-drain-latch:z14"
+#define Z14_FIX "z14-lru-drain-latch:fix"
+#define TRIGGER_WL "03000001001300"
+
+static void silent_sc(const char *spec, const char *strategy, unsigned param, uint64_t n)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		struct mm_outcome o = mm_run(spec, strategy, seed, param, NULL, 0, n,
+					     WEFT_KIND_NONE, NULL);
+		CHECK(o.kind == WEFT_KIND_NONE, "%s %s seed %llu under sc: %s (%s)", spec, strategy,
+		      (unsigned long long)seed, weft_kind_name(o.kind), o.r.report.msg);
+	}
+	printf("%s %s under sc: 3 x %llu executions clean\n", spec, strategy, (unsigned long long)n);
+}
+
+int main(void)
+{
+	mm_memory = WEFT_MEM_TSO;
+	mm_delay_bound = 1;
+	zoo_trigger(Z14, Z14, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
+	zoo_trigger(Z14_FIX, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+	mm_memory = WEFT_MEM_SC;
+	zoo_trigger(Z14, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+
+	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
+		printf("--memory %s:\n", weft_memory_name(mm_memory));
+		zoo_dfs_minimal(Z14, TRIGGER_WL, 1, WEFT_KIND_ASSERT);
+		zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 1);
+		zoo_search(Z14, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+		zoo_search(Z14, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
+	}
+	mm_memory = WEFT_MEM_SC;
+	zoo_dfs_clean(Z14, TRIGGER_WL, 2);
+	zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 2);
+
+	mm_memory = WEFT_MEM_SC;
+	silent_sc(Z14, "random", 0, 20000);
+	silent_sc(Z14, "pct", 2, 20000);
+
+	static const char *const must[] = {
+		"lru_add_drain_all_piggybacked", "lru_add_drain_work_queued", "isolate_lru_page",
+		"isolate_lru_page_busy", "migrated",
+	};
+	struct mm_counters c;
+	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
+		memset(&c, 0, sizeof(c));
+		mm_silent(Z14_FIX, "random", 20000, 7, &c);
+		mm_require_counters(Z14_FIX, &c, must, sizeof(must) / sizeof(must[0]));
+		memset(&c, 0, sizeof(c));
+		mm_silent(Z14_FIX, "pct", 20000, 11, &c);
+	}
+	return check_done();
+}
