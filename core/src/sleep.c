@@ -211,6 +211,16 @@ void weft_bitlock_clear(uint32_t loc, unsigned bit)
 	}
 }
 
+int weft_bitlock_holder_bit(uint32_t loc, unsigned bit)
+{
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		const struct bitlock *b = &bitlocks[i];
+		if (b->epoch == M.epoch && b->loc == loc && b->bit == bit)
+			return b->tid;
+	}
+	return -1;
+}
+
 int weft_bitlock_holder(uint32_t loc)
 {
 	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {

@@ -17,7 +17,9 @@
  *  - lost-wakeup and deadlock are told apart: cycles among owners
  *    (mutexes, rwsem readers and writers, page locks) are deadlocks, an
  *    owner that ended holding a lock too; a sleeper on a channel nobody
- *    owns is a lost wakeup, even when others wait for it;
+ *    owns is a lost wakeup, even when others wait for it, and a bit-wait
+ *    sleeper's owner is the holder of the bit it waits on (its own page
+ *    lock does not make a writeback wait nobody ends a deadlock);
  *  - the open-coded pattern: a wake_up() between prepare_to_wait() and
  *    schedule() makes schedule() return without sleeping (some dfs
  *    interleaving of the check-then-sleep bug shows it);
@@ -47,7 +49,7 @@ enum {
 	V_RWSEM_UP_WRITE_OTHER, V_SEM_HANDOFF, V_COND_UNHELD, V_PAGE_UNLOCK_UNLOCKED,
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
-	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED,
+	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -122,6 +124,9 @@ static void pw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		break;
 	case V_SPURIOUS_IF:
 		weft_pthread_cond_init_spurious(&W->cv);
+		break;
+	case V_PAGE_OTHER_BIT_LOST:
+		set_bit(WEFT_PG_writeback, &W->pa->flags);   /* nobody will end it */
 		break;
 	}
 }
@@ -438,6 +443,17 @@ static void pw_thread(void *w, unsigned tid)
 		unlock_page(a);
 		break;
 	}
+	case V_PAGE_OTHER_BIT_LOST:
+		/* T0 locks the page, then waits for a writeback nobody ends
+		 * or wakes: a lost wakeup, though T0 holds a bit of the word */
+		if (tid == 0) {
+			lock_page(W->pa);
+			weft_wait_on_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 false, WEFT_SITE(WEFT_EV_WAIT,
+								  "folio_wait_writeback(pa)"));
+			unlock_page(W->pa);
+		}
+		break;
 	case V_RWSEM_READER_CYCLE:
 		if (tid == 0) {
 			down_read(&W->rw);
@@ -758,6 +774,8 @@ static void test_classification(void)
 	expect(V_RWSEM_READER_CYCLE, 2, 1, WEFT_KIND_DEADLOCK,
 	       "writer waiting for a reader that waits for it", "(rw_semaphore of T");
 	expect(V_PAGE_WAIT_LOCKED, 2, 3, WEFT_KIND_NONE, "wait_on_page_locked", NULL);
+	expect(V_PAGE_OTHER_BIT_LOST, 2, 0, WEFT_KIND_LOST_WAKEUP,
+	       "a writeback wait nobody ends, under the sleeper's own page lock", "(bit lock)");
 }
 
 static void test_open_coded(void)
