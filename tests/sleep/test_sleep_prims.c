@@ -19,7 +19,8 @@
  *    owner that ended holding a lock too; a sleeper on a channel nobody
  *    owns is a lost wakeup, even when others wait for it, and a bit-wait
  *    sleeper's owner is the holder of the bit it waits on (its own page
- *    lock does not make a writeback wait nobody ends a deadlock);
+ *    lock does not make a writeback wait nobody ends a deadlock); a
+ *    thread that nested down_read() three deep and left holds nothing;
  *  - the open-coded pattern: a wake_up() between prepare_to_wait() and
  *    schedule() makes schedule() return without sleeping (some dfs
  *    interleaving of the check-then-sleep bug shows it);
@@ -50,6 +51,7 @@ enum {
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
 	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
+	V_RWSEM_DEEP_READ,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -454,6 +456,25 @@ static void pw_thread(void *w, unsigned tid)
 			unlock_page(W->pa);
 		}
 		break;
+	case V_RWSEM_DEEP_READ:
+		/* T0 reads three deep and leaves while T1 reads, then writes:
+		 * it holds nothing, so it waits for T1 (no deadlock) */
+		if (tid == 0) {
+			wait_for_completion(&W->c);
+			for (int i = 0; i < 3; i++)
+				down_read(&W->rw);
+			for (int i = 0; i < 3; i++)
+				up_read(&W->rw);
+			complete(&W->ack);
+			down_write(&W->rw);
+			up_write(&W->rw);
+		} else {
+			down_read(&W->rw);
+			complete(&W->c);
+			wait_for_completion(&W->ack);
+			up_read(&W->rw);
+		}
+		break;
 	case V_RWSEM_READER_CYCLE:
 		if (tid == 0) {
 			down_read(&W->rw);
@@ -774,6 +795,8 @@ static void test_classification(void)
 	expect(V_RWSEM_READER_CYCLE, 2, 1, WEFT_KIND_DEADLOCK,
 	       "writer waiting for a reader that waits for it", "(rw_semaphore of T");
 	expect(V_PAGE_WAIT_LOCKED, 2, 3, WEFT_KIND_NONE, "wait_on_page_locked", NULL);
+	expect(V_RWSEM_DEEP_READ, 2, 2, WEFT_KIND_NONE,
+	       "down_write after reading three deep and leaving, while another reads", NULL);
 	expect(V_PAGE_OTHER_BIT_LOST, 2, 0, WEFT_KIND_LOST_WAKEUP,
 	       "a writeback wait nobody ends, under the sleeper's own page lock", "(bit lock)");
 }
