@@ -207,10 +207,12 @@ int cmd_info(int argc, char **argv)
 		       cli_plural(b4, sizeof(b4), rf.nr_choices, "choice"));
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
-		printf("checks:       %s",
-		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "none"
-		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"
-								  : "lockdep");
+		printf("checks:       %s%s%s",
+		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "none" : "lockdep",
+		       (rf.checks & WEFT_CHECK_LOCKDEP) && (rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER)
+			       ? " (with the irq-safe -> unsafe order rule)" : "",
+		       (rf.checks & WEFT_CHECK_LOCKDEP) && !(rf.checks & WEFT_CHECK_LOCKDEP_SETUP_CLASSES)
+			       ? " (locks initialised in setup classed by offset)" : "");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

@@ -39,6 +39,8 @@ enum {
 	D_RCU_UNLOCK_NEVER,  /* rcu_read_unlock() by a thread that never entered */
 	D_REFCOUNT_ADD_OVF,  /* refcount_add(2) from INT_MAX - 1 */
 	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
+	D_LOCKDEP_CLASS_CYCLE, /* la[0] -> lb, lb -> la[1]: la[] one class (one init site) */
+	D_LOCKDEP_ONE_CLASS, /* la[0] -> la[1], la[1] -> la[0]: nested in one class */
 	D_NR
 };
 
@@ -51,6 +53,7 @@ struct dw {
 	struct weft_page *kept;
 	int flag[2];
 	refcount_t rc;
+	spinlock_t la[2], lb;
 };
 
 static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -68,6 +71,9 @@ static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		refcount_set(&W->rc, 0);
 		refcount_inc(&W->rc);
 	}
+	for (unsigned i = 0; i < 2; i++)
+		spin_lock_init(&W->la[i]);   /* one site: one lockdep class */
+	spin_lock_init(&W->lb);
 }
 
 static void dw_thread(void *w, unsigned tid)
@@ -82,6 +88,18 @@ static void dw_thread(void *w, unsigned tid)
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[!tid]); i++)
 			;
 		WRITE_ONCE(W->flag[tid], 1);
+		return;
+	}
+	if (W->mode == D_LOCKDEP_CLASS_CYCLE || W->mode == D_LOCKDEP_ONE_CLASS) {
+		spinlock_t *x = &W->la[tid], *y = W->mode == D_LOCKDEP_ONE_CLASS ? &W->la[!tid] : &W->lb;
+		if (tid && W->mode == D_LOCKDEP_CLASS_CYCLE) {
+			x = &W->lb;
+			y = &W->la[1];
+		}
+		spin_lock(x);
+		spin_lock(y);
+		spin_unlock(y);
+		spin_unlock(x);
 		return;
 	}
 	if (tid)
@@ -213,6 +231,8 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
 	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
 	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
+	V("lockdep-class-cycle", WEFT_KIND_LOCK_ORDER),
+	V("lockdep-one-class", WEFT_KIND_NONE),
 };
 
 static const struct weft_scenario dw_sc = {
@@ -250,7 +270,9 @@ int main(int argc, char **argv)
 		struct weft_bytes b;
 		struct weft_exec_result r;
 		/* a small step budget: the livelock cases poll 100000 times */
-		struct weft_run_opts o = { .sc = &dw_sc, .variant = v, .step_budget = 2000 };
+		bool ld = v == D_LOCKDEP_CLASS_CYCLE || v == D_LOCKDEP_ONE_CLASS;
+		struct weft_run_opts o = { .sc = &dw_sc, .variant = v, .step_budget = 2000,
+					   .checks = ld ? WEFT_CHECKS_DEFAULT : 0 };
 		weft_bytes_init(&b, &dw_sc, NULL, 0);
 		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "execute %s", name);
 		CHECK(r.kind == dw_variants[v].expect_kind, "%s: expected %s, got %s (%s)", name,
@@ -267,6 +289,18 @@ int main(int argc, char **argv)
 		}
 		printf("%-20s %-18s %s%s%s\n", name, weft_kind_name(r.kind), r.report.object,
 		       r.kind ? ": " : "", r.report.msg);
+		if (ld) {
+			/* as replay files recorded before setup classes run: the
+			 * locks setup initialised are classes of their own */
+			struct weft_exec_result old;
+			o.checks = WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER;
+			weft_bytes_init(&b, &dw_sc, NULL, 0);
+			CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &old) == 0, "execute %s", name);
+			enum weft_kind want = v == D_LOCKDEP_ONE_CLASS ? WEFT_KIND_LOCK_ORDER
+								       : WEFT_KIND_NONE;
+			CHECK(old.kind == want, "%s without setup classes: expected %s, got %s (%s)",
+			      name, weft_kind_name(want), weft_kind_name(old.kind), old.report.msg);
+		}
 		/* the clean case stays clean under every schedule of bound 2 */
 		if (v == D_CLEAN) {
 			static struct weft_dfs d;
