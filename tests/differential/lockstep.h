@@ -77,7 +77,7 @@ static inline void ls_note(unsigned tid, unsigned kind, unsigned op, int val)
 
 struct ls_ref {
 	void (*event)(const struct ls_ent *e);
-	uint32_t (*eligible)(void);
+	uint32_t (*eligible)(void);      /* optional: NULL compares no decisions */
 };
 
 enum ls_mode {
@@ -108,7 +108,7 @@ static inline int ls_pick(void *st, const struct weft_decision *d)
 	int c = d->dflt;
 
 	ls_sync(s->ref);
-	uint32_t want = s->ref->eligible();
+	uint32_t want = s->ref->eligible ? s->ref->eligible() : d->runnable;
 	if (want != d->runnable)
 		ls_fail("decision %u (step %u): Weft lets threads %#x run, the reference %#x",
 			d->index, d->step, d->runnable, want);
