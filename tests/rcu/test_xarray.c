@@ -4,7 +4,8 @@
  *    (a store into one index replaces the whole entry, an erase erases
  *    it), xa_get_order, splits at both levels (root entries into leaves,
  *    leaf entries in place, root entries into smaller root entries),
- *    cmpxchg and insert, -EINVAL and -ENOMEM;
+ *    cmpxchg and insert, -EINVAL (an internal entry, whatever the index
+ *    holds; a split into NULL) and -ENOMEM;
  *  - xa_load never returns a torn entry: lookups racing a split (into new
  *    leaves, into siblings of a leaf, of an order-5 entry over four root
  *    slots) and the per-index stores after it see the old entry or a new
@@ -114,6 +115,12 @@ static void api(struct xw *W)
 	T(xa_err(xa_store(xa, 64, A(W), 0)) == -22);
 	T(xa_err(xa_store(xa, 1, xa_mk_sibling(0), 0)) == -22);
 	T(xa_split(xa, 50, 0, A(W)) == -22);
+	/* an internal entry is refused whatever the index holds (it was
+	 * refused only where the compare matched), and a split into NULL
+	 * entries is refused (siblings of an empty slot) */
+	T(xa_err(xa_cmpxchg(xa, 61, A(W), xa_mk_sibling(0), 0)) == -22);
+	T(xa_insert(xa, 60, xa_mk_sibling(0), 0) == -22 && xa_load(xa, 60) == C(W));
+	T(xa_split(xa, 47, 0, NULL) == -22 && xa_get_order(xa, 46) == 1 && xa_load(xa, 47) == B(W));
 	/* no free leaf for a split of four root slots: the five leaves
 	 * replaced or emptied so far await their grace period (the callback
 	 * kthread runs when this thread ends), four more are in use */
@@ -212,7 +219,7 @@ int main(void)
 	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);
 	CHECK(o.kind == WEFT_KIND_NONE, "api: %s (%s)", weft_kind_name(o.kind), o.r.report.msg);
 	const struct xw *W = weft_last_world();
-	CHECK(W->res[63] == 35, "api: %d checks ran", W->res[63]);
+	CHECK(W->res[63] == 38, "api: %d checks ran", W->res[63]);
 	for (int i = 0; i < W->res[63]; i++)
 		CHECK(W->res[i] == 1, "api check %d", i);
 	/* leaves: slots 0-3 (four after the last store loop), 4 and 5 gone
