@@ -92,6 +92,7 @@ struct ls_strategy {
 	enum ls_mode mode;
 	unsigned nr_dec;
 	uint8_t chosen[LS_MAX_DEC];
+	uint16_t at_log[LS_MAX_DEC];   /* log entries before each decision */
 	uint32_t values[64];     /* weft_choose() answers, in order (0 beyond) */
 	unsigned nr_values, next_value;
 };
@@ -120,8 +121,10 @@ static inline int ls_pick(void *st, const struct weft_decision *d)
 				break;
 			}
 	}
-	if (s->nr_dec < LS_MAX_DEC)
+	if (s->nr_dec < LS_MAX_DEC) {
+		s->at_log[s->nr_dec] = (uint16_t)ls_log.n;
 		s->chosen[s->nr_dec++] = (uint8_t)c;
+	}
 	return c;
 }
 
@@ -174,9 +177,9 @@ static inline void ls_run(const struct weft_run_opts *o, const struct ls_ref *re
 /* The decisions of the last run, for a failure message. */
 static inline void ls_print_schedule(FILE *f, const struct ls_strategy *s)
 {
-	fprintf(f, "   schedule (thread chosen at each decision):");
+	fprintf(f, "   schedule (thread chosen at each decision @ log entries before it):");
 	for (unsigned i = 0; i < s->nr_dec; i++)
-		fprintf(f, " %u", s->chosen[i]);
+		fprintf(f, " %u@%u", s->chosen[i], s->at_log[i]);
 	fprintf(f, "\n   log:");
 	for (unsigned i = 0; i < ls_log.n && i < 200; i++) {
 		const struct ls_ent *e = &ls_log.e[i];
