@@ -1,0 +1,79 @@
+/*
+ * props.h - what the property tests share (test_diff_rcu.c,
+ * test_diff_percpu_ref.c, test_diff_refcount.c, test_diff_workqueue.c): a
+ * generated program checks a family's documented guarantees itself (an
+ * `assertion` report where one fails) and runs under the serial schedule,
+ * seeded random ones and bounded dfs; every execution must end with the
+ * verdict the program expects.
+ */
+#ifndef WEFT_PROPS_H
+#define WEFT_PROPS_H
+
+#include "lockstep.h"
+
+static void props_noop(const struct ls_ent *e)
+{
+	(void)e;
+}
+
+static const struct ls_ref props_ref = { props_noop, NULL };
+
+struct props_out {
+	uint64_t executions;
+	bool dfs_complete;
+	struct weft_exec_result bad;     /* the first execution with another verdict */
+	bool found;                      /* some execution gave `want` (a bug expected) */
+	int how;                         /* where bad came from: 0 serial, 1 random, 2 dfs */
+	uint64_t seed;
+};
+
+/*
+ * Runs sc (with checks) serially, nrand times with seeded random
+ * schedules and under dfs at `bound` up to `cap` executions. want ==
+ * WEFT_KIND_NONE: every execution must be clean (false and out->bad at the
+ * first that is not); else the program has a bug: every report must be of
+ * kind want (or another kind in `also`), and one must be found.
+ */
+static inline bool props_run(const struct weft_scenario *sc, unsigned checks, unsigned nrand,
+			     uint64_t seed, unsigned bound, uint64_t cap, enum weft_kind want,
+			     enum weft_kind also, struct props_out *out)
+{
+	static struct ls_strategy s;
+	static struct weft_dfs d;
+	struct weft_run_opts o = { .sc = sc, .checks = checks };
+	struct weft_exec_result r;
+
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i <= nrand + 1; i++) {
+		bool is_dfs = i == nrand + 1;
+		uint64_t n = 0;
+		if (is_dfs)
+			weft_dfs_init(&d, sc, bound, NULL, 0);
+		for (;;) {
+			if (is_dfs) {
+				if (n >= cap || weft_execute(&o, &weft_strategy_dfs, &d, &r) != 0)
+					break;
+			} else {
+				ls_run(&o, &props_ref, i == 0 ? LS_SERIAL : LS_UNIFORM, seed + i, &s, &r);
+			}
+			n++;
+			out->executions++;
+			bool ok = r.kind == WEFT_KIND_NONE ||
+				  (want != WEFT_KIND_NONE && (r.kind == want || r.kind == also));
+			out->found |= want != WEFT_KIND_NONE && r.kind == want;
+			if (!ok) {
+				out->bad = r;
+				out->how = is_dfs ? 2 : i == 0 ? 0 : 1;
+				out->seed = seed + i;
+				return false;
+			}
+			if (!is_dfs)
+				break;
+		}
+		if (is_dfs)
+			out->dfs_complete = d.complete;
+	}
+	return want == WEFT_KIND_NONE || out->found;
+}
+
+#endif
