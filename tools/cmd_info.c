@@ -107,6 +107,11 @@ int cmd_info(int argc, char **argv)
 	unsigned vi;
 	char err[300] = "";
 	int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
+	if (rc == WEFT_EFORMAT) {   /* corrupt for its scenario */
+		fprintf(stderr, "weft: %s: %s\n", file, err);
+		weft_replay_free(&rf);
+		return WEFT_EXIT_IO;
+	}
 	bool known = rc != WEFT_ENOENT;
 	uint64_t cur = known && sc ? weft_scenario_fingerprint(sc) : 0;
 	unsigned pre = 0;
