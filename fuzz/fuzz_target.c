@@ -227,6 +227,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.variant = vi;
 	opts.lock = weft_fuzz_lock(sc);
 	opts.checks = WEFT_CHECKS_DEFAULT;   /* every input reproduces alone: no persistence */
+	if (only_kind && WEFT_WARNING_KINDS & ~(1ull << only_kind)) {
+		/* go past the warnings not asked for, as weft run --kind does
+		 * (weft import --kind re-runs the crash the same way) */
+		opts.checks |= WEFT_CHECK_CONTINUE_WARNINGS;
+		opts.continue_kinds = weft_continue_kinds(opts.checks, 1ull << only_kind);
+	}
 	opts.feedback = weft_fuzz_feedback_on();
 	opts.no_trace_hash = true;
 	systematic = env_on("WEFT_FUZZ_SYSTEMATIC", WEFT_FUZZ_ENGINE_BUILD) && opts.feedback;

@@ -41,12 +41,17 @@
 #define MIN_DROP_EXECS 4000u   /* per bound, per op dropped with a new schedule */
 #define MIN_MAX_PRE 4096
 #define MIN_MAX_CHO 256
+#define MIN_MAX_DLY 256
 
+/* Weak memory: dly[] are the stores kept buffered (the idx-th store of the
+ * execution gets delay code `code`); every other store is visible at once.
+ * ddmin over them removes each reordering the verdict does not need. */
 struct cand {
-	unsigned nr_ops, nr_pre, nr_cho;
+	unsigned nr_ops, nr_pre, nr_cho, nr_dly;
 	struct { uint8_t t_op, arg; } wl[255];
 	struct { uint32_t occ, site; uint8_t cur, t; } pre[MIN_MAX_PRE];
 	struct { uint32_t idx; uint32_t v; } cho[MIN_MAX_CHO];
+	struct { uint32_t idx; uint8_t code; } dly[MIN_MAX_DLY];
 };
 
 /* Occurrence counts of (current thread, site) pairs in one execution. */
@@ -136,11 +141,22 @@ static uint32_t sparse_value(void *st, uint32_t index, uint32_t n)
 	return 0;
 }
 
+static uint32_t sparse_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct sparse *s = st;
+
+	for (unsigned k = 0; k < s->c->nr_dly; k++)
+		if (s->c->dly[k].idx == index)
+			return s->c->dly[k].code % ncodes;
+	return 0;
+}
+
 static const struct weft_strategy_ops sparse_ops = {
 	.name = "minimize",
 	.begin = sparse_begin,
 	.pick_next = sparse_pick,
 	.pick_value = sparse_value,
+	.pick_delay = sparse_delay,
 };
 
 struct mctx {
@@ -187,8 +203,8 @@ static void measure(const struct mctx *x, const struct cand *c, const struct wef
 	m->preemptions = r->preemptions;
 	m->ops = c->nr_ops;
 	m->steps = r->steps;
-	m->bytes = 1 + 2 * c->nr_ops + 3 * (c->nr_pre + c->nr_cho);
-	if (!c->nr_ops && !c->nr_pre && !c->nr_cho)
+	m->bytes = 1 + 2 * c->nr_ops + 3 * (c->nr_pre + c->nr_cho) + 2 * c->nr_dly;
+	if (!c->nr_ops && !c->nr_pre && !c->nr_cho && !c->nr_dly)
 		m->bytes = 0;
 	m->threads = threads_used(x->sc, c);
 }
@@ -269,6 +285,18 @@ static bool from_last(const struct mctx *x, struct cand *c)
 		}
 	c->nr_pre = np;
 	c->nr_cho = ncho;
+	size_t ny;
+	const uint8_t *y = weft_last_delays(&ny);
+	unsigned ndly = 0;
+	for (size_t i = 0; i < ny; i++)
+		if (y[i]) {
+			if (ndly == MIN_MAX_DLY)
+				return false;
+			c->dly[ndly].idx = (uint32_t)i;
+			c->dly[ndly].code = y[i];
+			ndly++;
+		}
+	c->nr_dly = ndly;
 	for (unsigned k = 0; k < c->nr_ops; k++) {
 		uint8_t t = c->wl[k].t_op;
 		c->wl[k].t_op = (uint8_t)(((unsigned)(t >> 4) % nt) << 4 | (t & 15u) % nop);
@@ -320,18 +348,22 @@ static void drop(struct cand *c, int what, unsigned from, unsigned n)
 	} else if (what == 1) {
 		memmove(&c->wl[from], &c->wl[from + n], (c->nr_ops - from - n) * sizeof(c->wl[0]));
 		c->nr_ops -= n;
-	} else {
+	} else if (what == 2) {
 		memmove(&c->cho[from], &c->cho[from + n], (c->nr_cho - from - n) * sizeof(c->cho[0]));
 		c->nr_cho -= n;
+	} else {
+		memmove(&c->dly[from], &c->dly[from + n], (c->nr_dly - from - n) * sizeof(c->dly[0]));
+		c->nr_dly -= n;
 	}
 }
 
 static unsigned count(const struct cand *c, int what)
 {
-	return what == 0 ? c->nr_pre : what == 1 ? c->nr_ops : c->nr_cho;
+	return what == 0 ? c->nr_pre : what == 1 ? c->nr_ops : what == 2 ? c->nr_cho : c->nr_dly;
 }
 
-/* ddmin-style complement removal: preemptions (0), ops (1), choices (2). */
+/* ddmin-style complement removal: preemptions (0), ops (1), choices (2),
+ * store delays (3). */
 static bool ddmin(struct mctx *x, int what)
 {
 	bool any = false;
@@ -597,6 +629,7 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 			any |= true, any |= dfs_fewer(x);
 		any |= ddmin(x, 1);
 		any |= ddmin(x, 2);
+		any |= ddmin(x, 3);
 		any |= fewer_steps(x);
 		any |= fewer_threads(x);
 		/* the costly search for a schedule of a smaller workload when
@@ -620,7 +653,11 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 	if (res->final.kind != x->kind || site_of(&res->final) != x->site)
 		return WEFT_EDESYNC;   /* a determinism bug */
 	*out_len = bytes_of_last(x->sc, x->cur, out);
-	res->encodable = *out_len > 0 || (!x->cur->nr_ops && !x->cur->nr_pre && !x->cur->nr_cho);
+	/* the bytes encoding has no delays: a weak finding is its replay file */
+	if (x->cur->nr_dly)
+		*out_len = 0;
+	res->encodable = *out_len > 0 ||
+			 (!x->cur->nr_ops && !x->cur->nr_pre && !x->cur->nr_cho && !x->cur->nr_dly);
 	res->after = x->m;
 	res->after.bytes = (uint32_t)*out_len;
 	res->executions = x->execs;
@@ -691,6 +728,7 @@ int weft_minimize(const struct weft_run_opts *o, const uint8_t *in, size_t len, 
 	}
 	x.kind = x.last.kind;
 	x.site = site_of(&x.last);
+	x.o.memory = (uint8_t)weft_last_memory();   /* as the input ran it */
 	size_t nw;
 	const uint8_t *w = weft_last_workload(&nw);
 	ops_from_bytes(x.cur, w, nw);
@@ -724,6 +762,7 @@ int weft_minimize_last(const struct weft_run_opts *o, const struct weft_exec_res
 	}
 	x.kind = r->kind;
 	x.site = site_of(r);
+	x.o.memory = (uint8_t)weft_last_memory();
 	size_t nw;
 	const uint8_t *w = weft_last_workload(&nw);
 	ops_from_bytes(x.cur, w, nw);

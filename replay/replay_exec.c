@@ -120,6 +120,21 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 		memcpy(rf->state_hashes, h, nh * sizeof(*h));
 	rf->nr_dec = nd;
 	rf->nr_choices = nc;
+	rf->memory = (uint8_t)weft_last_memory();
+	if (rf->memory) {
+		size_t ny;
+		const uint8_t *y = weft_last_delays(&ny);
+		while (ny && !y[ny - 1])   /* trailing zeros are implied */
+			ny--;
+		rf->delays = malloc(ny ? ny : 1);
+		if (!rf->delays) {
+			weft_replay_free(rf);
+			return WEFT_ENOMEM;
+		}
+		if (ny)
+			memcpy(rf->delays, y, ny);
+		rf->nr_delays = ny;
+	}
 	rf->nr_state_hashes = o->record ? nh : 0;
 
 	rf->kind = r->kind;
@@ -199,23 +214,45 @@ static void fill_end(void *st, const struct weft_exec_result *r)
 	weft_strategy_replay.end(&((struct fill_sites *)st)->rs, r);
 }
 
+static uint32_t fill_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	return weft_strategy_replay.pick_delay(&((struct fill_sites *)st)->rs, index, ncodes);
+}
+
 static const struct weft_strategy_ops fill_sites_ops = {
 	.name = "replay",
 	.begin = fill_begin,
 	.pick_next = fill_pick,
 	.pick_value = fill_value,
 	.end = fill_end,
+	.pick_delay = fill_delay,
 };
+
+void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, struct weft_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sc = sc;
+	o->variant = vi;
+	o->lock = (enum weft_lock_model)rf->lock;
+	o->checks = rf->checks;
+	o->lockdep_seed = rf->lockdep;
+	o->nr_lockdep_seed = rf->nr_lockdep;
+	o->memory = rf->memory;
+	o->continue_kinds = weft_continue_kinds(rf->checks, rf->kind != WEFT_KIND_NONE
+							     ? 1ull << rf->kind : ~0ull);
+}
 
 int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
 			unsigned vi, struct weft_replay_check *c)
 {
 	struct fill_sites fs;
 	struct weft_replay_strategy *rsp = &fs.rs;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf->lock,
-				   .record = true, .checks = rf->checks,
-				   .lockdep_seed = rf->lockdep, .nr_lockdep_seed = rf->nr_lockdep };
+	struct weft_run_opts o;
 	int rc;
+
+	weft_replay_run_opts(rf, sc, vi, &o);
+	o.record = true;
 
 	memset(c, 0, sizeof(*c));
 	c->desync_index = UINT32_MAX;
@@ -227,6 +264,7 @@ int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario
 		memcpy(fs.dec, rf->dec, fs.nd * sizeof(*fs.dec));
 	weft_replay_strategy_init(&fs.rs, rf->workload, rf->workload_len, fs.dec, fs.nd,
 				  rf->choices, rf->nr_choices);
+	weft_replay_strategy_delays(&fs.rs, rf->delays, rf->nr_delays);
 	rc = weft_execute(&o, &fill_sites_ops, &fs, &c->r);
 	free(fs.dec);
 	if (rc)

@@ -43,6 +43,7 @@ static int fail(char *err, size_t n, int rc, const char *fmt, ...)
 
 static const char *const tag_names[] = {
 	"", "meta", "input", "workload", "sites", "decisions", "choices", "verdict", "hashes",
+	"memory",
 };
 
 void weft_replay_free(struct weft_replay *rf)
@@ -50,10 +51,12 @@ void weft_replay_free(struct weft_replay *rf)
 	free(rf->dec);
 	free(rf->choices);
 	free(rf->state_hashes);
+	free(rf->delays);
 	rf->dec = NULL;
 	rf->choices = NULL;
 	rf->state_hashes = NULL;
-	rf->nr_dec = rf->nr_choices = rf->nr_state_hashes = 0;
+	rf->delays = NULL;
+	rf->nr_dec = rf->nr_choices = rf->nr_state_hashes = rf->nr_delays = 0;
 }
 
 /* ------------------------------------------------------------- writer */
@@ -275,6 +278,12 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 		}
 		SECTION(WEFT_RT_CHECKS);
 	}
+	if (rf->memory) {
+		w_var(&b, rf->memory);
+		w_var(&b, rf->nr_delays);
+		w_bytes(&b, rf->delays, rf->nr_delays);
+		SECTION(WEFT_RT_MEMORY);
+	}
 #undef SECTION
 
 	if (w.oom || b.oom)
@@ -351,6 +360,8 @@ int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
 		return rc;
 	rc = weft_replay_wrap(content, clen, 0, out, len);
 	free(content);
+	if (!rc && rf->memory)
+		(*out)[5] = WEFT_REPLAY_VERSION_MINOR_MEMORY;
 	return rc;
 }
 
@@ -543,12 +554,44 @@ static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 	}
 }
 
+static void parse_memory(struct rbuf *r, struct weft_replay *rf)
+{
+	uint64_t m = r_var(r, 255, "memory model");
+	uint64_t n = r_var(r, WEFT_MAX_DELAYS, "delay count");
+
+	if (r->rc)
+		return;
+	if (!m || m >= WEFT_MEM__COUNT) {
+		r_bad(r, "memory model %llu is not one this weft knows (1..%u)",
+		      (unsigned long long)m, WEFT_MEM__COUNT - 1);
+		return;
+	}
+	if (!r_need(r, n))
+		return;
+	rf->delays = malloc(n ? n : 1);
+	if (!rf->delays) {
+		r->rc = WEFT_ENOMEM;
+		fail(r->err, r->errn, WEFT_ENOMEM, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rf->delays[i] = r_u8(r);
+		if (rf->delays[i] >= WEFT_DELAY_CODES) {
+			r_bad(r, "store %zu: delay code %u is not below %u", i, rf->delays[i],
+			      WEFT_DELAY_CODES);
+			return;
+		}
+	}
+	rf->memory = (uint8_t)m;
+	rf->nr_delays = (size_t)n;
+}
+
 static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 {
 	uint32_t *sites = NULL;
 	size_t nsites = 0;
 	unsigned next = WEFT_RT_META;
-	bool have_checks = false;
+	bool have_checks = false, have_memory = false;
 
 	while (top->off < top->n && !top->rc) {
 		top->where = "content";
@@ -575,6 +618,23 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			}
 			have_checks = true;
 			parse_checks(&r, rf);
+			if (!r.rc && r.off != r.n)
+				r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
+			if (r.rc) {
+				top->rc = r.rc;
+				break;
+			}
+			continue;
+		}
+		if (tag == WEFT_RT_MEMORY) {
+			r.where = "memory";
+			if (next <= WEFT_RT__LAST || have_memory) {
+				r_bad(&r, "before the other critical sections end, or repeated");
+				top->rc = r.rc;
+				break;
+			}
+			have_memory = true;
+			parse_memory(&r, rf);
 			if (!r.rc && r.off != r.n)
 				r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
 			if (r.rc) {

@@ -61,6 +61,14 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi);
 /* Parse "--lock tas|ticket". */
 bool cli_parse_lock(const char *s, enum weft_lock_model *out);
 
+/* Parse "--kind K[,K...]" into a mask of 1 << kind; false (and *bad the
+ * first unknown name, at most badn bytes) on an unknown kind. */
+bool cli_parse_kinds(const char *s, uint64_t *mask, char *bad, size_t badn);
+/* A run that stops only at kinds in want (0: every kind) goes on past the
+ * warnings it did not ask for, and says so in o->checks so that a replay
+ * of its finding goes on past them too. */
+void cli_continue_past_warnings(struct weft_run_opts *o, uint64_t want);
+
 /* Print model counters (scenario->stats) of the last execution. */
 void cli_print_stats(FILE *f, const struct weft_scenario *sc, bool json);
 

@@ -204,3 +204,30 @@ bool cli_parse_lock(const char *s, enum weft_lock_model *out)
 	return false;
 }
 
+
+bool cli_parse_kinds(const char *s, uint64_t *mask, char *bad, size_t badn)
+{
+	char buf[256];
+
+	*mask = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		enum weft_kind kk = weft_kind_from_name(k);
+		if (kk == WEFT_KIND_NONE) {
+			snprintf(bad, badn, "%s", k);
+			return false;
+		}
+		*mask |= 1ull << kk;
+	}
+	if (!*mask)
+		snprintf(bad, badn, "%s", s);
+	return *mask != 0;
+}
+
+void cli_continue_past_warnings(struct weft_run_opts *o, uint64_t want)
+{
+	if (!want || !(WEFT_WARNING_KINDS & ~want))
+		return;
+	o->checks |= WEFT_CHECK_CONTINUE_WARNINGS;
+	o->continue_kinds = weft_continue_kinds(o->checks, want);
+}

@@ -666,6 +666,10 @@ static void import_crash(const struct fuzz_opts *o, const char *crash, struct im
 	argv[n++] = o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
 	argv[n++] = "--out";
 	argv[n++] = (char *)o->out;
+	if (o->only_kind) {   /* re-run past the warnings the target went past */
+		argv[n++] = "--kind";
+		argv[n++] = (char *)weft_kind_name(o->only_kind);
+	}
 	if (o->json) {
 		argv[n++] = "--json";
 		if (pipe(pipefd))
@@ -722,6 +726,9 @@ static enum weft_kind rerun(const struct fuzz_opts *o, const char *crash, bool p
 	struct weft_run_opts ro = { .sc = o->sc, .variant = o->vi, .lock = o->lock,
 				    .checks = WEFT_CHECKS_DEFAULT };
 	long len = cli_read_file(crash, buf, sizeof(buf));
+
+	if (o->only_kind)
+		cli_continue_past_warnings(&ro, 1ull << o->only_kind);
 
 	if (len < 0)
 		return WEFT_KIND_NONE;

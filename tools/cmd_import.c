@@ -24,6 +24,8 @@ const char weft_help_import[] =
 	"  --lock tas|ticket lock model (default: the scenario's)\n"
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --strategy NAME   what found it, recorded in the file (default: fuzzer)\n"
+	"  --kind K[,K...]   the kinds the fuzzer stopped at (weft fuzz --kind): the\n"
+	"                    input re-runs past the warnings of other kinds, as there\n"
 	"  --json            one JSON object: reproduced, scenario, variant, lock, kind,\n"
 	"                    site, artifact, bytes, existed, before, after, executions,\n"
 	"                    seconds, replay\n"
@@ -81,7 +83,7 @@ static int store_and_print(const struct weft_run_opts *ro,
 	/* the minimizer's last execution is the minimized one, recorded (the
 	 * file keeps the run's checks and lockdep witness) */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .record = true,
-				   .checks = ro->checks };
+				   .checks = ro->checks, .continue_kinds = ro->continue_kinds };
 	struct weft_replay rf, back;
 	rc = weft_replay_from_last(&rf, &o, &mr.final, strategy, min, min_len);
 	if (rc)
@@ -249,11 +251,20 @@ int cmd_import(int argc, char **argv)
 	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
 	const char *lock_s = NULL;
 	bool json = false;
+	uint64_t want_kinds = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--kind")) {
+			char bad[256];
+			if (!v)
+				return cli_usage_error("import: %s needs a value", a);
+			i++;
+			if (!cli_parse_kinds(v, &want_kinds, bad, sizeof(bad)))
+				return cli_usage_error("import: --kind: no report kind '%s' "
+						       "(docs/detectors.md)", bad);
 		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock") ||
 			   !strcmp(a, "--strategy")) {
 			if (!v)
@@ -304,6 +315,7 @@ int cmd_import(int argc, char **argv)
 	/* a fuzz target's crash: the target's optional detectors */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
 				   .checks = WEFT_CHECKS_DEFAULT };
+	cli_continue_past_warnings(&o, want_kinds);
 	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }
 #else

@@ -38,6 +38,16 @@ const char weft_help_info[] =
  * (WEFT_BUILD_DIR, or the environment's), under fuzz/ or an engine build
  * beside it. A name that does not run is not a hint (issue 11).
  */
+/* Stores a weak-memory file's execution kept buffered (delay code > 0). */
+static size_t nr_delayed(const struct weft_replay *rf)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rf->nr_delays; i++)
+		n += rf->delays[i] != 0;
+	return n;
+}
+
 static bool fuzz_target_path(const char *scn, const char *var, char *path, size_t n)
 {
 	static const char *const sub[] = { "fuzz", "fuzz-libfuzzer/fuzz", "fuzz-afl/fuzz" };
@@ -137,9 +147,14 @@ int cmd_info(int argc, char **argv)
 		else
 			printf("null");
 		printf(", \"stale\": %s, \"cpus\": %u, \"threads\": %u, \"lock\": \"%s\", "
-		       "\"lockdep\": %s, \"lockdep_facts\": %zu, \"strategy\": ",
+		       "\"memory\": \"%s\", \"delayed_stores\": %zu, "
+		       "\"lockdep\": %s, \"lockdep_facts\": %zu, \"fair\": %s, "
+		       "\"continue_warnings\": %s, \"strategy\": ",
 		       rc ? "true" : "false", rf.nr_cpus, rf.nr_threads, lock,
-		       rf.checks & WEFT_CHECK_LOCKDEP ? "true" : "false", rf.nr_lockdep);
+		       weft_memory_name((enum weft_memory_model)rf.memory), nr_delayed(&rf),
+		       rf.checks & WEFT_CHECK_LOCKDEP ? "true" : "false", rf.nr_lockdep,
+		       rf.checks & WEFT_CHECK_FAIR ? "true" : "false",
+		       rf.checks & WEFT_CHECK_CONTINUE_WARNINGS ? "true" : "false");
 		cli_json_str(stdout, rf.strategy);
 		printf(", \"tool\": ");
 		cli_json_str(stdout, rf.tool);
@@ -181,7 +196,11 @@ int cmd_info(int argc, char **argv)
 			printf("  STALE: this build has %016" PRIx64 "\n", cur);
 		else
 			printf("  (matches this build)\n");
-		printf("machine:      %u CPUs, %u threads, lock %s\n", rf.nr_cpus, rf.nr_threads, lock);
+		printf("machine:      %u CPUs, %u threads, lock %s, memory %s", rf.nr_cpus,
+		       rf.nr_threads, lock, weft_memory_name((enum weft_memory_model)rf.memory));
+		if (rf.memory)
+			printf(" (%zu of %zu stores delayed)", nr_delayed(&rf), rf.nr_delays);
+		printf("\n");
 		printf("found by:     %s (%s)\n", rf.strategy, rf.tool);
 		printf("verdict:      %s", kind);
 		if (rf.object[0])
@@ -212,12 +231,16 @@ int cmd_info(int argc, char **argv)
 		       cli_plural(b4, sizeof(b4), rf.nr_choices, "choice"));
 		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
 		       rf.nr_state_hashes);
-		printf("checks:       %s%s%s",
-		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "none" : "lockdep",
-		       (rf.checks & WEFT_CHECK_LOCKDEP) && (rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER)
-			       ? " (with the irq-safe -> unsafe order rule)" : "",
-		       (rf.checks & WEFT_CHECK_LOCKDEP) && !(rf.checks & WEFT_CHECK_LOCKDEP_SETUP_CLASSES)
-			       ? " (locks initialised in setup classed by offset)" : "");
+		printf("checks:       %s",
+		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "no lockdep"
+		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"
+								  : "lockdep");
+		if ((rf.checks & WEFT_CHECK_LOCKDEP) && !(rf.checks & WEFT_CHECK_LOCKDEP_SETUP_CLASSES))
+			printf(" (locks initialised in setup classed by offset: recorded before init-site classes)");
+		if (rf.checks & WEFT_CHECK_CONTINUE_WARNINGS)
+			printf(", goes on past warnings of other kinds than the verdict's");
+		printf(", %s", rf.checks & WEFT_CHECK_FAIR ? "fair scheduling of spin loops"
+							   : "no fair scheduling (recorded before it)");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

@@ -116,9 +116,8 @@ int cmd_min(int argc, char **argv)
 	char strategy[40];
 	snprintf(strategy, sizeof(strategy), "%s", rf.strategy);
 	/* the file's optional detectors and lockdep witness */
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = (enum weft_lock_model)rf.lock,
-				   .checks = rf.checks, .lockdep_seed = rf.lockdep,
-				   .nr_lockdep_seed = rf.nr_lockdep };
+	struct weft_run_opts o;
+	weft_replay_run_opts(&rf, sc, vi, &o);
 	rc = weft_cli_import(&o, rf.input, rf.input_len, outdir, strategy, json, stdout, NULL, 0);
 	weft_replay_free(&rf);
 	return rc;

@@ -95,10 +95,9 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 				    "fit the bytes encoding): --variant cannot run it", file);
 	struct weft_bytes *bs = malloc(sizeof(*bs));
 	struct weft_exec_result r;
-	struct weft_run_opts o = { .sc = sc, .variant = vi,
-				   .lock = (enum weft_lock_model)rf->lock, .record = true,
-				   .checks = rf->checks, .lockdep_seed = rf->lockdep,
-				   .nr_lockdep_seed = rf->nr_lockdep };
+	struct weft_run_opts o;
+	weft_replay_run_opts(rf, sc, vi, &o);
+	o.record = true;
 	if (!bs)
 		return cli_io_error("out of memory");
 	weft_bytes_init(bs, sc, rf->input, rf->input_len);

@@ -38,6 +38,11 @@ const char weft_help_run[] =
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
 	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
+	"  --memory sc|tso   memory model of the fake CPUs (default sc; tso: a store\n"
+	"                    buffer per CPU, the strategy chooses when each buffered\n"
+	"                    store becomes visible; docs/memory-model.md)\n"
+	"  --delay-bound N   dfs under a weak --memory: every delay of at most N\n"
+	"                    stores per execution (default 2; 0: none delayed)\n"
 	"  --workload HEX    fixed workload section: byte 0 is the op count n, then\n"
 	"                    exactly 2n bytes (dfs default: the variant's trigger\n"
 	"                    workload, else the first trigger the scenario declares,\n"
@@ -47,7 +52,12 @@ const char weft_help_run[] =
 	"  --steps N         step budget per execution (livelock bound)\n"
 	"  --kind K[,K...]   stop only at a report of these kinds (weft list names each\n"
 	"                    variant's); other reports are counted (other_reports) and\n"
-	"                    the search goes on: verdict and exit code are about K\n"
+	"                    the search goes on: verdict and exit code are about K.\n"
+	"                    An execution goes on past a warning of another kind\n"
+	"                    (lockdep-lite's lock-order-inversion, irq-lock-inversion,\n"
+	"                    lock-held-at-exit); any other report ends it, and dfs\n"
+	"                    then cannot certify what would have followed (it says\n"
+	"                    NOT covered completely, and why)\n"
 	"  --no-lockdep      no lockdep-lite (lock-order and interrupt-usage checks\n"
 	"                    across the executions of the run; on by default)\n"
 	"  --stats           print the model's counters after the run\n"
@@ -95,8 +105,17 @@ static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint
 }
 
 /* Why plain dfs did not certify. */
-static const char *dfs_why(const struct weft_dfs *d)
+static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
+	static char why[160];
+
+	if (cut_by_other) {
+		snprintf(why, sizeof(why),
+			 "%" PRIu64 " execution%s ended at a report of a kind not asked for "
+			 "(--kind) before every thread finished: what followed was not explored",
+			 cut_by_other, cut_by_other == 1 ? "" : "s");
+		return why;
+	}
 	if (d->wide_choice)
 		return "the model chose with weft_choose() among more than 16 values, which dfs "
 		       "does not enumerate";
@@ -160,6 +179,8 @@ int cmd_run(int argc, char **argv)
 	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
+	enum weft_memory_model memory = WEFT_MEM_SC;
+	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
 	enum weft_por por = WEFT_POR_NONE;
 	uint64_t workloads = 0, wl_args = 2;
@@ -171,6 +192,7 @@ int cmd_run(int argc, char **argv)
 	const char *wl_from = NULL;   /* dfs default: whose trigger */
 	uint64_t want_kinds = 0;      /* --kind: bit k set; 0: every kind */
 	uint64_t other[WEFT_KIND__COUNT] = { 0 }, nr_other = 0;
+	uint64_t cut_by_other = 0;    /* executions a skipped report cut short */
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -232,20 +254,24 @@ int cmd_run(int argc, char **argv)
 			if (!cli_parse_lock(v, &lock))
 				return cli_usage_error("run: --lock takes tas or ticket, not '%s'", v);
 			lock_set = true;
+		} else if (!strcmp(a, "--memory")) {
+			NEEDV();
+			const char *why = "";
+			if (!weft_memory_parse(v, &memory, &why))
+				return cli_usage_error("run: --memory '%s': %s", v, why);
+		} else if (!strcmp(a, "--delay-bound")) {
+			NEEDV();
+			if (!cli_parse_u64(v, &delay_bound) || delay_bound > 255)
+				return cli_usage_error("run: --delay-bound takes 0..255");
 		} else if (!strcmp(a, "--workload")) {
 			NEEDV();
 			wl_hex = v;
 		} else if (!strcmp(a, "--kind")) {
 			NEEDV();
-			char buf[256];
-			snprintf(buf, sizeof(buf), "%s", v);
-			for (char *k = strtok(buf, ","); k; k = strtok(NULL, ",")) {
-				enum weft_kind kk = weft_kind_from_name(k);
-				if (kk == WEFT_KIND_NONE)
-					return cli_usage_error("run: --kind: no report kind '%s' "
-							       "(docs/detectors.md)", k);
-				want_kinds |= 1ull << kk;
-			}
+			char bad[256];
+			if (!cli_parse_kinds(v, &want_kinds, bad, sizeof(bad)))
+				return cli_usage_error("run: --kind: no report kind '%s' "
+						       "(docs/detectors.md)", bad);
 		} else if (!strcmp(a, "--input")) {
 			NEEDV();
 			input_path = v;
@@ -311,8 +337,18 @@ int cmd_run(int argc, char **argv)
 			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
 		have_wl = true;
 		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
+		if (memory != WEFT_MEM_SC && por_set && por != WEFT_POR_NONE) {
+			free(st);
+			return cli_usage_error(
+				"run: --por %s cannot certify under --memory %s: its dependence "
+				"records do not say when a buffered store becomes visible, so two "
+				"orders it counts as one may differ in what a load reads; plain dfs "
+				"(--por none, the default under weak memory) enumerates the delays "
+				"within --delay-bound", weft_por_name(por), weft_memory_name(memory));
+		}
 		if (!por_set)
-			por = weft_cli_uses_contexts(sc) ? WEFT_POR_NONE : weft_por_default(b);
+			por = weft_cli_uses_contexts(sc) || memory != WEFT_MEM_SC ? WEFT_POR_NONE
+										 : weft_por_default(b);
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {
 				free(st);
@@ -360,6 +396,7 @@ int cmd_run(int argc, char **argv)
 			return cli_usage_error("run: --workloads needs partial-order reduction "
 					       "(--por sleep|source|optimal)");
 		weft_dfs_init(&st->d, sc, b, wl, wl_len);
+		st->d.delay_bound = (unsigned)delay_bound;
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
 		if (!input_path && !input_hex) {
@@ -385,8 +422,9 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : 0,
-				   .lockdep_persist = true };
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				   .lockdep_persist = true, .memory = (uint8_t)memory };
+	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
 	struct weft_exec_result r, last_r;
 	memset(&r, 0, sizeof(r));
@@ -401,9 +439,14 @@ int cmd_run(int argc, char **argv)
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;
 		ran = true;
+		for (uint64_t c = r.continued_kinds; c; c &= c - 1) {
+			other[__builtin_ctzll(c)]++;
+			nr_other++;
+		}
 		if (r.kind != WEFT_KIND_NONE && want_kinds && !(want_kinds >> r.kind & 1)) {
 			other[r.kind]++;
 			nr_other++;
+			cut_by_other += r.cut_short;
 		} else if (r.kind != WEFT_KIND_NONE) {
 			bug = true;
 			found_at = m.executions;
@@ -429,13 +472,17 @@ int cmd_run(int argc, char **argv)
 	char det_why[256] = "";
 	int det_rc = 0;
 	r = last_r;
+	int needs_weak = 0;
 	if (ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
+		if (bug && memory != WEFT_MEM_SC)
+			needs_weak = weft_check_needs_weak(&o, &first);
 		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
+	bool dfs_certified = dfs && st->d.complete && !cut_by_other;
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
@@ -462,9 +509,11 @@ int cmd_run(int argc, char **argv)
 		cli_json_str(stdout, sc->name);
 		printf(", \"variant\": ");
 		cli_json_str(stdout, sc->variants[vi].name);
-		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"verdict\": \"%s\", \"kind\": ",
+		printf(", \"strategy\": \"%s\"%s, \"lock\": \"%s\", \"memory\": \"%s\", "
+		       "\"verdict\": \"%s\", \"kind\": ",
 		       ops->name, dfs ? ", \"por\": \"none\"" : "",
-		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", bug ? "bug" : "clean");
+		       lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(memory),
+		       bug ? "bug" : "clean");
 		if (bug)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
@@ -484,13 +533,13 @@ int cmd_run(int argc, char **argv)
 		}
 		if (dfs && bound_none)
 			printf(", \"bound\": \"none\", \"complete\": %s",
-			       st->d.complete && !bug ? "true" : "false");
+			       dfs_certified && !bug ? "true" : "false");
 		else if (dfs)
 			printf(", \"bound\": %" PRIu64 ", \"complete\": %s", bound,
-			       st->d.complete && !bug ? "true" : "false");
-		if (dfs && !bug && !st->d.complete) {
+			       dfs_certified && !bug ? "true" : "false");
+		if (dfs && !bug && !dfs_certified) {
 			printf(", \"why_incomplete\": ");
-			cli_json_str(stdout, dfs_why(&st->d));
+			cli_json_str(stdout, dfs_why(&st->d, cut_by_other));
 		}
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
@@ -498,6 +547,8 @@ int cmd_run(int argc, char **argv)
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
 		}
+		if (bug && memory != WEFT_MEM_SC)
+			printf(", \"needs_weak_memory\": %s", needs_weak == 1 ? "true" : "false");
 		if (artifact[0]) {
 			printf(", \"artifact\": ");
 			cli_json_str(stdout, artifact);
@@ -523,15 +574,21 @@ int cmd_run(int argc, char **argv)
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
+		if (needs_weak == 1)
+			printf("weak memory: not reproducible under --memory sc (the same schedule "
+			       "with every store visible at once does not fail)\n");
+		else if (memory != WEFT_MEM_SC && needs_weak == 0)
+			printf("weak memory: the same schedule fails under --memory sc too\n");
 		size_t nwit;
 		weft_lockdep_last_witness(&nwit);
 		if (nwit)
 			printf("(the report relies on the lock order of an earlier execution of this "
 			       "run: only its replay file, which carries it, reproduces it alone)\n");
 		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
+			printf("reproduce: %s run %s:%s --lock %s%s%s --strategy bytes --input-hex ",
 			       cli_prog, sc->name, sc->variants[vi].name,
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\n");
 		}
@@ -548,23 +605,23 @@ int cmd_run(int argc, char **argv)
 		if (dfs) {
 			if (bound_none)
 				printf(", every interleaving %s for %s",
-				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       dfs_certified ? "covered completely" : "NOT covered completely",
 				       wl_len > 1 ? "workload " : "");
 			else
 				printf(", bound %" PRIu64 " %s for %s", bound,
-				       st->d.complete ? "covered completely" : "NOT covered completely",
+				       dfs_certified ? "covered completely" : "NOT covered completely",
 				       wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
-			if (!st->d.complete)
-				printf(" (%s)", dfs_why(&st->d));
+			if (!dfs_certified)
+				printf(" (%s)", dfs_why(&st->d, cut_by_other));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
 		if (nr_other) {
-			printf("other reports (not of --kind, skipped):");
+			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
 				if (other[k])
 					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),

@@ -91,12 +91,21 @@ static void search(struct run *R, unsigned bound)
 
 	memset(L, 0, sizeof(*L));
 	L->bound = bound;
+	if (a->max_execs && R->execs >= a->max_execs) {
+		/* --iterations reached: no further execution, at any bound */
+		R->complete = false;
+		if (!R->why)
+			R->why = "the execution cap (--iterations) was hit";
+		if (L == &R->lv[R->nlv - 1])
+			R->nlv--;
+		return;
+	}
 	if (weft_dpor_reset(R->d, a->sc, a->por, bound, a->lock, R->wl, R->wl_len) < 0) {
 		R->complete = false;
 		R->why = "the search could not start";
 		return;
 	}
-	uint64_t cap = a->max_execs ? (a->max_execs > R->execs ? a->max_execs - R->execs : 1) : 0;
+	uint64_t cap = a->max_execs ? a->max_execs - R->execs : 0;
 	weft_dpor_set_caps(R->d, 0, 0, cap);
 	weft_dpor_count_final_states(R->d, bound == WEFT_BOUND_NONE);
 	/* (no metrics decorator: the search needs ops->on_step) */
@@ -105,25 +114,36 @@ static void search(struct run *R, unsigned bound)
 		n++;
 		R->last = R->r;
 		R->ran = true;
+		for (uint64_t c = R->r.continued_kinds; c; c &= c - 1) {
+			R->other[__builtin_ctzll(c)]++;   /* warnings gone past */
+			R->nr_other++;
+		}
 		if (R->r.kind != WEFT_KIND_NONE && a->want_kinds && !(a->want_kinds >> R->r.kind & 1)) {
 			/* not a kind asked for: counted, and the search goes
-			 * on; but the execution stopped at that report, so the
-			 * races of the threads' remaining events were never
-			 * seen: the reduction cannot certify past it (plain dfs
-			 * can, by trying every alternative) */
+			 * on; but if the execution stopped at that report
+			 * while a thread could still run, the races of the
+			 * remaining events were never seen: the search cannot
+			 * certify past it (neither can plain dfs) */
 			R->other[R->r.kind]++;
 			R->nr_other++;
-			if (a->por_auto) {
-				R->fallback = R->bug = true;
-				break;
+			if (R->r.cut_short) {
+				if (a->por_auto) {
+					/* plain dfs cannot certify past it either,
+					 * but it tries every alternative before the
+					 * cut, so it finds more (and says why it is
+					 * incomplete) */
+					R->fallback = R->bug = true;
+					break;
+				}
+				R->cut_by_other = true;
 			}
-			R->cut_by_other = true;
 		} else if (R->r.kind != WEFT_KIND_NONE) {
 			R->bug = true;
 			R->found_at = R->execs + n;
 			break;
 		}
-		if (a->por_auto && (weft_contexts_active() || weft_free_choices())) {
+		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
+				    weft_fair_restricted())) {
 			R->fallback = R->bug = true;
 			break;
 		}
@@ -153,8 +173,8 @@ static void search(struct run *R, unsigned bound)
 		R->complete = false;
 		if (!R->why)
 			R->why = R->cut_by_other
-				? "an execution stopped at a report of another kind (--kind): "
-				  "the reduction cannot see past it; use --por none"
+				? "an execution ended at a report of a kind not asked for (--kind) "
+				  "before every thread finished: what followed was not explored"
 				: weft_dpor_why_incomplete(R->d);
 	}
 }
@@ -260,8 +280,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.complete = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
-				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : 0,
+				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
 				      .lockdep_persist = true };
+	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();
 	if (!R.d)
 		return cli_io_error("out of memory");
@@ -477,7 +498,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		if (!a->workloads)
 			print_levels_text(&R);
 		if (R.nr_other) {
-			printf("other reports (not of --kind, skipped):");
+			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)
 				if (R.other[k])
 					printf(" %s x%" PRIu64, weft_kind_name((enum weft_kind)k),

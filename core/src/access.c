@@ -4,8 +4,9 @@
  * choices and yields. Each is a scheduling point, a trace event and a
  * detector hook (use-after-free through the shadow) at once.
  *
- * Memory model: sequential consistency; barriers are recorded, not
- * modelled (kernel.h).
+ * Memory model: sequential consistency, unless the run chose a weak one
+ * (memory/memory.h): then loads, stores and read-modify-writes of model
+ * threads go through the store buffers, and fences drain them.
  */
 #include <weft/kernel.h>
 
@@ -59,7 +60,11 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 		check_uaf(loc, s);
 	if (prev)
 		*prev = weft_last_write(addr);
-	old = do_op(addr, size, aop, a, b, &nv);
+	bool buffered = false;
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		old = weft_mem_access(addr, loc, size, aop, a, b, s, &nv, &buffered);
+	else
+		old = do_op(addr, size, aop, a, b, &nv);
 #ifdef WEFT_TSAN
 	if (aop != WEFT_A_STORE)
 		weft_tsan_acquire(addr);
@@ -72,7 +77,7 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (loc != WEFT_NO_LOC) {
 		if (M.fb && aop != WEFT_A_STORE)
 			feedback_read(loc, s);
-		if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
+		if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
 			shadow_write(loc, s);
 			if (M.fb)
 				feedback_write(loc, s);
@@ -111,21 +116,30 @@ void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s
 	/* the value a plain store overwrites, for the trace (read here, in
 	 * uninstrumented core code, so TSan sees only the model's access) */
 	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0 && s->ev == WEFT_EV_READ)
+		weft_mem_plain_read_begin((void *)addr, size);
 }
 
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
 		     const struct weft_site *s)
 {
 	uint32_t loc = loc_of(addr);
+	bool buffered = false;
 
 	if (s->ev == WEFT_EV_WRITE)
 		old = M.plain_old;
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0) {
+		if (s->ev == WEFT_EV_WRITE)
+			buffered = weft_mem_plain_write((void *)addr, loc, size, old, val, s);
+		else
+			weft_mem_plain_read_end();
+	}
 	weft_trace(s->ev, loc, old, val, s);
 	weft_sched_step(s->ev == WEFT_EV_WRITE ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, size, 0, s);
 	if (loc != WEFT_NO_LOC) {
 		if (M.fb && s->ev == WEFT_EV_READ)
 			feedback_read(loc, s);
-		if (s->ev == WEFT_EV_WRITE) {
+		if (s->ev == WEFT_EV_WRITE && !buffered) {
 			shadow_write(loc, s);
 			if (M.fb)
 				feedback_write(loc, s);
@@ -135,6 +149,13 @@ void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val
 
 void weft_barrier(const struct weft_site *s)
 {
+	weft_fence(WEFT_FENCE_MB, s);
+}
+
+void weft_fence(unsigned kind, const struct weft_site *s)
+{
+	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+		weft_mem_fence(kind);
 	weft_trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
 }
 
@@ -166,21 +187,28 @@ void weft_yield(const struct weft_site *s)
 	M.th[M.cur].last_site = s;
 	if (M.step > M.step_budget)
 		weft_sched_livelock("step budget exhausted");
+	if (__builtin_expect(M.step >= weft_mem_due, 0))
+		weft_mem_point(s);
 	weft_trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
 	/* A yield hands the CPU to another runnable thread whenever there is
 	 * one (as CHESS treats yields: a spinning thread is never chosen over
 	 * a thread that can make progress). That switch is free, and the
-	 * strategy only chooses among the others. */
+	 * strategy only chooses among the others. Under fair scheduling the
+	 * yielder then waits until those others have run (fairness.c). */
 	uint32_t others = eligible() & ~(1u << M.cur);
+	if (M.fair)
+		weft_fair_spun((unsigned)M.cur, s, WEFT_NO_LOC);
 	if (others) {
 		M.lone_yields = 0;
-		uint32_t saved = M.runnable;
-		M.runnable = others;
-		unsigned next = others & (others - 1) ? weft_sched_decide(0, s) : lowest(others);
-		M.runnable = saved;
+		unsigned next = others & (others - 1) ? weft_sched_decide(others, 0, s)
+						      : lowest(others);
 		M.next_flags |= WEFT_EVF_SWITCHED;
 		weft_sched_switch_to(next, false);
+	} else if (__builtin_expect(weft_mem_weak, 0) && M.lone_yields == 0) {
+		/* alone: time passes for the other CPUs' buffers too */
+		M.lone_yields++;
+		weft_mem_drain_all();
 	} else if (++M.lone_yields > WEFT_LONE_YIELD_LIMIT) {
 		weft_sched_livelock("a thread spins alone: nothing else can run to change what it waits for");
 	}

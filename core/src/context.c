@@ -206,11 +206,11 @@ void weft_ctx_thread_added(unsigned tid)
 /* ------------------------------------------------------------ interrupts */
 
 static struct weft_site irq_site = { __FILE__, "weft_ctx_run_irq", "interrupt", __LINE__,
-				     WEFT_EV_IRQ_ENTER, 0 };
+				     WEFT_EV_IRQ_ENTER, 0, WEFT_SITE_SC };
 static struct weft_site irq_exit_site = { __FILE__, "weft_ctx_run_irq", "interrupt return",
-					  __LINE__, WEFT_EV_IRQ_EXIT, 0 };
+					  __LINE__, WEFT_EV_IRQ_EXIT, 0, WEFT_SITE_SC };
 static struct weft_site irq_cpu_site = { __FILE__, "weft_ctx_run_irq", "interrupt CPU",
-					 __LINE__, WEFT_EV_CHOICE, 0 };
+					 __LINE__, WEFT_EV_CHOICE, 0, WEFT_SITE_SC };
 
 void weft_ctx_run_irq(unsigned tid)
 {
@@ -279,7 +279,7 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 /* ------------------------------------------------------------ migration */
 
 static struct weft_site migrate_site = { __FILE__, "weft_ctx_migrate", "migrate", __LINE__,
-					 WEFT_EV_CTX, 0 };
+					 WEFT_EV_CTX, 0, WEFT_SITE_SC };
 
 void weft_ctx_migrate(unsigned tid)
 {
@@ -293,6 +293,8 @@ void weft_ctx_migrate(unsigned tid)
 	unsigned to = (from + weft_choose(n, &migrate_site)) % n;
 	if (to == from)
 		return;
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_drain_cpu(from);   /* its stores stay visible to it */
 	M.cpu_threads[from] &= ~(1u << tid);
 	M.cpu_threads[to] |= 1u << tid;
 	M.cpu_of[tid] = (uint8_t)to;

@@ -331,7 +331,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost, ctx, choice;
+	bool capped, nondet, lost, ctx, choice, fair;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
@@ -960,6 +960,13 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	/* chosen while paused in a yield: it now reaches its next operation */
 	if (cur >= 0 && cur == d->await_tid)
 		return cur;
+	/* fair scheduling made a choice unfair (a thread spins): the search
+	 * cannot certify (dpor_end says why) and from here follows the fair
+	 * default, never a spinner while another thread can run */
+	if (__builtin_expect(dec->unfair != 0, 0)) {
+		go_stale(d);
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
 	uint32_t allowed = run;
 	/* Not enabled: a thread that would block without changing anything.
 	 * That choice only wastes a switch, until yields exist: then a
@@ -2279,6 +2286,12 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 			       "interrupts or threads sharing a CPU: a context that holds a CPU "
 			       "excludes threads in ways no dependence record shows, so partial-"
 			       "order reduction cannot certify this (use --por none)");
+	if (weft_fair_restricted())
+		set_incomplete(d, &d->fair,
+			       "fair scheduling passed over a spinning thread at a decision "
+			       "(docs/strategies.md, \"Fairness\"): which choice is fair depends "
+			       "on the order of earlier events, which partial-order reduction "
+			       "does not track, so it cannot certify this (use --por none)");
 	if (weft_free_choices())
 		set_incomplete(d, &d->choice,
 			       "the model chose values with weft_choose() (e.g. a spurious "
@@ -2391,7 +2404,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = d->ctx = d->choice = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->choice = d->fair = false;
 	d->why = NULL;
 	d->fop_known = 0;
 	d->nfr = d->replay = 0;
@@ -2429,7 +2442,8 @@ bool weft_dpor_done(const struct weft_dpor *d)
 
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
-	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice;
+	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice &&
+	       !d->fair;
 }
 
 const char *weft_dpor_why_incomplete(const struct weft_dpor *d)

@@ -30,6 +30,8 @@
 
 #include <weft/strategy.h>
 
+#include "internal.h"
+
 /* Present in libweft; absent from the native build, where POS falls back
  * to fresh priorities for the running thread only. */
 extern bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block)
@@ -37,7 +39,8 @@ extern bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *
 
 bool weft_input_is_genome(const uint8_t *buf, size_t len)
 {
-	return len >= 2 && buf[0] == WEFT_GENOME_MAGIC0 && buf[1] == WEFT_GENOME_MAGIC1;
+	return len >= 2 && buf[0] == WEFT_GENOME_MAGIC0 &&
+	       (buf[1] == WEFT_GENOME_MAGIC1 || buf[1] == WEFT_GENOME_MAGIC2);
 }
 
 static uint8_t at(const uint8_t *buf, size_t len, size_t i)
@@ -55,8 +58,11 @@ void weft_genome_decode(struct weft_genome *g, const uint8_t *buf, size_t len)
 	g->param = at(buf, len, 3);
 	g->seed = (uint32_t)at(buf, len, 4) | (uint32_t)at(buf, len, 5) << 8 |
 		  (uint32_t)at(buf, len, 6) << 16 | (uint32_t)at(buf, len, 7) << 24;
-	unsigned n = at(buf, len, 8);
-	i = WEFT_GENOME_HEADER;
+	g->version = at(buf, len, 1) == WEFT_GENOME_MAGIC2 ? 2 : 1;
+	if (g->version == 2)
+		g->mem = at(buf, len, 8);
+	i = g->version == 2 ? WEFT_GENOME_HEADER2 : WEFT_GENOME_HEADER;
+	unsigned n = at(buf, len, i - 1);   /* the last header byte */
 	for (unsigned k = 0; k < n && i + 2 <= len; k++, i += 2) {
 		g->wl[k].t_op = buf[i];
 		g->wl[k].arg = buf[i + 1];
@@ -77,16 +83,20 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 	size_t i = 0;
 	unsigned nov = g->nr_ov;
 
-	if (cap < WEFT_GENOME_HEADER + 2 * (size_t)g->nr_ops)
+	size_t hdr = g->version == 2 ? WEFT_GENOME_HEADER2 : WEFT_GENOME_HEADER;
+
+	if (cap < hdr + 2 * (size_t)g->nr_ops)
 		return 0;
-	while (nov && WEFT_GENOME_HEADER + 2 * (size_t)g->nr_ops + 3 * (size_t)nov > cap)
+	while (nov && hdr + 2 * (size_t)g->nr_ops + 3 * (size_t)nov > cap)
 		nov--;
 	buf[i++] = WEFT_GENOME_MAGIC0;
-	buf[i++] = WEFT_GENOME_MAGIC1;
+	buf[i++] = g->version == 2 ? WEFT_GENOME_MAGIC2 : WEFT_GENOME_MAGIC1;
 	buf[i++] = (uint8_t)(g->mode % WEFT_MODE__COUNT);
 	buf[i++] = g->param;
 	for (unsigned s = 0; s < 32; s += 8)
 		buf[i++] = (uint8_t)(g->seed >> s);
+	if (g->version == 2)
+		buf[i++] = g->mem;
 	buf[i++] = (uint8_t)g->nr_ops;
 	for (unsigned k = 0; k < g->nr_ops; k++) {
 		buf[i++] = g->wl[k].t_op;
@@ -137,9 +147,13 @@ size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenar
 	gr->nr_threads = sc->nr_threads;
 	memset(gr->nr_tov, 0, sizeof(gr->nr_tov));
 	gr->nr_cov = 0;
+	gr->nr_dov = 0;
 	for (unsigned k = 0; k < g->nr_ov; k++) {
 		struct weft_override o = g->ov[k];
-		if (o.b & 0x80) {
+		if ((o.b & 0x80) && g->version == 2 && (o.key & WEFT_OV_DELAY)) {
+			o.key &= (uint16_t)~WEFT_OV_DELAY;
+			gr->dov[gr->nr_dov++] = o;
+		} else if (o.b & 0x80) {
 			gr->cov[gr->nr_cov++] = o;
 		} else {
 			unsigned t = WEFT_OV_TID(o.key);
@@ -149,6 +163,7 @@ size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenar
 	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
 		sort_ov(gr->tov[t], gr->nr_tov[t]);
 	sort_ov(gr->cov, gr->nr_cov);
+	sort_ov(gr->dov, gr->nr_dov);
 	wl[0] = (uint8_t)g->nr_ops;
 	for (unsigned k = 0; k < g->nr_ops; k++) {
 		wl[1 + 2 * k] = g->wl[k].t_op;
@@ -214,6 +229,9 @@ static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 		__attribute__((fallthrough));   /* the highest priority runs */
 	case WEFT_MODE_POS: {
 		int best = -1;
+		/* fairness: a spinner only when no fair thread is runnable */
+		if (m & ~d->unfair)
+			m &= ~d->unfair;
 		for (; m; m &= m - 1) {
 			unsigned t = (unsigned)__builtin_ctz(m);
 			if (best < 0 || gr->prio[t] > gr->prio[best])
@@ -254,6 +272,37 @@ uint32_t weft_genome_run_value(struct weft_genome_run *gr, uint32_t index, uint3
 			break;
 	}
 	return gr->g.mode == WEFT_MODE_SERIAL ? 0 : weft_rng_below(&gr->rng, n);
+}
+
+uint32_t weft_genome_run_delay(struct weft_genome_run *gr, uint32_t index, uint32_t ncodes)
+{
+	const struct weft_genome *g = &gr->g;
+
+	if (g->version != 2 || ncodes < 2)
+		return 0;
+	for (unsigned k = 0; k < gr->nr_dov; k++) {
+		if (gr->dov[k].key == index)
+			return (gr->dov[k].b & 15u) % ncodes;
+		if (gr->dov[k].key > index)
+			break;
+	}
+	/* the rate r/64 in every mode but serial (its own stream: a delay
+	 * draw never moves the schedule's random choices) */
+	unsigned r = g->mem >> 2;
+	if (g->mode == WEFT_MODE_SERIAL || !r)
+		return 0;
+	uint64_t x = weft_mix64((uint64_t)g->seed << 20 ^ index ^ 0x4d454d00000000ull);
+	if ((x & 63) >= r)
+		return 0;
+	return 1 + (uint32_t)((x >> 8) % (ncodes - 1));
+}
+
+int weft_genome_run_memory(const struct weft_genome_run *gr)
+{
+	if (gr->g.version != 2)
+		return -1;
+	unsigned m = gr->g.mem & 3u;
+	return (int)(m < WEFT_MEM__COUNT ? m : WEFT_MEM__COUNT - 1);
 }
 
 static bool races(const struct weft_step_info *a, const struct weft_step_info *b)

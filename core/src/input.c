@@ -143,3 +143,10 @@ enum weft_kind weft_kind_from_name(const char *name)
 			return (enum weft_kind)k;
 	return WEFT_KIND_NONE;
 }
+
+uint64_t weft_continue_kinds(unsigned checks, uint64_t want)
+{
+	if (!(checks & WEFT_CHECK_CONTINUE_WARNINGS) || !want)
+		return 0;
+	return WEFT_WARNING_KINDS & ~want;
+}

@@ -42,6 +42,19 @@
  * a witness (weft_lockdep_last_witness); a replay seeds the graph with the
  * witness (weft_run_opts.lockdep_seed) so the report reproduces alone.
  * Fuzz targets run with persistence off: an input must reproduce by itself.
+ *
+ * Invariant (what makes a persistent run deterministic): an execution's
+ * outcome depends on earlier executions only through facts it reports as
+ * its witness. So every edge and usage bit is checked at its first use in
+ * each execution, whether or not an earlier execution already added it
+ * (checking only new facts made a later execution silent because an
+ * earlier one had reported: its re-run from a fresh graph then reported
+ * and disagreed), the fact's sites are refreshed to this execution's on
+ * that first use, and the graph gains every fact whether or not its check
+ * reported (a warning the run goes on past, weft_run_opts.continue_kinds,
+ * leaves the graph as a silent check would). A re-run from a fresh graph
+ * seeded with the witness then meets the same first fatal report: every
+ * check before it sees a subset of the facts the original saw.
  */
 #include <string.h>
 
@@ -68,12 +81,15 @@ struct ld_class {
 	uint64_t key;
 	uint32_t loc;                   /* an instance, for names */
 	uint8_t used;                   /* 1 << USE_* */
-	struct ld_use use[USE__COUNT];
+	struct ld_use use[USE__COUNT];  /* use[u].exec: the execution of its
+					   last check (its first use there) */
 };
 
 struct ld_edge {
 	uint16_t a, b;
-	struct ld_use from, to;         /* the acquisition of a (held), of b */
+	struct ld_use from, to;         /* the acquisition of a (held), of b;
+					   to.exec: the execution of its last
+					   check (its first use there) */
 };
 
 struct ld_held {
@@ -417,15 +433,17 @@ static void inversion_report(int held, int next, const struct ld_held *h, const 
 	const struct ld_edge *back;
 	bool earlier;
 
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
 	path_text(path, len, chain, sizeof(chain), &back, &earlier);
 	class_name(held, b, sizeof(b));
 	class_name(next, a, sizeof(a));
 	struct weft_access other = back ? access_of(&back->to) : access_of(&h->at);
-	weft_report2(WEFT_KIND_LOCK_ORDER, lock, s, &other,
-		     "possible circular locking dependency: T%d takes %s while holding %s "
-		     "(taken at step %u); the other order %s was taken %s",
-		     M.cur, a, b, h->at.step, chain,
-		     earlier ? "in an earlier execution of this run" : "in this execution");
+	if (weft_warn2(WEFT_KIND_LOCK_ORDER, lock, s, &other,
+		       "possible circular locking dependency: T%d takes %s while holding %s "
+		       "(taken at step %u); the other order %s was taken %s",
+		       M.cur, a, b, h->at.step, chain,
+		       earlier ? "in an earlier execution of this run" : "in this execution"))
+		nr_witness = w0;
 }
 
 /* Classes reachable from c along the order graph, c included: forward
@@ -479,6 +497,7 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 
 	uint16_t path[16];
 	unsigned len = find_path(safe, unsafe, path, 16);
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
 	char chain[160];
 	const struct ld_edge *first;
 	bool earlier;
@@ -487,13 +506,14 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 	witness_use(unsafe, in + 1);
 	const struct ld_use *us = &G.cls[safe].use[in], *uu = &G.cls[unsafe].use[in + 1];
 	struct weft_access other = access_of(uu);
-	weft_report2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
-		     "%s-safe -> %s-unsafe lock order %s: the first in %s context (step %u, "
-		     "T%u%s), the last with %ss on (step %u, T%u%s)",
-		     what[in], what[in], chain, in == USE_IN_HARDIRQ ? "hard-IRQ" : "softirq",
-		     us->step, us->tid, us->exec != G.exec ? ", earlier" : "",
-		     in == USE_IN_HARDIRQ ? "interrupt" : "bottom half", uu->step, uu->tid,
-		     uu->exec != G.exec ? ", earlier" : "");
+	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
+		       "%s-safe -> %s-unsafe lock order %s: the first in %s context (step %u, "
+		       "T%u%s), the last with %ss on (step %u, T%u%s)",
+		       what[in], what[in], chain, in == USE_IN_HARDIRQ ? "hard-IRQ" : "softirq",
+		       us->step, us->tid, us->exec != G.exec ? ", earlier" : "",
+		       in == USE_IN_HARDIRQ ? "interrupt" : "bottom half", uu->step, uu->tid,
+		       uu->exec != G.exec ? ", earlier" : ""))
+		nr_witness = w0;
 	return true;
 }
 
@@ -503,31 +523,34 @@ static void usage(int c, unsigned use, const void *lock, const struct weft_site 
 							 "SOFTIRQ-ON" };
 	struct ld_class *k = &G.cls[c];
 
-	bool fresh = !(k->used >> use & 1);
-	if (fresh) {
-		k->used |= (uint8_t)(1u << use);
-		k->use[use] = use_now(s);
-	}
+	/* checked at its first use in this execution (the invariant above) */
+	bool first = !(k->used >> use & 1) || k->use[use].exec != G.exec;
+	if (!first)
+		return;
+	k->used |= (uint8_t)(1u << use);
+	k->use[use] = use_now(s);
 	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
 	if (!(k->used >> opp & 1)) {
-		/* a new usage bit: safe -> unsafe through the graph (an IRQ-safe
-		 * class reaching an unsafe one, or reached by a safe one) */
-		if (fresh && G.nr_edges)
+		/* safe -> unsafe through the graph (an IRQ-safe class reaching
+		 * an unsafe one, or reached by a safe one) */
+		if (G.nr_edges)
 			(void)(use & 1 ? safe_unsafe(c, c, use - 1, lock, s)
 				       : safe_unsafe(c, c, use, lock, s));
 		return;
 	}
 	char name[48];
 	class_name(c, name, sizeof(name));
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
 	witness_use(c, opp);
 	struct weft_access other = access_of(&k->use[opp]);
-	weft_report2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
-		     "inconsistent {%s} -> {%s} usage of %s: taken %s, and %s (step %u, T%u%s)",
-		     names[use & ~1u], names[use | 1u], name,
-		     use & 1 ? "with interrupts enabled here" : "in interrupt context here",
-		     opp & 1 ? "with them enabled" : "in interrupt context",
-		     k->use[opp].step, k->use[opp].tid,
-		     k->use[opp].exec != G.exec ? ", an earlier execution" : "");
+	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
+		       "inconsistent {%s} -> {%s} usage of %s: taken %s, and %s (step %u, T%u%s)",
+		       names[use & ~1u], names[use | 1u], name,
+		       use & 1 ? "with interrupts enabled here" : "in interrupt context here",
+		       opp & 1 ? "with them enabled" : "in interrupt context",
+		       k->use[opp].step, k->use[opp].tid,
+		       k->use[opp].exec != G.exec ? ", an earlier execution" : ""))
+		nr_witness = w0;
 }
 
 /* ---------------------------------------------------------- the hooks */
@@ -558,25 +581,33 @@ void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site
 		for (unsigned i = 0; i < T[M.cur].n; i++) {
 			const struct ld_held *h = &T[M.cur].h[i];
 			int a = h->cls;
-			if (a == c || (G.adj[a][c / 64] >> (c % 64) & 1))
+			if (a == c)
 				continue;
-			if (find_path(c, a, (uint16_t[16]){ 0 }, 16)) {
+			struct ld_edge *e = NULL;
+			if (G.adj[a][c / 64] >> (c % 64) & 1) {
+				e = (struct ld_edge *)edge_of(a, c);
+				if (!e || e->to.exec == G.exec)
+					continue;   /* checked in this execution */
+			}
+			/* each report below, if the run goes on past it, leaves
+			 * the graph as a silent check would (the invariant) */
+			bool inverted = find_path(c, a, (uint16_t[16]){ 0 }, 16) != 0;
+			if (inverted)
 				inversion_report(a, c, h, lock, s);
-				return;
+			if (!e) {
+				if (G.nr_edges == LD_MAX_EDGES) {
+					G.full = true;
+					continue;
+				}
+				e = &G.edges[G.nr_edges++];
+				e->a = (uint16_t)a;
+				e->b = (uint16_t)c;
+				G.adj[a][c / 64] |= 1ull << (c % 64);
 			}
-			if (G.nr_edges == LD_MAX_EDGES) {
-				G.full = true;
-				continue;
-			}
-			struct ld_edge *e = &G.edges[G.nr_edges++];
-			e->a = (uint16_t)a;
-			e->b = (uint16_t)c;
 			e->from = h->at;
 			e->to = use_now(s);
-			G.adj[a][c / 64] |= 1ull << (c % 64);
-			if (safe_unsafe(a, c, USE_IN_HARDIRQ, lock, s) ||
-			    safe_unsafe(a, c, USE_IN_SOFTIRQ, lock, s))
-				return;
+			if (!inverted && !safe_unsafe(a, c, USE_IN_HARDIRQ, lock, s))
+				(void)safe_unsafe(a, c, USE_IN_SOFTIRQ, lock, s);
 		}
 	}
 	if (T[M.cur].n < LD_MAX_HELD) {
@@ -618,7 +649,7 @@ void weft_lockdep_exit(unsigned tid)
 	char name[48];
 	struct weft_access other = access_of(&h->at);
 	weft_describe_loc(M.sc, loc_of(h->lock), name, sizeof(name));
-	weft_report2(WEFT_KIND_LOCK_HELD_AT_EXIT, h->lock, h->at.site, &other,
+	weft_warn2(WEFT_KIND_LOCK_HELD_AT_EXIT, h->lock, h->at.site, &other,
 		     "T%u %s holding %s (taken at step %u)%s", tid,
 		     thread_irq(&M.th[tid]) >= 0 ? "returns from its interrupt handler" : "ends",
 		     name, h->at.step, T[tid].n > 1 ? " and more" : "");

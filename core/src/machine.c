@@ -318,19 +318,21 @@ static void record_decision(const struct weft_decision *d, int chosen)
 
 /* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
  * thread may continue (a preemption point). */
-unsigned weft_sched_decide(int cur_ok, const struct weft_site *s)
+unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s)
 {
 	struct weft_decision d;
 
 	d.index = M.decisions++;
 	d.step = M.step;
-	d.cur = cur_ok ? M.cur : -1;
-	d.runnable = eligible();
+	d.runnable = offer;
+	d.unfair = unfair_of(offer);
+	d.cur = cur_ok && !(d.unfair >> M.cur & 1) ? M.cur : -1;
 	d.site = s;
-	/* the default after a switch is the lowest thread; a pending
+	/* the default after a switch is the lowest fair thread; a pending
 	 * interrupt only when nothing else can run */
-	uint32_t threads = d.runnable & ~M.irq_threads;
-	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : d.runnable);
+	uint32_t fair = d.runnable & ~d.unfair;
+	uint32_t threads = fair & ~M.irq_threads;
+	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : fair);
 	int c = M.ops->pick_next(M.st, &d);
 	if (c < 0 || c >= WEFT_MAX_THREADS || !(d.runnable & (1u << c)))
 		c = d.dflt;
@@ -411,15 +413,19 @@ void weft_sched_reschedule(bool leaving)
 #endif
 		return;
 	}
-	unsigned next = e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e);
+	unsigned next = e & (e - 1) ? weft_sched_decide(e, 0, NULL) : lowest(e);
 	M.next_flags |= WEFT_EVF_SWITCHED;
 	weft_sched_switch_to(next, leaving);
 }
 
 void weft_sched_livelock(const char *why)
 {
+	char spin[160] = "";
+
+	if (M.fair)
+		weft_fair_describe(spin, sizeof(spin));
 	weft_report(WEFT_KIND_LIVELOCK, NULL, M.cur >= 0 ? M.th[M.cur].last_site : NULL,
-		    "%s", why);
+		    "%s%s%s", why, spin[0] ? ": " : "", spin);
 	__builtin_trap();   /* reports from a thread never return */
 }
 
@@ -490,7 +496,7 @@ bool weft_sched_wake_thread(unsigned tid)
  * its id is computed on first use, from the same basename/function/text
  * hash as every site). */
 static struct weft_site end_site = { __FILE__, "thread_main", "thread end", __LINE__,
-				     WEFT_EV_END, 0 };
+				     WEFT_EV_END, 0, WEFT_SITE_SC };
 
 static void thread_main(void *arg)
 {
@@ -782,6 +788,23 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_end(ap);
 }
 
+bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
+		const struct weft_access *other, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* gone past: no event and no verdict, so the trace is the one a run
+	 * that never checked would have */
+	if (M.o->continue_kinds >> k & 1 && WEFT_WARNING_KINDS >> k & 1) {
+		M.res->continued_kinds |= 1ull << k;
+		return true;
+	}
+	va_start(ap, fmt);
+	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 static void report_as(enum weft_kind k, const void *obj, const struct weft_site *s,
 		      const struct weft_access *other, int here_tid, uint32_t since,
 		      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
@@ -952,6 +975,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return n;
 	weft_tsan_host_ignore(true);
 	M.wl_len = (size_t)n;
+	{
+		/* the run's memory model, never weakened by the input's */
+		int m = o->memory < WEFT_MEM__COUNT ? o->memory : WEFT_MEM_SC;
+		int asked = ops->memory ? ops->memory(st) : -1;
+		weft_mem_reset((enum weft_memory_model)(asked >= 0 && asked < m ? asked : m));
+	}
 	if (world_reserve(sc->world_size ? sc->world_size : 1)) {
 		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
@@ -1032,6 +1061,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.nr_threads += sc->nr_irqs;
 		weft_ctx_reset();
+		weft_fair_reset();
 		weft_lockdep_begin();
 		weft_wq_reset();
 		M.in_exec = true;
@@ -1041,7 +1071,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		weft_tsan_release(&tsan_start_sync);
 		if (sigsetjmp(M.overflow_jmp, 0) == 0) {
 			uint32_t e = eligible();
-			weft_sched_switch_to(e & (e - 1) ? weft_sched_decide(0, NULL) : lowest(e), false);
+			weft_sched_switch_to(e & (e - 1) ? weft_sched_decide(e, 0, NULL) : lowest(e), false);
 		} else {
 			/* SIGSEGV on a guard page: we are back on the host stack,
 			 * with SIGSEGV still blocked by the handler's entry */
@@ -1071,6 +1101,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		}
 		M.in_exec = false;
 		M.cur = -1;
+		/* weak memory: every store is visible before the audits */
+		if (__builtin_expect(weft_mem_weak, 0) && !M.aborted && r->kind == WEFT_KIND_NONE)
+			weft_mem_drain_all();
 		/* an aborted execution's paused threads, and at a normal end the
 		 * daemons left asleep (idle workers) */
 		bool paused = M.aborted;
@@ -1093,6 +1126,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	r->switches = M.switches;
 	r->preemptions = M.preemptions;
 	r->trace_hash = M.hashing ? M.hash ^ (uint64_t)r->kind << 56 : 0;
+	r->cut_short = M.aborted && r->kind != WEFT_KIND_DEADLOCK &&
+		       r->kind != WEFT_KIND_LOST_WAKEUP;
 	r->nr_wl_bytes = (uint32_t)M.wl_len;
 	r->nr_choices = M.choices;
 	if (ops->end)
@@ -1148,6 +1183,11 @@ uint32_t weft_free_choices(void)
 bool weft_contexts_active(void)
 {
 	return M.ctx_active;
+}
+
+bool weft_fair_restricted(void)
+{
+	return M.fair_restricted;
 }
 
 const void *weft_last_world(void)

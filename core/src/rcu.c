@@ -344,7 +344,7 @@ static void rcu_thread_end(unsigned tid)
 		return;
 	static struct weft_site end_site = { __FILE__, "rcu_thread_end",
 					     "thread ends inside an RCU read-side section",
-					     __LINE__, WEFT_EV_NOTE, 0 };
+					     __LINE__, WEFT_EV_NOTE, 0, WEFT_SITE_SC };
 	struct weft_access other = access_at((int)tid, r->bk[tid].lock_step, r->bk[tid].lock_site);
 	weft_report2(WEFT_KIND_RCU_MISUSE, &r->rd[tid], &end_site, &other,
 		     "T%u ends inside an RCU read-side section (nesting %u): its grace "
@@ -390,7 +390,7 @@ void weft_synchronize_rcu(const struct weft_site *s)
 
 static struct weft_site kfree_site = { __FILE__, "rcu_do_batch",
 				       "kfree_rcu(): free after a grace period", __LINE__,
-				       WEFT_EV_FREE, 0 };
+				       WEFT_EV_FREE, 0, WEFT_SITE_SC };
 
 static void invoke(struct weft_rcu_cb *cb)
 {
@@ -407,12 +407,12 @@ static void invoke(struct weft_rcu_cb *cb)
  * it sleeps until that callback's grace period is over and runs it.
  */
 static struct weft_site batch_site = { __FILE__, "rcu_do_batch", "rcu_do_batch()", __LINE__,
-				       WEFT_EV_RMW, 0 };
+				       WEFT_EV_RMW, 0, WEFT_SITE_SC };
 static struct weft_site gp_site = { __FILE__, "rcu_do_batch",
 				    "rcu_do_batch(): wait for the grace period", __LINE__,
-				    WEFT_EV_WAIT, 0 };
+				    WEFT_EV_WAIT, 0, WEFT_SITE_SC };
 static struct weft_site spawn_site = { __FILE__, "call_rcu", "spawn(rcu callback kthread)",
-				       __LINE__, WEFT_EV_SPAWN, 0 };
+				       __LINE__, WEFT_EV_SPAWN, 0, WEFT_SITE_SC };
 
 static void wake_barriers(struct weft_rcu_core *r)
 {

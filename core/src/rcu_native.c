@@ -126,7 +126,7 @@ void weft_rcu_native_thread_end(void)
 {
 	static struct weft_site end_site = { __FILE__, "rcu_thread_end",
 					     "thread ends inside an RCU read-side section",
-					     __LINE__, WEFT_EV_NOTE, 0 };
+					     __LINE__, WEFT_EV_NOTE, 0, WEFT_SITE_SC };
 
 	if (weft_rcu_read_lock_held())
 		weft_report(WEFT_KIND_RCU_MISUSE, NULL, &end_site,
@@ -199,7 +199,7 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 {
 	static struct weft_site spawn_site = { __FILE__, "call_rcu",
 					       "spawn(rcu callback kthread)", __LINE__,
-					       WEFT_EV_SPAWN, 0 };
+					       WEFT_EV_SPAWN, 0, WEFT_SITE_SC };
 	bool spawn;
 
 	weft_native_poll();

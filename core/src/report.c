@@ -34,6 +34,7 @@ static const char *ev_name(unsigned ev)
 	case WEFT_EV_IRQ_ENTER: return "irq";
 	case WEFT_EV_IRQ_EXIT: return "irq-ret";
 	case WEFT_EV_CTX: return "ctx";
+	case WEFT_EV_FLUSH: return "flush";
 	}
 	return "?";
 }

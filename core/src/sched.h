@@ -41,6 +41,7 @@
 #include "core_state.h"
 #include "fiber.h"
 #include "internal.h"
+#include "memory/memory.h"
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
@@ -91,6 +92,27 @@ struct wthread {
 	uint8_t waker;
 	uint32_t end_ev;      /* events traced when it ended (UINT32_MAX: not
 				 ended); display only */
+
+	/* fair scheduling (M.fair): progress changes with every event of this
+	 * thread that changes state (a write that changes a value, a block, a
+	 * spawn, a free...), except that a lock's acquisition and its release
+	 * cancel (xor of h(lock)): a loop iteration that only takes and drops
+	 * a lock and looks leaves it as it was. obs[] its last observations
+	 * (a read, a failed trylock,
+	 * an RMW or store that left the value), one slot per site and location,
+	 * the least recently stored reused. The same
+	 * observation again — same site and location, no other thread's write
+	 * to it since, the same progress — is a spin. */
+	uint64_t progress;
+	struct weft_spin_obs {
+		uint32_t site_id, loc, w;
+		uint32_t repeats;            /* times seen again unchanged */
+		uint64_t progress;
+	} obs[4];
+	uint8_t obs_next;                    /* the slot to reuse next */
+	const struct weft_site *spin_site;   /* its last spin (reports) */
+	uint32_t spin_loc;
+	uint32_t nr_spins;                   /* spins since an observation changed */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -156,6 +178,15 @@ struct weft_machine {
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;
+	/* fair scheduling (docs/strategies.md, "Fairness"; CHESS's fair
+	 * scheduler, Musuvathi and Qadeer, PLDI 2008): a thread t in spinners
+	 * spun without progress; choosing it is unfair while a thread of
+	 * spin_wait[t] (the others that could run when it spun) is eligible
+	 * and has not run since. */
+	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	bool fair_restricted;    /* some decision had an unfair choice */
+	uint32_t spinners;
+	uint32_t spin_wait[WEFT_MAX_THREADS];
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
@@ -236,6 +267,82 @@ static inline uint32_t loc_of(const void *p)
 	return a - w < M.loc_limit ? (uint32_t)(a - w) : WEFT_NO_LOC;
 }
 
+/* ------------------------------------------------------- fairness */
+
+void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
+uint32_t weft_fair_offer(uint32_t e);
+void weft_fair_ran(unsigned tid);
+void weft_fair_reset(void);
+/* The spinners (and the threads that run) for a livelock report. */
+size_t weft_fair_describe(char *buf, size_t n);
+
+/* The threads of e whose choice is unfair: spinners that must let others
+ * run first (0 if every thread of e spins, or none does). */
+static inline uint32_t unfair_of(uint32_t e)
+{
+	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
+}
+
+/* The fairness bookkeeping of the event the current thread just traced:
+ * progress, or an observation that may be a spin (fairness.c). */
+static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	struct wthread *t = &M.th[M.cur];
+	const uint64_t k = 0x9e3779b97f4a7c15ull;
+	uint64_t l = (uint64_t)loc << 32 | loc;
+
+	switch (ev) {
+	case WEFT_EV_READ:
+		break;
+	case WEFT_EV_TRYLOCK:
+		if (M.next_flags & WEFT_EVF_FAILED)
+			break;
+		__attribute__((fallthrough));   /* taken */
+	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
+		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
+		return;
+	case WEFT_EV_RMW: case WEFT_EV_WRITE:
+		if (old == val)
+			break;
+		t->progress += 1ull << 32;   /* a value changed: progress */
+		return;
+	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
+		return;
+	default:
+		t->progress ^= ((uint64_t)M.step << 8 | ev) * k + 1;
+		return;
+	}
+	if (loc == WEFT_NO_LOC)
+		return;
+	const struct shadow *sh = &M.shadow[loc];
+	/* the last write by another thread (a write of its own that left
+	 * the value, a failed TAS, is no progress) */
+	uint32_t w = sh->epoch != M.epoch ? 0 : sh->tid == (uint8_t)M.cur ? ~0u : sh->step + 1;
+	uint32_t id = site_id(s);
+	struct weft_spin_obs *o = NULL;
+	for (unsigned i = 0; i < 4; i++)
+		if (t->obs[i].site_id == id && t->obs[i].loc == loc)
+			o = &t->obs[i];
+	if (!o) {   /* the least recent of the four */
+		o = &t->obs[t->obs_next++ & 3];
+	} else if (o->w == w && o->progress == t->progress) {
+		/* a failure retried (trylock, cmpxchg, test-and-set) spins at
+		 * once; a plain read only when polled a fourth time, so that a
+		 * reader repeating a read-only operation is not taken for a
+		 * poll loop before it has repeated it more than workloads do */
+		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u))
+			weft_fair_spun((unsigned)M.cur, s, loc);
+		return;
+	}
+	o->site_id = id;
+	o->loc = loc;
+	o->w = w;
+	o->repeats = 0;
+	o->progress = t->progress;
+	t->nr_spins = 0;
+}
+
 /* Values that are pointers into the world are traced as offsets. */
 static inline uint64_t trace_val(uint64_t v)
 {
@@ -262,13 +369,9 @@ void weft_record_event(const struct weft_event *e);
 
 /* The trace event of the operation the current thread (or the host) just
  * performed: into the ring, the trace hash, and the recording. */
-static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-			      const struct weft_site *s)
+static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
+			      uint64_t val, const struct weft_site *s)
 {
-	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
-
-	old = trace_val(old);
-	val = trace_val(val);
 	if (M.hashing) {
 		uint64_t h = M.hash;
 		uint64_t id = site_id(s);
@@ -278,6 +381,16 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 		h = weft_mix64(h ^ val);
 		M.hash = h;
 	}
+}
+
+static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, ev, loc, old, val, s);
 
 	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 	e->step = M.step;
@@ -295,7 +408,27 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 		e->flags |= WEFT_EVF_CALL;
 		M.callers[M.cur + 1].fresh = false;
 	}
+	if (M.fair && M.cur >= 0)
+		fair_event(ev, loc, old, val, s);
 	M.next_flags = 0;
+	if (M.o->record)
+		weft_record_event(e);
+}
+
+/* The event of a buffered store of thread tid on cpu becoming visible
+ * (memory/): traced under that thread, at the current step, with no
+ * context flags or caller and without taking the current thread's
+ * pending flags. */
+static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint64_t old,
+				    uint64_t val, const struct weft_site *s)
+{
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, WEFT_EV_FLUSH, loc, old, val, s);
+
+	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+	*e = (struct weft_event){ .step = M.step, .tid = tid, .cpu = cpu, .ev = WEFT_EV_FLUSH,
+				  .loc = loc, .site = s, .old = old, .val = val };
 	if (M.o->record)
 		weft_record_event(e);
 }
@@ -309,7 +442,11 @@ static inline uint32_t eligible(void)
 	return M.runnable & ~M.excluded;
 }
 
-unsigned weft_sched_decide(int cur_ok, const struct weft_site *s);
+/* Ask the strategy which of the threads in offer runs next (offer has
+ * two or more); cur_ok: the current thread is in offer and may go on (a
+ * preemption point), unless it spins (fairness: then switching away is
+ * free and the default is another thread). */
+unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
@@ -334,13 +471,18 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	if (__builtin_expect(t->pass, 0)) {
 		t->pass = false;
 	} else if (e & (e - 1)) {
-		unsigned next = weft_sched_decide(1, s);
+		unsigned next = weft_sched_decide(e, 1, s);
 		if ((int)next != M.cur)
 			weft_sched_switch_to(next, false);
 	}
+	if (__builtin_expect(M.spinners != 0, 0))
+		weft_fair_ran((unsigned)M.cur);
 	/* the operation after this point runs as step M.step */
 	if (__builtin_expect(++M.step > M.step_budget, 0))
 		weft_sched_livelock("step budget exhausted");
+	/* weak memory only (weft_mem_due is UINT32_MAX under sc) */
+	if (__builtin_expect(M.step >= weft_mem_due, 0))
+		weft_mem_point(s);
 }
 
 static inline void sched_point(const struct weft_site *s)
@@ -414,6 +556,14 @@ static inline void weft_ctx_preempt_dec(void)
 }
 
 /* ------------------------------------------------------- lockdep-lite */
+
+/* A report of a warning kind (WEFT_WARNING_KINDS): when the run goes on
+ * past that kind (o->continue_kinds) it is counted in the result and
+ * returns true, leaving no trace; otherwise it is reported as
+ * weft_report2() reports (from a thread it does not return). */
+bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
+		const struct weft_access *other, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
 extern bool weft_lockdep_on;

@@ -165,6 +165,20 @@ static uint32_t bytes_value(void *st, uint32_t index, uint32_t n)
 	return 0;
 }
 
+static uint32_t bytes_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_bytes *b = st;
+
+	return b->genome ? weft_genome_run_delay(&b->gr, index, ncodes) : 0;
+}
+
+static int bytes_memory(void *st)
+{
+	struct weft_bytes *b = st;
+
+	return b->genome ? weft_genome_run_memory(&b->gr) : -1;
+}
+
 /* Only a genome counts operations per thread (its overrides' keys). */
 static void bytes_step(void *st, const struct weft_step_info *si)
 {
@@ -180,6 +194,8 @@ const struct weft_strategy_ops weft_strategy_bytes = {
 	.pick_next = bytes_pick,
 	.pick_value = bytes_value,
 	.on_step = bytes_step,
+	.pick_delay = bytes_delay,
+	.memory = bytes_memory,
 };
 
 int weft_entries_from_decisions(const struct weft_scenario *sc,
@@ -279,11 +295,30 @@ static uint32_t random_value(void *st, uint32_t index, uint32_t n)
 	return weft_rng_below(&r->rng, n);
 }
 
+/* The weak-memory probability model of random and pct (docs/strategies.md):
+ * each store stays buffered with probability 1/2, for a delay code
+ * uniform over 1..ncodes-1 (1..8 steps, then 16, 32, ... 1024). */
+static uint32_t delay_draw(struct weft_rng *r, uint32_t ncodes)
+{
+	if (ncodes < 2 || !weft_rng_below(r, 2))
+		return 0;
+	return 1 + weft_rng_below(r, ncodes - 1);
+}
+
+static uint32_t random_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_random *r = st;
+
+	(void)index;
+	return delay_draw(&r->rng, ncodes);
+}
+
 const struct weft_strategy_ops weft_strategy_random = {
 	.name = "random",
 	.begin = random_begin,
 	.pick_next = random_pick,
 	.pick_value = random_value,
+	.pick_delay = random_delay,
 };
 
 /* ------------------------------------------------------------------ pct */
@@ -343,7 +378,10 @@ static int pct_pick(void *st, const struct weft_decision *d)
 			if (p->change[i] == d->step)
 				p->prio[d->cur] = i + 1;
 	int best = -1;
-	for (uint32_t m = d->runnable; m; m &= m - 1) {
+	/* fairness: a spinner only when no fair thread is runnable (pct's
+	 * priorities would otherwise starve the thread it waits for) */
+	uint32_t fair = d->runnable & ~d->unfair ? d->runnable & ~d->unfair : d->runnable;
+	for (uint32_t m = fair; m; m &= m - 1) {
 		unsigned t = (unsigned)__builtin_ctz(m);
 		if (!p->prio[t]) {
 			/* a thread the scenario does not declare (an interrupt
@@ -375,12 +413,23 @@ static void pct_end(void *st, const struct weft_exec_result *r)
 		p->k = r->steps;
 }
 
+/* PCT's guarantee is about the schedule; delays are drawn as random's,
+ * from PCT's own stream. */
+static uint32_t pct_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_pct *p = st;
+
+	(void)index;
+	return delay_draw(&p->rng, ncodes);
+}
+
 const struct weft_strategy_ops weft_strategy_pct = {
 	.name = "pct",
 	.begin = pct_begin,
 	.pick_next = pct_pick,
 	.pick_value = pct_value,
 	.end = pct_end,
+	.pick_delay = pct_delay,
 };
 
 /* ------------------------------------------------------------------ dfs */
@@ -393,6 +442,22 @@ void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned 
 	d->bound = bound;
 	d->fixed_wl = wl;
 	d->fixed_wl_len = wl_len;
+	d->delay_bound = WEFT_DFS_DELAY_BOUND;
+}
+
+/* What choosing alt at frame f costs: a preemption when the current thread
+ * could go on and alt is another, or when alt spins while a fair thread
+ * is runnable (fairness: the unfair choice). */
+static unsigned frame_cost(const struct weft_dfs_frame *f, unsigned alt)
+{
+	return (f->cur_runnable == 1 && alt != f->dflt) || (f->unfair >> alt & 1);
+}
+
+/* Preemptions and delayed stores before the frame after p. */
+static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned *del)
+{
+	*pre = p->preempt_before + frame_cost(p, p->chosen);
+	*del = p->delayed_before + (p->cur_runnable == 3 && p->chosen != 0);
 }
 
 /* The alternative after `chosen` in the order: default, then the other
@@ -422,8 +487,9 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			struct weft_dfs_frame *f = &d->f[i];
 			int alt = (int)f->chosen;
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
-				unsigned pre = f->preempt_before + (f->cur_runnable == 1 && alt != f->dflt);
-				if (pre <= d->bound)
+				unsigned pre = f->preempt_before + frame_cost(f, (unsigned)alt);
+				unsigned del = f->delayed_before + (f->cur_runnable == 3 && alt != 0);
+				if (pre <= d->bound && del <= d->delay_bound)
 					break;
 			}
 			if (alt >= 0) {
@@ -444,6 +510,23 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 		       wl, cap);
 }
 
+static void new_frame(struct weft_dfs *d, uint32_t i, uint16_t runnable, uint16_t unfair,
+		      uint8_t dflt, uint8_t kind)
+{
+	struct weft_dfs_frame *f = &d->f[i];
+	unsigned pre = 0, del = 0;
+
+	if (i > 0)
+		frame_counts(&d->f[i - 1], &pre, &del);
+	f->runnable = runnable;
+	f->unfair = unfair;
+	f->dflt = dflt;
+	f->cur_runnable = kind;
+	f->chosen = dflt;
+	f->preempt_before = (uint8_t)(pre > 255 ? 255 : pre);
+	f->delayed_before = (uint8_t)(del > 255 ? 255 : del);
+}
+
 static int dfs_pick(void *st, const struct weft_decision *dec)
 {
 	struct weft_dfs *d = st;
@@ -461,20 +544,12 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 		 * default and whether the current thread could go on are
 		 * compared too. */
 		if (f->cur_runnable > 1 || f->runnable != dec->runnable || f->dflt != dec->dflt ||
-		    f->cur_runnable != (dec->cur >= 0))
+		    f->cur_runnable != (dec->cur >= 0) || f->unfair != dec->unfair)
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
-	unsigned before = 0;
-	if (i > 0) {
-		struct weft_dfs_frame *p = &d->f[i - 1];
-		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
-	}
-	f->runnable = (uint16_t)dec->runnable;
-	f->dflt = (uint8_t)dec->dflt;
-	f->cur_runnable = dec->cur >= 0;
-	f->chosen = (uint8_t)dec->dflt;
-	f->preempt_before = (uint8_t)(before > 255 ? 255 : before);
+	new_frame(d, i, (uint16_t)dec->runnable, (uint16_t)dec->unfair, (uint8_t)dec->dflt,
+		  dec->cur >= 0);
 	return dec->dflt;
 }
 
@@ -503,16 +578,36 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 			d->overflow = true;   /* nondeterministic model */
 		return f->chosen;
 	}
-	unsigned before = 0;
-	if (i > 0) {
-		struct weft_dfs_frame *p = &d->f[i - 1];
-		before = p->preempt_before + (p->cur_runnable == 1 && p->chosen != p->dflt);
+	new_frame(d, i, vals, 0, 0, 2);
+	return 0;
+}
+
+/* A store's delay code (weak memory): a frame whose alternatives are the
+ * codes, 0 (visible at once) first; a non-zero code counts against the
+ * delay bound, not the preemption bound. */
+static uint32_t dfs_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_dfs *d = st;
+	uint32_t i = d->depth;
+
+	(void)index;
+	if (ncodes > 16)
+		ncodes = 16;
+	if (!d->delay_bound || ncodes < 2)
+		return 0;
+	if (i >= WEFT_DFS_MAX_DEPTH) {
+		d->overflow = true;
+		return 0;
 	}
-	f->runnable = vals;
-	f->dflt = 0;
-	f->cur_runnable = 2;
-	f->chosen = 0;
-	f->preempt_before = (uint8_t)(before > 255 ? 255 : before);
+	d->depth++;
+	struct weft_dfs_frame *f = &d->f[i];
+	uint16_t vals = (uint16_t)((1u << ncodes) - 1);
+	if (i < d->replay_len) {
+		if (f->cur_runnable != 3 || f->runnable != vals)
+			d->overflow = true;   /* nondeterministic model */
+		return f->chosen;
+	}
+	new_frame(d, i, vals, 0, 0, 3);
 	return 0;
 }
 
@@ -533,6 +628,7 @@ const struct weft_strategy_ops weft_strategy_dfs = {
 	.pick_next = dfs_pick,
 	.pick_value = dfs_value,
 	.end = dfs_end,
+	.pick_delay = dfs_delay,
 };
 
 /* --------------------------------------------------------------- replay */
@@ -610,6 +706,20 @@ static uint32_t replay_value(void *st, uint32_t index, uint32_t n)
 	return index < r->nc ? r->choices[index] % n : 0;
 }
 
+static uint32_t replay_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_replay_strategy *r = st;
+
+	return index < r->nr_delays ? r->delays[index] % ncodes : 0;
+}
+
+void weft_replay_strategy_delays(struct weft_replay_strategy *r, const uint8_t *delays,
+				 size_t n)
+{
+	r->delays = delays;
+	r->nr_delays = n;
+}
+
 static void replay_end(void *st, const struct weft_exec_result *res)
 {
 	struct weft_replay_strategy *r = st;
@@ -631,6 +741,7 @@ const struct weft_strategy_ops weft_strategy_replay = {
 	.pick_next = replay_pick,
 	.pick_value = replay_value,
 	.end = replay_end,
+	.pick_delay = replay_delay,
 };
 
 /* -------------------------------------------------------------- metrics */
@@ -662,6 +773,20 @@ static uint32_t metrics_value(void *st, uint32_t index, uint32_t n)
 	struct weft_metrics *m = st;
 
 	return m->inner->pick_value ? m->inner->pick_value(m->inner_st, index, n) : 0;
+}
+
+static uint32_t metrics_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct weft_metrics *m = st;
+
+	return m->inner->pick_delay ? m->inner->pick_delay(m->inner_st, index, ncodes) : 0;
+}
+
+static int metrics_memory(void *st)
+{
+	struct weft_metrics *m = st;
+
+	return m->inner->memory ? m->inner->memory(m->inner_st) : -1;
 }
 
 static void metrics_end(void *st, const struct weft_exec_result *r)
@@ -696,5 +821,7 @@ const struct weft_strategy_ops weft_strategy_metrics = {
 	.pick_value = metrics_value,
 	.end = metrics_end,
 	.on_step = metrics_step,
+	.pick_delay = metrics_delay,
+	.memory = metrics_memory,
 };
 

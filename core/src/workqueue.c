@@ -122,9 +122,9 @@ static inline uint32_t pool_loc(unsigned cpu)
 }
 
 static struct weft_site idle_site = { __FILE__, "worker_thread", "worker_thread(): wait for work",
-				      __LINE__, WEFT_EV_WAIT, 0 };
+				      __LINE__, WEFT_EV_WAIT, 0, WEFT_SITE_SC };
 static struct weft_site take_site = { __FILE__, "worker_thread", "worker_thread(): take work",
-				      __LINE__, WEFT_EV_RMW, 0 };
+				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 
 /* process_one_work() loop of the CPU's bound worker. */
 static void worker_fn(void *world, void *arg)

@@ -86,15 +86,15 @@ static const struct weft_scenario tv_scn = {
 	.nr_variants = 1,
 };
 
-static struct weft_site site_read = { "t.c", "f", "atomic_read(&p->count)", 1, WEFT_EV_READ, 1 };
-static struct weft_site site_next = { "t.c", "f", "WRITE_ONCE(e->next)", 2, WEFT_EV_WRITE, 2 };
-static struct weft_site site_x = { "t.c", "f", "READ_ONCE(W->x)", 3, WEFT_EV_READ, 3 };
+static struct weft_site site_read = { "t.c", "f", "atomic_read(&p->count)", 1, WEFT_EV_READ, 1, 0 };
+static struct weft_site site_next = { "t.c", "f", "WRITE_ONCE(e->next)", 2, WEFT_EV_WRITE, 2, 0 };
+static struct weft_site site_x = { "t.c", "f", "READ_ONCE(W->x)", 3, WEFT_EV_READ, 3, 0 };
 static struct weft_site site_map = { "t.c", "f", "atomic_read(&si->mapcount[0])", 4,
-				     WEFT_EV_READ, 4 };
+				     WEFT_EV_READ, 4, 0 };
 static struct weft_site site_flags = { "t.c", "f", "test_bit(PG_lru, &p->flags)", 5,
-				       WEFT_EV_READ, 5 };
-static struct weft_site site_ptr = { "t.c", "f", "WRITE_ONCE(slot)", 6, WEFT_EV_WRITE, 6 };
-static struct weft_site site_note = { "t.c", "f", "audit: something", 7, WEFT_EV_NOTE, 7 };
+				       WEFT_EV_READ, 5, 0 };
+static struct weft_site site_ptr = { "t.c", "f", "WRITE_ONCE(slot)", 6, WEFT_EV_WRITE, 6, 0 };
+static struct weft_site site_note = { "t.c", "f", "audit: something", 7, WEFT_EV_NOTE, 7, 0 };
 
 static struct weft_event ev(uint8_t tid, uint32_t loc, const struct weft_site *s, uint64_t val)
 {

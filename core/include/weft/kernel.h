@@ -12,7 +12,9 @@
  *  - native (-DWEFT_NATIVE): real C11 atomics and spinlocks, one pthread per
  *    fake CPU: the classic stress test and a ThreadSanitizer target.
  *
- * Memory model: sequential consistency. Barriers are recorded, not modelled.
+ * Memory model: sequential consistency by default; a run may choose a
+ * weak one (weft_run_opts.memory, `--memory`; docs/memory-model.md), under
+ * which the fences below order what they order in the kernel.
  * Shared pointers must point into the world (or be NULL or a poison
  * constant): the trace stores them as world offsets, never as addresses.
  */
@@ -35,6 +37,16 @@ enum weft_aop {
 	WEFT_A_OR,         /* a: mask; returns old */
 	WEFT_A_ANDNOT,     /* a: mask; returns old */
 	WEFT_A_ADD_UNLESS, /* a: addend, b: unless; returns old (no store if old == b) */
+};
+
+/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
+enum weft_fence_kind {
+	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
+	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
+	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
+	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
+	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
+	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
 };
 
 struct weft_spinlock {
@@ -95,6 +107,9 @@ bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
 void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s);
 void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s);
 void weft_yield(const struct weft_site *s);
+/* A fence (enum weft_fence_kind): an event in the trace, and under a weak
+ * memory model the ordering it gives. weft_barrier() is a full one. */
+void weft_fence(unsigned kind, const struct weft_site *s);
 void weft_barrier(const struct weft_site *s);
 uint32_t weft_choose(uint32_t n, const struct weft_site *s);
 unsigned weft_smp_processor_id(void);
@@ -361,11 +376,23 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define spin_is_locked(l) weft_spin_is_locked(l)
 #define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 
-#define smp_mb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
-#define smp_rmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))
-#define smp_wmb() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_wmb()"))
-#define smp_mb__before_atomic() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__before_atomic()"))
-#define smp_mb__after_atomic() weft_barrier(WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__after_atomic()"))
+#define smp_mb() weft_fence(WEFT_FENCE_MB, WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
+#define smp_rmb() weft_fence(WEFT_FENCE_RMB, WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))
+#define smp_wmb() weft_fence(WEFT_FENCE_WMB, WEFT_SITE(WEFT_EV_BARRIER, "smp_wmb()"))
+#define smp_mb__before_atomic() \
+	weft_fence(WEFT_FENCE_BEFORE_ATOMIC, WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__before_atomic()"))
+#define smp_mb__after_atomic() \
+	weft_fence(WEFT_FENCE_AFTER_ATOMIC, WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__after_atomic()"))
+#define smp_mb__after_spinlock() \
+	weft_fence(WEFT_FENCE_AFTER_SPINLOCK, WEFT_SITE(WEFT_EV_BARRIER, "smp_mb__after_spinlock()"))
+/* Release stores and acquire loads (asm-generic/barrier.h). Under sc and
+ * tso they are a marked store and load: tso orders them already. */
+#define smp_store_release(p, v)                                                 \
+	((void)WEFT_ACCESS((p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,   \
+			   "smp_store_release(" #p ")"))
+#define smp_load_acquire(p)                                                     \
+	((__typeof__(*(p)))(uintptr_t)WEFT_ACCESS((p), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
+						  "smp_load_acquire(" #p ")"))
 
 #define smp_processor_id() weft_smp_processor_id()
 /* The scenario's fake CPU count (core/src/rcu.c, rcu_native.c). */

@@ -200,6 +200,11 @@ static inline void weft_barrier(const struct weft_site *s)
 	(void)s;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
+static inline void weft_fence(unsigned kind, const struct weft_site *s)
+{
+	(void)kind;
+	weft_barrier(s);
+}
 uint32_t weft_choose(uint32_t n, const struct weft_site *s);
 static inline unsigned weft_smp_processor_id(void) { return weft_native_cpu; }
 static inline unsigned weft_current_tid(void) { return weft_native_tid; }

@@ -37,6 +37,8 @@ struct weft_genome_run {
 	struct weft_override tov[WEFT_MAX_THREADS][WEFT_MAX_ENTRIES];
 	unsigned nr_cov;
 	struct weft_override cov[WEFT_MAX_ENTRIES];   /* choice overrides */
+	unsigned nr_dov;
+	struct weft_override dov[WEFT_MAX_ENTRIES];   /* delay overrides (v2) */
 	uint32_t prio[WEFT_MAX_THREADS];    /* pct, pos */
 	uint32_t change[8];
 	unsigned nr_change;
@@ -69,6 +71,10 @@ size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenar
 void weft_genome_run_begin(struct weft_genome_run *gr);
 int weft_genome_run_pick(struct weft_genome_run *gr, const struct weft_decision *d);
 uint32_t weft_genome_run_value(struct weft_genome_run *gr, uint32_t index, uint32_t n);
+/* Genome version 2: a store's delay code, and the memory model asked for
+ * (-1 for a version-1 genome). */
+uint32_t weft_genome_run_delay(struct weft_genome_run *gr, uint32_t index, uint32_t ncodes);
+int weft_genome_run_memory(const struct weft_genome_run *gr);
 void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_info *si);
 
 /* Turn a recorded decision list into schedule entries that reproduce it
@@ -131,19 +137,28 @@ extern const struct weft_strategy_ops weft_strategy_pct;
  * bound (Musuvathi and Qadeer, "Iterative context bounding", PLDI 2007).
  * At each decision the alternatives are tried default first, then the
  * other runnable threads in ascending order; an alternative that would
- * exceed the bound is pruned. complete is true once the bounded space has
- * been covered.
+ * exceed the bound is pruned. A preemption is a switch away from a thread
+ * that could go on, or a choice of a thread that spins while a fair one
+ * could run (weft_decision.unfair). complete is true once the bounded
+ * space has been covered.
  */
 #define WEFT_DFS_MAX_DEPTH 4096
 struct weft_dfs_frame {
 	uint16_t runnable;
+	uint16_t unfair;         /* weft_decision.unfair: choosing one costs a
+				    preemption */
 	uint8_t dflt;
 	uint8_t cur_runnable;    /* the current thread was runnable (2: the
 				    frame is a weft_choose() of the values in
-				    runnable, which costs no preemption) */
+				    runnable, which costs no preemption; 3: a
+				    store's delay code, weak memory) */
 	uint8_t chosen;
 	uint8_t preempt_before;  /* preemptions before this decision */
+	uint8_t delayed_before;  /* stores given a non-zero delay before it */
 };
+/* Weak memory: dfs enumerates every delay code of at most this many
+ * stores per execution (weft_dfs.delay_bound; 0: none delayed). */
+#define WEFT_DFS_DELAY_BOUND 2
 struct weft_dfs {
 	const struct weft_scenario *sc;
 	unsigned bound;          /* UINT_MAX: unbounded */
@@ -156,6 +171,8 @@ struct weft_dfs {
 	bool overflow;           /* depth cap hit or the model diverged */
 	bool wide_choice;        /* a weft_choose() of more than 16 values: not
 				    enumerated (value 0 only), so not complete */
+	unsigned delay_bound;    /* delayed stores per execution (weak memory;
+				    weft_dfs_init sets WEFT_DFS_DELAY_BOUND) */
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
 };
@@ -274,6 +291,8 @@ struct weft_replay_strategy {
 	size_t nd;
 	const uint32_t *choices;
 	size_t nc;
+	const uint8_t *delays;        /* weak memory: each store's delay code */
+	size_t nr_delays;
 	/* result */
 	bool desync;
 	uint32_t desync_index;        /* decision index */
@@ -283,6 +302,9 @@ struct weft_replay_strategy {
 void weft_replay_strategy_init(struct weft_replay_strategy *r, const uint8_t *wl,
 			       size_t wl_len, const struct weft_decision_rec *d, size_t nd,
 			       const uint32_t *choices, size_t nc);
+/* The recorded delay codes (weak memory; none: every store at once). */
+void weft_replay_strategy_delays(struct weft_replay_strategy *r, const uint8_t *delays,
+				 size_t n);
 extern const struct weft_strategy_ops weft_strategy_replay;
 
 /* ---------------------------------------------------------- decorators */
@@ -307,6 +329,15 @@ extern const struct weft_strategy_ops weft_strategy_metrics;
  */
 int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
 			   char *why, size_t n);
+
+/*
+ * Weak memory: does the last execution need its memory model? Re-runs its
+ * workload and decisions under sc (every store visible at once): 1 if that
+ * does not give the same verdict (or cannot follow the decisions), 0 if it
+ * does or the execution ran under sc. Afterwards the last execution is
+ * the same one again (re-run with recording).
+ */
+int weft_check_needs_weak(const struct weft_run_opts *o, const struct weft_exec_result *first);
 
 #ifdef __cplusplus
 }

@@ -90,6 +90,9 @@ enum weft_ev {
 	WEFT_EV_IRQ_ENTER,/* an interrupt handler starts on its CPU (val = CPU) */
 	WEFT_EV_IRQ_EXIT, /* and returns */
 	WEFT_EV_CTX,      /* a context change (preempt/irq/bh masking) */
+	WEFT_EV_FLUSH,    /* a buffered store becomes visible to the other CPUs
+			     (weak memory: tid/cpu/site/loc/val are the store's,
+			     old the value it replaces in memory) */
 };
 
 /*
@@ -105,12 +108,22 @@ struct weft_site {
 	unsigned line;        /* for humans only: never hashed */
 	unsigned ev;          /* enum weft_ev */
 	uint32_t id;          /* hash(basename(file), func, what); set at init */
+	unsigned flags;       /* WEFT_SITE_*; never hashed */
 };
+/* The machine's own kernel vocabulary (libweft's workqueue, xarray,
+ * percpu_ref...): its accesses stand for code the kernel orders with
+ * locks of its own, so they are sequentially consistent under every
+ * memory model (they drain their CPU's store buffer and go to memory). */
+#define WEFT_SITE_SC 1u
+#ifndef WEFT_SITE_FLAGS_DEFAULT
+#define WEFT_SITE_FLAGS_DEFAULT 0u
+#endif
 
 #define WEFT_SITE(ev_, what_)                                                  \
 	({                                                                     \
 		static struct weft_site __weft_site = {                        \
-			__FILE__, __func__, (what_), __LINE__, (ev_), 0 };     \
+			__FILE__, __func__, (what_), __LINE__, (ev_), 0,       \
+			WEFT_SITE_FLAGS_DEFAULT };                             \
 		static struct weft_site *const __weft_site_ptr                 \
 			__attribute__((section("weft_sites"), used)) =         \
 				&__weft_site;                                  \
@@ -167,6 +180,39 @@ enum weft_lock_model {
 	WEFT_LOCK_TAS = 0,      /* unfair test-and-set: waiters race on release */
 	WEFT_LOCK_TICKET = 1,   /* FIFO ticket lock: handed to the oldest waiter */
 };
+
+/*
+ * The memory model of the fake CPUs (docs/memory-model.md), chosen per run
+ * and recorded in replay files. Ordered by strength: a weaker model allows
+ * every behaviour of a stronger one.
+ */
+enum weft_memory_model {
+	WEFT_MEM_SC = 0,        /* sequential consistency: a store is visible to
+				   every CPU when it executes (the default) */
+	WEFT_MEM_TSO = 1,       /* x86-TSO: a FIFO store buffer per CPU with
+				   store-to-load forwarding; when a buffered
+				   store becomes visible is a strategy's choice */
+	WEFT_MEM__COUNT
+};
+const char *weft_memory_name(enum weft_memory_model m);
+/* "sc", "tso"; false (and *why set) for anything else, including the
+ * stages of the kernel's model that this build does not implement yet. */
+bool weft_memory_parse(const char *s, enum weft_memory_model *out, const char **why);
+
+/*
+ * Store delays (weak memory): each store a thread makes under a weak model
+ * asks the strategy for a delay code in [0, WEFT_DELAY_CODES). Code 0: the
+ * store is visible at once (as under sc) unless an older buffered store of
+ * its CPU must become visible first; code c > 0: it stays in its CPU's
+ * store buffer for weft_delay_steps(c) more steps of the machine, or until
+ * a fence, an atomic read-modify-write or a lock operation of its CPU
+ * drains the buffer, or the execution ends.
+ */
+#define WEFT_DELAY_CODES 16u
+static inline uint32_t weft_delay_steps(uint32_t code)
+{
+	return code <= 8 ? code : 8u << (code - 8);   /* 0..8, 16, 32, ... 1024 */
+}
 
 struct weft_scenario {
 	const char *name;        /* stable */
@@ -320,6 +366,11 @@ struct weft_decision {
 	uint32_t runnable;     /* mask */
 	int dflt;              /* the non-preemptive default choice */
 	const struct weft_site *site;
+	/* Fair scheduling (WEFT_CHECK_FAIR): runnable threads that spin without
+	 * progress while another can run (docs/strategies.md, "Fairness").
+	 * Never cur or dflt. Choosing one is unfair: dfs counts it as a
+	 * preemption, pct passes it over while a fair one is runnable. */
+	uint32_t unfair;
 };
 
 struct weft_exec_result;
@@ -369,6 +420,15 @@ struct weft_strategy_ops {
 	void (*end)(void *st, const struct weft_exec_result *r);
 	/* Optional: told after every visible operation what it touched. */
 	void (*on_step)(void *st, const struct weft_step_info *si);
+	/* Optional (weak memory): the delay code, in [0, ncodes), of the
+	 * index-th store of the execution (WEFT_DELAY_CODES). NULL: 0 always,
+	 * every store visible at once. */
+	uint32_t (*pick_delay)(void *st, uint32_t index, uint32_t ncodes);
+	/* Optional: the memory model the input asks for (a genome's), or < 0.
+	 * The run's model is the stronger of it and weft_run_opts.memory, so
+	 * an input never makes a run weaker than its options allow. Called
+	 * after begin. */
+	int (*memory)(void *st);
 };
 
 /* ------------------------------------------------------------- the input */
@@ -426,10 +486,25 @@ size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
  * workload); overrides past WEFT_MAX_ENTRIES are ignored. Overrides are
  * keyed by a thread's own operation count, so inserting or deleting an op
  * of another thread does not move them.
+ *
+ * Version 2 (weak memory) starts FF C2 and has one more header byte, mem,
+ * before n:
+ *   mem          bits 0-1: the memory model the input asks for (enum
+ *                weft_memory_model; a value this build lacks asks for its
+ *                weakest; a run never goes weaker than its options allow);
+ *                bits 2-7: r, in every mode but serial each store is
+ *                delayed with probability r/64 (code uniform in 1..15)
+ *   overrides    as version 1, and b >= 0x80 with key bit 15 set: the
+ *                (key & 0x7fff)-th store gets delay code b & 15
+ * A legacy input starting FF C2 (255 ops, the first 0xC2) is read as a
+ * version-2 genome.
  */
 #define WEFT_GENOME_MAGIC0 0xffu
 #define WEFT_GENOME_MAGIC1 0xc1u
+#define WEFT_GENOME_MAGIC2 0xc2u  /* version 2 */
 #define WEFT_GENOME_HEADER 9      /* magic, mode, param, seed, n */
+#define WEFT_GENOME_HEADER2 10    /* magic, mode, param, seed, mem, n */
+#define WEFT_OV_DELAY 0x8000u     /* v2: a delay override's key bit */
 enum weft_genome_mode {
 	WEFT_MODE_SERIAL = 0,     /* the non-preemptive default */
 	WEFT_MODE_WALK,           /* seeded random walk */
@@ -444,6 +519,8 @@ struct weft_override {
 struct weft_genome {
 	uint8_t mode, param;
 	uint32_t seed;
+	uint8_t version;    /* 1 or 2 */
+	uint8_t mem;        /* version 2: the mem byte */
 	unsigned nr_ops;
 	struct { uint8_t t_op, arg; } wl[255];
 	unsigned nr_ov;
@@ -452,7 +529,7 @@ struct weft_genome {
 #define WEFT_OV_KEY(tid, k) ((uint16_t)(((tid) & 15u) << 12 | ((k) & 0xfffu)))
 #define WEFT_OV_TID(key) ((unsigned)(key) >> 12)
 #define WEFT_OV_K(key) ((unsigned)(key) & 0xfffu)
-/* True iff buf is a genome (starts FF C1). */
+/* True iff buf is a genome (starts FF C1 or FF C2). */
 bool weft_input_is_genome(const uint8_t *buf, size_t len);
 /* Decode (never fails) and encode (returns bytes, 0 if cap is too small;
  * an input longer than WEFT_INPUT_MAX loses its last overrides). */
@@ -468,13 +545,38 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 /* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
  * its own bit so that replay files recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u
+/* The run went on past warnings of kinds it did not ask for (--kind): a
+ * report of a kind in WEFT_WARNING_KINDS other than the file's verdict is
+ * counted and the execution goes on (weft_continue_kinds). Recorded so a
+ * replay continues where the run did; files without it stop at every
+ * report, as they were recorded. */
+#define WEFT_CHECK_CONTINUE_WARNINGS 4u
+/* Fair scheduling of spin loops (docs/strategies.md, "Fairness"): a thread
+ * that spins without progress is not offered to the strategy again until
+ * the threads that could run when it spun have run. Scheduling, not a
+ * detector, but a bit of the same word so that files recorded before it
+ * replay without it. */
+#define WEFT_CHECK_FAIR 8u
 /* lockdep-lite classes a lock initialised in setup by its init site too, as
  * the docs say (before this bit, setup's init sites were forgotten and such
  * locks were classed by their offset); its own bit so that replay files
  * recorded before it keep their verdicts */
-#define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 4u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | \
+#define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 16u
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR | \
 			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
+
+/*
+ * Warnings: reports after which the kernel goes on (lockdep prints its
+ * splat and the system runs), so a run that did not ask for their kind can
+ * go on past them (weft_run_opts.continue_kinds) instead of leaving the
+ * rest of the execution unexplored. Every other kind ends its execution.
+ */
+#define WEFT_WARNING_KINDS                                                  \
+	((1ull << WEFT_KIND_LOCK_ORDER) | (1ull << WEFT_KIND_IRQ_LOCK_INVERSION) | \
+	 (1ull << WEFT_KIND_LOCK_HELD_AT_EXIT))
+/* The kinds a run with these checks continues past when it stops only at
+ * kinds in want (0: every kind). A replay passes its verdict's kind. */
+uint64_t weft_continue_kinds(unsigned checks, uint64_t want);
 
 /*
  * A fact lockdep-lite established in an earlier execution of a run and a
@@ -509,8 +611,13 @@ struct weft_run_opts {
 					front ends use WEFT_CHECKS_DEFAULT) */
 	bool lockdep_persist;        /* keep lockdep's graph across executions
 					(a search; never a fuzz target) */
+	uint8_t memory;              /* enum weft_memory_model (0: sc) */
 	const struct weft_lockdep_fact *lockdep_seed;   /* a replay's witness */
 	size_t nr_lockdep_seed;
+	/* Reports of these kinds (only WEFT_WARNING_KINDS can go on) are
+	 * counted in the result (continued_kinds) and leave no trace event:
+	 * the execution goes on as if they had not fired. */
+	uint64_t continue_kinds;
 };
 
 struct weft_exec_result {
@@ -523,6 +630,11 @@ struct weft_exec_result {
 	uint64_t trace_hash;
 	uint32_t nr_wl_bytes;        /* workload bytes consumed */
 	uint32_t nr_choices;
+	/* The execution ended at its report while some thread could still
+	 * run (every report but a deadlock, a lost wake-up or an audit at
+	 * quiescence): what would have followed was never explored. */
+	bool cut_short;
+	uint64_t continued_kinds;    /* 1 << kind of each warning gone past */
 };
 
 /* The machine: one per process (fibers and stacks are created once). */
@@ -557,6 +669,9 @@ int weft_last_thread_irq(unsigned tid);
  * thread may be excluded by another context holding its CPU, which no
  * dependence record shows; partial-order reduction does not certify). */
 bool weft_contexts_active(void);
+/* Whether fair scheduling withheld a spinning thread at some decision of
+ * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
+bool weft_fair_restricted(void);
 /* weft_choose() calls of more than one value in the current (or last)
  * execution: model-internal decisions that partial-order reduction does
  * not enumerate (plain dfs does), so it does not certify. */
@@ -565,6 +680,12 @@ uint32_t weft_free_choices(void);
 const void *weft_last_world(void);
 /* Choice values (weft_choose) and decoded workload of the last execution. */
 const uint32_t *weft_last_choices(size_t *n);
+/* Weak memory: the memory model the last execution ran under, and the
+ * delay code each of its stores got (weft_run_opts.memory); nr: stores
+ * asked, which may exceed the WEFT_MAX_DELAYS kept. */
+#define WEFT_MAX_DELAYS 4096
+enum weft_memory_model weft_last_memory(void);
+const uint8_t *weft_last_delays(size_t *n);
 const struct weft_workload *weft_last_workload_ops(void);
 /* The name the machine gave thread tid of the last execution when it made
  * the thread itself ("kworker/1", "rcuc"), or NULL (the scenario's threads,

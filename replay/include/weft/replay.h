@@ -29,6 +29,10 @@ extern "C" {
 #define WEFT_REPLAY_MAGIC "WEFT"
 #define WEFT_REPLAY_VERSION_MAJOR 1
 #define WEFT_REPLAY_VERSION_MINOR 0
+/* Files of a weak-memory run are version 1.1: they carry the critical
+ * memory section, which a 1.0 reader refuses ("unknown critical section
+ * tag 9"), so no reader replays them as sequentially consistent. */
+#define WEFT_REPLAY_VERSION_MINOR_MEMORY 1
 #define WEFT_REPLAY_HEADER_SIZE 8
 
 #define WEFT_REPLAY_MAX_FILE     (1u << 20)   /* compressed file */
@@ -51,6 +55,9 @@ enum weft_replay_tag {
 	WEFT_RT_VERDICT,
 	WEFT_RT_HASHES,
 	WEFT_RT__LAST = WEFT_RT_HASHES,
+	/* critical, but only in version 1.1 files (weak memory), after the
+	 * others: the memory model and each store's delay code */
+	WEFT_RT_MEMORY = 9,
 	/* optional sections (>= 0x80: a reader skips those it does not know) */
 	WEFT_RT_CHECKS = 0x90,   /* the run's optional detectors, lockdep witness */
 };
@@ -105,6 +112,11 @@ struct weft_replay {
 	struct weft_lockdep_fact lockdep[WEFT_LOCKDEP_MAX_FACTS];   /* the witness */
 	size_t nr_lockdep;
 
+	/* section WEFT_RT_MEMORY (version 1.1): absent, sc and no delays */
+	uint8_t memory;                     /* enum weft_memory_model */
+	uint8_t *delays;                    /* malloc'd; trailing zeros implied */
+	size_t nr_delays;
+
 	uint64_t trace_hash;
 	uint32_t steps, preemptions;
 	uint64_t *state_hashes;             /* malloc'd; every WEFT_STATE_HASH_EVERY events */
@@ -112,6 +124,12 @@ struct weft_replay {
 };
 
 void weft_replay_free(struct weft_replay *rf);
+
+/* The run options that re-execute rf on (sc, vi): its lock model, optional
+ * detectors, lockdep witness, and the warnings its run went on past (every
+ * warning kind but its verdict's, when the file says the run went on). */
+void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, struct weft_run_opts *o);
 
 /* Fill rf from the last execution (weft_last_*; o->record must have been
  * set for the state hashes). raw/raw_len: the fuzzer input that produced

@@ -1,0 +1,75 @@
+/*
+ * memory.h - the memory subsystem of the fake CPUs, behind the access
+ * funnel (core/src only; docs/memory-model.md).
+ *
+ * Under sc (the default) nothing here runs: the funnel's hot path pays one
+ * comparison per scheduling point (M.step >= weft_mem_due, false while
+ * weft_mem_due is UINT32_MAX) and one flag test per access.
+ *
+ * Under a weak model (tso) every CPU has a store buffer:
+ *  - a store asks the strategy for a delay code (ops->pick_delay); code 0
+ *    with an empty buffer writes memory at once, as sc does; otherwise the
+ *    store joins its CPU's buffer and becomes visible at the first
+ *    scheduling point at or after its due step;
+ *  - tso keeps each buffer FIFO: an entry's due step is at least its
+ *    predecessor's (x86-TSO, Owens, Sarkar, Sewell, TPHOLs 2009);
+ *  - a load of the CPU that made a buffered store reads it (forwarding);
+ *    other CPUs read memory;
+ *  - smp_mb(), every atomic read-modify-write, and every primitive that is
+ *    not a plain or marked load or store (locks, sleeps, wake-ups, spawn,
+ *    join: each implies a full barrier in the kernel, or is one here)
+ *    drain the CPU's buffer first;
+ *  - a migration drains the CPU the thread leaves; the end of an execution
+ *    drains every buffer (before the audits); a thread that yields with
+ *    nothing else runnable drains every buffer (buffers drain in finite
+ *    time on real CPUs: a spinning waiter must see the store).
+ * A buffered store becoming visible is traced as WEFT_EV_FLUSH under the
+ * thread that made it.
+ *
+ * Invariants: a buffer holds only stores of threads of its CPU, in program
+ * order; under tso its due steps never decrease from head to tail; no entry
+ * has a due step <= M.step after a scheduling point (flushed there); every
+ * buffer is empty when an execution ends normally and when weft_mem_reset
+ * starts one.
+ */
+#ifndef WEFT_MEMORY_H
+#define WEFT_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <weft/weft.h>
+
+/* UINT32_MAX under sc; 0 under a weak model (every point calls in). */
+extern uint32_t weft_mem_due;
+/* A weak model is on for the current execution. */
+extern bool weft_mem_weak;
+
+/* Execution start: the model of this execution; empty buffers. */
+void weft_mem_reset(enum weft_memory_model m);
+/* The scheduling point of the current thread's next operation (site s):
+ * flush what is due; drain the CPU's buffer before an ordering primitive. */
+void weft_mem_point(const struct weft_site *s);
+/* A marked access of the current thread under a weak model, after its
+ * scheduling point: returns the old value (what a load reads), *nv the
+ * value stored or read, *buffered whether a store went to the buffer (the
+ * flush writes the shadow then). */
+uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, uint64_t a,
+			 uint64_t b, const struct weft_site *s, uint64_t *nv, bool *buffered);
+/* A fence of the current thread (enum weft_fence_kind). */
+void weft_mem_fence(unsigned kind);
+/* Plain accesses (PLAIN_READ/PLAIN_WRITE) of the current thread: the
+ * model's own C access runs between the two calls. Before a read: a value
+ * its CPU buffered is put in memory for the read to see, and put back
+ * after. After a write: the store is buffered or not (the memory is put
+ * back to old if it is). */
+void weft_mem_plain_read_begin(void *addr, unsigned size);
+void weft_mem_plain_read_end(void);
+bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old, uint64_t val,
+			  const struct weft_site *s);
+/* Make every store buffered on cpu visible (a migration leaves it). */
+void weft_mem_drain_cpu(unsigned cpu);
+/* Make every buffered store visible (execution end, a lone yield). */
+void weft_mem_drain_all(void);
+
+#endif

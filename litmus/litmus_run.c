@@ -1,0 +1,354 @@
+/*
+ * litmus_run.c - a parsed litmus test as a Weft scenario: process Pn is
+ * model thread n on fake CPU n, each shared variable a 16-byte slot of the
+ * world (a value, or a spinlock), registers private to their thread; every
+ * operation goes through the access funnel (weft_access, weft_fence, the
+ * spinlock primitives) with a site naming the test's file, process and
+ * primitive, so the memory model, the strategies and the trace treat a
+ * litmus test as any model. The final state is read at quiescence, after
+ * every buffered store became visible.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "litmus_ast.h"
+
+struct lworld {
+	uint64_t slot[WEFT_LITMUS_MAX_VARS][2];
+};
+
+/* The test being run (one at a time per process, as the machine). */
+static const struct weft_litmus *T;
+static struct weft_litmus_result *R;
+static int64_t regs[WEFT_LITMUS_MAX_PROCS][WEFT_LITMUS_MAX_REGS];
+static uint64_t filtered;
+
+static uint64_t addr_of_var(void *world, unsigned v)
+{
+	return (uint64_t)(uintptr_t)&((struct lworld *)world)->slot[v][0];
+}
+
+/* The variable a value points to, or -1. */
+static int var_of(const void *world, uint64_t a)
+{
+	uint64_t base = (uint64_t)(uintptr_t)world;
+
+	if (a < base || a >= base + sizeof(struct lworld) || (a - base) % 16)
+		return -1;
+	return (int)((a - base) / 16);
+}
+
+static void setup(void *world, unsigned variant, const struct weft_workload *wl)
+{
+	struct lworld *W = world;
+
+	(void)variant;
+	(void)wl;
+	for (unsigned v = 0; v < T->nr_vars; v++)
+		W->slot[v][0] = T->init_addr[v] ? addr_of_var(world, (unsigned)T->init_addr[v] - 1)
+						: (uint64_t)T->init[v];
+	for (unsigned p = 0; p < T->nr_procs; p++)
+		for (unsigned r = 0; r < WEFT_LITMUS_MAX_REGS; r++)
+			regs[p][r] = T->reg_init_addr[p][r]
+					     ? (int64_t)addr_of_var(world, (unsigned)T->reg_init_addr[p][r] - 1)
+					     : T->reg_init[p][r];
+}
+
+/* A pointer the test dereferences must name a variable: anything else is
+ * the test's bug, reported (never a wild access of the host). */
+static void *checked(void *world, int64_t a, const struct lnode *n)
+{
+	if (var_of(world, (uint64_t)a) < 0) {
+		weft_report(WEFT_KIND_BUG_ON, NULL, n->site,
+			    "%s:%u: the address %#llx is not a variable of the test", T->file,
+			    n->line, (unsigned long long)a);
+		return NULL;
+	}
+	return (void *)(uintptr_t)a;
+}
+
+static int64_t eval(void *world, unsigned tid, uint32_t k);
+
+static int64_t binop(int op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case '|' * 256 + '|': return a || b;
+	case '&' * 256 + '&': return a && b;
+	case '|': return a | b;
+	case '^': return a ^ b;
+	case '&': return a & b;
+	case '=' * 256 + '=': return a == b;
+	case '!' * 256 + '=': return a != b;
+	case '<' * 256 + '=': return a <= b;
+	case '>' * 256 + '=': return a >= b;
+	case '<': return a < b;
+	case '>': return a > b;
+	case '+': return (int64_t)((uint64_t)a + (uint64_t)b);
+	case '-': return (int64_t)((uint64_t)a - (uint64_t)b);
+	case '*': return (int64_t)((uint64_t)a * (uint64_t)b);
+	case '/': return b ? a / b : 0;
+	case '%': return b ? a % b : 0;
+	}
+	return 0;
+}
+
+static int64_t rmw(void *world, unsigned tid, const struct lnode *n)
+{
+	void *p = checked(world, eval(world, tid, n->a), n);
+	int64_t b = n->b ? eval(world, tid, n->b) : 0, c = n->c ? eval(world, tid, n->c) : 0;
+	uint64_t old;
+
+	if (!p)
+		return 0;
+	switch (n->op) {
+	case 0: old = weft_access(p, 8, WEFT_A_ADD, (uint64_t)b, 0, n->site); return (int64_t)old + b;
+	case 1: old = weft_access(p, 8, WEFT_A_ADD, (uint64_t)-b, 0, n->site); return (int64_t)old - b;
+	case 2: old = weft_access(p, 8, WEFT_A_ADD, 1, 0, n->site); return (int64_t)old + 1;
+	case 3: old = weft_access(p, 8, WEFT_A_ADD, (uint64_t)-1, 0, n->site); return (int64_t)old - 1;
+	case 4: return (int64_t)weft_access(p, 8, WEFT_A_ADD, (uint64_t)b, 0, n->site);
+	case 5: return (int64_t)weft_access(p, 8, WEFT_A_ADD, 1, 0, n->site);
+	case 6: return (int64_t)weft_access(p, 8, WEFT_A_ADD_UNLESS, (uint64_t)b, (uint64_t)c, n->site) != c;
+	case 7: return weft_access(p, 8, WEFT_A_ADD_UNLESS, 1, 0, n->site) != 0;
+	case 8: return (int64_t)weft_access(p, 8, WEFT_A_XCHG, (uint64_t)b, 0, n->site);
+	case 9: return (int64_t)weft_access(p, 8, WEFT_A_CMPXCHG, (uint64_t)b, (uint64_t)c, n->site);
+	}
+	return 0;
+}
+
+static int64_t eval(void *world, unsigned tid, uint32_t k)
+{
+	const struct lnode *n = &T->n[k];
+	void *p;
+
+	switch (n->kind) {
+	case L_NUM: return n->num;
+	case L_REG: return regs[tid][n->a];
+	case L_VAR: return (int64_t)addr_of_var(world, n->a);
+	case L_DEREF:
+	case L_LOAD:
+		p = checked(world, eval(world, tid, n->a), n);
+		return p ? (int64_t)weft_access(p, 8, WEFT_A_LOAD, 0, 0, n->site) : 0;
+	case L_RMW: return rmw(world, tid, n);
+	case L_BIN: {
+		/* && and || short-circuit, as C */
+		int64_t a = eval(world, tid, n->a);
+		if (n->op == '&' * 256 + '&' && !a)
+			return 0;
+		if (n->op == '|' * 256 + '|' && a)
+			return 1;
+		return binop(n->op, a, eval(world, tid, n->b));
+	}
+	case L_UN: {
+		int64_t a = eval(world, tid, n->a);
+		return n->op == '!' ? !a : n->op == '~' ? ~a : (int64_t)(0 - (uint64_t)a);
+	}
+	case L_TRYLOCK:
+		p = checked(world, eval(world, tid, n->a), n);
+		if (!p)
+			return 0;
+		return n->op ? weft_spin_is_locked(p) : weft_spin_trylock(p, n->site);
+	}
+	return 0;
+}
+
+static void exec(void *world, unsigned tid, uint32_t k)
+{
+	for (; k; k = T->n[k].next) {
+		const struct lnode *n = &T->n[k];
+		void *p;
+		switch (n->kind) {
+		case L_SETREG:
+			regs[tid][n->a] = eval(world, tid, n->b);
+			break;
+		case L_STORE: {
+			p = checked(world, eval(world, tid, n->a), n);
+			int64_t v = eval(world, tid, n->b);
+			if (p)
+				weft_access(p, 8, WEFT_A_STORE, (uint64_t)v, 0, n->site);
+			break;
+		}
+		case L_FENCE:
+			weft_fence((unsigned)n->op, n->site);
+			break;
+		case L_LOCK:
+			p = checked(world, eval(world, tid, n->a), n);
+			if (p && n->op)
+				weft_spin_unlock(p, n->site);
+			else if (p)
+				weft_spin_lock(p, n->site);
+			break;
+		case L_IF:
+			if (eval(world, tid, n->a))
+				exec(world, tid, n->b);
+			else if (n->c)
+				exec(world, tid, n->c);
+			break;
+		case L_BLOCK:
+			exec(world, tid, n->a);
+			break;
+		default:   /* an expression statement (atomic_inc(v);) */
+			eval(world, tid, n->kind == L_EXPR ? n->a : k);
+			break;
+		}
+	}
+}
+
+static void thread(void *world, unsigned tid)
+{
+	exec(world, tid, T->procs[tid].body);
+}
+
+static int64_t loc_value(const void *world, const struct lloc *l)
+{
+	if (l->proc >= 0)
+		return regs[l->proc][l->idx];
+	return (int64_t)((const struct lworld *)world)->slot[l->idx][0];
+}
+
+static bool holds(const void *world, uint32_t k)
+{
+	const struct lnode *n = &T->n[k];
+
+	switch (n->kind) {
+	case C_TRUE: return true;
+	case C_NOT: return !holds(world, n->a);
+	case C_AND: return holds(world, n->a) && holds(world, n->b);
+	case C_OR: return holds(world, n->a) || holds(world, n->b);
+	case C_EQ: {
+		int64_t v = loc_value(world, &T->locs[n->a]);
+		return n->b ? var_of(world, (uint64_t)v) == (int)n->num : v == n->num;
+	}
+	}
+	return false;
+}
+
+static void quiesce(void *world)
+{
+	char text[160];
+	size_t k = 0;
+
+	if (T->filter && !holds(world, T->filter)) {
+		filtered++;
+		return;
+	}
+	for (unsigned i = 0; i < T->nr_locs && k < sizeof(text); i++) {
+		const struct lloc *l = &T->locs[i];
+		int64_t v = loc_value(world, l);
+		int var = var_of(world, (uint64_t)v);
+		char val[32];
+		if (var >= 0)
+			snprintf(val, sizeof(val), "%s", T->vars[var]);
+		else
+			snprintf(val, sizeof(val), "%lld", (long long)v);
+		int w = l->proc >= 0
+				? snprintf(text + k, sizeof(text) - k, "%d:%s=%s; ", l->proc,
+					   T->procs[l->proc].regs[l->idx], val)
+				: snprintf(text + k, sizeof(text) - k, "%s=%s; ", T->vars[l->idx], val);
+		k += w > 0 ? (size_t)w : 0;
+	}
+	if (k && k < sizeof(text))
+		text[k - 1] = 0;   /* no trailing blank */
+	bool sat = holds(world, T->cond);
+	sat ? R->positive++ : R->negative++;
+	for (unsigned i = 0; i < R->nr_states; i++)
+		if (!strcmp(R->states[i].text, text)) {
+			R->states[i].count++;
+			return;
+		}
+	if (R->nr_states == WEFT_LITMUS_MAX_STATES) {
+		R->states_capped = true;
+		return;
+	}
+	struct weft_litmus_state *s = &R->states[R->nr_states++];
+	snprintf(s->text, sizeof(s->text), "%s", text);
+	s->count = 1;
+	s->satisfies = sat;
+}
+
+static const char *const opnames[] = { "run" };
+static const struct weft_variant variants[] = {
+	{ "test", NULL, false, "the litmus test", "its file", WEFT_KIND_NONE, 0, 0 },
+};
+
+static int cmp_states(const void *a, const void *b)
+{
+	return strcmp(((const struct weft_litmus_state *)a)->text,
+		      ((const struct weft_litmus_state *)b)->text);
+}
+
+int weft_litmus_run(const struct weft_litmus *t, const struct weft_litmus_run_opts *o,
+		    struct weft_litmus_result *r, char *why, size_t whyn)
+{
+	struct weft_scenario sc = {
+		.name = "litmus", .summary = t->name, .source = t->file, .nr_cpus = t->nr_procs,
+		.nr_threads = t->nr_procs, .world_size = sizeof(struct lworld), .nr_opcodes = 1,
+		.opnames = opnames, .max_ops = 1, .decision_hint = 64, .setup = setup,
+		.thread = thread, .quiesce = quiesce, .variants = variants, .nr_variants = 1,
+	};
+	union {
+		struct weft_random r;
+		struct weft_pct p;
+		struct weft_dfs d;
+	} *st;
+	const struct weft_strategy_ops *ops;
+	struct timespec t0, t1;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->quantifier, sizeof(r->quantifier), "%s", t->quant);
+	if (t->unsupported[0]) {
+		snprintf(why, whyn, "not expressible in this build: %s", t->unsupported);
+		return WEFT_EINVAL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		snprintf(why, whyn, "out of memory");
+		return WEFT_ENOMEM;
+	}
+	if (!strcmp(o->strategy, "random")) {
+		weft_random_init(&st->r, &sc, o->seed, (const uint8_t *)"", 1);
+		ops = &weft_strategy_random;
+	} else if (!strcmp(o->strategy, "pct")) {
+		weft_pct_init(&st->p, &sc, o->seed, o->depth ? o->depth : 2, (const uint8_t *)"", 1);
+		ops = &weft_strategy_pct;
+	} else if (!strcmp(o->strategy, "dfs")) {
+		weft_dfs_init(&st->d, &sc, o->preemption_bound, (const uint8_t *)"", 1);
+		st->d.delay_bound = o->delay_bound;
+		ops = &weft_strategy_dfs;
+	} else {
+		free(st);
+		snprintf(why, whyn, "unknown strategy '%s' (random, pct, dfs)", o->strategy);
+		return WEFT_EINVAL;
+	}
+	struct weft_run_opts ro = { .sc = &sc, .memory = (uint8_t)o->memory };
+	struct weft_exec_result er;
+	bool dfs = ops == &weft_strategy_dfs;
+	uint64_t cap = o->executions ? o->executions : dfs ? UINT64_MAX : 10000;
+
+	T = t;
+	R = r;
+	filtered = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (r->executions < cap && weft_execute(&ro, ops, st, &er) == 0) {
+		r->executions++;
+		if (er.kind != WEFT_KIND_NONE && !r->report) {
+			r->report = er.kind;
+			snprintf(r->report_msg, sizeof(r->report_msg), "%s", er.report.msg);
+		}
+		if (o->stop_after_witness && r->positive >= o->stop_after_witness)
+			break;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->complete = dfs && st->d.complete;
+	r->filtered = filtered;
+	r->exists = strcmp(t->quant, "forall") != 0;
+	r->observed = !r->positive ? WEFT_LITMUS_NEVER
+		      : !r->negative ? WEFT_LITMUS_ALWAYS : WEFT_LITMUS_SOMETIMES;
+	qsort(r->states, r->nr_states, sizeof(r->states[0]), cmp_states);
+	T = NULL;
+	R = NULL;
+	free(st);
+	return 0;
+}

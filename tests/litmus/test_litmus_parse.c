@@ -1,0 +1,118 @@
+/*
+ * test_litmus_parse.c - the litmus parser and runner on weft's own tests
+ * (corpus/fuzz_litmus_parse/): results, errors with FILE:LINE:COL, and
+ * robustness: every truncation and 20000 byte mutations of each seed parse
+ * or fail with a message, never crash (the fuzz target's body, run here as
+ * a plain test).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/litmus.h>
+
+#include "check.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	static char buf[1 << 16];
+
+	if (!f)
+		return NULL;
+	*n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[*n] = 0;
+	return buf;
+}
+
+static void error_case(const char *text, const char *want)
+{
+	char err[300];
+	struct weft_litmus *t = weft_litmus_parse("bad.litmus", text, strlen(text), err,
+						  sizeof(err));
+	CHECK(!t && strstr(err, want), "'%s': got '%s', want '%s'", text, t ? "(parsed)" : err,
+	      want);
+	weft_litmus_free(t);
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "corpus/fuzz_litmus_parse";
+	char path[4096], err[300], why[200];
+	size_t n;
+
+	/* SB with smp_mb(): never both 0, under sc and tso, dfs complete */
+	snprintf(path, sizeof(path), "%s/sb.litmus", dir);
+	char *text = slurp(path, &n);
+	CHECK(text != NULL, "cannot read %s", path);
+	if (!text)
+		return check_done();
+	struct weft_litmus *t = weft_litmus_parse(path, text, n, err, sizeof(err));
+	CHECK(t != NULL, "%s", err);
+	struct weft_litmus_result *r = malloc(sizeof(*r));
+	for (int m = 0; t && m < WEFT_MEM__COUNT; m++) {
+		struct weft_litmus_run_opts o = { .memory = (enum weft_memory_model)m,
+						  .strategy = "dfs", .delay_bound = 2,
+						  .preemption_bound = WEFT_BOUND_NONE };
+		CHECK(weft_litmus_run(t, &o, r, why, sizeof(why)) == 0, "%s", why);
+		CHECK(r->complete && r->positive == 0 && r->nr_states == 3,
+		      "sb+mb under %s: complete %d positive %llu states %u", weft_memory_name(o.memory),
+		      r->complete, (unsigned long long)r->positive, r->nr_states);
+		CHECK(weft_litmus_expected(t) == WEFT_LITMUS_NEVER, "Result line");
+	}
+	weft_litmus_free(t);
+
+	/* the lock test: x is 2 in the end, r1 = &x, never y */
+	snprintf(path, sizeof(path), "%s/lock-if.litmus", dir);
+	text = slurp(path, &n);
+	t = text ? weft_litmus_parse(path, text, n, err, sizeof(err)) : NULL;
+	CHECK(t != NULL, "%s", err);
+	if (t) {
+		struct weft_litmus_run_opts o = { .memory = WEFT_MEM_TSO, .strategy = "random",
+						  .executions = 3000, .seed = 1 };
+		CHECK(weft_litmus_run(t, &o, r, why, sizeof(why)) == 0, "%s", why);
+		CHECK(r->positive == 0 && r->negative == 3000, "lock-if: %llu positive",
+		      (unsigned long long)r->positive);
+		CHECK(r->nr_states == 1 && strstr(r->states[0].text, "0:r1=x") &&
+		      strstr(r->states[0].text, "x=2") && strstr(r->states[0].text, "a=1"),
+		      "lock-if states: %u, '%s'", r->nr_states, r->nr_states ? r->states[0].text : "");
+		weft_litmus_free(t);
+	}
+	free(r);
+
+	error_case("", "bad.litmus:1:1: a C litmus test starts with 'C NAME'");
+	error_case("C t\n{}\nP0(int *x) {\n  WRITE_ONCE(*x 1);\n}\nexists (x=1)\n",
+		   "bad.litmus:4:17: expected ')'");
+	error_case("C t\n{}\nP0(int *x) {\n  r9 = 1;\n}\nexists (x=1)\n", "cannot assign");
+	error_case("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (0:r7=1)\n",
+		   "P0 has no register r7");
+	error_case("C t\n(* open\n", "unterminated (* comment");
+	error_case("C t\n{}\nP1(int *x) { }\nexists (x=1)\n", "out of order");
+
+	/* robustness: truncations and mutations of every seed */
+	const char *seeds[] = { "sb.litmus", "lock-if.litmus" };
+	static char buf[1 << 16];
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t s = 0; s < 2; s++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, seeds[s]);
+		text = slurp(path, &n);
+		if (!text)
+			continue;
+		memcpy(buf, text, n);
+		for (size_t len = 0; len <= n; len++)
+			LLVMFuzzerTestOneInput((const uint8_t *)buf, len);
+		for (int i = 0; i < 20000; i++) {
+			memcpy(buf, text, n);
+			for (int k = 0; k < 1 + i % 4; k++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				buf[x % n] = (char)(x >> 40);
+			}
+			LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
+		}
+	}
+	CHECK(1, "no crash");
+	return check_done();
+}
