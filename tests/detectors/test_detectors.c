@@ -41,6 +41,7 @@ enum {
 	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
 	D_LOCKDEP_CLASS_CYCLE, /* la[0] -> lb, lb -> la[1]: la[] one class (one init site) */
 	D_LOCKDEP_ONE_CLASS, /* la[0] -> la[1], la[1] -> la[0]: nested in one class */
+	D_UAF_LAST_WORD,     /* kfree() of an object, then a read of its last word */
 	D_NR
 };
 
@@ -54,6 +55,7 @@ struct dw {
 	int flag[2];
 	refcount_t rc;
 	spinlock_t la[2], lb;
+	struct { int head, pad[6], tail; } obj;
 };
 
 static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -100,6 +102,14 @@ static void dw_thread(void *w, unsigned tid)
 		spin_lock(y);
 		spin_unlock(y);
 		spin_unlock(x);
+		return;
+	}
+	if (W->mode == D_UAF_LAST_WORD) {
+		if (tid)
+			return;
+		WRITE_ONCE(W->obj.tail, 1);
+		weft_kfree(&W->obj);
+		(void)READ_ONCE(W->obj.tail);   /* the last word of what was freed */
 		return;
 	}
 	if (tid)
@@ -233,6 +243,7 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
 	V("lockdep-class-cycle", WEFT_KIND_LOCK_ORDER),
 	V("lockdep-one-class", WEFT_KIND_NONE),
+	V("uaf-last-word", WEFT_KIND_USE_AFTER_FREE),
 };
 
 static const struct weft_scenario dw_sc = {

@@ -139,7 +139,7 @@ static void dp_thread(void *w, unsigned t)
 			break;
 		}
 		case O_USE:
-			last = READ_ONCE(W->obj[o->x].body[0]);
+			last = READ_ONCE(W->obj[o->x].body[o->y & 1]);   /* either end */
 			break;
 		case O_CWAIT:
 			weft_pthread_mutex_lock(&W->m);
@@ -420,6 +420,8 @@ static void pinned(void)
 	P.n[1] = 1;
 	P.ops[1][0] = (struct op){ O_FREE, 0, 0 };
 	check_prog(-1);
+	P.ops[0][0].y = 1;   /* the body's last word: the whole range is poisoned */
+	check_prog(-7);
 	/* cond_wait's release of the mutex against another locker */
 	memset(&P, 0, sizeof(P));
 	P.nt = 3;
