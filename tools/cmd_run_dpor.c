@@ -1,6 +1,6 @@
 /*
  * cmd_run_dpor.c - `weft run --strategy dfs --por sleep|source|optimal`:
- * the search of core/src/dpor.c behind the command line.
+ * the search of core/src/search/dpor.c behind the command line.
  *
  *  - With a bound K, iterative bounding (Musuvathi and Qadeer, PLDI 2007):
  *    bound 0, then 1, ... K, each a complete search of its own, so the

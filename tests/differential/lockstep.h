@@ -109,15 +109,16 @@ static inline int ls_pick(void *st, const struct weft_decision *d)
 	int c = d->dflt;
 
 	ls_sync(s->ref);
-	uint32_t want = s->ref->eligible ? s->ref->eligible() : d->runnable;
+	uint64_t want = s->ref->eligible ? s->ref->eligible() : d->runnable;
 	if (want != d->runnable)
-		ls_fail("decision %u (step %u): Weft lets threads %#x run, the reference %#x",
-			d->index, d->step, d->runnable, want);
+		ls_fail("decision %u (step %u): Weft lets threads %#llx run, the reference %#llx",
+			d->index, d->step, (unsigned long long)d->runnable,
+			(unsigned long long)want);
 	if (s->mode == LS_UNIFORM || (s->mode == LS_STICKY && weft_rng_below(&s->rng, 4) == 0)) {
-		unsigned k = weft_rng_below(&s->rng, (uint32_t)__builtin_popcount(d->runnable));
-		for (uint32_t m = d->runnable; m; m &= m - 1)
+		unsigned k = weft_rng_below(&s->rng, (uint32_t)__builtin_popcountll(d->runnable));
+		for (uint64_t m = d->runnable; m; m &= m - 1)
 			if (!k--) {
-				c = __builtin_ctz(m);
+				c = __builtin_ctzll(m);
 				break;
 			}
 	}

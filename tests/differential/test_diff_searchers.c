@@ -186,8 +186,8 @@ static int pctref_pick(void *st, const struct weft_decision *d)
 		for (unsigned i = 0; i < p->nc; i++)
 			if (p->change[i] == d->step)
 				p->prio[d->cur] = i + 1;
-	for (uint32_t m = d->runnable; m; m &= m - 1) {
-		unsigned t = (unsigned)__builtin_ctz(m);
+	for (uint64_t m = d->runnable; m; m &= m - 1) {
+		unsigned t = (unsigned)__builtin_ctzll(m);
 		if (best < 0 || p->prio[t] > p->prio[best])
 			best = (int)t;
 	}

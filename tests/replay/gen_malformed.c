@@ -163,7 +163,7 @@ static const struct {
 	[F_TOOL_CHAR] = { "meta-tool-control-char", "tool contains byte 0x07" },
 	[F_TOOL_LONG] = { "meta-tool-too-long", "tool is 33, more than 32" },
 	[F_CPUS] = { "meta-cpus-17", "CPU count 17 is not in 1..16" },
-	[F_THREADS] = { "meta-threads-0", "thread count 0 is not in 1..16" },
+	[F_THREADS] = { "meta-threads-0", "thread count 0 is not in 1..64" },
 	[F_INPUT_LONG] = { "input-too-long", "input section: 704 bytes, more than 703" },
 	[F_WORKLOAD_LONG] = { "workload-too-long", "workload section: 704 bytes, more than 703" },
 	[F_SITE_COUNT] = { "sites-count", "site count is 4097, more than 4096" },
@@ -172,7 +172,7 @@ static const struct {
 	[F_DEC_SAMERUN0] = { "decision-samerun-first", "decision 0 repeats a previous runnable mask" },
 	[F_DEC_STEP_DELTA] = { "decision-step-delta", "step delta is 4294967296, more than 4294967295" },
 	[F_DEC_STEP_OVERFLOW] = { "decision-step-overflow", "step overflows 32 bits" },
-	[F_DEC_RUNNABLE] = { "decision-runnable-mask", "runnable mask is 65536, more than 65535" },
+	[F_DEC_RUNNABLE] = { "decision-runnable-mask", "runnable mask: varint overflows 64 bits" },
 	[F_DEC_CURRENT] = { "decision-current-thread", "current thread 5 is not runnable" },
 	[F_DEC_SITE_INDEX] = { "decision-site-index", "site index is" },
 	[F_DEC_NO_SITES] = { "decision-no-sites", "refers to an empty site table" },
@@ -304,8 +304,16 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 			wv(&b, 0xffffffffull);
 		else
 			wv(&b, d->step - prev);
-		if (!(fl & WEFT_RD_SAMERUN))
-			wv(&b, f == F_DEC_RUNNABLE && i == 0 ? 0x10000 : d->runnable);
+		if (!(fl & WEFT_RD_SAMERUN)) {
+			if (f == F_DEC_RUNNABLE && i == 0) {
+				/* a 65-bit mask: ten bytes, the last carrying bit 64 */
+				for (int k = 0; k < 9; k++)
+					w8(&b, 0xff);
+				w8(&b, 0x02);
+			} else {
+				wv(&b, d->runnable);
+			}
+		}
 		w8(&b, f == F_DEC_CURRENT && i == 0 ? 5 : d->cur);
 		w8(&b, d->dflt);
 		w8(&b, d->chosen);
@@ -600,7 +608,7 @@ int main(int argc, char **argv)
 		e.dec[0].cur = 0xff));
 	EDITED("verdict-names-missing-cpu.weft", 3, "names CPU 9", e.here.cpu = 9);
 	EDITED("zero-cpus.weft", 3, "CPU count 0 is not in 1..16", e.nr_cpus = 0);
-	EDITED("too-many-threads.weft", 3, "thread count 17", e.nr_threads = 17);
+	EDITED("too-many-threads.weft", 3, "thread count 65", e.nr_threads = 65);
 	EDITED("bad-lock-model.weft", 3, "lock model 7", e.lock = 7);
 	EDITED("bad-scenario-name.weft", 3, "scenario name contains byte 0x20",
 	       snprintf(e.scenario, sizeof(e.scenario), "demo abba"));

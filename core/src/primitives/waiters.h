@@ -70,7 +70,7 @@ bool weft_wl_wake(unsigned tid, const void *chan);
 void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
 		   uint64_t holder, const struct weft_site *s);
 /* The WAKE event of an operation that woke the threads in mask. */
-void weft_wl_trace_wake(const void *chan, uint32_t mask, unsigned n, const struct weft_site *s);
+void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s);
 /* Before anything that may sleep (might_sleep()): reports a thread that is
  * not TASK_RUNNING (the kernel's "do not call blocking ops when
  * !TASK_RUNNING") or that is on another object's wait list. */

@@ -9,6 +9,8 @@
 
 #include <weft/strategy.h>
 
+#include "internal.h"
+
 /* ------------------------------------------------------------------ rng */
 
 static uint64_t splitmix64(uint64_t *x)
@@ -47,16 +49,6 @@ uint64_t weft_rng_next(struct weft_rng *r)
 uint32_t weft_rng_below(struct weft_rng *r, uint32_t n)
 {
 	return (uint32_t)(((weft_rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-
-static unsigned nth_bit(uint32_t mask, unsigned n)
-{
-	for (;; n--) {
-		unsigned b = (unsigned)__builtin_ctz(mask);
-		if (!n)
-			return b;
-		mask &= mask - 1;
-	}
 }
 
 static unsigned hint_of(const struct weft_scenario *sc)
@@ -144,10 +136,10 @@ static int bytes_pick(void *st, const struct weft_decision *d)
 		/* later entries at the same position are shadowed */
 		while (b->next_pre < b->nr_pre && b->pre[b->next_pre].pos == d->index)
 			b->next_pre++;
-		uint32_t others = d->runnable & ~(1u << d->dflt);
+		uint64_t others = d->runnable & ~(1ull << d->dflt);
 		if (!others)
 			return d->dflt;
-		return (int)nth_bit(others, v % (unsigned)__builtin_popcount(others));
+		return (int)weft_nth_bit(others, v % weft_popcount64(others));
 	}
 	return d->dflt;
 }
@@ -209,8 +201,8 @@ int weft_entries_from_decisions(const struct weft_scenario *sc,
 	for (size_t i = 0; i < nd; i++) {
 		if (d[i].chosen == d[i].dflt)
 			continue;
-		uint32_t others = d[i].runnable & ~(1u << d[i].dflt);
-		unsigned rank = (unsigned)__builtin_popcount(others & ((1u << d[i].chosen) - 1));
+		uint64_t others = d[i].runnable & ~(1ull << d[i].dflt);
+		unsigned rank = weft_popcount64(others & ((1ull << d[i].chosen) - 1));
 		if (n == cap || i >= hint)
 			return -1;
 		out[n].pos = (uint16_t)i;
@@ -283,8 +275,7 @@ static int random_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_random *r = st;
 
-	return (int)nth_bit(d->runnable, weft_rng_below(&r->rng,
-						       (uint32_t)__builtin_popcount(d->runnable)));
+	return (int)weft_nth_bit(d->runnable, weft_rng_below(&r->rng, weft_popcount64(d->runnable)));
 }
 
 static uint32_t random_value(void *st, uint32_t index, uint32_t n)
@@ -341,15 +332,15 @@ static int pct_begin(void *st, uint8_t *wl, size_t cap)
 	unsigned n = p->sc->nr_threads;
 
 	/* distinct priorities d .. d+n-1 in random order (Fisher-Yates),
-	 * scaled by 64 so that threads which appear later (interrupt
-	 * handlers, spawned threads) get random priorities between them
-	 * (pct_pick), while change points 1..d-1 stay below all */
+	 * scaled by 2^32 so that threads which appear later (interrupt
+	 * handlers, spawned threads) get distinct random priorities between
+	 * them (pct_pick), while change points 1..d-1 stay below all */
 	memset(p->prio, 0, sizeof(p->prio));
 	for (unsigned i = 0; i < n; i++)
-		p->prio[i] = p->depth + i;
+		p->prio[i] = (uint64_t)(p->depth + i) << 32;
 	for (unsigned i = n; i > 1; i--) {
 		unsigned j = weft_rng_below(&p->rng, i);
-		uint32_t t = p->prio[i - 1];
+		uint64_t t = p->prio[i - 1];
 		p->prio[i - 1] = p->prio[j];
 		p->prio[j] = t;
 	}
@@ -359,13 +350,20 @@ static int pct_begin(void *st, uint8_t *wl, size_t cap)
 	return fill_wl(p->sc, &p->rng, p->fixed_wl, p->fixed_wl_len, wl, cap);
 }
 
-/* Declared threads' priorities d..d+n-1 compare as (d+i)*64; change
- * points (1..d-1) and later threads' (odd values) are used as they are. */
-static uint32_t pct_rank(const struct weft_pct *p, unsigned t)
+/* A thread the scenario does not declare (an interrupt handler, a spawned
+ * thread), first seen: a priority in a random one of the n+1 gaps around
+ * the declared threads' (d+i) << 32, distinct from every other thread's. */
+static uint64_t pct_later_prio(struct weft_pct *p)
 {
-	uint32_t v = p->prio[t];
-
-	return t < p->sc->nr_threads && v >= p->depth ? v * 64u : v;
+	for (;;) {
+		uint64_t slot = weft_rng_below(&p->rng, p->sc->nr_threads + 1);
+		uint64_t v = ((p->depth + slot) << 32) - 1 - (weft_rng_next(&p->rng) >> 34);
+		bool taken = false;
+		for (unsigned u = 0; u < WEFT_EXEC_MAX_THREADS && !taken; u++)
+			taken = p->prio[u] == v;
+		if (!taken)
+			return v;
+	}
 }
 
 static int pct_pick(void *st, const struct weft_decision *d)
@@ -380,18 +378,12 @@ static int pct_pick(void *st, const struct weft_decision *d)
 	int best = -1;
 	/* fairness: a spinner only when no fair thread is runnable (pct's
 	 * priorities would otherwise starve the thread it waits for) */
-	uint32_t fair = d->runnable & ~d->unfair ? d->runnable & ~d->unfair : d->runnable;
-	for (uint32_t m = fair; m; m &= m - 1) {
-		unsigned t = (unsigned)__builtin_ctz(m);
-		if (!p->prio[t]) {
-			/* a thread the scenario does not declare (an interrupt
-			 * handler, a spawned thread): a priority in a random
-			 * one of the n+1 gaps around the declared threads'
-			 * ranks (d+i)*64, odd so never equal to one of them */
-			uint32_t slot = weft_rng_below(&p->rng, p->sc->nr_threads + 1);
-			p->prio[t] = (p->depth + slot) * 64u - 31u + 2u * weft_rng_below(&p->rng, 15);
-		}
-		if (best < 0 || pct_rank(p, t) > pct_rank(p, (unsigned)best))
+	uint64_t fair = d->runnable & ~d->unfair ? d->runnable & ~d->unfair : d->runnable;
+	for (uint64_t m = fair; m; m &= m - 1) {
+		unsigned t = (unsigned)__builtin_ctzll(m);
+		if (!p->prio[t])
+			p->prio[t] = pct_later_prio(p);
+		if (best < 0 || p->prio[t] > p->prio[best])
 			best = (int)t;
 	}
 	return best;
@@ -464,11 +456,11 @@ static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned
  * runnable threads ascending. -1 if none. */
 static int next_alt(const struct weft_dfs_frame *f, unsigned chosen)
 {
-	uint32_t others = f->runnable & ~(1u << f->dflt);
+	uint64_t others = f->runnable & ~(1ull << f->dflt);
 
 	if (chosen != f->dflt)
-		others &= ~((2u << chosen) - 1);
-	return others ? __builtin_ctz(others) : -1;
+		others &= ~((2ull << chosen) - 1);
+	return others ? __builtin_ctzll(others) : -1;
 }
 
 static int dfs_begin(void *st, uint8_t *wl, size_t cap)
@@ -510,7 +502,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 		       wl, cap);
 }
 
-static void new_frame(struct weft_dfs *d, uint32_t i, uint16_t runnable, uint16_t unfair,
+static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_t unfair,
 		      uint8_t dflt, uint8_t kind)
 {
 	struct weft_dfs_frame *f = &d->f[i];
@@ -548,7 +540,7 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
-	new_frame(d, i, (uint16_t)dec->runnable, (uint16_t)dec->unfair, (uint8_t)dec->dflt,
+	new_frame(d, i, dec->runnable, dec->unfair, (uint8_t)dec->dflt,
 		  dec->cur >= 0);
 	return dec->dflt;
 }
@@ -572,7 +564,7 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 	}
 	d->depth++;
 	struct weft_dfs_frame *f = &d->f[i];
-	uint16_t vals = (uint16_t)((1u << n) - 1);
+	uint64_t vals = (1ull << n) - 1;
 	if (i < d->replay_len) {
 		if (f->cur_runnable != 2 || f->runnable != vals)
 			d->overflow = true;   /* nondeterministic model */
@@ -601,7 +593,7 @@ static uint32_t dfs_delay(void *st, uint32_t index, uint32_t ncodes)
 	}
 	d->depth++;
 	struct weft_dfs_frame *f = &d->f[i];
-	uint16_t vals = (uint16_t)((1u << ncodes) - 1);
+	uint64_t vals = (1ull << ncodes) - 1;
 	if (i < d->replay_len) {
 		if (f->cur_runnable != 3 || f->runnable != vals)
 			d->overflow = true;   /* nondeterministic model */
@@ -667,7 +659,7 @@ static void desync(struct weft_replay_strategy *r, uint32_t idx, const struct we
 	if (idx < r->nd)
 		r->expected = r->d[idx];
 	r->got.step = d->step;
-	r->got.runnable = (uint16_t)d->runnable;
+	r->got.runnable = d->runnable;
 	r->got.cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->got.dflt = (uint8_t)d->dflt;
 	r->got.chosen = (uint8_t)d->dflt;

@@ -35,7 +35,7 @@
 void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc)
 {
 	struct wthread *t = &M.th[tid];
-	uint32_t others = eligible() & ~(1u << tid);
+	uint64_t others = eligible() & ~tbit(tid);
 
 	/* a yield names what the loop looked at since its last progress */
 	for (unsigned i = 0; i < 4 && loc == WEFT_NO_LOC; i++)
@@ -46,23 +46,23 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc)
 	t->nr_spins++;
 	M.spin_wait[tid] = others;
 	if (others)
-		M.spinners |= 1u << tid;
+		M.spinners |= tbit(tid);
 	else
-		M.spinners &= ~(1u << tid);
+		M.spinners &= ~tbit(tid);
 }
 
-uint32_t weft_fair_offer(uint32_t e)
+uint64_t weft_fair_offer(uint64_t e)
 {
-	uint32_t unfair = 0;
+	uint64_t unfair = 0;
 
-	for (uint32_t m = M.spinners; m; m &= m - 1) {
+	for (uint64_t m = M.spinners; m; m &= m - 1) {
 		unsigned t = lowest(m);
 		if (!(M.spin_wait[t] & e)) {
 			/* everyone it waited for ran, blocked or ended */
 			M.spin_wait[t] = 0;
-			M.spinners &= ~(1u << t);
+			M.spinners &= ~tbit(t);
 		} else if (e >> t & 1) {
-			unfair |= 1u << t;
+			unfair |= tbit(t);
 		}
 	}
 	if (unfair == e)
@@ -75,11 +75,11 @@ uint32_t weft_fair_offer(uint32_t e)
 /* Thread tid runs a step: the spinners waiting for it have had it. */
 void weft_fair_ran(unsigned tid)
 {
-	for (uint32_t m = M.spinners; m; m &= m - 1) {
+	for (uint64_t m = M.spinners; m; m &= m - 1) {
 		unsigned t = lowest(m);
-		M.spin_wait[t] &= ~(1u << tid);
+		M.spin_wait[t] &= ~tbit(tid);
 		if (!M.spin_wait[t])
-			M.spinners &= ~(1u << t);
+			M.spinners &= ~tbit(t);
 	}
 }
 

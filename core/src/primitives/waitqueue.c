@@ -82,7 +82,8 @@ void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
 
 void weft_complete(struct weft_completion *x, bool all, const struct weft_site *s)
 {
-	uint32_t loc, old, mask = 0;
+	uint32_t loc, old;
+	uint64_t mask = 0;
 	int w;
 
 	if (M.cur < 0) {
@@ -105,13 +106,13 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 		weft_wl_del((unsigned)w);
 		x->nr_waiters--;
 		if (weft_wl_wake((unsigned)w, x))
-			mask |= 1u << w;
+			mask |= tbit((unsigned)w);
 		if (!all)
 			break;
 	}
 	weft_trace(WEFT_EV_RMW, loc, old, x->done, s);
 	if (mask)
-		weft_wl_trace_wake(x, mask, (unsigned)__builtin_popcount(mask), s);
+		weft_wl_trace_wake(x, mask, (unsigned)__builtin_popcountll(mask), s);
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*x), 0, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
@@ -314,9 +315,9 @@ bool weft_schedule(const struct weft_site *s)
 /* __wake_up_common() with autoremove_wake_function(): every non-exclusive
  * waiter and the oldest nr_exclusive exclusive ones (0: all) leave the
  * list and become TASK_RUNNING. Returns the mask of sleepers woken. */
-static uint32_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, unsigned *n)
+static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, unsigned *n)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	uint64_t after = 0;
 	bool all = nr_exclusive == 0;
 	int t;
@@ -336,14 +337,15 @@ static uint32_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, 
 		wq->nr_queued--;
 		(*n)++;
 		if (weft_wl_wake((unsigned)t, wq))
-			mask |= 1u << t;
+			mask |= tbit((unsigned)t);
 	}
 	return mask;
 }
 
 void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
 {
-	uint32_t loc, mask;
+	uint32_t loc;
+	uint64_t mask;
 	unsigned n;
 
 	if (M.cur < 0)
@@ -446,7 +448,8 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 
 void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s)
 {
-	uint32_t loc, mask;
+	uint32_t loc;
+	uint64_t mask;
 	unsigned n;
 
 	if (M.cur < 0)
@@ -570,7 +573,8 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 			      const struct weft_site *s)
 {
 	unsigned long old, nv, b = 1ul << bit;
-	uint32_t loc, mask = 0;
+	uint32_t loc;
+	uint64_t mask = 0;
 	uint64_t after = 0;
 	unsigned n = 0;
 	int t;
@@ -598,7 +602,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 		weft_wl_del((unsigned)t);
 		n++;
 		if (weft_wl_wake((unsigned)t, word))
-			mask |= 1u << t;
+			mask |= tbit((unsigned)t);
 		if (excl)
 			break;                  /* one exclusive waiter per wake-up */
 	}

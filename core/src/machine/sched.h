@@ -3,8 +3,9 @@
  *
  * machine.c owns the execution: fibers, the thread table, decisions,
  * blocking and waking, reports, the trace. Every primitive family lives in
- * a file of its own (access.c, spinlock.c, shadow.c, and the sleeping, RCU
- * and context families) and reaches the machine only through this header:
+ * a file of its own (machine/access.c and shadow.c, and primitives/: the
+ * spinlock, sleeping, RCU and context families...) and reaches the machine
+ * only through this header:
  *
  *   sched_point_at()     the scheduling point before a visible operation,
  *                        naming what the operation will touch (for partial-
@@ -16,6 +17,10 @@
  *   weft_sched_wake_*()  a waker makes it runnable again;
  *   weft_sched_step()    the operation's dependence record for strategies
  *                        that want one (ops->on_step).
+ *
+ * The machine reaches the families only through their hooks (struct
+ * weft_family below; the table is primitives/families.c): it includes no
+ * header of primitives/ and calls none of their functions by name.
  *
  * Invariants (see machine.c for the rest):
  *  - Exactly one model thread runs at a time (M.cur), or the host context
@@ -38,10 +43,13 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
-#include "core_state.h"
 #include "fiber.h"
 #include "internal.h"
 #include "memory/memory.h"
+
+/* The families' state of one execution (primitives/core_state.h); the
+ * machine knows only its size, weft_core_size (internal.h). */
+struct weft_core_state;
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
@@ -151,7 +159,9 @@ struct shadow {
 struct weft_machine {
 	bool inited;
 	struct weft_fiber main;
-	struct wthread th[WEFT_MAX_THREADS];
+	size_t stack_size;        /* of every fiber (WEFT_STACK_KIB) */
+	unsigned nr_fibers;       /* th[0 .. nr_fibers-1] have theirs */
+	struct wthread th[WEFT_EXEC_MAX_THREADS];
 
 	/* the current execution */
 	const struct weft_run_opts *o;
@@ -172,9 +182,9 @@ struct weft_machine {
 	uint64_t step_budget;
 	unsigned nr_threads;      /* threads that exist (the scenario's + spawned) */
 	unsigned nr_blocked;      /* threads in T_BLOCKED */
-	uint8_t cpu_of[WEFT_MAX_THREADS];   /* per execution: trace() runs at every step */
+	uint8_t cpu_of[WEFT_EXEC_MAX_THREADS];   /* per execution: trace() runs at every step */
 	int cur;
-	uint32_t runnable;
+	uint64_t runnable;
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;
@@ -185,8 +195,8 @@ struct weft_machine {
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
 	bool fair_restricted;    /* some decision had an unfair choice */
-	uint32_t spinners;
-	uint32_t spin_wait[WEFT_MAX_THREADS];
+	uint64_t spinners;
+	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
@@ -206,7 +216,7 @@ struct weft_machine {
 	struct {
 		const struct weft_caller *c;
 		bool fresh;
-	} callers[WEFT_MAX_THREADS + 1];
+	} callers[WEFT_EXEC_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -222,9 +232,9 @@ struct weft_machine {
 	 * may run there. excluded: threads that may not run now because
 	 * another context holds their CPU. Zero unless ctx_active. */
 	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
-	uint32_t excluded;
-	uint32_t irq_threads;                 /* mask of interrupt pseudo-threads */
-	uint32_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
+	uint64_t excluded;
+	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
+	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
 	int8_t cpu_stack[WEFT_MAX_CPUS][4];
 	uint8_t cpu_depth[WEFT_MAX_CPUS];
 
@@ -255,9 +265,16 @@ static inline uint32_t site_id(const struct weft_site *s)
 /* The scenario interrupt a thread delivers, or -1. */
 #define thread_irq(t) ((int)(t)->irq1 - 1)
 
-static inline unsigned lowest(uint32_t mask)
+/* Thread masks: bit t for thread t (WEFT_EXEC_MAX_THREADS <= 64). */
+_Static_assert(WEFT_EXEC_MAX_THREADS <= 64, "thread masks are 64-bit");
+static inline uint64_t tbit(unsigned t)
 {
-	return (unsigned)__builtin_ctz(mask);
+	return 1ull << t;
+}
+
+static inline unsigned lowest(uint64_t mask)
+{
+	return (unsigned)__builtin_ctzll(mask);
 }
 
 static inline uint32_t loc_of(const void *p)
@@ -270,7 +287,7 @@ static inline uint32_t loc_of(const void *p)
 /* ------------------------------------------------------- fairness */
 
 void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
-uint32_t weft_fair_offer(uint32_t e);
+uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
 /* The spinners (and the threads that run) for a livelock report. */
@@ -278,7 +295,7 @@ size_t weft_fair_describe(char *buf, size_t n);
 
 /* The threads of e whose choice is unfair: spinners that must let others
  * run first (0 if every thread of e spins, or none does). */
-static inline uint32_t unfair_of(uint32_t e)
+static inline uint64_t unfair_of(uint64_t e)
 {
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
@@ -437,7 +454,7 @@ static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint
 
 /* Runnable threads that may run now: not excluded by another context
  * holding their CPU (context.c). */
-static inline uint32_t eligible(void)
+static inline uint64_t eligible(void)
 {
 	return M.runnable & ~M.excluded;
 }
@@ -446,7 +463,7 @@ static inline uint32_t eligible(void)
  * two or more); cur_ok: the current thread is in offer and may go on (a
  * preemption point), unless it spins (fairness: then switching away is
  * free and the default is another thread). */
-unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s);
+unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
@@ -467,7 +484,7 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	t->pend_addr = addr;
 	t->pend_size = size;
 	t->pend_class = wc;
-	uint32_t e = eligible();
+	uint64_t e = eligible();
 	if (__builtin_expect(t->pass, 0)) {
 		t->pass = false;
 	} else if (e & (e - 1)) {
@@ -499,9 +516,6 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
  * primitive took it); label names machine-made threads in reports. */
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s);
-/* workqueue.c: execution start */
-void weft_wq_reset(void);
-
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);
@@ -511,51 +525,7 @@ unsigned weft_sched_wake_n(const void *chan, unsigned n);
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
 
-/* ------------------------------------------------------------ contexts */
-
-/* context.c: the current thread entered or left a non-preemptible state
- * (its counters changed); keeps the CPU stacks and the exclusion mask. */
-void weft_ctx_update(struct wthread *t, unsigned tid);
-/* Execution start (after the scenario's threads exist) and spawn. */
-void weft_ctx_reset(void);
-void weft_ctx_thread_added(unsigned tid);
-/* A migratable task resumes after a preemption: the strategy chooses its
- * CPU (a model choice; the scenario's migratable mask allows it). */
-void weft_ctx_migrate(unsigned tid);
-/* An interrupt pseudo-thread's handler (thread_main calls it). */
-void weft_ctx_run_irq(unsigned tid);
-/* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */
-void weft_ctx_irq_off(void);
-void weft_ctx_irq_set(unsigned long on);
-void weft_ctx_bh_add(int d);
-
-/* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
- * the counter and the event flag always, the CPU stack only when some CPU
- * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
- * scenarios pay two stores per lock. */
-static inline void weft_ctx_preempt_inc(void)
-{
-	struct wthread *t = &M.th[M.cur];
-
-	if (t->preempt++ == 0) {
-		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
-		if (M.ctx_active)
-			weft_ctx_update(t, (unsigned)M.cur);
-	}
-}
-
-static inline void weft_ctx_preempt_dec(void)
-{
-	struct wthread *t = &M.th[M.cur];
-
-	if (t->preempt && --t->preempt == 0) {
-		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
-		if (M.ctx_active)
-			weft_ctx_update(t, (unsigned)M.cur);
-	}
-}
-
-/* ------------------------------------------------------- lockdep-lite */
+/* ------------------------------------------------------------ reports */
 
 /* A report of a warning kind (WEFT_WARNING_KINDS): when the run goes on
  * past that kind (o->continue_kinds) it is counted in the result and
@@ -564,14 +534,6 @@ static inline void weft_ctx_preempt_dec(void)
 bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-
-/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
-extern bool weft_lockdep_on;
-void weft_lockdep_begin(void);
-void weft_lockdep_init(const void *lock, const struct weft_site *s);
-void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
-bool weft_lockdep_release(const void *lock, const struct weft_site *s);
-void weft_lockdep_exit(unsigned tid);
 
 /* ---------------------------------------------------------- the shadow */
 
@@ -623,12 +585,33 @@ static inline void feedback_write(uint32_t loc, const struct weft_site *s)
 /* ------------------------------------------------------- families */
 
 /*
- * A primitive family with state in the core area or checks of its own at
- * a thread's end or at a free (families.def lists them; machine.c and
- * shadow.c call the hooks). Every hook is optional.
+ * A primitive family as the machine sees it: hooks at the machine's own
+ * events (an execution's start, a thread's spawn, resumption, interrupt
+ * delivery and end, a free), for families with per-execution state, checks
+ * at a thread's end, or a say in which thread may run (the CPU contexts).
+ * primitives/families.def lists them; machine.c and shadow.c call the hooks
+ * in that order. Every hook is optional.
  */
 struct weft_family {
 	const char *name;
+	/* Execution start: the scenario's threads and the interrupt
+	 * pseudo-threads exist, none has run; M.o, M.sc are set. */
+	void (*begin)(void);
+	/* Thread tid was just spawned (weft_sched_spawn), runnable, not run. */
+	void (*spawned)(unsigned tid);
+	/* Thread tid, preempted while migratable (t->may_migrate), runs again:
+	 * called only then, right after the switch back to it. */
+	void (*resumed)(unsigned tid);
+	/* Interrupt pseudo-thread tid (thread_irq() >= 0) delivers its
+	 * interrupt, on its own fiber: runs the handler to completion. */
+	void (*deliver_irq)(unsigned tid);
+	/* Thread tid's context ended outside a family's own operation (an
+	 * interrupt pseudo-thread went idle or pending, a thread ended holding
+	 * its CPU): recompute who may run. */
+	void (*left_cpu)(unsigned tid);
+	/* Thread tid's function returned (it is still M.cur), every execution,
+	 * before thread_end: may report. */
+	void (*thread_exit)(unsigned tid);
 	/* Thread tid is about to end (it is still M.cur): may report. Must
 	 * not trace anything else (the scenario's threads end silently).
 	 * Called only when M.core_used. */
@@ -640,9 +623,9 @@ struct weft_family {
 	bool (*describe)(uint32_t off, char *buf, size_t n);
 };
 
-#define X(name) extern const struct weft_family weft_family_##name;
-#include "families.def"
-#undef X
+/* The families, in families.def order (primitives/families.c). */
+extern const struct weft_family *const weft_families[];
+extern const unsigned weft_nr_families;
 
 /* weft_poison() tells every family's freed hook (when M.core_used). */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s);

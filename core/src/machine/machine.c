@@ -167,12 +167,9 @@ int weft_machine_init(void)
 	weft_sites_init();
 	weft_fiber_init_main(&M.main);
 	const char *env = getenv("WEFT_STACK_KIB");
-	size_t stack = WEFT_FIBER_STACK;
+	M.stack_size = WEFT_FIBER_STACK;
 	if (env && atoi(env) >= 16)
-		stack = (size_t)atoi(env) * 1024;
-	for (unsigned i = 0; i < WEFT_MAX_THREADS; i++)
-		if (weft_fiber_create(&M.th[i].fib, stack))
-			return WEFT_ENOMEM;
+		M.stack_size = (size_t)atoi(env) * 1024;
 	install_overflow_handler();
 	M.cur = -1;
 	M.inited = true;
@@ -182,7 +179,7 @@ int weft_machine_init(void)
 /* Room for a world of size bytes and the core area after it. */
 static int world_reserve(size_t size)
 {
-	size = ((size + 63) & ~(size_t)63) + sizeof(struct weft_core_state);
+	size = ((size + 63) & ~(size_t)63) + weft_core_size;
 	if (size <= M.world_cap)
 		return 0;
 	size_t cap = (size + 4095) & ~(size_t)4095;
@@ -208,27 +205,27 @@ static inline void core_reset(size_t world_size)
 {
 	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
 	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
-	M.loc_limit = M.core_off + (uint32_t)sizeof(struct weft_core_state);
+	M.loc_limit = M.core_off + weft_core_size;
 	if (M.core_used || M.core_zero_off != M.core_off) {
-		memset(M.core, 0, sizeof(*M.core));
+		memset(M.core, 0, weft_core_size);
 		M.core_zero_off = M.core_off;
 	}
 	M.core_used = false;
 }
 
-#define X(name) &weft_family_##name,
-static const struct weft_family *const families[] = {
-#include "families.def"
-};
-#undef X
-#define NR_FAMILIES (sizeof(families) / sizeof(families[0]))
+/* Every family's hook, in families.def order (sched.h, struct weft_family):
+ * the machine's only way into primitives/. */
+#define FAMILIES_CALL(hook, ...)                                                \
+	do {                                                                    \
+		for (unsigned fi_ = 0; fi_ < weft_nr_families; fi_++)           \
+			if (weft_families[fi_]->hook)                           \
+				weft_families[fi_]->hook(__VA_ARGS__);          \
+	} while (0)
 
 /* Called by weft_poison() (shadow.c) for every freed range. */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 {
-	for (unsigned i = 0; i < NR_FAMILIES; i++)
-		if (families[i]->freed)
-			families[i]->freed(loc, len, s);
+	FAMILIES_CALL(freed, loc, len, s);
 }
 
 void weft_feedback_attach(uint8_t *map, size_t size)
@@ -318,7 +315,7 @@ static void record_decision(const struct weft_decision *d, int chosen)
 
 /* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
  * thread may continue (a preemption point). */
-unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s)
+unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s)
 {
 	struct weft_decision d;
 
@@ -330,11 +327,11 @@ unsigned weft_sched_decide(uint32_t offer, int cur_ok, const struct weft_site *s
 	d.site = s;
 	/* the default after a switch is the lowest fair thread; a pending
 	 * interrupt only when nothing else can run */
-	uint32_t fair = d.runnable & ~d.unfair;
-	uint32_t threads = fair & ~M.irq_threads;
+	uint64_t fair = d.runnable & ~d.unfair;
+	uint64_t threads = fair & ~M.irq_threads;
 	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : fair);
 	int c = M.ops->pick_next(M.st, &d);
-	if (c < 0 || c >= WEFT_MAX_THREADS || !(d.runnable & (1u << c)))
+	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(d.runnable & tbit((unsigned)c)))
 		c = d.dflt;
 	record_decision(&d, c);   /* always: cheap, and it makes reproducers */
 	if (d.cur >= 0 && c != d.cur) {
@@ -381,7 +378,7 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	/* resumed (prev runs again): a preempted migratable task picks the CPU
 	 * it resumes on */
 	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
-		weft_ctx_migrate((unsigned)prev);
+		FAMILIES_CALL(resumed, (unsigned)prev);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
@@ -390,7 +387,7 @@ static void stuck_report(void) __attribute__((noreturn));
  * return to the host context. Never returns for a finished thread. */
 void weft_sched_reschedule(bool leaving)
 {
-	uint32_t e = eligible();
+	uint64_t e = eligible();
 
 	if (!e) {
 		bool blocked = M.runnable != 0;   /* runnable, but their CPU is held */
@@ -445,7 +442,7 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 	t->wait_site = s;
 	t->wait_step = M.step;
 	M.nr_blocked++;
-	M.runnable &= ~(1u << M.cur);
+	M.runnable &= ~tbit((unsigned)M.cur);
 	weft_sched_reschedule(false);
 }
 
@@ -459,7 +456,7 @@ static inline void wake(unsigned i)
 	w->wait_class = NULL;
 	w->wake_step1 = M.step + 1;
 	w->waker = (uint8_t)(M.cur < 0 ? 0xff : M.cur);
-	M.runnable |= 1u << i;
+	M.runnable |= tbit(i);
 }
 
 unsigned weft_sched_wake_all(const void *chan)
@@ -509,16 +506,16 @@ static void thread_main(void *arg)
 		/* an interrupt pseudo-thread: one delivery, then idle (or
 		 * pending again if it was raised while it ran) */
 		for (;;) {
-			weft_ctx_run_irq(tid);
+			FAMILIES_CALL(deliver_irq, tid);
 			weft_tsan_release(&tsan_done_sync);
 			t->started = false;
 			if (t->irq_again) {
 				t->irq_again = false;
 			} else {
 				t->state = T_IDLE;
-				M.runnable &= ~(1u << tid);
+				M.runnable &= ~tbit(tid);
 			}
-			weft_ctx_update(t, tid);
+			FAMILIES_CALL(left_cpu, tid);
 			weft_sched_reschedule(true);
 			/* Pending again and chosen at once: the switch to
 			 * itself did nothing, so deliver again on this fiber,
@@ -536,17 +533,15 @@ static void thread_main(void *arg)
 		t->fn(M.world, t->arg);
 	else
 		M.sc->thread(M.world, tid);
-	weft_lockdep_exit(tid);
+	FAMILIES_CALL(thread_exit, tid);
 	if (M.core_used)
-		for (unsigned i = 0; i < NR_FAMILIES; i++)
-			if (families[i]->thread_end)
-				families[i]->thread_end(tid);
+		FAMILIES_CALL(thread_end, tid);
 	weft_tsan_release(&tsan_done_sync);
 	t->state = T_DONE;
 	t->end_ev = M.evseq;
-	M.runnable &= ~(1u << tid);
+	M.runnable &= ~tbit(tid);
 	if (t->on_cpu_stack)
-		weft_ctx_update(t, tid);   /* it ended holding its CPU */
+		FAMILIES_CALL(left_cpu, tid);   /* it ended holding its CPU */
 	/* The scenario's own threads end silently (their traces predate
 	 * spawned threads and must not change); a spawned thread's end is an
 	 * event its joiners depend on. */
@@ -576,13 +571,51 @@ static const struct weft_wait_class join_class = {
 	.busy = join_busy,
 };
 
+/* Fibers are made on first use (a TSan fiber is costly to make) and kept
+ * for the life of the process; threads 0 .. n-1 get one. */
+static int fibers_ensure(unsigned n)
+{
+	for (; M.nr_fibers < n; M.nr_fibers++)
+		if (weft_fiber_create(&M.th[M.nr_fibers].fib, M.stack_size))
+			return WEFT_ENOMEM;
+	return 0;
+}
+
+static struct weft_site shared_cpu_site = { __FILE__, "weft_sched_spawn",
+	"a new thread shares a CPU: every CPU has a thread", __LINE__, WEFT_EV_NOTE, 0,
+	WEFT_SITE_SC };
+
+/* WEFT_CPU_ANY: the lowest CPU no unfinished thread is on; else the one
+ * with the fewest (lowest first), said with a note in the trace. */
+static unsigned spawn_cpu(unsigned n)
+{
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_MAX_CPUS] = { 0 };
+
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		if (i != n && M.th[i].state != T_DONE && thread_irq(&M.th[i]) < 0 &&
+		    M.cpu_of[i] < WEFT_MAX_CPUS)
+			load[M.cpu_of[i]]++;
+	unsigned best = 0;
+	for (unsigned c = 1; c < nr_cpus && c < WEFT_MAX_CPUS; c++)
+		if (load[c] < load[best])
+			best = c;
+	if (load[best])
+		weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, best, n, &shared_cpu_site);
+	return best;
+}
+
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s)
 {
-	if (M.nr_threads >= WEFT_MAX_THREADS) {
+	if (M.nr_threads >= WEFT_EXEC_MAX_THREADS) {
 		weft_report(WEFT_KIND_ASSERT, NULL, s,
-			    "weft_thread_spawn: more than %d threads in one execution",
-			    WEFT_MAX_THREADS);
+			    "weft_thread_spawn: more than %d threads in one execution (the "
+			    "limit of an execution, WEFT_EXEC_MAX_THREADS)", WEFT_EXEC_MAX_THREADS);
+		return -1;
+	}
+	if (fibers_ensure(M.nr_threads + 1)) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "weft_thread_spawn: no memory for the fiber of thread %u", M.nr_threads);
 		return -1;
 	}
 	unsigned n = M.nr_threads++;
@@ -600,9 +633,9 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->arg = arg;
 	t->label = label;
 	t->end_ev = UINT32_MAX;
-	M.cpu_of[n] = (uint8_t)(cpu % nr_cpus);
-	M.runnable |= 1u << n;
-	weft_ctx_thread_added(n);
+	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
+	M.runnable |= tbit(n);
+	FAMILIES_CALL(spawned, n);
 	weft_trace(WEFT_EV_SPAWN, WEFT_NO_LOC, M.cpu_of[n], n, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, n, s);
 	return (int)n;
@@ -922,8 +955,8 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		return;
 	}
 	if (M.world && off >= M.core_off && off < M.loc_limit) {
-		for (unsigned i = 0; i < NR_FAMILIES; i++)
-			if (families[i]->describe && families[i]->describe(off, buf, n))
+		for (unsigned i = 0; i < weft_nr_families; i++)
+			if (weft_families[i]->describe && weft_families[i]->describe(off, buf, n))
 				return;
 		snprintf(buf, n, "core+0x%x", off - M.core_off);
 		return;
@@ -967,8 +1000,12 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (!M.inited && weft_machine_init())
 		return WEFT_ENOMEM;
-	if (sc->nr_threads == 0 || sc->nr_threads + sc->nr_irqs > WEFT_MAX_THREADS)
+	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
+	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
+	    sc->nr_cpus > WEFT_MAX_CPUS)
 		return WEFT_EINVAL;
+	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
+		return WEFT_ENOMEM;
 	memset(r, 0, sizeof(*r));
 	n = ops->begin ? ops->begin(st, M.wl_bytes, sizeof(M.wl_bytes)) : 0;
 	if (n < 0)
@@ -1042,7 +1079,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.th[i].has_ticket = false;
 			M.th[i].last_site = NULL;
 			M.th[i].wake_step1 = 0;
-			M.runnable |= 1u << i;
+			M.runnable |= tbit(i);
 		}
 		/* interrupt pseudo-threads after the scenario's threads */
 		for (unsigned k = 0; k < sc->nr_irqs; k++) {
@@ -1060,17 +1097,15 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
 		}
 		M.nr_threads += sc->nr_irqs;
-		weft_ctx_reset();
-		weft_fair_reset();
-		weft_lockdep_begin();
-		weft_wq_reset();
+		weft_fair_reset();   /* the machine's own, before the families' */
+		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
 		 * bench/); the rare overflow path unblocks the signal itself. */
 		weft_tsan_release(&tsan_start_sync);
 		if (sigsetjmp(M.overflow_jmp, 0) == 0) {
-			uint32_t e = eligible();
+			uint64_t e = eligible();
 			weft_sched_switch_to(e & (e - 1) ? weft_sched_decide(e, 0, NULL) : lowest(e), false);
 		} else {
 			/* SIGSEGV on a guard page: we are back on the host stack,

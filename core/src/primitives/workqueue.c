@@ -42,7 +42,7 @@ static struct pool {
 } pools[WEFT_MAX_CPUS];
 static uint32_t pools_used;   /* CPUs whose pool the execution touched */
 
-void weft_wq_reset(void)
+static void weft_wq_reset(void)
 {
 	for (uint32_t m = pools_used; m; m &= m - 1) {
 		unsigned c = (unsigned)__builtin_ctz(m);
@@ -226,3 +226,8 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*w), 0, s);
 	return waited;
 }
+
+const struct weft_family weft_family_workqueue = {
+	.name = "workqueue",
+	.begin = weft_wq_reset,
+};

@@ -14,7 +14,7 @@
  */
 #include <weft/kernel.h>
 
-#include "sched.h"
+#include "families.h"
 
 static int spin_owner(const void *chan)
 {

@@ -61,7 +61,7 @@ void weft_ctx_entry(void);
 #endif
 
 /* Guard pages, for the SIGSEGV handler's diagnosis. */
-#define WEFT_MAX_GUARDS 64
+#define WEFT_MAX_GUARDS (WEFT_EXEC_MAX_THREADS + 8)
 static struct {
 	uintptr_t lo, hi;
 } guards[WEFT_MAX_GUARDS];

@@ -23,7 +23,7 @@
 #include <weft/native_run.h>
 #include <weft/strategy.h>
 
-#include "internal.h"
+#include "rcu_native.h"
 
 volatile int weft_native_stop;
 __thread unsigned weft_native_cpu;

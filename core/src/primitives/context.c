@@ -27,7 +27,7 @@
 
 #include <weft/kernel.h>
 
-#include "sched.h"
+#include "families.h"
 
 /* The RCU read-side depth of a thread (rcu.c); none without RCU. */
 __attribute__((weak)) unsigned weft_rcu_read_depth(unsigned tid);
@@ -85,17 +85,17 @@ static uint32_t deliverable(unsigned tid)
 
 static void recompute(void)
 {
-	uint32_t ex = 0;
+	uint64_t ex = 0;
 
 	for (unsigned c = 0; c < nr_cpus(); c++) {
 		int top = cpu_top(c);
 		if (top >= 0)
-			ex |= M.cpu_threads[c] & ~(1u << top);
+			ex |= M.cpu_threads[c] & ~tbit((unsigned)top);
 	}
-	for (uint32_t m = M.irq_threads & M.runnable; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
+	for (uint64_t m = M.irq_threads & M.runnable; m; m &= m - 1) {
+		unsigned i = lowest(m);
 		if (!M.th[i].started && !deliverable(i))
-			ex |= 1u << i;
+			ex |= tbit(i);
 	}
 	M.excluded = ex;
 }
@@ -149,7 +149,7 @@ static void activate(void)
 	recompute();
 }
 
-void weft_ctx_reset(void)
+static void weft_ctx_reset(void)
 {
 	const struct weft_scenario *sc = M.sc;
 	bool shared = false;
@@ -167,7 +167,7 @@ void weft_ctx_reset(void)
 		if (i < sc->nr_threads) {
 			unsigned c = M.cpu_of[i];
 			shared |= (M.cpu_threads[c] != 0);
-			M.cpu_threads[c] |= 1u << i;
+			M.cpu_threads[c] |= tbit(i);
 		}
 	}
 	/* interrupt pseudo-threads: numbered after the scenario's threads */
@@ -176,27 +176,27 @@ void weft_ctx_reset(void)
 		struct wthread *t = &M.th[i];
 		t->irq1 = (uint8_t)(k + 1);
 		t->daemon = true;
-		M.irq_threads |= 1u << i;
+		M.irq_threads |= tbit(i);
 		if (sc->irqs[k].raised) {
 			t->state = T_RUNNABLE;
-			M.runnable |= 1u << i;
+			M.runnable |= tbit(i);
 		} else {
 			t->state = T_IDLE;
-			M.runnable &= ~(1u << i);
+			M.runnable &= ~tbit(i);
 		}
 	}
 	if (shared || sc->nr_irqs || sc->migratable)
 		activate();
 }
 
-void weft_ctx_thread_added(unsigned tid)
+static void weft_ctx_thread_added(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	unsigned c = M.cpu_of[tid];
 	bool shared = M.cpu_threads[c] != 0;
 
 	t->ctx_words[0] = t->ctx_words[1] = 0;
-	M.cpu_threads[c] |= 1u << tid;
+	M.cpu_threads[c] |= tbit(tid);
 	if (M.ctx_active)
 		recompute();
 	else if (shared)
@@ -212,7 +212,7 @@ static struct weft_site irq_exit_site = { __FILE__, "weft_ctx_run_irq", "interru
 static struct weft_site irq_cpu_site = { __FILE__, "weft_ctx_run_irq", "interrupt CPU",
 					 __LINE__, WEFT_EV_CHOICE, 0, WEFT_SITE_SC };
 
-void weft_ctx_run_irq(unsigned tid)
+static void weft_ctx_run_irq(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	const struct weft_irq *q = &M.sc->irqs[thread_irq(t)];
@@ -234,7 +234,7 @@ void weft_ctx_run_irq(unsigned tid)
 			}
 	}
 	M.cpu_of[tid] = (uint8_t)c;
-	M.cpu_threads[c] |= 1u << tid;
+	M.cpu_threads[c] |= tbit(tid);
 	t->in_irq = q->kind == WEFT_SOFTIRQ ? 2 : 1;
 	t->irq_off = q->kind == WEFT_SOFTIRQ ? 0 : 1;   /* hard handlers run masked */
 	weft_ctx_update(t, tid);
@@ -250,7 +250,7 @@ void weft_ctx_run_irq(unsigned tid)
 	weft_trace(WEFT_EV_IRQ_EXIT, WEFT_NO_LOC, (uint64_t)thread_irq(t), c, &irq_exit_site);
 	t->in_irq = 0;
 	t->irq_off = 0;
-	M.cpu_threads[c] &= ~(1u << tid);
+	M.cpu_threads[c] &= ~tbit(tid);
 	weft_ctx_update(t, tid);
 }
 
@@ -269,7 +269,7 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, tid, s);
 	if (t->state == T_IDLE) {
 		t->state = T_RUNNABLE;
-		M.runnable |= 1u << tid;
+		M.runnable |= tbit(tid);
 		recompute();
 	} else if (t->started) {
 		t->irq_again = true;
@@ -281,7 +281,7 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 static struct weft_site migrate_site = { __FILE__, "weft_ctx_migrate", "migrate", __LINE__,
 					 WEFT_EV_CTX, 0, WEFT_SITE_SC };
 
-void weft_ctx_migrate(unsigned tid)
+static void weft_ctx_migrate(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	unsigned n = nr_cpus(), from = M.cpu_of[tid];
@@ -295,8 +295,8 @@ void weft_ctx_migrate(unsigned tid)
 		return;
 	if (__builtin_expect(weft_mem_weak, 0))
 		weft_mem_drain_cpu(from);   /* its stores stay visible to it */
-	M.cpu_threads[from] &= ~(1u << tid);
-	M.cpu_threads[to] |= 1u << tid;
+	M.cpu_threads[from] &= ~tbit(tid);
+	M.cpu_threads[to] |= tbit(tid);
 	M.cpu_of[tid] = (uint8_t)to;
 	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, from, to, &migrate_site);
 	if (M.ctx_active)
@@ -513,3 +513,19 @@ void weft_might_sleep(const struct weft_site *s)
 		    t->in_irq == 1 ? "hard interrupt" : t->in_irq == 2 ? "softirq" : "task",
 		    rcu, weft_preempt_count());
 }
+
+/* --------------------------------------------------- the machine's hooks */
+
+static void ctx_left_cpu(unsigned tid)
+{
+	weft_ctx_update(&M.th[tid], tid);
+}
+
+const struct weft_family weft_family_context = {
+	.name = "context",
+	.begin = weft_ctx_reset,
+	.spawned = weft_ctx_thread_added,
+	.resumed = weft_ctx_migrate,
+	.deliver_irq = weft_ctx_run_irq,
+	.left_cpu = ctx_left_cpu,
+};

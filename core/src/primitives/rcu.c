@@ -45,6 +45,7 @@
 
 #include <weft/kernel.h>
 
+#include "core_state.h"
 #include "sched.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -69,12 +70,30 @@ static struct weft_access access_at(int tid, uint32_t step, const struct weft_si
 	return a;
 }
 
+/* RCU keeps its readers' state for threads 0 .. WEFT_MAX_THREADS - 1 (in
+ * the core area, whose layout traces name); threads numbered above have
+ * no slot: their RCU calls are reported, never a wrong verdict. */
+static unsigned rcu_nr_threads(void)
+{
+	return M.nr_threads < WEFT_MAX_THREADS ? M.nr_threads : WEFT_MAX_THREADS;
+}
+
+static bool rcu_slot_ok(const struct weft_site *s)
+{
+	if (M.cur < WEFT_MAX_THREADS)
+		return true;
+	weft_report(WEFT_KIND_ASSERT, NULL, s,
+		    "%s in T%d: RCU tracks the read-side sections of threads 0..%d only "
+		    "(WEFT_MAX_THREADS)", s->what, M.cur, WEFT_MAX_THREADS - 1);
+	return false;
+}
+
 static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
 {
 	sn->mask = 0;
-	for (unsigned t = 0; t < M.nr_threads; t++)
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
 		if (r->rd[t].nesting) {
-			sn->mask |= 1u << t;
+			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
 			sn->gen[t] = r->rd[t].gen;
 		}
 }
@@ -118,7 +137,7 @@ static int sync_owner(const void *chan)
 {
 	const struct weft_rcu_rd *rd = chan;
 
-	for (unsigned t = 0; t < M.nr_threads; t++)
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
 		if (rd[t].nesting && (int)t != M.cur)
 			return (int)t;
 	return -1;
@@ -128,7 +147,7 @@ static bool sync_busy(const void *chan, unsigned tid)
 {
 	const struct weft_rcu_rd *rd = chan;
 
-	for (unsigned t = 0; t < M.nr_threads; t++)
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
 		if (rd[t].nesting && t != tid)
 			return true;
 	return false;
@@ -215,7 +234,7 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 
 void weft_rcu_read_lock(const struct weft_site *s)
 {
-	if (M.cur < 0)
+	if (M.cur < 0 || !rcu_slot_ok(s))
 		return;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
@@ -238,7 +257,7 @@ void weft_rcu_read_lock(const struct weft_site *s)
 
 void weft_rcu_read_unlock(const struct weft_site *s)
 {
-	if (M.cur < 0)
+	if (M.cur < 0 || !rcu_slot_ok(s))
 		return;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
@@ -270,7 +289,8 @@ void weft_rcu_read_unlock(const struct weft_site *s)
 
 bool weft_rcu_read_lock_held(void)
 {
-	return M.cur >= 0 && M.core_used && M.core->rcu.rd[M.cur].nesting > 0;
+	return M.cur >= 0 && M.cur < WEFT_MAX_THREADS && M.core_used &&
+	       M.core->rcu.rd[M.cur].nesting > 0;
 }
 
 uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
@@ -278,7 +298,7 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 {
 	uint64_t v = weft_access((void *)addr, size, WEFT_A_LOAD, 0, 0, s);
 
-	if (M.cur < 0 || how == WEFT_RCU_DEREF_ACCESS)
+	if (M.cur < 0 || how == WEFT_RCU_DEREF_ACCESS || !rcu_slot_ok(s))
 		return v;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
@@ -316,7 +336,7 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 
 	if (!r->nr_readers)
 		return;
-	for (unsigned t = 0; t < M.nr_threads; t++) {
+	for (unsigned t = 0; t < rcu_nr_threads(); t++) {
 		if ((int)t == M.cur || !r->rd[t].nesting)
 			continue;
 		const struct weft_rcu_book *b = &r->bk[t];
@@ -337,7 +357,7 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 
 static void rcu_thread_end(unsigned tid)
 {
-	if (!M.core_used)
+	if (!M.core_used || tid >= WEFT_MAX_THREADS)
 		return;
 	struct weft_rcu_core *r = &M.core->rcu;
 	if (!r->rd[tid].nesting)
@@ -358,7 +378,8 @@ unsigned weft_rcu_read_depth(unsigned tid)
 
 void weft_rcu_might_sleep(const struct weft_site *s)
 {
-	if (M.cur < 0 || !M.in_exec || !M.core_used || weft_in_atomic())
+	if (M.cur < 0 || M.cur >= WEFT_MAX_THREADS || !M.in_exec || !M.core_used ||
+	    weft_in_atomic())
 		return;   /* other atomic contexts: weft_might_sleep() reports them */
 	struct weft_rcu_core *r = &M.core->rcu;
 	unsigned t = (unsigned)M.cur;
@@ -374,7 +395,7 @@ void weft_rcu_might_sleep(const struct weft_site *s)
 
 void weft_synchronize_rcu(const struct weft_site *s)
 {
-	if (M.cur < 0)
+	if (M.cur < 0 || !rcu_slot_ok(s))
 		return;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
@@ -523,7 +544,7 @@ void weft_kfree_rcu(void *obj, size_t size, struct rcu_head *head, const struct 
 
 void weft_rcu_barrier(const struct weft_site *s)
 {
-	if (M.cur < 0)
+	if (M.cur < 0 || !rcu_slot_ok(s))
 		return;
 	struct weft_rcu_core *r = rcu();
 	uint32_t qloc = loc_of(&r->cb_queued);

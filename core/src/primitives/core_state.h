@@ -1,6 +1,7 @@
 /*
  * core_state.h - state the primitive families keep per execution outside
- * the model's world (core/src only).
+ * the model's world (primitives/ only: the machine and the searchers know
+ * just its size, weft_core_size, from families.c).
  *
  * struct weft_core_state lives right after the model's world in the same
  * allocation (M.core, at world offset M.core_off, 64-byte aligned), so its

@@ -1,6 +1,6 @@
 /*
  * bench_fuzz.h - the searcher comparison of `weft bench` (sections fuzz and
- * fuzz-ablation; tools/bench_fuzz.c): executions, steps and wall time to
+ * fuzz-ablation; bench/bench_fuzz.c): executions, steps and wall time to
  * each zoo bug's declared kind under random, pct d2/d3, dfs b1 over
  * generated workloads, and `weft fuzz` (libFuzzer, AFL++, and ablations),
  * side by side in one run, with issue 12's targets marked met or missed.

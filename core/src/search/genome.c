@@ -112,16 +112,6 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 
 /* ---------------------------------------------------------- running */
 
-static unsigned nth_bit(uint32_t mask, unsigned n)
-{
-	for (;; n--) {
-		unsigned b = (unsigned)__builtin_ctz(mask);
-		if (!n)
-			return b;
-		mask &= mask - 1;
-	}
-}
-
 static void sort_ov(struct weft_override *o, unsigned n)
 {
 	/* stable: equal keys keep input order (the first one fires) */
@@ -208,18 +198,18 @@ void weft_genome_run_begin(struct weft_genome_run *gr)
 static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 {
 	const struct weft_genome *g = &gr->g;
-	uint32_t m = d->runnable;
+	uint64_t m = d->runnable;
 
 	switch (g->mode) {
 	case WEFT_MODE_WALK:
 		if (g->param && d->cur >= 0) {
-			uint32_t others = m & ~(1u << d->cur);
+			uint64_t others = m & ~(1ull << d->cur);
 			if ((weft_rng_next(&gr->rng) & 0xff) >= g->param || !others)
 				return d->cur;
-			return (int)nth_bit(others, weft_rng_below(&gr->rng,
-					    (uint32_t)__builtin_popcount(others)));
+			return (int)weft_nth_bit(others, weft_rng_below(&gr->rng,
+								weft_popcount64(others)));
 		}
-		return (int)nth_bit(m, weft_rng_below(&gr->rng, (uint32_t)__builtin_popcount(m)));
+		return (int)weft_nth_bit(m, weft_rng_below(&gr->rng, weft_popcount64(m)));
 	case WEFT_MODE_PCT:
 		/* change point i lowers the running thread's priority to i */
 		if (d->cur >= 0)
@@ -233,7 +223,7 @@ static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 		if (m & ~d->unfair)
 			m &= ~d->unfair;
 		for (; m; m &= m - 1) {
-			unsigned t = (unsigned)__builtin_ctz(m);
+			unsigned t = (unsigned)__builtin_ctzll(m);
 			if (best < 0 || gr->prio[t] > gr->prio[best])
 				best = (int)t;
 		}
@@ -248,16 +238,18 @@ int weft_genome_run_pick(struct weft_genome_run *gr, const struct weft_decision 
 {
 	int base = mode_pick(gr, d);
 	int a = d->cur >= 0 ? d->cur : gr->last >= 0 ? gr->last : 0;
-	unsigned t = (unsigned)a & 15u;
+	unsigned t = (unsigned)a;
+
+	if (t >= WEFT_MAX_THREADS)
+		return base;   /* overrides name threads 0..15 (4 bits) */
 
 	if (gr->next_tov[t] < gr->nr_tov[t]) {
 		const struct weft_override *o = &gr->tov[t][gr->next_tov[t]];
 		if (WEFT_OV_K(o->key) <= gr->cnt[t]) {
 			gr->next_tov[t]++;
-			uint32_t others = d->runnable & ~(1u << base);
+			uint64_t others = d->runnable & ~(1ull << base);
 			if (others)
-				return (int)nth_bit(others,
-						    o->b % (unsigned)__builtin_popcount(others));
+				return (int)weft_nth_bit(others, o->b % weft_popcount64(others));
 		}
 	}
 	return base;
@@ -321,9 +313,10 @@ void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_inf
 {
 	unsigned t = si->tid;
 
-	if (t >= WEFT_MAX_THREADS)
+	if (t >= WEFT_EXEC_MAX_THREADS)
 		return;
-	gr->cnt[t]++;
+	if (t < WEFT_MAX_THREADS)   /* overrides name threads 0..15 (4 bits) */
+		gr->cnt[t]++;
 	gr->last = (int)t;
 	if (gr->g.mode != WEFT_MODE_POS)
 		return;

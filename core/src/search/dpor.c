@@ -70,7 +70,6 @@
 
 #include <weft/strategy.h>
 
-#include "core_state.h"
 #include "internal.h"
 
 #define NT WEFT_MAX_THREADS
@@ -331,7 +330,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost, ctx, choice, fair;
+	bool capped, nondet, lost, ctx, choice, fair, wide;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
@@ -950,7 +949,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 {
 	struct weft_dpor *d = st;
 	int cur = dec->cur;
-	uint32_t run = dec->runnable;
+	uint64_t run = dec->runnable;
 
 	/* the current thread may have run ops that leave no dependence record
 	 * (a choice, a note) since its next op was cached, for instance after
@@ -967,7 +966,15 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		go_stale(d);
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
 	}
-	uint32_t allowed = run;
+	/* a thread numbered NT or more (its clocks have no slot) */
+	if (__builtin_expect(dec->runnable >> NT != 0, 0)) {
+		set_incomplete(d, &d->wide,
+			       "an execution has more than 16 threads: partial-order reduction "
+			       "follows threads 0..15 only (use --por none)");
+		go_stale(d);
+		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
+	uint32_t allowed = (uint32_t)run;
 	/* Not enabled: a thread that would block without changing anything.
 	 * That choice only wastes a switch, until yields exist: then a
 	 * thread that tries and blocks may be what lets a yielder go on.
@@ -2365,10 +2372,10 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	if (mode == WEFT_POR_NONE || mode > WEFT_POR_OPTIMAL || !weft_por_sound(mode, bound) ||
 	    wl_len > sizeof(d->wl))
 		return WEFT_EINVAL;
-	/* the world and the core area after it (core_state.h: RCU's readers
-	 * and callback queue, the worklists), whose records name offsets there */
-	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) +
-				   sizeof(struct weft_core_state));
+	/* the world and the core area after it (primitives/core_state.h: RCU's
+	 * readers and callback queue, the worklists), whose records name
+	 * offsets there */
+	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) + weft_core_size);
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
 		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));
@@ -2404,7 +2411,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = d->ctx = d->choice = d->fair = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->choice = d->fair = d->wide = false;
 	d->why = NULL;
 	d->fop_known = 0;
 	d->nfr = d->replay = 0;
@@ -2443,7 +2450,7 @@ bool weft_dpor_done(const struct weft_dpor *d)
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
 	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice &&
-	       !d->fair;
+	       !d->fair && !d->wide;
 }
 
 const char *weft_dpor_why_incomplete(const struct weft_dpor *d)

@@ -38,11 +38,12 @@
 
 #include <weft/kernel.h>
 
+#include "families.h"
 #include "waiters.h"
 
 /* ------------------------------------------------------------ wait lists */
 
-static struct weft_waiter waiters[WEFT_MAX_THREADS];
+static struct weft_waiter waiters[WEFT_EXEC_MAX_THREADS];
 static uint64_t wl_seq;
 static uint32_t wl_seq_epoch;
 
@@ -135,7 +136,7 @@ void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class
 		weft_sched_livelock("step budget exhausted");
 }
 
-void weft_wl_trace_wake(const void *chan, uint32_t mask, unsigned n, const struct weft_site *s)
+void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s)
 {
 	weft_trace(WEFT_EV_WAKE, loc_of(chan), mask, n, s);
 	if (M.fb)
@@ -235,7 +236,7 @@ int weft_bitlock_holder(uint32_t loc)
 
 static int owner_tid(uint32_t owner)
 {
-	return owner == 0 || owner > WEFT_MAX_THREADS ? -1 : (int)owner - 1;
+	return owner == 0 || owner > WEFT_EXEC_MAX_THREADS ? -1 : (int)owner - 1;
 }
 
 static int mutex_owner(const void *chan)
@@ -380,7 +381,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
  * the caller's). */
 void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1, mask = 0;
+	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint64_t mask = 0;
 	int w;
 
 	if (weft_lockdep_on)
@@ -409,7 +411,7 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 			m->nr_waiters--;
 		}
 		if (weft_wl_wake((unsigned)w, m))
-			mask = 1u << w;
+			mask = tbit((unsigned)w);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, me, m->owner, s);
 	if (mask)
@@ -488,6 +490,8 @@ static struct read_hold *read_hold(const struct weft_rw_semaphore *r, unsigned t
 
 static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
 {
+	if (tid >= WEFT_MAX_THREADS)
+		return 0;
 	const struct read_hold *h = read_hold(r, tid, false);
 
 	if (h)
@@ -495,8 +499,20 @@ static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
 	return read_holds_full_epoch == M.epoch ? (r->held >> (2 * tid) & 3u) : 0;
 }
 
+static struct weft_site held_limit_site = { __FILE__, "held_add",
+	"rw_semaphore read hold by a thread numbered 16 or more", __LINE__, WEFT_EV_NOTE, 0,
+	WEFT_SITE_SC };
+
 static inline void held_add(struct weft_rw_semaphore *r, unsigned tid, int d)
 {
+	if (tid >= WEFT_MAX_THREADS) {
+		/* the read holds live in the rwsem (2 bits a thread, in the
+		 * world): a limit, said plainly rather than a wrong verdict */
+		weft_report(WEFT_KIND_ASSERT, r, &held_limit_site,
+			    "T%u takes an rw_semaphore for read: read holds are tracked for "
+			    "threads 0..%d only (WEFT_MAX_THREADS)", tid, WEFT_MAX_THREADS - 1);
+		return;
+	}
 	unsigned h = r->held >> (2 * tid) & 3u;
 	struct read_hold *x = read_hold(r, tid, d > 0);
 
@@ -569,9 +585,9 @@ static uint64_t rwsem_holder(const struct weft_rw_semaphore *r)
 
 /* rwsem_wake(): the oldest waiter if it is a writer and r is free; else
  * every waiting reader (granted here). Returns the mask woken. */
-static uint32_t rwsem_wake(struct weft_rw_semaphore *r)
+static uint64_t rwsem_wake(struct weft_rw_semaphore *r)
 {
-	uint32_t mask = 0;
+	uint64_t mask = 0;
 	int w = weft_wl_first(r, 0, 0);
 
 	if (w < 0)
@@ -596,7 +612,7 @@ static uint32_t rwsem_wake(struct weft_rw_semaphore *r)
 		weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
 		r->nr_waiters--;
 		if (weft_wl_wake((unsigned)w, r))
-			mask |= 1u << w;
+			mask |= tbit((unsigned)w);
 	}
 	return mask;
 }
@@ -765,11 +781,11 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 }
 
 static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t old,
-			   uint32_t mask, const struct weft_site *s)
+			   uint64_t mask, const struct weft_site *s)
 {
 	weft_trace(WEFT_EV_UNLOCK, loc, old, rw_state(r), s);
 	if (mask)
-		weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcount(mask), s);
+		weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcountll(mask), s);
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*r), 0, s);
 	obj_written(loc, s);
 }
@@ -777,7 +793,8 @@ static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t o
 void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
-	uint32_t loc, mask = 0;
+	uint32_t loc;
+	uint64_t mask = 0;
 	uint64_t old;
 
 	if (M.cur < 0) {
@@ -807,7 +824,8 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
-	uint32_t loc, mask;
+	uint32_t loc;
+	uint64_t mask;
 	uint64_t old;
 
 	if (M.cur < 0) {
@@ -832,7 +850,8 @@ void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
-	uint32_t loc, mask;
+	uint32_t loc;
+	uint64_t mask;
 	uint64_t old;
 
 	if (M.cur < 0) {
@@ -963,7 +982,8 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 
 void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 {
-	uint32_t loc, old, mask = 0;
+	uint32_t loc, old;
+	uint64_t mask = 0;
 	int w;
 
 	if (M.cur < 0) {
@@ -980,7 +1000,7 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 		weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
 		sem->nr_waiters--;
 		if (weft_wl_wake((unsigned)w, sem))
-			mask = 1u << w;
+			mask = tbit((unsigned)w);
 	} else {
 		sem->count++;
 	}

@@ -60,7 +60,7 @@
 
 #include <weft/kernel.h>
 
-#include "sched.h"
+#include "families.h"
 
 #define LD_MAX_CLASSES 256
 #define LD_MAX_EDGES 4096
@@ -114,7 +114,7 @@ static struct {
 static struct {
 	struct ld_held h[LD_MAX_HELD];
 	uint8_t n;
-} T[WEFT_MAX_THREADS];
+} T[WEFT_EXEC_MAX_THREADS];
 
 /* locks initialised in this execution (M.epoch: setup runs before
  * weft_lockdep_begin): world offset -> init site id */
@@ -214,8 +214,8 @@ void weft_lockdep_reset(void)
 	graph_reset();
 }
 
-/* Execution start (machine.c), after the threads exist. */
-void weft_lockdep_begin(void)
+/* Execution start (its begin hook), after the threads exist. */
+static void weft_lockdep_begin(void)
 {
 	const struct weft_run_opts *o = M.o;
 
@@ -231,7 +231,7 @@ void weft_lockdep_begin(void)
 	}
 	if (!weft_lockdep_on)
 		return;
-	for (unsigned i = 0; i < WEFT_MAX_THREADS; i++)
+	for (unsigned i = 0; i < WEFT_EXEC_MAX_THREADS; i++)
 		T[i].n = 0;
 	if (!o->lockdep_persist || G.sc != o->sc || G.variant != o->variant ||
 	    G.lock != (unsigned)o->lock) {
@@ -643,7 +643,7 @@ bool weft_lockdep_release(const void *lock, const struct weft_site *s)
 /* A thread (or a handler) ends: it must hold nothing. */
 void weft_lockdep_exit(unsigned tid)
 {
-	if (!weft_lockdep_on || tid >= WEFT_MAX_THREADS || !T[tid].n)
+	if (!weft_lockdep_on || tid >= WEFT_EXEC_MAX_THREADS || !T[tid].n)
 		return;
 	const struct ld_held *h = &T[tid].h[T[tid].n - 1];
 	char name[48];
@@ -654,3 +654,9 @@ void weft_lockdep_exit(unsigned tid)
 		     thread_irq(&M.th[tid]) >= 0 ? "returns from its interrupt handler" : "ends",
 		     name, h->at.step, T[tid].n > 1 ? " and more" : "");
 }
+
+const struct weft_family weft_family_lockdep = {
+	.name = "lockdep",
+	.begin = weft_lockdep_begin,
+	.thread_exit = weft_lockdep_exit,
+};

@@ -26,7 +26,7 @@
 
 #include <weft/kernel.h>
 
-#include "internal.h"
+#include "rcu_native.h"
 
 #define NATIVE_MAX_CBS 64
 

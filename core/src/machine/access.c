@@ -196,7 +196,7 @@ void weft_yield(const struct weft_site *s)
 	 * a thread that can make progress). That switch is free, and the
 	 * strategy only chooses among the others. Under fair scheduling the
 	 * yielder then waits until those others have run (fairness.c). */
-	uint32_t others = eligible() & ~(1u << M.cur);
+	uint64_t others = eligible() & ~tbit((unsigned)M.cur);
 	if (M.fair)
 		weft_fair_spun((unsigned)M.cur, s, WEFT_NO_LOC);
 	if (others) {
