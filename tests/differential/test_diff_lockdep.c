@@ -10,7 +10,9 @@
  * are classed by their instance; some programs release a lock they do not
  * hold or end holding one. Each runs under both lock models with the
  * serial schedule and seeded random ones, and in series that keep the
- * graph across executions (lockdep_persist), as `weft run` does.
+ * graph across executions (lockdep_persist), as `weft run` does: one
+ * until its first report, one that goes on past the warnings
+ * (continue_kinds, as `weft run --kind deadlock` does).
  *
  * The reference (written from lockdep.c's header, docs/detectors.md and
  * the kernel's lockdep rules, not from lockdep.c) replays each acquisition
@@ -19,7 +21,9 @@
  * over all pairs, whether the graph has a cycle through the new edge
  * (lock-order-inversion: cycles of any length), a class used both in an
  * interrupt and with that interrupt enabled, or an IRQ-safe class reaching
- * an IRQ-unsafe one (irq-lock-inversion), and checks releases
+ * an IRQ-unsafe one through the fact (irq-lock-inversion); each edge and
+ * usage bit is checked at its first use in every execution, whether or
+ * not an earlier execution added it (docs/detectors.md); it checks releases
  * (bad-unlock) and ends (lock-held-at-exit). Every acquisition Weft lets
  * through must be clean in the reference, and the report Weft ends a run
  * with must be the one the reference gives for that thread's next attempt.
@@ -315,10 +319,27 @@ static struct {
 	bool edge[NC][NC];
 	/* this execution */
 	struct rctx c[NT + NI];
+	/* facts checked in this execution: each is checked at its first use
+	 * in every execution, whether or not an earlier one added it */
+	bool echecked[NC][NC];
+	uint8_t uchecked[NC];
 	enum weft_kind expect;   /* the report the reference says comes now */
 	int expect_tid;
 	bool irq_order, setup_classes;
+	bool cont;               /* warnings go on (continue_kinds) */
+	uint64_t continued;      /* the warnings gone past */
 } R;
+
+/* A report: a warning in a run that goes on past warnings is counted and
+ * the execution goes on (NONE); any other report ends it. */
+static enum weft_kind note(enum weft_kind k)
+{
+	if (R.cont && (WEFT_WARNING_KINDS >> k & 1)) {
+		R.continued |= 1ull << k;
+		return WEFT_KIND_NONE;
+	}
+	return k;
+}
 
 static unsigned class_of(unsigned l)
 {
@@ -330,6 +351,8 @@ static unsigned class_of(unsigned l)
 
 static bool reach(unsigned from, unsigned to)
 {
+	if (from == to)
+		return true;
 	bool seen[NC] = { false };
 	unsigned stack[NC], n = 0;
 
@@ -348,27 +371,33 @@ static bool reach(unsigned from, unsigned to)
 	return false;
 }
 
-/* Some IRQ-safe class reaches a different IRQ-unsafe one (of one kind). */
-static bool safe_to_unsafe(void)
+/* An IRQ-safe class (of interrupt kind `in`) that reaches `from` and a
+ * different IRQ-unsafe one that `to` reaches: an order from safe to
+ * unsafe through the fact being checked (the edge from -> to, or a usage
+ * of from = to). */
+static bool safe_to_unsafe(unsigned from, unsigned to, unsigned in)
 {
 	if (!R.irq_order)
 		return false;
-	for (unsigned in = U_IN_HARD; in <= U_IN_SOFT; in += 2)
-		for (unsigned s = 0; s < NC; s++)
-			if (R.used[s] >> in & 1)
-				for (unsigned u = 0; u < NC; u++)
-					if (u != s && (R.used[u] >> (in + 1) & 1) && reach(s, u))
-						return true;
+	for (unsigned s = 0; s < NC; s++)
+		if ((R.used[s] >> in & 1) && reach(s, from))
+			for (unsigned u = 0; u < NC; u++)
+				if (u != s && (R.used[u] >> (in + 1) & 1) && reach(to, u))
+					return true;
 	return false;
 }
 
-/* One usage bit of class c: the report it makes, if any. */
+/* One usage bit of class c, at its first use in this execution: the
+ * report it makes, if any. */
 static enum weft_kind use(unsigned c, unsigned u)
 {
+	if (R.uchecked[c] >> u & 1)
+		return WEFT_KIND_NONE;
+	R.uchecked[c] |= (uint8_t)(1u << u);
 	R.used[c] |= (uint8_t)(1u << u);
 	if (R.used[c] >> (u ^ 1u) & 1)
-		return WEFT_KIND_IRQ_LOCK_INVERSION;   /* inconsistent usage */
-	return safe_to_unsafe() ? WEFT_KIND_IRQ_LOCK_INVERSION : WEFT_KIND_NONE;
+		return note(WEFT_KIND_IRQ_LOCK_INVERSION);   /* inconsistent usage */
+	return safe_to_unsafe(c, c, u & ~1u) ? note(WEFT_KIND_IRQ_LOCK_INVERSION) : WEFT_KIND_NONE;
 }
 
 /* The acquisition attempt of lock l by context x: usage bits, then an
@@ -382,17 +411,22 @@ static enum weft_kind acquire(struct rctx *x, unsigned l, bool trylock)
 
 	if ((hard && (k = use(c, U_IN_HARD))) || (hard_on && (k = use(c, U_HARD_ON))) ||
 	    (soft && (k = use(c, U_IN_SOFT))) || (soft_on && (k = use(c, U_SOFT_ON))))
-		return k;
+		return k;   /* (a warning gone past is NONE: the next bit is checked) */
 	if (!trylock)
 		for (unsigned i = 0; i < x->nheld; i++) {
 			unsigned a = x->held[i].cls;
-			if (a == c || R.edge[a][c])
+			if (a == c || (R.edge[a][c] && R.echecked[a][c]))
 				continue;
-			if (reach(c, a))
-				return WEFT_KIND_LOCK_ORDER;   /* a cycle through the new edge */
+			/* a cycle through the edge (new, or first used in this
+			 * execution); the graph gains it if the run goes on */
+			R.echecked[a][c] = true;
+			bool inverted = reach(c, a);
+			if (inverted && (k = note(WEFT_KIND_LOCK_ORDER)))
+				return k;
 			R.edge[a][c] = true;
-			if (safe_to_unsafe())
-				return WEFT_KIND_IRQ_LOCK_INVERSION;
+			if (!inverted && (safe_to_unsafe(a, c, U_IN_HARD) || safe_to_unsafe(a, c, U_IN_SOFT)) &&
+			    (k = note(WEFT_KIND_IRQ_LOCK_INVERSION)))
+				return k;
 		}
 	if (x->nheld < 16)
 		x->held[x->nheld++] = (struct rheld){ (uint8_t)l, (uint8_t)c };
@@ -508,6 +542,8 @@ static enum weft_kind op_complete(struct rctx *x, const struct op *o, int val)
 
 static void expect_now(enum weft_kind k, int tid)
 {
+	if ((k = note(k)) == WEFT_KIND_NONE)
+		return;
 	if (R.expect == WEFT_KIND_NONE) {
 		R.expect = k;
 		R.expect_tid = tid;
@@ -609,7 +645,7 @@ static enum weft_kind ref_next_report(unsigned tid)
 	}
 }
 
-static void ref_begin(bool keep_graph, unsigned checks)
+static void ref_begin(bool keep_graph, unsigned checks, bool cont)
 {
 	bool irq_order = (checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER) != 0;
 
@@ -618,6 +654,10 @@ static void ref_begin(bool keep_graph, unsigned checks)
 		memset(R.edge, 0, sizeof(R.edge));
 	}
 	memset(R.c, 0, sizeof(R.c));
+	memset(R.echecked, 0, sizeof(R.echecked));
+	memset(R.uchecked, 0, sizeof(R.uchecked));
+	R.cont = cont;
+	R.continued = 0;
 	for (unsigned t = 0; t < P.nt; t++)
 		R.c[t].active = P.n[t] != 0;
 	R.expect = WEFT_KIND_NONE;
@@ -833,7 +873,7 @@ static void print_prog(FILE *f)
 
 /* ------------------------------------------------------------ the checks */
 
-static unsigned failures, nr_runs, nr_witness_checked, verdicts[WEFT_KIND__COUNT];
+static unsigned failures, nr_runs, nr_witness_checked, nr_went_past, verdicts[WEFT_KIND__COUNT];
 static long cur_prog;
 
 static void configure(void)
@@ -857,18 +897,27 @@ static bool run_one(enum weft_lock_model lock, enum ls_mode mode, uint64_t seed,
 		    bool keep_graph, unsigned checks, bool verbose, struct weft_exec_result *out)
 {
 	static struct ls_strategy s;
+	/* WEFT_CHECK_CONTINUE_WARNINGS: a run that stops only at other kinds
+	 * (weft run --kind deadlock) goes on past lockdep-lite's warnings */
+	bool cont = (checks & WEFT_CHECK_CONTINUE_WARNINGS) != 0;
 	struct weft_run_opts o = { .sc = &ldsc, .lock = lock, .checks = checks,
-				   .lockdep_persist = persist, .record = persist };
+				   .lockdep_persist = persist, .record = persist,
+				   .continue_kinds = cont ? WEFT_WARNING_KINDS : 0 };
 	struct weft_exec_result r;
 	char why[700];
 
 	configure();
-	ref_begin(persist && keep_graph, checks);
+	ref_begin(persist && keep_graph, checks, cont);
 	ls_run(&o, &ref, mode, seed, &s, &r);
 	nr_runs++;
 	verdicts[r.kind]++;
+	nr_went_past += r.continued_kinds != 0;
 	*out = r;
 	snprintf(why, sizeof(why), "%s", ls_why);
+	if (!why[0] && r.continued_kinds != R.continued && !(r.kind && R.expect == WEFT_KIND_NONE))
+		snprintf(why, sizeof(why), "warnings gone past: Weft %#llx, the reference %#llx "
+			 "(1 << kind)", (unsigned long long)r.continued_kinds,
+			 (unsigned long long)R.continued);
 	if (!why[0]) {
 		int rt = r.report.here.tid;
 		if (R.expect != WEFT_KIND_NONE) {
@@ -888,7 +937,13 @@ static bool run_one(enum weft_lock_model lock, enum ls_mode mode, uint64_t seed,
 				if (R.c[t].pc < P.n[t])
 					snprintf(why, sizeof(why), "clean, but T%u stopped at op %u", t,
 						 R.c[t].pc);
-		} else if (r.kind != WEFT_KIND_DEADLOCK) {
+		} else if (r.kind != WEFT_KIND_DEADLOCK &&
+			   !(cont && r.kind == WEFT_KIND_LOST_WAKEUP)) {
+			/* (past its warnings a run reaches the deadlocks they
+			 * warned of: an interrupt spinning on a lock the context
+			 * it interrupted holds. A mutex waiter then sleeps on a
+			 * free mutex whose woken waiter cannot get its CPU, which
+			 * the machine calls a lost wakeup) */
 			snprintf(why, sizeof(why), "unexpected verdict %s (%s)", weft_kind_name(r.kind),
 				 r.report.msg);
 		}
@@ -976,6 +1031,15 @@ static void run_prog(unsigned nr, uint64_t seed, bool verbose)
 				break;
 			}
 		}
+		/* a series that goes on past the warnings (weft run --kind
+		 * deadlock): every execution checks each fact at its first use,
+		 * so one that repeats an order an earlier one reported reports
+		 * it again */
+		weft_lockdep_reset();
+		for (unsigned i = 0; i < nr; i++)
+			if (!run_one(lock, LS_UNIFORM, seed * 1000 + 700 + i, true, i > 0,
+				     WEFT_CHECKS_DEFAULT | WEFT_CHECK_CONTINUE_WARNINGS, verbose, &r))
+				return;
 		weft_lockdep_reset();
 	}
 }
@@ -1071,10 +1135,11 @@ int main(void)
 	weft_lockdep_reset();
 	printf("%u programs, %u runs in lock step (%s size), %u witnesses replayed: %u clean, %u "
 	       "lock-order-inversion, %u irq-lock-inversion, %u bad-unlock, %u lock-held-at-exit, "
-	       "%u deadlock\n",
+	       "%u deadlock, %u lost-wakeup; %u runs went on past warnings\n",
 	       nprog, nr_runs, ls_large() ? "large" : "quick", nr_witness_checked,
 	       verdicts[WEFT_KIND_NONE], verdicts[WEFT_KIND_LOCK_ORDER],
 	       verdicts[WEFT_KIND_IRQ_LOCK_INVERSION], verdicts[WEFT_KIND_BAD_UNLOCK],
-	       verdicts[WEFT_KIND_LOCK_HELD_AT_EXIT], verdicts[WEFT_KIND_DEADLOCK]);
+	       verdicts[WEFT_KIND_LOCK_HELD_AT_EXIT], verdicts[WEFT_KIND_DEADLOCK],
+	       verdicts[WEFT_KIND_LOST_WAKEUP], nr_went_past);
 	return check_done();
 }
