@@ -51,7 +51,7 @@ enum {
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
 	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
-	V_RWSEM_DEEP_READ,
+	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -475,6 +475,29 @@ static void pw_thread(void *w, unsigned tid)
 			up_read(&W->rw);
 		}
 		break;
+	case V_WQ_MIXED:
+		/* a non-exclusive and an exclusive waiter on one queue: one
+		 * wake_up() wakes both (the non-exclusive one does not use up
+		 * the exclusive wake-up) */
+		if (tid == 0) {
+			WRITE_ONCE(W->flag, 1);
+			wake_up(&W->wq);
+		} else if (tid == 1) {
+			wait_event(W->wq, READ_ONCE(W->flag));
+		} else {
+			wait_event_exclusive(W->wq, READ_ONCE(W->flag));
+		}
+		break;
+	case V_COMPLETION_ONE:
+		/* two waiters, complete() twice: each wakes one waiter */
+		if (tid == 0) {
+			complete(&W->c);
+			WRITE_ONCE(W->x, 1);
+			complete(&W->c);
+		} else {
+			wait_for_completion(&W->c);
+		}
+		break;
 	case V_RWSEM_READER_CYCLE:
 		if (tid == 0) {
 			down_read(&W->rw);
@@ -776,6 +799,29 @@ static void test_owner_checks(void)
 	       "unlock_page after the page was freed", "folio_unlock on page 0");
 }
 
+/* Who a wake-up wakes: complete() one waiter (the other stays asleep: it
+ * sleeps once), wake_up() every non-exclusive waiter and one exclusive. */
+static void test_wake_counts(void)
+{
+	static const int waiters_first[] = { 1, 2, 0, -1 };
+	struct st_script *s = calloc(1, sizeof(*s));
+
+	pw_sc.nr_threads = 3;
+	struct weft_exec_result r = st_run_prio(&pw_sc, V_COMPLETION_ONE, WEFT_LOCK_TAS, s,
+						waiters_first, false);
+	unsigned b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED), b2 = st_count(&s->log, 2, WEFT_DEP_BLOCKED);
+	CHECK(r.kind == WEFT_KIND_NONE && b1 == 1 && b2 == 1,
+	      "complete() with two waiters: %s, T1 slept %u times, T2 %u: want each once (a "
+	      "complete() wakes one)", weft_kind_name(r.kind), b1, b2);
+	r = st_run_prio(&pw_sc, V_WQ_MIXED, WEFT_LOCK_TAS, s, waiters_first, false);
+	CHECK(r.kind == WEFT_KIND_NONE, "a non-exclusive and an exclusive waiter, one wake_up(): "
+	      "%s (%s)", weft_kind_name(r.kind), r.report.msg);
+	pw_sc.nr_threads = 2;
+	expect(V_WQ_MIXED, 3, 2, WEFT_KIND_NONE, "wake_up() of a mixed queue, every interleaving",
+	       NULL);
+	free(s);
+}
+
 static void test_classification(void)
 {
 	struct st_dfs_out o;
@@ -1009,6 +1055,7 @@ int main(void)
 	test_fifo();
 	test_owner_checks();
 	test_classification();
+	test_wake_counts();
 	test_open_coded();
 	test_warn_and_host();
 	test_atomic_context();
