@@ -51,7 +51,7 @@ enum {
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
 	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
-	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE,
+	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE, V_RWSEM_DOWNGRADE,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -488,6 +488,23 @@ static void pw_thread(void *w, unsigned tid)
 			wait_event_exclusive(W->wq, READ_ONCE(W->flag));
 		}
 		break;
+	case V_RWSEM_DOWNGRADE:
+		/* T1 queues for write behind T0's write lock; T0 downgrades:
+		 * it still reads, so T1 waits on */
+		if (tid == 0) {
+			down_write(&W->rw);
+			complete(&W->c);
+			downgrade_write(&W->rw);
+			WRITE_ONCE(W->x, 1);
+			BUG_ON(READ_ONCE(W->flag));   /* the writer is in with us */
+			up_read(&W->rw);
+		} else {
+			wait_for_completion(&W->c);
+			down_write(&W->rw);
+			WRITE_ONCE(W->flag, 1);
+			up_write(&W->rw);
+		}
+		break;
 	case V_COMPLETION_ONE:
 		/* two waiters, complete() twice: each wakes one waiter */
 		if (tid == 0) {
@@ -819,6 +836,18 @@ static void test_wake_counts(void)
 	pw_sc.nr_threads = 2;
 	expect(V_WQ_MIXED, 3, 2, WEFT_KIND_NONE, "wake_up() of a mixed queue, every interleaving",
 	       NULL);
+	/* downgrade_write() with a writer queued: the writer is not let in
+	 * (ticket) or woken (tas) while the downgrader reads */
+	static const int t1_first[] = { 1, 0, -1 };
+	for (int lk = 0; lk < 2; lk++) {
+		r = st_run_prio(&pw_sc, V_RWSEM_DOWNGRADE, lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS, s,
+				t1_first, false);
+		b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED);
+		CHECK(r.kind == WEFT_KIND_NONE && b1 == 2,
+		      "downgrade_write() with a writer queued (%s): %s (%s), the writer slept %u "
+		      "times, want twice (the completion, then the rwsem until up_read())",
+		      lk ? "ticket" : "tas", weft_kind_name(r.kind), r.report.msg, b1);
+	}
 	free(s);
 }
 
