@@ -51,7 +51,7 @@ enum {
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
 	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
-	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE, V_RWSEM_DOWNGRADE,
+	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE, V_RWSEM_DOWNGRADE, V_PAGE_BIT_WAKE,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -129,6 +129,9 @@ static void pw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		break;
 	case V_PAGE_OTHER_BIT_LOST:
 		set_bit(WEFT_PG_writeback, &W->pa->flags);   /* nobody will end it */
+		break;
+	case V_PAGE_BIT_WAKE:
+		set_bit(WEFT_PG_writeback, &W->pa->flags);   /* T0 ends it */
 		break;
 	}
 }
@@ -505,6 +508,28 @@ static void pw_thread(void *w, unsigned tid)
 			up_write(&W->rw);
 		}
 		break;
+	case V_PAGE_BIT_WAKE:
+		/* T1 waits for the writeback, T2 for the page lock T0 holds:
+		 * unlock_page() wakes T2 only, the end of the writeback T1 */
+		if (tid == 0) {
+			lock_page(W->pa);
+			complete_all(&W->c);
+			unlock_page(W->pa);
+			clear_bit(WEFT_PG_writeback, &W->pa->flags);
+			weft_wake_up_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 WEFT_SITE(WEFT_EV_WAKE, "folio_end_writeback(pa)"));
+		} else if (tid == 1) {
+			wait_for_completion(&W->c);
+			weft_wait_on_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 false, WEFT_SITE(WEFT_EV_WAIT,
+								  "folio_wait_writeback(pa)"));
+			BUG_ON(test_bit(WEFT_PG_writeback, &W->pa->flags));   /* woken by the end */
+		} else {
+			wait_for_completion(&W->c);
+			lock_page(W->pa);
+			unlock_page(W->pa);
+		}
+		break;
 	case V_COMPLETION_ONE:
 		/* two waiters, complete() twice: each wakes one waiter */
 		if (tid == 0) {
@@ -833,6 +858,12 @@ static void test_wake_counts(void)
 	r = st_run_prio(&pw_sc, V_WQ_MIXED, WEFT_LOCK_TAS, s, waiters_first, false);
 	CHECK(r.kind == WEFT_KIND_NONE, "a non-exclusive and an exclusive waiter, one wake_up(): "
 	      "%s (%s)", weft_kind_name(r.kind), r.report.msg);
+	r = st_run_prio(&pw_sc, V_PAGE_BIT_WAKE, WEFT_LOCK_TAS, s, waiters_first, false);
+	b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED);
+	CHECK(r.kind == WEFT_KIND_NONE && b1 == 2,
+	      "unlock_page() with a writeback waiter on the word: %s (%s), it slept %u times, "
+	      "want twice (the completion, the writeback): the unlock wakes lock waiters only",
+	      weft_kind_name(r.kind), r.report.msg, b1);
 	pw_sc.nr_threads = 2;
 	expect(V_WQ_MIXED, 3, 2, WEFT_KIND_NONE, "wake_up() of a mixed queue, every interleaving",
 	       NULL);
