@@ -76,4 +76,40 @@ static inline bool props_run(const struct weft_scenario *sc, unsigned checks, un
 	return want == WEFT_KIND_NONE || out->found;
 }
 
+/*
+ * A property test's main loop: nprog generated programs (3000 at the
+ * large size, 150 at the quick one; gen() makes the next and returns its
+ * thread count), each clean under props_run() with the default checks,
+ * 10 (large: 40) random schedules and dfs bound 1; the first failures
+ * print how they were found and the program.
+ */
+static inline int props_main(struct weft_scenario *sc, unsigned (*gen)(void),
+			     void (*print_prog)(FILE *))
+{
+	const char *e = getenv("WEFT_DIFF_SEED");
+	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
+	unsigned nprog = ls_large() ? 3000 : 150, nrand = ls_large() ? 40 : 10, failures = 0;
+	uint64_t total = 0;
+
+	weft_machine_init();
+	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	for (unsigned p = 0; p < nprog; p++) {
+		struct props_out out;
+		sc->nr_threads = gen();
+		bool ok = props_run(sc, WEFT_CHECKS_DEFAULT, nrand, seed * 100000 + p * 100, 1,
+				    20000, WEFT_KIND_NONE, WEFT_KIND_NONE, &out);
+		total += out.executions;
+		CHECK(ok, "program %u: %s: %s", p, weft_kind_name(out.bad.kind), out.bad.report.msg);
+		if (!ok && failures++ < 5) {
+			fprintf(stderr, "   found by %s (seed %llu)\n",
+				out.how == 0 ? "the serial run" : out.how == 1 ? "a random schedule" : "dfs",
+				(unsigned long long)out.seed);
+			print_prog(stderr);
+		}
+	}
+	printf("%u programs (%s size), %llu executions (serial, %u random, dfs bound 1 each)\n",
+	       nprog, ls_large() ? "large" : "quick", (unsigned long long)total, nrand);
+	return check_done();
+}
+
 #endif

@@ -181,7 +181,7 @@ static struct weft_scenario prsc = {
 	.thread = pr_thread, .quiesce = pr_quiesce, .variants = pr_variants, .nr_variants = 1,
 };
 
-static void gen(void)
+static unsigned gen(void)
 {
 	memset(&P, 0, sizeof(P));
 	P.nt = 2 + ls_rnd(2);
@@ -200,6 +200,7 @@ static void gen(void)
 		for (unsigned i = 0; i < n; i++)
 			P.ops[t][P.n[t]++] = (uint8_t)ls_rnd(O_KILL);
 	}
+	return P.nt;
 }
 
 static void print_prog(FILE *f)
@@ -218,29 +219,5 @@ static void print_prog(FILE *f)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	unsigned nprog = ls_large() ? 3000 : 150, nrand = ls_large() ? 40 : 10, failures = 0;
-	uint64_t total = 0;
-
-	weft_machine_init();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
-	for (unsigned p = 0; p < nprog; p++) {
-		struct props_out out;
-		gen();
-		prsc.nr_threads = P.nt;
-		bool ok = props_run(&prsc, WEFT_CHECKS_DEFAULT, nrand, seed * 100000 + p * 100, 1,
-				    20000, WEFT_KIND_NONE, WEFT_KIND_NONE, &out);
-		total += out.executions;
-		CHECK(ok, "program %u: %s: %s", p, weft_kind_name(out.bad.kind), out.bad.report.msg);
-		if (!ok && failures++ < 5) {
-			fprintf(stderr, "   found by %s (seed %llu)\n",
-				out.how == 0 ? "the serial run" : out.how == 1 ? "a random schedule" : "dfs",
-				(unsigned long long)out.seed);
-			print_prog(stderr);
-		}
-	}
-	printf("%u programs (%s size), %llu executions (serial, %u random, dfs bound 1 each)\n",
-	       nprog, ls_large() ? "large" : "quick", (unsigned long long)total, nrand);
-	return check_done();
+	return props_main(&prsc, gen, print_prog);
 }
