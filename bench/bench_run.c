@@ -22,8 +22,8 @@
 #include "harness.h"
 #include "weft_bench.h"
 
-const char *const weft_bench_sections[] = { "core", "throughput", "memory", "min", "ttb",
-					    "silence", "fuzz", "fuzz-ablation", NULL };
+const char *const weft_bench_sections[] = { "core", "program", "throughput", "memory", "min",
+					    "ttb", "silence", "fuzz", "fuzz-ablation", NULL };
 
 /* bench.md and bench.json into B.out, each written whole or not at all. */
 static int write_outputs(const char *md_buf, size_t md_len, const char *js_buf, size_t js_len)
@@ -114,6 +114,8 @@ int weft_bench_run(const struct weft_bench_opts *o, struct weft_bench_result *r)
 		bench_section_core();
 		bench_section_empty_libfuzzer();
 	}
+	if (bench_section_on("program"))
+		bench_section_program();
 	/* cheap sections first: a --budget cut falls on the long tail of
 	 * time-to-bug seeds and on silence, never on a whole section */
 	if (bench_section_on("throughput"))

@@ -48,6 +48,19 @@ void bench_section_targets(void)
 		   T.z1_exec_per_s > 0 ? T.z1_exec_per_s >= 2e5 : -1,
 		   T.z1_exec_per_s > 0 ? NULL : "no z1 scenario in this build");
 
+	snprintf(m, sizeof(m), "%.2f ns own stack, %.2f ns __thread (%.2f ns uninstrumented)",
+		 T.p_own, T.p_tls, T.p_plain);
+	target_row("instrumented access that is not a point <= 10 ns", T.p_own > 0 ? m : "-",
+		   T.p_own > 0 ? T.p_own <= 10 && T.p_tls <= 10 : -1, NULL);
+	snprintf(m, sizeof(m), "%.2f× (%.2f / %.2f ns)", T.p_shared / T.p_model, T.p_shared,
+		 T.p_model);
+	target_row("instrumented shared access <= 1.5× a model's READ_ONCE",
+		   T.p_model > 0 ? m : "-", T.p_model > 0 ? T.p_shared <= 1.5 * T.p_model : -1,
+		   NULL);
+	snprintf(m, sizeof(m), "%.0f× (%.0f / %.0f exec/s)", T.p_in / T.p_fork, T.p_in, T.p_fork);
+	target_row("program executions in process >= 10× fork per execution",
+		   T.p_fork > 0 ? m : "-", T.p_fork > 0 ? T.p_in >= 10 * T.p_fork : -1, NULL);
+
 	/* every buggy zoo variant: median time to bug <= 1 s, default weft fuzz */
 	unsigned nz = 0, okz = 0, unk = 0;
 	double worst = 0;

@@ -1,5 +1,6 @@
 # WeftModel.cmake - weft_add_model(): an out-of-tree model as a first-class
-# Weft program (installed with the package; find_package(weft) includes it).
+# Weft program; weft_instrument(): an unmodified C program built for Weft
+# (installed with the package; find_package(weft) includes it).
 #
 #   weft_add_model(NAME prog SOURCES model.c ... VARIANTS scenario:variant ...
 #                  [CORPUS dir])
@@ -96,4 +97,34 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
       endforeach()
     endif()
   endif()
+endfunction()
+
+# weft_instrument(TARGET) - build an executable's C sources for Weft
+# (docs/testing-c-programs.md), as weft-cc does: -fsanitize=thread against
+# Weft's runtime (libweft_rt), never the TSan one, with volatile accesses
+# told apart, clang's reads before writes kept, -g and frame pointers; the
+# link wraps main() (libweft_rt_start) and links libweft_rt. The result
+# runs natively as ./prog and under `weft run ./prog`. gcc and clang.
+function(weft_instrument tgt)
+  if(TARGET weft::weft_rt)
+    set(_rt weft::weft_rt)
+    set(_start weft::weft_rt_start)
+  elseif(TARGET weft_rt)
+    set(_rt weft_rt)
+    set(_start weft_rt_start)
+  else()
+    message(FATAL_ERROR "weft_instrument: this weft has no libweft_rt (built with WEFT_SANITIZE, or not on Linux)")
+  endif()
+  target_compile_options(${tgt} PRIVATE -fsanitize=thread -g -fno-omit-frame-pointer)
+  if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+    target_compile_options(${tgt} PRIVATE "SHELL:-mllvm -tsan-distinguish-volatile=1"
+      "SHELL:-mllvm -tsan-instrument-read-before-write=1")
+  elseif(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    target_compile_options(${tgt} PRIVATE "SHELL:--param tsan-distinguish-volatile=1" -Wno-tsan)
+  else()
+    message(FATAL_ERROR "weft_instrument: gcc or clang, not ${CMAKE_C_COMPILER_ID}")
+  endif()
+  target_link_options(${tgt} PRIVATE -Wl,--wrap=main)
+  target_link_libraries(${tgt} PRIVATE ${_start} ${_rt})
+  set_target_properties(${tgt} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

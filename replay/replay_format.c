@@ -285,6 +285,23 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 		w_bytes(&b, rf->delays, rf->nr_delays);
 		SECTION(WEFT_RT_MEMORY);
 	}
+	if (rf->has_program) {
+		const struct weft_replay_program *pg = &rf->program;
+		w_var(&b, strlen(pg->path));
+		w_bytes(&b, pg->path, strlen(pg->path));
+		w_u8(&b, (uint8_t)pg->build_id_len);
+		w_bytes(&b, pg->build_id, pg->build_id_len);
+		w_var(&b, pg->argc);
+		const char *a = pg->args;
+		for (unsigned i = 0; i < pg->argc; i++) {
+			size_t n = strlen(a);
+			w_var(&b, n);
+			w_bytes(&b, a, n);
+			a += n + 1;
+		}
+		w_str(&b, pg->options);
+		SECTION(WEFT_RT_PROGRAM);
+	}
 #undef SECTION
 
 	if (w.oom || b.oom)
@@ -555,6 +572,55 @@ static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 	}
 }
 
+/* WEFT_RT_PROGRAM: bytes path, u8 n + n bytes build id, varint argc,
+ * argc x bytes, str options (docs/replay-format.md). "bytes" is a varint
+ * length and that many bytes, none of them NUL. */
+static void r_bytes_str(struct rbuf *r, char *dst, size_t cap, const char *what)
+{
+	uint64_t n = r_var(r, cap - 1, what);
+
+	dst[0] = 0;
+	if (r->rc || !r_need(r, n))
+		return;
+	if (memchr(r->p + r->off, 0, n)) {
+		r_bad(r, "%s contains a NUL byte", what);
+		return;
+	}
+	memcpy(dst, r->p + r->off, n);
+	dst[n] = 0;
+	r->off += n;
+}
+
+static void parse_program(struct rbuf *r, struct weft_replay *rf)
+{
+	struct weft_replay_program *pg = &rf->program;
+
+	r_bytes_str(r, pg->path, sizeof(pg->path), "program path");
+	pg->build_id_len = r_u8(r);
+	if (!r->rc && (pg->build_id_len < 1 || pg->build_id_len > WEFT_BUILD_ID_MAX)) {
+		r_bad(r, "build id of %u bytes (1..%u)", pg->build_id_len, WEFT_BUILD_ID_MAX);
+		return;
+	}
+	if (!r_need(r, pg->build_id_len))
+		return;
+	memcpy(pg->build_id, r->p + r->off, pg->build_id_len);
+	r->off += pg->build_id_len;
+	pg->argc = (unsigned)r_var(r, WEFT_PROGRAM_MAX_ARGS, "argument count");
+	size_t used = 0;
+	for (unsigned i = 0; i < pg->argc && !r->rc; i++) {
+		if (used >= sizeof(pg->args)) {
+			r_bad(r, "arguments longer than %zu bytes", sizeof(pg->args));
+			return;
+		}
+		r_bytes_str(r, pg->args + used, sizeof(pg->args) - used, "argument");
+		used += strlen(pg->args + used) + 1;
+	}
+	r_str(r, pg->options, sizeof(pg->options) - 1, false, "program options");
+	if (!r->rc && !pg->path[0])
+		r_bad(r, "empty program path");
+	rf->has_program = !r->rc;
+}
+
 static void parse_memory(struct rbuf *r, struct weft_replay *rf)
 {
 	uint64_t m = r_var(r, 255, "memory model");
@@ -592,7 +658,7 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 	uint32_t *sites = NULL;
 	size_t nsites = 0;
 	unsigned next = WEFT_RT_META;
-	bool have_checks = false, have_memory = false;
+	bool have_checks = false, have_program = false, have_memory = false;
 
 	while (top->off < top->n && !top->rc) {
 		top->where = "content";
@@ -610,32 +676,27 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 		}
 		struct rbuf r = { top->p + top->off, (size_t)len, 0, "", top->err, top->errn, 0 };
 		top->off += (size_t)len;
-		if (tag == WEFT_RT_CHECKS) {
-			r.where = "checks";
-			if (next <= WEFT_RT__LAST || have_checks) {
-				r_bad(&r, "before the critical sections end, or repeated");
+		if (tag == WEFT_RT_CHECKS || tag == WEFT_RT_PROGRAM || tag == WEFT_RT_MEMORY) {
+			/* the sections after the first eight that this reader
+			 * knows: each at most once, consumed exactly */
+			bool *seen = tag == WEFT_RT_CHECKS ? &have_checks
+				     : tag == WEFT_RT_PROGRAM ? &have_program : &have_memory;
+			r.where = tag == WEFT_RT_CHECKS ? "checks"
+				  : tag == WEFT_RT_PROGRAM ? "program" : "memory";
+			if (next <= WEFT_RT__LAST || *seen) {
+				r_bad(&r, tag == WEFT_RT_MEMORY
+						  ? "before the other critical sections end, or repeated"
+						  : "before the critical sections end, or repeated");
 				top->rc = r.rc;
 				break;
 			}
-			have_checks = true;
-			parse_checks(&r, rf);
-			if (!r.rc && r.off != r.n)
-				r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
-			if (r.rc) {
-				top->rc = r.rc;
-				break;
-			}
-			continue;
-		}
-		if (tag == WEFT_RT_MEMORY) {
-			r.where = "memory";
-			if (next <= WEFT_RT__LAST || have_memory) {
-				r_bad(&r, "before the other critical sections end, or repeated");
-				top->rc = r.rc;
-				break;
-			}
-			have_memory = true;
-			parse_memory(&r, rf);
+			*seen = true;
+			if (tag == WEFT_RT_CHECKS)
+				parse_checks(&r, rf);
+			else if (tag == WEFT_RT_PROGRAM)
+				parse_program(&r, rf);
+			else
+				parse_memory(&r, rf);
 			if (!r.rc && r.off != r.n)
 				r_bad(&r, "%zu unexpected bytes at the end of the section", r.n - r.off);
 			if (r.rc) {
@@ -673,8 +734,8 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				break;
 			if (!valid_name(rf->scenario) || !valid_name(rf->variant))
 				r_bad(&r, "scenario and variant names must be non-empty [A-Za-z0-9._-]");
-			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_MAX_CPUS)
-				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_MAX_CPUS);
+			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_EXEC_MAX_CPUS)
+				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_EXEC_MAX_CPUS);
 			else if (!rf->nr_threads || rf->nr_threads > WEFT_EXEC_MAX_THREADS)
 				r_bad(&r, "thread count %u is not in 1..%u", rf->nr_threads,
 				      WEFT_EXEC_MAX_THREADS);
@@ -1000,13 +1061,15 @@ extern struct weft_site *const __stop_weft_sites[] __attribute__((weak));
 
 const struct weft_site *weft_site_by_id(uint32_t id)
 {
-	if (!id || !__start_weft_sites)
+	if (!id)
 		return NULL;
+	if (!__start_weft_sites)
+		return weft_dynamic_site(id);
 	weft_machine_init();   /* computes every site id */
 	for (struct weft_site *const *p = __start_weft_sites; p < __stop_weft_sites; p++)
 		if (*p && (*p)->id == id)
 			return *p;
-	return NULL;
+	return weft_dynamic_site(id);
 }
 
 int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **scp,
@@ -1057,6 +1120,34 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			return fail(err, errn, WEFT_EFORMAT,
 				    "checks section: lockdep fact %zu: %s is outside %s's world (%zu "
 				    "bytes)", i, bad, sc->name, sc->world_size);
+	}
+	const struct weft_program *self = weft_program_self();
+	if (rf->has_program && self &&
+	    (rf->program.build_id_len != self->build_id_len ||
+	     memcmp(rf->program.build_id, self->build_id, self->build_id_len))) {
+		char a[2 * WEFT_BUILD_ID_MAX + 1], b[2 * WEFT_BUILD_ID_MAX + 1];
+		for (unsigned i = 0; i < rf->program.build_id_len; i++)
+			snprintf(a + 2 * i, 3, "%02x", rf->program.build_id[i]);
+		for (unsigned i = 0; i < self->build_id_len; i++)
+			snprintf(b + 2 * i, 3, "%02x", self->build_id[i]);
+		return fail(err, errn, WEFT_ESTALE,
+			    "stale: recorded by build %.16s of %s; %s is build %.16s (rebuilt since: "
+			    "replay files of a program are tied to the build that made them)",
+			    a, rf->program.path, self->path, b);
+	}
+	if (rf->has_program && self) {
+		const char *arg = rf->program.args;
+		bool same = rf->program.argc == self->argc &&
+			    !strcmp(rf->program.options, self->options);
+		for (unsigned i = 0; same && i < self->argc; i++) {
+			same = !strcmp(arg, self->argv[i]);
+			arg += strlen(arg) + 1;
+		}
+		if (!same)
+			return fail(err, errn, WEFT_ESTALE,
+				    "stale: recorded with other arguments or options (%u arguments, "
+				    "%s) than this run's (%u, %s)", rf->program.argc,
+				    rf->program.options, self->argc, self->options);
 	}
 	uint64_t fp = weft_scenario_fingerprint(sc);
 	if (fp != rf->fingerprint)

@@ -89,6 +89,25 @@ int cmd_list(int argc, char **argv)
 	return WEFT_EXIT_CLEAN;
 }
 
+/* ------------------------------------------------------------- dispatch */
+
+int weft_cli_main(int argc, char **argv)
+{
+	int handed = cli_program_handoff(argc, argv);
+	if (handed >= 0)
+		return handed;
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return cmd_help(1, argv);
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(1, argv);
+#define X(name, fn, summary)                                                   \
+	if (!strcmp(argv[1], #name))                                           \
+		return fn(argc - 1, argv + 1);
+#include "commands.def"
+#undef X
+	return cli_usage_error("unknown command '%s' (%s help lists them)", argv[1], cli_prog);
+}
+
 /* ----------------------------------------------------------- help, version */
 
 int cmd_help(int argc, char **argv)

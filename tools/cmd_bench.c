@@ -31,7 +31,9 @@ const char weft_help_bench[] =
 	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
-	"  --sections L   only these, comma-separated: core, throughput, memory, min,\n"
+	"  --sections L   only these, comma-separated: core, program (instrumented\n"
+	"                 programs: ns per access, exec/s in process and forked),\n"
+	"                 throughput, memory, min,\n"
 	"                 ttb (time to bug and headline), silence, fuzz (searchers\n"
 	"                 side by side to each zoo bug, issue 12's targets; default:\n"
 	"                 all of these), fuzz-ablation (the fuzzer's ablation rows)\n"
@@ -75,7 +77,7 @@ int cmd_bench(int argc, char **argv)
 				for (const char *const *k = weft_bench_sections; *k; k++)
 					ok |= !strcmp(tok, *k);
 				if (!ok)
-					return cli_usage_error("bench: unknown section '%s' (core, "
+					return cli_usage_error("bench: unknown section '%s' (core, program, "
 							       "throughput, memory, min, ttb, silence)",
 							       tok);
 			}

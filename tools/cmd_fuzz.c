@@ -60,7 +60,8 @@ static const char *prog_str(const char *s)
 }
 
 const char weft_help_fuzz[] =
-	"usage: weft fuzz SCENARIO:VARIANT [options]\n\n"
+	"usage: weft fuzz SCENARIO:VARIANT [options]\n"
+	"       weft fuzz ./PROGRAM [options] [-- ARGS]  (built by weft-cc: its own libFuzzer target)\n\n"
 	"Fuzzes the variant's target (interleaving and workload) with libFuzzer or AFL++,\n"
 	"printing progress every 2 s. On the first crash it stops and runs\n"
 	"`weft import CRASH --target SCENARIO:VARIANT --out DIR`, which minimizes the\n"
@@ -247,6 +248,15 @@ static int ensure_target(struct fuzz_opts *o)
 	bool same = !strcmp(o->engine, prog_str(weft_program_engine));
 
 	o->mutator[0] = 0;
+	if (weft_program_self() && !o->target_bin) {
+		/* an instrumented program is its own target (rt/rt_main.c) */
+		if (strcmp(o->engine, "libfuzzer"))
+			return cli_usage_error("fuzz: an instrumented program is fuzzed with "
+					       "libFuzzer (its runtime carries it); --engine %s is "
+					       "for models", o->engine);
+		snprintf(o->bin, sizeof(o->bin), "%s", weft_program_self()->path);
+		return 0;
+	}
 	if (o->target_bin) {
 		snprintf(o->bin, sizeof(o->bin), "%s", o->target_bin);
 		if (access(o->bin, X_OK))
@@ -645,7 +655,7 @@ static void import_crash(const struct fuzz_opts *o, const char *crash, struct im
 	char self[PATH_MAX];
 	ssize_t l = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	struct name_set before = { .n = 0 };
-	char *argv[16];
+	char *argv[16 + WEFT_PROGRAM_MAX_ARGS];
 	unsigned n = 0;
 	int pipefd[2] = { -1, -1 };
 
@@ -660,7 +670,10 @@ static void import_crash(const struct fuzz_opts *o, const char *crash, struct im
 	argv[n++] = (char *)crash;
 	argv[n++] = "--target";
 	char spec[256];
-	snprintf(spec, sizeof(spec), "%s:%s", o->sc->name, o->sc->variants[o->vi].name);
+	if (weft_program_self())
+		snprintf(spec, sizeof(spec), "@weft-program");
+	else
+		snprintf(spec, sizeof(spec), "%s:%s", o->sc->name, o->sc->variants[o->vi].name);
 	argv[n++] = spec;
 	argv[n++] = "--lock";
 	argv[n++] = o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas";
@@ -676,6 +689,7 @@ static void import_crash(const struct fuzz_opts *o, const char *crash, struct im
 			return;
 	}
 	argv[n] = NULL;
+	n = cli_program_self_argv(argv, n, sizeof(argv) / sizeof(argv[0]) - 1);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0)
@@ -873,7 +887,8 @@ int cmd_fuzz(int argc, char **argv)
 		snprintf(o.dict, sizeof(o.dict), "%s/generated.dict", o.work);
 		snprintf(e_ws, sizeof(e_ws), "WEFT_FUZZ_WRITE_SEEDS=%s", o.seeds);
 		snprintf(e_wd, sizeof(e_wd), "WEFT_FUZZ_WRITE_DICT=%s", o.dict);
-		char *genv[] = { e_ws, e_wd, NULL };
+		char *genv[8] = { e_ws, e_wd, NULL };
+		cli_program_target_env(genv, 2);
 		char *gargv[] = { o.bin, NULL };
 		pid_t gp = spawn(gargv, -1, genv);
 		if (gp < 0 || wait_exit(gp) != 0)
@@ -915,6 +930,7 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	snprintf(e_repro, sizeof(e_repro), "WEFT_FUZZ_REPRO_DIR=%s/repro", o.work);
 	envs[ne++] = e_repro;
+	ne = cli_program_target_env(envs, ne);
 	/* the target prints the model's report itself; libFuzzer's stack
 	 * trace of the abort() costs ~0.5 s of llvm-symbolizer per crash */
 	if (!getenv("UBSAN_OPTIONS"))
@@ -1096,10 +1112,14 @@ int cmd_fuzz(int argc, char **argv)
 		}
 		if (can_import) {
 			struct import_result r;
-			if (!o.json)
-				printf("%s import %s --target %s:%s --lock %s --out %s\n",
-				       cli_prog, crashes.names[i], o.sc->name, o.sc->variants[o.vi].name,
+			char tn[256];
+			if (!o.json) {
+				printf("%s import %s --target %s --lock %s --out %s", cli_prog,
+				       crashes.names[i], cli_target_name(o.sc, o.vi, tn, sizeof(tn)),
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", o.out);
+				cli_print_program_args(stdout);
+				printf("\n");
+			}
 			import_crash(&o, crashes.names[i], &r);
 			if (r.rc == WEFT_EXIT_BUG)
 				reproduced = true;
@@ -1111,12 +1131,16 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		} else {
 			reproduced |= k != WEFT_KIND_NONE;
-			if (!o.json)
-				printf("raw crash: %s\nreproduce: %s run %s:%s --lock %s "
-				       "--strategy bytes --input %s\n",
-				       crashes.names[i], cli_prog, o.sc->name, o.sc->variants[o.vi].name,
+			if (!o.json) {
+				char tn[256];
+				printf("raw crash: %s\nreproduce: %s run %s --lock %s "
+				       "--strategy bytes --input %s",
+				       crashes.names[i], cli_prog, cli_target_name(o.sc, o.vi, tn, sizeof(tn)),
 				       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
 				       crashes.names[i]);
+				cli_print_program_args(stdout);
+				printf("\n");
+			}
 		}
 	}
 	if (can_import && nr_imports && !reproduced && !o.json)

@@ -15,7 +15,8 @@
 #include "run_dpor.h"
 
 const char weft_help_run[] =
-	"usage: weft run SCENARIO[:VARIANT] [options]\n\n"
+	"usage: weft run SCENARIO[:VARIANT] [options]\n"
+	"       weft run ./PROGRAM [options] [-- ARGS]   (built by weft-cc: docs/testing-c-programs.md)\n\n"
 	"Runs executions of the variant under a strategy until a detector reports a bug,\n"
 	"the iteration budget is spent, or (dfs) the bounded space is covered.\n"
 	"  --strategy S      random (default), pct, dfs, or bytes (one execution of --input)\n"
@@ -85,25 +86,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The workload section of a scenario's trigger input for variant vi. */
-static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t cap)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 /* Why plain dfs did not certify. */
 static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
@@ -134,23 +116,16 @@ static bool has_trigger(const struct weft_scenario *sc)
 	return false;
 }
 
-/*
- * dfs's default workload: the variant's own trigger, else the first
- * trigger the scenario declares (a fixed variant is certified on the
- * workload that breaks its buggy sibling, as tools/ci/long does), else
- * empty. *from names the variant whose trigger it is (NULL: empty).
- */
+/* dfs's default workload (weft_dfs_workload(), as tools/ci/long certifies
+ * fixed variants); *from names the variant whose trigger it is (NULL:
+ * empty). */
 static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 				   size_t cap, const char **from)
 {
-	size_t n = trigger_workload(sc, vi, wl, cap);
+	int v;
+	size_t n = weft_dfs_workload(sc, vi, wl, cap, &v);
 
-	*from = n ? sc->variants[vi].name : NULL;
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
-		n = trigger_workload(sc, v, wl, cap);
-		if (n)
-			*from = sc->variants[v].name;
-	}
+	*from = v >= 0 ? sc->variants[v].name : NULL;
 	return n;
 }
 
@@ -373,7 +348,8 @@ int cmd_run(int argc, char **argv)
 				.por = por, .bound = b,
 				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
 				.max_execs = iterations, .want_kinds = want_kinds,
-				.warning = !workloads && wl_len <= 1 && !has_trigger(sc)
+				/* a program has no workload: its arguments are its input */
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc) && !weft_program_self()
 					? (wl_given ? "the workload is empty and the scenario declares no "
 						      "trigger workload: this covers the empty workload only"
 						    : "the scenario declares no trigger workload, so dfs "
@@ -422,7 +398,7 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				   .lockdep_persist = true, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
@@ -486,7 +462,7 @@ int cmd_run(int argc, char **argv)
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
-	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc))
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc) && !weft_program_self())
 		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
 				     "workload: this covers the empty workload only"
 				   : "the scenario declares no trigger workload, so dfs searched the "
@@ -495,14 +471,9 @@ int cmd_run(int argc, char **argv)
 
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (bug && outdir && !det_rc && json)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
-#endif
 	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
@@ -579,26 +550,12 @@ int cmd_run(int argc, char **argv)
 			       "with every store visible at once does not fail)\n");
 		else if (memory != WEFT_MEM_SC && needs_weak == 0)
 			printf("weak memory: the same schedule fails under --memory sc too\n");
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s%s%s --strategy bytes --input-hex ",
-			       cli_prog, sc->name, sc->variants[vi].name,
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
-			cli_hex_print(stdout, repro, repro_len);
-			printf("\n");
-		}
-#ifdef WEFT_HAVE_REPLAY
+		cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
 		if (outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
 							stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		printf("clean: %s in %.3f s (%s)",
 		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);

@@ -143,7 +143,8 @@ static void search(struct run *R, unsigned bound)
 			break;
 		}
 		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
-				    weft_fair_restricted())) {
+				    weft_fair_restricted() ||
+				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			R->fallback = R->bug = true;
 			break;
 		}
@@ -280,7 +281,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.complete = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
-				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				      .lockdep_persist = true };
 	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();
@@ -330,14 +331,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	unsigned found_bound = R.nlv ? R.lv[R.nlv - 1].bound : 0;
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (a->outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (R.bug && a->outdir && !det_rc && a->json)
 		art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len, a->outdir,
 						stderr, artifact, sizeof(artifact));
-#endif
 	if (a->json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -425,24 +421,12 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			print_levels_text(&R);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			printf("reproduce: %s run %s:%s --lock %s --strategy bytes --input-hex ",
-			       cli_prog, sc->name, sc->variants[a->vi].name, lockname);
-			cli_hex_print(stdout, repro, repro_len);
-			printf("\n");
-		}
-#ifdef WEFT_HAVE_REPLAY
+		cli_print_reproduce(sc, a->vi, a->lock, WEFT_MEM_SC, repro, repro_len);
 		if (a->outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len,
 							a->outdir, stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		const char *what = unbounded ? "every interleaving" : NULL;
 		char wbuf[64], b1[48], b2[48];
@@ -479,6 +463,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 				cli_hex_print(stdout, R.wl, R.wl_len);
 				printf(" (%s%s%s)", cli_plural(b2, sizeof(b2), R.wl[0], "op"),
 				       a->wl_why ? ", " : "", a->wl_why ? a->wl_why : "");
+			} else if (weft_program_self()) {
+				printf(" for this run of the program");
 			} else {
 				printf(" for the empty workload%s%s%s", a->wl_why ? " (" : "",
 				       a->wl_why ? a->wl_why : "", a->wl_why ? ")" : "");
@@ -491,7 +477,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("NOT %s: %s\n", unbounded || a->workloads ? "verified" : "complete",
 			       R.why ? R.why : "incomplete");
 		printf("  %s", cli_plural(b1, sizeof(b1), R.states, "state"));
-		if (unbounded)
+		if (unbounded && !weft_program_self())   /* not counted for programs */
 			printf(", %s%s", R.final_capped ? ">= " : "",
 			       cli_plural(b2, sizeof(b2), R.final_states, "distinct final state"));
 		printf("\n");

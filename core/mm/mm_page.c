@@ -10,9 +10,10 @@
  * around it read page->state without a point, so a check and the change it
  * guards see the same state.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
-#include <weft/mm/page.h>
+#include <weft/mm/mapcount.h>
 
 const char *const weft_mm_stat_names[WEFT_MM_NR_STATS] = {
 #define __WEFT_MM_STAT_NAME(e, s) s,
@@ -24,6 +25,8 @@ void weft_mm_init(struct weft_mm *mm, unsigned nr_pages, bool biased)
 {
 	if (nr_pages > WEFT_MM_NR_PAGES)
 		nr_pages = WEFT_MM_NR_PAGES;
+	if (!WEFT_CHECK_WORLD(mm, "weft_mm_init()"))
+		return;
 	mm->nr_pages = nr_pages;
 	mm->biased = biased;
 	mm->nr_free = 0;
@@ -196,6 +199,13 @@ static bool free_pages_check(struct weft_mm *mm, struct weft_page *p, unsigned l
 			     &other, "page %u freed while still in a mapping", nr);
 		return false;
 	}
+	/* <weft/mm/mapcount.h>; no site of this file's (its scenarios'
+	 * fingerprints): the report drops the zone lock itself */
+	int mapped = weft_mapcount_at_free(mm, p);
+	if (mapped) {
+		weft_mapcount_report_free(mm, p, mapped);
+		return false;
+	}
 	return true;
 }
 
@@ -365,23 +375,14 @@ void weft_page_ref_unfreeze(struct weft_mm *mm, struct weft_page *p, int count)
 
 unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s)
 {
-	unsigned long v = 0;
-
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-		v += mm->stat[t][s];
-	return v;
+	return weft_stat_sum(&mm->stat[0][0], WEFT_MM_NR_STATS, WEFT_MAX_THREADS, s);
 }
 
 unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
 		       unsigned max)
 {
-	unsigned n = 0;
-
-	for (unsigned s = 0; s < WEFT_MM_NR_STATS && n < max; s++, n++) {
-		names[n] = weft_mm_stat_names[s];
-		vals[n] = weft_mm_stat_sum(mm, (enum weft_mm_stat)s);
-	}
-	return n;
+	return weft_stat_rows(weft_mm_stat_names, WEFT_MM_NR_STATS, &mm->stat[0][0],
+			      WEFT_MAX_THREADS, names, vals, max);
 }
 
 /* --------------------------------------------------------------- audits */

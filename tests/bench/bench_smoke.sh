@@ -37,6 +37,14 @@ check "random finds demo-counter:racy" \
 check "no report on a fixed variant" bash -c "! grep -q '\"reports\": [1-9]' '$out/bench.json'"
 check "engine rows say why they are not measured" grep -q 'disabled by --no-engines' \
 	"$out/bench.json"
+# instrumented programs (rt/): measured where the runtime is built
+if [ -x "$(dirname "$weft")/weft-bench-program" ]; then
+	for key in '"program"' '"own_stack_ns"' '"shared_ns"' '"model_read_once_ns"' \
+		'"inprocess"' '"fork"' '"inprocess_over_fork"'; do
+		check "bench.json has $key" grep -q "$key" "$out/bench.json"
+	done
+	check "bench.md has '## Instrumented programs'" grep -q '^## Instrumented programs' "$out/bench.md"
+fi
 for h in '## Core micro-benchmarks' '## Time to bug' '## Silence' '## Memory' '## Targets'; do
 	check "bench.md has '$h'" grep -q "^$h" "$out/bench.md"
 done

@@ -15,6 +15,7 @@
 
 #include <weft/strategy.h>
 #include <weft/mm/page.h>
+#include <weft/mm/mapcount.h>
 #include <weft/mm/lru.h>
 #include <weft/mm/swap.h>
 #include <weft/rcu.h>
@@ -45,6 +46,7 @@ enum {
 	D_LOCKDEP_THREE_CYCLE, /* la[0] -> la[1], la[1] -> lb; lb -> la[0]: la[] instances */
 	D_BH_ENABLE_UNBALANCED, /* local_bh_enable() with bottom halves enabled */
 	D_PAGE_LEAK_LAST,    /* the last page of the mm allocated and owned by nobody */
+	D_MAPPED_FREE,       /* the last put of a page a page table still maps */
 	D_NR
 };
 
@@ -60,6 +62,7 @@ struct dw {
 	refcount_t rc;
 	spinlock_t la[2], lb;
 	struct { int head, pad[6], tail; } obj;
+	struct weft_mapcounts maps;
 };
 
 static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -72,6 +75,7 @@ static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_2_4_19, false);
 	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_BATCH_V3);
 	weft_list_init(&W->head);
+	weft_mapcounts_init(&W->maps, &W->mm);
 	refcount_set(&W->rc, 1);
 	if (variant == D_REFCOUNT_SAT_UAF) {
 		refcount_set(&W->rc, 0);
@@ -231,6 +235,13 @@ static void dw_thread(void *w, unsigned tid)
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[0]); i++)
 			;
 		break;
+	case D_MAPPED_FREE:
+		/* a PTE maps it (page_add_anon_rmap), the owner's put is the last */
+		p = weft_page_alloc(mm);
+		weft_page_add_rmap(&W->maps, mm, p);
+		if (weft_put_page_testzero(mm, p))
+			weft_page_free(mm, p);
+		break;
 	}
 }
 
@@ -257,7 +268,8 @@ static void dw_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct dw *W = w;
 
-	if (!weft_swap_describe(&W->si, w, off, buf, n))
+	if (!weft_swap_describe(&W->si, w, off, buf, n) &&
+	    !weft_mapcounts_describe(&W->maps, w, off, buf, n))
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
@@ -288,6 +300,7 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("lockdep-three-cycle", WEFT_KIND_LOCK_ORDER),
 	V("bh-enable-unbalanced", WEFT_KIND_BUG_ON),
 	V("page-leak-last", WEFT_KIND_PAGE_LEAK),
+	V("mapped-free", WEFT_KIND_BAD_FREE),
 };
 
 static const struct weft_scenario dw_sc = {

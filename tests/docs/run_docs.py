@@ -46,7 +46,8 @@ bindir = os.path.abspath(a.bin)
 # benchmarks.md and zoo/ have their own tests in their areas.
 DEFAULT = ["README.md", "docs/architecture.md", "docs/cli.md", "docs/writing-a-model.md",
            "docs/examples/refcount-put/README.md",
-           "docs/detectors.md", "docs/strategies.md", "docs/ci-and-oss-fuzz.md"]
+           "docs/detectors.md", "docs/strategies.md", "docs/ci-and-oss-fuzz.md",
+           "docs/testing-c-programs.md", "docs/examples/pthread-bank/README.md"]
 files = a.files or DEFAULT
 
 failures = []

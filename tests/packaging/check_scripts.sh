@@ -7,7 +7,9 @@ root="${1:?usage: check_scripts.sh ROOT}"
 cd "$root"
 scripts=(tools/test tools/quickstart tools/ci-fuzz tools/ci/install-deps tools/ci/determinism
 	tools/ci/medium tools/ci/long tools/ci/flake-hunt tools/ci/mutants tools/oss-fuzz/check-build tools/oss-fuzz/build.sh
-	.clusterfuzzlite/build.sh .ci/run tests/packaging/example-from-install)
+	.clusterfuzzlite/build.sh .ci/run tests/packaging/example-from-install
+	tests/packaging/program-from-install tests/rt/check-programs tests/rt/check-replay
+	tests/rt/check-read-before-write)
 fails=0
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 for s in "${scripts[@]}"; do

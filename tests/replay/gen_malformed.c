@@ -162,7 +162,7 @@ static const struct {
 	[F_STRATEGY_LONG] = { "meta-strategy-too-long", "strategy name is 33, more than 32" },
 	[F_TOOL_CHAR] = { "meta-tool-control-char", "tool contains byte 0x07" },
 	[F_TOOL_LONG] = { "meta-tool-too-long", "tool is 33, more than 32" },
-	[F_CPUS] = { "meta-cpus-17", "CPU count 17 is not in 1..16" },
+	[F_CPUS] = { "meta-cpus-65", "CPU count 65 is not in 1..64" },
 	[F_THREADS] = { "meta-threads-0", "thread count 0 is not in 1..64" },
 	[F_INPUT_LONG] = { "input-too-long", "input section: 704 bytes, more than 703" },
 	[F_WORKLOAD_LONG] = { "workload-too-long", "workload section: 704 bytes, more than 703" },
@@ -256,7 +256,7 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 	else
 		wstr(&b, f == F_TOOL_CHAR ? "weft\a" : e->tool);
 	wle(&b, e->fingerprint, 8);
-	w8(&b, f == F_CPUS ? 17 : e->nr_cpus);
+	w8(&b, f == F_CPUS ? 65 : e->nr_cpus);
 	w8(&b, f == F_THREADS ? 0 : e->nr_threads);
 	w8(&b, e->lock);
 	wsection(c, WEFT_RT_META, &b);
@@ -607,7 +607,7 @@ int main(int argc, char **argv)
 	       (e.dec[0].runnable = 1, e.dec[0].dflt = 0, e.dec[0].chosen = 0,
 		e.dec[0].cur = 0xff));
 	EDITED("verdict-names-missing-cpu.weft", 3, "names CPU 9", e.here.cpu = 9);
-	EDITED("zero-cpus.weft", 3, "CPU count 0 is not in 1..16", e.nr_cpus = 0);
+	EDITED("zero-cpus.weft", 3, "CPU count 0 is not in 1..64", e.nr_cpus = 0);
 	EDITED("too-many-threads.weft", 3, "thread count 65", e.nr_threads = 65);
 	EDITED("bad-lock-model.weft", 3, "lock model 7", e.lock = 7);
 	EDITED("bad-scenario-name.weft", 3, "scenario name contains byte 0x20",

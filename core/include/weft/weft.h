@@ -5,6 +5,10 @@
  * Model code normally includes <weft/kernel.h> (kernel-shaped primitives),
  * which includes this file.
  *
+ * Length: the scenario interface, the machine's entry points, the strategy
+ * ops, the report and the trace are one contract that every model, front
+ * end and strategy builds on; each section is marked with a rule.
+ *
  * Invariants every caller may rely on:
  *  - An execution is a pure function of (scenario, variant, lock model,
  *    workload bytes, decisions). No host thread, clock, address or
@@ -38,12 +42,16 @@ extern "C" {
  * Threads numbered WEFT_MAX_THREADS and up have no slot in those arrays:
  * RCU read-side sections and rwsem read holds in them are reported
  * (assertion), the kit's per-thread statistics fold them onto the first.
- * WEFT_MAX_CPUS: CPUs of a scenario, and the size of per-CPU arrays
- * (WEFT_PER_CPU); a thread spawned when every CPU has a thread shares one.
+ * WEFT_MAX_CPUS: the size of per-CPU arrays in models and the kit
+ * (WEFT_PER_CPU, the LRU batches); WEFT_EXEC_MAX_CPUS: the CPUs a scenario
+ * may declare. A per-CPU array indexed by a CPU it has no entry for is
+ * reported (assertion), never read past its end. A thread spawned when
+ * every CPU has a thread shares one.
  */
 #define WEFT_MAX_THREADS 16
 #define WEFT_EXEC_MAX_THREADS 64
 #define WEFT_MAX_CPUS 16
+#define WEFT_EXEC_MAX_CPUS 64
 #define WEFT_MAX_OPS 32          /* workload operations per thread */
 #define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
 #define WEFT_TRACE_RING 64       /* last events kept for reports */
@@ -157,7 +165,13 @@ struct weft_caller {
 	const char *func;
 	const char *what;     /* "list_del(&p->lru)" */
 	unsigned line;
+	unsigned flags;       /* WEFT_CALLER_KIT */
 };
+/* The model's call of a library operation (an mm kit function,
+ * WEFT_KIT_CALL_*): named where its events happened and by reports, but
+ * its events are not folded into one row, and a list helper it calls
+ * names its own call while it runs. */
+#define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
 /* "func() at file:line" of the model's call c of a helper when c is set,
@@ -177,6 +191,22 @@ struct weft_workload {
 	unsigned nr_ops[WEFT_MAX_THREADS];
 	struct weft_op ops[WEFT_MAX_THREADS][WEFT_MAX_OPS];
 };
+
+/* setup() helper: the model's own copy of the workload, in its world
+ * (read-only afterwards): the first nr_threads threads, at most max_ops
+ * ops each, ops laid out as nr_threads rows of max_ops (a world's
+ * `struct weft_op ops[THREADS][MAX_OPS]`). */
+void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, unsigned max_ops,
+			unsigned *nr_ops, struct weft_op *ops);
+/* stats() helper: rows of a model's per-thread counters (stat: nr_threads
+ * rows of nr, `unsigned long stat[THREADS][NR]`, no sharing and no
+ * scheduling point), each named stat_names[i] with the sum over threads.
+ * Returns the rows written (at most max). */
+unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsigned long *stat,
+			unsigned nr_threads, const char **names, uint64_t *vals, unsigned max);
+/* One counter s of such a table, summed over the threads. */
+unsigned long weft_stat_sum(const unsigned long *stat, unsigned nr, unsigned nr_threads,
+			    unsigned s);
 
 struct weft_variant {
 	const char *name;       /* stable: goes into replay files */
@@ -227,11 +257,19 @@ static inline uint32_t weft_delay_steps(uint32_t code)
 	return code <= 8 ? code : 8u << (code - 8);   /* 0..8, 16, 32, ... 1024 */
 }
 
+/* A world field's name, at its exact offset (struct weft_scenario.fields):
+ * WEFT_FIELD(struct my_world, lock, "lock A"). */
+struct weft_field {
+	uint32_t off;
+	const char *name;
+};
+#define WEFT_FIELD(type, member, name_) { (uint32_t)offsetof(type, member), (name_) }
+
 struct weft_scenario {
 	const char *name;        /* stable */
 	const char *summary;
 	const char *source;
-	unsigned nr_cpus;        /* 1..WEFT_MAX_CPUS */
+	unsigned nr_cpus;        /* 1..WEFT_EXEC_MAX_CPUS */
 	unsigned nr_threads;     /* 1..WEFT_MAX_THREADS; thread t runs on cpu_of[t] */
 	const uint8_t *cpu_of;   /* NULL: thread t on CPU t % nr_cpus */
 	size_t world_size;       /* the zeroed model state */
@@ -245,7 +283,8 @@ struct weft_scenario {
 	const char *const *files;/* basenames whose sites form the fingerprint */
 
 	/* Builds the initial world from the workload (main context: the
-	 * primitives act immediately, without scheduling points). */
+	 * primitives act immediately, without scheduling points). Optional:
+	 * without it every execution starts from the zeroed world. */
 	void (*setup)(void *world, unsigned variant, const struct weft_workload *wl);
 	/* The body of model thread tid (a fiber pinned to its CPU). */
 	void (*thread)(void *world, unsigned tid);
@@ -280,7 +319,34 @@ struct weft_scenario {
 	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
 	 * demo of the deadlock detector that lockdep would pre-empt. */
 	unsigned checks_off;
+	/* Optional: the world is memory the scenario owns (an instrumented
+	 * program's data, heap and thread stacks: rt/) rather than a zeroed
+	 * allocation of world_size bytes. */
+	const struct weft_world_ops *world_ops;
+	/* Optional: names of the world's fields by exact offset, for reports
+	 * ("lock A"), when describe() is absent or names nothing; ended by
+	 * { 0, NULL }. */
+	const struct weft_field *fields;
 };
+
+/*
+ * A world the scenario maps itself. world_size bytes from base() are the
+ * world; the machine's core area (weft_core_area_size() bytes) goes at
+ * the world offset core_offset() returns (64-byte aligned, memory of the
+ * scenario's that nothing else uses) or, without that hook, right after
+ * the world (world_size rounded up to 64), where room must be mapped.
+ * base() returns the same address at every execution. reset() (host
+ * context, before setup) puts the world in its initial state instead of
+ * zeroing it; done() (optional) runs after the execution's audits and any
+ * report.
+ */
+struct weft_world_ops {
+	uint8_t *(*base)(void);
+	size_t (*core_offset)(void);
+	void (*reset)(uint8_t *world, size_t size);
+	void (*done)(uint8_t *world, size_t size);
+};
+size_t weft_core_area_size(void);
 
 /* The registry of every scenario in this build (core/registry/). */
 extern const struct weft_scenario *const weft_scenarios[];
@@ -328,6 +394,10 @@ struct weft_report {
 	 * lost wake-up, the step its sleeper fell asleep (here.step is when
 	 * no thread was left to wake it); else here.step. Display only. */
 	uint32_t here_since;
+	/* The failing thread's callers, innermost first ("g() at a.c:9 <- main()
+	 * at a.c:20"): instrumented programs (weft_report_stack_source()), ""
+	 * otherwise. Display only. */
+	char stack[256];
 };
 
 /* ---------------------------------------------------------------- traces */
@@ -474,6 +544,23 @@ struct weft_input {
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
+/* The workload section of in (byte 0 the op count, then 2 bytes an op),
+ * as weft_run_opts.workload and dfs take it; its length, or 0 if it does
+ * not fit cap (1 + 510 always does). */
+size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap);
+/* The inverse: in's workload ops from a workload section w of nw bytes
+ * (ops past its end are dropped). */
+void weft_input_set_workload(struct weft_input *in, const uint8_t *w, size_t nw);
+/* The workload section of variant vi's trigger input (struct
+ * weft_scenario.triggers); 0 if the variant has none or it does not fit. */
+size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+			     size_t cap);
+/* dfs's default workload: variant vi's own trigger, else the first trigger
+ * the scenario declares (a fixed variant is certified on the workload that
+ * breaks its buggy sibling), else none: 0. *from (if not NULL): the
+ * variant whose trigger it is, or -1. */
+size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap,
+			 int *from);
 #define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
 
 /*
@@ -570,12 +657,18 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * detector, but a bit of the same word so that files recorded before it
  * replay without it. */
 #define WEFT_CHECK_FAIR 8u
+/* weft_thread_spawn(.., WEFT_CPU_ANY, ..) (weft_pthread_create) puts the
+ * thread on a CPU no unfinished thread is on; files recorded before it put
+ * it on the CPU after its creator's, and replay so. */
+#define WEFT_CHECK_SPAWN_CPU 16u
 /* lockdep-lite classes a lock initialised in setup by its init site too, as
  * the docs say (before this bit, setup's init sites were forgotten and such
  * locks were classed by their offset); its own bit so that replay files
  * recorded before it keep their verdicts */
-#define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 16u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR | \
+#define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 32u
+/* The scheduling rules above, which every run has whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
 			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
 
 /*
@@ -750,6 +843,37 @@ void weft_feedback_attach(uint8_t *map, size_t size);
 #define WEFT_FB_ALL         15u
 void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_map);
 
+/*
+ * Instrumented programs (rt/, docs/testing-c-programs.md). Their sites are
+ * made at run time, one per instruction that performs a visible
+ * operation, so they are not in the weft_sites section: a lookup by id
+ * finds them (display only: the replay file stores ids). A program's
+ * identity is what a replay file records so that it replays only on the
+ * build that made it.
+ */
+void weft_dynamic_sites(const struct weft_site *(*by_id)(uint32_t id));
+/* The site of that id made at run time, or NULL. */
+const struct weft_site *weft_dynamic_site(uint32_t id);
+
+#define WEFT_BUILD_ID_MAX 32
+#define WEFT_PROGRAM_MAX_ARGS 64
+struct weft_program {
+	const char *path;              /* absolute path of the executable */
+	uint8_t build_id[WEFT_BUILD_ID_MAX];
+	unsigned build_id_len;         /* 1..WEFT_BUILD_ID_MAX */
+	unsigned argc;                 /* main's arguments after argv[0] */
+	char *const *argv;
+	const char *options;           /* run options that change executions
+					  ("" for none), e.g. "heap=4M" */
+};
+/* Who fills a report's stack: called when a report is made, with the
+ * thread the report is about (-1: the host). */
+void weft_report_stack_source(void (*fn)(int tid, char *buf, size_t n));
+void weft_report_stack_of(int tid, char *buf, size_t n);
+/* The program this process runs (NULL in a model's program). */
+const struct weft_program *weft_program_self(void);
+void weft_program_set(const struct weft_program *p);
+
 /* Stable fingerprint of a scenario's model (its sites and version). */
 uint64_t weft_scenario_fingerprint(const struct weft_scenario *sc);
 
@@ -759,6 +883,14 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o,
 		       const struct weft_exec_result *r);
 /* Describe world offset off of the last execution ("page 3 ->count"). */
 void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* What a world pointer to off points at: describe() names the innermost
+ * field at an offset, but an object and its first field share it, so a
+ * pointer names the largest thing that starts there ("page 0 ->lru" for a
+ * pointer to "page 0 ->lru.next"). */
+void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* The length of a name's first path component, its object ("page 0" of
+ * "page 0 ->lru.next"): up to " ->", "->" or ".". */
+size_t weft_name_object_len(const char *name);
 /* "read", "rmw", "lock", ... */
 const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */

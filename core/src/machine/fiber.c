@@ -80,6 +80,14 @@ bool weft_fiber_guard_hit(const void *addr, int *which)
 	return false;
 }
 
+static char *region_next, *region_end;
+
+void weft_fiber_stack_region(void *base, size_t size)
+{
+	region_next = base;
+	region_end = (char *)base + size;
+}
+
 int weft_fiber_create(struct weft_fiber *f, size_t stack_size)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -88,14 +96,22 @@ int weft_fiber_create(struct weft_fiber *f, size_t stack_size)
 
 	memset(f, 0, sizeof(*f));
 	f->map_size = size + page;
-	f->map = mmap(NULL, f->map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		      -1, 0);
+	if (region_next) {
+		if ((size_t)(region_end - region_next) < f->map_size)
+			return WEFT_ENOMEM;
+		f->map = region_next;
+		region_next += f->map_size;
+	} else {
+		f->map = mmap(NULL, f->map_size, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
 	if (f->map == MAP_FAILED) {
 		f->map = NULL;
 		return WEFT_ENOMEM;
 	}
 	if (mprotect(f->map, page, PROT_NONE) != 0) {
-		munmap(f->map, f->map_size);
+		if (!region_next)
+			munmap(f->map, f->map_size);
 		f->map = NULL;
 		return WEFT_ENOMEM;
 	}

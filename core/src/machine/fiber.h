@@ -27,6 +27,10 @@ struct weft_fiber {
 
 #define WEFT_FIBER_STACK (256u * 1024u)
 
+/* Fibers created after this take their stacks (and guard pages) from
+ * [base, base + size), a mapping of the caller's, in order, instead of
+ * mmap: an instrumented program's stacks inside its world (rt/). */
+void weft_fiber_stack_region(void *base, size_t size);
 /* Allocate the stack (and the TSan fiber). Returns 0 or WEFT_ENOMEM. */
 int weft_fiber_create(struct weft_fiber *f, size_t stack_size);
 /* Make the fiber start at fn(arg) on its next switch-in. */

@@ -160,6 +160,42 @@ static void install_overflow_handler(void)
 
 /* ---------------------------------------------------------------- init */
 
+/* The families' hooks by event (sched.h, struct weft_family): the
+ * machine's only way into primitives/. hooks_gather() keeps the non-null
+ * ones of each event in families.def order, once, so that an event costs
+ * one indirect call per family that hooks it and no walk of the table
+ * (thread_exit, every thread's end, has one of four). */
+#define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
+	X(thread_exit) X(thread_end) X(freed)
+#define HOOKS_MAX 16
+static struct {
+#define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
+	FAMILY_HOOKS(X)
+#undef X
+} hooks;
+
+static void hooks_gather(void)
+{
+	if (weft_nr_families > HOOKS_MAX) {
+		fprintf(stderr, "weft: families.def lists %u families, the machine holds %u\n",
+			weft_nr_families, HOOKS_MAX);
+		abort();
+	}
+	for (unsigned i = 0; i < weft_nr_families; i++) {
+#define X(hook)                                                                 \
+		if (weft_families[i]->hook)                                     \
+			hooks.hook[hooks.nr_##hook++] = weft_families[i]->hook;
+		FAMILY_HOOKS(X)
+#undef X
+	}
+}
+
+#define FAMILIES_CALL(hook, ...)                                                \
+	do {                                                                    \
+		for (unsigned fi_ = 0; fi_ < hooks.nr_##hook; fi_++)            \
+			hooks.hook[fi_](__VA_ARGS__);                           \
+	} while (0)
+
 int weft_machine_init(void)
 {
 	if (M.inited)
@@ -171,9 +207,29 @@ int weft_machine_init(void)
 	if (env && atoi(env) >= 16)
 		M.stack_size = (size_t)atoi(env) * 1024;
 	install_overflow_handler();
+	hooks_gather();
 	M.cur = -1;
 	M.inited = true;
 	return 0;
+}
+
+/* The world (ours, or the scenario's: external) and a fresh shadow of cap
+ * entries replace the last ones. */
+static void world_install(uint8_t *w, bool external, struct shadow *sh, size_t cap)
+{
+	if (!M.world_external)
+		free(M.world);
+	free(M.shadow);
+	M.world = w;
+	M.world_external = external;
+	M.shadow = sh;
+	M.world_cap = cap;
+	/* M.epoch goes on: the new shadow's entries (epoch 0) are stale, and
+	 * so must be every other family's epoch-stamped state (wait-list
+	 * entries, bit-lock holders). Restarting it at 0 made the next
+	 * execution's epoch equal an earlier one's, whose leftovers (a
+	 * sleeper's TASK_UNINTERRUPTIBLE of a lost wake-up) it then saw. */
+	M.core_zero_off = ~0u;
 }
 
 /* Room for a world of size bytes and the core area after it. */
@@ -190,37 +246,51 @@ static int world_reserve(size_t size)
 		free(sh);
 		return WEFT_ENOMEM;
 	}
-	free(M.world);
-	free(M.shadow);
-	M.world = w;
-	M.shadow = sh;
-	M.world_cap = cap;
-	M.epoch = 0;
-	M.core_zero_off = ~0u;
+	world_install(w, false, sh, cap);
 	return 0;
 }
 
-/* The families' core area of this execution: after the world, all zero. */
-static inline void core_reset(size_t world_size)
+size_t weft_core_area_size(void)
 {
-	M.core_off = (uint32_t)((world_size + 63) & ~(size_t)63);
+	return weft_core_size;
+}
+
+/* A world the scenario maps (weft_world_ops): a shadow for it and its core
+ * area; the memory stays the scenario's. */
+static int world_attach(const struct weft_scenario *sc)
+{
+	uint8_t *base = sc->world_ops->base();
+	size_t cap = ((sc->world_size + 63) & ~(size_t)63) + weft_core_size;
+
+	if (!base)
+		return WEFT_ENOMEM;
+	if (base == M.world && M.world_external && cap <= M.world_cap)
+		return 0;
+	struct shadow *sh = calloc(cap, sizeof(*sh));
+	if (!sh)
+		return WEFT_ENOMEM;
+	world_install(base, true, sh, cap);
+	return 0;
+}
+
+/* The families' core area of this execution: after the world (or where a
+ * scenario's own world keeps room for it), all zero. */
+static inline void core_reset(const struct weft_scenario *sc, size_t world_size)
+{
+	const struct weft_world_ops *wo = sc->world_ops;
+
+	M.core_off = (uint32_t)(wo && wo->core_offset ? wo->core_offset()
+						       : (world_size + 63) & ~(size_t)63);
 	M.core = (struct weft_core_state *)(void *)(M.world + M.core_off);
 	M.loc_limit = M.core_off + weft_core_size;
+	if (M.loc_limit < world_size)
+		M.loc_limit = (uint32_t)world_size;
 	if (M.core_used || M.core_zero_off != M.core_off) {
 		memset(M.core, 0, weft_core_size);
 		M.core_zero_off = M.core_off;
 	}
 	M.core_used = false;
 }
-
-/* Every family's hook, in families.def order (sched.h, struct weft_family):
- * the machine's only way into primitives/. */
-#define FAMILIES_CALL(hook, ...)                                                \
-	do {                                                                    \
-		for (unsigned fi_ = 0; fi_ < weft_nr_families; fi_++)           \
-			if (weft_families[fi_]->hook)                           \
-				weft_families[fi_]->hook(__VA_ARGS__);          \
-	} while (0)
 
 /* Called by weft_poison() (shadow.c) for every freed range. */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
@@ -270,7 +340,9 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 	int k = M.cur + 1;
 	const struct weft_caller *prev = M.callers[k].c;
 
-	if (!prev) {   /* the outermost call is the model's */
+	/* the outermost call is the model's; inside a library operation,
+	 * a helper it calls names its own call */
+	if (!prev || (prev->flags & WEFT_CALLER_KIT)) {
 		M.callers[k].c = c;
 		M.callers[k].fresh = true;
 	}
@@ -280,6 +352,32 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 void weft_caller_exit(const struct weft_caller *prev)
 {
 	M.callers[M.cur + 1].c = prev;
+}
+
+const struct weft_caller *weft_kit_enter(const struct weft_caller *c)
+{
+	int k = M.cur + 1;
+	const struct weft_caller *prev = M.kit_callers[k];
+
+	if (!prev) {   /* the outermost call is the model's */
+		M.kit_callers[k] = c;
+		if (!M.callers[k].c) {
+			M.callers[k].c = c;
+			M.callers[k].fresh = false;   /* not folded: no call mark */
+		}
+	}
+	return prev;
+}
+
+void weft_kit_exit(const struct weft_caller *prev)
+{
+	int k = M.cur + 1;
+
+	if (!prev) {
+		if (M.callers[k].c == M.kit_callers[k])
+			M.callers[k].c = NULL;
+		M.kit_callers[k] = NULL;
+	}
 }
 
 /* ---------------------------------------------------------- scheduling */
@@ -306,7 +404,7 @@ static void record_decision(const struct weft_decision *d, int chosen)
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec++];
 	r->step = d->step;
-	r->runnable = (uint16_t)d->runnable;
+	r->runnable = d->runnable;
 	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->dflt = (uint8_t)d->dflt;
 	r->chosen = (uint8_t)chosen;
@@ -354,6 +452,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	if ((int)next == prev)
 		return;
 	M.switches++;
+	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
+	M.run_id++;
 	/* last_site is NULL for a thread that ends before its first primitive */
 	if (M.fb_sw && prev >= 0)
 		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
@@ -589,14 +689,14 @@ static struct weft_site shared_cpu_site = { __FILE__, "weft_sched_spawn",
  * with the fewest (lowest first), said with a note in the trace. */
 static unsigned spawn_cpu(unsigned n)
 {
-	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_MAX_CPUS] = { 0 };
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		if (i != n && M.th[i].state != T_DONE && thread_irq(&M.th[i]) < 0 &&
-		    M.cpu_of[i] < WEFT_MAX_CPUS)
+		    M.cpu_of[i] < WEFT_EXEC_MAX_CPUS)
 			load[M.cpu_of[i]]++;
 	unsigned best = 0;
-	for (unsigned c = 1; c < nr_cpus && c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 1; c < nr_cpus && c < WEFT_EXEC_MAX_CPUS; c++)
 		if (load[c] < load[best])
 			best = c;
 	if (load[best])
@@ -633,6 +733,12 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	t->arg = arg;
 	t->label = label;
 	t->end_ev = UINT32_MAX;
+	weft_fair_thread_reset(t);
+	M.callers[n + 1].c = NULL;
+	M.callers[n + 1].fresh = false;
+	M.kit_callers[n + 1] = NULL;
+	if (cpu == WEFT_CPU_ANY && !(M.o->checks & WEFT_CHECK_SPAWN_CPU))
+		cpu = (M.cur >= 0 ? M.cpu_of[M.cur] : 0) + 1u;   /* as recorded before it */
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
 	M.runnable |= tbit(n);
 	FAMILIES_CALL(spawned, n);
@@ -704,8 +810,12 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
 	out->site = t->last_site;
 	out->flags = t->pend_class && !t->pend_class->sleeps ? WEFT_STEP_SPIN : 0;
+	/* an operation on an object outside the world will report, not block
+	 * (its busy() must not read the host's memory); a join's channel is
+	 * the machine's own thread */
 	if (would_block)
 		*would_block = t->pend_class && t->pend_class->busy &&
+			       (out->loc != WEFT_NO_LOC || t->pend_class == &join_class) &&
 			       t->pend_class->busy(t->pend_addr, tid);
 	return true;
 }
@@ -727,6 +837,11 @@ unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 unsigned weft_current_tid(void)
 {
 	return M.cur < 0 ? 0 : (unsigned)M.cur;
+}
+
+uint32_t weft_execution_id(void)
+{
+	return M.epoch;   /* monotonic: a bigger world does not restart it */
 }
 
 bool weft_in_thread(void)
@@ -754,8 +869,8 @@ static const struct weft_caller *ring_caller(const struct weft_access *a)
 
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
-static __attribute__((format(printf, 7, 0))) void
-vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
+static __attribute__((format(printf, 8, 0))) void
+vreport(enum weft_kind k, const void *obj, const char *objname, const struct weft_site *s,
 	const struct weft_access *other, int here_tid, uint32_t since, const char *fmt,
 	va_list ap)
 {
@@ -772,33 +887,43 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	r->here.site = s;
 	r->here_since = since;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
-	r->here_caller = M.callers[here_tid + 1].c;
+	r->here_caller = M.kit_callers[here_tid + 1] ? M.kit_callers[here_tid + 1]
+						      : M.callers[here_tid + 1].c;
 	if (other)
 		r->other = *other;
 	else if (obj)
 		r->other = weft_last_write(obj);
 	r->other_caller = r->other.valid ? ring_caller(&r->other) : NULL;
-	if (r->loc != WEFT_NO_LOC)
+	if (objname)
+		snprintf(r->object, sizeof(r->object), "%s", objname);
+	else if (r->loc != WEFT_NO_LOC)
 		weft_describe_loc(M.sc, r->loc, r->object, sizeof(r->object));
 	else
 		r->object[0] = 0;
 	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	weft_report_stack_of(here_tid, r->stack, sizeof(r->stack));
 	/* the failing access as the last traced event */
 	if (s) {
 		M.next_flags |= WEFT_EVF_FAILED;
 		weft_trace(WEFT_EV_NOTE, r->loc, k, 0, s);
 	}
 out:
-	if (M.in_exec && M.cur >= 0) {
-		/* End the execution: abandon every fiber, back to the host. */
-		int prev = M.cur;
-		M.aborted = true;
-		M.abort_tid = prev;
-		M.cur = -1;
-		weft_tsan_release(&tsan_done_sync);
-		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
-		__builtin_trap();
-	}
+	/* End the execution: abandon every fiber, back to the host. */
+	weft_sched_exit();
+}
+
+void weft_sched_exit(void)
+{
+	int prev = M.cur;
+
+	if (!M.in_exec || prev < 0)
+		return;
+	M.aborted = true;
+	M.abort_tid = prev;
+	M.cur = -1;
+	weft_tsan_release(&tsan_done_sync);
+	weft_fiber_switch(&M.th[prev].fib, &M.main, true);
+	__builtin_trap();
 }
 
 void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
@@ -807,7 +932,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, NULL, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
@@ -817,8 +942,71 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
+}
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(k, NULL, objname, s, NULL, M.cur, M.step, fmt, ap);
+	va_end(ap);
+}
+
+/* Outside the world no offset names a place; near it (a negative index, an
+ * index one past the end) the distance from the world's start does, and it
+ * is the same in every run. Farther away, the distance depends on where
+ * the host put the world: not printed. */
+#define WORLD_NEAR ((uintptr_t)1 << 16)
+
+static void outside_name(const void *p, size_t size, char *where, size_t n, char *why,
+			 size_t nw)
+{
+	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
+
+	if (a < 65536) {
+		snprintf(where, n, "NULL+0x%lx", (unsigned long)a);
+		snprintf(why, nw, "a NULL pointer");
+	} else if (a < w && w - a <= WORLD_NEAR) {
+		snprintf(where, n, "world-0x%lx", (unsigned long)(w - a));
+		snprintf(why, nw, "%lu bytes before the world", (unsigned long)(w - a));
+	} else if (a >= w && a - w < M.world_size) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "across the world's end at world+0x%zx", M.world_size);
+	} else if (a >= w && a - w < M.world_size + WORLD_NEAR) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "%lu bytes past the world's end at world+0x%zx",
+			 (unsigned long)(a - w - M.world_size), M.world_size);
+	} else {
+		snprintf(where, n, "an address far from the world");
+		snprintf(why, nw, "a host variable or a wild pointer");
+	}
+	(void)size;
+}
+
+bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s)
+{
+	char where[48], why[96];
+
+	if (!M.running) {
+		/* a primitive called with no execution under way: a bug of the
+		 * program around the model, not of the model */
+		fprintf(stderr, "weft: %s called outside an execution (no world to act on)\n",
+			s ? s->what : "a primitive");
+		abort();
+	}
+	outside_name(p, size, where, sizeof(where), why, sizeof(why));
+	report_obj(WEFT_KIND_OUT_OF_WORLD, where, s,
+		   "%s touches %zu byte%s at %s (%s): not performed (a bad index or pointer "
+		   "in the model)", s ? s->what : "an access", size, size == 1 ? "" : "s", where,
+		   why);
+	return false;
 }
 
 bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
@@ -833,7 +1021,7 @@ bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		return true;
 	}
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -849,7 +1037,7 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, here_tid, since, fmt, ap);
+	vreport(k, obj, NULL, s, other, here_tid, since, fmt, ap);
 	va_end(ap);
 }
 
@@ -954,7 +1142,7 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		snprintf(buf, n, "(outside the world)");
 		return;
 	}
-	if (M.world && off >= M.core_off && off < M.loc_limit) {
+	if (M.world && off >= M.core_off && off < M.core_off + weft_core_size) {
 		for (unsigned i = 0; i < weft_nr_families; i++)
 			if (weft_families[i]->describe && weft_families[i]->describe(off, buf, n))
 				return;
@@ -967,6 +1155,11 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		if (buf[0])
 			return;
 	}
+	for (const struct weft_field *f = sc ? sc->fields : NULL; f && f->name; f++)
+		if (f->off == off) {
+			snprintf(buf, n, "%s", f->name);
+			return;
+		}
 	snprintf(buf, n, "world+0x%x", off);
 }
 
@@ -1002,7 +1195,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return WEFT_ENOMEM;
 	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
 	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
-	    sc->nr_cpus > WEFT_MAX_CPUS)
+	    sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
 		return WEFT_EINVAL;
 	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
 		return WEFT_ENOMEM;
@@ -1018,7 +1211,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		int asked = ops->memory ? ops->memory(st) : -1;
 		weft_mem_reset((enum weft_memory_model)(asked >= 0 && asked < m ? asked : m));
 	}
-	if (world_reserve(sc->world_size ? sc->world_size : 1)) {
+	if (sc->world_ops ? world_attach(sc) : world_reserve(sc->world_size ? sc->world_size : 1)) {
 		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
 	}
@@ -1029,8 +1222,15 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.st = st;
 	M.res = r;
 	M.world_size = sc->world_size;
-	memset(M.world, 0, M.world_size);
-	core_reset(M.world_size);
+	/* weft_peek_ptr()'s one comparison; a world under 16 bytes (never
+	 * seen, but legal) always takes the slow path */
+	weft_world_bounds.base = M.world_size >= 16 ? (uintptr_t)M.world : UINTPTR_MAX / 2;
+	weft_world_bounds.end16 = M.world_size >= 16 ? M.world_size - 16 : 0;
+	if (sc->world_ops)
+		sc->world_ops->reset(M.world, M.world_size);
+	else
+		memset(M.world, 0, M.world_size);
+	core_reset(sc, M.world_size);
 	if (++M.epoch == 0) {
 		memset(M.shadow, 0, M.world_cap * sizeof(*M.shadow));
 		M.epoch = 1;
@@ -1060,10 +1260,15 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			M.cap_sh = 0;
 	}
 	memset(M.ring, 0, sizeof(M.ring));
-	memset(M.callers, 0, sizeof(M.callers));   /* a report may leave a call open */
+	/* a report may leave a call open: the host's and the scenario's
+	 * threads' (a spawned thread's at its spawn) */
+	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
+	memset(M.kit_callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.kit_callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
-	sc->setup(M.world, o->variant, &M.wl);
+	M.running = true;
+	if (sc->setup)
+		sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;
@@ -1155,6 +1360,9 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			sc->quiesce(M.world);
 	}
 
+	if (sc->world_ops && sc->world_ops->done)
+		sc->world_ops->done(M.world, M.world_size);
+	M.running = false;
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

@@ -68,8 +68,7 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a,
 		fprintf(f, "\n");
 }
 
-/* Length of a name's first path component: up to " ->", "->" or ".". */
-static size_t component(const char *s)
+size_t weft_name_object_len(const char *s)
 {
 	size_t i = 0;
 
@@ -92,7 +91,7 @@ static size_t separator(const char *s)
  * byte of page 2 before "page 3 ->count": "page 3"). The race diagram
  * does the same (tools/race_diagram.c, weft_trace_pointer_name).
  */
-static void pointer_name(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n)
+void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n)
 {
 	char prev[96] = "";
 	char *a = buf;
@@ -102,7 +101,7 @@ static void pointer_name(const struct weft_scenario *sc, uint32_t off, char *buf
 	if (off)
 		weft_describe_loc(sc, off - 1, prev, sizeof(prev));
 	for (;;) {
-		size_t la = component(a), lb = component(b);
+		size_t la = weft_name_object_len(a), lb = weft_name_object_len(b);
 		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
 			a[la] = 0;
 			return;
@@ -120,7 +119,7 @@ static void print_value(FILE *f, const struct weft_scenario *sc, uint64_t x)
 	char name[96];
 
 	if (x >> 63) {
-		pointer_name(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		weft_describe_pointer(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		fprintf(f, "&%s", name);
 	} else if (x >= 0x80000000ull && x <= 0xffffffffull) {
 		fprintf(f, "%" PRId32, (int32_t)(uint32_t)x);
@@ -143,6 +142,8 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		rp->object[0] ? " on " : "", rp->object, sc->name, vname, rp->msg);
 	print_side(f, "here:", &rp->here, rp->here_caller,
 		   r->kind == WEFT_KIND_LOST_WAKEUP ? rp->here_since : rp->here.step);
+	if (rp->stack[0])
+		fprintf(f, "  called from %s\n", rp->stack);
 	if (rp->other.valid)
 		print_side(f, "before:", &rp->other, rp->other_caller, rp->other.step);
 	fprintf(f, "  lock model %s, %" PRIu32 " step%s, %" PRIu32 " preemption%s, trace %016" PRIx64
@@ -164,7 +165,7 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
 				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
 		fprintf(f, " %-7s %-44s %s", ev_name(e->ev),
-			e->caller ? e->caller->what : e->site ? e->site->what : "?", obj);
+			e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what : e->site ? e->site->what : "?", obj);
 		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE) {
 			fprintf(f, "  ");
 			print_value(f, sc, e->old);

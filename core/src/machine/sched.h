@@ -115,6 +115,8 @@ struct wthread {
 	struct weft_spin_obs {
 		uint32_t site_id, loc, w;
 		uint32_t repeats;            /* times seen again unchanged */
+		uint64_t run;                /* M.run_id when stored: valid in
+						that run only */
 		uint64_t progress;
 	} obs[4];
 	uint8_t obs_next;                    /* the slot to reuse next */
@@ -171,10 +173,13 @@ struct weft_machine {
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
+	bool world_external;      /* the scenario's memory (weft_world_ops) */
 	/* the families' state of this execution, after the world (core_state.h) */
 	struct weft_core_state *core;
-	uint32_t core_off;        /* world offset of core: world_size rounded up */
-	uint32_t loc_limit;       /* core_off + sizeof(*core): offsets below are locations */
+	uint32_t core_off;        /* world offset of core: world_size rounded up, or
+				     inside a scenario's own world (core_offset) */
+	uint32_t loc_limit;       /* the end of the world or of core, whichever is
+				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
 	struct shadow *shadow;
@@ -194,6 +199,8 @@ struct weft_machine {
 	 * spin_wait[t] (the others that could run when it spun) is eligible
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	uint32_t run_len;        /* events of M.cur since it was switched in */
+	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
 	uint64_t spinners;
 	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
@@ -204,6 +211,7 @@ struct weft_machine {
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
+	bool running;         /* inside weft_execute(): setup, threads, audits */
 	bool draining;
 	int abort_tid;        /* the thread whose report ended the execution */
 	struct weft_workload wl;
@@ -217,6 +225,10 @@ struct weft_machine {
 		const struct weft_caller *c;
 		bool fresh;
 	} callers[WEFT_EXEC_MAX_THREADS + 1];
+	/* The model's call of the library (kit) operation each context is
+	 * in (the outermost): what a report names. The events carry it as
+	 * their caller (callers[]) unless a list helper's call is open. */
+	const struct weft_caller *kit_callers[WEFT_EXEC_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -234,9 +246,9 @@ struct weft_machine {
 	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
 	uint64_t excluded;
 	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
-	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
-	int8_t cpu_stack[WEFT_MAX_CPUS][4];
-	uint8_t cpu_depth[WEFT_MAX_CPUS];
+	uint64_t cpu_threads[WEFT_EXEC_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_EXEC_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_EXEC_MAX_CPUS];
 
 	/* interleaving feedback: fb is non-NULL iff any family is routed;
 	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */
@@ -284,12 +296,46 @@ static inline uint32_t loc_of(const void *p)
 	return a - w < M.loc_limit ? (uint32_t)(a - w) : WEFT_NO_LOC;
 }
 
+/*
+ * The public primitives' operands must lie inside the model's world,
+ * [M.world, M.world + M.world_size): a racy index or a stale pointer that
+ * leaves it (&W->a[-1], a host global, a wild pointer) is an out-of-world
+ * report, and the operation is never performed on host memory. The core
+ * area after the world (M.core) belongs to the families, which reach it
+ * through M.core, never through a public primitive.
+ *
+ * weft_out_of_world() reports: from a model thread it does not return;
+ * from the host context (setup, audits) the report is recorded and it
+ * returns false, and the caller must not touch p. Outside an execution
+ * there is no world to check against: it returns true (the caller goes on
+ * as before).
+ */
+bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s);
+
+static inline bool in_world(const void *p, size_t size, const struct weft_site *s)
+{
+	uintptr_t off = (uintptr_t)p - (uintptr_t)M.world;
+
+	if (__builtin_expect(off < M.world_size && M.world_size - off >= size, 1))
+		return true;
+	return weft_out_of_world(p, size, s);
+}
+
+/* The world offset of a model thread's operand [p, p + size); outside the
+ * world the report ends the execution there (model threads only). */
+static inline uint32_t thread_loc(const void *p, size_t size, const struct weft_site *s)
+{
+	in_world(p, size, s);
+	return (uint32_t)((uintptr_t)p - (uintptr_t)M.world);
+}
+
 /* ------------------------------------------------------- fairness */
 
 void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
 uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
+void weft_fair_thread_reset(struct wthread *t);
 /* The spinners (and the threads that run) for a livelock report. */
 size_t weft_fair_describe(char *buf, size_t n);
 
@@ -300,64 +346,25 @@ static inline uint64_t unfair_of(uint64_t e)
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
 
+/* Spins are looked for only in a run of the current thread at least this
+ * many events long without a switch, and while another thread could run: a
+ * thread that others interleave with, or that runs alone, starves nobody,
+ * and the bookkeeping stays off the hot path. */
+#define WEFT_FAIR_RUN 8
+void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+		     const struct weft_site *s);
+
 /* The fairness bookkeeping of the event the current thread just traced:
  * progress, or an observation that may be a spin (fairness.c). */
 static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 			      const struct weft_site *s)
 {
-	struct wthread *t = &M.th[M.cur];
-	const uint64_t k = 0x9e3779b97f4a7c15ull;
-	uint64_t l = (uint64_t)loc << 32 | loc;
-
-	switch (ev) {
-	case WEFT_EV_READ:
-		break;
-	case WEFT_EV_TRYLOCK:
-		if (M.next_flags & WEFT_EVF_FAILED)
-			break;
-		__attribute__((fallthrough));   /* taken */
-	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
-		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	case WEFT_EV_RMW: case WEFT_EV_WRITE:
-		if (old == val)
-			break;
-		t->progress += 1ull << 32;   /* a value changed: progress */
-		return;
-	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
-		return;
-	default:
-		t->progress ^= ((uint64_t)M.step << 8 | ev) * k + 1;
-		return;
-	}
-	if (loc == WEFT_NO_LOC)
-		return;
-	const struct shadow *sh = &M.shadow[loc];
-	/* the last write by another thread (a write of its own that left
-	 * the value, a failed TAS, is no progress) */
-	uint32_t w = sh->epoch != M.epoch ? 0 : sh->tid == (uint8_t)M.cur ? ~0u : sh->step + 1;
-	uint32_t id = site_id(s);
-	struct weft_spin_obs *o = NULL;
-	for (unsigned i = 0; i < 4; i++)
-		if (t->obs[i].site_id == id && t->obs[i].loc == loc)
-			o = &t->obs[i];
-	if (!o) {   /* the least recent of the four */
-		o = &t->obs[t->obs_next++ & 3];
-	} else if (o->w == w && o->progress == t->progress) {
-		/* a failure retried (trylock, cmpxchg, test-and-set) spins at
-		 * once; a plain read only when polled a fourth time, so that a
-		 * reader repeating a read-only operation is not taken for a
-		 * poll loop before it has repeated it more than workloads do */
-		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u))
-			weft_fair_spun((unsigned)M.cur, s, loc);
-		return;
-	}
-	o->site_id = id;
-	o->loc = loc;
-	o->w = w;
-	o->repeats = 0;
-	o->progress = t->progress;
-	t->nr_spins = 0;
+	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+		weft_fair_event(ev, loc, old, val, s);
+	else
+		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
 
 /* Values that are pointers into the world are traced as offsets. */
@@ -516,6 +523,12 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
  * primitive took it); label names machine-made threads in reports. */
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s);
+/* The program ended (exit(), main's return, an assumption that does not
+ * hold: rt/): end the execution now, without a report, abandoning the
+ * other threads as a report does. From a model thread it does not return;
+ * from the host it does nothing. */
+void weft_sched_exit(void);
+
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
 unsigned weft_sched_wake_all(const void *chan);

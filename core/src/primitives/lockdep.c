@@ -231,8 +231,8 @@ static void weft_lockdep_begin(void)
 	}
 	if (!weft_lockdep_on)
 		return;
-	for (unsigned i = 0; i < WEFT_EXEC_MAX_THREADS; i++)
-		T[i].n = 0;
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		T[i].n = 0;   /* spawned threads: lockdep_spawned() */
 	if (!o->lockdep_persist || G.sc != o->sc || G.variant != o->variant ||
 	    G.lock != (unsigned)o->lock) {
 		graph_reset();
@@ -655,8 +655,16 @@ void weft_lockdep_exit(unsigned tid)
 		     name, h->at.step, T[tid].n > 1 ? " and more" : "");
 }
 
+/* A spawned thread holds nothing yet (its slot may hold an earlier
+ * execution's stack). */
+static void lockdep_spawned(unsigned tid)
+{
+	T[tid].n = 0;
+}
+
 const struct weft_family weft_family_lockdep = {
 	.name = "lockdep",
 	.begin = weft_lockdep_begin,
+	.spawned = lockdep_spawned,
 	.thread_exit = weft_lockdep_exit,
 };

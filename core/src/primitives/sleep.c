@@ -136,6 +136,27 @@ void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class
 		weft_sched_livelock("step budget exhausted");
 }
 
+uint32_t weft_wl_wait_turn(void *obj, uint32_t size, uint32_t *nr_waiters, uint8_t flags,
+			   const struct weft_wait_class *wc, uint64_t holder, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+
+	if (!on_list(me, obj)) {
+		weft_wl_add(me, obj, flags);
+		(*nr_waiters)++;
+	}
+	weft_wl_sleep(obj, size, wc, holder, s);
+	return obj_loc(obj, size, s);
+}
+
+void weft_wl_taken(void *obj, uint32_t *nr_waiters)
+{
+	if (on_list((unsigned)M.cur, obj)) {
+		weft_wl_del((unsigned)M.cur);
+		(*nr_waiters)--;
+	}
+}
+
 void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s)
 {
 	weft_trace(WEFT_EV_WAKE, loc_of(chan), mask, n, s);
@@ -259,25 +280,24 @@ static const struct weft_wait_class mutex_class = {
 	.busy = mutex_busy,
 };
 
-static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+/* mutex_lock()'s test: handed over by the unlock, or free (taken). */
+static bool mutex_take(struct weft_mutex *m, uint32_t me)
 {
-	uint32_t loc = loc_of(p);
-
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
-	return loc;
-}
-
-static inline void obj_written(uint32_t loc, const struct weft_site *s)
-{
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	if (m->owner == me)
+		return true;
+	if (m->owner)
+		return false;
+	m->owner = me;
+	weft_wl_taken(m, &m->nr_waiters);
+	return true;
 }
 
 void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	weft_lockdep_init(m, s);   /* the lock class: this init site */
 	if (M.cur < 0) {
 		m->owner = 0;
@@ -285,7 +305,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 		return;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	if (m->owner || weft_wl_count(m, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, m, s, "mutex_init of a mutex in use (held by T%d)",
 			    owner_tid(m->owner));
@@ -300,31 +320,15 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 /* The lock operation of this step: takes m or sleeps until it can. */
 void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 
 	if (m->owner == me)
 		weft_report(WEFT_KIND_DEADLOCK, m, s,
 			    "T%d locks a mutex it already holds (recursive locking)", M.cur);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(m, false, s);   /* at the attempt, as mutex_acquire() */
-	for (;;) {
-		if (m->owner == me)             /* handed over by the unlock */
-			break;
-		if (m->owner == 0) {
-			m->owner = me;
-			if (on_list((unsigned)M.cur, m)) {
-				weft_wl_del((unsigned)M.cur);
-				m->nr_waiters--;
-			}
-			break;
-		}
-		if (!on_list((unsigned)M.cur, m)) {
-			weft_wl_add((unsigned)M.cur, m, 0);
-			m->nr_waiters++;
-		}
-		weft_wl_sleep(m, sizeof(*m), &mutex_class, m->owner, s);
-		loc = obj_loc(m, s);
-	}
+	while (!mutex_take(m, me))
+		loc = weft_wl_wait_turn(m, sizeof(*m), &m->nr_waiters, 0, &mutex_class, m->owner, s);
 	weft_wl_entry((unsigned)M.cur)->flags &= (uint8_t)~WL_GRANTED;
 	weft_tsan_acquire(m);
 	weft_trace(WEFT_EV_LOCK, loc, 0, me, s);
@@ -336,6 +340,8 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		if (m->owner)
 			weft_wl_host_sleeps(m, s);
@@ -353,6 +359,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0) {
 		ok = m->owner == 0;
 		if (ok)
@@ -360,7 +368,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 		return ok;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	ok = m->owner == 0;
 	if (ok) {
 		if (weft_lockdep_on)
@@ -381,7 +389,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
  * the caller's). */
 void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 	uint64_t mask = 0;
 	int w;
 
@@ -421,6 +429,8 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		m->owner = 0;
 		return;
@@ -434,10 +444,12 @@ bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0)
 		return m->owner != 0;
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	weft_trace(WEFT_EV_READ, loc, m->owner, m->owner, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*m), 0, s);
 	return m->owner != 0;
@@ -622,12 +634,14 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint32_t loc;
 
 	weft_lockdep_init(r, s);
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		memset(r, 0, sizeof(*r));
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer || r->readers || weft_wl_count(r, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, r, s, "init_rwsem of an rw_semaphore in use");
 	weft_trace(WEFT_EV_WRITE, loc, r->writer, 0, s);
@@ -655,11 +669,38 @@ static void rwsem_taken(struct weft_rw_semaphore *r, uint32_t loc, bool ok, unsi
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*r), 0, s);
 }
 
+/* down_read()'s test: counted in by a release (WL_GRANTED), or no writer
+ * holds or waits (taken). */
+static bool rwsem_read_take(struct weft_rw_semaphore *r, unsigned me)
+{
+	if (weft_wl_entry(me)->flags & WL_GRANTED)
+		return true;
+	if (r->writer || weft_wl_count(r, WL_WRITE, WL_WRITE))
+		return false;
+	r->readers++;
+	held_add(r, me, 1);
+	return true;
+}
+
+/* down_write()'s test: handed over by the release, or free (taken). */
+static bool rwsem_write_take(struct weft_rw_semaphore *r, unsigned me)
+{
+	if (r->writer == me + 1)
+		return true;
+	if (r->writer || r->readers)
+		return false;
+	r->writer = me + 1;
+	weft_wl_taken(r, &r->nr_waiters);
+	return true;
+}
+
 void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer)
 			weft_wl_host_sleeps(r, s);
@@ -669,25 +710,12 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
-	for (;;) {
-		struct weft_waiter *w = weft_wl_entry(me);
-		if (w->flags & WL_GRANTED)      /* a release counted us in */
-			break;
-		if (!r->writer && !weft_wl_count(r, WL_WRITE, WL_WRITE)) {
-			r->readers++;
-			held_add(r, me, 1);
-			break;
-		}
-		if (!on_list(me, r)) {
-			weft_wl_add(me, r, 0);
-			r->nr_waiters++;
-		}
-		weft_wl_sleep(r, sizeof(*r), &rwsem_read_class, rwsem_holder(r), s);
-		loc = obj_loc(r, s);
-	}
+	while (!rwsem_read_take(r, me))
+		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, 0, &rwsem_read_class,
+				   rwsem_holder(r), s);
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
 }
@@ -697,13 +725,15 @@ int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer;
 		r->readers += ok;
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -720,6 +750,8 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer || r->readers)
 			weft_wl_host_sleeps(r, s);
@@ -729,30 +761,15 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_write_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer == me + 1 || held_of(r, me))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
-	for (;;) {
-		if (r->writer == me + 1)        /* handed over by the release */
-			break;
-		if (!r->writer && !r->readers) {
-			r->writer = me + 1;
-			if (on_list(me, r)) {
-				weft_wl_del(me);
-				r->nr_waiters--;
-			}
-			break;
-		}
-		if (!on_list(me, r)) {
-			weft_wl_add(me, r, WL_WRITE);
-			r->nr_waiters++;
-		}
-		weft_wl_sleep(r, sizeof(*r), &rwsem_write_class, rwsem_holder(r), s);
-		loc = obj_loc(r, s);
-	}
+	while (!rwsem_write_take(r, me))
+		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, WL_WRITE, &rwsem_write_class,
+				   rwsem_holder(r), s);
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
 }
@@ -762,6 +779,8 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer && !r->readers;
 		if (ok)
@@ -769,7 +788,7 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -797,13 +816,15 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask = 0;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->readers)
 			r->readers--;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (!held_of(r, me) || !r->readers)
@@ -828,12 +849,14 @@ void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (r->writer != me + 1)
@@ -854,13 +877,15 @@ void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		r->readers++;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer != me + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u downgrades an rw_semaphore it does not hold for write", me);
@@ -898,13 +923,15 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count = val;
 		sem->nr_waiters = 0;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	if (weft_wl_count(sem, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, sem, s, "sema_init of a semaphore with sleepers");
 	old = sem->count;
@@ -914,11 +941,30 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 	obj_written(loc, s);
 }
 
+/* down()'s test: up() handed its count over (WL_GRANTED), or the count
+ * is positive (taken); *old: the count the LOCK event records as before. */
+static bool sem_take(struct weft_semaphore *sem, unsigned me, uint32_t *old)
+{
+	struct weft_waiter *w = weft_wl_entry(me);
+
+	if (w->flags & WL_GRANTED) {
+		w->flags &= (uint8_t)~WL_GRANTED;
+		*old = 0;
+		return true;
+	}
+	if (!sem->count)
+		return false;
+	*old = sem->count--;
+	return true;
+}
+
 void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		if (sem->count == 0)
 			weft_wl_host_sleeps(sem, s);
@@ -928,26 +974,10 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	}
 	sched_point_at(s, sem, sizeof(*sem), &sem_class);
 	weft_wl_might_sleep(sem, s);
-	loc = obj_loc(sem, s);
-	old = sem->count;
-	for (;;) {
-		struct weft_waiter *w = weft_wl_entry(me);
-		if (w->flags & WL_GRANTED) {    /* up() handed its count to us */
-			w->flags &= (uint8_t)~WL_GRANTED;
-			old = 0;
-			break;
-		}
-		if (sem->count > 0) {
-			old = sem->count--;
-			break;
-		}
-		if (!on_list(me, sem)) {
-			weft_wl_add(me, sem, WL_EXCLUSIVE);
-			sem->nr_waiters++;
-		}
-		weft_wl_sleep(sem, sizeof(*sem), &sem_class, 0, s);
-		loc = obj_loc(sem, s);
-	}
+	loc = obj_loc(sem, sizeof(*sem), s);
+	while (!sem_take(sem, me, &old))
+		loc = weft_wl_wait_turn(sem, sizeof(*sem), &sem->nr_waiters, WL_EXCLUSIVE, &sem_class, 0,
+				   s);
 	weft_tsan_acquire(sem);
 	weft_trace(WEFT_EV_LOCK, loc, old, sem->count, s);
 	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*sem), 0, s);
@@ -959,13 +989,15 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	uint32_t loc, old;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return 1;
 	if (M.cur < 0) {
 		ok = sem->count > 0;
 		sem->count -= ok;
 		return !ok;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	ok = sem->count > 0;
 	if (ok) {
@@ -986,12 +1018,14 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 	uint64_t mask = 0;
 	int w;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count++;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	weft_tsan_release(sem);
 	w = weft_wl_first(sem, 0, 0);

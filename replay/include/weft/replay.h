@@ -60,6 +60,7 @@ enum weft_replay_tag {
 	WEFT_RT_MEMORY = 9,
 	/* optional sections (>= 0x80: a reader skips those it does not know) */
 	WEFT_RT_CHECKS = 0x90,   /* the run's optional detectors, lockdep witness */
+	WEFT_RT_PROGRAM = 0x91,  /* an instrumented program: path, build id, arguments */
 };
 
 /* Flags byte of each decision in the decisions section. */
@@ -116,6 +117,18 @@ struct weft_replay {
 	uint8_t memory;                     /* enum weft_memory_model */
 	uint8_t *delays;                    /* malloc'd; trailing zeros implied */
 	size_t nr_delays;
+
+	/* optional section WEFT_RT_PROGRAM: the instrumented program that
+	 * recorded it (rt/); absent for models */
+	bool has_program;
+	struct weft_replay_program {
+		char path[1024];
+		uint8_t build_id[WEFT_BUILD_ID_MAX];
+		unsigned build_id_len;
+		unsigned argc;                  /* <= WEFT_PROGRAM_MAX_ARGS */
+		char args[2048];                /* argc strings, each NUL-terminated */
+		char options[161];
+	} program;
 
 	uint64_t trace_hash;
 	uint32_t steps, preemptions;

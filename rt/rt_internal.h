@@ -1,0 +1,288 @@
+/*
+ * rt_internal.h - Weft's ThreadSanitizer-ABI runtime for instrumented
+ * programs (libweft_rt), shared by its files only.
+ *
+ * A program built by weft-cc (or weft_instrument() in CMake) is compiled
+ * with -fsanitize=thread, so the compiler calls __tsan_read4(addr) before
+ * every 4-byte load, __tsan_atomic32_fetch_add(...) for every atomic, and
+ * so on, and it is linked against this runtime instead of the TSan one,
+ * as KCSAN links the kernel against its own __tsan_* functions.
+ *
+ * The runtime lives in a shared library so that the executable's
+ * writable segment holds only the program's globals (and the C runtime's
+ * few), never Weft's own state. Under `weft run ./prog` (program mode) the
+ * executable's main() becomes the body of a scenario's thread 0, and each
+ * execution starts from the program's initial state:
+ *
+ *   world = [ the executable's writable segment | heap arena | thread stacks ]
+ *
+ * one mapping-contiguous range of addresses that the machine treats as the
+ * world (world offsets, the shadow, DPOR's locations, the trace). Its
+ * reset restores .data/.bss from a snapshot taken at main() and zeroes
+ * the part of the heap arena the last execution used. Outside program
+ * mode (./prog run directly) every hook is a no-op and every interposed
+ * libc function forwards to the C library: the program runs natively.
+ *
+ * An instrumented access is a scheduling point, a trace event, a shadow
+ * write and a dependence record (through weft_plain_point/_done and
+ * weft_access, the funnel every model primitive uses) exactly when its
+ * address is in the world and not on the running thread's own stack.
+ */
+#ifndef WEFT_RT_INTERNAL_H
+#define WEFT_RT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include <weft/kernel.h>
+
+#include "sched.h"
+
+/* --------------------------------------------------------------- image */
+
+/* The executable, read from its file: symbols, the DWARF line table, the
+ * build id (rt_elf.c, rt_dwarf.c). Addresses are run-time addresses. */
+struct rt_sym {
+	uintptr_t addr;
+	size_t size;
+	const char *name;
+	bool func;
+};
+
+struct rt_line {
+	uintptr_t addr;
+	uint32_t file;      /* index into rt_img.files */
+	uint32_t line;      /* 0: no line (end of a sequence) */
+};
+
+struct rt_image {
+	char path[4096];
+	uintptr_t bias;            /* load bias (0 for a non-PIE executable) */
+	uintptr_t lo, hi;          /* every PT_LOAD segment */
+	uintptr_t text_lo, text_hi;
+	uintptr_t rw_lo, rw_hi;    /* the writable PT_LOAD segment */
+	uintptr_t relro_hi;        /* end of PT_GNU_RELRO inside it (or rw_lo) */
+	bool has_tls;              /* PT_TLS: __thread variables (shared by fibers) */
+	uint8_t build_id[WEFT_BUILD_ID_MAX];
+	unsigned build_id_len;
+	struct rt_sym *syms;
+	size_t nr_syms;
+	struct rt_line *lines;
+	size_t nr_lines;
+	char **files;
+	size_t nr_files;
+};
+extern struct rt_image rt_img;
+
+/* Finds the executable's segments (dl_iterate_phdr) and reads its file. */
+int rt_image_load(void);
+/* rt_dwarf.c: .debug_line of the mapped ELF file into rt_img.lines. */
+void rt_dwarf_lines(const uint8_t *line, size_t line_len, const uint8_t *line_str,
+		    size_t line_str_len, const char *comp_dir_hint);
+/* The symbol containing addr (functions and objects), or NULL. */
+const struct rt_sym *rt_sym_at(uintptr_t addr);
+/* file:line of pc (0 if unknown). */
+bool rt_line_at(uintptr_t pc, const char **file, unsigned *line);
+/* The text of a source line, trimmed (NULL if the file is not readable). */
+const char *rt_source_line(const char *file, unsigned line);
+
+/* --------------------------------------------------------------- sites */
+
+/* What a site does, beyond its event (rt_site.c makes one site per pc and
+ * class). */
+enum rt_class {
+	RT_READ = 0, RT_WRITE, RT_VREAD, RT_VWRITE, RT_RANGE_READ, RT_RANGE_WRITE,
+	RT_ATOMIC,        /* + aop << 4 | order << 8 */
+	RT_FENCE,
+	RT_CALL,          /* a libc/pthread call: what names it */
+};
+
+const struct weft_site *rt_site_slow(uintptr_t pc, unsigned cls, unsigned ev, const char *what);
+/* A direct-mapped cache in front of the site table: one compare per
+ * instrumented access in a loop. */
+#define RT_SITE_CACHE 1024
+extern struct rt_site_cache {
+	uintptr_t pc;
+	unsigned cls;
+	const struct weft_site *s;
+} rt_site_cache[RT_SITE_CACHE];
+static inline const struct weft_site *rt_site(uintptr_t pc, unsigned cls, unsigned ev,
+					      const char *what)
+{
+	struct rt_site_cache *c = &rt_site_cache[(pc ^ cls) & (RT_SITE_CACHE - 1)];
+
+	if (__builtin_expect(c->pc == pc && c->cls == cls, 1))
+		return c->s;
+	c->s = rt_site_slow(pc, cls, ev, what);
+	c->pc = pc;
+	c->cls = cls;
+	return c->s;
+}
+/* The site of a call of an interposed function from pc (its return address). */
+#define RT_CALL_SITE(pc, ev, name) rt_site((uintptr_t)(pc), RT_CALL | (ev) << 4, (ev), (name))
+/* weft_dynamic_sites() lookup. */
+const struct weft_site *rt_site_by_id(uint32_t id);
+
+/* --------------------------------------------------------------- world */
+
+struct rt_world {
+	uint8_t *base;             /* = page start of the writable segment */
+	size_t size;               /* world bytes (the core area follows) */
+	uint8_t *snap_lo, *snap_hi;/* restored from snapshot at every execution */
+	uint8_t *snapshot;
+	uint8_t *heap_lo, *heap_hi;
+	uint8_t *stacks_lo, *stacks_hi;
+	size_t heap_bytes, stack_bytes;
+};
+extern struct rt_world rt_w;
+
+/* World bytes while an execution of the program runs, else 0: the hooks'
+ * first test (in native mode it is always 0). */
+extern size_t rt_lim;
+
+int rt_world_map(void);
+extern const struct weft_world_ops rt_world_ops;
+
+/* ----------------------------------------------------------- per thread */
+
+#define RT_STACK_DEPTH 64
+
+struct rt_thread {
+	void *(*fn)(void *);
+	void *arg;
+	void *ret;
+	bool detached, joined, exited;
+	unsigned atomic_depth;     /* __VERIFIER_atomic_begin nesting */
+	unsigned depth;            /* __tsan_func_entry depth */
+	uintptr_t stack[RT_STACK_DEPTH];   /* call sites, outermost first */
+	void *tls[64];             /* pthread_setspecific values */
+	void *jb[5];               /* pthread_exit: __builtin_setjmp buffer */
+};
+extern struct rt_thread rt_th[WEFT_MAX_THREADS];
+/* The lowest frame each thread's fiber has had, over all executions of the
+ * process: rt_stack_scrub() zeroes from below it. */
+extern uintptr_t rt_low_sp[WEFT_MAX_THREADS];
+
+/* Per execution (reset by rt_world_ops). */
+struct rt_exec {
+	/* a plain store the running thread announced and has not completed:
+	 * traced (with the value it stored) at its next entry into the
+	 * runtime, before anything else can run */
+	void *pend_addr;
+	unsigned pend_size;
+	const struct weft_site *pend_site;
+	int exit_status;          /* exit(n), main's return */
+	bool exited;
+	bool assumed;             /* ended by __VERIFIER_assume(0): no audit */
+	uint64_t rand_state;
+	unsigned nr_keys;
+	void (*key_dtor[64])(void *);
+	bool key_used[64];
+};
+extern struct rt_exec rt_x;
+
+/* ------------------------------------------------------------ the hooks */
+
+/* The one OS thread that runs executions (program mode): libFuzzer's own
+ * threads (its RSS watcher sleeps, locks std::mutex) call the interposed
+ * functions too, and must reach the C library. */
+extern __thread bool rt_machine_thread __attribute__((tls_model("initial-exec")));
+
+/* In an execution, on a model thread (of the thread that runs them). */
+static inline bool rt_active(void)
+{
+	return rt_lim && M.cur >= 0 && rt_machine_thread;
+}
+
+/* addr is shared memory of the program: in the world and not on the
+ * running thread's own stack (no other thread can reach that legally
+ * unless the address escapes: then it is on another thread's stack, which
+ * is in the world too). */
+static inline bool rt_shared(const void *addr)
+{
+	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
+
+	if (off >= rt_lim || M.cur < 0)
+		return false;
+	const struct weft_fiber *f = &M.th[M.cur].fib;
+	return (uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size;
+}
+
+/* Complete the announced plain store (rt_tsan.c). */
+void rt_flush_slow(void);
+static inline void rt_flush(void)
+{
+	if (__builtin_expect(rt_x.pend_site != NULL, 0))
+		rt_flush_slow();
+}
+
+/* A value for the trace: pointers outside the world that would differ
+ * between processes (code, libraries, other mappings) become stable tags. */
+uint64_t rt_norm_slow(uint64_t v);
+static inline uint64_t rt_norm(uint64_t v)
+{
+	if (v < 0x10000 || v - (uintptr_t)rt_w.base < rt_w.size)
+		return v;
+	return rt_norm_slow(v);
+}
+
+/* A store done by the runtime on the program's behalf inside an operation
+ * that took its point already (pthread_create's *thread): traced and
+ * shadowed, no point. */
+void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_site *s);
+
+/* ---------------------------------------------------------------- heap */
+
+void rt_heap_reset(void);
+/* At exit: blocks no pointer reaches any more (rt_heap.c). */
+void rt_heap_leak_check(void);
+/* "heap block 3 (malloc in f() at prog.c:12)" for a world offset. */
+bool rt_heap_describe(uintptr_t addr, char *buf, size_t n);
+/* Is pc in the executable's text (a call from the program itself)? */
+static inline bool rt_from_program(const void *pc)
+{
+	return (uintptr_t)pc - rt_img.text_lo < rt_img.text_hi - rt_img.text_lo;
+}
+
+/* ------------------------------------------------------------- threads */
+
+void rt_threads_reset(void);
+/* The body of thread 0: the program's main(). */
+void rt_main_thread(void *world, unsigned tid);
+/* The program ends (exit, return from main) with status st, from pc. */
+void rt_program_exit(int st, const void *pc) __attribute__((noreturn));
+/* The thread's end: TLS destructors (rt_pthread.c). */
+void rt_thread_exit_hooks(unsigned tid);
+/* The scrubbing of a thread's stack below the frames it will use. */
+void rt_stack_scrub(unsigned tid);
+
+/* -------------------------------------------------------------- program */
+
+/* main(), the arguments a program-mode run gives it, the scenario. */
+extern int (*rt_real_main)(int, char **, char **);
+extern int rt_argc;
+extern char **rt_argv;
+extern struct weft_scenario rt_scenario;
+extern struct weft_program rt_program;
+
+/* Real libc functions (dlsym(RTLD_NEXT)); rt_libc.c resolves them once. */
+struct rt_real {
+	void *(*memcpy)(void *, const void *, size_t);
+	void *(*memmove)(void *, const void *, size_t);
+	void *(*memset)(void *, int, size_t);
+	void (*exit)(int);
+	void (*abort)(void);
+	void (*assert_fail)(const char *, const char *, unsigned, const char *);
+	int (*sched_yield)(void);
+	int (*usleep)(unsigned);
+	int (*nanosleep)(const void *, void *);
+	unsigned (*sleep)(unsigned);
+};
+extern struct rt_real rt_real;
+void rt_resolve_real(void);
+
+/* Signals in program threads become crash reports. */
+void rt_signals_install(void);
+
+#endif

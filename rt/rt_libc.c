@@ -1,0 +1,450 @@
+/*
+ * rt_libc.c - the C library functions an instrumented program's behaviour
+ * depends on, during executions; outside them each forwards to the C
+ * library.
+ *
+ *   memcpy, memmove, memset     clang 14's -fsanitize=thread turns the
+ *                               program's block copies into calls of these
+ *                               (the TSan runtime intercepts them): range
+ *                               accesses here
+ *   exit, _exit, _Exit, abort,  the end of the program: exit(0) ends the
+ *   __assert_fail               execution, abandoning the other threads as
+ *                               the process would; exit(n != 0), abort()
+ *                               and a failed assert() are reports
+ *   sched_yield, usleep,        yields (a sleeping thread lets the others
+ *   nanosleep, sleep            run; time does not pass)
+ *   rand, random, srand,        a generator per execution, seeded 1 (the C
+ *   srandom                     library's own state would carry over)
+ *   SIGSEGV, SIGBUS, SIGFPE,    in a program thread: a crash report naming
+ *   SIGILL                      the instruction's file:line
+ *   __VERIFIER_*                SV-COMP's calls: error, assume, nondet_*
+ *                               (values the strategy or the fuzzer
+ *                               chooses), atomic_begin/end
+ */
+#define _GNU_SOURCE
+#include <assert.h>
+#include <dlfcn.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "rt_internal.h"
+
+#define PC() ((void *)__builtin_return_address(0))
+
+struct rt_real rt_real;
+
+/* Until dlsym has answered (it may itself copy memory): plain loops. */
+static void *copy_fwd(void *d, const void *s, size_t n)
+{
+	uint8_t *dd = d;
+	const uint8_t *ss = s;
+	if (dd < ss)
+		for (size_t i = 0; i < n; i++)
+			dd[i] = ss[i];
+	else
+		for (size_t i = n; i-- > 0;)
+			dd[i] = ss[i];
+	return d;
+}
+
+static void *set_fwd(void *d, int c, size_t n)
+{
+	volatile uint8_t *dd = d;
+	for (size_t i = 0; i < n; i++)
+		dd[i] = (uint8_t)c;
+	return d;
+}
+
+void rt_resolve_real(void)
+{
+	if (rt_real.memcpy)
+		return;
+	rt_real.memcpy = copy_fwd;
+	rt_real.memmove = copy_fwd;
+	rt_real.memset = set_fwd;
+	void *p;
+	if ((p = dlsym(RTLD_NEXT, "memmove")))
+		rt_real.memmove = (void *(*)(void *, const void *, size_t))p;
+	if ((p = dlsym(RTLD_NEXT, "memset")))
+		rt_real.memset = (void *(*)(void *, int, size_t))p;
+	if ((p = dlsym(RTLD_NEXT, "memcpy")))
+		rt_real.memcpy = (void *(*)(void *, const void *, size_t))p;
+	rt_real.exit = (void (*)(int))dlsym(RTLD_NEXT, "exit");
+	rt_real.abort = (void (*)(void))dlsym(RTLD_NEXT, "abort");
+	rt_real.assert_fail = (void (*)(const char *, const char *, unsigned, const char *))
+		dlsym(RTLD_NEXT, "__assert_fail");
+	rt_real.sched_yield = (int (*)(void))dlsym(RTLD_NEXT, "sched_yield");
+	rt_real.usleep = (int (*)(unsigned))dlsym(RTLD_NEXT, "usleep");
+	rt_real.nanosleep = (int (*)(const void *, void *))dlsym(RTLD_NEXT, "nanosleep");
+	rt_real.sleep = (unsigned (*)(unsigned))dlsym(RTLD_NEXT, "sleep");
+}
+
+static __attribute__((constructor)) void resolve_early(void)
+{
+	rt_resolve_real();
+}
+
+/* ---------------------------------------------------------------- mem* */
+
+void rt_range_read(const void *a, size_t n, uintptr_t pc);
+void rt_range_write(void *a, size_t n, uintptr_t pc);
+
+void *memcpy(void *d, const void *s, size_t n)
+{
+	if (__builtin_expect(rt_lim != 0, 0) && rt_from_program(PC())) {
+		rt_range_read(s, n, (uintptr_t)PC());
+		rt_range_write(d, n, (uintptr_t)PC());
+	}
+	return (rt_real.memcpy ? rt_real.memcpy : copy_fwd)(d, s, n);
+}
+
+void *memmove(void *d, const void *s, size_t n)
+{
+	if (__builtin_expect(rt_lim != 0, 0) && rt_from_program(PC())) {
+		rt_range_read(s, n, (uintptr_t)PC());
+		rt_range_write(d, n, (uintptr_t)PC());
+	}
+	return (rt_real.memmove ? rt_real.memmove : copy_fwd)(d, s, n);
+}
+
+void *memset(void *d, int c, size_t n)
+{
+	if (__builtin_expect(rt_lim != 0, 0) && rt_from_program(PC()))
+		rt_range_write(d, n, (uintptr_t)PC());
+	return (rt_real.memset ? rt_real.memset : set_fwd)(d, c, n);
+}
+
+/* ------------------------------------------------------------ the end */
+
+void exit(int st)
+{
+	if (rt_active())
+		rt_program_exit(st, PC());
+	rt_real.exit(st);
+	__builtin_unreachable();
+}
+
+void _exit(int st)
+{
+	if (rt_active())
+		rt_program_exit(st, PC());
+	syscall(SYS_exit_group, st);
+	__builtin_unreachable();
+}
+
+void _Exit(int st)
+{
+	if (rt_active())
+		rt_program_exit(st, PC());
+	syscall(SYS_exit_group, st);
+	__builtin_unreachable();
+}
+
+void abort(void)
+{
+	if (rt_active()) {
+		rt_flush();
+		const struct weft_site *s = RT_CALL_SITE(PC(), WEFT_EV_NOTE, "abort");
+		weft_report(WEFT_KIND_ABORT, NULL, s, "the program called abort()");
+	}
+	rt_real.abort();
+	__builtin_unreachable();
+}
+
+/* (<assert.h> declares it only without NDEBUG) */
+void __assert_fail(const char *expr, const char *file, unsigned line, const char *fn);
+void __assert_fail(const char *expr, const char *file, unsigned line, const char *fn)
+{
+	if (rt_active()) {
+		rt_flush();
+		const struct weft_site *s = RT_CALL_SITE(PC(), WEFT_EV_NOTE, "assert");
+		/* SV-COMP's reach_error() is assert(0) or __assert_fail(...,
+		 * "reach_error") in the program itself */
+		if (fn && !strcmp(fn, "reach_error"))
+			weft_report(WEFT_KIND_REACH_ERROR, NULL, s, "reach_error() was called");
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s:%u: %s: assertion '%s' failed",
+			    file ? file : "?", line, fn ? fn : "?", expr ? expr : "?");
+	}
+	rt_real.assert_fail(expr, file, line, fn);
+	__builtin_unreachable();
+}
+
+/* ---------------------------------------------------------------- yields */
+
+static void yield_at(void *pc, const char *name)
+{
+	rt_flush();
+	weft_yield(RT_CALL_SITE(pc, WEFT_EV_YIELD, name));
+}
+
+int sched_yield(void)
+{
+	if (!rt_active())
+		return rt_real.sched_yield();
+	yield_at(PC(), "sched_yield");
+	return 0;
+}
+
+int usleep(useconds_t us)
+{
+	if (!rt_active())
+		return rt_real.usleep(us);
+	yield_at(PC(), "usleep");
+	return 0;
+}
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	if (!rt_active())
+		return rt_real.nanosleep(req, rem);
+	yield_at(PC(), "nanosleep");
+	if (rem)
+		rem->tv_sec = rem->tv_nsec = 0;
+	return 0;
+}
+
+unsigned sleep(unsigned s)
+{
+	if (!rt_active())
+		return rt_real.sleep(s);
+	yield_at(PC(), "sleep");
+	return 0;
+}
+
+/* ---------------------------------------------------------------- rand */
+
+static unsigned next_rand(void)
+{
+	/* the 64-bit LCG of Knuth's MMIX, high bits */
+	rt_x.rand_state = rt_x.rand_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(rt_x.rand_state >> 33) & 0x7fffffffu;
+}
+
+int rand(void)
+{
+	static int (*real)(void);
+	if (!rt_active()) {
+		if (!real)
+			real = (int (*)(void))dlsym(RTLD_NEXT, "rand");
+		return real();
+	}
+	return (int)next_rand();
+}
+
+long random(void)
+{
+	static long (*real)(void);
+	if (!rt_active()) {
+		if (!real)
+			real = (long (*)(void))dlsym(RTLD_NEXT, "random");
+		return real();
+	}
+	return (long)next_rand();
+}
+
+void srand(unsigned seed)
+{
+	static void (*real)(unsigned);
+	if (!rt_active()) {
+		if (!real)
+			real = (void (*)(unsigned))dlsym(RTLD_NEXT, "srand");
+		real(seed);
+		return;
+	}
+	rt_x.rand_state = seed;
+}
+
+void srandom(unsigned seed)
+{
+	static void (*real)(unsigned);
+	if (!rt_active()) {
+		if (!real)
+			real = (void (*)(unsigned))dlsym(RTLD_NEXT, "srandom");
+		real(seed);
+		return;
+	}
+	rt_x.rand_state = seed;
+}
+
+/* --------------------------------------------------------------- crashes */
+
+static struct sigaction old_act[32];
+
+static void on_signal(int sig, siginfo_t *si, void *ucv)
+{
+	if (rt_active()) {
+		ucontext_t *uc = ucv;
+		uintptr_t pc = 0;
+#if defined(__x86_64__)
+		pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+		pc = (uintptr_t)uc->uc_mcontext.pc;
+#endif
+		/* the announced store may be the faulting one: drop it */
+		rt_x.pend_site = NULL;
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		const struct weft_site *s = rt_from_program((void *)pc)
+			? rt_site(pc + 1, RT_CALL | WEFT_EV_NOTE << 4, WEFT_EV_NOTE, strsignal(sig))
+			: M.th[M.cur].last_site;
+		weft_report(WEFT_KIND_CRASH, NULL, s, "%s at address %p%s", strsignal(sig),
+			    si->si_addr, rt_from_program((void *)pc) ? "" : " (in a library)");
+	}
+	struct sigaction *o = &old_act[sig];
+	if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction) {
+		o->sa_sigaction(sig, si, ucv);
+		return;
+	}
+	if (o->sa_handler != SIG_IGN && o->sa_handler != SIG_DFL && o->sa_handler) {
+		o->sa_handler(sig);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void rt_signals_install(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, &old_act[sigs[i]]);
+}
+
+/* ------------------------------------------------------------- SV-COMP */
+
+/* Who called the __VERIFIER_* function: the program's site. */
+#define VSITE(ev, name) RT_CALL_SITE(PC(), (ev), (name))
+
+void __VERIFIER_error(void);
+void __VERIFIER_error(void)
+{
+	if (rt_active()) {
+		rt_flush();
+		weft_report(WEFT_KIND_REACH_ERROR, NULL, VSITE(WEFT_EV_NOTE, "__VERIFIER_error"),
+			    "__VERIFIER_error() was called");
+	}
+	fprintf(stderr, "__VERIFIER_error() reached\n");
+	rt_real.abort();
+	__builtin_unreachable();
+}
+
+void __VERIFIER_assume(int cond);
+void __VERIFIER_assume(int cond)
+{
+	if (cond)
+		return;
+	if (rt_active()) {
+		/* no such execution: it ends here, without a verdict */
+		rt_flush();
+		rt_x.assumed = true;
+		weft_note(VSITE(WEFT_EV_NOTE, "__VERIFIER_assume: does not hold"), 0, 0);
+		weft_sched_exit();
+	}
+	/* natively: wait for ever, as SV-COMP's reference implementation does */
+	for (;;)
+		pause();
+}
+
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_begin(void)
+{
+	if (rt_active()) {
+		rt_flush();
+		rt_th[M.cur].atomic_depth++;
+	}
+}
+
+void __VERIFIER_atomic_end(void);
+void __VERIFIER_atomic_end(void)
+{
+	if (rt_active() && rt_th[M.cur].atomic_depth)
+		rt_th[M.cur].atomic_depth--;
+}
+
+/*
+ * A value of `bits` bits the strategy chooses: first its magnitude (a
+ * small value in [-8, 8), a byte, or anything), then the value, so that a
+ * serial run and dfs try 0 first and a random strategy hits the small
+ * values loops and indices want as often as the extremes.
+ */
+static uint64_t nondet(unsigned bits, bool is_signed, void *pc, const char *name)
+{
+	if (!rt_active()) {
+		static uint64_t native = 0x9e3779b97f4a7c15ull;
+		native = weft_mix64(native);
+		return native;
+	}
+	rt_flush();
+	const struct weft_site *s = RT_CALL_SITE(pc, WEFT_EV_CHOICE, name);
+	if (bits == 1)
+		return weft_choose(2, s);
+	uint32_t cls = weft_choose(3, s);
+	if (cls == 0) {
+		uint32_t v = weft_choose(16, s);
+		return is_signed ? (uint64_t)((int64_t)v - 8) : v;
+	}
+	if (cls == 1 || bits == 8) {
+		uint32_t v = weft_choose(256, s);
+		return is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
+	}
+	uint64_t lo = weft_choose(UINT32_MAX, s);
+	uint64_t v = bits > 32 ? lo | (uint64_t)weft_choose(UINT32_MAX, s) << 32 : lo;
+	return v;
+}
+
+#define NONDET(name, T, bits, sgn)                                                 \
+	T __VERIFIER_nondet_##name(void);                                          \
+	T __VERIFIER_nondet_##name(void)                                           \
+	{                                                                          \
+		return (T)nondet(bits, sgn, PC(), "__VERIFIER_nondet_" #name);     \
+	}
+
+NONDET(bool, _Bool, 1, false)
+NONDET(char, char, 8, true)
+NONDET(uchar, unsigned char, 8, false)
+NONDET(short, short, 16, true)
+NONDET(ushort, unsigned short, 16, false)
+NONDET(int, int, 32, true)
+NONDET(uint, unsigned, 32, false)
+NONDET(unsigned, unsigned, 32, false)
+NONDET(u32, unsigned, 32, false)
+NONDET(long, long, 64, true)
+NONDET(ulong, unsigned long, 64, false)
+NONDET(longlong, long long, 64, true)
+NONDET(ulonglong, unsigned long long, 64, false)
+NONDET(size_t, size_t, 64, false)
+NONDET(loff_t, long, 64, true)
+
+/* no pointer is a safe arbitrary choice: NULL, as a serial run gives */
+void *__VERIFIER_nondet_pointer(void);
+void *__VERIFIER_nondet_pointer(void)
+{
+	return NULL;
+}
+
+float __VERIFIER_nondet_float(void);
+float __VERIFIER_nondet_float(void)
+{
+	return (float)(int)nondet(32, true, PC(), "__VERIFIER_nondet_float");
+}
+
+double __VERIFIER_nondet_double(void);
+double __VERIFIER_nondet_double(void)
+{
+	return (double)(int)nondet(32, true, PC(), "__VERIFIER_nondet_double");
+}

@@ -1,0 +1,486 @@
+/*
+ * rt_tsan.c - the ThreadSanitizer ABI: the functions clang 14 and gcc 12
+ * call under -fsanitize=thread (compiler-rt's tsan_interface.h and
+ * tsan_interface_atomic.h), as KCSAN defines them for the kernel.
+ *
+ *   __tsan_{read,write}{1,2,4,8,16}, __tsan_unaligned_*, the volatile
+ *   forms (-mllvm -tsan-distinguish-volatile=1, --param
+ *   tsan-distinguish-volatile=1), __tsan_{read,write}_range: plain
+ *   accesses: weft_plain_point() before, weft_plain_done() with the value
+ *   (a store's value is known only after the store, so it is completed at
+ *   the thread's next entry into the runtime, before anything else runs);
+ *   __tsan_atomic{8,16,32,64}_*: weft_access() with the operation (the
+ *   machine performs it, sequentially consistent), the C11 order kept in
+ *   the site ("[atomic fetch_add relaxed]");
+ *   __tsan_atomic_thread_fence: weft_barrier(); __tsan_func_entry/_exit:
+ *   each thread's call stack (and SV-COMP's __VERIFIER_atomic_*
+ *   functions, which run without a scheduling point); __tsan_init.
+ *
+ * Outside an execution (native runs, Weft's own code between executions)
+ * every plain hook returns at its first test and every atomic is done on
+ * the real memory with sequential consistency.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "memory/memory.h"
+#include "rt_internal.h"
+
+#define PC() ((uintptr_t)__builtin_return_address(0))
+
+struct rt_thread rt_th[WEFT_MAX_THREADS];
+struct rt_exec rt_x;
+
+/* ------------------------------------------------------ trace values */
+
+#define MAX_MODULES 64
+static struct {
+	uintptr_t lo, hi;
+} mods[MAX_MODULES];
+static unsigned nr_mods;
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+		if (p->p_type != PT_LOAD)
+			continue;
+		uintptr_t a = info->dlpi_addr + p->p_vaddr;
+		if (a < lo)
+			lo = a;
+		if (a + p->p_memsz > hi)
+			hi = a + p->p_memsz;
+	}
+	if (hi > lo && nr_mods < MAX_MODULES) {
+		mods[nr_mods].lo = lo;
+		mods[nr_mods].hi = hi;
+		nr_mods++;
+	}
+	return 0;
+}
+
+static void modules_init(void)
+{
+	if (!nr_mods)
+		dl_iterate_phdr(add_module, NULL);
+}
+
+/* Pointers into the world stay (the machine traces them as offsets);
+ * pointers into the executable or a library become (module, offset),
+ * which is the same in every process; other likely pointers keep only
+ * their page offset. */
+uint64_t rt_norm_slow(uint64_t v)
+{
+	for (unsigned k = 0; k < nr_mods; k++)
+		if (v >= mods[k].lo && v < mods[k].hi)
+			return 0xa500000000000000ull | (uint64_t)k << 40 | (v - mods[k].lo);
+	if (v >= (1ull << 40) && v < (1ull << 47))
+		return 0xa600000000000000ull | (v & 0xfff);
+	return v;
+}
+
+static inline uint64_t load(const void *addr, unsigned size)
+{
+	switch (size) {
+	case 1: return *(const volatile uint8_t *)addr;
+	case 2: { uint16_t v; __builtin_memcpy(&v, addr, 2); return v; }
+	case 4: { uint32_t v; __builtin_memcpy(&v, addr, 4); return v; }
+	default: { uint64_t v; __builtin_memcpy(&v, addr, 8); return v; }
+	}
+}
+
+/* ------------------------------------------------------ plain accesses */
+
+/* An atomic section (__VERIFIER_atomic_*): the next point takes no
+ * decision (the section is one transition). */
+static inline void atomic_section(void)
+{
+	if (__builtin_expect(rt_th[M.cur].atomic_depth != 0, 0))
+		M.th[M.cur].pass = true;
+}
+
+/* Under a weak memory model (--memory tso) a plain access stays open until
+ * the thread's next entry into the runtime, reads too: between
+ * weft_plain_point() and weft_plain_done() memory holds what this CPU's
+ * store buffer forwards, which is what the program's own load must see.
+ * Values keep their bits there (the buffer writes them back); under sc
+ * they are normalized for the trace (rt_norm). */
+void rt_flush_slow(void)
+{
+	const struct weft_site *s = rt_x.pend_site;
+	void *addr = rt_x.pend_addr;
+	unsigned size = rt_x.pend_size;
+	uint64_t v = load(addr, size);
+
+	rt_x.pend_site = NULL;
+	if (!weft_mem_weak)
+		v = rt_norm(v);
+	weft_plain_done(addr, size, v, v, s);
+}
+
+static inline void open_access(void *addr, unsigned size, const struct weft_site *s)
+{
+	rt_x.pend_addr = addr;
+	rt_x.pend_size = size;
+	rt_x.pend_site = s;
+}
+
+static __attribute__((noinline)) void read_slow(const void *addr, unsigned size, unsigned cls,
+						uintptr_t pc)
+{
+	rt_flush();
+	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
+	atomic_section();
+	if (weft_mem_weak && size > 8)   /* no forwarding of a range: drain */
+		weft_mem_drain_cpu(M.cpu_of[M.cur]);
+	weft_plain_point(addr, size, s);
+	if (size > 8 && loc_of((const uint8_t *)addr + size - 1) != WEFT_NO_LOC)
+		check_uaf(loc_of((const uint8_t *)addr + size - 1), s);
+	if (weft_mem_weak) {
+		open_access((void *)addr, size, s);
+		return;
+	}
+	uint64_t v = rt_norm(load(addr, size));
+	weft_plain_done(addr, size, v, v, s);
+}
+
+static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsigned cls,
+						 uintptr_t pc)
+{
+	rt_flush();
+	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_WRITE, NULL);
+	atomic_section();
+	weft_plain_point(addr, size, s);
+	if (size > 8 && loc_of((uint8_t *)addr + size - 1) != WEFT_NO_LOC)
+		check_uaf(loc_of((uint8_t *)addr + size - 1), s);
+	if (!weft_mem_weak)
+		M.plain_old = rt_norm(M.plain_old);
+	open_access(addr, size, s);
+}
+
+static inline void rd(const void *addr, unsigned size, unsigned cls, uintptr_t pc)
+{
+	if (__builtin_expect(rt_shared(addr), 0))
+		read_slow(addr, size, cls, pc);
+}
+
+static inline void wr(void *addr, unsigned size, unsigned cls, uintptr_t pc)
+{
+	if (__builtin_expect(rt_shared(addr), 0))
+		write_slow(addr, size, cls, pc);
+}
+
+void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_site *s)
+{
+	if (!rt_shared(addr))
+		return;   /* the caller's own stack, or not the program's memory */
+	uint32_t loc = loc_of(addr);
+	weft_trace(WEFT_EV_WRITE, loc, 0, rt_norm(val), s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, size, 0, s);
+	shadow_write(loc, s);
+}
+
+#define PLAIN(n)                                                                  \
+	void __tsan_read##n(void *a);                                             \
+	void __tsan_read##n(void *a) { rd(a, n, RT_READ, PC()); }                 \
+	void __tsan_write##n(void *a);                                            \
+	void __tsan_write##n(void *a) { wr(a, n, RT_WRITE, PC()); }               \
+	void __tsan_unaligned_read##n(void *a);                                   \
+	void __tsan_unaligned_read##n(void *a) { rd(a, n, RT_READ, PC()); }       \
+	void __tsan_unaligned_write##n(void *a);                                  \
+	void __tsan_unaligned_write##n(void *a) { wr(a, n, RT_WRITE, PC()); }     \
+	void __tsan_volatile_read##n(void *a);                                    \
+	void __tsan_volatile_read##n(void *a) { rd(a, n, RT_VREAD, PC()); }       \
+	void __tsan_volatile_write##n(void *a);                                   \
+	void __tsan_volatile_write##n(void *a) { wr(a, n, RT_VWRITE, PC()); }     \
+	void __tsan_unaligned_volatile_read##n(void *a);                          \
+	void __tsan_unaligned_volatile_read##n(void *a) { rd(a, n, RT_VREAD, PC()); } \
+	void __tsan_unaligned_volatile_write##n(void *a);                         \
+	void __tsan_unaligned_volatile_write##n(void *a) { wr(a, n, RT_VWRITE, PC()); }
+
+PLAIN(1)
+PLAIN(2)
+PLAIN(4)
+PLAIN(8)
+PLAIN(16)
+
+void __tsan_read_range(void *a, unsigned long size);
+void __tsan_read_range(void *a, unsigned long size)
+{
+	if (size && rt_shared(a))
+		read_slow(a, (unsigned)(size > UINT32_MAX ? UINT32_MAX : size), RT_RANGE_READ, PC());
+}
+
+void __tsan_write_range(void *a, unsigned long size);
+void __tsan_write_range(void *a, unsigned long size)
+{
+	if (size && rt_shared(a))
+		write_slow(a, (unsigned)(size > UINT32_MAX ? UINT32_MAX : size), RT_RANGE_WRITE, PC());
+}
+
+/* C++ virtual pointers (the program's, if it is C++) are plain accesses. */
+void __tsan_vptr_update(void **vptr, void *val);
+void __tsan_vptr_update(void **vptr, void *val)
+{
+	(void)val;
+	wr(vptr, sizeof(void *), RT_WRITE, PC());
+}
+
+void __tsan_vptr_read(void **vptr);
+void __tsan_vptr_read(void **vptr)
+{
+	rd(vptr, sizeof(void *), RT_READ, PC());
+}
+
+/* The interposed mem* functions (rt_libc.c) as range accesses. */
+void rt_range_read(const void *a, size_t n, uintptr_t pc);
+void rt_range_write(void *a, size_t n, uintptr_t pc);
+void rt_range_read(const void *a, size_t n, uintptr_t pc)
+{
+	if (n && rt_shared(a))
+		read_slow(a, (unsigned)(n > UINT32_MAX ? UINT32_MAX : n), RT_RANGE_READ, pc);
+}
+
+void rt_range_write(void *a, size_t n, uintptr_t pc)
+{
+	if (n && rt_shared(a))
+		write_slow(a, (unsigned)(n > UINT32_MAX ? UINT32_MAX : n), RT_RANGE_WRITE, pc);
+}
+
+/* ------------------------------------------------------------- atomics */
+
+/* compiler-rt's __tsan_memory_order (gcc passes its MEMMODEL_* numbers,
+ * the same six, possibly with flags above bit 15) */
+static inline unsigned order(int mo)
+{
+	unsigned m = (unsigned)mo & 0xffffu;
+	return m <= 5 ? m : 5;
+}
+
+static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned size,
+						      unsigned aop, uint64_t x, uint64_t y,
+						      int mo, uintptr_t pc)
+{
+	rt_flush();
+	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
+									       : WEFT_EV_RMW;
+	const struct weft_site *s = rt_site(pc, RT_ATOMIC | aop << 4 | order(mo) << 8, ev, NULL);
+	atomic_section();
+	return weft_access((void *)a, size, aop, x, y, s);
+}
+
+#define SEQ __ATOMIC_SEQ_CST
+
+#define ATOMIC(bits, T)                                                            \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                 \
+	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                  \
+	{                                                                          \
+		if (!rt_shared((const void *)a))                                   \
+			return __atomic_load_n(a, SEQ);                            \
+		return (T)atomic_slow((volatile void *)a, sizeof(T), WEFT_A_LOAD, 0, 0, mo, PC()); \
+	}                                                                          \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);              \
+	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)               \
+	{                                                                          \
+		if (!rt_shared((const void *)a))                                   \
+			__atomic_store_n(a, v, SEQ);                               \
+		else                                                               \
+			atomic_slow(a, sizeof(T), WEFT_A_STORE, (uint64_t)v, 0, mo, PC()); \
+	}                                                                          \
+	RMW(bits, T, exchange, WEFT_A_XCHG, __atomic_exchange_n(a, v, SEQ), (uint64_t)v) \
+	RMW(bits, T, fetch_add, WEFT_A_ADD, __atomic_fetch_add(a, v, SEQ), (uint64_t)v) \
+	RMW(bits, T, fetch_sub, WEFT_A_ADD, __atomic_fetch_sub(a, v, SEQ), -(uint64_t)v) \
+	RMW(bits, T, fetch_and, WEFT_A_ANDNOT, __atomic_fetch_and(a, v, SEQ), ~(uint64_t)v) \
+	RMW(bits, T, fetch_or, WEFT_A_OR, __atomic_fetch_or(a, v, SEQ), (uint64_t)v) \
+	RMW(bits, T, fetch_xor, WEFT_A_XOR, __atomic_fetch_xor(a, v, SEQ), (uint64_t)v) \
+	RMW(bits, T, fetch_nand, WEFT_A_NAND, __atomic_fetch_nand(a, v, SEQ), (uint64_t)v) \
+	CAS(bits, T, strong, false)                                                \
+	CAS(bits, T, weak, true)                                                   \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo); \
+	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
+	{                                                                          \
+		(void)fmo;                                                         \
+		if (!rt_shared((const void *)a)) {                                 \
+			__atomic_compare_exchange_n(a, &c, v, false, SEQ, SEQ);    \
+			return c;                                                  \
+		}                                                                  \
+		return (T)atomic_slow(a, sizeof(T), WEFT_A_CMPXCHG, (uint64_t)c, (uint64_t)v, mo, PC()); \
+	}
+
+/* compare_exchange_{strong,weak}: *c is the expected value, and receives
+ * the value found when it differs (weak fails only then, here) */
+#define CAS(bits, T, name, weak)                                                   \
+	int __tsan_atomic##bits##_compare_exchange_##name(volatile T *a, T *c, T v, int mo, int fmo); \
+	int __tsan_atomic##bits##_compare_exchange_##name(volatile T *a, T *c, T v, int mo, int fmo) \
+	{                                                                          \
+		(void)fmo;                                                         \
+		if (!rt_shared((const void *)a))                                   \
+			return __atomic_compare_exchange_n(a, c, v, weak, SEQ, SEQ); \
+		T e = *c;                                                          \
+		T old = (T)atomic_slow(a, sizeof(T), WEFT_A_CMPXCHG, (uint64_t)e, (uint64_t)v, mo, PC()); \
+		if (old == e)                                                      \
+			return 1;                                                  \
+		*c = old;                                                          \
+		return 0;                                                          \
+	}
+
+#define RMW(bits, T, name, aop, native, arg)                                       \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);                \
+	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)                 \
+	{                                                                          \
+		if (!rt_shared((const void *)a))                                   \
+			return native;                                             \
+		return (T)atomic_slow(a, sizeof(T), aop, arg, 0, mo, PC());        \
+	}
+
+/* the ABI's types: char, short, int, long (compiler-rt's __tsan_atomicN) */
+ATOMIC(8, char)
+ATOMIC(16, short)
+ATOMIC(32, int)
+ATOMIC(64, long)
+
+void __tsan_atomic_thread_fence(int mo);
+void __tsan_atomic_thread_fence(int mo)
+{
+	if (!rt_active()) {
+		__atomic_thread_fence(SEQ);
+		return;
+	}
+	rt_flush();
+	weft_barrier(rt_site(PC(), RT_FENCE | order(mo) << 8, WEFT_EV_BARRIER, NULL));
+}
+
+void __tsan_atomic_signal_fence(int mo);
+void __tsan_atomic_signal_fence(int mo)
+{
+	(void)mo;
+	__atomic_signal_fence(SEQ);
+}
+
+/* ----------------------------------------------------------- call stacks */
+
+/* [lo, hi) of the __VERIFIER_atomic_* functions: SV-COMP runs them
+ * atomically (the program must not have them inlined: weft-cc's
+ * -fno-inline-functions-called-once is not enough at -O2; -O0 or -O1). */
+#define MAX_ATOMIC_FNS 64
+static struct {
+	uintptr_t lo, hi;
+} atomic_fns[MAX_ATOMIC_FNS];
+static unsigned nr_atomic_fns;
+
+static void atomic_fns_init(void)
+{
+	for (size_t i = 0; i < rt_img.nr_syms && nr_atomic_fns < MAX_ATOMIC_FNS; i++) {
+		const struct rt_sym *s = &rt_img.syms[i];
+		if (s->func && s->size && !strncmp(s->name, "__VERIFIER_atomic_", 18) &&
+		    strcmp(s->name, "__VERIFIER_atomic_begin") && strcmp(s->name, "__VERIFIER_atomic_end")) {
+			atomic_fns[nr_atomic_fns].lo = s->addr;
+			atomic_fns[nr_atomic_fns].hi = s->addr + s->size;
+			nr_atomic_fns++;
+		}
+	}
+}
+
+/* frames of a thread that entered an atomic function: bit d of
+ * atomic_frames = frame d began an atomic section */
+static uint64_t atomic_frames[WEFT_MAX_THREADS];
+
+void __tsan_func_entry(void *call_pc);
+void __tsan_func_entry(void *call_pc)
+{
+	if (!rt_active())
+		return;
+	struct rt_thread *t = &rt_th[M.cur];
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	if (sp < rt_low_sp[M.cur] || !rt_low_sp[M.cur])
+		rt_low_sp[M.cur] = sp;
+	if (t->depth < RT_STACK_DEPTH)
+		t->stack[t->depth] = (uintptr_t)call_pc;
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && t->depth < 64) {
+		uintptr_t self = PC();
+		for (unsigned i = 0; i < nr_atomic_fns; i++)
+			if (self - atomic_fns[i].lo < atomic_fns[i].hi - atomic_fns[i].lo) {
+				atomic_frames[M.cur] |= 1ull << t->depth;
+				t->atomic_depth++;
+				break;
+			}
+	}
+	t->depth++;
+}
+
+void __tsan_func_exit(void);
+void __tsan_func_exit(void)
+{
+	if (!rt_active())
+		return;
+	struct rt_thread *t = &rt_th[M.cur];
+	if (!t->depth)
+		return;
+	t->depth--;
+	if (__builtin_expect(t->depth < 64 && (atomic_frames[M.cur] >> t->depth & 1), 0)) {
+		atomic_frames[M.cur] &= ~(1ull << t->depth);
+		if (t->atomic_depth)
+			t->atomic_depth--;
+	}
+}
+
+/* A report's call stack (weft_report_stack_source): the callers of the
+ * failing thread's current function, innermost first, from the call sites
+ * __tsan_func_entry recorded. */
+static void report_stack(int tid, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	buf[0] = 0;
+	if (!rt_lim || tid < 0 || tid >= WEFT_MAX_THREADS)
+		return;
+	const struct rt_thread *t = &rt_th[tid];
+	unsigned d = t->depth < RT_STACK_DEPTH ? t->depth : RT_STACK_DEPTH;
+	for (unsigned i = d; i-- > 0 && k + 8 < n;) {
+		if (!rt_from_program((const void *)t->stack[i]))
+			break;   /* called by the runtime: a thread's start */
+		const struct rt_sym *sym = rt_sym_at(t->stack[i] - 1);
+		const char *file;
+		unsigned line;
+		bool have = rt_line_at(t->stack[i] - 1, &file, &line);
+		const char *base = have ? strrchr(file, '/') : NULL;
+		int w = snprintf(buf + k, n - k, "%s%s()", k ? " <- " : "",
+				 sym && sym->func ? sym->name : "?");
+		if (w > 0)
+			k += (size_t)w;
+		if (have && k < n) {
+			w = snprintf(buf + k, n - k, " at %s:%u", base ? base + 1 : file, line);
+			if (w > 0)
+				k += (size_t)w;
+		}
+		if (k >= n) {
+			buf[n - 1] = 0;
+			break;
+		}
+	}
+}
+
+void rt_tsan_thread_reset(unsigned tid);
+void rt_tsan_thread_reset(unsigned tid)
+{
+	atomic_frames[tid] = 0;
+}
+
+/* Called by every instrumented translation unit's constructor. */
+void __tsan_init(void);
+void __tsan_init(void)
+{
+}
+
+void rt_tsan_init(void);
+void rt_tsan_init(void)
+{
+	modules_init();
+	atomic_fns_init();
+	weft_report_stack_source(report_stack);
+}

@@ -1,0 +1,206 @@
+/*
+ * rt_world.c - the world of an instrumented program and its reset.
+ *
+ *   base:  the machine's core area (one page)
+ *          a guard page
+ *          heap arena (rt_heap.c)     WEFT_HEAP_MIB MiB, default 2
+ *          thread stacks              WEFT_MAX_THREADS fibers, WEFT_STACK_KIB
+ *                                     each (the machine's, 256 KiB by
+ *                                     default), each above a guard page
+ *          a guard page
+ *          the executable: text, read-only data, RELRO, .data, .bss
+ *   end:   the end of .bss
+ *
+ * The first five are one mapping placed right below the executable
+ * (MAP_FIXED_NOREPLACE: the space below a PIE executable is free), so the
+ * whole world is one range of offsets below 4 GiB, as the machine wants
+ * it, and every address in it - a global, a heap block, a local another
+ * thread was given, a function or a string literal - is the same world
+ * offset in every process (ASLR moves the whole). Nothing of it is above
+ * the executable, where the C library's brk heap starts at a random
+ * place.
+ *
+ * Every execution starts from the state main() found: .data and .bss are
+ * copied back from a snapshot taken when program mode started (after the
+ * constructors ran: what main() sees), the heap bytes the last execution
+ * used are zeroed (so memory from malloc() reads the same in every
+ * execution, fresh or not), and each thread's stack is scrubbed below its
+ * first frame as it starts (rt_stack_scrub). RELRO and .got.plt are not
+ * restored: the program cannot write the first, the dynamic linker
+ * writes the second with the same values in every execution.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fiber.h"
+#include "rt_internal.h"
+
+struct rt_world rt_w;
+size_t rt_lim;
+__thread bool rt_machine_thread __attribute__((tls_model("initial-exec")));
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+
+	return p > 0 ? (size_t)p : 4096;
+}
+
+static size_t env_size(const char *name, size_t unit, size_t dflt, size_t min, size_t max)
+{
+	const char *e = getenv(name);
+	char *end;
+
+	if (!e || !*e)
+		return dflt;
+	unsigned long v = strtoul(e, &end, 10);
+	if (*end || v * unit < min || v * unit > max) {
+		fprintf(stderr, "weft: %s=%s ignored (%zu..%zu)\n", name, e, min / unit, max / unit);
+		return dflt;
+	}
+	return v * unit;
+}
+
+int rt_world_map(void)
+{
+	size_t pg = page_size();
+	size_t stack = env_size("WEFT_STACK_KIB", 1024, WEFT_FIBER_STACK, 16u << 10, 64u << 20);
+	size_t stride = (stack + pg - 1) / pg * pg + pg;   /* a guard page and the stack */
+
+	rt_w.heap_bytes = env_size("WEFT_HEAP_MIB", 1u << 20, 2u << 20, 1u << 20, 1024u << 20);
+	rt_w.stack_bytes = stride * WEFT_MAX_THREADS;
+	size_t core = (weft_core_area_size() + pg - 1) / pg * pg;
+	size_t len = core + pg + rt_w.heap_bytes + rt_w.stack_bytes;
+	uintptr_t image = rt_img.lo & ~(uintptr_t)(pg - 1);
+	if (image < len + pg + (1u << 20)) {
+		fprintf(stderr, "weft: no room below the executable for its heap and stacks "
+			"(built without -fPIE? weft-cc builds position-independent executables)\n");
+		return -1;
+	}
+	uintptr_t want = image - pg - len;
+	void *m = mmap((void *)want, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+	if (m != MAP_FAILED && (uintptr_t)m != want) {
+		munmap(m, len);   /* a kernel older than 4.17 took it as a hint */
+		m = MAP_FAILED;
+		errno = EEXIST;
+	}
+	if (m == MAP_FAILED) {
+		fprintf(stderr, "weft: cannot map the program's heap and stacks below its image at "
+			"%#lx: %s\n", (unsigned long)want, strerror(errno));
+		return -1;
+	}
+	uint8_t *b = m;
+	if (mprotect(b + core, pg, PROT_NONE) != 0)
+		return -1;
+	rt_w.base = b;
+	rt_w.heap_lo = b + core + pg;
+	rt_w.heap_hi = rt_w.heap_lo + rt_w.heap_bytes;
+	rt_w.stacks_lo = rt_w.heap_hi;
+	rt_w.stacks_hi = rt_w.stacks_lo + rt_w.stack_bytes;
+	rt_w.snap_lo = (uint8_t *)(rt_img.relro_hi > rt_img.rw_lo ? rt_img.relro_hi : rt_img.rw_lo);
+	rt_w.snap_hi = (uint8_t *)rt_img.rw_hi;
+	rt_w.size = (size_t)(rt_w.snap_hi - rt_w.base);
+	if (rt_w.size >= 0xffff0000u) {
+		fprintf(stderr, "weft: the program's world is %zu bytes: more than 4 GiB (lower "
+			"WEFT_HEAP_MIB or WEFT_STACK_KIB)\n", rt_w.size);
+		return -1;
+	}
+	weft_fiber_stack_region(rt_w.stacks_lo, rt_w.stack_bytes);
+	rt_machine_thread = true;
+
+	size_t snap = (size_t)(rt_w.snap_hi - rt_w.snap_lo);
+	rt_w.snapshot = malloc(snap ? snap : 1);
+	if (!rt_w.snapshot)
+		return -1;
+	memcpy(rt_w.snapshot, rt_w.snap_lo, snap);
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+/* The program's own output would repeat once per execution: during
+ * executions fds 1 and 2 go to /dev/null, unless WEFT_PROGRAM_OUTPUT=1
+ * (replays, debugging). */
+static int devnull = -1, saved_out = -1, saved_err = -1;
+static bool show_output;
+
+static void output_mute(void)
+{
+	if (show_output)
+		return;
+	if (devnull < 0) {
+		const char *e = getenv("WEFT_PROGRAM_OUTPUT");
+		show_output = e && !strcmp(e, "1");
+		if (show_output)
+			return;
+		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		saved_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+		saved_err = fcntl(2, F_DUPFD_CLOEXEC, 3);
+		if (devnull < 0 || saved_out < 0 || saved_err < 0) {
+			show_output = true;
+			return;
+		}
+	}
+	fflush(stdout);
+	fflush(stderr);
+	dup2(devnull, 1);
+	dup2(devnull, 2);
+}
+
+static void output_restore(void)
+{
+	if (show_output || devnull < 0)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+}
+
+/* ------------------------------------------------------------- reset */
+
+static uint8_t *world_base(void)
+{
+	return rt_w.base;
+}
+
+static size_t core_offset(void)
+{
+	return 0;   /* the first page of the mapping */
+}
+
+static void world_reset(uint8_t *world, size_t size)
+{
+	(void)world;
+	(void)size;
+	memcpy(rt_w.snap_lo, rt_w.snapshot, (size_t)(rt_w.snap_hi - rt_w.snap_lo));
+	rt_heap_reset();
+	rt_threads_reset();
+	memset(&rt_x, 0, sizeof(rt_x));
+	rt_x.rand_state = 1;
+	output_mute();
+	rt_lim = rt_w.size;
+}
+
+static void world_done(uint8_t *world, size_t size)
+{
+	(void)world;
+	(void)size;
+	rt_lim = 0;
+	rt_x.pend_site = NULL;
+	output_restore();
+}
+
+const struct weft_world_ops rt_world_ops = {
+	.base = world_base,
+	.core_offset = core_offset,
+	.reset = world_reset,
+	.done = world_done,
+};
