@@ -92,6 +92,8 @@ static void api(struct xw *W)
 	T(xa_store_order(xa, 17, 2, A(W), 0) == NULL);
 	T(xa_load(xa, 16) == A(W) && xa_load(xa, 19) == A(W) && xa_load(xa, 20) == NULL);
 	T(xa_get_order(xa, 18) == 2);
+	/* a split to its own order is refused and leaves the entry alone */
+	T(xa_split(xa, 18, 2, C(W)) == -22 && xa_load(xa, 16) == A(W) && xa_get_order(xa, 19) == 2);
 	T(xa_split(xa, 18, 0, C(W)) == 0);
 	T(xa_load(xa, 16) == C(W) && xa_load(xa, 19) == C(W) && xa_get_order(xa, 17) == 0);
 	T(xa_store(xa, 17, B(W), 0) == C(W));
@@ -229,7 +231,7 @@ int main(void)
 	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);
 	CHECK(o.kind == WEFT_KIND_NONE, "api: %s (%s)", weft_kind_name(o.kind), o.r.report.msg);
 	const struct xw *W = weft_last_world();
-	CHECK(W->res[63] == 42, "api: %d checks ran", W->res[63]);
+	CHECK(W->res[63] == 43, "api: %d checks ran", W->res[63]);
 	for (int i = 0; i < W->res[63]; i++)
 		CHECK(W->res[i] == 1, "api check %d", i);
 	/* leaves: slots 0-3 (four after the last store loop), 4 and 5 gone
