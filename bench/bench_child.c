@@ -248,14 +248,19 @@ bool bench_file_executable(const char *path)
  * where bench/CMakeLists.txt installs them). */
 void bench_missing_program(char *buf, size_t n, const char *prog)
 {
+	int w;
+
 	if (!strcmp(prog, "weft-bench-empty-libfuzzer"))
-		snprintf(buf, n, "no %s beside this weft (in %s): it is built with clang "
-			 "(-fsanitize=fuzzer) when cmake finds clang, and installed with weft",
-			 prog, bench_bindir);
+		w = snprintf(buf, n, "no %s beside this weft (in %s): it is built with clang "
+			     "(-fsanitize=fuzzer) when cmake finds clang, and installed with weft",
+			     prog, bench_bindir);
 	else
-		snprintf(buf, n, "no %s beside this weft (in %s): build the bench/ target "
-			 "(cmake --build BUILD --target %s) and install it (cmake --install "
-			 "BUILD), or run BUILD/bin/weft bench", prog, bench_bindir, prog);
+		w = snprintf(buf, n, "no %s beside this weft (in %s): build the bench/ target "
+			     "(cmake --build BUILD --target %s) and install it (cmake --install "
+			     "BUILD), or run BUILD/bin/weft bench", prog, bench_bindir, prog);
+	/* a long bin directory does not fit a table note: say it was cut */
+	if (w >= 0 && (size_t)w >= n && n > 4)
+		memcpy(buf + n - 4, "...", 4);
 }
 
 void bench_not_measured(const char *prefix, const char *what, const char *why)

@@ -274,7 +274,13 @@ static int add_var(struct ps *p, const char *name)
 		fail(p, "more than %u shared variables", WEFT_LITMUS_MAX_VARS);
 		return 0;
 	}
-	snprintf(p->t->vars[p->t->nr_vars], sizeof(p->t->vars[0]), "%s", name);
+	size_t len = strlen(name);
+	if (len >= sizeof(p->t->vars[0])) {   /* cut, two names could become one */
+		fail(p, "shared variable name '%s' is longer than %zu bytes", name,
+		     sizeof(p->t->vars[0]) - 1);
+		return 0;
+	}
+	memcpy(p->t->vars[p->t->nr_vars], name, len + 1);
 	return (int)p->t->nr_vars++;
 }
 
@@ -296,7 +302,13 @@ static int add_reg(struct ps *p, struct lproc *pr, const char *name)
 		fail(p, "more than %u registers in %s", WEFT_LITMUS_MAX_REGS, pr->name);
 		return 0;
 	}
-	snprintf(pr->regs[pr->nr_regs], sizeof(pr->regs[0]), "%s", name);
+	size_t len = strlen(name);
+	if (len >= sizeof(pr->regs[0])) {   /* cut, two names could become one */
+		fail(p, "register name '%s' in %s is longer than %zu bytes", name, pr->name,
+		     sizeof(pr->regs[0]) - 1);
+		return 0;
+	}
+	memcpy(pr->regs[pr->nr_regs], name, len + 1);
 	return (int)pr->nr_regs++;
 }
 

@@ -514,9 +514,18 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* A lock class key: 1 << 32 | init site id, or 2 << 32 | world offset. */
+static bool class_key_ok(uint64_t k)
+{
+	return (k >> 32) == 1 || (k >> 32) == 2;
+}
+
 /* WEFT_RT_CHECKS: varint checks, varint n <= WEFT_LOCKDEP_MAX_FACTS, n
  * facts (docs/replay-format.md). Every field is checked: a fact names a
- * known type and usage, and class keys of a known form. */
+ * known type; a usage fact a known usage and no b side (all zero); an
+ * edge usage 0; threads of the file (or 0xff, the host); class keys of a
+ * known form. Offsets are checked against the scenario's world when the
+ * file is bound to it (weft_replay_bind). */
 static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 {
 	rf->checks = (unsigned)r_var(r, 0xff, "checks");
@@ -537,13 +546,28 @@ static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 		f->step_b = (uint32_t)r_var(r, UINT32_MAX, "lockdep fact step");
 		if (r->rc)
 			break;
-		if (f->type != WEFT_LOCKDEP_FACT_EDGE && f->type != WEFT_LOCKDEP_FACT_USE)
+		bool edge = f->type == WEFT_LOCKDEP_FACT_EDGE;
+		if (!edge && f->type != WEFT_LOCKDEP_FACT_USE)
 			r_bad(r, "lockdep fact %zu: unknown type %u", i, f->type);
-		else if (f->use > 3)
+		else if (!edge && f->use > 3)
 			r_bad(r, "lockdep fact %zu: unknown usage %u", i, f->use);
-		else if ((f->a >> 32) < 1 || (f->a >> 32) > 2 ||
-			 (f->type == WEFT_LOCKDEP_FACT_EDGE && ((f->b >> 32) < 1 || (f->b >> 32) > 2)))
-			r_bad(r, "lockdep fact %zu: malformed lock class", i);
+		else if (edge && f->use)
+			r_bad(r, "lockdep fact %zu: usage %u on a lock-order edge (it is 0)", i, f->use);
+		else if (f->tid_a != 0xff && f->tid_a >= rf->nr_threads)
+			r_bad(r, "lockdep fact %zu: thread of a %u; the file has %u threads", i, f->tid_a,
+			      rf->nr_threads);
+		else if (edge && f->tid_b != 0xff && f->tid_b >= rf->nr_threads)
+			r_bad(r, "lockdep fact %zu: thread of b %u; the file has %u threads", i, f->tid_b,
+			      rf->nr_threads);
+		else if (!class_key_ok(f->a))
+			r_bad(r, "lockdep fact %zu: malformed lock class a 0x%llx", i,
+			      (unsigned long long)f->a);
+		else if (edge && !class_key_ok(f->b))
+			r_bad(r, "lockdep fact %zu: malformed lock class b 0x%llx", i,
+			      (unsigned long long)f->b);
+		else if (!edge && (f->b || f->loc_b || f->site_b || f->step_b || f->tid_b))
+			r_bad(r, "lockdep fact %zu: a usage fact with a b side (class b, thread, "
+				 "offset, site or step of b not 0)", i);
 		rf->nr_lockdep = i + 1;
 	}
 }
@@ -1078,6 +1102,25 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			    "handlers) on %u",
 			    rf->nr_threads, rf->nr_cpus, sc->name, sc->nr_threads, sc->nr_irqs,
 			    sc->nr_cpus);
+	/* the lockdep facts' world offsets (names, classes by offset) must lie
+	 * in this scenario's world: a corrupt file, not a stale one */
+	for (size_t i = 0; i < rf->nr_lockdep; i++) {
+		const struct weft_lockdep_fact *f = &rf->lockdep[i];
+		bool edge = f->type == WEFT_LOCKDEP_FACT_EDGE;
+		const char *bad = NULL;
+		if (f->loc_a >= sc->world_size)
+			bad = "offset of a";
+		else if (edge && f->loc_b >= sc->world_size)
+			bad = "offset of b";
+		else if ((f->a >> 32) == 2 && (uint32_t)f->a >= sc->world_size)
+			bad = "class a's offset";
+		else if (edge && (f->b >> 32) == 2 && (uint32_t)f->b >= sc->world_size)
+			bad = "class b's offset";
+		if (bad)
+			return fail(err, errn, WEFT_EFORMAT,
+				    "checks section: lockdep fact %zu: %s is outside %s's world (%zu "
+				    "bytes)", i, bad, sc->name, sc->world_size);
+	}
 	const struct weft_program *self = weft_program_self();
 	if (rf->has_program && self &&
 	    (rf->program.build_id_len != self->build_id_len ||

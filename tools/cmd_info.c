@@ -105,6 +105,11 @@ int cmd_info(int argc, char **argv)
 	unsigned vi;
 	char err[300] = "";
 	int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
+	if (rc == WEFT_EFORMAT) {   /* corrupt for its scenario */
+		fprintf(stderr, "weft: %s: %s\n", file, err);
+		weft_replay_free(&rf);
+		return WEFT_EXIT_IO;
+	}
 	bool known = rc != WEFT_ENOENT;
 	uint64_t cur = known && sc ? weft_scenario_fingerprint(sc) : 0;
 	unsigned pre = 0;
@@ -218,6 +223,8 @@ int cmd_info(int argc, char **argv)
 		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "no lockdep"
 		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"
 								  : "lockdep");
+		if ((rf.checks & WEFT_CHECK_LOCKDEP) && !(rf.checks & WEFT_CHECK_LOCKDEP_SETUP_CLASSES))
+			printf(" (locks initialised in setup classed by offset: recorded before init-site classes)");
 		if (rf.checks & WEFT_CHECK_CONTINUE_WARNINGS)
 			printf(", goes on past warnings of other kinds than the verdict's");
 		printf(", %s", rf.checks & WEFT_CHECK_FAIR ? "fair scheduling of spin loops"

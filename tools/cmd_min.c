@@ -92,6 +92,11 @@ int cmd_min(int argc, char **argv)
 		weft_replay_free(&rf);
 		return WEFT_EXIT_STALE;
 	}
+	if (rc && rc != WEFT_ESTALE) {   /* corrupt for this scenario */
+		fprintf(stderr, "weft: %s: %s\n", file, err);
+		weft_replay_free(&rf);
+		return WEFT_EXIT_IO;
+	}
 	bool needs = false;
 	for (size_t i = 0; i < rf.nr_dec; i++)
 		needs |= rf.dec[i].chosen != rf.dec[i].dflt;

@@ -8,7 +8,9 @@
  *    if the item was pending or running;
  *  - the worker's run interleaves with its queuer (dfs sees both orders);
  *  - idle workers never make an execution stuck; a work function flushing
- *    itself is a deadlock.
+ *    itself is a deadlock;
+ *  - an item queued on another CPU while it runs is queued where it runs
+ *    (non-reentrant): it never runs twice at once.
  */
 #include <string.h>
 
@@ -27,6 +29,7 @@ struct wq_world {
 	int after_flush;     /* runs observed right after flush_work */
 	int queued_again;    /* the second queue_work_on's result */
 	int flush_waited;
+	int in_fn;
 };
 
 static unsigned wq_case;
@@ -35,6 +38,10 @@ static void fn(struct work_struct *w)
 {
 	struct wq_world *W = weft_list_entry(w, struct wq_world, w);
 
+	if (READ_ONCE(W->in_fn))
+		weft_report(WEFT_KIND_ASSERT, NULL, WEFT_SITE(WEFT_EV_NOTE, "one run at a time"),
+			    "the work function runs twice at once");
+	WRITE_ONCE(W->in_fn, 1);
 	W->ran_on = 1 + (int)smp_processor_id();    /* test bookkeeping */
 	W->task_ctx = in_task();
 	if (READ_ONCE(W->x))
@@ -42,8 +49,11 @@ static void fn(struct work_struct *w)
 	WRITE_ONCE(W->runs, READ_ONCE(W->runs) + 1);
 	if (wq_case == 2 && READ_ONCE(W->runs) == 1)
 		queue_work_on(1, NULL, w);           /* requeue itself once */
+	if (wq_case == 5 && READ_ONCE(W->runs) == 1)
+		queue_work_on(0, NULL, w);           /* again, on the other CPU */
 	if (wq_case == 4)
 		flush_work(w);                       /* flushes itself */
+	WRITE_ONCE(W->in_fn, 0);
 }
 
 static void wq_setup(void *w, unsigned v, const struct weft_workload *wl)
@@ -85,8 +95,12 @@ static void wq_thread(void *w, unsigned tid)
 		queue_work_on(0, NULL, &W->w);
 		break;
 	case 4:
+	case 5:
 		queue_work_on(1, NULL, &W->w);
 		flush_work(&W->w);
+		if (wq_case == 5)
+			flush_work(&W->w);
+		W->after_flush = READ_ONCE(W->runs);
 		break;
 	}
 }
@@ -171,6 +185,12 @@ int main(void)
 	CHECK(a.complete && !a.kind && a.waited_or == 0 && a.runs_min == 1,
 	      "case 3: flush of an idle item does not wait; idle workers end cleanly: %s",
 	      weft_kind_name(a.kind));
+
+	a = explore(5);
+	CHECK(a.complete && !a.kind && a.runs_min == 2 && a.after_min == 2 && a.ran_on_or == 2,
+	      "case 5: requeued on CPU0 while running on CPU1, it runs again on CPU1, not at "
+	      "once: %s, runs %d, after %d, CPUs %#x", weft_kind_name(a.kind), a.runs_min,
+	      a.after_min, a.ran_on_or);
 
 	a = explore(4);
 	CHECK(a.kind == WEFT_KIND_DEADLOCK, "case 4: a work function flushing itself: %s",

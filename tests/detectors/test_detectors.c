@@ -40,6 +40,12 @@ enum {
 	D_RCU_UNLOCK_NEVER,  /* rcu_read_unlock() by a thread that never entered */
 	D_REFCOUNT_ADD_OVF,  /* refcount_add(2) from INT_MAX - 1 */
 	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
+	D_LOCKDEP_CLASS_CYCLE, /* la[0] -> lb, lb -> la[1]: la[] one class (one init site) */
+	D_LOCKDEP_ONE_CLASS, /* la[0] -> la[1], la[1] -> la[0]: nested in one class */
+	D_UAF_LAST_WORD,     /* kfree() of an object, then a read of its last word */
+	D_LOCKDEP_THREE_CYCLE, /* la[0] -> la[1], la[1] -> lb; lb -> la[0]: la[] instances */
+	D_BH_ENABLE_UNBALANCED, /* local_bh_enable() with bottom halves enabled */
+	D_PAGE_LEAK_LAST,    /* the last page of the mm allocated and owned by nobody */
 	D_MAPPED_FREE,       /* the last put of a page a page table still maps */
 	D_NR
 };
@@ -51,8 +57,11 @@ struct dw {
 	struct weft_swap_info si;
 	struct weft_list_head head, a, b;
 	struct weft_page *kept;
+	uint32_t owned_mask;   /* pages owned (any count), by number */
 	int flag[2];
 	refcount_t rc;
+	spinlock_t la[2], lb;
+	struct { int head, pad[6], tail; } obj;
 	struct weft_mapcounts maps;
 };
 
@@ -72,6 +81,14 @@ static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		refcount_set(&W->rc, 0);
 		refcount_inc(&W->rc);
 	}
+	if (variant == D_LOCKDEP_THREE_CYCLE) {
+		/* three classes: la[] classed by instance (no init) */
+		W->la[0] = W->la[1] = (spinlock_t){ 0 };
+	} else {
+		for (unsigned i = 0; i < 2; i++)
+			spin_lock_init(&W->la[i]);   /* one site: one lockdep class */
+	}
+	spin_lock_init(&W->lb);
 }
 
 static void dw_thread(void *w, unsigned tid)
@@ -86,6 +103,47 @@ static void dw_thread(void *w, unsigned tid)
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[!tid]); i++)
 			;
 		WRITE_ONCE(W->flag[tid], 1);
+		return;
+	}
+	if (W->mode == D_LOCKDEP_CLASS_CYCLE || W->mode == D_LOCKDEP_ONE_CLASS) {
+		spinlock_t *x = &W->la[tid], *y = W->mode == D_LOCKDEP_ONE_CLASS ? &W->la[!tid] : &W->lb;
+		if (tid && W->mode == D_LOCKDEP_CLASS_CYCLE) {
+			x = &W->lb;
+			y = &W->la[1];
+		}
+		spin_lock(x);
+		spin_lock(y);
+		spin_unlock(y);
+		spin_unlock(x);
+		return;
+	}
+	if (W->mode == D_LOCKDEP_THREE_CYCLE) {
+		/* A -> B and B -> C by T0, C -> A by T1: a cycle of three
+		 * classes, no two of which were taken in both orders */
+		spinlock_t *a = &W->la[0], *b = &W->la[1], *c = &W->lb;
+		if (tid == 0) {
+			spin_lock(a);
+			spin_lock(b);
+			spin_unlock(b);
+			spin_unlock(a);
+			spin_lock(b);
+			spin_lock(c);
+			spin_unlock(c);
+			spin_unlock(b);
+		} else {
+			spin_lock(c);
+			spin_lock(a);
+			spin_unlock(a);
+			spin_unlock(c);
+		}
+		return;
+	}
+	if (W->mode == D_UAF_LAST_WORD) {
+		if (tid)
+			return;
+		WRITE_ONCE(W->obj.tail, 1);
+		weft_kfree(&W->obj);
+		(void)READ_ONCE(W->obj.tail);   /* the last word of what was freed */
 		return;
 	}
 	if (tid)
@@ -161,6 +219,18 @@ static void dw_thread(void *w, unsigned tid)
 		refcount_set(&W->rc, INT_MAX - 1);
 		refcount_add(2, &W->rc);
 		break;
+	case D_BH_ENABLE_UNBALANCED:
+		local_bh_disable();
+		local_bh_enable();
+		local_bh_enable();   /* one more than disabled */
+		break;
+	case D_PAGE_LEAK_LAST:
+		/* every page allocated, the last one owned by nobody (the
+		 * leak at the other end from page-leak-unowned's) */
+		for (unsigned i = 0; i < mm->nr_pages; i++)
+			(void)weft_page_alloc(mm);
+		W->owned_mask = (1u << (mm->nr_pages - 1)) - 1;
+		break;
 	case D_LIVELOCK_ALONE:
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[0]); i++)
 			;
@@ -179,8 +249,7 @@ static unsigned dw_owned(const struct weft_mm *mm, const struct weft_page *p, vo
 {
 	const struct dw *W = ctx;
 
-	(void)mm;
-	return p == W->kept ? WEFT_MM_OWNERS_ANY : 0;
+	return p == W->kept || (W->owned_mask >> weft_page_nr(mm, p) & 1) ? WEFT_MM_OWNERS_ANY : 0;
 }
 
 static void dw_quiesce(void *w)
@@ -225,6 +294,12 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
 	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
 	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
+	V("lockdep-class-cycle", WEFT_KIND_LOCK_ORDER),
+	V("lockdep-one-class", WEFT_KIND_NONE),
+	V("uaf-last-word", WEFT_KIND_USE_AFTER_FREE),
+	V("lockdep-three-cycle", WEFT_KIND_LOCK_ORDER),
+	V("bh-enable-unbalanced", WEFT_KIND_BUG_ON),
+	V("page-leak-last", WEFT_KIND_PAGE_LEAK),
 	V("mapped-free", WEFT_KIND_BAD_FREE),
 };
 
@@ -248,6 +323,108 @@ static const struct weft_scenario dw_sc = {
 	.nr_variants = D_NR,
 };
 
+/* ------------------------------------- cases with an interrupt handler */
+
+enum {
+	X_IRQ_PREEMPT_LEAK,  /* a hard handler returns with preemption disabled */
+	X_SOFTIRQ_LOCK,      /* a lock taken in a softirq and by a task with bottom halves on */
+	X_NR
+};
+
+struct xw {
+	unsigned mode;
+	spinlock_t l;
+	int done;
+};
+
+static void xw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct xw *W = w;
+
+	(void)wl;
+	W->mode = variant;
+	spin_lock_init(&W->l);
+}
+
+static void xw_thread(void *w, unsigned tid)
+{
+	struct xw *W = w;
+
+	(void)tid;
+	if (W->mode == X_SOFTIRQ_LOCK) {
+		spin_lock(&W->l);   /* SOFTIRQ-ON: spin_lock_bh() would be right */
+		spin_unlock(&W->l);
+	}
+	WRITE_ONCE(W->done, 1);
+}
+
+static void xw_irq(void *w, unsigned irq)
+{
+	struct xw *W = w;
+
+	(void)irq;
+	if (W->mode == X_IRQ_PREEMPT_LEAK) {
+		preempt_disable();   /* and no preempt_enable() */
+	} else {
+		spin_lock(&W->l);    /* IN-SOFTIRQ */
+		spin_unlock(&W->l);
+	}
+}
+
+static const struct weft_irq xw_hard[] = { { "leaky", WEFT_HARDIRQ, 1, xw_irq, true } };
+static const struct weft_irq xw_soft[] = { { "net_rx", WEFT_SOFTIRQ, 1, xw_irq, true } };
+
+static const struct weft_variant xw_variants[X_NR] = {
+	V("irq-preempt-leak", WEFT_KIND_BUG_ON),
+	V("softirq-lock-unsafe", WEFT_KIND_IRQ_LOCK_INVERSION),
+};
+
+static struct weft_scenario xw_sc = {
+	.name = "test-detectors-irq",
+	.summary = "detectors fired by a second misuse, with an interrupt handler",
+	.source = "tests/detectors",
+	.nr_cpus = 1,
+	.nr_threads = 1,
+	.world_size = sizeof(struct xw),
+	.nr_opcodes = 1,
+	.opnames = dw_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = dw_files,
+	.setup = xw_setup,
+	.thread = xw_thread,
+	.variants = xw_variants,
+	.nr_variants = X_NR,
+	.nr_irqs = 1,
+};
+
+/* Every serial order of the thread and the handler (dfs, bound 1: the
+ * handler before, inside and after the thread) ends in the report. */
+static int run_irq_case(unsigned v)
+{
+	static struct weft_dfs d;
+	struct weft_exec_result r;
+	struct weft_run_opts o = { .sc = &xw_sc, .variant = v, .step_budget = 2000,
+				   .checks = WEFT_CHECKS_DEFAULT };
+	unsigned n = 0, bad = 0;
+
+	xw_sc.irqs = v == X_IRQ_PREEMPT_LEAK ? xw_hard : xw_soft;
+	weft_dfs_init(&d, &xw_sc, 1, NULL, 0);
+	while (n < 1000 && weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
+		n++;
+		if (r.kind != xw_variants[v].expect_kind && bad++ < 3)
+			CHECK(0, "%s: expected %s, got %s (%s)", xw_variants[v].name,
+			      weft_kind_name(xw_variants[v].expect_kind), weft_kind_name(r.kind),
+			      r.report.msg);
+		else if (n == 1)
+			printf("%-20s %-18s %s: %s\n", xw_variants[v].name, weft_kind_name(r.kind),
+			       r.report.object, r.report.msg);
+	}
+	CHECK(n >= 2 && d.complete && !bad, "%s: %u of %u executions without the report",
+	      xw_variants[v].name, bad, n);
+	return check_done();
+}
+
 int main(int argc, char **argv)
 {
 	const char *name = argc > 1 ? argv[1] : "";
@@ -255,15 +432,23 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--list")) {
 		for (unsigned v = 0; v < D_NR; v++)
 			printf("%s\n", dw_variants[v].name);
+		for (unsigned v = 0; v < X_NR; v++)
+			printf("%s\n", xw_variants[v].name);
 		return 0;
 	}
+	for (unsigned v = 0; v < X_NR; v++)
+		if (!strcmp(name, xw_variants[v].name))
+			return run_irq_case(v);
 	for (unsigned v = 0; v < D_NR; v++) {
 		if (strcmp(name, dw_variants[v].name))
 			continue;
 		struct weft_bytes b;
 		struct weft_exec_result r;
 		/* a small step budget: the livelock cases poll 100000 times */
-		struct weft_run_opts o = { .sc = &dw_sc, .variant = v, .step_budget = 2000 };
+		bool ld = v == D_LOCKDEP_CLASS_CYCLE || v == D_LOCKDEP_ONE_CLASS ||
+			  v == D_LOCKDEP_THREE_CYCLE;
+		struct weft_run_opts o = { .sc = &dw_sc, .variant = v, .step_budget = 2000,
+					   .checks = ld ? WEFT_CHECKS_DEFAULT : 0 };
 		weft_bytes_init(&b, &dw_sc, NULL, 0);
 		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "execute %s", name);
 		CHECK(r.kind == dw_variants[v].expect_kind, "%s: expected %s, got %s (%s)", name,
@@ -280,6 +465,18 @@ int main(int argc, char **argv)
 		}
 		printf("%-20s %-18s %s%s%s\n", name, weft_kind_name(r.kind), r.report.object,
 		       r.kind ? ": " : "", r.report.msg);
+		if (ld) {
+			/* as replay files recorded before setup classes run: the
+			 * locks setup initialised are classes of their own */
+			struct weft_exec_result old;
+			o.checks = WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER;
+			weft_bytes_init(&b, &dw_sc, NULL, 0);
+			CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &old) == 0, "execute %s", name);
+			enum weft_kind want = v == D_LOCKDEP_CLASS_CYCLE ? WEFT_KIND_NONE
+									 : WEFT_KIND_LOCK_ORDER;
+			CHECK(old.kind == want, "%s without setup classes: expected %s, got %s (%s)",
+			      name, weft_kind_name(want), weft_kind_name(old.kind), old.report.msg);
+		}
 		/* the clean case stays clean under every schedule of bound 2 */
 		if (v == D_CLEAN) {
 			static struct weft_dfs d;

@@ -14,6 +14,15 @@
  * for a reason it has (contexts, weft_choose(), a cap). A variant that
  * reports a bug under either is skipped (clean variants only).
  *
+ * Also steps of several dependence records, each in a model of its own
+ * (multi_record()): a free that stores and poisons in one step against a
+ * use of the object (its first or last word, or a user asleep in the sleep
+ * set), a free and an allocation that race through their second records
+ * only, pthread_cond_wait()'s release of the mutex against another locker,
+ * and a wake-up after a free: source- and optimal DPOR, unbounded and at
+ * the bound, reach every final state plain dfs reaches (the poison of the
+ * object included) and every report.
+ *
  * Also the refusals, each on a model of its own:
  *  - a weft_choose() of 3 values: plain dfs runs every value (exactly 3 x
  *    the executions of the same model choosing among 1, at bounds 0-2,
@@ -26,6 +35,7 @@
 #include <string.h>
 
 #include <weft/kernel.h>
+#include <weft/pthread.h>
 #include <weft/strategy.h>
 
 #include "check.h"
@@ -79,6 +89,17 @@ struct outcome {
 
 static struct weft_dfs dfs;
 
+/* more of the final state than the world's bytes (multi_record(): whether
+ * the object ends poisoned) */
+static uint64_t (*final_extra)(void);
+
+static uint64_t final_hash(const struct weft_scenario *sc)
+{
+	uint64_t h = fnv(weft_last_world(), sc->world_size);
+
+	return final_extra ? (h ^ final_extra()) * 1099511628211ull : h;
+}
+
 static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned bound,
 			      const uint8_t *wl, size_t wl_len, struct set *s)
 {
@@ -95,7 +116,7 @@ static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsig
 			break;
 		}
 		if (s)
-			set_add(s, fnv(weft_last_world(), sc->world_size));
+			set_add(s, final_hash(sc));
 	}
 	out.complete = dfs.complete;
 	return out;
@@ -120,7 +141,7 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 			break;
 		}
 		if (s)
-			set_add(s, fnv(weft_last_world(), sc->world_size));
+			set_add(s, final_hash(sc));
 	}
 	out.complete = weft_dpor_complete(d);
 	snprintf(why, sizeof(why), "%s", weft_dpor_why_incomplete(d) ? weft_dpor_why_incomplete(d)
@@ -223,6 +244,197 @@ static void refusals(void)
 	      "source certified threads sharing a CPU (why: '%s')", b.why);
 	a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, NULL);
 	CHECK(a.complete, "plain dfs: threads sharing a CPU, complete");
+}
+
+/* ------------------------------------------------- multi-record steps */
+
+enum mr_shape { MR_USE_FREE, MR_USE_LAST_FREE, MR_SLEEPER_FREE, MR_ALLOC_FREE, MR_ALLOC_LATE,
+		MR_CONDVAR, MR_WAKE_FREE, MR__N };
+static const char *const mr_names[MR__N] = { "use-free", "use-last-word-free", "sleeper-free",
+					     "alloc-free", "alloc-late", "condvar", "wake-free" };
+static const unsigned mr_threads[MR__N] = { 2, 2, 3, 3, 3, 3, 2 };
+static const bool mr_buggy[MR__N] = { true, true, true, false, false, false, true };
+static enum mr_shape mr_shape;
+
+struct mr {
+	int x[3];
+	int state, astate;
+	int body[2];
+	weft_pthread_mutex_t m;
+	weft_pthread_cond_t cv;
+	wait_queue_head_t wq;
+	int fc, fq;
+};
+
+static const struct mr *mr_world;
+
+static uint64_t mr_poisoned(void)
+{
+	return weft_is_poisoned(((const struct mr *)weft_last_world())->body) ? 2 : 1;
+}
+
+static void mr_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	struct mr *W = w;
+
+	(void)v;
+	(void)wl;
+	mr_world = W;
+	weft_pthread_mutex_init(&W->m, NULL);
+	weft_pthread_cond_init(&W->cv, NULL);
+	init_waitqueue_head(&W->wq);
+}
+
+/* kfree(): the object's state and its poison, one step */
+static void mr_free(struct mr *W, unsigned tid)
+{
+	WRITE_ONCE(W->state, (int)tid + 1);
+	weft_poison(W->body, sizeof(W->body), WEFT_SITE(WEFT_EV_FREE, "kfree(body)"));
+}
+
+/* an allocation reusing it: another field's store and the unpoison, one step */
+static void mr_alloc(struct mr *W, unsigned tid)
+{
+	WRITE_ONCE(W->astate, (int)tid + 1);
+	weft_unpoison(W->body, sizeof(W->body), WEFT_SITE(WEFT_EV_ALLOC, "kmalloc(body)"));
+}
+
+static void mr_thread(void *w, unsigned tid)
+{
+	struct mr *W = w;
+
+	switch (mr_shape) {
+	case MR_USE_FREE:
+	case MR_USE_LAST_FREE:
+		if (tid == 0) {
+			int v = READ_ONCE(W->body[mr_shape == MR_USE_LAST_FREE]);
+			WRITE_ONCE(W->x[1], v);
+		} else {
+			mr_free(W, tid);
+		}
+		break;
+	case MR_SLEEPER_FREE:
+		/* the use, independent of T1's store, sleeps while T1 runs:
+		 * only the free's poison may wake it */
+		if (tid == 0)
+			(void)READ_ONCE(W->body[0]);
+		else if (tid == 1)
+			WRITE_ONCE(W->x[1], 1);
+		else
+			mr_free(W, tid);
+		break;
+	case MR_ALLOC_FREE:
+		if (tid == 0) {
+			mr_alloc(W, tid);
+		} else if (tid == 1) {
+			mr_free(W, tid);
+		} else {
+			WRITE_ONCE(W->x[0], 1);
+			mr_alloc(W, tid);
+		}
+		break;
+	case MR_ALLOC_LATE:
+		if (tid == 0) {
+			mr_alloc(W, tid);
+			WRITE_ONCE(W->x[2], 1);
+		} else if (tid == 1) {
+			WRITE_ONCE(W->x[1], 1);
+			WRITE_ONCE(W->x[0], READ_ONCE(W->x[2]) + 1);
+		} else {
+			mr_free(W, tid);
+		}
+		break;
+	case MR_CONDVAR:
+		weft_pthread_mutex_lock(&W->m);
+		if (tid == 0) {
+			for (int k = 0; k < 2 && !READ_ONCE(W->fc); k++)
+				weft_pthread_cond_wait(&W->cv, &W->m);
+		} else if (tid == 1) {
+			WRITE_ONCE(W->fc, 1);
+			weft_pthread_cond_signal(&W->cv);
+		} else {
+			WRITE_ONCE(W->x[1], READ_ONCE(W->x[0]) + 1);
+			weft_pthread_mutex_unlock(&W->m);
+			weft_pthread_mutex_lock(&W->m);
+			WRITE_ONCE(W->fc, 2);
+			weft_pthread_cond_broadcast(&W->cv);
+		}
+		weft_pthread_mutex_unlock(&W->m);
+		break;
+	case MR_WAKE_FREE:
+		if (tid == 0) {
+			prepare_to_wait(&W->wq, NULL, TASK_UNINTERRUPTIBLE);
+			if (!READ_ONCE(W->fq))
+				schedule();
+			finish_wait(&W->wq, NULL);
+			(void)READ_ONCE(W->body[1]);
+		} else {
+			mr_free(W, tid);
+			WRITE_ONCE(W->fq, 1);
+			wake_up(&W->wq);
+		}
+		break;
+	case MR__N:
+		break;
+	}
+}
+
+static const struct weft_variant mr_variants[] = {
+	{ "only", NULL, false, "multi-record", "test", WEFT_KIND_NONE, 0, 0 },
+};
+static struct weft_scenario mrsc = {
+	.name = "multi-record", .summary = "steps of several dependence records",
+	.source = "test", .nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr),
+	.nr_opcodes = 1, .opnames = rw_ops, .max_ops = 1, .decision_hint = 4096,
+	.setup = mr_setup, .thread = mr_thread, .variants = mr_variants, .nr_variants = 1,
+};
+
+/* run_dfs()/run_dpor() stop at the first report: a buggy shape must be
+ * found by both, a clean one give the same final states. */
+static void multi_record(unsigned bound)
+{
+	unsigned checked = 0;
+
+	final_extra = mr_poisoned;
+	for (enum mr_shape sh = 0; sh < MR__N; sh++) {
+		mr_shape = sh;
+		mrsc.nr_threads = mr_threads[sh];
+		const unsigned bounds[2] = { WEFT_BOUND_NONE, bound };
+		for (unsigned bi = 0; bi < 2; bi++)
+		for (enum weft_por m = WEFT_POR_SOURCE; m <= WEFT_POR_OPTIMAL; m++) {
+			unsigned b = bounds[bi];
+			if (m == WEFT_POR_OPTIMAL && b != WEFT_BOUND_NONE)
+				continue;   /* refused with a bound */
+			struct set sd = { 0 }, sp = { 0 };
+			struct outcome a = run_dfs(&mrsc, 0, b, NULL, 0, &sd);
+			struct outcome d = run_dpor(&mrsc, 0, m, b, NULL, 0, &sp);
+			int bd = b == WEFT_BOUND_NONE ? -1 : (int)b;
+			CHECK(a.complete || a.bug, "%s bound %d: plain dfs incomplete", mr_names[sh], bd);
+			CHECK(a.bug == mr_buggy[sh], "%s bound %d: plain dfs %s", mr_names[sh], bd,
+			      a.bug ? "reports a bug" : "finds no bug");
+			if (a.bug) {
+				CHECK(d.bug, "%s bound %d: plain dfs finds the use-after-free, %s DPOR "
+				      "does not (%llu executions, %s)", mr_names[sh], bd,
+				      weft_por_name(m), (unsigned long long)d.execs,
+				      d.complete ? "certified" : d.why);
+			} else {
+				size_t lost = 0;
+				for (size_t k = 0; k < sd.n; k++)
+					lost += !set_has(&sp, sd.h[k]);
+				CHECK(!d.bug && d.complete && lost == 0,
+				      "%s bound %d: %s DPOR %s, lost %zu of %zu final states (%s)",
+				      mr_names[sh], bd, weft_por_name(m),
+				      d.bug ? "reports a bug" : d.complete ? "certifies" : "does not certify",
+				      lost, sd.n, d.why);
+			}
+			checked++;
+			free(sd.h);
+			free(sp.h);
+		}
+	}
+	final_extra = NULL;
+	printf("multi-record steps: %u shape x bound x reduction runs agree with plain dfs\n",
+	       checked);
 }
 
 /* ------------------------------------------------------------ families */
@@ -328,6 +540,7 @@ int main(void)
 	unsigned bound = e ? (unsigned)atoi(e) : 1;
 
 	refusals();
+	multi_record(bound);
 	families(bound);
 	buggy(bound);
 	return check_done();

@@ -59,6 +59,17 @@ static void test_roundtrip(void)
 	CHECK(h.mode == g.mode && h.param == g.param && h.seed == g.seed && h.nr_ops == 3 &&
 		      h.nr_ov == 2 && h.ov[0].key == g.ov[0].key && h.ov[1].b == 0x82,
 	      "roundtrip");
+	/* version 2: its header's ninth byte is the weak-memory rate */
+	g.version = 2;
+	g.mem = 37;
+	n = weft_genome_encode(&g, buf, sizeof(buf));
+	CHECK(n == WEFT_GENOME_HEADER2 + 6 + 6 && buf[1] == WEFT_GENOME_MAGIC2 && buf[8] == 37,
+	      "version 2 encoded as %zu bytes", n);
+	weft_genome_decode(&h, buf, n);
+	CHECK(h.version == 2 && h.mem == 37 && h.mode == g.mode && h.seed == g.seed &&
+		      h.nr_ops == 3 && h.wl[2].t_op == g.wl[2].t_op && h.nr_ov == 2 &&
+		      h.ov[0].key == g.ov[0].key,
+	      "version 2 roundtrip (mem %u)", h.mem);
 	/* every prefix and random tail decodes, never past len */
 	for (unsigned i = 0; i < 2000; i++) {
 		size_t len = 2 + (size_t)rand() % (sizeof(raw) - 2);

@@ -91,6 +91,15 @@ int main(int argc, char **argv)
 		   "P0 has no register r7");
 	error_case("C t\n(* open\n", "unterminated (* comment");
 	error_case("C t\n{}\nP1(int *x) { }\nexists (x=1)\n", "out of order");
+	/* a name longer than its field is refused, never cut (two names
+	 * sharing their first bytes would become one variable) */
+	error_case("C t\n{}\nP0(int *abcdefghijklmnopqrstuvwxyz0123456789) "
+		   "{ WRITE_ONCE(*abcdefghijklmnopqrstuvwxyz0123456789, 1); }\n"
+		   "exists (abcdefghijklmnopqrstuvwxyz0123456789=1)\n",
+		   "shared variable name 'abcdefghijklmnopqrstuvwxyz0123456789' is longer than 23");
+	error_case("C t\n{}\nP0(int *x) { int r0123456789abcdefgh; "
+		   "r0123456789abcdefgh = READ_ONCE(*x); }\nexists (x=1)\n",
+		   "register name 'r0123456789abcdefgh' in P0 is longer than 15");
 
 	/* robustness: truncations and mutations of every seed */
 	const char *seeds[] = { "sb.litmus", "lock-if.litmus" };

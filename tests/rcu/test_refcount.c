@@ -6,7 +6,9 @@
  *    (inc-from-zero), underflow (refcount-underflow), overflow past
  *    INT_MAX (refcount-saturated), refcount_dec() hitting 0 (warn-on);
  *  - in setup (the host context) the report does not end the execution
- *    and the counter is left saturated at REFCOUNT_SATURATED;
+ *    and the counter is left saturated at REFCOUNT_SATURATED, except
+ *    refcount_dec_not_one() on 0, whose underflow warning leaves it at 0
+ *    (the kernel's WARN_ONCE(), no refcount_warn_saturate());
  *  - the legal paths are silent: dec_and_test's last put, inc_not_zero and
  *    add_not_zero on 0 (false), dec_if_one, dec_not_one, dec_and_lock
  *    (the lock only on the last put);
@@ -32,7 +34,8 @@ struct rc_world {
 
 enum {
 	V_INC_ZERO, V_ADD_ZERO, V_UNDERFLOW, V_SUB_UNDERFLOW, V_SATURATE, V_ADD_NZ_SATURATE,
-	V_DEC_LEAK, V_LEGAL, V_HOST_SATURATE, V_RACE_INC, V_RACE_INC_NOT_ZERO, V_ATOMICS, V_NR
+	V_DEC_LEAK, V_LEGAL, V_HOST_SATURATE, V_HOST_DEC_NOT_ONE_ZERO, V_RACE_INC,
+	V_RACE_INC_NOT_ZERO, V_ATOMICS, V_NR
 };
 
 static void rc_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -45,6 +48,10 @@ static void rc_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	if (variant == V_HOST_SATURATE) {
 		refcount_set(&W->r, INT_MAX);
 		refcount_inc(&W->r);   /* recorded; the counter saturates */
+	}
+	if (variant == V_HOST_DEC_NOT_ONE_ZERO) {
+		refcount_set(&W->r, 0);
+		W->results[0] = refcount_dec_not_one(&W->r);   /* warns, true, stays 0 */
 	}
 }
 
@@ -200,6 +207,15 @@ int main(void)
 		const struct rc_world *W = weft_last_world();
 		CHECK(W->r.refs.counter == REFCOUNT_SATURATED, "saturated at %d",
 		      W->r.refs.counter);
+		ro.variant = V_HOST_DEC_NOT_ONE_ZERO;
+		weft_dfs_init(&d, &rc_sc, 0, NULL, 0);
+		CHECK(weft_execute(&ro, &weft_strategy_dfs, &d, &r) == 0 &&
+		      r.kind == WEFT_KIND_REFCOUNT_UNDERFLOW, "dec_not_one on 0: %s",
+		      weft_kind_name(r.kind));
+		W = weft_last_world();
+		CHECK(W->r.refs.counter == 0 && W->results[0] == 1,
+		      "dec_not_one on 0 left %d (returned %d), want 0 (true)", W->r.refs.counter,
+		      W->results[0]);
 	}
 
 	struct t_out o = t_dfs(&rc_sc, V_RACE_INC, 0, 1000);

@@ -4,7 +4,8 @@
  *    (a store into one index replaces the whole entry, an erase erases
  *    it), xa_get_order, splits at both levels (root entries into leaves,
  *    leaf entries in place, root entries into smaller root entries),
- *    cmpxchg and insert, -EINVAL and -ENOMEM;
+ *    cmpxchg and insert, -EINVAL (an internal entry, whatever the index
+ *    holds; a split into NULL) and -ENOMEM;
  *  - xa_load never returns a torn entry: lookups racing a split (into new
  *    leaves, into siblings of a leaf, of an order-5 entry over four root
  *    slots) and the per-index stores after it see the old entry or a new
@@ -91,10 +92,20 @@ static void api(struct xw *W)
 	T(xa_store_order(xa, 17, 2, A(W), 0) == NULL);
 	T(xa_load(xa, 16) == A(W) && xa_load(xa, 19) == A(W) && xa_load(xa, 20) == NULL);
 	T(xa_get_order(xa, 18) == 2);
+	/* a split to its own order is refused and leaves the entry alone */
+	T(xa_split(xa, 18, 2, C(W)) == -22 && xa_load(xa, 16) == A(W) && xa_get_order(xa, 19) == 2);
 	T(xa_split(xa, 18, 0, C(W)) == 0);
 	T(xa_load(xa, 16) == C(W) && xa_load(xa, 19) == C(W) && xa_get_order(xa, 17) == 0);
 	T(xa_store(xa, 17, B(W), 0) == C(W));
 	T(xa_load(xa, 17) == B(W) && xa_load(xa, 16) == C(W));
+	/* an order-2 store at an unaligned index covers its aligned range;
+	 * erasing it by its last index clears it all, so a later store at
+	 * its second index stores that index alone */
+	T(xa_store_order(xa, 22, 2, A(W), 0) == NULL && xa_load(xa, 20) == A(W) &&
+	  xa_load(xa, 23) == A(W) && xa_get_order(xa, 21) == 2);
+	T(xa_erase(xa, 23) == A(W) && xa_load(xa, 20) == NULL && xa_load(xa, 22) == NULL);
+	T(xa_store(xa, 21, C(W), 0) == NULL && xa_load(xa, 20) == NULL && xa_load(xa, 22) == NULL &&
+	  xa_load(xa, 21) == C(W) && xa_erase(xa, 21) == C(W));
 	/* an order-4 entry over root slots 4 and 5, split into new leaves */
 	T(xa_store_order(xa, 32, 4, A(W), 0) == NULL);
 	T(xa_get_order(xa, 47) == 4 && xa_load(xa, 40) == A(W));
@@ -110,10 +121,18 @@ static void api(struct xw *W)
 	T(xa_insert(xa, 60, A(W), 0) == 0 && xa_insert(xa, 60, B(W), 0) == -16);
 	T(xa_cmpxchg(xa, 60, B(W), C(W), 0) == A(W) && xa_load(xa, 60) == A(W));
 	T(xa_cmpxchg(xa, 60, A(W), C(W), 0) == A(W) && xa_load(xa, 60) == C(W));
+	/* an empty index holds NULL: a compare with another old fails */
+	T(xa_cmpxchg(xa, 62, A(W), B(W), 0) == NULL && xa_load(xa, 62) == NULL);
 	/* errors */
 	T(xa_err(xa_store(xa, 64, A(W), 0)) == -22);
 	T(xa_err(xa_store(xa, 1, xa_mk_sibling(0), 0)) == -22);
 	T(xa_split(xa, 50, 0, A(W)) == -22);
+	/* an internal entry is refused whatever the index holds (it was
+	 * refused only where the compare matched), and a split into NULL
+	 * entries is refused (siblings of an empty slot) */
+	T(xa_err(xa_cmpxchg(xa, 61, A(W), xa_mk_sibling(0), 0)) == -22);
+	T(xa_insert(xa, 60, xa_mk_sibling(0), 0) == -22 && xa_load(xa, 60) == C(W));
+	T(xa_split(xa, 47, 0, NULL) == -22 && xa_get_order(xa, 46) == 1 && xa_load(xa, 47) == B(W));
 	/* no free leaf for a split of four root slots: the five leaves
 	 * replaced or emptied so far await their grace period (the callback
 	 * kthread runs when this thread ends), four more are in use */
@@ -212,7 +231,7 @@ int main(void)
 	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);
 	CHECK(o.kind == WEFT_KIND_NONE, "api: %s (%s)", weft_kind_name(o.kind), o.r.report.msg);
 	const struct xw *W = weft_last_world();
-	CHECK(W->res[63] == 35, "api: %d checks ran", W->res[63]);
+	CHECK(W->res[63] == 43, "api: %d checks ran", W->res[63]);
 	for (int i = 0; i < W->res[63]; i++)
 		CHECK(W->res[i] == 1, "api check %d", i);
 	/* leaves: slots 0-3 (four after the last store loop), 4 and 5 gone

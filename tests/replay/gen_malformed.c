@@ -7,6 +7,15 @@
  *
  * Content edits work on the decompressed sections (docs/replay-format.md)
  * and re-wrap them with weft_replay_wrap().
+ *
+ * Field by field (field_by_field()): every field of every section that has
+ * out-of-range values gets one, written by a section writer of this file
+ * (not the library's, which cannot write them), and the reader must refuse
+ * it with exit 3 and a message that names the field. Fields where every
+ * value is in range are the 64-bit fingerprint (a mismatch is a stale file,
+ * exit 5: stale-fingerprint.weft), the site ids of the sites section and of
+ * lockdep facts (hashes; an unknown one names nothing), the trace hash and
+ * the state hashes (a mismatch is a DESYNC, exit 4: desync-trace-hash.weft).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +78,361 @@ static unsigned sections(const uint8_t *c, size_t n, size_t *off, size_t *body, 
 		k++;
 	}
 	return k;
+}
+
+/* ------------------------------------------------------ field by field */
+
+struct wb {
+	uint8_t p[8192];
+	size_t n;
+};
+
+static void wv(struct wb *b, uint64_t v)
+{
+	do {
+		uint8_t c = v & 0x7f;
+		v >>= 7;
+		b->p[b->n++] = (uint8_t)(c | (v ? 0x80 : 0));
+	} while (v);
+}
+
+static void w8(struct wb *b, unsigned v)
+{
+	b->p[b->n++] = (uint8_t)v;
+}
+
+static void wle(struct wb *b, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static void wstr(struct wb *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	wv(b, n);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+/* a string of n bytes c */
+static void wfill(struct wb *b, char c, size_t n)
+{
+	wv(b, n);
+	memset(b->p + b->n, c, n);
+	b->n += n;
+}
+
+static void wsection(struct wb *b, unsigned tag, const struct wb *body)
+{
+	w8(b, tag);
+	wv(b, body->n);
+	memcpy(b->p + b->n, body->p, body->n);
+	b->n += body->n;
+}
+
+enum field {
+	F_NONE,
+	F_SCENARIO_LONG, F_SCENARIO_EMPTY, F_VARIANT_CHAR, F_VARIANT_LONG, F_STRATEGY_CHAR,
+	F_STRATEGY_LONG, F_TOOL_CHAR, F_TOOL_LONG, F_CPUS, F_THREADS,
+	F_INPUT_LONG, F_WORKLOAD_LONG,
+	F_SITE_COUNT, F_SITES_SHORT,
+	F_DEC_FLAGS, F_DEC_SAMERUN0, F_DEC_STEP_DELTA, F_DEC_STEP_OVERFLOW, F_DEC_RUNNABLE,
+	F_DEC_CURRENT, F_DEC_SITE_INDEX, F_DEC_NO_SITES,
+	F_CHOICE_COUNT, F_CHOICE_VALUE, F_CHOICES_SHORT,
+	F_KIND_CHAR, F_KIND_LONG, F_HERE_STEP, F_HERE_THREAD, F_OTHER_THREAD, F_OTHER_CPU,
+	F_SITE_TEXT_CHAR, F_SITE_TEXT_LONG, F_OBJECT_CHAR, F_OBJECT_LONG, F_MESSAGE_LONG,
+	F_STEPS, F_PREEMPTIONS, F_HASH_COUNT, F_HASHES_SHORT,
+	F_CHECKS_VALUE, F_FACT_USAGE, F_FACT_EDGE_USAGE, F_FACT_TID_A, F_FACT_TID_B,
+	F_FACT_CLASS_B, F_FACT_USE_B_SIDE, F_FACT_STEP, F_FACT_LOC_A, F_FACT_LOC_B,
+	F_FACT_CLASS_A_OFFSET, F_FACT_CLASS_B_OFFSET,
+	F__N
+};
+
+static const struct {
+	const char *name;
+	const char *msg;
+} fields[F__N] = {
+	[F_SCENARIO_LONG] = { "meta-scenario-too-long", "scenario name is 65, more than 64" },
+	[F_SCENARIO_EMPTY] = { "meta-scenario-empty", "scenario and variant names must be non-empty" },
+	[F_VARIANT_CHAR] = { "meta-variant-space", "variant name contains byte 0x20" },
+	[F_VARIANT_LONG] = { "meta-variant-too-long", "variant name is 65, more than 64" },
+	[F_STRATEGY_CHAR] = { "meta-strategy-space", "strategy name contains byte 0x20" },
+	[F_STRATEGY_LONG] = { "meta-strategy-too-long", "strategy name is 33, more than 32" },
+	[F_TOOL_CHAR] = { "meta-tool-control-char", "tool contains byte 0x07" },
+	[F_TOOL_LONG] = { "meta-tool-too-long", "tool is 33, more than 32" },
+	[F_CPUS] = { "meta-cpus-65", "CPU count 65 is not in 1..64" },
+	[F_THREADS] = { "meta-threads-0", "thread count 0 is not in 1..64" },
+	[F_INPUT_LONG] = { "input-too-long", "input section: 704 bytes, more than 703" },
+	[F_WORKLOAD_LONG] = { "workload-too-long", "workload section: 704 bytes, more than 703" },
+	[F_SITE_COUNT] = { "sites-count", "site count is 4097, more than 4096" },
+	[F_SITES_SHORT] = { "sites-short", "sites section: truncated" },
+	[F_DEC_FLAGS] = { "decision-flags", "decision 0: unknown flag bits 0x10" },
+	[F_DEC_SAMERUN0] = { "decision-samerun-first", "decision 0 repeats a previous runnable mask" },
+	[F_DEC_STEP_DELTA] = { "decision-step-delta", "step delta is 4294967296, more than 4294967295" },
+	[F_DEC_STEP_OVERFLOW] = { "decision-step-overflow", "step overflows 32 bits" },
+	[F_DEC_RUNNABLE] = { "decision-runnable-mask", "runnable mask: varint overflows 64 bits" },
+	[F_DEC_CURRENT] = { "decision-current-thread", "current thread 5 is not runnable" },
+	[F_DEC_SITE_INDEX] = { "decision-site-index", "site index is" },
+	[F_DEC_NO_SITES] = { "decision-no-sites", "refers to an empty site table" },
+	[F_CHOICE_COUNT] = { "choices-count", "choice count is 4097, more than 4096" },
+	[F_CHOICE_VALUE] = { "choices-value", "choice value is 4294967296" },
+	[F_CHOICES_SHORT] = { "choices-short", "choices section: truncated" },
+	[F_KIND_CHAR] = { "verdict-kind-space", "kind name contains byte 0x20" },
+	[F_KIND_LONG] = { "verdict-kind-too-long", "kind name is 33, more than 32" },
+	[F_HERE_STEP] = { "verdict-here-step", "verdict section: step is 4294967296" },
+	[F_HERE_THREAD] = { "verdict-here-thread", "the failing access names thread 7" },
+	[F_OTHER_THREAD] = { "verdict-other-thread", "the other access names thread 7" },
+	[F_OTHER_CPU] = { "verdict-other-cpu", "the other access names CPU 9" },
+	[F_SITE_TEXT_CHAR] = { "verdict-site-text-newline", "site text contains byte 0x0a" },
+	[F_SITE_TEXT_LONG] = { "verdict-site-text-too-long", "site text is 201, more than 200" },
+	[F_OBJECT_CHAR] = { "verdict-object-tab", "object contains byte 0x09" },
+	[F_OBJECT_LONG] = { "verdict-object-too-long", "object is 65, more than 64" },
+	[F_MESSAGE_LONG] = { "verdict-message-too-long", "message is 193, more than 192" },
+	[F_STEPS] = { "hashes-steps", "steps is 4294967296" },
+	[F_PREEMPTIONS] = { "hashes-preemptions", "preemptions is 4294967296" },
+	[F_HASH_COUNT] = { "hashes-count", "state hash count is 65537, more than 65536" },
+	[F_HASHES_SHORT] = { "hashes-short", "hashes section: truncated" },
+	[F_CHECKS_VALUE] = { "checks-value", "checks is 256, more than 255" },
+	[F_FACT_USAGE] = { "checks-fact-usage", "unknown usage 4" },
+	[F_FACT_EDGE_USAGE] = { "checks-fact-edge-usage", "usage 2 on a lock-order edge" },
+	[F_FACT_TID_A] = { "checks-fact-thread-a", "thread of a 9" },
+	[F_FACT_TID_B] = { "checks-fact-thread-b", "thread of b 9" },
+	[F_FACT_CLASS_B] = { "checks-fact-class-b", "malformed lock class b" },
+	[F_FACT_USE_B_SIDE] = { "checks-fact-usage-b-side", "a usage fact with a b side" },
+	[F_FACT_STEP] = { "checks-fact-step", "lockdep fact step is 4294967296" },
+	[F_FACT_LOC_A] = { "checks-fact-offset-a", "offset of a is outside" },
+	[F_FACT_LOC_B] = { "checks-fact-offset-b", "offset of b is outside" },
+	[F_FACT_CLASS_A_OFFSET] = { "checks-fact-class-a-offset", "class a's offset is outside" },
+	[F_FACT_CLASS_B_OFFSET] = { "checks-fact-class-b-offset", "class b's offset is outside" },
+};
+
+#define TOO_BIG (1ull << 32)   /* one past a u32 field */
+
+static void side(struct wb *b, const struct weft_replay_side *s, bool here, enum field f)
+{
+	wle(b, s->site_id, 4);
+	wv(b, here && f == F_HERE_STEP ? TOO_BIG : s->step);
+	w8(b, here && f == F_HERE_THREAD ? 7 : !here && f == F_OTHER_THREAD ? 7 : s->tid);
+	w8(b, !here && f == F_OTHER_CPU ? 9 : s->cpu);
+}
+
+/* The content of e (a decoded copy of the base file) with field f out of
+ * range, written section by section; sites are e's decision sites in order
+ * of first use. */
+static void content_with(const struct weft_replay *e, enum field f, struct wb *c)
+{
+	static struct wb b;
+	uint32_t sites[64];
+	size_t ns = 0;
+
+	for (size_t i = 0; i < e->nr_dec; i++) {
+		size_t k;
+		if (e->dec[i].site_id == WEFT_SITE_ANY)
+			continue;
+		for (k = 0; k < ns && sites[k] != e->dec[i].site_id; k++)
+			;
+		if (k == ns && ns < 64)
+			sites[ns++] = e->dec[i].site_id;
+	}
+	c->n = 0;
+
+	b.n = 0;
+	if (f == F_SCENARIO_LONG)
+		wfill(&b, 'a', 65);
+	else
+		wstr(&b, f == F_SCENARIO_EMPTY ? "" : e->scenario);
+	if (f == F_VARIANT_LONG)
+		wfill(&b, 'v', 65);
+	else
+		wstr(&b, f == F_VARIANT_CHAR ? "ab ba" : e->variant);
+	if (f == F_STRATEGY_LONG)
+		wfill(&b, 's', 33);
+	else
+		wstr(&b, f == F_STRATEGY_CHAR ? "d fs" : e->strategy);
+	if (f == F_TOOL_LONG)
+		wfill(&b, 't', 33);
+	else
+		wstr(&b, f == F_TOOL_CHAR ? "weft\a" : e->tool);
+	wle(&b, e->fingerprint, 8);
+	w8(&b, f == F_CPUS ? 65 : e->nr_cpus);
+	w8(&b, f == F_THREADS ? 0 : e->nr_threads);
+	w8(&b, e->lock);
+	wsection(c, WEFT_RT_META, &b);
+
+	for (int k = 0; k < 2; k++) {
+		b.n = 0;
+		if ((k == 0 && f == F_INPUT_LONG) || (k == 1 && f == F_WORKLOAD_LONG)) {
+			memset(b.p, 0, 704);
+			b.n = 704;
+		} else {
+			memcpy(b.p, k ? e->workload : e->input, k ? e->workload_len : e->input_len);
+			b.n = k ? e->workload_len : e->input_len;
+		}
+		wsection(c, k ? WEFT_RT_WORKLOAD : WEFT_RT_INPUT, &b);
+	}
+
+	b.n = 0;
+	if (f == F_SITE_COUNT) {
+		wv(&b, 4097);
+	} else if (f == F_DEC_NO_SITES) {
+		wv(&b, 0);
+	} else {
+		wv(&b, ns + (f == F_SITES_SHORT));
+		for (size_t k = 0; k < ns; k++)
+			wle(&b, sites[k], 4);
+	}
+	wsection(c, WEFT_RT_SITES, &b);
+
+	/* decisions: every field written out (no compression flags but NOSITE) */
+	b.n = 0;
+	wv(&b, e->nr_dec);
+	uint32_t prev = 0;
+	for (size_t i = 0; i < e->nr_dec; i++) {
+		const struct weft_decision_rec *d = &e->dec[i];
+		bool nosite = d->site_id == WEFT_SITE_ANY && f != F_DEC_NO_SITES;
+		uint8_t fl = nosite ? WEFT_RD_NOSITE : 0;
+		if (i == 0 && f == F_DEC_FLAGS)
+			fl |= 0x10;
+		if (i == 0 && f == F_DEC_SAMERUN0)
+			fl |= WEFT_RD_SAMERUN;
+		w8(&b, fl);
+		if (f == F_DEC_STEP_DELTA && i == 0)
+			wv(&b, TOO_BIG);
+		else if (f == F_DEC_STEP_OVERFLOW && i < 2)
+			wv(&b, 0xffffffffull);
+		else
+			wv(&b, d->step - prev);
+		if (!(fl & WEFT_RD_SAMERUN)) {
+			if (f == F_DEC_RUNNABLE && i == 0) {
+				/* a 65-bit mask: ten bytes, the last carrying bit 64 */
+				for (int k = 0; k < 9; k++)
+					w8(&b, 0xff);
+				w8(&b, 0x02);
+			} else {
+				wv(&b, d->runnable);
+			}
+		}
+		w8(&b, f == F_DEC_CURRENT && i == 0 ? 5 : d->cur);
+		w8(&b, d->dflt);
+		w8(&b, d->chosen);
+		if (!nosite) {
+			size_t k;
+			for (k = 0; k < ns && sites[k] != d->site_id; k++)
+				;
+			wv(&b, f == F_DEC_SITE_INDEX && i == 0 ? ns : f == F_DEC_NO_SITES ? 0 : k);
+		}
+		prev = d->step;
+	}
+	wsection(c, WEFT_RT_DECISIONS, &b);
+
+	b.n = 0;
+	if (f == F_CHOICE_COUNT) {
+		wv(&b, 4097);
+	} else if (f == F_CHOICE_VALUE) {
+		wv(&b, 1);
+		wv(&b, TOO_BIG);
+	} else if (f == F_CHOICES_SHORT) {
+		wv(&b, 5);
+	} else {
+		wv(&b, e->nr_choices);
+		for (size_t i = 0; i < e->nr_choices; i++)
+			wv(&b, e->choices[i]);
+	}
+	wsection(c, WEFT_RT_CHOICES, &b);
+
+	b.n = 0;
+	if (f == F_KIND_LONG)
+		wfill(&b, 'k', 33);
+	else
+		wstr(&b, f == F_KIND_CHAR ? "dead lock" : e->kind ? weft_kind_name(e->kind) : "none");
+	side(&b, &e->here, true, f);
+	side(&b, &e->other, false, f);
+	if (f == F_SITE_TEXT_LONG)
+		wfill(&b, 'x', 201);
+	else
+		wstr(&b, f == F_SITE_TEXT_CHAR ? "two\nlines" : e->site_text);
+	if (f == F_OBJECT_LONG)
+		wfill(&b, 'o', 65);
+	else
+		wstr(&b, f == F_OBJECT_CHAR ? "page\t0" : e->object);
+	if (f == F_MESSAGE_LONG)
+		wfill(&b, 'm', 193);
+	else
+		wstr(&b, e->msg);
+	wsection(c, WEFT_RT_VERDICT, &b);
+
+	b.n = 0;
+	wle(&b, e->trace_hash, 8);
+	wv(&b, f == F_STEPS ? TOO_BIG : e->steps);
+	wv(&b, f == F_PREEMPTIONS ? TOO_BIG : e->preemptions);
+	if (f == F_HASH_COUNT) {
+		wv(&b, 65537);
+	} else {
+		wv(&b, e->nr_state_hashes + (f == F_HASHES_SHORT));
+		for (size_t i = 0; i < e->nr_state_hashes; i++)
+			wle(&b, e->state_hashes[i], 8);
+	}
+	wsection(c, WEFT_RT_HASHES, &b);
+
+	/* checks: an edge and a usage fact, in range but for the field */
+	if (f < F_CHECKS_VALUE)
+		return;
+	b.n = 0;
+	wv(&b, f == F_CHECKS_VALUE ? 256 : 7);
+	wv(&b, 2);
+	/* the edge: world offsets 0 and 4 of the scenario's world */
+	w8(&b, WEFT_LOCKDEP_FACT_EDGE);
+	w8(&b, f == F_FACT_EDGE_USAGE ? 2 : 0);
+	w8(&b, f == F_FACT_TID_A ? 9 : 0);
+	w8(&b, f == F_FACT_TID_B ? 9 : 1);
+	wle(&b, 2ull << 32 | (f == F_FACT_CLASS_A_OFFSET ? 0x7fffffff : 0), 8);
+	wle(&b, f == F_FACT_CLASS_B ? 3ull << 32 : 2ull << 32 | (f == F_FACT_CLASS_B_OFFSET ? 0x7fffffff : 4), 8);
+	wle(&b, f == F_FACT_LOC_A ? 0x7fffffff : 0, 4);
+	wle(&b, f == F_FACT_LOC_B ? 0x7fffffff : 4, 4);
+	wle(&b, 0, 4);
+	wle(&b, 0, 4);
+	wv(&b, f == F_FACT_STEP ? TOO_BIG : 3);
+	wv(&b, 5);
+	/* the usage fact: class 1 << 32 | a site id, no b side */
+	w8(&b, WEFT_LOCKDEP_FACT_USE);
+	w8(&b, f == F_FACT_USAGE ? 4 : 1);
+	w8(&b, 0);
+	w8(&b, 0);
+	wle(&b, 1ull << 32 | 0x1234, 8);
+	wle(&b, f == F_FACT_USE_B_SIDE ? 2ull << 32 : 0, 8);
+	wle(&b, 0, 4);
+	wle(&b, 0, 4);
+	wle(&b, 0, 4);
+	wle(&b, 0, 4);
+	wv(&b, 2);
+	wv(&b, 0);
+	wsection(c, WEFT_RT_CHECKS, &b);
+}
+
+static int field_by_field(const uint8_t *file, size_t fn)
+{
+	static struct wb c;
+	struct weft_replay e;
+	char err[256];
+
+	if (weft_replay_decode(file, fn, &e, err, sizeof(err)))
+		return 3;
+	/* the writer itself, with no field out of range (and with a checks
+	 * section): a valid file */
+	content_with(&e, F_NONE, &c);
+	put_wrapped("fields-base.weft", c.p, c.n, 0, 1, "");
+	content_with(&e, F__N, &c);   /* past every field: a valid checks section too */
+	put_wrapped("fields-base-checks.weft", c.p, c.n, 0, 1, "");
+	for (unsigned f = F_NONE + 1; f < F__N; f++) {
+		char name[80];
+		snprintf(name, sizeof(name), "%s.weft", fields[f].name);
+		content_with(&e, (enum field)f, &c);
+		put_wrapped(name, c.p, c.n, 0, 3, fields[f].msg);
+	}
+	weft_replay_free(&e);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -380,6 +744,8 @@ int main(int argc, char **argv)
 		put_wrapped("section-trailing-bytes.weft", t, n, 0, 3,
 			    "1 unexpected bytes at the end of the section");
 	}
+	if (field_by_field(file, fn))
+		return 3;
 	fclose(manifest);
 	printf("gen_malformed: %u files in %s\n", nr_files, outdir);
 	weft_replay_free(&rf);

@@ -89,7 +89,7 @@ static inline struct weft_exec_result st_run_script(const struct weft_scenario *
 		s->at[k] = -1;
 	for (; prio && *prio >= 0 && s->nprio < WEFT_MAX_THREADS; prio++)
 		s->prio[s->nprio++] = *prio;
-	for (unsigned k = 0; at && at[k] != -2 && k < 16; k++)
+	for (unsigned k = 0; at && k < 16 && at[k] != -2; k++)
 		s->at[k] = at[k];
 	CHECK(weft_execute(&o, &st_script_ops, s, &r) == 0, "execute %s", sc->name);
 	return r;

@@ -17,7 +17,10 @@
  *  - lost-wakeup and deadlock are told apart: cycles among owners
  *    (mutexes, rwsem readers and writers, page locks) are deadlocks, an
  *    owner that ended holding a lock too; a sleeper on a channel nobody
- *    owns is a lost wakeup, even when others wait for it;
+ *    owns is a lost wakeup, even when others wait for it, and a bit-wait
+ *    sleeper's owner is the holder of the bit it waits on (its own page
+ *    lock does not make a writeback wait nobody ends a deadlock); a
+ *    thread that nested down_read() three deep and left holds nothing;
  *  - the open-coded pattern: a wake_up() between prepare_to_wait() and
  *    schedule() makes schedule() return without sleeping (some dfs
  *    interleaving of the check-then-sleep bug shows it);
@@ -47,7 +50,8 @@ enum {
 	V_RWSEM_UP_WRITE_OTHER, V_SEM_HANDOFF, V_COND_UNHELD, V_PAGE_UNLOCK_UNLOCKED,
 	V_PAGE_LOCK_FREE, V_PAGE_UNLOCK_FREED,
 	V_ABBA_MUTEX, V_WQ_LOST, V_HOLDER_SLEEPS_LOST, V_ENDED_HOLDING, V_SEM_NEVER_UP,
-	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED,
+	V_PAGE_ABBA, V_RWSEM_READER_CYCLE, V_PAGE_WAIT_LOCKED, V_PAGE_OTHER_BIT_LOST,
+	V_RWSEM_DEEP_READ, V_WQ_MIXED, V_COMPLETION_ONE, V_RWSEM_DOWNGRADE, V_PAGE_BIT_WAKE,
 	V_BLOCK_NOT_RUNNING, V_MUTEX_UNDER_SPIN, V_WAIT_EVENT_UNDER_SPIN, V_PAGE_LOCK_NOPREEMPT,
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
@@ -122,6 +126,12 @@ static void pw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		break;
 	case V_SPURIOUS_IF:
 		weft_pthread_cond_init_spurious(&W->cv);
+		break;
+	case V_PAGE_OTHER_BIT_LOST:
+		set_bit(WEFT_PG_writeback, &W->pa->flags);   /* nobody will end it */
+		break;
+	case V_PAGE_BIT_WAKE:
+		set_bit(WEFT_PG_writeback, &W->pa->flags);   /* T0 ends it */
 		break;
 	}
 }
@@ -438,6 +448,98 @@ static void pw_thread(void *w, unsigned tid)
 		unlock_page(a);
 		break;
 	}
+	case V_PAGE_OTHER_BIT_LOST:
+		/* T0 locks the page, then waits for a writeback nobody ends
+		 * or wakes: a lost wakeup, though T0 holds a bit of the word */
+		if (tid == 0) {
+			lock_page(W->pa);
+			weft_wait_on_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 false, WEFT_SITE(WEFT_EV_WAIT,
+								  "folio_wait_writeback(pa)"));
+			unlock_page(W->pa);
+		}
+		break;
+	case V_RWSEM_DEEP_READ:
+		/* T0 reads three deep and leaves while T1 reads, then writes:
+		 * it holds nothing, so it waits for T1 (no deadlock) */
+		if (tid == 0) {
+			wait_for_completion(&W->c);
+			for (int i = 0; i < 3; i++)
+				down_read(&W->rw);
+			for (int i = 0; i < 3; i++)
+				up_read(&W->rw);
+			complete(&W->ack);
+			down_write(&W->rw);
+			up_write(&W->rw);
+		} else {
+			down_read(&W->rw);
+			complete(&W->c);
+			wait_for_completion(&W->ack);
+			up_read(&W->rw);
+		}
+		break;
+	case V_WQ_MIXED:
+		/* a non-exclusive and an exclusive waiter on one queue: one
+		 * wake_up() wakes both (the non-exclusive one does not use up
+		 * the exclusive wake-up) */
+		if (tid == 0) {
+			WRITE_ONCE(W->flag, 1);
+			wake_up(&W->wq);
+		} else if (tid == 1) {
+			wait_event(W->wq, READ_ONCE(W->flag));
+		} else {
+			wait_event_exclusive(W->wq, READ_ONCE(W->flag));
+		}
+		break;
+	case V_RWSEM_DOWNGRADE:
+		/* T1 queues for write behind T0's write lock; T0 downgrades:
+		 * it still reads, so T1 waits on */
+		if (tid == 0) {
+			down_write(&W->rw);
+			complete(&W->c);
+			downgrade_write(&W->rw);
+			WRITE_ONCE(W->x, 1);
+			BUG_ON(READ_ONCE(W->flag));   /* the writer is in with us */
+			up_read(&W->rw);
+		} else {
+			wait_for_completion(&W->c);
+			down_write(&W->rw);
+			WRITE_ONCE(W->flag, 1);
+			up_write(&W->rw);
+		}
+		break;
+	case V_PAGE_BIT_WAKE:
+		/* T1 waits for the writeback, T2 for the page lock T0 holds:
+		 * unlock_page() wakes T2 only, the end of the writeback T1 */
+		if (tid == 0) {
+			lock_page(W->pa);
+			complete_all(&W->c);
+			unlock_page(W->pa);
+			clear_bit(WEFT_PG_writeback, &W->pa->flags);
+			weft_wake_up_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 WEFT_SITE(WEFT_EV_WAKE, "folio_end_writeback(pa)"));
+		} else if (tid == 1) {
+			wait_for_completion(&W->c);
+			weft_wait_on_bit_waiters(&W->pa->flags, WEFT_PG_writeback, WEFT_PG_waiters,
+						 false, WEFT_SITE(WEFT_EV_WAIT,
+								  "folio_wait_writeback(pa)"));
+			BUG_ON(test_bit(WEFT_PG_writeback, &W->pa->flags));   /* woken by the end */
+		} else {
+			wait_for_completion(&W->c);
+			lock_page(W->pa);
+			unlock_page(W->pa);
+		}
+		break;
+	case V_COMPLETION_ONE:
+		/* two waiters, complete() twice: each wakes one waiter */
+		if (tid == 0) {
+			complete(&W->c);
+			WRITE_ONCE(W->x, 1);
+			complete(&W->c);
+		} else {
+			wait_for_completion(&W->c);
+		}
+		break;
 	case V_RWSEM_READER_CYCLE:
 		if (tid == 0) {
 			down_read(&W->rw);
@@ -739,6 +841,47 @@ static void test_owner_checks(void)
 	       "unlock_page after the page was freed", "folio_unlock on page 0");
 }
 
+/* Who a wake-up wakes: complete() one waiter (the other stays asleep: it
+ * sleeps once), wake_up() every non-exclusive waiter and one exclusive. */
+static void test_wake_counts(void)
+{
+	static const int waiters_first[] = { 1, 2, 0, -1 };
+	struct st_script *s = calloc(1, sizeof(*s));
+
+	pw_sc.nr_threads = 3;
+	struct weft_exec_result r = st_run_prio(&pw_sc, V_COMPLETION_ONE, WEFT_LOCK_TAS, s,
+						waiters_first, false);
+	unsigned b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED), b2 = st_count(&s->log, 2, WEFT_DEP_BLOCKED);
+	CHECK(r.kind == WEFT_KIND_NONE && b1 == 1 && b2 == 1,
+	      "complete() with two waiters: %s, T1 slept %u times, T2 %u: want each once (a "
+	      "complete() wakes one)", weft_kind_name(r.kind), b1, b2);
+	r = st_run_prio(&pw_sc, V_WQ_MIXED, WEFT_LOCK_TAS, s, waiters_first, false);
+	CHECK(r.kind == WEFT_KIND_NONE, "a non-exclusive and an exclusive waiter, one wake_up(): "
+	      "%s (%s)", weft_kind_name(r.kind), r.report.msg);
+	r = st_run_prio(&pw_sc, V_PAGE_BIT_WAKE, WEFT_LOCK_TAS, s, waiters_first, false);
+	b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED);
+	CHECK(r.kind == WEFT_KIND_NONE && b1 == 2,
+	      "unlock_page() with a writeback waiter on the word: %s (%s), it slept %u times, "
+	      "want twice (the completion, the writeback): the unlock wakes lock waiters only",
+	      weft_kind_name(r.kind), r.report.msg, b1);
+	pw_sc.nr_threads = 2;
+	expect(V_WQ_MIXED, 3, 2, WEFT_KIND_NONE, "wake_up() of a mixed queue, every interleaving",
+	       NULL);
+	/* downgrade_write() with a writer queued: the writer is not let in
+	 * (ticket) or woken (tas) while the downgrader reads */
+	static const int t1_first[] = { 1, 0, -1 };
+	for (int lk = 0; lk < 2; lk++) {
+		r = st_run_prio(&pw_sc, V_RWSEM_DOWNGRADE, lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS, s,
+				t1_first, false);
+		b1 = st_count(&s->log, 1, WEFT_DEP_BLOCKED);
+		CHECK(r.kind == WEFT_KIND_NONE && b1 == 2,
+		      "downgrade_write() with a writer queued (%s): %s (%s), the writer slept %u "
+		      "times, want twice (the completion, then the rwsem until up_read())",
+		      lk ? "ticket" : "tas", weft_kind_name(r.kind), r.report.msg, b1);
+	}
+	free(s);
+}
+
 static void test_classification(void)
 {
 	struct st_dfs_out o;
@@ -758,6 +901,10 @@ static void test_classification(void)
 	expect(V_RWSEM_READER_CYCLE, 2, 1, WEFT_KIND_DEADLOCK,
 	       "writer waiting for a reader that waits for it", "(rw_semaphore of T");
 	expect(V_PAGE_WAIT_LOCKED, 2, 3, WEFT_KIND_NONE, "wait_on_page_locked", NULL);
+	expect(V_RWSEM_DEEP_READ, 2, 2, WEFT_KIND_NONE,
+	       "down_write after reading three deep and leaving, while another reads", NULL);
+	expect(V_PAGE_OTHER_BIT_LOST, 2, 0, WEFT_KIND_LOST_WAKEUP,
+	       "a writeback wait nobody ends, under the sleeper's own page lock", "(bit lock)");
 }
 
 static void test_open_coded(void)
@@ -968,6 +1115,7 @@ int main(void)
 	test_fifo();
 	test_owner_checks();
 	test_classification();
+	test_wake_counts();
 	test_open_coded();
 	test_warn_and_host();
 	test_atomic_context();

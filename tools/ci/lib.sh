@@ -35,20 +35,21 @@ weft_build() {
 	echo "$dir"
 }
 
-# weft_ctest DIR: run the suite of a build; its summary line goes to stdout
-# and is remembered in WEFT_CTEST_SUMMARIES.
+# weft_ctest DIR [LABEL]: run the suite of a build (LABEL: only the tests
+# with that ctest label, logged apart); its summary line goes to stdout and
+# is remembered in WEFT_CTEST_SUMMARIES.
 WEFT_CTEST_SUMMARIES=()
 weft_ctest() {
-	local dir="$1" log rc=0
-	log="$dir.ctest.log"
-	weft_log "ctest $(basename "$dir")"
-	ctest --test-dir "$dir" --output-on-failure -j "$WEFT_JOBS" >"$log" 2>&1 || rc=$?
+	local dir="$1" label="${2:-}" log rc=0
+	log="$dir.ctest${label:+-$label}.log"
+	weft_log "ctest $(basename "$dir")${label:+ -L $label}"
+	ctest --test-dir "$dir" --output-on-failure -j "$WEFT_JOBS" ${label:+-L "$label"} >"$log" 2>&1 || rc=$?
 	if [ "$rc" != 0 ]; then
 		cat "$log"
 	else
 		grep -E '^[0-9]+% tests passed' "$log" || true
 	fi
-	WEFT_CTEST_SUMMARIES+=("$(basename "$dir"): $(grep -E '^[0-9]+% tests passed' "$log" || echo 'no ctest summary')")
+	WEFT_CTEST_SUMMARIES+=("$(basename "$dir")${label:+ ($label)}: $(grep -E '^[0-9]+% tests passed' "$log" || echo 'no ctest summary')")
 	grep -qE '^[0-9]+% tests passed, 0 tests failed out of [1-9]' "$log" ||
 		weft_die "ctest in $dir (log: $log)"
 }

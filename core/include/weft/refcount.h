@@ -15,7 +15,8 @@
  *
  * A report from a model thread ends the execution; in setup or an audit
  * the counter is then set to REFCOUNT_SATURATED (INT_MIN / 2), as
- * refcount_warn_saturate() does, and stays saturated. The report's other
+ * refcount_warn_saturate() does, and stays saturated (refcount_dec_not_one()
+ * on 0 warns with the kernel's own WARN_ONCE() and leaves it at 0). The report's other
  * side is the last write of the counter (for an increment on 0: the put
  * that dropped it). Sites are the caller's ("refcount_inc(&obj->ref)").
  *
@@ -158,7 +159,8 @@ static inline bool __weft_refcount_dec_if_one(refcount_t *r, const struct weft_s
 }
 
 /* refcount_dec_not_one(): the kernel's loop; false if the count was 1
- * (nothing done), true otherwise (decremented, or saturated). */
+ * (nothing done), true otherwise (decremented, or saturated: left as it
+ * is; on 0 an underflow warning, the count left at 0, as the kernel's). */
 static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_site *ld,
 					       const struct weft_site *s)
 {
@@ -172,7 +174,12 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
 			return false;
 		unsigned nv = val - 1;
 		if (nv > val) {
-			weft_refcount_warn_saturate(r, REFCOUNT_SUB_UAF, &prev);
+			/* the kernel's WARN_ONCE() here leaves the count as it is
+			 * (no refcount_warn_saturate()) */
+			weft_report2(WEFT_KIND_REFCOUNT_UNDERFLOW, &r->refs,
+				     WEFT_SITE(WEFT_EV_NOTE, "refcount_dec_not_one(): underflow"),
+				     prev.valid ? &prev : NULL,
+				     "refcount_t: underflow; use-after-free");
 			return true;
 		}
 		unsigned old = (unsigned)__weft_refcount_rmw(r, WEFT_A_CMPXCHG, (int)val, (int)nv, s,

@@ -53,8 +53,9 @@ struct weft_mutex {
 };
 
 /* struct rw_semaphore (kernel/locking/rwsem.c). writer: 1 + the writer
- * thread, 0 if none; readers: read holds; held: each thread's read holds,
- * 2 bits per thread (saturating at 3), for owner checks and reports. */
+ * thread, 0 if none; readers: read holds; held: a summary of each
+ * thread's read holds, 2 bits per thread (saturating at 3); the owner
+ * checks and reports use exact depths the machine keeps beside it. */
 struct weft_rw_semaphore {
 	uint32_t writer;
 	uint32_t readers;

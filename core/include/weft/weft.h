@@ -716,9 +716,15 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * thread on a CPU no unfinished thread is on; files recorded before it put
  * it on the CPU after its creator's, and replay so. */
 #define WEFT_CHECK_SPAWN_CPU 16u
+/* lockdep-lite classes a lock initialised in setup by its init site too, as
+ * the docs say (before this bit, setup's init sites were forgotten and such
+ * locks were classed by their offset); its own bit so that replay files
+ * recorded before it keep their verdicts */
+#define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 32u
 /* The scheduling rules above, which every run has whatever its detectors. */
 #define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED)   /* what the front ends use */
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
+			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
 
 /*
  * Warnings: reports after which the kernel goes on (lockdep prints its

@@ -12,7 +12,9 @@
  * flushes it.
  *
  *   INIT_WORK(&w, fn)                 fn(struct work_struct *)
- *   queue_work_on(cpu, wq, &w)        false if w was already pending
+ *   queue_work_on(cpu, wq, &w)        false if w was already pending; a
+ *                                     w running on another CPU is queued
+ *                                     there (never two runs at once)
  *   schedule_work_on(cpu, &w)         the same on the system workqueue
  *   schedule_work(&w)                 on the calling CPU
  *   flush_work(&w)                    sleep until w is neither pending

@@ -162,7 +162,9 @@ void *__xa_store_order(struct xarray *xa, unsigned long index, unsigned order, v
 		       unsigned gfp);
 void *xa_erase(struct xarray *xa, unsigned long index);
 void *__xa_erase(struct xarray *xa, unsigned long index);
-/* Store entry if the current entry is old; returns the current entry. */
+/* Store entry if the current entry is old (NULL: only if empty); returns
+ * the current entry, or an xa_err() entry (an internal entry is refused
+ * whatever the index holds). */
 void *xa_cmpxchg(struct xarray *xa, unsigned long index, void *old, void *entry, unsigned gfp);
 void *__xa_cmpxchg(struct xarray *xa, unsigned long index, void *old, void *entry,
 		   unsigned gfp);
@@ -170,8 +172,9 @@ void *__xa_cmpxchg(struct xarray *xa, unsigned long index, void *old, void *entr
 int xa_insert(struct xarray *xa, unsigned long index, void *entry, unsigned gfp);
 int __xa_insert(struct xarray *xa, unsigned long index, void *entry, unsigned gfp);
 /* xas_split(): the multi-index entry covering index becomes entries of
- * new_order, each holding entry. 0, -EINVAL (none there, or its order is
- * not above new_order) or -ENOMEM (-12: no free node). */
+ * new_order, each holding entry (not NULL). 0, -EINVAL (none there, its
+ * order is not above new_order, or entry is NULL or internal) or -ENOMEM
+ * (-12: no free node). */
 int xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void *entry);
 int __xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void *entry);
 /* The order of the entry at index (0 if none), under the lock or RCU. */

@@ -1060,6 +1060,8 @@ static const char *thread_name(int tid, char *buf, size_t n)
 
 static int wait_owner(const struct wthread *t)
 {
+	if (t->wait_class && t->wait_class->waiter_owner)
+		return t->wait_class->waiter_owner(t->wait_chan, (unsigned)(t - M.th));
 	return t->wait_class && t->wait_class->owner ? t->wait_class->owner(t->wait_chan) : -1;
 }
 

@@ -72,6 +72,10 @@ struct weft_wait_class {
 	bool idle;                      /* a daemon waiting for work: never stuck
 					   (an execution may end with it asleep) */
 	int (*owner)(const void *chan);
+	/* optional: the owner a particular waiter waits for, where the
+	 * channel alone does not say (a bit wait: the holder of the bit it
+	 * waits on, not of another bit of the same word); overrides owner */
+	int (*waiter_owner)(const void *chan, unsigned tid);
 	bool (*busy)(const void *chan, unsigned tid);   /* optional */
 };
 

@@ -51,6 +51,16 @@ static struct nwaiter {
 static uint64_t nseq;
 static pthread_mutex_t nq = PTHREAD_MUTEX_INITIALIZER;
 
+/* Each thread's read holds of each rw_semaphore, exactly (r->held, 2 bits
+ * a thread, saturates at 3: see sleep.c); under nq. A thread holding more
+ * rwsems at once than it has entries falls back to the summary. */
+#define NAT_READS 8
+static struct nat_read {
+	const struct weft_rw_semaphore *r;
+	uint32_t depth;
+} nat_reads[WEFT_MAX_THREADS][NAT_READS];
+static bool nat_reads_full[WEFT_MAX_THREADS];
+
 #define LD(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 
@@ -59,6 +69,8 @@ void weft_native_sleep_reset(void)
 {
 	pthread_mutex_lock(&nq);
 	memset(nw, 0, sizeof(nw));
+	memset(nat_reads, 0, sizeof(nat_reads));
+	memset(nat_reads_full, 0, sizeof(nat_reads_full));
 	nseq = 0;
 	pthread_mutex_unlock(&nq);
 }
@@ -307,21 +319,62 @@ bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
 
 /* ------------------------------------------------------------------ rwsem */
 
-static unsigned held_of(const struct weft_rw_semaphore *r, unsigned t)
+/* under nq */
+static struct nat_read *nat_read(const struct weft_rw_semaphore *r, unsigned t, bool make)
 {
-	return LD(r->held) >> (2 * t) & 3u;
+	struct nat_read *free_slot = NULL;
+
+	for (unsigned i = 0; i < NAT_READS; i++) {
+		struct nat_read *x = &nat_reads[t][i];
+		if (x->depth && x->r == r)
+			return x;
+		if (!x->depth && !free_slot)
+			free_slot = x;
+	}
+	if (!make)
+		return NULL;
+	if (!free_slot) {
+		nat_reads_full[t] = true;
+		return NULL;
+	}
+	free_slot->r = r;
+	return free_slot;
 }
 
+/* under nq */
+static unsigned held_of(const struct weft_rw_semaphore *r, unsigned t)
+{
+	const struct nat_read *x = nat_read(r, t, false);
+
+	if (x)
+		return x->depth;
+	return nat_reads_full[t] ? (LD(r->held) >> (2 * t) & 3u) : 0;
+}
+
+/* under nq */
 static void held_add(struct weft_rw_semaphore *r, unsigned t, int d)
 {
 	uint32_t all = LD(r->held);
 	unsigned h = all >> (2 * t) & 3u;
+	struct nat_read *x = nat_read(r, t, d > 0);
 
+	if (x && (d > 0 || x->depth))
+		x->depth += (uint32_t)d;
 	if (d > 0 && h < 3)
 		h++;
 	else if (d < 0 && h > 0 && h < 3)
 		h--;
 	ST(r->held, (all & ~(3u << (2 * t))) | h << (2 * t));
+}
+
+/* under nq: the last read hold of r is gone */
+static void held_clear(struct weft_rw_semaphore *r)
+{
+	ST(r->held, 0);
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+		for (unsigned i = 0; i < NAT_READS; i++)
+			if (nat_reads[t][i].r == r)
+				nat_reads[t][i].depth = 0;
 }
 
 /* rwsem_wake() under nq: the oldest waiter if it is a writer and r is
@@ -361,7 +414,9 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 	(void)s;
 	ST(r->writer, 0);
 	ST(r->readers, 0);
-	ST(r->held, 0);
+	pthread_mutex_lock(&nq);
+	held_clear(r);
+	pthread_mutex_unlock(&nq);
 	ST(r->nr_waiters, 0);
 }
 
@@ -433,7 +488,10 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 			ST(r->writer, 0xffffffffu);
 		return;
 	}
-	if (LD(r->writer) == t + 1 || held_of(r, t))
+	pthread_mutex_lock(&nq);
+	bool holds = LD(r->writer) == t + 1 || held_of(r, t);
+	pthread_mutex_unlock(&nq);
+	if (holds)
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", t);
 	pthread_mutex_lock(&nq);
@@ -466,14 +524,17 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 		__atomic_fetch_sub(&r->readers, 1, __ATOMIC_ACQ_REL);
 		return;
 	}
-	if (!held_of(r, t) || !LD(r->readers))
+	pthread_mutex_lock(&nq);
+	bool holds = held_of(r, t) && LD(r->readers);
+	pthread_mutex_unlock(&nq);
+	if (!holds)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases a read lock of an rw_semaphore it does not hold for read",
 			    t);
 	pthread_mutex_lock(&nq);
 	held_add(r, t, -1);
 	if (__atomic_sub_fetch(&r->readers, 1, __ATOMIC_ACQ_REL) == 0) {
-		ST(r->held, 0);
+		held_clear(r);
 		rwsem_wake(r);
 	}
 	pthread_mutex_unlock(&nq);

@@ -6,10 +6,13 @@
  * deadlocks.
  *
  * Lock classes are keyed by the site that initialised the lock
- * (spin_lock_init(), mutex_init(): weft_lockdep_init) or, for a lock never
- * initialised (a zeroed world's lock), by its world offset: one class per
- * instance, which can miss an inversion between two instances of one
- * kernel class but never reports a false one.
+ * (spin_lock_init(), mutex_init(): weft_lockdep_init), in setup or in a
+ * thread, or, for a lock never initialised (a zeroed world's lock), by its
+ * world offset: one class per instance, which can miss an inversion
+ * between two instances of one kernel class but never reports a false one.
+ * (Runs without WEFT_CHECK_LOCKDEP_SETUP_CLASSES, replay files recorded
+ * before it, class a lock initialised in setup by its offset, as Weft did
+ * then: setup runs before the execution's lockdep state is reset.)
  *
  * Checked, with both sides named:
  *  - lock-order-inversion: acquiring B while holding A adds the edge A->B to
@@ -113,11 +116,14 @@ static struct {
 	uint8_t n;
 } T[WEFT_EXEC_MAX_THREADS];
 
-/* locks initialised in this execution: world offset -> init site id */
+/* locks initialised in this execution (M.epoch: setup runs before
+ * weft_lockdep_begin): world offset -> init site id */
 static struct {
 	uint32_t loc, site_id;
+	bool setup;                     /* initialised by the scenario's setup */
 } inits[LD_MAX_INITS];
 static unsigned nr_inits;
+static uint32_t inits_epoch;
 
 /* the witness of the last report: facts of earlier executions it used */
 static struct weft_lockdep_fact witness[WEFT_LOCKDEP_MAX_FACTS];
@@ -125,6 +131,7 @@ static unsigned nr_witness;
 
 bool weft_lockdep_on;   /* M.o->checks & WEFT_CHECK_LOCKDEP, cached */
 static bool irq_order_on;   /* and WEFT_CHECK_LOCKDEP_IRQ_ORDER */
+static bool setup_classes_on;   /* and WEFT_CHECK_LOCKDEP_SETUP_CLASSES */
 
 /* ---------------------------------------------------------- classes */
 
@@ -133,7 +140,7 @@ static uint64_t key_of(const void *lock)
 	uint32_t loc = loc_of(lock);
 
 	for (unsigned i = 0; i < nr_inits; i++)
-		if (inits[i].loc == loc)
+		if (inits[i].loc == loc && (setup_classes_on || !inits[i].setup))
 			return 1ull << 32 | inits[i].site_id;
 	return 2ull << 32 | loc;
 }
@@ -215,8 +222,13 @@ static void weft_lockdep_begin(void)
 	weft_lockdep_on = (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP) != 0;
 	irq_order_on = weft_lockdep_on &&
 		       (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_IRQ_ORDER) != 0;
+	setup_classes_on = weft_lockdep_on &&
+			   (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_SETUP_CLASSES) != 0;
 	nr_witness = 0;
-	nr_inits = 0;
+	if (inits_epoch != M.epoch) {   /* setup initialised no lock */
+		inits_epoch = M.epoch;
+		nr_inits = 0;
+	}
 	if (!weft_lockdep_on)
 		return;
 	for (unsigned i = 0; i < M.nr_threads; i++)
@@ -259,14 +271,20 @@ void weft_lockdep_init(const void *lock, const struct weft_site *s)
 
 	if (loc == WEFT_NO_LOC)
 		return;
+	if (inits_epoch != M.epoch) {
+		inits_epoch = M.epoch;
+		nr_inits = 0;
+	}
 	for (unsigned i = 0; i < nr_inits; i++)
 		if (inits[i].loc == loc) {
 			inits[i].site_id = site_id(s);
+			inits[i].setup = !M.in_exec;
 			return;
 		}
 	if (nr_inits < LD_MAX_INITS) {
 		inits[nr_inits].loc = loc;
 		inits[nr_inits].site_id = site_id(s);
+		inits[nr_inits].setup = !M.in_exec;
 		nr_inits++;
 	}
 }

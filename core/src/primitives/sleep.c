@@ -236,6 +236,16 @@ void weft_bitlock_clear(uint32_t loc, unsigned bit)
 	}
 }
 
+int weft_bitlock_holder_bit(uint32_t loc, unsigned bit)
+{
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		const struct bitlock *b = &bitlocks[i];
+		if (b->epoch == M.epoch && b->loc == loc && b->bit == bit)
+			return b->tid;
+	}
+	return -1;
+}
+
 /* A store changed the word at loc: a holder whose bit it cleared let go. */
 static void bitlock_written(uint32_t loc, uint64_t word)
 {
@@ -463,9 +473,56 @@ bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
 
 _Static_assert(WEFT_MAX_THREADS <= 16, "rw_semaphore.held has 2 bits per thread");
 
+/*
+ * Each thread's read holds of each rw_semaphore, exactly. r->held, the
+ * public struct's summary (2 bits a thread), saturates at 3: a thread that
+ * nested down_read() three deep and left would hold the rwsem for ever in
+ * the owner checks (a false "already holds" deadlock at its next
+ * down_write(), a sleeper's owner that holds nothing). One entry per
+ * (rwsem, thread) with holds in this execution; an execution that holds
+ * more at once than the table has falls back to the summary.
+ */
+static struct read_hold {
+	uint32_t epoch;
+	const struct weft_rw_semaphore *r;
+	uint32_t depth;
+	uint8_t tid;
+} read_holds[64];
+static uint32_t read_holds_full_epoch;
+
+static struct read_hold *read_hold(const struct weft_rw_semaphore *r, unsigned tid, bool make)
+{
+	struct read_hold *free_slot = NULL;
+
+	for (unsigned i = 0; i < sizeof(read_holds) / sizeof(read_holds[0]); i++) {
+		struct read_hold *h = &read_holds[i];
+		if (h->epoch != M.epoch || !h->depth) {
+			if (!free_slot)
+				free_slot = h;
+			continue;
+		}
+		if (h->r == r && h->tid == tid)
+			return h;
+	}
+	if (!make)
+		return NULL;
+	if (!free_slot) {
+		read_holds_full_epoch = M.epoch;
+		return NULL;
+	}
+	*free_slot = (struct read_hold){ M.epoch, r, 0, (uint8_t)tid };
+	return free_slot;
+}
+
 static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
 {
-	return tid < WEFT_MAX_THREADS ? r->held >> (2 * tid) & 3u : 0;
+	if (tid >= WEFT_MAX_THREADS)
+		return 0;
+	const struct read_hold *h = read_hold(r, tid, false);
+
+	if (h)
+		return h->depth;
+	return read_holds_full_epoch == M.epoch ? (r->held >> (2 * tid) & 3u) : 0;
 }
 
 static struct weft_site held_limit_site = { __FILE__, "held_add",
@@ -482,13 +539,25 @@ static inline void held_add(struct weft_rw_semaphore *r, unsigned tid, int d)
 			    "threads 0..%d only (WEFT_MAX_THREADS)", tid, WEFT_MAX_THREADS - 1);
 		return;
 	}
-	unsigned h = held_of(r, tid);
+	unsigned h = r->held >> (2 * tid) & 3u;
+	struct read_hold *x = read_hold(r, tid, d > 0);
 
+	if (x && (d > 0 || x->depth))
+		x->depth += (uint32_t)d;
 	if (d > 0 && h < 3)
 		h++;
 	else if (d < 0 && h > 0 && h < 3)
-		h--;   /* a saturated count stays: the thread holds it, depth unknown */
+		h--;   /* a saturated summary stays (read_holds has the depth) */
 	r->held = (r->held & ~(3u << (2 * tid))) | h << (2 * tid);
+}
+
+/* The last read hold of r is gone. */
+static void held_clear(struct weft_rw_semaphore *r)
+{
+	r->held = 0;
+	for (unsigned i = 0; i < sizeof(read_holds) / sizeof(read_holds[0]); i++)
+		if (read_holds[i].epoch == M.epoch && read_holds[i].r == r)
+			read_holds[i].depth = 0;
 }
 
 static int rwsem_owner(const void *chan)
@@ -497,7 +566,10 @@ static int rwsem_owner(const void *chan)
 
 	if (r->writer)
 		return owner_tid(r->writer);
-	return r->held ? __builtin_ctz(r->held) / 2 : -1;
+	for (unsigned t = 0; t < M.nr_threads; t++)
+		if (held_of(r, t))
+			return (int)t;
+	return -1;
 }
 
 static bool rwsem_read_busy(const void *chan, unsigned tid)
@@ -778,7 +850,7 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	r->readers--;
 	held_add(r, me, -1);
 	if (r->readers == 0) {
-		r->held = 0;
+		held_clear(r);
 		mask = rwsem_wake(r);
 	}
 	rwsem_released(r, loc, old, mask, s);

@@ -114,6 +114,8 @@ void weft_wl_host_sleeps(const void *obj, const struct weft_site *s);
 void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid);
 void weft_bitlock_clear(uint32_t loc, unsigned bit);
 int weft_bitlock_holder(uint32_t loc);
+/* The holder of bit `bit` at loc, or -1. */
+int weft_bitlock_holder_bit(uint32_t loc, unsigned bit);
 
 /* The mutex internals pthread_cond_wait() shares (sleep.c). */
 void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s);

@@ -10,8 +10,11 @@
  * with the last write to the object as the other side (a wait queue's
  * first word is written only by wake-ups; a completion's by complete() and
  * reinit_completion(); a bit wait's word by whatever last stored it).
- * Bit waits are the exception: a lock bit's holder (test_and_set_bit_lock,
- * or a handoff) is the owner, so an ABBA on two page locks is a deadlock.
+ * Bit waits are the exception: the holder of the bit a sleeper waits on
+ * (test_and_set_bit_lock, or a handoff) is its owner, so an ABBA on two
+ * page locks is a deadlock; a lock on another bit of the same word is not
+ * (a PG_writeback sleeper nobody wakes is a lost wakeup even while its
+ * page is locked).
  *
  * The open-coded pattern, as the kernel has it:
  *     prepare_to_wait(&wq, &wait, TASK_UNINTERRUPTIBLE);   on the list,
@@ -498,9 +501,12 @@ unsigned long weft_clear_bit_unlock_fetch(unsigned nr, unsigned long *addr,
 	return old;
 }
 
-static int bit_owner(const void *chan)
+/* A sleeper waits for whoever holds the bit it waits on: a lock held on
+ * another bit of the word (PG_locked while it waits for PG_writeback, or
+ * the other way round) is not what keeps it asleep. */
+static int bit_waiter_owner(const void *chan, unsigned tid)
 {
-	return weft_bitlock_holder(loc_of(chan));
+	return weft_bitlock_holder_bit(loc_of(chan), weft_wl_entry(tid)->bit);
 }
 
 /* Would tid sleep on the bit now? Not if a wake-up handed the bit to it. */
@@ -515,7 +521,7 @@ static bool bit_busy(const void *chan, unsigned tid)
 static const struct weft_wait_class bit_class = {
 	.name = "bit lock",
 	.sleeps = true,
-	.owner = bit_owner,
+	.waiter_owner = bit_waiter_owner,
 	.busy = bit_busy,
 };
 

@@ -2,7 +2,9 @@
  * workqueue.c - per-CPU workers and work items (<weft/workqueue.h>), after
  * kernel/workqueue.c's bound pools: queue_work_on() sets PENDING with one
  * test-and-set (a second queueing of a pending item does nothing), appends
- * the item to the CPU's worklist and wakes its worker; the worker clears
+ * the item to the CPU's worklist - or, if the item is running on another
+ * CPU, to that CPU's (__queue_work()'s non-reentrancy since v3.7: an item
+ * never runs twice at once) - and wakes its worker; the worker clears
  * PENDING before it calls the function (process_one_work()), so the item
  * may be queued again while it runs; flush_work() sleeps until the item is
  * neither pending nor running.
@@ -179,6 +181,12 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 		shadow_write(loc, s);
 	if (old & 1ul << WEFT_WORK_PENDING)
 		return false;   /* already queued: it will run once */
+	/* running elsewhere: queued behind itself there (a read of
+	 * w->running in this step, recorded, not traced) */
+	uint32_t running = weft_peek(w->running);
+	weft_sched_step(WEFT_DEP_READ, loc_of(&w->running), sizeof(w->running), 0, s);
+	if (running)
+		cpu = running - 1;
 	struct pool *p = pool_of(cpu);
 	if (p->n == WEFT_WORKQUEUE_MAX) {
 		weft_report(WEFT_KIND_ASSERT, w, s, "more than %d work items queued on CPU%u",

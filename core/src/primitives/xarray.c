@@ -337,7 +337,9 @@ void *__xa_cmpxchg(struct xarray *xa, unsigned long index, void *old, void *entr
 	struct xa_node *n;
 	unsigned c;
 
-	if (index > WEFT_XA_MAX_INDEX)
+	/* an internal entry is refused whatever the array holds, as the
+	 * kernel's xa_is_advanced() check does before the lookup */
+	if (index > WEFT_XA_MAX_INDEX || (entry && xa_is_internal(entry)))
 		return xa_errp(XA_EINVAL);
 	void *curr = locate(xa, index, &n, &c);
 	if (curr == old)
@@ -374,7 +376,9 @@ int __xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void 
 {
 	struct xa_node *root = ROOT(xa);
 
-	if (index > WEFT_XA_MAX_INDEX || (entry && xa_is_internal(entry)))
+	/* a NULL entry would leave siblings pointing at an empty canonical
+	 * slot: a later store into one of them would fill the whole group */
+	if (index > WEFT_XA_MAX_INDEX || !entry || xa_is_internal(entry))
 		return -XA_EINVAL;
 	unsigned r = (unsigned)(index >> WEFT_XA_CHUNK_SHIFT);
 	void *re = slot_locked(xa, root, r);

@@ -449,7 +449,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
 		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
 		    si->kind != WEFT_DEP_JOIN) {
-			struct dep r;
+			struct dep r = { 0 };   /* gcc -O3: x[] read only below nx */
 			classify(d, si, &r, &phantom);
 			if (!phantom) {
 				merge_record(d, d->nev - 1, si, &r);

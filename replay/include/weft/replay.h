@@ -190,8 +190,8 @@ int weft_replay_write_new(const char *path, const uint8_t *buf, size_t len);
 
 /* Match a decoded file to this build's registry. WEFT_ENOENT: no such
  * scenario/variant; WEFT_ESTALE: fingerprint or CPU/thread count differs
- * (still bound: replayable with force); WEFT_EFORMAT: decisions name
- * threads the scenario does not have. */
+ * (still bound: replayable with force); WEFT_EFORMAT: a lockdep fact names
+ * a world offset outside the scenario's world (corrupt, not stale). */
 int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **sc,
 		     unsigned *vi, char *err, size_t errn);
 

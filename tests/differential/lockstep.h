@@ -1,0 +1,215 @@
+/*
+ * lockstep.h - runs a small generated program under Weft and an
+ * independent reference model of the primitives it uses in lock step, and
+ * says where they first disagree.
+ *
+ * The program's threads log each operation as it completes (ls_note(),
+ * plain C, no scheduling point: it lands in the log in the order the
+ * operations took effect); the strategy below logs every BLOCKED
+ * dependence record (a thread that went to sleep, or spins, inside an
+ * operation). The reference replays that log: for each entry it checks
+ * that the thread could act at all (the reference has it runnable), that
+ * the operation's result is the one its model gives, and that a thread
+ * went to sleep exactly where its model says it must. At every decision
+ * Weft offers, the threads Weft says may run must be the ones the
+ * reference says may run: which waiters each wake-up made runnable, who
+ * holds a CPU. The strategy then picks one of them (seeded, reproducible).
+ *
+ * The reference is the test's: event() applies one log entry, eligible()
+ * is the set of threads it says may run now. Written from the documented
+ * semantics (the headers, the kernel), never from core/src.
+ */
+#ifndef WEFT_LOCKSTEP_H
+#define WEFT_LOCKSTEP_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#define LS_MAX_LOG 8192
+#define LS_MAX_DEC 4096
+
+enum ls_kind {
+	LS_DONE = 1,     /* thread tid completed operation op with result val */
+	LS_BLOCKED,      /* thread tid went to sleep (or spins) inside its current op */
+	LS_ENTER,        /* an interrupt handler starts (tid: its pseudo-thread) */
+	LS_EXIT,         /* and returns */
+};
+
+struct ls_ent {
+	uint8_t tid, kind;
+	uint16_t op;
+	int32_t val;
+};
+
+static struct {
+	struct ls_ent e[LS_MAX_LOG];
+	unsigned n, seen;
+	bool overflow;
+} ls_log;
+
+/* the first disagreement of this execution ("" if none) */
+static char ls_why[512];
+
+static inline __attribute__((format(printf, 1, 2))) void ls_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ls_why[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ls_why, sizeof(ls_why), fmt, ap);
+	va_end(ap);
+}
+
+static inline void ls_note(unsigned tid, unsigned kind, unsigned op, int val)
+{
+	if (ls_log.n == LS_MAX_LOG) {
+		ls_log.overflow = true;
+		return;
+	}
+	ls_log.e[ls_log.n++] = (struct ls_ent){ (uint8_t)tid, (uint8_t)kind, (uint16_t)op, val };
+}
+
+struct ls_ref {
+	void (*event)(const struct ls_ent *e);
+	uint32_t (*eligible)(void);      /* optional: NULL compares no decisions */
+};
+
+enum ls_mode {
+	LS_SERIAL = 0,   /* always the default */
+	LS_STICKY,       /* the current thread with probability 3/4, else any */
+	LS_UNIFORM,      /* any eligible thread */
+};
+
+struct ls_strategy {
+	const struct ls_ref *ref;
+	struct weft_rng rng;
+	enum ls_mode mode;
+	unsigned nr_dec;
+	uint8_t chosen[LS_MAX_DEC];
+	uint16_t at_log[LS_MAX_DEC];   /* log entries before each decision */
+	uint32_t values[64];     /* weft_choose() answers, in order (0 beyond) */
+	unsigned nr_values, next_value;
+};
+
+static inline void ls_sync(const struct ls_ref *ref)
+{
+	while (ls_log.seen < ls_log.n)
+		ref->event(&ls_log.e[ls_log.seen++]);
+}
+
+static inline int ls_pick(void *st, const struct weft_decision *d)
+{
+	struct ls_strategy *s = st;
+	int c = d->dflt;
+
+	ls_sync(s->ref);
+	uint64_t want = s->ref->eligible ? s->ref->eligible() : d->runnable;
+	if (want != d->runnable)
+		ls_fail("decision %u (step %u): Weft lets threads %#llx run, the reference %#llx",
+			d->index, d->step, (unsigned long long)d->runnable,
+			(unsigned long long)want);
+	if (s->mode == LS_UNIFORM || (s->mode == LS_STICKY && weft_rng_below(&s->rng, 4) == 0)) {
+		unsigned k = weft_rng_below(&s->rng, (uint32_t)__builtin_popcountll(d->runnable));
+		for (uint64_t m = d->runnable; m; m &= m - 1)
+			if (!k--) {
+				c = __builtin_ctzll(m);
+				break;
+			}
+	}
+	if (s->nr_dec < LS_MAX_DEC) {
+		s->at_log[s->nr_dec] = (uint16_t)ls_log.n;
+		s->chosen[s->nr_dec++] = (uint8_t)c;
+	}
+	return c;
+}
+
+static inline uint32_t ls_value(void *st, uint32_t index, uint32_t n)
+{
+	struct ls_strategy *s = st;
+	uint32_t v = s->next_value < s->nr_values ? s->values[s->next_value] : 0;
+
+	(void)index;
+	s->next_value++;
+	return v % n;
+}
+
+static inline void ls_step(void *st, const struct weft_step_info *si)
+{
+	(void)st;
+	if (si->kind == WEFT_DEP_BLOCKED)
+		ls_note(si->tid, LS_BLOCKED, 0xffff, 0);
+}
+
+static const struct weft_strategy_ops ls_ops = {
+	.name = "lockstep",
+	.pick_next = ls_pick,
+	.pick_value = ls_value,
+	.on_step = ls_step,
+};
+
+/* One execution of o->sc in lock step with ref (reset by the caller
+ * before: its model's initial state). Afterwards ls_why says where the two
+ * first disagreed during the run ("" if nowhere); the caller compares the
+ * verdicts. */
+static inline void ls_run(const struct weft_run_opts *o, const struct ls_ref *ref,
+			  enum ls_mode mode, uint64_t seed, struct ls_strategy *s,
+			  struct weft_exec_result *r)
+{
+	memset(s, 0, sizeof(*s));
+	s->ref = ref;
+	s->mode = mode;
+	weft_rng_seed(&s->rng, seed);
+	ls_log.n = ls_log.seen = 0;
+	ls_log.overflow = false;
+	ls_why[0] = 0;
+	if (weft_execute(o, &ls_ops, s, r) != 0)
+		ls_fail("weft_execute refused the run");
+	ls_sync(ref);
+	if (ls_log.overflow)
+		ls_fail("the log overflowed");
+}
+
+/* The decisions of the last run, for a failure message. */
+static inline void ls_print_schedule(FILE *f, const struct ls_strategy *s)
+{
+	fprintf(f, "   schedule (thread chosen at each decision @ log entries before it):");
+	for (unsigned i = 0; i < s->nr_dec; i++)
+		fprintf(f, " %u@%u", s->chosen[i], s->at_log[i]);
+	fprintf(f, "\n   log:");
+	for (unsigned i = 0; i < ls_log.n && i < 200; i++) {
+		const struct ls_ent *e = &ls_log.e[i];
+		if (e->kind == LS_DONE)
+			fprintf(f, " T%u.%u=%d", e->tid, e->op, e->val);
+		else
+			fprintf(f, " T%u%s", e->tid, e->kind == LS_BLOCKED ? "/sleep" :
+						      e->kind == LS_ENTER ? "/irq" : "/iret");
+	}
+	fprintf(f, "\n");
+}
+
+/* The program-size knob of the differential tests: WEFT_DIFF_SIZE=large
+ * (the medium tier) or quick (the short tier's default); N programs of
+ * each. */
+static inline bool ls_large(void)
+{
+	const char *e = getenv("WEFT_DIFF_SIZE");
+
+	return e && !strcmp(e, "large");
+}
+
+/* A small deterministic generator for programs (independent of weft_rng,
+ * so that a program number names the same program in every build). */
+static uint64_t ls_gen_state;
+static inline unsigned ls_rnd(unsigned n)
+{
+	ls_gen_state = ls_gen_state * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)((ls_gen_state >> 33) % n);
+}
+
+#endif
