@@ -175,6 +175,7 @@ struct rt_exec {
 	int exit_status;          /* exit(n), main's return */
 	bool exited;
 	bool assumed;             /* ended by __VERIFIER_assume(0): no audit */
+	bool in_reach_error;      /* reach_error() reported (rt_tsan.c) */
 	uint64_t rand_state;
 	unsigned nr_keys;
 	void (*key_dtor[64])(void *);
@@ -208,6 +209,14 @@ static inline bool rt_shared(const void *addr)
 	const struct weft_fiber *f = &M.th[M.cur].fib;
 	return (uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size;
 }
+
+/* The start of an atomic section (rt_tsan.c): a scheduling point, then
+ * none until it ends. */
+void rt_atomic_enter(uintptr_t pc, const char *what);
+/* An operation of weft_access() inside a transition: no point, no new step
+ * (traced, shadowed, recorded: rt_tsan.c). */
+uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       const struct weft_site *s);
 
 /* Complete the announced plain store (rt_tsan.c). */
 void rt_flush_slow(void);
@@ -284,5 +293,7 @@ void rt_resolve_real(void);
 
 /* Signals in program threads become crash reports. */
 void rt_signals_install(void);
+/* The wall-clock watchdog of executions that stop taking steps (rt_libc.c). */
+void rt_watchdog_start(void);
 
 #endif

@@ -229,6 +229,7 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 		return -1;
 	}
 	rt_tsan_init();
+	rt_watchdog_start();
 	weft_dynamic_sites(rt_site_by_id);
 	rt_real_main = real_main;
 	rt_argc = argc;
@@ -245,10 +246,20 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	snprintf(program_summary, sizeof(program_summary), "the program %.60s (%.80s)", base, rt_img.path);
 	rt_scenario.world_size = rt_w.size;
 
-	const char *sp = getenv("WEFT_SPURIOUS_WAKEUPS");
-	snprintf(options, sizeof(options), "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d",
+	const char *sp = getenv("WEFT_SPURIOUS_WAKEUPS"), *sb = getenv("WEFT_SPIN_BLOCKS");
+	extern uint64_t rt_spin_blocks;
+	if (sb && *sb) {
+		char *end;
+		unsigned long long v = strtoull(sb, &end, 10);
+		if (*end || v < 1000)
+			fprintf(stderr, "weft: WEFT_SPIN_BLOCKS=%s ignored (a number >= 1000)\n", sb);
+		else
+			rt_spin_blocks = v;
+	}
+	snprintf(options, sizeof(options),
+		 "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d WEFT_SPIN_BLOCKS=%llu",
 		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_MAX_THREADS - 4096) >> 10,
-		 sp && !strcmp(sp, "1"));
+		 sp && !strcmp(sp, "1"), (unsigned long long)rt_spin_blocks);
 	rt_program.path = rt_img.path;
 	memcpy(rt_program.build_id, rt_img.build_id, rt_img.build_id_len);
 	rt_program.build_id_len = rt_img.build_id_len;

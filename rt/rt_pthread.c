@@ -631,11 +631,9 @@ int pthread_barrier_wait(pthread_barrier_t *pb)
 	uint32_t gen = (uint32_t)weft_access(&b->gen, 4, WEFT_A_LOAD, 0, 0, s);
 	uint32_t n = (uint32_t)weft_access(&b->arrived, 4, WEFT_A_ADD, 1, 0, s) + 1;
 	if (n >= weft_peek(b->count)) {
-		/* the last one opens it for the next round, as one step */
-		M.th[M.cur].pass = true;
-		weft_access(&b->arrived, 4, WEFT_A_STORE, 0, 0, s);
-		M.th[M.cur].pass = true;
-		weft_access(&b->gen, 4, WEFT_A_ADD, 1, 0, s);
+		/* the last one opens it for the next round, in the same step */
+		rt_section_op(&b->arrived, 4, WEFT_A_STORE, 0, 0, s);
+		rt_section_op(&b->gen, 4, WEFT_A_ADD, 1, 0, s);
 		weft_wake_up(&b->wq, 0, SITE(WEFT_EV_WAKE, "pthread_barrier_wait"));
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}

@@ -579,6 +579,12 @@ void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site
 bool weft_lockdep_release(const void *lock, const struct weft_site *s);
 void weft_lockdep_exit(unsigned tid);
 
+/* access.c: weft_access()'s operation on memory alone (no point, no trace,
+ * no shadow): for a transition of several accesses, an instrumented
+ * program's atomic section (rt/). Returns the old value, *newv the new. */
+uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       uint64_t *newv);
+
 /* ---------------------------------------------------------- the shadow */
 
 static inline void check_uaf(uint32_t loc, const struct weft_site *s)
