@@ -261,6 +261,10 @@ void rt_threads_reset(void);
 void rt_main_thread(void *world, unsigned tid);
 /* The program ends (exit, return from main) with status st, from pc. */
 void rt_program_exit(int st, const void *pc) __attribute__((noreturn));
+/* The process ends with status st; report: an exit-status report. */
+void rt_program_end(int st, const void *pc, bool report) __attribute__((noreturn));
+/* WEFT_ABORT=end: abort() ends the process without a report. */
+extern bool rt_abort_ends;
 /* The thread's end: TLS destructors (rt_pthread.c). */
 void rt_thread_exit_hooks(unsigned tid);
 /* The scrubbing of a thread's stack below the frames it will use. */

@@ -11,6 +11,7 @@
  *   __assert_fail               execution, abandoning the other threads as
  *                               the process would; exit(n != 0), abort()
  *                               and a failed assert() are reports
+ *                               (WEFT_ABORT=end: abort() ends it quietly)
  *   sched_yield, usleep,        yields (a sleeping thread lets the others
  *   nanosleep, sleep            run; time does not pass)
  *   rand, random, srand,        a generator per execution, seeded 1 (the C
@@ -148,8 +149,12 @@ void _Exit(int st)
 	__builtin_unreachable();
 }
 
+bool rt_abort_ends;
+
 void abort(void)
 {
+	if (rt_active() && rt_abort_ends)
+		rt_program_end(134, PC(), false);
 	if (rt_active()) {
 		rt_flush();
 		const struct weft_site *s = RT_CALL_SITE(PC(), WEFT_EV_NOTE, "abort");

@@ -13,7 +13,9 @@
  *             threads may run first), then the process ends: threads
  *             still running are abandoned as the kernel would; a non-zero
  *             status is a report (exit-status); pthread_exit() in main
- *             lets the others finish
+ *             lets the others finish; with WEFT_ABORT=end, abort() is such
+ *             an end too, without a report (SV-COMP's tasks write
+ *             `if (!c) abort();` for "assume c": no error lies beyond)
  *   audits    at the end, the heap's unreachable blocks (memory-leak),
  *             unless the execution ended in __VERIFIER_assume(0)
  */
@@ -76,6 +78,11 @@ static struct weft_site main_return = { __FILE__, "main", "return from main()", 
 
 void rt_program_exit(int st, const void *pc)
 {
+	rt_program_end(st, pc, st != 0);
+}
+
+void rt_program_end(int st, const void *pc, bool report)
+{
 	rt_flush();
 	const struct weft_site *s = pc ? RT_CALL_SITE(pc, WEFT_EV_YIELD, "exit") : &main_return;
 	/* the end of the process conflicts with everything the other threads
@@ -85,7 +92,7 @@ void rt_program_exit(int st, const void *pc)
 	rt_x.exit_status = st;
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, 0, (uint64_t)(unsigned)st, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
-	if (st != 0)
+	if (report)
 		weft_report(WEFT_KIND_EXIT_STATUS, NULL, s, "the program exited with status %d", st);
 	for (unsigned t = 0; t < M.nr_threads; t++)
 		if ((int)t != M.cur && M.th[t].state != T_DONE)
@@ -247,6 +254,10 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	rt_scenario.world_size = rt_w.size;
 
 	const char *sp = getenv("WEFT_SPURIOUS_WAKEUPS"), *sb = getenv("WEFT_SPIN_BLOCKS");
+	const char *ab = getenv("WEFT_ABORT");
+	if (ab && *ab && strcmp(ab, "report") && strcmp(ab, "end"))
+		fprintf(stderr, "weft: WEFT_ABORT=%s ignored (report or end)\n", ab);
+	rt_abort_ends = ab && !strcmp(ab, "end");
 	extern uint64_t rt_spin_blocks;
 	if (sb && *sb) {
 		char *end;
@@ -257,9 +268,10 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 			rt_spin_blocks = v;
 	}
 	snprintf(options, sizeof(options),
-		 "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d WEFT_SPIN_BLOCKS=%llu",
+		 "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d WEFT_SPIN_BLOCKS=%llu%s",
 		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_MAX_THREADS - 4096) >> 10,
-		 sp && !strcmp(sp, "1"), (unsigned long long)rt_spin_blocks);
+		 sp && !strcmp(sp, "1"), (unsigned long long)rt_spin_blocks,
+		 rt_abort_ends ? " WEFT_ABORT=end" : "");
 	rt_program.path = rt_img.path;
 	memcpy(rt_program.build_id, rt_img.build_id, rt_img.build_id_len);
 	rt_program.build_id_len = rt_img.build_id_len;
