@@ -3,7 +3,7 @@
  * the context-switch benchmark, written here independently of core/: the
  * least a correct switch between C stacks can do under the System V AMD64
  * ABI (save the six callee-saved registers, swap rsp, return). Weft's own
- * switch (core/src/fiber_x86_64.S) is measured against it through the
+ * switch (core/src/machine/fiber_x86_64.S) is measured against it through the
  * fiber API, so the ratio is the cost of that API's C wrapper.
  */
 #if defined(__x86_64__)

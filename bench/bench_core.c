@@ -31,11 +31,11 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
-#include "fiber.h"   /* core/src: the internal fiber API under test */
+#include "fiber.h"   /* core/src/machine: the internal fiber API under test */
 
 #define WEFT_BENCH_REPS 5
 
-void weft_ctx_switch(void **save_sp, void *new_sp);   /* core/src/fiber_x86_64.S */
+void weft_ctx_switch(void **save_sp, void *new_sp);   /* core/src/machine/fiber_x86_64.S */
 #if defined(__x86_64__)
 void bench_bare_switch(void **save_sp, void *new_sp);  /* bench_bare_x86_64.S */
 #endif

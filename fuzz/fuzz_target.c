@@ -302,9 +302,10 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 			r = result;
 	}
 	weft_report_print(stderr, &ro, &r);
-	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s\n",
+	fprintf(stderr, "weft: minimize and store this input: %s import FILE --target %s --lock %s%s%s\n",
 		weft_fuzz_program ? weft_fuzz_program : "weft", spec,
-		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas");
+		opts.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", only_kind ? " --kind " : "",
+		only_kind ? weft_kind_name(only_kind) : "");
 	fflush(stderr);
 	abort();
 }

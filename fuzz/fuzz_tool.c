@@ -215,11 +215,11 @@ static int naive_pick(void *st, const struct weft_decision *d)
 
 	if (d->index >= nv->nr_dec)
 		return d->dflt;
-	unsigned n = (unsigned)__builtin_popcount(d->runnable), k = nv->dec[d->index] % n;
-	uint32_t m = d->runnable;
+	unsigned n = (unsigned)__builtin_popcountll(d->runnable), k = nv->dec[d->index] % n;
+	uint64_t m = d->runnable;
 	while (k--)
 		m &= m - 1;
-	return __builtin_ctz(m);
+	return __builtin_ctzll(m);
 }
 
 static const struct weft_strategy_ops naive_ops = {
@@ -284,8 +284,8 @@ static int cmd_locality(unsigned searches)
 			continue;
 		memcpy(naive, buf, wl_len);
 		for (size_t i = 0; i < nd; i++)
-			naive[wl_len + i] = (uint8_t)__builtin_popcount(d[i].runnable &
-									((1u << d[i].chosen) - 1));
+			naive[wl_len + i] = (uint8_t)__builtin_popcountll(d[i].runnable &
+									  ((1ull << d[i].chosen) - 1));
 		size_t naive_len = wl_len + nd;
 		struct weft_exec_result rn = run_naive(naive, naive_len, wl_len);
 		if (r.kind != kind || rn.kind != kind) {

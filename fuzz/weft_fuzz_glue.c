@@ -2,7 +2,7 @@
  * weft_fuzz_glue.c - the interleaving feedback map for libFuzzer and AFL++
  * from one plain-C module, and the live counters of `weft fuzz`.
  *
- * The machine (core/src/machine.c) increments map[mix(feature) & (size-1)]
+ * The machine (core/src/machine/machine.c) increments map[mix(feature) & (size-1)]
  * for context-switch site pairs, reads-from pairs and the scenario's state
  * buckets; this module only decides where the map lives:
  *  - libFuzzer: a "__libfuzzer_extra_counters" section array. libFuzzer

@@ -123,7 +123,7 @@ static int sparse_pick(void *st, const struct weft_decision *d)
 	for (unsigned i = 0; i < c->nr_pre; i++)
 		if (c->pre[i].occ == k && c->pre[i].site == site && c->pre[i].cur == cur) {
 			unsigned t = c->pre[i].t;
-			if (t < WEFT_MAX_THREADS && (d->runnable >> t & 1))
+			if (t < WEFT_EXEC_MAX_THREADS && (d->runnable >> t & 1))
 				return (int)t;
 			break;
 		}

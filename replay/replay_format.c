@@ -15,6 +15,7 @@
  * encoder next to its decoder.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -711,9 +712,9 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				r_bad(&r, "scenario and variant names must be non-empty [A-Za-z0-9._-]");
 			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_MAX_CPUS)
 				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_MAX_CPUS);
-			else if (!rf->nr_threads || rf->nr_threads > WEFT_MAX_THREADS)
+			else if (!rf->nr_threads || rf->nr_threads > WEFT_EXEC_MAX_THREADS)
 				r_bad(&r, "thread count %u is not in 1..%u", rf->nr_threads,
-				      WEFT_MAX_THREADS);
+				      WEFT_EXEC_MAX_THREADS);
 			else if (rf->lock > WEFT_LOCK_TICKET)
 				r_bad(&r, "lock model %u is not 0 (tas) or 1 (ticket)", rf->lock);
 			break;
@@ -758,7 +759,7 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
 				break;
 			}
-			uint32_t allt = (uint32_t)((1u << rf->nr_threads) - 1);
+			uint64_t allt = rf->nr_threads >= 64 ? ~0ull : (1ull << rf->nr_threads) - 1;
 			uint64_t step = 0;
 			uint16_t prev_run = 0;
 			for (size_t i = 0; i < n && !r.rc; i++) {
@@ -775,7 +776,7 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				}
 				step += fl & WEFT_RD_STEP1 ? 1 : r_var(&r, UINT32_MAX, "step delta");
 				d->runnable = fl & WEFT_RD_SAMERUN ? prev_run
-								   : (uint16_t)r_var(&r, 0xffff, "runnable mask");
+								   : r_var(&r, UINT64_MAX, "runnable mask");
 				prev_run = d->runnable;
 				d->cur = r_u8(&r);
 				if (fl & WEFT_RD_CONT) {
@@ -800,12 +801,12 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				d->step = (uint32_t)step;
 				d->site_id = fl & WEFT_RD_NOSITE ? WEFT_SITE_ANY : sites[si];
 				if (d->runnable & ~allt) {
-					r_bad(&r, "decision %zu: runnable mask 0x%x names threads that "
-						  "do not exist (%u threads)",
+					r_bad(&r, "decision %zu: runnable mask 0x%" PRIx64 " names threads "
+						  "that do not exist (%u threads)",
 					      i, d->runnable, rf->nr_threads);
-				} else if (__builtin_popcount(d->runnable) < 2) {
+				} else if (!(d->runnable & (d->runnable - 1))) {
 					r_bad(&r, "decision %zu: fewer than two runnable threads "
-						  "(mask 0x%x)", i, d->runnable);
+						  "(mask 0x%" PRIx64 ")", i, d->runnable);
 				} else if (d->cur != 0xff &&
 					   (d->cur >= rf->nr_threads || !(d->runnable >> d->cur & 1))) {
 					r_bad(&r, "decision %zu: current thread %u is not runnable or "

@@ -37,7 +37,7 @@
 
 #include <weft/kernel.h>
 
-#include "../core/src/sched.h"
+#include "sched.h"
 
 /* --------------------------------------------------------------- image */
 

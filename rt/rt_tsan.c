@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/src/memory/memory.h"
+#include "memory/memory.h"
 #include "rt_internal.h"
 
 #define PC() ((uintptr_t)__builtin_return_address(0))

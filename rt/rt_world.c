@@ -38,7 +38,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../core/src/fiber.h"
+#include "fiber.h"
 #include "rt_internal.h"
 
 struct rt_world rt_w;

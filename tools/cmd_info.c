@@ -234,6 +234,8 @@ int cmd_info(int argc, char **argv)
 			printf(", goes on past warnings of other kinds than the verdict's");
 		printf(", %s", rf.checks & WEFT_CHECK_FAIR ? "fair scheduling of spin loops"
 							   : "no fair scheduling (recorded before it)");
+		if (!(rf.checks & WEFT_CHECK_SPAWN_CPU))
+			printf(", spawned threads on the CPU after their creator's");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

@@ -60,7 +60,7 @@ static void print_dec(FILE *f, const char *label, const struct weft_decision_rec
 	const struct weft_site *s = weft_site_by_id(d->site_id);
 
 	fprintf(f, "  %s step %" PRIu32 ", runnable {", label, d->step);
-	for (unsigned t = 0, first = 1; t < 16; t++)
+	for (unsigned t = 0, first = 1; t < 64; t++)
 		if (d->runnable >> t & 1) {
 			fprintf(f, "%sT%u", first ? "" : ",", t);
 			first = 0;

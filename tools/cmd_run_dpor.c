@@ -1,6 +1,6 @@
 /*
  * cmd_run_dpor.c - `weft run --strategy dfs --por sleep|source|optimal`:
- * the search of core/src/dpor.c behind the command line.
+ * the search of core/src/search/dpor.c behind the command line.
  *
  *  - With a bound K, iterative bounding (Musuvathi and Qadeer, PLDI 2007):
  *    bound 0, then 1, ... K, each a complete search of its own, so the
@@ -280,7 +280,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.complete = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
-				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECK_FAIR,
+				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
 				      .lockdep_persist = true };
 	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();

@@ -263,7 +263,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	uint8_t *marked = full ? NULL : marked_calls(v);
 	size_t nr = 0, w = COL_MIN, shown = 0;
 	/* threads seen on each CPU (bit t); several tasks on one: rows say whose */
-	uint32_t on_cpu[WEFT_MAX_CPUS] = { 0 };
+	uint64_t on_cpu[WEFT_MAX_CPUS] = { 0 };
 	bool multi[WEFT_MAX_CPUS] = { false };
 
 	if (!rows) {
@@ -272,21 +272,21 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		return;
 	}
 	for (unsigned t = 0; t < sc->nr_threads; t++)
-		on_cpu[weft_cpu_of(sc, t) % ncpu] |= 1u << t;
+		on_cpu[weft_cpu_of(sc, t) % ncpu] |= 1ull << t;
 	for (size_t i = 0; i < v->n; i++)
 		if (v->ev[i].tid != 0xff)
-			on_cpu[weft_trace_cpu(v, i) % ncpu] |= 1u << (weft_trace_tid(v, i) % 32);
+			on_cpu[weft_trace_cpu(v, i) % ncpu] |= 1ull << (weft_trace_tid(v, i) % 64);
 	for (unsigned c = 0; c < ncpu; c++) {
 		unsigned tasks = 0;
-		for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+		for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS; t++)
 			if ((on_cpu[c] >> t & 1) && v->irq[t] < 0)
 				tasks++;
 		multi[c] = tasks > 1;
 	}
 	/* a row says whose it is where its CPU runs several tasks, and
 	 * wherever a thread ran on several CPUs (it migrated) */
-	bool named[WEFT_MAX_THREADS];
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+	bool named[WEFT_EXEC_MAX_THREADS];
+	for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS; t++) {
 		unsigned cols = 0;
 		named[t] = false;
 		for (unsigned c = 0; c < ncpu; c++)
@@ -305,9 +305,9 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			goto next;
 		unsigned cpu = e->tid == 0xff ? 0 : weft_trace_cpu(v, i) % ncpu;
 		unsigned tid = weft_trace_tid(v, i);
-		bool irq = tid < WEFT_MAX_THREADS && v->irq[tid] >= 0;
+		bool irq = tid < WEFT_EXEC_MAX_THREADS && v->irq[tid] >= 0;
 		if ((e->flags & WEFT_EVF_PREEMPTED) && i > 0 && v->ev[i - 1].tid != 0xff &&
-		    v->ev[i - 1].tid != e->tid && !irq && v->irq[v->ev[i - 1].tid % 32] < 0) {
+		    v->ev[i - 1].tid != e->tid && !irq && v->irq[v->ev[i - 1].tid % WEFT_EXEC_MAX_THREADS] < 0) {
 			struct row *m = &rows[nr++];
 			m->idx = SIZE_MAX;
 			m->call = SIZE_MAX;
@@ -352,7 +352,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		if (e->tid == 0xff)
 			snprintf(rw->text, sizeof(rw->text), "(%s) %s", weft_trace_host_phase(v, i),
 				 text);
-		else if (tid < WEFT_MAX_THREADS && named[tid])
+		else if (tid < WEFT_EXEC_MAX_THREADS && named[tid])
 			snprintf(rw->text, sizeof(rw->text), "%s: %s", weft_trace_thread(v, tid), text);
 		else
 			snprintf(rw->text, sizeof(rw->text), "%s", text);
@@ -373,7 +373,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		if (rw->nfold > 1) {
 			/* a helper call: the model's call and the list nodes it touched */
 			const struct weft_event *e = &v->ev[rw->idx];
-			bool pre = rw->tid < WEFT_MAX_THREADS && named[rw->tid];
+			bool pre = rw->tid < WEFT_EXEC_MAX_THREADS && named[rw->tid];
 			snprintf(rw->text, sizeof(rw->text), "%s%s%s: %s", pre ? weft_trace_thread(v, rw->tid) : "",
 				 pre ? ": " : "", e->caller->what, rw->objs);
 		}
@@ -410,7 +410,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		unsigned c = col_cpu[j];
 		size_t k = (size_t)snprintf(hdr[j], sizeof(hdr[j]), " CPU%u", c);
 		const char *sep = ":";
-		for (unsigned t = 0; t < WEFT_MAX_THREADS && k < sizeof(hdr[j]) - 40; t++)
+		for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS && k < sizeof(hdr[j]) - 40; t++)
 			if (on_cpu[c] >> t & 1) {
 				k += (size_t)snprintf(hdr[j] + k, sizeof(hdr[j]) - k, "%s %s", sep,
 						      weft_trace_thread(v, t));

@@ -46,16 +46,16 @@ static size_t ctx_spans(const struct weft_trace_view *v, struct ctx_span *sp, si
 {
 	static const unsigned bit[CTX__COUNT] = { 0, WEFT_EVF_IRQOFF | WEFT_EVF_HARDIRQ,
 						  WEFT_EVF_NOPREEMPT, WEFT_EVF_SOFTIRQ };
-	size_t n = 0, open[WEFT_MAX_THREADS][CTX__COUNT], last[WEFT_MAX_THREADS];
+	size_t n = 0, open[WEFT_EXEC_MAX_THREADS][CTX__COUNT], last[WEFT_EXEC_MAX_THREADS];
 
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+	for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS; t++) {
 		last[t] = SIZE_MAX;
 		for (unsigned k = 0; k < CTX__COUNT; k++)
 			open[t][k] = SIZE_MAX;
 	}
 	for (size_t i = 0; i <= v->n; i++) {
 		const struct weft_event *e = i < v->n ? &v->ev[i] : NULL;
-		for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+		for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS; t++) {
 			if (e && e->tid != t)
 				continue;
 			for (unsigned k = 0; k < CTX__COUNT; k++) {
@@ -96,15 +96,15 @@ static size_t ctx_spans(const struct weft_trace_view *v, struct ctx_span *sp, si
 /* "CPU0: T0, IRQ dev_irq": every thread that ran on CPU c. */
 static void lane_title(const struct weft_trace_view *v, unsigned c, char *buf, size_t n)
 {
-	uint32_t on = 0;
+	uint64_t on = 0;
 	size_t k = (size_t)snprintf(buf, n, "CPU%u", c);
 
 	for (unsigned t = 0; t < v->sc->nr_threads; t++)
 		if (weft_cpu_of(v->sc, t) == c)
-			on |= 1u << t;
+			on |= 1ull << t;
 	for (size_t i = 0; i < v->n; i++)
-		if (v->ev[i].tid != 0xff && v->ev[i].cpu == c && v->ev[i].tid < 32)
-			on |= 1u << v->ev[i].tid;
+		if (v->ev[i].tid != 0xff && v->ev[i].cpu == c && v->ev[i].tid < 64)
+			on |= 1ull << v->ev[i].tid;
 	for (unsigned t = 0; t < 32 && k + 40 < n; t++)
 		if (on >> t & 1)
 			k += (size_t)snprintf(buf + k, n - k, "%s %s", k > 4 ? "," : ":",

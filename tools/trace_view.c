@@ -125,8 +125,8 @@ static void name_threads(struct weft_trace_view *v)
 {
 	unsigned nt = weft_last_nr_threads();
 
-	v->nthreads = nt < WEFT_MAX_THREADS ? nt : WEFT_MAX_THREADS;
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
+	v->nthreads = nt < WEFT_EXEC_MAX_THREADS ? nt : WEFT_EXEC_MAX_THREADS;
+	for (unsigned t = 0; t < WEFT_EXEC_MAX_THREADS; t++) {
 		int q = t < v->nthreads ? weft_last_thread_irq(t) : -1;
 		const char *label = t < v->nthreads ? weft_last_thread_label(t) : NULL;
 		v->irq[t] = q >= 0 && (unsigned)q < v->sc->nr_irqs ? q : -1;
@@ -141,7 +141,7 @@ static void name_threads(struct weft_trace_view *v)
 	/* events of threads beyond the last execution's (a hand-made trace) */
 	for (size_t i = 0; i < v->n; i++)
 		if (v->ev[i].tid != 0xff && v->ev[i].tid >= v->nthreads &&
-		    v->ev[i].tid < WEFT_MAX_THREADS)
+		    v->ev[i].tid < WEFT_EXEC_MAX_THREADS)
 			v->nthreads = v->ev[i].tid + 1u;
 }
 
@@ -170,8 +170,8 @@ static void add_object(struct weft_trace_view *v, const char *name)
 
 static void add_racing(struct weft_trace_view *v, int tid)
 {
-	if (tid >= 0 && tid < 32)
-		v->racing |= 1u << tid;
+	if (tid >= 0 && tid < 64)
+		v->racing |= 1ull << tid;
 }
 
 /* Does world offset loc belong to one of the race's objects? */
@@ -203,7 +203,7 @@ static bool is_access(unsigned ev)
 
 static bool racing(const struct weft_trace_view *v, const struct weft_event *e)
 {
-	return e->tid < 32 && (v->racing >> e->tid & 1);
+	return e->tid < 64 && (v->racing >> e->tid & 1);
 }
 
 /* Event i is an operation on the race's objects that matters; on[] caches
@@ -371,15 +371,15 @@ static void select_events(struct weft_trace_view *v)
  * call starting at an event flagged WEFT_EVF_CALL. */
 static void find_calls(struct weft_trace_view *v)
 {
-	size_t cur[WEFT_MAX_THREADS + 1];
-	const struct weft_caller *by[WEFT_MAX_THREADS + 1] = { 0 };
+	size_t cur[WEFT_EXEC_MAX_THREADS + 1];
+	const struct weft_caller *by[WEFT_EXEC_MAX_THREADS + 1] = { 0 };
 
 	v->call_of = malloc((v->n ? v->n : 1) * sizeof(*v->call_of));
 	if (!v->call_of)
 		return;
 	for (size_t i = 0; i < v->n; i++) {
 		const struct weft_event *e = &v->ev[i];
-		unsigned t = e->tid == 0xff ? WEFT_MAX_THREADS : e->tid % WEFT_MAX_THREADS;
+		unsigned t = e->tid == 0xff ? WEFT_EXEC_MAX_THREADS : e->tid % WEFT_EXEC_MAX_THREADS;
 		v->call_of[i] = SIZE_MAX;
 		if (!e->caller) {
 			by[t] = NULL;
@@ -394,7 +394,7 @@ static void find_calls(struct weft_trace_view *v)
 
 static void decide_ctx(struct weft_trace_view *v)
 {
-	uint32_t seen[WEFT_MAX_CPUS] = { 0 };
+	uint64_t seen[WEFT_MAX_CPUS] = { 0 };
 
 	enum weft_kind k = v->r->kind;
 
@@ -410,8 +410,8 @@ static void decide_ctx(struct weft_trace_view *v)
 			v->show_ctx = true;
 			return;
 		}
-		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_MAX_CPUS && e->tid < 32) {
-			seen[e->cpu] |= 1u << e->tid;
+		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_MAX_CPUS && e->tid < 64) {
+			seen[e->cpu] |= 1ull << e->tid;
 			if (seen[e->cpu] & (seen[e->cpu] - 1)) {
 				v->show_ctx = true;   /* two threads share a CPU */
 				return;
@@ -525,7 +525,7 @@ int weft_trace_interrupted(const struct weft_trace_view *v, size_t i)
 		if (is_irq_thread(v, f->tid))
 			continue;   /* a handler that ran before on this CPU */
 		if ((f->ev == WEFT_EV_WAIT && f->val == 0) || f->ev == WEFT_EV_END ||
-		    (f->tid < WEFT_MAX_THREADS && v->ended[f->tid] <= i))
+		    (f->tid < WEFT_EXEC_MAX_THREADS && v->ended[f->tid] <= i))
 			return -1;  /* it went to sleep or ended: the CPU was idle */
 		return f->tid;
 	}
@@ -718,7 +718,7 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 			snprintf(buf, n, "%s [waits for %s]", what, obj);
 		break;
 	case WEFT_EV_WAIT:
-		/* sleeping primitives (core/src/sleep.c, waitqueue.c): val 0
+		/* sleeping primitives (core/src/primitives/sleep.c, waitqueue.c): val 0
 		 * falls asleep, 1 woken and running again, 2 did not sleep;
 		 * flush_work(): old whether it waited */
 		if (flush)

@@ -39,7 +39,7 @@ struct weft_trace_view {
 	 * ("page 0", "folio 6") and the threads that made them (bit t) */
 	char objects[WEFT_VIEW_MAX_OBJECTS][64];
 	unsigned nobj;
-	uint32_t racing;
+	uint64_t racing;
 	/* per event: kept by the default view (NULL: every event) */
 	uint8_t *shown;
 	/* per event: the index of the first event of the helper call it is
@@ -50,9 +50,9 @@ struct weft_trace_view {
 	/* threads of the execution, by number: "T0", "IRQ dev_irq",
 	 * "kworker/1"; irq: the scenario interrupt it delivers, or -1 */
 	unsigned nthreads;
-	char name[WEFT_MAX_THREADS][32];
-	int irq[WEFT_MAX_THREADS];
-	uint32_t ended[WEFT_MAX_THREADS];   /* weft_last_thread_end() */
+	char name[WEFT_EXEC_MAX_THREADS][32];
+	int irq[WEFT_EXEC_MAX_THREADS];
+	uint32_t ended[WEFT_EXEC_MAX_THREADS];   /* weft_last_thread_end() */
 };
 
 void weft_trace_view_init(struct weft_trace_view *v);

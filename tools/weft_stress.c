@@ -1,6 +1,6 @@
 /*
  * weft_stress.c - the weft-stress program: the native stress loop over the
- * models built with -DWEFT_NATIVE (core/src/native.c).
+ * models built with -DWEFT_NATIVE (core/src/native/native.c).
  */
 #include <inttypes.h>
 #include <stdio.h>

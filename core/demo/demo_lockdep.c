@@ -1,5 +1,5 @@
 /*
- * demo_lockdep.c - demos of lockdep-lite (core/src/lockdep.c): lock bugs
+ * demo_lockdep.c - demos of lockdep-lite (core/src/primitives/lockdep.c): lock bugs
  * reported from an execution that takes the locks, with no lucky schedule.
  *
  * demo-lockdep (2 CPUs, T0 and T1):

@@ -10,10 +10,11 @@ command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/nul
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$src"
-lib=(core/src/machine.c core/src/fiber.c core/src/input.c core/src/strategies.c
-     core/src/determinism.c core/src/report.c core/src/scenario_find.c core/src/fiber_aarch64.S
+# libweft as core/CMakeLists.txt builds it (every folder but native/)
+lib=(core/src/{common,machine,primitives,search}/*.c core/src/machine/fiber_aarch64.S
      core/demo/*.c core/mm/*.c core/zoo/*.c core/registry/registry.c)
-cc=(aarch64-linux-gnu-gcc -std=gnu11 -O2 -g -Wall -Wextra -Icore/include -Itests)
+cc=(aarch64-linux-gnu-gcc -std=gnu11 -O2 -g -Wall -Wextra -Icore/include -Itests
+    -Icore/src/common -Icore/src/machine -Icore/src/primitives)
 "${cc[@]}" "${lib[@]}" tests/core/test_machine.c tests/core/regs_aarch64.S -o "$out/test_machine"
 "${cc[@]}" "${lib[@]}" tests/core/test_golden.c -o "$out/test_golden"
 run() { qemu-aarch64 -L /usr/aarch64-linux-gnu "$@"; }

@@ -10,7 +10,7 @@
  *  - "join-cycle": the worker joins its parent while the parent joins it:
  *    a deadlock, not a livelock.
  *  - "join-self": a thread joining itself is a deadlock at once.
- *  - "too-many": spawning past WEFT_MAX_THREADS is an assertion.
+ *  - "too-many": spawning past WEFT_EXEC_MAX_THREADS is an assertion.
  *  - on_step: every visible operation is announced once, with its thread,
  *    kind and world offset; spawn and join carry the thread they name.
  */
@@ -86,7 +86,7 @@ static void th_thread(void *w, unsigned tid)
 		WEFT_THREAD_JOIN((int)tid);
 		break;
 	case V_TOO_MANY:
-		for (int i = 0; i < WEFT_MAX_THREADS + 1; i++)
+		for (int i = 0; i < WEFT_EXEC_MAX_THREADS + 1; i++)
 			WEFT_THREAD_SPAWN(idle, NULL, 0);
 		break;
 	}

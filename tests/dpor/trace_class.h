@@ -8,7 +8,7 @@
  * of dependent events alike (locks as written objects; a blocked attempt
  * that changes nothing is left out, as a blocked thread does nothing).
  *
- * This is written from the definition, not from core/src/dpor.c: the
+ * This is written from the definition, not from core/src/search/dpor.c: the
  * dependence relation is the one documented in weft/strategy.h.
  */
 #ifndef WEFT_TRACE_CLASS_H

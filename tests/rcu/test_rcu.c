@@ -1,5 +1,5 @@
 /*
- * test_rcu.c - RCU on the machine (core/src/rcu.c):
+ * test_rcu.c - RCU on the machine (core/src/primitives/rcu.c):
  *  - a grace period never ends early: the RCU litmus test (a section seen
  *    to start before synchronize_rcu() is over when it returns) is clean
  *    over the whole dfs space at bound 3, and the same test without the

@@ -1,6 +1,6 @@
 /*
  * test_sleep_native.c - the sleeping primitives on real threads
- * (-DWEFT_NATIVE, core/src/native_sleep.c), through the stress loop of
+ * (-DWEFT_NATIVE, core/src/native/native_sleep.c), through the stress loop of
  * weft stress (weft_native_run):
  *
  *  - mutual exclusion and hand-offs hold over thousands of real

@@ -1,6 +1,6 @@
 /*
  * test_determinism_check.c - the determinism decorator
- * (weft_check_determinism, core/src/determinism.c) is itself checked: it
+ * (weft_check_determinism, core/src/search/determinism.c) is itself checked: it
  * must flag a model whose trace depends on host state (test-nondet), and
  * must pass deterministic executions of the registry's models, so a
  * decorator that compares nothing, or that always complains, fails here.

@@ -1,7 +1,7 @@
 /*
  * test_dfs_counts.c - dfs's execution counts are exact.
  *
- * An enumerator written apart from core/src/strategies.c counts the
+ * An enumerator written apart from core/src/search/strategies.c counts the
  * executions of a preemption-bounded search by re-execution: it runs a
  * forced prefix of decisions followed by defaults, and from each such
  * execution forks every non-default alternative after the prefix whose

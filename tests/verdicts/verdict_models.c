@@ -11,8 +11,10 @@
  *                   work-stealing queue) that fair scheduling must find
  *                   clean under every strategy; a flag published too early
  *                   and a real livelock that must still be found.
- *  verdict-threads  64 threads: declared, or spawned by pthread_create
- *                   (each child on its own fake CPU while CPUs remain).
+ *  verdict-threads  64 threads in one execution: main's 63 children, or
+ *                   16 declared threads with 3 children each; children
+ *                   of main each on a fake CPU of their own while CPUs
+ *                   remain.
  */
 #include <weft/kernel.h>
 #include <weft/pthread.h>
@@ -295,13 +297,15 @@ static const struct weft_scenario verdict_spin = {
 
 enum { T_DECLARED, T_SPAWNED, T_CPUS };
 
-#define NR_DECLARED 64
+#define NR_DECLARED WEFT_MAX_THREADS
+#define NR_GRANDCHILDREN 3   /* of each declared thread */
 
 struct threads_world {
 	unsigned variant;
 	atomic_t count;
-	int cpu_of[WEFT_MAX_THREADS];  /* 1 + the CPU each thread ran on */
-	int tids[WEFT_MAX_THREADS];
+	int go;
+	int cpu_of[WEFT_EXEC_MAX_THREADS];  /* 1 + the CPU each thread ran on */
+	int tids[WEFT_EXEC_MAX_THREADS];
 };
 
 static void threads_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -327,12 +331,15 @@ static void child(void *w, void *arg)
 	unsigned me = (unsigned)(uintptr_t)arg;
 
 	WRITE_ONCE(W->cpu_of[me], (int)raw_smp_processor_id() + 1);
+	if (W->variant == T_CPUS)   /* alive until every sibling started */
+		while (!READ_ONCE(W->go))
+			cpu_relax();
 	atomic_inc(&W->count);
 }
 
 static unsigned nr_children(const struct threads_world *W)
 {
-	return W->variant == T_SPAWNED ? WEFT_MAX_THREADS - 1 : 3;
+	return W->variant == T_SPAWNED ? WEFT_EXEC_MAX_THREADS - 1 : 3;
 }
 
 static void threads_thread(void *w, unsigned tid)
@@ -340,13 +347,22 @@ static void threads_thread(void *w, unsigned tid)
 	struct threads_world *W = w;
 
 	if (W->variant == T_DECLARED) {
-		child(w, (void *)(uintptr_t)tid);
+		/* each declared thread counts itself and starts 3 children:
+		 * 16 + 48 = 64 threads */
+		int kids[NR_GRANDCHILDREN];
+		atomic_inc(&W->count);
+		for (unsigned i = 0; i < NR_GRANDCHILDREN; i++)
+			weft_pthread_create(&kids[i], NULL, child,
+					    (void *)(uintptr_t)(NR_DECLARED + tid * NR_GRANDCHILDREN + i));
+		for (unsigned i = 0; i < NR_GRANDCHILDREN; i++)
+			weft_pthread_join(kids[i], NULL);
 		return;
 	}
 	/* main: start the children, join them all */
 	unsigned n = nr_children(W);
 	for (unsigned i = 0; i < n; i++)
 		weft_pthread_create(&W->tids[i], NULL, child, (void *)(uintptr_t)(i + 1));
+	WRITE_ONCE(W->go, 1);
 	for (unsigned i = 0; i < n; i++)
 		weft_pthread_join(W->tids[i], NULL);
 }
@@ -355,7 +371,8 @@ static void threads_quiesce(void *w)
 {
 	struct threads_world *W = w;
 	const struct weft_site *s = WEFT_SITE(WEFT_EV_NOTE, "audit: every thread ran");
-	unsigned want = W->variant == T_DECLARED ? NR_DECLARED : nr_children(W);
+	unsigned want = W->variant == T_DECLARED ? NR_DECLARED * (1 + NR_GRANDCHILDREN)
+						 : nr_children(W);
 
 	if ((unsigned)weft_peek(W->count.counter) != want)
 		weft_report(WEFT_KIND_ASSERT, &W->count, s, "%d of %u threads ran",
@@ -369,7 +386,7 @@ static void threads_quiesce(void *w)
 }
 
 static const struct weft_variant threads_variants[] = {
-	{ "declared", NULL, false, "64 declared threads, one atomic_inc each",
+	{ "declared", NULL, false, "16 declared threads, 3 children each: 64 threads",
 	  "tests/verdicts", WEFT_KIND_NONE, 0, T_DECLARED },
 	{ "spawned", NULL, false, "main creates and joins 63 threads",
 	  "tests/verdicts", WEFT_KIND_NONE, 0, T_SPAWNED },
@@ -393,12 +410,12 @@ static const struct weft_scenario verdict_threads = {
 	.nr_variants = 2,
 };
 
-/* the same scenario with 64 declared threads on 64 CPUs */
+/* the same scenario with 16 declared threads on 16 CPUs */
 static const struct weft_scenario verdict_threads64 = {
 	.name = "verdict-threads64",
-	.summary = "test: 64 declared threads on 64 CPUs",
+	.summary = "test: 16 declared threads and their 48 children",
 	.source = "tests/verdicts",
-	.nr_cpus = NR_DECLARED,
+	.nr_cpus = WEFT_MAX_CPUS,
 	.nr_threads = NR_DECLARED,
 	.world_size = sizeof(struct threads_world),
 	.decision_hint = 4096,

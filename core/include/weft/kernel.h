@@ -138,10 +138,13 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 bool weft_in_thread(void);
 /* Threads that come and go (kthread_run()/pthread_create() style): start
  * fn(world, arg) as a new model thread on fake CPU cpu (taken modulo the
- * scenario's CPU count); returns its thread number. At most
- * WEFT_MAX_THREADS threads exist in one execution, the scenario's own
- * included (more is an assertion report). Starting a thread is a
- * scheduling point; the new thread is runnable at once. */
+ * scenario's CPU count; WEFT_CPU_ANY: a CPU no unfinished thread is on,
+ * the lowest, else the one with the fewest, and the trace says it is
+ * shared); returns its thread number. At most WEFT_EXEC_MAX_THREADS
+ * threads exist in one execution, the scenario's own included (more is an
+ * assertion report). Starting a thread is a scheduling point; the new
+ * thread is runnable at once. */
+#define WEFT_CPU_ANY (~0u)
 int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		      const struct weft_site *s);
 /* Sleep until thread tid has ended (a join of a thread that never ends is
@@ -397,7 +400,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 						  "smp_load_acquire(" #p ")"))
 
 #define smp_processor_id() weft_smp_processor_id()
-/* The scenario's fake CPU count (core/src/rcu.c, rcu_native.c). */
+/* The scenario's fake CPU count (core/src/primitives/rcu.c, rcu_native.c). */
 unsigned weft_nr_cpu_ids(void);
 #define nr_cpu_ids weft_nr_cpu_ids()
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))

@@ -1,7 +1,7 @@
 /*
  * native.h - the native implementation of the primitives (-DWEFT_NATIVE):
  * real C11/GNU atomics, real spinlocks, one pthread per fake CPU. Included
- * by kernel.h only; the runtime lives in core/src/native.c.
+ * by kernel.h only; the runtime lives in core/src/native/native.c.
  *
  * Scheduling points vanish; detectors that are plain checks in model code
  * still run. A report stops every thread of the current iteration (each
@@ -20,7 +20,7 @@ void weft_native_bail(void) __attribute__((noreturn));
 /* In a model thread of the stress loop (not setup or an audit)? */
 bool weft_native_in_model(void);
 /* The sleeping primitives' wait lists, emptied between iterations
- * (core/src/native_sleep.c). */
+ * (core/src/native/native_sleep.c). */
 void weft_native_sleep_reset(void);
 
 static inline void weft_native_poll(void)

@@ -23,8 +23,9 @@
  *                          (a handoff), a waiter nobody posts for is a
  *                          lost wakeup
  *   weft_pthread_create/   weft_thread_spawn()/weft_thread_join(): the new
- *   weft_pthread_join      thread runs fn(world, arg) on the next fake CPU
- *                          after its creator's
+ *   weft_pthread_join      thread runs fn(world, arg) on a fake CPU of its
+ *                          own while one is free (WEFT_CPU_ANY), else
+ *                          shares the least loaded one
  *
  * Each call is a scheduling point at the caller's site, as every kernel
  * primitive is; the pthread return codes are those of the real calls.
@@ -94,7 +95,7 @@
 #define weft_pthread_create(t, attr, fn, arg)                                         \
 	({                                                                            \
 		(void)(attr);                                                         \
-		*(t) = weft_thread_spawn((fn), (arg), weft_smp_processor_id() + 1,    \
+		*(t) = weft_thread_spawn((fn), (arg), WEFT_CPU_ANY,                    \
 					 WEFT_SITE(WEFT_EV_SPAWN, "pthread_create(" #fn ")")); \
 		*(t) < 0 ? WEFT_EAGAIN : 0;                                           \
 	})

@@ -26,7 +26,7 @@ uint32_t weft_rng_below(struct weft_rng *r, uint32_t n);
 
 /* ----------------------------------------------------------------- bytes */
 
-/* The schedule of a genome input while it runs (core/src/genome.c). */
+/* The schedule of a genome input while it runs (core/src/search/genome.c). */
 struct weft_genome_run {
 	struct weft_genome g;
 	struct weft_rng rng;
@@ -39,7 +39,7 @@ struct weft_genome_run {
 	struct weft_override cov[WEFT_MAX_ENTRIES];   /* choice overrides */
 	unsigned nr_dov;
 	struct weft_override dov[WEFT_MAX_ENTRIES];   /* delay overrides (v2) */
-	uint32_t prio[WEFT_MAX_THREADS];    /* pct, pos */
+	uint32_t prio[WEFT_EXEC_MAX_THREADS];   /* pct, pos */
 	uint32_t change[8];
 	unsigned nr_change;
 	unsigned nr_threads;
@@ -65,7 +65,7 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc,
 		     const uint8_t *buf, size_t len);
 extern const struct weft_strategy_ops weft_strategy_bytes;
 
-/* The genome's side of the bytes strategy (core/src/genome.c). */
+/* The genome's side of the bytes strategy (core/src/search/genome.c). */
 size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenario *sc,
 			    const uint8_t *buf, size_t len, uint8_t *wl);
 void weft_genome_run_begin(struct weft_genome_run *gr);
@@ -120,7 +120,7 @@ struct weft_pct {
 	struct weft_rng rng;
 	unsigned depth;
 	uint32_t k;                       /* estimated steps */
-	uint32_t prio[WEFT_MAX_THREADS];
+	uint64_t prio[WEFT_EXEC_MAX_THREADS];   /* see pct_rank() */
 	uint32_t change[8];
 	unsigned nr_change;
 	const uint8_t *fixed_wl;
@@ -144,8 +144,8 @@ extern const struct weft_strategy_ops weft_strategy_pct;
  */
 #define WEFT_DFS_MAX_DEPTH 4096
 struct weft_dfs_frame {
-	uint16_t runnable;
-	uint16_t unfair;         /* weft_decision.unfair: choosing one costs a
+	uint64_t runnable;
+	uint64_t unfair;         /* weft_decision.unfair: choosing one costs a
 				    preemption */
 	uint8_t dflt;
 	uint8_t cur_runnable;    /* the current thread was runnable (2: the
@@ -183,7 +183,7 @@ extern const struct weft_strategy_ops weft_strategy_dfs;
 /* ------------------------------------------------------------------ dpor */
 
 /*
- * dfs with partial-order reduction (core/src/dpor.c, docs/strategies.md).
+ * dfs with partial-order reduction (core/src/search/dpor.c, docs/strategies.md).
  * Dependence comes from the machine's ops->on_step records: two events of
  * different threads conflict when they touch overlapping world bytes and
  * one of them writes (a lock's acquire, release and stateful blocked

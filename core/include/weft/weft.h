@@ -29,7 +29,20 @@ extern "C" {
 
 #define WEFT_VERSION_STRING "0.1.0"
 
+/*
+ * WEFT_MAX_THREADS: threads a scenario declares (nr_threads), and the size
+ * of the per-thread arrays of models and the kit (the workload addresses
+ * threads with 4 bits). WEFT_EXEC_MAX_THREADS: threads one execution may
+ * have, the declared ones, the interrupt pseudo-threads and the spawned
+ * ones (pthread_create, kthreads, the RCU callback kthread, kworkers).
+ * Threads numbered WEFT_MAX_THREADS and up have no slot in those arrays:
+ * RCU read-side sections and rwsem read holds in them are reported
+ * (assertion), the kit's per-thread statistics fold them onto the first.
+ * WEFT_MAX_CPUS: CPUs of a scenario, and the size of per-CPU arrays
+ * (WEFT_PER_CPU); a thread spawned when every CPU has a thread shares one.
+ */
 #define WEFT_MAX_THREADS 16
+#define WEFT_EXEC_MAX_THREADS 64
 #define WEFT_MAX_CPUS 16
 #define WEFT_MAX_OPS 32          /* workload operations per thread */
 #define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
@@ -376,7 +389,7 @@ struct weft_event {
 /* One scheduling decision (>= 2 runnable threads). */
 struct weft_decision_rec {
 	uint32_t step;
-	uint16_t runnable;     /* mask of runnable threads */
+	uint64_t runnable;     /* mask of runnable threads */
 	uint8_t cur;           /* thread that may continue (0xff: none: start,
 				  block, end or yield) */
 	uint8_t dflt;          /* the default choice */
@@ -390,14 +403,14 @@ struct weft_decision {
 	uint32_t index;        /* decision number in this execution */
 	uint32_t step;
 	int cur;               /* current thread if still runnable, else -1 */
-	uint32_t runnable;     /* mask */
+	uint64_t runnable;     /* mask: bit t for thread t */
 	int dflt;              /* the non-preemptive default choice */
 	const struct weft_site *site;
 	/* Fair scheduling (WEFT_CHECK_FAIR): runnable threads that spin without
 	 * progress while another can run (docs/strategies.md, "Fairness").
 	 * Never cur or dflt. Choosing one is unfair: dfs counts it as a
 	 * preemption, pct passes it over while a fair one is runnable. */
-	uint32_t unfair;
+	uint64_t unfair;
 };
 
 struct weft_exec_result;
@@ -568,7 +581,7 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
 /* ------------------------------------------------------------------ runs */
 
 /* Optional detectors of a run (weft_run_opts.checks). */
-#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/lockdep.c) */
+#define WEFT_CHECK_LOCKDEP 1u        /* lockdep-lite (core/src/primitives/lockdep.c) */
 /* lockdep-lite's IRQ-safe -> IRQ-unsafe order rule (needs WEFT_CHECK_LOCKDEP);
  * its own bit so that replay files recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_IRQ_ORDER 2u
@@ -584,7 +597,13 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * detector, but a bit of the same word so that files recorded before it
  * replay without it. */
 #define WEFT_CHECK_FAIR 8u
-#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECK_FAIR)   /* what the front ends use */
+/* weft_thread_spawn(.., WEFT_CPU_ANY, ..) (weft_pthread_create) puts the
+ * thread on a CPU no unfinished thread is on; files recorded before it put
+ * it on the CPU after its creator's, and replay so. */
+#define WEFT_CHECK_SPAWN_CPU 16u
+/* The scheduling rules above, which every run has whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+#define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED)   /* what the front ends use */
 
 /*
  * Warnings: reports after which the kernel goes on (lockdep prints its

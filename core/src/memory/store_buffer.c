@@ -9,7 +9,7 @@
 
 #include <weft/kernel.h>
 
-#include "../sched.h"
+#include "sched.h"
 
 /* A store buffer holds at most this many stores; one more makes the oldest
  * visible first (real store buffers are finite too: 56 entries on Intel

@@ -1,0 +1,421 @@
+/*
+ * bench_speed.c - the sections of `weft bench` that measure speed and
+ * size: the machine it runs on, the core micro-benchmarks (weft-microbench),
+ * the empty libFuzzer loop, throughput per target, peak RSS. Their numbers
+ * the target table needs go to bench_measured (T).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* ------------------------------------------------------ the machine */
+
+/* The CPU with the most idle time over 200 ms (/proc/stat), for the timed
+ * children: on a shared machine the pinned core should be the quiet one. */
+int bench_idlest_cpu(long cores)
+{
+	unsigned long long idle[2][64];
+	int n = 0;
+
+	if (cores <= 1)
+		return 0;
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *f = fopen("/proc/stat", "r");
+		char line[512];
+		n = 0;
+		while (f && fgets(line, sizeof(line), f) && n < 64) {
+			unsigned long long v[5];
+			int cpu;
+			if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+				continue;
+			if (sscanf(line + 3, "%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2],
+				   &v[3], &v[4]) == 6 && cpu == n)
+				idle[pass][n++] = v[3] + v[4];
+		}
+		if (f)
+			fclose(f);
+		if (!pass) {
+			struct timespec ts = { 0, 200000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	int best = (int)cores - 1;
+	for (int i = 0; i < n; i++)
+		if (idle[1][i] - idle[0][i] > idle[1][best < n ? best : 0] - idle[0][best < n ? best : 0])
+			best = i;
+	return best;
+}
+
+void bench_section_machine(void)
+{
+	char cpu[128] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+			if (c) {
+				c++;
+				while (*c == ' ' || *c == '\t')
+					c++;
+				c[strcspn(c, "\n")] = 0;
+				snprintf(cpu, sizeof(cpu), "%s", c);
+			}
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	struct utsname u;
+	uname(&u);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char date[64];
+	time_t t = time(NULL);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&t));
+#if defined(__clang__)
+	const char *cc = "clang " __clang_version__;
+#elif defined(__GNUC__)
+	const char *cc = "gcc " __VERSION__;
+#else
+	const char *cc = "unknown";
+#endif
+	fprintf(md, "# weft bench%s — %s\n\n", B.quick ? " --quick" : "", date);
+	fprintf(md, "Command: `%s`  \n", B.cmdline);
+	fprintf(md, "Machine: %s, %ld cores online, %s %s %s; weft built with %s. "
+		    "Timed children pinned to CPU %d (stress uses real threads on all cores).\n\n",
+		cpu, cores, u.sysname, u.release, u.machine, cc, bench_cpu);
+	fprintf(js, "{\n  \"weft_bench\": 1, \"mode\": \"%s\", \"date\": \"%s\", \"command\": ",
+		B.quick ? "quick" : "full", date);
+	cli_json_str(js, B.cmdline);
+	fprintf(js, ",\n  \"machine\": {\"cpu\": ");
+	cli_json_str(js, cpu);
+	fprintf(js, ", \"cores\": %ld, \"kernel\": ", cores);
+	cli_json_str(js, u.release);
+	fprintf(js, ", \"arch\": ");
+	cli_json_str(js, u.machine);
+	fprintf(js, ", \"compiler\": ");
+	cli_json_str(js, cc);
+	fprintf(js, ", \"pinned_cpu\": %d}", bench_cpu);
+}
+
+/* ------------------------------------------------- core micro-benchmarks */
+
+struct bench_measured bench_measured = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0,
+					 -1, -1, -1, -1, -1, -1, -1 };
+
+void bench_section_core(void)
+{
+	char path[PATH_MAX + 32], b1[32], b2[32], b3[32];
+	struct argv_buf a;
+	struct child c;
+
+	fprintf(md, "## Core micro-benchmarks (issue 2)\n\n");
+	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
+	fprintf(js, ",\n  \"core\": ");
+	if (!bench_file_executable(path) || bench_budget_spent()) {
+		char why[PATH_MAX + 200];
+		bench_missing_program(why, sizeof(why), "weft-microbench");
+		if (bench_budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
+		fprintf(md, "not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		return;
+	}
+	bench_av_init(&a, path);
+	bench_av_add(&a, "core");
+	if (B.quick)
+		bench_av_add(&a, "--quick");
+	bench_run_child(a.v, 300, true, &c);
+	struct jnode *n = bench_child_json(&c);
+	if (!n || n->t != J_OBJ) {
+		char why[600];
+		bench_child_why(&c, why, sizeof(why));
+		fprintf(md, "not measured: weft-microbench: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		bench_jfree(n);
+		bench_child_free(&c);
+		return;
+	}
+	/* the child's object, verbatim (it parsed strictly) */
+	const char *s = strchr(c.out, '{');
+	size_t len = strlen(s);
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		len--;
+	fwrite(s, 1, len, js);
+
+	const struct jnode *sw = bench_jget(n, "switch_ns"), *rr = bench_jget(n, "random"),
+			   *rd = bench_jget(n, "default");
+	T.sw_api = bench_jnum(sw, "weft_fiber_switch", -1);
+	T.sw_bare = bench_jnum(sw, "bare_asm", -1);
+	T.sw_uc = bench_jnum(sw, "swapcontext", -1);
+	double raw = bench_jnum(sw, "weft_ctx_switch", -1);
+	T.dec_per_s = bench_jnum(rr, "decisions_per_s", -1);
+	T.exec_2x50 = bench_jnum(rr, "exec_per_s", -1);
+	fprintf(md, "Context switch, ping-pong between two stacks, median of %g repetitions of "
+		    "%g round trips (ns per switch):\n\n",
+		bench_jnum(n, "reps", -1), bench_jnum(n, "switch_rounds", -1));
+	fprintf(md, "| switch | ns/switch | × bare asm |\n|---|---:|---:|\n");
+	struct {
+		const char *name;
+		double v;
+	} rows[] = {
+		{ "weft_fiber_switch (Weft's fiber API, what the machine calls)", T.sw_api },
+		{ "weft_ctx_switch (Weft's asm routine alone)", raw },
+		{ "bare asm switch written in bench/ (reference)", T.sw_bare },
+		{ "swapcontext(3) (glibc; one rt_sigprocmask per call)", T.sw_uc },
+	};
+	for (unsigned i = 0; i < 4; i++)
+		fprintf(md, "| %s | %s | %s |\n", rows[i].name, bench_fmt_num(b1, 32, rows[i].v, 2),
+			bench_fmt_num(b2, 32, T.sw_bare > 0 && rows[i].v > 0 ? rows[i].v / T.sw_bare : -1,
+				2));
+	fprintf(md, "\nScenario `%s` (2 fake CPUs × 50 atomic_inc each, defined in "
+		    "bench/bench_core.c, not in the registry):\n\n",
+		bench_jstr(n, "scenario") ? bench_jstr(n, "scenario") : "?");
+	fprintf(md, "| strategy | executions | seconds | exec/s | decisions/s | ns/step | "
+		    "switches/exec |\n|---|---:|---:|---:|---:|---:|---:|\n");
+	const struct jnode *rs[2] = { rr, rd };
+	const char *names[2] = { "random (seeded)", "default only (decisions, no preemption)" };
+	for (unsigned i = 0; i < 2; i++) {
+		double e = bench_jnum(rs[i], "executions", -1);
+		char b4[32], b5[32], b6[32];
+		fprintf(md, "| %s | %s | %s | %s | %s | %s | %s |\n", names[i], bench_fmt_si(b1, 32, e),
+			bench_fmt_num(b2, 32, bench_jnum(rs[i], "seconds", -1), 3),
+			bench_fmt_si(b3, 32, bench_jnum(rs[i], "exec_per_s", -1)),
+			bench_fmt_si(b4, 32, bench_jnum(rs[i], "decisions_per_s", -1)),
+			bench_fmt_num(b5, 32, bench_jnum(rs[i], "ns_per_step", -1), 1),
+			bench_fmt_num(b6, 32, e > 0 ? bench_jnum(rs[i], "switches", -1) / e : -1, 1));
+	}
+	fprintf(md, "\n");
+	bench_jfree(n);
+	bench_child_free(&c);
+}
+
+void bench_section_empty_libfuzzer(void)
+{
+	char path[PATH_MAX + 32], b1[32];
+	uint64_t runs = B.quick ? 1000000 : 5000000;
+	struct argv_buf a;
+	struct child c;
+
+	snprintf(path, sizeof(path), "%s/weft-bench-empty-libfuzzer", bench_bindir);
+	fprintf(js, ",\n  \"empty_libfuzzer\": ");
+	if (!bench_file_executable(path) || bench_budget_spent()) {
+		char why[PATH_MAX + 200];
+		bench_missing_program(why, sizeof(why), "weft-bench-empty-libfuzzer");
+		if (bench_budget_spent())
+			snprintf(why, sizeof(why), "time budget spent");
+		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		return;
+	}
+	bench_av_init(&a, path);
+	bench_av_add(&a, "-runs=%" PRIu64, runs);
+	bench_av_add(&a, "-seed=1");
+	bench_run_child(a.v, 120, true, &c);
+	bench_child_free(&c);
+	if (c.status != 0) {
+		char why[600];
+		bench_child_why(&c, why, sizeof(why));
+		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
+		fprintf(js, "{\"not_measured\": ");
+		cli_json_str(js, why);
+		fprintf(js, "}");
+		return;
+	}
+	T.empty_lf = (double)runs / c.seconds;
+	fprintf(md, "Empty libFuzzer target (bench/bench_empty_fuzzer.c, clang -O2 "
+		    "-fsanitize=fuzzer): %" PRIu64 " runs in %.3f s wall including start-up = "
+		    "**%s exec/s**, the ceiling of any in-process libFuzzer target here.\n\n",
+		runs, c.seconds, bench_fmt_si(b1, 32, T.empty_lf));
+	fprintf(js, "{\"runs\": %" PRIu64 ", \"seconds\": %.6f, \"exec_per_s\": %.0f}", runs,
+		c.seconds, T.empty_lf);
+}
+
+/* ---------------------------------------------------- throughput */
+
+static void throughput_row(const struct bvariant *v, const char *engine, const char *skip)
+{
+	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
+	struct argv_buf a;
+	struct child c;
+	double execs = -1, secs = -1, decs = -1, steps = -1;
+
+	if (skip) {
+		snprintf(why, sizeof(why), "%s", skip);
+		goto out;
+	}
+	if (bench_budget_spent()) {
+		snprintf(why, sizeof(why), "time budget spent");
+		goto out;
+	}
+	bench_av_init(&a, bench_self);
+	if (!strcmp(engine, "random")) {
+		bench_av_add(&a, "run");
+		bench_av_add(&a, "%s:%s", v->scenario, v->variant);
+		bench_av_add(&a, "--strategy");
+		bench_av_add(&a, "random");
+		bench_av_add(&a, "--iterations");
+		bench_av_add(&a, "%u", B.quick ? 20000u : 100000u);
+		bench_av_add(&a, "--quiet");
+		bench_av_add(&a, "--json");
+	} else {
+		if (bench_skip_kind(S_FUZZ)) {
+			snprintf(why, sizeof(why), "%s", bench_skip_kind(S_FUZZ));
+			goto out;
+		}
+		bench_av_add(&a, "fuzz");
+		bench_av_add(&a, "%s:%s", v->scenario, v->variant);
+		bench_av_add(&a, "--engine");
+		bench_av_add(&a, "%s", engine);
+		bench_av_add(&a, "--time");
+		bench_av_add(&a, "%g", B.quick ? 2.0 : 10.0);
+		bench_av_add(&a, "--seed");
+		bench_av_add(&a, "1");
+		bench_av_add(&a, "--out");
+		bench_av_add(&a, "%s/fuzz/%s-%s-%s-throughput", B.out, v->scenario, v->variant, engine);
+		bench_av_add(&a, "--json");
+	}
+	bench_run_child(a.v, (B.quick ? 2.0 : 10.0) * 3 + 60, true, &c);
+	struct jnode *n = bench_child_json(&c);
+	if (n && n->t == J_OBJ && (c.status == 0 || c.status == 1)) {
+		execs = bench_jnum(n, "executions", -1);
+		secs = bench_jnum(n, "seconds", -1);
+		double td = bench_jnum(n, "total_decisions", -1);
+		if (td >= 0 && secs > 0)
+			decs = td / secs;
+		steps = bench_jnum(n, "total_steps", -1);
+		if (bench_jstr(n, "verdict") && !strcmp(bench_jstr(n, "verdict"), "bug"))
+			snprintf(why, sizeof(why), "stopped at a report (a fixed variant should be clean)");
+	} else {
+		bench_child_why(&c, why, sizeof(why));
+	}
+	bench_jfree(n);
+	bench_child_free(&c);
+out:;
+	double rate = execs >= 0 && secs > 0 ? execs / secs : -1;
+	if (!strcmp(engine, "random") && !strncmp(v->scenario, "z1-", 3) && rate > T.z1_exec_per_s) {
+		T.z1_exec_per_s = rate;
+		snprintf(T.z1_target, sizeof(T.z1_target), "%s:%s", v->scenario, v->variant);
+	}
+	char b5[32], b6[32];
+	fprintf(md, "| %s:%s | %s | %s | %s | %s | %s | %s | %s | %s%s |\n", v->scenario, v->variant,
+		engine, bench_fmt_si(b1, 32, execs), bench_fmt_num(b2, 32, secs, 2), bench_fmt_si(b3, 32, rate),
+		bench_fmt_si(b4, 32, decs), bench_fmt_num(b5, 32, steps > 0 ? steps / execs : -1, 0),
+		bench_fmt_num(b6, 32, steps > 0 ? secs * 1e9 / steps : -1, 0),
+		why[0] && rate < 0 ? "not measured: " : "", why);
+	bench_js_sep();
+	fprintf(js, "{");
+	bench_js_kstr("scenario", v->scenario, true);
+	bench_js_kstr("variant", v->variant, true);
+	bench_js_kstr("engine", engine, true);
+	bench_js_num("executions", execs, true);
+	bench_js_num("seconds", secs, true);
+	bench_js_num("exec_per_s", rate, true);
+	bench_js_num("decisions_per_s", decs, true);
+	bench_js_num("steps_per_execution", steps > 0 ? steps / execs : -1, true);
+	bench_js_kstr("note", why[0] ? why : NULL, false);
+	fprintf(js, "}");
+}
+
+void bench_section_throughput(void)
+{
+	static const char *const engines[] = { "random", "libfuzzer", "afl" };
+	unsigned nscen = 0;
+
+	fprintf(md, "## Throughput per target (first fixed variant of each scenario)\n\n");
+	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
+		    "| ns/step | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+	bench_js_section("throughput");
+	for (unsigned i = 0; i < bench_nr_vars; i++) {
+		if (bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
+			continue;
+		bool first = true;
+		for (unsigned k = 0; k < i; k++)
+			if (!bench_vars[k].buggy && !strcmp(bench_vars[k].scenario, bench_vars[i].scenario))
+				first = false;
+		if (!first)
+			continue;
+		for (unsigned e = 0; e < 3; e++)
+			throughput_row(&bench_vars[i], engines[e],
+				       B.quick && e && nscen ? "--quick measures the engines on the "
+							       "first scenario only" : NULL);
+		nscen++;
+	}
+	bench_js_end_section();
+	fprintf(md, "\n");
+}
+
+
+/* --------------------------------------------------------- memory */
+
+void bench_section_memory(void)
+{
+	uint64_t big = B.quick ? 1000000 : 10000000, small = big / 10;
+	const char *target = "demo-counter:atomic";
+
+	fprintf(md, "## Memory: peak RSS of `weft run %s --strategy random` (wait4 ru_maxrss)\n\n",
+		target);
+	fprintf(md, "| executions | seconds | peak RSS |\n|---:|---:|---:|\n");
+	bench_js_section("memory");
+	uint64_t ns[2] = { small, big };
+	for (unsigned i = 0; i < 2; i++) {
+		struct argv_buf a;
+		struct child c;
+		char why[600] = "", b1[32];
+		if (bench_budget_spent()) {
+			snprintf(why, sizeof(why), "time budget spent");
+			c.status = -1;
+			c.seconds = -1;
+			c.maxrss_kib = -1;
+			c.out = NULL;
+		} else {
+			bench_av_init(&a, bench_self);
+			bench_av_add(&a, "run");
+			bench_av_add(&a, "%s", target);
+			bench_av_add(&a, "--iterations");
+			bench_av_add(&a, "%" PRIu64, ns[i]);
+			bench_av_add(&a, "--quiet");
+			bench_av_add(&a, "--json");
+			bench_run_child(a.v, 900, true, &c);
+			if (c.status != 0) {
+				bench_child_why(&c, why, sizeof(why));
+				c.maxrss_kib = -1;
+			}
+		}
+		bench_child_free(&c);
+		if (i == 0) {
+			T.rss_small = (double)c.maxrss_kib;
+			T.rss_small_n = ns[i];
+		} else {
+			T.rss_big = (double)c.maxrss_kib;
+			T.rss_big_n = ns[i];
+		}
+		char b2[32];
+		if (why[0])
+			fprintf(md, "| %s | - | not measured: %s |\n", bench_fmt_si(b1, 32, (double)ns[i]),
+				why);
+		else
+			fprintf(md, "| %s | %s | %ld KiB |\n", bench_fmt_si(b1, 32, (double)ns[i]),
+				bench_fmt_num(b2, 32, c.seconds, 2), c.maxrss_kib);
+		bench_js_sep();
+		fprintf(js, "{\"target\": \"%s\", \"executions\": %" PRIu64 ", ", target, ns[i]);
+		bench_js_num("seconds", why[0] ? -1 : c.seconds, true);
+		bench_js_num("maxrss_kib", (double)c.maxrss_kib, true);
+		bench_js_kstr("not_measured", why[0] ? why : NULL, false);
+		fprintf(js, "}");
+	}
+	bench_js_end_section();
+	fprintf(md, "\n");
+}

@@ -1,0 +1,41 @@
+/* internal.h - declarations shared by the folders of core/src only. */
+#ifndef WEFT_INTERNAL_H
+#define WEFT_INTERNAL_H
+
+#include <weft/weft.h>
+
+/* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
+static inline uint64_t weft_mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Bits set in a thread mask, without libgcc's __popcountdi2 call that
+ * __builtin_popcountll becomes where the popcnt instruction is not
+ * assumed (x86-64 baseline). */
+static inline unsigned weft_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* The n-th set bit of mask (n < its popcount). */
+static inline unsigned weft_nth_bit(uint64_t mask, unsigned n)
+{
+	for (; n; n--)
+		mask &= mask - 1;
+	return (unsigned)__builtin_ctzll(mask);
+}
+
+void weft_sites_init(void);
+
+/* The size of the primitive families' state of one execution, the core
+ * area after the world (primitives/core_state.h, families.c): world offsets
+ * below the world rounded up to 64 bytes plus this are locations. */
+extern const uint32_t weft_core_size;
+
+#endif

@@ -1,0 +1,641 @@
+/*
+ * sched.h - the scheduler interface inside libweft (core/src only).
+ *
+ * machine.c owns the execution: fibers, the thread table, decisions,
+ * blocking and waking, reports, the trace. Every primitive family lives in
+ * a file of its own (machine/access.c and shadow.c, and primitives/: the
+ * spinlock, sleeping, RCU and context families...) and reaches the machine
+ * only through this header:
+ *
+ *   sched_point_at()     the scheduling point before a visible operation,
+ *                        naming what the operation will touch (for partial-
+ *                        order reduction and for "would it block?");
+ *   weft_trace()         the trace event (and trace hash) of the operation;
+ *   check_uaf(), shadow_write(), feedback_*()
+ *                        the shadow state behind the detectors;
+ *   weft_sched_block()   the current thread sleeps on a wait channel until
+ *   weft_sched_wake_*()  a waker makes it runnable again;
+ *   weft_sched_step()    the operation's dependence record for strategies
+ *                        that want one (ops->on_step).
+ *
+ * The machine reaches the families only through their hooks (struct
+ * weft_family below; the table is primitives/families.c): it includes no
+ * header of primitives/ and calls none of their functions by name.
+ *
+ * Invariants (see machine.c for the rest):
+ *  - Exactly one model thread runs at a time (M.cur), or the host context
+ *    (M.cur == -1) during setup and audits; primitives called from the host
+ *    take no scheduling point.
+ *  - runnable holds exactly the threads in T_RUNNABLE.
+ *  - A thread in T_BLOCKED has wait_chan and wait_class set; it becomes
+ *    runnable only through weft_sched_wake_*(), and re-checks its condition
+ *    when it runs again (a wake-up is a hint, as in the kernel).
+ *  - Shadow entries are valid only when their epoch equals M.epoch.
+ *
+ * The hot path (sched_point_at, weft_trace, the shadow helpers) is inline
+ * here so that every primitive file compiles it into its own operations.
+ */
+#ifndef WEFT_SCHED_H
+#define WEFT_SCHED_H
+
+#include <setjmp.h>
+
+#include <weft/kernel.h>
+#include <weft/strategy.h>
+
+#include "fiber.h"
+#include "internal.h"
+#include "memory/memory.h"
+
+/* The families' state of one execution (primitives/core_state.h); the
+ * machine knows only its size, weft_core_size (internal.h). */
+struct weft_core_state;
+
+enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
+
+/*
+ * What a blocked thread waits on. One class per primitive family: it names
+ * the channel's owner (the thread that must act before the waiter can go
+ * on; -1 if none) for the deadlock and lost-wakeup reports, and says
+ * whether a thread about to operate on the channel would block.
+ */
+struct weft_wait_class {
+	const char *name;               /* "spinlock", "mutex", "completion"... */
+	bool sleeps;                    /* a sleeping wait (lost wakeup if nobody
+					   can wake it) rather than a spin */
+	bool idle;                      /* a daemon waiting for work: never stuck
+					   (an execution may end with it asleep) */
+	int (*owner)(const void *chan);
+	bool (*busy)(const void *chan, unsigned tid);   /* optional */
+};
+
+struct wthread {
+	struct weft_fiber fib;
+	uint8_t state;
+	bool started;
+	bool pass;          /* first point after its first switch-in: no decision */
+	bool has_ticket;
+	uint32_t ticket;
+	const void *wait_chan;                   /* T_BLOCKED: what it waits on */
+	const struct weft_wait_class *wait_class;
+	const struct weft_site *wait_site;
+	uint32_t wait_step;                      /* when it blocked (reports) */
+	const struct weft_site *last_site;       /* where it is paused */
+	/* the operation it is paused before (valid while paused at a point) */
+	uint32_t pend_loc;
+	uint32_t pend_size;
+	const void *pend_addr;
+	const struct weft_wait_class *pend_class;
+	/* threads started by weft_thread_spawn() (NULL: the scenario's body) */
+	void (*fn)(void *world, void *arg);
+	void *arg;
+	const char *label;    /* "kworker/1" for a machine-made thread */
+	/* its last wake-up (weft_thread_woken()): the waker's step + 1 (0:
+	 * never woken in this execution) and the waker */
+	uint32_t wake_step1;
+	uint8_t waker;
+	uint32_t end_ev;      /* events traced when it ended (UINT32_MAX: not
+				 ended); display only */
+
+	/* fair scheduling (M.fair): progress changes with every event of this
+	 * thread that changes state (a write that changes a value, a block, a
+	 * spawn, a free...), except that a lock's acquisition and its release
+	 * cancel (xor of h(lock)): a loop iteration that only takes and drops
+	 * a lock and looks leaves it as it was. obs[] its last observations
+	 * (a read, a failed trylock,
+	 * an RMW or store that left the value), one slot per site and location,
+	 * the least recently stored reused. The same
+	 * observation again — same site and location, no other thread's write
+	 * to it since, the same progress — is a spin. */
+	uint64_t progress;
+	struct weft_spin_obs {
+		uint32_t site_id, loc, w;
+		uint32_t repeats;            /* times seen again unchanged */
+		uint64_t run;                /* M.run_id when stored: valid in
+						that run only */
+		uint64_t progress;
+	} obs[4];
+	uint8_t obs_next;                    /* the slot to reuse next */
+	const struct weft_site *spin_site;   /* its last spin (reports) */
+	uint32_t spin_loc;
+	uint32_t nr_spins;                   /* spins since an observation changed */
+
+	/* context (context.c): the kernel's preempt_count, split, and what a
+	 * machine-made thread is; two words, reset with two stores per
+	 * execution */
+	union {
+		struct {
+			uint16_t preempt;   /* preempt_disable() depth, spinlocks included */
+			uint8_t irq_off;    /* local interrupts masked */
+			uint8_t bh;         /* local_bh_disable() depth */
+			uint8_t in_irq;     /* 1: a hardirq handler, 2: a softirq handler */
+			uint8_t ctx_flags;  /* WEFT_EVF_* of the above, or-ed into its events */
+			bool on_cpu_stack;  /* holds its CPU (non-preemptible) */
+			bool irq_again;     /* an interrupt raised again while it ran */
+			uint8_t irq1;       /* 1 + the scenario irq it delivers; 0: none */
+			bool daemon;        /* an idle wait of it is not a stuck thread */
+			bool may_migrate;   /* preempted while preemptible, migratable */
+		};
+		uint64_t ctx_words[2];
+	};
+};
+
+struct shadow {
+	uint32_t epoch;
+	uint32_t step;
+	const struct weft_site *site;
+	uint8_t tid;
+	uint8_t poisoned;
+};
+
+#define WEFT_DEFAULT_STEP_BUDGET 200000u
+#define WEFT_LONE_YIELD_LIMIT 1000u
+#define WEFT_MAX_RECORD_EVENTS (1u << 20)
+#define WEFT_MAX_RECORD_DECISIONS (1u << 18)
+#define WEFT_MAX_CHOICES 4096
+
+struct weft_machine {
+	bool inited;
+	struct weft_fiber main;
+	size_t stack_size;        /* of every fiber (WEFT_STACK_KIB) */
+	unsigned nr_fibers;       /* th[0 .. nr_fibers-1] have theirs */
+	struct wthread th[WEFT_EXEC_MAX_THREADS];
+
+	/* the current execution */
+	const struct weft_run_opts *o;
+	const struct weft_scenario *sc;
+	const struct weft_strategy_ops *ops;
+	void *st;
+	struct weft_exec_result *res;
+	uint8_t *world;
+	size_t world_size, world_cap;
+	bool world_external;      /* the scenario's memory (weft_world_ops) */
+	/* the families' state of this execution, after the world (core_state.h) */
+	struct weft_core_state *core;
+	uint32_t core_off;        /* world offset of core: world_size rounded up, or
+				     inside a scenario's own world (core_offset) */
+	uint32_t loc_limit;       /* the end of the world or of core, whichever is
+				     last: offsets below are locations */
+	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
+	bool core_used;           /* a family wrote core in this execution */
+	struct shadow *shadow;
+	uint32_t epoch;
+	uint64_t step_budget;
+	unsigned nr_threads;      /* threads that exist (the scenario's + spawned) */
+	unsigned nr_blocked;      /* threads in T_BLOCKED */
+	uint8_t cpu_of[WEFT_EXEC_MAX_THREADS];   /* per execution: trace() runs at every step */
+	int cur;
+	uint64_t runnable;
+	uint32_t step, decisions, switches, preemptions, choices;
+	uint32_t free_choices;   /* weft_choose() calls of more than one value */
+	uint32_t lone_yields;
+	/* fair scheduling (docs/strategies.md, "Fairness"; CHESS's fair
+	 * scheduler, Musuvathi and Qadeer, PLDI 2008): a thread t in spinners
+	 * spun without progress; choosing it is unfair while a thread of
+	 * spin_wait[t] (the others that could run when it spun) is eligible
+	 * and has not run since. */
+	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	uint32_t run_len;        /* events of M.cur since it was switched in */
+	uint64_t run_id;         /* bumped at every switch: never reused */
+	bool fair_restricted;    /* some decision had an unfair choice */
+	uint64_t spinners;
+	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
+	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
+	uint32_t evseq;       /* events traced in this execution */
+	uint64_t hash;
+	bool hashing;         /* !o->no_trace_hash */
+	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
+	uint8_t next_flags;
+	bool in_exec, aborted, stack_overflow;
+	bool draining;
+	int abort_tid;        /* the thread whose report ended the execution */
+	struct weft_workload wl;
+	uint8_t wl_bytes[WEFT_INPUT_MAX];
+	size_t wl_len;
+
+	struct weft_event ring[WEFT_TRACE_RING];
+	/* The helper call each context is in (index: M.cur + 1, 0 the host),
+	 * for the events' display-only caller; fresh until its first event. */
+	struct {
+		const struct weft_caller *c;
+		bool fresh;
+	} callers[WEFT_EXEC_MAX_THREADS + 1];
+
+	/* recording (o->record) */
+	struct weft_event *ev;
+	size_t nr_ev, cap_ev;
+	struct weft_decision_rec *dec;
+	size_t nr_dec, cap_dec;
+	uint32_t choice_vals[WEFT_MAX_CHOICES];
+	uint64_t *state_hashes;
+	size_t nr_sh, cap_sh;
+
+	/* contexts (context.c): who may run on each CPU. A CPU's stack holds
+	 * the non-preemptible contexts on it, innermost last; only the top
+	 * may run there. excluded: threads that may not run now because
+	 * another context holds their CPU. Zero unless ctx_active. */
+	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
+	uint64_t excluded;
+	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
+	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_MAX_CPUS];
+
+	/* interleaving feedback: fb is non-NULL iff any family is routed;
+	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */
+	uint8_t *fb;
+	uint8_t *fb_sw, *fb_rf, *fb_st, *fb_lk;
+	uint32_t fb_mask;
+	sigjmp_buf overflow_jmp;
+};
+
+/* The one machine of this process. core/src files call it M. */
+extern struct weft_machine weft_machine_state;
+#define M weft_machine_state
+
+/* ----------------------------------------------------------- utilities */
+
+uint32_t weft_site_hash(const struct weft_site *s);
+
+static inline uint32_t site_id(const struct weft_site *s)
+{
+	/* Sites outside the section (never in this tree) get their id late. */
+	if (__builtin_expect(!s->id, 0))
+		((struct weft_site *)s)->id = weft_site_hash(s);
+	return s->id;
+}
+
+/* The scenario interrupt a thread delivers, or -1. */
+#define thread_irq(t) ((int)(t)->irq1 - 1)
+
+/* Thread masks: bit t for thread t (WEFT_EXEC_MAX_THREADS <= 64). */
+_Static_assert(WEFT_EXEC_MAX_THREADS <= 64, "thread masks are 64-bit");
+static inline uint64_t tbit(unsigned t)
+{
+	return 1ull << t;
+}
+
+static inline unsigned lowest(uint64_t mask)
+{
+	return (unsigned)__builtin_ctzll(mask);
+}
+
+static inline uint32_t loc_of(const void *p)
+{
+	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
+
+	return a - w < M.loc_limit ? (uint32_t)(a - w) : WEFT_NO_LOC;
+}
+
+/* ------------------------------------------------------- fairness */
+
+void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc);
+uint64_t weft_fair_offer(uint64_t e);
+void weft_fair_ran(unsigned tid);
+void weft_fair_reset(void);
+void weft_fair_thread_reset(struct wthread *t);
+/* The spinners (and the threads that run) for a livelock report. */
+size_t weft_fair_describe(char *buf, size_t n);
+
+/* The threads of e whose choice is unfair: spinners that must let others
+ * run first (0 if every thread of e spins, or none does). */
+static inline uint64_t unfair_of(uint64_t e)
+{
+	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
+}
+
+/* Spins are looked for only in a run of the current thread at least this
+ * many events long without a switch, and while another thread could run: a
+ * thread that others interleave with, or that runs alone, starves nobody,
+ * and the bookkeeping stays off the hot path. */
+#define WEFT_FAIR_RUN 8
+void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+		     const struct weft_site *s);
+
+/* The fairness bookkeeping of the event the current thread just traced:
+ * progress, or an observation that may be a spin (fairness.c). */
+static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
+		return;
+	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+		weft_fair_event(ev, loc, old, val, s);
+	else
+		M.run_id++;   /* alone, it starves nobody: a fresh run after */
+}
+
+/* Values that are pointers into the world are traced as offsets. */
+static inline uint64_t trace_val(uint64_t v)
+{
+	uint64_t w = (uintptr_t)M.world;
+
+	return v - w < M.loc_limit ? (1ull << 63) | (v - w) : v;
+}
+
+static inline void fb_hit_to(uint8_t *map, uint64_t feature)
+{
+	if (map)
+		map[(uint32_t)weft_mix64(feature) & M.fb_mask]++;
+}
+
+/* lock and trylock outcomes (WEFT_FB_LOCK) */
+static inline void fb_hit(uint64_t feature)
+{
+	fb_hit_to(M.fb_lk, feature);
+}
+
+/* ------------------------------------------------------------- tracing */
+
+void weft_record_event(const struct weft_event *e);
+
+/* The trace event of the operation the current thread (or the host) just
+ * performed: into the ring, the trace hash, and the recording. */
+static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
+			      uint64_t val, const struct weft_site *s)
+{
+	if (M.hashing) {
+		uint64_t h = M.hash;
+		uint64_t id = site_id(s);
+		h = weft_mix64(h ^ (id << 32 | (uint64_t)tid << 8 | ev));
+		h = weft_mix64(h ^ ((uint64_t)loc << 32 | M.step));
+		h = weft_mix64(h ^ old);
+		h = weft_mix64(h ^ val);
+		M.hash = h;
+	}
+}
+
+static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, ev, loc, old, val, s);
+
+	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+	e->step = M.step;
+	e->tid = tid;
+	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
+	e->ev = (uint8_t)ev;
+	e->flags = M.next_flags | (M.cur < 0 ? 0 : M.th[M.cur].ctx_flags);
+	e->loc = loc;
+	e->site = s;
+	e->old = old;
+	e->val = val;
+	/* display only (never hashed): the model's call of a helper */
+	e->caller = M.callers[M.cur + 1].c;
+	if (__builtin_expect(e->caller != NULL, 0) && M.callers[M.cur + 1].fresh) {
+		e->flags |= WEFT_EVF_CALL;
+		M.callers[M.cur + 1].fresh = false;
+	}
+	if (M.fair && M.cur >= 0)
+		fair_event(ev, loc, old, val, s);
+	M.next_flags = 0;
+	if (M.o->record)
+		weft_record_event(e);
+}
+
+/* The event of a buffered store of thread tid on cpu becoming visible
+ * (memory/): traced under that thread, at the current step, with no
+ * context flags or caller and without taking the current thread's
+ * pending flags. */
+static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint64_t old,
+				    uint64_t val, const struct weft_site *s)
+{
+	old = trace_val(old);
+	val = trace_val(val);
+	trace_hash(tid, WEFT_EV_FLUSH, loc, old, val, s);
+
+	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+	*e = (struct weft_event){ .step = M.step, .tid = tid, .cpu = cpu, .ev = WEFT_EV_FLUSH,
+				  .loc = loc, .site = s, .old = old, .val = val };
+	if (M.o->record)
+		weft_record_event(e);
+}
+
+/* ---------------------------------------------------------- scheduling */
+
+/* Runnable threads that may run now: not excluded by another context
+ * holding their CPU (context.c). */
+static inline uint64_t eligible(void)
+{
+	return M.runnable & ~M.excluded;
+}
+
+/* Ask the strategy which of the threads in offer runs next (offer has
+ * two or more); cur_ok: the current thread is in offer and may go on (a
+ * preemption point), unless it spins (fairness: then switching away is
+ * free and the default is another thread). */
+unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s);
+void weft_sched_switch_to(unsigned next, bool leaving);
+void weft_sched_reschedule(bool leaving);
+void weft_sched_livelock(const char *why) __attribute__((noreturn));
+
+/*
+ * The scheduling point before every visible operation of a model thread:
+ * s is the operation's site; addr/size what it will touch (NULL, 0 for
+ * none); wc the wait class of the channel at addr when the operation may
+ * block there (NULL otherwise). After it returns, the operation runs as
+ * step M.step.
+ */
+static inline void sched_point_at(const struct weft_site *s, const void *addr, unsigned size,
+				  const struct weft_wait_class *wc)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	t->last_site = s;
+	t->pend_addr = addr;
+	t->pend_size = size;
+	t->pend_class = wc;
+	uint64_t e = eligible();
+	if (__builtin_expect(t->pass, 0)) {
+		t->pass = false;
+	} else if (e & (e - 1)) {
+		unsigned next = weft_sched_decide(e, 1, s);
+		if ((int)next != M.cur)
+			weft_sched_switch_to(next, false);
+	}
+	if (__builtin_expect(M.spinners != 0, 0))
+		weft_fair_ran((unsigned)M.cur);
+	/* the operation after this point runs as step M.step */
+	if (__builtin_expect(++M.step > M.step_budget, 0))
+		weft_sched_livelock("step budget exhausted");
+	/* weak memory only (weft_mem_due is UINT32_MAX under sc) */
+	if (__builtin_expect(M.step >= weft_mem_due, 0))
+		weft_mem_point(s);
+}
+
+static inline void sched_point(const struct weft_site *s)
+{
+	sched_point_at(s, NULL, 0, NULL);
+}
+
+/* Block the current thread on chan (class wc) until a waker makes it
+ * runnable; returns when it runs again (a free switch each way). The
+ * caller re-checks its condition. From the host context it returns at once. */
+void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
+		      const struct weft_site *s);
+/* Start a thread without a scheduling point of its own (the caller's
+ * primitive took it); label names machine-made threads in reports. */
+int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
+		     const char *label, const struct weft_site *s);
+/* The program ended (exit(), main's return, an assumption that does not
+ * hold: rt/): end the execution now, without a report, abandoning the
+ * other threads as a report does. From a model thread it does not return;
+ * from the host it does nothing. */
+void weft_sched_exit(void);
+
+/* Make every thread blocked on chan runnable (in thread order); returns
+ * how many. */
+unsigned weft_sched_wake_all(const void *chan);
+/* Make the first n threads blocked on chan runnable, oldest sleeper
+ * first by thread number; returns how many. */
+unsigned weft_sched_wake_n(const void *chan, unsigned n);
+/* Make thread tid runnable if it is blocked. */
+bool weft_sched_wake_thread(unsigned tid);
+
+/* ------------------------------------------------------------ reports */
+
+/* A report of a warning kind (WEFT_WARNING_KINDS): when the run goes on
+ * past that kind (o->continue_kinds) it is counted in the result and
+ * returns true, leaving no trace; otherwise it is reported as
+ * weft_report2() reports (from a thread it does not return). */
+bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
+		const struct weft_access *other, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* access.c: weft_access()'s operation on memory alone (no point, no trace,
+ * no shadow): for a transition of several accesses, an instrumented
+ * program's atomic section (rt/). Returns the old value, *newv the new. */
+uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       uint64_t *newv);
+
+/* ---------------------------------------------------------- the shadow */
+
+static inline void check_uaf(uint32_t loc, const struct weft_site *s)
+{
+	struct shadow *sh = &M.shadow[loc];
+
+	if (__builtin_expect(sh->epoch == M.epoch && sh->poisoned, 0)) {
+		struct weft_access other = { true, sh->tid == 0xff ? -1 : sh->tid,
+					     sh->tid == 0xff ? -1 : (int)M.cpu_of[sh->tid],
+					     sh->step, sh->site };
+		weft_report2(WEFT_KIND_USE_AFTER_FREE, M.world + loc, s, &other,
+			     "%s on freed memory", s->what);
+	}
+}
+
+static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+{
+	struct shadow *sh = &M.shadow[loc];
+
+	sh->epoch = M.epoch;
+	sh->step = M.step;
+	sh->site = s;
+	sh->tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	sh->poisoned = 0;
+}
+
+/* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */
+static inline void feedback_read(uint32_t loc, const struct weft_site *s)
+{
+	if (!M.fb_rf)
+		return;
+	struct shadow *sh = &M.shadow[loc];
+	uint64_t w = sh->epoch == M.epoch && sh->site ? site_id(sh->site) : 0;
+
+	fb_hit_to(M.fb_rf, 0x7200000000000000ull ^ w << 24 ^ site_id(s));
+}
+
+/* state buckets (WEFT_FB_STATE): the scenario's bucket x writing site */
+static inline void feedback_write(uint32_t loc, const struct weft_site *s)
+{
+	if (M.fb_st && M.sc->state_bucket && loc < M.world_size) {
+		uint32_t b = M.sc->state_bucket(M.world, loc);
+		if (b)
+			fb_hit_to(M.fb_st, 0x3300000000000000ull ^ (uint64_t)b << 24 ^ site_id(s));
+	}
+}
+
+/* ------------------------------------------------------- families */
+
+/*
+ * A primitive family as the machine sees it: hooks at the machine's own
+ * events (an execution's start, a thread's spawn, resumption, interrupt
+ * delivery and end, a free), for families with per-execution state, checks
+ * at a thread's end, or a say in which thread may run (the CPU contexts).
+ * primitives/families.def lists them; machine.c and shadow.c call the hooks
+ * in that order. Every hook is optional.
+ */
+struct weft_family {
+	const char *name;
+	/* Execution start: the scenario's threads and the interrupt
+	 * pseudo-threads exist, none has run; M.o, M.sc are set. */
+	void (*begin)(void);
+	/* Thread tid was just spawned (weft_sched_spawn), runnable, not run. */
+	void (*spawned)(unsigned tid);
+	/* Thread tid, preempted while migratable (t->may_migrate), runs again:
+	 * called only then, right after the switch back to it. */
+	void (*resumed)(unsigned tid);
+	/* Interrupt pseudo-thread tid (thread_irq() >= 0) delivers its
+	 * interrupt, on its own fiber: runs the handler to completion. */
+	void (*deliver_irq)(unsigned tid);
+	/* Thread tid's context ended outside a family's own operation (an
+	 * interrupt pseudo-thread went idle or pending, a thread ended holding
+	 * its CPU): recompute who may run. */
+	void (*left_cpu)(unsigned tid);
+	/* Thread tid's function returned (it is still M.cur), every execution,
+	 * before thread_end: may report. */
+	void (*thread_exit)(unsigned tid);
+	/* Thread tid is about to end (it is still M.cur): may report. Must
+	 * not trace anything else (the scenario's threads end silently).
+	 * Called only when M.core_used. */
+	void (*thread_end)(unsigned tid);
+	/* [loc, loc+len) was just poisoned (freed) at site s by M.cur (or the
+	 * host): may report. Called only when M.core_used. */
+	void (*freed)(uint32_t loc, uint32_t len, const struct weft_site *s);
+	/* Name world offset off inside the core area; false if not its own. */
+	bool (*describe)(uint32_t off, char *buf, size_t n);
+};
+
+/* The families, in families.def order (primitives/families.c). */
+extern const struct weft_family *const weft_families[];
+extern const unsigned weft_nr_families;
+
+/* weft_poison() tells every family's freed hook (when M.core_used). */
+void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s);
+
+/* The core area, marked used: families call this before writing it. */
+static inline struct weft_core_state *weft_core(void)
+{
+	M.core_used = true;
+	return M.core;
+}
+
+/* ------------------------------------------------------- dependence */
+
+/* Tell a strategy that wants it (ops->on_step) what the operation that
+ * just ran touched. kind: WEFT_DEP_*; loc/size in the world (WEFT_NO_LOC
+ * for none); arg: a thread number for spawn/join, else 0. */
+static inline void weft_sched_step_f(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
+				     unsigned flags, const struct weft_site *s)
+{
+	if (__builtin_expect(M.on_step != NULL, 0)) {
+		struct weft_step_info si = {
+			.step = M.step, .tid = (uint8_t)(M.cur < 0 ? 0xff : M.cur),
+			.kind = (uint8_t)kind, .flags = (uint8_t)flags, .size = size, .loc = loc,
+			.arg = arg, .site = s,
+		};
+		M.on_step(M.st, &si);
+	}
+}
+
+static inline void weft_sched_step(unsigned kind, uint32_t loc, uint32_t size, uint32_t arg,
+				   const struct weft_site *s)
+{
+	weft_sched_step_f(kind, loc, size, arg, 0, s);
+}
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * core_state.h - state the primitive families keep per execution outside
+ * the model's world (primitives/ only: the machine and the searchers know
+ * just its size, weft_core_size, from families.c).
+ *
+ * struct weft_core_state lives right after the model's world in the same
+ * allocation (M.core, at world offset M.core_off, 64-byte aligned), so its
+ * fields have world offsets: a family's accesses to it are traced, shadowed
+ * (last writer: the other side of a report) and named in dependence
+ * records exactly like model state, and weft_thread_pending() can name
+ * them. The machine zeroes it before setup whenever the last execution used
+ * it (M.core_used), so a family that never runs costs nothing.
+ */
+#ifndef WEFT_CORE_STATE_H
+#define WEFT_CORE_STATE_H
+
+#include "rcu_core.h"
+
+struct weft_core_state {
+	struct weft_rcu_core rcu;
+	/* workqueue.c: a location for each CPU's worklist (which lives in the
+	 * machine), named by the dependence records of queueing, taking and
+	 * waiting for work; never written */
+	uint8_t wq_pool[WEFT_MAX_CPUS];
+};
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * families.h - what the primitive families call of each other (primitives/
+ * only): the CPU contexts of context.c (the preempt count a spinlock
+ * implies, the masking of the _irq/_bh forms) and lockdep-lite's hooks in
+ * every lock. The machine calls a family only through its hooks
+ * (sched.h, struct weft_family; the table is families.c).
+ */
+#ifndef WEFT_FAMILIES_H
+#define WEFT_FAMILIES_H
+
+#include "sched.h"
+
+/* ------------------------------------------------------------ contexts */
+
+/* context.c: the current thread entered or left a non-preemptible state
+ * (its counters changed); keeps the CPU stacks and the exclusion mask. */
+void weft_ctx_update(struct wthread *t, unsigned tid);
+/* The masking of spin_lock_irq*() and spin_lock_bh() (no event). */
+void weft_ctx_irq_off(void);
+void weft_ctx_irq_set(unsigned long on);
+void weft_ctx_bh_add(int d);
+
+/* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
+ * the counter and the event flag always, the CPU stack only when some CPU
+ * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
+ * scenarios pay two stores per lock. */
+static inline void weft_ctx_preempt_inc(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt++ == 0) {
+		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+static inline void weft_ctx_preempt_dec(void)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	if (t->preempt && --t->preempt == 0) {
+		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
+		if (M.ctx_active)
+			weft_ctx_update(t, (unsigned)M.cur);
+	}
+}
+
+/* ------------------------------------------------------- lockdep-lite */
+
+/* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
+extern bool weft_lockdep_on;
+void weft_lockdep_init(const void *lock, const struct weft_site *s);
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
+bool weft_lockdep_release(const void *lock, const struct weft_site *s);
+/* A thread or an interrupt handler ends: it must hold nothing. */
+void weft_lockdep_exit(unsigned tid);
+
+#endif

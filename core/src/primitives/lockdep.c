@@ -1,0 +1,652 @@
+/*
+ * lockdep.c - lockdep-lite: the kernel's lock validator (kernel/locking/
+ * lockdep.c, CONFIG_PROVE_LOCKING) reduced to what a model needs, so that a
+ * lock-order inversion or an interrupt-unsafe lock is reported from one
+ * execution that takes the locks, not from the unlucky schedule that
+ * deadlocks.
+ *
+ * Lock classes are keyed by the site that initialised the lock
+ * (spin_lock_init(), mutex_init(): weft_lockdep_init) or, for a lock never
+ * initialised (a zeroed world's lock), by its world offset: one class per
+ * instance, which can miss an inversion between two instances of one
+ * kernel class but never reports a false one.
+ *
+ * Checked, with both sides named:
+ *  - lock-order-inversion: acquiring B while holding A adds the edge A->B to
+ *    the class graph (at the attempt, before any spin or sleep, as
+ *    lock_acquire() does); an edge that closes a cycle is reported, with
+ *    the acquisitions of both orders. Trylocks take no edge (they cannot
+ *    wait). Nested acquisition of one class is left to the deadlock
+ *    detector (it would need spin_lock_nested annotations).
+ *  - irq-lock-inversion: a class used in hard-IRQ (softirq) context and
+ *    also acquired with hard IRQs (bottom halves) enabled
+ *    ("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage"); and, with
+ *    the same kind, an IRQ-safe class (used in hard-IRQ / softirq context)
+ *    that reaches an IRQ-unsafe class (acquired with hard IRQs / BHs on) in
+ *    the order graph ("HARDIRQ-safe -> HARDIRQ-unsafe lock order
+ *    detected", check_irq_usage()): an interrupt on a CPU that holds the
+ *    unsafe lock spins on the safe one, whose holder waits for the unsafe
+ *    one. Checked when an edge or a usage bit is new, in both directions,
+ *    under its own check bit (WEFT_CHECK_LOCKDEP_IRQ_ORDER: files recorded
+ *    before the rule replay without it).
+ *  - bad-unlock: releasing a lock the thread does not hold.
+ *  - lock-held-at-exit: a thread or handler ending with a lock held.
+ *
+ * The graph and the usage bits persist across the executions of a run
+ * (while the scenario, variant and lock model stay the same), as lockdep's
+ * persist across a boot: one execution may take A then B and a later one B
+ * then A. A report that needed a fact of an earlier execution lists it as
+ * a witness (weft_lockdep_last_witness); a replay seeds the graph with the
+ * witness (weft_run_opts.lockdep_seed) so the report reproduces alone.
+ * Fuzz targets run with persistence off: an input must reproduce by itself.
+ *
+ * Invariant (what makes a persistent run deterministic): an execution's
+ * outcome depends on earlier executions only through facts it reports as
+ * its witness. So every edge and usage bit is checked at its first use in
+ * each execution, whether or not an earlier execution already added it
+ * (checking only new facts made a later execution silent because an
+ * earlier one had reported: its re-run from a fresh graph then reported
+ * and disagreed), the fact's sites are refreshed to this execution's on
+ * that first use, and the graph gains every fact whether or not its check
+ * reported (a warning the run goes on past, weft_run_opts.continue_kinds,
+ * leaves the graph as a silent check would). A re-run from a fresh graph
+ * seeded with the witness then meets the same first fatal report: every
+ * check before it sees a subset of the facts the original saw.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "families.h"
+
+#define LD_MAX_CLASSES 256
+#define LD_MAX_EDGES 4096
+#define LD_MAX_HELD 16
+#define LD_MAX_INITS 128
+
+enum { USE_IN_HARDIRQ, USE_HARDIRQ_ON, USE_IN_SOFTIRQ, USE_SOFTIRQ_ON, USE__COUNT };
+
+struct ld_use {
+	uint32_t site_id;
+	const struct weft_site *site;   /* NULL when seeded */
+	uint32_t step;
+	uint32_t exec;                  /* execution number in the run */
+	uint8_t tid;
+};
+
+struct ld_class {
+	uint64_t key;
+	uint32_t loc;                   /* an instance, for names */
+	uint8_t used;                   /* 1 << USE_* */
+	struct ld_use use[USE__COUNT];  /* use[u].exec: the execution of its
+					   last check (its first use there) */
+};
+
+struct ld_edge {
+	uint16_t a, b;
+	struct ld_use from, to;         /* the acquisition of a (held), of b;
+					   to.exec: the execution of its last
+					   check (its first use there) */
+};
+
+struct ld_held {
+	uint16_t cls;
+	bool trylock;
+	const void *lock;
+	struct ld_use at;
+};
+
+static struct {
+	const struct weft_scenario *sc;
+	unsigned variant, lock;
+	uint32_t exec;
+	struct ld_class cls[LD_MAX_CLASSES];
+	unsigned nr_cls;
+	uint64_t adj[LD_MAX_CLASSES][LD_MAX_CLASSES / 64];
+	struct ld_edge edges[LD_MAX_EDGES];
+	unsigned nr_edges;
+	bool full;                      /* a table filled: checks degrade, said once */
+} G;
+
+static struct {
+	struct ld_held h[LD_MAX_HELD];
+	uint8_t n;
+} T[WEFT_EXEC_MAX_THREADS];
+
+/* locks initialised in this execution: world offset -> init site id */
+static struct {
+	uint32_t loc, site_id;
+} inits[LD_MAX_INITS];
+static unsigned nr_inits;
+
+/* the witness of the last report: facts of earlier executions it used */
+static struct weft_lockdep_fact witness[WEFT_LOCKDEP_MAX_FACTS];
+static unsigned nr_witness;
+
+bool weft_lockdep_on;   /* M.o->checks & WEFT_CHECK_LOCKDEP, cached */
+static bool irq_order_on;   /* and WEFT_CHECK_LOCKDEP_IRQ_ORDER */
+
+/* ---------------------------------------------------------- classes */
+
+static uint64_t key_of(const void *lock)
+{
+	uint32_t loc = loc_of(lock);
+
+	for (unsigned i = 0; i < nr_inits; i++)
+		if (inits[i].loc == loc)
+			return 1ull << 32 | inits[i].site_id;
+	return 2ull << 32 | loc;
+}
+
+static int class_find(uint64_t key)
+{
+	for (unsigned i = 0; i < G.nr_cls; i++)
+		if (G.cls[i].key == key)
+			return (int)i;
+	return -1;
+}
+
+static int class_get(uint64_t key, uint32_t loc)
+{
+	int c = class_find(key);
+
+	if (c >= 0)
+		return c;
+	if (G.nr_cls == LD_MAX_CLASSES) {
+		G.full = true;
+		return -1;
+	}
+	c = (int)G.nr_cls++;
+	memset(&G.cls[c], 0, sizeof(G.cls[c]));
+	G.cls[c].key = key;
+	G.cls[c].loc = loc;
+	return c;
+}
+
+static void class_name(int c, char *buf, size_t n)
+{
+	weft_describe_loc(M.sc, G.cls[c].loc, buf, n);
+}
+
+static struct ld_use use_now(const struct weft_site *s)
+{
+	struct ld_use u = { site_id(s), s, M.step, G.exec, (uint8_t)(M.cur < 0 ? 0xff : M.cur) };
+
+	return u;
+}
+
+/* A seeded fact names sites by id (they are in this build's weft_sites
+ * section if the model is the same; NULL otherwise). */
+extern struct weft_site *const __start_weft_sites[] __attribute__((weak));
+extern struct weft_site *const __stop_weft_sites[] __attribute__((weak));
+
+static const struct weft_site *site_by_id(uint32_t id)
+{
+	if (!__start_weft_sites)
+		return NULL;
+	for (struct weft_site *const *p = __start_weft_sites; p < __stop_weft_sites; p++)
+		if (*p && (*p)->id == id)
+			return *p;
+	return NULL;
+}
+
+/* ------------------------------------------------------------ reset */
+
+static void graph_reset(void)
+{
+	G.nr_cls = 0;
+	G.nr_edges = 0;
+	G.exec = 0;
+	G.full = false;
+	memset(G.adj, 0, sizeof(G.adj));
+}
+
+void weft_lockdep_reset(void)
+{
+	G.sc = NULL;
+	graph_reset();
+}
+
+/* Execution start (its begin hook), after the threads exist. */
+static void weft_lockdep_begin(void)
+{
+	const struct weft_run_opts *o = M.o;
+
+	weft_lockdep_on = (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP) != 0;
+	irq_order_on = weft_lockdep_on &&
+		       (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_IRQ_ORDER) != 0;
+	nr_witness = 0;
+	nr_inits = 0;
+	if (!weft_lockdep_on)
+		return;
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		T[i].n = 0;   /* spawned threads: lockdep_spawned() */
+	if (!o->lockdep_persist || G.sc != o->sc || G.variant != o->variant ||
+	    G.lock != (unsigned)o->lock) {
+		graph_reset();
+		G.sc = o->sc;
+		G.variant = o->variant;
+		G.lock = (unsigned)o->lock;
+	}
+	G.exec++;
+	/* a replay's witness: facts an earlier execution had established */
+	for (size_t i = 0; i < o->nr_lockdep_seed; i++) {
+		const struct weft_lockdep_fact *f = &o->lockdep_seed[i];
+		int a = class_get(f->a, f->loc_a), b;
+		if (a < 0)
+			break;
+		struct ld_use u = { f->site_a, site_by_id(f->site_a), f->step_a, 0, f->tid_a };
+		if (f->type == WEFT_LOCKDEP_FACT_EDGE) {
+			b = class_get(f->b, f->loc_b);
+			if (b < 0 || G.nr_edges == LD_MAX_EDGES || (G.adj[a][b / 64] >> (b % 64) & 1))
+				continue;
+			struct ld_edge *e = &G.edges[G.nr_edges++];
+			e->a = (uint16_t)a;
+			e->b = (uint16_t)b;
+			e->from = u;
+			e->to = (struct ld_use){ f->site_b, site_by_id(f->site_b), f->step_b, 0, f->tid_b };
+			G.adj[a][b / 64] |= 1ull << (b % 64);
+		} else if (f->use < USE__COUNT && !(G.cls[a].used >> f->use & 1)) {
+			G.cls[a].used |= (uint8_t)(1u << f->use);
+			G.cls[a].use[f->use] = u;
+		}
+	}
+}
+
+void weft_lockdep_init(const void *lock, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(lock);
+
+	if (loc == WEFT_NO_LOC)
+		return;
+	for (unsigned i = 0; i < nr_inits; i++)
+		if (inits[i].loc == loc) {
+			inits[i].site_id = site_id(s);
+			return;
+		}
+	if (nr_inits < LD_MAX_INITS) {
+		inits[nr_inits].loc = loc;
+		inits[nr_inits].site_id = site_id(s);
+		nr_inits++;
+	}
+}
+
+/* ------------------------------------------------------------ witness */
+
+static void witness_use(int c, unsigned use)
+{
+	const struct ld_use *u = &G.cls[c].use[use];
+
+	if (u->exec == G.exec || nr_witness == WEFT_LOCKDEP_MAX_FACTS)
+		return;
+	struct weft_lockdep_fact *f = &witness[nr_witness++];
+	memset(f, 0, sizeof(*f));
+	f->type = WEFT_LOCKDEP_FACT_USE;
+	f->use = (uint8_t)use;
+	f->a = G.cls[c].key;
+	f->loc_a = G.cls[c].loc;
+	f->site_a = u->site_id;
+	f->step_a = u->step;
+	f->tid_a = u->tid;
+}
+
+static void witness_edge(const struct ld_edge *e)
+{
+	if (e->to.exec == G.exec || nr_witness == WEFT_LOCKDEP_MAX_FACTS)
+		return;
+	struct weft_lockdep_fact *f = &witness[nr_witness++];
+	memset(f, 0, sizeof(*f));
+	f->type = WEFT_LOCKDEP_FACT_EDGE;
+	f->a = G.cls[e->a].key;
+	f->b = G.cls[e->b].key;
+	f->loc_a = G.cls[e->a].loc;
+	f->loc_b = G.cls[e->b].loc;
+	f->site_a = e->from.site_id;
+	f->site_b = e->to.site_id;
+	f->step_a = e->from.step;
+	f->step_b = e->to.step;
+	f->tid_a = e->from.tid;
+	f->tid_b = e->to.tid;
+}
+
+const struct weft_lockdep_fact *weft_lockdep_last_witness(size_t *n)
+{
+	*n = nr_witness;
+	return witness;
+}
+
+/* ------------------------------------------------------ the two checks */
+
+static const struct ld_edge *edge_of(int a, int b)
+{
+	for (unsigned i = 0; i < G.nr_edges; i++)
+		if (G.edges[i].a == a && G.edges[i].b == b)
+			return &G.edges[i];
+	return NULL;
+}
+
+/* A path from -> to in the graph (breadth first: the shortest); returns
+ * its length in classes (path[0] = from, path[len-1] = to), 0 if none. */
+static unsigned find_path(int from, int to, uint16_t *path, unsigned cap)
+{
+	static int16_t prev[LD_MAX_CLASSES];
+	static uint16_t queue[LD_MAX_CLASSES];
+	unsigned head = 0, tail = 0;
+
+	for (unsigned i = 0; i < G.nr_cls; i++)
+		prev[i] = -2;
+	prev[from] = -1;
+	queue[tail++] = (uint16_t)from;
+	while (head < tail) {
+		int c = queue[head++];
+		if (c == to)
+			break;
+		for (unsigned w = 0; w < (G.nr_cls + 63) / 64; w++)
+			for (uint64_t m = G.adj[c][w]; m; m &= m - 1) {
+				int d = (int)(w * 64 + (unsigned)__builtin_ctzll(m));
+				if (prev[d] == -2) {
+					prev[d] = (int16_t)c;
+					queue[tail++] = (uint16_t)d;
+				}
+			}
+	}
+	if (prev[to] == -2)
+		return 0;
+	unsigned len = 0;
+	for (int c = to; c >= 0 && len < cap; c = prev[c])
+		path[len++] = (uint16_t)c;
+	for (unsigned i = 0; i < len / 2; i++) {
+		uint16_t t = path[i];
+		path[i] = path[len - 1 - i];
+		path[len - 1 - i] = t;
+	}
+	return len;
+}
+
+static struct weft_access access_of(const struct ld_use *u)
+{
+	struct weft_access a = { true, u->tid == 0xff ? -1 : u->tid, -1, u->step, u->site };
+
+	if (u->exec == G.exec && u->tid != 0xff && u->tid < M.nr_threads)
+		a.cpu = M.cpu_of[u->tid];
+	else if (u->tid < M.sc->nr_threads)   /* an earlier execution: its home CPU */
+		a.cpu = (int)weft_cpu_of(M.sc, u->tid);
+	if (!u->site)
+		a.valid = false;
+	return a;
+}
+
+/* "A -> B -> C" for a path of the graph into buf, witnessing each edge (a
+ * fact of an earlier execution the report relies on); *first gets the
+ * path's first edge, *earlier whether any edge came from an earlier
+ * execution. */
+static void path_text(const uint16_t *path, unsigned len, char *buf, size_t cap,
+		      const struct ld_edge **first, bool *earlier)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	*first = NULL;
+	*earlier = false;
+	for (unsigned i = 0; i < len; i++) {
+		if (i + 1 < len) {
+			const struct ld_edge *e = edge_of(path[i], path[i + 1]);
+			if (e) {
+				if (!*first)
+					*first = e;
+				*earlier |= e->to.exec != G.exec;
+				witness_edge(e);
+			}
+		}
+		char x[48];
+		class_name(path[i], x, sizeof(x));
+		n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " -> " : "", x);
+		if (n >= cap)
+			n = cap - 1;
+	}
+}
+
+static void inversion_report(int held, int next, const struct ld_held *h, const void *lock,
+			     const struct weft_site *s)
+{
+	uint16_t path[16];
+	unsigned len = find_path(next, held, path, 16);
+	char a[48], b[48], chain[160];
+	const struct ld_edge *back;
+	bool earlier;
+
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
+	path_text(path, len, chain, sizeof(chain), &back, &earlier);
+	class_name(held, b, sizeof(b));
+	class_name(next, a, sizeof(a));
+	struct weft_access other = back ? access_of(&back->to) : access_of(&h->at);
+	if (weft_warn2(WEFT_KIND_LOCK_ORDER, lock, s, &other,
+		       "possible circular locking dependency: T%d takes %s while holding %s "
+		       "(taken at step %u); the other order %s was taken %s",
+		       M.cur, a, b, h->at.step, chain,
+		       earlier ? "in an earlier execution of this run" : "in this execution"))
+		nr_witness = w0;
+}
+
+/* Classes reachable from c along the order graph, c included: forward
+ * (c -> ...) or backward (... -> c). Returns how many are in out[]. */
+static unsigned reach(int c, bool back, uint16_t *out)
+{
+	static uint8_t seen[LD_MAX_CLASSES];
+	unsigned head = 0, tail = 0;
+
+	memset(seen, 0, G.nr_cls);
+	seen[c] = 1;
+	out[tail++] = (uint16_t)c;
+	while (head < tail) {
+		int x = out[head++];
+		for (unsigned y = 0; y < G.nr_cls; y++) {
+			bool e = back ? (G.adj[y][x / 64] >> (x % 64) & 1) : (G.adj[x][y / 64] >> (y % 64) & 1);
+			if (e && !seen[y]) {
+				seen[y] = 1;
+				out[tail++] = (uint16_t)y;
+			}
+		}
+	}
+	return tail;
+}
+
+/* An IRQ-safe class among the classes that reach `from` (from included)
+ * and an IRQ-unsafe one among those `to` reaches (to included), for the
+ * IRQ kind of `in` (USE_IN_HARDIRQ or USE_IN_SOFTIRQ): reported. Returns
+ * whether it reported. */
+static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const struct weft_site *s)
+{
+	static uint16_t bw[LD_MAX_CLASSES], fw[LD_MAX_CLASSES];
+	static const char *const what[USE__COUNT] = { "HARDIRQ", "HARDIRQ", "SOFTIRQ", "SOFTIRQ" };
+	unsigned nb, nf, i, j;
+	int safe = -1, unsafe = -1;
+
+	if (!irq_order_on)
+		return false;
+	nb = reach(from, true, bw);
+	for (i = 0; i < nb && safe < 0; i++)
+		if (G.cls[bw[i]].used >> in & 1)
+			safe = bw[i];
+	if (safe < 0)
+		return false;
+	nf = reach(to, false, fw);
+	for (j = 0; j < nf && unsafe < 0; j++)
+		if (G.cls[fw[j]].used >> (in + 1) & 1)
+			unsafe = fw[j];
+	if (unsafe < 0 || unsafe == safe)
+		return false;   /* one class used both ways: usage() reports it */
+
+	uint16_t path[16];
+	unsigned len = find_path(safe, unsafe, path, 16);
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
+	char chain[160];
+	const struct ld_edge *first;
+	bool earlier;
+	path_text(path, len, chain, sizeof(chain), &first, &earlier);
+	witness_use(safe, in);
+	witness_use(unsafe, in + 1);
+	const struct ld_use *us = &G.cls[safe].use[in], *uu = &G.cls[unsafe].use[in + 1];
+	struct weft_access other = access_of(uu);
+	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
+		       "%s-safe -> %s-unsafe lock order %s: the first in %s context (step %u, "
+		       "T%u%s), the last with %ss on (step %u, T%u%s)",
+		       what[in], what[in], chain, in == USE_IN_HARDIRQ ? "hard-IRQ" : "softirq",
+		       us->step, us->tid, us->exec != G.exec ? ", earlier" : "",
+		       in == USE_IN_HARDIRQ ? "interrupt" : "bottom half", uu->step, uu->tid,
+		       uu->exec != G.exec ? ", earlier" : ""))
+		nr_witness = w0;
+	return true;
+}
+
+static void usage(int c, unsigned use, const void *lock, const struct weft_site *s)
+{
+	static const char *const names[USE__COUNT] = { "IN-HARDIRQ", "HARDIRQ-ON", "IN-SOFTIRQ",
+							 "SOFTIRQ-ON" };
+	struct ld_class *k = &G.cls[c];
+
+	/* checked at its first use in this execution (the invariant above) */
+	bool first = !(k->used >> use & 1) || k->use[use].exec != G.exec;
+	if (!first)
+		return;
+	k->used |= (uint8_t)(1u << use);
+	k->use[use] = use_now(s);
+	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
+	if (!(k->used >> opp & 1)) {
+		/* safe -> unsafe through the graph (an IRQ-safe class reaching
+		 * an unsafe one, or reached by a safe one) */
+		if (G.nr_edges)
+			(void)(use & 1 ? safe_unsafe(c, c, use - 1, lock, s)
+				       : safe_unsafe(c, c, use, lock, s));
+		return;
+	}
+	char name[48];
+	class_name(c, name, sizeof(name));
+	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
+	witness_use(c, opp);
+	struct weft_access other = access_of(&k->use[opp]);
+	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
+		       "inconsistent {%s} -> {%s} usage of %s: taken %s, and %s (step %u, T%u%s)",
+		       names[use & ~1u], names[use | 1u], name,
+		       use & 1 ? "with interrupts enabled here" : "in interrupt context here",
+		       opp & 1 ? "with them enabled" : "in interrupt context",
+		       k->use[opp].step, k->use[opp].tid,
+		       k->use[opp].exec != G.exec ? ", an earlier execution" : ""))
+		nr_witness = w0;
+}
+
+/* ---------------------------------------------------------- the hooks */
+
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return;
+	struct wthread *t = &M.th[M.cur];
+	uint64_t key = key_of(lock);
+	int c = class_get(key, loc_of(lock));
+	if (c < 0)
+		return;
+	/* irq usage, as the context stands at the acquisition */
+	bool hard = t->in_irq == 1, soft = t->in_irq == 2;
+	bool hard_on = !hard && !t->irq_off;
+	bool soft_on = hard_on && !soft && !t->bh;
+	if (hard)
+		usage(c, USE_IN_HARDIRQ, lock, s);
+	if (hard_on)
+		usage(c, USE_HARDIRQ_ON, lock, s);
+	if (soft)
+		usage(c, USE_IN_SOFTIRQ, lock, s);
+	if (soft_on)
+		usage(c, USE_SOFTIRQ_ON, lock, s);
+	/* order: every held class -> this one */
+	if (!trylock) {
+		for (unsigned i = 0; i < T[M.cur].n; i++) {
+			const struct ld_held *h = &T[M.cur].h[i];
+			int a = h->cls;
+			if (a == c)
+				continue;
+			struct ld_edge *e = NULL;
+			if (G.adj[a][c / 64] >> (c % 64) & 1) {
+				e = (struct ld_edge *)edge_of(a, c);
+				if (!e || e->to.exec == G.exec)
+					continue;   /* checked in this execution */
+			}
+			/* each report below, if the run goes on past it, leaves
+			 * the graph as a silent check would (the invariant) */
+			bool inverted = find_path(c, a, (uint16_t[16]){ 0 }, 16) != 0;
+			if (inverted)
+				inversion_report(a, c, h, lock, s);
+			if (!e) {
+				if (G.nr_edges == LD_MAX_EDGES) {
+					G.full = true;
+					continue;
+				}
+				e = &G.edges[G.nr_edges++];
+				e->a = (uint16_t)a;
+				e->b = (uint16_t)c;
+				G.adj[a][c / 64] |= 1ull << (c % 64);
+			}
+			e->from = h->at;
+			e->to = use_now(s);
+			if (!inverted && !safe_unsafe(a, c, USE_IN_HARDIRQ, lock, s))
+				(void)safe_unsafe(a, c, USE_IN_SOFTIRQ, lock, s);
+		}
+	}
+	if (T[M.cur].n < LD_MAX_HELD) {
+		struct ld_held *h = &T[M.cur].h[T[M.cur].n++];
+		h->cls = (uint16_t)c;
+		h->trylock = trylock;
+		h->lock = lock;
+		h->at = use_now(s);
+	}
+}
+
+/* The lock is released: false (and a report) if the thread does not hold it. */
+bool weft_lockdep_release(const void *lock, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return true;
+	for (unsigned i = T[M.cur].n; i-- > 0;) {
+		if (T[M.cur].h[i].lock != lock)
+			continue;
+		memmove(&T[M.cur].h[i], &T[M.cur].h[i + 1],
+			(T[M.cur].n - i - 1) * sizeof(T[M.cur].h[0]));
+		T[M.cur].n--;
+		return true;
+	}
+	char name[48];
+	weft_describe_loc(M.sc, loc_of(lock), name, sizeof(name));
+	weft_report(WEFT_KIND_BAD_UNLOCK, lock, s,
+		    "T%d releases %s, which it does not hold (%u locks held)", M.cur, name,
+		    T[M.cur].n);
+	return false;
+}
+
+/* A thread (or a handler) ends: it must hold nothing. */
+void weft_lockdep_exit(unsigned tid)
+{
+	if (!weft_lockdep_on || tid >= WEFT_EXEC_MAX_THREADS || !T[tid].n)
+		return;
+	const struct ld_held *h = &T[tid].h[T[tid].n - 1];
+	char name[48];
+	struct weft_access other = access_of(&h->at);
+	weft_describe_loc(M.sc, loc_of(h->lock), name, sizeof(name));
+	weft_warn2(WEFT_KIND_LOCK_HELD_AT_EXIT, h->lock, h->at.site, &other,
+		     "T%u %s holding %s (taken at step %u)%s", tid,
+		     thread_irq(&M.th[tid]) >= 0 ? "returns from its interrupt handler" : "ends",
+		     name, h->at.step, T[tid].n > 1 ? " and more" : "");
+}
+
+/* A spawned thread holds nothing yet (its slot may hold an earlier
+ * execution's stack). */
+static void lockdep_spawned(unsigned tid)
+{
+	T[tid].n = 0;
+}
+
+const struct weft_family weft_family_lockdep = {
+	.name = "lockdep",
+	.begin = weft_lockdep_begin,
+	.spawned = lockdep_spawned,
+	.thread_exit = weft_lockdep_exit,
+};

@@ -1,0 +1,623 @@
+/*
+ * rcu.c - RCU on the deterministic machine (<weft/rcu.h>): read-side
+ * sections, grace periods as blocked threads, the callback kthread, and
+ * the RCU detectors. State: struct weft_rcu_core in the core area
+ * (rcu_core.h), so every field is a world location.
+ *
+ * Grace periods. synchronize_rcu() snapshots the readers inside a section
+ * (rd[t].nesting > 0) and their section generations, and sleeps on its
+ * snapshot until every generation moved; the outermost rcu_read_unlock()
+ * that moves the last one wakes it (precise wake-ups: a waiter is made
+ * runnable only when its grace period is over, so it never re-blocks).
+ *
+ * Dependence records (ops->on_step, for partial-order reduction):
+ *  - rcu_read_lock(): ACQUIRE of the thread's reader slot rd[t];
+ *  - rcu_read_unlock(): RELEASE of rd[t] when it ends the section (it may
+ *    end a grace period and wake its waiter), else WRITE;
+ *  - synchronize_rcu() and the callback kthread's wait: BLOCKED on the
+ *    whole rd[] when they sleep, then ACQUIRE of rd[] when the grace
+ *    period is over: dependent with every reader's lock and unlock, in
+ *    particular with the unlock that ended the grace period;
+ *  - call_rcu()/kfree_rcu(): WRITE of the queue counters (cb_queued,
+ *    cb_done, kthread), as the kthread's take/retire of a callback (and
+ *    its check of an empty queue before it sleeps); rcu_barrier():
+ *    BLOCKED, then ACQUIRE of the same words;
+ *  - rcu_dereference(): the READ of the pointer (weft_access()).
+ * A kthread step may carry two records (the queue WRITE and, when no
+ * sleep was needed, the grace period's ACQUIRE; a kfree_rcu() free adds
+ * the poison's WRITE), as free_one()'s store and poison share one step.
+ *
+ * Where callbacks run, and why there: on a kthread, asynchronously (see
+ * rcu.h). Running them inside the rcu_read_unlock() that ends the grace
+ * period would make them synchronous with a reader and never later;
+ * running them inside call_rcu() is never allowed by the kernel (the caller
+ * may hold a lock the callback takes). On a thread of their own they run
+ * at any scheduling point after their grace period, which the strategy
+ * chooses: running one early costs a preemption, running it when the
+ * others block or end is free. Executions stay deterministic: the kthread
+ * is made inside the first call_rcu()'s own step (weft_sched_spawn(), as
+ * the workqueue makes its kworkers) and takes the next thread number; with
+ * its queue empty it sleeps idle (never a stuck thread), so an execution
+ * ends with it asleep once every callback has run. Limit:
+ * WEFT_RCU_MAX_CBS pending callbacks (an assertion report beyond).
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "core_state.h"
+#include "sched.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static inline struct weft_rcu_core *rcu(void)
+{
+	return &weft_core()->rcu;
+}
+
+/* The access a report names as its other side. */
+static struct weft_access access_at(int tid, uint32_t step, const struct weft_site *s)
+{
+	struct weft_access a = { 0 };
+
+	if (!s)
+		return a;
+	a.valid = true;
+	a.tid = tid;
+	a.cpu = tid < 0 ? -1 : (int)M.cpu_of[tid];
+	a.step = step;
+	a.site = s;
+	return a;
+}
+
+/* RCU keeps its readers' state for threads 0 .. WEFT_MAX_THREADS - 1 (in
+ * the core area, whose layout traces name); threads numbered above have
+ * no slot: their RCU calls are reported, never a wrong verdict. */
+static unsigned rcu_nr_threads(void)
+{
+	return M.nr_threads < WEFT_MAX_THREADS ? M.nr_threads : WEFT_MAX_THREADS;
+}
+
+static bool rcu_slot_ok(const struct weft_site *s)
+{
+	if (M.cur < WEFT_MAX_THREADS)
+		return true;
+	weft_report(WEFT_KIND_ASSERT, NULL, s,
+		    "%s in T%d: RCU tracks the read-side sections of threads 0..%d only "
+		    "(WEFT_MAX_THREADS)", s->what, M.cur, WEFT_MAX_THREADS - 1);
+	return false;
+}
+
+static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
+{
+	sn->mask = 0;
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
+		if (r->rd[t].nesting) {
+			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
+			sn->gen[t] = r->rd[t].gen;
+		}
+}
+
+/* A reader of the snapshot still inside the section it was in, or -1. */
+static int gp_blocker(const struct weft_rcu_core *r, const struct weft_rcu_snap *sn)
+{
+	for (uint32_t m = sn->mask; m; m &= m - 1) {
+		unsigned t = lowest(m);
+		if (r->rd[t].gen == sn->gen[t])
+			return (int)t;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------- wait classes */
+
+/* A grace-period waiter sleeps on its snapshot (synchronize_rcu()'s gpw[t]
+ * or a callback's snap): the owner is a reader it still waits for. */
+static int gp_owner(const void *chan)
+{
+	return gp_blocker(&M.core->rcu, chan);
+}
+
+static bool gp_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return gp_blocker(&M.core->rcu, chan) >= 0;
+}
+
+static const struct weft_wait_class rcu_gp_class = {
+	.name = "RCU read-side section",
+	.sleeps = true,
+	.owner = gp_owner,
+	.busy = gp_busy,
+};
+
+/* Before synchronize_rcu() snapshots: the channel is rd[] itself, busy if
+ * another thread is inside a section (weft_thread_pending()). */
+static int sync_owner(const void *chan)
+{
+	const struct weft_rcu_rd *rd = chan;
+
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
+		if (rd[t].nesting && (int)t != M.cur)
+			return (int)t;
+	return -1;
+}
+
+static bool sync_busy(const void *chan, unsigned tid)
+{
+	const struct weft_rcu_rd *rd = chan;
+
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
+		if (rd[t].nesting && t != tid)
+			return true;
+	return false;
+}
+
+static const struct weft_wait_class rcu_sync_class = {
+	.name = "RCU read-side section",
+	.sleeps = true,
+	.owner = sync_owner,
+	.busy = sync_busy,
+};
+
+/* rcu_barrier() sleeps on cb_done until its target: the kthread owns it. */
+static int barrier_owner(const void *chan)
+{
+	const struct weft_rcu_core *r = &M.core->rcu;
+
+	(void)chan;
+	return (int)r->kthread - 1;
+}
+
+static bool barrier_busy(const void *chan, unsigned tid)
+{
+	const struct weft_rcu_core *r = &M.core->rcu;
+
+	(void)chan;
+	(void)tid;
+	return r->cb_done != r->cb_queued;
+}
+
+/* The kthread asleep on an empty queue: idle, never stuck. */
+static const struct weft_wait_class rcu_idle_class = {
+	.name = "RCU callback queue", .sleeps = true, .idle = true,
+};
+
+static const struct weft_wait_class rcu_barrier_class = {
+	.name = "RCU callbacks",
+	.sleeps = true,
+	.owner = barrier_owner,
+	.busy = barrier_busy,
+};
+
+/* Wake every grace-period waiter whose grace period reader t just ended. */
+static void wake_gp_waiters(struct weft_rcu_core *r, unsigned t)
+{
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		struct wthread *w = &M.th[i];
+		if (w->state != T_BLOCKED || w->wait_class != &rcu_gp_class)
+			continue;
+		const struct weft_rcu_snap *sn = w->wait_chan;
+		if ((sn->mask >> t & 1) && gp_blocker(r, sn) < 0)
+			weft_sched_wake_thread(i);
+	}
+}
+
+/* Sleep until the grace period of snapshot sn is over; the ACQUIRE record
+ * of rd[] at the step it is seen over. */
+static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(r->rd);
+	uint32_t waited = sn->mask;
+	int who;
+
+	/* what weft_thread_pending() says of this thread from now on (the
+	 * kthread's wait has no scheduling point of its own) */
+	struct wthread *t = &M.th[M.cur];
+	t->last_site = s;
+	t->pend_addr = r->rd;
+	t->pend_size = sizeof(r->rd);
+	t->pend_class = &rcu_sync_class;
+	/* traced on the reader waited for (the diagram names it); recorded
+	 * on all of rd[] */
+	while ((who = gp_blocker(r, sn)) >= 0) {
+		weft_trace(WEFT_EV_BLOCK, loc_of(&r->rd[who]), (uint64_t)who + 1, 0, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(r->rd), 0, s);
+		weft_sched_block(sn, &rcu_gp_class, s);
+		M.step++;
+	}
+	weft_trace(WEFT_EV_WAIT, WEFT_NO_LOC, waited, 0, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd), 0, s);
+}
+
+/* ----------------------------------------------------------- readers */
+
+void weft_rcu_read_lock(const struct weft_site *s)
+{
+	if (M.cur < 0 || !rcu_slot_ok(s))
+		return;
+	struct weft_rcu_core *r = rcu();
+	unsigned t = (unsigned)M.cur;
+	struct weft_rcu_rd *rd = &r->rd[t];
+
+	sched_point_at(s, rd, sizeof(*rd), NULL);
+	uint32_t loc = loc_of(rd), old = rd->nesting;
+	rd->nesting = old + 1;
+	if (!old) {
+		struct weft_rcu_book *b = &r->bk[t];
+		b->lock_step = M.step;
+		b->lock_site = s;
+		b->nr_held = 0;
+		r->nr_readers++;
+	}
+	weft_trace(WEFT_EV_LOCK, loc, old, old + 1, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*rd), 0, s);
+	shadow_write(loc, s);
+}
+
+void weft_rcu_read_unlock(const struct weft_site *s)
+{
+	if (M.cur < 0 || !rcu_slot_ok(s))
+		return;
+	struct weft_rcu_core *r = rcu();
+	unsigned t = (unsigned)M.cur;
+	struct weft_rcu_rd *rd = &r->rd[t];
+	struct weft_rcu_book *b = &r->bk[t];
+
+	sched_point_at(s, rd, sizeof(*rd), NULL);
+	uint32_t loc = loc_of(rd), old = rd->nesting;
+	if (!old) {
+		struct weft_access other = access_at((int)t, b->unlock_step, b->unlock_site);
+		weft_report2(WEFT_KIND_RCU_MISUSE, rd, s, other.valid ? &other : NULL,
+			     "rcu_read_unlock() outside an RCU read-side section (T%u %s)", t,
+			     other.valid ? "already left its last section" : "never entered one");
+		return;
+	}
+	rd->nesting = old - 1;
+	if (old == 1) {
+		rd->gen++;
+		r->nr_readers--;
+		b->unlock_step = M.step;
+		b->unlock_site = s;
+		b->nr_held = 0;
+		wake_gp_waiters(r, t);
+	}
+	weft_trace(WEFT_EV_UNLOCK, loc, old, old - 1, s);
+	weft_sched_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), 0, s);
+	shadow_write(loc, s);
+}
+
+bool weft_rcu_read_lock_held(void)
+{
+	return M.cur >= 0 && M.cur < WEFT_MAX_THREADS && M.core_used &&
+	       M.core->rcu.rd[M.cur].nesting > 0;
+}
+
+uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
+			const struct weft_site *s)
+{
+	uint64_t v = weft_access((void *)addr, size, WEFT_A_LOAD, 0, 0, s);
+
+	if (M.cur < 0 || how == WEFT_RCU_DEREF_ACCESS || !rcu_slot_ok(s))
+		return v;
+	struct weft_rcu_core *r = rcu();
+	unsigned t = (unsigned)M.cur;
+	struct weft_rcu_book *b = &r->bk[t];
+
+	if (!r->rd[t].nesting) {
+		if (how == WEFT_RCU_DEREF) {
+			struct weft_access other = access_at((int)t, b->unlock_step, b->unlock_site);
+			weft_report2(WEFT_KIND_RCU_MISUSE, addr, s, other.valid ? &other : NULL,
+				     "%s outside an RCU read-side section (suspicious "
+				     "rcu_dereference_check() usage)", s->what);
+		} else if (how == WEFT_RCU_DEREF_PROTECTED_BAD) {
+			weft_report(WEFT_KIND_RCU_MISUSE, addr, s,
+				    "%s without the update-side protection it names and outside "
+				    "a read-side section", s->what);
+		}
+		return v;
+	}
+	/* remember where the pointer points, for rcu-free-in-use */
+	uint32_t ploc = loc_of((const void *)(uintptr_t)v);
+	if (ploc != WEFT_NO_LOC && ploc < M.world_size) {
+		struct weft_rcu_held *h = &b->held[b->nr_held++ % WEFT_RCU_MAX_HELD];
+		h->loc = ploc;
+		h->step = M.step;
+		h->site = s;
+	}
+	return v;
+}
+
+/* weft_poison() of [loc, loc+len): a reader inside a section that holds a
+ * pointer into it. */
+static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
+{
+	struct weft_rcu_core *r = &M.core->rcu;
+
+	if (!r->nr_readers)
+		return;
+	for (unsigned t = 0; t < rcu_nr_threads(); t++) {
+		if ((int)t == M.cur || !r->rd[t].nesting)
+			continue;
+		const struct weft_rcu_book *b = &r->bk[t];
+		unsigned n = b->nr_held < WEFT_RCU_MAX_HELD ? b->nr_held : WEFT_RCU_MAX_HELD;
+		for (unsigned k = 0; k < n; k++) {
+			const struct weft_rcu_held *h = &b->held[k];
+			if (h->loc - loc >= len)
+				continue;
+			struct weft_access other = access_at((int)t, h->step, h->site);
+			weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
+				     "freed while T%u, inside the RCU read-side section it "
+				     "entered at step %u, holds it from %s", t, b->lock_step,
+				     h->site->what);
+			return;
+		}
+	}
+}
+
+static void rcu_thread_end(unsigned tid)
+{
+	if (!M.core_used || tid >= WEFT_MAX_THREADS)
+		return;
+	struct weft_rcu_core *r = &M.core->rcu;
+	if (!r->rd[tid].nesting)
+		return;
+	static struct weft_site end_site = { __FILE__, "rcu_thread_end",
+					     "thread ends inside an RCU read-side section",
+					     __LINE__, WEFT_EV_NOTE, 0, WEFT_SITE_SC };
+	struct weft_access other = access_at((int)tid, r->bk[tid].lock_step, r->bk[tid].lock_site);
+	weft_report2(WEFT_KIND_RCU_MISUSE, &r->rd[tid], &end_site, &other,
+		     "T%u ends inside an RCU read-side section (nesting %u): its grace "
+		     "periods never end", tid, r->rd[tid].nesting);
+}
+
+unsigned weft_rcu_read_depth(unsigned tid)
+{
+	return M.core_used && tid < WEFT_MAX_THREADS ? M.core->rcu.rd[tid].nesting : 0;
+}
+
+void weft_rcu_might_sleep(const struct weft_site *s)
+{
+	if (M.cur < 0 || M.cur >= WEFT_MAX_THREADS || !M.in_exec || !M.core_used ||
+	    weft_in_atomic())
+		return;   /* other atomic contexts: weft_might_sleep() reports them */
+	struct weft_rcu_core *r = &M.core->rcu;
+	unsigned t = (unsigned)M.cur;
+	if (!r->rd[t].nesting)
+		return;
+	struct weft_access other = access_at((int)t, r->bk[t].lock_step, r->bk[t].lock_site);
+	weft_report2(WEFT_KIND_SLEEP_IN_ATOMIC, &r->rd[t], s, &other,
+		     "%s may sleep inside an RCU read-side section (\"Voluntary context "
+		     "switch within RCU read-side critical section!\")", s->what);
+}
+
+/* ------------------------------------------------------- grace periods */
+
+void weft_synchronize_rcu(const struct weft_site *s)
+{
+	if (M.cur < 0 || !rcu_slot_ok(s))
+		return;
+	struct weft_rcu_core *r = rcu();
+	unsigned t = (unsigned)M.cur;
+
+	sched_point_at(s, r->rd, sizeof(r->rd), &rcu_sync_class);
+	weft_might_sleep(s);
+	snapshot(r, &r->gpw[t]);
+	gp_wait(r, &r->gpw[t], s);
+	r->gpw[t].mask = 0;
+}
+
+/* ----------------------------------------------------------- callbacks */
+
+static struct weft_site kfree_site = { __FILE__, "rcu_do_batch",
+				       "kfree_rcu(): free after a grace period", __LINE__,
+				       WEFT_EV_FREE, 0, WEFT_SITE_SC };
+
+static void invoke(struct weft_rcu_cb *cb)
+{
+	if (cb->obj)
+		weft_kfree_sized(cb->obj, cb->size, &kfree_site);
+	else
+		cb->func(cb->head);
+}
+
+/*
+ * The callback kthread: each round, at one scheduling point, retires the
+ * callback it ran last (cb_done++, waking rcu_barrier()s) and takes the
+ * next, or sleeps idle on an empty queue until call_rcu() wakes it; then
+ * it sleeps until that callback's grace period is over and runs it.
+ */
+static struct weft_site batch_site = { __FILE__, "rcu_do_batch", "rcu_do_batch()", __LINE__,
+				       WEFT_EV_RMW, 0, WEFT_SITE_SC };
+static struct weft_site gp_site = { __FILE__, "rcu_do_batch",
+				    "rcu_do_batch(): wait for the grace period", __LINE__,
+				    WEFT_EV_WAIT, 0, WEFT_SITE_SC };
+static struct weft_site spawn_site = { __FILE__, "call_rcu", "spawn(rcu callback kthread)",
+				       __LINE__, WEFT_EV_SPAWN, 0, WEFT_SITE_SC };
+
+static void wake_barriers(struct weft_rcu_core *r)
+{
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		struct wthread *w = &M.th[i];
+		if (w->state == T_BLOCKED && w->wait_class == &rcu_barrier_class &&
+		    (int32_t)(r->cb_done - r->bk[i].barrier_target) >= 0)
+			weft_sched_wake_thread(i);
+	}
+}
+
+static void rcu_cb_kthread(void *world, void *arg)
+{
+	struct weft_rcu_core *r = rcu();
+	uint32_t qloc = loc_of(&r->cb_queued);
+	bool ran = false;
+
+	(void)world;
+	(void)arg;
+	sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
+	for (;;) {
+		uint32_t old = r->cb_done;
+		if (ran) {
+			r->cb_done++;
+			wake_barriers(r);
+			ran = false;
+		}
+		weft_trace(WEFT_EV_RMW, qloc, old, r->cb_done, &batch_site);
+		weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, &batch_site);
+		shadow_write(qloc, &batch_site);
+		if (r->cb_done == r->cb_queued) {
+			/* idle until call_rcu(); the re-check is the next step */
+			weft_sched_block(&r->cb_queued, &rcu_idle_class, &batch_site);
+			M.step++;
+			continue;
+		}
+		struct weft_rcu_cb *cb = &r->cb[r->cb_done % WEFT_RCU_MAX_CBS];
+		gp_wait(r, &cb->snap, &gp_site);
+		cb->active = false;   /* debug_rcu_head_unqueue() before the call */
+		invoke(cb);
+		ran = true;
+		sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
+	}
+}
+
+static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), void *obj,
+		     size_t size, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		/* setup or an audit: no reader exists, the grace period is over */
+		struct weft_rcu_cb cb = { .head = head, .func = func, .obj = obj,
+					  .size = (uint32_t)size };
+		invoke(&cb);
+		return;
+	}
+	struct weft_rcu_core *r = rcu();
+	uint32_t qloc = loc_of(&r->cb_queued);
+
+	sched_point_at(s, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
+	uint32_t hloc = loc_of(head);
+	if (hloc != WEFT_NO_LOC)
+		check_uaf(hloc, s);
+	for (uint32_t i = r->cb_done; i != r->cb_queued; i++) {
+		const struct weft_rcu_cb *q = &r->cb[i % WEFT_RCU_MAX_CBS];
+		if (!q->active || q->head != head)
+			continue;
+		struct weft_access other = access_at(q->tid, q->step, q->site);
+		weft_report2(WEFT_KIND_RCU_MISUSE, head, s, &other,
+			     "%s on an rcu_head already queued and not yet invoked "
+			     "(ODEBUG: activate active)", s->what);
+		return;
+	}
+	if (r->cb_queued - r->cb_done >= WEFT_RCU_MAX_CBS)
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "more than %d RCU callbacks pending",
+			    WEFT_RCU_MAX_CBS);
+	struct weft_rcu_cb *cb = &r->cb[r->cb_queued % WEFT_RCU_MAX_CBS];
+	cb->head = head;
+	cb->func = func;
+	cb->obj = obj;
+	cb->size = (uint32_t)size;
+	cb->active = true;
+	cb->step = M.step;
+	cb->tid = M.cur;
+	cb->site = s;
+	snapshot(r, &cb->snap);
+	uint32_t old = r->cb_queued++;
+	weft_trace(WEFT_EV_RMW, qloc, old, r->cb_queued, s);
+	weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, s);
+	shadow_write(qloc, s);
+	if (!r->kthread) {
+		int k = weft_sched_spawn(rcu_cb_kthread, NULL, M.cpu_of[M.cur], "rcuc", &spawn_site);
+		r->kthread = (uint32_t)(k + 1);
+	} else {
+		weft_sched_wake_all(&r->cb_queued);   /* an idle kthread */
+	}
+}
+
+void weft_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head),
+		   const struct weft_site *s)
+{
+	queue_cb(head, func, NULL, 0, s);
+}
+
+void weft_kfree_rcu(void *obj, size_t size, struct rcu_head *head, const struct weft_site *s)
+{
+	queue_cb(head, NULL, obj, size, s);
+}
+
+void weft_rcu_barrier(const struct weft_site *s)
+{
+	if (M.cur < 0 || !rcu_slot_ok(s))
+		return;
+	struct weft_rcu_core *r = rcu();
+	uint32_t qloc = loc_of(&r->cb_queued);
+	unsigned t = (unsigned)M.cur;
+
+	sched_point_at(s, &r->cb_queued, 3 * sizeof(uint32_t), &rcu_barrier_class);
+	weft_might_sleep(s);
+	uint32_t target = r->bk[t].barrier_target = r->cb_queued;
+	while ((int32_t)(r->cb_done - target) < 0) {
+		weft_trace(WEFT_EV_BLOCK, qloc, r->kthread, target, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, qloc, 3 * sizeof(uint32_t), 0, s);
+		weft_sched_block(&r->cb_done, &rcu_barrier_class, s);
+		M.step++;
+	}
+	weft_trace(WEFT_EV_WAIT, qloc, target, r->cb_done, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, qloc, 3 * sizeof(uint32_t), 0, s);
+}
+
+/* ------------------------------------------------------------- kfree */
+
+void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s)
+{
+	if (!obj)
+		return;
+	if (M.cur >= 0)
+		sched_point_at(s, obj, (unsigned)size, NULL);   /* the free is an operation */
+	if (weft_is_poisoned(obj)) {
+		struct weft_access other = weft_last_write(obj);
+		weft_report2(WEFT_KIND_DOUBLE_FREE, obj, s, other.valid ? &other : NULL,
+			     "%s: object already freed", s->what);
+		return;
+	}
+	weft_poison(obj, size, s);
+}
+
+/* -------------------------------------------------------------- misc */
+
+unsigned weft_nr_cpu_ids(void)
+{
+	return M.sc && M.sc->nr_cpus ? M.sc->nr_cpus : 1;
+}
+
+/* ---------------------------------------------------------- describe */
+
+static bool rcu_describe(uint32_t off, char *buf, size_t n)
+{
+	uint32_t base = M.core_off + (uint32_t)offsetof(struct weft_core_state, rcu);
+	uint32_t o = off - base;
+
+	if (o >= sizeof(struct weft_rcu_core))
+		return false;
+	if (o < offsetof(struct weft_rcu_core, cb_queued))
+		snprintf(buf, n, "RCU read side of T%u", (unsigned)(o / sizeof(struct weft_rcu_rd)));
+	else if (o < offsetof(struct weft_rcu_core, nr_readers))
+		snprintf(buf, n, "RCU callback queue");
+	else if (o < offsetof(struct weft_rcu_core, gpw))
+		snprintf(buf, n, "RCU readers");
+	else if (o < offsetof(struct weft_rcu_core, cb))
+		snprintf(buf, n, "an RCU grace period (synchronize_rcu() of T%u)",
+			 (unsigned)((o - offsetof(struct weft_rcu_core, gpw)) /
+				    sizeof(struct weft_rcu_snap)));
+	else if (o < offsetof(struct weft_rcu_core, bk))
+		snprintf(buf, n, "an RCU grace period (callback %u)",
+			 (unsigned)((o - offsetof(struct weft_rcu_core, cb)) /
+				    sizeof(struct weft_rcu_cb)));
+	else
+		snprintf(buf, n, "RCU bookkeeping");
+	return true;
+}
+
+const struct weft_family weft_family_rcu = {
+	.name = "rcu",
+	.thread_end = rcu_thread_end,
+	.freed = rcu_freed,
+	.describe = rcu_describe,
+};

@@ -1,0 +1,940 @@
+/*
+ * sleep.c - the wait lists every sleeping primitive shares, and the
+ * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
+ * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
+ *
+ * Every operation that may sleep calls might_sleep() first (the
+ * !TASK_RUNNING warning here, the atomic-context check of context.c);
+ * mutexes and rw semaphores are lockdep-lite classes (lockdep.c: acquired
+ * at the attempt, released at the unlock, classed by their init site),
+ * semaphores are not (nor are they in the kernel: no owner).
+ *
+ * A waiter is a blocked thread of the scheduler: weft_sched_block() on the
+ * object, with a wait class naming the object's owner, so all-asleep is a
+ * deadlock when the sleepers wait for owners and a lost wakeup when one
+ * waits on an object nobody owns (machine.c, stuck_report()).
+ *
+ * What the model keeps and leaves out:
+ *  - mutex: the owner is checked (unlock by another thread, or of an
+ *    unlocked mutex, is bad-unlock; locking a mutex one holds is a
+ *    deadlock at once, as lockdep reports recursive locking). Release wakes
+ *    the oldest waiter; `--lock tas` leaves the mutex free for whoever runs
+ *    first (optimistic stealing), `--lock ticket` hands it to that waiter
+ *    (MUTEX_FLAG_HANDOFF). No optimistic spinning, no lockdep classes.
+ *  - rw_semaphore: a reader queues behind a waiting writer (no reader
+ *    lock stealing), so a recursive down_read() with a writer waiting
+ *    deadlocks, as lockdep warns it may. A release wakes the oldest waiter
+ *    if it is a writer, else grants every waiting reader
+ *    (rwsem_mark_wake() since v5.3). Trylocks fail while anyone waits.
+ *    up_read() by a thread holding no read lock is bad-unlock (lockdep).
+ *  - semaphore: up() hands the count to the oldest waiter (__up()); no
+ *    owner: up() by any thread is legal, and a sleeper nobody ups is a
+ *    lost wakeup.
+ *
+ * Length: mutex, rwsem and semaphore share the wait lists, the owner and
+ * hand-off rules and the lockdep hooks; each is about 200 lines here.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "families.h"
+#include "waiters.h"
+
+/* ------------------------------------------------------------ wait lists */
+
+static struct weft_waiter waiters[WEFT_EXEC_MAX_THREADS];
+static uint64_t wl_seq;
+static uint32_t wl_seq_epoch;
+
+struct weft_waiter *weft_wl_entry(unsigned tid)
+{
+	struct weft_waiter *w = &waiters[tid];
+
+	if (w->epoch != M.epoch) {
+		memset(w, 0, sizeof(*w));
+		w->epoch = M.epoch;
+	}
+	return w;
+}
+
+void weft_wl_add(unsigned tid, const void *chan, uint8_t flags)
+{
+	struct weft_waiter *w = weft_wl_entry(tid);
+
+	if (w->chan == chan)
+		return;
+	if (wl_seq_epoch != M.epoch) {
+		wl_seq_epoch = M.epoch;
+		wl_seq = 0;
+	}
+	w->chan = chan;
+	w->flags = flags;
+	w->seq = ++wl_seq;
+}
+
+void weft_wl_del(unsigned tid)
+{
+	struct weft_waiter *w = weft_wl_entry(tid);
+
+	w->chan = NULL;
+	w->flags &= WL_GRANTED;
+}
+
+static inline bool on_list(unsigned tid, const void *chan)
+{
+	return waiters[tid].epoch == M.epoch && waiters[tid].chan == chan;
+}
+
+int weft_wl_next(const void *chan, uint8_t mask, uint8_t want, uint64_t after)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		const struct weft_waiter *w = &waiters[i];
+		if (!on_list(i, chan) || (w->flags & mask) != want || w->seq <= after)
+			continue;
+		if (best < 0 || w->seq < waiters[best].seq)
+			best = (int)i;
+	}
+	return best;
+}
+
+unsigned weft_wl_count(const void *chan, uint8_t mask, uint8_t want)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		n += on_list(i, chan) && (waiters[i].flags & mask) == want;
+	return n;
+}
+
+bool weft_wl_wake(unsigned tid, const void *chan)
+{
+	struct weft_waiter *w = weft_wl_entry(tid);
+
+	w->task_state = TASK_RUNNING;
+	if (M.th[tid].state != T_BLOCKED || M.th[tid].wait_chan != chan)
+		return false;
+	weft_sched_wake_thread(tid);
+	return true;
+}
+
+void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
+		   uint64_t holder, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(chan);
+
+	weft_trace(WEFT_EV_WAIT, loc, holder, 0, s);
+	weft_sched_step(WEFT_DEP_BLOCKED, loc, size, 0, s);
+	if (M.fb)
+		fb_hit(0x5700000000000000ull ^ site_id(s));
+	weft_sched_block(chan, wc, s);
+	weft_tsan_acquire(chan);
+	/* running again: what it does now is the next step */
+	if (++M.step > M.step_budget)
+		weft_sched_livelock("step budget exhausted");
+}
+
+void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_WAKE, loc_of(chan), mask, n, s);
+	if (M.fb)
+		fb_hit(0x5800000000000000ull ^ (uint64_t)n << 40 ^ site_id(s));
+}
+
+void weft_wl_might_sleep(const void *chan, const struct weft_site *s)
+{
+	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
+
+	/* __might_sleep(): the task-state warning, then ___might_sleep()'s
+	 * atomic-context check (context.c) */
+	if (w->task_state != TASK_RUNNING)
+		weft_report(WEFT_KIND_WARN_ON, chan, s,
+			    "do not call blocking ops when !TASK_RUNNING: T%d is between "
+			    "prepare_to_wait() and schedule() (state %u)", M.cur, w->task_state);
+	weft_might_sleep(s);
+	if (w->chan && w->chan != chan)
+		weft_report(WEFT_KIND_ASSERT, chan, s,
+			    "T%d would wait on two wait lists at once (it is still on another "
+			    "object's list): not modelled", M.cur);
+}
+
+void weft_wl_host_sleeps(const void *obj, const struct weft_site *s)
+{
+	weft_report(WEFT_KIND_ASSERT, obj, s,
+		    "%s from setup or an audit would sleep: no thread runs there to wake it",
+		    s->what);
+}
+
+/* --------------------------------------------------------- bit-lock holders */
+
+static struct bitlock {
+	uint32_t epoch;
+	uint32_t loc;
+	uint8_t bit, tid;
+} bitlocks[32];
+
+void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid)
+{
+	struct bitlock *free_slot = NULL;
+
+	if (loc == WEFT_NO_LOC)
+		return;
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		struct bitlock *b = &bitlocks[i];
+		if (b->epoch != M.epoch) {
+			if (!free_slot)
+				free_slot = b;
+			continue;
+		}
+		if (b->loc == loc && b->bit == bit) {
+			b->tid = (uint8_t)tid;
+			return;
+		}
+	}
+	/* more bit locks held at once than the table holds: the owner is
+	 * unknown (a deadlock among them reads as a lost wakeup) */
+	if (free_slot) {
+		free_slot->epoch = M.epoch;
+		free_slot->loc = loc;
+		free_slot->bit = (uint8_t)bit;
+		free_slot->tid = (uint8_t)tid;
+	}
+}
+
+void weft_bitlock_clear(uint32_t loc, unsigned bit)
+{
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		struct bitlock *b = &bitlocks[i];
+		if (b->epoch == M.epoch && b->loc == loc && b->bit == bit)
+			b->epoch = 0;
+	}
+}
+
+int weft_bitlock_holder(uint32_t loc)
+{
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		const struct bitlock *b = &bitlocks[i];
+		if (b->epoch == M.epoch && b->loc == loc)
+			return b->tid;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ mutex */
+
+static int owner_tid(uint32_t owner)
+{
+	return owner == 0 || owner > WEFT_EXEC_MAX_THREADS ? -1 : (int)owner - 1;
+}
+
+static int mutex_owner(const void *chan)
+{
+	return owner_tid(((const struct weft_mutex *)chan)->owner);
+}
+
+/* Would tid sleep in mutex_lock() now? Not if the mutex was handed to it. */
+static bool mutex_busy(const void *chan, unsigned tid)
+{
+	uint32_t o = ((const struct weft_mutex *)chan)->owner;
+
+	return o != 0 && o != tid + 1;
+}
+
+static const struct weft_wait_class mutex_class = {
+	.name = "mutex",
+	.sleeps = true,
+	.owner = mutex_owner,
+	.busy = mutex_busy,
+};
+
+static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(p);
+
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	return loc;
+}
+
+static inline void obj_written(uint32_t loc, const struct weft_site *s)
+{
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc, old;
+
+	weft_lockdep_init(m, s);   /* the lock class: this init site */
+	if (M.cur < 0) {
+		m->owner = 0;
+		m->nr_waiters = 0;
+		return;
+	}
+	sched_point_at(s, m, sizeof(*m), NULL);
+	loc = obj_loc(m, s);
+	if (m->owner || weft_wl_count(m, 0, 0))
+		weft_report(WEFT_KIND_ASSERT, m, s, "mutex_init of a mutex in use (held by T%d)",
+			    owner_tid(m->owner));
+	old = m->owner;
+	m->owner = 0;
+	m->nr_waiters = 0;
+	weft_trace(WEFT_EV_WRITE, loc, old, 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*m), 0, s);
+	obj_written(loc, s);
+}
+
+/* The lock operation of this step: takes m or sleeps until it can. */
+void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+
+	if (m->owner == me)
+		weft_report(WEFT_KIND_DEADLOCK, m, s,
+			    "T%d locks a mutex it already holds (recursive locking)", M.cur);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(m, false, s);   /* at the attempt, as mutex_acquire() */
+	for (;;) {
+		if (m->owner == me)             /* handed over by the unlock */
+			break;
+		if (m->owner == 0) {
+			m->owner = me;
+			if (on_list((unsigned)M.cur, m)) {
+				weft_wl_del((unsigned)M.cur);
+				m->nr_waiters--;
+			}
+			break;
+		}
+		if (!on_list((unsigned)M.cur, m)) {
+			weft_wl_add((unsigned)M.cur, m, 0);
+			m->nr_waiters++;
+		}
+		weft_wl_sleep(m, sizeof(*m), &mutex_class, m->owner, s);
+		loc = obj_loc(m, s);
+	}
+	weft_wl_entry((unsigned)M.cur)->flags &= (uint8_t)~WL_GRANTED;
+	weft_tsan_acquire(m);
+	weft_trace(WEFT_EV_LOCK, loc, 0, me, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*m), 0, s);
+	obj_written(loc, s);
+	if (M.fb)
+		fb_hit(0x4d00000000000000ull ^ site_id(s));
+}
+
+void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		if (m->owner)
+			weft_wl_host_sleeps(m, s);
+		else
+			m->owner = WEFT_HOST_OWNER;
+		return;
+	}
+	sched_point_at(s, m, sizeof(*m), &mutex_class);
+	weft_wl_might_sleep(m, s);
+	weft_mutex_acquire(m, s);
+}
+
+bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc;
+	bool ok;
+
+	if (M.cur < 0) {
+		ok = m->owner == 0;
+		if (ok)
+			m->owner = WEFT_HOST_OWNER;
+		return ok;
+	}
+	sched_point_at(s, m, sizeof(*m), NULL);
+	loc = obj_loc(m, s);
+	ok = m->owner == 0;
+	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(m, true, s);
+		m->owner = (uint32_t)M.cur + 1;
+		weft_tsan_acquire(m);
+		obj_written(loc, s);
+	} else {
+		M.next_flags |= WEFT_EVF_FAILED;
+	}
+	weft_trace(WEFT_EV_TRYLOCK, loc, ok, m->owner, s);
+	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*m), 0, s);
+	return ok;
+}
+
+/* The release of this step: checks the owner, frees or hands m over and
+ * wakes the oldest waiter (UNLOCK and WAKE events, no dependence record:
+ * the caller's). */
+void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint64_t mask = 0;
+	int w;
+
+	if (weft_lockdep_on)
+		weft_lockdep_release(m, s);   /* bad-unlock if not held */
+	if (m->owner != me) {
+		if (m->owner == 0)
+			weft_report(WEFT_KIND_BAD_UNLOCK, m, s,
+				    "T%d unlocks a mutex that is not locked", M.cur);
+		else if (m->owner == WEFT_HOST_OWNER)
+			weft_report(WEFT_KIND_BAD_UNLOCK, m, s,
+				    "T%d unlocks a mutex setup locked (mutexes are released "
+				    "by their owner)", M.cur);
+		else
+			weft_report(WEFT_KIND_BAD_UNLOCK, m, s,
+				    "T%d unlocks a mutex held by T%d (mutexes are released by "
+				    "their owner)", M.cur, owner_tid(m->owner));
+	}
+	weft_tsan_release(m);
+	m->owner = 0;
+	w = weft_wl_first(m, 0, 0);
+	if (w >= 0) {
+		if (M.o->lock == WEFT_LOCK_TICKET) {
+			m->owner = (uint32_t)w + 1;
+			weft_wl_del((unsigned)w);
+			weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
+			m->nr_waiters--;
+		}
+		if (weft_wl_wake((unsigned)w, m))
+			mask = tbit((unsigned)w);
+	}
+	weft_trace(WEFT_EV_UNLOCK, loc, me, m->owner, s);
+	if (mask)
+		weft_wl_trace_wake(m, mask, 1, s);
+	obj_written(loc, s);
+}
+
+void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		m->owner = 0;
+		return;
+	}
+	sched_point_at(s, m, sizeof(*m), NULL);
+	weft_mutex_release(m, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), 0, s);
+}
+
+bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0)
+		return m->owner != 0;
+	sched_point_at(s, m, sizeof(*m), NULL);
+	loc = obj_loc(m, s);
+	weft_trace(WEFT_EV_READ, loc, m->owner, m->owner, s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*m), 0, s);
+	return m->owner != 0;
+}
+
+/* ------------------------------------------------------------------ rwsem */
+
+_Static_assert(WEFT_MAX_THREADS <= 16, "rw_semaphore.held has 2 bits per thread");
+
+static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
+{
+	return tid < WEFT_MAX_THREADS ? r->held >> (2 * tid) & 3u : 0;
+}
+
+static struct weft_site held_limit_site = { __FILE__, "held_add",
+	"rw_semaphore read hold by a thread numbered 16 or more", __LINE__, WEFT_EV_NOTE, 0,
+	WEFT_SITE_SC };
+
+static inline void held_add(struct weft_rw_semaphore *r, unsigned tid, int d)
+{
+	if (tid >= WEFT_MAX_THREADS) {
+		/* the read holds live in the rwsem (2 bits a thread, in the
+		 * world): a limit, said plainly rather than a wrong verdict */
+		weft_report(WEFT_KIND_ASSERT, r, &held_limit_site,
+			    "T%u takes an rw_semaphore for read: read holds are tracked for "
+			    "threads 0..%d only (WEFT_MAX_THREADS)", tid, WEFT_MAX_THREADS - 1);
+		return;
+	}
+	unsigned h = held_of(r, tid);
+
+	if (d > 0 && h < 3)
+		h++;
+	else if (d < 0 && h > 0 && h < 3)
+		h--;   /* a saturated count stays: the thread holds it, depth unknown */
+	r->held = (r->held & ~(3u << (2 * tid))) | h << (2 * tid);
+}
+
+static int rwsem_owner(const void *chan)
+{
+	const struct weft_rw_semaphore *r = chan;
+
+	if (r->writer)
+		return owner_tid(r->writer);
+	return r->held ? __builtin_ctz(r->held) / 2 : -1;
+}
+
+static bool rwsem_read_busy(const void *chan, unsigned tid)
+{
+	const struct weft_rw_semaphore *r = chan;
+
+	if (weft_wl_entry(tid)->flags & WL_GRANTED)
+		return false;
+	return r->writer || weft_wl_count(r, WL_WRITE, WL_WRITE);
+}
+
+static bool rwsem_write_busy(const void *chan, unsigned tid)
+{
+	const struct weft_rw_semaphore *r = chan;
+
+	return r->writer != tid + 1 && (r->writer || r->readers);
+}
+
+static const struct weft_wait_class rwsem_read_class = {
+	.name = "rw_semaphore",
+	.sleeps = true,
+	.owner = rwsem_owner,
+	.busy = rwsem_read_busy,
+};
+
+static const struct weft_wait_class rwsem_write_class = {
+	.name = "rw_semaphore",
+	.sleeps = true,
+	.owner = rwsem_owner,
+	.busy = rwsem_write_busy,
+};
+
+static uint64_t rwsem_holder(const struct weft_rw_semaphore *r)
+{
+	int o = rwsem_owner(r);
+
+	return o < 0 ? 0 : (uint64_t)o + 1;
+}
+
+/* rwsem_wake(): the oldest waiter if it is a writer and r is free; else
+ * every waiting reader (granted here). Returns the mask woken. */
+static uint64_t rwsem_wake(struct weft_rw_semaphore *r)
+{
+	uint64_t mask = 0;
+	int w = weft_wl_first(r, 0, 0);
+
+	if (w < 0)
+		return 0;
+	if (weft_wl_entry((unsigned)w)->flags & WL_WRITE) {
+		if (r->writer || r->readers)
+			return 0;
+		if (M.o->lock == WEFT_LOCK_TICKET) {
+			r->writer = (uint32_t)w + 1;
+			weft_wl_del((unsigned)w);
+			weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
+			r->nr_waiters--;
+		}
+		return weft_wl_wake((unsigned)w, r) ? 1u << w : 0;
+	}
+	if (r->writer)
+		return 0;
+	while ((w = weft_wl_first(r, WL_WRITE, 0)) >= 0) {
+		r->readers++;
+		held_add(r, (unsigned)w, 1);
+		weft_wl_del((unsigned)w);
+		weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
+		r->nr_waiters--;
+		if (weft_wl_wake((unsigned)w, r))
+			mask |= tbit((unsigned)w);
+	}
+	return mask;
+}
+
+void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	weft_lockdep_init(r, s);
+	if (M.cur < 0) {
+		memset(r, 0, sizeof(*r));
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	if (r->writer || r->readers || weft_wl_count(r, 0, 0))
+		weft_report(WEFT_KIND_ASSERT, r, s, "init_rwsem of an rw_semaphore in use");
+	weft_trace(WEFT_EV_WRITE, loc, r->writer, 0, s);
+	memset(r, 0, sizeof(*r));
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*r), 0, s);
+	obj_written(loc, s);
+}
+
+/* What a trace event says of r: readers << 16 | writer. */
+static inline uint64_t rw_state(const struct weft_rw_semaphore *r)
+{
+	return (uint64_t)r->readers << 16 | r->writer;
+}
+
+static void rwsem_taken(struct weft_rw_semaphore *r, uint32_t loc, bool ok, unsigned ev,
+			const struct weft_site *s)
+{
+	if (ok) {
+		weft_tsan_acquire(r);
+		obj_written(loc, s);
+	} else {
+		M.next_flags |= WEFT_EVF_FAILED;
+	}
+	weft_trace(ev, loc, ev == WEFT_EV_TRYLOCK ? ok : 0, rw_state(r), s);
+	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*r), 0, s);
+}
+
+void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		if (r->writer)
+			weft_wl_host_sleeps(r, s);
+		else
+			r->readers++;
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
+	weft_wl_might_sleep(r, s);
+	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(r, false, s);
+	for (;;) {
+		struct weft_waiter *w = weft_wl_entry(me);
+		if (w->flags & WL_GRANTED)      /* a release counted us in */
+			break;
+		if (!r->writer && !weft_wl_count(r, WL_WRITE, WL_WRITE)) {
+			r->readers++;
+			held_add(r, me, 1);
+			break;
+		}
+		if (!on_list(me, r)) {
+			weft_wl_add(me, r, 0);
+			r->nr_waiters++;
+		}
+		weft_wl_sleep(r, sizeof(*r), &rwsem_read_class, rwsem_holder(r), s);
+		loc = obj_loc(r, s);
+	}
+	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
+	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
+}
+
+int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	uint32_t loc;
+	bool ok;
+
+	if (M.cur < 0) {
+		ok = !r->writer;
+		r->readers += ok;
+		return ok;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	ok = !r->writer && !weft_wl_count(r, 0, 0);
+	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(r, true, s);
+		r->readers++;
+		held_add(r, (unsigned)M.cur, 1);
+	}
+	rwsem_taken(r, loc, ok, WEFT_EV_TRYLOCK, s);
+	return ok;
+}
+
+void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		if (r->writer || r->readers)
+			weft_wl_host_sleeps(r, s);
+		else
+			r->writer = WEFT_HOST_OWNER;
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), &rwsem_write_class);
+	weft_wl_might_sleep(r, s);
+	loc = obj_loc(r, s);
+	if (r->writer == me + 1 || held_of(r, me))
+		weft_report(WEFT_KIND_DEADLOCK, r, s,
+			    "T%u takes an rw_semaphore for write that it already holds", me);
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(r, false, s);
+	for (;;) {
+		if (r->writer == me + 1)        /* handed over by the release */
+			break;
+		if (!r->writer && !r->readers) {
+			r->writer = me + 1;
+			if (on_list(me, r)) {
+				weft_wl_del(me);
+				r->nr_waiters--;
+			}
+			break;
+		}
+		if (!on_list(me, r)) {
+			weft_wl_add(me, r, WL_WRITE);
+			r->nr_waiters++;
+		}
+		weft_wl_sleep(r, sizeof(*r), &rwsem_write_class, rwsem_holder(r), s);
+		loc = obj_loc(r, s);
+	}
+	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
+	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
+}
+
+int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	uint32_t loc;
+	bool ok;
+
+	if (M.cur < 0) {
+		ok = !r->writer && !r->readers;
+		if (ok)
+			r->writer = WEFT_HOST_OWNER;
+		return ok;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
+	if (ok) {
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(r, true, s);
+		r->writer = (uint32_t)M.cur + 1;
+	}
+	rwsem_taken(r, loc, ok, WEFT_EV_TRYLOCK, s);
+	return ok;
+}
+
+static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t old,
+			   uint64_t mask, const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_UNLOCK, loc, old, rw_state(r), s);
+	if (mask)
+		weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcountll(mask), s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*r), 0, s);
+	obj_written(loc, s);
+}
+
+void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+	uint64_t mask = 0;
+	uint64_t old;
+
+	if (M.cur < 0) {
+		if (r->readers)
+			r->readers--;
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(r, s);
+	if (!held_of(r, me) || !r->readers)
+		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
+			    "T%u releases a read lock of an rw_semaphore it does not hold for "
+			    "read (%u readers, writer T%d)", me, r->readers, owner_tid(r->writer));
+	old = rw_state(r);
+	weft_tsan_release(r);
+	r->readers--;
+	held_add(r, me, -1);
+	if (r->readers == 0) {
+		r->held = 0;
+		mask = rwsem_wake(r);
+	}
+	rwsem_released(r, loc, old, mask, s);
+}
+
+void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+	uint64_t mask;
+	uint64_t old;
+
+	if (M.cur < 0) {
+		r->writer = 0;
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(r, s);
+	if (r->writer != me + 1)
+		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
+			    "T%u releases the write lock of an rw_semaphore %s", me,
+			    r->writer ? "another thread holds" : "nobody holds for write");
+	old = rw_state(r);
+	weft_tsan_release(r);
+	r->writer = 0;
+	mask = rwsem_wake(r);
+	rwsem_released(r, loc, old, mask, s);
+}
+
+void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+	uint64_t mask;
+	uint64_t old;
+
+	if (M.cur < 0) {
+		r->writer = 0;
+		r->readers++;
+		return;
+	}
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, s);
+	if (r->writer != me + 1)
+		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
+			    "T%u downgrades an rw_semaphore it does not hold for write", me);
+	old = rw_state(r);
+	weft_tsan_release(r);
+	r->writer = 0;
+	r->readers++;
+	held_add(r, me, 1);
+	mask = rwsem_wake(r);   /* waiting readers at the head join us */
+	rwsem_released(r, loc, old, mask, s);
+}
+
+/* -------------------------------------------------------------- semaphore */
+
+static int no_owner(const void *chan)
+{
+	(void)chan;
+	return -1;
+}
+
+static bool sem_busy(const void *chan, unsigned tid)
+{
+	return ((const struct weft_semaphore *)chan)->count == 0 &&
+	       !(weft_wl_entry(tid)->flags & WL_GRANTED);
+}
+
+static const struct weft_wait_class sem_class = {
+	.name = "semaphore",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = sem_busy,
+};
+
+void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_site *s)
+{
+	uint32_t loc, old;
+
+	if (M.cur < 0) {
+		sem->count = val;
+		sem->nr_waiters = 0;
+		return;
+	}
+	sched_point_at(s, sem, sizeof(*sem), NULL);
+	loc = obj_loc(sem, s);
+	if (weft_wl_count(sem, 0, 0))
+		weft_report(WEFT_KIND_ASSERT, sem, s, "sema_init of a semaphore with sleepers");
+	old = sem->count;
+	sem->count = val;
+	weft_trace(WEFT_EV_WRITE, loc, old, val, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*sem), 0, s);
+	obj_written(loc, s);
+}
+
+void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc, old;
+
+	if (M.cur < 0) {
+		if (sem->count == 0)
+			weft_wl_host_sleeps(sem, s);
+		else
+			sem->count--;
+		return;
+	}
+	sched_point_at(s, sem, sizeof(*sem), &sem_class);
+	weft_wl_might_sleep(sem, s);
+	loc = obj_loc(sem, s);
+	old = sem->count;
+	for (;;) {
+		struct weft_waiter *w = weft_wl_entry(me);
+		if (w->flags & WL_GRANTED) {    /* up() handed its count to us */
+			w->flags &= (uint8_t)~WL_GRANTED;
+			old = 0;
+			break;
+		}
+		if (sem->count > 0) {
+			old = sem->count--;
+			break;
+		}
+		if (!on_list(me, sem)) {
+			weft_wl_add(me, sem, WL_EXCLUSIVE);
+			sem->nr_waiters++;
+		}
+		weft_wl_sleep(sem, sizeof(*sem), &sem_class, 0, s);
+		loc = obj_loc(sem, s);
+	}
+	weft_tsan_acquire(sem);
+	weft_trace(WEFT_EV_LOCK, loc, old, sem->count, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*sem), 0, s);
+	obj_written(loc, s);
+}
+
+int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
+{
+	uint32_t loc, old;
+	bool ok;
+
+	if (M.cur < 0) {
+		ok = sem->count > 0;
+		sem->count -= ok;
+		return !ok;
+	}
+	sched_point_at(s, sem, sizeof(*sem), NULL);
+	loc = obj_loc(sem, s);
+	old = sem->count;
+	ok = sem->count > 0;
+	if (ok) {
+		sem->count--;
+		weft_tsan_acquire(sem);
+		obj_written(loc, s);
+	} else {
+		M.next_flags |= WEFT_EVF_FAILED;
+	}
+	weft_trace(WEFT_EV_TRYLOCK, loc, ok, old, s);
+	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*sem), 0, s);
+	return !ok;
+}
+
+void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
+{
+	uint32_t loc, old;
+	uint64_t mask = 0;
+	int w;
+
+	if (M.cur < 0) {
+		sem->count++;
+		return;
+	}
+	sched_point_at(s, sem, sizeof(*sem), NULL);
+	loc = obj_loc(sem, s);
+	old = sem->count;
+	weft_tsan_release(sem);
+	w = weft_wl_first(sem, 0, 0);
+	if (w >= 0) {
+		weft_wl_del((unsigned)w);
+		weft_wl_entry((unsigned)w)->flags |= WL_GRANTED;
+		sem->nr_waiters--;
+		if (weft_wl_wake((unsigned)w, sem))
+			mask = tbit((unsigned)w);
+	} else {
+		sem->count++;
+	}
+	weft_trace(WEFT_EV_UNLOCK, loc, old, sem->count, s);
+	if (mask)
+		weft_wl_trace_wake(sem, mask, 1, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*sem), 0, s);
+	obj_written(loc, s);
+}

@@ -1,0 +1,234 @@
+/*
+ * spinlock.c - spin_lock/spin_trylock/spin_unlock under the two lock
+ * models of a scenario run (enum weft_lock_model):
+ *  - TAS: an unfair test-and-set lock; on release every waiter becomes
+ *    runnable and they race for it (whoever runs first takes it);
+ *  - TICKET: a FIFO ticket lock; release hands the lock to the waiter
+ *    holding the next ticket (include/asm-generic/ticket_spinlock.h).
+ * A spinning waiter is a blocked thread, not a thread burning steps: it
+ * sleeps on the lock through weft_sched_block() and is woken by the
+ * release, so all-blocked is a deadlock and never a livelock.
+ *
+ * struct weft_spinlock: locked = 1 + owner thread (0: free), next = the
+ * ticket dispenser, serving = the ticket being served.
+ */
+#include <weft/kernel.h>
+
+#include "families.h"
+
+static int spin_owner(const void *chan)
+{
+	const struct weft_spinlock *l = chan;
+
+	return (int)l->locked - 1;
+}
+
+static bool spin_busy(const void *chan, unsigned tid)
+{
+	const struct weft_spinlock *l = chan;
+
+	(void)tid;
+	return l->locked != 0 || (M.o->lock == WEFT_LOCK_TICKET && l->next != l->serving);
+}
+
+const struct weft_wait_class weft_spin_class = {
+	.name = "spinlock",
+	.sleeps = false,
+	.owner = spin_owner,
+	.busy = spin_busy,
+};
+
+void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		l->locked = 1;
+		return;
+	}
+	sched_point_at(s, l, sizeof(*l), &weft_spin_class);
+	loc = loc_of(l);
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
+	if (weft_lockdep_on)
+		weft_lockdep_acquire(l, false, s);   /* at the attempt, as lock_acquire() */
+	struct wthread *t = &M.th[M.cur];
+	if (M.o->lock == WEFT_LOCK_TICKET) {
+		t->ticket = l->next++;
+		t->has_ticket = true;
+		while (l->serving != t->ticket || l->locked) {
+			weft_trace(WEFT_EV_BLOCK, loc, l->locked, t->ticket, s);
+			weft_sched_step_f(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+			weft_sched_block(l, &weft_spin_class, s);
+			M.step++;
+			/* resumed: the lock was handed to us (or not yet) */
+			if (l->locked == (uint32_t)M.cur + 1)
+				break;
+		}
+		t->has_ticket = false;
+	} else {
+		while (l->locked) {
+			weft_trace(WEFT_EV_BLOCK, loc, l->locked, 0, s);
+			weft_sched_step_f(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+			weft_sched_block(l, &weft_spin_class, s);
+			M.step++;
+		}
+	}
+	l->locked = (uint32_t)M.cur + 1;
+	weft_tsan_acquire(l);
+	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
+	weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+	if (M.fb)
+		fb_hit(0x4c00000000000000ull ^ site_id(s));
+}
+
+bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
+{
+	uint32_t loc;
+	bool ok;
+
+	if (M.cur < 0) {
+		ok = !l->locked;
+		l->locked = 1;
+		return ok;
+	}
+	sched_point_at(s, l, sizeof(*l), NULL);
+	loc = loc_of(l);
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	if (M.o->lock == WEFT_LOCK_TICKET)
+		ok = !l->locked && l->next == l->serving;
+	else
+		ok = !l->locked;
+	if (ok) {
+		if (M.o->lock == WEFT_LOCK_TICKET)
+			l->next++;
+		weft_ctx_preempt_inc();
+		if (weft_lockdep_on)
+			weft_lockdep_acquire(l, true, s);
+		l->locked = (uint32_t)M.cur + 1;
+		weft_tsan_acquire(l);
+		if (loc != WEFT_NO_LOC)
+			shadow_write(loc, s);
+	} else {
+		M.next_flags |= WEFT_EVF_FAILED;
+	}
+	weft_trace(WEFT_EV_TRYLOCK, loc, ok, l->locked, s);
+	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*l), 0, s);
+	if (M.fb)
+		fb_hit(0x5400000000000000ull ^ (uint64_t)ok << 40 ^ site_id(s));
+	return ok;
+}
+
+void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		l->locked = 0;
+		return;
+	}
+	sched_point_at(s, l, sizeof(*l), NULL);
+	loc = loc_of(l);
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	if (weft_lockdep_on)
+		weft_lockdep_release(l, s);   /* bad-unlock if not held */
+	if (l->locked != (uint32_t)M.cur + 1)
+		weft_report(WEFT_KIND_ASSERT, l, s, "spin_unlock of a lock this thread does not hold");
+	weft_tsan_release(l);
+	l->locked = 0;
+	if (M.o->lock == WEFT_LOCK_TICKET) {
+		l->serving++;
+		for (unsigned i = 0; i < M.nr_threads; i++) {
+			struct wthread *w = &M.th[i];
+			if (w->state == T_BLOCKED && w->wait_chan == l && w->has_ticket &&
+			    w->ticket == l->serving) {
+				l->locked = i + 1;   /* handed over, FIFO */
+				weft_sched_wake_thread(i);
+			}
+		}
+	} else {
+		weft_sched_wake_all(l);
+	}
+	weft_trace(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s);
+	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+	weft_ctx_preempt_dec();
+}
+
+/* ------------------------------------------------- masking forms */
+
+void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur >= 0)
+		weft_ctx_irq_off();
+	weft_spin_lock(l, s);
+}
+
+void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_irq_set(0);
+}
+
+unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s)
+{
+	unsigned long f = M.cur >= 0 ? M.th[M.cur].irq_off : 0;
+
+	weft_spin_lock_irq(l, s);
+	return f;
+}
+
+void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
+				 const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_irq_set(flags);
+}
+
+bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
+			       const struct weft_site *s)
+{
+	*flags = M.cur >= 0 ? M.th[M.cur].irq_off : 0;
+	if (M.cur >= 0)
+		weft_ctx_irq_off();
+	if (weft_spin_trylock(l, s))
+		return true;
+	if (M.cur >= 0)
+		weft_ctx_irq_set(*flags);
+	return false;
+}
+
+void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur >= 0)
+		weft_ctx_bh_add(1);
+	weft_spin_lock(l, s);
+}
+
+void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
+{
+	weft_spin_unlock(l, s);
+	if (M.cur >= 0)
+		weft_ctx_bh_add(-1);
+}
+
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
+{
+	l->locked = 0;
+	l->next = 0;
+	l->serving = 0;
+	weft_lockdep_init(l, s);
+}
+
+bool weft_spin_is_locked(const struct weft_spinlock *l)
+{
+	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
+}

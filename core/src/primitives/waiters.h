@@ -1,0 +1,91 @@
+/*
+ * waiters.h - the wait lists of the sleeping primitives (sleep.c,
+ * waitqueue.c), on the scheduler interface of sched.h.
+ *
+ * A thread is on at most one wait list (the kernel's wait_list of a mutex
+ * or rwsem, a semaphore's, a completion's swait queue, a wait queue, a bit
+ * wait queue): its entry records the object, its position (lower sequence
+ * number = older) and what it waits for. The wait list of an object is the
+ * set of threads whose entry names it; the machine's blocked state says
+ * which of them sleep. An entry is valid only in the execution (M.epoch)
+ * that wrote it, so nothing is reset between executions.
+ *
+ * Invariants:
+ *  - A thread blocked on one of these classes has its entry's chan equal to
+ *    its machine wait_chan (it sleeps only while on the list).
+ *  - task_state is TASK_RUNNING except between prepare_to_wait() and the
+ *    wake-up or finish_wait() that ends it; a thread whose task_state is
+ *    not TASK_RUNNING is on a wait queue's list.
+ *  - A waker that hands an object over (a semaphore, a ticket-model mutex
+ *    or rwsem, a completion, a lock bit) takes the waiter off the list and
+ *    sets WL_GRANTED; the waiter then owns it when it runs again.
+ */
+#ifndef WEFT_WAITERS_H
+#define WEFT_WAITERS_H
+
+#include "sched.h"
+
+enum {
+	WL_EXCLUSIVE = 1,   /* woken one at a time (wake_up's nr_exclusive) */
+	WL_WRITE = 2,       /* an rwsem writer */
+	WL_GRANTED = 4,     /* handed the object by its waker */
+	WL_LOCK = 8,        /* a bit-lock waiter: takes the bit */
+};
+
+struct weft_waiter {
+	uint32_t epoch;
+	uint8_t flags;          /* WL_* */
+	uint8_t task_state;     /* TASK_* */
+	uint8_t bit;            /* bit waits: the bit waited for */
+	const void *chan;       /* the object whose wait list it is on, or NULL */
+	uint64_t seq;           /* position on the list: lower is older */
+};
+
+#define WEFT_HOST_OWNER 0xffffffffu   /* a lock taken by setup (no thread) */
+
+/* The entry of thread tid in this execution. */
+struct weft_waiter *weft_wl_entry(unsigned tid);
+/* Put tid at the tail of chan's list (no-op if it is on it already). */
+void weft_wl_add(unsigned tid, const void *chan, uint8_t flags);
+/* Take tid off its list. */
+void weft_wl_del(unsigned tid);
+/* The oldest thread on chan's list whose flags & mask == want, after
+ * position `after` (0: from the start); -1 if none. */
+int weft_wl_next(const void *chan, uint8_t mask, uint8_t want, uint64_t after);
+static inline int weft_wl_first(const void *chan, uint8_t mask, uint8_t want)
+{
+	return weft_wl_next(chan, mask, want, 0);
+}
+unsigned weft_wl_count(const void *chan, uint8_t mask, uint8_t want);
+/* Make tid TASK_RUNNING and, if it sleeps on chan, runnable. True if it
+ * was asleep (a wake-up the trace shows). */
+bool weft_wl_wake(unsigned tid, const void *chan);
+/*
+ * The current thread falls asleep on chan (it is on chan's list): a WAIT
+ * event (old: 1 + the thread it waits for, or 0), a BLOCKED record over
+ * [chan, chan+size), and the block. Returns when it runs again, as a new
+ * step whose operation the caller performs (re-check, or take what was
+ * handed over).
+ */
+void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
+		   uint64_t holder, const struct weft_site *s);
+/* The WAKE event of an operation that woke the threads in mask. */
+void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s);
+/* Before anything that may sleep (might_sleep()): reports a thread that is
+ * not TASK_RUNNING (the kernel's "do not call blocking ops when
+ * !TASK_RUNNING") or that is on another object's wait list. */
+void weft_wl_might_sleep(const void *chan, const struct weft_site *s);
+/* Setup or an audit would have to sleep on obj: an assertion report. */
+void weft_wl_host_sleeps(const void *obj, const struct weft_site *s);
+
+/* Bit-lock holders: who took (loc, bit) with test_and_set_bit_lock() or
+ * a handoff, for the owner of a bit wait in deadlock reports. */
+void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid);
+void weft_bitlock_clear(uint32_t loc, unsigned bit);
+int weft_bitlock_holder(uint32_t loc);
+
+/* The mutex internals pthread_cond_wait() shares (sleep.c). */
+void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s);
+void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s);
+
+#endif

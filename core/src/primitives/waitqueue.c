@@ -1,0 +1,614 @@
+/*
+ * waitqueue.c - the channels nobody owns: wait queues (kernel/sched/wait.c,
+ * include/linux/wait.h), completions (kernel/sched/completion.c), the
+ * condition variables of <weft/pthread.h>, and bit locks and bit waits
+ * (include/linux/wait_bit.h; mm/filemap.c folio_wait_bit_common(),
+ * folio_wake_bit(), wake_page_function()), v6.8.
+ *
+ * A sleeper here has no owner to wait for: when every thread sleeps and
+ * one of them sleeps on one of these, the machine reports a lost wakeup,
+ * with the last write to the object as the other side (a wait queue's
+ * first word is written only by wake-ups; a completion's by complete() and
+ * reinit_completion(); a bit wait's word by whatever last stored it).
+ * Bit waits are the exception: a lock bit's holder (test_and_set_bit_lock,
+ * or a handoff) is the owner, so an ABBA on two page locks is a deadlock.
+ *
+ * The open-coded pattern, as the kernel has it:
+ *     prepare_to_wait(&wq, &wait, TASK_UNINTERRUPTIBLE);   on the list,
+ *     if (!condition)                                       state set
+ *             schedule();          sleeps unless already woken
+ *     finish_wait(&wq, &wait);     TASK_RUNNING, off the list
+ * A wake_up() between prepare_to_wait() and schedule() takes the thread off
+ * the list and makes it TASK_RUNNING, so schedule() does not sleep; a
+ * thread that tests the condition before prepare_to_wait() and not after
+ * can miss a wake-up that came in between, and then sleeps for ever.
+ */
+#include <string.h>
+
+#include <weft/kernel.h>
+
+#include "waiters.h"
+
+static int no_owner(const void *chan)
+{
+	(void)chan;
+	return -1;
+}
+
+static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(p);
+
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	return loc;
+}
+
+/* --------------------------------------------------------------- completion */
+
+static bool completion_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return ((const struct weft_completion *)chan)->done == 0;
+}
+
+static const struct weft_wait_class completion_class = {
+	.name = "completion",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = completion_busy,
+};
+
+void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
+{
+	uint32_t loc, old;
+
+	if (M.cur < 0) {
+		x->done = 0;
+		return;
+	}
+	sched_point_at(s, x, sizeof(*x), NULL);
+	loc = obj_loc(x, s);
+	old = x->done;
+	x->done = 0;
+	weft_trace(WEFT_EV_WRITE, loc, old, 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*x), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+void weft_complete(struct weft_completion *x, bool all, const struct weft_site *s)
+{
+	uint32_t loc, old;
+	uint64_t mask = 0;
+	int w;
+
+	if (M.cur < 0) {
+		if (all)
+			x->done = WEFT_COMPLETION_ALL;
+		else if (x->done != WEFT_COMPLETION_ALL)
+			x->done++;
+		return;
+	}
+	sched_point_at(s, x, sizeof(*x), NULL);
+	loc = obj_loc(x, s);
+	old = x->done;
+	weft_tsan_release(x);
+	if (all)
+		x->done = WEFT_COMPLETION_ALL;
+	else if (x->done != WEFT_COMPLETION_ALL)
+		x->done++;
+	/* swake_up_locked() / swake_up_all_locked(): off the list, oldest first */
+	while ((w = weft_wl_first(x, 0, 0)) >= 0) {
+		weft_wl_del((unsigned)w);
+		x->nr_waiters--;
+		if (weft_wl_wake((unsigned)w, x))
+			mask |= tbit((unsigned)w);
+		if (!all)
+			break;
+	}
+	weft_trace(WEFT_EV_RMW, loc, old, x->done, s);
+	if (mask)
+		weft_wl_trace_wake(x, mask, (unsigned)__builtin_popcountll(mask), s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*x), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+/* Takes one completion (none after complete_all()); x->done != 0. */
+static void completion_take(struct weft_completion *x, uint32_t loc, const struct weft_site *s)
+{
+	uint32_t old = x->done;
+
+	if (x->done != WEFT_COMPLETION_ALL)
+		x->done--;
+	weft_tsan_acquire(x);
+	weft_trace(WEFT_EV_RMW, loc, old, x->done, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*x), 0, s);
+	if (loc != WEFT_NO_LOC && old != x->done)
+		shadow_write(loc, s);
+}
+
+void weft_wait_for_completion(struct weft_completion *x, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		if (!x->done)
+			weft_wl_host_sleeps(x, s);
+		else if (x->done != WEFT_COMPLETION_ALL)
+			x->done--;
+		return;
+	}
+	sched_point_at(s, x, sizeof(*x), &completion_class);
+	weft_wl_might_sleep(x, s);
+	loc = obj_loc(x, s);
+	/* do_wait_for_common(): on the list until done; a waiter woken for a
+	 * completion another thread took first goes back to the tail */
+	while (!x->done) {
+		weft_wl_add((unsigned)M.cur, x, WL_EXCLUSIVE);
+		x->nr_waiters++;
+		weft_wl_sleep(x, sizeof(*x), &completion_class, 0, s);
+		loc = obj_loc(x, s);
+	}
+	completion_take(x, loc, s);
+}
+
+bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		if (!x->done)
+			return false;
+		if (x->done != WEFT_COMPLETION_ALL)
+			x->done--;
+		return true;
+	}
+	sched_point_at(s, x, sizeof(*x), NULL);
+	loc = obj_loc(x, s);
+	if (!x->done) {
+		M.next_flags |= WEFT_EVF_FAILED;
+		weft_trace(WEFT_EV_READ, loc, 0, 0, s);
+		weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
+		return false;
+	}
+	completion_take(x, loc, s);
+	return true;
+}
+
+bool weft_completion_done(struct weft_completion *x, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0)
+		return x->done != 0;
+	sched_point_at(s, x, sizeof(*x), NULL);
+	loc = obj_loc(x, s);
+	weft_trace(WEFT_EV_READ, loc, x->done, x->done, s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
+	return x->done != 0;
+}
+
+/* -------------------------------------------------------------- wait queues */
+
+static bool wq_busy(const void *chan, unsigned tid)
+{
+	(void)chan;
+	return weft_wl_entry(tid)->task_state != TASK_RUNNING;
+}
+
+static const struct weft_wait_class wq_class = {
+	.name = "wait queue",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = wq_busy,
+};
+
+void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		wq->wakes = 0;
+		wq->nr_queued = 0;
+		return;
+	}
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	loc = obj_loc(wq, s);
+	if (weft_wl_count(wq, 0, 0))
+		weft_report(WEFT_KIND_ASSERT, wq, s, "init_waitqueue_head of a queue with entries");
+	weft_trace(WEFT_EV_WRITE, loc, wq->nr_queued, 0, s);
+	wq->wakes = 0;
+	wq->nr_queued = 0;
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
+			  int state, bool exclusive, const struct weft_site *s)
+{
+	struct weft_waiter *w;
+	uint32_t loc, old;
+
+	if (M.cur < 0)
+		return;
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	loc = obj_loc(wq, s);
+	w = weft_wl_entry((unsigned)M.cur);
+	if (w->chan && w->chan != wq)
+		weft_report(WEFT_KIND_ASSERT, wq, s,
+			    "T%d prepares to wait on a second wait queue: one list at a time is "
+			    "modelled", M.cur);
+	old = wq->nr_queued;
+	if (w->chan != wq) {
+		weft_wl_add((unsigned)M.cur, wq, exclusive ? WL_EXCLUSIVE : 0);
+		wq->nr_queued++;
+	}
+	if (e)
+		e->flags = exclusive ? WL_EXCLUSIVE : 0;
+	w->task_state = (uint8_t)state;
+	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+}
+
+void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
+		      const struct weft_site *s)
+{
+	struct weft_waiter *w;
+	uint32_t loc, old;
+
+	(void)e;
+	if (M.cur < 0)
+		return;
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	loc = obj_loc(wq, s);
+	w = weft_wl_entry((unsigned)M.cur);
+	old = wq->nr_queued;
+	w->task_state = TASK_RUNNING;
+	if (w->chan == wq) {
+		weft_wl_del((unsigned)M.cur);
+		wq->nr_queued--;
+	}
+	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+}
+
+bool weft_schedule(const struct weft_site *s)
+{
+	struct weft_waiter *w;
+	const void *wq;
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s,
+			    "%s from setup or an audit: no thread runs there to wake it", s->what);
+		return false;
+	}
+	w = weft_wl_entry((unsigned)M.cur);
+	wq = w->chan;
+	sched_point_at(s, wq, wq ? sizeof(struct weft_wait_queue_head) : 0, wq ? &wq_class : NULL);
+	w = weft_wl_entry((unsigned)M.cur);
+	loc = wq ? obj_loc(wq, s) : WEFT_NO_LOC;
+	if (w->task_state == TASK_RUNNING) {
+		/* woken between prepare_to_wait() and here (or not preparing to
+		 * wait at all): schedule() returns without sleeping */
+		weft_trace(WEFT_EV_WAIT, loc, 0, 2, s);
+		weft_sched_step(wq ? WEFT_DEP_READ : WEFT_DEP_NONE, loc, wq ? sizeof(struct weft_wait_queue_head) : 0, 0, s);
+		return true;
+	}
+	weft_might_sleep(s);   /* schedule_debug(): "scheduling while atomic" */
+	while (w->task_state != TASK_RUNNING) {
+		weft_wl_sleep(wq, sizeof(struct weft_wait_queue_head), &wq_class, 0, s);
+		w = weft_wl_entry((unsigned)M.cur);
+	}
+	/* woken: the step it runs again in */
+	weft_trace(WEFT_EV_WAIT, loc, 0, 1, s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
+	return true;
+}
+
+/* __wake_up_common() with autoremove_wake_function(): every non-exclusive
+ * waiter and the oldest nr_exclusive exclusive ones (0: all) leave the
+ * list and become TASK_RUNNING. Returns the mask of sleepers woken. */
+static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, unsigned *n)
+{
+	uint64_t mask = 0;
+	uint64_t after = 0;
+	bool all = nr_exclusive == 0;
+	int t;
+
+	*n = 0;
+	/* the kernel keeps non-exclusive entries ahead of exclusive ones, so
+	 * every non-exclusive waiter is woken whatever nr_exclusive says */
+	while ((t = weft_wl_next(wq, 0, 0, after)) >= 0) {
+		struct weft_waiter *w = weft_wl_entry((unsigned)t);
+		after = w->seq;
+		if ((w->flags & WL_EXCLUSIVE) && !all) {
+			if (nr_exclusive == 0)
+				continue;   /* this call's exclusive wake-ups are spent */
+			nr_exclusive--;
+		}
+		weft_wl_del((unsigned)t);
+		wq->nr_queued--;
+		(*n)++;
+		if (weft_wl_wake((unsigned)t, wq))
+			mask |= tbit((unsigned)t);
+	}
+	return mask;
+}
+
+void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
+{
+	uint32_t loc;
+	uint64_t mask;
+	unsigned n;
+
+	if (M.cur < 0)
+		return;
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	loc = obj_loc(wq, s);
+	weft_tsan_release(wq);
+	mask = wq_wake(wq, nr_exclusive, &n);
+	wq->wakes++;
+	weft_wl_trace_wake(wq, mask, n, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*wq), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0)
+		return wq->nr_queued != 0;
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	loc = obj_loc(wq, s);
+	weft_trace(WEFT_EV_READ, loc, wq->nr_queued, wq->nr_queued, s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*wq), 0, s);
+	return wq->nr_queued != 0;
+}
+
+/* ------------------------------------------------------ condition variables */
+
+static bool cond_busy(const void *chan, unsigned tid)
+{
+	(void)chan;
+	(void)tid;
+	return true;   /* a wait always sleeps (unless a spurious wake-up is chosen) */
+}
+
+static const struct weft_wait_class cond_class = {
+	.name = "condition variable",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = cond_busy,
+};
+
+void weft_cond_init(struct weft_pthread_cond *c, bool spurious, const struct weft_site *s)
+{
+	uint32_t loc;
+
+	if (M.cur < 0) {
+		memset(c, 0, sizeof(*c));
+		c->spurious = spurious;
+		return;
+	}
+	sched_point_at(s, c, sizeof(*c), NULL);
+	loc = obj_loc(c, s);
+	if (weft_wl_count(c, 0, 0))
+		weft_report(WEFT_KIND_ASSERT, c, s, "pthread_cond_init of a condition with waiters");
+	memset(c, 0, sizeof(*c));
+	c->spurious = spurious;
+	weft_trace(WEFT_EV_WRITE, loc, 0, spurious, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*c), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+	bool spurious = false;
+
+	if (M.cur < 0) {
+		weft_wl_host_sleeps(c, s);
+		return;
+	}
+	sched_point_at(s, c, sizeof(*c), &cond_class);
+	weft_wl_might_sleep(c, s);
+	loc = obj_loc(c, s);
+	if (c->spurious)
+		spurious = weft_choose(2, s) != 0;
+	/* one step: on the condition's list, the mutex released (its owner
+	 * checked, a waiter of it woken), asleep */
+	if (!spurious) {
+		weft_wl_add(me, c, WL_EXCLUSIVE);
+		c->wq.nr_queued++;
+	}
+	weft_mutex_release(m, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), 0, s);
+	if (spurious) {
+		weft_trace(WEFT_EV_WAIT, loc, 0, 2, s);
+		weft_sched_step(WEFT_DEP_READ, loc, sizeof(*c), 0, s);
+		/* the re-lock is a step of its own */
+		sched_point_at(s, m, sizeof(*m), NULL);
+	} else {
+		weft_wl_sleep(c, sizeof(*c), &cond_class, 0, s);
+	}
+	/* running again (woken, or spuriously): re-take the mutex */
+	weft_mutex_acquire(m, s);
+}
+
+void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s)
+{
+	uint32_t loc;
+	uint64_t mask;
+	unsigned n;
+
+	if (M.cur < 0)
+		return;
+	sched_point_at(s, c, sizeof(*c), NULL);
+	loc = obj_loc(c, s);
+	weft_tsan_release(c);
+	mask = wq_wake(&c->wq, all ? 0 : 1, &n);
+	c->wq.wakes++;
+	weft_wl_trace_wake(c, mask, n, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*c), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+/* --------------------------------------------------------- bit locks, waits */
+
+bool weft_test_and_set_bit_lock(unsigned nr, unsigned long *addr, const struct weft_site *s)
+{
+	unsigned long bit = 1ul << nr;
+	bool was = (weft_access(addr, sizeof(*addr), WEFT_A_OR, bit, 0, s) & bit) != 0;
+
+	if (!was && M.cur >= 0)
+		weft_bitlock_set(loc_of(addr), nr, (unsigned)M.cur);
+	return was;
+}
+
+void weft_clear_bit_unlock(unsigned nr, unsigned long *addr, const struct weft_site *s)
+{
+	(void)weft_clear_bit_unlock_fetch(nr, addr, s);
+}
+
+unsigned long weft_clear_bit_unlock_fetch(unsigned nr, unsigned long *addr,
+					  const struct weft_site *s)
+{
+	unsigned long old = weft_access(addr, sizeof(*addr), WEFT_A_ANDNOT, 1ul << nr, 0, s);
+
+	weft_bitlock_clear(loc_of(addr), nr);
+	return old;
+}
+
+static int bit_owner(const void *chan)
+{
+	return weft_bitlock_holder(loc_of(chan));
+}
+
+/* Would tid sleep on the bit now? Not if a wake-up handed the bit to it. */
+static bool bit_busy(const void *chan, unsigned tid)
+{
+	const struct weft_waiter *w = weft_wl_entry(tid);
+
+	return !(w->flags & WL_GRANTED) &&
+	       ((weft_peek(*(const unsigned long *)chan) >> w->bit) & 1ul);
+}
+
+static const struct weft_wait_class bit_class = {
+	.name = "bit lock",
+	.sleeps = true,
+	.owner = bit_owner,
+	.busy = bit_busy,
+};
+
+static inline void word_store(unsigned long *word, unsigned long v)
+{
+	__atomic_store_n(word, v, __ATOMIC_RELAXED);
+}
+
+void weft_wait_on_bit_waiters(unsigned long *word, unsigned bit, unsigned waiters_bit, bool lock,
+			      const struct weft_site *s)
+{
+	unsigned long old, nv, b = 1ul << bit;
+	unsigned me = (unsigned)M.cur;
+	uint32_t loc;
+	bool done;
+
+	if (M.cur < 0) {
+		old = weft_peek(*word);
+		if (old & b)
+			weft_wl_host_sleeps(word, s);
+		else if (lock)
+			word_store(word, old | b);
+		return;
+	}
+	weft_wl_entry(me)->bit = (uint8_t)bit;
+	sched_point_at(s, word, sizeof(*word), &bit_class);
+	weft_wl_might_sleep(word, s);
+	loc = obj_loc(word, s);
+	/* folio_wait_bit_common(), under the wait queue's lock: the sign
+	 * that someone waits first, then the bit itself */
+	old = weft_peek(*word);
+	nv = old | 1ul << waiters_bit;
+	done = !(old & b);
+	if (done && lock)
+		nv |= b;
+	word_store(word, nv);
+	if (done)
+		weft_tsan_acquire(word);
+	weft_trace(WEFT_EV_RMW, loc, old, nv, s);
+	if (loc != WEFT_NO_LOC && nv != old)
+		shadow_write(loc, s);
+	if (done) {
+		if (lock)
+			weft_bitlock_set(loc, bit, me);
+		weft_sched_step(lock ? WEFT_DEP_ACQUIRE : WEFT_DEP_WRITE, loc, sizeof(*word), 0, s);
+		return;
+	}
+	weft_wl_add(me, word, lock ? WL_EXCLUSIVE | WL_LOCK : 0);
+	weft_wl_entry(me)->bit = (uint8_t)bit;
+	weft_wl_sleep(word, sizeof(*word), &bit_class, (uint64_t)(weft_bitlock_holder(loc) + 1), s);
+	/* woken by weft_wake_up_bit_waiters(): a lock waiter holds the bit
+	 * (handed over), a plain waiter saw it clear */
+	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
+	weft_trace(WEFT_EV_WAIT, loc, 0, 1, s);
+	weft_sched_step(lock ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*word), 0, s);
+}
+
+void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiters_bit,
+			      const struct weft_site *s)
+{
+	unsigned long old, nv, b = 1ul << bit;
+	uint32_t loc;
+	uint64_t mask = 0;
+	uint64_t after = 0;
+	unsigned n = 0;
+	int t;
+
+	if (M.cur < 0)
+		return;
+	sched_point_at(s, word, sizeof(*word), NULL);
+	loc = obj_loc(word, s);
+	old = nv = weft_peek(*word);
+	weft_tsan_release(word);
+	/* __wake_up_locked_key(.., nr_exclusive 1) with wake_page_function() */
+	while ((t = weft_wl_next(word, 0, 0, after)) >= 0) {
+		struct weft_waiter *w = weft_wl_entry((unsigned)t);
+		bool excl = (w->flags & WL_LOCK) != 0;
+		after = w->seq;
+		if (w->bit != bit)
+			continue;
+		if (excl) {
+			if (nv & b)
+				break;          /* taken meanwhile: it stays queued */
+			nv |= b;
+			weft_bitlock_set(loc, bit, (unsigned)t);
+		}
+		w->flags |= WL_GRANTED;         /* done waiting (WQ_FLAG_WOKEN) */
+		weft_wl_del((unsigned)t);
+		n++;
+		if (weft_wl_wake((unsigned)t, word))
+			mask |= tbit((unsigned)t);
+		if (excl)
+			break;                  /* one exclusive waiter per wake-up */
+	}
+	/* folio_wake_bit(): nobody left waiting on this word */
+	if (weft_wl_first(word, 0, 0) < 0)
+		nv &= ~(1ul << waiters_bit);
+	word_store(word, nv);
+	weft_wl_trace_wake(word, mask, n, s);
+	if (nv != old) {
+		weft_trace(WEFT_EV_RMW, loc, old, nv, s);
+		if (loc != WEFT_NO_LOC)
+			shadow_write(loc, s);
+	}
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*word), 0, s);
+}
