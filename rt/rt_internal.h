@@ -64,6 +64,7 @@ struct rt_image {
 	uintptr_t rw_lo, rw_hi;    /* the writable PT_LOAD segment */
 	uintptr_t relro_hi;        /* end of PT_GNU_RELRO inside it (or rw_lo) */
 	bool has_tls;              /* PT_TLS: __thread variables (shared by fibers) */
+	bool cyg_hooks;            /* built with -finstrument-functions */
 	uint8_t build_id[WEFT_BUILD_ID_MAX];
 	unsigned build_id_len;
 	struct rt_sym *syms;
@@ -159,10 +160,10 @@ struct rt_thread {
 	void *tls[64];             /* pthread_setspecific values */
 	void *jb[5];               /* pthread_exit: __builtin_setjmp buffer */
 };
-extern struct rt_thread rt_th[WEFT_MAX_THREADS];
+extern struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
 /* The lowest frame each thread's fiber has had, over all executions of the
  * process: rt_stack_scrub() zeroes from below it. */
-extern uintptr_t rt_low_sp[WEFT_MAX_THREADS];
+extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
 
 /* Per execution (reset by rt_world_ops). */
 struct rt_exec {
@@ -261,10 +262,10 @@ void rt_threads_reset(void);
 void rt_main_thread(void *world, unsigned tid);
 /* The program ends (exit, return from main) with status st, from pc. */
 void rt_program_exit(int st, const void *pc) __attribute__((noreturn));
-/* The process ends with status st; report: an exit-status report. */
-void rt_program_end(int st, const void *pc, bool report) __attribute__((noreturn));
-/* WEFT_ABORT=end: abort() ends the process without a report. */
+/* WEFT_ABORT=end: abort() is an assumption that does not hold. */
 extern bool rt_abort_ends;
+/* The execution cannot go on: no verdict, no audit (name: the note). */
+void rt_infeasible(const void *pc, const char *name) __attribute__((noreturn));
 /* The thread's end: TLS destructors (rt_pthread.c). */
 void rt_thread_exit_hooks(unsigned tid);
 /* The scrubbing of a thread's stack below the frames it will use. */

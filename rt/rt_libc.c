@@ -11,7 +11,9 @@
  *   __assert_fail               execution, abandoning the other threads as
  *                               the process would; exit(n != 0), abort()
  *                               and a failed assert() are reports
- *                               (WEFT_ABORT=end: abort() ends it quietly)
+ *                               (WEFT_ABORT=end: abort() is an assumption
+ *                               that does not hold, as
+ *                               __VERIFIER_assume(0))
  *   sched_yield, usleep,        yields (a sleeping thread lets the others
  *   nanosleep, sleep            run; time does not pass)
  *   rand, random, srand,        a generator per execution, seeded 1 (the C
@@ -154,7 +156,7 @@ bool rt_abort_ends;
 void abort(void)
 {
 	if (rt_active() && rt_abort_ends)
-		rt_program_end(134, PC(), false);
+		rt_infeasible(PC(), "abort: an assumption (WEFT_ABORT=end)");
 	if (rt_active()) {
 		rt_flush();
 		const struct weft_site *s = RT_CALL_SITE(PC(), WEFT_EV_NOTE, "abort");
@@ -426,18 +428,23 @@ void __VERIFIER_error(void)
 	__builtin_unreachable();
 }
 
+/* No such execution: it ends here, without a verdict. */
+void rt_infeasible(const void *pc, const char *name)
+{
+	rt_flush();
+	rt_x.assumed = true;
+	weft_note(RT_CALL_SITE(pc, WEFT_EV_NOTE, name), 0, 0);
+	weft_sched_infeasible();
+	__builtin_unreachable();
+}
+
 void __VERIFIER_assume(int cond);
 void __VERIFIER_assume(int cond)
 {
 	if (cond)
 		return;
-	if (rt_active()) {
-		/* no such execution: it ends here, without a verdict */
-		rt_flush();
-		rt_x.assumed = true;
-		weft_note(VSITE(WEFT_EV_NOTE, "__VERIFIER_assume: does not hold"), 0, 0);
-		weft_sched_exit();
-	}
+	if (rt_active())
+		rt_infeasible(PC(), "__VERIFIER_assume: does not hold");
 	/* natively: wait for ever, as SV-COMP's reference implementation does */
 	for (;;)
 		pause();

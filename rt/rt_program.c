@@ -13,11 +13,14 @@
  *             threads may run first), then the process ends: threads
  *             still running are abandoned as the kernel would; a non-zero
  *             status is a report (exit-status); pthread_exit() in main
- *             lets the others finish; with WEFT_ABORT=end, abort() is such
- *             an end too, without a report (SV-COMP's tasks write
- *             `if (!c) abort();` for "assume c": no error lies beyond)
+ *             lets the others finish
+ *   assume    __VERIFIER_assume(0), and abort() with WEFT_ABORT=end
+ *             (SV-COMP's tasks write "assume c" as `if (!c) abort();`):
+ *             the execution cannot go on; it ends without a verdict or an
+ *             audit (weft_sched_infeasible: dfs then explores every thread
+ *             at every state)
  *   audits    at the end, the heap's unreachable blocks (memory-leak),
- *             unless the execution ended in __VERIFIER_assume(0)
+ *             unless the execution ended in an assumption
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -29,7 +32,7 @@
 int (*rt_real_main)(int, char **, char **);
 int rt_argc;
 char **rt_argv;
-uintptr_t rt_low_sp[WEFT_MAX_THREADS];
+uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
 struct weft_program rt_program;
 
 extern char **environ;
@@ -72,27 +75,30 @@ void rt_stack_scrub(unsigned tid)
 /* The end of the process is a YIELD for the strategies (dependence: it
  * conflicts with every other thread's next operation, which DPOR
  * records cheaply, unlike a write of the whole world) and a NOTE in the
- * trace. */
+ * trace. A thread that never ran has no next operation DPOR knows of, so
+ * while another thread is not done the end is two points with a YIELD
+ * between: after a yield, dfs explores every thread that may go first. */
 static struct weft_site main_return = { __FILE__, "main", "return from main()", 0,
 					WEFT_EV_YIELD, 0, 0 };
 
 void rt_program_exit(int st, const void *pc)
-{
-	rt_program_end(st, pc, st != 0);
-}
-
-void rt_program_end(int st, const void *pc, bool report)
 {
 	rt_flush();
 	const struct weft_site *s = pc ? RT_CALL_SITE(pc, WEFT_EV_YIELD, "exit") : &main_return;
 	/* the end of the process conflicts with everything the other threads
 	 * may still do: a point where they may go first */
 	sched_point_at(s, NULL, 0, NULL);
+	for (unsigned t = 0; t < M.nr_threads; t++)
+		if ((int)t != M.cur && M.th[t].state != T_DONE) {
+			weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
+			sched_point_at(s, NULL, 0, NULL);
+			break;
+		}
 	rt_x.exited = true;
 	rt_x.exit_status = st;
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, 0, (uint64_t)(unsigned)st, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
-	if (report)
+	if (st != 0)
 		weft_report(WEFT_KIND_EXIT_STATUS, NULL, s, "the program exited with status %d", st);
 	for (unsigned t = 0; t < M.nr_threads; t++)
 		if ((int)t != M.cur && M.th[t].state != T_DONE)
@@ -138,7 +144,7 @@ static void program_describe(const void *world, uint32_t off, char *buf, size_t 
 	if (rt_heap_describe(a, buf, n))
 		return;
 	if (a >= (uintptr_t)rt_w.stacks_lo && a < (uintptr_t)rt_w.stacks_hi) {
-		size_t stride = rt_w.stack_bytes / WEFT_MAX_THREADS;
+		size_t stride = rt_w.stack_bytes / WEFT_EXEC_MAX_THREADS;
 		unsigned t = (unsigned)((a - (uintptr_t)rt_w.stacks_lo) / stride);
 		const struct rt_sym *frame = NULL;
 		(void)frame;
@@ -269,7 +275,7 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	}
 	snprintf(options, sizeof(options),
 		 "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d WEFT_SPIN_BLOCKS=%llu%s",
-		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_MAX_THREADS - 4096) >> 10,
+		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_EXEC_MAX_THREADS - 4096) >> 10,
 		 sp && !strcmp(sp, "1"), (unsigned long long)rt_spin_blocks,
 		 rt_abort_ends ? " WEFT_ABORT=end" : "");
 	rt_program.path = rt_img.path;

@@ -157,17 +157,17 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 		return get_pthread_create()(th, attr, fn, arg);
 	enter();
 	const struct weft_site *s = SITE(WEFT_EV_SPAWN, "pthread_create");
-	if (M.nr_threads >= WEFT_MAX_THREADS) {
+	if (M.nr_threads >= WEFT_EXEC_MAX_THREADS) {
 		weft_report(WEFT_KIND_LIMIT, NULL, s,
 			    "limit reached: pthread_create of a thread beyond %d threads in one "
-			    "execution", WEFT_MAX_THREADS);
+			    "execution", WEFT_EXEC_MAX_THREADS);
 		return EAGAIN;
 	}
 	int detach = PTHREAD_CREATE_JOINABLE;
 	if (attr)
 		pthread_attr_getdetachstate(attr, &detach);
-	/* a fake CPU of its own (the scenario has WEFT_MAX_CPUS) */
-	int tid = weft_thread_spawn(thread_body, NULL, M.nr_threads, s);
+	/* a fake CPU no unfinished thread is on, while there is one */
+	int tid = weft_thread_spawn(thread_body, NULL, WEFT_CPU_ANY, s);
 	if (tid < 0)
 		return EAGAIN;
 	/* the new thread runs at the creator's next point at the earliest */

@@ -30,7 +30,7 @@
 
 #define PC() ((uintptr_t)__builtin_return_address(0))
 
-struct rt_thread rt_th[WEFT_MAX_THREADS];
+struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
 struct rt_exec rt_x;
 
 /* ------------------------------------------------------ trace values */
@@ -452,8 +452,10 @@ void weft_rt_block(void)
 /* ----------------------------------------------------------- call stacks */
 
 /* [lo, hi) of the __VERIFIER_atomic_* functions: SV-COMP runs them
- * atomically. Known by their entry: an inlined copy is not atomic (-O0,
- * or noinline: docs/testing-c-programs.md). */
+ * atomically. Known by their entry: by the -finstrument-functions hooks
+ * when the program has them (an inlined copy calls them too), else by
+ * __tsan_func_entry, which an inlined copy does not call (then -O0 or
+ * noinline: docs/testing-c-programs.md). */
 #define MAX_ATOMIC_FNS 64
 static struct {
 	uintptr_t lo, hi;
@@ -464,6 +466,14 @@ static unsigned nr_atomic_fns;
  * error location, whatever its body does (often nothing: "void
  * reach_error(){}" with "ERROR: reach_error();" at the call). */
 static uintptr_t reach_error_lo, reach_error_hi;
+
+static bool is_atomic_fn(uintptr_t fn)
+{
+	for (unsigned i = 0; i < nr_atomic_fns; i++)
+		if (fn == atomic_fns[i].lo)
+			return true;
+	return false;
+}
 
 static void reach_error_hit(uintptr_t site_pc)
 {
@@ -483,13 +493,17 @@ void __cyg_profile_func_enter(void *fn, void *call_site)
 	if (__builtin_expect(reach_error_lo != 0, 0) && (uintptr_t)fn == reach_error_lo &&
 	    rt_active())
 		reach_error_hit((uintptr_t)call_site);
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && is_atomic_fn((uintptr_t)fn) && rt_active())
+		rt_atomic_enter((uintptr_t)call_site, "__VERIFIER_atomic_* function");
 }
 
 void __cyg_profile_func_exit(void *fn, void *call_site);
 void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	(void)fn;
 	(void)call_site;
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && is_atomic_fn((uintptr_t)fn) &&
+	    rt_active() && rt_th[M.cur].atomic_depth)
+		rt_th[M.cur].atomic_depth--;
 }
 
 static void atomic_fns_init(void)
@@ -511,7 +525,7 @@ static void atomic_fns_init(void)
 
 /* frames of a thread that entered an atomic function: bit d of
  * atomic_frames = frame d began an atomic section */
-static uint64_t atomic_frames[WEFT_MAX_THREADS];
+static uint64_t atomic_frames[WEFT_EXEC_MAX_THREADS];
 
 void __tsan_func_entry(void *call_pc);
 void __tsan_func_entry(void *call_pc)
@@ -531,7 +545,7 @@ void __tsan_func_entry(void *call_pc)
 	}
 	if (t->depth < RT_STACK_DEPTH)
 		t->stack[t->depth] = (uintptr_t)call_pc;
-	if (__builtin_expect(nr_atomic_fns != 0, 0) && t->depth < 64) {
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && t->depth < 64 && !rt_img.cyg_hooks) {
 		uintptr_t self = PC();
 		for (unsigned i = 0; i < nr_atomic_fns; i++)
 			if (self - atomic_fns[i].lo < atomic_fns[i].hi - atomic_fns[i].lo) {
@@ -567,7 +581,7 @@ static void report_stack(int tid, char *buf, size_t n)
 	size_t k = 0;
 
 	buf[0] = 0;
-	if (!rt_lim || tid < 0 || tid >= WEFT_MAX_THREADS)
+	if (!rt_lim || tid < 0 || tid >= WEFT_EXEC_MAX_THREADS)
 		return;
 	const struct rt_thread *t = &rt_th[tid];
 	unsigned d = t->depth < RT_STACK_DEPTH ? t->depth : RT_STACK_DEPTH;

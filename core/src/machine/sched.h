@@ -207,6 +207,7 @@ struct weft_machine {
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
+	bool infeasible;      /* weft_sched_infeasible() with a thread left */
 	bool draining;
 	int abort_tid;        /* the thread whose report ended the execution */
 	struct weft_workload wl;
@@ -486,6 +487,13 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
  * other threads as a report does. From a model thread it does not return;
  * from the host it does nothing. */
 void weft_sched_exit(void);
+/* The execution cannot go on (an instrumented program's
+ * __VERIFIER_assume(0)): it ends here as weft_sched_exit() ends it; with
+ * another thread not done, its result says infeasible: what this step read
+ * may be changed by events of the others that never ran, so partial-order
+ * reduction, which reverses only the races it saw, cannot certify past it
+ * (exploring every thread at every state can). */
+void weft_sched_infeasible(void);
 
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
