@@ -710,8 +710,8 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				break;
 			if (!valid_name(rf->scenario) || !valid_name(rf->variant))
 				r_bad(&r, "scenario and variant names must be non-empty [A-Za-z0-9._-]");
-			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_MAX_CPUS)
-				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_MAX_CPUS);
+			else if (!rf->nr_cpus || rf->nr_cpus > WEFT_EXEC_MAX_CPUS)
+				r_bad(&r, "CPU count %u is not in 1..%u", rf->nr_cpus, WEFT_EXEC_MAX_CPUS);
 			else if (!rf->nr_threads || rf->nr_threads > WEFT_EXEC_MAX_THREADS)
 				r_bad(&r, "thread count %u is not in 1..%u", rf->nr_threads,
 				      WEFT_EXEC_MAX_THREADS);

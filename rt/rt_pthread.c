@@ -166,8 +166,8 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	int detach = PTHREAD_CREATE_JOINABLE;
 	if (attr)
 		pthread_attr_getdetachstate(attr, &detach);
-	/* a fake CPU no unfinished thread is on, while there is one */
-	int tid = weft_thread_spawn(thread_body, NULL, WEFT_CPU_ANY, s);
+	/* a fake CPU of its own (the scenario has WEFT_EXEC_MAX_CPUS) */
+	int tid = weft_thread_spawn(thread_body, NULL, M.nr_threads, s);
 	if (tid < 0)
 		return EAGAIN;
 	/* the new thread runs at the creator's next point at the earliest */

@@ -158,7 +158,8 @@ static void search(struct run *R, unsigned bound)
 			R->infeasible = true;
 		}
 		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
-				    weft_fair_restricted())) {
+				    weft_fair_restricted() ||
+				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			R->fallback = R->bug = true;
 			break;
 		}

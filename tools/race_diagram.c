@@ -263,8 +263,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	uint8_t *marked = full ? NULL : marked_calls(v);
 	size_t nr = 0, w = COL_MIN, shown = 0;
 	/* threads seen on each CPU (bit t); several tasks on one: rows say whose */
-	uint64_t on_cpu[WEFT_MAX_CPUS] = { 0 };
-	bool multi[WEFT_MAX_CPUS] = { false };
+	uint64_t on_cpu[WEFT_EXEC_MAX_CPUS] = { 0 };
+	bool multi[WEFT_EXEC_MAX_CPUS] = { false };
 
 	if (!rows) {
 		free(marked);
@@ -389,10 +389,12 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			w = tw;
 	}
 	/* one column per CPU that has a row (an idle CPU adds nothing) */
-	unsigned col_cpu[WEFT_MAX_CPUS], ncol = 0, used = 0;
+	unsigned col_cpu[WEFT_EXEC_MAX_CPUS], ncol = 0;
+	uint64_t used = 0;
+	_Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "used is a 64-bit CPU mask");
 	for (size_t k = 0; k < nr; k++)
 		if (!rows[k].host)
-			used |= 1u << rows[k].cpu;
+			used |= 1ull << rows[k].cpu;
 	if (!used)
 		used = 1;
 	for (unsigned c = 0; c < ncpu; c++)
@@ -405,7 +407,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 				break;
 			}
 	/* headers: every thread that ran on the CPU, by name */
-	char hdr[WEFT_MAX_CPUS][160];
+	char hdr[WEFT_EXEC_MAX_CPUS][160];
 	for (unsigned j = 0; j < ncol; j++) {
 		unsigned c = col_cpu[j];
 		size_t k = (size_t)snprintf(hdr[j], sizeof(hdr[j]), " CPU%u", c);
@@ -489,9 +491,19 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		for (unsigned o = 0; o < v->nobj && k + 70 < sizeof(what); o++)
 			k += (size_t)snprintf(what + k, sizeof(what) - k, "%s%s", o ? ", " : "",
 					      v->objects[o]);
-		fprintf(f, "  (%zu of %zu events shown: %s%s%s, the stores they read, where threads "
-			   "were preempted, locks; --full shows all)\n",
-			shown, v->n, who[0] ? who : "the threads", who[0] ? " on " : " on ", what);
+		char reads[64] = "";
+		if (v->fail_idx < v->n && v->ev[v->fail_idx].tid != 0xff)
+			snprintf(reads, sizeof(reads), "%s's reads%s, ",
+				 weft_trace_thread(v, v->ev[v->fail_idx].tid),
+				 v->fail_preempted ? " since it was preempted" : "");
+		if (v->nobj)
+			fprintf(f, "  (%zu of %zu events shown: %s on %s, %sthe stores they read, "
+				   "where threads were preempted, locks; --full shows all)\n",
+				shown, v->n, who[0] ? who : "the threads", what, reads);
+		else
+			fprintf(f, "  (%zu of %zu events shown: %sthe stores they read, where threads "
+				   "were preempted, locks; --full shows all)\n",
+				shown, v->n, reads);
 	}
 	free(rows);
 }

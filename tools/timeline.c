@@ -269,7 +269,7 @@ void weft_timeline_chrome_json(FILE *f, const struct weft_trace_view *v)
 		unsigned lane = e->cpu == 0xff ? sc->nr_cpus : e->cpu;
 		weft_trace_event_text(v, i, text, sizeof(text));
 		fprintf(f, ",\n{\"name\": ");
-		cli_json_str(f, e->caller ? e->caller->what : e->site ? e->site->what : weft_ev_name(e->ev));
+		cli_json_str(f, e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what : e->site ? e->site->what : weft_ev_name(e->ev));
 		fprintf(f, ", \"cat\": \"%s%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %zu, "
 			   "\"dur\": 8, \"args\": {\"step\": %" PRIu32 ", \"thread\": ",
 			weft_ev_name(e->ev), weft_trace_involved(v, i) ? ",involved" : "", lane, i * 10,

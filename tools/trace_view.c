@@ -15,6 +15,9 @@
  *    plain loads and stores of the fields that matter (read-modify-written
  *    somewhere, failing, conflicting);
  *  - for each of those loads, the store of another thread it read from;
+ *  - the failing thread's reads since its first preemption, on any object,
+ *    with the stores of other threads they read from and the last store of
+ *    another thread to each before the failure (mark_failing_reads);
  *  - where a thread was preempted (or interrupted): its last three steps
  *    before it, back to its current workload operation;
  *  - the structure: workload operations, choices, sleeping and waking,
@@ -160,7 +163,8 @@ static void add_key(struct weft_trace_view *v, uint32_t loc)
 static void add_object(struct weft_trace_view *v, const char *name)
 {
 	if (!name[0] || v->nobj == WEFT_VIEW_MAX_OBJECTS || !strncmp(name, "world+", 6) ||
-	    !strcmp(name, "(outside the world)"))
+	    !strncmp(name, "world-", 6) || !strncmp(name, "NULL+", 5) ||
+	    !strcmp(name, "an address far from the world") || !strcmp(name, "(outside the world)"))
 		return;
 	for (unsigned k = 0; k < v->nobj; k++)
 		if (!strcmp(v->objects[k], name))
@@ -305,6 +309,75 @@ static void mark_reads_from(struct weft_trace_view *v, size_t j)
 	}
 }
 
+/*
+ * The failing thread's path read from other objects too: what it read
+ * since it was first preempted (never preempted: since it started), from
+ * whichever object. For each location it read there, keep its read, the
+ * store of another thread it read from, and the last store of another
+ * thread to that location before the failure (a store it did not see: the
+ * value it acted on was stale). An xarray split, a compound head read, a
+ * reference taken on another page are decisive events of this kind.
+ */
+static void mark_failing_reads(struct weft_trace_view *v)
+{
+	if (v->fail_idx >= v->n || v->ev[v->fail_idx].tid == 0xff)
+		return;
+	unsigned ft = v->ev[v->fail_idx].tid;
+	size_t start = 0;
+	uint32_t nloc = 0;
+
+	for (size_t i = 1; i <= v->fail_idx; i++) {
+		if (!(v->ev[i].flags & WEFT_EVF_PREEMPTED))
+			continue;
+		size_t k = i;
+		while (k-- > 0 && (v->ev[k].tid == 0xff || v->ev[k].tid == v->ev[i].tid))
+			;
+		if (k < i && v->ev[k].tid == ft) {
+			start = k;   /* its last step before its first preemption */
+			v->fail_preempted = true;
+			break;
+		}
+	}
+	v->reads_from = start;
+	for (size_t i = 0; i <= v->fail_idx; i++)
+		if (v->ev[i].loc != WEFT_NO_LOC && v->ev[i].loc >= nloc)
+			nloc = v->ev[i].loc + 1;
+	if (!nloc)
+		return;
+	/* per location: 1 + the last store so far, 1 + the last store of a
+	 * thread other than ft, and whether ft read it in the window */
+	uint32_t *last = calloc(nloc, sizeof(*last));
+	uint32_t *other = calloc(nloc, sizeof(*other));
+	uint8_t *read = calloc(nloc, 1);
+	if (!last || !other || !read)
+		goto out;
+	for (size_t i = 0; i <= v->fail_idx; i++) {
+		const struct weft_event *e = &v->ev[i];
+		if (e->loc == WEFT_NO_LOC)
+			continue;
+		if (e->tid == ft && i >= start && (e->ev == WEFT_EV_READ || e->ev == WEFT_EV_RMW)) {
+			uint32_t w = last[e->loc];
+			if (w && v->ev[w - 1].tid != ft && v->ev[w - 1].tid != 0xff) {
+				v->shown[i] = 1;
+				v->shown[w - 1] = 1;
+			}
+			read[e->loc] = 1;
+		}
+		if (e->ev == WEFT_EV_WRITE || e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_FREE) {
+			last[e->loc] = (uint32_t)i + 1;
+			if (e->tid != ft && e->tid != 0xff)
+				other[e->loc] = (uint32_t)i + 1;
+		}
+	}
+	for (uint32_t l = 0; l < nloc; l++)
+		if (read[l] && other[l] && other[l] - 1 >= start)
+			v->shown[other[l] - 1] = 1;
+out:
+	free(last);
+	free(other);
+	free(read);
+}
+
 static void select_events(struct weft_trace_view *v)
 {
 	uint8_t *on = calloc(v->n ? v->n : 1, 1);
@@ -363,6 +436,7 @@ static void select_events(struct weft_trace_view *v)
 		if ((e->flags & WEFT_EVF_PREEMPTED) && i > 0)
 			mark_preempted_tail(v, i);
 	}
+	mark_failing_reads(v);
 	free(on);
 	free(pulled);
 }
@@ -381,7 +455,7 @@ static void find_calls(struct weft_trace_view *v)
 		const struct weft_event *e = &v->ev[i];
 		unsigned t = e->tid == 0xff ? WEFT_EXEC_MAX_THREADS : e->tid % WEFT_EXEC_MAX_THREADS;
 		v->call_of[i] = SIZE_MAX;
-		if (!e->caller) {
+		if (!e->caller || (e->caller->flags & WEFT_CALLER_KIT)) {
 			by[t] = NULL;
 			continue;
 		}
@@ -394,7 +468,7 @@ static void find_calls(struct weft_trace_view *v)
 
 static void decide_ctx(struct weft_trace_view *v)
 {
-	uint64_t seen[WEFT_MAX_CPUS] = { 0 };
+	uint64_t seen[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	enum weft_kind k = v->r->kind;
 
@@ -410,7 +484,7 @@ static void decide_ctx(struct weft_trace_view *v)
 			v->show_ctx = true;
 			return;
 		}
-		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_MAX_CPUS && e->tid < 64) {
+		if (!is_irq_thread(v, e->tid) && e->cpu < WEFT_EXEC_MAX_CPUS && e->tid < 64) {
 			seen[e->cpu] |= 1ull << e->tid;
 			if (seen[e->cpu] & (seen[e->cpu] - 1)) {
 				v->show_ctx = true;   /* two threads share a CPU */
@@ -432,6 +506,8 @@ void weft_trace_view_init(struct weft_trace_view *v)
 	v->nkey = 0;
 	v->nobj = 0;
 	v->racing = 0;
+	v->reads_from = 0;
+	v->fail_preempted = false;
 	name_threads(v);
 	decide_ctx(v);
 	find_calls(v);
@@ -675,7 +751,8 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 {
 	const struct weft_event *e = &v->ev[i];
 	/* a helper's events are the model's call of it */
-	const char *what = e->caller ? e->caller->what : e->site ? e->site->what : "?";
+	const char *what = e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what
+			   : e->site ? e->site->what : "?";
 	char obj[96] = "", a[96], b[96];
 	bool flush = e->site && !strncmp(e->site->what, "flush_work(", 11);
 

@@ -40,6 +40,11 @@ struct weft_trace_view {
 	char objects[WEFT_VIEW_MAX_OBJECTS][64];
 	unsigned nobj;
 	uint64_t racing;
+	/* the failing thread's path: its reads from reads_from on (its last
+	 * step before its first preemption; 0 if it was never preempted) are
+	 * kept with the stores of other threads behind them */
+	size_t reads_from;
+	bool fail_preempted;
 	/* per event: kept by the default view (NULL: every event) */
 	uint8_t *shown;
 	/* per event: the index of the first event of the helper call it is

@@ -8,6 +8,7 @@
  * page->state without a point, so a check and the change it guards see
  * the same state (as in mm_page.c).
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/folio.h>
 
 static inline int bias(const struct weft_mm *mm)

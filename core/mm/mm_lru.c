@@ -18,11 +18,14 @@
  *    before ClearPageLRU, mm/swap.c __page_cache_release()/release_pages()
  *    testing PageLRU without the lock.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/lru.h>
 
 void weft_lru_init(struct weft_lru *lru, struct weft_mm *mm, enum weft_lru_scheme scheme,
 		   bool heuristic)
 {
+	if (!WEFT_CHECK_WORLD(lru, "weft_lru_init()"))
+		return;
 	lru->mm = mm;
 	lru->scheme = (uint8_t)scheme;
 	lru->heuristic = heuristic;
@@ -34,6 +37,8 @@ void weft_lru_init(struct weft_lru *lru, struct weft_mm *mm, enum weft_lru_schem
 
 void weft_mapping_init(struct weft_mapping *m)
 {
+	if (!WEFT_CHECK_WORLD(m, "weft_mapping_init()"))
+		return;
 	for (unsigned i = 0; i < WEFT_MAPPING_SLOTS; i++)
 		m->slot[i] = NULL;
 }

@@ -7,6 +7,7 @@
  * to them is a primitive, under the local lock that keeps the CPU's other
  * contexts out (preemption off; interrupts too for lru_move_tail).
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
 #include <weft/mm/lru_batch.h>
@@ -14,6 +15,8 @@
 void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, unsigned size)
 {
 	memset(b, 0, sizeof(*b));
+	if (!WEFT_CHECK_WORLD(b, "weft_lru_batches_init()"))
+		return;
 	b->lru = lru;
 	b->size = size < 1 ? 1 : size > WEFT_FBATCH_MAX ? WEFT_FBATCH_MAX : size;
 }
@@ -115,7 +118,7 @@ void weft_folio_deactivate(struct weft_lru_batches *b, struct weft_page *p)
 
 void weft_lru_add_drain_cpu(struct weft_lru_batches *b, unsigned cpu)
 {
-	struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 	unsigned long flags;
 
 	if (READ_ONCE(c->lru_add.nr))
@@ -139,7 +142,7 @@ void weft_lru_add_drain(struct weft_lru_batches *b)
 
 bool weft_lru_cpu_needs_drain(struct weft_lru_batches *b, unsigned cpu)
 {
-	struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 
 	return READ_ONCE(c->lru_add.nr) || READ_ONCE(c->lru_move_tail.nr) ||
 	       READ_ONCE(c->lru_deactivate.nr);
@@ -163,7 +166,7 @@ unsigned weft_lru_batch_refs(const struct weft_lru_batches *b, const struct weft
 
 unsigned weft_lru_batched(const struct weft_lru_batches *b, unsigned cpu)
 {
-	const struct weft_cpu_fbatches *c = &b->cpu[cpu % WEFT_MAX_CPUS];
+	const struct weft_cpu_fbatches *c = &b->cpu[weft_percpu_slot(cpu, WEFT_MAX_CPUS)];
 
 	return weft_peek(c->lru_add.nr) + weft_peek(c->lru_move_tail.nr) +
 	       weft_peek(c->lru_deactivate.nr);

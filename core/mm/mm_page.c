@@ -10,9 +10,10 @@
  * around it read page->state without a point, so a check and the change it
  * guards see the same state.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
-#include <weft/mm/page.h>
+#include <weft/mm/mapcount.h>
 
 const char *const weft_mm_stat_names[WEFT_MM_NR_STATS] = {
 #define __WEFT_MM_STAT_NAME(e, s) s,
@@ -24,6 +25,8 @@ void weft_mm_init(struct weft_mm *mm, unsigned nr_pages, bool biased)
 {
 	if (nr_pages > WEFT_MM_NR_PAGES)
 		nr_pages = WEFT_MM_NR_PAGES;
+	if (!WEFT_CHECK_WORLD(mm, "weft_mm_init()"))
+		return;
 	mm->nr_pages = nr_pages;
 	mm->biased = biased;
 	mm->nr_free = 0;
@@ -194,6 +197,13 @@ static bool free_pages_check(struct weft_mm *mm, struct weft_page *p, unsigned l
 		weft_report2(WEFT_KIND_BAD_FREE, &p->mapping,
 			     WEFT_SITE(WEFT_EV_NOTE, "__free_pages_ok: BUG_ON(page->mapping)"),
 			     &other, "page %u freed while still in a mapping", nr);
+		return false;
+	}
+	/* <weft/mm/mapcount.h>; no site of this file's (its scenarios'
+	 * fingerprints): the report drops the zone lock itself */
+	int mapped = weft_mapcount_at_free(mm, p);
+	if (mapped) {
+		weft_mapcount_report_free(mm, p, mapped);
 		return false;
 	}
 	return true;

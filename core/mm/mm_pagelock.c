@@ -10,6 +10,7 @@
  * may free the page the moment our hold ends, as weft_put_page_testzero()
  * does).
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/pagelock.h>
 
 #define PG_LOCKED (1ul << WEFT_PG_locked)

@@ -6,10 +6,13 @@
  * checks around a byte change read nothing else, so a check and the
  * change it guards see the same byte.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/shmem.h>
 
 void weft_swap11_init(struct weft_swap11 *si, struct weft_mm *mm, unsigned nr_slots)
 {
+	if (!WEFT_CHECK_WORLD(si, "weft_swap11_init()"))
+		return;
 	si->mm = mm;
 	si->nr_slots = nr_slots < WEFT_SWAP11_MAX_SLOTS ? nr_slots : WEFT_SWAP11_MAX_SLOTS;
 }

@@ -21,6 +21,7 @@
  * Length: the swap map, clusters, swap cache and continuation pages share
  * mm_swap.h's byte encoding and lock order; apart they would each need it.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <string.h>
 
 #include <weft/mm/swap.h>
@@ -44,6 +45,8 @@ static inline void swap_stat(struct weft_swap_info *si, enum weft_swap_stat s, u
 void weft_swap_init(struct weft_swap_info *si, struct weft_mm *mm, unsigned nr_slots,
 		    unsigned ret_batch, enum weft_swap_free_mode mode)
 {
+	if (!WEFT_CHECK_WORLD(si, "weft_swap_init()"))
+		return;
 	si->mm = mm;
 	nr_slots -= nr_slots % WEFT_SWAP_CLUSTER;
 	if (nr_slots < WEFT_SWAP_CLUSTER)

@@ -11,6 +11,7 @@
  * and by nothing but the walker's own cluster lock after the cluster-lock
  * change: that is the race.
  */
+#define WEFT_KIT_INTERNAL 1
 #include <weft/mm/swapcont.h>
 
 #define SWAPC_NO_SLOT ((unsigned)-1)
@@ -28,6 +29,8 @@ static unsigned cluster_of(const struct weft_swapc *si, unsigned off)
 void weft_swapc_init(struct weft_swapc *si, unsigned nr_slots, unsigned cluster,
 		     uint8_t map_max, uint8_t cont_max, bool cont_lock)
 {
+	if (!WEFT_CHECK_WORLD(si, "weft_swapc_init()"))
+		return;
 	si->nr_slots = nr_slots > WEFT_SWAPC_MAX_SLOTS ? WEFT_SWAPC_MAX_SLOTS : nr_slots;
 	si->cluster = cluster ? cluster : 1;
 	si->map_max = map_max;

@@ -15,6 +15,7 @@
 
 #include <weft/strategy.h>
 #include <weft/mm/page.h>
+#include <weft/mm/mapcount.h>
 #include <weft/mm/lru.h>
 #include <weft/mm/swap.h>
 #include <weft/rcu.h>
@@ -39,6 +40,7 @@ enum {
 	D_RCU_UNLOCK_NEVER,  /* rcu_read_unlock() by a thread that never entered */
 	D_REFCOUNT_ADD_OVF,  /* refcount_add(2) from INT_MAX - 1 */
 	D_REFCOUNT_SAT_UAF,  /* refcount_inc() on 0 (host): reported, and saturated */
+	D_MAPPED_FREE,       /* the last put of a page a page table still maps */
 	D_NR
 };
 
@@ -51,6 +53,7 @@ struct dw {
 	struct weft_page *kept;
 	int flag[2];
 	refcount_t rc;
+	struct weft_mapcounts maps;
 };
 
 static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -63,6 +66,7 @@ static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_2_4_19, false);
 	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_BATCH_V3);
 	weft_list_init(&W->head);
+	weft_mapcounts_init(&W->maps, &W->mm);
 	refcount_set(&W->rc, 1);
 	if (variant == D_REFCOUNT_SAT_UAF) {
 		refcount_set(&W->rc, 0);
@@ -161,6 +165,13 @@ static void dw_thread(void *w, unsigned tid)
 		for (unsigned i = 0; i < 100000 && !READ_ONCE(W->flag[0]); i++)
 			;
 		break;
+	case D_MAPPED_FREE:
+		/* a PTE maps it (page_add_anon_rmap), the owner's put is the last */
+		p = weft_page_alloc(mm);
+		weft_page_add_rmap(&W->maps, mm, p);
+		if (weft_put_page_testzero(mm, p))
+			weft_page_free(mm, p);
+		break;
 	}
 }
 
@@ -188,7 +199,8 @@ static void dw_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct dw *W = w;
 
-	if (!weft_swap_describe(&W->si, w, off, buf, n))
+	if (!weft_swap_describe(&W->si, w, off, buf, n) &&
+	    !weft_mapcounts_describe(&W->maps, w, off, buf, n))
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
@@ -213,6 +225,7 @@ static const struct weft_variant dw_variants[D_NR] = {
 	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
 	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
 	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
+	V("mapped-free", WEFT_KIND_BAD_FREE),
 };
 
 static const struct weft_scenario dw_sc = {

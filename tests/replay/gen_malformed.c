@@ -243,7 +243,7 @@ int main(int argc, char **argv)
 	       (e.dec[0].runnable = 1, e.dec[0].dflt = 0, e.dec[0].chosen = 0,
 		e.dec[0].cur = 0xff));
 	EDITED("verdict-names-missing-cpu.weft", 3, "names CPU 9", e.here.cpu = 9);
-	EDITED("zero-cpus.weft", 3, "CPU count 0 is not in 1..16", e.nr_cpus = 0);
+	EDITED("zero-cpus.weft", 3, "CPU count 0 is not in 1..64", e.nr_cpus = 0);
 	EDITED("too-many-threads.weft", 3, "thread count 65", e.nr_threads = 65);
 	EDITED("bad-lock-model.weft", 3, "lock model 7", e.lock = 7);
 	EDITED("bad-scenario-name.weft", 3, "scenario name contains byte 0x20",

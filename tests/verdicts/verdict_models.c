@@ -295,7 +295,7 @@ static const struct weft_scenario verdict_spin = {
 
 /* -------------------------------------------------------- verdict-threads */
 
-enum { T_DECLARED, T_SPAWNED, T_CPUS };
+enum { T_DECLARED, T_SPAWNED, T_CPUS, T_PERCPU };
 
 #define NR_DECLARED WEFT_MAX_THREADS
 #define NR_GRANDCHILDREN 3   /* of each declared thread */
@@ -306,6 +306,8 @@ struct threads_world {
 	int go;
 	int cpu_of[WEFT_EXEC_MAX_THREADS];  /* 1 + the CPU each thread ran on */
 	int tids[WEFT_EXEC_MAX_THREADS];
+	WEFT_PER_CPU(long, pc);          /* WEFT_MAX_CPUS entries */
+	int after_pc;                    /* a field a slot past pc's end would hit */
 };
 
 static void threads_setup(void *w, unsigned variant, const struct weft_workload *wl)
@@ -321,8 +323,7 @@ static void threads64_setup(void *w, unsigned variant, const struct weft_workloa
 	struct threads_world *W = w;
 
 	(void)wl;
-	(void)variant;
-	W->variant = T_DECLARED;
+	W->variant = variant == 0 ? T_DECLARED : T_PERCPU;
 }
 
 static void child(void *w, void *arg)
@@ -331,6 +332,8 @@ static void child(void *w, void *arg)
 	unsigned me = (unsigned)(uintptr_t)arg;
 
 	WRITE_ONCE(W->cpu_of[me], (int)raw_smp_processor_id() + 1);
+	if (W->variant == T_PERCPU)   /* CPUs 16.. have no slot: reported */
+		this_cpu_inc(W->pc);
 	if (W->variant == T_CPUS)   /* alive until every sibling started */
 		while (!READ_ONCE(W->go))
 			cpu_relax();
@@ -346,7 +349,7 @@ static void threads_thread(void *w, unsigned tid)
 {
 	struct threads_world *W = w;
 
-	if (W->variant == T_DECLARED) {
+	if (W->variant == T_DECLARED || W->variant == T_PERCPU) {
 		/* each declared thread counts itself and starts 3 children:
 		 * 16 + 48 = 64 threads */
 		int kids[NR_GRANDCHILDREN];
@@ -371,8 +374,8 @@ static void threads_quiesce(void *w)
 {
 	struct threads_world *W = w;
 	const struct weft_site *s = WEFT_SITE(WEFT_EV_NOTE, "audit: every thread ran");
-	unsigned want = W->variant == T_DECLARED ? NR_DECLARED * (1 + NR_GRANDCHILDREN)
-						 : nr_children(W);
+	unsigned want = W->variant == T_DECLARED || W->variant == T_PERCPU
+				? NR_DECLARED * (1 + NR_GRANDCHILDREN) : nr_children(W);
 
 	if ((unsigned)weft_peek(W->count.counter) != want)
 		weft_report(WEFT_KIND_ASSERT, &W->count, s, "%d of %u threads ran",
@@ -386,8 +389,6 @@ static void threads_quiesce(void *w)
 }
 
 static const struct weft_variant threads_variants[] = {
-	{ "declared", NULL, false, "16 declared threads, 3 children each: 64 threads",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, T_DECLARED },
 	{ "spawned", NULL, false, "main creates and joins 63 threads",
 	  "tests/verdicts", WEFT_KIND_NONE, 0, T_SPAWNED },
 	{ "cpus", NULL, false, "main creates 3 threads on 4 CPUs: each on a CPU of its own",
@@ -396,7 +397,7 @@ static const struct weft_variant threads_variants[] = {
 
 static const struct weft_scenario verdict_threads = {
 	.name = "verdict-threads",
-	.summary = "test: 64 threads, declared or spawned",
+	.summary = "test: 64 threads, spawned by main",
 	.source = "tests/verdicts",
 	.nr_cpus = 4,
 	.nr_threads = 1,
@@ -406,16 +407,23 @@ static const struct weft_scenario verdict_threads = {
 	.setup = threads_setup,
 	.thread = threads_thread,
 	.quiesce = threads_quiesce,
-	.variants = threads_variants + 1,
+	.variants = threads_variants,
 	.nr_variants = 2,
 };
 
-/* the same scenario with 16 declared threads on 16 CPUs */
+static const struct weft_variant threads64_variants[] = {
+	{ "declared", NULL, false, "16 declared threads, 3 children each: 64 threads on 64 CPUs",
+	  "tests/verdicts", WEFT_KIND_NONE, 0, T_DECLARED },
+	{ "percpu", NULL, true, "the same, each bumping a WEFT_PER_CPU counter: 16 slots",
+	  "tests/verdicts", WEFT_KIND_ASSERT, 0, T_PERCPU },
+};
+
+/* 16 declared threads whose children fill 64 CPUs */
 static const struct weft_scenario verdict_threads64 = {
 	.name = "verdict-threads64",
-	.summary = "test: 16 declared threads and their 48 children",
+	.summary = "test: 16 declared threads and their 48 children on 64 CPUs",
 	.source = "tests/verdicts",
-	.nr_cpus = WEFT_MAX_CPUS,
+	.nr_cpus = WEFT_EXEC_MAX_CPUS,
 	.nr_threads = NR_DECLARED,
 	.world_size = sizeof(struct threads_world),
 	.decision_hint = 4096,
@@ -423,8 +431,8 @@ static const struct weft_scenario verdict_threads64 = {
 	.setup = threads64_setup,
 	.thread = threads_thread,
 	.quiesce = threads_quiesce,
-	.variants = threads_variants,
-	.nr_variants = 1,
+	.variants = threads64_variants,
+	.nr_variants = 2,
 };
 
 WEFT_DEFINE_REGISTRY(&verdict_cut, &verdict_spin, &verdict_threads, &verdict_threads64);

@@ -48,7 +48,8 @@ enum weft_irq_kind {
 struct weft_irq {
 	const char *name;          /* "end_page_writeback" */
 	unsigned kind;             /* enum weft_irq_kind */
-	uint32_t cpus;             /* CPUs it may hit (bit c = CPU c; 0: any) */
+	uint32_t cpus;             /* CPUs it may hit (bit c = CPU c; 0: any of
+				      the first 32: interrupts hit CPUs 0..31) */
 	/* Runs to completion on the CPU it hit; irq is its index in the
 	 * scenario's irqs[]. May not sleep. */
 	void (*handler)(void *world, unsigned irq);
@@ -161,31 +162,38 @@ typedef struct { uint8_t unused; } local_lock_t;
  * thread on the same CPU can come between them) and must be called with
  * preemption disabled.
  */
-#define this_cpu_read(pcp) READ_ONCE((pcp)[raw_smp_processor_id()])
-#define this_cpu_write(pcp, v) WRITE_ONCE((pcp)[raw_smp_processor_id()], (v))
+/* This CPU's slot of the per-CPU array pcp (one past its end is reported:
+ * weft_percpu_slot(); a pointer rather than an array is not checked). */
+unsigned weft_percpu_slot(unsigned cpu, size_t n);
+#define WEFT_PCPU_N(pcp)                                                        \
+	(__builtin_types_compatible_p(__typeof__(pcp), __typeof__(&(pcp)[0]))   \
+		 ? (size_t)-1 : sizeof(pcp) / sizeof((pcp)[0]))
+#define WEFT_PCPU_THIS(pcp) weft_percpu_slot(raw_smp_processor_id(), WEFT_PCPU_N(pcp))
+#define this_cpu_read(pcp) READ_ONCE((pcp)[WEFT_PCPU_THIS(pcp)])
+#define this_cpu_write(pcp, v) WRITE_ONCE((pcp)[WEFT_PCPU_THIS(pcp)], (v))
 #define this_cpu_add(pcp, v)                                                    \
-	((void)WEFT_ACCESS(&(pcp)[raw_smp_processor_id()], WEFT_A_ADD, (v), 0,   \
+	((void)WEFT_ACCESS(&(pcp)[WEFT_PCPU_THIS(pcp)], WEFT_A_ADD, (v), 0,   \
 			   WEFT_EV_RMW, "this_cpu_add(" #pcp ")"))
 #define this_cpu_sub(pcp, v) this_cpu_add(pcp, -(v))
 #define this_cpu_inc(pcp) this_cpu_add(pcp, 1)
 #define this_cpu_dec(pcp) this_cpu_add(pcp, -1)
 #define this_cpu_xchg(pcp, n)                                                   \
-	((__typeof__((pcp)[0]))WEFT_ACCESS(&(pcp)[raw_smp_processor_id()], WEFT_A_XCHG, \
+	((__typeof__((pcp)[0]))WEFT_ACCESS(&(pcp)[WEFT_PCPU_THIS(pcp)], WEFT_A_XCHG, \
 					   (n), 0, WEFT_EV_RMW, "this_cpu_xchg(" #pcp ")"))
 #define this_cpu_cmpxchg(pcp, o, n)                                             \
-	((__typeof__((pcp)[0]))WEFT_ACCESS(&(pcp)[raw_smp_processor_id()], WEFT_A_CMPXCHG, \
+	((__typeof__((pcp)[0]))WEFT_ACCESS(&(pcp)[WEFT_PCPU_THIS(pcp)], WEFT_A_CMPXCHG, \
 					   (o), (n), WEFT_EV_RMW, "this_cpu_cmpxchg(" #pcp ")"))
 #define WEFT_PERCPU_SITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 #define __this_cpu_read(pcp)                                                    \
 	(weft_check_percpu(WEFT_PERCPU_SITE("__this_cpu_read(" #pcp ")")),      \
-	 READ_ONCE((pcp)[raw_smp_processor_id()]))
+	 READ_ONCE((pcp)[WEFT_PCPU_THIS(pcp)]))
 #define __this_cpu_write(pcp, v)                                                \
 	(weft_check_percpu(WEFT_PERCPU_SITE("__this_cpu_write(" #pcp ")")),     \
-	 WRITE_ONCE((pcp)[raw_smp_processor_id()], (v)))
+	 WRITE_ONCE((pcp)[WEFT_PCPU_THIS(pcp)], (v)))
 #define __this_cpu_add(pcp, v)                                                  \
 	do {                                                                    \
 		weft_check_percpu(WEFT_PERCPU_SITE("__this_cpu_add(" #pcp ")")); \
-		__typeof__((pcp)[0]) *__weft_p = &(pcp)[raw_smp_processor_id()]; \
+		__typeof__((pcp)[0]) *__weft_p = &(pcp)[WEFT_PCPU_THIS(pcp)]; \
 		WRITE_ONCE(*__weft_p, READ_ONCE(*__weft_p) + (v));              \
 	} while (0)
 #define __this_cpu_sub(pcp, v) __this_cpu_add(pcp, -(v))

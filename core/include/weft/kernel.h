@@ -89,8 +89,10 @@ uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, u
 uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s);
 /* A plain (non-atomic) access: the point and the trace are here; the C
  * access itself is done by the caller's code, so a TSan build of the model
- * sees it. */
-void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
+ * sees it, through the pointer weft_plain_point() returns (addr, or a
+ * scratch word when addr is outside the world and the access was reported
+ * from setup or an audit). */
+void *weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
 		     const struct weft_site *s);
 void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
@@ -122,10 +124,39 @@ void weft_note(const struct weft_site *s, uint64_t a, uint64_t b);
 void weft_poison(const void *addr, size_t len, const struct weft_site *s);
 void weft_unpoison(const void *addr, size_t len, const struct weft_site *s);
 bool weft_is_poisoned(const void *addr);
+/* A helper that touches memory without a primitive (an init, a kit's own
+ * bookkeeping) checks it first: true if [p, p + size) lies in the world;
+ * otherwise an out-of-world report at s, which ends a model thread's
+ * execution, and false (from setup or an audit: skip the access). */
+bool weft_in_world(const void *p, size_t size, const struct weft_site *s);
 /* The access that last wrote (or freed) addr in this execution. */
 struct weft_access weft_last_write(const void *addr);
-/* Read without a scheduling point (for checks and audits only). */
-#define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+/* Read without a scheduling point (for checks and audits only). Like a
+ * primitive's, the read must lie in the world: outside it (a stale
+ * pointer, a bad index) it is an out-of-world report naming the peek, and
+ * the host's memory is not read (from setup or an audit it reads 0). */
+const void *weft_peek_at(const void *p, size_t size, const struct weft_caller *c);
+/* The world of the execution under way, as weft_peek() checks it inline
+ * (the machine keeps it; read it, never write it): [base, base + end16 +
+ * 16) for a world of 16 bytes or more, so that one comparison checks a
+ * read of up to 16 bytes; a smaller world takes the slow path. */
+struct weft_world_bounds {
+	uintptr_t base;
+	size_t end16;
+};
+extern struct weft_world_bounds weft_world_bounds;
+static inline const void *weft_peek_ptr(const void *p, size_t size, const struct weft_caller *c)
+{
+	uintptr_t off = (uintptr_t)p - weft_world_bounds.base;
+
+	if (__builtin_expect(size <= 16 && off <= weft_world_bounds.end16 + (16 - size), 1))
+		return p;
+	return weft_peek_at(p, size, c);
+}
+#define weft_peek(x)                                                            \
+	__atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x),         \
+						      WEFT_CALLER("weft_peek(" #x ")")), \
+			__ATOMIC_RELAXED)
 
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */
@@ -136,6 +167,9 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 bool weft_in_thread(void);
+/* Distinct for every execution of the process (setup to audits): for a
+ * kit's own per-execution tables. */
+uint32_t weft_execution_id(void);
 /* Threads that come and go (kthread_run()/pthread_create() style): start
  * fn(world, arg) as a new model thread on fake CPU cpu (taken modulo the
  * scenario's CPU count; WEFT_CPU_ANY: a CPU no unfinished thread is on,
@@ -159,7 +193,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define WEFT_CALLER(what_)                                                      \
 	({                                                                     \
 		static const struct weft_caller __weft_caller = {              \
-			__FILE__, __func__, (what_), __LINE__ };               \
+			__FILE__, __func__, (what_), __LINE__, 0 };            \
 		&__weft_caller;                                                \
 	})
 #define WEFT_CALL_VOID(what_, call)                                             \
@@ -178,6 +212,41 @@ void weft_caller_exit(const struct weft_caller *prev);
 		__weft_cret;                                                   \
 	})
 
+/* A library operation (an mm kit function) records the model's call of it
+ * the same way, in a slot of its own: reports and the failing and
+ * conflicting sides of a diagram name that call ("[get_page(mm, p)] in
+ * my_fault() at model.c:42"), not a line inside the library, while the
+ * rows keep the library's own operations (they are not folded). */
+const struct weft_caller *weft_kit_enter(const struct weft_caller *c);
+void weft_kit_exit(const struct weft_caller *prev);
+#define WEFT_KIT_CALLER(what_)                                                  \
+	({                                                                     \
+		static const struct weft_caller __weft_kcaller = {             \
+			__FILE__, __func__, (what_), __LINE__, WEFT_CALLER_KIT }; \
+		&__weft_kcaller;                                               \
+	})
+/* (__COUNTER__ names the saved caller: calls nest in one another's
+ * arguments) */
+#define WEFT_KIT_CALL_VOID(what_, call) __WEFT_KIT_CALL_VOID(what_, call, __COUNTER__)
+#define WEFT_KIT_CALL_VAL(T, what_, call) __WEFT_KIT_CALL_VAL(T, what_, call, __COUNTER__)
+#define __WEFT_KIT_CALL_VOID(w, c, n) ___WEFT_KIT_CALL_VOID(w, c, n)
+#define __WEFT_KIT_CALL_VAL(T, w, c, n) ___WEFT_KIT_CALL_VAL(T, w, c, n)
+#define ___WEFT_KIT_CALL_VOID(what_, call, n)                                   \
+	({                                                                     \
+		const struct weft_caller *__weft_kprev##n =                    \
+			weft_kit_enter(WEFT_KIT_CALLER(what_));                    \
+		call;                                                          \
+		weft_kit_exit(__weft_kprev##n);                                \
+	})
+#define ___WEFT_KIT_CALL_VAL(T, what_, call, n)                                 \
+	({                                                                     \
+		const struct weft_caller *__weft_kprev##n =                    \
+			weft_kit_enter(WEFT_KIT_CALLER(what_));                    \
+		T __weft_kret##n = (call);                                     \
+		weft_kit_exit(__weft_kprev##n);                                \
+		__weft_kret##n;                                                \
+	})
+
 #define WEFT_ACCESS(p, aop, a, b, ev, what)                                   \
 	weft_access((void *)(p), sizeof(*(p)), (aop), (uint64_t)(a), (uint64_t)(b), \
 		    WEFT_SITE((ev), (what)))
@@ -187,7 +256,21 @@ void weft_caller_exit(const struct weft_caller *prev);
 #include <weft/native.h>
 #define WEFT_CALL_VOID(what_, call) ((void)(call))
 #define WEFT_CALL_VAL(T, what_, call) (call)
+#define WEFT_KIT_CALL_VOID(what_, call) ((void)(call))
+#define WEFT_KIT_CALL_VAL(T, what_, call) (call)
 #endif
+
+/* An init's check of the object it is given, before its plain stores
+ * (weft_in_world()): true if *p lies in the world. Its site is not listed
+ * in the weft_sites section, so adding the check to a helper changes no
+ * scenario's fingerprint (stored replay files keep replaying). */
+#define WEFT_CHECK_WORLD(p, what)                                               \
+	({                                                                     \
+		static struct weft_site __weft_cws = {                         \
+			__FILE__, __func__, (what), __LINE__, WEFT_EV_WRITE, 0, \
+			WEFT_SITE_FLAGS_DEFAULT };                             \
+		weft_in_world((p), sizeof(*(p)), &__weft_cws);                 \
+	})
 
 /* Plain (racy-by-design) accesses: a scheduling point and a trace event,
  * with the C access itself in the model's translation unit so a TSan build
@@ -196,8 +279,8 @@ void weft_caller_exit(const struct weft_caller *prev);
 	({                                                                      \
 		const struct weft_site *__weft_ps =                             \
 			WEFT_SITE(WEFT_EV_READ, "PLAIN_READ(" #x ")");           \
-		weft_plain_point(&(x), sizeof(x), __weft_ps);                   \
-		__typeof__(x) __weft_pv = (x);                                  \
+		__typeof__(x) __weft_pv =                                       \
+			*(__typeof__(&(x)))weft_plain_point(&(x), sizeof(x), __weft_ps); \
 		weft_plain_done(&(x), sizeof(x), (uint64_t)(uintptr_t)__weft_pv, \
 				(uint64_t)(uintptr_t)__weft_pv, __weft_ps);     \
 		__weft_pv;                                                      \
@@ -206,9 +289,10 @@ void weft_caller_exit(const struct weft_caller *prev);
 	do {                                                                    \
 		const struct weft_site *__weft_pws =                             \
 			WEFT_SITE(WEFT_EV_WRITE, "PLAIN_WRITE(" #x ")");         \
-		weft_plain_point(&(x), sizeof(x), __weft_pws);                   \
+		__typeof__(&(x)) __weft_pwp =                                    \
+			(__typeof__(&(x)))weft_plain_point(&(x), sizeof(x), __weft_pws); \
 		__typeof__(x) __weft_pwv = (v);                                  \
-		(x) = __weft_pwv;                                                \
+		*__weft_pwp = __weft_pwv;                                        \
 		weft_plain_done(&(x), sizeof(x), 0, (uint64_t)(uintptr_t)__weft_pwv, \
 				__weft_pws);                                     \
 	} while (0)
@@ -271,6 +355,12 @@ void weft_caller_exit(const struct weft_caller *prev);
 	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (uint64_t)(T)(i), (uint64_t)(T)(u), \
 			WEFT_EV_RMW, what) != (T)(u))
 
+/* Each group of kernel names below can be left to the model: a model
+ * that has its own atomic_long_t (or atomic64_t, nr_cpu_ids) defines
+ * WEFT_OWN_ATOMIC_LONG (WEFT_OWN_ATOMIC64, WEFT_OWN_CPUMASK) before
+ * including any Weft header (CHANGELOG.md; <weft/sleep.h> and <weft/rcu.h>
+ * have the same switches). */
+#ifndef WEFT_OWN_ATOMIC_LONG
 #define atomic_long_t struct weft_atomic_long
 #define ATOMIC_LONG_INIT(i) { (i) }
 #define atomic_long_read(v) ((long)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_long_read(" #v ")"))
@@ -295,7 +385,9 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define atomic_long_xchg(v, n)                                                  \
 	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
 			   "atomic_long_xchg(" #v ")"))
+#endif /* WEFT_OWN_ATOMIC_LONG */
 
+#ifndef WEFT_OWN_ATOMIC64
 #define atomic64_t struct weft_atomic64
 #define ATOMIC64_INIT(i) { (i) }
 #define atomic64_read(v) ((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic64_read(" #v ")"))
@@ -320,6 +412,7 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define atomic64_xchg(v, n)                                                     \
 	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
 			      "atomic64_xchg(" #v ")"))
+#endif /* WEFT_OWN_ATOMIC64 */
 
 #define xchg(p, n)                                                              \
 	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
@@ -402,14 +495,16 @@ void weft_caller_exit(const struct weft_caller *prev);
 #define smp_processor_id() weft_smp_processor_id()
 /* The scenario's fake CPU count (core/src/primitives/rcu.c, rcu_native.c). */
 unsigned weft_nr_cpu_ids(void);
+#ifndef WEFT_OWN_CPUMASK
 #define nr_cpu_ids weft_nr_cpu_ids()
+#endif
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
 #define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
 
 /* Per-CPU data: an array indexed by fake CPU inside the world. */
 #define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
-#define per_cpu(name, cpu) ((name)[(cpu)])
-#define this_cpu_ptr(name) (&(name)[smp_processor_id()])
+#define per_cpu(name, cpu) ((name)[weft_percpu_slot((cpu), WEFT_PCPU_N(name))])
+#define this_cpu_ptr(name) (&(name)[weft_percpu_slot(smp_processor_id(), WEFT_PCPU_N(name))])
 
 #define WEFT_THREAD_SPAWN(fn, arg, cpu)                                         \
 	weft_thread_spawn((fn), (arg), (cpu), WEFT_SITE(WEFT_EV_SPAWN, "spawn(" #fn ")"))

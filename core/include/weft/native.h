@@ -212,15 +212,21 @@ static inline void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
 {
 	(void)s; (void)a; (void)b;
 }
-static inline void weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
+static inline void *weft_plain_point(const void *a, unsigned n, const struct weft_site *s)
 {
-	(void)a; (void)n; (void)s;
+	(void)n; (void)s;
 	weft_native_poll();
+	return (void *)(uintptr_t)a;
 }
 static inline void weft_plain_done(const void *a, unsigned n, uint64_t o, uint64_t v,
 				   const struct weft_site *s)
 {
 	(void)a; (void)n; (void)o; (void)v; (void)s;
+}
+static inline bool weft_in_world(const void *p, size_t n, const struct weft_site *s)
+{
+	(void)p; (void)n; (void)s;
+	return true;
 }
 /* Poisoning needs the controlled machine's shadow: models keep their own
  * allocated/free state, which the native build still checks. */
@@ -245,6 +251,8 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static inline bool weft_in_thread(void) { return true; }
+/* one per iteration (native.c): for a kit's per-execution tables */
+uint32_t weft_execution_id(void);
 int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		      const struct weft_site *s);
 void weft_thread_join(int tid, const struct weft_site *s);

@@ -58,13 +58,13 @@ enum {
 
 struct percpu_ref {
 	unsigned long percpu_count_ptr;      /* mode bits only */
-	atomic_long_t count;                 /* data->count */
+	struct weft_atomic_long count;       /* data->count */
 	WEFT_PER_CPU(long, percpu_count);    /* the per-CPU counters */
 	int switching;                       /* data->confirm_switch != NULL */
 	int force_atomic;                    /* switch_lock */
 	bool allow_reinit;                   /* constant after init */
 	spinlock_t switch_lock;              /* percpu_ref_switch_lock */
-	struct rcu_head rcu;                 /* the switch's callback */
+	struct weft_rcu_head rcu;                 /* the switch's callback */
 	/* host pointers, constant or written under switch_lock before the
 	 * callback is queued: never traced */
 	percpu_ref_func_t *release;

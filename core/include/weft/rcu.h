@@ -60,10 +60,12 @@
 extern "C" {
 #endif
 
-/* include/linux/types.h: callback_head. */
-struct rcu_head {
-	struct rcu_head *next;
-	void (*func)(struct rcu_head *head);
+/* include/linux/types.h: callback_head. The kernel's name, struct
+ * rcu_head, is a macro of the kernel names below (WEFT_OWN_RCU keeps a
+ * model's own). */
+struct weft_rcu_head {
+	struct weft_rcu_head *next;
+	void (*func)(struct weft_rcu_head *head);
 };
 
 /* How weft_rcu_deref() checks its caller. */
@@ -82,11 +84,12 @@ bool weft_rcu_read_lock_held(void);
 uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 			const struct weft_site *s);
 void weft_synchronize_rcu(const struct weft_site *s);
-void weft_call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head),
+void weft_call_rcu(struct weft_rcu_head *head, void (*func)(struct weft_rcu_head *head),
 		   const struct weft_site *s);
 /* kfree_rcu(): free size bytes at obj after a grace period; head is the
  * object's rcu_head (a queued head is checked like call_rcu()'s). */
-void weft_kfree_rcu(void *obj, size_t size, struct rcu_head *head, const struct weft_site *s);
+void weft_kfree_rcu(void *obj, size_t size, struct weft_rcu_head *head,
+		    const struct weft_site *s);
 void weft_rcu_barrier(const struct weft_site *s);
 /*
  * The RCU part of might_sleep() (context.c's weft_might_sleep() calls it;
@@ -102,6 +105,10 @@ unsigned weft_rcu_read_depth(unsigned tid);
  * poison size bytes. */
 void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 
+/* The kernel's names (a model that has its own RCU of these names
+ * defines WEFT_OWN_RCU before including any Weft header: CHANGELOG.md). */
+#ifndef WEFT_OWN_RCU
+#define rcu_head weft_rcu_head
 #define rcu_read_lock() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock()"))
 #define rcu_read_unlock() weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock()"))
 #define rcu_read_lock_bh() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_bh()"))
@@ -156,6 +163,8 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 	weft_kfree_rcu((ptr), sizeof(*(ptr)), &(ptr)->rhf,                      \
 		       WEFT_SITE(WEFT_EV_RMW, "kfree_rcu(" #ptr ")"))
 #define rcu_barrier() weft_rcu_barrier(WEFT_SITE(WEFT_EV_WAIT, "rcu_barrier()"))
+#endif /* WEFT_OWN_RCU */
+
 /* kfree() of an object of ptr's type. */
 #define weft_kfree(ptr) \
 	weft_kfree_sized((ptr), sizeof(*(ptr)), WEFT_SITE(WEFT_EV_FREE, "kfree(" #ptr ")"))

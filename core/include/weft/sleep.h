@@ -89,9 +89,11 @@ struct weft_wait_entry {
 	uint32_t flags;
 };
 
+#ifndef WEFT_OWN_WAIT
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1     /* no signals are modelled: as UNINTERRUPTIBLE */
 #define TASK_UNINTERRUPTIBLE 2
+#endif
 
 #define WEFT_COMPLETION_ALL 0xffffffffu    /* done after complete_all() */
 
@@ -184,7 +186,17 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s);
 
 /* ------------------------------------------------------- kernel names */
+/*
+ * Each group of kernel names can be left to the model: a model that has
+ * its own rw semaphore called down_read()/up_read() (or its own mutex,
+ * semaphore, completion, wait queue, bit lock) defines WEFT_OWN_RWSEM
+ * (WEFT_OWN_MUTEX, WEFT_OWN_SEMAPHORE, WEFT_OWN_COMPLETION, WEFT_OWN_WAIT,
+ * WEFT_OWN_BITLOCK) before including any Weft header, and keeps Weft's
+ * primitives under their weft_ names (CHANGELOG.md lists every name each
+ * release added and its switch).
+ */
 
+#ifndef WEFT_OWN_MUTEX
 #define mutex_init(m) weft_mutex_init((m), WEFT_SITE(WEFT_EV_WRITE, "mutex_init(" #m ")"))
 #define mutex_lock(m) weft_mutex_lock((m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock(" #m ")"))
 /* no signals: the killable/interruptible forms always get the lock */
@@ -197,7 +209,9 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 #define mutex_unlock(m) weft_mutex_unlock((m), WEFT_SITE(WEFT_EV_UNLOCK, "mutex_unlock(" #m ")"))
 #define mutex_is_locked(m) \
 	weft_mutex_is_locked((m), WEFT_SITE(WEFT_EV_READ, "mutex_is_locked(" #m ")"))
+#endif /* WEFT_OWN_MUTEX */
 
+#ifndef WEFT_OWN_RWSEM
 #define init_rwsem(r) weft_init_rwsem((r), WEFT_SITE(WEFT_EV_WRITE, "init_rwsem(" #r ")"))
 #define down_read(r) weft_down_read((r), WEFT_SITE(WEFT_EV_LOCK, "down_read(" #r ")"))
 #define down_read_trylock(r) \
@@ -209,7 +223,9 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 #define up_write(r) weft_up_write((r), WEFT_SITE(WEFT_EV_UNLOCK, "up_write(" #r ")"))
 #define downgrade_write(r) \
 	weft_downgrade_write((r), WEFT_SITE(WEFT_EV_UNLOCK, "downgrade_write(" #r ")"))
+#endif /* WEFT_OWN_RWSEM */
 
+#ifndef WEFT_OWN_SEMAPHORE
 #define sema_init(sem, n) \
 	weft_sema_init((sem), (n), WEFT_SITE(WEFT_EV_WRITE, "sema_init(" #sem ")"))
 #define down(sem) weft_down((sem), WEFT_SITE(WEFT_EV_LOCK, "down(" #sem ")"))
@@ -219,7 +235,9 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 #define down_trylock(sem) \
 	weft_down_trylock((sem), WEFT_SITE(WEFT_EV_TRYLOCK, "down_trylock(" #sem ")"))
 #define up(sem) weft_up((sem), WEFT_SITE(WEFT_EV_UNLOCK, "up(" #sem ")"))
+#endif /* WEFT_OWN_SEMAPHORE */
 
+#ifndef WEFT_OWN_COMPLETION
 #define init_completion(x) \
 	weft_init_completion((x), WEFT_SITE(WEFT_EV_WRITE, "init_completion(" #x ")"))
 #define reinit_completion(x) \
@@ -232,7 +250,9 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 	weft_try_wait_for_completion((x), WEFT_SITE(WEFT_EV_TRYLOCK, "try_wait_for_completion(" #x ")"))
 #define completion_done(x) \
 	weft_completion_done((x), WEFT_SITE(WEFT_EV_READ, "completion_done(" #x ")"))
+#endif /* WEFT_OWN_COMPLETION */
 
+#ifndef WEFT_OWN_WAIT
 #define wait_queue_head_t struct weft_wait_queue_head
 #define wait_queue_entry_t struct weft_wait_entry
 #define DEFINE_WAIT(name) struct weft_wait_entry name = { 0 }
@@ -291,8 +311,10 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 		__weft_wait_event(wq, condition, false, "wait_event_interruptible");  \
 		0;                                                                    \
 	})
+#endif /* WEFT_OWN_WAIT */
 
 /* Bit locks (include/asm-generic/bitops/lock.h). */
+#ifndef WEFT_OWN_BITLOCK
 #ifndef WEFT_NATIVE
 #define test_and_set_bit_lock(nr, addr) \
 	weft_test_and_set_bit_lock((nr), (addr), \
@@ -304,6 +326,7 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 #define test_and_set_bit_lock(nr, addr) test_and_set_bit(nr, addr)
 #define clear_bit_unlock(nr, addr) clear_bit(nr, addr)
 #endif
+#endif /* WEFT_OWN_BITLOCK */
 
 #ifdef __cplusplus
 }

@@ -38,12 +38,16 @@ extern "C" {
  * Threads numbered WEFT_MAX_THREADS and up have no slot in those arrays:
  * RCU read-side sections and rwsem read holds in them are reported
  * (assertion), the kit's per-thread statistics fold them onto the first.
- * WEFT_MAX_CPUS: CPUs of a scenario, and the size of per-CPU arrays
- * (WEFT_PER_CPU); a thread spawned when every CPU has a thread shares one.
+ * WEFT_MAX_CPUS: the size of per-CPU arrays in models and the kit
+ * (WEFT_PER_CPU, the LRU batches); WEFT_EXEC_MAX_CPUS: the CPUs a scenario
+ * may declare. A per-CPU array indexed by a CPU it has no entry for is
+ * reported (assertion), never read past its end. A thread spawned when
+ * every CPU has a thread shares one.
  */
 #define WEFT_MAX_THREADS 16
 #define WEFT_EXEC_MAX_THREADS 64
 #define WEFT_MAX_CPUS 16
+#define WEFT_EXEC_MAX_CPUS 64
 #define WEFT_MAX_OPS 32          /* workload operations per thread */
 #define WEFT_MAX_ENTRIES 64      /* schedule entries in a bytes input */
 #define WEFT_TRACE_RING 64       /* last events kept for reports */
@@ -157,7 +161,13 @@ struct weft_caller {
 	const char *func;
 	const char *what;     /* "list_del(&p->lru)" */
 	unsigned line;
+	unsigned flags;       /* WEFT_CALLER_KIT */
 };
+/* The model's call of a library operation (an mm kit function,
+ * WEFT_KIT_CALL_*): named where its events happened and by reports, but
+ * its events are not folded into one row, and a list helper it calls
+ * names its own call while it runs. */
+#define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
 /* "func() at file:line" of the model's call c of a helper when c is set,
@@ -231,7 +241,7 @@ struct weft_scenario {
 	const char *name;        /* stable */
 	const char *summary;
 	const char *source;
-	unsigned nr_cpus;        /* 1..WEFT_MAX_CPUS */
+	unsigned nr_cpus;        /* 1..WEFT_EXEC_MAX_CPUS */
 	unsigned nr_threads;     /* 1..WEFT_MAX_THREADS; thread t runs on cpu_of[t] */
 	const uint8_t *cpu_of;   /* NULL: thread t on CPU t % nr_cpus */
 	size_t world_size;       /* the zeroed model state */

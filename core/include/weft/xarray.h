@@ -54,7 +54,7 @@ struct xa_node {
 	unsigned char offset;      /* slot in the root; xa_lock */
 	unsigned char nr;          /* index in the pool; constant */
 	void *slots[WEFT_XA_CHUNK_SIZE];
-	struct rcu_head rcu;
+	struct weft_rcu_head rcu;
 	struct xarray *xa;         /* constant */
 };
 

@@ -8,6 +8,8 @@
  * (memory/memory.h): then loads, stores and read-modify-writes of model
  * threads go through the store buffers, and fences drain them.
  */
+#include <string.h>
+
 #include <weft/kernel.h>
 
 #include "sched.h"
@@ -57,8 +59,10 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 
 	if (M.cur >= 0)
 		sched_point_at(s, addr, size, NULL);
-	loc = loc_of(addr);
-	if (check && loc != WEFT_NO_LOC)
+	if (!in_world(addr, size, s))
+		return 0;   /* the host context: reported, not performed */
+	loc = (uint32_t)((uintptr_t)addr - (uintptr_t)M.world);
+	if (check)
 		check_uaf(loc, s);
 	if (prev)
 		*prev = weft_last_write(addr);
@@ -76,14 +80,12 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	weft_trace(aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW,
 		   loc, old, nv, s);
 	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
-	if (loc != WEFT_NO_LOC) {
-		if (M.fb && aop != WEFT_A_STORE)
-			feedback_read(loc, s);
-		if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
-			shadow_write(loc, s);
-			if (M.fb)
-				feedback_write(loc, s);
-		}
+	if (M.fb && aop != WEFT_A_STORE)
+		feedback_read(loc, s);
+	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
+		shadow_write(loc, s);
+		if (M.fb)
+			feedback_write(loc, s);
 	}
 	return old;
 }
@@ -112,20 +114,30 @@ uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_si
 	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false);
 }
 
-void weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
+/* Where the host context's out-of-world plain access goes instead (it was
+ * reported; the model's own C access must still go somewhere). Plain
+ * accesses are scalars: PLAIN_READ/PLAIN_WRITE pass their values as
+ * uint64_t. */
+static uint64_t plain_scratch[2];
+
+void *weft_plain_point(const void *addr, unsigned size, const struct weft_site *s)
 {
 	uint64_t ignored;
 
 	if (M.cur >= 0)
 		sched_point_at(s, addr, size, NULL);
-	uint32_t loc = loc_of(addr);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	if (!in_world(addr, size, s)) {
+		memset(plain_scratch, 0, sizeof(plain_scratch));
+		M.plain_old = 0;
+		return plain_scratch;
+	}
+	check_uaf((uint32_t)((uintptr_t)addr - (uintptr_t)M.world), s);
 	/* the value a plain store overwrites, for the trace (read here, in
 	 * uninstrumented core code, so TSan sees only the model's access) */
 	M.plain_old = do_op((void *)addr, size, WEFT_A_LOAD, 0, 0, &ignored);
 	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0 && s->ev == WEFT_EV_READ)
 		weft_mem_plain_read_begin((void *)addr, size);
+	return (void *)addr;
 }
 
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
@@ -220,4 +232,45 @@ void weft_yield(const struct weft_site *s)
 	} else if (++M.lone_yields > WEFT_LONE_YIELD_LIMIT) {
 		weft_sched_livelock("a thread spins alone: nothing else can run to change what it waits for");
 	}
+}
+
+/* The sites of weft_peek() reports: the model's peek has a caller (no
+ * site of its own, so that adding the check changed no scenario's
+ * fingerprint); a report needs a site, made once per caller. */
+static struct weft_site *peek_site(const struct weft_caller *c)
+{
+	static struct {
+		const struct weft_caller *c;
+		struct weft_site s;
+	} sites[32];
+	static unsigned nr;
+	unsigned i;
+
+	for (i = 0; i < nr; i++)
+		if (sites[i].c == c)
+			return &sites[i].s;
+	i = nr < sizeof(sites) / sizeof(sites[0]) ? nr++ : nr - 1;
+	sites[i].c = c;
+	sites[i].s = (struct weft_site){ c->file, c->func, c->what, c->line, WEFT_EV_READ, 0, 0 };
+	return &sites[i].s;
+}
+
+struct weft_world_bounds weft_world_bounds;
+
+/* weft_peek_ptr()'s slow path: p is outside weft_world_bounds. */
+const void *weft_peek_at(const void *p, size_t size, const struct weft_caller *c)
+{
+	static uint64_t zero[2];
+	uintptr_t off = (uintptr_t)p - (uintptr_t)M.world;
+
+	if (off < M.world_size && M.world_size - off >= size)
+		return p;   /* a world under 16 bytes */
+
+	/* outside an execution (tools, tests): a plain read, as it always was */
+	if (!M.running || size > sizeof(zero))
+		return p;
+	if (weft_out_of_world(p, size, peek_site(c)))
+		return p;
+	zero[0] = zero[1] = 0;
+	return zero;
 }

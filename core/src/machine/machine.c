@@ -187,7 +187,11 @@ static void world_install(uint8_t *w, bool external, struct shadow *sh, size_t c
 	M.world_external = external;
 	M.shadow = sh;
 	M.world_cap = cap;
-	M.epoch = 0;
+	/* M.epoch goes on: the new shadow's entries (epoch 0) are stale, and
+	 * so must be every other family's epoch-stamped state (wait-list
+	 * entries, bit-lock holders). Restarting it at 0 made the next
+	 * execution's epoch equal an earlier one's, whose leftovers (a
+	 * sleeper's TASK_UNINTERRUPTIBLE of a lost wake-up) it then saw. */
 	M.core_zero_off = ~0u;
 }
 
@@ -308,7 +312,9 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 	int k = M.cur + 1;
 	const struct weft_caller *prev = M.callers[k].c;
 
-	if (!prev) {   /* the outermost call is the model's */
+	/* the outermost call is the model's; inside a library operation,
+	 * a helper it calls names its own call */
+	if (!prev || (prev->flags & WEFT_CALLER_KIT)) {
 		M.callers[k].c = c;
 		M.callers[k].fresh = true;
 	}
@@ -318,6 +324,32 @@ const struct weft_caller *weft_caller_enter(const struct weft_caller *c)
 void weft_caller_exit(const struct weft_caller *prev)
 {
 	M.callers[M.cur + 1].c = prev;
+}
+
+const struct weft_caller *weft_kit_enter(const struct weft_caller *c)
+{
+	int k = M.cur + 1;
+	const struct weft_caller *prev = M.kit_callers[k];
+
+	if (!prev) {   /* the outermost call is the model's */
+		M.kit_callers[k] = c;
+		if (!M.callers[k].c) {
+			M.callers[k].c = c;
+			M.callers[k].fresh = false;   /* not folded: no call mark */
+		}
+	}
+	return prev;
+}
+
+void weft_kit_exit(const struct weft_caller *prev)
+{
+	int k = M.cur + 1;
+
+	if (!prev) {
+		if (M.callers[k].c == M.kit_callers[k])
+			M.callers[k].c = NULL;
+		M.kit_callers[k] = NULL;
+	}
 }
 
 /* ---------------------------------------------------------- scheduling */
@@ -344,7 +376,7 @@ static void record_decision(const struct weft_decision *d, int chosen)
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec++];
 	r->step = d->step;
-	r->runnable = (uint16_t)d->runnable;
+	r->runnable = d->runnable;
 	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->dflt = (uint8_t)d->dflt;
 	r->chosen = (uint8_t)chosen;
@@ -629,14 +661,14 @@ static struct weft_site shared_cpu_site = { __FILE__, "weft_sched_spawn",
  * with the fewest (lowest first), said with a note in the trace. */
 static unsigned spawn_cpu(unsigned n)
 {
-	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_MAX_CPUS] = { 0 };
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, load[WEFT_EXEC_MAX_CPUS] = { 0 };
 
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		if (i != n && M.th[i].state != T_DONE && thread_irq(&M.th[i]) < 0 &&
-		    M.cpu_of[i] < WEFT_MAX_CPUS)
+		    M.cpu_of[i] < WEFT_EXEC_MAX_CPUS)
 			load[M.cpu_of[i]]++;
 	unsigned best = 0;
-	for (unsigned c = 1; c < nr_cpus && c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 1; c < nr_cpus && c < WEFT_EXEC_MAX_CPUS; c++)
 		if (load[c] < load[best])
 			best = c;
 	if (load[best])
@@ -676,6 +708,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
+	M.kit_callers[n + 1] = NULL;
 	if (cpu == WEFT_CPU_ANY && !(M.o->checks & WEFT_CHECK_SPAWN_CPU))
 		cpu = (M.cur >= 0 ? M.cpu_of[M.cur] : 0) + 1u;   /* as recorded before it */
 	M.cpu_of[n] = (uint8_t)(cpu == WEFT_CPU_ANY ? spawn_cpu(n) : cpu % nr_cpus);
@@ -749,8 +782,12 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 			   ? (uint32_t)((const struct wthread *)t->pend_addr - M.th) : 0;
 	out->site = t->last_site;
 	out->flags = t->pend_class && !t->pend_class->sleeps ? WEFT_STEP_SPIN : 0;
+	/* an operation on an object outside the world will report, not block
+	 * (its busy() must not read the host's memory); a join's channel is
+	 * the machine's own thread */
 	if (would_block)
 		*would_block = t->pend_class && t->pend_class->busy &&
+			       (out->loc != WEFT_NO_LOC || t->pend_class == &join_class) &&
 			       t->pend_class->busy(t->pend_addr, tid);
 	return true;
 }
@@ -772,6 +809,11 @@ unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 unsigned weft_current_tid(void)
 {
 	return M.cur < 0 ? 0 : (unsigned)M.cur;
+}
+
+uint32_t weft_execution_id(void)
+{
+	return M.epoch;   /* monotonic: a bigger world does not restart it */
 }
 
 bool weft_in_thread(void)
@@ -799,8 +841,8 @@ static const struct weft_caller *ring_caller(const struct weft_access *a)
 
 /* here_tid: the thread the report is about (normally M.cur; a stuck
  * sleeper for a lost wakeup, reported from whichever thread ran last). */
-static __attribute__((format(printf, 7, 0))) void
-vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
+static __attribute__((format(printf, 8, 0))) void
+vreport(enum weft_kind k, const void *obj, const char *objname, const struct weft_site *s,
 	const struct weft_access *other, int here_tid, uint32_t since, const char *fmt,
 	va_list ap)
 {
@@ -817,13 +859,16 @@ vreport(enum weft_kind k, const void *obj, const struct weft_site *s,
 	r->here.site = s;
 	r->here_since = since;
 	r->loc = obj ? loc_of(obj) : WEFT_NO_LOC;
-	r->here_caller = M.callers[here_tid + 1].c;
+	r->here_caller = M.kit_callers[here_tid + 1] ? M.kit_callers[here_tid + 1]
+						      : M.callers[here_tid + 1].c;
 	if (other)
 		r->other = *other;
 	else if (obj)
 		r->other = weft_last_write(obj);
 	r->other_caller = r->other.valid ? ring_caller(&r->other) : NULL;
-	if (r->loc != WEFT_NO_LOC)
+	if (objname)
+		snprintf(r->object, sizeof(r->object), "%s", objname);
+	else if (r->loc != WEFT_NO_LOC)
 		weft_describe_loc(M.sc, r->loc, r->object, sizeof(r->object));
 	else
 		r->object[0] = 0;
@@ -869,7 +914,7 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, NULL, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, NULL, M.cur, M.step, fmt, ap);
 	va_end(ap);
 }
 
@@ -879,8 +924,71 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
+}
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void report_obj(enum weft_kind k, const char *objname, const struct weft_site *s,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(k, NULL, objname, s, NULL, M.cur, M.step, fmt, ap);
+	va_end(ap);
+}
+
+/* Outside the world no offset names a place; near it (a negative index, an
+ * index one past the end) the distance from the world's start does, and it
+ * is the same in every run. Farther away, the distance depends on where
+ * the host put the world: not printed. */
+#define WORLD_NEAR ((uintptr_t)1 << 16)
+
+static void outside_name(const void *p, size_t size, char *where, size_t n, char *why,
+			 size_t nw)
+{
+	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
+
+	if (a < 65536) {
+		snprintf(where, n, "NULL+0x%lx", (unsigned long)a);
+		snprintf(why, nw, "a NULL pointer");
+	} else if (a < w && w - a <= WORLD_NEAR) {
+		snprintf(where, n, "world-0x%lx", (unsigned long)(w - a));
+		snprintf(why, nw, "%lu bytes before the world", (unsigned long)(w - a));
+	} else if (a >= w && a - w < M.world_size) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "across the world's end at world+0x%zx", M.world_size);
+	} else if (a >= w && a - w < M.world_size + WORLD_NEAR) {
+		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
+		snprintf(why, nw, "%lu bytes past the world's end at world+0x%zx",
+			 (unsigned long)(a - w - M.world_size), M.world_size);
+	} else {
+		snprintf(where, n, "an address far from the world");
+		snprintf(why, nw, "a host variable or a wild pointer");
+	}
+	(void)size;
+}
+
+bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s)
+{
+	char where[48], why[96];
+
+	if (!M.running) {
+		/* a primitive called with no execution under way: a bug of the
+		 * program around the model, not of the model */
+		fprintf(stderr, "weft: %s called outside an execution (no world to act on)\n",
+			s ? s->what : "a primitive");
+		abort();
+	}
+	outside_name(p, size, where, sizeof(where), why, sizeof(why));
+	report_obj(WEFT_KIND_OUT_OF_WORLD, where, s,
+		   "%s touches %zu byte%s at %s (%s): not performed (a bad index or pointer "
+		   "in the model)", s ? s->what : "an access", size, size == 1 ? "" : "s", where,
+		   why);
+	return false;
 }
 
 bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
@@ -895,7 +1003,7 @@ bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		return true;
 	}
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, M.cur, M.step, fmt, ap);
+	vreport(k, obj, NULL, s, other, M.cur, M.step, fmt, ap);
 	va_end(ap);
 	return false;
 }
@@ -911,7 +1019,7 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport(k, obj, s, other, here_tid, since, fmt, ap);
+	vreport(k, obj, NULL, s, other, here_tid, since, fmt, ap);
 	va_end(ap);
 }
 
@@ -1062,7 +1170,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		return WEFT_ENOMEM;
 	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
 	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
-	    sc->nr_cpus > WEFT_MAX_CPUS)
+	    sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
 		return WEFT_EINVAL;
 	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
 		return WEFT_ENOMEM;
@@ -1089,6 +1197,10 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.st = st;
 	M.res = r;
 	M.world_size = sc->world_size;
+	/* weft_peek_ptr()'s one comparison; a world under 16 bytes (never
+	 * seen, but legal) always takes the slow path */
+	weft_world_bounds.base = M.world_size >= 16 ? (uintptr_t)M.world : UINTPTR_MAX / 2;
+	weft_world_bounds.end16 = M.world_size >= 16 ? M.world_size - 16 : 0;
 	if (sc->world_ops)
 		sc->world_ops->reset(M.world, M.world_size);
 	else
@@ -1127,8 +1239,10 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	/* a report may leave a call open: the host's and the scenario's
 	 * threads' (a spawned thread's at its spawn) */
 	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));
+	memset(M.kit_callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.kit_callers[0]));
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
+	M.running = true;
 	sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
@@ -1223,6 +1337,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (sc->world_ops && sc->world_ops->done)
 		sc->world_ops->done(M.world, M.world_size);
+	M.running = false;
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

@@ -166,7 +166,7 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
 				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
 		fprintf(f, " %-7s %-44s %s", ev_name(e->ev),
-			e->caller ? e->caller->what : e->site ? e->site->what : "?", obj);
+			e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what : e->site ? e->site->what : "?", obj);
 		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE) {
 			fprintf(f, "  ");
 			print_value(f, sc, e->old);

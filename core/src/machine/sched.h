@@ -208,6 +208,7 @@ struct weft_machine {
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
 	bool infeasible;      /* weft_sched_infeasible() with a thread left */
+	bool running;         /* inside weft_execute(): setup, threads, audits */
 	bool draining;
 	int abort_tid;        /* the thread whose report ended the execution */
 	struct weft_workload wl;
@@ -221,6 +222,10 @@ struct weft_machine {
 		const struct weft_caller *c;
 		bool fresh;
 	} callers[WEFT_EXEC_MAX_THREADS + 1];
+	/* The model's call of the library (kit) operation each context is
+	 * in (the outermost): what a report names. The events carry it as
+	 * their caller (callers[]) unless a list helper's call is open. */
+	const struct weft_caller *kit_callers[WEFT_EXEC_MAX_THREADS + 1];
 
 	/* recording (o->record) */
 	struct weft_event *ev;
@@ -238,9 +243,9 @@ struct weft_machine {
 	bool ctx_active;      /* some CPU is shared, or interrupts are declared */
 	uint64_t excluded;
 	uint64_t irq_threads;                 /* mask of interrupt pseudo-threads */
-	uint64_t cpu_threads[WEFT_MAX_CPUS];  /* threads bound to each CPU */
-	int8_t cpu_stack[WEFT_MAX_CPUS][4];
-	uint8_t cpu_depth[WEFT_MAX_CPUS];
+	uint64_t cpu_threads[WEFT_EXEC_MAX_CPUS];  /* threads bound to each CPU */
+	int8_t cpu_stack[WEFT_EXEC_MAX_CPUS][4];
+	uint8_t cpu_depth[WEFT_EXEC_MAX_CPUS];
 
 	/* interleaving feedback: fb is non-NULL iff any family is routed;
 	 * each family's map (NULL: not collected), all of fb_mask + 1 bytes */
@@ -286,6 +291,39 @@ static inline uint32_t loc_of(const void *p)
 	uintptr_t a = (uintptr_t)p, w = (uintptr_t)M.world;
 
 	return a - w < M.loc_limit ? (uint32_t)(a - w) : WEFT_NO_LOC;
+}
+
+/*
+ * The public primitives' operands must lie inside the model's world,
+ * [M.world, M.world + M.world_size): a racy index or a stale pointer that
+ * leaves it (&W->a[-1], a host global, a wild pointer) is an out-of-world
+ * report, and the operation is never performed on host memory. The core
+ * area after the world (M.core) belongs to the families, which reach it
+ * through M.core, never through a public primitive.
+ *
+ * weft_out_of_world() reports: from a model thread it does not return;
+ * from the host context (setup, audits) the report is recorded and it
+ * returns false, and the caller must not touch p. Outside an execution
+ * there is no world to check against: it returns true (the caller goes on
+ * as before).
+ */
+bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s);
+
+static inline bool in_world(const void *p, size_t size, const struct weft_site *s)
+{
+	uintptr_t off = (uintptr_t)p - (uintptr_t)M.world;
+
+	if (__builtin_expect(off < M.world_size && M.world_size - off >= size, 1))
+		return true;
+	return weft_out_of_world(p, size, s);
+}
+
+/* The world offset of a model thread's operand [p, p + size); outside the
+ * world the report ends the execution there (model threads only). */
+static inline uint32_t thread_loc(const void *p, size_t size, const struct weft_site *s)
+{
+	in_world(p, size, s);
+	return (uint32_t)((uintptr_t)p - (uintptr_t)M.world);
 }
 
 /* ------------------------------------------------------- fairness */

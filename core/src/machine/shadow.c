@@ -13,10 +13,10 @@
 
 void weft_poison(const void *addr, size_t len, const struct weft_site *s)
 {
+	if (!len || !in_world(addr, 1, s))
+		return;
 	uint32_t loc = loc_of(addr);
 
-	if (loc == WEFT_NO_LOC)
-		return;
 	if (len > M.world_size - loc)
 		len = M.world_size - loc;
 	weft_trace(WEFT_EV_FREE, loc, 0, len, s);
@@ -33,10 +33,10 @@ void weft_poison(const void *addr, size_t len, const struct weft_site *s)
 
 void weft_unpoison(const void *addr, size_t len, const struct weft_site *s)
 {
+	if (!len || !in_world(addr, 1, s))
+		return;
 	uint32_t loc = loc_of(addr);
 
-	if (loc == WEFT_NO_LOC)
-		return;
 	if (len > M.world_size - loc)
 		len = M.world_size - loc;
 	weft_trace(WEFT_EV_ALLOC, loc, 0, len, s);
@@ -52,6 +52,11 @@ bool weft_is_poisoned(const void *addr)
 	uint32_t loc = loc_of(addr);
 
 	return loc != WEFT_NO_LOC && M.shadow[loc].epoch == M.epoch && M.shadow[loc].poisoned;
+}
+
+bool weft_in_world(const void *p, size_t size, const struct weft_site *s)
+{
+	return in_world(p, size, s);
 }
 
 struct weft_access weft_last_write(const void *addr)

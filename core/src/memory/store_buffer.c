@@ -37,7 +37,7 @@ static struct {
 	unsigned nr_buffered;            /* entries over every CPU */
 	uint32_t nr_delays;              /* stores that asked for a delay */
 	uint8_t delays[WEFT_MAX_DELAYS];
-	struct store_buffer sb[WEFT_MAX_CPUS];
+	struct store_buffer sb[WEFT_EXEC_MAX_CPUS];
 	/* a plain read's forwarded value put in memory (plain_read_begin) */
 	uint8_t *patch_addr;
 	unsigned patch_size;
@@ -82,7 +82,7 @@ void weft_mem_reset(enum weft_memory_model m)
 	mem.nr_delays = 0;
 	mem.patch_addr = NULL;
 	if (mem.nr_buffered)   /* an aborted execution left stores behind */
-		for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 			mem.sb[c].head = mem.sb[c].n = 0;
 	mem.nr_buffered = 0;
 	weft_mem_weak = m != WEFT_MEM_SC;
@@ -136,7 +136,7 @@ static int first_head(void)
 	int best = -1;
 	uint32_t due = UINT32_MAX;
 
-	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		if (mem.sb[c].n && sb_at(&mem.sb[c], 0)->due < due) {
 			due = sb_at(&mem.sb[c], 0)->due;
 			best = (int)c;

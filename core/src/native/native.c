@@ -29,6 +29,12 @@ volatile int weft_native_stop;
 __thread unsigned weft_native_cpu;
 __thread unsigned weft_native_tid;
 int weft_native_lock_model;
+static uint32_t native_exec_id;   /* one per iteration */
+
+uint32_t weft_execution_id(void)
+{
+	return native_exec_id;
+}
 
 static __thread sigjmp_buf *bail_jmp;
 static __thread struct weft_rng *thread_rng;
@@ -390,6 +396,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		__atomic_store_n(&weft_native_stop, 0, __ATOMIC_SEQ_CST);
 		weft_workload_decode(sc, o->wl ? o->wl : wlb, n, &wl);
 		weft_native_sleep_reset();
+		native_exec_id++;
 		thread_rng = &rng;
 		weft_rcu_native_reset(sc);
 		sc->setup(S.world, o->variant, &wl);

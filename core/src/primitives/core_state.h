@@ -21,7 +21,7 @@ struct weft_core_state {
 	/* workqueue.c: a location for each CPU's worklist (which lives in the
 	 * machine), named by the dependence records of queueing, taking and
 	 * waiting for work; never written */
-	uint8_t wq_pool[WEFT_MAX_CPUS];
+	uint8_t wq_pool[WEFT_EXEC_MAX_CPUS];   /* last: its size moves no offset */
 };
 
 #endif

@@ -33,7 +33,7 @@ static long count_add(struct percpu_ref *ref, long nr, const struct weft_site *s
 /* this_cpu_add(*percpu_count, nr) */
 static void pcpu_add(struct percpu_ref *ref, long nr, const struct weft_site *s)
 {
-	long *c = &ref->percpu_count[raw_smp_processor_id() % WEFT_MAX_CPUS];
+	long *c = &ref->percpu_count[weft_percpu_slot(raw_smp_processor_id(), WEFT_MAX_CPUS)];
 
 	(void)weft_access(c, sizeof(*c), WEFT_A_ADD, (uint64_t)nr, 0, s);
 }
@@ -43,6 +43,8 @@ int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned
 	unsigned long mode = 0;
 	long start = 0;
 
+	if (!WEFT_CHECK_WORLD(ref, "percpu_ref_init()"))
+		return -1;   /* as -ENOMEM: no ref */
 	weft_unpoison(ref->percpu_count, sizeof(ref->percpu_count),
 		      WEFT_SITE(WEFT_EV_ALLOC, "percpu_ref_init(): alloc_percpu()"));
 	ref->allow_reinit = flags & PERCPU_REF_ALLOW_REINIT;

@@ -483,6 +483,8 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 		     size_t size, const struct weft_site *s)
 {
 	if (M.cur < 0) {
+		if (!in_world(head, sizeof(*head), s))
+			return;
 		/* setup or an audit: no reader exists, the grace period is over */
 		struct weft_rcu_cb cb = { .head = head, .func = func, .obj = obj,
 					  .size = (uint32_t)size };
@@ -493,9 +495,8 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	uint32_t qloc = loc_of(&r->cb_queued);
 
 	sched_point_at(s, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
-	uint32_t hloc = loc_of(head);
-	if (hloc != WEFT_NO_LOC)
-		check_uaf(hloc, s);
+	uint32_t hloc = thread_loc(head, sizeof(*head), s);
+	check_uaf(hloc, s);
 	for (uint32_t i = r->cb_done; i != r->cb_queued; i++) {
 		const struct weft_rcu_cb *q = &r->cb[i % WEFT_RCU_MAX_CBS];
 		if (!q->active || q->head != head)
@@ -571,6 +572,8 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s)
 		return;
 	if (M.cur >= 0)
 		sched_point_at(s, obj, (unsigned)size, NULL);   /* the free is an operation */
+	if (!in_world(obj, size, s))
+		return;
 	if (weft_is_poisoned(obj)) {
 		struct weft_access other = weft_last_write(obj);
 		weft_report2(WEFT_KIND_DOUBLE_FREE, obj, s, other.valid ? &other : NULL,

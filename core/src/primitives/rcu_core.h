@@ -48,8 +48,8 @@ struct weft_rcu_book {
 };
 
 struct weft_rcu_cb {
-	struct rcu_head *head;     /* call_rcu() */
-	void (*func)(struct rcu_head *head);
+	struct weft_rcu_head *head;     /* call_rcu() */
+	void (*func)(struct weft_rcu_head *head);
 	void *obj;                 /* kfree_rcu(): the object, its size */
 	uint32_t size;
 	bool active;               /* queued, not yet invoked (debug objects) */

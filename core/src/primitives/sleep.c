@@ -249,12 +249,12 @@ static const struct weft_wait_class mutex_class = {
 	.busy = mutex_busy,
 };
 
-static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+/* A model thread's operand (the host context checked it at its branch). */
+static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
 {
-	uint32_t loc = loc_of(p);
+	uint32_t loc = thread_loc(p, size, s);
 
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	check_uaf(loc, s);
 	return loc;
 }
 
@@ -268,6 +268,8 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	weft_lockdep_init(m, s);   /* the lock class: this init site */
 	if (M.cur < 0) {
 		m->owner = 0;
@@ -275,7 +277,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 		return;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	if (m->owner || weft_wl_count(m, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, m, s, "mutex_init of a mutex in use (held by T%d)",
 			    owner_tid(m->owner));
@@ -290,7 +292,7 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 /* The lock operation of this step: takes m or sleeps until it can. */
 void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 
 	if (m->owner == me)
 		weft_report(WEFT_KIND_DEADLOCK, m, s,
@@ -313,7 +315,7 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 			m->nr_waiters++;
 		}
 		weft_wl_sleep(m, sizeof(*m), &mutex_class, m->owner, s);
-		loc = obj_loc(m, s);
+		loc = obj_loc(m, sizeof(*m), s);
 	}
 	weft_wl_entry((unsigned)M.cur)->flags &= (uint8_t)~WL_GRANTED;
 	weft_tsan_acquire(m);
@@ -326,6 +328,8 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		if (m->owner)
 			weft_wl_host_sleeps(m, s);
@@ -343,6 +347,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0) {
 		ok = m->owner == 0;
 		if (ok)
@@ -350,7 +356,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 		return ok;
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	ok = m->owner == 0;
 	if (ok) {
 		if (weft_lockdep_on)
@@ -371,7 +377,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
  * the caller's). */
 void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, s), me = (uint32_t)M.cur + 1;
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
 	uint64_t mask = 0;
 	int w;
 
@@ -411,6 +417,8 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 
 void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 {
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		m->owner = 0;
 		return;
@@ -424,10 +432,12 @@ bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return false;
 	if (M.cur < 0)
 		return m->owner != 0;
 	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, s);
+	loc = obj_loc(m, sizeof(*m), s);
 	weft_trace(WEFT_EV_READ, loc, m->owner, m->owner, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*m), 0, s);
 	return m->owner != 0;
@@ -550,12 +560,14 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint32_t loc;
 
 	weft_lockdep_init(r, s);
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		memset(r, 0, sizeof(*r));
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer || r->readers || weft_wl_count(r, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, r, s, "init_rwsem of an rw_semaphore in use");
 	weft_trace(WEFT_EV_WRITE, loc, r->writer, 0, s);
@@ -588,6 +600,8 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer)
 			weft_wl_host_sleeps(r, s);
@@ -597,7 +611,7 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
 	for (;;) {
@@ -614,7 +628,7 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 			r->nr_waiters++;
 		}
 		weft_wl_sleep(r, sizeof(*r), &rwsem_read_class, rwsem_holder(r), s);
-		loc = obj_loc(r, s);
+		loc = obj_loc(r, sizeof(*r), s);
 	}
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
@@ -625,13 +639,15 @@ int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer;
 		r->readers += ok;
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -648,6 +664,8 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->writer || r->readers)
 			weft_wl_host_sleeps(r, s);
@@ -657,7 +675,7 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	sched_point_at(s, r, sizeof(*r), &rwsem_write_class);
 	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer == me + 1 || held_of(r, me))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
@@ -679,7 +697,7 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 			r->nr_waiters++;
 		}
 		weft_wl_sleep(r, sizeof(*r), &rwsem_write_class, rwsem_holder(r), s);
-		loc = obj_loc(r, s);
+		loc = obj_loc(r, sizeof(*r), s);
 	}
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
@@ -690,6 +708,8 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	uint32_t loc;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return 0;
 	if (M.cur < 0) {
 		ok = !r->writer && !r->readers;
 		if (ok)
@@ -697,7 +717,7 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 		return ok;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
@@ -725,13 +745,15 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask = 0;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		if (r->readers)
 			r->readers--;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (!held_of(r, me) || !r->readers)
@@ -756,12 +778,14 @@ void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (r->writer != me + 1)
@@ -782,13 +806,15 @@ void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s
 	uint64_t mask;
 	uint64_t old;
 
+	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
+		return;
 	if (M.cur < 0) {
 		r->writer = 0;
 		r->readers++;
 		return;
 	}
 	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, s);
+	loc = obj_loc(r, sizeof(*r), s);
 	if (r->writer != me + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u downgrades an rw_semaphore it does not hold for write", me);
@@ -826,13 +852,15 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count = val;
 		sem->nr_waiters = 0;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	if (weft_wl_count(sem, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, sem, s, "sema_init of a semaphore with sleepers");
 	old = sem->count;
@@ -847,6 +875,8 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		if (sem->count == 0)
 			weft_wl_host_sleeps(sem, s);
@@ -856,7 +886,7 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	}
 	sched_point_at(s, sem, sizeof(*sem), &sem_class);
 	weft_wl_might_sleep(sem, s);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	for (;;) {
 		struct weft_waiter *w = weft_wl_entry(me);
@@ -874,7 +904,7 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 			sem->nr_waiters++;
 		}
 		weft_wl_sleep(sem, sizeof(*sem), &sem_class, 0, s);
-		loc = obj_loc(sem, s);
+		loc = obj_loc(sem, sizeof(*sem), s);
 	}
 	weft_tsan_acquire(sem);
 	weft_trace(WEFT_EV_LOCK, loc, old, sem->count, s);
@@ -887,13 +917,15 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	uint32_t loc, old;
 	bool ok;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return 1;
 	if (M.cur < 0) {
 		ok = sem->count > 0;
 		sem->count -= ok;
 		return !ok;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	ok = sem->count > 0;
 	if (ok) {
@@ -914,12 +946,14 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 	uint64_t mask = 0;
 	int w;
 
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return;
 	if (M.cur < 0) {
 		sem->count++;
 		return;
 	}
 	sched_point_at(s, sem, sizeof(*sem), NULL);
-	loc = obj_loc(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	weft_tsan_release(sem);
 	w = weft_wl_first(sem, 0, 0);

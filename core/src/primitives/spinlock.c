@@ -43,13 +43,13 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 	uint32_t loc;
 
 	if (M.cur < 0) {
-		l->locked = 1;
+		if (in_world(l, sizeof(*l), s))
+			l->locked = 1;
 		return;
 	}
 	sched_point_at(s, l, sizeof(*l), &weft_spin_class);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	loc = thread_loc(l, sizeof(*l), s);
+	check_uaf(loc, s);
 	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(l, false, s);   /* at the attempt, as lock_acquire() */
@@ -91,14 +91,15 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	bool ok;
 
 	if (M.cur < 0) {
+		if (!in_world(l, sizeof(*l), s))
+			return false;
 		ok = !l->locked;
 		l->locked = 1;
 		return ok;
 	}
 	sched_point_at(s, l, sizeof(*l), NULL);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	loc = thread_loc(l, sizeof(*l), s);
+	check_uaf(loc, s);
 	if (M.o->lock == WEFT_LOCK_TICKET)
 		ok = !l->locked && l->next == l->serving;
 	else
@@ -128,13 +129,13 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	uint32_t loc;
 
 	if (M.cur < 0) {
-		l->locked = 0;
+		if (in_world(l, sizeof(*l), s))
+			l->locked = 0;
 		return;
 	}
 	sched_point_at(s, l, sizeof(*l), NULL);
-	loc = loc_of(l);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	loc = thread_loc(l, sizeof(*l), s);
+	check_uaf(loc, s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(l, s);   /* bad-unlock if not held */
 	if (l->locked != (uint32_t)M.cur + 1)
@@ -222,6 +223,8 @@ void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s)
 
 void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
 {
+	if (!in_world(l, sizeof(*l), s))
+		return;
 	l->locked = 0;
 	l->next = 0;
 	l->serving = 0;
@@ -230,5 +233,10 @@ void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s)
 
 bool weft_spin_is_locked(const struct weft_spinlock *l)
 {
+	static struct weft_site site = { __FILE__, "weft_spin_is_locked", "spin_is_locked()",
+					 __LINE__, WEFT_EV_READ, 0, WEFT_SITE_SC };
+
+	if (!in_world(l, sizeof(*l), &site))
+		return false;
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }

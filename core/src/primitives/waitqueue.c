@@ -35,12 +35,12 @@ static int no_owner(const void *chan)
 	return -1;
 }
 
-static inline uint32_t obj_loc(const void *p, const struct weft_site *s)
+/* A model thread's operand (the host context checked it at its branch). */
+static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
 {
-	uint32_t loc = loc_of(p);
+	uint32_t loc = thread_loc(p, size, s);
 
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	check_uaf(loc, s);
 	return loc;
 }
 
@@ -63,12 +63,14 @@ void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
 {
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return;
 	if (M.cur < 0) {
 		x->done = 0;
 		return;
 	}
 	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
 	old = x->done;
 	x->done = 0;
 	weft_trace(WEFT_EV_WRITE, loc, old, 0, s);
@@ -83,6 +85,8 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 	uint64_t mask = 0;
 	int w;
 
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return;
 	if (M.cur < 0) {
 		if (all)
 			x->done = WEFT_COMPLETION_ALL;
@@ -91,7 +95,7 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 		return;
 	}
 	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
 	old = x->done;
 	weft_tsan_release(x);
 	if (all)
@@ -133,6 +137,8 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return;
 	if (M.cur < 0) {
 		if (!x->done)
 			weft_wl_host_sleeps(x, s);
@@ -142,14 +148,14 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	}
 	sched_point_at(s, x, sizeof(*x), &completion_class);
 	weft_wl_might_sleep(x, s);
-	loc = obj_loc(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
 	/* do_wait_for_common(): on the list until done; a waiter woken for a
 	 * completion another thread took first goes back to the tail */
 	while (!x->done) {
 		weft_wl_add((unsigned)M.cur, x, WL_EXCLUSIVE);
 		x->nr_waiters++;
 		weft_wl_sleep(x, sizeof(*x), &completion_class, 0, s);
-		loc = obj_loc(x, s);
+		loc = obj_loc(x, sizeof(*x), s);
 	}
 	completion_take(x, loc, s);
 }
@@ -158,6 +164,8 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return false;
 	if (M.cur < 0) {
 		if (!x->done)
 			return false;
@@ -166,7 +174,7 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 		return true;
 	}
 	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
 	if (!x->done) {
 		M.next_flags |= WEFT_EVF_FAILED;
 		weft_trace(WEFT_EV_READ, loc, 0, 0, s);
@@ -181,10 +189,12 @@ bool weft_completion_done(struct weft_completion *x, const struct weft_site *s)
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return false;
 	if (M.cur < 0)
 		return x->done != 0;
 	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
 	weft_trace(WEFT_EV_READ, loc, x->done, x->done, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
 	return x->done != 0;
@@ -209,13 +219,15 @@ void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+		return;
 	if (M.cur < 0) {
 		wq->wakes = 0;
 		wq->nr_queued = 0;
 		return;
 	}
 	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, s);
+	loc = obj_loc(wq, sizeof(*wq), s);
 	if (weft_wl_count(wq, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, wq, s, "init_waitqueue_head of a queue with entries");
 	weft_trace(WEFT_EV_WRITE, loc, wq->nr_queued, 0, s);
@@ -232,10 +244,12 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 	struct weft_waiter *w;
 	uint32_t loc, old;
 
+	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+		return;
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, s);
+	loc = obj_loc(wq, sizeof(*wq), s);
 	w = weft_wl_entry((unsigned)M.cur);
 	if (w->chan && w->chan != wq)
 		weft_report(WEFT_KIND_ASSERT, wq, s,
@@ -260,10 +274,12 @@ void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e
 	uint32_t loc, old;
 
 	(void)e;
+	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+		return;
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, s);
+	loc = obj_loc(wq, sizeof(*wq), s);
 	w = weft_wl_entry((unsigned)M.cur);
 	old = wq->nr_queued;
 	w->task_state = TASK_RUNNING;
@@ -290,7 +306,7 @@ bool weft_schedule(const struct weft_site *s)
 	wq = w->chan;
 	sched_point_at(s, wq, wq ? sizeof(struct weft_wait_queue_head) : 0, wq ? &wq_class : NULL);
 	w = weft_wl_entry((unsigned)M.cur);
-	loc = wq ? obj_loc(wq, s) : WEFT_NO_LOC;
+	loc = wq ? obj_loc(wq, sizeof(struct weft_wait_queue_head), s) : WEFT_NO_LOC;
 	if (w->task_state == TASK_RUNNING) {
 		/* woken between prepare_to_wait() and here (or not preparing to
 		 * wait at all): schedule() returns without sleeping */
@@ -345,10 +361,12 @@ void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const 
 	uint64_t mask;
 	unsigned n;
 
+	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+		return;
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, s);
+	loc = obj_loc(wq, sizeof(*wq), s);
 	weft_tsan_release(wq);
 	mask = wq_wake(wq, nr_exclusive, &n);
 	wq->wakes++;
@@ -362,10 +380,12 @@ bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_si
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+		return false;
 	if (M.cur < 0)
 		return wq->nr_queued != 0;
 	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, s);
+	loc = obj_loc(wq, sizeof(*wq), s);
 	weft_trace(WEFT_EV_READ, loc, wq->nr_queued, wq->nr_queued, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*wq), 0, s);
 	return wq->nr_queued != 0;
@@ -391,13 +411,15 @@ void weft_cond_init(struct weft_pthread_cond *c, bool spurious, const struct wef
 {
 	uint32_t loc;
 
+	if (M.cur < 0 && !in_world(c, sizeof(*c), s))
+		return;
 	if (M.cur < 0) {
 		memset(c, 0, sizeof(*c));
 		c->spurious = spurious;
 		return;
 	}
 	sched_point_at(s, c, sizeof(*c), NULL);
-	loc = obj_loc(c, s);
+	loc = obj_loc(c, sizeof(*c), s);
 	if (weft_wl_count(c, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, c, s, "pthread_cond_init of a condition with waiters");
 	memset(c, 0, sizeof(*c));
@@ -414,13 +436,17 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 	uint32_t loc;
 	bool spurious = false;
 
+	if (M.cur < 0 && !in_world(c, sizeof(*c), s))
+		return;
+	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
+		return;
 	if (M.cur < 0) {
 		weft_wl_host_sleeps(c, s);
 		return;
 	}
 	sched_point_at(s, c, sizeof(*c), &cond_class);
 	weft_wl_might_sleep(c, s);
-	loc = obj_loc(c, s);
+	loc = obj_loc(c, sizeof(*c), s);
 	if (c->spurious)
 		spurious = weft_choose(2, s) != 0;
 	/* one step: on the condition's list, the mutex released (its owner
@@ -449,10 +475,12 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 	uint64_t mask;
 	unsigned n;
 
+	if (M.cur < 0 && !in_world(c, sizeof(*c), s))
+		return;
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, c, sizeof(*c), NULL);
-	loc = obj_loc(c, s);
+	loc = obj_loc(c, sizeof(*c), s);
 	weft_tsan_release(c);
 	mask = wq_wake(&c->wq, all ? 0 : 1, &n);
 	c->wq.wakes++;
@@ -522,6 +550,8 @@ void weft_wait_on_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	uint32_t loc;
 	bool done;
 
+	if (M.cur < 0 && !in_world(word, sizeof(*word), s))
+		return;
 	if (M.cur < 0) {
 		old = weft_peek(*word);
 		if (old & b)
@@ -533,7 +563,7 @@ void weft_wait_on_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	weft_wl_entry(me)->bit = (uint8_t)bit;
 	sched_point_at(s, word, sizeof(*word), &bit_class);
 	weft_wl_might_sleep(word, s);
-	loc = obj_loc(word, s);
+	loc = obj_loc(word, sizeof(*word), s);
 	/* folio_wait_bit_common(), under the wait queue's lock: the sign
 	 * that someone waits first, then the bit itself */
 	old = weft_peek(*word);
@@ -573,10 +603,12 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	unsigned n = 0;
 	int t;
 
+	if (M.cur < 0 && !in_world(word, sizeof(*word), s))
+		return;
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, word, sizeof(*word), NULL);
-	loc = obj_loc(word, s);
+	loc = obj_loc(word, sizeof(*word), s);
 	old = nv = weft_peek(*word);
 	weft_tsan_release(word);
 	/* __wake_up_locked_key(.., nr_exclusive 1) with wake_page_function() */

@@ -22,28 +22,28 @@
  */
 #include <string.h>
 
+#include <stdio.h>
+
 #include <weft/kernel.h>
 
 #include "core_state.h"
 #include "sched.h"
 
-static const char *const kworker_names[WEFT_MAX_CPUS] = {
-	"kworker/0", "kworker/1", "kworker/2",  "kworker/3",  "kworker/4",  "kworker/5",
-	"kworker/6", "kworker/7", "kworker/8",  "kworker/9",  "kworker/10", "kworker/11",
-	"kworker/12", "kworker/13", "kworker/14", "kworker/15",
-};
+/* "kworker/<cpu>": a thread's label (reports keep the pointer) */
+static char kworker_names[WEFT_EXEC_MAX_CPUS][20];
 
 static struct pool {
 	int worker;                              /* thread, or -1 */
 	unsigned head, n;
 	struct work_struct *q[WEFT_WORKQUEUE_MAX];
-} pools[WEFT_MAX_CPUS];
-static uint32_t pools_used;   /* CPUs whose pool the execution touched */
+} pools[WEFT_EXEC_MAX_CPUS];
+static uint64_t pools_used;   /* CPUs whose pool the execution touched */
+_Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "pools_used is a 64-bit CPU mask");
 
 static void weft_wq_reset(void)
 {
-	for (uint32_t m = pools_used; m; m &= m - 1) {
-		unsigned c = (unsigned)__builtin_ctz(m);
+	for (uint64_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
 		pools[c].worker = -1;
 		pools[c].head = pools[c].n = 0;
 	}
@@ -53,7 +53,7 @@ static void weft_wq_reset(void)
 static struct pool *pool_of(unsigned cpu)
 {
 	if (!(pools_used >> cpu & 1)) {
-		pools_used |= 1u << cpu;
+		pools_used |= 1ull << cpu;
 		pools[cpu].worker = -1;
 		pools[cpu].head = pools[cpu].n = 0;
 	}
@@ -77,8 +77,8 @@ static int cpu_of_work(const struct work_struct *w)
 
 	if (running)
 		return (int)running - 1;
-	for (uint32_t m = pools_used; m; m &= m - 1) {
-		unsigned c = (unsigned)__builtin_ctz(m);
+	for (uint64_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
 		for (unsigned i = 0; i < pools[c].n; i++)
 			if (pools[c].q[(pools[c].head + i) % WEFT_WORKQUEUE_MAX] == w)
 				return (int)c;
@@ -107,6 +107,11 @@ static const struct weft_wait_class flush_class = {
 
 void weft_init_work(struct work_struct *w, work_func_t fn)
 {
+	static struct weft_site site = { __FILE__, "weft_init_work", "INIT_WORK()", __LINE__,
+					 WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+
+	if (!in_world(w, sizeof(*w), &site))
+		return;
 	/* INIT_WORK: plain initialisation of an item nobody can see yet */
 	w->data = 0;
 	w->func = fn;
@@ -164,9 +169,9 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 	}
 	cpu %= nr_cpus;
 	sched_point_at(s, &w->data, sizeof(w->data), NULL);
+	thread_loc(w, sizeof(*w), s);   /* the worker reads all of it */
 	loc = loc_of(&w->data);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	check_uaf(loc, s);
 	old = __atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_RELAXED);
 	weft_trace(WEFT_EV_RMW, loc, old, old | 1ul << WEFT_WORK_PENDING, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(w->data), 0, s);
@@ -182,9 +187,12 @@ bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_s
 	}
 	p->q[(p->head + p->n) % WEFT_WORKQUEUE_MAX] = w;
 	p->n++;
-	if (p->worker < 0)
+	if (p->worker < 0) {
+		if (!kworker_names[cpu][0])
+			snprintf(kworker_names[cpu], sizeof(kworker_names[cpu]), "kworker/%u", cpu);
 		p->worker = weft_sched_spawn(worker_fn, (void *)(uintptr_t)cpu, cpu,
 					     kworker_names[cpu], s);
+	}
 	else
 		weft_sched_wake_all(p);
 	weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, s);
@@ -200,8 +208,8 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		return false;
 	weft_might_sleep(s);
 	sched_point_at(s, w, sizeof(*w), &flush_class);
-	if (loc != WEFT_NO_LOC)
-		check_uaf(loc, s);
+	thread_loc(w, sizeof(*w), s);
+	check_uaf(loc, s);
 	while (flush_busy(w, (unsigned)M.cur)) {
 		if (cpu_of_work(w) >= 0 && pools[cpu_of_work(w)].worker == M.cur) {
 			weft_report(WEFT_KIND_DEADLOCK, w, s,

@@ -31,6 +31,8 @@ static void *xa_errp(int err)
 
 void xa_init(struct xarray *xa)
 {
+	if (!WEFT_CHECK_WORLD(xa, "xa_init()"))
+		return;
 	for (unsigned i = 0; i < WEFT_XA_NR_NODES; i++) {
 		struct xa_node *n = &xa->nodes[i];
 

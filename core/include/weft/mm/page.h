@@ -58,6 +58,16 @@ enum weft_pg_flag {
 	/* appended (bit numbers above are stable: stored replays hash flag
 	 * values): someone sleeps on the page lock (<weft/mm/pagelock.h>) */
 	WEFT_PG_waiters,
+	/* appended: the other page-flags.h flags models use */
+	WEFT_PG_swapbacked,    /* anon or shmem: backed by swap (PageSwapBacked) */
+	WEFT_PG_mlocked,       /* in an mlocked VMA */
+	WEFT_PG_unevictable,   /* on the unevictable LRU */
+	WEFT_PG_workingset,    /* refaulted soon after eviction */
+	WEFT_PG_mappedtodisk,  /* has blocks on disk; PG_anon_exclusive on anon pages */
+	WEFT_PG_checked,       /* PG_owner_priv_1: the filesystem's (PageChecked) */
+	WEFT_PG_hwpoison,      /* hardware-poisoned */
+	WEFT_PG_young,         /* page_ext young (page idle tracking) */
+	WEFT_PG_idle,          /* page_ext idle */
 	WEFT_PG__COUNT
 };
 
@@ -237,5 +247,45 @@ bool weft_mm_describe(const struct weft_mm *mm, const void *world, uint32_t off,
  * 0/1/2/many | PG_lru << 2 | on-a-list << 3 | allocated << 4 | page nr << 5);
  * 0 if off is not in a page. */
 uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint32_t off);
+
+#ifndef WEFT_KIT_INTERNAL
+/* The model's call of each operation is what reports and diagrams name
+ * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
+ * WEFT_KIT_INTERNAL and call one another directly. */
+#define weft_mm_init(...) \
+	WEFT_KIT_CALL_VOID("mm_init(" #__VA_ARGS__ ")", (weft_mm_init)(__VA_ARGS__))
+#define weft_page_alloc(...) \
+	WEFT_KIT_CALL_VAL(struct weft_page *, "page_alloc(" #__VA_ARGS__ ")", (weft_page_alloc)(__VA_ARGS__))
+#define weft_page_alloc_at(...) \
+	WEFT_KIT_CALL_VAL(struct weft_page *, "page_alloc_at(" #__VA_ARGS__ ")", (weft_page_alloc_at)(__VA_ARGS__))
+#define weft_folio_alloc(...) \
+	WEFT_KIT_CALL_VAL(struct weft_page *, "folio_alloc(" #__VA_ARGS__ ")", (weft_folio_alloc)(__VA_ARGS__))
+#define weft_page_free(...) \
+	WEFT_KIT_CALL_VOID("page_free(" #__VA_ARGS__ ")", (weft_page_free)(__VA_ARGS__))
+#define weft_page_count(...) \
+	WEFT_KIT_CALL_VAL(int, "page_count(" #__VA_ARGS__ ")", (weft_page_count)(__VA_ARGS__))
+#define weft_set_page_count(...) \
+	WEFT_KIT_CALL_VOID("set_page_count(" #__VA_ARGS__ ")", (weft_set_page_count)(__VA_ARGS__))
+#define weft_get_page(...) \
+	WEFT_KIT_CALL_VOID("get_page(" #__VA_ARGS__ ")", (weft_get_page)(__VA_ARGS__))
+#define weft_get_page_nocheck(...) \
+	WEFT_KIT_CALL_VOID("get_page_nocheck(" #__VA_ARGS__ ")", (weft_get_page_nocheck)(__VA_ARGS__))
+#define weft_put_page_testzero(...) \
+	WEFT_KIT_CALL_VAL(bool, "put_page_testzero(" #__VA_ARGS__ ")", (weft_put_page_testzero)(__VA_ARGS__))
+#define weft_put_page_nofree(...) \
+	WEFT_KIT_CALL_VOID("put_page_nofree(" #__VA_ARGS__ ")", (weft_put_page_nofree)(__VA_ARGS__))
+#define weft_get_page_unless_zero(...) \
+	WEFT_KIT_CALL_VAL(bool, "get_page_unless_zero(" #__VA_ARGS__ ")", (weft_get_page_unless_zero)(__VA_ARGS__))
+#define weft_get_page_testone(...) \
+	WEFT_KIT_CALL_VAL(bool, "get_page_testone(" #__VA_ARGS__ ")", (weft_get_page_testone)(__VA_ARGS__))
+#define __weft_put_page(...) \
+	WEFT_KIT_CALL_VOID("__put_page(" #__VA_ARGS__ ")", (__weft_put_page)(__VA_ARGS__))
+#define weft_page_ref_freeze(...) \
+	WEFT_KIT_CALL_VAL(bool, "page_ref_freeze(" #__VA_ARGS__ ")", (weft_page_ref_freeze)(__VA_ARGS__))
+#define weft_page_ref_unfreeze(...) \
+	WEFT_KIT_CALL_VOID("page_ref_unfreeze(" #__VA_ARGS__ ")", (weft_page_ref_unfreeze)(__VA_ARGS__))
+#define weft_mm_audit_leaks(...) \
+	WEFT_KIT_CALL_VAL(unsigned, "mm_audit_leaks(" #__VA_ARGS__ ")", (weft_mm_audit_leaks)(__VA_ARGS__))
+#endif
 
 #endif

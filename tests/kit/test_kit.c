@@ -1,0 +1,219 @@
+/*
+ * test_kit.c - the mm kit's gaps of issue 19, item 5:
+ *  - the allocator's "nonzero mapcount" bad-page check (<weft/mm/mapcount.h>);
+ *  - the page-flags.h flags models use, appended without moving the old bits;
+ *  - wait_on_page_writeback()/folio_end_writeback() on the page-bit waits
+ *    (<weft/mm/writeback.h>), and that a wake-up on one bit never wakes or
+ *    hands anything to a waiter on another (writeback vs the page lock),
+ *    in both orders, under every interleaving within 3 preemptions;
+ *  - reports from kit operations name the model's call, not a kit line.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+#include <weft/mm/mapcount.h>
+#include <weft/mm/pagelock.h>
+#include <weft/mm/writeback.h>
+
+#include "check.h"
+
+/* the old bits stay where stored replays hash them */
+_Static_assert(WEFT_PG_locked == 0 && WEFT_PG_writeback == 9 && WEFT_PG_waiters == 14,
+	       "page flag bits moved");
+_Static_assert(WEFT_PG_swapbacked > WEFT_PG_waiters && WEFT_PG__COUNT <= 8 * sizeof(long),
+	       "flags appended, within the word");
+
+enum {
+	V_MAPPED_FREE,     /* free with mapcount 1: bad-free */
+	V_UNMAPPED_FREE,   /* unmapped first: clean */
+	V_UNMAP_TWICE,     /* remove_rmap below 0: bug-on */
+	V_WB_THEN_UNLOCK,  /* T0 ends writeback, then unlocks; T1 locks, T2 waits on writeback */
+	V_UNLOCK_THEN_WB,  /* T0 unlocks, then ends writeback */
+	V_WB_NEVER_ENDS,   /* nobody ends writeback: T2 sleeps for ever */
+	V_NR
+};
+
+struct kw {
+	unsigned variant;
+	struct weft_mm mm;
+	struct weft_mapcounts maps;
+	struct weft_page *p;
+	int owner;          /* 1 while T0 holds the page lock */
+};
+
+static void kw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct kw *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	weft_mm_init(&W->mm, 2, false);
+	weft_mapcounts_init(&W->maps, &W->mm);
+	W->p = weft_page_alloc(&W->mm);
+	if (variant >= V_WB_THEN_UNLOCK) {
+		weft_page_set(W->p, swapbacked);
+		weft_set_page_writeback(W->p);
+	}
+}
+
+static void unmap_and_put(struct kw *W)
+{
+	weft_page_remove_rmap(&W->maps, &W->mm, W->p);
+	if (weft_put_page_testzero(&W->mm, W->p))
+		weft_page_free(&W->mm, W->p);
+}
+
+static void kw_thread(void *w, unsigned tid)
+{
+	struct kw *W = w;
+	struct weft_page *p = W->p;
+
+	switch (W->variant) {
+	case V_MAPPED_FREE:
+		if (tid == 0) {
+			weft_page_add_rmap(&W->maps, &W->mm, p);
+			if (weft_put_page_testzero(&W->mm, p))
+				weft_page_free(&W->mm, p);   /* still mapped */
+		}
+		return;
+	case V_UNMAPPED_FREE:
+		if (tid == 0) {
+			weft_page_add_rmap(&W->maps, &W->mm, p);
+			unmap_and_put(W);
+		}
+		return;
+	case V_UNMAP_TWICE:
+		if (tid == 0) {
+			weft_page_add_rmap(&W->maps, &W->mm, p);
+			weft_page_remove_rmap(&W->maps, &W->mm, p);
+			unmap_and_put(W);
+		}
+		return;
+	}
+	if (tid == 0) {
+		lock_page(p);
+		WRITE_ONCE(W->owner, 1);
+		if (W->variant == V_WB_THEN_UNLOCK) {
+			end_page_writeback(p);
+			WRITE_ONCE(W->owner, 0);
+			unlock_page(p);
+		} else if (W->variant == V_UNLOCK_THEN_WB) {
+			WRITE_ONCE(W->owner, 0);
+			unlock_page(p);
+			end_page_writeback(p);
+		} else {
+			WRITE_ONCE(W->owner, 0);
+			unlock_page(p);
+		}
+	} else if (tid == 1) {
+		lock_page(p);
+		/* the end of writeback never hands the lock over */
+		BUG_ON(READ_ONCE(W->owner) != 0);
+		unlock_page(p);
+	} else {
+		wait_on_page_writeback(p);
+		/* an unlock never wakes a writeback waiter early */
+		BUG_ON(PageWriteback(p));
+	}
+}
+
+static void kw_quiesce(void *w)
+{
+	struct kw *W = w;
+
+	/* (PG_waiters may stay set with nobody waiting: a waiter that found
+	 * the bit clear after setting it, as the kernel allows; the next
+	 * wake-up clears it) */
+	if (W->variant >= V_WB_THEN_UNLOCK && W->variant != V_WB_NEVER_ENDS)
+		BUG_ON(weft_page_peek_flag(W->p, writeback) || weft_page_peek_flag(W->p, locked));
+}
+
+static void kw_describe(const void *w, uint32_t off, char *buf, size_t n)
+{
+	const struct kw *W = w;
+
+	weft_mm_describe(&W->mm, w, off, buf, n);
+}
+
+static const char *const kw_ops[] = { "nop" };
+static const char *const kw_files[] = { "test_kit.c", NULL };
+
+#define V(name, kind) { name, NULL, kind != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
+static const struct weft_variant kw_variants[V_NR] = {
+	V("mapped-free", WEFT_KIND_BAD_FREE),
+	V("unmapped-free", WEFT_KIND_NONE),
+	V("unmap-twice", WEFT_KIND_BUG_ON),
+	V("wb-then-unlock", WEFT_KIND_NONE),
+	V("unlock-then-wb", WEFT_KIND_NONE),
+	V("wb-never-ends", WEFT_KIND_LOST_WAKEUP),
+};
+
+static const struct weft_scenario kw_sc = {
+	.name = "test-kit",
+	.summary = "mapcounts, writeback waits, the kit's call sites",
+	.source = "tests/kit",
+	.nr_cpus = 3,
+	.nr_threads = 3,
+	.world_size = sizeof(struct kw),
+	.nr_opcodes = 1,
+	.opnames = kw_ops,
+	.max_ops = 1,
+	.decision_hint = 64,
+	.files = kw_files,
+	.setup = kw_setup,
+	.thread = kw_thread,
+	.quiesce = kw_quiesce,
+	.describe = kw_describe,
+	.variants = kw_variants,
+	.nr_variants = V_NR,
+};
+
+/* dfs within bound: the first report (or none) and whether it covered. */
+static enum weft_kind dfs(unsigned v, unsigned bound, bool *complete, struct weft_exec_result *r)
+{
+	static struct weft_dfs d;
+	struct weft_run_opts o = { .sc = &kw_sc, .variant = v, .checks = WEFT_CHECKS_DEFAULT };
+
+	weft_dfs_init(&d, &kw_sc, bound, NULL, 0);
+	for (unsigned n = 0; n < 200000 && weft_execute(&o, &weft_strategy_dfs, &d, r) == 0; n++)
+		if (r->kind != WEFT_KIND_NONE)
+			break;
+	*complete = d.complete;
+	return r->kind;
+}
+
+int main(void)
+{
+	for (unsigned v = 0; v < V_NR; v++) {
+		struct weft_exec_result r;
+		bool complete = false;
+		enum weft_kind k = dfs(v, 3, &complete, &r);
+		CHECK(k == kw_variants[v].expect_kind, "%s: %s (%s)", kw_variants[v].name,
+		      weft_kind_name(k), r.report.msg);
+		if (kw_variants[v].expect_kind == WEFT_KIND_NONE)
+			CHECK(complete, "%s: bound 3 not covered", kw_variants[v].name);
+		printf("%-16s %-12s %s\n", kw_variants[v].name, weft_kind_name(k), r.report.msg);
+		if (v == V_MAPPED_FREE) {
+			CHECK(strstr(r.report.msg, "nonzero mapcount") != NULL, "message: %s",
+			      r.report.msg);
+			/* the report names the model's call of the kit, not mm_page.c */
+			const struct weft_caller *c = r.report.here_caller;
+			CHECK(c && !strcmp(weft_caller_basename(c), "test_kit.c") &&
+			      !strcmp(c->func, "kw_thread") && strstr(c->what, "page_free"),
+			      "here: %s", c ? c->what : "(no caller)");
+			char *out = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&out, &len);
+			struct weft_run_opts o = { .sc = &kw_sc, .variant = v };
+			weft_report_print(f, &o, &r);
+			fclose(f);
+			CHECK(strstr(out, "SUMMARY: weft: bad-free test-kit:mapped-free in kw_thread test_kit.c:") != NULL,
+			      "summary:\n%s", out);
+			free(out);
+		}
+	}
+	return check_done();
+}
