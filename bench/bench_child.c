@@ -258,6 +258,27 @@ void bench_missing_program(char *buf, size_t n, const char *prog)
 			 "BUILD), or run BUILD/bin/weft bench", prog, bench_bindir, prog);
 }
 
+void bench_not_measured(const char *prefix, const char *what, const char *why)
+{
+	fprintf(md, "%snot measured: %s%s%s\n\n", prefix, what ? what : "", what ? ": " : "", why);
+	fprintf(js, "{\"not_measured\": ");
+	cli_json_str(js, why);
+	fprintf(js, "}");
+}
+
+bool bench_program_ready(char *path, size_t n, const char *prog, const char *prefix)
+{
+	snprintf(path, n, "%s/%s", bench_bindir, prog);
+	if (bench_file_executable(path) && !bench_budget_spent())
+		return true;
+	char why[PATH_MAX + 200];
+	bench_missing_program(why, sizeof(why), prog);
+	if (bench_budget_spent())
+		snprintf(why, sizeof(why), "time budget spent");
+	bench_not_measured(prefix, NULL, why);
+	return false;
+}
+
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 bool bench_have_command(const char *name)
 {

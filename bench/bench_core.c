@@ -331,36 +331,6 @@ static int mode_core(bool quick)
 
 /* ------------------------------------------------------------------- dfs */
 
-/* The workload of a variant's trigger input (0: none declared). */
-static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t cap)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
-/* Same rule as `weft run --strategy dfs` (tools/cmd_run.c): the variant's
- * trigger, else the first trigger its scenario declares, else empty. */
-static size_t dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap)
-{
-	size_t n = trigger_workload(sc, vi, wl, cap);
-
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++)
-		n = trigger_workload(sc, v, wl, cap);
-	return n;
-}
-
 static int mode_dfs(int argc, char **argv)
 {
 	const char *spec = NULL;
@@ -402,7 +372,7 @@ static int mode_dfs(int argc, char **argv)
 		lock = sc->default_lock;
 	static struct weft_dfs d;
 	static uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = dfs_workload(sc, vi, wl, sizeof(wl));
+	size_t wl_len = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);   /* as weft run */
 	weft_dfs_init(&d, sc, (unsigned)bound, wl, wl_len);
 
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };

@@ -138,35 +138,6 @@ static struct res iterate(const struct weft_scenario *sc, unsigned vi, enum weft
 	return t;
 }
 
-static size_t trigger_of(const struct weft_scenario *sc, unsigned v, uint8_t *wl, size_t cap_)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[v])
-		return 0;
-	weft_input_decode(&in, sc->triggers[v], sc->trigger_lens[v]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap_)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
-/* As weft run --strategy dfs: the variant's trigger, else the first its
- * scenario declares. */
-static size_t default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t c)
-{
-	size_t n = trigger_of(sc, vi, wl, c);
-
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++)
-		n = trigger_of(sc, v, wl, c);
-	return n;
-}
-
 static const char *cell(char *b, size_t n, const struct res *x)
 {
 	if (x->why && !x->capped)
@@ -239,7 +210,7 @@ static void zoo_rows(bool quick)
 			if (!v->zoo || v->buggy)
 				continue;
 			uint8_t wl[WEFT_INPUT_MAX];
-			size_t wl_len = default_workload(sc, vi, wl, sizeof(wl));
+			size_t wl_len = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
 			struct res p2 = run_dfs(sc, vi, 2, wl, wl_len, cap);
 			struct res s2 = run_dpor(sc, vi, WEFT_POR_SOURCE, 2, wl, wl_len, cap);
 			struct res p3 = { 0 }, s3 = { 0 }, pn = { 0 }, on = { 0 };
@@ -276,7 +247,7 @@ static void writers_rows(void)
 	unsigned vi;
 	const struct weft_scenario *sc = find("demo-por-writers", "racy", &vi);
 	uint8_t wl[WEFT_INPUT_MAX];
-	size_t n = default_workload(sc, vi, wl, sizeof(wl));
+	size_t n = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
 
 	printf("### demo-por-writers: a racy pair among 10 independent writers\n\n");
 	printf("| search | plain dfs | source-DPOR / optimal | factor |\n|---|---:|---:|---:|\n");
@@ -291,7 +262,7 @@ static void writers_rows(void)
 	       "| %s | %s | %s |\n", pb, sb, cell(a, 48, &p), cell(b, 48, &s),
 	       factor(c, 48, &p, &s));
 	sc = find("demo-por-writers", "atomic", &vi);
-	n = default_workload(sc, vi, wl, sizeof(wl));
+	n = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
 	p = run_dfs(sc, vi, WEFT_BOUND_NONE, wl, n, cap);
 	s = run_dpor(sc, vi, WEFT_POR_OPTIMAL, WEFT_BOUND_NONE, wl, n, cap);
 	printf("| atomic (fixed): verified, `--bound none` (optimal) | %s | %s | %s |\n\n",
@@ -311,7 +282,7 @@ static void locks_rows(bool quick)
 		unsigned vi;
 		const struct weft_scenario *sc = find("demo-por-locks", vars[i], &vi);
 		uint8_t wl[WEFT_INPUT_MAX];
-		size_t n = default_workload(sc, vi, wl, sizeof(wl));
+		size_t n = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
 		for (unsigned b_ = 0; b_ <= (quick ? 1u : 3u); b_++) {
 			struct res p = run_dfs(sc, vi, b_, wl, n, cap);
 			struct res s = run_dpor(sc, vi, WEFT_POR_SOURCE, b_, wl, n, cap);
@@ -342,7 +313,7 @@ static void speed_rows(void)
 		unsigned vi;
 		const struct weft_scenario *sc = find(rows[i].sc, rows[i].var, &vi);
 		uint8_t wl[WEFT_INPUT_MAX];
-		size_t n = default_workload(sc, vi, wl, sizeof(wl));
+		size_t n = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
 		uint64_t c = cap < 50000 ? cap : 50000;
 		struct res p = run_dfs(sc, vi, WEFT_BOUND_NONE, wl, n, c);
 		struct res o = run_dpor(sc, vi, WEFT_POR_OPTIMAL, WEFT_BOUND_NONE, wl, n, c);

@@ -18,19 +18,9 @@ void bench_section_program(void)
 	struct child c;
 
 	fprintf(md, "## Instrumented programs (issue 20)\n\n");
-	snprintf(path, sizeof(path), "%s/weft-bench-program", bench_bindir);
 	fprintf(js, ",\n  \"program\": ");
-	if (!bench_file_executable(path) || bench_budget_spent()) {
-		char why[PATH_MAX + 200];
-		bench_missing_program(why, sizeof(why), "weft-bench-program");
-		if (bench_budget_spent())
-			snprintf(why, sizeof(why), "time budget spent");
-		fprintf(md, "not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+	if (!bench_program_ready(path, sizeof(path), "weft-bench-program", ""))
 		return;
-	}
 	bench_av_init(&a, path);
 	setenv("WEFT_PROGRAM_ENGINE", "bench", 1);
 	if (B.quick)
@@ -43,10 +33,7 @@ void bench_section_program(void)
 	if (!n || n->t != J_OBJ || !mi) {
 		char why[600];
 		bench_child_why(&c, why, sizeof(why));
-		fprintf(md, "not measured: weft-bench-program: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+		bench_not_measured("", "weft-bench-program", why);
 		bench_jfree(n);
 		bench_child_free(&c);
 		return;

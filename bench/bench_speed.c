@@ -116,19 +116,9 @@ void bench_section_core(void)
 	struct child c;
 
 	fprintf(md, "## Core micro-benchmarks (issue 2)\n\n");
-	snprintf(path, sizeof(path), "%s/weft-microbench", bench_bindir);
 	fprintf(js, ",\n  \"core\": ");
-	if (!bench_file_executable(path) || bench_budget_spent()) {
-		char why[PATH_MAX + 200];
-		bench_missing_program(why, sizeof(why), "weft-microbench");
-		if (bench_budget_spent())
-			snprintf(why, sizeof(why), "time budget spent");
-		fprintf(md, "not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+	if (!bench_program_ready(path, sizeof(path), "weft-microbench", ""))
 		return;
-	}
 	bench_av_init(&a, path);
 	bench_av_add(&a, "core");
 	if (B.quick)
@@ -138,10 +128,7 @@ void bench_section_core(void)
 	if (!n || n->t != J_OBJ) {
 		char why[600];
 		bench_child_why(&c, why, sizeof(why));
-		fprintf(md, "not measured: weft-microbench: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+		bench_not_measured("", "weft-microbench", why);
 		bench_jfree(n);
 		bench_child_free(&c);
 		return;
@@ -207,19 +194,10 @@ void bench_section_empty_libfuzzer(void)
 	struct argv_buf a;
 	struct child c;
 
-	snprintf(path, sizeof(path), "%s/weft-bench-empty-libfuzzer", bench_bindir);
 	fprintf(js, ",\n  \"empty_libfuzzer\": ");
-	if (!bench_file_executable(path) || bench_budget_spent()) {
-		char why[PATH_MAX + 200];
-		bench_missing_program(why, sizeof(why), "weft-bench-empty-libfuzzer");
-		if (bench_budget_spent())
-			snprintf(why, sizeof(why), "time budget spent");
-		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+	if (!bench_program_ready(path, sizeof(path), "weft-bench-empty-libfuzzer",
+				 "Empty libFuzzer loop: "))
 		return;
-	}
 	bench_av_init(&a, path);
 	bench_av_add(&a, "-runs=%" PRIu64, runs);
 	bench_av_add(&a, "-seed=1");
@@ -228,10 +206,7 @@ void bench_section_empty_libfuzzer(void)
 	if (c.status != 0) {
 		char why[600];
 		bench_child_why(&c, why, sizeof(why));
-		fprintf(md, "Empty libFuzzer loop: not measured: %s\n\n", why);
-		fprintf(js, "{\"not_measured\": ");
-		cli_json_str(js, why);
-		fprintf(js, "}");
+		bench_not_measured("Empty libFuzzer loop: ", NULL, why);
 		return;
 	}
 	T.empty_lf = (double)runs / c.seconds;

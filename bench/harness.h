@@ -111,6 +111,13 @@ void bench_av_add(struct argv_buf *a, const char *fmt, ...) __attribute__((forma
 bool bench_file_executable(const char *path);
 /* Why a helper program is missing, and how to get it. */
 void bench_missing_program(char *buf, size_t n, const char *prog);
+/* A section's "not measured": "PREFIXnot measured: WHAT: why" in the
+ * markdown (what may be NULL) and {"not_measured": why} as its JSON value. */
+void bench_not_measured(const char *prefix, const char *what, const char *why);
+/* The helper program a section runs, bindir/prog, into path; false (and
+ * the section written as not measured) if it is missing or the time budget
+ * is spent. */
+bool bench_program_ready(char *path, size_t n, const char *prog, const char *prefix);
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 bool bench_have_command(const char *name);
 

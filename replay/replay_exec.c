@@ -24,36 +24,6 @@ static void side_from(struct weft_replay_side *s, const struct weft_access *a)
 	}
 }
 
-/* The bytes input that reproduces the last execution; 0 if it cannot be
- * expressed (more entries than the encoding holds). */
-static size_t canonical_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
-{
-	size_t nd, nc, nw;
-	const struct weft_decision_rec *d = weft_last_decisions(&nd);
-	const uint32_t *c = weft_last_choices(&nc);
-	const uint8_t *w = weft_last_workload(&nw);
-	struct weft_input in;
-	int ne;
-
-	memset(&in, 0, sizeof(in));
-	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
-	if (ne < 0)
-		return 0;
-	in.nr_entries = (unsigned)ne;
-	if (nw) {
-		in.nr_wl_ops = w[0];
-		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-			if (2 + 2 * (size_t)k >= nw) {
-				in.nr_wl_ops = k;
-				break;
-			}
-			in.wl[k].t_op = w[1 + 2 * k];
-			in.wl[k].arg = w[2 + 2 * k];
-		}
-	}
-	return weft_input_encode(&in, buf, cap);
-}
-
 int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 			  const struct weft_exec_result *r, const char *strategy,
 			  const uint8_t *raw, size_t raw_len)
@@ -116,7 +86,7 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 
 	memcpy(rf->workload, w, nw);
 	rf->workload_len = nw;
-	rf->input_len = canonical_input(sc, rf->input, sizeof(rf->input));
+	rf->input_len = weft_last_input_nodelays(sc, rf->input, sizeof(rf->input));
 	if (!rf->input_len && raw && raw_len && raw_len <= sizeof(rf->input)) {
 		memcpy(rf->input, raw, raw_len);
 		rf->input_len = raw_len;

@@ -110,19 +110,8 @@ static inline size_t mm_trigger_workload(const char *spec, uint8_t *wl, size_t c
 {
 	unsigned vi;
 	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
-	struct weft_input in;
 
-	if (!sc || !sc->triggers || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
+	return sc ? weft_trigger_workload(sc, vi, wl, cap) : 0;
 }
 
 /* Model counters summed over executions. */

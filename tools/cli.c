@@ -93,11 +93,9 @@ int cmd_list(int argc, char **argv)
 
 int weft_cli_main(int argc, char **argv)
 {
-#ifdef WEFT_HAVE_REPLAY
 	int handed = cli_program_handoff(argc, argv);
 	if (handed >= 0)
 		return handed;
-#endif
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return cmd_help(1, argv);
 	if (!strcmp(argv[1], "--version"))

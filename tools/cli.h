@@ -29,6 +29,11 @@ int cli_program_handoff(int argc, char **argv);
 const char *cli_target_name(const struct weft_scenario *sc, unsigned vi, char *buf, size_t n);
 /* " -- args" of an instrumented program's main() (nothing otherwise). */
 void cli_print_program_args(FILE *f);
+/* A finding's last line: the command that reproduces it from its input
+ * (memory: a --memory flag where it is not sc), or why only its replay
+ * file can (a lock-order report that relies on an earlier execution). */
+void cli_print_reproduce(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+			 enum weft_memory_model memory, const uint8_t *repro, size_t len);
 /* An instrumented program as its own fuzz target: the environment it
  * needs (appended to envs[0..n), returns the new count) and the argv of a
  * weft command it runs on itself (import: main()'s arguments after "--"). */
@@ -51,6 +56,21 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
 int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A flag of a command: a switch sets *on, a flag with a value stores it
+ * in *value. alias: another spelling ("-o"), or NULL. */
+struct cli_flag {
+	const char *name, *alias;
+	bool *on;
+	const char **value;
+};
+/* The flags (a list ended by { 0 }) and the one positional argument
+ * (*arg) of `weft cmd`: "cmd: --x needs a value", "cmd: unknown flag
+ * '--y' (weft help cmd)", "cmd: unexpected argument 'z'" and, when need
+ * names the argument, "cmd: which NEED? (weft help cmd)" are usage errors.
+ * Returns 0, or the usage error's exit code. */
+int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char *need, const char **arg);
 
 /* Strict number parsing: the whole string, in range. false on error. */
 bool cli_parse_u64(const char *s, uint64_t *out);
@@ -78,6 +98,12 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi);
 
 /* Parse "--lock tas|ticket". */
 bool cli_parse_lock(const char *s, enum weft_lock_model *out);
+/* A command's target and its lock: the scenario's default lock unless
+ * lock_s ("tas"/"ticket") names one. NULL after the usage error (exit 2;
+ * *rc holds it). */
+const struct weft_scenario *cli_scenario_lock(const char *cmd, const char *spec,
+					      const char *lock_s, unsigned *vi,
+					      enum weft_lock_model *lock, int *rc);
 
 /* Parse "--kind K[,K...]" into a mask of 1 << kind; false (and *bad the
  * first unknown name, at most badn bytes) on an unknown kind. */

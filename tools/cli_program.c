@@ -223,3 +223,25 @@ unsigned cli_program_self_argv(char **argv, unsigned n, unsigned cap)
 	argv[n] = NULL;
 	return n;
 }
+
+void cli_print_reproduce(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
+			 enum weft_memory_model memory, const uint8_t *repro, size_t len)
+{
+	size_t nwit;
+	char tn[256];
+
+	weft_lockdep_last_witness(&nwit);
+	if (nwit) {
+		printf("(the report relies on the lock order of an earlier execution of this "
+		       "run: only its replay file, which carries it, reproduces it alone)\n");
+		return;
+	}
+	if (!len)
+		return;
+	printf("reproduce: %s run %s --lock %s%s%s --strategy bytes --input-hex ", cli_prog,
+	       cli_target_name(sc, vi, tn, sizeof(tn)), lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+	       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
+	cli_hex_print(stdout, repro, len);
+	cli_print_program_args(stdout);
+	printf("\n");
+}

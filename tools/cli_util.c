@@ -44,28 +44,63 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 	return buf;
 }
 
+static int cli_verror(int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static int cli_verror(int code, const char *fmt, va_list ap)
+{
+	fputs("weft: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n", stderr);
+	return code;
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("weft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = cli_verror(WEFT_EXIT_USAGE, fmt, ap);
 	va_end(ap);
-	fputs("\n", stderr);
-	return WEFT_EXIT_USAGE;
+	return rc;
 }
 
 int cli_io_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("weft: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int rc = cli_verror(WEFT_EXIT_IO, fmt, ap);
 	va_end(ap);
-	fputs("\n", stderr);
-	return WEFT_EXIT_IO;
+	return rc;
+}
+
+int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char *need, const char **arg)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct cli_flag *f = flags;
+		while (f->name && strcmp(f->name, a) && !(f->alias && !strcmp(f->alias, a)))
+			f++;
+		if (f->name && f->on) {
+			*f->on = true;
+		} else if (f->name) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s: %s needs a value", cmd, a);
+			*f->value = argv[++i];
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("%s: unknown flag '%s' (%s help %s)", cmd, a, cli_prog,
+					       cmd);
+		} else if (!*arg) {
+			*arg = a;
+		} else {
+			return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
+		}
+	}
+	if (need && !*arg)
+		return cli_usage_error("%s: which %s? (%s help %s)", cmd, need, cli_prog, cmd);
+	return 0;
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)
@@ -185,6 +220,23 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 			for (unsigned v = 0; v < weft_scenarios[i]->nr_variants; v++)
 				fprintf(stderr, "  %s:%s\n", weft_scenarios[i]->name,
 					weft_scenarios[i]->variants[v].name);
+	}
+	return sc;
+}
+
+const struct weft_scenario *cli_scenario_lock(const char *cmd, const char *spec,
+					      const char *lock_s, unsigned *vi,
+					      enum weft_lock_model *lock, int *rc)
+{
+	const struct weft_scenario *sc = cli_scenario(spec, vi);
+
+	*rc = WEFT_EXIT_USAGE;
+	if (!sc)
+		return NULL;
+	*lock = sc->default_lock;
+	if (lock_s && !cli_parse_lock(lock_s, lock)) {
+		*rc = cli_usage_error("%s: --lock takes tas or ticket, not '%s'", cmd, lock_s);
+		return NULL;
 	}
 	return sc;
 }

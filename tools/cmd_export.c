@@ -18,31 +18,15 @@ const char weft_help_export[] =
 	"           bytes go to stdout, or as hex when stdout is a terminal\n"
 	"exit: 0 written, 2 usage, 3 I/O or format error (or OUT exists)\n";
 
-#ifdef WEFT_HAVE_REPLAY
 int cmd_export(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("export: %s needs a value", a);
-			out = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("export: unknown flag '%s' (%s help export)", a,
-					       cli_prog);
-		} else if (!file) {
-			file = a;
-		} else {
-			return cli_usage_error("export: unexpected argument '%s'", a);
-		}
-	}
-	if (!file)
-		return cli_usage_error("export: which file? (%s help export)", cli_prog);
+	const struct cli_flag flags[] = { { "--out", "-o", NULL, &out }, { 0 } };
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("export", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	bool needs = false;
 	for (size_t i = 0; i < rf.nr_dec; i++)
@@ -67,11 +51,3 @@ int cmd_export(int argc, char **argv)
 	weft_replay_free(&rf);
 	return rc;
 }
-#else
-int cmd_export(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("export: this weft was built without replay files (libzstd-dev)");
-}
-#endif

@@ -32,7 +32,6 @@ const char weft_help_import[] =
 	"exit: 1 the crash reproduces (artifact written), 0 it does not fail,\n"
 	"      2 usage, 3 I/O or format, 4 the written file does not replay (DESYNC)\n";
 
-#ifdef WEFT_HAVE_REPLAY
 #include "race_diagram.h"
 
 int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code)
@@ -45,6 +44,16 @@ int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code)
 		*exit_code = WEFT_EXIT_IO;
 	}
 	return rc;
+}
+
+int cli_parse_load(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char **file, struct weft_replay *rf)
+{
+	int ec = cli_parse_args(cmd, argc, argv, flags, "file", file);
+
+	if (!ec)
+		weft_cli_load(*file, rf, &ec);
+	return ec;
 }
 
 void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
@@ -299,12 +308,11 @@ int cmd_import(int argc, char **argv)
 		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
 			return cli_usage_error("import: --strategy takes [A-Za-z0-9._-]");
 	unsigned vi;
-	const struct weft_scenario *sc = cli_scenario(target, &vi);
+	enum weft_lock_model lock;
+	int rc;
+	const struct weft_scenario *sc = cli_scenario_lock("import", target, lock_s, &vi, &lock, &rc);
 	if (!sc)
-		return WEFT_EXIT_USAGE;
-	enum weft_lock_model lock = sc->default_lock;
-	if (lock_s && !cli_parse_lock(lock_s, &lock))
-		return cli_usage_error("import: --lock takes tas or ticket, not '%s'", lock_s);
+		return rc;
 	static uint8_t buf[65536];
 	long n = cli_read_file(crash, buf, sizeof(buf));
 	if (n < 0)
@@ -318,11 +326,3 @@ int cmd_import(int argc, char **argv)
 	cli_continue_past_warnings(&o, want_kinds);
 	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }
-#else
-int cmd_import(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("import: this weft was built without replay files (libzstd-dev)");
-}
-#endif

@@ -31,7 +31,6 @@ const char weft_help_info[] =
 #define WEFT_BUILD_DIR ""
 #endif
 
-#ifdef WEFT_HAVE_REPLAY
 /*
  * The fuzz target of scenario:variant, only if this program has the
  * scenario and the target is built: in the build tree `weft fuzz` uses
@@ -89,22 +88,11 @@ int cmd_info(int argc, char **argv)
 	const char *file = NULL;
 	bool json = false;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("info: unknown flag '%s' (%s help info)", argv[i],
-					       cli_prog);
-		else if (!file)
-			file = argv[i];
-		else
-			return cli_usage_error("info: unexpected argument '%s'", argv[i]);
-	}
-	if (!file)
-		return cli_usage_error("info: which file? (%s help info)", cli_prog);
+	const struct cli_flag flags[] = { { "--json", NULL, &json, NULL }, { 0 } };
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("info", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	long fsize = -1;
 	FILE *f = fopen(file, "rb");
@@ -248,11 +236,3 @@ int cmd_info(int argc, char **argv)
 	weft_replay_free(&rf);
 	return WEFT_EXIT_CLEAN;
 }
-#else
-int cmd_info(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("info: this weft was built without replay files (libzstd-dev)");
-}
-#endif

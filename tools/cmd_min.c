@@ -32,38 +32,20 @@ const char weft_help_min[] =
 	"exit: 1 minimized and written, 0 the input does not fail, 2 usage, 3 I/O or\n"
 	"      format, 4 the written file does not replay, 5 stale file\n";
 
-#ifdef WEFT_HAVE_REPLAY
 int cmd_min(int argc, char **argv)
 {
 	const char *file = NULL, *target = NULL, *outdir = ".", *lock_s = NULL;
 	bool json = false, force = false;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--force")) {
-			force = true;
-		} else if (!strcmp(a, "--target") || !strcmp(a, "--out") || !strcmp(a, "--lock")) {
-			if (!v)
-				return cli_usage_error("min: %s needs a value", a);
-			i++;
-			if (!strcmp(a, "--target"))
-				target = v;
-			else if (!strcmp(a, "--out"))
-				outdir = v;
-			else
-				lock_s = v;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("min: unknown flag '%s' (%s help min)", a, cli_prog);
-		} else if (!file) {
-			file = a;
-		} else {
-			return cli_usage_error("min: unexpected argument '%s'", a);
-		}
-	}
-	if (!file)
-		return cli_usage_error("min: which file? (%s help min)", cli_prog);
+	const struct cli_flag flags[] = {
+		{ "--json", NULL, &json, NULL }, { "--force", NULL, &force, NULL },
+		{ "--target", NULL, NULL, &target }, { "--out", NULL, NULL, &outdir },
+		{ "--lock", NULL, NULL, &lock_s }, { 0 },
+	};
+	int ue = cli_parse_args("min", argc, argv, flags, "file", &file);
+
+	if (ue)
+		return ue;
 	static uint8_t buf[WEFT_REPLAY_MAX_FILE + 1];
 	long n = cli_read_file(file, buf, sizeof(buf));
 	if (n < 0)
@@ -73,12 +55,12 @@ int cmd_min(int argc, char **argv)
 			return cli_usage_error("min: '%s' is a raw input: --target SCENARIO:VARIANT "
 					       "is required", file);
 		unsigned vi;
-		const struct weft_scenario *sc = cli_scenario(target, &vi);
+		enum weft_lock_model lock;
+		int rc;
+		const struct weft_scenario *sc = cli_scenario_lock("min", target, lock_s, &vi, &lock,
+								  &rc);
 		if (!sc)
-			return WEFT_EXIT_USAGE;
-		enum weft_lock_model lock = sc->default_lock;
-		if (lock_s && !cli_parse_lock(lock_s, &lock))
-			return cli_usage_error("min: --lock takes tas or ticket, not '%s'", lock_s);
+			return rc;
 		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
 					   .checks = WEFT_CHECKS_DEFAULT };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
@@ -117,11 +99,3 @@ int cmd_min(int argc, char **argv)
 	weft_replay_free(&rf);
 	return rc;
 }
-#else
-int cmd_min(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("min: this weft was built without replay files (libzstd-dev)");
-}
-#endif

@@ -36,7 +36,6 @@ const char weft_help_replay[] =
 	"      recording reproduced (with --variant: V is clean), 2 usage, 3 I/O or\n"
 	"      format error, 4 DESYNC, 5 stale file or scenario not in this build\n";
 
-#ifdef WEFT_HAVE_REPLAY
 #include "race_diagram.h"
 #include "timeline.h"
 
@@ -145,42 +144,16 @@ int cmd_replay(int argc, char **argv)
 	const char *file = NULL, *tj = NULL, *html = NULL, *variant = NULL;
 	bool full = false, json = false, force = false, quiet = false;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--full")) {
-			full = true;
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--force")) {
-			force = true;
-		} else if (!strcmp(a, "--quiet")) {
-			quiet = true;
-		} else if (!strcmp(a, "--trace-json") || !strcmp(a, "--html") ||
-			   !strcmp(a, "--variant")) {
-			if (!v)
-				return cli_usage_error("replay: %s needs a value", a);
-			i++;
-			if (!strcmp(a, "--trace-json"))
-				tj = v;
-			else if (!strcmp(a, "--html"))
-				html = v;
-			else
-				variant = v;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("replay: unknown flag '%s' (%s help replay)", a,
-					       cli_prog);
-		} else if (!file) {
-			file = a;
-		} else {
-			return cli_usage_error("replay: unexpected argument '%s'", a);
-		}
-	}
-	if (!file)
-		return cli_usage_error("replay: which file? (%s help replay)", cli_prog);
-
+	const struct cli_flag flags[] = {
+		{ "--full", NULL, &full, NULL }, { "--json", NULL, &json, NULL },
+		{ "--force", NULL, &force, NULL }, { "--quiet", NULL, &quiet, NULL },
+		{ "--trace-json", NULL, NULL, &tj }, { "--html", NULL, NULL, &html },
+		{ "--variant", NULL, NULL, &variant }, { 0 },
+	};
 	struct weft_replay rf;
-	int ec;
-	if (weft_cli_load(file, &rf, &ec))
+	int ec = cli_parse_load("replay", argc, argv, flags, &file, &rf);
+
+	if (ec)
 		return ec;
 	const struct weft_scenario *sc;
 	unsigned vi;
@@ -291,11 +264,3 @@ int cmd_replay(int argc, char **argv)
 	weft_replay_free(&rf);
 	return rc;
 }
-#else
-int cmd_replay(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_io_error("replay: this weft was built without replay files (libzstd-dev)");
-}
-#endif

@@ -86,25 +86,6 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The workload section of a scenario's trigger input for variant vi. */
-static size_t trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
-			       size_t cap)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-		return 0;
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 /* Why plain dfs did not certify. */
 static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
@@ -135,23 +116,16 @@ static bool has_trigger(const struct weft_scenario *sc)
 	return false;
 }
 
-/*
- * dfs's default workload: the variant's own trigger, else the first
- * trigger the scenario declares (a fixed variant is certified on the
- * workload that breaks its buggy sibling, as tools/ci/long does), else
- * empty. *from names the variant whose trigger it is (NULL: empty).
- */
+/* dfs's default workload (weft_dfs_workload(), as tools/ci/long certifies
+ * fixed variants); *from names the variant whose trigger it is (NULL:
+ * empty). */
 static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
 				   size_t cap, const char **from)
 {
-	size_t n = trigger_workload(sc, vi, wl, cap);
+	int v;
+	size_t n = weft_dfs_workload(sc, vi, wl, cap, &v);
 
-	*from = n ? sc->variants[vi].name : NULL;
-	for (unsigned v = 0; !n && v < sc->nr_variants; v++) {
-		n = trigger_workload(sc, v, wl, cap);
-		if (n)
-			*from = sc->variants[v].name;
-	}
+	*from = v >= 0 ? sc->variants[v].name : NULL;
 	return n;
 }
 
@@ -497,14 +471,9 @@ int cmd_run(int argc, char **argv)
 
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (bug && outdir && !det_rc && json)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
-#endif
 	char b1[48];
 	if (json) {
 		printf("{\"scenario\": ");
@@ -581,28 +550,12 @@ int cmd_run(int argc, char **argv)
 			       "with every store visible at once does not fail)\n");
 		else if (memory != WEFT_MEM_SC && needs_weak == 0)
 			printf("weak memory: the same schedule fails under --memory sc too\n");
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			char tn[256];
-			printf("reproduce: %s run %s --lock %s%s%s --strategy bytes --input-hex ",
-			       cli_prog, cli_target_name(sc, vi, tn, sizeof(tn)),
-			       lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
-			       memory ? " --memory " : "", memory ? weft_memory_name(memory) : "");
-			cli_hex_print(stdout, repro, repro_len);
-			cli_print_program_args(stdout);
-			printf("\n");
-		}
-#ifdef WEFT_HAVE_REPLAY
+		cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
 		if (outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
 							stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		printf("clean: %s in %.3f s (%s)",
 		       cli_plural(b1, sizeof(b1), m.executions, "execution"), secs, ops->name);

@@ -355,14 +355,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	unsigned found_bound = R.nlv ? R.lv[R.nlv - 1].bound : 0;
 	char artifact[4096] = "";
 	int art_rc = 0;
-#ifndef WEFT_HAVE_REPLAY
-	if (a->outdir)
-		return cli_usage_error("run: --out needs replay files (built without libzstd-dev)");
-#else
 	if (R.bug && a->outdir && !det_rc && a->json)
 		art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len, a->outdir,
 						stderr, artifact, sizeof(artifact));
-#endif
 	if (a->json) {
 		printf("{\"scenario\": ");
 		cli_json_str(stdout, sc->name);
@@ -450,26 +445,12 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			print_levels_text(&R);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		size_t nwit;
-		weft_lockdep_last_witness(&nwit);
-		if (nwit)
-			printf("(the report relies on the lock order of an earlier execution of this "
-			       "run: only its replay file, which carries it, reproduces it alone)\n");
-		else if (repro_len) {
-			char tn[256];
-			printf("reproduce: %s run %s --lock %s --strategy bytes --input-hex ",
-			       cli_prog, cli_target_name(sc, a->vi, tn, sizeof(tn)), lockname);
-			cli_hex_print(stdout, repro, repro_len);
-			cli_print_program_args(stdout);
-			printf("\n");
-		}
-#ifdef WEFT_HAVE_REPLAY
+		cli_print_reproduce(sc, a->vi, a->lock, WEFT_MEM_SC, repro, repro_len);
 		if (a->outdir && !det_rc) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len,
 							a->outdir, stdout, artifact, sizeof(artifact));
 		}
-#endif
 	} else {
 		const char *what = unbounded ? "every interleaving" : NULL;
 		char wbuf[64], b1[48], b2[48];

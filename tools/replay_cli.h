@@ -11,8 +11,9 @@
 
 #include <weft/weft.h>
 
-#ifdef WEFT_HAVE_REPLAY
 #include <weft/replay.h>
+
+#include "cli.h"
 
 /*
  * Minimize a failing bytes input on (sc, vi, lock), store it as a .weft in
@@ -41,9 +42,12 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 /* Load FILE or print why (exit code in *exit_code); 0 on success. */
 int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code);
 
+/* cli_parse_args() of a command on one replay file, then
+ * weft_cli_load() of it into rf. Returns 0, or the exit code. */
+int cli_parse_load(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
+		   const char **file, struct weft_replay *rf);
 /* weft_race_diagram of the last execution. */
 void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
 		      enum weft_lock_model lock, const struct weft_exec_result *r, bool full);
-#endif
 
 #endif

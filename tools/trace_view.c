@@ -42,21 +42,6 @@
 
 /* ----------------------------------------------------------- names */
 
-/* Length of the first component of a field path: up to " ->", "->" or ".". */
-static size_t component(const char *s)
-{
-	size_t i = 0;
-
-	while (s[i] && s[i] != '.' && strncmp(s + i, " ->", 3) && strncmp(s + i, "->", 2))
-		i++;
-	return i;
-}
-
-static size_t separator(const char *s)
-{
-	return *s == '.' ? 1 : !strncmp(s, " ->", 3) ? 3 : !strncmp(s, "->", 2) ? 2 : 0;
-}
-
 static bool name_has_prefix(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -72,33 +57,12 @@ static bool name_has_prefix(const char *name, const char *prefix)
 static void object_of(const struct weft_trace_view *v, uint32_t loc, char *buf, size_t n)
 {
 	weft_describe_loc(v->sc, loc, buf, n);
-	buf[component(buf)] = 0;
+	buf[weft_name_object_len(buf)] = 0;
 }
 
 void weft_trace_pointer_name(const struct weft_trace_view *v, uint32_t off, char *buf, size_t n)
 {
-	char prev[96] = "";
-
-	weft_describe_loc(v->sc, off, buf, n);
-	if (off)
-		weft_describe_loc(v->sc, off - 1, prev, sizeof(prev));
-	/*
-	 * A name is a path: "page 0 ->lru.next", "inactive_list.next". The
-	 * byte before off shares the components of everything that started
-	 * before off; the next component is the largest thing that starts at
-	 * off, and the pointer names it.
-	 */
-	char *a = buf;
-	const char *b = prev;
-	for (;;) {
-		size_t la = component(a), lb = component(b);
-		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
-			a[la] = 0;
-			return;
-		}
-		a += la + separator(a + la);
-		b += lb + separator(b + lb);
-	}
+	weft_describe_pointer(v->sc, off, buf, n);
 }
 
 const char *weft_trace_host_phase(const struct weft_trace_view *v, size_t i)
@@ -830,7 +794,7 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 	case WEFT_EV_ALLOC:
 		/* a region (a page frees its poisoned tail, from ->lru): the
 		 * object it belongs to is what is freed or allocated */
-		obj[component(obj)] = 0;
+		obj[weft_name_object_len(obj)] = 0;
 		snprintf(buf, n, "%s: %s %s", what, e->ev == WEFT_EV_FREE ? "free" : "alloc", obj);
 		break;
 	case WEFT_EV_CHOICE:

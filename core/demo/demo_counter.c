@@ -68,16 +68,12 @@ static void counter_quiesce(void *w)
 			    W->expected - got);
 }
 
-static void counter_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	if (off == offsetof(struct counter_world, plain))
-		snprintf(buf, n, "counter");
-	else if (off == offsetof(struct counter_world, atomic))
-		snprintf(buf, n, "atomic counter");
-	else if (off == offsetof(struct counter_world, lock))
-		snprintf(buf, n, "counter lock");
-	(void)w;
-}
+static const struct weft_field counter_fields[] = {
+	WEFT_FIELD(struct counter_world, plain, "counter"),
+	WEFT_FIELD(struct counter_world, atomic, "atomic counter"),
+	WEFT_FIELD(struct counter_world, lock, "counter lock"),
+	{ 0, NULL },
+};
 
 static const char *const counter_ops[] = { "inc" };
 static const char *const counter_files[] = { "demo_counter.c", NULL };
@@ -105,7 +101,7 @@ const struct weft_scenario weft_scn_demo_counter = {
 	.setup = counter_setup,
 	.thread = counter_thread,
 	.quiesce = counter_quiesce,
-	.describe = counter_describe,
+	.fields = counter_fields,
 	.variants = counter_variants,
 	.nr_variants = 3,
 };

@@ -99,14 +99,11 @@ static void irqlock_quiesce(void *w)
 			    weft_peek(W->count));
 }
 
-static void irqlock_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct irqlock_world, lock))
-		snprintf(buf, n, "lock");
-	else if (off == offsetof(struct irqlock_world, count))
-		snprintf(buf, n, "count");
-}
+static const struct weft_field irqlock_fields[] = {
+	WEFT_FIELD(struct irqlock_world, lock, "lock"),
+	WEFT_FIELD(struct irqlock_world, count, "count"),
+	{ 0, NULL },
+};
 
 static const struct weft_irq irqlock_irqs[] = {
 	{ "dev_irq", WEFT_HARDIRQ, 1u << 0, irqlock_handler, true },
@@ -136,7 +133,7 @@ const struct weft_scenario weft_scn_demo_irq_lock = {
 	.setup = irqlock_setup,
 	.thread = irqlock_thread,
 	.quiesce = irqlock_quiesce,
-	.describe = irqlock_describe,
+	.fields = irqlock_fields,
 	.variants = irqlock_variants,
 	.nr_variants = 2,
 	.irqs = irqlock_irqs,

@@ -35,16 +35,12 @@ static void abba_thread(void *w, unsigned tid)
 	spin_unlock(first);
 }
 
-static void abba_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct abba_world, a))
-		snprintf(buf, n, "lock A");
-	else if (off == offsetof(struct abba_world, b))
-		snprintf(buf, n, "lock B");
-	else if (off == offsetof(struct abba_world, x))
-		snprintf(buf, n, "x");
-}
+static const struct weft_field abba_fields[] = {
+	WEFT_FIELD(struct abba_world, a, "lock A"),
+	WEFT_FIELD(struct abba_world, b, "lock B"),
+	WEFT_FIELD(struct abba_world, x, "x"),
+	{ 0, NULL },
+};
 
 static const char *const abba_ops[] = { "nop" };
 static const char *const abba_files[] = { "demo_locks.c", NULL };
@@ -69,7 +65,7 @@ const struct weft_scenario weft_scn_demo_abba = {
 	.files = abba_files,
 	.setup = abba_setup,
 	.thread = abba_thread,
-	.describe = abba_describe,
+	.fields = abba_fields,
 	.variants = abba_variants,
 	.nr_variants = 2,
 	/* the deadlock detector's demo: lockdep-lite would report the
@@ -129,16 +125,12 @@ static void barge_setup(void *w, unsigned variant, const struct weft_workload *w
 	(void)wl;
 }
 
-static void barge_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct barge_world, l))
-		snprintf(buf, n, "lock");
-	else if (off == offsetof(struct barge_world, in_cs1))
-		snprintf(buf, n, "in_cs1");
-	else if (off == offsetof(struct barge_world, x))
-		snprintf(buf, n, "x");
-}
+static const struct weft_field barge_fields[] = {
+	WEFT_FIELD(struct barge_world, l, "lock"),
+	WEFT_FIELD(struct barge_world, in_cs1, "in_cs1"),
+	WEFT_FIELD(struct barge_world, x, "x"),
+	{ 0, NULL },
+};
 
 static const struct weft_variant barge_variants[] = {
 	{ "barging", NULL, true, "checks T0's state before queueing, expects FIFO",
@@ -160,7 +152,7 @@ const struct weft_scenario weft_scn_demo_barging = {
 	.files = abba_files,
 	.setup = barge_setup,
 	.thread = barge_thread,
-	.describe = barge_describe,
+	.fields = barge_fields,
 	.variants = barge_variants,
 	.nr_variants = 2,
 };

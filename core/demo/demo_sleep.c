@@ -117,22 +117,15 @@ static void mutex_quiesce(void *w)
 			    weft_peek(W->dev.owner), weft_peek(W->dev_sem.count));
 }
 
-static void mutex_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct mutex_world, a))
-		snprintf(buf, n, "mutex A");
-	else if (off == offsetof(struct mutex_world, b))
-		snprintf(buf, n, "mutex B");
-	else if (off == offsetof(struct mutex_world, dev))
-		snprintf(buf, n, "device mutex");
-	else if (off == offsetof(struct mutex_world, dev_sem))
-		snprintf(buf, n, "device semaphore");
-	else if (off == offsetof(struct mutex_world, started))
-		snprintf(buf, n, "started");
-	else if (off == offsetof(struct mutex_world, x))
-		snprintf(buf, n, "x");
-}
+static const struct weft_field mutex_fields[] = {
+	WEFT_FIELD(struct mutex_world, a, "mutex A"),
+	WEFT_FIELD(struct mutex_world, b, "mutex B"),
+	WEFT_FIELD(struct mutex_world, dev, "device mutex"),
+	WEFT_FIELD(struct mutex_world, dev_sem, "device semaphore"),
+	WEFT_FIELD(struct mutex_world, started, "started"),
+	WEFT_FIELD(struct mutex_world, x, "x"),
+	{ 0, NULL },
+};
 
 static const char *const sleep_files[] = { "demo_sleep.c", NULL };
 
@@ -173,7 +166,7 @@ const struct weft_scenario weft_scn_demo_mutex = {
 	.setup = mutex_setup,
 	.thread = mutex_thread,
 	.quiesce = mutex_quiesce,
-	.describe = mutex_describe,
+	.fields = mutex_fields,
 	.variants = mutex_variants,
 	.nr_variants = 4,
 	.triggers = mutex_triggers,
@@ -233,14 +226,11 @@ static void rwsem_thread(void *w, unsigned tid)
 	}
 }
 
-static void rwsem_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct rwsem_world, sem))
-		snprintf(buf, n, "rwsem");
-	else if (off == offsetof(struct rwsem_world, data))
-		snprintf(buf, n, "data");
-}
+static const struct weft_field rwsem_fields[] = {
+	WEFT_FIELD(struct rwsem_world, sem, "rwsem"),
+	WEFT_FIELD(struct rwsem_world, data, "data"),
+	{ 0, NULL },
+};
 
 static const struct weft_variant rwsem_variants[] = {
 	{ "recursive-read", NULL, true, "T0 takes the read lock twice while T1 waits to write",
@@ -268,7 +258,7 @@ const struct weft_scenario weft_scn_demo_rwsem = {
 	.files = sleep_files,
 	.setup = rwsem_setup,
 	.thread = rwsem_thread,
-	.describe = rwsem_describe,
+	.fields = rwsem_fields,
 	.variants = rwsem_variants,
 	.nr_variants = 2,
 	.triggers = rwsem_triggers,

@@ -375,23 +375,14 @@ void weft_page_ref_unfreeze(struct weft_mm *mm, struct weft_page *p, int count)
 
 unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s)
 {
-	unsigned long v = 0;
-
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-		v += mm->stat[t][s];
-	return v;
+	return weft_stat_sum(&mm->stat[0][0], WEFT_MM_NR_STATS, WEFT_MAX_THREADS, s);
 }
 
 unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
 		       unsigned max)
 {
-	unsigned n = 0;
-
-	for (unsigned s = 0; s < WEFT_MM_NR_STATS && n < max; s++, n++) {
-		names[n] = weft_mm_stat_names[s];
-		vals[n] = weft_mm_stat_sum(mm, (enum weft_mm_stat)s);
-	}
-	return n;
+	return weft_stat_rows(weft_mm_stat_names, WEFT_MM_NR_STATS, &mm->stat[0][0],
+			      WEFT_MAX_THREADS, names, vals, max);
 }
 
 /* --------------------------------------------------------------- audits */

@@ -1107,9 +1107,32 @@ uint32_t weft_swap_state_bucket(const struct weft_swap_info *si, const void *wor
 
 unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap_stat s)
 {
-	unsigned long sum = 0;
+	return weft_stat_sum(&si->stat[0][0], WEFT_SWAP_NR_STATS, WEFT_MAX_THREADS, s);
+}
 
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-		sum += si->stat[t][s];
-	return sum;
+unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
+			 unsigned max)
+{
+	return weft_stat_rows(weft_swap_stat_names, WEFT_SWAP_NR_STATS, &si->stat[0][0],
+			      WEFT_MAX_THREADS, names, vals, max);
+}
+
+bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,
+				 unsigned nr_pts, const void *world, uint32_t off, char *buf,
+				 size_t n)
+{
+	if (weft_swap_describe(si, world, off, buf, n))
+		return true;
+	for (unsigned p = 0; p < nr_pts; p++)
+		if (weft_pgtable_describe(&pts[p], p, world, off, buf, n))
+			return true;
+	return false;
+}
+
+uint32_t weft_swap_mm_state_bucket(const struct weft_swap_info *si, const void *world,
+				   uint32_t off)
+{
+	uint32_t b = weft_swap_state_bucket(si, world, off);
+
+	return b ? b : weft_mm_state_bucket(si->mm, world, off);
 }

@@ -288,11 +288,7 @@ static void z10_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z10_world *W = w;
 
 	W->variant = variant < Z10_NR_VARIANTS ? variant : Z10_V_FIX;
-	for (unsigned t = 0; t < Z10_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z10_MAX_OPS ? wl->nr_ops[t] : Z10_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z10_THREADS, Z10_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z10_PAGES, false);
 	weft_pgtable_init(&W->pt, Z10_PTES);
 	/* pages A and B mapped in the VM_LOCKED vma (the allocation's
@@ -379,17 +375,10 @@ static void z10_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z10_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z10_stat_names, Z10_NR_STATS, &W->stat[0][0], Z10_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z10_NR_STATS && n < max; s++, n++) {
-		names[n] = z10_stat_names[s];
-		vals[n] = 0;
-		for (unsigned t = 0; t < Z10_THREADS; t++)
-			vals[n] += W->stat[t][s];
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */

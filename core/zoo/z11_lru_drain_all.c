@@ -168,11 +168,7 @@ static void z11_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z11_world *W = w;
 
 	W->variant = variant < Z11_NR_VARIANTS ? variant : Z11_V_FIX;
-	for (unsigned t = 0; t < Z11_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z11_MAX_OPS ? wl->nr_ops[t] : Z11_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z11_THREADS, Z11_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z11_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
@@ -513,19 +509,10 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z11_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z11_stat_names, Z11_NR_STATS, &W->stat[0][0], Z11_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z11_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z11_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z11_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* A batch counter: which CPU and how full; the generation: its value; a

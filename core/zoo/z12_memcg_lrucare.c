@@ -154,11 +154,7 @@ static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z12_world *W = w;
 
 	W->variant = variant < Z12_NR_VARIANTS ? variant : Z12_V_FIX;
-	for (unsigned t = 0; t < Z12_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z12_MAX_OPS ? wl->nr_ops[t] : Z12_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z12_THREADS, Z12_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z12_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, 1);
@@ -464,17 +460,9 @@ static void z12_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z12_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z12_world *W = w;
-	unsigned n = 0;
 
-	for (unsigned s = 0; s < Z12_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t <= Z12_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z12_stat_names[s];
-		vals[n] = v;
-	}
-	return n;
+	return weft_stat_rows(z12_stat_names, Z12_NR_STATS, &W->stat[0][0], Z12_THREADS + 1, names,
+			      vals, max);
 }
 
 /* A page_cgroup: used and owner; a page field: the page model's bucket. */

@@ -181,11 +181,7 @@ static void z13_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z13_world *W = w;
 
 	W->variant = variant < Z13_NR_VARIANTS ? variant : Z13_V_FIX;
-	for (unsigned t = 0; t < Z13_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z13_MAX_OPS ? wl->nr_ops[t] : Z13_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z13_THREADS, Z13_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	for (unsigned z = 1; z < Z13_NR_ZONES; z++)
 		spin_lock_init(&W->zones[z].lock);
 	W->zones[Z13_ZONE_NORMAL].free = W->zones[Z13_ZONE_NORMAL].managed = Z13_NORMAL_PAGES;
@@ -580,17 +576,9 @@ static void z13_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z13_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z13_world *W = w;
-	unsigned n = 0;
 
-	for (unsigned s = 0; s < Z13_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t <= Z13_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z13_stat_names[s];
-		vals[n] = v;
-	}
-	return n;
+	return weft_stat_rows(z13_stat_names, Z13_NR_STATS, &W->stat[0][0], Z13_THREADS + 1, names,
+			      vals, max);
 }
 
 /* The sequence's parity, the zonerefs' contents, a zone's free count. */

@@ -85,11 +85,7 @@ static void z2_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	};
 
 	W->variant = variant < 3 ? z2_variants[variant].id : Z2_V3;
-	for (unsigned t = 0; t < Z2_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z2_MAX_OPS ? wl->nr_ops[t] : Z2_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z2_THREADS, Z2_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z2_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z2_SLOTS, Z2_RET_BATCH,
 		       mode[W->variant]);
@@ -153,22 +149,15 @@ static void z2_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct z2_world *W = w;
 
-	if (weft_swap_describe(&W->si, w, off, buf, n))
-		return;
-	if (weft_pgtable_describe(&W->pt, 0, w, off, buf, n))
-		return;
-	weft_mm_describe(&W->mm, w, off, buf, n);
+	if (!weft_swap_pgtables_describe(&W->si, &W->pt, 1, w, off, buf, n))
+		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
 static unsigned z2_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z2_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_swap_stats(&W->si, names, vals, max);
 
-	for (unsigned s = 0; s < WEFT_SWAP_NR_STATS && n < max; s++, n++) {
-		names[n] = weft_swap_stat_names[s];
-		vals[n] = weft_swap_stat_sum(&W->si, (enum weft_swap_stat)s);
-	}
 	static const enum weft_mm_stat mm_stats[] = {
 		WEFT_MM_STAT_PAGE_ALLOC, WEFT_MM_STAT_PAGE_FREE, WEFT_MM_STAT_TESTZERO,
 	};
@@ -182,9 +171,8 @@ static unsigned z2_stats(const void *w, const char **names, uint64_t *vals, unsi
 static uint32_t z2_state_bucket(const void *w, uint32_t off)
 {
 	const struct z2_world *W = w;
-	uint32_t b = weft_swap_state_bucket(&W->si, w, off);
 
-	return b ? b : weft_mm_state_bucket(&W->mm, w, off);
+	return weft_swap_mm_state_bucket(&W->si, w, off);
 }
 
 static const char *const z2_opnames[Z2_NR_OPS] = {

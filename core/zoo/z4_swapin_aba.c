@@ -142,11 +142,7 @@ static void z4_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z4_world *W = w;
 
 	W->variant = variant;
-	for (unsigned t = 0; t < Z4_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z4_MAX_OPS ? wl->nr_ops[t] : Z4_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z4_THREADS, Z4_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z4_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z4_SLOTS, 0, WEFT_SWAP_FREE_PER_ENTRY);
 	weft_pgtable_init(&W->pt, Z4_PTES);
@@ -385,39 +381,25 @@ static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct z4_world *W = w;
 
-	if (weft_swap_describe(&W->si, w, off, buf, n))
-		return;
-	if (weft_pgtable_describe(&W->pt, 0, w, off, buf, n))
-		return;
-	weft_mm_describe(&W->mm, w, off, buf, n);
+	if (!weft_swap_pgtables_describe(&W->si, &W->pt, 1, w, off, buf, n))
+		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
 static unsigned z4_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z4_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z4_stat_names, Z4_NR_STATS, &W->stat[0][0], WEFT_MAX_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z4_NR_STATS && n < max; s++, n++) {
-		names[n] = z4_stat_names[s];
-		vals[n] = 0;
-		for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-			vals[n] += W->stat[t][s];
-	}
-	for (unsigned s = 0; s < WEFT_SWAP_NR_STATS && n < max; s++, n++) {
-		names[n] = weft_swap_stat_names[s];
-		vals[n] = weft_swap_stat_sum(&W->si, (enum weft_swap_stat)s);
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 static uint32_t z4_state_bucket(const void *w, uint32_t off)
 {
 	const struct z4_world *W = w;
-	uint32_t b = weft_swap_state_bucket(&W->si, w, off);
 
-	return b ? b : weft_mm_state_bucket(&W->mm, w, off);
+	return weft_swap_mm_state_bucket(&W->si, w, off);
 }
 
 static const char *const z4_opnames[Z4_NR_OPS] = {

@@ -129,11 +129,7 @@ static void z5_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z5_world *W = w;
 
 	W->variant = variant < Z5_NR_VARIANTS ? variant : Z5_V_FIX;
-	for (unsigned t = 0; t < Z5_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z5_MAX_OPS ? wl->nr_ops[t] : Z5_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z5_THREADS, Z5_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z5_PAGES, false);
 	weft_swap11_init(&W->si, &W->mm, Z5_SLOTS);
 	WRITE_ONCE(W->inode.next_index, (uint32_t)Z5_INDEX);
@@ -542,19 +538,10 @@ static void z5_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z5_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z5_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z5_stat_names, Z5_NR_STATS, &W->stat[0][0], Z5_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z5_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z5_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z5_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* A swap_map byte (count class x HAS_CACHE x slot); an index's swap entry

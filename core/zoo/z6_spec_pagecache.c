@@ -145,11 +145,7 @@ static void z6_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z6_world *W = w;
 
 	W->variant = variant < Z6_NR_VARIANTS ? variant : Z6_V_FIX;
-	for (unsigned t = 0; t < Z6_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z6_MAX_OPS ? wl->nr_ops[t] : Z6_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z6_THREADS, Z6_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z6_PAGES, false);
 	for (unsigned s = 0; s < Z6_SLOTS; s++) {
 		/* the allocation's reference becomes the page cache's */
@@ -598,19 +594,10 @@ static void z6_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z6_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z6_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z6_stat_names, Z6_NR_STATS, &W->stat[0][0], Z6_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z6_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z6_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z6_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* A slot write: which page it now names (0 none); a page field: the page

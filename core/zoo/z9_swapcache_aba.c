@@ -649,11 +649,7 @@ static void z9_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z9_world *W = w;
 
 	W->variant = variant < Z9_NR_VARIANTS ? variant : Z9_V_FIX;
-	for (unsigned t = 0; t < Z9_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z9_MAX_OPS ? wl->nr_ops[t] : Z9_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z9_THREADS, Z9_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z9_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z9_SLOTS, 0, WEFT_SWAP_FREE_PER_ENTRY);
 	for (unsigned p = 0; p < Z9_PROCS; p++)
@@ -758,11 +754,8 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 	const struct z9_world *W = w;
 	uint32_t wr = (uint32_t)offsetof(struct z9_world, writable);
 
-	if (weft_swap_describe(&W->si, w, off, buf, n))
+	if (weft_swap_pgtables_describe(&W->si, W->pt, Z9_PROCS, w, off, buf, n))
 		return;
-	for (unsigned p = 0; p < Z9_PROCS; p++)
-		if (weft_pgtable_describe(&W->pt[p], p, w, off, buf, n))
-			return;
 	if (off >= wr && off < wr + sizeof(W->writable)) {
 		unsigned i = off - wr;
 		snprintf(buf, n, "P%u pte %u write bit", i / Z9_PTES, i % Z9_PTES);
@@ -774,21 +767,11 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z9_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z9_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z9_stat_names, Z9_NR_STATS, &W->stat[0][0], Z9_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z9_NR_STATS && n < max; s++, n++) {
-		names[n] = z9_stat_names[s];
-		vals[n] = 0;
-		for (unsigned t = 0; t < Z9_THREADS; t++)
-			vals[n] += W->stat[t][s];
-	}
-	for (unsigned s = 0; s < WEFT_SWAP_NR_STATS && n < max; s++, n++) {
-		names[n] = weft_swap_stat_names[s];
-		vals[n] = weft_swap_stat_sum(&W->si, (enum weft_swap_stat)s);
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* A swap_map byte (count 0/1/many x HAS_CACHE x slot); a page field: the

@@ -28,13 +28,6 @@ static void ia_handler(void *w, unsigned irq)
 	(void)READ_ONCE(W->x);
 }
 
-static void ia_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)v;
-	(void)wl;
-}
-
 static void ia_thread(void *w, unsigned tid)
 {
 	struct ia_world *W = w;
@@ -57,7 +50,7 @@ static const struct weft_irq ia_irqs[] = {
 static const struct weft_scenario ia_sc = {
 	.name = "irq-again-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
 	.cpu_of = ia_cpu_of, .world_size = sizeof(struct ia_world), .nr_opcodes = 1,
-	.opnames = ia_ops, .max_ops = 1, .decision_hint = 1024, .setup = ia_setup,
+	.opnames = ia_ops, .max_ops = 1, .decision_hint = 1024,
 	.thread = ia_thread, .variants = ia_variants, .nr_variants = 1, .irqs = ia_irqs,
 	.nr_irqs = 1,
 };

@@ -80,7 +80,7 @@ static void noop_work(struct work_struct *w)
 /* One misuse each; p is outside the world. Some are thread-only (the
  * host context refuses them before looking at the object). */
 #define CASES(X)                                                                \
-	X(read_once, READ_ONCE(*(uint64_t *)p))                                 \
+	X(read_once, (void)READ_ONCE(*(uint64_t *)p))                               \
 	X(write_once, WRITE_ONCE(*(uint64_t *)p, 1))                            \
 	X(atomic_inc, atomic_inc((atomic_t *)p))                                \
 	X(cmpxchg, (void)cmpxchg((uint64_t *)p, 0, 1))                          \

@@ -45,8 +45,11 @@ static inline struct d_run d_dfs(const struct weft_scenario *sc, unsigned varian
 	return out;
 }
 
-/* The race diagram of the last execution (the caller frees it). */
-static inline char *d_diagram(const struct d_run *run, bool full)
+/* What draw(f, view, how) writes about the last execution, in a string
+ * (the caller frees it). */
+static inline char *d_render(const struct d_run *run,
+			     void (*draw)(FILE *f, const struct weft_trace_view *v, bool how),
+			     bool how)
 {
 	struct weft_trace_view v = { .sc = run->o.sc, .variant = run->o.variant,
 				     .lock = run->o.lock, .r = &run->r };
@@ -56,30 +59,35 @@ static inline char *d_diagram(const struct d_run *run, bool full)
 
 	v.ev = weft_last_events(&v.n);
 	weft_trace_view_init(&v);
-	weft_race_diagram(f, &v, full);
+	draw(f, &v, how);
 	weft_trace_view_fini(&v);
 	fclose(f);
 	return out;
 }
 
+static inline void d_draw_diagram(FILE *f, const struct weft_trace_view *v, bool full)
+{
+	weft_race_diagram(f, v, full);
+}
+
+static inline void d_draw_timeline(FILE *f, const struct weft_trace_view *v, bool html)
+{
+	if (html)
+		weft_timeline_html(f, v);
+	else
+		weft_timeline_chrome_json(f, v);
+}
+
+/* The race diagram of the last execution (the caller frees it). */
+static inline char *d_diagram(const struct d_run *run, bool full)
+{
+	return d_render(run, d_draw_diagram, full);
+}
+
 /* A timeline of the last execution (html or Chrome JSON) in a string. */
 static inline char *d_timeline(const struct d_run *run, bool html)
 {
-	struct weft_trace_view v = { .sc = run->o.sc, .variant = run->o.variant,
-				     .lock = run->o.lock, .r = &run->r };
-	char *out = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&out, &len);
-
-	v.ev = weft_last_events(&v.n);
-	weft_trace_view_init(&v);
-	if (html)
-		weft_timeline_html(f, &v);
-	else
-		weft_timeline_chrome_json(f, &v);
-	weft_trace_view_fini(&v);
-	fclose(f);
-	return out;
+	return d_render(run, d_draw_timeline, html);
 }
 
 /* Does some line of text contain every one of the words (in order)? */

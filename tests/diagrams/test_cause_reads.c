@@ -19,6 +19,7 @@
 #include <weft/replay.h>
 
 #include "diag_test.h"
+#include "regressions.h"
 
 /* The stores the rule wants kept, checked against the view. */
 static unsigned check_view(const char *what, const struct weft_trace_view *v)
@@ -106,24 +107,19 @@ int main(void)
 static void regressions(const char *dir)
 {
 	DIR *d = opendir(dir);
-	struct dirent *de;
 	unsigned files = 0, wanted = 0;
+	char path[4096], err[300];
+	struct weft_replay rf;
 
 	CHECK(d != NULL, "cannot open %s", dir);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".weft"))
-			continue;
-		char path[4096], err[300];
-		struct weft_replay rf;
+	while (regression_next(d, dir, path, sizeof(path), &rf)) {
 		const struct weft_scenario *sc;
 		unsigned vi;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (weft_replay_load(path, &rf, err, sizeof(err)) ||
-		    weft_replay_bind(&rf, &sc, &vi, err, sizeof(err))) {
+		if (weft_replay_bind(&rf, &sc, &vi, err, sizeof(err))) {
 			CHECK(0, "%s: %s", path, err);
+			weft_replay_free(&rf);
 			continue;
 		}
 		struct weft_replay_check c;
@@ -132,7 +128,7 @@ static void regressions(const char *dir)
 						     .lock = (enum weft_lock_model)rf.lock, .r = &c.r };
 			v.ev = weft_last_events(&v.n);
 			weft_trace_view_init(&v);
-			wanted += check_view(de->d_name, &v);
+			wanted += check_view(strrchr(path, '/') + 1, &v);
 			weft_trace_view_fini(&v);
 			files++;
 		} else {

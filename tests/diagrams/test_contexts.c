@@ -132,13 +132,6 @@ struct sirq_world {
 	int count;
 };
 
-static void sirq_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)variant;
-	(void)wl;
-}
-
 static void sirq_thread(void *w, unsigned tid)
 {
 	struct sirq_world *W = w;
@@ -168,12 +161,10 @@ static void sirq_quiesce(void *w)
 			    "count is %d", weft_peek(W->count));
 }
 
-static void sirq_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct sirq_world, count))
-		snprintf(buf, n, "count");
-}
+static const struct weft_field sirq_fields[] = {
+	WEFT_FIELD(struct sirq_world, count, "count"),
+	{ 0, NULL },
+};
 
 static const struct weft_irq sirq_irqs[] = {
 	{ "net_rx", WEFT_SOFTIRQ, 1u, sirq_handler, true },
@@ -192,10 +183,9 @@ static const struct weft_scenario sirq_scn = {
 	.opnames = one_op,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.setup = sirq_setup,
 	.thread = sirq_thread,
 	.quiesce = sirq_quiesce,
-	.describe = sirq_describe,
+	.fields = sirq_fields,
 	.variants = sirq_variants,
 	.nr_variants = 1,
 	.irqs = sirq_irqs,
@@ -387,7 +377,6 @@ static const struct weft_scenario mig_scn = {
 	.opnames = one_op,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.setup = sirq_setup,
 	.thread = mig_thread,
 	.quiesce = mig_quiesce,
 	.describe = mig_describe,

@@ -71,26 +71,6 @@ static bool set_has(const struct set *s, uint64_t h)
 	return false;
 }
 
-static size_t trigger(const struct weft_scenario *sc, uint8_t *wl, size_t cap)
-{
-	struct weft_input in;
-
-	for (unsigned v = 0; v < sc->nr_variants; v++) {
-		if (!sc->triggers || !sc->trigger_lens || !sc->triggers[v])
-			continue;
-		weft_input_decode(&in, sc->triggers[v], sc->trigger_lens[v]);
-		if (1 + 2 * (size_t)in.nr_wl_ops > cap)
-			return 0;
-		wl[0] = (uint8_t)in.nr_wl_ops;
-		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-			wl[1 + 2 * k] = in.wl[k].t_op;
-			wl[2 + 2 * k] = in.wl[k].arg;
-		}
-		return 1 + 2 * (size_t)in.nr_wl_ops;
-	}
-	return 0;
-}
-
 struct outcome {
 	uint64_t execs;
 	bool complete, bug;
@@ -254,7 +234,7 @@ static void families(unsigned bound)
 	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
 		const struct weft_scenario *sc = weft_scenarios[i];
 		uint8_t wl[WEFT_INPUT_MAX];
-		size_t wl_len = trigger(sc, wl, sizeof(wl));
+		size_t wl_len = weft_dfs_workload(sc, 0, wl, sizeof(wl), NULL);
 		for (unsigned vi = 0; vi < sc->nr_variants; vi++) {
 			if (sc->variants[vi].buggy)
 				continue;
@@ -325,7 +305,7 @@ static void buggy(unsigned bound)
 				}
 			}
 			if (!wl_len)
-				wl_len = trigger(sc, wl, sizeof(wl));
+				wl_len = weft_dfs_workload(sc, 0, wl, sizeof(wl), NULL);
 			struct outcome a = run_dfs(sc, vi, bound, wl, wl_len, NULL);
 			if (!a.bug)
 				continue;

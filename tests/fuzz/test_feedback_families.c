@@ -48,13 +48,6 @@ struct fw {
 enum { B_RW, B_WRITE_ONLY, B_LOCK };
 static unsigned behaviour;
 
-static void fw_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)variant;
-	(void)wl;
-}
-
 static void fw_thread(void *w, unsigned tid)
 {
 	struct fw *W = w;
@@ -94,7 +87,6 @@ static struct weft_scenario fw_sc = {
 	.world_size = sizeof(struct fw),
 	.nr_opcodes = 1,
 	.max_ops = 1,
-	.setup = fw_setup,
 	.thread = fw_thread,
 	.variants = fw_variants,
 	.nr_variants = 1,

@@ -12,7 +12,7 @@
  *    under random and pct over generated workloads, which reach its
  *    trylock-failed skip.
  */
-#include "mm_run.h"
+#include "zoo_test.h"
 
 /* dfs on the trigger workload, counting only reports of kind `only`
  * (WEFT_KIND_NONE: any) as in `weft run --kind`. */
@@ -85,7 +85,6 @@ int main(void)
 	mm_silent("z10-mlock:fix", "random", 50000, 7, &c);
 	mm_require_counters("z10-mlock:fix", &c, must, sizeof(must) / sizeof(must[0]));
 	CHECK(mm_counter(&c, "bad_page_mlocked") == 0, "fix: an mlocked page was freed");
-	memset(&c, 0, sizeof(c));
-	mm_silent("z10-mlock:fix", "pct", 30000, 11, &c);
+	zoo_silent("z10-mlock:fix", "pct", 30000, 11, NULL, 0);
 	return check_done();
 }

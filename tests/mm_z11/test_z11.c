@@ -14,7 +14,7 @@
  *    pct, and the generated workloads reach the piggyback and the busy
  *    (legitimately) pages.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z11 "z11-lru-drain-all:z11"
 #define Z11_FIX "z11-lru-drain-all:fix"
@@ -22,26 +22,22 @@
 
 int main(void)
 {
-	zc_trigger(Z11, Z11, WEFT_KIND_ASSERT, 0, "z11_remove_mapping", "invalidate_bdev");
-	zc_trigger(Z11_FIX, Z11, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(Z11, Z11, WEFT_KIND_ASSERT, 0, "z11_remove_mapping", "invalidate_bdev");
+	zoo_trigger(Z11_FIX, Z11, WEFT_KIND_NONE, 0, NULL, NULL);
 
-	zc_dfs_minimal(Z11, NULL, 0, WEFT_KIND_ASSERT);
-	zc_dfs_minimal(Z11, NOFLUSH, 1, WEFT_KIND_ASSERT);
-	zc_dfs_clean(Z11_FIX, NULL, 1);
-	zc_dfs_clean(Z11_FIX, NOFLUSH, 2);
+	zoo_dfs_minimal(Z11, NULL, 0, WEFT_KIND_ASSERT);
+	zoo_dfs_minimal(Z11, NOFLUSH, 1, WEFT_KIND_ASSERT);
+	zoo_dfs_clean(Z11_FIX, NULL, 1);
+	zoo_dfs_clean(Z11_FIX, NOFLUSH, 2);
 
-	zc_search(Z11, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zc_search(Z11, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search(Z11, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search(Z11, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
 
 	static const char *const must[] = {
 		"lru_add_drain_all_piggybacked", "lru_add_drain_work_queued",
 		"invalidate_removed", "invalidate_busy",
 	};
-	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z11_FIX, "random", 20000, 7, &c);
-	mm_require_counters(Z11_FIX, &c, must, sizeof(must) / sizeof(must[0]));
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z11_FIX, "pct", 20000, 11, &c);
+	zoo_silent(Z11_FIX, "random", 20000, 7, must, ZOO_N(must));
+	zoo_silent(Z11_FIX, "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

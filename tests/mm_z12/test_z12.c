@@ -13,31 +13,27 @@
  *    random and pct, and the generated workloads reach the lrucare charge,
  *    the uncharge and the interrupt's rotation.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define Z12 "z12-memcg-lrucare:z12"
 #define Z12_FIX "z12-memcg-lrucare:fix"
 
 int main(void)
 {
-	zc_trigger(Z12, Z12, WEFT_KIND_DEADLOCK, 1, "fbatch_move_lru", "spin_lock_irqsave");
-	zc_trigger(Z12_FIX, Z12, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(Z12, Z12, WEFT_KIND_DEADLOCK, 1, "fbatch_move_lru", "spin_lock_irqsave");
+	zoo_trigger(Z12_FIX, Z12, WEFT_KIND_NONE, 0, NULL, NULL);
 
-	zc_dfs_minimal(Z12, NULL, 1, WEFT_KIND_DEADLOCK);
-	zc_dfs_clean(Z12_FIX, NULL, 2);
+	zoo_dfs_minimal(Z12, NULL, 1, WEFT_KIND_DEADLOCK);
+	zoo_dfs_clean(Z12_FIX, NULL, 2);
 
-	zc_search(Z12, "random", 0, 5, 20000, WEFT_KIND_DEADLOCK);
-	zc_search(Z12, "pct", 2, 5, 50000, WEFT_KIND_DEADLOCK);
+	zoo_search(Z12, "random", 0, 5, 20000, WEFT_KIND_DEADLOCK);
+	zoo_search(Z12, "pct", 2, 5, 50000, WEFT_KIND_DEADLOCK);
 
 	static const char *const must[] = {
 		"commit_charge_lrucare", "lrucare_took_off_lru", "uncharge", "move_account",
 		"end_page_writeback", "rotate_reclaimable_page",
 	};
-	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z12_FIX, "random", 20000, 7, &c);
-	mm_require_counters(Z12_FIX, &c, must, sizeof(must) / sizeof(must[0]));
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z12_FIX, "pct", 20000, 11, &c);
+	zoo_silent(Z12_FIX, "random", 20000, 7, must, ZOO_N(must));
+	zoo_silent(Z12_FIX, "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

@@ -20,7 +20,7 @@
  *    the rebuild, the slowpath restart, the atomic allocations and the
  *    deferred printk.
  */
-#include "zoo_ctx_checks.h"
+#include "zoo_test.h"
 
 #define NOSEQ "z13-zonelist-seq:noseq"
 #define Z13 "z13-zonelist-seq:z13"
@@ -77,33 +77,29 @@ static void tty_shape(void)
 
 int main(void)
 {
-	zc_trigger(NOSEQ, NOSEQ, WEFT_KIND_ASSERT, 1, "z13_alloc", "__alloc_pages_may_oom");
-	zc_trigger(Z13, Z13, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
-	zc_trigger(Z13_FIX, Z13, WEFT_KIND_NONE, 0, NULL, NULL);
-	zc_trigger(Z13_FIX, NOSEQ, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(NOSEQ, NOSEQ, WEFT_KIND_ASSERT, 1, "z13_alloc", "__alloc_pages_may_oom");
+	zoo_trigger(Z13, Z13, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
+	zoo_trigger(Z13_FIX, Z13, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger(Z13_FIX, NOSEQ, WEFT_KIND_NONE, 0, NULL, NULL);
 
-	zc_dfs_minimal(NOSEQ, WL_NOSEQ, 1, WEFT_KIND_ASSERT);
-	zc_dfs_minimal(Z13, WL_IRQ, 1, WEFT_KIND_LIVELOCK);
-	zc_dfs_minimal(Z13, WL_TTY, 1, WEFT_KIND_LIVELOCK);
+	zoo_dfs_minimal(NOSEQ, WL_NOSEQ, 1, WEFT_KIND_ASSERT);
+	zoo_dfs_minimal(Z13, WL_IRQ, 1, WEFT_KIND_LIVELOCK);
+	zoo_dfs_minimal(Z13, WL_TTY, 1, WEFT_KIND_LIVELOCK);
 	tty_shape();
-	zc_dfs_clean(Z13_FIX, WL_NOSEQ, 2);
-	zc_dfs_clean(Z13_FIX, WL_IRQ, 2);
-	zc_dfs_clean(Z13_FIX, WL_TTY, 2);
+	zoo_dfs_clean(Z13_FIX, WL_NOSEQ, 2);
+	zoo_dfs_clean(Z13_FIX, WL_IRQ, 2);
+	zoo_dfs_clean(Z13_FIX, WL_TTY, 2);
 
-	zc_search(NOSEQ, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zc_search(NOSEQ, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
-	zc_search(Z13, "random", 0, 5, 20000, WEFT_KIND_LIVELOCK);
-	zc_search(Z13, "pct", 2, 5, 20000, WEFT_KIND_LIVELOCK);
+	zoo_search(NOSEQ, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search(NOSEQ, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search(Z13, "random", 0, 5, 20000, WEFT_KIND_LIVELOCK);
+	zoo_search(Z13, "pct", 2, 5, 20000, WEFT_KIND_LIVELOCK);
 
 	static const char *const must[] = {
 		"build_all_zonelists", "slowpath_restart_zonelist_changed", "alloc_pages",
 		"alloc_pages_atomic", "read_seqbegin_spins", "printk_deferred",
 	};
-	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z13_FIX, "random", 20000, 7, &c);
-	mm_require_counters(Z13_FIX, &c, must, sizeof(must) / sizeof(must[0]));
-	memset(&c, 0, sizeof(c));
-	mm_silent(Z13_FIX, "pct", 20000, 11, &c);
+	zoo_silent(Z13_FIX, "random", 20000, 7, must, ZOO_N(must));
+	zoo_silent(Z13_FIX, "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

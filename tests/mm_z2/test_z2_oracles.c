@@ -6,7 +6,7 @@
  * of the same calls is clean.
  */
 #include <weft/mm/swap.h>
-#include "z2_test_util.h"
+#include "zoo_test.h"
 
 enum {
 	O_CLEAN,            /* fault, swap out, swap in, swap out, zap: clean */

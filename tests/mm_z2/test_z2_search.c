@@ -8,48 +8,17 @@
  * through T0's ~150 steps of swap-out and split, which a coin flip per
  * step practically never does (measured: none in 10 x 100000).
  */
-#include <stdlib.h>
-
-#include "z2_test_util.h"
-
-#define Z2_SEEDS 10
-#define Z2_BUDGET 5000
+#include "zoo_test.h"
 
 static const uint8_t race_wl[] = { 4, 0x00, 0x20, 0x01, 0x00, 0x04, 0x30, 0x12, 0x01 };
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static void search(const char *label, const char *strategy, unsigned depth, const uint8_t *wl,
 		   size_t wl_len)
 {
-	uint64_t ex[Z2_SEEDS];
-	double secs[Z2_SEEDS];
-
-	for (unsigned s = 0; s < Z2_SEEDS; s++) {
-		struct mm_outcome o = z2_run("v2", strategy, 1 + s, depth, wl, wl_len, Z2_BUDGET);
-		CHECK(o.kind == WEFT_KIND_SLOT_LEAK, "%s seed %u: %s after %llu executions", label,
-		      1 + s, weft_kind_name(o.kind), (unsigned long long)o.executions);
-		ex[s] = o.executions;
-		secs[s] = o.seconds;
-	}
-	qsort(ex, Z2_SEEDS, sizeof(ex[0]), cmp_u64);
-	qsort(secs, Z2_SEEDS, sizeof(secs[0]), cmp_dbl);
-	printf("%-34s executions min %llu median %llu max %llu; ms min %.2f median %.2f max %.2f\n",
-	       label, (unsigned long long)ex[0], (unsigned long long)ex[Z2_SEEDS / 2],
-	       (unsigned long long)ex[Z2_SEEDS - 1], secs[0] * 1e3, secs[Z2_SEEDS / 2] * 1e3,
-	       secs[Z2_SEEDS - 1] * 1e3);
+	zoo_search_budget(&(struct zoo_budget){
+		.label = label, .spec = "z2-swap-batch:v2", .strategy = strategy, .param = depth,
+		.wl = wl, .wl_len = wl_len, .nseeds = 10, .budget = 5000,
+		.want = WEFT_KIND_SLOT_LEAK });
 }
 
 int main(void)

@@ -7,75 +7,62 @@
  * free path ran; the transient HAS_CACHE pin of a freed slot waiting in
  * its CPU's return batch is not reported.
  */
-#include "z2_test_util.h"
+#include "zoo_test.h"
+
+#define Z2 "z2-swap-batch"
 
 /* T0: swapout 0 order 2, split 0, zap 0..3; T1: reclaim 1. */
 static const uint8_t race_wl[] = { 4, 0x00, 0x20, 0x01, 0x00, 0x04, 0x30, 0x12, 0x01 };
 
-static uint64_t stat_of(const char *variant, const char *name)
-{
-	unsigned vi;
-	const struct weft_scenario *sc = z2_scenario(variant, &vi);
-	const char *names[64];
-	uint64_t vals[64];
-	unsigned n = sc->stats(weft_last_world(), names, vals, 64);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return vals[i];
-	CHECK(0, "no counter %s", name);
-	return 0;
-}
-
 int main(void)
 {
 	unsigned vi;
-	const struct weft_scenario *sc = z2_scenario("v2", &vi);
+	const struct weft_scenario *sc = weft_scenario_find(Z2 ":v2", &vi);
 	uint8_t wl[64];
-	size_t wl_len = z2_trigger_workload(wl, sizeof(wl));
+	size_t wl_len = mm_trigger_workload(Z2 ":v2", wl, sizeof(wl));
 	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z2-swap-batch:v2 has a trigger");
 	CHECK(wl_len == 9, "trigger workload is 4 ops (%zu bytes)", wl_len);
 
 	/* the trigger input itself (bytes strategy) */
-	o = z2_run("v2", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
+	o = zoo_run(Z2 ":v2", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
 	CHECK(o.kind == WEFT_KIND_SLOT_LEAK, "v2 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "swap slot 1 (0x40)"), "v2 leaks slot 1 as 0x40, got '%s'",
 	      o.r.report.object);
 	CHECK(o.r.preemptions == 0, "v2 trigger needs no preemption (%u)", o.r.preemptions);
-	CHECK(stat_of("v2", "batch_fast_path_has_cache") == 1, "v2 took the cached fast path");
-	CHECK(stat_of("v2", "try_to_reclaim_swap_freed") == 3, "v2 reclaimed 3 folios");
+	CHECK(zoo_stat(Z2 ":v2", "batch_fast_path_has_cache") == 1, "v2 took the cached fast path");
+	CHECK(zoo_stat(Z2 ":v2", "try_to_reclaim_swap_freed") == 3, "v2 reclaimed 3 folios");
 	printf("v2 trigger: %s: %s\n", o.r.report.object, o.r.report.msg);
 
-	o = z2_run("v3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
+	o = zoo_run(Z2 ":v3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE, "v3 trigger: %s %s", weft_kind_name(o.kind), o.r.report.msg);
-	CHECK(stat_of("v3", "batch_fallback") == 1, "v3 fell back");
-	CHECK(stat_of("v3", "batch_fast_path") == 0, "v3 took no fast path");
-	CHECK(stat_of("v3", "swap_slots_freed") == 4, "v3 freed the 4 slots (%llu)",
-	      (unsigned long long)stat_of("v3", "swap_slots_freed"));
-	o = z2_run("per-entry", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
+	CHECK(zoo_stat(Z2 ":v3", "batch_fallback") == 1, "v3 fell back");
+	CHECK(zoo_stat(Z2 ":v3", "batch_fast_path") == 0, "v3 took no fast path");
+	CHECK(zoo_stat(Z2 ":v3", "swap_slots_freed") == 4, "v3 freed the 4 slots (%llu)",
+	      (unsigned long long)zoo_stat(Z2 ":v3", "swap_slots_freed"));
+	o = zoo_run(Z2 ":per-entry", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE, "per-entry trigger: %s %s", weft_kind_name(o.kind),
 	      o.r.report.msg);
-	CHECK(stat_of("per-entry", "swap_entry_free") == 4, "per-entry freed 4 entries");
+	CHECK(zoo_stat(Z2 ":per-entry", "swap_entry_free") == 4, "per-entry freed 4 entries");
 
 	/* dfs bound 0 finds it at once; bound 2 certifies the fixed ones */
-	o = z2_run("v2", "dfs", 0, 0, wl, wl_len, 100000);
+	o = zoo_run(Z2 ":v2", "dfs", 0, 0, wl, wl_len, 100000, NULL);
 	CHECK(o.kind == WEFT_KIND_SLOT_LEAK && o.executions == 1, "v2 dfs 0: %s after %llu",
 	      weft_kind_name(o.kind), (unsigned long long)o.executions);
 	const char *fixed[] = { "v3", "per-entry" };
 
 	/* the race: a reclaim on CPU1 between CPU0's split and zap */
-	o = z2_run("v2", "dfs", 0, 0, race_wl, sizeof(race_wl), 1000000);
+	o = zoo_run(Z2 ":v2", "dfs", 0, 0, race_wl, sizeof(race_wl), 1000000, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "v2 race, bound 0: %s complete %d",
 	      weft_kind_name(o.kind), o.complete);
-	o = z2_run("v2", "dfs", 0, 1, race_wl, sizeof(race_wl), 1000000);
+	o = zoo_run(Z2 ":v2", "dfs", 0, 1, race_wl, sizeof(race_wl), 1000000, NULL);
 	CHECK(o.kind == WEFT_KIND_SLOT_LEAK && o.r.preemptions == 1,
 	      "v2 race, bound 1: %s with %u preemptions", weft_kind_name(o.kind), o.r.preemptions);
 	printf("v2 race: dfs bound 1 found %s after %llu executions: %s\n", weft_kind_name(o.kind),
 	       (unsigned long long)o.executions, o.r.report.msg);
 	for (unsigned k = 0; k < 2; k++) {
-		o = z2_run(fixed[k], "dfs", 0, 1, race_wl, sizeof(race_wl), 1000000);
+		o = zoo_run(zoo_spec(Z2, fixed[k]), "dfs", 0, 1, race_wl, sizeof(race_wl), 1000000, NULL);
 		CHECK(o.kind == WEFT_KIND_NONE && o.complete, "%s race dfs 1: %s (%s) complete %d",
 		      fixed[k], weft_kind_name(o.kind), o.r.report.msg, o.complete);
 		printf("%s: dfs bound 1 on the race workload: %llu executions, %.3f s\n", fixed[k],
@@ -89,7 +76,7 @@ int main(void)
 	struct weft_bytes b;
 	struct weft_exec_result r;
 	unsigned v3i;
-	z2_scenario("v3", &v3i);
+	weft_scenario_find(Z2 ":v3", &v3i);
 	ro.variant = v3i;
 	weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
 	CHECK(weft_execute(&ro, &weft_strategy_bytes, &b, &r) == 0 && r.kind == WEFT_KIND_NONE,

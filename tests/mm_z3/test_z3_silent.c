@@ -8,28 +8,19 @@
  * in, free_swap_and_cache() reclaiming the swap cache.
  * Usage: test_z3_silent SPEC random|pct EXECUTIONS SEED
  */
-#include "z34_run.h"
+#include "zoo_test.h"
 
 int main(int argc, char **argv)
 {
-	const char *spec = argc > 1 ? argv[1] : "z3-swapoff:fix";
-	const char *strategy = argc > 2 ? argv[2] : "random";
-	uint64_t n = argc > 3 ? strtoull(argv[3], NULL, 0) : 100000;
-	uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 0) : 7;
-	struct mm_counters c = { 0 };
-
-	mm_silent(spec, strategy, n, seed, &c);
 	static const char *const must[] = {
 		"swapoff_done", "swapoff_waited_for_users", "swapoff_waited_for_swapouts",
 		"swapout_device_not_writeok", "try_to_unuse_rounds", "free_swap_and_cache_reclaim",
 		"swapin_read", "swapin_cache_hit", "try_to_reclaim_swap_freed",
 		"swapcache_folio_reclaimed", "folios_swapped_out",
 	};
-	mm_require_counters(spec, &c, must, sizeof(must) / sizeof(must[0]));
-	/* informational: legal paths that are rarer */
-	for (unsigned k = 0; k < c.n; k++)
-		if (!strcmp(c.names[k], "lookup_unused_entry") || !strcmp(c.names[k], "swapoff_failed") ||
-		    !strcmp(c.names[k], "get_swap_device_failed"))
-			printf("  %-28s %llu\n", c.names[k], (unsigned long long)c.sum[k]);
-	return check_done();
+	static const char *const info[] = {
+		"lookup_unused_entry", "swapoff_failed", "get_swap_device_failed",
+	};
+
+	return zoo_silent_main(argc, argv, "z3-swapoff:fix", must, ZOO_N(must), info, ZOO_N(info));
 }

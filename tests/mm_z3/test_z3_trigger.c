@@ -19,7 +19,7 @@
  *    present PTE, then re-read it as a swap entry after the device was
  *    gone, without a device reference): silent on both variants now.
  */
-#include "z34_run.h"
+#include "zoo_test.h"
 
 /* T0: swapout 0 (order 0), reclaim 0 (slot 0 -> 0x01), zap 0; T1: swapin 0 */
 static const uint8_t fa_wl[] = { 4, 0x00, 0x00, 0x03, 0x00, 0x01, 0x00, 0x12, 0x00 };
@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	unsigned vi;
 	const struct weft_scenario *sc = weft_scenario_find("z3-swapoff:z3", &vi);
 	uint8_t wl[64];
-	size_t wl_len = z34_trigger_workload("z3-swapoff:z3", wl, sizeof(wl));
+	size_t wl_len = mm_trigger_workload("z3-swapoff:z3", wl, sizeof(wl));
 	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z3-swapoff:z3 has a trigger");
@@ -47,8 +47,7 @@ int main(int argc, char **argv)
 		return check_done();
 	CHECK(wl_len == 11, "trigger workload is 5 ops (%zu bytes)", wl_len);
 
-	o = z34_run("z3-swapoff:z3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1,
-		    NULL);
+	o = zoo_run("z3-swapoff:z3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
 	CHECK(o.kind == WEFT_KIND_USE_AFTER_FREE, "z3 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "cluster 0 lock"), "object '%s'", o.r.report.object);
 	CHECK(o.r.report.here.site && !strcmp(o.r.report.here.site->func, "z3_trans_huge_swapped"),
@@ -62,18 +61,9 @@ int main(int argc, char **argv)
 	printf("z3 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
 	       o.r.report.msg);
 
-	o = z34_run("z3-swapoff:z3", "dfs", 0, 0, wl, wl_len, 1000000, NULL);
-	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "z3 dfs 0: %s complete %d",
-	      weft_kind_name(o.kind), o.complete);
-	printf("z3 dfs bound 0: %llu executions, complete, clean\n",
-	       (unsigned long long)o.executions);
-	o = z34_run("z3-swapoff:z3", "dfs", 0, 1, wl, wl_len, 1000000, NULL);
-	CHECK(o.kind == WEFT_KIND_USE_AFTER_FREE && o.r.preemptions == 1,
-	      "z3 dfs 1: %s with %u preemptions", weft_kind_name(o.kind), o.r.preemptions);
-	printf("z3 dfs bound 1: %s after %llu executions, %.3f s\n", weft_kind_name(o.kind),
-	       (unsigned long long)o.executions, o.seconds);
+	zoo_dfs_minimal("z3-swapoff:z3", NULL, 1, WEFT_KIND_USE_AFTER_FREE);
 
-	o = z34_run("z3-swapoff:fix", "dfs", 0, 1, wl, wl_len, 1000000, "swapoff_waited_for_users");
+	o = zoo_run("z3-swapoff:fix", "dfs", 0, 1, wl, wl_len, 1000000, "swapoff_waited_for_users");
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	CHECK(o.stat > 0, "fix: swapoff never waited for a device reference");
@@ -85,16 +75,14 @@ int main(int argc, char **argv)
 	static const char *const both[] = { "z3-swapoff:z3", "z3-swapoff:fix" };
 	static const uint8_t *const fa_in[] = { fa_in_z3, fa_in_fix };
 	for (unsigned k = 0; k < 2; k++) {
-		o = z34_run(both[k], "bytes", 0, 0, fa_in[k], sizeof(fa_in_z3), 1,
-			    "lookup_unused_entry");
+		o = zoo_run(both[k], "bytes", 0, 0, fa_in[k], sizeof(fa_in_z3), 1, "lookup_unused_entry");
 		CHECK(o.kind == WEFT_KIND_NONE && o.stat == 1 && o.r.preemptions == 1,
 		      "%s false-alarm input: %s (%s), %llu unused lookups, %u preemptions",
 		      both[k], weft_kind_name(o.kind), o.r.report.msg,
 		      (unsigned long long)o.stat, o.r.preemptions);
 	}
 	for (unsigned k = 0; k < 2; k++) {
-		o = z34_run(both[k], "dfs", 0, 2, fa_wl, sizeof(fa_wl), 1000000,
-			    "lookup_unused_entry");
+		o = zoo_run(both[k], "dfs", 0, 2, fa_wl, sizeof(fa_wl), 1000000, "lookup_unused_entry");
 		CHECK(o.kind == WEFT_KIND_NONE && o.complete, "%s false-alarm dfs 2: %s (%s)",
 		      both[k], weft_kind_name(o.kind), o.r.report.msg);
 		CHECK(o.stat > 0, "%s: the unused-entry lookup was never reached", both[k]);
@@ -103,7 +91,7 @@ int main(int argc, char **argv)
 		       (unsigned long long)o.stat);
 	}
 	for (unsigned k = 0; k < 2; k++) {
-		o = z34_run(both[k], "bytes", 0, 0, fuzz_fp, sizeof(fuzz_fp), 1, NULL);
+		o = zoo_run(both[k], "bytes", 0, 0, fuzz_fp, sizeof(fuzz_fp), 1, NULL);
 		CHECK(o.kind == WEFT_KIND_NONE, "%s fuzzer input: %s (%s)", both[k],
 		      weft_kind_name(o.kind), o.r.report.msg);
 	}

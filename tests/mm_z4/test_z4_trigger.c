@@ -13,7 +13,7 @@
  *    freed), faults a fresh page, writes it and swaps it out into the
  *    same slot: found with 1 preemption on z4, clean on fix.
  */
-#include "../mm_z3/z34_run.h"
+#include "zoo_test.h"
 
 /* T0: swapout 0, reclaim 0, read 0; T1: zap 0, write 0, swapout 0 */
 static const uint8_t zap_wl[] = { 6, 0x00, 0x00, 0x04, 0x00, 0x01, 0x00,
@@ -24,7 +24,7 @@ int main(void)
 	unsigned vi;
 	const struct weft_scenario *sc = weft_scenario_find("z4-swapin-aba:z4", &vi);
 	uint8_t wl[64];
-	size_t wl_len = z34_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
+	size_t wl_len = mm_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
 	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi], "z4-swapin-aba:z4 has a trigger");
@@ -32,8 +32,7 @@ int main(void)
 		return check_done();
 	CHECK(wl_len == 11, "trigger workload is 5 ops (%zu bytes)", wl_len);
 
-	o = z34_run("z4-swapin-aba:z4", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1,
-		    "skip_swapcache_reads");
+	o = zoo_run("z4-swapin-aba:z4", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, "skip_swapcache_reads");
 	CHECK(o.kind == WEFT_KIND_DATA_LOSS, "z4 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "page 0 ->data"), "object '%s'", o.r.report.object);
 	CHECK(o.r.report.here.site && !strcmp(o.r.report.here.site->func, "z4_check") &&
@@ -52,30 +51,21 @@ int main(void)
 	printf("z4 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
 	       o.r.report.msg);
 
-	o = z34_run("z4-swapin-aba:z4", "dfs", 0, 0, wl, wl_len, 1000000, NULL);
-	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "z4 dfs 0: %s complete %d",
-	      weft_kind_name(o.kind), o.complete);
-	printf("z4 dfs bound 0: %llu executions, complete, clean\n",
-	       (unsigned long long)o.executions);
-	o = z34_run("z4-swapin-aba:z4", "dfs", 0, 1, wl, wl_len, 1000000, NULL);
-	CHECK(o.kind == WEFT_KIND_DATA_LOSS && o.r.preemptions == 1,
-	      "z4 dfs 1: %s with %u preemptions", weft_kind_name(o.kind), o.r.preemptions);
-	printf("z4 dfs bound 1: %s after %llu executions, %.3f s\n", weft_kind_name(o.kind),
-	       (unsigned long long)o.executions, o.seconds);
+	zoo_dfs_minimal("z4-swapin-aba:z4", NULL, 1, WEFT_KIND_DATA_LOSS);
 
-	o = z34_run("z4-swapin-aba:fix", "dfs", 0, 1, wl, wl_len, 1000000, "fault_retries");
+	o = zoo_run("z4-swapin-aba:fix", "dfs", 0, 1, wl, wl_len, 1000000, "fault_retries");
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	CHECK(o.stat > 0, "fix: no fault ever backed off and retried");
 	printf("fix dfs bound 1 on the trigger workload: %llu executions, clean; %llu retried "
 	       "faults\n", (unsigned long long)o.executions, (unsigned long long)o.stat);
 
-	o = z34_run("z4-swapin-aba:z4", "dfs", 0, 1, zap_wl, sizeof(zap_wl), 1000000, NULL);
+	o = zoo_run("z4-swapin-aba:z4", "dfs", 0, 1, zap_wl, sizeof(zap_wl), 1000000, NULL);
 	CHECK(o.kind == WEFT_KIND_DATA_LOSS && o.r.preemptions == 1, "z4 zap ABA: %s (%u)",
 	      weft_kind_name(o.kind), o.r.preemptions);
 	printf("z4 zap flavour, dfs bound 1: %s after %llu executions\n", weft_kind_name(o.kind),
 	       (unsigned long long)o.executions);
-	o = z34_run("z4-swapin-aba:fix", "dfs", 0, 2, zap_wl, sizeof(zap_wl), 2000000, NULL);
+	o = zoo_run("z4-swapin-aba:fix", "dfs", 0, 2, zap_wl, sizeof(zap_wl), 2000000, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix zap ABA dfs 2: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	printf("fix zap flavour, dfs bound 2: %llu executions, complete, clean\n",

@@ -9,7 +9,9 @@
  * shmem life cycle (0x40 -> 0xff -> 0x40 -> 0) is clean.
  */
 #include <weft/mm/shmem.h>
-#include "z5_test_util.h"
+#include "zoo_test.h"
+
+#define Z5 "z5-tmpfs-truncate"
 
 enum { O_CLEAN, O_WRAP, O_EINVAL_LEAK, O_SHMEM_LEAK, O_CACHE_TWICE, O_NR };
 

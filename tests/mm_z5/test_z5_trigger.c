@@ -8,14 +8,16 @@
  * completely without a report and bound 1 finds the underflow; the fixed
  * variant is clean and complete under dfs bound 2.
  */
-#include "z5_test_util.h"
+#include "zoo_test.h"
+
+#define Z5 "z5-tmpfs-truncate"
 
 int main(void)
 {
 	unsigned vi;
-	const struct weft_scenario *sc = z5_scenario("z5", &vi);
+	const struct weft_scenario *sc = weft_scenario_find(Z5 ":z5", &vi);
 	uint8_t wl[64];
-	size_t wl_len = z5_trigger_workload("z5", wl, sizeof(wl));
+	size_t wl_len = mm_trigger_workload(Z5 ":z5", wl, sizeof(wl));
 	struct mm_outcome o;
 
 	CHECK(sc && sc->triggers && sc->triggers[vi] && wl_len == 5, "z5 has a 2-op trigger");
@@ -58,36 +60,24 @@ int main(void)
 	       r.report.msg);
 
 	/* fix: clean; truncate dropped SHMEM, found the page locked */
-	o = z5_run("fix", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1);
-	CHECK(o.kind == WEFT_KIND_NONE, "fix trigger: %s (%s)", weft_kind_name(o.kind),
-	      o.r.report.msg);
-	CHECK(z5_stat_of("shmem_writepage") == 1 && z5_stat_of("truncate_swap_entry") == 1 &&
-	      z5_stat_of("free_swap_and_cache_page_busy") +
-	      z5_stat_of("free_swap_and_cache_dropped_page") == 1 &&
-	      z5_stat_of("swap_shmem_alloc_failed") == 0, "fix: the paths of the race");
+	zoo_trigger(Z5 ":fix", Z5 ":z5", WEFT_KIND_NONE, 0, NULL, NULL);
+	CHECK(zoo_stat(Z5 ":fix", "shmem_writepage") == 1 &&
+	      zoo_stat(Z5 ":fix", "truncate_swap_entry") == 1 &&
+	      zoo_stat(Z5 ":fix", "free_swap_and_cache_page_busy") +
+	      zoo_stat(Z5 ":fix", "free_swap_and_cache_dropped_page") == 1 &&
+	      zoo_stat(Z5 ":fix", "swap_shmem_alloc_failed") == 0, "fix: the paths of the race");
 
 	/* the workload alone (serial: writepage completes first) */
 	for (unsigned v = 0; v < 2; v++) {
-		o = z5_run(v ? "fix" : "z5", "bytes", 0, 0, wl, wl_len, 1);
+		o = zoo_run(v ? Z5 ":fix" : Z5 ":z5", "bytes", 0, 0, wl, wl_len, 1, NULL);
 		CHECK(o.kind == WEFT_KIND_NONE, "%s serial: %s", v ? "fix" : "z5",
 		      weft_kind_name(o.kind));
-		CHECK(z5_stat_of("free_swap_and_cache_dropped_page") == 1,
+		CHECK(zoo_stat(Z5 ":fix", "free_swap_and_cache_dropped_page") == 1,
 		      "serial: truncate freed the slot and its swap-cache page");
 	}
 
-	/* minimal bound */
-	o = z5_run("z5", "dfs", 0, 0, wl, wl_len, 1000000);
-	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "z5 dfs 0: %s complete %d",
-	      weft_kind_name(o.kind), o.complete);
-	o = z5_run("z5", "dfs", 0, 1, wl, wl_len, 1000000);
-	CHECK(o.kind == WEFT_KIND_SWAP_UNDERFLOW && o.r.preemptions == 1,
-	      "z5 dfs 1: %s with %u preemptions", weft_kind_name(o.kind), o.r.preemptions);
-	printf("z5: dfs bound 1 found %s after %llu executions (%.3f ms)\n",
-	       weft_kind_name(o.kind), (unsigned long long)o.executions, o.seconds * 1e3);
-	o = z5_run("fix", "dfs", 0, 2, wl, wl_len, 2000000);
-	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 2: %s (%s) complete %d",
-	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
-	printf("fix: dfs bound 2 on the trigger workload: %llu executions, %.3f s, complete\n",
-	       (unsigned long long)o.executions, o.seconds);
+	/* minimal bound; the fix on the same workload */
+	zoo_dfs_minimal(Z5 ":z5", NULL, 1, WEFT_KIND_SWAP_UNDERFLOW);
+	zoo_dfs_clean(Z5 ":fix", Z5 ":z5", 2);
 	return check_done();
 }

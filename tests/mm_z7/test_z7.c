@@ -12,40 +12,7 @@
  *  - the encoding: a slot duplicated past SWAP_MAP_MAX carries into a
  *    continuation page and borrows back when freed, serially.
  */
-#include "mm_run.h"
-
-static void trigger(const char *spec, enum weft_kind want)
-{
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
-	struct weft_bytes b;
-	struct weft_exec_result r;
-	struct weft_run_opts o;
-
-	CHECK(sc && sc->triggers && sc->triggers[vi], "%s has a trigger", spec);
-	if (!sc)
-		return;
-	o = (struct weft_run_opts){ .sc = sc, .variant = vi, .lock = sc->default_lock };
-	weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
-	CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0, "execute");
-	CHECK(r.kind == want, "%s trigger: %s (%s)", spec, weft_kind_name(r.kind), r.report.msg);
-	if (want != WEFT_KIND_NONE)
-		CHECK(r.preemptions == 1, "%s trigger: %u preemptions", spec, r.preemptions);
-}
-
-static void dfs(const char *spec, unsigned bound, enum weft_kind want, bool complete)
-{
-	uint8_t wl[128];
-	size_t n = mm_trigger_workload(spec, wl, sizeof(wl));
-	struct mm_outcome o = mm_run(spec, "dfs", 0, bound, wl, n, 1000000, WEFT_KIND_NONE, NULL);
-
-	CHECK(o.kind == want, "%s dfs bound %u: %s", spec, bound, weft_kind_name(o.kind));
-	if (complete)
-		CHECK(o.complete, "%s dfs bound %u: not complete", spec, bound);
-	printf("%s dfs bound %u: %s after %llu executions%s\n", spec, bound,
-	       weft_kind_name(o.kind), (unsigned long long)o.executions,
-	       o.complete ? " (complete)" : "");
-}
+#include "zoo_test.h"
 
 static void carry_and_borrow(void)
 {
@@ -62,16 +29,15 @@ static void carry_and_borrow(void)
 
 int main(void)
 {
-	trigger("z7-swapcont:z7", WEFT_KIND_SLOT_LEAK);
-	trigger("z7-swapcont:z7-small", WEFT_KIND_SLOT_LEAK);
-	trigger("z7-swapcont:fix", WEFT_KIND_NONE);
-	trigger("z7-swapcont:fix-small", WEFT_KIND_NONE);
-	dfs("z7-swapcont:z7-small", 0, WEFT_KIND_NONE, true);
-	dfs("z7-swapcont:z7-small", 1, WEFT_KIND_SLOT_LEAK, false);
-	dfs("z7-swapcont:z7", 0, WEFT_KIND_NONE, true);
-	dfs("z7-swapcont:z7", 1, WEFT_KIND_SLOT_LEAK, false);
-	dfs("z7-swapcont:fix", 1, WEFT_KIND_NONE, true);
-	dfs("z7-swapcont:fix-small", 2, WEFT_KIND_NONE, true);
+	zoo_trigger("z7-swapcont:z7", "z7-swapcont:z7", WEFT_KIND_SLOT_LEAK, 1, NULL, NULL);
+	zoo_trigger("z7-swapcont:z7-small", "z7-swapcont:z7-small", WEFT_KIND_SLOT_LEAK, 1, NULL,
+		    NULL);
+	zoo_trigger("z7-swapcont:fix", "z7-swapcont:fix", WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger("z7-swapcont:fix-small", "z7-swapcont:fix-small", WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_dfs_minimal("z7-swapcont:z7-small", NULL, 1, WEFT_KIND_SLOT_LEAK);
+	zoo_dfs_minimal("z7-swapcont:z7", NULL, 1, WEFT_KIND_SLOT_LEAK);
+	zoo_dfs_clean("z7-swapcont:fix", NULL, 1);
+	zoo_dfs_clean("z7-swapcont:fix-small", NULL, 2);
 	carry_and_borrow();
 
 	/* the deep state is out of reach of blind search */
@@ -81,12 +47,8 @@ int main(void)
 		CHECK(o.kind == WEFT_KIND_NONE, "%s reached z7's deep state",
 		      s ? "pct" : "random");
 	}
-	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent("z7-swapcont:fix", "random", 20000, 7, &c);
-	memset(&c, 0, sizeof(c));
-	mm_silent("z7-swapcont:fix-small", "random", 50000, 7, &c);
-	memset(&c, 0, sizeof(c));
-	mm_silent("z7-swapcont:fix-small", "pct", 20000, 11, &c);
+	zoo_silent("z7-swapcont:fix", "random", 20000, 7, NULL, 0);
+	zoo_silent("z7-swapcont:fix-small", "random", 50000, 7, NULL, 0);
+	zoo_silent("z7-swapcont:fix-small", "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

@@ -12,44 +12,7 @@
  *    workload (taking its page_private() check) and under random and pct
  *    over generated workloads (which take its PageSwapCache() check).
  */
-#include "mm_run.h"
-
-static void trigger(const char *spec, enum weft_kind want, const char *stat, uint64_t min_stat)
-{
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
-
-	CHECK(sc && sc->triggers && sc->triggers[vi], "%s has a trigger", spec);
-	if (!sc || !sc->triggers || !sc->triggers[vi])
-		return;
-	struct mm_outcome o = mm_run(spec, "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi],
-				     1, WEFT_KIND_NONE, stat);
-	CHECK(o.r.kind == want, "%s trigger: %s (%s)", spec, weft_kind_name(o.r.kind),
-	      o.r.report.msg);
-	CHECK(o.r.preemptions == 1, "%s trigger: %u preemptions", spec, o.r.preemptions);
-	if (stat)
-		CHECK(o.stat >= min_stat, "%s trigger: %s = %llu", spec, stat,
-		      (unsigned long long)o.stat);
-}
-
-static uint64_t dfs(const char *spec, unsigned bound, enum weft_kind want, bool complete)
-{
-	uint8_t wl[128];
-	size_t n = mm_trigger_workload(spec, wl, sizeof(wl));
-	struct mm_outcome o = mm_run(spec, "dfs", 0, bound, wl, n, 1000000, WEFT_KIND_NONE, NULL);
-
-	CHECK(n > 1, "%s: trigger workload", spec);
-	CHECK(o.kind == want, "%s dfs bound %u: %s", spec, bound, weft_kind_name(o.kind));
-	if (complete)
-		CHECK(o.complete, "%s dfs bound %u: not complete", spec, bound);
-	if (want != WEFT_KIND_NONE)
-		CHECK(o.r.preemptions == bound, "%s dfs bound %u: found with %u preemptions", spec,
-		      bound, o.r.preemptions);
-	printf("%s dfs bound %u: %s after %llu executions%s\n", spec, bound,
-	       weft_kind_name(o.kind), (unsigned long long)o.executions,
-	       o.complete ? " (complete)" : "");
-	return o.executions;
-}
+#include "zoo_test.h"
 
 /* pct d=2 on the trigger workload finds the race (its priority change
  * point is the one preemption); uniform random does not: B must stay off
@@ -71,16 +34,20 @@ static void blind(const char *spec, uint64_t seed, bool generated)
 
 int main(void)
 {
-	trigger("z9-swapcache-aba:z9", WEFT_KIND_DATA_LOSS, NULL, 0);
-	trigger("z9-swapcache-aba:fix1", WEFT_KIND_DATA_LOSS, NULL, 0);
-	trigger("z9-swapcache-aba:fix", WEFT_KIND_NONE, "do_swap_page_private_changed", 1);
+	zoo_trigger("z9-swapcache-aba:z9", "z9-swapcache-aba:z9", WEFT_KIND_DATA_LOSS, 1, NULL,
+		    NULL);
+	zoo_trigger("z9-swapcache-aba:fix1", "z9-swapcache-aba:fix1", WEFT_KIND_DATA_LOSS, 1, NULL,
+		    NULL);
+	struct mm_outcome o = zoo_trigger("z9-swapcache-aba:fix", "z9-swapcache-aba:fix",
+					  WEFT_KIND_NONE, 0, NULL, NULL);
+	CHECK(o.r.preemptions == 1 &&
+	      zoo_stat("z9-swapcache-aba:fix", "do_swap_page_private_changed") >= 1,
+	      "fix trigger: %u preemptions, backs off on page_private()", o.r.preemptions);
 
-	dfs("z9-swapcache-aba:z9", 0, WEFT_KIND_NONE, true);
-	dfs("z9-swapcache-aba:z9", 1, WEFT_KIND_DATA_LOSS, false);
-	dfs("z9-swapcache-aba:fix1", 0, WEFT_KIND_NONE, true);
-	dfs("z9-swapcache-aba:fix1", 1, WEFT_KIND_DATA_LOSS, false);
-	dfs("z9-swapcache-aba:fix", 1, WEFT_KIND_NONE, true);
-	uint64_t nb2 = dfs("z9-swapcache-aba:fix", 2, WEFT_KIND_NONE, true);
+	zoo_dfs_minimal("z9-swapcache-aba:z9", NULL, 1, WEFT_KIND_DATA_LOSS);
+	zoo_dfs_minimal("z9-swapcache-aba:fix1", NULL, 1, WEFT_KIND_DATA_LOSS);
+	zoo_dfs_clean("z9-swapcache-aba:fix", NULL, 1);
+	uint64_t nb2 = zoo_dfs_clean("z9-swapcache-aba:fix", NULL, 2);
 	CHECK(nb2 > 100000, "fix dfs bound 2: only %llu executions", (unsigned long long)nb2);
 
 	blind("z9-swapcache-aba:z9", 1, false);
@@ -93,8 +60,8 @@ int main(void)
 	{
 		uint8_t wl[128];
 		size_t n = mm_trigger_workload("z9-swapcache-aba:fix", wl, sizeof(wl));
-		struct mm_outcome o = mm_run("z9-swapcache-aba:fix", "pct", 1, 2, wl, n, 20000,
-					     WEFT_KIND_NONE, "do_swap_page_private_changed");
+		o = mm_run("z9-swapcache-aba:fix", "pct", 1, 2, wl, n, 20000,
+			   WEFT_KIND_NONE, "do_swap_page_private_changed");
 		CHECK(o.kind == WEFT_KIND_NONE, "fix pct d=2 trigger workload: %s",
 		      weft_kind_name(o.kind));
 		CHECK(o.stat > 0, "fix pct d=2: page_private() check never taken");
@@ -111,13 +78,11 @@ int main(void)
 		"checked_reads", "writes",
 	};
 	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent("z9-swapcache-aba:fix", "random", 30000, 7, &c);
+	zoo_silent("z9-swapcache-aba:fix", "random", 30000, 7, NULL, 0);
 	memset(&c, 0, sizeof(c));
 	mm_silent("z9-swapcache-aba:fix", "random", 30000, 8, &c);
 	mm_silent("z9-swapcache-aba:fix", "random", 30000, 9, &c);
 	mm_require_counters("z9-swapcache-aba:fix", &c, must, sizeof(must) / sizeof(must[0]));
-	memset(&c, 0, sizeof(c));
-	mm_silent("z9-swapcache-aba:fix", "pct", 20000, 11, &c);
+	zoo_silent("z9-swapcache-aba:fix", "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

@@ -41,6 +41,24 @@ static inline struct t_out t_dfs(const struct weft_scenario *sc, unsigned varian
 	return o;
 }
 
+/* dfs at bound on variant v of sc: a report of k, or with WEFT_KIND_NONE
+ * clean and complete; prints a line for what. Returns the outcome. */
+static inline struct t_out t_expect(const struct weft_scenario *sc, unsigned v, unsigned bound,
+				    enum weft_kind k, uint64_t budget, const char *what)
+{
+	struct t_out o = t_dfs(sc, v, bound, budget);
+
+	CHECK(o.kind == k, "%s: want %s, got %s (%s)", what, weft_kind_name(k),
+	      weft_kind_name(o.kind), o.r.report.msg);
+	if (k == WEFT_KIND_NONE)
+		CHECK(o.complete, "%s: complete", what);
+	printf("  %-52s %s, dfs bound %u, %llu executions%s%s\n", what,
+	       k == WEFT_KIND_NONE ? "clean" : weft_kind_name(o.kind), bound,
+	       (unsigned long long)o.execs, k == WEFT_KIND_NONE ? "" : ": ",
+	       k == WEFT_KIND_NONE ? "" : o.r.report.msg);
+	return o;
+}
+
 static inline struct t_out t_random(const struct weft_scenario *sc, unsigned variant,
 				    uint64_t seed, uint64_t n)
 {

@@ -194,15 +194,7 @@ static const struct weft_scenario pr_sc = {
 
 static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *what)
 {
-	struct t_out o = t_dfs(&pr_sc, v, bound, 3000000);
-
-	CHECK(o.kind == k, "%s: want %s, got %s (%s)", what, weft_kind_name(k),
-	      weft_kind_name(o.kind), o.r.report.msg);
-	if (k == WEFT_KIND_NONE)
-		CHECK(o.complete, "%s: complete", what);
-	printf("  %-52s %s%s, %llu executions%s%s\n", what, weft_kind_name(o.kind),
-	       k == WEFT_KIND_NONE ? " (clean)" : "", (unsigned long long)o.execs,
-	       k == WEFT_KIND_NONE ? "" : ": ", k == WEFT_KIND_NONE ? "" : o.r.report.msg);
+	t_expect(&pr_sc, v, bound, k, 3000000, what);
 }
 
 int main(void)

@@ -24,12 +24,14 @@
 #include <weft/replay.h>
 
 #include "check.h"
+#include "regressions.h"
 
 static void regressions(const char *dir)
 {
 	DIR *d = opendir(dir);
-	struct dirent *de;
 	unsigned files = 0, hashed = 0;
+	char path[4096], err[300];
+	struct weft_replay rf;
 	/* which buggy variants (x lock) have a file */
 	bool have[64 * 16][2];
 
@@ -37,18 +39,8 @@ static void regressions(const char *dir)
 	CHECK(d != NULL, "cannot open %s", dir);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-		if (n < 6 || strcmp(de->d_name + n - 5, ".weft"))
-			continue;
-		char path[4096], err[300];
-		struct weft_replay rf;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+	while (regression_next(d, dir, path, sizeof(path), &rf)) {
 		files++;
-		if (weft_replay_load(path, &rf, err, sizeof(err))) {
-			CHECK(0, "%s: %s", path, err);
-			continue;
-		}
 		const struct weft_scenario *sc;
 		unsigned vi;
 		int rc = weft_replay_bind(&rf, &sc, &vi, err, sizeof(err));
@@ -93,7 +85,7 @@ static void regressions(const char *dir)
 			free(bs);
 			fixed++;
 		}
-		printf("  %s: %s %s:%s (%s), %u fixed variants clean\n", de->d_name,
+		printf("  %s: %s %s:%s (%s), %u fixed variants clean\n", strrchr(path, '/') + 1,
 		       weft_kind_name(c.r.kind), rf.scenario, rf.variant,
 		       rf.lock ? "ticket" : "tas", fixed);
 		weft_replay_free(&rf);
@@ -115,27 +107,12 @@ static void regressions(const char *dir)
 	}
 }
 
-static size_t trigger_wl(const struct weft_scenario *sc, unsigned vi, uint8_t *wl)
-{
-	struct weft_input in;
-
-	if (!sc->triggers || !sc->triggers[vi])
-		return 0;
-	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-	wl[0] = (uint8_t)in.nr_wl_ops;
-	for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = in.wl[k].t_op;
-		wl[2 + 2 * k] = in.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)in.nr_wl_ops;
-}
-
 static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
 			unsigned expect)
 {
 	const struct weft_variant *va = &sc->variants[vi];
 	uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = trigger_wl(sc, vi, wl);
+	size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 	struct weft_random rnd;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
 	struct weft_exec_result r;

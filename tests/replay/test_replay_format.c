@@ -27,19 +27,9 @@ static bool find_bug(const struct weft_scenario *sc, unsigned vi, enum weft_lock
 {
 	static struct weft_dfs dfs;
 	uint8_t wl[WEFT_INPUT_MAX];
-	size_t wl_len = 0;
+	size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 	char why[256];
 
-	if (sc->triggers && sc->triggers[vi]) {
-		struct weft_input in;
-		weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-		wl[0] = (uint8_t)in.nr_wl_ops;
-		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-			wl[1 + 2 * k] = in.wl[k].t_op;
-			wl[2 + 2 * k] = in.wl[k].arg;
-		}
-		wl_len = 1 + 2 * (size_t)in.nr_wl_ops;
-	}
 	memset(o, 0, sizeof(*o));
 	o->sc = sc;
 	o->variant = vi;

@@ -83,13 +83,6 @@ struct deep_world {
 	atomic_t n;
 };
 
-static void deep_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)variant;
-	(void)wl;
-}
-
 /* T0's points all come while T1 is still runnable: each is a decision. */
 static void deep_thread(void *w, unsigned tid)
 {
@@ -117,7 +110,6 @@ const struct weft_scenario weft_test_scn_deep = {
 	.max_ops = 1,
 	.decision_hint = 64,
 	.files = test_files,
-	.setup = deep_setup,
 	.thread = deep_thread,
 	.variants = deep_variants,
 	.nr_variants = 1,

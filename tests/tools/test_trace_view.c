@@ -31,13 +31,6 @@ struct tv_world {
 	unsigned long x;
 };
 
-static void tv_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)variant;
-	(void)wl;
-}
-
 static void tv_thread(void *w, unsigned tid)
 {
 	struct tv_world *W = w;
@@ -79,7 +72,6 @@ static const struct weft_scenario tv_scn = {
 	.opnames = tv_ops,
 	.max_ops = 1,
 	.files = tv_files,
-	.setup = tv_setup,
 	.thread = tv_thread,
 	.describe = tv_describe,
 	.variants = tv_variants,

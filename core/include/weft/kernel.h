@@ -644,4 +644,13 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #include <weft/context.h>
 #include <weft/workqueue.h>
 #include <weft/rcu.h>
+
+/* A kit operation's wrapper on one line (the mm kit's headers):
+ *   #define weft_folio_put(...) WEFT_KIT_VOID(folio_put, #__VA_ARGS__, __VA_ARGS__)
+ * is WEFT_KIT_CALL_VOID("folio_put(" #__VA_ARGS__ ")", (weft_folio_put)(__VA_ARGS__)).
+ * The wrapper stringizes its own arguments: handed on, they would be
+ * macro-expanded before the string is made. */
+#define WEFT_KIT_VOID(op, args, ...) WEFT_KIT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
+#define WEFT_KIT_VAL(T, op, args, ...) \
+	WEFT_KIT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
 #endif

@@ -89,6 +89,9 @@ int weft_entries_from_decisions(const struct weft_scenario *sc,
  * its non-default decisions and choices); 0 if it needs more entries than
  * an input holds or positions beyond the scenario's decision_hint. */
 size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
+/* The same whether or not the execution delayed stores (the encoding has
+ * no delays: a replay file keeps them beside it). */
+size_t weft_last_input_nodelays(const struct weft_scenario *sc, uint8_t *buf, size_t cap);
 
 /* ---------------------------------------------------------------- random */
 

@@ -5,6 +5,10 @@
  * Model code normally includes <weft/kernel.h> (kernel-shaped primitives),
  * which includes this file.
  *
+ * Length: the scenario interface, the machine's entry points, the strategy
+ * ops, the report and the trace are one contract that every model, front
+ * end and strategy builds on; each section is marked with a rule.
+ *
  * Invariants every caller may rely on:
  *  - An execution is a pure function of (scenario, variant, lock model,
  *    workload bytes, decisions). No host thread, clock, address or
@@ -188,6 +192,22 @@ struct weft_workload {
 	struct weft_op ops[WEFT_MAX_THREADS][WEFT_MAX_OPS];
 };
 
+/* setup() helper: the model's own copy of the workload, in its world
+ * (read-only afterwards): the first nr_threads threads, at most max_ops
+ * ops each, ops laid out as nr_threads rows of max_ops (a world's
+ * `struct weft_op ops[THREADS][MAX_OPS]`). */
+void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, unsigned max_ops,
+			unsigned *nr_ops, struct weft_op *ops);
+/* stats() helper: rows of a model's per-thread counters (stat: nr_threads
+ * rows of nr, `unsigned long stat[THREADS][NR]`, no sharing and no
+ * scheduling point), each named stat_names[i] with the sum over threads.
+ * Returns the rows written (at most max). */
+unsigned weft_stat_rows(const char *const *stat_names, unsigned nr, const unsigned long *stat,
+			unsigned nr_threads, const char **names, uint64_t *vals, unsigned max);
+/* One counter s of such a table, summed over the threads. */
+unsigned long weft_stat_sum(const unsigned long *stat, unsigned nr, unsigned nr_threads,
+			    unsigned s);
+
 struct weft_variant {
 	const char *name;       /* stable: goes into replay files */
 	const char *zoo;        /* ZOO.md id, or NULL */
@@ -237,6 +257,14 @@ static inline uint32_t weft_delay_steps(uint32_t code)
 	return code <= 8 ? code : 8u << (code - 8);   /* 0..8, 16, 32, ... 1024 */
 }
 
+/* A world field's name, at its exact offset (struct weft_scenario.fields):
+ * WEFT_FIELD(struct my_world, lock, "lock A"). */
+struct weft_field {
+	uint32_t off;
+	const char *name;
+};
+#define WEFT_FIELD(type, member, name_) { (uint32_t)offsetof(type, member), (name_) }
+
 struct weft_scenario {
 	const char *name;        /* stable */
 	const char *summary;
@@ -255,7 +283,8 @@ struct weft_scenario {
 	const char *const *files;/* basenames whose sites form the fingerprint */
 
 	/* Builds the initial world from the workload (main context: the
-	 * primitives act immediately, without scheduling points). */
+	 * primitives act immediately, without scheduling points). Optional:
+	 * without it every execution starts from the zeroed world. */
 	void (*setup)(void *world, unsigned variant, const struct weft_workload *wl);
 	/* The body of model thread tid (a fiber pinned to its CPU). */
 	void (*thread)(void *world, unsigned tid);
@@ -294,6 +323,10 @@ struct weft_scenario {
 	 * program's data, heap and thread stacks: rt/) rather than a zeroed
 	 * allocation of world_size bytes. */
 	const struct weft_world_ops *world_ops;
+	/* Optional: names of the world's fields by exact offset, for reports
+	 * ("lock A"), when describe() is absent or names nothing; ended by
+	 * { 0, NULL }. */
+	const struct weft_field *fields;
 };
 
 /*
@@ -511,6 +544,23 @@ struct weft_input {
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len);
 /* Encode back; returns bytes written (cap must be >= 1 + 510 + 3*64). */
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap);
+/* The workload section of in (byte 0 the op count, then 2 bytes an op),
+ * as weft_run_opts.workload and dfs take it; its length, or 0 if it does
+ * not fit cap (1 + 510 always does). */
+size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap);
+/* The inverse: in's workload ops from a workload section w of nw bytes
+ * (ops past its end are dropped). */
+void weft_input_set_workload(struct weft_input *in, const uint8_t *w, size_t nw);
+/* The workload section of variant vi's trigger input (struct
+ * weft_scenario.triggers); 0 if the variant has none or it does not fit. */
+size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+			     size_t cap);
+/* dfs's default workload: variant vi's own trigger, else the first trigger
+ * the scenario declares (a fixed variant is certified on the workload that
+ * breaks its buggy sibling), else none: 0. *from (if not NULL): the
+ * variant whose trigger it is, or -1. */
+size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap,
+			 int *from);
 #define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
 
 /*
@@ -830,6 +880,14 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o,
 		       const struct weft_exec_result *r);
 /* Describe world offset off of the last execution ("page 3 ->count"). */
 void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* What a world pointer to off points at: describe() names the innermost
+ * field at an offset, but an object and its first field share it, so a
+ * pointer names the largest thing that starts there ("page 0 ->lru" for a
+ * pointer to "page 0 ->lru.next"). */
+void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n);
+/* The length of a name's first path component, its object ("page 0" of
+ * "page 0 ->lru.next"): up to " ->", "->" or ".". */
+size_t weft_name_object_len(const char *name);
 /* "read", "rmw", "lock", ... */
 const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */

@@ -160,6 +160,42 @@ static void install_overflow_handler(void)
 
 /* ---------------------------------------------------------------- init */
 
+/* The families' hooks by event (sched.h, struct weft_family): the
+ * machine's only way into primitives/. hooks_gather() keeps the non-null
+ * ones of each event in families.def order, once, so that an event costs
+ * one indirect call per family that hooks it and no walk of the table
+ * (thread_exit, every thread's end, has one of four). */
+#define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
+	X(thread_exit) X(thread_end) X(freed)
+#define HOOKS_MAX 16
+static struct {
+#define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
+	FAMILY_HOOKS(X)
+#undef X
+} hooks;
+
+static void hooks_gather(void)
+{
+	if (weft_nr_families > HOOKS_MAX) {
+		fprintf(stderr, "weft: families.def lists %u families, the machine holds %u\n",
+			weft_nr_families, HOOKS_MAX);
+		abort();
+	}
+	for (unsigned i = 0; i < weft_nr_families; i++) {
+#define X(hook)                                                                 \
+		if (weft_families[i]->hook)                                     \
+			hooks.hook[hooks.nr_##hook++] = weft_families[i]->hook;
+		FAMILY_HOOKS(X)
+#undef X
+	}
+}
+
+#define FAMILIES_CALL(hook, ...)                                                \
+	do {                                                                    \
+		for (unsigned fi_ = 0; fi_ < hooks.nr_##hook; fi_++)            \
+			hooks.hook[fi_](__VA_ARGS__);                           \
+	} while (0)
+
 int weft_machine_init(void)
 {
 	if (M.inited)
@@ -171,6 +207,7 @@ int weft_machine_init(void)
 	if (env && atoi(env) >= 16)
 		M.stack_size = (size_t)atoi(env) * 1024;
 	install_overflow_handler();
+	hooks_gather();
 	M.cur = -1;
 	M.inited = true;
 	return 0;
@@ -254,15 +291,6 @@ static inline void core_reset(const struct weft_scenario *sc, size_t world_size)
 	}
 	M.core_used = false;
 }
-
-/* Every family's hook, in families.def order (sched.h, struct weft_family):
- * the machine's only way into primitives/. */
-#define FAMILIES_CALL(hook, ...)                                                \
-	do {                                                                    \
-		for (unsigned fi_ = 0; fi_ < weft_nr_families; fi_++)           \
-			if (weft_families[fi_]->hook)                           \
-				weft_families[fi_]->hook(__VA_ARGS__);          \
-	} while (0)
 
 /* Called by weft_poison() (shadow.c) for every freed range. */
 void weft_families_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
@@ -1135,6 +1163,11 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		if (buf[0])
 			return;
 	}
+	for (const struct weft_field *f = sc ? sc->fields : NULL; f && f->name; f++)
+		if (f->off == off) {
+			snprintf(buf, n, "%s", f->name);
+			return;
+		}
 	snprintf(buf, n, "world+0x%x", off);
 }
 
@@ -1243,7 +1276,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;
-	sc->setup(M.world, o->variant, &M.wl);
+	if (sc->setup)
+		sc->setup(M.world, o->variant, &M.wl);
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;

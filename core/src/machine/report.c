@@ -68,8 +68,7 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a,
 		fprintf(f, "\n");
 }
 
-/* Length of a name's first path component: up to " ->", "->" or ".". */
-static size_t component(const char *s)
+size_t weft_name_object_len(const char *s)
 {
 	size_t i = 0;
 
@@ -92,7 +91,7 @@ static size_t separator(const char *s)
  * byte of page 2 before "page 3 ->count": "page 3"). The race diagram
  * does the same (tools/race_diagram.c, weft_trace_pointer_name).
  */
-static void pointer_name(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n)
+void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *buf, size_t n)
 {
 	char prev[96] = "";
 	char *a = buf;
@@ -102,7 +101,7 @@ static void pointer_name(const struct weft_scenario *sc, uint32_t off, char *buf
 	if (off)
 		weft_describe_loc(sc, off - 1, prev, sizeof(prev));
 	for (;;) {
-		size_t la = component(a), lb = component(b);
+		size_t la = weft_name_object_len(a), lb = weft_name_object_len(b);
 		if (la != lb || strncmp(a, b, la) || !separator(a + la) || !separator(b + lb)) {
 			a[la] = 0;
 			return;
@@ -120,7 +119,7 @@ static void print_value(FILE *f, const struct weft_scenario *sc, uint64_t x)
 	char name[96];
 
 	if (x >> 63) {
-		pointer_name(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
+		weft_describe_pointer(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		fprintf(f, "&%s", name);
 	} else if (x >= 0x80000000ull && x <= 0xffffffffull) {
 		fprintf(f, "%" PRId32, (int32_t)(uint32_t)x);

@@ -399,7 +399,8 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 		native_exec_id++;
 		thread_rng = &rng;
 		weft_rcu_native_reset(sc);
-		sc->setup(S.world, o->variant, &wl);
+		if (sc->setup)
+			sc->setup(S.world, o->variant, &wl);
 		S.done = 0;
 		for (unsigned k = 0; k < sc->nr_irqs; k++)
 			if (sc->irqs[k].raised)

@@ -132,6 +132,43 @@ static void nw_sleep(unsigned t)
 	}
 }
 
+/*
+ * The wait loop of every sleeping primitive, as sleep.c's
+ * weft_wl_wait_turn(): under nq, each primitive's own test says whether the
+ * thread may go on (nw_granted(): a waker handed it the object; or it took
+ * it), and until then nw_wait_turn() queues it once on obj's list (flags;
+ * counted in *nr_waiters) and sleeps, leaving nq and taking it back.
+ */
+static void nw_wait_turn(unsigned t, const void *obj, uint32_t *nr_waiters, uint8_t flags)
+{
+	if (nw[t].chan != obj) {
+		nw_add(t, obj, flags);
+		__atomic_fetch_add(nr_waiters, 1, __ATOMIC_RELAXED);
+	}
+	ST(nw[t].woken, 0);
+	pthread_mutex_unlock(&nq);
+	nw_sleep(t);
+	pthread_mutex_lock(&nq);
+}
+
+/* Under nq: handed the object by its waker (and the grant consumed). */
+static bool nw_granted(unsigned t)
+{
+	if (!(nw[t].flags & NW_GRANTED))
+		return false;
+	nw[t].flags &= (uint8_t)~NW_GRANTED;
+	return true;
+}
+
+/* Under nq: t took obj itself: off obj's list if it slept on it. */
+static void nw_taken(unsigned t, const void *obj, uint32_t *nr_waiters)
+{
+	if (nw[t].chan == obj) {
+		nw_del(t);
+		__atomic_fetch_sub(nr_waiters, 1, __ATOMIC_RELAXED);
+	}
+}
+
 static void host_sleeps(const void *obj, const struct weft_site *s)
 {
 	weft_report(WEFT_KIND_ASSERT, obj, s,
@@ -172,33 +209,21 @@ void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
 	ST(m->nr_waiters, 0);
 }
 
+/* Under nq: mutex_lock()'s test (a handover is nw_granted()). */
+static bool mutex_take(struct weft_mutex *m, unsigned t)
+{
+	if (LD(m->owner))
+		return false;
+	ST(m->owner, t + 1);
+	nw_taken(t, m, &m->nr_waiters);
+	return true;
+}
+
 static void mutex_acquire(struct weft_mutex *m, unsigned t, const struct weft_site *s)
 {
-	uint32_t self = t + 1;
-
 	pthread_mutex_lock(&nq);
-	for (;;) {
-		if (nw[t].flags & NW_GRANTED) {
-			nw[t].flags &= (uint8_t)~NW_GRANTED;
-			break;
-		}
-		if (LD(m->owner) == 0) {
-			ST(m->owner, self);
-			if (nw[t].chan == m) {
-				nw_del(t);
-				__atomic_fetch_sub(&m->nr_waiters, 1, __ATOMIC_RELAXED);
-			}
-			break;
-		}
-		if (nw[t].chan != m) {
-			nw_add(t, m, 0);
-			__atomic_fetch_add(&m->nr_waiters, 1, __ATOMIC_RELAXED);
-		}
-		ST(nw[t].woken, 0);
-		pthread_mutex_unlock(&nq);
-		nw_sleep(t);
-		pthread_mutex_lock(&nq);
-	}
+	while (!nw_granted(t) && !mutex_take(m, t))
+		nw_wait_turn(t, m, &m->nr_waiters, 0);
 	pthread_mutex_unlock(&nq);
 	(void)s;
 }
@@ -340,6 +365,26 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 	ST(r->nr_waiters, 0);
 }
 
+/* Under nq: down_read()'s test (a grant is nw_granted()). */
+static bool rwsem_read_take(struct weft_rw_semaphore *r, unsigned t)
+{
+	if (LD(r->writer) || nw_count(r, NW_WRITE, NW_WRITE))
+		return false;
+	__atomic_fetch_add(&r->readers, 1, __ATOMIC_RELAXED);
+	held_add(r, t, 1);
+	return true;
+}
+
+/* Under nq: down_write()'s test (a handover is nw_granted()). */
+static bool rwsem_write_take(struct weft_rw_semaphore *r, unsigned t)
+{
+	if (LD(r->writer) || LD(r->readers))
+		return false;
+	ST(r->writer, t + 1);
+	nw_taken(t, r, &r->nr_waiters);
+	return true;
+}
+
 void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned t = me();
@@ -354,25 +399,8 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	}
 	pthread_mutex_lock(&nq);
 	MIGHT_SLEEP(t, r, s);
-	for (;;) {
-		if (nw[t].flags & NW_GRANTED) {
-			nw[t].flags &= (uint8_t)~NW_GRANTED;
-			break;
-		}
-		if (!LD(r->writer) && !nw_count(r, NW_WRITE, NW_WRITE)) {
-			__atomic_fetch_add(&r->readers, 1, __ATOMIC_RELAXED);
-			held_add(r, t, 1);
-			break;
-		}
-		if (nw[t].chan != r) {
-			nw_add(t, r, 0);
-			__atomic_fetch_add(&r->nr_waiters, 1, __ATOMIC_RELAXED);
-		}
-		ST(nw[t].woken, 0);
-		pthread_mutex_unlock(&nq);
-		nw_sleep(t);
-		pthread_mutex_lock(&nq);
-	}
+	while (!nw_granted(t) && !rwsem_read_take(r, t))
+		nw_wait_turn(t, r, &r->nr_waiters, 0);
 	pthread_mutex_unlock(&nq);
 }
 
@@ -410,28 +438,8 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 			    "T%u takes an rw_semaphore for write that it already holds", t);
 	pthread_mutex_lock(&nq);
 	MIGHT_SLEEP(t, r, s);
-	for (;;) {
-		if (nw[t].flags & NW_GRANTED) {
-			nw[t].flags &= (uint8_t)~NW_GRANTED;
-			break;
-		}
-		if (!LD(r->writer) && !LD(r->readers)) {
-			ST(r->writer, t + 1);
-			if (nw[t].chan == r) {
-				nw_del(t);
-				__atomic_fetch_sub(&r->nr_waiters, 1, __ATOMIC_RELAXED);
-			}
-			break;
-		}
-		if (nw[t].chan != r) {
-			nw_add(t, r, NW_WRITE);
-			__atomic_fetch_add(&r->nr_waiters, 1, __ATOMIC_RELAXED);
-		}
-		ST(nw[t].woken, 0);
-		pthread_mutex_unlock(&nq);
-		nw_sleep(t);
-		pthread_mutex_lock(&nq);
-	}
+	while (!nw_granted(t) && !rwsem_write_take(r, t))
+		nw_wait_turn(t, r, &r->nr_waiters, NW_WRITE);
 	pthread_mutex_unlock(&nq);
 }
 
@@ -519,6 +527,15 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 	ST(sem->nr_waiters, 0);
 }
 
+/* Under nq: down()'s test (up()'s handover is nw_granted()). */
+static bool sem_take(struct weft_semaphore *sem)
+{
+	if (!LD(sem->count))
+		return false;
+	__atomic_fetch_sub(&sem->count, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
 void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 {
 	unsigned t = me();
@@ -533,24 +550,8 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	}
 	pthread_mutex_lock(&nq);
 	MIGHT_SLEEP(t, sem, s);
-	for (;;) {
-		if (nw[t].flags & NW_GRANTED) {
-			nw[t].flags &= (uint8_t)~NW_GRANTED;
-			break;
-		}
-		if (LD(sem->count) > 0) {
-			__atomic_fetch_sub(&sem->count, 1, __ATOMIC_RELAXED);
-			break;
-		}
-		if (nw[t].chan != sem) {
-			nw_add(t, sem, NW_EXCLUSIVE);
-			__atomic_fetch_add(&sem->nr_waiters, 1, __ATOMIC_RELAXED);
-		}
-		ST(nw[t].woken, 0);
-		pthread_mutex_unlock(&nq);
-		nw_sleep(t);
-		pthread_mutex_lock(&nq);
-	}
+	while (!nw_granted(t) && !sem_take(sem))
+		nw_wait_turn(t, sem, &sem->nr_waiters, NW_EXCLUSIVE);
 	pthread_mutex_unlock(&nq);
 }
 
@@ -643,16 +644,8 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	}
 	pthread_mutex_lock(&nq);
 	MIGHT_SLEEP(t, x, s);
-	while (!completion_take(x)) {
-		if (nw[t].chan != x) {
-			nw_add(t, x, NW_EXCLUSIVE);
-			__atomic_fetch_add(&x->nr_waiters, 1, __ATOMIC_RELAXED);
-		}
-		ST(nw[t].woken, 0);
-		pthread_mutex_unlock(&nq);
-		nw_sleep(t);
-		pthread_mutex_lock(&nq);
-	}
+	while (!completion_take(x))
+		nw_wait_turn(t, x, &x->nr_waiters, NW_EXCLUSIVE);
 	pthread_mutex_unlock(&nq);
 }
 

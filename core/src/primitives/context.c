@@ -22,6 +22,17 @@
  * runnable; chosen, they pick their CPU among those that can take them (a
  * model choice if several), enter it, run the handler to completion and go
  * idle again (or stay pending if raised meanwhile).
+ *
+ * Why who-may-run lives here and not in machine/: which context excludes
+ * which (a hard handler masks interrupts, bh masks softirqs, a preempt
+ * count pins its CPU) is preempt_count's semantics, this family's; the
+ * machine only reads the result (M.excluded, eligible()) and calls in
+ * through the hooks (weft_family_context below). And the interrupt and
+ * migration sites (weft_ctx_run_irq, weft_ctx_migrate) hash this file's
+ * basename: moved to a file of another name they would change the trace of
+ * every execution with an interrupt or a migration, and of the stored
+ * replays of them (a second context.c in machine/ would break unique
+ * basenames).
  */
 #include <string.h>
 

@@ -136,6 +136,27 @@ void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class
 		weft_sched_livelock("step budget exhausted");
 }
 
+uint32_t weft_wl_wait_turn(void *obj, uint32_t size, uint32_t *nr_waiters, uint8_t flags,
+			   const struct weft_wait_class *wc, uint64_t holder, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+
+	if (!on_list(me, obj)) {
+		weft_wl_add(me, obj, flags);
+		(*nr_waiters)++;
+	}
+	weft_wl_sleep(obj, size, wc, holder, s);
+	return obj_loc(obj, size, s);
+}
+
+void weft_wl_taken(void *obj, uint32_t *nr_waiters)
+{
+	if (on_list((unsigned)M.cur, obj)) {
+		weft_wl_del((unsigned)M.cur);
+		(*nr_waiters)--;
+	}
+}
+
 void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s)
 {
 	weft_trace(WEFT_EV_WAKE, loc_of(chan), mask, n, s);
@@ -249,19 +270,16 @@ static const struct weft_wait_class mutex_class = {
 	.busy = mutex_busy,
 };
 
-/* A model thread's operand (the host context checked it at its branch). */
-static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
+/* mutex_lock()'s test: handed over by the unlock, or free (taken). */
+static bool mutex_take(struct weft_mutex *m, uint32_t me)
 {
-	uint32_t loc = thread_loc(p, size, s);
-
-	check_uaf(loc, s);
-	return loc;
-}
-
-static inline void obj_written(uint32_t loc, const struct weft_site *s)
-{
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	if (m->owner == me)
+		return true;
+	if (m->owner)
+		return false;
+	m->owner = me;
+	weft_wl_taken(m, &m->nr_waiters);
+	return true;
 }
 
 void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
@@ -299,24 +317,8 @@ void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s)
 			    "T%d locks a mutex it already holds (recursive locking)", M.cur);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(m, false, s);   /* at the attempt, as mutex_acquire() */
-	for (;;) {
-		if (m->owner == me)             /* handed over by the unlock */
-			break;
-		if (m->owner == 0) {
-			m->owner = me;
-			if (on_list((unsigned)M.cur, m)) {
-				weft_wl_del((unsigned)M.cur);
-				m->nr_waiters--;
-			}
-			break;
-		}
-		if (!on_list((unsigned)M.cur, m)) {
-			weft_wl_add((unsigned)M.cur, m, 0);
-			m->nr_waiters++;
-		}
-		weft_wl_sleep(m, sizeof(*m), &mutex_class, m->owner, s);
-		loc = obj_loc(m, sizeof(*m), s);
-	}
+	while (!mutex_take(m, me))
+		loc = weft_wl_wait_turn(m, sizeof(*m), &m->nr_waiters, 0, &mutex_class, m->owner, s);
 	weft_wl_entry((unsigned)M.cur)->flags &= (uint8_t)~WL_GRANTED;
 	weft_tsan_acquire(m);
 	weft_trace(WEFT_EV_LOCK, loc, 0, me, s);
@@ -595,6 +597,31 @@ static void rwsem_taken(struct weft_rw_semaphore *r, uint32_t loc, bool ok, unsi
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*r), 0, s);
 }
 
+/* down_read()'s test: counted in by a release (WL_GRANTED), or no writer
+ * holds or waits (taken). */
+static bool rwsem_read_take(struct weft_rw_semaphore *r, unsigned me)
+{
+	if (weft_wl_entry(me)->flags & WL_GRANTED)
+		return true;
+	if (r->writer || weft_wl_count(r, WL_WRITE, WL_WRITE))
+		return false;
+	r->readers++;
+	held_add(r, me, 1);
+	return true;
+}
+
+/* down_write()'s test: handed over by the release, or free (taken). */
+static bool rwsem_write_take(struct weft_rw_semaphore *r, unsigned me)
+{
+	if (r->writer == me + 1)
+		return true;
+	if (r->writer || r->readers)
+		return false;
+	r->writer = me + 1;
+	weft_wl_taken(r, &r->nr_waiters);
+	return true;
+}
+
 void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
@@ -614,22 +641,9 @@ void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	loc = obj_loc(r, sizeof(*r), s);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
-	for (;;) {
-		struct weft_waiter *w = weft_wl_entry(me);
-		if (w->flags & WL_GRANTED)      /* a release counted us in */
-			break;
-		if (!r->writer && !weft_wl_count(r, WL_WRITE, WL_WRITE)) {
-			r->readers++;
-			held_add(r, me, 1);
-			break;
-		}
-		if (!on_list(me, r)) {
-			weft_wl_add(me, r, 0);
-			r->nr_waiters++;
-		}
-		weft_wl_sleep(r, sizeof(*r), &rwsem_read_class, rwsem_holder(r), s);
-		loc = obj_loc(r, sizeof(*r), s);
-	}
+	while (!rwsem_read_take(r, me))
+		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, 0, &rwsem_read_class,
+				   rwsem_holder(r), s);
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
 }
@@ -681,24 +695,9 @@ void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 			    "T%u takes an rw_semaphore for write that it already holds", me);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
-	for (;;) {
-		if (r->writer == me + 1)        /* handed over by the release */
-			break;
-		if (!r->writer && !r->readers) {
-			r->writer = me + 1;
-			if (on_list(me, r)) {
-				weft_wl_del(me);
-				r->nr_waiters--;
-			}
-			break;
-		}
-		if (!on_list(me, r)) {
-			weft_wl_add(me, r, WL_WRITE);
-			r->nr_waiters++;
-		}
-		weft_wl_sleep(r, sizeof(*r), &rwsem_write_class, rwsem_holder(r), s);
-		loc = obj_loc(r, sizeof(*r), s);
-	}
+	while (!rwsem_write_take(r, me))
+		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, WL_WRITE, &rwsem_write_class,
+				   rwsem_holder(r), s);
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
 }
@@ -870,6 +869,23 @@ void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_
 	obj_written(loc, s);
 }
 
+/* down()'s test: up() handed its count over (WL_GRANTED), or the count
+ * is positive (taken); *old: the count the LOCK event records as before. */
+static bool sem_take(struct weft_semaphore *sem, unsigned me, uint32_t *old)
+{
+	struct weft_waiter *w = weft_wl_entry(me);
+
+	if (w->flags & WL_GRANTED) {
+		w->flags &= (uint8_t)~WL_GRANTED;
+		*old = 0;
+		return true;
+	}
+	if (!sem->count)
+		return false;
+	*old = sem->count--;
+	return true;
+}
+
 void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
@@ -887,25 +903,9 @@ void weft_down(struct weft_semaphore *sem, const struct weft_site *s)
 	sched_point_at(s, sem, sizeof(*sem), &sem_class);
 	weft_wl_might_sleep(sem, s);
 	loc = obj_loc(sem, sizeof(*sem), s);
-	old = sem->count;
-	for (;;) {
-		struct weft_waiter *w = weft_wl_entry(me);
-		if (w->flags & WL_GRANTED) {    /* up() handed its count to us */
-			w->flags &= (uint8_t)~WL_GRANTED;
-			old = 0;
-			break;
-		}
-		if (sem->count > 0) {
-			old = sem->count--;
-			break;
-		}
-		if (!on_list(me, sem)) {
-			weft_wl_add(me, sem, WL_EXCLUSIVE);
-			sem->nr_waiters++;
-		}
-		weft_wl_sleep(sem, sizeof(*sem), &sem_class, 0, s);
-		loc = obj_loc(sem, sizeof(*sem), s);
-	}
+	while (!sem_take(sem, me, &old))
+		loc = weft_wl_wait_turn(sem, sizeof(*sem), &sem->nr_waiters, WL_EXCLUSIVE, &sem_class, 0,
+				   s);
 	weft_tsan_acquire(sem);
 	weft_trace(WEFT_EV_LOCK, loc, old, sem->count, s);
 	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*sem), 0, s);

@@ -69,6 +69,38 @@ bool weft_wl_wake(unsigned tid, const void *chan);
  */
 void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
 		   uint64_t holder, const struct weft_site *s);
+
+/* A model thread's operand (the host context checked it at its branch),
+ * and its store. */
+static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
+{
+	uint32_t loc = thread_loc(p, size, s);
+
+	check_uaf(loc, s);
+	return loc;
+}
+
+static inline void obj_written(uint32_t loc, const struct weft_site *s)
+{
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+/*
+ * The wait loop of every sleeping primitive (__mutex_lock_common(),
+ * rwsem_down_read_slowpath(), rwsem_down_write_slowpath(), __down_common(),
+ * do_wait_for_common()), written once: each primitive's own test says
+ * whether the thread may go on (it took the object, or a waker handed it
+ * over while it slept), and until then
+ *     loc = weft_wl_wait_turn(obj, sizeof(*obj), &obj->nr_waiters, ...);
+ * queues it once on obj's list (flags; counted in *nr_waiters) and sleeps
+ * until woken (holder: what the WAIT event records of the owner). Returns
+ * obj's location checked again: it may have been freed meanwhile.
+ */
+uint32_t weft_wl_wait_turn(void *obj, uint32_t size, uint32_t *nr_waiters, uint8_t flags,
+			   const struct weft_wait_class *wc, uint64_t holder, const struct weft_site *s);
+/* The current thread took obj itself: off obj's list if it slept on it. */
+void weft_wl_taken(void *obj, uint32_t *nr_waiters);
 /* The WAKE event of an operation that woke the threads in mask. */
 void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struct weft_site *s);
 /* Before anything that may sleep (might_sleep()): reports a thread that is

@@ -35,15 +35,6 @@ static int no_owner(const void *chan)
 	return -1;
 }
 
-/* A model thread's operand (the host context checked it at its branch). */
-static inline uint32_t obj_loc(const void *p, size_t size, const struct weft_site *s)
-{
-	uint32_t loc = thread_loc(p, size, s);
-
-	check_uaf(loc, s);
-	return loc;
-}
-
 /* --------------------------------------------------------------- completion */
 
 static bool completion_busy(const void *chan, unsigned tid)
@@ -75,8 +66,7 @@ void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
 	x->done = 0;
 	weft_trace(WEFT_EV_WRITE, loc, old, 0, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*x), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 void weft_complete(struct weft_completion *x, bool all, const struct weft_site *s)
@@ -115,8 +105,7 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 	if (mask)
 		weft_wl_trace_wake(x, mask, (unsigned)__builtin_popcountll(mask), s);
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*x), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 /* Takes one completion (none after complete_all()); x->done != 0. */
@@ -151,12 +140,9 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	loc = obj_loc(x, sizeof(*x), s);
 	/* do_wait_for_common(): on the list until done; a waiter woken for a
 	 * completion another thread took first goes back to the tail */
-	while (!x->done) {
-		weft_wl_add((unsigned)M.cur, x, WL_EXCLUSIVE);
-		x->nr_waiters++;
-		weft_wl_sleep(x, sizeof(*x), &completion_class, 0, s);
-		loc = obj_loc(x, sizeof(*x), s);
-	}
+	while (!x->done)
+		loc = weft_wl_wait_turn(x, sizeof(*x), &x->nr_waiters, WL_EXCLUSIVE, &completion_class,
+					0, s);
 	completion_take(x, loc, s);
 }
 
@@ -234,8 +220,7 @@ void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft
 	wq->wakes = 0;
 	wq->nr_queued = 0;
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
@@ -372,8 +357,7 @@ void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const 
 	wq->wakes++;
 	weft_wl_trace_wake(wq, mask, n, s);
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*wq), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_site *s)
@@ -426,8 +410,7 @@ void weft_cond_init(struct weft_pthread_cond *c, bool spurious, const struct wef
 	c->spurious = spurious;
 	weft_trace(WEFT_EV_WRITE, loc, 0, spurious, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*c), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const struct weft_site *s)
@@ -486,8 +469,7 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
 	c->wq.wakes++;
 	weft_wl_trace_wake(c, mask, n, s);
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*c), 0, s);
-	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+	obj_written(loc, s);
 }
 
 /* --------------------------------------------------------- bit locks, waits */
@@ -639,8 +621,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	weft_wl_trace_wake(word, mask, n, s);
 	if (nv != old) {
 		weft_trace(WEFT_EV_RMW, loc, old, nv, s);
-		if (loc != WEFT_NO_LOC)
-			shadow_write(loc, s);
+		obj_written(loc, s);
 	}
 	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*word), 0, s);
 }

@@ -10,71 +10,99 @@
 
 size_t weft_last_input(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
 {
-	size_t nd, nc, nw, ny;
-	const struct weft_decision_rec *d = weft_last_decisions(&nd);
-	const uint32_t *c = weft_last_choices(&nc);
-	const uint8_t *w = weft_last_workload(&nw);
+	size_t ny;
 	const uint8_t *y = weft_last_delays(&ny);
-	struct weft_input in;
-	int ne;
 
 	/* the bytes encoding has no delays: a weak execution that delayed a
 	 * store has no such input */
 	for (size_t i = 0; i < ny; i++)
 		if (y[i])
 			return 0;
+	return weft_last_input_nodelays(sc, buf, cap);
+}
+
+size_t weft_last_input_nodelays(const struct weft_scenario *sc, uint8_t *buf, size_t cap)
+{
+	size_t nd, nc, nw;
+	const struct weft_decision_rec *d = weft_last_decisions(&nd);
+	const uint32_t *c = weft_last_choices(&nc);
+	const uint8_t *w = weft_last_workload(&nw);
+	struct weft_input in;
+	int ne;
 
 	memset(&in, 0, sizeof(in));
 	ne = weft_entries_from_decisions(sc, d, nd, c, nc, in.e, WEFT_MAX_ENTRIES);
 	if (ne < 0)
 		return 0;
 	in.nr_entries = (unsigned)ne;
-	if (nw) {
-		in.nr_wl_ops = w[0];
-		for (unsigned k = 0; k < in.nr_wl_ops && 2 + 2 * (size_t)k < nw; k++) {
-			in.wl[k].t_op = w[1 + 2 * k];
-			in.wl[k].arg = w[2 + 2 * k];
-		}
-	}
+	weft_input_set_workload(&in, w, nw);
 	return weft_input_encode(&in, buf, cap);
 }
 
 /* ----------------------------------------------------------- determinism */
 
-int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
-			   char *why, size_t n)
-{
-	size_t nd, nc, nw;
-	const struct weft_decision_rec *d0 = weft_last_decisions(&nd);
-	const uint32_t *c0 = weft_last_choices(&nc);
-	const uint8_t *w0 = weft_last_workload(&nw);
-	struct weft_decision_rec *d = malloc((nd ? nd : 1) * sizeof(*d));
-	uint32_t *c = malloc((nc ? nc : 1) * sizeof(*c));
+/* A copy of the last execution's decisions, choices, workload and delays
+ * (the machine's own are overwritten by the re-runs that replay them). */
+struct last_copy {
+	struct weft_decision_rec *d;
+	uint32_t *c;
+	size_t nd, nc, nw, ny;
 	uint8_t wl[WEFT_INPUT_MAX];
-	struct weft_replay_strategy rs;
-	struct weft_exec_result again;
-	struct weft_run_opts ro = *o;
-	int rc = 0;
+};
+static uint8_t last_delays[WEFT_MAX_DELAYS];
 
-	if (!d || !c) {
-		free(d);
-		free(c);
+static int last_copy_take(struct last_copy *l)
+{
+	const struct weft_decision_rec *d0 = weft_last_decisions(&l->nd);
+	const uint32_t *c0 = weft_last_choices(&l->nc);
+	const uint8_t *w0 = weft_last_workload(&l->nw);
+	const uint8_t *y0 = weft_last_delays(&l->ny);
+
+	l->d = malloc((l->nd ? l->nd : 1) * sizeof(*l->d));
+	l->c = malloc((l->nc ? l->nc : 1) * sizeof(*l->c));
+	if (!l->d || !l->c) {
+		free(l->d);
+		free(l->c);
 		return WEFT_ENOMEM;
 	}
 	/* an execution that reported before its first decision recorded none
 	 * (d0 may then be NULL: memcpy from NULL is undefined even for 0) */
-	if (nd)
-		memcpy(d, d0, nd * sizeof(*d));
-	if (nc)
-		memcpy(c, c0, nc * sizeof(*c));
-	if (nw)
-		memcpy(wl, w0, nw);
-	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
-	static uint8_t delays[WEFT_MAX_DELAYS];
-	size_t ny;
-	const uint8_t *y0 = weft_last_delays(&ny);
-	memcpy(delays, y0, ny);
-	weft_replay_strategy_delays(&rs, delays, ny);
+	if (l->nd)
+		memcpy(l->d, d0, l->nd * sizeof(*l->d));
+	if (l->nc)
+		memcpy(l->c, c0, l->nc * sizeof(*l->c));
+	if (l->nw)
+		memcpy(l->wl, w0, l->nw);
+	memcpy(last_delays, y0, l->ny);
+	return 0;
+}
+
+/* A replay strategy over the copy, with its delays or without. */
+static void last_copy_replay(struct last_copy *l, struct weft_replay_strategy *rs, bool delays)
+{
+	weft_replay_strategy_init(rs, l->wl, l->nw, l->d, l->nd, l->c, l->nc);
+	if (delays)
+		weft_replay_strategy_delays(rs, last_delays, l->ny);
+}
+
+static void last_copy_free(struct last_copy *l)
+{
+	free(l->d);
+	free(l->c);
+}
+
+int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
+			   char *why, size_t n)
+{
+	struct last_copy l;
+	struct weft_replay_strategy rs;
+	struct weft_exec_result again;
+	struct weft_run_opts ro = *o;
+	int rc = last_copy_take(&l);
+
+	if (rc)
+		return rc;
+	last_copy_replay(&l, &rs, true);
 	ro.memory = (uint8_t)weft_last_memory();   /* as run (a genome may narrow it) */
 	ro.feedback = false;
 	ro.record = true;   /* the caller gets the full trace of the re-run */
@@ -100,8 +128,7 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 			 rs.desync ? rs.why : "");
 		rc = WEFT_EDESYNC;
 	}
-	free(d);
-	free(c);
+	last_copy_free(&l);
 	return rc;
 }
 
@@ -109,55 +136,32 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 
 int weft_check_needs_weak(const struct weft_run_opts *o, const struct weft_exec_result *first)
 {
-	size_t nd, nc, nw;
-	const struct weft_decision_rec *d0 = weft_last_decisions(&nd);
-	const uint32_t *c0 = weft_last_choices(&nc);
-	const uint8_t *w0 = weft_last_workload(&nw);
-	struct weft_decision_rec *d = malloc((nd ? nd : 1) * sizeof(*d));
-	uint32_t *c = malloc((nc ? nc : 1) * sizeof(*c));
-	uint8_t wl[WEFT_INPUT_MAX];
+	struct last_copy l;
 	struct weft_replay_strategy rs;
 	struct weft_exec_result again;
 	struct weft_run_opts ro = *o;
 
-	if (weft_last_memory() == WEFT_MEM_SC) {
-		free(d);
-		free(c);
+	if (weft_last_memory() == WEFT_MEM_SC)
 		return 0;
-	}
-	if (!d || !c) {
-		free(d);
-		free(c);
-		return WEFT_ENOMEM;
-	}
-	if (nd)
-		memcpy(d, d0, nd * sizeof(*d));
-	if (nc)
-		memcpy(c, c0, nc * sizeof(*c));
-	if (nw)
-		memcpy(wl, w0, nw);
-	static uint8_t delays[WEFT_MAX_DELAYS];
-	size_t ny;
-	const uint8_t *y0 = weft_last_delays(&ny);
+	int rc = last_copy_take(&l);
+	if (rc)
+		return rc;
 	enum weft_memory_model mem = weft_last_memory();
-	memcpy(delays, y0, ny);
-	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
+	last_copy_replay(&l, &rs, false);
 	ro.memory = WEFT_MEM_SC;
 	ro.record = false;
 	ro.feedback = false;
 	ro.lockdep_persist = false;
-	int rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
+	rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
 	int needs = rs.desync || again.kind != first->kind;
 	/* the execution again, as it ran: the caller's last execution */
-	weft_replay_strategy_init(&rs, wl, nw, d, nd, c, nc);
-	weft_replay_strategy_delays(&rs, delays, ny);
+	last_copy_replay(&l, &rs, true);
 	ro = *o;
 	ro.memory = (uint8_t)mem;
 	ro.record = true;
 	ro.feedback = false;
 	if (!rc)
 		rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
-	free(d);
-	free(c);
+	last_copy_free(&l);
 	return rc ? rc : needs;
 }

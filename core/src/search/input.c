@@ -63,6 +63,53 @@ size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap)
 /* Workload bytes are the input's section [n][t_op arg]...: byte 0 is the
  * op count. Ops are appended to their thread's list; excess ops of a thread
  * are dropped (so a flip never shifts another thread's ops). */
+size_t weft_input_workload(const struct weft_input *in, uint8_t *wl, size_t cap)
+{
+	if (1 + 2 * (size_t)in->nr_wl_ops > cap)
+		return 0;
+	wl[0] = (uint8_t)in->nr_wl_ops;
+	for (unsigned k = 0; k < in->nr_wl_ops; k++) {
+		wl[1 + 2 * k] = in->wl[k].t_op;
+		wl[2 + 2 * k] = in->wl[k].arg;
+	}
+	return 1 + 2 * (size_t)in->nr_wl_ops;
+}
+
+void weft_input_set_workload(struct weft_input *in, const uint8_t *w, size_t nw)
+{
+	in->nr_wl_ops = 0;
+	for (unsigned k = 0; nw && k < w[0] && 2 + 2 * (size_t)k < nw; k++) {
+		in->wl[k].t_op = w[1 + 2 * k];
+		in->wl[k].arg = w[2 + 2 * k];
+		in->nr_wl_ops = k + 1;
+	}
+}
+
+size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl,
+			     size_t cap)
+{
+	struct weft_input in;
+
+	if (!sc->triggers || !sc->trigger_lens || !sc->triggers[vi])
+		return 0;
+	weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
+	return weft_input_workload(&in, wl, cap);
+}
+
+size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap,
+			 int *from)
+{
+	size_t n = weft_trigger_workload(sc, vi, wl, cap);
+	int v = n ? (int)vi : -1;
+
+	for (unsigned u = 0; !n && u < sc->nr_variants; u++)
+		if ((n = weft_trigger_workload(sc, u, wl, cap)))
+			v = (int)u;
+	if (from)
+		*from = v;
+	return n;
+}
+
 void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wl, size_t len,
 			  struct weft_workload *out)
 {

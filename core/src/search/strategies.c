@@ -1,6 +1,9 @@
 /*
  * strategies.c - bytes, random, pct, dfs and replay strategies, and the
  * metrics and determinism decorators (see weft/strategy.h).
+ *
+ * Length: five strategies of 100-200 lines each on one ops interface and
+ * one random stream; partial-order reduction has files of its own (dpor*.c).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -87,14 +90,8 @@ void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc, const
 		return;
 	}
 	weft_input_decode(&b->in, buf, len);
-	if (len) {
-		b->wl[0] = (uint8_t)b->in.nr_wl_ops;
-		for (unsigned k = 0; k < b->in.nr_wl_ops; k++) {
-			b->wl[1 + 2 * k] = b->in.wl[k].t_op;
-			b->wl[2 + 2 * k] = b->in.wl[k].arg;
-		}
-		b->wl_len = 1 + 2 * (size_t)b->in.nr_wl_ops;
-	}
+	if (len)
+		b->wl_len = weft_input_workload(&b->in, b->wl, sizeof(b->wl));
 	for (unsigned k = 0; k < b->in.nr_entries; k++) {
 		struct weft_entry e = b->in.e[k];
 		e.pos = (uint16_t)(e.pos % hint);
@@ -545,19 +542,13 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 	return dec->dflt;
 }
 
-/* A weft_choose() of n values: a frame of its own whose alternatives are
- * the values (0 first), at no preemption cost, so that complete covers
- * every value the model could choose. */
-static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
+/* A frame of its own whose alternatives are n values, 0 first (kind: the
+ * frame's cur_runnable mark, 2 a value, 3 a delay code); replayed from the
+ * prefix while there is one. */
+static uint32_t dfs_choice_frame(struct weft_dfs *d, uint32_t n, uint8_t kind)
 {
-	struct weft_dfs *d = st;
 	uint32_t i = d->depth;
 
-	(void)index;
-	if (n > 16) {
-		d->wide_choice = true;
-		return 0;
-	}
 	if (i >= WEFT_DFS_MAX_DEPTH) {
 		d->overflow = true;
 		return 0;
@@ -566,12 +557,27 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 	struct weft_dfs_frame *f = &d->f[i];
 	uint64_t vals = (1ull << n) - 1;
 	if (i < d->replay_len) {
-		if (f->cur_runnable != 2 || f->runnable != vals)
+		if (f->cur_runnable != kind || f->runnable != vals)
 			d->overflow = true;   /* nondeterministic model */
 		return f->chosen;
 	}
-	new_frame(d, i, vals, 0, 0, 2);
+	new_frame(d, i, vals, 0, 0, kind);
 	return 0;
+}
+
+/* A weft_choose() of n values: a frame of its own whose alternatives are
+ * the values (0 first), at no preemption cost, so that complete covers
+ * every value the model could choose. */
+static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
+{
+	struct weft_dfs *d = st;
+
+	(void)index;
+	if (n > 16) {
+		d->wide_choice = true;
+		return 0;
+	}
+	return dfs_choice_frame(d, n, 2);
 }
 
 /* A store's delay code (weak memory): a frame whose alternatives are the
@@ -580,27 +586,13 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 static uint32_t dfs_delay(void *st, uint32_t index, uint32_t ncodes)
 {
 	struct weft_dfs *d = st;
-	uint32_t i = d->depth;
 
 	(void)index;
 	if (ncodes > 16)
 		ncodes = 16;
 	if (!d->delay_bound || ncodes < 2)
 		return 0;
-	if (i >= WEFT_DFS_MAX_DEPTH) {
-		d->overflow = true;
-		return 0;
-	}
-	d->depth++;
-	struct weft_dfs_frame *f = &d->f[i];
-	uint64_t vals = (1ull << ncodes) - 1;
-	if (i < d->replay_len) {
-		if (f->cur_runnable != 3 || f->runnable != vals)
-			d->overflow = true;   /* nondeterministic model */
-		return f->chosen;
-	}
-	new_frame(d, i, vals, 0, 0, 3);
-	return 0;
+	return dfs_choice_frame(d, ncodes, 3);
 }
 
 static void dfs_end(void *st, const struct weft_exec_result *r)

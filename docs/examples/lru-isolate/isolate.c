@@ -89,11 +89,7 @@ static void iso_setup(void *w, unsigned variant, const struct weft_workload *wl)
 		W->page[i] = weft_page_alloc(&W->mm);   /* count 1: the owner's */
 		weft_lru_cache_add(&W->lru, W->page[i]);
 	}
-	for (unsigned t = 0; t < 2; t++) {
-		W->nr_ops[t] = wl->nr_ops[t];
-		for (unsigned k = 0; k < wl->nr_ops[t]; k++)
-			W->ops[t][k] = wl->ops[t][k];
-	}
+	weft_workload_copy(wl, 2, 4, W->nr_ops, &W->ops[0][0]);   /* ops[2][4] */
 }
 
 static void iso_thread(void *w, unsigned tid)

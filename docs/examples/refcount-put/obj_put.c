@@ -90,16 +90,12 @@ static void obj_quiesce(void *w)
 			    "both references were dropped but the object was never freed");
 }
 
-static void obj_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	if (off == offsetof(struct obj_world, o.refs))
-		snprintf(buf, n, "obj->refs");
-	else if (off == offsetof(struct obj_world, o.flags))
-		snprintf(buf, n, "obj->flags");
-	else if (off == offsetof(struct obj_world, o.data))
-		snprintf(buf, n, "obj->data");
-	(void)w;
-}
+static const struct weft_field obj_fields[] = {
+	WEFT_FIELD(struct obj_world, o.refs, "obj->refs"),
+	WEFT_FIELD(struct obj_world, o.flags, "obj->flags"),
+	WEFT_FIELD(struct obj_world, o.data, "obj->data"),
+	{ 0, NULL },
+};
 
 static const char *const obj_ops[] = { "use" };
 static const char *const obj_files[] = { "obj_put.c", NULL };
@@ -126,7 +122,7 @@ static const struct weft_scenario example_obj_put = {
 	.setup = obj_setup,
 	.thread = obj_thread,
 	.quiesce = obj_quiesce,
-	.describe = obj_describe,
+	.fields = obj_fields,
 	.variants = obj_variants,
 	.nr_variants = 2,
 };

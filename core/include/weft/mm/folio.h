@@ -133,44 +133,25 @@ void weft_split_compound(struct weft_mm *mm, struct weft_page *head, int tail_re
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_prep_compound_page(...) \
-	WEFT_KIT_CALL_VOID("prep_compound_page(" #__VA_ARGS__ ")", (weft_prep_compound_page)(__VA_ARGS__))
-#define weft_compound_alloc(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "compound_alloc(" #__VA_ARGS__ ")", (weft_compound_alloc)(__VA_ARGS__))
-#define weft_compound_head(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "compound_head(" #__VA_ARGS__ ")", (weft_compound_head)(__VA_ARGS__))
-#define weft_page_is_tail(...) \
-	WEFT_KIT_CALL_VAL(bool, "page_is_tail(" #__VA_ARGS__ ")", (weft_page_is_tail)(__VA_ARGS__))
-#define weft_folio_nr(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "folio_nr(" #__VA_ARGS__ ")", (weft_folio_nr)(__VA_ARGS__))
-#define weft_folio_ref_count(...) \
-	WEFT_KIT_CALL_VAL(int, "folio_ref_count(" #__VA_ARGS__ ")", (weft_folio_ref_count)(__VA_ARGS__))
-#define weft_folio_ref_add(...) \
-	WEFT_KIT_CALL_VOID("folio_ref_add(" #__VA_ARGS__ ")", (weft_folio_ref_add)(__VA_ARGS__))
-#define weft_folio_ref_sub(...) \
-	WEFT_KIT_CALL_VOID("folio_ref_sub(" #__VA_ARGS__ ")", (weft_folio_ref_sub)(__VA_ARGS__))
-#define weft_folio_ref_sub_and_test(...) \
-	WEFT_KIT_CALL_VAL(bool, "folio_ref_sub_and_test(" #__VA_ARGS__ ")", (weft_folio_ref_sub_and_test)(__VA_ARGS__))
-#define weft_folio_ref_try_add(...) \
-	WEFT_KIT_CALL_VAL(bool, "folio_ref_try_add(" #__VA_ARGS__ ")", (weft_folio_ref_try_add)(__VA_ARGS__))
-#define weft_folio_ref_freeze(...) \
-	WEFT_KIT_CALL_VAL(bool, "folio_ref_freeze(" #__VA_ARGS__ ")", (weft_folio_ref_freeze)(__VA_ARGS__))
-#define weft_folio_ref_unfreeze(...) \
-	WEFT_KIT_CALL_VOID("folio_ref_unfreeze(" #__VA_ARGS__ ")", (weft_folio_ref_unfreeze)(__VA_ARGS__))
-#define weft_folio_get(...) \
-	WEFT_KIT_CALL_VOID("folio_get(" #__VA_ARGS__ ")", (weft_folio_get)(__VA_ARGS__))
-#define weft_folio_try_get(...) \
-	WEFT_KIT_CALL_VAL(bool, "folio_try_get(" #__VA_ARGS__ ")", (weft_folio_try_get)(__VA_ARGS__))
-#define weft_folio_put(...) \
-	WEFT_KIT_CALL_VOID("folio_put(" #__VA_ARGS__ ")", (weft_folio_put)(__VA_ARGS__))
-#define weft_split_tail_flags(...) \
-	WEFT_KIT_CALL_VOID("split_tail_flags(" #__VA_ARGS__ ")", (weft_split_tail_flags)(__VA_ARGS__))
-#define weft_split_tail_mapping(...) \
-	WEFT_KIT_CALL_VOID("split_tail_mapping(" #__VA_ARGS__ ")", (weft_split_tail_mapping)(__VA_ARGS__))
-#define weft_clear_compound_head(...) \
-	WEFT_KIT_CALL_VOID("clear_compound_head(" #__VA_ARGS__ ")", (weft_clear_compound_head)(__VA_ARGS__))
-#define weft_split_compound(...) \
-	WEFT_KIT_CALL_VOID("split_compound(" #__VA_ARGS__ ")", (weft_split_compound)(__VA_ARGS__))
+#define weft_prep_compound_page(...) WEFT_KIT_VOID(prep_compound_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_compound_alloc(...) WEFT_KIT_VAL(struct weft_page *, compound_alloc, #__VA_ARGS__, __VA_ARGS__)
+#define weft_compound_head(...) WEFT_KIT_VAL(struct weft_page *, compound_head, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_is_tail(...) WEFT_KIT_VAL(bool, page_is_tail, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_nr(...) WEFT_KIT_VAL(unsigned, folio_nr, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_count(...) WEFT_KIT_VAL(int, folio_ref_count, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_add(...) WEFT_KIT_VOID(folio_ref_add, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_sub(...) WEFT_KIT_VOID(folio_ref_sub, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_sub_and_test(...) WEFT_KIT_VAL(bool, folio_ref_sub_and_test, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_try_add(...) WEFT_KIT_VAL(bool, folio_ref_try_add, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_freeze(...) WEFT_KIT_VAL(bool, folio_ref_freeze, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_ref_unfreeze(...) WEFT_KIT_VOID(folio_ref_unfreeze, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_get(...) WEFT_KIT_VOID(folio_get, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_try_get(...) WEFT_KIT_VAL(bool, folio_try_get, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_put(...) WEFT_KIT_VOID(folio_put, #__VA_ARGS__, __VA_ARGS__)
+#define weft_split_tail_flags(...) WEFT_KIT_VOID(split_tail_flags, #__VA_ARGS__, __VA_ARGS__)
+#define weft_split_tail_mapping(...) WEFT_KIT_VOID(split_tail_mapping, #__VA_ARGS__, __VA_ARGS__)
+#define weft_clear_compound_head(...) WEFT_KIT_VOID(clear_compound_head, #__VA_ARGS__, __VA_ARGS__)
+#define weft_split_compound(...) WEFT_KIT_VOID(split_compound, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

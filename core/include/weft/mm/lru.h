@@ -147,42 +147,25 @@ bool weft_mapping_describe(const struct weft_mapping *m, const void *world, uint
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_lru_init(...) \
-	WEFT_KIT_CALL_VOID("lru_init(" #__VA_ARGS__ ")", (weft_lru_init)(__VA_ARGS__))
-#define weft_mapping_init(...) \
-	WEFT_KIT_CALL_VOID("mapping_init(" #__VA_ARGS__ ")", (weft_mapping_init)(__VA_ARGS__))
-#define weft_lru_holds_ref(...) \
-	WEFT_KIT_CALL_VAL(bool, "lru_holds_ref(" #__VA_ARGS__ ")", (weft_lru_holds_ref)(__VA_ARGS__))
-#define weft_lru_buggy_era(...) \
-	WEFT_KIT_CALL_VAL(bool, "lru_buggy_era(" #__VA_ARGS__ ")", (weft_lru_buggy_era)(__VA_ARGS__))
-#define weft_page_cache_get(...) \
-	WEFT_KIT_CALL_VOID("page_cache_get(" #__VA_ARGS__ ")", (weft_page_cache_get)(__VA_ARGS__))
-#define weft_page_cache_release(...) \
-	WEFT_KIT_CALL_VOID("page_cache_release(" #__VA_ARGS__ ")", (weft_page_cache_release)(__VA_ARGS__))
-#define weft_release_pages(...) \
-	WEFT_KIT_CALL_VOID("release_pages(" #__VA_ARGS__ ")", (weft_release_pages)(__VA_ARGS__))
-#define weft_lru_cache_add(...) \
-	WEFT_KIT_CALL_VOID("lru_cache_add(" #__VA_ARGS__ ")", (weft_lru_cache_add)(__VA_ARGS__))
-#define weft_lru_cache_del(...) \
-	WEFT_KIT_CALL_VOID("lru_cache_del(" #__VA_ARGS__ ")", (weft_lru_cache_del)(__VA_ARGS__))
+#define weft_lru_init(...) WEFT_KIT_VOID(lru_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mapping_init(...) WEFT_KIT_VOID(mapping_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_holds_ref(...) WEFT_KIT_VAL(bool, lru_holds_ref, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_buggy_era(...) WEFT_KIT_VAL(bool, lru_buggy_era, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_cache_get(...) WEFT_KIT_VOID(page_cache_get, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_cache_release(...) WEFT_KIT_VOID(page_cache_release, #__VA_ARGS__, __VA_ARGS__)
+#define weft_release_pages(...) WEFT_KIT_VOID(release_pages, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_cache_add(...) WEFT_KIT_VOID(lru_cache_add, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_cache_del(...) WEFT_KIT_VOID(lru_cache_del, #__VA_ARGS__, __VA_ARGS__)
 #define __weft_lru_cache_del(...) \
 	WEFT_KIT_CALL_VOID("__lru_cache_del(" #__VA_ARGS__ ")", (__weft_lru_cache_del)(__VA_ARGS__))
-#define weft_activate_page(...) \
-	WEFT_KIT_CALL_VOID("activate_page(" #__VA_ARGS__ ")", (weft_activate_page)(__VA_ARGS__))
-#define weft_refill_inactive(...) \
-	WEFT_KIT_CALL_VOID("refill_inactive(" #__VA_ARGS__ ")", (weft_refill_inactive)(__VA_ARGS__))
-#define weft_shrink_cache(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "shrink_cache(" #__VA_ARGS__ ")", (weft_shrink_cache)(__VA_ARGS__))
-#define weft_add_to_page_cache(...) \
-	WEFT_KIT_CALL_VAL(bool, "add_to_page_cache(" #__VA_ARGS__ ")", (weft_add_to_page_cache)(__VA_ARGS__))
-#define weft_find_get_page(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "find_get_page(" #__VA_ARGS__ ")", (weft_find_get_page)(__VA_ARGS__))
-#define weft_truncate_page(...) \
-	WEFT_KIT_CALL_VAL(bool, "truncate_page(" #__VA_ARGS__ ")", (weft_truncate_page)(__VA_ARGS__))
-#define weft_lru_audit(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "lru_audit(" #__VA_ARGS__ ")", (weft_lru_audit)(__VA_ARGS__))
-#define weft_lru_count_orphans(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "lru_count_orphans(" #__VA_ARGS__ ")", (weft_lru_count_orphans)(__VA_ARGS__))
+#define weft_activate_page(...) WEFT_KIT_VOID(activate_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_refill_inactive(...) WEFT_KIT_VOID(refill_inactive, #__VA_ARGS__, __VA_ARGS__)
+#define weft_shrink_cache(...) WEFT_KIT_VAL(unsigned, shrink_cache, #__VA_ARGS__, __VA_ARGS__)
+#define weft_add_to_page_cache(...) WEFT_KIT_VAL(bool, add_to_page_cache, #__VA_ARGS__, __VA_ARGS__)
+#define weft_find_get_page(...) WEFT_KIT_VAL(struct weft_page *, find_get_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_truncate_page(...) WEFT_KIT_VAL(bool, truncate_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_audit(...) WEFT_KIT_VAL(unsigned, lru_audit, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_count_orphans(...) WEFT_KIT_VAL(unsigned, lru_count_orphans, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

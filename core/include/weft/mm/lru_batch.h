@@ -80,24 +80,15 @@ bool weft_lru_batches_describe(const struct weft_lru_batches *b, const void *wor
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_lru_batches_init(...) \
-	WEFT_KIT_CALL_VOID("lru_batches_init(" #__VA_ARGS__ ")", (weft_lru_batches_init)(__VA_ARGS__))
-#define weft_folio_add_lru(...) \
-	WEFT_KIT_CALL_VOID("folio_add_lru(" #__VA_ARGS__ ")", (weft_folio_add_lru)(__VA_ARGS__))
-#define weft_folio_rotate_reclaimable(...) \
-	WEFT_KIT_CALL_VOID("folio_rotate_reclaimable(" #__VA_ARGS__ ")", (weft_folio_rotate_reclaimable)(__VA_ARGS__))
-#define weft_folio_deactivate(...) \
-	WEFT_KIT_CALL_VOID("folio_deactivate(" #__VA_ARGS__ ")", (weft_folio_deactivate)(__VA_ARGS__))
-#define weft_lru_add_drain(...) \
-	WEFT_KIT_CALL_VOID("lru_add_drain(" #__VA_ARGS__ ")", (weft_lru_add_drain)(__VA_ARGS__))
-#define weft_lru_add_drain_cpu(...) \
-	WEFT_KIT_CALL_VOID("lru_add_drain_cpu(" #__VA_ARGS__ ")", (weft_lru_add_drain_cpu)(__VA_ARGS__))
-#define weft_lru_cpu_needs_drain(...) \
-	WEFT_KIT_CALL_VAL(bool, "lru_cpu_needs_drain(" #__VA_ARGS__ ")", (weft_lru_cpu_needs_drain)(__VA_ARGS__))
-#define weft_lru_batch_refs(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "lru_batch_refs(" #__VA_ARGS__ ")", (weft_lru_batch_refs)(__VA_ARGS__))
-#define weft_lru_batched(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "lru_batched(" #__VA_ARGS__ ")", (weft_lru_batched)(__VA_ARGS__))
+#define weft_lru_batches_init(...) WEFT_KIT_VOID(lru_batches_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_add_lru(...) WEFT_KIT_VOID(folio_add_lru, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_rotate_reclaimable(...) WEFT_KIT_VOID(folio_rotate_reclaimable, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_deactivate(...) WEFT_KIT_VOID(folio_deactivate, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_add_drain(...) WEFT_KIT_VOID(lru_add_drain, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_add_drain_cpu(...) WEFT_KIT_VOID(lru_add_drain_cpu, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_cpu_needs_drain(...) WEFT_KIT_VAL(bool, lru_cpu_needs_drain, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_batch_refs(...) WEFT_KIT_VAL(unsigned, lru_batch_refs, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_batched(...) WEFT_KIT_VAL(unsigned, lru_batched, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

@@ -252,40 +252,24 @@ uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint3
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_mm_init(...) \
-	WEFT_KIT_CALL_VOID("mm_init(" #__VA_ARGS__ ")", (weft_mm_init)(__VA_ARGS__))
-#define weft_page_alloc(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "page_alloc(" #__VA_ARGS__ ")", (weft_page_alloc)(__VA_ARGS__))
-#define weft_page_alloc_at(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "page_alloc_at(" #__VA_ARGS__ ")", (weft_page_alloc_at)(__VA_ARGS__))
-#define weft_folio_alloc(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "folio_alloc(" #__VA_ARGS__ ")", (weft_folio_alloc)(__VA_ARGS__))
-#define weft_page_free(...) \
-	WEFT_KIT_CALL_VOID("page_free(" #__VA_ARGS__ ")", (weft_page_free)(__VA_ARGS__))
-#define weft_page_count(...) \
-	WEFT_KIT_CALL_VAL(int, "page_count(" #__VA_ARGS__ ")", (weft_page_count)(__VA_ARGS__))
-#define weft_set_page_count(...) \
-	WEFT_KIT_CALL_VOID("set_page_count(" #__VA_ARGS__ ")", (weft_set_page_count)(__VA_ARGS__))
-#define weft_get_page(...) \
-	WEFT_KIT_CALL_VOID("get_page(" #__VA_ARGS__ ")", (weft_get_page)(__VA_ARGS__))
-#define weft_get_page_nocheck(...) \
-	WEFT_KIT_CALL_VOID("get_page_nocheck(" #__VA_ARGS__ ")", (weft_get_page_nocheck)(__VA_ARGS__))
-#define weft_put_page_testzero(...) \
-	WEFT_KIT_CALL_VAL(bool, "put_page_testzero(" #__VA_ARGS__ ")", (weft_put_page_testzero)(__VA_ARGS__))
-#define weft_put_page_nofree(...) \
-	WEFT_KIT_CALL_VOID("put_page_nofree(" #__VA_ARGS__ ")", (weft_put_page_nofree)(__VA_ARGS__))
-#define weft_get_page_unless_zero(...) \
-	WEFT_KIT_CALL_VAL(bool, "get_page_unless_zero(" #__VA_ARGS__ ")", (weft_get_page_unless_zero)(__VA_ARGS__))
-#define weft_get_page_testone(...) \
-	WEFT_KIT_CALL_VAL(bool, "get_page_testone(" #__VA_ARGS__ ")", (weft_get_page_testone)(__VA_ARGS__))
+#define weft_mm_init(...) WEFT_KIT_VOID(mm_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_alloc(...) WEFT_KIT_VAL(struct weft_page *, page_alloc, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_alloc_at(...) WEFT_KIT_VAL(struct weft_page *, page_alloc_at, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_alloc(...) WEFT_KIT_VAL(struct weft_page *, folio_alloc, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_free(...) WEFT_KIT_VOID(page_free, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_count(...) WEFT_KIT_VAL(int, page_count, #__VA_ARGS__, __VA_ARGS__)
+#define weft_set_page_count(...) WEFT_KIT_VOID(set_page_count, #__VA_ARGS__, __VA_ARGS__)
+#define weft_get_page(...) WEFT_KIT_VOID(get_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_get_page_nocheck(...) WEFT_KIT_VOID(get_page_nocheck, #__VA_ARGS__, __VA_ARGS__)
+#define weft_put_page_testzero(...) WEFT_KIT_VAL(bool, put_page_testzero, #__VA_ARGS__, __VA_ARGS__)
+#define weft_put_page_nofree(...) WEFT_KIT_VOID(put_page_nofree, #__VA_ARGS__, __VA_ARGS__)
+#define weft_get_page_unless_zero(...) WEFT_KIT_VAL(bool, get_page_unless_zero, #__VA_ARGS__, __VA_ARGS__)
+#define weft_get_page_testone(...) WEFT_KIT_VAL(bool, get_page_testone, #__VA_ARGS__, __VA_ARGS__)
 #define __weft_put_page(...) \
 	WEFT_KIT_CALL_VOID("__put_page(" #__VA_ARGS__ ")", (__weft_put_page)(__VA_ARGS__))
-#define weft_page_ref_freeze(...) \
-	WEFT_KIT_CALL_VAL(bool, "page_ref_freeze(" #__VA_ARGS__ ")", (weft_page_ref_freeze)(__VA_ARGS__))
-#define weft_page_ref_unfreeze(...) \
-	WEFT_KIT_CALL_VOID("page_ref_unfreeze(" #__VA_ARGS__ ")", (weft_page_ref_unfreeze)(__VA_ARGS__))
-#define weft_mm_audit_leaks(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "mm_audit_leaks(" #__VA_ARGS__ ")", (weft_mm_audit_leaks)(__VA_ARGS__))
+#define weft_page_ref_freeze(...) WEFT_KIT_VAL(bool, page_ref_freeze, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_ref_unfreeze(...) WEFT_KIT_VOID(page_ref_unfreeze, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_audit_leaks(...) WEFT_KIT_VAL(unsigned, mm_audit_leaks, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

@@ -67,22 +67,14 @@ void weft_wait_on_page_locked(struct weft_page *page);
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_folio_lock(...) \
-	WEFT_KIT_CALL_VOID("folio_lock(" #__VA_ARGS__ ")", (weft_folio_lock)(__VA_ARGS__))
-#define weft_folio_trylock(...) \
-	WEFT_KIT_CALL_VAL(bool, "folio_trylock(" #__VA_ARGS__ ")", (weft_folio_trylock)(__VA_ARGS__))
-#define weft_folio_unlock(...) \
-	WEFT_KIT_CALL_VOID("folio_unlock(" #__VA_ARGS__ ")", (weft_folio_unlock)(__VA_ARGS__))
-#define weft_folio_wait_locked(...) \
-	WEFT_KIT_CALL_VOID("folio_wait_locked(" #__VA_ARGS__ ")", (weft_folio_wait_locked)(__VA_ARGS__))
-#define weft_lock_page(...) \
-	WEFT_KIT_CALL_VOID("lock_page(" #__VA_ARGS__ ")", (weft_lock_page)(__VA_ARGS__))
-#define weft_trylock_page(...) \
-	WEFT_KIT_CALL_VAL(bool, "trylock_page(" #__VA_ARGS__ ")", (weft_trylock_page)(__VA_ARGS__))
-#define weft_unlock_page(...) \
-	WEFT_KIT_CALL_VOID("unlock_page(" #__VA_ARGS__ ")", (weft_unlock_page)(__VA_ARGS__))
-#define weft_wait_on_page_locked(...) \
-	WEFT_KIT_CALL_VOID("wait_on_page_locked(" #__VA_ARGS__ ")", (weft_wait_on_page_locked)(__VA_ARGS__))
+#define weft_folio_lock(...) WEFT_KIT_VOID(folio_lock, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_trylock(...) WEFT_KIT_VAL(bool, folio_trylock, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_unlock(...) WEFT_KIT_VOID(folio_unlock, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_wait_locked(...) WEFT_KIT_VOID(folio_wait_locked, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lock_page(...) WEFT_KIT_VOID(lock_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_trylock_page(...) WEFT_KIT_VAL(bool, trylock_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_unlock_page(...) WEFT_KIT_VOID(unlock_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_wait_on_page_locked(...) WEFT_KIT_VOID(wait_on_page_locked, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

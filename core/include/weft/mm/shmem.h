@@ -121,24 +121,16 @@ uint32_t weft_swap11_state_bucket(const struct weft_swap11 *si, const void *worl
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_swap11_init(...) \
-	WEFT_KIT_CALL_VOID("swap11_init(" #__VA_ARGS__ ")", (weft_swap11_init)(__VA_ARGS__))
-#define weft_swap11_get_swap_page(...) \
-	WEFT_KIT_CALL_VAL(int, "swap11_get_swap_page(" #__VA_ARGS__ ")", (weft_swap11_get_swap_page)(__VA_ARGS__))
-#define weft_swap11_duplicate(...) \
-	WEFT_KIT_CALL_VAL(int, "swap11_duplicate(" #__VA_ARGS__ ")", (weft_swap11_duplicate)(__VA_ARGS__))
+#define weft_swap11_init(...) WEFT_KIT_VOID(swap11_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_get_swap_page(...) WEFT_KIT_VAL(int, swap11_get_swap_page, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_duplicate(...) WEFT_KIT_VAL(int, swap11_duplicate, #__VA_ARGS__, __VA_ARGS__)
 #define __weft_swap11_entry_free(...) \
 	WEFT_KIT_CALL_VAL(uint8_t, "__swap11_entry_free(" #__VA_ARGS__ ")", (__weft_swap11_entry_free)(__VA_ARGS__))
-#define weft_swap11_entry_free(...) \
-	WEFT_KIT_CALL_VAL(uint8_t, "swap11_entry_free(" #__VA_ARGS__ ")", (weft_swap11_entry_free)(__VA_ARGS__))
-#define weft_swap11_add_to_cache(...) \
-	WEFT_KIT_CALL_VOID("swap11_add_to_cache(" #__VA_ARGS__ ")", (weft_swap11_add_to_cache)(__VA_ARGS__))
-#define weft_swap11_delete_from_cache(...) \
-	WEFT_KIT_CALL_VOID("swap11_delete_from_cache(" #__VA_ARGS__ ")", (weft_swap11_delete_from_cache)(__VA_ARGS__))
-#define weft_swap11_lookup(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "swap11_lookup(" #__VA_ARGS__ ")", (weft_swap11_lookup)(__VA_ARGS__))
-#define weft_swap11_audit(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "swap11_audit(" #__VA_ARGS__ ")", (weft_swap11_audit)(__VA_ARGS__))
+#define weft_swap11_entry_free(...) WEFT_KIT_VAL(uint8_t, swap11_entry_free, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_add_to_cache(...) WEFT_KIT_VOID(swap11_add_to_cache, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_delete_from_cache(...) WEFT_KIT_VOID(swap11_delete_from_cache, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_lookup(...) WEFT_KIT_VAL(struct weft_page *, swap11_lookup, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap11_audit(...) WEFT_KIT_VAL(unsigned, swap11_audit, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

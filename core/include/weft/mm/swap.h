@@ -219,51 +219,45 @@ bool weft_pgtable_describe(const struct weft_pgtable *pt, unsigned proc, const v
 uint32_t weft_swap_state_bucket(const struct weft_swap_info *si, const void *world,
 				uint32_t off);
 unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap_stat s);
+/* stats() helper: the swap model's counters, as weft_mm_stats(). */
+unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
+			 unsigned max);
+/* describe() helper for a swap world: an offset inside si or one of the
+ * page tables pts[0 .. nr_pts) (process p's are "P<p> ..."); false if it
+ * is in neither (then weft_mm_describe() names the pages'). */
+bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,
+				 unsigned nr_pts, const void *world, uint32_t off, char *buf,
+				 size_t n);
+/* state_bucket() helper: weft_swap_state_bucket(), else the pages'
+ * (weft_mm_state_bucket() of si->mm). */
+uint32_t weft_swap_mm_state_bucket(const struct weft_swap_info *si, const void *world,
+				   uint32_t off);
 
 #ifndef WEFT_KIT_INTERNAL
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_swap_init(...) \
-	WEFT_KIT_CALL_VOID("swap_init(" #__VA_ARGS__ ")", (weft_swap_init)(__VA_ARGS__))
-#define weft_swap_alloc(...) \
-	WEFT_KIT_CALL_VAL(int, "swap_alloc(" #__VA_ARGS__ ")", (weft_swap_alloc)(__VA_ARGS__))
-#define weft_swap_duplicate(...) \
-	WEFT_KIT_CALL_VAL(int, "swap_duplicate(" #__VA_ARGS__ ")", (weft_swap_duplicate)(__VA_ARGS__))
-#define weft_swapcache_prepare(...) \
-	WEFT_KIT_CALL_VAL(int, "swapcache_prepare(" #__VA_ARGS__ ")", (weft_swapcache_prepare)(__VA_ARGS__))
-#define weft_swap_free(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "swap_free(" #__VA_ARGS__ ")", (weft_swap_free)(__VA_ARGS__))
-#define weft_put_swap_folio(...) \
-	WEFT_KIT_CALL_VOID("put_swap_folio(" #__VA_ARGS__ ")", (weft_put_swap_folio)(__VA_ARGS__))
-#define weft_free_swap_and_cache_nr(...) \
-	WEFT_KIT_CALL_VOID("free_swap_and_cache_nr(" #__VA_ARGS__ ")", (weft_free_swap_and_cache_nr)(__VA_ARGS__))
+#define weft_swap_init(...) WEFT_KIT_VOID(swap_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_alloc(...) WEFT_KIT_VAL(int, swap_alloc, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_duplicate(...) WEFT_KIT_VAL(int, swap_duplicate, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swapcache_prepare(...) WEFT_KIT_VAL(int, swapcache_prepare, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_free(...) WEFT_KIT_VAL(unsigned, swap_free, #__VA_ARGS__, __VA_ARGS__)
+#define weft_put_swap_folio(...) WEFT_KIT_VOID(put_swap_folio, #__VA_ARGS__, __VA_ARGS__)
+#define weft_free_swap_and_cache_nr(...) WEFT_KIT_VOID(free_swap_and_cache_nr, #__VA_ARGS__, __VA_ARGS__)
 #define __weft_try_to_reclaim_swap(...) \
 	WEFT_KIT_CALL_VAL(int, "__try_to_reclaim_swap(" #__VA_ARGS__ ")", (__weft_try_to_reclaim_swap)(__VA_ARGS__))
-#define weft_swap_slots_drain(...) \
-	WEFT_KIT_CALL_VOID("swap_slots_drain(" #__VA_ARGS__ ")", (weft_swap_slots_drain)(__VA_ARGS__))
-#define weft_swap_cache_get_folio(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "swap_cache_get_folio(" #__VA_ARGS__ ")", (weft_swap_cache_get_folio)(__VA_ARGS__))
-#define weft_page_folio(...) \
-	WEFT_KIT_CALL_VAL(struct weft_page *, "page_folio(" #__VA_ARGS__ ")", (weft_page_folio)(__VA_ARGS__))
-#define weft_folio_nr_pages(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "folio_nr_pages(" #__VA_ARGS__ ")", (weft_folio_nr_pages)(__VA_ARGS__))
-#define weft_mm_fault_anon(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_fault_anon(" #__VA_ARGS__ ")", (weft_mm_fault_anon)(__VA_ARGS__))
-#define weft_mm_swap_out(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_swap_out(" #__VA_ARGS__ ")", (weft_mm_swap_out)(__VA_ARGS__))
-#define weft_mm_swap_in(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_swap_in(" #__VA_ARGS__ ")", (weft_mm_swap_in)(__VA_ARGS__))
-#define weft_mm_split(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_split(" #__VA_ARGS__ ")", (weft_mm_split)(__VA_ARGS__))
-#define weft_mm_reclaim(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_reclaim(" #__VA_ARGS__ ")", (weft_mm_reclaim)(__VA_ARGS__))
-#define weft_mm_reclaim_scan(...) \
-	WEFT_KIT_CALL_VAL(int, "mm_reclaim_scan(" #__VA_ARGS__ ")", (weft_mm_reclaim_scan)(__VA_ARGS__))
-#define weft_mm_zap(...) \
-	WEFT_KIT_CALL_VOID("mm_zap(" #__VA_ARGS__ ")", (weft_mm_zap)(__VA_ARGS__))
-#define weft_swap_audit(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "swap_audit(" #__VA_ARGS__ ")", (weft_swap_audit)(__VA_ARGS__))
+#define weft_swap_slots_drain(...) WEFT_KIT_VOID(swap_slots_drain, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_cache_get_folio(...) WEFT_KIT_VAL(struct weft_page *, swap_cache_get_folio, #__VA_ARGS__, __VA_ARGS__)
+#define weft_page_folio(...) WEFT_KIT_VAL(struct weft_page *, page_folio, #__VA_ARGS__, __VA_ARGS__)
+#define weft_folio_nr_pages(...) WEFT_KIT_VAL(unsigned, folio_nr_pages, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_fault_anon(...) WEFT_KIT_VAL(int, mm_fault_anon, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_swap_out(...) WEFT_KIT_VAL(int, mm_swap_out, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_swap_in(...) WEFT_KIT_VAL(int, mm_swap_in, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_split(...) WEFT_KIT_VAL(int, mm_split, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_reclaim(...) WEFT_KIT_VAL(int, mm_reclaim, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_reclaim_scan(...) WEFT_KIT_VAL(int, mm_reclaim_scan, #__VA_ARGS__, __VA_ARGS__)
+#define weft_mm_zap(...) WEFT_KIT_VOID(mm_zap, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_audit(...) WEFT_KIT_VAL(unsigned, swap_audit, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

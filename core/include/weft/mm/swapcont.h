@@ -85,16 +85,11 @@ uint32_t weft_swapc_state_bucket(const struct weft_swapc *si, const void *world,
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
-#define weft_swapc_init(...) \
-	WEFT_KIT_CALL_VOID("swapc_init(" #__VA_ARGS__ ")", (weft_swapc_init)(__VA_ARGS__))
-#define weft_swapc_duplicate(...) \
-	WEFT_KIT_CALL_VAL(int, "swapc_duplicate(" #__VA_ARGS__ ")", (weft_swapc_duplicate)(__VA_ARGS__))
-#define weft_swapc_free(...) \
-	WEFT_KIT_CALL_VOID("swapc_free(" #__VA_ARGS__ ")", (weft_swapc_free)(__VA_ARGS__))
-#define weft_swapc_peek_count(...) \
-	WEFT_KIT_CALL_VAL(unsigned long, "swapc_peek_count(" #__VA_ARGS__ ")", (weft_swapc_peek_count)(__VA_ARGS__))
-#define weft_swapc_audit(...) \
-	WEFT_KIT_CALL_VAL(unsigned, "swapc_audit(" #__VA_ARGS__ ")", (weft_swapc_audit)(__VA_ARGS__))
+#define weft_swapc_init(...) WEFT_KIT_VOID(swapc_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swapc_duplicate(...) WEFT_KIT_VAL(int, swapc_duplicate, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swapc_free(...) WEFT_KIT_VOID(swapc_free, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swapc_peek_count(...) WEFT_KIT_VAL(unsigned long, swapc_peek_count, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swapc_audit(...) WEFT_KIT_VAL(unsigned, swapc_audit, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif

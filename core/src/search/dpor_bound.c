@@ -1,0 +1,226 @@
+/*
+ * dpor_bound.c - the preemption-bounded forms of source-DPOR and sleep
+ * sets (dfs --bound with --por source|sleep; dpor.c, dpor_state.h).
+ *
+ * The bounded search (docs/strategies.md). A preemption of thread p right
+ * before its op x can be delayed past x whenever nothing other threads
+ * do before x runs conflicts with x: the result is equivalent and has no
+ * more preemptions (the delay lemma). If something does (y), moving x
+ * first instead gives a bounded run through "p continues" in which y
+ * comes after x but before p's next op x2; in every run equivalent to it
+ * y sees x and not x2. So alternatives to continuing p at a frame are
+ * needed only once some explored run through "p continues" has an event
+ * y of another thread that conflicts with x and whose clock has x but
+ * not x2 (or p has no x2). The frame's default subtree is explored first
+ * (depth first), so that evidence is in before its alternatives are
+ * picked.
+ */
+#include "dpor_state.h"
+
+/*
+ * Evidence against delaying p's unlock x of a test-and-set lock. In a run
+ * through another choice at x's frame, p holds the lock until x, so no
+ * other thread acquires or unlocks it before x: only a trylock or a plain
+ * access there conflicts with x. What else stops moving x to the front
+ * is a blocked attempt of another thread r before x that is not the first
+ * thing r does after being chosen (one that is can be dropped, choosing
+ * what ran after it instead, at no cost): r ran some real event z after
+ * the frame, then tried the lock. Its evidence in a run through "p
+ * continues" is r's acquire y of the lock after an event of r that is
+ * itself after the frame. Not used once yields are seen: right after a
+ * yield, the attempt may be the only way back to the yielder.
+ */
+static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim)
+{
+	const struct ev *x = &d->ev[i];
+	uint16_t ran = 0;   /* threads with a real event after x */
+
+	for (uint32_t j = i + 1; j < d->nev; j++) {
+		const struct ev *y = &d->ev[j];
+		if (y->tid == x->tid || (y->flags & EV_PHANTOM))
+			continue;
+		if (y->d.lk == LK_BLOCKING && y->d.loc == x->d.loc && (ran & bit(y->tid))) {
+			const uint32_t *c = y->alt != NIL ? &d->aclk[y->alt] : clk_of((struct weft_dpor *)d, j);
+			if (c[x->tid] <= lim)
+				return true;
+		}
+		ran |= (uint16_t)bit(y->tid);
+	}
+	return false;
+}
+
+static bool jm_hit(const struct jmask *m, const struct dep *x, unsigned p, uint32_t lim,
+		   bool plain_only)
+{
+	if (m->w[p] <= lim || (x->w && m->r[p] <= lim))
+		return true;
+	if (plain_only)
+		return false;
+	return m->a[p] <= lim || m->u[p] <= lim;
+}
+
+/* A free decision (no current thread) chose its default d. Choosing
+ * another thread q instead is needed only if something that runs before
+ * d's block conflicts with it: otherwise moving d's whole block to the
+ * front gives an equivalent run with no more preemptions (the block-move
+ * argument of the bounded sleep sets). Evidence, as for a preemption: a
+ * later event of another thread that conflicts with an event of d's
+ * natural block and has not seen d's next op after that block. */
+struct freeblk {
+	uint32_t frame;
+	uint32_t t0, t1;             /* d's events t0 .. t1 */
+};
+
+static void justify_frame(struct weft_dpor *d, struct frame *f)
+{
+	f->just = 1;
+	uint32_t add = bound_mask(d, f, f->allowed & ~f->bt);
+	for (uint32_t m = add; m; m &= m - 1)
+		if (in_bound(d, f, lowest(m))) {
+			f->bt |= (uint16_t)bit(lowest(m));
+			d->st.backtracks++;
+		}
+}
+
+/* Does a later event recorded in jm (and amin, emin) conflict with p's
+ * event x and not see p's op after it (clock[p] <= lim)? */
+static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const struct ev *x,
+			unsigned p, uint32_t lim, bool plain_only, const uint32_t *amin,
+			const uint32_t *emin)
+{
+	struct xrange r;
+
+	if (amin[p] <= lim)
+		return true;   /* a transition that conflicts with everything */
+	if (x->d.xall)
+		return emin[p] <= lim;
+	for (unsigned k = 0; dep_range(&x->d, k, &r); k++) {
+		if (r.loc == WEFT_NO_LOC)
+			continue;
+		struct dep one = x->d;
+		one.w = r.w;
+		for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+			const struct jmask *m = &jm[b];
+			if (m->epoch == d->epoch && jm_hit(m, &one, p, lim, plain_only && k == 0))
+				return true;
+		}
+	}
+	return false;
+}
+
+void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
+{
+	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
+	uint32_t ymin[NT];           /* least clock[p] of a later yield of another
+					thread than p */
+	uint32_t amin[NT], emin[NT]; /* the same of a later event that conflicts
+					with everything, of any later event */
+	struct freeblk fb[64];
+	unsigned nfb = 0;
+
+	for (unsigned t = 0; t < NT; t++)
+		ymin[t] = amin[t] = emin[t] = UINT32_MAX;
+	for (uint32_t k = 0; k < d->nfr && nfb < 64; k++) {
+		const struct frame *f = &d->fr[k];
+		if (f->just || f->cur >= 0 || f->first_ev >= d->nev)
+			continue;
+		const struct ev *x = &d->ev[f->first_ev];
+		fb[nfb].frame = k;
+		fb[nfb].t0 = (x->flags & EV_PHANTOM) ? x->tidx + 1 : x->tidx;
+		fb[nfb].t1 = f->blk_end;
+		nfb++;
+	}
+
+	for (uint32_t k = d->nev; k-- > 0;) {
+		const struct ev *e = &d->ev[k];
+		unsigned p = e->tid;
+		if ((e->flags & EV_FIRST) && e->frame < d->nfr) {
+			struct frame *f = &d->fr[e->frame];
+			if (!f->just && f->cur == (int)p && f->chosen == p) {
+				/* a later y of another thread with y[p] <= tidx(x),
+				 * or any later y if p has nothing after x (a yield or
+				 * the end right after x belong to x's transition:
+				 * nothing can run between them), that conflicts with
+				 * x or is a yield (x may have been what ran right
+				 * after it: moving x first could strand it) */
+				uint32_t end = e->tidx;
+				bool stops = (e->flags & EV_PHANTOM) != 0;
+				for (uint32_t j = k + 1; j < d->nev && d->ev[j].tid == p &&
+				     (d->ev[j].flags & EV_IMPLICIT); j++) {
+					end = d->ev[j].tidx;
+					stops = true;   /* x's transition ends p's block */
+				}
+				uint32_t lim = last[p] > end ? end : UINT32_MAX - 1;   /* MAX: no event */
+				/* stranding a yield takes the yielder running again
+				 * right after x: a second preemption unless x's
+				 * transition ends p's block */
+				bool just = ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound);
+				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
+				if (!just && !(e->flags & EV_PHANTOM)) {
+					just = jm_evidence(d, jm, e, p, lim, unl, amin, emin);
+					if (!just && unl)
+						just = unlock_hit(d, k, lim);
+				}
+				if (just)
+					justify_frame(d, f);
+			}
+		}
+		/* events of free decisions' blocks */
+		for (unsigned i = 0; i < nfb; i++) {
+			struct frame *f = &d->fr[fb[i].frame];
+			if (f->just || f->chosen != p || (e->flags & EV_PHANTOM) || e->tidx < fb[i].t0 ||
+			    (fb[i].t1 != NIL && e->tidx > fb[i].t1))
+				continue;
+			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
+			bool just = ymin[p] <= lim;
+			if (!just)
+				just = jm_evidence(d, jm, e, p, lim, false, amin, emin);
+			if (just)
+				justify_frame(d, f);
+		}
+		if (e->flags & EV_PHANTOM)
+			continue;
+		if (e->d.kind == WEFT_DEP_YIELD) {
+			const uint32_t *c = clk_of(d, k);
+			for (unsigned q = 0; q < NT; q++)
+				if (q != p && c[q] < ymin[q])
+					ymin[q] = c[q];
+		}
+		if (e->tidx > last[p])
+			last[p] = e->tidx;
+		{
+			const uint32_t *c = clk_of(d, k);
+			for (unsigned q = 0; q < NT; q++) {
+				if (q != p && c[q] < emin[q])
+					emin[q] = c[q];
+				if (q != p && e->d.xall && c[q] < amin[q])
+					amin[q] = c[q];
+			}
+		}
+		/* a spin_lock's evidence is its clock without the release
+		 * edge: moving x first would only make it wait */
+		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
+		struct xrange r;
+		for (unsigned ri = 0; dep_range(&e->d, ri, &r); ri++) {
+			if (r.loc == WEFT_NO_LOC)
+				continue;
+			for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+				struct jmask *m = &jm[b];
+				if (m->epoch != d->epoch) {
+					m->epoch = d->epoch;
+					memset(m->r, 0xff, sizeof(m->r));
+					memset(m->w, 0xff, sizeof(m->w));
+					memset(m->a, 0xff, sizeof(m->a));
+					memset(m->u, 0xff, sizeof(m->u));
+				}
+				uint32_t *mm = ri == 0 && e->d.lk == LK_BLOCKING ? m->a
+					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
+					     : r.w                              ? m->w
+										: m->r;
+				for (unsigned q = 0; q < NT; q++)
+					if (q != p && c[q] < mm[q])
+						mm[q] = c[q];
+			}
+		}
+	}
+}

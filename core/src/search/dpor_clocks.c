@@ -1,0 +1,651 @@
+/*
+ * dpor_clocks.c - dependence and vector clocks of dfs with partial-order
+ * reduction: what the machine reports through ops->on_step becomes an
+ * event log with vector clocks; races are found as events run (and
+ * analysed at the end of the execution, dpor_races.c), sleepers wake at
+ * a dependent event. The search, its references and the machine's
+ * quirks: dpor.c; the shared state: dpor_state.h.
+ */
+#include "dpor_state.h"
+
+static void sig_words(const struct xrange *e, uint64_t out[SIGW], bool *all)
+{
+	memset(out, 0, SIGW * sizeof(uint64_t));
+	if (e->loc == WEFT_NO_LOC)
+		return;
+	if (e->size >= 64 * SIGW) {
+		*all = true;
+		return;
+	}
+	for (uint32_t b = e->loc; b < e->loc + e->size; b++)
+		out[(b >> 6) % SIGW] |= 1ull << (b & 63);
+}
+
+void weft_dpor_sig_add(struct sig *s, const struct dep *e)
+{
+	uint64_t m[SIGW];
+	bool all = false;
+
+	if (e->kind == WEFT_DEP_YIELD || e->y || e->xall) {
+		s->all = 1;
+		return;
+	}
+	if (e->kind == WEFT_DEP_JOIN) {
+		s->joins |= (uint16_t)bit(e->arg);
+		return;
+	}
+	struct xrange r;
+	for (unsigned k = 0; dep_range(e, k, &r); k++) {
+		sig_words(&r, m, &all);
+		if (all)
+			s->all = 1;
+		for (int i = 0; i < SIGW; i++) {
+			if (r.w)
+				s->w[i] |= m[i];
+			else
+				s->r[i] |= m[i];
+		}
+	}
+}
+
+/* Does executed event e conflict with anything in block s? */
+static bool sig_conflict(const struct dep *e, const struct sig *s)
+{
+	uint64_t m[SIGW];
+	bool all = false;
+
+	if (s->all || e->kind == WEFT_DEP_YIELD || e->y || e->xall)
+		return true;
+	if (e->kind == WEFT_DEP_END)
+		return (s->joins >> e->arg) & 1;
+	struct xrange r;
+	for (unsigned k = 0; dep_range(e, k, &r); k++) {
+		sig_words(&r, m, &all);
+		if (all)
+			return true;
+		for (int i = 0; i < SIGW; i++)
+			if (m[i] & (s->w[i] | (r.w ? s->r[i] : 0)))
+				return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------- on_step */
+
+static void record_race(struct weft_dpor *d, uint32_t i, uint32_t j, const uint32_t *alt)
+{
+	if (d->bounded || d->new_start == NIL || j < d->new_start)
+		return;
+	if (!GROW(d->rc, d->caprc, d->nrc + 1)) {
+		set_incomplete(d, &d->capped, "out of memory");
+		return;
+	}
+	struct race *r = &d->rc[d->nrc++];
+	r->i = i;
+	r->j = j;
+	r->alt = NIL;
+	if (alt && GROW(d->aclk, d->capaclk, d->naclk + NT)) {
+		r->alt = d->naclk;
+		memcpy(&d->aclk[d->naclk], alt, NT * sizeof(uint32_t));
+		d->naclk += NT;
+	}
+}
+
+/* Byte b after access n. */
+static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct dep *r, unsigned tid,
+			      uint32_t n)
+{
+	struct loc *l = loc_at(d, b);
+
+	if (r->w) {
+		l->lw = n + 1;
+		l->rdm = 0;
+	} else {
+		d->rd[(size_t)b * NT + tid] = n + 1;
+		l->rdm |= (uint16_t)bit(tid);
+	}
+}
+
+/* Races and happens-before of real event n (clock C, being built), for
+ * its record r: the first record of its step (first), or another one of
+ * the same step (then C is n's clock so far). */
+static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct dep *r, bool first)
+{
+	const struct ev *e = &d->ev[n];
+	uint32_t cand[8 * NT], nc = 0;
+	bool over = false;
+	bool access = r->loc != WEFT_NO_LOC && !(e->flags & EV_PHANTOM);
+	uint32_t b0 = access ? r->loc : 0, b1 = access ? r->loc + r->size : 0;
+	uint32_t rel = NIL, acq = NIL;
+
+	if (b1 > d->nloc)
+		b1 = d->nloc;
+	if (d->fast) {
+		/* a replayed event: as it was (its races were analysed then;
+		 * a spin_lock's clock without its release edge is at the same
+		 * place in aclk, which is filled in the same order) */
+		if (first) {
+			memcpy(C, &d->pclk[(size_t)n * NT], NT * sizeof(uint32_t));
+			d->ev[n].alt = d->pev[n].alt;
+			if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
+				d->naclk = d->ev[n].alt + NT;
+		}
+		for (uint32_t b = b0; b < b1; b++)
+			loc_update(d, b, r, e->tid, n);
+		goto locks;
+	}
+	/* the thread that woke this one: it orders this event, and the two
+	 * cannot be reversed (this thread was asleep) */
+	if (first && d->exempt != NIL)
+		join(C, clk_of(d, d->exempt));
+	/* a yield conflicts with every event of another thread (the bounded
+	 * search handles yields in weft_dpor_justify() instead) */
+	bool yields = first && !d->bounded && (r->kind == WEFT_DEP_YIELD || d->yielded);
+	for (unsigned u = 0; u < NT && yields; u++) {
+		uint32_t y = r->kind == WEFT_DEP_YIELD ? d->last_ev[u] : d->last_yield[u];
+		if (y && u != e->tid)
+			cand[nc++] = y - 1;
+	}
+	uint32_t plw = 0, prdm = 0;
+	const uint32_t *prd = NULL;
+	for (uint32_t b = b0; b < b1; b++) {
+		struct loc *l = loc_at(d, b);
+		const uint32_t *rd = &d->rd[(size_t)b * NT];
+		uint32_t lw = l->lw, rdm = l->rdm;
+		if (b == b0 && l->la)
+			acq = l->la - 1;
+		loc_update(d, b, r, e->tid, n);   /* this byte only: read as it was above */
+		/* a byte like the one before it adds nothing (most accesses
+		 * are to fields written and read whole; a write leaves the
+		 * previous byte's reads as they were) */
+		if (prd && plw == lw && prdm == rdm) {
+			bool same = true;
+			for (uint32_t m = r->w ? rdm : 0; m && same; m &= m - 1)
+				same = prd[lowest(m)] == rd[lowest(m)];
+			if (same)
+				continue;
+		}
+		plw = lw;
+		prdm = rdm;
+		prd = rd;
+		if (r->w) {
+			for (uint32_t m = rdm & ~bit(e->tid); m; m &= m - 1) {
+				uint32_t rr = rd[lowest(m)];
+				bool dup = false;
+				for (uint32_t i = 0; i < nc; i++)
+					dup |= cand[i] == rr - 1;
+				if (dup)
+					continue;
+				if (nc < sizeof(cand) / sizeof(cand[0]))
+					cand[nc++] = rr - 1;
+				else
+					over = true;
+			}
+		}
+		if (lw && d->ev[lw - 1].tid != e->tid) {
+			bool dup = false;
+			for (uint32_t i = 0; i < nc; i++)
+				dup |= cand[i] == lw - 1;
+			if (!dup) {
+				if (nc < sizeof(cand) / sizeof(cand[0]))
+					cand[nc++] = lw - 1;
+				else
+					over = true;
+			}
+		}
+	}
+	if (over)
+		set_incomplete(d, &d->capped, "too many conflicting accesses to one range");
+	/* most recent first */
+	for (uint32_t i = 1; i < nc; i++)
+		for (uint32_t j = i; j > 0 && cand[j] > cand[j - 1]; j--) {
+			uint32_t x = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = x;
+		}
+	bool lockrace = r->lk == LK_BLOCKING;
+	/* ticket lock: a queued waiter's acquire is the hand-over of the
+	 * release before it; the queue order is the race (its ticket) */
+	bool handed = r->kind == WEFT_DEP_ACQUIRE && access && d->queued[e->tid] == r->loc + 1;
+	for (uint32_t i = 0; i < nc; i++) {
+		uint32_t c = cand[i];
+		if (c == d->exempt || c == n)
+			continue;   /* the waker (joined above); the event itself */
+		if (handed && d->ev[c].d.kind == WEFT_DEP_RELEASE) {
+			join(C, clk_of(d, c));
+			continue;
+		}
+		if (lockrace && rel == NIL && d->ev[c].d.kind == WEFT_DEP_RELEASE) {
+			rel = c;   /* orders, but the race is with the acquire before it */
+			continue;
+		}
+		if (includes(d, C, c))
+			continue;
+		record_race(d, c, n, NULL);
+		join(C, clk_of(d, c));
+	}
+	if (lockrace) {
+		/* reversing a spin_lock with the release before it is
+		 * impossible: reverse it with the previous acquire (unless
+		 * this thread found that one busy: that race was taken then) */
+		if (acq != NIL && d->ev[acq].tid != e->tid && !(d->ev[acq].flags & EV_PHANTOM) &&
+		    d->blk_acq[e->tid] != acq + 1 && !includes(d, C, acq))
+			record_race(d, acq, n, C);
+		if (rel != NIL && d->bounded && GROW(d->aclk, d->capaclk, d->naclk + NT)) {
+			d->ev[n].alt = d->naclk;
+			memcpy(&d->aclk[d->naclk], C, NT * sizeof(uint32_t));
+			d->naclk += NT;
+		}
+		if (rel != NIL)
+			join(C, clk_of(d, rel));
+	}
+locks:
+	if (r->w && b0 < b1) {
+		struct loc *l = loc_at(d, b0);
+		if (r->kind == WEFT_DEP_ACQUIRE) {
+			l->la = n + 1;
+			l->held = (uint8_t)(e->tid + 1);
+		} else if (r->kind == WEFT_DEP_RELEASE) {
+			l->held = 0;
+		}
+	}
+}
+
+static void cursor_step(struct weft_dpor *d, uint32_t n)
+{
+	const struct ev *e = &d->ev[n];
+	uint32_t node = d->cursor, c;
+	bool learnt = false;
+
+	if (e->flags & EV_FIRST) {
+		c = d->fr[e->frame].wchild;
+	} else {
+		if (node == NIL)
+			return;
+		c = node_find(d, node, e->tid);
+		if (c == NIL) {
+			if (d->nd[node].child != NIL) {
+				/* a forced step no pending sequence expected:
+				 * those sequences cannot be followed from here */
+				set_incomplete(d, &d->lost,
+					       "a wakeup sequence could not be followed (yield or "
+					       "missing dependence record)");
+			}
+			c = weft_dpor_node_add(d, node, e->tid, &e->d);
+			learnt = true;
+		}
+	}
+	if (c == NIL)
+		return;
+	d->cursor_ev = learnt ? n : NIL;
+	if (!d->nd[c].known) {
+		d->nd[c].known = 1;
+		d->nd[c].d = e->d;
+		d->cursor_ev = n;
+	}
+	d->cursor = c;
+}
+
+static void classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o,
+		     bool *phantom)
+{
+	o->loc = si->loc;
+	o->size = si->size ? si->size : 1;
+	o->kind = si->kind;
+	o->w = 0;
+	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
+	o->lk = LK_NONE;
+	o->y = 0;
+	o->nx = o->xall = 0;
+	*phantom = false;
+	unsigned sev = si->site ? si->site->ev : 0;
+	/* a test-and-set spinlock's lock (the machine flags it: sleeping
+	 * locks have LOCK sites too, and their blocked attempts queue) */
+	bool spin = (si->flags & WEFT_STEP_SPIN) && d->lock == WEFT_LOCK_TAS;
+	switch (si->kind) {
+	case WEFT_DEP_READ:
+		/* a failed trylock: a write of the lock whatever its outcome
+		 * (the same operation succeeds in another order) */
+		o->w = sev == WEFT_EV_TRYLOCK;
+		break;
+	case WEFT_DEP_ACQUIRE:
+		o->w = 1;
+		if (sev == WEFT_EV_TRYLOCK)
+			o->lk = LK_TRY;
+		else if (spin)
+			o->lk = LK_BLOCKING;
+		break;
+	case WEFT_DEP_BLOCKED:
+		o->w = 1;
+		if (sev == WEFT_EV_JOIN || spin)
+			*phantom = true;
+		break;
+	case WEFT_DEP_RELEASE:
+		/* a spin_unlock: a release of a lock that may have spinners */
+		if (spin)
+			o->lk = LK_UNLOCK;
+		o->w = 1;
+		break;
+	case WEFT_DEP_WRITE:
+		o->w = 1;
+		break;
+	default:
+		o->loc = WEFT_NO_LOC;
+		break;
+	}
+	if (o->loc != WEFT_NO_LOC && o->loc >= d->nloc)
+		o->loc = WEFT_NO_LOC;   /* outside the world: thread-local */
+}
+
+static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_step_info *si,
+			   const struct dep *o)
+{
+	unsigned sev = si->site ? si->site->ev : 0;
+	uint8_t kind = FOP_OTHER, arg = 0;
+	uint32_t loc = 0;
+
+	if (d->lock == WEFT_LOCK_TAS && (si->flags & WEFT_STEP_SPIN) && o->loc != WEFT_NO_LOC &&
+	    (si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_BLOCKED)) {
+		kind = FOP_LOCK;
+		loc = o->loc;
+	} else if (si->kind == WEFT_DEP_JOIN ||
+		   (si->kind == WEFT_DEP_BLOCKED && sev == WEFT_EV_JOIN)) {
+		kind = FOP_JOIN;
+		arg = o->arg;
+	}
+	if (!(d->fop_known & bit(t))) {
+		d->fop_known |= (uint16_t)bit(t);
+		d->fop_kind[t] = kind;
+		d->fop_loc[t] = loc;
+		d->fop_arg[t] = arg;
+	} else if (d->fop_kind[t] != kind || d->fop_loc[t] != loc || d->fop_arg[t] != arg) {
+		set_incomplete(d, &d->nondet,
+			       "a thread's first operation changed: the model is nondeterministic");
+		d->fop_kind[t] = kind;
+		d->fop_loc[t] = loc;
+		d->fop_arg[t] = arg;
+	}
+}
+
+/* A record of the step of event m (the last one, of the same thread):
+ * the transition's dependence becomes the union (dep.x), and the record's
+ * races and order are m's. */
+static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step_info *si,
+			 const struct dep *r)
+{
+	struct ev *e = &d->ev[m];
+	unsigned t = e->tid;
+	unsigned k = e->d.nx;
+
+	if (r->loc != WEFT_NO_LOC) {
+		if (e->d.nx < DEP_NX)
+			e->d.x[e->d.nx++] = (struct xrange){ r->loc, r->size, r->w };
+		else
+			e->d.xall = 1;
+	}
+	if (r->kind == WEFT_DEP_SPAWN && si->arg < NT)
+		d->spawn_ev[si->arg] = m + 1;
+	/* the replayed prefix must do what it did */
+	if (d->branching && m < d->prefix_events && r->loc != WEFT_NO_LOC) {
+		const struct ev *p = m < d->npev ? &d->pev[m] : NULL;
+		if (!p || (k < DEP_NX && (p->d.nx <= k || p->d.x[k].loc != r->loc ||
+					   p->d.x[k].size != r->size))) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = d->k ? d->k - 1 : 0;
+			go_stale(d);
+			d->fast = false;
+		}
+	}
+	uint32_t *C = clk_of(d, m);
+	conflicts(d, m, C, r, false);
+	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	if (d->stale || d->new_start == NIL || m < d->new_start)
+		return;
+	/* a sleeper wakes at a dependent record */
+	for (uint32_t q = d->slp; q; q &= q - 1) {
+		const struct info *in = &d->slpi[lowest(q)];
+		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
+							       : dep_conflict(r, &in->d));
+		if (w)
+			d->slp &= (uint16_t)~bit(lowest(q));
+	}
+	/* the wakeup-tree node that learnt this transition from its first record */
+	if (d->mode == WEFT_POR_OPTIMAL && d->cursor != NIL && d->cursor_ev == m)
+		d->nd[d->cursor].d = e->d;
+}
+
+/* The event that woke thread t since its last record (NIL if none): the
+ * waker's last event at or before the step of the wake-up. */
+static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
+{
+	unsigned wk;
+	uint32_t ws;
+
+	if (!(d->seen & bit(t)) || !weft_thread_woken(t, &wk, &ws) || wk >= NT || wk == t ||
+	    ws <= d->last_step[t])
+		return NIL;
+	for (uint32_t i = n; i-- > 0;) {
+		const struct ev *x = &d->ev[i];
+		if (x->tid == wk && x->step <= ws && !(x->flags & EV_PHANTOM))
+			return i;
+		if (x->step < d->last_step[t])
+			break;   /* before the sleeper's last record: not the waker */
+	}
+	return NIL;
+}
+
+void weft_dpor_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_dpor *d = st;
+	bool phantom;
+
+	if (si->tid >= NT || !d->logging)
+		return;
+	if (d->nev > 0) {
+		/* another record of the last event's step: one transition */
+		const struct ev *p = &d->ev[d->nev - 1];
+		if (p->tid == si->tid && p->step == si->step && !(p->flags & EV_PHANTOM) &&
+		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
+		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
+		    si->kind != WEFT_DEP_JOIN) {
+			struct dep r;
+			classify(d, si, &r, &phantom);
+			if (!phantom) {
+				merge_record(d, d->nev - 1, si, &r);
+				return;
+			}
+		}
+	}
+	uint32_t n = d->nev;
+	if (n >= d->max_events || !GROW(d->ev, d->capev, n + 1)) {
+		set_incomplete(d, &d->capped, "the events-per-execution cap was hit");
+		go_stale(d);
+		d->logging = false;
+		return;
+	}
+	if (n + 1 > d->capclk) {
+		uint32_t c = d->capclk ? d->capclk : 256;
+		while (c < n + 1)
+			c *= 2;
+		uint32_t *nc = realloc(d->clk, (size_t)c * NT * sizeof(uint32_t));
+		if (!nc) {
+			set_incomplete(d, &d->capped, "out of memory");
+			go_stale(d);
+			d->logging = false;
+			return;
+		}
+		d->clk = nc;
+		d->capclk = c;
+	}
+	d->nev = n + 1;
+	struct ev *e = &d->ev[n];
+	unsigned t = si->tid;
+	classify(d, si, &e->d, &phantom);
+	e->tid = (uint8_t)t;
+	e->step = si->step;
+	/* a spin wait's wake-up is no order: a spinner's acquire races
+	 * with the release (the lock rules and aclk handle it) */
+	uint32_t wkev = phantom || (si->flags & WEFT_STEP_SPIN) ? NIL : waker_event(d, t, n);
+	d->last_step[t] = si->step;
+	d->pend_known &= (uint16_t)~bit(t);
+	if (!(d->seen & bit(t))) {
+		d->seen |= (uint16_t)bit(t);
+		if (t < d->sc->nr_threads)
+			learn_first_op(d, t, si, &e->d);
+	}
+	e->flags = 0;
+	e->alt = NIL;
+	if ((int)t == d->await_tid) {
+		e->frame = d->await_frame;
+		if (d->await_frame != NIL) {
+			e->flags |= EV_FIRST;
+			d->fr[d->await_frame].first_ev = n;
+		} else {
+			e->frame = d->last_frame;
+		}
+		d->await_tid = -1;
+	} else {
+		e->frame = d->last_frame;
+	}
+	if (e->d.kind == WEFT_DEP_END)
+		e->flags |= EV_IMPLICIT;
+	if (e->d.kind == WEFT_DEP_YIELD && !d->ymode) {
+		/* the first yield: every search so far assumed blocking
+		 * threads were no choice; start over without that */
+		d->ymode = true;
+		d->restart = true;
+	}
+	if (e->d.kind == WEFT_DEP_YIELD && !(e->flags & EV_FIRST) && n > 0 &&
+	    d->ev[n - 1].tid == t && !(d->ev[n - 1].flags & EV_PHANTOM)) {
+		/* the yield ends the transition of the op before it */
+		e->flags |= EV_IMPLICIT;
+		d->ev[n - 1].d.y = 1;
+		if (d->cursor != NIL && d->nd[d->cursor].tid == t && d->nd[d->cursor].known)
+			d->nd[d->cursor].d.y = 1;
+	}
+
+	/* the replayed prefix must do what it did; then its clocks are the
+	 * previous execution's (conflicts() copies them) */
+	d->fast = false;
+	if (d->branching && n < d->prefix_events) {
+		const struct ev *p = n < d->npev ? &d->pev[n] : NULL;
+		if (!p || p->tid != e->tid || p->d.kind != e->d.kind || p->d.loc != e->d.loc ||
+		    p->d.size != e->d.size) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->nfr = d->k ? d->k - 1 : 0;
+			go_stale(d);
+		} else {
+			d->fast = !d->stale;
+		}
+	}
+
+	if (phantom)
+		d->after_yield = false;
+	uint32_t *C = clk_of(d, n);
+	memcpy(C, d->tclk[t], sizeof(d->tclk[t]));
+	if (phantom) {
+		/* a blocked attempt that changes nothing: not in the trace;
+		 * it races with the acquire that holds the lock */
+		e->flags |= EV_PHANTOM;
+		/* bounded: the index of the thread's last real event, so that
+		 * weft_dpor_justify() measures "its next op" from there */
+		e->tidx = d->bounded ? d->ntidx[t] : 0;
+		if (e->d.loc != WEFT_NO_LOC) {
+			struct loc *l = loc_at(d, e->d.loc);
+			uint32_t a = l->la;
+			if (a && d->ev[a - 1].tid != t && !includes(d, C, a - 1))
+				record_race(d, a - 1, n, NULL);
+			d->blk_acq[t] = a;
+		}
+		if (d->bounded && !d->stale && d->new_start != NIL && n >= d->new_start) {
+			/* under a bound a blocked attempt is a free switch: a
+			 * sleeper whose block touches the lock wakes (moving that
+			 * block first would turn the attempt into an acquire) */
+			for (uint32_t m = d->slp; m; m &= m - 1) {
+				const struct info *in = &d->slpi[lowest(m)];
+				bool joins = e->d.loc == WEFT_NO_LOC && e->d.arg == lowest(m);
+				if (!in->known || joins ||
+				    (in->one ? dep_conflict(&e->d, &in->d) : sig_conflict(&e->d, &in->s)))
+					d->slp &= (uint16_t)~bit(lowest(m));
+			}
+		}
+		if (!d->ymode || d->bounded)
+			return;
+		/* with yields, the attempt is a step that can let a yielder
+		 * go on: an event that conflicts with yields (and only them) */
+	}
+	e->tidx = ++d->ntidx[t];
+	C[t] = e->tidx;
+	if (phantom) {
+		conflicts(d, n, C, &e->d, true);
+		memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+		for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
+			d->absorber[lowest(m)] = n + 1;
+		d->yield_open = 0;
+		d->last_ev[t] = n + 1;
+		return;
+	}
+	if (e->tidx == 1 && d->spawn_ev[t])
+		join(C, clk_of(d, d->spawn_ev[t] - 1));
+	if (e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
+		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
+	d->exempt = wkev;
+	/* the yield rule: a yielder's next event comes after what ran first
+	 * after its yield (an order, not a race: it cannot be reversed) */
+	if (d->absorber[t] && !d->bounded) {
+		join(C, clk_of(d, d->absorber[t] - 1));
+		d->absorber[t] = 0;
+	}
+	conflicts(d, n, C, &e->d, true);
+	d->exempt = NIL;
+	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
+		d->absorber[lowest(m)] = n + 1;
+	if (e->d.kind == WEFT_DEP_YIELD) {
+		d->last_yield[t] = n + 1;
+		d->yielded = true;
+		d->yield_open = (uint16_t)bit(t);
+	} else {
+		d->yield_open = 0;
+	}
+	d->last_ev[t] = n + 1;
+	d->after_yield = e->d.kind == WEFT_DEP_YIELD;
+	if (e->d.kind == WEFT_DEP_SPAWN && si->arg < NT)
+		d->spawn_ev[si->arg] = n + 1;
+	if (e->d.kind == WEFT_DEP_END)
+		d->end_ev[t] = n + 1;
+	d->blk_acq[t] = 0;
+	d->queued[t] = e->d.kind == WEFT_DEP_BLOCKED && e->d.loc != WEFT_NO_LOC ? e->d.loc + 1 : 0;
+
+	if (d->stale || d->new_start == NIL || n < d->new_start)
+		return;
+	if (d->slp & bit(t)) {
+		/* a sleeping thread runs because nothing else can: every
+		 * continuation from here is covered (sleep-set blocked) */
+		d->redundant = true;
+		d->valid_end = n;
+		go_stale(d);
+		return;
+	}
+	/* sleep sets: a sleeper wakes at a dependent event; a yield wakes all
+	 * (the yield rule may make the sleeper's covering run infeasible) */
+	if (d->slp) {
+		if (e->d.kind == WEFT_DEP_YIELD) {
+			d->slp = 0;
+		} else {
+			d->slp &= (uint16_t)~bit(t);
+			for (uint32_t m = d->slp; m; m &= m - 1) {
+				const struct info *in = &d->slpi[lowest(m)];
+				bool w = !in->known ||
+					 (d->bounded && !in->one ? sig_conflict(&e->d, &in->s)
+								 : dep_conflict(&e->d, &in->d));
+				if (w)
+					d->slp &= (uint16_t)~bit(lowest(m));
+			}
+		}
+	}
+	if (d->mode == WEFT_POR_OPTIMAL && !(e->flags & EV_IMPLICIT))
+		cursor_step(d, n);
+}

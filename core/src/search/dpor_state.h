@@ -1,0 +1,420 @@
+/*
+ * dpor_state.h - the state dfs with partial-order reduction keeps across
+ * its four files (core/src/search/): dpor.c, the exploration (frames,
+ * sleep sets, the strategy ops and the API); dpor_clocks.c, dependence
+ * and vector clocks (the event log built from on_step, races found as
+ * events run); dpor_races.c, the race analysis (source sets, wakeup
+ * trees); dpor_bound.c, the preemption-bounded search's justification.
+ * The algorithms and the machine's quirks are described at the top of
+ * dpor.c.
+ *
+ * Invariants:
+ *  - frames [0, nfr) are the decision stack of the last execution;
+ *    frames < replay are replayed, frame replay is the branch point;
+ *  - an event's clock holds, per thread, how many of that thread's real
+ *    events happen before it (itself included);
+ *  - pool entries of frame k (sleep set S, then explored set X) are at
+ *    [fr[k].pool, fr[k].pool + nS + nX) and frame k's are the last ones
+ *    while k is the deepest frame;
+ *  - a wakeup-tree node's children are the sequences still to explore
+ *    from the state it stands for; the child being explored is first.
+ */
+#ifndef WEFT_DPOR_STATE_H
+#define WEFT_DPOR_STATE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <weft/strategy.h>
+
+#include "internal.h"
+
+#define NT WEFT_MAX_THREADS
+#define NIL 0xffffffffu
+
+static inline uint32_t bit(unsigned t)
+{
+	return 1u << t;
+}
+
+static inline unsigned lowest(uint32_t m)
+{
+	return (unsigned)__builtin_ctz(m);
+}
+
+/* ------------------------------------------------------------ dependence */
+
+enum { LK_NONE = 0, LK_BLOCKING, LK_TRY, LK_UNLOCK };
+enum { FOP_OTHER = 0, FOP_LOCK, FOP_JOIN };
+
+/* What an event touches. */
+#define DEP_NX 2
+struct dep {
+	uint32_t loc, size;
+	uint8_t kind;   /* enum weft_dep_kind */
+	uint8_t w;      /* writes [loc, loc + size) */
+	uint8_t arg;    /* spawn, join, end: the thread */
+	uint8_t lk;     /* acquires: LK_BLOCKING (test-and-set spin_lock), LK_TRY;
+			   LK_UNLOCK: a release of a test-and-set spin_lock */
+	uint8_t y;      /* a yield follows in the same transition: conflicts with
+			   every event of another thread */
+	/* The other records of the same step (one transition: no scheduling
+	 * point between them), e.g. pthread_cond_wait()'s release of the
+	 * mutex and its sleep on the condition, a kthread's queue write and
+	 * grace-period acquire, a free's store and poison: their ranges, the
+	 * transition's dependence being the union. xall: more than fit (the
+	 * transition conflicts with everything). */
+	uint8_t nx, xall;
+	struct xrange {
+		uint32_t loc, size;
+		uint8_t w;
+	} x[DEP_NX];
+};
+
+/* A block of events, over-approximated: the bytes read and written
+ * (world offset mod 256, 256 bits each), the threads whose end it joins. */
+#define SIGW 4
+struct sig {
+	uint64_t r[SIGW], w[SIGW];
+	uint16_t joins;
+	uint8_t all;    /* depends on everything */
+};
+
+/* Range i of a transition: its first record (i = 0), then the others. */
+static inline bool dep_range(const struct dep *a, unsigned i, struct xrange *r)
+{
+	if (i == 0) {
+		r->loc = a->loc;
+		r->size = a->size;
+		r->w = a->w;
+		return true;
+	}
+	if (i > a->nx)
+		return false;
+	*r = a->x[i - 1];
+	return true;
+}
+
+static inline bool overlap(const struct dep *a, const struct dep *b)
+{
+	return a->loc < b->loc + b->size && b->loc < a->loc + a->size;
+}
+
+/* Do events (transitions) a and b of different threads conflict? The
+ * dependence relation: the clocks (dpor_clocks.c) and the race analysis
+ * (dpor_races.c) both ask it. */
+static inline bool dep_conflict(const struct dep *a, const struct dep *b)
+{
+	if (a->kind == WEFT_DEP_YIELD || b->kind == WEFT_DEP_YIELD || a->y || b->y ||
+	    a->xall || b->xall)
+		return true;
+	if (a->kind == WEFT_DEP_END && b->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (b->kind == WEFT_DEP_END && a->kind == WEFT_DEP_JOIN)
+		return a->arg == b->arg;
+	if (!a->nx && !b->nx) {
+		if (a->loc == WEFT_NO_LOC || b->loc == WEFT_NO_LOC || !(a->w | b->w))
+			return false;
+		return overlap(a, b);
+	}
+	struct xrange ra, rb;
+	for (unsigned i = 0; dep_range(a, i, &ra); i++)
+		for (unsigned j = 0; dep_range(b, j, &rb); j++)
+			if (ra.loc != WEFT_NO_LOC && rb.loc != WEFT_NO_LOC && (ra.w | rb.w) &&
+			    ra.loc < rb.loc + rb.size && rb.loc < ra.loc + ra.size)
+				return true;
+	return false;
+}
+
+/* ----------------------------------------------------------------- state */
+
+#define EV_FIRST    1u   /* the first event of the thread chosen at its frame */
+#define EV_PHANTOM  2u   /* a stateless blocked attempt: not in the trace */
+#define EV_IMPLICIT 4u   /* an end, or a yield, right after its thread's op:
+			    part of that op's transition, never scheduled alone */
+
+struct ev {
+	struct dep d;
+	uint32_t step;    /* the machine's step (records of one step: one event) */
+	uint8_t tid, flags;
+	uint32_t frame;   /* the last frame at or before it (NIL: none) */
+	uint32_t tidx;    /* 1-based among its thread's real events (0: phantom) */
+	uint32_t alt;     /* a spin_lock after a release: its clock without the
+			     release edge, in aclk (NIL: none) */
+};
+
+/* Sleep-set and explored-set entries: a thread and its next event (exact,
+ * unbounded search) or its next block (bounded search). */
+struct info {
+	uint8_t tid, known;
+	uint8_t one;      /* bounded: asleep with its next event only (it was the
+			     current thread where it was explored), not its block */
+	struct dep d;
+	struct sig s;
+};
+
+struct frame {
+	uint16_t runnable, allowed;
+	uint16_t bt;      /* backtrack set (source, sleep) */
+	uint16_t X, S;    /* explored here; asleep on entry */
+	int8_t cur;       /* current thread (-1: none) */
+	uint8_t chosen;
+	uint8_t nS, nX;
+	uint8_t just;     /* bounded: alternatives to the current thread justified */
+	uint16_t unk;     /* allowed threads not started whose first op was not
+			     known yet when the frame was made */
+	uint8_t py;       /* right after a yield: the yielder cannot run here, so
+			     reversals that want it fall back to the others, and
+			     explored branches put no sibling to sleep */
+	uint32_t preempt; /* preemptions before the decision */
+	uint32_t dec;     /* the machine's decision index */
+	uint32_t first_ev;
+	uint32_t pool;
+	uint32_t wut;     /* optimal: this state's node */
+	uint32_t wchild;  /* optimal: the child being explored */
+	struct info ci;   /* the chosen thread's event / block, once it ran */
+	uint32_t blk_end; /* bounded: the index of the last event of that
+			     (natural) block in its thread (NIL: cut short) */
+};
+
+struct node {
+	uint32_t child, sib;
+	uint8_t tid, known;
+	struct dep d;
+};
+
+struct race {
+	uint32_t i, j;    /* events, i before j */
+	uint32_t alt;     /* clock of j without its release edge (NIL: j's own) */
+};
+
+struct loc {
+	uint32_t epoch;
+	uint32_t lw;      /* last write (event + 1) */
+	uint32_t la;      /* last acquire */
+	uint16_t rdm;     /* threads that read it since the last write (their
+			     last reads are in weft_dpor.rd) */
+	uint8_t held;     /* a lock: its holder + 1 (0: free) */
+};
+
+struct vitem {
+	uint32_t k;       /* event */
+	const uint32_t *c;
+	uint32_t tidx;
+	uint8_t tid, gone;
+	struct dep d;
+};
+
+struct weft_dpor {
+	/* configuration */
+	const struct weft_scenario *sc;
+	enum weft_por mode;
+	unsigned bound;
+	bool bounded;
+	enum weft_lock_model lock;
+	uint8_t wl[WEFT_INPUT_MAX];
+	size_t wl_len;
+	uint32_t max_frames, max_events;
+	uint64_t max_execs;
+	bool count_final;
+	bool trace;                /* WEFT_DPOR_TRACE: dump each execution */
+
+	/* the search */
+	bool started, done;
+	bool ymode;                /* a yield was seen: blocking threads are choices */
+	bool restart;              /* start over in ymode at the next begin */
+	bool capped, nondet, lost, ctx, choice, fair, wide;
+	const char *why;
+	struct frame *fr;
+	uint32_t nfr, capfr;
+	uint32_t replay;
+	bool branching;
+	uint32_t prefix_events;
+	struct info *pool;
+	uint32_t npool, cappool;
+	struct node *nd;
+	uint32_t nnd, capnd, freend;
+
+	/* the current execution */
+	struct ev *ev;
+	uint32_t nev, capev;
+	uint32_t *clk;             /* NT per event */
+	uint32_t capclk;           /* events it holds */
+	struct ev *pev;            /* the previous execution's log (prefix check) */
+	uint32_t npev, cappev;
+	uint32_t *pclk;            /* and its clocks: a replayed prefix's are the same */
+	uint32_t cappclk;
+	bool fast;                 /* the event being logged replays pev's */
+	struct race *rc;
+	uint32_t nrc, caprc;
+	uint32_t *aclk;
+	uint32_t naclk, capaclk;   /* in clocks */
+	struct loc *loc;
+	uint32_t *rd;              /* NT per byte: each thread's last read + 1 */
+	uint32_t nloc, epoch;
+	uint32_t tclk[NT][NT];
+	uint32_t ntidx[NT];
+	uint32_t spawn_ev[NT], end_ev[NT];   /* event + 1 */
+	uint32_t last_ev[NT];                /* each thread's last real event + 1 */
+	uint32_t last_yield[NT];             /* each thread's last yield + 1 */
+	bool yielded;                        /* some last_yield is set */
+	uint16_t yield_open;                 /* yielded, nothing else ran since */
+	uint32_t absorber[NT];               /* the event that ran after its yield + 1 */
+	bool after_yield;                    /* the last event was a yield */
+	uint32_t queued[NT];                 /* ticket lock: loc + 1 of the lock a
+						thread took a ticket for */
+	uint32_t blk_acq[NT];                /* acquire (+ 1) holding the lock a
+						thread last found busy */
+	uint16_t seen;                       /* threads with an event so far */
+	uint32_t last_step[NT];              /* the step of each thread's last record */
+	uint32_t exempt;                     /* the event that woke the thread of the
+						event being logged (NIL: none) */
+	uint32_t cursor_ev;                  /* optimal: the event the cursor's node
+						learnt its transition from (NIL) */
+	uint16_t pend_known, pend_lockish;   /* a paused thread's next op is known
+						(until it runs again), and is a
+						test-and-set spin_lock or a join */
+	uint8_t pend_kind[NT];               /* then FOP_LOCK or FOP_JOIN */
+	uint8_t pend_arg[NT];
+	uint32_t pend_loc[NT];
+	/* The first operation of each of the scenario's own threads, learnt
+	 * from the first execution that ran it (the machine knows a paused
+	 * thread's next operation, not an unstarted one's): until it starts,
+	 * a thread whose first op is a test-and-set spin_lock of a held lock
+	 * or a join of a running thread is no choice either. A thread's
+	 * first op follows no visible access of its own, so it is the same
+	 * in every execution of a deterministic model (checked). */
+	uint16_t fop_known;
+	uint8_t fop_kind[NT];                /* FOP_* */
+	uint8_t fop_arg[NT];
+	uint32_t fop_loc[NT];
+	int await_tid;
+	uint32_t await_frame;
+	uint32_t last_frame;
+	uint32_t k;                /* next frame index */
+	uint32_t npre;
+	uint32_t new_start, valid_end;
+	bool stale, redundant, logging;
+	uint16_t slp;
+	struct info slpi[NT];
+	uint32_t cursor;
+
+	struct vitem *v;
+	uint32_t capv;
+	struct jmask *jm;          /* bounded: per world byte, for weft_dpor_justify() */
+
+	uint64_t *fs;
+	uint32_t nfs;
+
+	struct weft_dpor_stats st;
+};
+
+/* The bounded search's evidence per world byte (dpor_bound.c, weft_dpor_justify()). */
+struct jmask {
+	uint32_t epoch;
+	uint32_t r[NT], w[NT];   /* least clock[p] of a later read / write by
+				    another thread than p, per p */
+	uint32_t a[NT], u[NT];   /* the same for test-and-set spin_locks and
+				    their unlocks, kept apart for unlock_hit() */
+};
+
+/* ------------------------------------------------------------- utilities */
+
+static inline bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*p, (size_t)c * elem);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
+
+#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+static inline uint32_t *clk_of(struct weft_dpor *d, uint32_t k)
+{
+	return &d->clk[(size_t)k * NT];
+}
+
+static inline void join(uint32_t *c, const uint32_t *o)
+{
+	for (unsigned t = 0; t < NT; t++)
+		if (o[t] > c[t])
+			c[t] = o[t];
+}
+
+/* Does clock c include real event k? */
+static inline bool includes(const struct weft_dpor *d, const uint32_t *c, uint32_t k)
+{
+	return c[d->ev[k].tid] >= d->ev[k].tidx;
+}
+
+static inline void set_incomplete(struct weft_dpor *d, bool *flag, const char *why)
+{
+	*flag = true;
+	if (!d->why)
+		d->why = why;
+}
+
+static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
+{
+	struct loc *l = &d->loc[b];
+
+	if (l->epoch != d->epoch) {
+		l->lw = l->la = 0;
+		l->rdm = 0;
+		l->held = 0;
+		l->epoch = d->epoch;
+	}
+	return l;
+}
+
+static inline void go_stale(struct weft_dpor *d)
+{
+	d->stale = true;
+	if (d->valid_end == NIL)
+		d->valid_end = d->nev;
+}
+
+static inline bool in_bound(const struct weft_dpor *d, const struct frame *f, unsigned t)
+{
+	if (!d->bounded)
+		return true;
+	return f->preempt + (f->cur >= 0 && (int)t != f->cur) <= d->bound;
+}
+
+static inline uint32_t bound_mask(const struct weft_dpor *d, const struct frame *f, uint32_t m)
+{
+	if (!d->bounded || f->cur < 0 || f->preempt < d->bound)
+		return m;
+	return m & bit((unsigned)f->cur);
+}
+
+static inline uint32_t node_find(const struct weft_dpor *d, uint32_t parent, unsigned tid)
+{
+	for (uint32_t c = d->nd[parent].child; c != NIL; c = d->nd[c].sib)
+		if (d->nd[c].tid == tid)
+			return c;
+	return NIL;
+}
+
+/* dpor_clocks.c */
+void weft_dpor_sig_add(struct sig *s, const struct dep *e);
+void weft_dpor_step(void *st, const struct weft_step_info *si);
+/* dpor_races.c */
+uint32_t weft_dpor_node_new(struct weft_dpor *d, unsigned tid, const struct dep *dp);
+uint32_t weft_dpor_node_add(struct weft_dpor *d, uint32_t parent, unsigned tid,
+			    const struct dep *dp);
+void weft_dpor_node_remove_child(struct weft_dpor *d, uint32_t parent, uint32_t c);
+void weft_dpor_wut_fix_unrunnable(struct weft_dpor *d, struct frame *f, uint32_t node);
+void weft_dpor_analyse(struct weft_dpor *d);
+/* dpor_bound.c */
+void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm);
+
+#endif

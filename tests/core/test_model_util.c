@@ -1,0 +1,204 @@
+/*
+ * test_model_util.c - the helpers a model's scenario callbacks share, on
+ * their own (libweft: weft_workload_copy(), weft_stat_rows(),
+ * weft_stat_sum(), struct weft_scenario.fields, weft_describe_pointer(),
+ * weft_name_object_len(), the workload sections of inputs and triggers;
+ * the mm kit: weft_swap_stats(), weft_swap_pgtables_describe(),
+ * weft_swap_mm_state_bucket()).
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <weft/mm/swap.h>
+#include <weft/strategy.h>
+
+#include "check.h"
+
+static void workload_copy(void)
+{
+	static struct weft_workload wl;
+	struct weft_op ops[2][4];
+	unsigned nr[2] = { 9, 9 };
+
+	memset(ops, 0xee, sizeof(ops));
+	wl.nr_ops[0] = 5;
+	wl.nr_ops[1] = 2;
+	wl.nr_ops[2] = 3;   /* a third thread the model does not have */
+	for (unsigned t = 0; t < 3; t++)
+		for (unsigned i = 0; i < 5; i++)
+			wl.ops[t][i] = (struct weft_op){ (uint8_t)t, (uint8_t)(10 * t + i) };
+	weft_workload_copy(&wl, 2, 4, nr, &ops[0][0]);
+	CHECK(nr[0] == 4 && nr[1] == 2, "ops per thread capped at max_ops: %u %u", nr[0], nr[1]);
+	CHECK(ops[0][3].arg == 3 && ops[1][0].arg == 10 && ops[1][1].arg == 11 &&
+	      ops[1][1].code == 1, "rows of max_ops");
+	CHECK(ops[1][2].code == 0xee, "nothing past a thread's ops is written");
+}
+
+static void stat_rows(void)
+{
+	static const char *const names_in[] = { "a", "b" };
+	const unsigned long stat[3][2] = { { 1, 10 }, { 2, 20 }, { 4, 40 } };
+	const char *names[4];
+	uint64_t vals[4];
+
+	CHECK(weft_stat_sum(&stat[0][0], 2, 3, 1) == 70, "column sum");
+	CHECK(weft_stat_rows(names_in, 2, &stat[0][0], 3, names, vals, 4) == 2 &&
+	      !strcmp(names[0], "a") && vals[0] == 7 && !strcmp(names[1], "b") && vals[1] == 70,
+	      "rows: names and sums over the threads");
+	CHECK(weft_stat_rows(names_in, 2, &stat[0][0], 2, names, vals, 1) == 1 && vals[0] == 3,
+	      "rows stop at max, sums at nr_threads");
+}
+
+static void input_workload(void)
+{
+	static struct weft_input in;
+	uint8_t wl[16];
+	const uint8_t bytes[] = { 3, 0x10, 1, 0x02, 7, 0x11 };   /* the third op cut short */
+
+	weft_input_set_workload(&in, bytes, sizeof(bytes));
+	CHECK(in.nr_wl_ops == 2 && in.wl[1].t_op == 0x02 && in.wl[1].arg == 7,
+	      "a cut op is dropped: %u ops", in.nr_wl_ops);
+	CHECK(weft_input_workload(&in, wl, sizeof(wl)) == 5 && wl[0] == 2 && wl[3] == 0x02 &&
+	      wl[4] == 7, "back to a workload section");
+	CHECK(weft_input_workload(&in, wl, 4) == 0, "0 when it does not fit");
+	weft_input_set_workload(&in, bytes, 0);
+	CHECK(in.nr_wl_ops == 0, "an empty section has no ops");
+}
+
+/* z1-lru: z1a, z1b and z1c carry triggers (z1c's workload differs from
+ * z1a's), its four fixes none: dfs runs a fix on the first buggy variant's. */
+static void trigger_workload(void)
+{
+	unsigned vc, fi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1c", &vc);
+	const uint8_t z1a_wl[] = { 2, 0x01, 0x00, 0x12, 0x00 };
+	const uint8_t z1c_wl[] = { 2, 0x08, 0x00, 0x21, 0x00 };
+	uint8_t wl[64];
+	int from = 7;
+
+	CHECK(sc && weft_scenario_find("z1-lru:fix-lrucount", &fi), "z1 is registered");
+	if (!sc)
+		return;
+	size_t n = weft_trigger_workload(sc, vc, wl, sizeof(wl));
+	CHECK(n == sizeof(z1c_wl) && !memcmp(wl, z1c_wl, n), "z1c's trigger workload: %zu bytes",
+	      n);
+	CHECK(weft_dfs_workload(sc, vc, wl, sizeof(wl), &from) == sizeof(z1c_wl) &&
+	      !memcmp(wl, z1c_wl, sizeof(z1c_wl)) && from == (int)vc,
+	      "a variant with a trigger: its own (from %d)", from);
+	CHECK(weft_trigger_workload(sc, fi, wl, sizeof(wl)) == 0, "the fix has no trigger");
+	from = 7;
+	CHECK(weft_dfs_workload(sc, fi, wl, sizeof(wl), &from) == sizeof(z1a_wl) &&
+	      !memcmp(wl, z1a_wl, sizeof(z1a_wl)) && from == 0,
+	      "dfs runs the fix on the first buggy variant's trigger (from %d)", from);
+	CHECK(weft_trigger_workload(sc, vc, wl, 4) == 0, "0 when it does not fit");
+}
+
+/* ------------------------------------------- a world with a swap device */
+
+struct sw_world {
+	int x, y;
+	struct weft_mm mm;
+	struct weft_swap_info si;
+	struct weft_pgtable pt[2];
+};
+
+static const struct weft_field sw_fields[] = {
+	WEFT_FIELD(struct sw_world, x, "x"),
+	WEFT_FIELD(struct sw_world, y, "y"),
+	{ 0, NULL },
+};
+
+static void sw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct sw_world *W = w;
+
+	(void)variant;
+	(void)wl;
+	weft_mm_init(&W->mm, 4, false);
+	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_PER_ENTRY);
+	weft_pgtable_init(&W->pt[0], 4);
+	weft_pgtable_init(&W->pt[1], 4);
+	W->si.swap_map[3] = 0x41;
+}
+
+static void sw_thread(void *w, unsigned tid)
+{
+	(void)w;
+	(void)tid;
+}
+
+/* Only what the test needs: a run of setup(), whose world it reads. */
+static const struct weft_variant sw_variants[] = {
+	{ "only", NULL, false, "test only", "tests/core", WEFT_KIND_NONE, 0, 0 },
+};
+static const struct weft_scenario sw_scn = {
+	.name = "test-model-util",
+	.summary = "test only: a swap device and two page tables",
+	.nr_cpus = 1,
+	.nr_threads = 1,
+	.world_size = sizeof(struct sw_world),
+	.setup = sw_setup,
+	.thread = sw_thread,
+	.fields = sw_fields,
+	.variants = sw_variants,
+	.nr_variants = 1,
+};
+
+static void kit_helpers(void)
+{
+	struct weft_run_opts o = { .sc = &sw_scn };
+	struct weft_bytes b;
+	struct weft_exec_result r;
+	char buf[96];
+	const char *names[WEFT_SWAP_NR_STATS + 1];
+	uint64_t vals[WEFT_SWAP_NR_STATS + 1];
+
+	weft_bytes_init(&b, &sw_scn, NULL, 0);
+	CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0 && r.kind == WEFT_KIND_NONE,
+	      "one clean execution");
+	const struct sw_world *W = weft_last_world();
+	uint32_t map3 = (uint32_t)(offsetof(struct sw_world, si) +
+				   offsetof(struct weft_swap_info, swap_map) + 3);
+	uint32_t pte2 = (uint32_t)(offsetof(struct sw_world, pt[1]) +
+				   offsetof(struct weft_pgtable, pte) + 2 * sizeof(uint32_t));
+	uint32_t page1 = (uint32_t)((const char *)&W->mm.pages[1] - (const char *)W);
+
+	CHECK(weft_swap_pgtables_describe(&W->si, W->pt, 2, W, map3, buf, sizeof(buf)) &&
+	      !strcmp(buf, "swap slot 3 (0x41)"), "a swap_map byte: '%s'", buf);
+	CHECK(weft_swap_pgtables_describe(&W->si, W->pt, 2, W, pte2, buf, sizeof(buf)) &&
+	      !strcmp(buf, "P1 pte 2 (none)"), "process 1's PTE: '%s'", buf);
+	CHECK(!weft_swap_pgtables_describe(&W->si, W->pt, 2, W, page1, buf, sizeof(buf)),
+	      "a page is the mm's to name");
+	CHECK(weft_swap_mm_state_bucket(&W->si, W, map3) ==
+	      weft_swap_state_bucket(&W->si, W, map3) && weft_swap_mm_state_bucket(&W->si, W, map3),
+	      "a swap_map byte's bucket");
+	CHECK(weft_swap_mm_state_bucket(&W->si, W, page1) == weft_mm_state_bucket(&W->mm, W, page1),
+	      "a page's bucket is the mm's");
+	CHECK(weft_swap_mm_state_bucket(&W->si, W, 0) == 0, "x has no bucket");
+	unsigned n = weft_swap_stats(&W->si, names, vals, WEFT_SWAP_NR_STATS + 1);
+	CHECK(n == WEFT_SWAP_NR_STATS && names[0] == weft_swap_stat_names[0], "the swap counters");
+
+	/* fields by exact offset; describe() absent */
+	weft_describe_loc(&sw_scn, offsetof(struct sw_world, y), buf, sizeof(buf));
+	CHECK(!strcmp(buf, "y"), "a field by its offset: '%s'", buf);
+	weft_describe_loc(&sw_scn, offsetof(struct sw_world, y) + 1, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "world+0x5"), "inside a field: not named: '%s'", buf);
+}
+
+static void names(void)
+{
+	CHECK(weft_name_object_len("page 0 ->lru.next") == 6, "the object of a field path");
+	CHECK(weft_name_object_len("inactive_list.prev") == 13, "a dotted path");
+	CHECK(weft_name_object_len("x") == 1, "a name without fields");
+}
+
+int main(void)
+{
+	workload_copy();
+	stat_rows();
+	input_workload();
+	trigger_workload();
+	kit_helpers();
+	names();
+	return check_done();
+}
