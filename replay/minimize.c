@@ -21,12 +21,22 @@
  * for a new schedule of the smaller workload, since an op's removal moves
  * the program points the old schedule named (down to zero ops); fewer
  * steps (simpler op arguments, earlier preemptions); fewer threads (all
- * ops of a thread at once); arguments zeroed where the verdict allows, so
- * an argument the model ignores never tells two findings of one trace apart.
+ * ops of a thread at once); when nothing else helps, pairs of ops dropped
+ * together. Last, the canonical form: arguments zeroed where the verdict
+ * allows (ops sharing an argument change it together), so an argument the
+ * model ignores never tells two findings of one trace apart, and the
+ * threads renamed to the smallest form of equal measure, so a race found
+ * with the roles swapped gives the same file.
+ *
+ * Length: about a thousand lines, the passes (60-180 lines each) on one
+ * candidate type, one sparse strategy and one context, all private here;
+ * a split would make them a header's interface for no second user.
  *
  * Invariant: the current candidate always reproduces the verdict, and each
  * accepted candidate is strictly smaller in (preemptions, ops, steps,
- * bytes, sum of op arguments) lexicographically, so the loop terminates.
+ * bytes, sum of op arguments) lexicographically, so the loop terminates;
+ * the renaming (a finite loop over permutations) also takes a candidate of
+ * equal measure that is smaller in cand_cmp's order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +49,8 @@
 #define MIN_DFS_BOUND 3         /* highest bound searched */
 #define MIN_DFS_OPS 40          /* larger workloads wait for the ops pass */
 #define MIN_DROP_EXECS 4000u   /* per bound, per op dropped with a new schedule */
+#define MIN_PAIR_OPS 12          /* pairs of ops dropped together up to this many ops */
+#define MIN_PAIR_EXECS 1000u    /* per bound, per pair */
 #define MIN_MAX_PRE 4096
 #define MIN_MAX_CHO 256
 #define MIN_MAX_DLY 256
@@ -429,20 +441,35 @@ static bool dfs_fewer(struct mctx *x)
  * alone can keep an op the bug does not need (issue 15: 1 op and 7 steps
  * where 0 ops and 4 steps reproduce).
  */
-static bool drop_op_search(struct mctx *x, unsigned k)
-{
-	uint8_t wl[WEFT_INPUT_MAX];
-	struct sparse s = { x->b, 0, x->occ };
-	int wl_len;
+static bool schedule_search(struct mctx *x, unsigned budget);
 
+static bool drop_ops_search(struct mctx *x, unsigned k, unsigned j, unsigned budget)
+{
 	memcpy(x->b, x->cur, sizeof(*x->b));
 	if (k < x->b->nr_ops) {
+		/* j > k first, so that k's index still names its op */
+		if (j < x->b->nr_ops && j > k) {
+			memmove(&x->b->wl[j], &x->b->wl[j + 1],
+				(x->b->nr_ops - j - 1) * sizeof(x->b->wl[0]));
+			x->b->nr_ops--;
+		}
 		memmove(&x->b->wl[k], &x->b->wl[k + 1],
 			(x->b->nr_ops - k - 1) * sizeof(x->b->wl[0]));
 		x->b->nr_ops--;
 	} else {
 		x->b->nr_ops = 0;
 	}
+	return schedule_search(x, budget);
+}
+
+/* A schedule for x->b's workload with no more preemptions than now, by a
+ * bounded search (bounds upwards); adopted when smaller. */
+static bool schedule_search(struct mctx *x, unsigned budget)
+{
+	uint8_t wl[WEFT_INPUT_MAX];
+	struct sparse s = { x->b, 0, x->occ };
+	int wl_len;
+
 	x->b->nr_pre = 0;
 	x->b->nr_cho = 0;
 	wl_len = sparse_begin(&s, wl, sizeof(wl));
@@ -451,7 +478,7 @@ static bool drop_op_search(struct mctx *x, unsigned k)
 	for (unsigned b = 0; b <= x->m.preemptions && b <= MIN_DFS_BOUND; b++) {
 		struct weft_exec_result r;
 		weft_dfs_init(x->dfs, x->sc, b, wl, (size_t)wl_len);
-		for (unsigned it = 0; it < MIN_DROP_EXECS && x->execs < MIN_MAX_EXECS; it++) {
+		for (unsigned it = 0; it < budget && x->execs < MIN_MAX_EXECS; it++) {
 			if (weft_execute(&x->o, &weft_strategy_dfs, x->dfs, &r) < 0)
 				break;
 			x->execs++;
@@ -464,6 +491,11 @@ static bool drop_op_search(struct mctx *x, unsigned k)
 		}
 	}
 	return false;
+}
+
+static bool drop_op_search(struct mctx *x, unsigned k)
+{
+	return drop_ops_search(x, k, UINT32_MAX, MIN_DROP_EXECS);
 }
 
 static bool drop_ops(struct mctx *x)
@@ -484,10 +516,209 @@ static bool drop_ops(struct mctx *x)
 	return any;
 }
 
+/*
+ * Ops in another order: when no single op can go, any two together (with
+ * a schedule search each). Removing ops one at a time, from the front,
+ * stops where each single removal breaks the bug but a pair does not (two
+ * toggles of one state, a get and its put): issue 19, 5 ops where 3
+ * reproduce. ddmin's chunks only ever remove neighbours.
+ */
+static bool drop_op_pairs(struct mctx *x)
+{
+	unsigned n = x->cur->nr_ops;
+
+	if (n < 2 || n > MIN_PAIR_OPS)
+		return false;
+	for (unsigned k = 0; k < n && x->execs < MIN_MAX_EXECS; k++)
+		for (unsigned j = k + 1; j < n && x->execs < MIN_MAX_EXECS; j++)
+			if (drop_ops_search(x, k, j, MIN_PAIR_EXECS))
+				return true;
+	return false;
+}
+
+/* ------------------------------------------------------- canonical form */
+
+/* Ops in thread order (each thread's own order kept): where the list puts
+ * one thread's ops among another's does not change the execution. */
+static void sort_ops(struct cand *c, unsigned nt)
+{
+	for (unsigned i = 1; i < c->nr_ops; i++) {
+		unsigned k = i;
+		while (k > 0 && (c->wl[k - 1].t_op >> 4) % nt > (c->wl[k].t_op >> 4) % nt) {
+			__typeof__(c->wl[0]) t = c->wl[k];
+			c->wl[k] = c->wl[k - 1];
+			c->wl[k - 1] = t;
+			k--;
+		}
+	}
+}
+
+static int pre_cmp(const void *a, const void *b)
+{
+	const __typeof__(((struct cand *)0)->pre[0]) *p = a, *q = b;
+
+	if (p->site != q->site)
+		return p->site < q->site ? -1 : 1;
+	if (p->occ != q->occ)
+		return p->occ < q->occ ? -1 : 1;
+	if (p->cur != q->cur)
+		return p->cur < q->cur ? -1 : 1;
+	return (int)p->t - (int)q->t;
+}
+
+/* The order of two candidates of equal measure: workload, then schedule
+ * entries (as a set), then choices. */
+static int cand_cmp(const struct cand *a, const struct cand *b)
+{
+	if (a->nr_ops != b->nr_ops)
+		return a->nr_ops < b->nr_ops ? -1 : 1;
+	for (unsigned k = 0; k < a->nr_ops; k++) {
+		if (a->wl[k].t_op != b->wl[k].t_op)
+			return a->wl[k].t_op < b->wl[k].t_op ? -1 : 1;
+		if (a->wl[k].arg != b->wl[k].arg)
+			return a->wl[k].arg < b->wl[k].arg ? -1 : 1;
+	}
+	if (a->nr_pre != b->nr_pre)
+		return a->nr_pre < b->nr_pre ? -1 : 1;
+	for (unsigned k = 0; k < a->nr_pre; k++) {
+		int c = pre_cmp(&a->pre[k], &b->pre[k]);
+		if (c)
+			return c;
+	}
+	if (a->nr_cho != b->nr_cho)
+		return a->nr_cho < b->nr_cho ? -1 : 1;
+	for (unsigned k = 0; k < a->nr_cho; k++)
+		if (a->cho[k].idx != b->cho[k].idx || a->cho[k].v != b->cho[k].v)
+			return a->cho[k].idx != b->cho[k].idx ? (a->cho[k].idx < b->cho[k].idx ? -1 : 1)
+							      : (a->cho[k].v < b->cho[k].v ? -1 : 1);
+	return 0;
+}
+
+static void normalize(struct cand *c, unsigned nt)
+{
+	sort_ops(c, nt);
+	qsort(c->pre, c->nr_pre, sizeof(c->pre[0]), pre_cmp);
+}
+
+/* c with the scenario's threads renamed by perm (ops and schedule). */
+static void permute(struct cand *c, const uint8_t *perm, unsigned nt)
+{
+	for (unsigned k = 0; k < c->nr_ops; k++) {
+		unsigned t = (c->wl[k].t_op >> 4) % nt;
+		c->wl[k].t_op = (uint8_t)(perm[t] << 4 | (c->wl[k].t_op & 15u));
+	}
+	for (unsigned k = 0; k < c->nr_pre; k++) {
+		if (c->pre[k].cur < nt)
+			c->pre[k].cur = perm[c->pre[k].cur];
+		if (c->pre[k].t < nt)
+			c->pre[k].t = perm[c->pre[k].t];
+	}
+	normalize(c, nt);
+}
+
+/*
+ * One race, one file: the same race found with the threads' roles swapped
+ * (T0 preempted by T1, or T1 by T0, when the threads run the same code) is
+ * the same finding. Among the renamings of the scenario's threads that
+ * reproduce the verdict at the same measure (or better), keep the
+ * smallest candidate (cand_cmp), so mirror images minimize to one input,
+ * one trace and one file name.
+ */
+static void canonical_threads(struct mctx *x)
+{
+	unsigned nt = x->sc->nr_threads;
+	uint8_t perm[8];
+
+	if (nt < 2 || nt > 8)
+		return;
+	/* the current candidate in normal form, when that still reproduces
+	 * at the same measure (two schedule entries of one program point
+	 * could be reordered by the sort, and only the first one counts) */
+	struct weft_min_measure mn;
+	memcpy(x->a, x->cur, sizeof(*x->a));
+	normalize(x->a, nt);
+	if (run(x, x->a, &mn) && !smaller(x->by_args, &x->m, x->args, &mn, arg_sum(x->a))) {
+		memcpy(x->cur, x->a, sizeof(*x->a));
+		x->m = mn;
+		x->args = arg_sum(x->cur);
+	}
+	/* every permutation of up to 4 threads (24), else every swap */
+	unsigned nperm = nt <= 4 ? 1 : 0;
+	for (unsigned i = 2; i <= nt && nt <= 4; i++)
+		nperm *= i;
+	if (!nperm)
+		nperm = nt * (nt - 1) / 2;
+	for (unsigned p = 1; p < nperm + (nt <= 4 ? 0 : 1) && x->execs < MIN_MAX_EXECS; p++) {
+		/* the p-th permutation (factorial base), or the p-th swap */
+		if (nt <= 4) {
+			uint8_t pool[8];
+			unsigned r = p;
+			for (unsigned i = 0; i < nt; i++)
+				pool[i] = (uint8_t)i;
+			for (unsigned i = 0, left = nt; i < nt; i++, left--) {
+				unsigned f = 1;
+				for (unsigned j = 2; j < left; j++)
+					f *= j;
+				unsigned q = r / f;
+				r %= f;
+				perm[i] = pool[q];
+				memmove(&pool[q], &pool[q + 1], left - q - 1);
+			}
+		} else {
+			unsigned a = 0, b = 1, q = p - 1;
+			while (q >= nt - 1 - a) {
+				q -= nt - 1 - a;
+				a++;
+			}
+			b = a + 1 + q;
+			for (unsigned i = 0; i < nt; i++)
+				perm[i] = (uint8_t)i;
+			perm[a] = (uint8_t)b;
+			perm[b] = (uint8_t)a;
+		}
+		struct weft_min_measure m, mc;
+		memcpy(x->a, x->cur, sizeof(*x->a));
+		permute(x->a, perm, nt);
+		if (!run(x, x->a, &m))
+			continue;
+		/* its own canonical schedule, when no worse */
+		memcpy(x->b, x->a, sizeof(*x->b));
+		if (from_last(x, x->b) && (normalize(x->b, nt), run(x, x->b, &mc)) &&
+		    !smaller(x->by_args, &m, arg_sum(x->a), &mc, arg_sum(x->b))) {
+			memcpy(x->a, x->b, sizeof(*x->a));
+			m = mc;
+		}
+		bool better = smaller(x->by_args, &m, arg_sum(x->a), &x->m, x->args);
+		bool same = !better && !smaller(x->by_args, &x->m, x->args, &m, arg_sum(x->a));
+		if (better || (same && cand_cmp(x->a, x->cur) < 0)) {
+			memcpy(x->cur, x->a, sizeof(*x->a));
+			x->m = m;
+			x->args = arg_sum(x->cur);
+		}
+	}
+}
+
 static void normalize_args(struct mctx *x)
 {
 	static const uint8_t tries[] = { 0, 1, 2, 3 };
 
+	/* every op of one argument value at once: two ops on page 3 move to
+	 * page 0 together, where moving either alone loses the race */
+	for (unsigned k = 0; k < x->cur->nr_ops && x->execs < MIN_MAX_EXECS; k++)
+		for (unsigned t = 0; t < sizeof(tries) && x->cur->wl[k].arg > tries[t]; t++) {
+			uint8_t v = x->cur->wl[k].arg;
+			memcpy(x->a, x->cur, sizeof(*x->a));
+			for (unsigned j = k; j < x->a->nr_ops; j++)
+				if (x->a->wl[j].arg == v)
+					x->a->wl[j].arg = tries[t];
+			if (try_adopt(x, x->a))
+				break;
+			/* another object moves the program points the schedule
+			 * names: search for a schedule of its own */
+			memcpy(x->b, x->a, sizeof(*x->b));
+			if (x->cur->nr_ops <= MIN_DFS_OPS && schedule_search(x, MIN_PAIR_EXECS))
+				break;
+		}
 	for (unsigned k = 0; k < x->cur->nr_ops && x->execs < MIN_MAX_EXECS; k++)
 		for (unsigned t = 0; t < sizeof(tries) && x->cur->wl[k].arg > tries[t]; t++) {
 			memcpy(x->a, x->cur, sizeof(*x->a));
@@ -636,6 +867,8 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 		 * nothing cheaper helps any more */
 		if (!any && x->cur->nr_ops <= MIN_DFS_OPS)
 			any |= drop_ops(x);
+		if (!any)
+			any |= drop_op_pairs(x);
 		if (!any || x->execs >= MIN_MAX_EXECS)
 			break;
 	}
@@ -643,7 +876,12 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 	 * other keys, so an argument the model ignores is 0 and one trace
 	 * gives one input (and one file name). */
 	x->by_args = true;
-	normalize_args(x);
+	/* twice: a renaming of the threads can let an argument go down
+	 * further, and smaller arguments allow other renamings */
+	for (int pass = 0; pass < 2; pass++) {
+		normalize_args(x);
+		canonical_threads(x);
+	}
 	/* leave the machine's last execution = the result, recorded */
 	struct weft_run_opts ro = x->o;
 	struct sparse s = { x->cur, 0, x->occ };

@@ -24,8 +24,9 @@ const char weft_help_run[] =
 	"  --iterations N    executions at most (default 100000; dfs: unlimited)\n"
 	"  --depth D         pct depth (default 2)\n"
 	"  --bound K|none    dfs preemption bound (default 2); with partial-order\n"
-	"                    reduction, bounds 0, 1, ... K are searched in turn so the\n"
-	"                    first report has the fewest preemptions; none: every\n"
+	"                    reduction (or plain dfs in its place), bounds 0, 1, ... K\n"
+	"                    are searched in turn so the first report has the fewest\n"
+	"                    preemptions; none: every\n"
 	"                    interleaving (\"verified\" when complete)\n"
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
@@ -33,7 +34,8 @@ const char weft_help_run[] =
 	"                    threads sharing a CPU, which the reduction does not model;\n"
 	"                    a default search whose execution meets active contexts\n"
 	"                    or a weft_choose() of several values starts over as\n"
-	"                    plain dfs, which enumerates choice values)\n"
+	"                    plain dfs, which enumerates choice values; the output\n"
+	"                    says why: \"search: plain dfs ...\", JSON \"por_why\")\n"
 	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
 	"                    threads and opcodes) x every interleaving in the bound\n"
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
@@ -158,6 +160,8 @@ int cmd_run(int argc, char **argv)
 	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
 	enum weft_por por = WEFT_POR_NONE;
+	const char *por_why = NULL;   /* why dfs ran without reduction by default */
+	unsigned dfs_bound = 0, dfs_final_bound = 0;   /* plain dfs: now, last */
 	uint64_t workloads = 0, wl_args = 2;
 	static uint8_t input[65536];
 	uint8_t wl[WEFT_INPUT_MAX];
@@ -321,9 +325,16 @@ int cmd_run(int argc, char **argv)
 				"(--por none, the default under weak memory) enumerates the delays "
 				"within --delay-bound", weft_por_name(por), weft_memory_name(memory));
 		}
-		if (!por_set)
+		if (!por_set) {
 			por = weft_cli_uses_contexts(sc) || memory != WEFT_MEM_SC ? WEFT_POR_NONE
 										 : weft_por_default(b);
+			if (memory != WEFT_MEM_SC)
+				por_why = "weak memory: the reduction does not model when a "
+					  "buffered store becomes visible";
+			else if (por == WEFT_POR_NONE)
+				por_why = "the scenario has interrupt handlers, migration or "
+					  "threads sharing a CPU, which the reduction does not model";
+		}
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {
 				free(st);
@@ -367,11 +378,25 @@ int cmd_run(int argc, char **argv)
 			/* contexts (interrupts, threads sharing a CPU): the
 			 * reduction cannot certify, plain dfs can */
 			por = WEFT_POR_NONE;
+			por_why = weft_cli_dpor_fallback_why();
 		}
-		if (workloads)
+		if (workloads) {
+			free(st);
+			if (por_why)
+				return cli_usage_error("run: --workloads needs partial-order "
+						       "reduction, which this model cannot use: %s",
+						       por_why);
 			return cli_usage_error("run: --workloads needs partial-order reduction "
 					       "(--por sleep|source|optimal)");
-		weft_dfs_init(&st->d, sc, b, wl, wl_len);
+		}
+		/* plain dfs in place of the reduction (por_why): bounds
+		 * upwards, as the reduction's search does, so that a bug is
+		 * found at the fewest preemptions it needs (one bound's dfs
+		 * can reach a schedule with more preemptions before one with
+		 * fewer) */
+		dfs_bound = por_why && b != WEFT_BOUND_NONE ? 0 : b;
+		dfs_final_bound = b;
+		weft_dfs_init(&st->d, sc, dfs_bound, wl, wl_len);
 		st->d.delay_bound = (unsigned)delay_bound;
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
@@ -409,8 +434,13 @@ int cmd_run(int argc, char **argv)
 	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
-		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
-			break;
+		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0) {
+			if (ops != &weft_strategy_dfs || dfs_bound >= dfs_final_bound)
+				break;
+			weft_dfs_init(&st->d, sc, ++dfs_bound, wl, wl_len);
+			st->d.delay_bound = (unsigned)delay_bound;
+			continue;
+		}
 		/* a dfs that is done ends with an execute that runs nothing and
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;
@@ -489,6 +519,10 @@ int cmd_run(int argc, char **argv)
 			cli_json_str(stdout, weft_kind_name(r.kind));
 		else
 			printf("null");
+		if (dfs && por_why) {
+			printf(", \"por_why\": ");
+			cli_json_str(stdout, por_why);
+		}
 		printf(", \"executions\": %" PRIu64 ", \"preemptions\": %" PRIu32
 		       ", \"steps\": %" PRIu32 ", \"seconds\": %.6f",
 		       m.executions, r.preemptions, r.steps, secs);
@@ -543,6 +577,8 @@ int cmd_run(int argc, char **argv)
 		weft_report_print(stdout, &o, &r);
 		printf("found after %s in %.3f s (%s)\n",
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
+		if (dfs && por_why)
+			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
 		if (needs_weak == 1)
@@ -577,6 +613,8 @@ int cmd_run(int argc, char **argv)
 			print_workload(wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
+		if (dfs && por_why)
+			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (nr_other) {
 			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)

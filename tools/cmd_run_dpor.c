@@ -70,6 +70,13 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static const char *fallback_why;
+
+const char *weft_cli_dpor_fallback_why(void)
+{
+	return fallback_why;
+}
+
 bool weft_cli_uses_contexts(const struct weft_scenario *sc)
 {
 	uint32_t cpus = 0;
@@ -136,6 +143,9 @@ static void search(struct run *R, unsigned bound)
 					 * but it tries every alternative before the
 					 * cut, so it finds more (and says why it is
 					 * incomplete) */
+					fallback_why = "an execution stopped at a report of a kind "
+						       "not asked for (--kind) while threads could "
+						       "still run";
 					R->fallback = R->bug = true;
 					break;
 				}
@@ -160,6 +170,16 @@ static void search(struct run *R, unsigned bound)
 		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
 				    weft_fair_restricted() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
+			fallback_why = weft_contexts_active()
+				? "an execution ran an interrupt handler, an RCU callback or "
+				  "threads sharing a CPU, which the reduction does not model"
+				: weft_free_choices()
+				? "the model called weft_choose() with several values, which "
+				  "the reduction does not enumerate"
+				: weft_fair_restricted()
+				? "fair scheduling passed over a spinning thread, which the "
+				  "reduction does not track"
+				: "an execution spawned more threads than the reduction tracks";
 			R->fallback = R->bug = true;
 			break;
 		}

@@ -39,6 +39,10 @@ struct weft_cli_dpor_args {
 
 #define WEFT_CLI_DPOR_FALLBACK (-1)
 
+/* After WEFT_CLI_DPOR_FALLBACK: why the reduction handed over to plain dfs,
+ * in words for the text output and the JSON's "por_why". */
+const char *weft_cli_dpor_fallback_why(void);
+
 /* Runs the search and prints the result; returns a WEFT_EXIT_* code, or
  * WEFT_CLI_DPOR_FALLBACK (por_auto). */
 int weft_cli_run_dpor(const struct weft_cli_dpor_args *a);

@@ -666,25 +666,38 @@ void weft_trace_value(const struct weft_trace_view *v, const struct weft_event *
 {
 	char name[96] = "";
 	const char *what = e->site ? e->site->what : NULL;
+	enum weft_value_form form;
 
-	if (x >> 63) {
+	if (e->loc != WEFT_NO_LOC)
+		weft_describe_loc(v->sc, e->loc, name, sizeof(name));
+	form = weft_value_form(x, e->loc != WEFT_NO_LOC ? name : NULL, what);
+	if (form == WEFT_VALUE_POINTER) {
 		weft_trace_pointer_name(v, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		snprintf(buf, n, "&%s", name);
 		return;
 	}
-	if (e->loc != WEFT_NO_LOC)
-		weft_describe_loc(v->sc, e->loc, name, sizeof(name));
 	if ((x == 0x100 || x == 0x122) && list_pointer_field(e->loc != WEFT_NO_LOC ? name : NULL,
 							     what)) {
 		snprintf(buf, n, "LIST_POISON%d", x == 0x100 ? 1 : 2);
 		return;
 	}
-	if (wants_hex(e->loc != WEFT_NO_LOC ? name : NULL, what))
+	/* the diagram's own hex words (swap slots, flag words) */
+	if (form != WEFT_VALUE_SIGNED64 && wants_hex(e->loc != WEFT_NO_LOC ? name : NULL, what))
+		form = WEFT_VALUE_HEX;
+	switch (form) {
+	case WEFT_VALUE_HEX:
 		snprintf(buf, n, "0x%02" PRIx64, x);
-	else if (x >= 0x80000000ull && x <= 0xffffffffull)
+		break;
+	case WEFT_VALUE_SIGNED32:
 		snprintf(buf, n, "%" PRId32, (int32_t)(uint32_t)x);
-	else
+		break;
+	case WEFT_VALUE_SIGNED64:
 		snprintf(buf, n, "%" PRId64, (int64_t)x);
+		break;
+	default:
+		snprintf(buf, n, "%" PRIu64, x);
+		break;
+	}
 }
 
 /* "[irqs off]", "[preemption on, BH on]": what a context change did. */
@@ -711,13 +724,30 @@ static void ctx_change(uint64_t before, uint64_t after, char *buf, size_t n)
 		snprintf(buf, n, " [nested: no change]");
 }
 
+/* A lock's owner word as a block or a sleep traced it (1 + the holder;
+ * 0xffffffff: taken by setup): false when it names nobody this execution
+ * had. */
+static bool holder_name(const struct weft_trace_view *v, uint64_t owner, char *buf, size_t n)
+{
+	if (owner == 0xffffffffu) {
+		snprintf(buf, n, "setup");
+		return true;
+	}
+	if (!owner || owner - 1 >= v->nthreads)
+		return false;
+	snprintf(buf, n, "%s", weft_trace_thread(v, (unsigned)(owner - 1)));
+	return true;
+}
+
 void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf, size_t n)
 {
 	const struct weft_event *e = &v->ev[i];
 	/* a helper's events are the model's call of it */
-	const char *what = e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what
-			   : e->site ? e->site->what : "?";
+	char what[160];
 	char obj[96] = "", a[96], b[96];
+
+	weft_site_label(e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what
+			: e->site ? e->site->what : "?", what, sizeof(what));
 	bool flush = e->site && !strncmp(e->site->what, "flush_work(", 11);
 
 	if (e->loc != WEFT_NO_LOC)
@@ -752,9 +782,8 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 		else if (e->loc == WEFT_NO_LOC && e->site && e->site->ev == WEFT_EV_JOIN)
 			snprintf(buf, n, "%s [waits for %s to end]", what,
 				 weft_trace_thread(v, (unsigned)e->val));
-		else if (e->old)
-			snprintf(buf, n, "%s [waits: %s held by %s]", what, obj,
-				 weft_trace_thread(v, (unsigned)e->old - 1));
+		else if (holder_name(v, e->old, a, sizeof(a)))
+			snprintf(buf, n, "%s [waits: %s held by %s]", what, obj, a);
 		else
 			snprintf(buf, n, "%s [waits for %s]", what, obj);
 		break;
@@ -768,9 +797,8 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 			snprintf(buf, n, "%s [woken%s%s]", what, obj[0] ? " on " : "", obj);
 		else if (e->val == 2)
 			snprintf(buf, n, "%s [does not sleep: already woken]", what);
-		else if (e->old)
-			snprintf(buf, n, "%s [sleeps: %s held by %s]", what, obj,
-				 weft_trace_thread(v, (unsigned)e->old - 1));
+		else if (holder_name(v, e->old, a, sizeof(a)))
+			snprintf(buf, n, "%s [sleeps: %s held by %s]", what, obj, a);
 		else
 			snprintf(buf, n, "%s [sleeps on %s]", what, obj);
 		break;

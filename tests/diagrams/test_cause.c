@@ -326,15 +326,15 @@ static void check_unlocked_lru(void)
 	d_view(&run, &v);
 	if (getenv("DIAG_VERBOSE"))
 		printf("%s\n", d);
-	long t = d_find(&v, 0, "test_bit(WEFT_PG_lru", NULL);
+	long t = d_find(&v, 0, "test_bit(PG_lru", NULL);
 	CHECK(t >= 0 && not_before_switch(t), "the unlocked test is not the step before the preemption");
-	CHECK(d_kept(&v, 0, "test_bit(WEFT_PG_lru, &(p)->flags): page 0 ->flags = 0x20", NULL),
+	CHECK(d_kept(&v, 0, "test_bit(PG_lru, &p->flags): page 0 ->flags = 0x20", NULL),
 	      "unlocked PageLRU test hidden:\n%s", d);
-	CHECK(d_kept(&v, 1, "__clear_bit(WEFT_PG_lru, &(p)->flags) store: page 0 ->flags 0x20",
+	CHECK(d_kept(&v, 1, "__clear_bit(PG_lru, &p->flags) store: page 0 ->flags 0x20",
 		     NULL), "the other isolator's __ClearPageLRU hidden:\n%s", d);
 	CHECK(d_kept(&v, 1, "list_del(&p->lru): page 0 ->lru.next", NULL),
 	      "the first list_del hidden:\n%s", d);
-	CHECK(strstr(d, "test_bit(WEFT_PG_lru, &(p)->flags): page 0") != NULL, "row text:\n%s", d);
+	CHECK(strstr(d, "test_bit(PG_lru, &p->flags): page 0") != NULL, "row text:\n%s", d);
 	weft_trace_view_fini(&v);
 	free(d);
 }

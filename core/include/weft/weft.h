@@ -174,6 +174,23 @@ struct weft_caller {
 #define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
+
+/* How reports and diagrams print a traced value: by the type of the field
+ * that holds it, as far as the operation and the field's name tell it (a
+ * value of an atomic_long_t is a signed long, a PTE or a flag word is hex,
+ * a world pointer names its object). */
+enum weft_value_form {
+	WEFT_VALUE_POINTER,     /* (1 << 63) | world offset: "&page 0" */
+	WEFT_VALUE_HEX,         /* flag words, masks, PTEs, swap entries */
+	WEFT_VALUE_SIGNED32,    /* an int count: 0xffffffff is -1 */
+	WEFT_VALUE_SIGNED64,    /* a long or s64: 0xffffffffffffffff is -1 */
+	WEFT_VALUE_UNSIGNED,
+};
+enum weft_value_form weft_value_form(uint64_t x, const char *field, const char *what);
+/* A site's label as a model author wrote it: the kit's internal spellings
+ * undone ("test_bit(WEFT_PG_lru, &(p)->flags)" is "test_bit(PG_lru,
+ * &p->flags)"). Display only: the site's id hashes the text as it is. */
+void weft_site_label(const char *what, char *buf, size_t n);
 /* "func() at file:line" of the model's call c of a helper when c is set,
  * else of site s ("" if neither): where a report points a reader. */
 void weft_site_where(char *buf, size_t n, const struct weft_site *s,

@@ -86,6 +86,8 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 		shadow_write(loc, s);
 		if (M.fb)
 			feedback_write(loc, s);
+		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
+			M.word_written(loc, nv);
 	}
 	return old;
 }
@@ -163,6 +165,8 @@ void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val
 			shadow_write(loc, s);
 			if (M.fb)
 				feedback_write(loc, s);
+			if (__builtin_expect(M.word_written != NULL, 0) && val != old)
+				M.word_written(loc, val);
 		}
 	}
 }

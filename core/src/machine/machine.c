@@ -1124,14 +1124,21 @@ static void stuck_report(void)
 			thread_name((int)i, who, sizeof(who));
 		else
 			snprintf(who, sizeof(who), "T%u", i);   /* the first landing's form */
+		char by[16];
+		if (owner == WEFT_OWNER_HOST)
+			snprintf(by, sizeof(by), "setup");
+		else if (owner < 0)
+			snprintf(by, sizeof(by), "nobody known");
+		else
+			snprintf(by, sizeof(by), "T%d", owner);
 		if (t->wait_class && !strcmp(t->wait_class->name, "spinlock"))
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "%s%s waits for %s (held by T%d)", n ? "; " : "",
-					      who, obj, owner);
+					      "%s%s waits for %s (held by %s)", n ? "; " : "",
+					      who, obj, by);
 		else
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
-					      "%sT%u waits for %s (%s of T%d%s)", n ? "; " : "", i,
-					      obj, t->wait_class ? t->wait_class->name : "?", owner,
+					      "%sT%u waits for %s (%s of %s%s)", n ? "; " : "", i,
+					      obj, t->wait_class ? t->wait_class->name : "?", by,
 					      owner >= 0 && M.th[owner].state == T_DONE ? ", which ended"
 											: "");
 		if (n >= sizeof(buf))
@@ -1276,6 +1283,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;
+	M.word_written = NULL;
 	if (sc->setup)
 		sc->setup(M.world, o->variant, &M.wl);
 

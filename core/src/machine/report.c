@@ -111,20 +111,31 @@ void weft_describe_pointer(const struct weft_scenario *sc, uint32_t off, char *b
 	}
 }
 
-/* A traced value: world pointers are traced as (1 << 63 | offset) (see
- * trace_val in machine.c) and print as "&object"; 32-bit values with the
- * sign bit set print as negative ints (a biased count of -1). */
-static void print_value(FILE *f, const struct weft_scenario *sc, uint64_t x)
+/* A traced value, by the type of the field that holds it
+ * (weft_value_form()): world pointers (traced as 1 << 63 | offset, see
+ * trace_val in sched.h) print as "&object". */
+static void print_value(FILE *f, const struct weft_scenario *sc, const struct weft_event *e,
+			const char *field, uint64_t x)
 {
 	char name[96];
 
-	if (x >> 63) {
+	switch (weft_value_form(x, field, e->site ? e->site->what : NULL)) {
+	case WEFT_VALUE_POINTER:
 		weft_describe_pointer(sc, (uint32_t)(x & 0xffffffffu), name, sizeof(name));
 		fprintf(f, "&%s", name);
-	} else if (x >= 0x80000000ull && x <= 0xffffffffull) {
+		break;
+	case WEFT_VALUE_HEX:
+		fprintf(f, "0x%02" PRIx64, x);
+		break;
+	case WEFT_VALUE_SIGNED32:
 		fprintf(f, "%" PRId32, (int32_t)(uint32_t)x);
-	} else {
+		break;
+	case WEFT_VALUE_SIGNED64:
 		fprintf(f, "%" PRId64, (int64_t)x);
+		break;
+	default:
+		fprintf(f, "%" PRIu64, x);
+		break;
 	}
 }
 
@@ -164,16 +175,18 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 		else
 			fprintf(f, "    %5" PRIu32 "  T%u/C%u%s", e->step, e->tid, e->cpu,
 				e->flags & WEFT_EVF_PREEMPTED ? "*" : " ");
-		fprintf(f, " %-7s %-44s %s", ev_name(e->ev),
-			e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what : e->site ? e->site->what : "?", obj);
+		char label[96];
+		weft_site_label(e->caller && !(e->caller->flags & WEFT_CALLER_KIT) ? e->caller->what
+				: e->site ? e->site->what : "?", label, sizeof(label));
+		fprintf(f, " %-7s %-44s %s", ev_name(e->ev), label, obj);
 		if (e->ev == WEFT_EV_RMW || e->ev == WEFT_EV_WRITE) {
 			fprintf(f, "  ");
-			print_value(f, sc, e->old);
+			print_value(f, sc, e, obj, e->old);
 			fprintf(f, " -> ");
-			print_value(f, sc, e->val);
+			print_value(f, sc, e, obj, e->val);
 		} else if (e->ev == WEFT_EV_READ) {
 			fprintf(f, "  = ");
-			print_value(f, sc, e->val);
+			print_value(f, sc, e, obj, e->val);
 		}
 		fprintf(f, "\n");
 	}

@@ -53,6 +53,12 @@ struct weft_core_state;
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
 
+/* The owner word of a lock taken by setup (no thread): a spinlock's
+ * locked, a mutex's owner, an rwsem's writer. Owner callbacks return
+ * WEFT_OWNER_HOST for it, reports say "setup". */
+#define WEFT_HOST_OWNER 0xffffffffu
+#define WEFT_OWNER_HOST (-2)
+
 /*
  * What a blocked thread waits on. One class per primitive family: it names
  * the channel's owner (the thread that must act before the waiter can go
@@ -209,6 +215,12 @@ struct weft_machine {
 	bool in_exec, aborted, stack_overflow;
 	bool infeasible;      /* weft_sched_infeasible() with a thread left */
 	bool running;         /* inside weft_execute(): setup, threads, audits */
+	/* A family that follows the values of some words (sleep.c: a bit
+	 * lock's holder is known until any store clears its bit, not only
+	 * clear_bit_unlock(), so a "held by" never names a thread that let
+	 * the bit go) sets this for the execution: the funnel calls it after
+	 * every store that changed a word. NULL: nobody follows. */
+	void (*word_written)(uint32_t loc, uint64_t word);
 	bool draining;
 	int abort_tid;        /* the thread whose report ended the execution */
 	struct weft_workload wl;

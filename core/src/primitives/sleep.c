@@ -196,12 +196,15 @@ static struct bitlock {
 	uint8_t bit, tid;
 } bitlocks[32];
 
+static void bitlock_written(uint32_t loc, uint64_t word);
+
 void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid)
 {
 	struct bitlock *free_slot = NULL;
 
 	if (loc == WEFT_NO_LOC)
 		return;
+	M.word_written = bitlock_written;   /* for this execution */
 	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
 		struct bitlock *b = &bitlocks[i];
 		if (b->epoch != M.epoch) {
@@ -233,6 +236,16 @@ void weft_bitlock_clear(uint32_t loc, unsigned bit)
 	}
 }
 
+/* A store changed the word at loc: a holder whose bit it cleared let go. */
+static void bitlock_written(uint32_t loc, uint64_t word)
+{
+	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
+		struct bitlock *b = &bitlocks[i];
+		if (b->epoch == M.epoch && b->loc == loc && !(word >> b->bit & 1))
+			b->epoch = 0;
+	}
+}
+
 int weft_bitlock_holder(uint32_t loc)
 {
 	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
@@ -247,7 +260,8 @@ int weft_bitlock_holder(uint32_t loc)
 
 static int owner_tid(uint32_t owner)
 {
-	return owner == 0 || owner > WEFT_EXEC_MAX_THREADS ? -1 : (int)owner - 1;
+	return owner == WEFT_HOST_OWNER ? WEFT_OWNER_HOST
+	       : owner == 0 || owner > WEFT_EXEC_MAX_THREADS ? -1 : (int)owner - 1;
 }
 
 static int mutex_owner(const void *chan)

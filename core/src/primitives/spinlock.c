@@ -20,7 +20,7 @@ static int spin_owner(const void *chan)
 {
 	const struct weft_spinlock *l = chan;
 
-	return (int)l->locked - 1;
+	return l->locked == WEFT_HOST_OWNER ? WEFT_OWNER_HOST : (int)l->locked - 1;
 }
 
 static bool spin_busy(const void *chan, unsigned tid)
@@ -44,7 +44,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 
 	if (M.cur < 0) {
 		if (in_world(l, sizeof(*l), s))
-			l->locked = 1;
+			l->locked = WEFT_HOST_OWNER;   /* not T0's */
 		return;
 	}
 	sched_point_at(s, l, sizeof(*l), &weft_spin_class);
@@ -94,7 +94,8 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 		if (!in_world(l, sizeof(*l), s))
 			return false;
 		ok = !l->locked;
-		l->locked = 1;
+		if (ok)
+			l->locked = WEFT_HOST_OWNER;
 		return ok;
 	}
 	sched_point_at(s, l, sizeof(*l), NULL);

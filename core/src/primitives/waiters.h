@@ -41,7 +41,6 @@ struct weft_waiter {
 	uint64_t seq;           /* position on the list: lower is older */
 };
 
-#define WEFT_HOST_OWNER 0xffffffffu   /* a lock taken by setup (no thread) */
 
 /* The entry of thread tid in this execution. */
 struct weft_waiter *weft_wl_entry(unsigned tid);

@@ -11,6 +11,7 @@
  *    positions are absolute, not deltas);
  *  - truncation drops the last entry or op: the execution gets simpler.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include <weft/weft.h>
@@ -155,6 +156,71 @@ void weft_site_where(char *buf, size_t n, const struct weft_site *s,
 		snprintf(buf, n, "%s() at %s:%u", s->func, weft_site_basename(s), s->line);
 	else if (n)
 		buf[0] = 0;
+}
+
+/* --------------------------------------------------------------- values */
+
+static bool has_word(const char *s, const char *const *words)
+{
+	for (; s && *words; words++)
+		if (strstr(s, *words))
+			return true;
+	return false;
+}
+
+enum weft_value_form weft_value_form(uint64_t x, const char *field, const char *what)
+{
+	static const char *const hex[] = { "flag", "bit", "mask", "byte", "swap_map", "swap slot",
+					   "pte", "entry", NULL };
+	static const char *const counts[] = { "count", "refs", "nr_", "counter", NULL };
+
+	/* trace_val(): a world offset fits in 32 bits; a negative long
+	 * (0xffff... with bits 32..62 set) is not a pointer */
+	if ((x >> 63) && !(x & 0x7fffffff00000000ull))
+		return WEFT_VALUE_POINTER;
+	if (what && (!strncmp(what, "atomic_long_", 12) || !strncmp(what, "atomic64_", 9)))
+		return WEFT_VALUE_SIGNED64;
+	if (has_word(field, counts) || (what && !strncmp(what, "atomic_", 7)))
+		return x > 0xffffffffull ? WEFT_VALUE_SIGNED64 : WEFT_VALUE_SIGNED32;
+	if (has_word(field, hex) || has_word(what, hex))
+		return WEFT_VALUE_HEX;
+	if (x >> 63)
+		return WEFT_VALUE_SIGNED64;
+	return x >= 0x80000000ull && x <= 0xffffffffull ? WEFT_VALUE_SIGNED32 : WEFT_VALUE_UNSIGNED;
+}
+
+void weft_site_label(const char *what, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	if (!n)
+		return;
+	for (const char *s = what ? what : ""; *s && k + 1 < n;) {
+		/* WEFT_PG_lru -> PG_lru (the kit's names of the kernel's) */
+		if (!strncmp(s, "WEFT_", 5) && (s == what || !(isalnum((unsigned char)s[-1]) ||
+							       s[-1] == '_'))) {
+			s += 5;
+			continue;
+		}
+		/* (p)-> -> p->: a macro's parenthesized argument */
+		if (*s == '(' && (s == what || !(isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
+			const char *e = s + 1;
+			while (isalnum((unsigned char)*e) || *e == '_')
+				e++;
+			if (e > s + 1 && e[0] == ')' && ((e[1] == '-' && e[2] == '>') || e[1] == '.' ||
+							 e[1] == '[')) {
+				size_t len = (size_t)(e - s - 1);
+				if (k + len + 1 >= n)
+					break;
+				memcpy(buf + k, s + 1, len);
+				k += len;
+				s = e + 1;
+				continue;
+			}
+		}
+		buf[k++] = *s++;
+	}
+	buf[k] = 0;
 }
 
 /* ---------------------------------------------------------------- kinds */
