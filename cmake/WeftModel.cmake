@@ -22,8 +22,11 @@
 #                        target; a ctest test of the same name when testing is
 #                        enabled.
 # Only the model's own sources are coverage-instrumented.
+# where this file is: the kernel-text extractor is found next to it
+# (installed: lib/cmake/weft/weft-kextract; in Weft's tree: tools/ktext/)
+set(_WEFT_MODEL_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(WEFT_FUZZ_ENGINE "regression" CACHE STRING "Fuzz engine of weft_add_model targets: regression, libfuzzer or afl")
-set(WEFT_FUZZ_LINK_FLAGS "" CACHE STRING "Link flags of fuzz targets (default -fsanitize=fuzzer; OSS-Fuzz: $LIB_FUZZING_ENGINE)")
+set(WEFT_FUZZ_LINK_FLAGS "" CACHE STRING "Link flags of fuzz targets (default -fsanitize=fuzzer, afl: Weft's own driver; OSS-Fuzz: $LIB_FUZZING_ENGINE)")
 
 function(weft_add_model)
   cmake_parse_arguments(A "" "NAME;CORPUS" "SOURCES;VARIANTS" ${ARGN})
@@ -65,8 +68,14 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
   add_executable(${A_NAME} ${_info} $<TARGET_OBJECTS:${A_NAME}_model>)
   target_link_libraries(${A_NAME} PRIVATE ${A_NAME}_model weft::weft_main)
 
+  set(_afl_driver)
   if(WEFT_FUZZ_LINK_FLAGS)
     separate_arguments(_link UNIX_COMMAND "${WEFT_FUZZ_LINK_FLAGS}")
+  elseif(_engine STREQUAL "afl" AND TARGET weft::weft_fuzz_afl_driver)
+    # Weft's AFL++ main(): persistent, shared-memory test cases, no warm-up
+    # call of the target (fuzz/afl_driver.c); afl-cc links its runtime
+    set(_link)
+    set(_afl_driver weft::weft_fuzz_afl_driver)
   else()
     set(_link -fsanitize=fuzzer)
   endif()
@@ -77,8 +86,8 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
     file(CONFIGURE OUTPUT ${_spec} CONTENT
       "#include <weft/fuzz.h>\nWEFT_FUZZ_TARGET(\"${sv}\");\nWEFT_FUZZ_PROGRAM(\"${A_NAME}\");\n")
     add_executable(${_t} ${_spec} $<TARGET_OBJECTS:${A_NAME}_model>)
-    target_link_libraries(${_t} PRIVATE weft::weft_fuzz_${_engine} ${A_NAME}_model)
-    if(NOT _engine STREQUAL "regression")
+    target_link_libraries(${_t} PRIVATE weft::weft_fuzz_${_engine} ${_afl_driver} ${A_NAME}_model)
+    if(NOT _engine STREQUAL "regression" AND _link)
       target_link_options(${_t} PRIVATE ${_link})
     endif()
     if(IS_DIRECTORY ${A_CORPUS}/${_t})
@@ -128,4 +137,84 @@ function(weft_instrument tgt)
   target_link_options(${tgt} PRIVATE -Wl,--wrap=main)
   target_link_libraries(${tgt} PRIVATE ${_start} ${_rt})
   set_target_properties(${tgt} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()
+
+# weft_add_kernel_model(NAME prog SOURCES harness.c ...
+#                       FILE mm/swapfile.c FUNCTIONS f1 f2 ...
+#                       [EXCLUDE g1 ...] [PATCHES p1.patch ...]
+#                       [KERNEL_TREE tree])
+# (docs/kernel-text.md) - functions taken from a kernel tree, with the
+# file's static helpers, macros and declarations they reach, the patches
+# applied in order, into <build>/<prog>-ktext/ktext_<file's basename>; the
+# harness #includes that file after <weft/linux/...> and is built as an
+# instrumented program (weft_instrument(), -O0), so every load and store
+# of the kernel's text is a scheduling point: `weft run ./prog`.
+#   KERNEL_TREE  a tarball or a directory; default WEFT_KERNEL_TREE (cache
+#                variable: Debian's linux-source-6.12 tarball)
+#   EXCLUDE      functions the harness or the headers define instead
+# The tree's file is unpacked once per build tree, by the tree's checksum
+# (<build>/ktext-cache/). A patch that does not apply fails the build with
+# the patch's own message. With no tree, no target is made and
+# <prog>_SKIPPED says why (for tests that must report a skip, not a pass).
+set(WEFT_KERNEL_TREE "/usr/src/linux-source-6.12.tar.xz" CACHE STRING
+  "Kernel tree for weft_add_kernel_model(): a tarball or a source directory")
+function(weft_add_kernel_model)
+  cmake_parse_arguments(A "" "NAME;KERNEL_TREE;FILE" "SOURCES;FUNCTIONS;EXCLUDE;PATCHES" ${ARGN})
+  if(NOT A_NAME OR NOT A_SOURCES OR NOT A_FILE OR NOT A_FUNCTIONS)
+    message(FATAL_ERROR "weft_add_kernel_model(NAME prog SOURCES harness.c FILE mm/x.c FUNCTIONS f ...)")
+  endif()
+  if(NOT A_KERNEL_TREE)
+    set(A_KERNEL_TREE ${WEFT_KERNEL_TREE})
+  endif()
+  if(NOT EXISTS "${A_KERNEL_TREE}")
+    set(${A_NAME}_SKIPPED "no kernel tree at ${A_KERNEL_TREE} (tools/ci/install-deps installs linux-source-6.12; or set WEFT_KERNEL_TREE)" PARENT_SCOPE)
+    message(STATUS "weft_add_kernel_model(${A_NAME}): skipped: no kernel tree at ${A_KERNEL_TREE}")
+    return()
+  endif()
+  find_program(WEFT_PYTHON3 python3)
+  if(NOT WEFT_PYTHON3)
+    set(${A_NAME}_SKIPPED "no python3 to run weft-kextract" PARENT_SCOPE)
+    message(STATUS "weft_add_kernel_model(${A_NAME}): skipped: no python3")
+    return()
+  endif()
+  set(_x ${_WEFT_MODEL_CMAKE_DIR}/weft-kextract)
+  if(NOT EXISTS ${_x})
+    set(_x ${_WEFT_MODEL_CMAKE_DIR}/../tools/ktext/weft-kextract)
+  endif()
+  get_filename_component(_base ${A_FILE} NAME)
+  set(_dir ${CMAKE_CURRENT_BINARY_DIR}/${A_NAME}-ktext)
+  set(_out ${_dir}/ktext_${_base})
+  string(REPLACE ";" "," _fns "${A_FUNCTIONS}")
+  string(REPLACE ";" "," _excl "${A_EXCLUDE}")
+  set(_patch_args)
+  set(_patch_deps)
+  foreach(p IN LISTS A_PATCHES)
+    get_filename_component(p ${p} ABSOLUTE)
+    list(APPEND _patch_args --patch ${p})
+    list(APPEND _patch_deps ${p})
+  endforeach()
+  set(_tree_dep)
+  if(NOT IS_DIRECTORY "${A_KERNEL_TREE}")
+    set(_tree_dep ${A_KERNEL_TREE})
+  endif()
+  add_custom_command(OUTPUT ${_out}
+    COMMAND ${WEFT_PYTHON3} ${_x} --tree ${A_KERNEL_TREE} --file ${A_FILE}
+      --functions "${_fns}" --exclude "${_excl}" ${_patch_args}
+      --cache ${CMAKE_BINARY_DIR}/ktext-cache --out ${_out}
+    DEPENDS ${_x} ${_patch_deps} ${_tree_dep}
+    COMMENT "weft-kextract: ${A_FILE} of ${A_KERNEL_TREE} for ${A_NAME}"
+    VERBATIM)
+  add_executable(${A_NAME} ${A_SOURCES})
+  target_include_directories(${A_NAME} PRIVATE ${_dir})
+  set_source_files_properties(${A_SOURCES} PROPERTIES OBJECT_DEPENDS ${_out})
+  add_custom_target(${A_NAME}_ktext DEPENDS ${_out})
+  add_dependencies(${A_NAME} ${A_NAME}_ktext)
+  weft_instrument(${A_NAME})
+  # every access of the source where the source has it (docs/testing-c-programs.md)
+  target_compile_options(${A_NAME} PRIVATE -O0 -UNDEBUG)
+  if(TARGET weft::weft)
+    target_include_directories(${A_NAME} PRIVATE $<TARGET_PROPERTY:weft::weft,INTERFACE_INCLUDE_DIRECTORIES>)
+  elseif(TARGET weft)
+    target_include_directories(${A_NAME} PRIVATE $<TARGET_PROPERTY:weft,INTERFACE_INCLUDE_DIRECTORIES>)
+  endif()
 endfunction()

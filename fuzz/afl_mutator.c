@@ -24,6 +24,10 @@ struct weft_afl {
 	struct weft_bytes b;
 	uint8_t out[WEFT_INPUT_MAX];
 	uint64_t calls;
+	/* the shape of the last parent: AFL++ asks for many mutations of one
+	 * queue entry in a row, and each shape costs an execution here */
+	uint64_t shape_hash;
+	struct weft_fuzz_shape shape;
 };
 
 void *afl_custom_init(void *afl, unsigned int seed);
@@ -76,7 +80,6 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 		       uint8_t *add_buf, size_t add_buf_size, size_t max_size)
 {
 	struct weft_afl *a = data;
-	struct weft_fuzz_shape shape = { .known = false };
 	struct weft_run_opts o = { .sc = a->m.sc, .variant = a->vi, .lock = a->m.sc->default_lock,
 				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
 	struct weft_exec_result r;
@@ -84,19 +87,24 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 
 	(void)add_buf;
 	(void)add_buf_size;
-	/* the parent's shape: one execution here */
-	weft_bytes_init(&a->b, a->m.sc, buf, n);
-	if (weft_execute(&o, &weft_strategy_bytes, &a->b, &r) == 0) {
-		shape.known = a->b.genome;
-		shape.steps = r.steps;
-		memcpy(shape.cnt, a->b.gr.cnt, sizeof(shape.cnt));
-		weft_mutator_reward(&a->m, NULL, 0, false, r.steps);
+	/* the parent's shape: one execution here, once per parent */
+	uint64_t h = weft_fuzz_hash(buf, n);
+	if (!a->calls || h != a->shape_hash) {
+		memset(&a->shape, 0, sizeof(a->shape));
+		a->shape_hash = h;
+		weft_bytes_init(&a->b, a->m.sc, buf, n);
+		if (weft_execute(&o, &weft_strategy_bytes, &a->b, &r) == 0) {
+			a->shape.known = a->b.genome;
+			a->shape.steps = r.steps;
+			memcpy(a->shape.cnt, a->b.gr.cnt, sizeof(a->shape.cnt));
+			weft_mutator_reward(&a->m, NULL, 0, false, r.steps);
+		}
 	}
 	memcpy(a->out, buf, n);
 	if (max_size > sizeof(a->out))
 		max_size = sizeof(a->out);
 	n = weft_mutator_mutate(&a->m, a->out, n, max_size, (uint32_t)(a->calls++ * 0x9e3779b9u),
-				&shape);
+				&a->shape);
 	*out_buf = a->out;
 	return n;
 }

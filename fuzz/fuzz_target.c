@@ -178,6 +178,28 @@ static unsigned parse_features(const char *e)
 	return m;
 }
 
+/* WEFT_FUZZ_MODES: the mode classes' prior shares, all of them, comma-
+ * separated; nonzero when malformed. */
+static int parse_modes(const char *e, double *prior)
+{
+	double v[WEFT_MUT_MODE_CLASSES], sum = 0;
+
+	for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++) {
+		char *end;
+		v[c] = strtod(e, &end);
+		if (end == e || !(v[c] >= 0) || v[c] > 1e6)
+			return -1;
+		sum += v[c];
+		if (c + 1 < WEFT_MUT_MODE_CLASSES && *end != ',')
+			return -1;
+		e = end + (c + 1 < WEFT_MUT_MODE_CLASSES);
+	}
+	if (*e || !(sum > 0))
+		return -1;
+	memcpy(prior, v, sizeof(v));
+	return 0;
+}
+
 static bool env_on(const char *name, bool dflt)
 {
 	const char *e = getenv(name);
@@ -243,6 +265,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	e = getenv("WEFT_FUZZ_MUTATOR");
 	structured = !(e && !strcmp(e, "bytes"));
 	mut.adaptive = env_on("WEFT_FUZZ_BANDIT", true);
+	mut.mode_bandit = env_on("WEFT_FUZZ_MODE_BANDIT", true);
+	e = getenv("WEFT_FUZZ_MODES");
+	if (e && *e && parse_modes(e, mut.mode_prior)) {
+		fprintf(stderr, "weft: WEFT_FUZZ_MODES=%s: want %d shares >= 0, comma-separated "
+				"(walk, walk p4, p16, p48, pct d2, d3, pos, serial)\n",
+			e, WEFT_MUT_MODE_CLASSES);
+		exit(WEFT_EXIT_USAGE);
+	}
+	e = getenv("WEFT_FUZZ_WARMUP");
+	if (e && *e)
+		mut.warmup = (unsigned)strtoul(e, NULL, 10);
+	e = getenv("WEFT_FUZZ_WARMUP_FRESH");
+	if (e && *e)
+		mut.warmup_fresh = (unsigned)strtoul(e, NULL, 10);
 	e = getenv("WEFT_FUZZ_ARM");
 	if (e && *e)
 		for (unsigned a = 0; a < WEFT_MUT__COUNT; a++)
@@ -289,7 +325,7 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 			fprintf(stderr, " %s %.0f/%.0f", weft_mut_arm_name(a), mut.gain[a],
 				mut.tries[a]);
 		fprintf(stderr, "; modes:");
-		for (unsigned c = 0; c < 6; c++)
+		for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++)
 			fprintf(stderr, " %.0f/%.0f", mut.mgain[c], mut.mtries[c]);
 		fprintf(stderr, "; input mode %d\n", n > 2 && repro[0] == 0xff ? repro[2] : -1);
 	}

@@ -13,6 +13,11 @@
  *                                     shrink it, write DIR/bug-KIND
  *   weft_fuzz_tool speed S:V DIR [R]  exec/s of the machine alone over the
  *                                     inputs in DIR (R rounds), feedback on
+ *   weft_fuzz_tool yield S:V [N]     executions per report of the variant's
+ *                                     own kind, N executions each: the
+ *                                     random and pct strategies, and fresh
+ *                                     genomes of each schedule mode (what
+ *                                     the mutator's generation draws from)
  *   weft_fuzz_tool locality S:V [N]  fraction of single-byte mutations of a
  *                                     crashing input that still crash: the
  *                                     bytes encoding vs a naive one byte per
@@ -21,6 +26,7 @@
  * Exit: 0 done, 1 nothing found (crash, locality), 2 usage, 3 I/O.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +341,131 @@ static int cmd_locality(unsigned searches)
 	return 0;
 }
 
+/* ------------------------------------------------------------- yield */
+
+/* Executions per report of the declared kind (n / hits), for the in-process
+ * strategies as `weft bench --sections fuzz` runs them and for fresh genomes
+ * of each mode on the random strategy's workload distribution: which
+ * schedule class finds a variant's bug, and how often (docs/fuzzing.md). */
+static int cmd_yield(unsigned n)
+{
+	static struct weft_random rs;
+	static struct weft_pct ps;
+	static struct weft_bytes b;
+	enum weft_kind k = sc->variants[vi].expect_kind;
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+	struct weft_exec_result r;
+	uint64_t steps = 0;
+
+	if (!k) {
+		fprintf(stderr, "weft_fuzz_tool: %s:%s declares no bug kind\n", sc->name,
+			sc->variants[vi].name);
+		return 2;
+	}
+	if (WEFT_WARNING_KINDS & ~(1ull << k)) {
+		/* as the fuzz target under WEFT_FUZZ_KIND */
+		o.checks |= WEFT_CHECK_CONTINUE_WARNINGS;
+		o.continue_kinds = weft_continue_kinds(o.checks, 1ull << k);
+	}
+	printf("%s:%s  kind %s, %u executions per row: executions per hit (hits, mean steps)\n",
+	       sc->name, sc->variants[vi].name, weft_kind_name(k), n);
+	for (unsigned s = 0; s < 3; s++) {
+		unsigned hits = 0;
+		steps = 0;
+		if (s == 0)
+			weft_random_init(&rs, sc, 1, NULL, 0);
+		else
+			weft_pct_init(&ps, sc, 1, s + 1, NULL, 0);
+		for (unsigned i = 0; i < n; i++) {
+			if (weft_execute(&o, s ? &weft_strategy_pct : &weft_strategy_random,
+					 s ? (void *)&ps : (void *)&rs, &r) < 0)
+				break;
+			hits += r.kind == k;
+			steps += r.steps;
+		}
+		printf("  %-22s %10.1f  (%u, %.0f)\n", s == 0 ? "strategy random" : s == 1 ?
+		       "strategy pct-d2" : "strategy pct-d3", hits ? (double)n / hits : INFINITY,
+		       hits, (double)steps / n);
+	}
+	/* the genome modes: walk, sparse walks, pct d2/d3 (k from the mean
+	 * length, as the mutator sets it), pos, serial */
+	static const struct {
+		const char *name;
+		uint8_t mode, param;
+		bool pct_k;     /* param gains PCT's k from the mean length */
+		unsigned ovs;   /* preemptions added at uniform positions */
+	} cls[] = {
+		{ "genome walk", WEFT_MODE_WALK, 0, false, 0 },
+		{ "genome walk p4", WEFT_MODE_WALK, 4, false, 0 },
+		{ "genome walk p16", WEFT_MODE_WALK, 16, false, 0 },
+		{ "genome walk p48", WEFT_MODE_WALK, 48, false, 0 },
+		{ "genome pct d2", WEFT_MODE_PCT, 1, true, 0 },
+		{ "genome pct d3", WEFT_MODE_PCT, 2, true, 0 },
+		{ "genome pct d5", WEFT_MODE_PCT, 4, true, 0 },
+		{ "genome pct d8", WEFT_MODE_PCT, 7, true, 0 },
+		{ "genome walk p96", WEFT_MODE_WALK, 96, false, 0 },
+		{ "genome walk p160", WEFT_MODE_WALK, 160, false, 0 },
+		{ "genome pos", WEFT_MODE_POS, 0, false, 0 },
+		{ "genome serial", WEFT_MODE_SERIAL, 0, false, 0 },
+		{ "genome serial+1 ov", WEFT_MODE_SERIAL, 0, false, 1 },
+		{ "genome serial+2 ov", WEFT_MODE_SERIAL, 0, false, 2 },
+	};
+	uint64_t mean = steps / (n ? n : 1);
+	unsigned e = 0;
+	while (e < 20 && (1ull << e) < mean)
+		e++;
+	for (unsigned c = 0; c < sizeof(cls) / sizeof(cls[0]); c++) {
+		struct weft_rng rng;
+		static struct weft_genome g;
+		uint8_t wl[WEFT_INPUT_MAX], buf[WEFT_INPUT_MAX];
+		unsigned hits = 0;
+		steps = 0;
+		weft_rng_seed(&rng, 7 + c);
+		for (unsigned i = 0; i < n; i++) {
+			size_t wn = weft_random_workload(sc, &rng, wl, 1 + 2 * 255);
+			memset(&g, 0, sizeof(g));
+			g.version = 1;
+			g.mode = cls[c].mode;
+			g.param = (uint8_t)(cls[c].param | (cls[c].pct_k ? e << 3 : 0));
+			g.seed = (uint32_t)weft_rng_next(&rng);
+			g.nr_ops = wn ? wl[0] : 0;
+			for (unsigned j = 0; j < g.nr_ops; j++) {
+				g.wl[j].t_op = wl[1 + 2 * j];
+				g.wl[j].arg = wl[2 + 2 * j];
+			}
+			size_t len = weft_genome_encode(&g, buf, sizeof(buf));
+			weft_bytes_init(&b, sc, buf, len);
+			if (weft_execute(&o, &weft_strategy_bytes, &b, &r) < 0)
+				continue;
+			if (cls[c].ovs) {
+				/* preemptions at uniform positions of the serial
+				 * run (its per-thread operation counts) */
+				uint32_t tot = 0;
+				for (unsigned t = 0; t < sc->nr_threads; t++)
+					tot += b.gr.cnt[t];
+				for (unsigned q = 0; q < cls[c].ovs && tot; q++) {
+					uint32_t x = weft_rng_below(&rng, tot);
+					unsigned t = 0;
+					while (x >= b.gr.cnt[t])
+						x -= b.gr.cnt[t++];
+					g.ov[g.nr_ov].key = WEFT_OV_KEY(t, x);
+					g.ov[g.nr_ov++].b = (uint8_t)weft_rng_below(&rng, 4);
+				}
+				len = weft_genome_encode(&g, buf, sizeof(buf));
+				weft_bytes_init(&b, sc, buf, len);
+				if (weft_execute(&o, &weft_strategy_bytes, &b, &r) < 0)
+					continue;
+			}
+			hits += r.kind == k;
+			steps += r.steps;
+		}
+		printf("  %-22s %10.1f  (%u, %.0f)\n", cls[c].name,
+		       hits ? (double)n / hits : INFINITY, hits, (double)steps / n);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------- speed */
 
 /* Executions per second of the machine alone on a folder of inputs (a
@@ -406,6 +537,8 @@ int main(int argc, char **argv)
 		return cmd_crash(argv[3]);
 	if (!strcmp(argv[1], "locality") && argc <= 4)
 		return cmd_locality(argc == 4 ? (unsigned)atoi(argv[3]) : 10);
+	if (!strcmp(argv[1], "yield") && argc <= 4)
+		return cmd_yield(argc == 4 ? (unsigned)atoi(argv[3]) : 20000);
 	if (!strcmp(argv[1], "speed") && (argc == 4 || argc == 5))
 		return cmd_speed(argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 20);
 	fprintf(stderr, "weft_fuzz_tool: bad arguments (see fuzz/fuzz_tool.c)\n");

@@ -40,6 +40,15 @@ uint64_t weft_fuzz_hash(const uint8_t *data, size_t size)
 	return h ^ size;
 }
 
+/* Mode classes: walk, sparse walks (a preemption with probability 4, 16
+ * or 48 in 256 where the running thread could go on), pct d2, pct d3, pos,
+ * serial. Default prior shares 35/10/15/15/15/10 with the sparse walks'
+ * 10 split in three (generation starts near the `random` and `pct`
+ * strategies' distributions); measured yields move them. */
+enum { MC_WALK, MC_P4, MC_P16, MC_P48, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
+_Static_assert(MC__COUNT == WEFT_MUT_MODE_CLASSES, "the mode classes of <weft/fuzz.h>");
+static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1.5, 1 };
+
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed)
 {
 	memset(m, 0, sizeof(*m));
@@ -53,6 +62,10 @@ void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, u
 	 * strong on shallow bugs); the measured yields take over from here */
 	m->gain[WEFT_MUT_FRESH] = 4;
 	m->tries[WEFT_MUT_FRESH] = 4;
+	memcpy(m->mode_prior, mode_prior, sizeof(m->mode_prior));
+	m->mode_bandit = true;
+	m->warmup = 512;
+	m->warmup_fresh = 500;
 }
 
 static uint32_t below(struct weft_mutator *m, uint32_t n)
@@ -69,17 +82,11 @@ static unsigned log2_ceil(uint32_t v)
 	return e;
 }
 
-/* Mode classes of the modes bandit: walk, sparse walk, pct d2, pct d3,
- * pos, serial. Prior shares 35/10/15/15/15/10 (generation starts near the
- * `random` and `pct` strategies' distributions); measured yields move them. */
-enum { MC_WALK, MC_SPARSE, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
-static const double mode_prior[MC__COUNT] = { 3.5, 1, 1.5, 1.5, 1.5, 1 };
-
 static int mode_class(const struct weft_genome *g)
 {
 	switch (g->mode) {
 	case WEFT_MODE_WALK:
-		return g->param ? MC_SPARSE : MC_WALK;
+		return !g->param ? MC_WALK : g->param < 10 ? MC_P4 : g->param < 32 ? MC_P16 : MC_P48;
 	case WEFT_MODE_PCT:
 		return (g->param & 7) >= 2 ? MC_PCT3 : MC_PCT2;
 	case WEFT_MODE_POS:
@@ -94,11 +101,12 @@ static unsigned pick_mode(struct weft_mutator *m)
 	double w[MC__COUNT], sum = 0;
 
 	for (unsigned c = 0; c < MC__COUNT; c++) {
-		w[c] = mode_prior[c] * (m->adaptive ? (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
+		w[c] = m->mode_prior[c] * (m->adaptive && m->mode_bandit ?
+					   (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
 		sum += w[c];
 	}
 	for (unsigned c = 0; c < MC__COUNT; c++)
-		if (w[c] < 0.03 * sum)
+		if (m->mode_prior[c] > 0 && w[c] < 0.03 * sum)
 			w[c] = 0.03 * sum;
 	sum = 0;
 	for (unsigned c = 0; c < MC__COUNT; c++)
@@ -123,12 +131,18 @@ static void random_mode(struct weft_mutator *m, struct weft_genome *g)
 	case MC_WALK:
 		g->mode = WEFT_MODE_WALK;
 		break;
-	case MC_SPARSE: {
-		static const uint8_t p[] = { 4, 16, 48 };
+	case MC_P4:
 		g->mode = WEFT_MODE_WALK;
-		g->param = p[below(m, 3)];
+		g->param = 4;
 		break;
-	}
+	case MC_P16:
+		g->mode = WEFT_MODE_WALK;
+		g->param = 16;
+		break;
+	case MC_P48:
+		g->mode = WEFT_MODE_WALK;
+		g->param = 48;
+		break;
 	case MC_PCT2:
 		g->mode = WEFT_MODE_PCT;
 		g->param = (uint8_t)(1 | e << 3);
@@ -188,8 +202,6 @@ static void to_genome(struct weft_genome *g, const uint8_t *data, size_t size)
 	}
 }
 
-#define WEFT_MUT_WARMUP 512
-
 static unsigned pick_arm(struct weft_mutator *m)
 {
 	double w[WEFT_MUT__COUNT], sum = 0;
@@ -198,7 +210,7 @@ static unsigned pick_arm(struct weft_mutator *m)
 		return (unsigned)m->fixed_arm;
 	/* the first mutations generate half of the time: a campaign starts as
 	 * a random search over genomes, which is strong on shallow bugs */
-	if (m->adaptive && m->total < WEFT_MUT_WARMUP && (weft_rng_next(&m->rng) & 1))
+	if (m->adaptive && m->total < m->warmup && weft_rng_below(&m->rng, 1000) < m->warmup_fresh)
 		return WEFT_MUT_FRESH;
 	for (unsigned a = 0; a < WEFT_MUT__COUNT; a++) {
 		w[a] = m->adaptive ? (m->gain[a] + 1) / (m->tries[a] + 2) : 1;
@@ -399,6 +411,13 @@ size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, s
 	arm = pick_arm(m);
 	if (max > sizeof(out))
 		max = sizeof(out);
+	/* a parent without workload ops (the serial seed, the engine's empty
+	 * and one-byte start-up inputs) has nothing a local arm can keep */
+	if (arm != WEFT_MUT_FRESH && m->fixed_arm < 0) {
+		to_genome(&g, data, size);
+		if (!g.nr_ops)
+			arm = WEFT_MUT_FRESH;
+	}
 	if (arm == WEFT_MUT_BYTES && m->byte_mutate && size >= 2 && weft_input_is_genome(data, size) &&
 	    max > 2) {
 		n = 2 + m->byte_mutate(data + 2, size - 2, max - 2);

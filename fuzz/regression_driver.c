@@ -14,6 +14,8 @@
  * runs in a child process that must die of SIGABRT after printing the
  * report: a known crash input that stops crashing is a failure.
  * Exit: 0 all as expected, 1 an expectation failed, 2 usage, 3 I/O.
+ * The AFL++ driver (afl_driver.c) does the same outside afl-fuzz: it links
+ * this file with WEFT_FUZZ_DRIVER_NO_MAIN and calls weft_fuzz_replay_main().
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +30,8 @@
 #include <unistd.h>
 
 #include <weft/weft.h>
+
+#include "weft_fuzz_glue.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -132,7 +136,7 @@ static int run_dir(const char *path)
 	return rc;
 }
 
-int main(int argc, char **argv)
+int weft_fuzz_replay_main(int argc, char **argv)
 {
 	int first = 1, rc = 0;
 
@@ -164,3 +168,10 @@ int main(int argc, char **argv)
 		return 1;
 	return 0;
 }
+
+#ifndef WEFT_FUZZ_DRIVER_NO_MAIN
+int main(int argc, char **argv)
+{
+	return weft_fuzz_replay_main(argc, argv);
+}
+#endif

@@ -275,7 +275,16 @@ uint8_t *weft_fuzz_glue_end(void)
 
 void weft_fuzz_glue_report(void)
 {
+	uint64_t none = 0;
+
 	__atomic_fetch_add(&stats->reports, 1, __ATOMIC_RELAXED);
+	/* the first report of all the engine's processes sets both (read
+	 * after the engine stopped) */
+	if (__atomic_compare_exchange_n(&stats->first_report_execs, &none,
+					__atomic_load_n(&stats->execs, __ATOMIC_RELAXED), false,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		__atomic_store_n(&stats->first_report_steps,
+				 __atomic_load_n(&stats->steps, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
 bool weft_fuzz_feedback_on(void)

@@ -38,6 +38,10 @@ struct weft_fuzz_stats {
 	uint64_t execs;      /* machine executions (a systematic stage's too) */
 	uint64_t reports;
 	uint64_t steps;      /* steps of those executions */
+	/* execs and steps when the first report was made (0: none yet): an
+	 * engine goes on for a while after a crash (AFL++ ends the queue
+	 * entry's stage first), so the totals overstate the work to the bug */
+	uint64_t first_report_execs, first_report_steps;
 };
 
 /* Once per process, before the first execution. Returns 0, or < 0 with a
@@ -68,5 +72,10 @@ bool weft_fuzz_feedback_on(void);
 enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc);
 /* The map while attached, else NULL (tests and measurements). */
 uint8_t *weft_fuzz_map(void);
+
+/* The regression driver (regression_driver.c): runs the target over files
+ * and folders, `[--expect-crash] PATH...`; the main() of regression builds,
+ * and of an AFL++ target started outside afl-fuzz (afl_driver.c). */
+int weft_fuzz_replay_main(int argc, char **argv);
 
 #endif

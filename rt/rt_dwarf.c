@@ -88,12 +88,18 @@ static const char *cstr(struct cursor *c)
 
 static size_t cap_lines, cap_files;
 
-static uint32_t add_file(const char *dir, const char *name)
+/* A line table's file: its name, under its directory, under the unit's
+ * compilation directory (base) when that directory is relative (DWARF 5,
+ * 6.2.4.1: include directories other than 0 may be relative to it; clang
+ * writes a #line path under the build tree so). */
+static uint32_t add_file(const char *base, const char *dir, const char *name)
 {
 	char path[4096];
 
 	if (name[0] == '/' || !dir || !dir[0])
 		snprintf(path, sizeof(path), "%s", name);
+	else if (dir[0] != '/' && base && base[0] == '/' && dir != base)
+		snprintf(path, sizeof(path), "%s/%s/%s", base, dir, name);
 	else
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 	for (size_t i = rt_img.nr_files; i-- > 0;)
@@ -228,7 +234,8 @@ static bool v5_entries(struct cursor *c, struct unit *un, bool files)
 		}
 		if (files)
 			un->files[un->nr_files++] =
-				add_file(dir < un->nr_dirs ? un->dirs[dir] : NULL, path);
+				add_file(un->nr_dirs ? un->dirs[0] : NULL,
+					 dir < un->nr_dirs ? un->dirs[dir] : NULL, path);
 		else if (un->nr_dirs < 256)
 			un->dirs[un->nr_dirs++] = path;
 	}
@@ -293,7 +300,7 @@ static void run_unit(const uint8_t *p, const uint8_t *end, const uint8_t *line_s
 			uleb(&c);
 			if (un.nr_files < 1024)
 				un.files[un.nr_files++] =
-					add_file(d < un.nr_dirs ? un.dirs[d] : NULL, name);
+					add_file(un.dirs[0], d < un.nr_dirs ? un.dirs[d] : NULL, name);
 		}
 	}
 	if (c.bad)

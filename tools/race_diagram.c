@@ -239,6 +239,65 @@ static void fold_add(const struct weft_trace_view *v, struct row *r, size_t i)
 	snprintf(r->objs + l, sizeof(r->objs) - l, "%s%s", l ? ", " : "", node);
 }
 
+/* Rows a spin loop repeats: the same thread, CPU, context and text, no
+ * mark (the failure, the other side, a preemption), not a marker row. */
+static bool row_same(const struct row *a, const struct row *b)
+{
+	return a->idx != SIZE_MAX && b->idx != SIZE_MAX && !a->host && !b->host && !a->mark[0] &&
+	       !b->mark[0] && a->cpu == b->cpu && a->tid == b->tid && a->indent == b->indent &&
+	       !strcmp(a->ctx, b->ctx) && !strcmp(a->text, b->text);
+}
+
+#define CYCLE_MAX 8   /* rows in one turn of a loop that folds */
+#define CYCLE_MIN_TURNS 3
+
+/* A loop of 2..CYCLE_MAX rows that turns CYCLE_MIN_TURNS times or more in a
+ * row (a spin loop: read, cpu_relax(), read, ...) prints one turn and a
+ * marker row saying how many more there were and over which steps; a run
+ * of one identical row is already counted by its (xN). Compacts rows in
+ * place, returns the new count. The longest fold wins at each place. */
+static size_t fold_cycles(const struct weft_trace_view *v, struct row *rows, size_t nr)
+{
+	size_t out = 0, i = 0;
+
+	while (i < nr) {
+		unsigned best_p = 0;
+		size_t best_turns = 0;
+		for (unsigned p = 2; p <= CYCLE_MAX && i + p <= nr; p++) {
+			size_t j = i + p;
+			while (j < nr && row_same(&rows[i + (j - i) % p], &rows[j]))
+				j++;
+			size_t turns = (j - i) / p;
+			bool body = true;   /* a turn must not be a shorter loop itself */
+			for (unsigned q = 1; q < p && body; q++)
+				body = !row_same(&rows[i], &rows[i + q]);
+			if (body && turns >= CYCLE_MIN_TURNS && turns * p > best_turns * best_p) {
+				best_p = p;
+				best_turns = turns;
+			}
+		}
+		if (!best_p) {
+			rows[out++] = rows[i++];
+			continue;
+		}
+		for (unsigned q = 0; q < best_p; q++)
+			rows[out++] = rows[i + q];
+		const struct weft_event *first = &v->ev[rows[i + best_p].idx];
+		const struct weft_event *last = &v->ev[rows[i + best_turns * best_p - 1].idx];
+		struct row *m = &rows[out++];
+		unsigned cpu = rows[i].cpu;
+		memset(m, 0, sizeof(*m));
+		m->idx = SIZE_MAX;
+		m->call = SIZE_MAX;
+		m->cpu = cpu;
+		snprintf(m->text, sizeof(m->text),
+			 "\u21bb the %u rows above, %zu more time%s (steps %" PRIu32 "\u2013%" PRIu32 ")",
+			 best_p, best_turns - 1, best_turns == 2 ? "" : "s", first->step, last->step);
+		i += best_turns * best_p;
+	}
+	return out;
+}
+
 /* Helper calls folded in the default view: none of their events is
  * marked (the failure, the other side, a preemption inside). */
 static uint8_t *marked_calls(const struct weft_trace_view *v)
@@ -384,6 +443,11 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 			if (tl + strlen(tmp) < sizeof(rw->text))
 				memcpy(rw->text + tl, tmp, strlen(tmp) + 1);
 		}
+	}
+	if (!full)
+		nr = fold_cycles(v, rows, nr);
+	for (size_t k = 0; k < nr; k++) {
+		struct row *rw = &rows[k];
 		size_t tw = width(rw->text, sizeof(rw->text)) + lead(rw);
 		if (tw > w && !rw->host)
 			w = tw;

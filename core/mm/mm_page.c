@@ -326,6 +326,12 @@ void weft_put_page_nofree(struct weft_mm *mm, struct weft_page *p)
 			    weft_page_nr(mm, p), now);
 }
 
+void weft_put_page(struct weft_mm *mm, struct weft_page *p)
+{
+	if (weft_put_page_testzero(mm, p))
+		weft_page_free(mm, p);
+}
+
 bool weft_get_page_unless_zero(struct weft_mm *mm, struct weft_page *p)
 {
 	/* atomic_add_unless(&page->_count, 1, 0) on the stored counter */

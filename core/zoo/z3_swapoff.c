@@ -64,6 +64,7 @@
  *   swapoff         swapoff() of the device
  */
 #include <weft/mm/swap.h>
+#include <weft/mm/swapin.h>
 
 #define Z3_THREADS 3
 #define Z3_MAX_OPS 8
@@ -256,16 +257,9 @@ static bool z3_free_swap_and_cache(struct z3_world *W, unsigned off)
 	return true;
 }
 
-static void z3_folio_put(struct weft_mm *mm, struct weft_page *folio)
-{
-	if (weft_put_page_testzero(mm, folio))
-		weft_page_free(mm, folio);
-}
-
 /* zap_pte_range() of v6.8: entry by entry, the ptl held throughout. */
 static void z3_zap(struct z3_world *W, unsigned addr, unsigned len)
 {
-	struct weft_mm *mm = &W->mm;
 	struct weft_swap_info *si = &W->si;
 	struct weft_pgtable *pt = &W->pt;
 	unsigned end = addr + len < pt->nr ? addr + len : pt->nr;
@@ -276,11 +270,7 @@ static void z3_zap(struct z3_world *W, unsigned addr, unsigned len)
 		if (weft_pte_none(pte))
 			continue;
 		if (weft_pte_present(pte)) {
-			struct weft_page *folio =
-				weft_page_folio(mm, &mm->pages[weft_pte_pfn(pte)]);
-			weft_set_pte(pt, i, WEFT_PTE_NONE);
-			atomic_dec(&si->mapcount[weft_page_nr(mm, folio)]);
-			z3_folio_put(mm, folio);
+			weft_zap_present_pte(si, pt, i, pte);
 			continue;
 		}
 		if (!z3_free_swap_and_cache(W, weft_pte_swp_offset(pte)))

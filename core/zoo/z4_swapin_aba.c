@@ -70,6 +70,7 @@
  *   reclaim a       drop the swap-cache folio of the swap PTE at a
  */
 #include <weft/mm/swap.h>
+#include <weft/mm/swapin.h>
 
 #define Z4_THREADS 3
 #define Z4_MAX_OPS 8
@@ -148,12 +149,6 @@ static void z4_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_pgtable_init(&W->pt, Z4_PTES);
 }
 
-static void z4_folio_put(struct weft_mm *mm, struct weft_page *folio)
-{
-	if (weft_put_page_testzero(mm, folio))
-		weft_page_free(mm, folio);
-}
-
 /*
  * do_swap_page() of v6.7 for the swap PTE orig at addr. Returns 0 when
  * the fault is done (mapped, or nothing to do), -EAGAIN when the fix's
@@ -170,7 +165,7 @@ static int z4_do_swap_page(struct z4_world *W, unsigned addr, uint32_t orig)
 	struct weft_page *folio = weft_swap_cache_get_folio(si, off);
 	if (folio) {
 		/* a swap-cache hit: the swap model's path */
-		z4_folio_put(mm, folio);
+		weft_put_page(mm, folio);
 		weft_mm_swap_in(si, pt, addr);
 		return 0;
 	}
@@ -193,20 +188,17 @@ static int z4_do_swap_page(struct z4_world *W, unsigned addr, uint32_t orig)
 	if (!folio)
 		goto out;
 	/* swap_read_folio(folio, true): a synchronous read of the slot */
-	WRITE_ONCE(folio->data, READ_ONCE(si->data[off]));
+	weft_swap_read_folio(si, folio, off);
 
 	spin_lock(&pt->ptl);
 	if (!weft_pte_same(weft_ptep_get(pt, addr), orig)) {
 		spin_unlock(&pt->ptl);
 		z4_stat(W, Z4_STAT_PTE_CHANGED);
-		z4_folio_put(mm, folio);
+		weft_put_page(mm, folio);
 		goto out;
 	}
-	/* swap_free(entry); folio_add_new_anon_rmap(); set_pte_at(): the
-	 * allocation's reference becomes the mapping's */
-	weft_swap_free(si, off);
-	atomic_inc(&si->mapcount[weft_page_nr(mm, folio)]);
-	weft_set_pte(pt, addr, weft_mk_pte(weft_page_nr(mm, folio)));
+	/* the allocation's reference becomes the mapping's */
+	weft_swapin_map(si, pt, addr, off, folio, folio);
 	spin_unlock(&pt->ptl);
 out:
 	/* swapcache_clear(): drop the pin (frees the slot if it was the
@@ -283,7 +275,6 @@ static void z4_access(struct z4_world *W, unsigned addr, bool write)
 /* zap_pte_range(): the unmapped addresses lose their contents. */
 static void z4_zap(struct z4_world *W, unsigned addr, unsigned len)
 {
-	struct weft_mm *mm = &W->mm;
 	struct weft_swap_info *si = &W->si;
 	struct weft_pgtable *pt = &W->pt;
 	unsigned end = addr + len < pt->nr ? addr + len : pt->nr;
@@ -294,10 +285,7 @@ static void z4_zap(struct z4_world *W, unsigned addr, unsigned len)
 		if (weft_pte_none(pte))
 			continue;
 		if (weft_pte_present(pte)) {
-			struct weft_page *folio = &mm->pages[weft_pte_pfn(pte)];
-			weft_set_pte(pt, i, WEFT_PTE_NONE);
-			atomic_dec(&si->mapcount[weft_page_nr(mm, folio)]);
-			z4_folio_put(mm, folio);
+			weft_zap_present_pte(si, pt, i, pte);
 		} else {
 			weft_free_swap_and_cache_nr(si, weft_pte_swp_offset(pte), 1);
 			weft_set_pte(pt, i, WEFT_PTE_NONE);

@@ -114,6 +114,7 @@
  */
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>
+#include <weft/mm/swapin.h>
 
 #define Z9_THREADS 3
 #define Z9_PROCS 2
@@ -257,12 +258,6 @@ static void z9_try_to_free_swap(struct z9_world *W, struct weft_page *page)
 	z9_stat(W, Z9_STAT_TRY_FREE_SWAP);
 }
 
-static void z9_put_page(struct z9_world *W, struct weft_page *page)
-{
-	if (weft_put_page_testzero(&W->mm, page))
-		weft_page_free(&W->mm, page);
-}
-
 /*
  * read_swap_cache_async() (2.6.35): the page caching slot off, with a
  * reference, or NULL when the entry was freed meanwhile or the page stayed
@@ -288,12 +283,12 @@ static struct weft_page *z9_read_swap_cache_async(struct z9_world *W, unsigned o
 			z9_add_to_swap_cache(W, new, off);
 			weft_page_set(new, uptodate);
 			/* swap_readpage(), synchronous; its completion unlocks */
-			WRITE_ONCE(new->data, READ_ONCE(si->data[off]));
+			weft_swap_read_folio(si, new, off);
 			unlock_page(new);
 			z9_stat(W, Z9_STAT_SWAPIN_READ);
 			return new;
 		}
-		z9_put_page(W, new);
+		weft_put_page(&W->mm, new);
 		/* -ENOENT: the entry was freed under us; -EEXIST: another
 		 * reader is adding its page (the kernel busy-waits) */
 		if (err != -17 || tries == Z9_MAX_RETRIES)
@@ -370,11 +365,8 @@ static void z9_do_swap_page(struct z9_world *W, unsigned p, unsigned a, uint32_t
 	bool reuse = write && z9_reuse_swap_page(W, page);
 	if (reuse)
 		z9_stat(W, Z9_STAT_REUSE);
-	/* set_pte_at(), page_add_anon_rmap() */
 	WRITE_ONCE(W->writable[p][a], (uint8_t)reuse);
-	weft_set_pte(pt, a, weft_mk_pte(weft_page_nr(mm, page)));
-	atomic_inc(&W->si.mapcount[weft_page_nr(mm, page)]);
-	weft_swap_free(&W->si, off);
+	weft_swapin_map(&W->si, pt, a, off, page, page);
 	if (swapfull)
 		z9_try_to_free_swap(W, page);
 	unlock_page(page);
@@ -384,7 +376,7 @@ static void z9_do_swap_page(struct z9_world *W, unsigned p, unsigned a, uint32_t
 	return;
 out_page:
 	unlock_page(page);
-	z9_put_page(W, page);
+	weft_put_page(&W->mm, page);
 }
 
 /*
@@ -419,7 +411,7 @@ static void z9_do_wp_page(struct z9_world *W, unsigned p, unsigned a, uint32_t o
 		if (!z9_pte_same_ro(W, p, a, orig)) {
 			spin_unlock(&pt->ptl);
 			unlock_page(old);
-			z9_put_page(W, old);
+			weft_put_page(&W->mm, old);
 			return;
 		}
 		weft_put_page_nofree(mm, old);
@@ -451,8 +443,8 @@ static void z9_do_wp_page(struct z9_world *W, unsigned p, unsigned a, uint32_t o
 	}
 	spin_unlock(&pt->ptl);
 	if (new)
-		z9_put_page(W, new);
-	z9_put_page(W, old);
+		weft_put_page(&W->mm, new);
+	weft_put_page(&W->mm, old);
 }
 
 /* do_anonymous_page(): a fresh page, writable. */
@@ -467,7 +459,7 @@ static void z9_do_anonymous_page(struct z9_world *W, unsigned p, unsigned a)
 	spin_lock(&pt->ptl);
 	if (!weft_pte_none(weft_ptep_get(pt, a))) {
 		spin_unlock(&pt->ptl);
-		z9_put_page(W, page);
+		weft_put_page(&W->mm, page);
 		return;
 	}
 	WRITE_ONCE(W->writable[p][a], 1);
@@ -530,24 +522,20 @@ static void z9_access(struct z9_world *W, unsigned p, unsigned a, bool write, bo
  * swap PTE: trylock only, under the ptl. */
 static void z9_zap(struct z9_world *W, unsigned p, unsigned a)
 {
-	struct weft_mm *mm = &W->mm;
 	struct weft_pgtable *pt = &W->pt[p];
 
 	spin_lock(&pt->ptl);
 	uint32_t pte = weft_ptep_get(pt, a);
 	if (weft_pte_present(pte)) {
-		struct weft_page *page = &mm->pages[weft_pte_pfn(pte)];
-		weft_set_pte(pt, a, WEFT_PTE_NONE);
+		weft_zap_present_pte(&W->si, pt, a, pte);
 		WRITE_ONCE(W->writable[p][a], 0);
-		atomic_dec(&W->si.mapcount[weft_page_nr(mm, page)]);
-		z9_put_page(W, page);
 	} else if (!weft_pte_none(pte)) {
 		unsigned off = weft_pte_swp_offset(pte);
 		struct weft_page *page = NULL;
 		if (weft_swap_free(&W->si, off) == WEFT_SWAP_HAS_CACHE) {
 			page = weft_swap_cache_get_folio(&W->si, off);
 			if (page && !trylock_page(page)) {
-				z9_put_page(W, page);
+				weft_put_page(&W->mm, page);
 				page = NULL;
 			}
 		}
@@ -556,7 +544,7 @@ static void z9_zap(struct z9_world *W, unsigned p, unsigned a)
 			if (weft_page_test(page, swapcache) && z9_page_mapcount(W, page) == 0)
 				z9_delete_from_swap_cache(W, page);
 			unlock_page(page);
-			z9_put_page(W, page);
+			weft_put_page(&W->mm, page);
 		}
 	}
 	W->truth[p][a] = 0;
@@ -639,7 +627,7 @@ static void z9_swapout(struct z9_world *W, unsigned p, unsigned a)
 out_unlock:
 	unlock_page(page);
 out_put:
-	z9_put_page(W, page);
+	weft_put_page(&W->mm, page);
 }
 
 /* ------------------------------------------------------- the scenario */

@@ -38,10 +38,12 @@ int main(void)
 	CHECK(o.r.report.here.site && !strcmp(o.r.report.here.site->func, "z4_check") &&
 	      o.r.report.here.tid == 0, "T0's read reports it (%s T%d)",
 	      o.r.report.here.site ? o.r.report.here.site->func : "-", o.r.report.here.tid);
+	/* the kit's swap_read_folio() of T0's own skip-swapcache fault */
 	CHECK(o.r.report.other.valid && o.r.report.other.site &&
-	      !strcmp(o.r.report.other.site->func, "z4_do_swap_page"),
-	      "the stale data came from the skip-swapcache read (%s)",
-	      o.r.report.other.site ? o.r.report.other.site->func : "-");
+	      !strcmp(o.r.report.other.site->func, "weft_swap_read_folio") &&
+	      o.r.report.other.tid == 0,
+	      "the stale data came from the skip-swapcache read (%s T%d)",
+	      o.r.report.other.site ? o.r.report.other.site->func : "-", o.r.report.other.tid);
 	CHECK(o.r.preemptions == 1, "1 preemption (%u)", o.r.preemptions);
 	CHECK(o.stat == 2, "both faults read without the swap cache (%llu)",
 	      (unsigned long long)o.stat);

@@ -86,8 +86,18 @@ struct weft_mutator {
 	int last_arm;
 	int last_mode;               /* mode class of the last mutation's result */
 	uint64_t last_hash;
-	/* the same bandit over the schedule modes a genome is given */
-	double mgain[6], mtries[6];
+	/* the same bandit over the schedule modes a genome is given
+	 * (WEFT_MUT_MODE_CLASSES classes: walk, walk p4/p16/p48, pct d2/d3,
+	 * pos, serial) */
+#define WEFT_MUT_MODE_CLASSES 8
+	double mgain[WEFT_MUT_MODE_CLASSES], mtries[WEFT_MUT_MODE_CLASSES];
+	/* the prior share of each mode class; whether measured yields move
+	 * them (false: the prior alone, an ablation) */
+	double mode_prior[WEFT_MUT_MODE_CLASSES];
+	bool mode_bandit;
+	/* the first `warmup` mutations are fresh genomes `warmup_fresh` in
+	 * 1000 of the time (a campaign starts as a random search) */
+	unsigned warmup, warmup_fresh;
 	uint32_t avg_steps;          /* running mean of execution length */
 	/* the engine's byte mutator (LLVMFuzzerMutate, AFL++ havoc) or NULL */
 	size_t (*byte_mutate)(uint8_t *data, size_t size, size_t max);

@@ -170,6 +170,9 @@ bool weft_put_page_testzero(struct weft_mm *mm, struct weft_page *p);
 /* put_page_nofree() of the seed: BUG_ON(!page_count); atomic_dec; a put
  * that must not be the last one (refcount-underflow if it was). */
 void weft_put_page_nofree(struct weft_mm *mm, struct weft_page *p);
+/* put_page(): put_page_testzero(), and the last reference frees the page
+ * (weft_page_free()). */
+void weft_put_page(struct weft_mm *mm, struct weft_page *p);
 /* get_page_unless_zero() (2.6.16): legal on a free page (fails there). */
 bool weft_get_page_unless_zero(struct weft_mm *mm, struct weft_page *p);
 /* get_page_testone() (2.6.6-mm2, biased counts only): increments and
@@ -263,6 +266,7 @@ uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint3
 #define weft_get_page_nocheck(...) WEFT_KIT_VOID(get_page_nocheck, #__VA_ARGS__, __VA_ARGS__)
 #define weft_put_page_testzero(...) WEFT_KIT_VAL(bool, put_page_testzero, #__VA_ARGS__, __VA_ARGS__)
 #define weft_put_page_nofree(...) WEFT_KIT_VOID(put_page_nofree, #__VA_ARGS__, __VA_ARGS__)
+#define weft_put_page(...) WEFT_KIT_VOID(put_page, #__VA_ARGS__, __VA_ARGS__)
 #define weft_get_page_unless_zero(...) WEFT_KIT_VAL(bool, get_page_unless_zero, #__VA_ARGS__, __VA_ARGS__)
 #define weft_get_page_testone(...) WEFT_KIT_VAL(bool, get_page_testone, #__VA_ARGS__, __VA_ARGS__)
 #define __weft_put_page(...) \
