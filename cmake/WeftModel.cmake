@@ -124,7 +124,8 @@ function(weft_instrument tgt)
   else()
     message(FATAL_ERROR "weft_instrument: this weft has no libweft_rt (built with WEFT_SANITIZE, or not on Linux)")
   endif()
-  target_compile_options(${tgt} PRIVATE -fsanitize=thread -g -fno-omit-frame-pointer)
+  target_compile_options(${tgt} PRIVATE -fsanitize=thread -g -fno-omit-frame-pointer
+    -fsanitize-coverage=trace-pc)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     target_compile_options(${tgt} PRIVATE "SHELL:-mllvm -tsan-distinguish-volatile=1"
       "SHELL:-mllvm -tsan-instrument-read-before-write=1")

@@ -121,6 +121,10 @@ static void read_symbols(const uint8_t *f, size_t len)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		unsigned type = ELF64_ST_TYPE(sym[i].st_info);
+		if (sym[i].st_shndx == SHN_UNDEF && sym[i].st_name < strtab->sh_size &&
+		    !strcmp((const char *)f + strtab->sh_offset + sym[i].st_name,
+			    "__cyg_profile_func_enter"))
+			rt_img.cyg_hooks = true;
 		if ((type != STT_FUNC && type != STT_OBJECT) || sym[i].st_shndx == SHN_UNDEF ||
 		    sym[i].st_name >= strtab->sh_size || !sym[i].st_value)
 			continue;

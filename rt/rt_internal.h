@@ -64,6 +64,7 @@ struct rt_image {
 	uintptr_t rw_lo, rw_hi;    /* the writable PT_LOAD segment */
 	uintptr_t relro_hi;        /* end of PT_GNU_RELRO inside it (or rw_lo) */
 	bool has_tls;              /* PT_TLS: __thread variables (shared by fibers) */
+	bool cyg_hooks;            /* built with -finstrument-functions */
 	uint8_t build_id[WEFT_BUILD_ID_MAX];
 	unsigned build_id_len;
 	struct rt_sym *syms;
@@ -159,10 +160,10 @@ struct rt_thread {
 	void *tls[64];             /* pthread_setspecific values */
 	void *jb[5];               /* pthread_exit: __builtin_setjmp buffer */
 };
-extern struct rt_thread rt_th[WEFT_MAX_THREADS];
+extern struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
 /* The lowest frame each thread's fiber has had, over all executions of the
  * process: rt_stack_scrub() zeroes from below it. */
-extern uintptr_t rt_low_sp[WEFT_MAX_THREADS];
+extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
 
 /* Per execution (reset by rt_world_ops). */
 struct rt_exec {
@@ -175,6 +176,7 @@ struct rt_exec {
 	int exit_status;          /* exit(n), main's return */
 	bool exited;
 	bool assumed;             /* ended by __VERIFIER_assume(0): no audit */
+	bool in_reach_error;      /* reach_error() reported (rt_tsan.c) */
 	uint64_t rand_state;
 	unsigned nr_keys;
 	void (*key_dtor[64])(void *);
@@ -208,6 +210,14 @@ static inline bool rt_shared(const void *addr)
 	const struct weft_fiber *f = &M.th[M.cur].fib;
 	return (uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size;
 }
+
+/* The start of an atomic section (rt_tsan.c): a scheduling point, then
+ * none until it ends. */
+void rt_atomic_enter(uintptr_t pc, const char *what);
+/* An operation of weft_access() inside a transition: no point, no new step
+ * (traced, shadowed, recorded: rt_tsan.c). */
+uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       const struct weft_site *s);
 
 /* Complete the announced plain store (rt_tsan.c). */
 void rt_flush_slow(void);
@@ -252,6 +262,10 @@ void rt_threads_reset(void);
 void rt_main_thread(void *world, unsigned tid);
 /* The program ends (exit, return from main) with status st, from pc. */
 void rt_program_exit(int st, const void *pc) __attribute__((noreturn));
+/* WEFT_ABORT=end: abort() is an assumption that does not hold. */
+extern bool rt_abort_ends;
+/* The execution cannot go on: no verdict, no audit (name: the note). */
+void rt_infeasible(const void *pc, const char *name) __attribute__((noreturn));
 /* The thread's end: TLS destructors (rt_pthread.c). */
 void rt_thread_exit_hooks(unsigned tid);
 /* The scrubbing of a thread's stack below the frames it will use. */
@@ -284,5 +298,7 @@ void rt_resolve_real(void);
 
 /* Signals in program threads become crash reports. */
 void rt_signals_install(void);
+/* The wall-clock watchdog of executions that stop taking steps (rt_libc.c). */
+void rt_watchdog_start(void);
 
 #endif

@@ -11,6 +11,9 @@
  *   __assert_fail               execution, abandoning the other threads as
  *                               the process would; exit(n != 0), abort()
  *                               and a failed assert() are reports
+ *                               (WEFT_ABORT=end: abort() is an assumption
+ *                               that does not hold, as
+ *                               __VERIFIER_assume(0))
  *   sched_yield, usleep,        yields (a sleeping thread lets the others
  *   nanosleep, sleep            run; time does not pass)
  *   rand, random, srand,        a generator per execution, seeded 1 (the C
@@ -24,6 +27,7 @@
 #define _GNU_SOURCE
 #include <assert.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -147,8 +151,12 @@ void _Exit(int st)
 	__builtin_unreachable();
 }
 
+bool rt_abort_ends;
+
 void abort(void)
 {
+	if (rt_active() && rt_abort_ends)
+		rt_infeasible(PC(), "abort: an assumption (WEFT_ABORT=end)");
 	if (rt_active()) {
 		rt_flush();
 		const struct weft_site *s = RT_CALL_SITE(PC(), WEFT_EV_NOTE, "abort");
@@ -312,6 +320,83 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 	raise(sig);
 }
 
+/* ------------------------------------------------------------- watchdog */
+
+/*
+ * The last resort against a hang: a loop the compiler left no hook in
+ * (clang -O1 turns `while (s) {}` on a local into a jump to itself) never
+ * reaches the runtime. A thread of the runtime's own watches the step
+ * counter; when an execution has taken no step for WEFT_WATCHDOG_S seconds
+ * (default 10, 0: off) it signals the thread running executions, whose
+ * handler ends the execution with a limit-reached report: a wall-clock
+ * bound, so not a verdict and not replayable, which the report says.
+ */
+static pthread_t machine_thread;
+static unsigned watchdog_s = 10;
+
+static void on_watchdog(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (!rt_active())
+		return;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	rt_x.pend_site = NULL;
+	weft_report(WEFT_KIND_LIMIT, NULL, M.th[M.cur].last_site,
+		    "limit reached: T%d ran %u s without a visible operation (an endless loop "
+		    "with no hook: build at -O0; WEFT_WATCHDOG_S); a wall-clock bound, not "
+		    "replayable", M.cur, watchdog_s);
+}
+
+static void *watchdog(void *arg)
+{
+	uint32_t last = 0, seen_epoch = 0;
+	unsigned stale = 0;
+
+	(void)arg;
+	for (;;) {
+		sleep(1);
+		uint32_t step = __atomic_load_n(&M.step, __ATOMIC_RELAXED);
+		uint32_t epoch = __atomic_load_n(&M.epoch, __ATOMIC_RELAXED);
+		bool running = __atomic_load_n(&rt_lim, __ATOMIC_RELAXED) != 0 &&
+			       __atomic_load_n(&M.in_exec, __ATOMIC_RELAXED);
+		if (!running || step != last || epoch != seen_epoch) {
+			last = step;
+			seen_epoch = epoch;
+			stale = 0;
+			continue;
+		}
+		if (++stale >= watchdog_s) {
+			stale = 0;
+			pthread_kill(machine_thread, SIGUSR2);
+		}
+	}
+	return NULL;
+}
+
+void rt_watchdog_start(void)
+{
+	const char *e = getenv("WEFT_WATCHDOG_S");
+	pthread_t t;
+
+	if (e && *e)
+		watchdog_s = (unsigned)strtoul(e, NULL, 10);
+	if (!watchdog_s)
+		return;
+	machine_thread = pthread_self();
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_watchdog;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	if (pthread_create(&t, NULL, watchdog, NULL) == 0)
+		pthread_detach(t);
+}
+
 void rt_signals_install(void)
 {
 	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
@@ -343,18 +428,23 @@ void __VERIFIER_error(void)
 	__builtin_unreachable();
 }
 
+/* No such execution: it ends here, without a verdict. */
+void rt_infeasible(const void *pc, const char *name)
+{
+	rt_flush();
+	rt_x.assumed = true;
+	weft_note(RT_CALL_SITE(pc, WEFT_EV_NOTE, name), 0, 0);
+	weft_sched_infeasible();
+	__builtin_unreachable();
+}
+
 void __VERIFIER_assume(int cond);
 void __VERIFIER_assume(int cond)
 {
 	if (cond)
 		return;
-	if (rt_active()) {
-		/* no such execution: it ends here, without a verdict */
-		rt_flush();
-		rt_x.assumed = true;
-		weft_note(VSITE(WEFT_EV_NOTE, "__VERIFIER_assume: does not hold"), 0, 0);
-		weft_sched_exit();
-	}
+	if (rt_active())
+		rt_infeasible(PC(), "__VERIFIER_assume: does not hold");
 	/* natively: wait for ever, as SV-COMP's reference implementation does */
 	for (;;)
 		pause();
@@ -363,10 +453,8 @@ void __VERIFIER_assume(int cond)
 void __VERIFIER_atomic_begin(void);
 void __VERIFIER_atomic_begin(void)
 {
-	if (rt_active()) {
-		rt_flush();
-		rt_th[M.cur].atomic_depth++;
-	}
+	if (rt_active())
+		rt_atomic_enter((uintptr_t)PC(), "__VERIFIER_atomic_begin");
 }
 
 void __VERIFIER_atomic_end(void);

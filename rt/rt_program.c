@@ -14,8 +14,13 @@
  *             still running are abandoned as the kernel would; a non-zero
  *             status is a report (exit-status); pthread_exit() in main
  *             lets the others finish
+ *   assume    __VERIFIER_assume(0), and abort() with WEFT_ABORT=end
+ *             (SV-COMP's tasks write "assume c" as `if (!c) abort();`):
+ *             the execution cannot go on; it ends without a verdict or an
+ *             audit (weft_sched_infeasible: dfs then explores every thread
+ *             at every state)
  *   audits    at the end, the heap's unreachable blocks (memory-leak),
- *             unless the execution ended in __VERIFIER_assume(0)
+ *             unless the execution ended in an assumption
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -27,7 +32,7 @@
 int (*rt_real_main)(int, char **, char **);
 int rt_argc;
 char **rt_argv;
-uintptr_t rt_low_sp[WEFT_MAX_THREADS];
+uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
 struct weft_program rt_program;
 
 extern char **environ;
@@ -70,7 +75,9 @@ void rt_stack_scrub(unsigned tid)
 /* The end of the process is a YIELD for the strategies (dependence: it
  * conflicts with every other thread's next operation, which DPOR
  * records cheaply, unlike a write of the whole world) and a NOTE in the
- * trace. */
+ * trace. A thread that never ran has no next operation DPOR knows of, so
+ * while another thread is not done the end is two points with a YIELD
+ * between: after a yield, dfs explores every thread that may go first. */
 static struct weft_site main_return = { __FILE__, "main", "return from main()", 0,
 					WEFT_EV_YIELD, 0, 0 };
 
@@ -81,6 +88,12 @@ void rt_program_exit(int st, const void *pc)
 	/* the end of the process conflicts with everything the other threads
 	 * may still do: a point where they may go first */
 	sched_point_at(s, NULL, 0, NULL);
+	for (unsigned t = 0; t < M.nr_threads; t++)
+		if ((int)t != M.cur && M.th[t].state != T_DONE) {
+			weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
+			sched_point_at(s, NULL, 0, NULL);
+			break;
+		}
 	rt_x.exited = true;
 	rt_x.exit_status = st;
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, 0, (uint64_t)(unsigned)st, s);
@@ -131,7 +144,7 @@ static void program_describe(const void *world, uint32_t off, char *buf, size_t 
 	if (rt_heap_describe(a, buf, n))
 		return;
 	if (a >= (uintptr_t)rt_w.stacks_lo && a < (uintptr_t)rt_w.stacks_hi) {
-		size_t stride = rt_w.stack_bytes / WEFT_MAX_THREADS;
+		size_t stride = rt_w.stack_bytes / WEFT_EXEC_MAX_THREADS;
 		unsigned t = (unsigned)((a - (uintptr_t)rt_w.stacks_lo) / stride);
 		const struct rt_sym *frame = NULL;
 		(void)frame;
@@ -229,6 +242,7 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 		return -1;
 	}
 	rt_tsan_init();
+	rt_watchdog_start();
 	weft_dynamic_sites(rt_site_by_id);
 	rt_real_main = real_main;
 	rt_argc = argc;
@@ -245,10 +259,25 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	snprintf(program_summary, sizeof(program_summary), "the program %.60s (%.80s)", base, rt_img.path);
 	rt_scenario.world_size = rt_w.size;
 
-	const char *sp = getenv("WEFT_SPURIOUS_WAKEUPS");
-	snprintf(options, sizeof(options), "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d",
-		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_MAX_THREADS - 4096) >> 10,
-		 sp && !strcmp(sp, "1"));
+	const char *sp = getenv("WEFT_SPURIOUS_WAKEUPS"), *sb = getenv("WEFT_SPIN_BLOCKS");
+	const char *ab = getenv("WEFT_ABORT");
+	if (ab && *ab && strcmp(ab, "report") && strcmp(ab, "end"))
+		fprintf(stderr, "weft: WEFT_ABORT=%s ignored (report or end)\n", ab);
+	rt_abort_ends = ab && !strcmp(ab, "end");
+	extern uint64_t rt_spin_blocks;
+	if (sb && *sb) {
+		char *end;
+		unsigned long long v = strtoull(sb, &end, 10);
+		if (*end || v < 1000)
+			fprintf(stderr, "weft: WEFT_SPIN_BLOCKS=%s ignored (a number >= 1000)\n", sb);
+		else
+			rt_spin_blocks = v;
+	}
+	snprintf(options, sizeof(options),
+		 "WEFT_HEAP_MIB=%zu WEFT_STACK_KIB=%zu WEFT_SPURIOUS_WAKEUPS=%d WEFT_SPIN_BLOCKS=%llu%s",
+		 rt_w.heap_bytes >> 20, (rt_w.stack_bytes / WEFT_EXEC_MAX_THREADS - 4096) >> 10,
+		 sp && !strcmp(sp, "1"), (unsigned long long)rt_spin_blocks,
+		 rt_abort_ends ? " WEFT_ABORT=end" : "");
 	rt_program.path = rt_img.path;
 	memcpy(rt_program.build_id, rt_img.build_id, rt_img.build_id_len);
 	rt_program.build_id_len = rt_img.build_id_len;

@@ -23,7 +23,7 @@
  *   semaphores   struct weft_semaphore; trywait, timedwait (a choice)
  *   barriers     a count, a generation and a wait queue
  *   once         a word: 0, 1 running, 2 done; latecomers yield until done
- *   spinlocks    a word, exchange and yield
+ *   spinlocks    a word; a waiter blocks on it as on the kernel's spinlock
  *   keys         per-thread values outside the world; destructors at exit
  *
  * Every static initializer of glibc is all zero bytes but the recursive
@@ -157,10 +157,10 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 		return get_pthread_create()(th, attr, fn, arg);
 	enter();
 	const struct weft_site *s = SITE(WEFT_EV_SPAWN, "pthread_create");
-	if (M.nr_threads >= WEFT_MAX_THREADS) {
+	if (M.nr_threads >= WEFT_EXEC_MAX_THREADS) {
 		weft_report(WEFT_KIND_LIMIT, NULL, s,
 			    "limit reached: pthread_create of a thread beyond %d threads in one "
-			    "execution", WEFT_MAX_THREADS);
+			    "execution", WEFT_EXEC_MAX_THREADS);
 		return EAGAIN;
 	}
 	int detach = PTHREAD_CREATE_JOINABLE;
@@ -631,11 +631,9 @@ int pthread_barrier_wait(pthread_barrier_t *pb)
 	uint32_t gen = (uint32_t)weft_access(&b->gen, 4, WEFT_A_LOAD, 0, 0, s);
 	uint32_t n = (uint32_t)weft_access(&b->arrived, 4, WEFT_A_ADD, 1, 0, s) + 1;
 	if (n >= weft_peek(b->count)) {
-		/* the last one opens it for the next round, as one step */
-		M.th[M.cur].pass = true;
-		weft_access(&b->arrived, 4, WEFT_A_STORE, 0, 0, s);
-		M.th[M.cur].pass = true;
-		weft_access(&b->gen, 4, WEFT_A_ADD, 1, 0, s);
+		/* the last one opens it for the next round, in the same step */
+		rt_section_op(&b->arrived, 4, WEFT_A_STORE, 0, 0, s);
+		rt_section_op(&b->gen, 4, WEFT_A_ADD, 1, 0, s);
 		weft_wake_up(&b->wq, 0, SITE(WEFT_EV_WAKE, "pthread_barrier_wait"));
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
@@ -685,14 +683,52 @@ int pthread_spin_destroy(pthread_spinlock_t *l)
 	return 0;
 }
 
+/* A pthread spinlock waits as the kernel's spinlock does under Weft
+ * (primitives/spinlock.c): a thread that finds the word taken is blocked
+ * on it, not runnable, until the holder's unlock wakes the waiters, who
+ * then try again. So a contended lock costs no spin steps, fairness has
+ * nothing to pass over, dfs --bound none ends on a program that spins on
+ * it, and locks taken in opposite orders are a deadlock (every thread
+ * blocked), not a livelock at the step budget. The word holds the
+ * holder's thread number + 1 (glibc's holds 1: the value is opaque to the
+ * program), which names the holder in a deadlock report. */
+static int spin_owner(const void *chan)
+{
+	return *(const volatile int *)chan - 1;
+}
+
+static bool spin_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return *(const volatile int *)chan != 0;
+}
+
+static const struct weft_wait_class pthread_spin_class = {
+	.name = "pthread spinlock",
+	.sleeps = false,
+	.owner = spin_owner,
+	.busy = spin_busy,
+};
+
 int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	if (!rt_active())
 		return get_pthread_spin_lock()(l);
 	enter();
 	const struct weft_site *s = SITE(WEFT_EV_RMW, "pthread_spin_lock");
-	while (weft_access((void *)l, sizeof(*l), WEFT_A_XCHG, 1, 0, s) != 0)
-		weft_yield(SITE(WEFT_EV_YIELD, "pthread_spin_lock: spins"));
+	const uint64_t me_val = (uint64_t)M.cur + 1;
+	while (weft_access((void *)l, sizeof(*l), WEFT_A_CMPXCHG, 0, me_val, s) != 0) {
+		/* no point between the failed attempt and the block: the
+		 * unlock that wakes it cannot fall in between */
+		const struct weft_site *w = SITE(WEFT_EV_BLOCK, "pthread_spin_lock: waits");
+		uint32_t loc = loc_of((const void *)l);
+		weft_trace(WEFT_EV_BLOCK, loc, (uint64_t)*(volatile int *)l, me_val, w);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*l), 0, w);
+		weft_sched_block((const void *)l, &pthread_spin_class, w);
+		/* running again: what it does now is the next step */
+		if (++M.step > M.step_budget)
+			weft_sched_livelock("step budget exhausted");
+	}
 	return 0;
 }
 
@@ -701,7 +737,7 @@ int pthread_spin_trylock(pthread_spinlock_t *l)
 	if (!rt_active())
 		return get_pthread_spin_trylock()(l);
 	enter();
-	return weft_access((void *)l, sizeof(*l), WEFT_A_XCHG, 1, 0,
+	return weft_access((void *)l, sizeof(*l), WEFT_A_CMPXCHG, 0, (uint64_t)M.cur + 1,
 			   SITE(WEFT_EV_RMW, "pthread_spin_trylock")) ? EBUSY : 0;
 }
 
@@ -711,6 +747,7 @@ int pthread_spin_unlock(pthread_spinlock_t *l)
 		return get_pthread_spin_unlock()(l);
 	enter();
 	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, SITE(WEFT_EV_WRITE, "pthread_spin_unlock"));
+	weft_sched_wake_all((const void *)l);
 	return 0;
 }
 

@@ -30,7 +30,7 @@
 
 #define PC() ((uintptr_t)__builtin_return_address(0))
 
-struct rt_thread rt_th[WEFT_MAX_THREADS];
+struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
 struct rt_exec rt_x;
 
 /* ------------------------------------------------------ trace values */
@@ -96,12 +96,41 @@ static inline uint64_t load(const void *addr, unsigned size)
 
 /* ------------------------------------------------------ plain accesses */
 
-/* An atomic section (__VERIFIER_atomic_*): the next point takes no
- * decision (the section is one transition). */
-static inline void atomic_section(void)
+/* Inside an atomic section (__VERIFIER_atomic_*) the accesses are parts of
+ * the transition that began at the section's point (rt_atomic_enter): no
+ * point, no new step; each is traced, shadowed and recorded as another
+ * dependence record of that step (partial-order reduction merges them). */
+static inline bool in_section(void)
 {
-	if (__builtin_expect(rt_th[M.cur].atomic_depth != 0, 0))
-		M.th[M.cur].pass = true;
+	return __builtin_expect(rt_th[M.cur].atomic_depth != 0, 0);
+}
+
+static void section_point(const void *addr, unsigned size, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+	uint64_t ignored;
+
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	M.plain_old = weft_apply_op((void *)addr, size > 8 ? 8 : size, WEFT_A_LOAD, 0, 0, &ignored);
+}
+
+uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       const struct weft_site *s)
+{
+	uint32_t loc = loc_of(addr);
+	uint64_t nv;
+
+	if (loc != WEFT_NO_LOC)
+		check_uaf(loc, s);
+	uint64_t old = weft_apply_op(addr, size, aop, a, b, &nv);
+	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
+									       : WEFT_EV_RMW;
+	weft_trace(ev, loc, old, nv, s);
+	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
+	if (loc != WEFT_NO_LOC && aop != WEFT_A_LOAD && nv != old)
+		shadow_write(loc, s);
+	return old;
 }
 
 /* Under a weak memory model (--memory tso) a plain access stays open until
@@ -135,7 +164,12 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 {
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
-	atomic_section();
+	if (in_section()) {
+		section_point(addr, size, s);
+		uint64_t v = rt_norm(M.plain_old);
+		weft_plain_done(addr, size, v, v, s);
+		return;
+	}
 	if (weft_mem_weak && size > 8)   /* no forwarding of a range: drain */
 		weft_mem_drain_cpu(M.cpu_of[M.cur]);
 	weft_plain_point(addr, size, s);
@@ -154,8 +188,10 @@ static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsi
 {
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_WRITE, NULL);
-	atomic_section();
-	weft_plain_point(addr, size, s);
+	if (in_section())
+		section_point(addr, size, s);
+	else
+		weft_plain_point(addr, size, s);
 	if (size > 8 && loc_of((uint8_t *)addr + size - 1) != WEFT_NO_LOC)
 		check_uaf(loc_of((uint8_t *)addr + size - 1), s);
 	if (!weft_mem_weak)
@@ -270,7 +306,8 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
 									       : WEFT_EV_RMW;
 	const struct weft_site *s = rt_site(pc, RT_ATOMIC | aop << 4 | order(mo) << 8, ev, NULL);
-	atomic_section();
+	if (in_section())
+		return rt_section_op((void *)a, size, aop, x, y, s);
 	return weft_access((void *)a, size, aop, x, y, s);
 }
 
@@ -362,21 +399,121 @@ void __tsan_atomic_signal_fence(int mo)
 	__atomic_signal_fence(SEQ);
 }
 
+/* ------------------------------------------------------ loops that spin */
+
+/* A thread that runs rt_spin_blocks basic blocks without a scheduling
+ * point loops on its own state (`while (t != 0) {}` on a local, SV-COMP's
+ * way to stop a thread): nothing another thread does can end it, and
+ * without a point nothing else would ever run. From then on it is a
+ * blocked thread that nothing wakes (the others go on; if they wait for
+ * it, that is a deadlock report naming it), decided deterministically:
+ * blocks are a function of the execution. Counted only in programs built
+ * with -fsanitize-coverage=trace-pc (weft-cc, weft_instrument); the bound
+ * is WEFT_SPIN_BLOCKS (default 2^30, a few seconds of a loop that does
+ * nothing: a long computation on local data is not taken for one). */
+uint64_t rt_spin_blocks = 1u << 30;
+static uint32_t block_step;
+static uint64_t blocks;
+
+static int spin_owner(const void *chan)
+{
+	return (int)((const struct rt_thread *)chan - rt_th);
+}
+
+static const struct weft_wait_class spin_class = {
+	.name = "an endless loop on its own state",
+	.sleeps = false,
+	.owner = spin_owner,
+};
+
+void weft_rt_block(void);
+void weft_rt_block(void)
+{
+	if (!rt_lim || M.cur < 0)
+		return;
+	if (M.step != block_step) {
+		block_step = M.step;
+		blocks = 0;
+		return;
+	}
+	if (__builtin_expect(++blocks > rt_spin_blocks, 0) && rt_machine_thread) {
+		blocks = 0;
+		rt_flush();
+		const struct weft_site *s = rt_site((uintptr_t)__builtin_return_address(0),
+						    RT_CALL | WEFT_EV_BLOCK << 4, WEFT_EV_BLOCK,
+						    "an endless loop on the thread's own state");
+		weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)M.cur, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, s);
+		for (;;)
+			weft_sched_block(&rt_th[M.cur], &spin_class, s);
+	}
+}
+
 /* ----------------------------------------------------------- call stacks */
 
 /* [lo, hi) of the __VERIFIER_atomic_* functions: SV-COMP runs them
- * atomically (the program must not have them inlined: weft-cc's
- * -fno-inline-functions-called-once is not enough at -O2; -O0 or -O1). */
+ * atomically. Known by their entry: by the -finstrument-functions hooks
+ * when the program has them (an inlined copy calls them too), else by
+ * __tsan_func_entry, which an inlined copy does not call (then -O0 or
+ * noinline: docs/testing-c-programs.md). */
 #define MAX_ATOMIC_FNS 64
 static struct {
 	uintptr_t lo, hi;
 } atomic_fns[MAX_ATOMIC_FNS];
 static unsigned nr_atomic_fns;
 
+/* SV-COMP's error function, when the program defines one: its call is the
+ * error location, whatever its body does (often nothing: "void
+ * reach_error(){}" with "ERROR: reach_error();" at the call). */
+static uintptr_t reach_error_lo, reach_error_hi;
+
+static bool is_atomic_fn(uintptr_t fn)
+{
+	for (unsigned i = 0; i < nr_atomic_fns; i++)
+		if (fn == atomic_fns[i].lo)
+			return true;
+	return false;
+}
+
+static void reach_error_hit(uintptr_t site_pc)
+{
+	rt_flush();
+	rt_x.in_reach_error = true;
+	weft_report(WEFT_KIND_REACH_ERROR, NULL,
+		    RT_CALL_SITE(site_pc, WEFT_EV_NOTE, "reach_error"), "reach_error() was called");
+}
+
+/* -finstrument-functions (tools/svcomp compiles SV-COMP tasks with it):
+ * every function's entry, including those the compiler's TSan pass leaves
+ * alone (clang skips functions with no access and no call, such as an
+ * empty reach_error). */
+void __cyg_profile_func_enter(void *fn, void *call_site);
+void __cyg_profile_func_enter(void *fn, void *call_site)
+{
+	if (__builtin_expect(reach_error_lo != 0, 0) && (uintptr_t)fn == reach_error_lo &&
+	    rt_active())
+		reach_error_hit((uintptr_t)call_site);
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && is_atomic_fn((uintptr_t)fn) && rt_active())
+		rt_atomic_enter((uintptr_t)call_site, "__VERIFIER_atomic_* function");
+}
+
+void __cyg_profile_func_exit(void *fn, void *call_site);
+void __cyg_profile_func_exit(void *fn, void *call_site)
+{
+	(void)call_site;
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && is_atomic_fn((uintptr_t)fn) &&
+	    rt_active() && rt_th[M.cur].atomic_depth)
+		rt_th[M.cur].atomic_depth--;
+}
+
 static void atomic_fns_init(void)
 {
 	for (size_t i = 0; i < rt_img.nr_syms && nr_atomic_fns < MAX_ATOMIC_FNS; i++) {
 		const struct rt_sym *s = &rt_img.syms[i];
+		if (s->func && !strcmp(s->name, "reach_error")) {
+			reach_error_lo = s->addr;
+			reach_error_hi = s->addr + (s->size ? s->size : 1);
+		}
 		if (s->func && s->size && !strncmp(s->name, "__VERIFIER_atomic_", 18) &&
 		    strcmp(s->name, "__VERIFIER_atomic_begin") && strcmp(s->name, "__VERIFIER_atomic_end")) {
 			atomic_fns[nr_atomic_fns].lo = s->addr;
@@ -388,7 +525,7 @@ static void atomic_fns_init(void)
 
 /* frames of a thread that entered an atomic function: bit d of
  * atomic_frames = frame d began an atomic section */
-static uint64_t atomic_frames[WEFT_MAX_THREADS];
+static uint64_t atomic_frames[WEFT_EXEC_MAX_THREADS];
 
 void __tsan_func_entry(void *call_pc);
 void __tsan_func_entry(void *call_pc)
@@ -399,14 +536,21 @@ void __tsan_func_entry(void *call_pc)
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
 	if (sp < rt_low_sp[M.cur] || !rt_low_sp[M.cur])
 		rt_low_sp[M.cur] = sp;
+	if (__builtin_expect(PC() - reach_error_lo < reach_error_hi - reach_error_lo, 0) &&
+	    !rt_x.in_reach_error) {
+		/* report once per call (the -finstrument-functions hook may
+		 * see it first) */
+		rt_x.in_reach_error = true;
+		reach_error_hit((uintptr_t)call_pc);
+	}
 	if (t->depth < RT_STACK_DEPTH)
 		t->stack[t->depth] = (uintptr_t)call_pc;
-	if (__builtin_expect(nr_atomic_fns != 0, 0) && t->depth < 64) {
+	if (__builtin_expect(nr_atomic_fns != 0, 0) && t->depth < 64 && !rt_img.cyg_hooks) {
 		uintptr_t self = PC();
 		for (unsigned i = 0; i < nr_atomic_fns; i++)
 			if (self - atomic_fns[i].lo < atomic_fns[i].hi - atomic_fns[i].lo) {
 				atomic_frames[M.cur] |= 1ull << t->depth;
-				t->atomic_depth++;
+				rt_atomic_enter((uintptr_t)call_pc, "__VERIFIER_atomic_* function");
 				break;
 			}
 	}
@@ -437,7 +581,7 @@ static void report_stack(int tid, char *buf, size_t n)
 	size_t k = 0;
 
 	buf[0] = 0;
-	if (!rt_lim || tid < 0 || tid >= WEFT_MAX_THREADS)
+	if (!rt_lim || tid < 0 || tid >= WEFT_EXEC_MAX_THREADS)
 		return;
 	const struct rt_thread *t = &rt_th[tid];
 	unsigned d = t->depth < RT_STACK_DEPTH ? t->depth : RT_STACK_DEPTH;
@@ -463,6 +607,25 @@ static void report_stack(int tid, char *buf, size_t n)
 			break;
 		}
 	}
+}
+
+/* An atomic section (SV-COMP: __VERIFIER_atomic_begin/_end and the
+ * __VERIFIER_atomic_* functions) is one transition: its scheduling point is
+ * taken where it begins (another thread may run just before it), none
+ * inside (in_section()). */
+void rt_atomic_enter(uintptr_t pc, const char *what)
+{
+	struct rt_thread *t = &rt_th[M.cur];
+
+	rt_flush();
+	if (t->atomic_depth++)
+		return;
+	const struct weft_site *s = RT_CALL_SITE(pc, WEFT_EV_NOTE, what);
+	t->atomic_depth = 0;
+	sched_point(s);
+	t->atomic_depth = 1;
+	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, 0, 0, s);
+	weft_sched_step(WEFT_DEP_NONE, WEFT_NO_LOC, 0, 0, s);
 }
 
 void rt_tsan_thread_reset(unsigned tid);

@@ -4,7 +4,7 @@
  *   base:  the machine's core area (one page)
  *          a guard page
  *          heap arena (rt_heap.c)     WEFT_HEAP_MIB MiB, default 2
- *          thread stacks              WEFT_MAX_THREADS fibers, WEFT_STACK_KIB
+ *          thread stacks              WEFT_EXEC_MAX_THREADS fibers, WEFT_STACK_KIB
  *                                     each (the machine's, 256 KiB by
  *                                     default), each above a guard page
  *          a guard page
@@ -74,7 +74,7 @@ int rt_world_map(void)
 	size_t stride = (stack + pg - 1) / pg * pg + pg;   /* a guard page and the stack */
 
 	rt_w.heap_bytes = env_size("WEFT_HEAP_MIB", 1u << 20, 2u << 20, 1u << 20, 1024u << 20);
-	rt_w.stack_bytes = stride * WEFT_MAX_THREADS;
+	rt_w.stack_bytes = stride * WEFT_EXEC_MAX_THREADS;
 	size_t core = (weft_core_area_size() + pg - 1) / pg * pg;
 	size_t len = core + pg + rt_w.heap_bytes + rt_w.stack_bytes;
 	uintptr_t image = rt_img.lo & ~(uintptr_t)(pg - 1);

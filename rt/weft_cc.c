@@ -38,7 +38,10 @@
 #endif
 
 static const char *const common_cflags[] = {
-	"-fsanitize=thread", "-g", "-fno-omit-frame-pointer", NULL,
+	"-fsanitize=thread", "-g", "-fno-omit-frame-pointer",
+	/* a call per basic block: the runtime bounds loops that never reach
+	 * a scheduling point (rt_start.c) */
+	"-fsanitize-coverage=trace-pc", NULL,
 };
 static const char *const clang_cflags[] = {
 	"-mllvm", "-tsan-distinguish-volatile=1",

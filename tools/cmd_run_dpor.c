@@ -42,6 +42,10 @@ struct run {
 	bool cut_by_other;           /* an execution ended in a kind not asked for */
 	bool fallback;               /* por_auto and contexts were active (bug is
 					set too, to stop every loop) */
+	bool infeasible;             /* an execution ended in weft_sched_infeasible()
+					with other threads left (source/optimal) */
+	bool to_sleep;               /* ... and por_auto: search again with sleep
+					sets alone (bug is set too) */
 	struct weft_exec_result r;
 	struct weft_exec_result last;  /* the last execution run (clean runs) */
 	bool ran;
@@ -152,6 +156,17 @@ static void search(struct run *R, unsigned bound)
 			R->found_at = R->execs + n;
 			break;
 		}
+		if (R->r.infeasible && a->por >= WEFT_POR_SOURCE) {
+			/* the step that could not go on read what later events
+			 * of the others may change: races never seen, so the
+			 * reduction's alternatives are not enough; sleep sets
+			 * alone explore every thread at every state */
+			if (a->por_auto) {
+				R->to_sleep = R->bug = true;
+				break;
+			}
+			R->infeasible = true;
+		}
 		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
 				    weft_fair_restricted() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
@@ -183,7 +198,7 @@ static void search(struct run *R, unsigned bound)
 	weft_dpor_get_stats(R->d, &st);
 	L->execs = st.executions;
 	L->redundant = st.redundant;
-	L->complete = !R->bug && !R->cut_by_other && weft_dpor_complete(R->d);
+	L->complete = !R->bug && !R->cut_by_other && !R->infeasible && weft_dpor_complete(R->d);
 	L->secs = now() - t0;
 	R->execs += st.executions;
 	R->states += st.states;
@@ -196,6 +211,10 @@ static void search(struct run *R, unsigned bound)
 			R->why = R->cut_by_other
 				? "an execution ended at a report of a kind not asked for (--kind) "
 				  "before every thread finished: what followed was not explored"
+				: R->infeasible
+				? "an execution could not go on (__VERIFIER_assume(0)) while other "
+				  "threads were not done: what it read, their later events may "
+				  "change, races the reduction never saw (--por sleep covers it)"
 				: weft_dpor_why_incomplete(R->d);
 	}
 }
@@ -331,6 +350,11 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	weft_dpor_free(R.d);
 	if (R.fallback)
 		return WEFT_CLI_DPOR_FALLBACK;
+	if (R.to_sleep) {
+		struct weft_cli_dpor_args s = *a;
+		s.por = WEFT_POR_SLEEP;
+		return weft_cli_run_dpor(&s);
+	}
 
 	/* The finding, or when clean the last execution, re-run from its
 	 * recorded workload and decisions with full recording: determinism,

@@ -795,6 +795,9 @@ struct weft_exec_result {
 	 * run (every report but a deadlock, a lost wake-up or an audit at
 	 * quiescence): what would have followed was never explored. */
 	bool cut_short;
+	/* Clean, but ended by weft_sched_infeasible() (an instrumented
+	 * program's __VERIFIER_assume(0)) while another thread was not done. */
+	bool infeasible;
 	uint64_t continued_kinds;    /* 1 << kind of each warning gone past */
 };
 

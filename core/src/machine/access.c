@@ -96,6 +96,12 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	return old;
 }
 
+uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       uint64_t *newv)
+{
+	return do_op(addr, size, aop, a, b, newv);
+}
+
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {

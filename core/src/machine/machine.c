@@ -917,6 +917,16 @@ out:
 	weft_sched_exit();
 }
 
+void weft_sched_infeasible(void)
+{
+	if (!M.in_exec || M.cur < 0)
+		return;
+	for (unsigned t = 0; t < M.nr_threads; t++)
+		if ((int)t != M.cur && M.th[t].state != T_DONE)
+			M.infeasible = true;
+	weft_sched_exit();
+}
+
 void weft_sched_exit(void)
 {
 	int prev = M.cur;
@@ -1262,6 +1272,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.hash = 0x5745465400000001ull; /* "WEFT" */
 	M.next_flags = 0;
 	M.aborted = false;
+	M.infeasible = false;
 	M.abort_tid = -1;
 	M.stack_overflow = false;
 	M.nr_ev = M.nr_dec = M.nr_sh = 0;
@@ -1382,6 +1393,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	r->switches = M.switches;
 	r->preemptions = M.preemptions;
 	r->trace_hash = M.hashing ? M.hash ^ (uint64_t)r->kind << 56 : 0;
+	r->infeasible = M.infeasible && r->kind == WEFT_KIND_NONE;
 	r->cut_short = M.aborted && r->kind != WEFT_KIND_DEADLOCK &&
 		       r->kind != WEFT_KIND_LOST_WAKEUP;
 	r->nr_wl_bytes = (uint32_t)M.wl_len;

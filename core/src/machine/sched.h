@@ -217,6 +217,7 @@ struct weft_machine {
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
+	bool infeasible;      /* weft_sched_infeasible() with a thread left */
 	bool running;         /* inside weft_execute(): setup, threads, audits */
 	/* A family that follows the values of some words (sleep.c: a bit
 	 * lock's holder is known until any store clears its bit, not only
@@ -540,6 +541,13 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
  * other threads as a report does. From a model thread it does not return;
  * from the host it does nothing. */
 void weft_sched_exit(void);
+/* The execution cannot go on (an instrumented program's
+ * __VERIFIER_assume(0)): it ends here as weft_sched_exit() ends it; with
+ * another thread not done, its result says infeasible: what this step read
+ * may be changed by events of the others that never ran, so partial-order
+ * reduction, which reverses only the races it saw, cannot certify past it
+ * (exploring every thread at every state can). */
+void weft_sched_infeasible(void);
 
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
@@ -559,6 +567,12 @@ bool weft_sched_wake_thread(unsigned tid);
 bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* access.c: weft_access()'s operation on memory alone (no point, no trace,
+ * no shadow): for a transition of several accesses, an instrumented
+ * program's atomic section (rt/). Returns the old value, *newv the new. */
+uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+		       uint64_t *newv);
 
 /* ---------------------------------------------------------- the shadow */
 
