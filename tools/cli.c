@@ -56,8 +56,8 @@ int cmd_list(int argc, char **argv)
 			if (sc->memory)
 				snprintf(mem, sizeof(mem), ", --memory %s",
 					 weft_memory_name((enum weft_memory_model)sc->memory));
-			printf("%s  (%u CPUs%s) %s\n    source: %s\n", sc->name, sc->nr_cpus, mem,
-			       sc->summary, sc->source);
+			printf("%s  (%u CPU%s%s) %s\n    source: %s\n", sc->name, sc->nr_cpus,
+			       sc->nr_cpus == 1 ? "" : "s", mem, sc->summary, sc->source);
 		}
 		for (unsigned v = 0; v < sc->nr_variants; v++) {
 			const struct weft_variant *va = &sc->variants[v];
