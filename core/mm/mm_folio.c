@@ -80,7 +80,7 @@ int weft_folio_ref_count(struct weft_mm *mm, struct weft_page *folio)
 void weft_folio_ref_add(struct weft_mm *mm, struct weft_page *folio, int nr)
 {
 	atomic_add(nr, &folio->count);
-	if (weft_peek(folio->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(folio->state) != WEFT_PAGE_ALLOCATED)
 		uaf_free_folio(mm, folio, "folio_ref_add");
 }
 
@@ -93,7 +93,7 @@ bool weft_folio_ref_sub_and_test(struct weft_mm *mm, struct weft_page *folio, in
 {
 	int now = atomic_sub_return(nr, &folio->count) + bias(mm);
 
-	if (weft_peek(folio->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(folio->state) != WEFT_PAGE_ALLOCATED)
 		uaf_free_folio(mm, folio, "folio_ref_sub");
 	else if (now < 0)
 		weft_report(WEFT_KIND_REFCOUNT_UNDERFLOW, &folio->count,
@@ -128,7 +128,7 @@ void weft_folio_get(struct weft_mm *mm, struct weft_page *folio)
 {
 	int old = atomic_inc_return(&folio->count) - 1 + bias(mm);
 
-	if (weft_peek(folio->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(folio->state) != WEFT_PAGE_ALLOCATED)
 		uaf_free_folio(mm, folio, "folio_get");
 	else if (old <= 0)
 		weft_report(WEFT_KIND_INC_FROM_ZERO, &folio->count,

@@ -277,7 +277,7 @@ void weft_get_page(struct weft_mm *mm, struct weft_page *p)
 				     "atomic_inc_return(&p->count)", WEFT_SITE_RELAXED) +
 		  bias(mm);
 
-	if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(p->state) != WEFT_PAGE_ALLOCATED)
 		uaf_on_free_page(mm, p, "get_page");
 	else if (old <= 0)
 		weft_report(WEFT_KIND_INC_FROM_ZERO, &p->count,
@@ -288,7 +288,7 @@ void weft_get_page(struct weft_mm *mm, struct weft_page *p)
 void weft_get_page_nocheck(struct weft_mm *mm, struct weft_page *p)
 {
 	atomic_inc(&p->count);
-	if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(p->state) != WEFT_PAGE_ALLOCATED)
 		uaf_on_free_page(mm, p, "page_cache_get");
 }
 
@@ -300,13 +300,13 @@ bool weft_put_page_testzero(struct weft_mm *mm, struct weft_page *p)
 	 * last put may free the page at once: look before, while our
 	 * reference still pins it. */
 #ifdef WEFT_NATIVE
-	bool was_free = weft_peek(p->state) != WEFT_PAGE_ALLOCATED;
+	bool was_free = weft_peek_ghost(p->state) != WEFT_PAGE_ALLOCATED;
 #endif
 	int now = atomic_dec_return(&p->count) + bias(mm);
 
 	weft_mm_stat(mm, WEFT_MM_STAT_TESTZERO);
 #ifndef WEFT_NATIVE
-	bool was_free = weft_peek(p->state) != WEFT_PAGE_ALLOCATED;
+	bool was_free = weft_peek_ghost(p->state) != WEFT_PAGE_ALLOCATED;
 #endif
 	if (was_free)
 		uaf_on_free_page(mm, p, "put_page_testzero");
@@ -322,7 +322,7 @@ void weft_put_page_nofree(struct weft_mm *mm, struct weft_page *p)
 {
 	int now = atomic_dec_return(&p->count) + bias(mm);
 
-	if (weft_peek(p->state) != WEFT_PAGE_ALLOCATED)
+	if (weft_peek_ghost(p->state) != WEFT_PAGE_ALLOCATED)
 		uaf_on_free_page(mm, p, "put_page_nofree");
 	else if (now <= 0)
 		weft_report(WEFT_KIND_REFCOUNT_UNDERFLOW, &p->count,

@@ -167,6 +167,19 @@ uint64_t weft_peek_weak(const void *addr, unsigned size);
 							   WEFT_CALLER("weft_peek(" #x ")")), \
 				   __ATOMIC_RELAXED))
 
+/* weft_peek() for a detector's ghost state (the kit's page allocator
+ * state): the newest value of x, whichever CPU's buffer holds it under a
+ * weak memory model; the same as weft_peek() under sc. */
+uint64_t weft_peek_newest(const void *addr, unsigned size);
+#define weft_peek_ghost(x)                                                      \
+	(__builtin_expect(weft_mem_weak, 0)                                     \
+		 ? (__typeof__(x))(uintptr_t)weft_peek_newest(                  \
+			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek(" #x ")")), \
+			   sizeof(x))                                           \
+		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
+							   WEFT_CALLER("weft_peek(" #x ")")), \
+				   __ATOMIC_RELAXED))
+
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */
 void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,

@@ -92,6 +92,7 @@ static inline uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint
 	return weft_native_access(addr, size, aop, a, b);
 }
 #define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define weft_peek_ghost(x) weft_peek(x)
 
 static inline void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 {

@@ -448,6 +448,33 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
 	}
 }
 
+/* The newest value of a location: a store of the same size still in a
+ * CPU's buffer (the one executed last), else memory. For the kit's checks
+ * of its ghost state (a page's allocator state), which a detector reads as
+ * the machine knows it, never as one CPU may see it: under lkmm another
+ * CPU's allocation may sit in its buffer while the page's count, stored
+ * after it, is already visible. */
+uint64_t weft_peek_newest(const void *addr, unsigned size)
+{
+	const struct sb_entry *best = NULL;
+
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
+		for (unsigned i = 0; i < mem.sb[c].n; i++) {
+			const struct sb_entry *e = &mem.sb[c].e[i];
+			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr &&
+			    e->size == size && (!best || e->step >= best->step))
+				best = e;
+		}
+	if (best)
+		return best->val;
+	switch (size) {
+	case 1: return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
+	case 2: return __atomic_load_n((const uint16_t *)addr, __ATOMIC_RELAXED);
+	case 4: return __atomic_load_n((const uint32_t *)addr, __ATOMIC_RELAXED);
+	default: return __atomic_load_n((const uint64_t *)addr, __ATOMIC_RELAXED);
+	}
+}
+
 /* -------------------------------------------------------------- names */
 
 static const char *const model_names[WEFT_MEM__COUNT] = { "sc", "tso", "lkmm" };
