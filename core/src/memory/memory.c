@@ -440,12 +440,7 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
 				break;   /* a part of it: memory (a check, never a choice) */
 		}
 	}
-	switch (size) {
-	case 1: return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
-	case 2: return __atomic_load_n((const uint16_t *)addr, __ATOMIC_RELAXED);
-	case 4: return __atomic_load_n((const uint32_t *)addr, __ATOMIC_RELAXED);
-	default: return __atomic_load_n((const uint64_t *)addr, __ATOMIC_RELAXED);
-	}
+	return mem_read(addr, size);
 }
 
 /* The newest value of a location: a store of the same size still in a
@@ -456,23 +451,9 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
  * after it, is already visible. */
 uint64_t weft_peek_newest(const void *addr, unsigned size)
 {
-	const struct sb_entry *best = NULL;
+	const struct sb_entry *e = sb_newest_store(addr, size);
 
-	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
-		for (unsigned i = 0; i < mem.sb[c].n; i++) {
-			const struct sb_entry *e = &mem.sb[c].e[i];
-			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr &&
-			    e->size == size && (!best || e->step >= best->step))
-				best = e;
-		}
-	if (best)
-		return best->val;
-	switch (size) {
-	case 1: return __atomic_load_n((const uint8_t *)addr, __ATOMIC_RELAXED);
-	case 2: return __atomic_load_n((const uint16_t *)addr, __ATOMIC_RELAXED);
-	case 4: return __atomic_load_n((const uint32_t *)addr, __ATOMIC_RELAXED);
-	default: return __atomic_load_n((const uint64_t *)addr, __ATOMIC_RELAXED);
-	}
+	return e ? e->val : mem_read(addr, size);
 }
 
 /* -------------------------------------------------------------- names */

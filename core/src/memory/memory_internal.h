@@ -129,6 +129,9 @@ void sb_flush_loc(unsigned cpu, const uint8_t *addr, unsigned size);
 void sb_flush_before(unsigned cpu, uint32_t after);
 void sb_flush_due(void);
 bool sb_observe_lock(const void *lock);
+/* The store to addr still in any CPU's buffer that executed last (of this
+ * size; 0: any size), or NULL. */
+const struct sb_entry *sb_newest_store(const void *addr, unsigned size);
 
 /* ------------------------------------------------------------ history.c */
 

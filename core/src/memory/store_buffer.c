@@ -252,7 +252,7 @@ bool sb_observe_lock(const void *lock)
 	return any;
 }
 
-bool weft_mem_pending_store(const void *addr, struct weft_access *a)
+const struct sb_entry *sb_newest_store(const void *addr, unsigned size)
 {
 	const struct sb_entry *best = NULL;
 
@@ -260,9 +260,16 @@ bool weft_mem_pending_store(const void *addr, struct weft_access *a)
 		for (unsigned i = 0; i < mem.sb[c].n; i++) {
 			const struct sb_entry *e = &mem.sb[c].e[i];
 			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr &&
-			    (!best || e->step >= best->step))
+			    (!size || e->size == size) && (!best || e->step >= best->step))
 				best = e;
 		}
+	return best;
+}
+
+bool weft_mem_pending_store(const void *addr, struct weft_access *a)
+{
+	const struct sb_entry *best = sb_newest_store(addr, 0);
+
 	if (!best)
 		return false;
 	a->valid = true;
