@@ -318,6 +318,41 @@ def read_costs(build):
     return costs
 
 
+def test_outputs(build):
+    """{test: the build outputs it runs} from the tests' command lines and
+    environments; None (build everything) when it names none, or names a
+    directory that holds outputs (a bin dir, the build itself)."""
+    import json
+    shown = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
+                           capture_output=True, text=True).stdout
+    outs = subprocess.run(["ninja", "-C", build, "-t", "targets", "all"],
+                          capture_output=True, text=True).stdout
+    outputs = {l.split(":")[0] for l in outs.splitlines() if ":" in l}
+    bdir = os.path.realpath(build) + os.sep
+    res = {}
+    for t in json.loads(shown).get("tests", []):
+        words = list(t.get("command") or [])
+        for p in t.get("properties", []):
+            if p.get("name") == "ENVIRONMENT":
+                words += p.get("value") or []
+        need = set()
+        for w in words:
+            for tok in re.split(r"[\s=:]+", w):
+                if not tok.startswith(bdir):
+                    continue
+                rel = tok[len(bdir):].rstrip("/")
+                if rel in outputs:
+                    need.add(rel)
+                elif os.path.isdir(tok) and any(rel == "" or o.startswith(rel + "/")
+                                                for o in outputs):
+                    need = None     # a directory of outputs: it may run any of them
+                    break
+            if need is None:
+                break
+        res[t["name"]] = need or None
+    return res
+
+
 def group_of(name, same):
     for i, rx in enumerate(same):
         if rx.search(name):
@@ -540,6 +575,23 @@ def main(argv):
         first = set(first)
         return sorted(names, key=lambda t: (t not in first, costs.get(t, 1e9), t))
 
+    outputs = test_outputs(build) if quick else {}
+    everything = ["cmake", "--build", build, "-j", str(jobs)]
+
+    def build_cmd(m):
+        """--quick: only what the mutant's listed tests run (a fallback to
+        the suite builds everything first); a binary left from an earlier
+        mutant is never run, since every test's binaries are rebuilt
+        before it runs."""
+        if not quick:
+            return everything
+        need = set()
+        for t in list_tests(build, m.tests, m.exclude):
+            if outputs.get(t) is None:
+                return everything
+            need |= outputs[t]
+        return ["ninja", "-C", build, "-j", str(jobs)] + sorted(need)
+
     def quick_run(m):
         """--quick: the mutant's tests, last time's killers and the fastest
         first, until `need` independent tests failed; too few: the rest of
@@ -551,6 +603,8 @@ def main(argv):
                            kills.get(m.name, ()))
             print("    %s: %d of %d independent tests failed; the rest of the suite (%d tests)"
                   % (m.name, independent(failed, same), m.need, len(rest)), flush=True)
+            if run(everything, os.path.join(logs, m.name + ".build-all.log")):
+                return passed, None, len(passed) + len(failed)
             p2, f2, _ = run_until(build, rest, m.need - independent(failed, same), same,
                                   jobs, timeout, logs, m.name + ".suite")
             passed, failed = passed + p2, failed + f2
@@ -563,7 +617,7 @@ def main(argv):
         orig = apply(m, src)
         try:
             blog = os.path.join(logs, m.name + ".build.log")
-            if run(["cmake", "--build", build, "-j", str(jobs)], blog):
+            if run(build_cmd(m), blog):
                 status, caught, n, detail = "BROKEN", [], 0, "does not compile: " + blog
                 print(tail(blog, 20))
             else:
