@@ -167,6 +167,15 @@ uint64_t weft_peek_weak(const void *addr, unsigned size);
 							   WEFT_CALLER("weft_peek(" #x ")")), \
 				   __ATOMIC_RELAXED))
 
+/* Weak memory for a model that interprets a program of its own and so can
+ * execute it out of order (the litmus runner's load buffering): one more
+ * weak choice of the execution, a code in [0, ncodes) that the strategy
+ * picks (pick_delay) and a replay file records, asked only while the
+ * execution runs under memory model m; under any other model 0 without
+ * asking (a run under sc asks nothing: its trace is unchanged). Compiled
+ * C cannot use it: a load of C code is satisfied when it executes. */
+uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes);
+
 /* weft_peek() for a detector's ghost state (the kit's page allocator
  * state): the newest value of x, whichever CPU's buffer holds it under a
  * weak memory model; the same as weft_peek() under sc. */

@@ -443,6 +443,13 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
 	return mem_read(addr, size);
 }
 
+uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes)
+{
+	if (!weft_mem_weak || mem.model != m || M.cur < 0 || ncodes < 2)
+		return 0;
+	return ask(ncodes);
+}
+
 /* The newest value of a location: a store of the same size still in a
  * CPU's buffer (the one executed last), else memory. For the kit's checks
  * of its ghost state (a page's allocator state), which a detector reads as
