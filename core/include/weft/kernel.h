@@ -157,6 +157,14 @@ static inline const void *weft_peek_ptr(const void *p, size_t size, const struct
 	return weft_peek_at(p, size, c);
 }
 extern bool weft_mem_weak;
+/* Whether a store of the execution under way may become visible to other
+ * CPUs after later accesses of its own (--memory tso or lkmm; always in a
+ * native run, on real CPUs): for an oracle whose "before" is the machine's
+ * order under sc only. */
+static inline bool weft_memory_is_weak(void)
+{
+	return weft_mem_weak;
+}
 uint64_t weft_peek_weak(const void *addr, unsigned size);
 #define weft_peek(x)                                                            \
 	(__builtin_expect(weft_mem_weak, 0)                                     \
