@@ -190,13 +190,13 @@ void weft_mem_unlock(const void *lock, const struct weft_site *s)
 	sb_push(cpu, &e);
 }
 
-void weft_mem_observe_lock(const void *lock)
+void weft_mem_observe_lock(const void *lock, bool acquire)
 {
 	unsigned cpu = cur_cpu();
 
 	if (mem.nr_unlocks)
 		sb_observe_lock(lock);
-	if (!lkmm())
+	if (!lkmm() || !acquire)
 		return;
 	/* an unlock then a lock on one CPU is a full barrier (the LKMM's
 	 * po-unlock-lock-po): this CPU's unlock still buffered drains */
