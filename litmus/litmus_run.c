@@ -191,9 +191,13 @@ static int64_t eval(void *world, unsigned tid, uint32_t k)
 
 static uint8_t hoisted[WEFT_LITMUS_MAX_PROCS][WEFT_LITMUS_MAX_NODES / 8];
 
+static bool any_hoisted;   /* a bit of hoisted[] is set */
+
 static void lb_reset(void)
 {
-	memset(hoisted, 0, sizeof(hoisted));
+	if (any_hoisted)
+		memset(hoisted, 0, sizeof(hoisted));
+	any_hoisted = false;
 }
 
 static bool is_hoisted(unsigned tid, uint32_t k)
@@ -346,6 +350,7 @@ static void load_buffering(void *world, unsigned tid, uint32_t k)
 			return;
 		uint32_t j = cand[code - 1];
 		hoisted[tid][j / 8] |= (uint8_t)(1u << (j % 8));
+		any_hoisted = true;
 		store_stmt(world, tid, &T->n[j]);
 	}
 }
