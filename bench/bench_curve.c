@@ -107,6 +107,19 @@ void bench_section_scaling(void)
 		}
 		fprintf(md, "\n");
 	}
+	/* the reasons a dpor search stopped short, once each */
+	for (const struct jnode *r = rows->kid; r; r = r->next) {
+		const char *note = bench_jstr(r, "note");
+		bool first = true;
+		if (!note || !note[0] || !strcmp(note, "cap"))
+			continue;
+		for (const struct jnode *q = rows->kid; q != r; q = q->next)
+			if (bench_jstr(q, "note") && !strcmp(bench_jstr(q, "note"), note))
+				first = false;
+		if (first)
+			fprintf(md, "\n\"incomplete\" (%s, %s): %s\n", bench_jstr(r, "workload"),
+				bench_jstr(r, "searcher"), note);
+	}
 	fprintf(md, "\n");
 	bench_jfree(n);
 	bench_child_free(&c);

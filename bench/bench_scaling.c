@@ -330,6 +330,21 @@ static double median(double *v, unsigned n)
 
 static bool first_row = true;
 
+/* s as a JSON string: quotes, backslashes and control bytes escaped. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
 /* One cell: every seed of searcher s on c; one JSON object. */
 static void cell(const char *workload, unsigned threads, double steps_per_thread,
 		 const struct row_cfg *c, enum searcher s, unsigned seeds)
@@ -361,9 +376,11 @@ static void cell(const char *workload, unsigned threads, double steps_per_thread
 	else
 		printf("\"median_executions\": null, ");
 	printf("\"steps\": %.0f, \"seconds\": %.4f, \"ns_per_step\": %.2f, \"cap_executions\": "
-	       "%" PRIu64 ", \"cap_steps\": %" PRIu64 ", \"note\": \"%s\"}",
+	       "%" PRIu64 ", \"cap_steps\": %" PRIu64 ", \"note\": ",
 	       all_steps, all_secs, all_steps > 0 ? all_secs * 1e9 / all_steps : -1.0,
-	       c->cap_execs, c->cap_steps, why ? why : "");
+	       c->cap_execs, c->cap_steps);
+	json_str(why ? why : "");
+	putchar('}');
 	fflush(stdout);
 }
 
