@@ -139,7 +139,8 @@ struct row_cfg {
 static struct weft_run_opts run_opts(const struct row_cfg *c, bool hash)
 {
 	struct weft_run_opts o = { .sc = c->sc, .variant = c->vi, .lock = c->sc->default_lock,
-				   .no_trace_hash = !hash, .checks = WEFT_CHECKS_DEFAULT };
+				   .no_trace_hash = !hash, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)c->sc->memory };
 	return o;
 }
 
