@@ -954,6 +954,22 @@ const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */
 size_t weft_last_ring(struct weft_event *out, size_t cap);
 
+/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
+enum weft_fence_kind {
+	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
+	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
+	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
+	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
+	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
+	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
+};
+
+struct weft_spinlock {
+	uint32_t locked;   /* 1 + owner thread, 0 if free */
+	uint32_t next;     /* ticket dispenser */
+	uint32_t serving;  /* ticket being served */
+};
+
 #ifdef __cplusplus
 }
 #endif
