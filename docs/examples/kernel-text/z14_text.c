@@ -6,24 +6,25 @@
  * barriers (z14-text-no-barriers.patch). The kernel text comes from the
  * tree by weft_add_kernel_model(); this is the harness.
  *
- * Two tasks, on CPUs 1 and 2 (main is CPU 0), each put a new folio in its
- * CPU's lru_add batch (folio_add_lru(), as do_anonymous_page() does) and
- * then need every batch drained (lru_add_drain_all(), as move_pages()'
- * migrate_prep() does before isolating the folio). The contract the
- * caller relies on: a folio batched before the call is on the LRU when it
- * returns. Without the barriers, store buffering breaks it: a task's
- * batch count is still in its CPU's store buffer when the other task,
+ * Thread "fault" (CPU 1; main is CPU 0) puts a new folio in its CPU's
+ * lru_add batch (folio_add_lru(), as do_anonymous_page() does) and then
+ * needs every batch drained (lru_add_drain_all(), as move_pages()'
+ * migrate_prep() does before isolating the folio); thread "drain" (CPU 2)
+ * is another caller of lru_add_drain_all() (compaction, offlining). The
+ * contract the caller relies on: a folio batched before the call is on
+ * the LRU when it returns. Without the barriers, store buffering breaks
+ * it: the batch count is still in CPU 1's store buffer when the drainer,
  * having bumped lru_drain_gen, reads it as 0 and queues no work there;
- * the first task read the old generation, waits for the mutex, sees the
- * new one and returns, "drained by the other". Only weak memory shows it
- * (SB is allowed on x86-TSO too); under --memory sc both are silent.
+ * "fault" read the old generation, waits for the mutex, sees the new one
+ * and returns, "drained by the other". Only weak memory shows it (SB is
+ * allowed on x86-TSO too); under --memory sc both variants are silent.
  */
 #define WEFT_LINUX_NR_CPUS 3
 #include <weft/linux/mm_compat.h>
 
 #include "ktext_swap.c"
 
-#define NR 2
+#define NR 1
 
 static struct folio folios[NR];
 static int anon_vma;
@@ -56,7 +57,7 @@ static int batch_cpu(struct folio *f)
 	return -1;
 }
 
-static void *task(void *arg)
+static void *fault(void *arg)
 {
 	struct folio *folio = arg;
 
@@ -76,7 +77,14 @@ static void *task(void *arg)
 	return NULL;
 }
 
-/* At quiescence: both folios on the LRU lists exactly when PG_lru, the
+static void *drain(void *arg)
+{
+	(void)arg;
+	lru_add_drain_all();
+	return NULL;
+}
+
+/* At quiescence: the folio on the LRU lists exactly when PG_lru, the
  * batches' references dropped (only the task's is left). */
 static void audit(void)
 {
@@ -90,12 +98,12 @@ static void audit(void)
 
 int main(void)
 {
-	pthread_t t[NR];
+	pthread_t t[2];
 
 	setup();
-	for (int i = 0; i < NR; i++)
-		pthread_create(&t[i], NULL, task, &folios[i]);
-	for (int i = 0; i < NR; i++)
+	pthread_create(&t[0], NULL, fault, &folios[0]);
+	pthread_create(&t[1], NULL, drain, NULL);
+	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
 	audit();
 	return 0;
