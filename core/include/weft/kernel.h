@@ -41,21 +41,8 @@ enum weft_aop {
 	WEFT_A_NAND,       /* a: mask; returns old, stores ~(old & a) (__atomic_fetch_nand) */
 };
 
-/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
-enum weft_fence_kind {
-	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
-	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
-	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
-	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
-	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
-	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
-};
-
-struct weft_spinlock {
-	uint32_t locked;   /* 1 + owner thread, 0 if free */
-	uint32_t next;     /* ticket dispenser */
-	uint32_t serving;  /* ticket being served */
-};
+/* enum weft_fence_kind and struct weft_spinlock: <weft/weft.h> (the kernel
+ * compatibility headers use them without this header's kernel names) */
 
 struct weft_list_head {
 	struct weft_list_head *next, *prev;
