@@ -169,7 +169,7 @@ static const char *site_name(uint32_t id, char *buf, size_t n)
 	else if (!id)
 		snprintf(buf, n, "(a free switch: block, end or start)");
 	else if (s)
-		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_basename(s),
+		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_file(s),
 			 s->line);
 	else
 		snprintf(buf, n, "site %08x (not in this build)", id);

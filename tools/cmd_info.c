@@ -208,7 +208,7 @@ int cmd_info(int argc, char **argv)
 				printf(" (T%u on CPU%u)", rf.other.tid, rf.other.cpu);
 			if (s)
 				printf(", %s in %s() at %s:%u", s->what, s->func,
-				       weft_site_basename(s), s->line);
+				       weft_site_file(s), s->line);
 			printf("\n");
 		}
 		char b1[48], b2[48], b3[48], b4[48];

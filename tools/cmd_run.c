@@ -658,6 +658,10 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
+		if (memory == WEFT_MEM_LKMM)
+			printf("weak memory: lkmm for compiled models is stronger than the LKMM: no "
+			       "load buffering, multicopy-atomic propagation only "
+			       "(docs/memory-model.md)\n");
 		if (nr_other) {
 			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)

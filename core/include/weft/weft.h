@@ -175,6 +175,12 @@ struct weft_site {
 #define WEFT_SITE(ev_, what_) WEFT_SITE_F(ev_, what_, 0u)
 
 const char *weft_site_basename(const struct weft_site *s);
+/* The file as reports and diagrams name it: the basename, except for a
+ * kernel tree's file that weft-kextract wrote (under a directory
+ * WEFT_KTREE_DIR), named by its path in the tree ("mm/swapfile.c"). For
+ * humans only: ids hash the basename. */
+#define WEFT_KTREE_DIR "/weft-ktree/"
+const char *weft_site_file(const struct weft_site *s);
 
 /*
  * Where model code called a helper whose events are traced at the helper's
@@ -196,6 +202,7 @@ struct weft_caller {
 #define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
+const char *weft_caller_file(const struct weft_caller *c);   /* as weft_site_file() */
 
 /* How reports and diagrams print a traced value: by the type of the field
  * that holds it, as far as the operation and the field's name tell it (a
@@ -967,6 +974,22 @@ size_t weft_name_object_len(const char *name);
 const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */
 size_t weft_last_ring(struct weft_event *out, size_t cap);
+
+/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
+enum weft_fence_kind {
+	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
+	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
+	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
+	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
+	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
+	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
+};
+
+struct weft_spinlock {
+	uint32_t locked;   /* 1 + owner thread, 0 if free */
+	uint32_t next;     /* ticket dispenser */
+	uint32_t serving;  /* ticket being served */
+};
 
 #ifdef __cplusplus
 }

@@ -205,7 +205,7 @@ size_t weft_fair_describe(char *buf, size_t n)
 				weft_describe_loc(M.sc, t->spin_loc, obj, sizeof(obj));
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u spins%s%s at %s:%u",
 					      k ? "; " : "", i, obj[0] ? " on " : "", obj,
-					      weft_site_basename(t->spin_site), t->spin_site->line);
+					      weft_site_file(t->spin_site), t->spin_site->line);
 		} else if (M.excluded >> i & 1) {
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u waits for CPU%u, held by "
 					      "another context", k ? "; " : "", i, M.cpu_of[i]);
@@ -217,7 +217,7 @@ size_t weft_fair_describe(char *buf, size_t n)
 				weft_describe_loc(M.sc, loc, obj, sizeof(obj));
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u at %s%s%s:%u", k ? "; " : "", i,
 					      obj, obj[0] ? " at " : "",
-					      weft_site_basename(t->last_site), t->last_site->line);
+					      weft_site_file(t->last_site), t->last_site->line);
 		} else {
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u runnable", k ? "; " : "", i);
 		}
