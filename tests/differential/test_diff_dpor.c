@@ -178,15 +178,10 @@ static void dp_thread(void *w, unsigned t)
 	}
 }
 
-static const char *const dp_opnames[] = { "nop" };
-static const struct weft_variant dp_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario dpsc = {
 	.name = "diff-dpor", .summary = "differential: dpor on multi-record steps",
-	.source = "test", .nr_cpus = 8, .nr_threads = 2, .world_size = sizeof(struct world),
-	.nr_opcodes = 1, .opnames = dp_opnames, .max_ops = 1, .decision_hint = 4096,
-	.setup = dp_setup, .thread = dp_thread, .variants = dp_variants, .nr_variants = 1,
+	LS_ONE_PROGRAM, .nr_cpus = 8, .nr_threads = 2, .world_size = sizeof(struct world),
+	.setup = dp_setup, .thread = dp_thread,
 };
 
 /* ------------------------------------------------------------ final states */
