@@ -176,17 +176,7 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 
 bool weft_completion_done(struct weft_completion *x, const struct weft_site *s)
 {
-	uint32_t loc;
-
-	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
-		return false;
-	if (M.cur < 0)
-		return x->done != 0;
-	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, sizeof(*x), s);
-	weft_trace(WEFT_EV_READ, loc, x->done, x->done, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
-	return x->done != 0;
+	return weft_wl_query(x, sizeof(*x), &x->done, s);
 }
 
 /* -------------------------------------------------------------- wait queues */
@@ -365,17 +355,7 @@ void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const 
 
 bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_site *s)
 {
-	uint32_t loc;
-
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
-		return false;
-	if (M.cur < 0)
-		return wq->nr_queued != 0;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	weft_trace(WEFT_EV_READ, loc, wq->nr_queued, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*wq), 0, s);
-	return wq->nr_queued != 0;
+	return weft_wl_query(wq, sizeof(*wq), &wq->nr_queued, s);
 }
 
 /* ------------------------------------------------------ condition variables */
