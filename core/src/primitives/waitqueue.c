@@ -333,24 +333,33 @@ static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, 
 	return mask;
 }
 
-void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
+/* A wake-up of obj's wait queue wq (wake_up(), a condition's signal or
+ * broadcast): one RELEASE step on obj that wakes the waiters wq_wake()
+ * picks; nothing in the host context (nobody sleeps there). */
+static void wq_wake_up(void *obj, uint32_t size, struct weft_wait_queue_head *wq,
+		       unsigned nr_exclusive, const struct weft_site *s)
 {
 	uint32_t loc;
 	uint64_t mask;
 	unsigned n;
 
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (M.cur < 0) {
+		in_world(obj, size, s);
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	weft_tsan_release(wq);
+	}
+	sched_point_at(s, obj, size, NULL);
+	loc = obj_loc(obj, size, s);
+	weft_tsan_release(obj);
 	mask = wq_wake(wq, nr_exclusive, &n);
 	wq->wakes++;
-	weft_wl_trace_wake(wq, mask, n, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*wq), 0, s);
+	weft_wl_trace_wake(obj, mask, n, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, size, 0, s);
 	obj_written(loc, s);
+}
+
+void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
+{
+	wq_wake_up(wq, sizeof(*wq), wq, nr_exclusive, s);
 }
 
 bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_site *s)
@@ -437,22 +446,7 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 
 void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s)
 {
-	uint32_t loc;
-	uint64_t mask;
-	unsigned n;
-
-	if (M.cur < 0 && !in_world(c, sizeof(*c), s))
-		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, c, sizeof(*c), NULL);
-	loc = obj_loc(c, sizeof(*c), s);
-	weft_tsan_release(c);
-	mask = wq_wake(&c->wq, all ? 0 : 1, &n);
-	c->wq.wakes++;
-	weft_wl_trace_wake(c, mask, n, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*c), 0, s);
-	obj_written(loc, s);
+	wq_wake_up(c, sizeof(*c), &c->wq, all ? 0 : 1, s);
 }
 
 /* --------------------------------------------------------- bit locks, waits */
