@@ -74,6 +74,21 @@ static uint64_t final_hash(const struct weft_scenario *sc)
 	return final_extra ? (h ^ final_extra()) * 1099511628211ull : h;
 }
 
+/* One execution of a search: counted, its final state added to s (if
+ * any); false at a bug (the search stops there). */
+static bool counted(struct outcome *out, const struct weft_exec_result *r,
+		    const struct weft_scenario *sc, struct hash_set *s)
+{
+	out->execs++;
+	if (r->kind != WEFT_KIND_NONE) {
+		out->bug = true;
+		return false;
+	}
+	if (s)
+		hash_set_add(s, final_hash(sc));
+	return true;
+}
+
 static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned bound,
 			      const uint8_t *wl, size_t wl_len, struct hash_set *s)
 {
@@ -83,15 +98,9 @@ static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsig
 	struct outcome out = { 0 };
 
 	weft_dfs_init(&dfs, sc, bound, wl, wl_len);
-	while (out.execs < CAP && weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0) {
-		out.execs++;
-		if (r.kind != WEFT_KIND_NONE) {
-			out.bug = true;
-			break;
-		}
-		if (s)
-			hash_set_add(s, final_hash(sc));
-	}
+	while (out.execs < CAP && weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0 &&
+	       counted(&out, &r, sc, s))
+		;
 	out.complete = dfs.complete;
 	return out;
 }
@@ -108,15 +117,8 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 
 	CHECK(d && weft_dpor_reset(d, sc, m, bound, sc->default_lock, wl, wl_len) == 0, "reset");
 	weft_dpor_set_caps(d, 0, 0, CAP);
-	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0) {
-		out.execs++;
-		if (r.kind != WEFT_KIND_NONE) {
-			out.bug = true;
-			break;
-		}
-		if (s)
-			hash_set_add(s, final_hash(sc));
-	}
+	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0 && counted(&out, &r, sc, s))
+		;
 	out.complete = weft_dpor_complete(d);
 	snprintf(why, sizeof(why), "%s", weft_dpor_why_incomplete(d) ? weft_dpor_why_incomplete(d)
 								   : "");
