@@ -20,6 +20,17 @@ struct t_out {
 	struct weft_exec_result r;  /* the reporting (or last) execution */
 };
 
+/* Each case of these tests is a variant of one scenario, named "v" and
+ * numbered from 0 (the scenario's one opcode is t_ops). */
+static const char *const t_ops[] __attribute__((unused)) = { "nop" };
+static inline void t_number_variants(struct weft_variant *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		v[i].name = "v";
+		v[i].id = i;
+	}
+}
+
 /* Runs strategy ops (its state st set up) on variant of sc until the first
  * report, at most budget executions. */
 static inline struct t_out t_search(const struct weft_scenario *sc, unsigned variant,
