@@ -1,8 +1,8 @@
 /*
  * hash_set.h - a growable set of 64-bit hashes for the tests that compare
- * two searches by the final states they reach (tests/dpor,
- * tests/differential): add each execution's state hash, then ask whether
- * the other search reached it. Free .h when done.
+ * two searches by the final states or trace classes they reach (tests/dpor,
+ * tests/differential): add each execution's hash, then ask whether the
+ * other search reached it. Free .h when done.
  */
 #ifndef WEFT_TEST_HASH_SET_H
 #define WEFT_TEST_HASH_SET_H
@@ -24,10 +24,11 @@ static inline bool hash_set_has(const struct hash_set *s, uint64_t h)
 	return false;
 }
 
-static inline void hash_set_add(struct hash_set *s, uint64_t h)
+/* True if h is new to s. */
+static inline bool hash_set_add(struct hash_set *s, uint64_t h)
 {
 	if (hash_set_has(s, h))
-		return;
+		return false;
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
 		s->h = realloc(s->h, s->cap * sizeof(*s->h));
@@ -35,6 +36,7 @@ static inline void hash_set_add(struct hash_set *s, uint64_t h)
 			abort();
 	}
 	s->h[s->n++] = h;
+	return true;
 }
 
 #endif
