@@ -264,12 +264,10 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--input-hex")) {
 			NEEDV();
 			input_hex = v;
-		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown flag '%s' (%s help run)", a, cli_prog);
-		} else if (!spec) {
-			spec = a;
 		} else {
-			return cli_usage_error("run: unexpected argument '%s'", a);
+			int rc = cli_operand("run", a, &spec);
+			if (rc)
+				return rc;
 		}
 #undef NEEDV
 	}
