@@ -788,8 +788,11 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 		m->inner->end(m->inner_st, r);
 }
 
-/* Always forwarded: a wrapped strategy that wants dependence records (a
- * genome's per-thread counts) must get them through the decorator. */
+/* Forwarded: a wrapped strategy that wants dependence records (a genome's
+ * per-thread counts) must get them through the decorator. Only the table
+ * weft_metrics_ops() gives for such a strategy has it: the machine builds
+ * a record at every step for a strategy with an on_step, and random, pct
+ * and the others want none. */
 static void metrics_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_metrics *m = st;
@@ -808,4 +811,21 @@ const struct weft_strategy_ops weft_strategy_metrics = {
 	.pick_delay = metrics_delay,
 	.memory = metrics_memory,
 };
+
+/* The same without on_step, for a wrapped strategy that has none. */
+static const struct weft_strategy_ops weft_strategy_metrics_stepless = {
+	.name = "metrics",
+	.begin = metrics_begin,
+	.pick_next = metrics_pick,
+	.pick_value = metrics_value,
+	.end = metrics_end,
+	.pick_delay = metrics_delay,
+	.memory = metrics_memory,
+};
+
+const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m)
+{
+	return m->inner->on_step ? &weft_strategy_metrics : &weft_strategy_metrics_stepless;
+}
+
 
