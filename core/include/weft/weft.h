@@ -721,8 +721,16 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * locks were classed by their offset); its own bit so that replay files
  * recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 32u
-/* The scheduling rules above, which every run has whatever its detectors. */
-#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+/* The trace hash folds each event in with two independent 64x64->128-bit
+ * multiplies and one chained multiply (docs/replay-format.md, "Trace hash")
+ * instead of four chained 64-bit finalisers: a different value, about a
+ * fifth of the hash's instructions and a much shorter dependency chain per
+ * step. Not a detector, but a bit of the same word so that replay files
+ * recorded before it verify with the hash they were recorded with. */
+#define WEFT_CHECK_TRACE_HASH2 64u
+/* The scheduling rules above and the trace hash, which every run has
+ * whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU | WEFT_CHECK_TRACE_HASH2)
 #define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
 			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
 
