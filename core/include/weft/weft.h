@@ -681,6 +681,11 @@ struct weft_genome {
 	unsigned nr_ov;
 	struct weft_override ov[WEFT_MAX_ENTRIES];
 };
+/* An override's key: a scenario thread (4 bits: a scenario has at most
+ * WEFT_MAX_THREADS = 16 threads, checked where keys are decoded, genome.c)
+ * and its operation count. Threads spawned during the execution (numbers
+ * 16..63) are never steered by an override: the fuzzer reaches them only
+ * through the genome's mode. */
 #define WEFT_OV_KEY(tid, k) ((uint16_t)(((tid) & 15u) << 12 | ((k) & 0xfffu)))
 #define WEFT_OV_TID(key) ((unsigned)(key) >> 12)
 #define WEFT_OV_K(key) ((unsigned)(key) & 0xfffu)
