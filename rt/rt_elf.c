@@ -306,18 +306,32 @@ int rt_image_load(void)
 	return 0;
 }
 
-const struct rt_sym *rt_sym_at(uintptr_t addr)
+/* How many of the n entries of an array sorted by address (structs of
+ * stride bytes whose first member is their address) start at or before
+ * addr: a binary search. */
+_Static_assert(offsetof(struct rt_sym, addr) == 0 && offsetof(struct rt_line, addr) == 0,
+	       "nr_at_or_before() reads the address at the start of an entry");
+static size_t nr_at_or_before(const void *base, size_t n, size_t stride, uintptr_t addr)
 {
-	size_t lo = 0, hi = rt_img.nr_syms;
+	size_t lo = 0, hi = n;
 
-	/* the last symbol starting at or before addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (rt_img.syms[mid].addr <= addr)
+		uintptr_t a;
+		memcpy(&a, (const char *)base + mid * stride, sizeof(a));
+		if (a <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct rt_sym *rt_sym_at(uintptr_t addr)
+{
+	/* the last symbol starting at or before addr */
+	size_t lo = nr_at_or_before(rt_img.syms, rt_img.nr_syms, sizeof(*rt_img.syms), addr);
+
 	for (size_t i = lo; i-- > 0 && lo - i <= 8;) {
 		const struct rt_sym *s = &rt_img.syms[i];
 		if (addr < s->addr + (s->size ? s->size : 1))
@@ -330,15 +344,8 @@ const struct rt_sym *rt_sym_at(uintptr_t addr)
 
 bool rt_line_at(uintptr_t pc, const char **file, unsigned *line)
 {
-	size_t lo = 0, hi = rt_img.nr_lines;
+	size_t lo = nr_at_or_before(rt_img.lines, rt_img.nr_lines, sizeof(*rt_img.lines), pc);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rt_img.lines[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return false;
 	const struct rt_line *l = &rt_img.lines[lo - 1];

@@ -288,12 +288,10 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--input-hex")) {
 			NEEDV();
 			input_hex = v;
-		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown flag '%s' (%s help run)", a, cli_prog);
-		} else if (!spec) {
-			spec = a;
 		} else {
-			return cli_usage_error("run: unexpected argument '%s'", a);
+			int rc = cli_operand("run", a, &spec);
+			if (rc)
+				return rc;
 		}
 #undef NEEDV
 	}
@@ -471,7 +469,7 @@ int cmd_run(int argc, char **argv)
 	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
-		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0) {
+		if (weft_execute(&o, weft_metrics_ops(&m), &m, &r) < 0) {
 			if (ops != &weft_strategy_dfs || dfs_bound >= dfs_final_bound)
 				break;
 			weft_dfs_init(&st->d, sc, ++dfs_bound, wl, wl_len);

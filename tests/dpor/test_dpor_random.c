@@ -227,7 +227,7 @@ static void ev_string(const struct tc *t, char *buf, size_t n)
 }
 
 /* Every trace plain dfs reaches within bound; false if it is too big. */
-static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct tc_set *out)
+static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct hash_set *out)
 {
 	static struct weft_dfs dfs;
 	static struct tc tc;
@@ -243,7 +243,7 @@ static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct tc_s
 	while (weft_execute(&o, &tc_ops, &tc, &r) == 0) {
 		if (++n > PLAIN_CAP)
 			return false;
-		if (tc_set_add(out, tc.last) && debug && out->n <= 4096)
+		if (hash_set_add(out, tc.last) && debug && out->n <= 4096)
 			ev_string(&tc, dbg_plain[out->n - 1], sizeof(dbg_plain[0]));
 	}
 	return dfs.complete;
@@ -266,13 +266,13 @@ static int only_mode = -1, only_lock = -1;
 static long only_bound = -2;
 
 static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned bound,
-		       const struct tc_set *want, const struct tc_set *all)
+		       const struct hash_set *want, const struct hash_set *all)
 {
 	if ((only_mode >= 0 && (int)m != only_mode) || (only_lock >= 0 && (int)lock != only_lock) ||
 	    (only_bound != -2 && (long)(int)bound != only_bound))
 		return;
 	static struct tc tc;
-	static struct tc_set got;
+	static struct hash_set got;
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = &rp, .lock = lock };
 	struct weft_exec_result r;
@@ -291,7 +291,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 			fprintf(stderr, "    %s %016llx%s\n", weft_por_name(m),
 				(unsigned long long)tc.last, b);
 		}
-		if (!tc_set_add(&got, tc.last))
+		if (!hash_set_add(&got, tc.last))
 			dup = true;
 		if (bound != WEFT_BOUND_NONE && r.preemptions > bound)
 			over = true;
@@ -310,7 +310,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 		fail_ctx("over the bound", m, lock, bound);
 	unsigned missing = 0;
 	for (size_t i = 0; i < want->n; i++) {
-		bool miss = !tc_set_has(&got, want->h[i]);
+		bool miss = !hash_set_has(&got, want->h[i]);
 		missing += miss;
 		if (miss && debug && i < 4096)
 			fprintf(stderr, "    MISSING %016llx%s\n", (unsigned long long)want->h[i],
@@ -322,7 +322,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 			fail_ctx("missed traces", m, lock, bound);
 	}
 	for (size_t i = 0; i < got.n; i++)
-		if (all && !tc_set_has(all, got.h[i])) {
+		if (all && !hash_set_has(all, got.h[i])) {
 			CHECK(0, "a trace outside the program's traces");
 			fail_ctx("foreign trace", m, lock, bound);
 			break;
@@ -350,7 +350,7 @@ int main(void)
 	unsigned nprog = e ? (unsigned)atoi(e) : 100;
 	e = getenv("WEFT_DPOR_SEED");
 	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	static struct tc_set all, want;
+	static struct hash_set all, want;
 	unsigned tested = 0, skipped = 0;
 
 	debug = getenv("WEFT_DPOR_DEBUG") != NULL;

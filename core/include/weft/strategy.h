@@ -332,6 +332,10 @@ struct weft_metrics {
 void weft_metrics_init(struct weft_metrics *m, const struct weft_strategy_ops *inner,
 		       void *inner_st);
 extern const struct weft_strategy_ops weft_strategy_metrics;
+/* The metrics ops for m: weft_strategy_metrics, or the same without on_step
+ * when m's strategy has none (the machine then builds no dependence record
+ * per step: about 4% of a step). Use it rather than weft_strategy_metrics. */
+const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m);
 
 /*
  * Determinism check: runs the last execution a second time from its

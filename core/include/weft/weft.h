@@ -688,6 +688,11 @@ struct weft_genome {
 	unsigned nr_ov;
 	struct weft_override ov[WEFT_MAX_ENTRIES];
 };
+/* An override's key: a scenario thread (4 bits: a scenario has at most
+ * WEFT_MAX_THREADS = 16 threads, checked where keys are decoded, genome.c)
+ * and its operation count. Threads spawned during the execution (numbers
+ * 16..63) are never steered by an override: the fuzzer reaches them only
+ * through the genome's mode. */
 #define WEFT_OV_KEY(tid, k) ((uint16_t)(((tid) & 15u) << 12 | ((k) & 0xfffu)))
 #define WEFT_OV_TID(key) ((unsigned)(key) >> 12)
 #define WEFT_OV_K(key) ((unsigned)(key) & 0xfffu)
@@ -728,17 +733,25 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * locks were classed by their offset); its own bit so that replay files
  * recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 32u
+/* The trace hash folds each event in with two independent 64x64->128-bit
+ * multiplies and one chained multiply (docs/replay-format.md, "Trace hash")
+ * instead of four chained 64-bit finalisers: a different value, about a
+ * fifth of the hash's instructions and a much shorter dependency chain per
+ * step. Not a detector, but a bit of the same word so that replay files
+ * recorded before it verify with the hash they were recorded with. */
+#define WEFT_CHECK_TRACE_HASH2 64u
 /* Fair scheduling judges a write's progress by what it changed: a store
  * that puts back the value its thread replaced earlier cancels that one
  * (a flag set and cleared in each iteration of a retry loop is no
  * progress, so the loop is seen spinning); before this bit every change
  * of a value was progress, and files recorded so replay so. */
-#define WEFT_CHECK_FAIR_STATE 64u
+#define WEFT_CHECK_FAIR_STATE 128u
 /* The scheduling rules `weft run` adds for an instrumented program (rt/):
  * models keep WEFT_CHECKS_SCHED, whose traces their corpora pin. */
 #define WEFT_CHECKS_PROGRAM WEFT_CHECK_FAIR_STATE
-/* The scheduling rules above, which every run has whatever its detectors. */
-#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+/* The scheduling rules above and the trace hash, which every run has
+ * whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU | WEFT_CHECK_TRACE_HASH2)
 #define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
 			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
 

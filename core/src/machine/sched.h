@@ -162,6 +162,8 @@ struct shadow {
 	uint8_t poisoned;
 };
 
+enum { WEFT_HASH1 = 1, WEFT_HASH2 = 2 };   /* M.hashing: the trace hash's version */
+
 #define WEFT_DEFAULT_STEP_BUDGET 200000u
 #define WEFT_LONE_YIELD_LIMIT 1000u
 #define WEFT_MAX_RECORD_EVENTS (1u << 20)
@@ -218,7 +220,8 @@ struct weft_machine {
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
-	bool hashing;         /* !o->no_trace_hash */
+	uint8_t hashing;      /* 0: o->no_trace_hash, else WEFT_HASH1 or WEFT_HASH2
+				 (o->checks & WEFT_CHECK_TRACE_HASH2) */
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
@@ -414,11 +417,26 @@ void weft_record_event(const struct weft_event *e);
 static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
 			      uint64_t val, const struct weft_site *s)
 {
-	if (M.hashing) {
+	if (!M.hashing)
+		return;
+	uint64_t id = site_id(s);
+	uint64_t a = id << 32 | (uint64_t)tid << 8 | ev, b = (uint64_t)loc << 32 | M.step;
+
+	if (__builtin_expect(M.hashing == WEFT_HASH2, 1)) {
+		/* WEFT_CHECK_TRACE_HASH2: the event's digest d (two products that
+		 * do not depend on the hash so far; a's factor is never 0: bits
+		 * 16..31 of a are 0, not of the constant) enters the hash through
+		 * a step that is a bijection of the hash for a given d (an odd
+		 * multiplier, an xorshift), so no state is lost however long the
+		 * trace: only a multiply, an xor and a shift are chained. */
+		uint64_t d = weft_mum(a ^ 0xa0761d6478bd642full, b ^ 0xe7037ed1a0b428dbull) ^
+			     weft_mum(old ^ 0x8ebc6af09c88c6e3ull, val ^ 0x589965cc75374cc3ull);
+		uint64_t h = (M.hash ^ d) * 0x1d8e4e27c47d124full;
+		M.hash = h ^ h >> 29;
+	} else {
 		uint64_t h = M.hash;
-		uint64_t id = site_id(s);
-		h = weft_mix64(h ^ (id << 32 | (uint64_t)tid << 8 | ev));
-		h = weft_mix64(h ^ ((uint64_t)loc << 32 | M.step));
+		h = weft_mix64(h ^ a);
+		h = weft_mix64(h ^ b);
 		h = weft_mix64(h ^ old);
 		h = weft_mix64(h ^ val);
 		M.hash = h;

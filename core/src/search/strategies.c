@@ -35,7 +35,10 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t weft_rng_next(struct weft_rng *r)
+/* xoshiro256** (Blackman and Vigna). Inline here: the exported functions
+ * below may be interposed in a shared libweft, so the compiler calls them
+ * even from this file; the random strategy draws one number per decision. */
+static inline uint64_t rng_next(struct weft_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -49,9 +52,19 @@ uint64_t weft_rng_next(struct weft_rng *r)
 	return res;
 }
 
+static inline uint32_t rng_below(struct weft_rng *r, uint32_t n)
+{
+	return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+uint64_t weft_rng_next(struct weft_rng *r)
+{
+	return rng_next(r);
+}
+
 uint32_t weft_rng_below(struct weft_rng *r, uint32_t n)
 {
-	return (uint32_t)(((weft_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+	return rng_below(r, n);
 }
 
 static unsigned hint_of(const struct weft_scenario *sc)
@@ -272,7 +285,7 @@ static int random_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_random *r = st;
 
-	return (int)weft_nth_bit(d->runnable, weft_rng_below(&r->rng, weft_popcount64(d->runnable)));
+	return (int)weft_nth_bit(d->runnable, rng_below(&r->rng, weft_popcount64(d->runnable)));
 }
 
 static uint32_t random_value(void *st, uint32_t index, uint32_t n)
@@ -798,8 +811,11 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 		m->inner->end(m->inner_st, r);
 }
 
-/* Always forwarded: a wrapped strategy that wants dependence records (a
- * genome's per-thread counts) must get them through the decorator. */
+/* Forwarded: a wrapped strategy that wants dependence records (a genome's
+ * per-thread counts) must get them through the decorator. Only the table
+ * weft_metrics_ops() gives for such a strategy has it: the machine builds
+ * a record at every step for a strategy with an on_step, and random, pct
+ * and the others want none. */
 static void metrics_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_metrics *m = st;
@@ -818,4 +834,21 @@ const struct weft_strategy_ops weft_strategy_metrics = {
 	.pick_delay = metrics_delay,
 	.memory = metrics_memory,
 };
+
+/* The same without on_step, for a wrapped strategy that has none. */
+static const struct weft_strategy_ops weft_strategy_metrics_stepless = {
+	.name = "metrics",
+	.begin = metrics_begin,
+	.pick_next = metrics_pick,
+	.pick_value = metrics_value,
+	.end = metrics_end,
+	.pick_delay = metrics_delay,
+	.memory = metrics_memory,
+};
+
+const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m)
+{
+	return m->inner->on_step ? &weft_strategy_metrics : &weft_strategy_metrics_stepless;
+}
+
 

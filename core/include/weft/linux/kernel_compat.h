@@ -241,9 +241,22 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned bits)
 			return false;
 	return true;
 }
+/* find_next_bit() as lib/find_bit.c defines it: size if no bit from
+ * offset on is set. */
+static inline unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
+					  unsigned long offset)
+{
+	for (; offset < size; offset++)
+		if (addr[BIT_WORD(offset)] & BIT_MASK(offset))
+			return offset;
+	return size;
+}
+#define find_first_bit(addr, size) find_next_bit((addr), (size), 0)
+/* A for statement of its own (no trailing if), so an `else` after the
+ * loop body cannot bind inside the macro. */
 #define for_each_set_bit(bit, addr, size)                                       \
-	for ((bit) = 0; (bit) < (size); (bit)++)                                \
-		if ((addr)[BIT_WORD(bit)] & BIT_MASK(bit))
+	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);          \
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
 
 /* ----------------------------------------------------------- spinlock */
 /* The kit's spinlock (<weft/kernel.h>): every form disables preemption
