@@ -773,7 +773,20 @@ int pthread_spin_unlock(pthread_spinlock_t *l)
 	if (!rt_active())
 		return get_pthread_spin_unlock()(l);
 	enter();
-	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, SITE(WEFT_EV_WRITE, "pthread_spin_unlock"));
+	const struct weft_site *s = SITE(WEFT_EV_WRITE, "pthread_spin_unlock");
+	/* POSIX: undefined unless the caller holds it; the lock word names
+	 * the holder (its thread + 1, pthread_spin_lock) */
+	int holder = *(volatile int *)l;
+	if (holder != M.cur + 1) {
+		if (!holder)
+			weft_report(WEFT_KIND_BAD_UNLOCK, (void *)l, s,
+				    "T%d unlocks a pthread spinlock that is not locked", M.cur);
+		else
+			weft_report(WEFT_KIND_BAD_UNLOCK, (void *)l, s,
+				    "T%d unlocks a pthread spinlock held by T%d (spinlocks are "
+				    "released by their holder)", M.cur, holder - 1);
+	}
+	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, s);
 	weft_sched_wake_all((const void *)l);
 	return 0;
 }

@@ -740,6 +740,15 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * step. Not a detector, but a bit of the same word so that replay files
  * recorded before it verify with the hash they were recorded with. */
 #define WEFT_CHECK_TRACE_HASH2 64u
+/* Fair scheduling judges a write's progress by what it changed: a store
+ * that puts back the value its thread replaced earlier cancels that one
+ * (a flag set and cleared in each iteration of a retry loop is no
+ * progress, so the loop is seen spinning); before this bit every change
+ * of a value was progress, and files recorded so replay so. */
+#define WEFT_CHECK_FAIR_STATE 128u
+/* The scheduling rules `weft run` adds for an instrumented program (rt/):
+ * models keep WEFT_CHECKS_SCHED, whose traces their corpora pin. */
+#define WEFT_CHECKS_PROGRAM WEFT_CHECK_FAIR_STATE
 /* The scheduling rules above and the trace hash, which every run has
  * whatever its detectors. */
 #define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU | WEFT_CHECK_TRACE_HASH2)
@@ -943,6 +952,11 @@ struct weft_program {
 	char *const *argv;
 	const char *options;           /* run options that change executions
 					  ("" for none), e.g. "heap=4M" */
+	/* the build id of the runtime (libweft_rt, a shared library: the
+	 * program keeps its own build id when only the runtime changes);
+	 * 0 bytes: unknown */
+	uint8_t runtime_id[WEFT_BUILD_ID_MAX];
+	unsigned runtime_id_len;
 };
 /* Who fills a report's stack: called when a report is made, with the
  * thread the report is about (-1: the host). */

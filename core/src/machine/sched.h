@@ -111,7 +111,11 @@ struct wthread {
 	 * thread that changes state (a write that changes a value, a block, a
 	 * spawn, a free...), except that a lock's acquisition and its release
 	 * cancel (xor of h(lock)): a loop iteration that only takes and drops
-	 * a lock and looks leaves it as it was. obs[] its last observations
+	 * a lock and looks leaves it as it was. With WEFT_CHECK_FAIR_STATE
+	 * (M.fair_state) a write's change cancels the same way (xor of
+	 * h(loc, old) ^ h(loc, new)): stores that put back what was there (a
+	 * flag set and cleared, SV-COMP's lock1 = 1 ... lock1 = 0) are no
+	 * progress either. obs[] its last observations
 	 * (a read, a failed trylock,
 	 * an RMW or store that left the value), one slot per site and location,
 	 * the least recently stored reused. The same
@@ -207,6 +211,7 @@ struct weft_machine {
 	 * spin_wait[t] (the others that could run when it spun) is eligible
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	bool fair_state;         /* o->checks & WEFT_CHECK_FAIR_STATE */
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */

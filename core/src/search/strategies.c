@@ -445,6 +445,7 @@ void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned 
 	d->fixed_wl = wl;
 	d->fixed_wl_len = wl_len;
 	d->delay_bound = WEFT_DFS_DELAY_BOUND;
+	d->fair_bound = WEFT_BOUND_NONE;
 }
 
 /* What choosing alt at frame f costs: a preemption when the current thread
@@ -455,11 +456,13 @@ static unsigned frame_cost(const struct weft_dfs_frame *f, unsigned alt)
 	return (f->cur_runnable == 1 && alt != f->dflt) || (f->unfair >> alt & 1);
 }
 
-/* Preemptions and delayed stores before the frame after p. */
-static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned *del)
+/* Preemptions, delayed stores and unfair choices before the frame after p. */
+static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned *del,
+			 unsigned *unf)
 {
 	*pre = p->preempt_before + frame_cost(p, p->chosen);
 	*del = p->delayed_before + (p->cur_runnable == 3 && p->chosen != 0);
+	*unf = p->unfair_before + (p->cur_runnable < 2 && (p->unfair >> p->chosen & 1));
 }
 
 /* The alternative after `chosen` in the order: default, then the other
@@ -491,8 +494,14 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
 				unsigned pre = f->preempt_before + frame_cost(f, (unsigned)alt);
 				unsigned del = f->delayed_before + (f->cur_runnable == 3 && alt != 0);
-				if (pre <= d->bound && del <= d->delay_bound)
-					break;
+				bool unfair = f->cur_runnable < 2 && (f->unfair >> alt & 1);
+				if (pre > d->bound || del > d->delay_bound)
+					continue;
+				if (unfair && f->unfair_before + 1u > d->fair_bound) {
+					d->fair_pruned++;   /* the fairness bound, not the space */
+					continue;
+				}
+				break;
 			}
 			if (alt >= 0) {
 				f->chosen = (uint8_t)alt;
@@ -503,7 +512,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 		}
 		if (!found) {
 			d->exhausted = true;
-			d->complete = !d->overflow && !d->wide_choice;
+			d->complete = !d->overflow && !d->wide_choice && !d->fair_pruned;
 			return -1;
 		}
 	}
@@ -516,10 +525,10 @@ static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_
 		      uint8_t dflt, uint8_t kind)
 {
 	struct weft_dfs_frame *f = &d->f[i];
-	unsigned pre = 0, del = 0;
+	unsigned pre = 0, del = 0, unf = 0;
 
 	if (i > 0)
-		frame_counts(&d->f[i - 1], &pre, &del);
+		frame_counts(&d->f[i - 1], &pre, &del, &unf);
 	f->runnable = runnable;
 	f->unfair = unfair;
 	f->dflt = dflt;
@@ -527,6 +536,7 @@ static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_
 	f->chosen = dflt;
 	f->preempt_before = (uint8_t)(pre > 255 ? 255 : pre);
 	f->delayed_before = (uint8_t)(del > 255 ? 255 : del);
+	f->unfair_before = (uint8_t)(unf > 255 ? 255 : unf);
 }
 
 static int dfs_pick(void *st, const struct weft_decision *dec)
