@@ -1,8 +1,9 @@
 /*
  * test_replay_format.c - .weft round trips (write -> read -> replay) for
  * the demos and every buggy zoo variant, hostile-byte robustness of the
- * reader (every truncation, every single-bit flip of the content), DESYNC
- * on a tampered decision, stale detection, and the never-overwrite writer.
+ * reader (every truncation, every single-bit flip of the content, every
+ * value of each range-checked byte field), DESYNC on a tampered decision
+ * and a tampered verdict, stale detection, and the never-overwrite writer.
  *
  * usage: test_replay_format SCRATCH_DIR
  */
@@ -114,6 +115,95 @@ static void robustness(const uint8_t *file, size_t fn, const char *what)
 	free(c);
 }
 
+/* Every range-checked byte field of the meta and checks sections, at
+ * every value of its byte: the reader refuses the content naming the field
+ * exactly when the value is outside the range docs/replay-format.md gives
+ * (CPU and thread counts 1..64; a lockdep fact's type 1 or 2, a usage
+ * fact's usage 0..3). A value in range may be refused for another reason
+ * (a verdict naming a CPU the file no longer has), never for its field. */
+enum field { F_CPUS, F_THREADS, F_FACT_TYPE, F_FACT_USAGE };
+static void field_ranges(const struct weft_replay *valid, const char *what)
+{
+	static const struct {
+		enum field f;
+		const char *name;   /* what the refusal says */
+		unsigned lo, hi;
+	} fields[] = {
+		{ F_CPUS, "CPU count", 1, 64 },
+		{ F_THREADS, "thread count", 1, 64 },
+		{ F_FACT_TYPE, "unknown type", 1, 2 },
+		{ F_FACT_USAGE, "usage", 0, 3 },
+	};
+	static struct weft_replay t, rf;
+	char err[256];
+	unsigned wrong = 0;
+
+	for (size_t k = 0; k < sizeof(fields) / sizeof(fields[0]); k++)
+		for (unsigned v = 0; v < 256; v++) {
+			uint8_t *c;
+			size_t cn;
+
+			t = *valid;     /* shallow: encode only reads the arrays */
+			if (fields[k].f == F_FACT_TYPE || fields[k].f == F_FACT_USAGE) {
+				/* one usage fact of a well-formed class by the host */
+				memset(&t.lockdep[0], 0, sizeof(t.lockdep[0]));
+				t.lockdep[0].type = WEFT_LOCKDEP_FACT_USE;
+				t.lockdep[0].tid_a = 0xff;
+				t.lockdep[0].a = 1ull << 32 | 8;
+				t.nr_lockdep = 1;
+				t.checks |= WEFT_CHECK_LOCKDEP;
+			}
+			switch (fields[k].f) {
+			case F_CPUS: t.nr_cpus = (uint8_t)v; break;
+			case F_THREADS: t.nr_threads = (uint8_t)v; break;
+			case F_FACT_TYPE: t.lockdep[0].type = (uint8_t)v; break;
+			case F_FACT_USAGE: t.lockdep[0].use = (uint8_t)v; break;
+			}
+			if (weft_replay_encode_content(&t, &c, &cn)) {
+				CHECK(0, "%s: encode_content", what);
+				return;
+			}
+			err[0] = 0;
+			bool refused = weft_replay_decode_content(c, cn, &rf, err, sizeof(err)) != 0;
+			if (!refused)
+				weft_replay_free(&rf);
+			free(c);
+			bool named = refused && strstr(err, fields[k].name);
+			bool out = v < fields[k].lo || v > fields[k].hi;
+			if (named != out && wrong++ < 8)
+				printf("  %s: %s %u: %s (%s)\n", what, fields[k].name, v,
+				       refused ? "refused" : "accepted", refused ? err : "no error");
+		}
+	CHECK(wrong == 0, "%s: %u field values refused or accepted against their range", what,
+	      wrong);
+}
+
+/* Each field of the recorded verdict (kind, step, site) that the replay
+ * does not reproduce is a DESYNC, never a reproduction. */
+static void verdict_tampers(struct weft_replay *back, const struct weft_scenario *sc,
+			    unsigned vi, const char *what)
+{
+	struct weft_replay_check c;
+	enum weft_kind kind = back->kind;
+	uint32_t step = back->here.step, site = back->here.site_id;
+
+	back->kind = WEFT_KIND_NONE;
+	CHECK(weft_replay_execute(back, sc, vi, &c) == 0 && c.desync && !c.reproduced,
+	      "%s: recorded clean, replayed %s: desync %d (%s)", what, weft_kind_name(kind),
+	      c.desync, c.why);
+	back->kind = kind;
+	back->here.step = step + 1;
+	CHECK(weft_replay_execute(back, sc, vi, &c) == 0 && c.desync && !c.reproduced &&
+	      strstr(c.why, "verdict differs"), "%s: verdict step %u for %u: desync %d (%s)",
+	      what, step + 1, step, c.desync, c.why);
+	back->here.step = step;
+	back->here.site_id = site ^ 1;
+	CHECK(weft_replay_execute(back, sc, vi, &c) == 0 && c.desync && !c.reproduced &&
+	      strstr(c.why, "verdict differs"), "%s: verdict site %u for %u: desync %d (%s)",
+	      what, site ^ 1, site, c.desync, c.why);
+	back->here.site_id = site;
+}
+
 static void round_trip(const char *spec, enum weft_lock_model lock)
 {
 	unsigned vi;
@@ -213,6 +303,8 @@ static void round_trip(const char *spec, enum weft_lock_model lock)
 		back.state_hashes[i] ^= 1;
 		state_tampers++;
 	}
+	verdict_tampers(&back, sc, vi, what);
+	field_ranges(&back, what);
 	robustness(file, fn, what);
 	free(file);
 	weft_replay_free(&rf);

@@ -19,6 +19,12 @@ The list format (tests/mutants/mutants.txt), one directive per line:
     replace              ... and its replacement ('|' lines; none: delete)
     end                  ends the mutant
 
+The kill map (tests/mutants/kills.txt, --quick reads it, --record
+rewrites it), one line per mutant:
+
+    NAME: TEST TEST ...  the tests that failed against NAME in the last
+                         recorded run ('-': none); '#' starts a comment
+
 A code line is everything after its first '|', tabs included. Anchor and
 replacement are joined with newlines; an anchor of several lines matches
 across them. '#' starts a comment line outside code lines.
@@ -129,7 +135,7 @@ def parse(path):
     for m in muts:
         if m.exclude is None:
             m.exclude = dflt_exclude
-    return muts, same
+    return muts, same, dflt_exclude
 
 
 def read(path):
@@ -265,18 +271,182 @@ def short_list(names, k=6):
     return ", ".join(names[:k]) + (" +%d more" % (len(names) - k) if len(names) > k else "")
 
 
+def read_kills(path):
+    """The kill map: {mutant: [tests that failed against it last time]}."""
+    kills = {}
+    if not os.path.isfile(path):
+        return kills
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            s = raw.strip()
+            if not s or s.startswith("#"):
+                continue
+            name, sep, tests = s.partition(":")
+            if not sep or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name.strip()):
+                die_usage("%s:%d: expected 'NAME: TEST ...'" % (path, no))
+            kills[name.strip()] = [t for t in tests.split() if t != "-"]
+    return kills
+
+
+def write_kills(path, kills, order):
+    """Rewrites the kill map, mutants in list order."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("# The mutation tier's kill map (format: tools/ci/mutants.py), written by\n"
+                "# tools/ci/mutants --record: per mutant, the tests that failed against it\n"
+                "# in the last recorded run. --quick runs these first, the fastest first,\n"
+                "# and stops at `need` independent failures.\n")
+        for name in order:
+            if name in kills:
+                f.write("%s: %s\n" % (name, " ".join(sorted(kills[name])) or "-"))
+
+
+def read_costs(build):
+    """ctest's own record of each test's average duration (seconds)."""
+    costs = {}
+    p = os.path.join(build, "Testing", "Temporary", "CTestCostData.txt")
+    if os.path.isfile(p):
+        with open(p, errors="replace") as f:
+            for line in f:
+                if line.startswith("---"):
+                    break
+                parts = line.split()
+                if len(parts) == 3:
+                    try:
+                        costs[parts[0]] = float(parts[2])
+                    except ValueError:
+                        pass
+    return costs
+
+
+def test_outputs(build):
+    """{test: the build outputs it runs} from the tests' command lines and
+    environments; None (build everything) when it names none, or names a
+    directory that holds outputs (a bin dir, the build itself)."""
+    import json
+    shown = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
+                           capture_output=True, text=True).stdout
+    outs = subprocess.run(["ninja", "-C", build, "-t", "targets", "all"],
+                          capture_output=True, text=True).stdout
+    outputs = {l.split(":")[0] for l in outs.splitlines() if ":" in l}
+    bdir = os.path.realpath(build) + os.sep
+    res = {}
+    for t in json.loads(shown).get("tests", []):
+        words = list(t.get("command") or [])
+        for p in t.get("properties", []):
+            if p.get("name") == "ENVIRONMENT":
+                words += p.get("value") or []
+        need = set()
+        for w in words:
+            for tok in re.split(r"[\s=:]+", w):
+                if not tok.startswith(bdir):
+                    continue
+                rel = tok[len(bdir):].rstrip("/")
+                if rel in outputs:
+                    need.add(rel)
+                elif os.path.isdir(tok) and any(rel == "" or o.startswith(rel + "/")
+                                                for o in outputs):
+                    need = None     # a directory of outputs: it may run any of them
+                    break
+            if need is None:
+                break
+        res[t["name"]] = need or None
+    return res
+
+
+def group_of(name, same):
+    for i, rx in enumerate(same):
+        if rx.search(name):
+            return "same-test#%d" % i
+    return name
+
+
+def run_until(build, tests, need, same, jobs, timeout, logdir, tag):
+    """Runs tests (in order, `jobs` at a time, one ctest each) until `need`
+    independent tests failed; a test whose group already failed or is
+    running waits (it runs only if that group's running test passes).
+    -> (passed, failed, not run)."""
+    import collections
+    pending = collections.deque(tests)
+    running = {}            # Popen -> (test, junit, log)
+    passed, failed = [], []
+    killed_groups, busy_groups = set(), set()
+
+    def start(t):
+        junit = os.path.join(logdir, "%s.%s.xml" % (tag, t))
+        log = os.path.join(logdir, "%s.%s.log" % (tag, t))
+        if os.path.exists(junit):
+            os.unlink(junit)
+        f = open(log, "w")
+        pr = subprocess.Popen(["ctest", "--test-dir", build, "-R", "^%s$" % re.escape(t),
+                               "--timeout", str(timeout), "--output-on-failure",
+                               "--output-junit", junit], stdout=f, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+        f.close()
+        running[pr] = (t, junit)
+        busy_groups.add(group_of(t, same))
+
+    def result(t, junit):
+        if not os.path.exists(junit):
+            return None
+        for tc in ET.parse(junit).getroot().iter("testcase"):
+            if tc.get("name") == t:
+                return tc.get("status", "") == "run"
+        return None
+
+    try:
+        while independent(failed, same) < need and (pending or running):
+            while len(running) < jobs:
+                pick = None
+                for t in pending:
+                    g = group_of(t, same)
+                    if g not in killed_groups and g not in busy_groups:
+                        pick = t
+                        break
+                if pick is None:
+                    break
+                pending.remove(pick)
+                start(pick)
+            if not running:
+                # everything left is in a group that already failed
+                break
+            done = [p for p in running if p.poll() is not None]
+            if not done:
+                time.sleep(0.2)
+                continue
+            pr = done[0]
+            t, junit = running.pop(pr)
+            busy_groups.discard(group_of(t, same))
+            ok = result(t, junit)
+            if ok:
+                passed.append(t)
+            else:                   # failed, or no result at all (ctest broke)
+                failed.append(t)
+                killed_groups.add(group_of(t, same))
+    finally:
+        for pr in list(running):
+            try:
+                os.killpg(pr.pid, 9)
+            except OSError:
+                pass
+            pr.wait()
+    return passed, failed, list(pending) + [t for t, _ in running.values()]
+
+
 def main(argv):
     root = os.environ.get("WEFT_ROOT") or os.path.dirname(os.path.dirname(
         os.path.dirname(os.path.abspath(__file__))))
     broot = os.environ.get("WEFT_BUILD_ROOT") or os.path.join(root, "build-ci")
     jobs = int(os.environ.get("WEFT_JOBS") or os.cpu_count() or 2)
     only, all_tests, check, check_build, cc = None, False, False, None, "gcc"
+    quick, record = False, False
+    killfile = os.path.join(root, "tests", "mutants", "kills.txt")
     timeout, work, out = 300, None, None
     listfile = os.path.join(root, "tests", "mutants", "mutants.txt")
     args = list(argv)
     while args:
         a = args.pop(0)
-        if a in ("--only", "--jobs", "--cc", "--timeout", "--work", "--out", "--build", "--list"):
+        if a in ("--only", "--jobs", "--cc", "--timeout", "--work", "--out", "--build", "--list",
+                 "--kills"):
             if not args:
                 die_usage("%s takes a value" % a)
             v = args.pop(0)
@@ -297,16 +467,25 @@ def main(argv):
                 out = os.path.abspath(v)
             elif a == "--build":
                 check_build = os.path.abspath(v)
+            elif a == "--kills":
+                killfile = os.path.abspath(v)
             else:
                 listfile = os.path.abspath(v)
         elif a == "--all-tests":
             all_tests = True
         elif a == "--check":
             check = True
+        elif a == "--quick":
+            quick = True
+        elif a == "--record":
+            record = True
         else:
             die_usage("unknown argument '%s'" % a)
 
-    muts, same = parse(listfile)
+    if quick and all_tests:
+        die_usage("--quick and --all-tests exclude each other")
+    muts, same, dflt_exclude = parse(listfile)
+    kills = read_kills(killfile)
     if only:
         unknown = [n for n in only if n not in {m.name for m in muts}]
         if unknown:
@@ -322,6 +501,9 @@ def main(argv):
                 if n < m.need:
                     probs.append("%s: tests '%s' select %d independent tests of %s, need %d"
                                  % (m.name, m.tests, n, check_build, m.need))
+        names = {m.name for m in parse(listfile)[0]}
+        probs += ["kill map %s: no mutant %s in the list" % (killfile, k)
+                  for k in kills if k not in names]
         for p in probs:
             print("mutants: STALE " + p)
         print("mutants: %d mutants, %d problems" % (len(muts), len(probs)))
@@ -385,22 +567,74 @@ def main(argv):
     print("unmutated: built and %d tests passed in %d s" % (len(passed), time.time() - t),
           flush=True)
 
+    costs = read_costs(build)
+    # every test a --quick fallback may run (the whole suite minus the list's exclude)
+    suite = list_tests(build, ".", dflt_exclude) if quick else []
+
+    def by_cost(names, first=()):
+        first = set(first)
+        return sorted(names, key=lambda t: (t not in first, costs.get(t, 1e9), t))
+
+    outputs = test_outputs(build) if quick else {}
+    everything = ["cmake", "--build", build, "-j", str(jobs)]
+
+    def build_cmd(m):
+        """--quick: only what the mutant's listed tests run (a fallback to
+        the suite builds everything first); a binary left from an earlier
+        mutant is never run, since every test's binaries are rebuilt
+        before it runs."""
+        if not quick:
+            return everything
+        need = set()
+        for t in list_tests(build, m.tests, m.exclude):
+            if outputs.get(t) is None:
+                return everything
+            need |= outputs[t]
+        return ["ninja", "-C", build, "-j", str(jobs)] + sorted(need)
+
+    def quick_run(m):
+        """--quick: the mutant's tests, last time's killers and the fastest
+        first, until `need` independent tests failed; too few: the rest of
+        the suite. -> (passed, failed, number of tests run)."""
+        cand = by_cost(list_tests(build, m.tests, m.exclude), kills.get(m.name, ()))
+        passed, failed, _ = run_until(build, cand, m.need, same, jobs, timeout, logs, m.name)
+        if independent(failed, same) < m.need:
+            rest = by_cost([x for x in suite if x not in set(passed) | set(failed)],
+                           kills.get(m.name, ()))
+            print("    %s: %d of %d independent tests failed; the rest of the suite (%d tests)"
+                  % (m.name, independent(failed, same), m.need, len(rest)), flush=True)
+            if run(everything, os.path.join(logs, m.name + ".build-all.log")):
+                return passed, None, len(passed) + len(failed)
+            p2, f2, _ = run_until(build, rest, m.need - independent(failed, same), same,
+                                  jobs, timeout, logs, m.name + ".suite")
+            passed, failed = passed + p2, failed + f2
+        return passed, failed, len(passed) + len(failed)
+
+    verified = set(passed)      # passed unmutated
     rows = []
     for i, m in enumerate(muts, 1):
         t = time.time()
         orig = apply(m, src)
         try:
             blog = os.path.join(logs, m.name + ".build.log")
-            if run(["cmake", "--build", build, "-j", str(jobs)], blog):
+            if run(build_cmd(m), blog):
                 status, caught, n, detail = "BROKEN", [], 0, "does not compile: " + blog
                 print(tail(blog, 20))
             else:
                 tb = time.time() - t
-                passed, failed = ctest(build, m.tests, m.exclude, jobs, timeout,
-                                       os.path.join(logs, m.name + ".ctest.log"),
-                                       os.path.join(logs, m.name + ".xml"))
+                if quick:
+                    passed, failed, ran = quick_run(m)
+                else:
+                    passed, failed = ctest(build, m.tests, m.exclude, jobs, timeout,
+                                           os.path.join(logs, m.name + ".ctest.log"),
+                                           os.path.join(logs, m.name + ".xml"))
+                    ran = len(passed) + len(failed or [])
                 caught = failed or []
                 n = independent(caught, same)
+                if failed is not None:
+                    # the kill map: what failed now, and what failed before and did not run now
+                    kills[m.name] = sorted(set(caught) | (
+                        set(kills.get(m.name, [])) - set(passed)))
                 if failed is None:
                     status, detail = "ERROR", "ctest gave no results"
                 elif n == 0:
@@ -409,14 +643,39 @@ def main(argv):
                     status, detail = "WEAK", "caught by %d independent tests, need %d" % (n, m.need)
                 else:
                     status, detail = "caught", ""
-                detail = (detail + "; " if detail else "") + "build %d s, tests %d s" % (
-                    tb, time.time() - t - tb)
+                detail = (detail + "; " if detail else "") + "build %d s, %d tests %d s" % (
+                    tb, ran, time.time() - t - tb)
         finally:
             for p, text in orig.items():
                 write(p, text)
         rows.append((m, status, caught, n))
         print("[%d/%d] %-28s %-8s %d/%d %s (%s)" % (i, len(muts), m.name, status, n, m.need,
                                                   short_list(caught) or "-", detail), flush=True)
+
+    # a --quick fallback may count tests the unmutated copy never ran: run them
+    # unmutated now (the copy is restored); one that fails there catches nothing
+    unverified = sorted({c for _, _, caught, _ in rows for c in caught} - verified)
+    if unverified:
+        blog = os.path.join(logs, "build-unmutated-again.log")
+        if run(["cmake", "--build", build, "-j", str(jobs)], blog):
+            print(tail(blog))
+            return EXIT_SETUP
+        regex = "^(%s)$" % "|".join(re.escape(n) for n in unverified)
+        p2, f2 = ctest(build, regex, "", jobs, timeout, os.path.join(logs, "ctest-verify.log"),
+                       os.path.join(logs, "verify.xml"))
+        bad_tests = set(f2 or unverified)
+        if bad_tests:
+            print("mutants: fail unmutated, not counted: %s" % short_list(bad_tests))
+        for j, (m, st, caught, n) in enumerate(rows):
+            if st in ("caught", "WEAK") and bad_tests & set(caught):
+                caught = [c for c in caught if c not in bad_tests]
+                n = independent(caught, same)
+                st = "caught" if n >= m.need else "WEAK" if n else "SURVIVED"
+                rows[j] = (m, st, caught, n)
+                kills[m.name] = sorted(set(kills.get(m.name, [])) - bad_tests)
+    if record:
+        write_kills(killfile, kills, [m.name for m in parse(listfile)[0]])
+        print("mutants: kill map written to %s" % killfile)
 
     ok = sum(1 for r in rows if r[1] == "caught")
     wall = time.time() - t0
