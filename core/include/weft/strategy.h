@@ -263,6 +263,10 @@ struct weft_dpor_stats {
 				    execution (weft_dpor_count_final_states) */
 	bool final_states_capped;
 	uint32_t max_depth;      /* deepest decision stack */
+	uint64_t value_frames;   /* weft_choose() calls of more than one value
+				    made branch points (each value explored);
+				    a model that chooses makes optimal DPOR go
+				    on as source-DPOR, as yields do */
 };
 
 struct weft_dpor;
