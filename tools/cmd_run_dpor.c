@@ -167,11 +167,15 @@ static void search(struct run *R, unsigned bound)
 			}
 			R->infeasible = true;
 		}
-		if (a->por_auto && (weft_contexts_active() || weft_fair_restricted() ||
+		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
+				    weft_fair_restricted() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			fallback_why = weft_contexts_active()
 				? "an execution ran an interrupt handler, an RCU callback or "
 				  "threads sharing a CPU, which the reduction does not model"
+				: weft_free_choices()
+				? "the model called weft_choose() with several values, which "
+				  "the reduction does not enumerate"
 				: weft_fair_restricted()
 				? "fair scheduling passed over a spinning thread, which the "
 				  "reduction does not track"
