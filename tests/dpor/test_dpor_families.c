@@ -218,7 +218,7 @@ static void refusals(void)
 			unsigned bound = k == 3 ? WEFT_BOUND_NONE : k;
 			if (!weft_por_sound(m, bound))
 				continue;
-			struct set sp = { 0 }, sd = { 0 };
+			struct hash_set sp = { 0 }, sd = { 0 };
 			shape = CHOICE1;
 			a = run_dpor(&rw, 0, m == WEFT_POR_OPTIMAL ? WEFT_POR_SOURCE : m, bound, NULL,
 				     0, NULL);
@@ -234,7 +234,7 @@ static void refusals(void)
 			      (unsigned long long)c.execs, (unsigned long long)a.execs, c.why);
 			size_t missed = 0;
 			for (size_t i = 0; i < sp.n; i++)
-				missed += !set_has(&sd, sp.h[i]);
+				missed += !hash_set_has(&sd, sp.h[i]);
 			CHECK(sp.n >= 3 && !missed,
 			      "%s bound %d: %zu of plain dfs's %zu final states not reached",
 			      weft_por_name(m), bound == WEFT_BOUND_NONE ? -1 : (int)bound, missed, sp.n);
