@@ -250,7 +250,7 @@ static int run_rate(const struct weft_strategy_ops *ops, void *st, double min_se
 	weft_metrics_init(&m, ops, st);
 	do {
 		for (unsigned i = 0; i < 4096; i++) {
-			if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0)
+			if (weft_execute(&o, weft_metrics_ops(&m), &m, &r) < 0)
 				return -1;
 			out->bugs += r.kind != WEFT_KIND_NONE;
 		}

@@ -16,6 +16,8 @@
  *  4. executions per second of optimal DPOR and plain dfs on the same
  *     search.
  *
+ * Every search runs with `weft run`'s default checks (WEFT_CHECKS_DEFAULT:
+ * lockdep-lite and fair scheduling of spin loops), as a user's search does.
  * Every search is capped (--cap, default 100000 executions); a capped
  * search is shown as ">= N (cap)" and its factor as a lower bound or "-".
  * A search DPOR does not certify (contexts, weft_choose()) is shown with
@@ -54,7 +56,7 @@ static struct res run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned 
 			  const uint8_t *wl, size_t wl_len, uint64_t c)
 {
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .checks = WEFT_CHECKS_DEFAULT, .no_trace_hash = true };
 	struct weft_exec_result r;
 	struct res x = { 0 };
 	double t0 = now();
@@ -81,7 +83,7 @@ static struct res run_dpor(const struct weft_scenario *sc, unsigned vi, enum wef
 {
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .checks = WEFT_CHECKS_DEFAULT, .no_trace_hash = true };
 	struct weft_exec_result r;
 	struct weft_dpor_stats st;
 	struct res x = { 0 };

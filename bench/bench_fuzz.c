@@ -105,7 +105,10 @@ static void search(const struct weft_scenario *sc, unsigned vi, enum weft_kind k
 	static struct weft_dfs ds;
 	static uint8_t wl[WEFT_INPUT_MAX];
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
+				   /* the model the scenario is searched under (Z14-Z16: weak
+				    * memory), as `weft fuzz` and the time-to-bug rows run it */
+				   .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 	struct weft_rng wrng;
 	unsigned long n = 0, in_wl = 0;

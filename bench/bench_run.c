@@ -23,7 +23,8 @@
 #include "weft_bench.h"
 
 const char *const weft_bench_sections[] = { "core", "program", "throughput", "memory", "min",
-					    "ttb", "silence", "fuzz", "fuzz-ablation", NULL };
+					    "ttb", "silence", "scaling", "fuzz", "fuzz-ablation",
+					    NULL };
 
 /* bench.md and bench.json into B.out, each written whole or not at all. */
 static int write_outputs(const char *md_buf, size_t md_len, const char *js_buf, size_t js_len)
@@ -130,6 +131,8 @@ int weft_bench_run(const struct weft_bench_opts *o, struct weft_bench_result *r)
 	}
 	if (bench_section_on("silence"))
 		bench_section_silence();
+	if (bench_section_on("scaling"))
+		bench_section_scaling();
 	if (bench_section_on("fuzz") || (B.sections && bench_section_on("fuzz-ablation"))) {
 		/* bench_fuzz.c: searchers side by side, issue 12's targets */
 		struct bench_fuzz_opts fo = {

@@ -220,6 +220,17 @@ void bench_section_empty_libfuzzer(void)
 
 /* ---------------------------------------------------- throughput */
 
+/* ns per step of each random row, for the median line under the table */
+static double tp_ns_step[64];
+static unsigned tp_nr_ns_step;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void throughput_row(const struct bvariant *v, const char *engine, const char *skip)
 {
 	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
@@ -280,6 +291,9 @@ static void throughput_row(const struct bvariant *v, const char *engine, const c
 	bench_child_free(&c);
 out:;
 	double rate = execs >= 0 && secs > 0 ? execs / secs : -1;
+	if (!strcmp(engine, "random") && steps > 0 && secs > 0 &&
+	    tp_nr_ns_step < sizeof(tp_ns_step) / sizeof(tp_ns_step[0]))
+		tp_ns_step[tp_nr_ns_step++] = secs * 1e9 / steps;
 	if (!strcmp(engine, "random") && !strncmp(v->scenario, "z1-", 3) && rate > T.z1_exec_per_s) {
 		T.z1_exec_per_s = rate;
 		snprintf(T.z1_target, sizeof(T.z1_target), "%s:%s", v->scenario, v->variant);
@@ -330,6 +344,20 @@ void bench_section_throughput(void)
 	}
 	bench_js_end_section();
 	fprintf(md, "\n");
+	/* issue 23's per-step figure: the median over the fixed variants
+	 * above, in-process seconds of `weft run --strategy random` */
+	if (tp_nr_ns_step) {
+		qsort(tp_ns_step, tp_nr_ns_step, sizeof(tp_ns_step[0]), cmp_double);
+		unsigned n = tp_nr_ns_step;
+		double med = n % 2 ? tp_ns_step[n / 2] : (tp_ns_step[n / 2 - 1] + tp_ns_step[n / 2]) / 2;
+		fprintf(md, "Median ns/step under random over the %u fixed variants above: **%.1f** "
+			    "(min %.1f, max %.1f).\n\n", n, med, tp_ns_step[0], tp_ns_step[n - 1]);
+		bench_js_section("throughput_median");
+		bench_js_sep();
+		fprintf(js, "{\"variants\": %u, \"median_ns_per_step\": %.2f, \"min\": %.2f, "
+			    "\"max\": %.2f}", n, med, tp_ns_step[0], tp_ns_step[n - 1]);
+		bench_js_end_section();
+	}
 }
 
 

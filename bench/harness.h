@@ -243,6 +243,7 @@ void bench_section_headline(void);
 void bench_section_silence(void);    /* bench_silence.c */
 void bench_section_min(void);        /* bench_min.c */
 void bench_section_targets(void);    /* bench_targets.c */
+void bench_section_scaling(void);    /* bench_curve.c */
 /* bench_markdown.c: docs/benchmarks.md from this run's tables. */
 int bench_write_markdown(const char *path, const char *tables, size_t len);
 

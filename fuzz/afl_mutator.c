@@ -71,6 +71,22 @@ void *afl_custom_init(void *afl, unsigned int seed)
 	if (!a)
 		return NULL;
 	weft_mutator_init(&a->m, sc, 0x5745465441464cull ^ seed);
+	/* the target's memory model, as fuzz_target.c sets it (WEFT_FUZZ_MEMORY,
+	 * else the scenario's own): under a weak one genomes are version 2 and
+	 * the delay arm runs. Without it every AFL++ genome asked for sc, and
+	 * Z14-Z16's store-buffer bugs were found by byte flips alone. */
+	a->m.memory = sc->memory;
+	const char *mem = getenv("WEFT_FUZZ_MEMORY");
+	if (mem && *mem) {
+		enum weft_memory_model mm;
+		const char *why = NULL;
+		if (!weft_memory_parse(mem, &mm, &why)) {
+			fprintf(stderr, "weft: WEFT_FUZZ_MEMORY=%s: %s\n", mem, why ? why : "?");
+			free(a);
+			return NULL;
+		}
+		a->m.memory = (unsigned)mm;
+	}
 	a->m.byte_mutate = flip_bytes;
 	a->vi = vi;
 	return a;
@@ -81,7 +97,8 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 {
 	struct weft_afl *a = data;
 	struct weft_run_opts o = { .sc = a->m.sc, .variant = a->vi, .lock = a->m.sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)a->m.memory };
 	struct weft_exec_result r;
 	size_t n = buf_size < sizeof(a->out) ? buf_size : sizeof(a->out);
 

@@ -356,7 +356,8 @@ static int cmd_yield(unsigned n)
 	static struct weft_bytes b;
 	enum weft_kind k = sc->variants[vi].expect_kind;
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT };
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)sc->memory };
 	struct weft_exec_result r;
 	uint64_t steps = 0;
 

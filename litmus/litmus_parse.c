@@ -974,12 +974,14 @@ static uint32_t cond_atom(struct ps *p)
 	return k;
 }
 
-static uint32_t cond_and(struct ps *p)
+/* operand (op operand)*, left-associative: the nodes of kind C_AND or C_OR */
+static uint32_t cond_chain(struct ps *p, uint32_t (*operand)(struct ps *), const char *op,
+			   unsigned kind)
 {
-	uint32_t a = cond_atom(p);
+	uint32_t a = operand(p);
 
-	while (!p->failed && accept(p, "/\\")) {
-		uint32_t b = cond_atom(p), k = node(p, C_AND);
+	while (!p->failed && accept(p, op)) {
+		uint32_t b = operand(p), k = node(p, kind);
 		if (!k)
 			return 0;
 		p->t->n[k].a = a;
@@ -989,19 +991,14 @@ static uint32_t cond_and(struct ps *p)
 	return a;
 }
 
+static uint32_t cond_and(struct ps *p)
+{
+	return cond_chain(p, cond_atom, "/\\", C_AND);
+}
+
 static uint32_t cond_or(struct ps *p)
 {
-	uint32_t a = cond_and(p);
-
-	while (!p->failed && accept(p, "\\/")) {
-		uint32_t b = cond_and(p), k = node(p, C_OR);
-		if (!k)
-			return 0;
-		p->t->n[k].a = a;
-		p->t->n[k].b = b;
-		a = k;
-	}
-	return a;
+	return cond_chain(p, cond_and, "\\/", C_OR);
 }
 
 static void process(struct ps *p, const char *name)

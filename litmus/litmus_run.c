@@ -24,6 +24,10 @@ static const struct weft_litmus *T;
 static struct weft_litmus_result *R;
 static int64_t regs[WEFT_LITMUS_MAX_PROCS][WEFT_LITMUS_MAX_REGS];
 static uint64_t filtered;
+/* Load buffering is on (--memory lkmm): see load_buffering(). */
+static bool lb_on;
+
+static void lb_reset(void);
 
 static uint64_t addr_of_var(void *world, unsigned v)
 {
@@ -46,6 +50,7 @@ static void setup(void *world, unsigned variant, const struct weft_workload *wl)
 
 	(void)variant;
 	(void)wl;
+	lb_reset();
 	for (unsigned v = 0; v < T->nr_vars; v++)
 		W->slot[v][0] = T->init_addr[v] ? addr_of_var(world, (unsigned)T->init_addr[v] - 1)
 						: (uint64_t)T->init[v];
@@ -153,22 +158,220 @@ static int64_t eval(void *world, unsigned tid, uint32_t k)
 	return 0;
 }
 
+/* ------------------------------------------------------ load buffering
+ *
+ * Under lkmm a store may become visible before an earlier load of its
+ * thread when nothing orders the two (the LKMM's ppo from a load to a
+ * store is only rwdep, ctrl, a fence, an acquire load, a release store,
+ * po-unlock-lock-po, and coherence for one location): load buffering (LB).
+ * Compiled C cannot do this on the fake CPUs (its loads are satisfied when
+ * they execute), but the runner has the whole program, so it executes such
+ * a store early: before statement k runs, the strategy may pick one of the
+ * candidate stores after it in the same statement list (a weak choice,
+ * weft_weak_choice), which then runs at once and is skipped where it
+ * stands.
+ *
+ * The statements a store passes (its window: k up to the store) are each
+ * a register assignment, an expression statement, a store that is neither
+ * a release nor rcu_assign_pointer(), or smp_rmb(), whose loads are
+ * READ_ONCE(), rcu_dereference(), atomic_read() or plain, at addresses
+ * known now; the window holds at least one load. The window ends at
+ * anything else: an acquire, a read-modify-write, a lock operation, RCU,
+ * any other fence, and an if (a control dependency: a store is never
+ * moved into, out of or across an if). A candidate is a store of the
+ * same kinds whose address and value read no memory and no register the
+ * window assigns (no address or data dependency), to a variable no
+ * statement of its window accesses (coherence). Everything else about the
+ * store (its buffer, its delay) is the memory model's, as for any store.
+ * Every reordering made here is one the LKMM allows; it may allow more
+ * (a store after an if whose condition it does not depend on, a store
+ * passing smp_wmb() with no store before it): stronger, never weaker.
+ */
+#define LB_MAX_CANDIDATES 8
+
+static uint8_t hoisted[WEFT_LITMUS_MAX_PROCS][WEFT_LITMUS_MAX_NODES / 8];
+
+static bool any_hoisted;   /* a bit of hoisted[] is set */
+
+static void lb_reset(void)
+{
+	if (any_hoisted)
+		memset(hoisted, 0, sizeof(hoisted));
+	any_hoisted = false;
+}
+
+static bool is_hoisted(unsigned tid, uint32_t k)
+{
+	return hoisted[tid][k / 8] >> (k % 8) & 1;
+}
+
+struct lb_window {
+	uint32_t regs_written;  /* registers the window assigns */
+	uint32_t vars;          /* variables it accesses */
+	bool loads;             /* it reads memory */
+};
+
+/* The registers expression k reads, or -1 if it reads memory or has an
+ * effect (a load, a read-modify-write, a lock test). */
+static int64_t pure_regs(uint32_t k)
+{
+	const struct lnode *n = &T->n[k];
+	int64_t a, b;
+
+	switch (n->kind) {
+	case L_NUM:
+	case L_VAR:
+		return 0;
+	case L_REG:
+		return (int64_t)1 << n->a;
+	case L_BIN:
+		a = pure_regs(n->a);
+		b = pure_regs(n->b);
+		return a < 0 || b < 0 ? -1 : a | b;
+	case L_UN:
+		return pure_regs(n->a);
+	}
+	return -1;
+}
+
+/* The variable address expression k names now, or -1 if it reads memory,
+ * reads a register the window assigns, or names no variable. */
+static int known_var(void *world, unsigned tid, uint32_t k, const struct lb_window *w)
+{
+	int64_t r = pure_regs(k);
+
+	if (r < 0 || (r & w->regs_written))
+		return -1;
+	return var_of(world, (uint64_t)eval(world, tid, k));
+}
+
+/* Add expression k to the window: false if a store may not pass it. */
+static bool lb_pass_expr(void *world, unsigned tid, uint32_t k, struct lb_window *w)
+{
+	const struct lnode *n = &T->n[k];
+	int v;
+
+	switch (n->kind) {
+	case L_NUM:
+	case L_VAR:
+	case L_REG:
+		return true;
+	case L_BIN:
+		return lb_pass_expr(world, tid, n->a, w) && lb_pass_expr(world, tid, n->b, w);
+	case L_UN:
+		return lb_pass_expr(world, tid, n->a, w);
+	case L_DEREF:
+	case L_LOAD:
+		if (n->kind == L_LOAD && n->op == LD_ACQUIRE)
+			return false;
+		v = known_var(world, tid, n->a, w);
+		if (v < 0)
+			return false;
+		w->vars |= 1u << v;
+		w->loads = true;
+		return true;
+	}
+	return false;   /* a read-modify-write, a lock test */
+}
+
+static bool relaxed_store(const struct lnode *n)
+{
+	return n->kind == L_STORE && (n->op == ST_PLAIN || n->op == ST_ONCE || n->op == ST_ATOMIC);
+}
+
+/* Add statement k to the window: false if a store may not pass it. */
+static bool lb_pass(void *world, unsigned tid, uint32_t k, struct lb_window *w)
+{
+	const struct lnode *n = &T->n[k];
+	int v;
+
+	switch (n->kind) {
+	case L_SETREG:
+		if (!lb_pass_expr(world, tid, n->b, w))
+			return false;
+		w->regs_written |= 1u << n->a;
+		return true;
+	case L_EXPR:
+		return lb_pass_expr(world, tid, n->a, w);
+	case L_STORE:
+		if (!relaxed_store(n) || !lb_pass_expr(world, tid, n->b, w))
+			return false;
+		v = known_var(world, tid, n->a, w);
+		if (v < 0)
+			return false;
+		w->vars |= 1u << v;
+		return true;
+	case L_FENCE:
+		return n->op == WEFT_FENCE_RMB;
+	}
+	return false;
+}
+
+/* The stores after statement k (in its list) that may run before it. */
+static unsigned lb_candidates(void *world, unsigned tid, uint32_t k, uint32_t *out)
+{
+	struct lb_window w = { 0, 0, false };
+	unsigned nr = 0;
+
+	for (; k && nr < LB_MAX_CANDIDATES; k = T->n[k].next) {
+		const struct lnode *n = &T->n[k];
+		if (is_hoisted(tid, k))
+			continue;
+		if (w.loads && relaxed_store(n)) {
+			int64_t r = pure_regs(n->b);
+			int v = known_var(world, tid, n->a, &w);
+			if (r >= 0 && !(r & w.regs_written) && v >= 0 && !(w.vars >> v & 1))
+				out[nr++] = k;
+		}
+		if (!lb_pass(world, tid, k, &w))
+			break;
+	}
+	return nr;
+}
+
+static void store_stmt(void *world, unsigned tid, const struct lnode *n)
+{
+	void *p = checked(world, eval(world, tid, n->a), n);
+	int64_t v = eval(world, tid, n->b);
+
+	if (p)
+		weft_access(p, 8, WEFT_A_STORE, (uint64_t)v, 0, n->site);
+}
+
+/* Before statement k: run the stores the strategy moves before it. */
+static void load_buffering(void *world, unsigned tid, uint32_t k)
+{
+	uint32_t cand[LB_MAX_CANDIDATES];
+	unsigned nr;
+
+	while ((nr = lb_candidates(world, tid, k, cand)) > 0) {
+		uint32_t code = weft_weak_choice(WEFT_MEM_LKMM, nr + 1);
+		if (!code)
+			return;
+		uint32_t j = cand[code - 1];
+		hoisted[tid][j / 8] |= (uint8_t)(1u << (j % 8));
+		any_hoisted = true;
+		store_stmt(world, tid, &T->n[j]);
+	}
+}
+
 static void exec(void *world, unsigned tid, uint32_t k)
 {
 	for (; k; k = T->n[k].next) {
 		const struct lnode *n = &T->n[k];
 		void *p;
+		if (lb_on) {
+			if (is_hoisted(tid, k))
+				continue;
+			load_buffering(world, tid, k);
+		}
 		switch (n->kind) {
 		case L_SETREG:
 			regs[tid][n->a] = eval(world, tid, n->b);
 			break;
-		case L_STORE: {
-			p = checked(world, eval(world, tid, n->a), n);
-			int64_t v = eval(world, tid, n->b);
-			if (p)
-				weft_access(p, 8, WEFT_A_STORE, (uint64_t)v, 0, n->site);
+		case L_STORE:
+			store_stmt(world, tid, n);
 			break;
-		}
 		case L_FENCE:
 			weft_fence((unsigned)n->op, n->site);
 			break;
@@ -339,6 +542,7 @@ int weft_litmus_run(const struct weft_litmus *t, const struct weft_litmus_run_op
 	T = t;
 	R = r;
 	filtered = 0;
+	lb_on = o->memory == WEFT_MEM_LKMM;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (r->executions < cap && weft_execute(&ro, ops, st, &er) == 0) {
 		r->executions++;

@@ -61,6 +61,8 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 		snprintf(rf->program.path, sizeof(rf->program.path), "%s", pg->path);
 		memcpy(rf->program.build_id, pg->build_id, pg->build_id_len);
 		rf->program.build_id_len = pg->build_id_len;
+		memcpy(rf->program.runtime_id, pg->runtime_id, pg->runtime_id_len);
+		rf->program.runtime_id_len = pg->runtime_id_len;
 		for (unsigned i = 0; i < pg->argc && rf->has_program; i++) {
 			size_t n = strlen(pg->argv[i]) + 1;
 			if (used + n > sizeof(rf->program.args)) {
@@ -167,7 +169,7 @@ static const char *site_name(uint32_t id, char *buf, size_t n)
 	else if (!id)
 		snprintf(buf, n, "(a free switch: block, end or start)");
 	else if (s)
-		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_basename(s),
+		snprintf(buf, n, "%s in %s() at %s:%u", s->what, s->func, weft_site_file(s),
 			 s->line);
 	else
 		snprintf(buf, n, "site %08x (not in this build)", id);

@@ -301,6 +301,11 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 		}
 		w_str(&b, pg->options);
 		SECTION(WEFT_RT_PROGRAM);
+		if (pg->runtime_id_len) {
+			w_u8(&b, (uint8_t)pg->runtime_id_len);
+			w_bytes(&b, pg->runtime_id, pg->runtime_id_len);
+			SECTION(WEFT_RT_RUNTIME);
+		}
 	}
 #undef SECTION
 
@@ -621,6 +626,23 @@ static void parse_program(struct rbuf *r, struct weft_replay *rf)
 	rf->has_program = !r->rc;
 }
 
+/* WEFT_RT_RUNTIME: u8 n + n bytes, libweft_rt's build id. */
+static void parse_runtime(struct rbuf *r, struct weft_replay *rf)
+{
+	struct weft_replay_program *pg = &rf->program;
+	unsigned n = r_u8(r);
+
+	if (!r->rc && (n < 1 || n > WEFT_BUILD_ID_MAX)) {
+		r_bad(r, "runtime build id of %u bytes (1..%u)", n, WEFT_BUILD_ID_MAX);
+		return;
+	}
+	if (!r_need(r, n))
+		return;
+	memcpy(pg->runtime_id, r->p + r->off, n);
+	pg->runtime_id_len = n;
+	r->off += n;
+}
+
 static void parse_memory(struct rbuf *r, struct weft_replay *rf)
 {
 	uint64_t m = r_var(r, 255, "memory model");
@@ -659,6 +681,7 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 	size_t nsites = 0;
 	unsigned next = WEFT_RT_META;
 	bool have_checks = false, have_program = false, have_memory = false;
+	bool have_runtime = false;
 
 	while (top->off < top->n && !top->rc) {
 		top->where = "content";
@@ -676,13 +699,16 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 		}
 		struct rbuf r = { top->p + top->off, (size_t)len, 0, "", top->err, top->errn, 0 };
 		top->off += (size_t)len;
-		if (tag == WEFT_RT_CHECKS || tag == WEFT_RT_PROGRAM || tag == WEFT_RT_MEMORY) {
+		if (tag == WEFT_RT_CHECKS || tag == WEFT_RT_PROGRAM || tag == WEFT_RT_MEMORY ||
+		    tag == WEFT_RT_RUNTIME) {
 			/* the sections after the first eight that this reader
 			 * knows: each at most once, consumed exactly */
 			bool *seen = tag == WEFT_RT_CHECKS ? &have_checks
-				     : tag == WEFT_RT_PROGRAM ? &have_program : &have_memory;
+				     : tag == WEFT_RT_PROGRAM ? &have_program
+				     : tag == WEFT_RT_RUNTIME ? &have_runtime : &have_memory;
 			r.where = tag == WEFT_RT_CHECKS ? "checks"
-				  : tag == WEFT_RT_PROGRAM ? "program" : "memory";
+				  : tag == WEFT_RT_PROGRAM ? "program"
+				  : tag == WEFT_RT_RUNTIME ? "runtime" : "memory";
 			if (next <= WEFT_RT__LAST || *seen) {
 				r_bad(&r, tag == WEFT_RT_MEMORY
 						  ? "before the other critical sections end, or repeated"
@@ -695,6 +721,8 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				parse_checks(&r, rf);
 			else if (tag == WEFT_RT_PROGRAM)
 				parse_program(&r, rf);
+			else if (tag == WEFT_RT_RUNTIME)
+				parse_runtime(&r, rf);
 			else
 				parse_memory(&r, rf);
 			if (!r.rc && r.off != r.n)
@@ -915,6 +943,10 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 		top->where = "content";
 		r_bad(top, "ends before the %s section (truncated content)", tag_names[next]);
 	}
+	if (!top->rc && have_runtime && !have_program) {
+		top->where = "runtime";
+		r_bad(top, "a runtime build id without the program section");
+	}
 	return top->rc;
 }
 
@@ -1072,6 +1104,14 @@ const struct weft_site *weft_site_by_id(uint32_t id)
 	return weft_dynamic_site(id);
 }
 
+/* A build id as hex into out (2 * WEFT_BUILD_ID_MAX + 1 bytes). */
+static void hex_id(char *out, const uint8_t *id, unsigned n)
+{
+	out[0] = 0;
+	for (unsigned i = 0; i < n && i < WEFT_BUILD_ID_MAX; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+}
+
 int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **scp,
 		     unsigned *vi, char *err, size_t errn)
 {
@@ -1126,14 +1166,27 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 	    (rf->program.build_id_len != self->build_id_len ||
 	     memcmp(rf->program.build_id, self->build_id, self->build_id_len))) {
 		char a[2 * WEFT_BUILD_ID_MAX + 1], b[2 * WEFT_BUILD_ID_MAX + 1];
-		for (unsigned i = 0; i < rf->program.build_id_len; i++)
-			snprintf(a + 2 * i, 3, "%02x", rf->program.build_id[i]);
-		for (unsigned i = 0; i < self->build_id_len; i++)
-			snprintf(b + 2 * i, 3, "%02x", self->build_id[i]);
+		hex_id(a, rf->program.build_id, rf->program.build_id_len);
+		hex_id(b, self->build_id, self->build_id_len);
 		return fail(err, errn, WEFT_ESTALE,
 			    "stale: recorded by build %.16s of %s; %s is build %.16s (rebuilt since: "
 			    "replay files of a program are tied to the build that made them)",
 			    a, rf->program.path, self->path, b);
+	}
+	/* the runtime decides what every access and call does: a trace of
+	 * another runtime is in a format this one does not speak */
+	if (rf->has_program && self && rf->program.runtime_id_len &&
+	    (rf->program.runtime_id_len != self->runtime_id_len ||
+	     memcmp(rf->program.runtime_id, self->runtime_id, self->runtime_id_len))) {
+		char a[2 * WEFT_BUILD_ID_MAX + 1], b[2 * WEFT_BUILD_ID_MAX + 1];
+		hex_id(a, rf->program.runtime_id, rf->program.runtime_id_len);
+		hex_id(b, self->runtime_id, self->runtime_id_len);
+		if (!self->runtime_id_len)
+			snprintf(b, sizeof(b), "unknown");
+		return fail(err, errn, WEFT_EFORMAT,
+			    "recorded under libweft_rt build %.16s; %s now runs under build %.16s "
+			    "(the runtime changed since: replay under the libweft_rt that recorded "
+			    "the file, or record it again)", a, self->path, b);
 	}
 	if (rf->has_program && self) {
 		const char *arg = rf->program.args;

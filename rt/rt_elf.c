@@ -141,6 +141,20 @@ static void read_symbols(const uint8_t *f, size_t len)
 	qsort(rt_img.syms, rt_img.nr_syms, sizeof(*rt_img.syms), by_addr);
 }
 
+/* A file's identity when it has no build id note: 16 bytes of hash. */
+static unsigned file_hash_id(const uint8_t *f, size_t len, uint8_t *id)
+{
+	uint64_t h = 0xcbf29ce484222325ull, g = 0x84222325cbf29ce4ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h = (h ^ f[i]) * 0x100000001b3ull;
+		g = (g ^ f[i]) * 0x100000001b3ull + (g >> 29);
+	}
+	memcpy(id, &h, 8);
+	memcpy(id + 8, &g, 8);
+	return 16;
+}
+
 static void read_build_id(const uint8_t *f, size_t len)
 {
 	size_t n;
@@ -159,14 +173,87 @@ static void read_build_id(const uint8_t *f, size_t len)
 		}
 	}
 	/* no build id note (-Wl,--build-id=none): a hash of the whole file */
-	uint64_t h = 0xcbf29ce484222325ull, g = 0x84222325cbf29ce4ull;
-	for (size_t i = 0; i < len; i++) {
-		h = (h ^ f[i]) * 0x100000001b3ull;
-		g = (g ^ f[i]) * 0x100000001b3ull + (g >> 29);
+	rt_img.build_id_len = file_hash_id(f, len, rt_img.build_id);
+}
+
+/* The GNU build id note among the PT_NOTE segments of a loaded object. */
+static unsigned note_build_id(const struct dl_phdr_info *info, uint8_t *id)
+{
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		size_t n = ph->p_memsz, off = 0;
+		while (off + 12 <= n) {
+			uint32_t namesz, descsz, type;
+			memcpy(&namesz, p + off, 4);
+			memcpy(&descsz, p + off + 4, 4);
+			memcpy(&type, p + off + 8, 4);
+			size_t name = off + 12, desc = name + ((namesz + 3) & ~(size_t)3);
+			if (desc + descsz > n)
+				break;
+			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + name, "GNU", 4) &&
+			    descsz) {
+				unsigned k = descsz < WEFT_BUILD_ID_MAX ? descsz : WEFT_BUILD_ID_MAX;
+				memcpy(id, p + desc, k);
+				return k;
+			}
+			off = desc + ((descsz + 3) & ~(size_t)3);
+		}
 	}
-	memcpy(rt_img.build_id, &h, 8);
-	memcpy(rt_img.build_id + 8, &g, 8);
-	rt_img.build_id_len = 16;
+	return 0;
+}
+
+struct runtime_id {
+	uintptr_t self;   /* an address in this library */
+	uint8_t *id;
+	unsigned len;
+	char path[4096];
+};
+
+static int runtime_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct runtime_id *r = data;
+
+	(void)size;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && r->self - lo < ph->p_memsz) {
+			r->len = note_build_id(info, r->id);
+			snprintf(r->path, sizeof(r->path), "%s", info->dlpi_name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* libweft_rt's own build id (its GNU build id note, else a hash of its
+ * file): a replay file records it beside the program's, since a program
+ * links the runtime as a shared library and keeps its build id when only
+ * the runtime changes. 0 when neither can be read. */
+unsigned rt_runtime_build_id(uint8_t *id)
+{
+	struct runtime_id r = { .self = (uintptr_t)&rt_runtime_build_id, .id = id };
+
+	dl_iterate_phdr(runtime_module, &r);
+	if (r.len || !r.path[0])
+		return r.len;
+	int fd = open(r.path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !st.st_size) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	uint8_t *f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f == MAP_FAILED)
+		return 0;
+	unsigned k = file_hash_id(f, (size_t)st.st_size, id);
+	munmap(f, (size_t)st.st_size);
+	return k;
 }
 
 int rt_image_load(void)
@@ -219,18 +306,32 @@ int rt_image_load(void)
 	return 0;
 }
 
-const struct rt_sym *rt_sym_at(uintptr_t addr)
+/* How many of the n entries of an array sorted by address (structs of
+ * stride bytes whose first member is their address) start at or before
+ * addr: a binary search. */
+_Static_assert(offsetof(struct rt_sym, addr) == 0 && offsetof(struct rt_line, addr) == 0,
+	       "nr_at_or_before() reads the address at the start of an entry");
+static size_t nr_at_or_before(const void *base, size_t n, size_t stride, uintptr_t addr)
 {
-	size_t lo = 0, hi = rt_img.nr_syms;
+	size_t lo = 0, hi = n;
 
-	/* the last symbol starting at or before addr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (rt_img.syms[mid].addr <= addr)
+		uintptr_t a;
+		memcpy(&a, (const char *)base + mid * stride, sizeof(a));
+		if (a <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+const struct rt_sym *rt_sym_at(uintptr_t addr)
+{
+	/* the last symbol starting at or before addr */
+	size_t lo = nr_at_or_before(rt_img.syms, rt_img.nr_syms, sizeof(*rt_img.syms), addr);
+
 	for (size_t i = lo; i-- > 0 && lo - i <= 8;) {
 		const struct rt_sym *s = &rt_img.syms[i];
 		if (addr < s->addr + (s->size ? s->size : 1))
@@ -243,15 +344,8 @@ const struct rt_sym *rt_sym_at(uintptr_t addr)
 
 bool rt_line_at(uintptr_t pc, const char **file, unsigned *line)
 {
-	size_t lo = 0, hi = rt_img.nr_lines;
+	size_t lo = nr_at_or_before(rt_img.lines, rt_img.nr_lines, sizeof(*rt_img.lines), pc);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (rt_img.lines[mid].addr <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return false;
 	const struct rt_line *l = &rt_img.lines[lo - 1];

@@ -380,7 +380,7 @@ bool rt_heap_describe(uintptr_t addr, char *buf, size_t n)
 	size_t off = addr - (uintptr_t)rt_w.heap_lo - b->off;
 	char where[96] = "";
 	if (b->site && b->site->line)
-		snprintf(where, sizeof(where), " (%s:%u)", weft_site_basename(b->site), b->site->line);
+		snprintf(where, sizeof(where), " (%s:%u)", weft_site_file(b->site), b->site->line);
 	if (off)
 		snprintf(buf, n, "heap block %zu%s +%zu", idx, where, off);
 	else

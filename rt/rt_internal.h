@@ -78,6 +78,9 @@ extern struct rt_image rt_img;
 
 /* Finds the executable's segments (dl_iterate_phdr) and reads its file. */
 int rt_image_load(void);
+/* libweft_rt's own build id into id (WEFT_BUILD_ID_MAX bytes): its length,
+ * 0 if unknown. */
+unsigned rt_runtime_build_id(uint8_t *id);
 /* rt_dwarf.c: .debug_line of the mapped ELF file into rt_img.lines. */
 void rt_dwarf_lines(const uint8_t *line, size_t line_len, const uint8_t *line_str,
 		    size_t line_str_len, const char *comp_dir_hint);

@@ -281,6 +281,7 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	rt_program.path = rt_img.path;
 	memcpy(rt_program.build_id, rt_img.build_id, rt_img.build_id_len);
 	rt_program.build_id_len = rt_img.build_id_len;
+	rt_program.runtime_id_len = rt_runtime_build_id(rt_program.runtime_id);
 	rt_program.argc = argc > 0 ? (unsigned)argc - 1 : 0;
 	rt_program.argv = argc > 0 ? argv + 1 : argv;
 	rt_program.options = options;

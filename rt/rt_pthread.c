@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory/memory.h"
 #include "rt_internal.h"
 
 #define PC() ((void *)__builtin_return_address(0))
@@ -135,6 +136,24 @@ void rt_threads_reset(void)
 
 	memset(&rt_th[0], 0, offsetof(struct rt_thread, jb));
 	rt_tsan_thread_reset(0);
+	/* threads the machine spawns (the kit's kworkers, which
+	 * <weft/linux/kernel_compat.h>'s queue_work_on() starts) begin with an
+	 * empty call stack too; pthread_create() clears the rest of its own */
+	for (unsigned t = 1; t < WEFT_EXEC_MAX_THREADS; t++) {
+		rt_th[t].depth = 0;
+		rt_th[t].atomic_depth = 0;
+		rt_tsan_thread_reset(t);
+	}
+}
+
+/* <weft/linux/...> headers call libweft (preemption, work items) straight
+ * from instrumented code: the thread's open plain access is completed
+ * first, as every interposed call does. */
+void weft_rt_enter(void);
+void weft_rt_enter(void)
+{
+	if (rt_active())
+		enter();
 }
 
 static void thread_body(void *world, void *arg)
@@ -178,6 +197,11 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	t->fn = fn;
 	t->arg = arg;
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
+	/* POSIX: pthread_create() synchronizes memory (4.12): under a weak
+	 * --memory the creator's stores are visible and the new thread reads
+	 * no older values than the creator could */
+	if (weft_mem_weak)
+		weft_mem_migrate(M.cpu_of[me()], M.cpu_of[tid]);
 	*th = (pthread_t)tid + 1;
 	rt_silent_write(th, sizeof(*th), (uint64_t)tid + 1, s);
 	return 0;
@@ -202,6 +226,9 @@ int pthread_join(pthread_t th, void **ret)
 	if (rt_th[tid].detached || rt_th[tid].joined)
 		return EINVAL;
 	weft_thread_join(tid, s);
+	/* and so does pthread_join(): the joined thread's stores are visible */
+	if (weft_mem_weak)
+		weft_mem_migrate(M.cpu_of[tid], M.cpu_of[me()]);
 	rt_th[tid].joined = true;
 	if (ret) {
 		*ret = rt_th[tid].ret;
@@ -746,7 +773,20 @@ int pthread_spin_unlock(pthread_spinlock_t *l)
 	if (!rt_active())
 		return get_pthread_spin_unlock()(l);
 	enter();
-	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, SITE(WEFT_EV_WRITE, "pthread_spin_unlock"));
+	const struct weft_site *s = SITE(WEFT_EV_WRITE, "pthread_spin_unlock");
+	/* POSIX: undefined unless the caller holds it; the lock word names
+	 * the holder (its thread + 1, pthread_spin_lock) */
+	int holder = *(volatile int *)l;
+	if (holder != M.cur + 1) {
+		if (!holder)
+			weft_report(WEFT_KIND_BAD_UNLOCK, (void *)l, s,
+				    "T%d unlocks a pthread spinlock that is not locked", M.cur);
+		else
+			weft_report(WEFT_KIND_BAD_UNLOCK, (void *)l, s,
+				    "T%d unlocks a pthread spinlock held by T%d (spinlocks are "
+				    "released by their holder)", M.cur, holder - 1);
+	}
+	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, s);
 	weft_sched_wake_all((const void *)l);
 	return 0;
 }

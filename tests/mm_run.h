@@ -176,8 +176,8 @@ static inline uint64_t mm_silent(const char *spec, const char *strategy, uint64_
 		for (unsigned k = 0; k < c->n; k++)
 			c->sum[k] += vals[k];
 	}
-	printf("%s: %llu %s executions clean in %.2f s\n", spec, (unsigned long long)done,
-	       strategy, mm_now() - t0);
+	printf("%s: %llu %s executions clean under --memory %s in %.2f s\n", spec,
+	       (unsigned long long)done, strategy, weft_memory_name(mm_memory), mm_now() - t0);
 	return done;
 }
 

@@ -297,7 +297,7 @@ static inline void zoo_silent(const char *spec, const char *strategy, uint64_t n
 
 /*
  * main() of a test_z*_silent program: `PROG [SPEC [random|pct [EXECUTIONS
- * [SEED]]]]` (defaults: spec, random, 100000, 7) is zoo_silent() with
+ * [SEED [MEMORY]]]]]` (defaults: spec, random, 100000, 7, sc) is zoo_silent() with
  * must[]; the counters of info[] (legal paths that are rarer) are printed,
  * not asserted.
  */
@@ -308,6 +308,10 @@ static inline int zoo_silent_main(int argc, char **argv, const char *spec,
 	struct mm_counters c;
 
 	spec = argc > 1 ? argv[1] : spec;
+	if (argc > 5 && !weft_memory_parse(argv[5], &mm_memory, NULL)) {
+		fprintf(stderr, "unknown memory model '%s' (sc, tso, lkmm)\n", argv[5]);
+		return 2;
+	}
 	memset(&c, 0, sizeof(c));
 	mm_silent(spec, argc > 2 ? argv[2] : "random",
 		  argc > 3 ? strtoull(argv[3], NULL, 0) : 100000,

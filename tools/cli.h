@@ -56,6 +56,10 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
 int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An argument of command cmd that is no flag it knows: a flag ("-x") is
+ * unknown, the first operand is stored in *operand, a second one is
+ * unexpected. 0, or the usage error's exit code. */
+int cli_operand(const char *cmd, const char *a, const char **operand);
 
 /* A flag of a command: a switch sets *on, a flag with a value stores it
  * in *value. alias: another spelling ("-o"), or NULL. */

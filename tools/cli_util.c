@@ -65,6 +65,16 @@ int cli_usage_error(const char *fmt, ...)
 	return rc;
 }
 
+int cli_operand(const char *cmd, const char *a, const char **operand)
+{
+	if (a[0] == '-')
+		return cli_usage_error("%s: unknown flag '%s' (%s help %s)", cmd, a, cli_prog, cmd);
+	if (*operand)
+		return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
+	*operand = a;
+	return 0;
+}
+
 int cli_io_error(const char *fmt, ...)
 {
 	va_list ap;

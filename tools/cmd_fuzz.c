@@ -163,12 +163,10 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 			if (!weft_memory_parse(v, &o->memory, &why))
 				return cli_usage_error("fuzz: --memory '%s': %s", v, why);
 			memory_set = true;
-		} else if (a[0] == '-') {
-			return cli_usage_error("fuzz: unknown flag '%s' (%s help fuzz)", a, cli_prog);
-		} else if (!spec) {
-			spec = a;
 		} else {
-			return cli_usage_error("fuzz: unexpected argument '%s'", a);
+			int rc = cli_operand("fuzz", a, &spec);
+			if (rc)
+				return rc;
 		}
 #undef NEEDV
 	}

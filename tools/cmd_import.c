@@ -174,10 +174,10 @@ static int store_and_print(const struct weft_run_opts *ro,
 		fprintf(out, "SUMMARY: weft: %s %s:%s", weft_kind_name(c.r.kind), sc->name, vname);
 		if (s && c.r.report.here_caller)
 			fprintf(out, " in %s %s:%u", c.r.report.here_caller->func,
-				weft_caller_basename(c.r.report.here_caller),
+				weft_caller_file(c.r.report.here_caller),
 				c.r.report.here_caller->line);
 		else if (s)
-			fprintf(out, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
+			fprintf(out, " in %s %s:%u", s->func, weft_site_file(s), s->line);
 		fprintf(out, "\n");
 	}
 	weft_replay_free(&back);

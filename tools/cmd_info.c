@@ -208,7 +208,7 @@ int cmd_info(int argc, char **argv)
 				printf(" (T%u on CPU%u)", rf.other.tid, rf.other.cpu);
 			if (s)
 				printf(", %s in %s() at %s:%u", s->what, s->func,
-				       weft_site_basename(s), s->line);
+				       weft_site_file(s), s->line);
 			printf("\n");
 		}
 		char b1[48], b2[48], b3[48], b4[48];
@@ -217,8 +217,8 @@ int cmd_info(int argc, char **argv)
 		       cli_plural(b2, sizeof(b2), rf.nr_dec, "decision"),
 		       cli_plural(b3, sizeof(b3), rf.preemptions, "preemption"),
 		       cli_plural(b4, sizeof(b4), rf.nr_choices, "choice"));
-		printf("trace hash:   %016" PRIx64 " (+ %zu periodic state hashes)\n", rf.trace_hash,
-		       rf.nr_state_hashes);
+		printf("trace hash:   %016" PRIx64 " (version %d, + %zu periodic state hashes)\n",
+		       rf.trace_hash, rf.checks & WEFT_CHECK_TRACE_HASH2 ? 2 : 1, rf.nr_state_hashes);
 		printf("checks:       %s",
 		       !(rf.checks & WEFT_CHECK_LOCKDEP) ? "no lockdep"
 		       : rf.checks & WEFT_CHECK_LOCKDEP_IRQ_ORDER ? "lockdep (with the irq-safe -> unsafe order rule)"

@@ -76,7 +76,7 @@ static void print_dec(FILE *f, const char *label, const struct weft_decision_rec
 	if (!d->site_id)
 		fprintf(f, "a free switch\n");
 	else if (s)
-		fprintf(f, "%s in %s() %s:%u\n", s->what, s->func, weft_site_basename(s), s->line);
+		fprintf(f, "%s in %s() %s:%u\n", s->what, s->func, weft_site_file(s), s->line);
 	else
 		fprintf(f, "site %08" PRIx32 " (not in this build)\n", d->site_id);
 }

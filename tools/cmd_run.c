@@ -28,6 +28,13 @@ const char weft_help_run[] =
 	"                    are searched in turn so the first report has the fewest\n"
 	"                    preemptions; none: every\n"
 	"                    interleaving (\"verified\" when complete)\n"
+	"  --fair-bound K|none  dfs: unfair choices per execution (a thread that spins\n"
+	"                    without progress run again before the threads it waits\n"
+	"                    for); branches past K are pruned and the result says\n"
+	"                    \"limit reached: fairness bound K\", never complete\n"
+	"                    (default: 0 with --bound none, where an unbounded spin\n"
+	"                    loop would make the search endless; else none: an unfair\n"
+	"                    choice costs a preemption); docs/strategies.md\n"
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
 	"                    else source; none for scenarios with interrupts or\n"
@@ -95,7 +102,7 @@ static double now(void)
 /* Why plain dfs did not certify. */
 static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 {
-	static char why[160];
+	static char why[320];
 
 	if (cut_by_other) {
 		snprintf(why, sizeof(why),
@@ -110,6 +117,14 @@ static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
 	if (d->overflow)
 		return "the decision stack cap was hit, or a replayed prefix diverged (the model "
 		       "is nondeterministic)";
+	if (d->exhausted && d->fair_pruned) {
+		snprintf(why, sizeof(why),
+			 "limit reached: fairness bound %u (--fair-bound): %" PRIu64 " branch%s "
+			 "where a thread spinning without progress ran again before the threads "
+			 "it waits for %s pruned", d->fair_bound, d->fair_pruned,
+			 d->fair_pruned == 1 ? "" : "es", d->fair_pruned == 1 ? "was" : "were");
+		return why;
+	}
 	return "the execution cap (--iterations) was hit";
 }
 
@@ -163,6 +178,9 @@ int cmd_run(int argc, char **argv)
 	enum weft_memory_model memory = WEFT_MEM_SC;
 	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
+	uint64_t fair_bound = 0;
+	bool fair_bound_set = false, fair_bound_none = false;
+	unsigned dfs_fair_bound = WEFT_BOUND_NONE;   /* weft_dfs.fair_bound */
 	enum weft_por por = WEFT_POR_NONE;
 	const char *por_why = NULL;   /* why dfs ran without reduction by default */
 	unsigned dfs_bound = 0, dfs_final_bound = 0;   /* plain dfs: now, last */
@@ -214,6 +232,12 @@ int cmd_run(int argc, char **argv)
 			bound_none = !strcmp(v, "none");
 			if (!bound_none && (!cli_parse_u64(v, &bound) || bound > 255))
 				return cli_usage_error("run: --bound takes 0..255 or none");
+		} else if (!strcmp(a, "--fair-bound")) {
+			NEEDV();
+			fair_bound_set = true;
+			fair_bound_none = !strcmp(v, "none");
+			if (!fair_bound_none && (!cli_parse_u64(v, &fair_bound) || fair_bound > 255))
+				return cli_usage_error("run: --fair-bound takes 0..255 or none");
 		} else if (!strcmp(a, "--por")) {
 			NEEDV();
 			if (!weft_por_parse(v, &por))
@@ -264,12 +288,10 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--input-hex")) {
 			NEEDV();
 			input_hex = v;
-		} else if (a[0] == '-') {
-			return cli_usage_error("run: unknown flag '%s' (%s help run)", a, cli_prog);
-		} else if (!spec) {
-			spec = a;
 		} else {
-			return cli_usage_error("run: unexpected argument '%s'", a);
+			int rc = cli_operand("run", a, &spec);
+			if (rc)
+				return rc;
 		}
 #undef NEEDV
 	}
@@ -320,6 +342,12 @@ int cmd_run(int argc, char **argv)
 			wl_len = dfs_default_workload(sc, vi, wl, sizeof(wl), &wl_from);
 		have_wl = true;
 		unsigned b = bound_none ? WEFT_BOUND_NONE : (unsigned)bound;
+		/* a preemption bound bounds unfair choices too (each costs
+		 * one); without one, an unbounded spin would make the search
+		 * endless unless they are bounded by themselves */
+		dfs_fair_bound = fair_bound_none ? WEFT_BOUND_NONE
+				 : fair_bound_set ? (unsigned)fair_bound
+				 : bound_none ? 0 : WEFT_BOUND_NONE;
 		if (memory != WEFT_MEM_SC && por_set && por != WEFT_POR_NONE) {
 			free(st);
 			return cli_usage_error(
@@ -402,6 +430,7 @@ int cmd_run(int argc, char **argv)
 		dfs_final_bound = b;
 		weft_dfs_init(&st->d, sc, dfs_bound, wl, wl_len);
 		st->d.delay_bound = (unsigned)delay_bound;
+		st->d.fair_bound = dfs_fair_bound;
 		ops = &weft_strategy_dfs;
 	} else if (!strcmp(strategy, "bytes")) {
 		if (!input_path && !input_hex) {
@@ -416,9 +445,10 @@ int cmd_run(int argc, char **argv)
 		return cli_usage_error("run: unknown strategy '%s' (random, pct, dfs, bytes)",
 				       strategy);
 	}
-	if ((por_set || workloads) && strcmp(strategy, "dfs")) {
+	if ((por_set || workloads || fair_bound_set) && strcmp(strategy, "dfs")) {
 		free(st);
-		return cli_usage_error("run: --por and --workloads are options of --strategy dfs");
+		return cli_usage_error("run: --por, --workloads and --fair-bound are options of "
+				       "--strategy dfs");
 	}
 	if (!iterations)
 		iterations = !strcmp(strategy, "dfs") ? UINT64_MAX : 100000;
@@ -427,7 +457,8 @@ int cmd_run(int argc, char **argv)
 	weft_metrics_init(&m, ops, st);
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
 				   .record = false,
-				   .checks = lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
+				   .checks = (lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED) |
+					     (weft_program_self() ? WEFT_CHECKS_PROGRAM : 0),
 				   .lockdep_persist = true, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	weft_lockdep_reset();
@@ -438,11 +469,12 @@ int cmd_run(int argc, char **argv)
 	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
-		if (weft_execute(&o, &weft_strategy_metrics, &m, &r) < 0) {
+		if (weft_execute(&o, weft_metrics_ops(&m), &m, &r) < 0) {
 			if (ops != &weft_strategy_dfs || dfs_bound >= dfs_final_bound)
 				break;
 			weft_dfs_init(&st->d, sc, ++dfs_bound, wl, wl_len);
 			st->d.delay_bound = (unsigned)delay_bound;
+			st->d.fair_bound = dfs_fair_bound;
 			continue;
 		}
 		/* a dfs that is done ends with an execute that runs nothing and
@@ -550,6 +582,11 @@ int cmd_run(int argc, char **argv)
 			printf(", \"why_incomplete\": ");
 			cli_json_str(stdout, dfs_why(&st->d, cut_by_other));
 		}
+		if (dfs && dfs_fair_bound != WEFT_BOUND_NONE)
+			printf(", \"fair_bound\": %u", dfs_fair_bound);
+		if (dfs && !bug && st->d.exhausted && st->d.fair_pruned)
+			printf(", \"fair_bounded\": true, \"fair_pruned\": %" PRIu64,
+			       st->d.fair_pruned);
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
@@ -619,6 +656,10 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
+		if (memory == WEFT_MEM_LKMM)
+			printf("weak memory: lkmm for compiled models is stronger than the LKMM: no "
+			       "load buffering, multicopy-atomic propagation only "
+			       "(docs/memory-model.md)\n");
 		if (nr_other) {
 			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)

@@ -320,7 +320,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.complete = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
-				      .checks = a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED,
+				      .checks = (a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED) |
+						(weft_program_self() ? WEFT_CHECKS_PROGRAM : 0),
 				      .lockdep_persist = true };
 	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();

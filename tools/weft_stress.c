@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 			       r.first_seconds, weft_kind_name(r.first.kind), r.first.msg);
 			if (r.first.site)
 				printf(" (%s at %s:%u)", r.first.site->func,
-				       weft_site_basename(r.first.site), r.first.site->line);
+				       weft_site_file(r.first.site), r.first.site->line);
 			printf("\n");
 		}
 	}

@@ -148,6 +148,12 @@ struct z11_world {
 	uint32_t clock;
 	uint32_t added_at[Z11_PAGES];
 	uint32_t entry_clock[Z11_THREADS];
+	/* under a weak model "before" is not the clock's:
+	 * entry_visible[t][c] has bit nr when page nr sat in CPU c's batch
+	 * as T t's CPU saw it at the smp_mb() before (A), mb_clock[t] the
+	 * clock then (z11_visibly_batched) */
+	uint8_t entry_visible[Z11_THREADS][Z11_CPUS];
+	uint32_t mb_clock[Z11_THREADS];
 	unsigned long stat[Z11_THREADS][Z11_NR_STATS];
 };
 
@@ -227,6 +233,45 @@ static void z11_drain_work_fn(struct work_struct *w)
 	weft_lru_add_drain(&W->b);
 }
 
+/*
+ * The oracle's "batched before (A)" under a weak memory model: the pages
+ * batched before this CPU's smp_mb() before (A), in a batch whose stores
+ * had reached this CPU when the barrier ran (weft_peek() reads what the
+ * CPU sees: after the barrier, memory). That barrier's cumulativity with
+ * the smp_mb() after (D) is all the kernel promises (propagation,
+ * explanation.txt): a page another CPU batched earlier in time whose
+ * batch store was still in that CPU's store buffer is not covered, nor one
+ * batched after the barrier (a load of the generation may read an older
+ * value than the barrier's time). Under sc the clock at (A) is exact and
+ * this is not consulted.
+ */
+static void z11_visibly_batched(struct z11_world *W, unsigned tid)
+{
+	W->mb_clock[tid] = __atomic_load_n(&W->clock, __ATOMIC_RELAXED);
+	for (unsigned c = 0; c < Z11_CPUS; c++) {
+		const struct weft_folio_batch *fb = &W->b.cpu[c].lru_add;
+		uint32_t nr = weft_peek(fb->nr);
+		uint8_t seen = 0;
+
+		for (uint32_t i = 0; i < nr && i < WEFT_FBATCH_MAX; i++) {
+			struct weft_page *p = weft_peek(fb->pages[i]);
+			if (p)
+				seen |= (uint8_t)(1u << (weft_page_nr(&W->mm, p) % Z11_PAGES));
+		}
+		W->entry_visible[tid][c] = seen;
+	}
+}
+
+/* Page nr's batching (at: its clock), now in CPU cpu's batch, happened
+ * before T tid's lru_add_drain_all() as the kernel's barriers promise. */
+static bool z11_batched_before(const struct z11_world *W, unsigned tid, unsigned nr, int cpu,
+			       uint32_t at)
+{
+	if (!at || at > W->entry_clock[tid])
+		return false;
+	return !weft_memory_is_weak() || (at <= W->mb_clock[tid] && W->entry_visible[tid][cpu] >> nr & 1);
+}
+
 /* __lru_add_drain_all(false) of v5.10; the variant places the bump. */
 static void z11_lru_add_drain_all(struct z11_world *W, unsigned tid)
 {
@@ -236,6 +281,7 @@ static void z11_lru_add_drain_all(struct z11_world *W, unsigned tid)
 	z11_stat(W, Z11_STAT_DRAIN_ALL);
 	/* pagevec counter stores of this CPU visible before the load */
 	smp_mb();
+	z11_visibly_batched(W, tid);
 	/* (A) the generation this call must see drained */
 	this_gen = READ_ONCE(W->lru_drain_gen);
 	W->entry_clock[tid] = __atomic_load_n(&W->clock, __ATOMIC_RELAXED);
@@ -344,7 +390,7 @@ static bool z11_remove_mapping(struct z11_world *W, unsigned tid, struct weft_pa
 		uint32_t at = __atomic_load_n(&W->added_at[nr], __ATOMIC_RELAXED);
 
 		z11_stat(W, Z11_STAT_BUSY);
-		if (cpu >= 0 && at && at <= W->entry_clock[tid]) {
+		if (cpu >= 0 && z11_batched_before(W, tid, nr, cpu, at)) {
 			struct weft_access other = weft_last_write(&W->lru_drain_gen);
 
 			spin_unlock_irqrestore(&m->i_pages_lock, flags);

@@ -193,6 +193,18 @@ static inline void ls_print_schedule(FILE *f, const struct ls_strategy *s)
 	fprintf(f, "\n");
 }
 
+/* Every differential scenario runs the one generated program its test
+ * set up (the workload is unused): one opcode, one variant, and room for
+ * LS_MAX_DEC decisions. Its literal names the rest (threads, CPUs, world,
+ * hooks) after LS_ONE_PROGRAM. */
+static const char *const ls_opnames[] __attribute__((unused)) = { "nop" };
+static const struct weft_variant ls_variants[] __attribute__((unused)) = {
+	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
+};
+#define LS_ONE_PROGRAM                                                          \
+	.source = "test", .nr_opcodes = 1, .opnames = ls_opnames, .max_ops = 1,    \
+	.decision_hint = LS_MAX_DEC, .variants = ls_variants, .nr_variants = 1
+
 /* The program-size knob of the differential tests: WEFT_DIFF_SIZE=large
  * (the medium tier) or quick (the short tier's default); N programs of
  * each. */
@@ -210,6 +222,40 @@ static inline unsigned ls_rnd(unsigned n)
 {
 	ls_gen_state = ls_gen_state * 6364136223846793005ull + 1442695040888963407ull;
 	return (unsigned)((ls_gen_state >> 33) % n);
+}
+
+
+/* The lock-step tests' main loop: the pinned programs first (unless
+ * WEFT_DIFF_ONLY), then nprog generated ones from the sequence
+ * WEFT_DIFF_SEED names (default 1), each run under nsched schedules;
+ * WEFT_DIFF_ONLY=N runs program N alone, printed and verbose. */
+struct ls_programs {
+	void (*pinned)(void);
+	void (*gen)(void);
+	void (*print)(FILE *f);
+	void (*run)(unsigned nsched, uint64_t seed, bool verbose);
+	long *cur_prog;
+};
+static inline void ls_run_programs(const struct ls_programs *p, unsigned nprog, unsigned nsched)
+{
+	const char *e = getenv("WEFT_DIFF_SEED");
+	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
+	e = getenv("WEFT_DIFF_ONLY");
+	long only = e ? atol(e) : -1;
+
+	weft_machine_init();
+	if (only < 0)
+		p->pinned();
+	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	for (unsigned i = 0; i < nprog; i++) {
+		p->gen();
+		*p->cur_prog = i;
+		if (only >= 0 && (long)i != only)
+			continue;
+		if (only >= 0)
+			p->print(stderr);
+		p->run(nsched, seed * 100000 + i, only >= 0);
+	}
 }
 
 #endif

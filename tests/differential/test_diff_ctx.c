@@ -165,16 +165,10 @@ static void cx_setup(void *w, unsigned v, const struct weft_workload *wl)
 	(void)wl;
 }
 
-static const char *const cx_opnames[] = { "nop" };
-static const struct weft_variant cx_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario cxsc = {
-	.name = "diff-ctx", .summary = "differential: contexts", .source = "test", .nr_cpus = 2,
+	.name = "diff-ctx", .summary = "differential: contexts", LS_ONE_PROGRAM, .nr_cpus = 2,
 	.nr_threads = 2, .cpu_of = P.cpu_of, .world_size = sizeof(struct world),
-	.nr_opcodes = 1, .opnames = cx_opnames, .max_ops = 1, .decision_hint = 4096,
-	.setup = cx_setup, .thread = cx_thread, .variants = cx_variants, .nr_variants = 1,
-	.irqs = irqs,
+	.setup = cx_setup, .thread = cx_thread, .irqs = irqs,
 };
 
 /* ------------------------------------------------------------ the reference */
@@ -791,25 +785,10 @@ static void pinned(void)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	e = getenv("WEFT_DIFF_ONLY");
-	long only = e ? atol(e) : -1;
-	unsigned nprog = ls_large() ? 60000 : 3000, nsched = ls_large() ? 16 : 6;
+	const struct ls_programs progs = { pinned, gen, print_prog, run_prog, &cur_prog };
+	unsigned nprog = ls_large() ? 60000 : 3000;
 
-	weft_machine_init();
-	if (only < 0)
-		pinned();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
-	for (unsigned p = 0; p < nprog; p++) {
-		gen();
-		cur_prog = p;
-		if (only >= 0 && (long)p != only)
-			continue;
-		if (only >= 0)
-			print_prog(stderr);
-		run_prog(nsched, seed * 100000 + p, only >= 0);
-	}
+	ls_run_programs(&progs, nprog, ls_large() ? 16 : 6);
 	printf("%u programs, %u runs in lock step (%s size): %u clean, %u bug-on, %u warn-on, %u "
 	       "sleep-in-atomic, %u other\n",
 	       nprog, nr_runs, ls_large() ? "large" : "quick", verdicts[WEFT_KIND_NONE],

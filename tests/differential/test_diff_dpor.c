@@ -37,6 +37,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "hash_set.h"
 #include "lockstep.h"
 
 #define NT 3
@@ -178,23 +179,13 @@ static void dp_thread(void *w, unsigned t)
 	}
 }
 
-static const char *const dp_opnames[] = { "nop" };
-static const struct weft_variant dp_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario dpsc = {
 	.name = "diff-dpor", .summary = "differential: dpor on multi-record steps",
-	.source = "test", .nr_cpus = 8, .nr_threads = 2, .world_size = sizeof(struct world),
-	.nr_opcodes = 1, .opnames = dp_opnames, .max_ops = 1, .decision_hint = 4096,
-	.setup = dp_setup, .thread = dp_thread, .variants = dp_variants, .nr_variants = 1,
+	LS_ONE_PROGRAM, .nr_cpus = 8, .nr_threads = 2, .world_size = sizeof(struct world),
+	.setup = dp_setup, .thread = dp_thread,
 };
 
 /* ------------------------------------------------------------ final states */
-
-struct set {
-	uint64_t *h;
-	size_t n, cap;
-};
 
 static uint64_t final_state(const struct weft_exec_result *r)
 {
@@ -210,31 +201,10 @@ static uint64_t final_state(const struct weft_exec_result *r)
 	return h;
 }
 
-static bool set_has(const struct set *s, uint64_t h)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return true;
-	return false;
-}
-
-static void set_add(struct set *s, uint64_t h)
-{
-	if (set_has(s, h))
-		return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->h = realloc(s->h, s->cap * sizeof(*s->h));
-		if (!s->h)
-			abort();
-	}
-	s->h[s->n++] = h;
-}
-
 /* Plain dfs, every interleaving: false if too big. */
 static bool plain_reported;
 
-static bool plain(enum weft_lock_model lock, unsigned bound, struct set *out, uint64_t *execs)
+static bool plain(enum weft_lock_model lock, unsigned bound, struct hash_set *out, uint64_t *execs)
 {
 	static struct weft_dfs d;
 	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true };
@@ -248,7 +218,7 @@ static bool plain(enum weft_lock_model lock, unsigned bound, struct set *out, ui
 		if (++*execs > CAP)
 			return false;
 		plain_reported |= r.kind != WEFT_KIND_NONE;
-		set_add(out, final_state(&r));
+		hash_set_add(out, final_state(&r));
 	}
 	return d.complete;
 }
@@ -260,7 +230,7 @@ struct dres {
 };
 
 static struct dres reduced(enum weft_por m, enum weft_lock_model lock, unsigned bound,
-			   struct set *out)
+			   struct hash_set *out)
 {
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true };
@@ -273,7 +243,7 @@ static struct dres reduced(enum weft_por m, enum weft_lock_model lock, unsigned 
 	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0) {
 		res.execs++;
 		res.reported |= r.kind != WEFT_KIND_NONE;
-		set_add(out, final_state(&r));
+		hash_set_add(out, final_state(&r));
 	}
 	res.complete = weft_dpor_complete(d);
 	snprintf(res.why, sizeof(res.why), "%s", weft_dpor_why_incomplete(d));
@@ -338,7 +308,7 @@ static void fail_prog(long p, enum weft_por m, enum weft_lock_model lock, const 
 
 static void check_prog(long p)
 {
-	static struct set want, got;
+	static struct hash_set want, got;
 
 	/* unbounded (source and optimal), and within 1 and 2 preemptions
 	 * (source's bounded form, whose sleepers stand for whole blocks) */
@@ -365,9 +335,9 @@ static void check_prog(long p)
 			tot_dpor[m] += d.execs;
 			size_t missing = 0, foreign = 0;
 			for (size_t i = 0; i < want.n; i++)
-				missing += !set_has(&got, want.h[i]);
+				missing += !hash_set_has(&got, want.h[i]);
 			for (size_t i = 0; i < got.n; i++)
-				foreign += !set_has(&want, got.h[i]);
+				foreign += !hash_set_has(&want, got.h[i]);
 			if (foreign) {
 				snprintf(what, sizeof(what), "%zu final states plain dfs never reaches",
 					 foreign);

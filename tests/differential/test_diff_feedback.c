@@ -96,16 +96,10 @@ static uint32_t fb_bucket(const void *w, uint32_t off)
 	return 0;
 }
 
-static const char *const fb_opnames[] = { "nop" };
-static const struct weft_variant fb_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario fbsc = {
-	.name = "diff-feedback", .summary = "differential: feedback families", .source = "test",
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = fb_opnames, .max_ops = 1, .decision_hint = 4096, .setup = fb_setup,
-	.thread = fb_thread, .state_bucket = fb_bucket, .variants = fb_variants,
-	.nr_variants = 1,
+	.name = "diff-feedback", .summary = "differential: feedback families", LS_ONE_PROGRAM,
+	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = fb_setup,
+	.thread = fb_thread, .state_bucket = fb_bucket,
 };
 
 /* The observer: what each family had to count in the last execution. */

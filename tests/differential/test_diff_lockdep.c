@@ -279,15 +279,10 @@ static struct weft_irq irqs[NI] = {
 	{ "irq1", WEFT_SOFTIRQ, 0, ld_irq, true },
 };
 
-static const char *const ld_opnames[] = { "nop" };
-static const struct weft_variant ld_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario ldsc = {
-	.name = "diff-lockdep", .summary = "differential: lockdep-lite", .source = "test",
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = ld_opnames, .max_ops = 1, .decision_hint = 4096, .setup = ld_setup,
-	.thread = ld_thread, .variants = ld_variants, .nr_variants = 1, .irqs = irqs,
+	.name = "diff-lockdep", .summary = "differential: lockdep-lite", LS_ONE_PROGRAM,
+	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = ld_setup,
+	.thread = ld_thread, .irqs = irqs,
 };
 
 /* ------------------------------------------------------------ the reference */
@@ -1113,25 +1108,10 @@ static void pinned(void)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	e = getenv("WEFT_DIFF_ONLY");
-	long only = e ? atol(e) : -1;
-	unsigned nprog = ls_large() ? 40000 : 2000, nsched = ls_large() ? 12 : 4;
+	const struct ls_programs progs = { pinned, gen, print_prog, run_prog, &cur_prog };
+	unsigned nprog = ls_large() ? 40000 : 2000;
 
-	weft_machine_init();
-	if (only < 0)
-		pinned();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
-	for (unsigned p = 0; p < nprog; p++) {
-		gen();
-		cur_prog = p;
-		if (only >= 0 && (long)p != only)
-			continue;
-		if (only >= 0)
-			print_prog(stderr);
-		run_prog(nsched, seed * 100000 + p, only >= 0);
-	}
+	ls_run_programs(&progs, nprog, ls_large() ? 12 : 4);
 	weft_lockdep_reset();
 	printf("%u programs, %u runs in lock step (%s size), %u witnesses replayed: %u clean, %u "
 	       "lock-order-inversion, %u irq-lock-inversion, %u bad-unlock, %u lock-held-at-exit, "

@@ -170,15 +170,10 @@ static void pr_quiesce(void *w)
 			    P.killed ? "yes" : "no");
 }
 
-static const char *const pr_opnames[] = { "nop" };
-static const struct weft_variant pr_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario prsc = {
-	.name = "diff-percpu-ref", .summary = "properties: percpu_ref", .source = "test",
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = pr_opnames, .max_ops = 1, .decision_hint = 4096, .setup = pr_setup,
-	.thread = pr_thread, .quiesce = pr_quiesce, .variants = pr_variants, .nr_variants = 1,
+	.name = "diff-percpu-ref", .summary = "properties: percpu_ref", LS_ONE_PROGRAM,
+	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = pr_setup,
+	.thread = pr_thread, .quiesce = pr_quiesce,
 };
 
 static unsigned gen(void)

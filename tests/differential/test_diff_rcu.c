@@ -196,15 +196,10 @@ static void rc_thread(void *w, unsigned tid)
 		updater(w, tid - P.nreaders);
 }
 
-static const char *const rc_opnames[] = { "nop" };
-static const struct weft_variant rc_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario rcsc = {
-	.name = "diff-rcu", .summary = "properties: RCU", .source = "test", .nr_cpus = NT,
-	.nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = rc_opnames, .max_ops = 1, .decision_hint = 4096, .setup = rc_setup,
-	.thread = rc_thread, .variants = rc_variants, .nr_variants = 1,
+	.name = "diff-rcu", .summary = "properties: RCU", LS_ONE_PROGRAM, .nr_cpus = NT,
+	.nr_threads = 2, .world_size = sizeof(struct world), .setup = rc_setup,
+	.thread = rc_thread,
 };
 
 static void gen(void)

@@ -93,15 +93,10 @@ static void sr_thread(void *w, unsigned t)
 	}
 }
 
-static const char *const sr_opnames[] = { "nop" };
-static const struct weft_variant sr_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario srsc = {
 	.name = "diff-searchers", .summary = "differential: the sampling searchers",
-	.source = "test", .nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world),
-	.nr_opcodes = 1, .opnames = sr_opnames, .max_ops = 1, .decision_hint = 4096,
-	.setup = sr_setup, .thread = sr_thread, .variants = sr_variants, .nr_variants = 1,
+	LS_ONE_PROGRAM, .nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world),
+	.setup = sr_setup, .thread = sr_thread,
 };
 
 /* ----------------------------------------------------------- state sets */

@@ -268,15 +268,10 @@ static void w_thread(void *w, unsigned t)
 		ls_note(t, LS_DONE, i, run_op(w, t, &P.ops[t][i]));
 }
 
-static const char *const w_opnames[] = { "nop" };
-static const struct weft_variant w_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario wsc = {
-	.name = "diff-wait", .summary = "differential: sleeping primitives", .source = "test",
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = w_opnames, .max_ops = 1, .decision_hint = 4096, .setup = w_setup,
-	.thread = w_thread, .variants = w_variants, .nr_variants = 1,
+	.name = "diff-wait", .summary = "differential: sleeping primitives", LS_ONE_PROGRAM,
+	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = w_setup,
+	.thread = w_thread,
 };
 
 /* ------------------------------------------------------------ the reference */
@@ -1216,25 +1211,10 @@ static void pinned(void)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	e = getenv("WEFT_DIFF_ONLY");
-	long only = e ? atol(e) : -1;
-	unsigned nprog = ls_large() ? 100000 : 5000, nsched = ls_large() ? 24 : 8;
+	const struct ls_programs progs = { pinned, gen, print_prog, run_prog, &cur_prog };
+	unsigned nprog = ls_large() ? 100000 : 5000;
 
-	weft_machine_init();
-	if (only < 0)
-		pinned();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
-	for (unsigned p = 0; p < nprog; p++) {
-		gen();
-		cur_prog = p;
-		if (only >= 0 && (long)p != only)
-			continue;
-		if (only >= 0)
-			print_prog(stderr);
-		run_prog(nsched, seed * 100000 + p, only >= 0);
-	}
+	ls_run_programs(&progs, nprog, ls_large() ? 24 : 8);
 	printf("%u programs, %u runs in lock step (%s size): %u clean, %u deadlock, %u lost-wakeup, "
 	       "%u other\n",
 	       nprog, nr_runs, ls_large() ? "large" : "quick", verdicts[WEFT_KIND_NONE],

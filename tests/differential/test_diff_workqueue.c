@@ -139,15 +139,10 @@ static void wq_quiesce(void *w)
 				    weft_peek(W->w[k].data) & 1 ? " and is still pending" : "");
 }
 
-static const char *const wq_opnames[] = { "nop" };
-static const struct weft_variant wq_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario wqsc = {
-	.name = "diff-workqueue", .summary = "properties: work items", .source = "test",
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = wq_opnames, .max_ops = 1, .decision_hint = 4096, .setup = wq_setup,
-	.thread = wq_thread, .quiesce = wq_quiesce, .variants = wq_variants, .nr_variants = 1,
+	.name = "diff-workqueue", .summary = "properties: work items", LS_ONE_PROGRAM,
+	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = wq_setup,
+	.thread = wq_thread, .quiesce = wq_quiesce,
 };
 
 static unsigned gen(void)

@@ -327,16 +327,10 @@ static void xd_thread(void *w, unsigned tid)
 		run_op(i, &P.ops[i]);
 }
 
-static const char *const xd_opnames[] = { "nop" };
-static const struct weft_variant xd_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
 static struct weft_scenario xsc = {
-	.name = "diff-xarray", .summary = "differential: xarray-lite", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = xd_opnames, .max_ops = 1, .decision_hint = 4096, .setup = xd_setup,
-	.thread = xd_thread, .variants = xd_variants, .nr_variants = 1,
-	.step_budget = 50000000,
+	.name = "diff-xarray", .summary = "differential: xarray-lite", LS_ONE_PROGRAM,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .setup = xd_setup,
+	.thread = xd_thread, .step_budget = 50000000,
 };
 
 /* ------------------------------------------------------------ generation */

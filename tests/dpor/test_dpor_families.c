@@ -26,8 +26,10 @@
  * Also the refusals, each on a model of its own:
  *  - a weft_choose() of 3 values: plain dfs runs every value (exactly 3 x
  *    the executions of the same model choosing among 1, at bounds 0-2,
- *    and finds the bug behind value 2 at bound 0); DPOR does not certify
- *    it, and says so;
+ *    and finds the bug behind value 2 at bound 0); so does every
+ *    reduction, which branches on the value as on a decision: it finds
+ *    the bug, and certifies the clean model with exactly 3 x its
+ *    executions of 1 value and the final states plain dfs reaches;
  *  - two threads sharing a CPU: DPOR does not certify, and says so.
  */
 #include <stdio.h>
@@ -39,15 +41,11 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "hash_set.h"
 
 #define CAP 20000
 
 /* ---------------------------------------------------- final-state sets */
-
-struct set {
-	uint64_t *h;
-	size_t n, cap;
-};
 
 static uint64_t fnv(const void *p, size_t n)
 {
@@ -57,28 +55,6 @@ static uint64_t fnv(const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 1099511628211ull;
 	return h;
-}
-
-static void set_add(struct set *s, uint64_t h)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->h = realloc(s->h, s->cap * sizeof(*s->h));
-		if (!s->h)
-			abort();
-	}
-	s->h[s->n++] = h;
-}
-
-static bool set_has(const struct set *s, uint64_t h)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return true;
-	return false;
 }
 
 struct outcome {
@@ -100,8 +76,23 @@ static uint64_t final_hash(const struct weft_scenario *sc)
 	return final_extra ? (h ^ final_extra()) * 1099511628211ull : h;
 }
 
+/* One execution of a search: counted, its final state added to s (if
+ * any); false at a bug (the search stops there). */
+static bool counted(struct outcome *out, const struct weft_exec_result *r,
+		    const struct weft_scenario *sc, struct hash_set *s)
+{
+	out->execs++;
+	if (r->kind != WEFT_KIND_NONE) {
+		out->bug = true;
+		return false;
+	}
+	if (s)
+		hash_set_add(s, final_hash(sc));
+	return true;
+}
+
 static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned bound,
-			      const uint8_t *wl, size_t wl_len, struct set *s)
+			      const uint8_t *wl, size_t wl_len, struct hash_set *s)
 {
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
 				   .no_trace_hash = true };
@@ -109,21 +100,15 @@ static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsig
 	struct outcome out = { 0 };
 
 	weft_dfs_init(&dfs, sc, bound, wl, wl_len);
-	while (out.execs < CAP && weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0) {
-		out.execs++;
-		if (r.kind != WEFT_KIND_NONE) {
-			out.bug = true;
-			break;
-		}
-		if (s)
-			set_add(s, final_hash(sc));
-	}
+	while (out.execs < CAP && weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0 &&
+	       counted(&out, &r, sc, s))
+		;
 	out.complete = dfs.complete;
 	return out;
 }
 
 static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum weft_por m,
-			       unsigned bound, const uint8_t *wl, size_t wl_len, struct set *s)
+			       unsigned bound, const uint8_t *wl, size_t wl_len, struct hash_set *s)
 {
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
@@ -134,15 +119,8 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 
 	CHECK(d && weft_dpor_reset(d, sc, m, bound, sc->default_lock, wl, wl_len) == 0, "reset");
 	weft_dpor_set_caps(d, 0, 0, CAP);
-	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0) {
-		out.execs++;
-		if (r.kind != WEFT_KIND_NONE) {
-			out.bug = true;
-			break;
-		}
-		if (s)
-			set_add(s, final_hash(sc));
-	}
+	while (weft_execute(&o, &weft_strategy_dpor, d, &r) == 0 && counted(&out, &r, sc, s))
+		;
 	out.complete = weft_dpor_complete(d);
 	snprintf(why, sizeof(why), "%s", weft_dpor_why_incomplete(d) ? weft_dpor_why_incomplete(d)
 								   : "");
@@ -210,15 +188,13 @@ static void refusals(void)
 	CHECK(b.bug, "plain dfs missed the bug behind weft_choose() value 2");
 	b = run_dfs(&rw, 0, 1, NULL, 0, NULL);
 	CHECK(b.bug, "plain dfs (bound 1) missed the bug behind weft_choose() value 2");
-	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_SOURCE; m++) {
-		b = run_dpor(&rw, 0, m, 1, NULL, 0, NULL);
-		CHECK(b.bug || (!b.complete && strstr(b.why, "weft_choose")),
-		      "%s certified a model that chose with weft_choose() (why: '%s')",
-		      weft_por_name(m), b.why);
-	}
-	b = run_dpor(&rw, 0, WEFT_POR_OPTIMAL, WEFT_BOUND_NONE, NULL, 0, NULL);
-	CHECK(b.bug || (!b.complete && strstr(b.why, "weft_choose")),
-	      "optimal certified a model that chose with weft_choose() (why: '%s')", b.why);
+	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++)
+		for (unsigned k = 0; k <= 2; k++) {
+			unsigned bound = m == WEFT_POR_OPTIMAL ? WEFT_BOUND_NONE : k;
+			b = run_dpor(&rw, 0, m, bound, NULL, 0, NULL);
+			CHECK(b.bug, "%s (bound %u) missed the bug behind weft_choose() value 2 "
+			      "(why: '%s')", weft_por_name(m), k, b.why);
+		}
 	/* without the bug: 3 values, exactly 3 x the executions of 1 value
 	 * (the choice costs no preemption and changes only data) */
 	for (unsigned k = 0; k <= 2; k++) {
@@ -234,6 +210,37 @@ static void refusals(void)
 			       "%llu with 3\n", (unsigned long long)a.execs,
 			       (unsigned long long)c.execs);
 	}
+	/* the reductions branch on the value: each value's subtree is the
+	 * same as the 1-value model's, and together they reach every final
+	 * state plain dfs does */
+	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++)
+		for (unsigned k = 0; k <= 3; k++) {
+			unsigned bound = k == 3 ? WEFT_BOUND_NONE : k;
+			if (!weft_por_sound(m, bound))
+				continue;
+			struct hash_set sp = { 0 }, sd = { 0 };
+			shape = CHOICE1;
+			a = run_dpor(&rw, 0, m == WEFT_POR_OPTIMAL ? WEFT_POR_SOURCE : m, bound, NULL,
+				     0, NULL);
+			shape = CHOICE3_CLEAN;
+			struct outcome c = run_dpor(&rw, 0, m, bound, NULL, 0, &sd);
+			struct outcome p = run_dfs(&rw, 0, bound, NULL, 0, &sp);
+			/* (optimal starts over as source-DPOR after the execution
+			 * that chose: one more) */
+			CHECK(a.complete && c.complete && p.complete && !c.bug && !p.bug &&
+			      c.execs == 3 * a.execs + (m == WEFT_POR_OPTIMAL),
+			      "%s bound %d: weft_choose(3) runs %llu executions, weft_choose(1) %llu "
+			      "(why: '%s')", weft_por_name(m), bound == WEFT_BOUND_NONE ? -1 : (int)bound,
+			      (unsigned long long)c.execs, (unsigned long long)a.execs, c.why);
+			size_t missed = 0;
+			for (size_t i = 0; i < sp.n; i++)
+				missed += !hash_set_has(&sd, sp.h[i]);
+			CHECK(sp.n >= 3 && !missed,
+			      "%s bound %d: %zu of plain dfs's %zu final states not reached",
+			      weft_por_name(m), bound == WEFT_BOUND_NONE ? -1 : (int)bound, missed, sp.n);
+			free(sp.h);
+			free(sd.h);
+		}
 
 	/* a shared CPU: DPOR refuses */
 	shape = SHARED_CPU;
@@ -405,7 +412,7 @@ static void multi_record(unsigned bound)
 			unsigned b = bounds[bi];
 			if (m == WEFT_POR_OPTIMAL && b != WEFT_BOUND_NONE)
 				continue;   /* refused with a bound */
-			struct set sd = { 0 }, sp = { 0 };
+			struct hash_set sd = { 0 }, sp = { 0 };
 			struct outcome a = run_dfs(&mrsc, 0, b, NULL, 0, &sd);
 			struct outcome d = run_dpor(&mrsc, 0, m, b, NULL, 0, &sp);
 			int bd = b == WEFT_BOUND_NONE ? -1 : (int)b;
@@ -420,7 +427,7 @@ static void multi_record(unsigned bound)
 			} else {
 				size_t lost = 0;
 				for (size_t k = 0; k < sd.n; k++)
-					lost += !set_has(&sp, sd.h[k]);
+					lost += !hash_set_has(&sp, sd.h[k]);
 				CHECK(!d.bug && d.complete && lost == 0,
 				      "%s bound %d: %s DPOR %s, lost %zu of %zu final states (%s)",
 				      mr_names[sh], bd, weft_por_name(m),
@@ -450,7 +457,7 @@ static void families(unsigned bound)
 		for (unsigned vi = 0; vi < sc->nr_variants; vi++) {
 			if (sc->variants[vi].buggy)
 				continue;
-			struct set sd = { 0 }, sp = { 0 };
+			struct hash_set sd = { 0 }, sp = { 0 };
 			struct outcome a = run_dfs(sc, vi, bound, wl, wl_len, &sd);
 			struct outcome b = run_dpor(sc, vi, WEFT_POR_SOURCE, bound, wl, wl_len, &sp);
 			if (a.bug || b.bug || !a.complete) {
@@ -464,7 +471,7 @@ static void families(unsigned bound)
 			} else {
 				size_t lost = 0;
 				for (size_t k = 0; k < sd.n; k++)
-					lost += !set_has(&sp, sd.h[k]);
+					lost += !hash_set_has(&sp, sd.h[k]);
 				CHECK(lost == 0,
 				      "%s:%s bound %u: source-DPOR lost %zu of %zu final states "
 				      "(plain dfs %llu executions, dpor %llu)",

@@ -28,7 +28,7 @@
 #include "check.h"
 #include "trace_class.h"
 
-enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O__N };
+enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O__N };
 
 struct op {
 	uint8_t kind, x, y, lock;
@@ -42,7 +42,7 @@ struct prog {
 	unsigned nthreads;
 	unsigned nops[MAXT + 1];      /* [MAXT]: the spawned child's body */
 	struct op ops[MAXT + 1][MAXOPS];
-	bool has_yield;
+	bool has_yield, has_choice;
 };
 
 static struct prog P;
@@ -98,6 +98,17 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 		case O_Y:
 			cpu_relax();
 			break;
+		case O_CH: {
+			/* a value that decides what the thread touches next */
+			uint32_t v = WEFT_CHOOSE(2u + o->lock, "random program choice");
+			if (v == 0)
+				last = READ_ONCE(W->x[o->x]);
+			else if (v == 1)
+				WRITE_ONCE(W->x[o->y], (int)(self + v));
+			else
+				last = atomic_inc_return((atomic_t *)&W->x[o->x]);
+			break;
+		}
 		case O_SPAWN:
 			if (body < MAXT && !W->child[body])
 				W->child[body] = 1 + WEFT_THREAD_SPAWN(child_fn, (void *)(uintptr_t)(10 + body),
@@ -140,8 +151,9 @@ static unsigned rnd(unsigned n)
 }
 
 /* WEFT_DPOR_LOCKY: lock-heavy programs (half the ops critical sections,
- * mostly of one lock) */
-static bool locky;
+ * mostly of one lock); WEFT_DPOR_CHOICE: a fifth of the reads and writes
+ * become weft_choose()s of 2 or 3 values (a read, a write or an atomic) */
+static bool locky, choicey;
 
 static void gen(void)
 {
@@ -178,8 +190,14 @@ static void gen(void)
 						P.ops[t][P.nops[t]++].kind = O_JOIN;
 				}
 			}
+			if (choicey && (o->kind == O_R || o->kind == O_W) && o->x == 0 && o->y != 2) {
+				o->kind = O_CH;
+				o->lock = (uint8_t)(o->y & 1);
+			}
 			if (o->kind == O_Y)
 				P.has_yield = true;
+			if (o->kind == O_CH)
+				P.has_choice = true;
 		}
 	}
 	P.nops[MAXT] = 1 + rnd(2);
@@ -195,7 +213,8 @@ static void gen(void)
 
 static void print_prog(void)
 {
-	static const char *const names[] = { "R", "W", "A", "CS", "TRY", "IF", "Y", "SPAWN", "JOIN" };
+	static const char *const names[] = { "R", "W", "A", "CS", "TRY", "IF", "Y", "SPAWN", "JOIN",
+					     "CH" };
 
 	for (unsigned t = 0; t <= MAXT; t++) {
 		if (t >= P.nthreads && t != MAXT)
@@ -227,7 +246,7 @@ static void ev_string(const struct tc *t, char *buf, size_t n)
 }
 
 /* Every trace plain dfs reaches within bound; false if it is too big. */
-static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct tc_set *out)
+static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct hash_set *out)
 {
 	static struct weft_dfs dfs;
 	static struct tc tc;
@@ -243,7 +262,7 @@ static bool plain_classes(enum weft_lock_model lock, unsigned bound, struct tc_s
 	while (weft_execute(&o, &tc_ops, &tc, &r) == 0) {
 		if (++n > PLAIN_CAP)
 			return false;
-		if (tc_set_add(out, tc.last) && debug && out->n <= 4096)
+		if (hash_set_add(out, tc.last) && debug && out->n <= 4096)
 			ev_string(&tc, dbg_plain[out->n - 1], sizeof(dbg_plain[0]));
 	}
 	return dfs.complete;
@@ -266,13 +285,13 @@ static int only_mode = -1, only_lock = -1;
 static long only_bound = -2;
 
 static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned bound,
-		       const struct tc_set *want, const struct tc_set *all)
+		       const struct hash_set *want, const struct hash_set *all)
 {
 	if ((only_mode >= 0 && (int)m != only_mode) || (only_lock >= 0 && (int)lock != only_lock) ||
 	    (only_bound != -2 && (long)(int)bound != only_bound))
 		return;
 	static struct tc tc;
-	static struct tc_set got;
+	static struct hash_set got;
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = &rp, .lock = lock };
 	struct weft_exec_result r;
@@ -291,7 +310,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 			fprintf(stderr, "    %s %016llx%s\n", weft_por_name(m),
 				(unsigned long long)tc.last, b);
 		}
-		if (!tc_set_add(&got, tc.last))
+		if (!hash_set_add(&got, tc.last))
 			dup = true;
 		if (bound != WEFT_BOUND_NONE && r.preemptions > bound)
 			over = true;
@@ -301,7 +320,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 	weft_dpor_get_stats(d, &st);
 	tot_dpor[m] += st.executions;
 	bool complete = weft_dpor_complete(d);
-	if (!complete && !(P.has_yield && m == WEFT_POR_OPTIMAL)) {
+	if (!complete && !((P.has_yield || P.has_choice) && m == WEFT_POR_OPTIMAL)) {
 		CHECK(complete, "search incomplete: %s", weft_dpor_why_incomplete(d));
 		fail_ctx("incomplete", m, lock, bound);
 	}
@@ -310,7 +329,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 		fail_ctx("over the bound", m, lock, bound);
 	unsigned missing = 0;
 	for (size_t i = 0; i < want->n; i++) {
-		bool miss = !tc_set_has(&got, want->h[i]);
+		bool miss = !hash_set_has(&got, want->h[i]);
 		missing += miss;
 		if (miss && debug && i < 4096)
 			fprintf(stderr, "    MISSING %016llx%s\n", (unsigned long long)want->h[i],
@@ -322,12 +341,12 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 			fail_ctx("missed traces", m, lock, bound);
 	}
 	for (size_t i = 0; i < got.n; i++)
-		if (all && !tc_set_has(all, got.h[i])) {
+		if (all && !hash_set_has(all, got.h[i])) {
 			CHECK(0, "a trace outside the program's traces");
 			fail_ctx("foreign trace", m, lock, bound);
 			break;
 		}
-	if (m == WEFT_POR_OPTIMAL && bound == WEFT_BOUND_NONE && !P.has_yield) {
+	if (m == WEFT_POR_OPTIMAL && bound == WEFT_BOUND_NONE && !P.has_yield && !P.has_choice) {
 		CHECK(!dup && st.executions == want->n && st.redundant == 0,
 		      "optimal: %llu executions, %llu redundant, %zu traces, duplicates %d",
 		      (unsigned long long)st.executions, (unsigned long long)st.redundant, want->n,
@@ -350,11 +369,12 @@ int main(void)
 	unsigned nprog = e ? (unsigned)atoi(e) : 100;
 	e = getenv("WEFT_DPOR_SEED");
 	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	static struct tc_set all, want;
-	unsigned tested = 0, skipped = 0;
+	static struct hash_set all, want;
+	unsigned tested = 0, skipped = 0, choosing = 0;
 
 	debug = getenv("WEFT_DPOR_DEBUG") != NULL;
 	locky = getenv("WEFT_DPOR_LOCKY") != NULL;
+	choicey = getenv("WEFT_DPOR_CHOICE") != NULL;
 	/* WEFT_DPOR_MODE=source WEFT_DPOR_LOCK=tas|ticket WEFT_DPOR_BOUND=-1|K:
 	 * check only that case (with WEFT_DPOR_ONLY, for debugging) */
 	if ((e = getenv("WEFT_DPOR_MODE"))) {
@@ -384,6 +404,7 @@ int main(void)
 				continue;
 			}
 			tested++;
+			choosing += P.has_choice;
 			tot_plain += all.n;
 			for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++)
 				check_mode(m, lock, WEFT_BOUND_NONE, &all, &all);
@@ -395,10 +416,11 @@ int main(void)
 			}
 		}
 	}
-	printf("%u programs checked (%u too big for brute force), %llu traces; dpor executions: "
-	       "sleep %llu, source %llu, optimal %llu\n",
-	       tested, skipped, (unsigned long long)tot_plain, (unsigned long long)tot_dpor[1],
+	printf("%u programs checked (%u with weft_choose(), %u too big for brute force), %llu "
+	       "traces; dpor executions: sleep %llu, source %llu, optimal %llu\n",
+	       tested, choosing, skipped, (unsigned long long)tot_plain, (unsigned long long)tot_dpor[1],
 	       (unsigned long long)tot_dpor[2], (unsigned long long)tot_dpor[3]);
+	CHECK(!choicey || choosing * 3 >= tested, "only %u of %u programs chose", choosing, tested);
 	/* a spawned child on its parent's CPU: contexts are active, and no
 	 * search may claim to have covered it */
 	if (only < 0) {

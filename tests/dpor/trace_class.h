@@ -19,6 +19,8 @@
 
 #include <weft/strategy.h>
 
+#include "hash_set.h"   /* the sets of fingerprints the tests compare */
+
 #ifndef TC_MAX
 #define TC_MAX 512
 #endif
@@ -153,31 +155,5 @@ static const struct weft_strategy_ops tc_ops = {
 	.end = tc_end,
 	.on_step = tc_step,
 };
-
-/* A growable set of fingerprints. */
-struct tc_set {
-	uint64_t *h;
-	size_t n, cap;
-};
-
-static inline bool tc_set_has(const struct tc_set *s, uint64_t h)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return true;
-	return false;
-}
-
-static inline bool tc_set_add(struct tc_set *s, uint64_t h)
-{
-	if (tc_set_has(s, h))
-		return false;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 64;
-		s->h = realloc(s->h, s->cap * sizeof(*s->h));
-	}
-	s->h[s->n++] = h;
-	return true;
-}
 
 #endif

@@ -7,9 +7,9 @@
 #    times in EXECS executions (--expect fails otherwise); a Sometimes test
 #    not witnessed is "stronger", never "ok";
 #  - which tests a model cannot witness is pinned, with the reason: lkmm
-#    misses only those that need load buffering, propagation that is not
-#    multicopy-atomic, or locks weaker than full barriers (the stages this
-#    build does not implement yet); a test leaving or joining a list fails;
+#    misses only those that need propagation that is not multicopy-atomic
+#    or locks weaker than full barriers (what this build does not
+#    implement yet); a test leaving or joining a list fails;
 #  - under lkmm and tso, each Sometimes test the model witnesses is
 #    witnessed with each of 5 seeds within 10^4 executions;
 #  - under sc, no Sometimes test shows its outcome (each needs a
@@ -45,7 +45,6 @@ m = sys.argv[2]
 bad = 0
 # the Sometimes tests each model cannot witness, and why
 lkmm_stronger = {
-    "LB+poonceonces": "load buffering",
     "Z6.0+pooncerelease+poacquirerelease+fencembonceonce": "propagation that is not multicopy-atomic",
     "Z6.0+pooncelock+pooncelock+pombonce": "propagation that is not multicopy-atomic (a lock handover gives a third CPU no cumulativity)",
     "MP+polockonce+poacquiresilsil": "a lock's store to its word visible after the critical section's (spin_is_locked() reads it)",

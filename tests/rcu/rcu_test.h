@@ -20,23 +20,45 @@ struct t_out {
 	struct weft_exec_result r;  /* the reporting (or last) execution */
 };
 
-/* dfs at bound on the empty workload, up to budget executions. */
-static inline struct t_out t_dfs(const struct weft_scenario *sc, unsigned variant,
-				 unsigned bound, uint64_t budget)
+/* Each case of these tests is a variant of one scenario, named "v" and
+ * numbered from 0 (the scenario's one opcode is t_ops). */
+static const char *const t_ops[] __attribute__((unused)) = { "nop" };
+static inline void t_number_variants(struct weft_variant *v, unsigned n)
 {
-	static struct weft_dfs d;
+	for (unsigned i = 0; i < n; i++) {
+		v[i].name = "v";
+		v[i].id = i;
+	}
+}
+
+/* Runs strategy ops (its state st set up) on variant of sc until the first
+ * report, at most budget executions. */
+static inline struct t_out t_search(const struct weft_scenario *sc, unsigned variant,
+				    const struct weft_strategy_ops *ops, void *st, uint64_t budget)
+{
 	struct t_out o;
 	struct weft_run_opts ro = { .sc = sc, .variant = variant, .lock = sc->default_lock };
 
 	memset(&o, 0, sizeof(o));
-	weft_dfs_init(&d, sc, bound, NULL, 0);
-	while (o.execs < budget && weft_execute(&ro, &weft_strategy_dfs, &d, &o.r) == 0) {
+	while (o.execs < budget && weft_execute(&ro, ops, st, &o.r) == 0) {
 		o.execs++;
 		if (o.r.kind != WEFT_KIND_NONE) {
 			o.kind = o.r.kind;
 			break;
 		}
 	}
+	return o;
+}
+
+/* dfs at bound on the empty workload, up to budget executions. */
+static inline struct t_out t_dfs(const struct weft_scenario *sc, unsigned variant,
+				 unsigned bound, uint64_t budget)
+{
+	static struct weft_dfs d;
+	struct t_out o;
+
+	weft_dfs_init(&d, sc, bound, NULL, 0);
+	o = t_search(sc, variant, &weft_strategy_dfs, &d, budget);
 	o.complete = d.complete;
 	return o;
 }
@@ -63,19 +85,9 @@ static inline struct t_out t_random(const struct weft_scenario *sc, unsigned var
 				    uint64_t seed, uint64_t n)
 {
 	static struct weft_random rnd;
-	struct t_out o;
-	struct weft_run_opts ro = { .sc = sc, .variant = variant, .lock = sc->default_lock };
 
-	memset(&o, 0, sizeof(o));
 	weft_random_init(&rnd, sc, seed, NULL, 0);
-	while (o.execs < n && weft_execute(&ro, &weft_strategy_random, &rnd, &o.r) == 0) {
-		o.execs++;
-		if (o.r.kind != WEFT_KIND_NONE) {
-			o.kind = o.r.kind;
-			break;
-		}
-	}
-	return o;
+	return t_search(sc, variant, &weft_strategy_random, &rnd, n);
 }
 
 /* A scripted schedule: decision i picks seq[i] when it is runnable (else

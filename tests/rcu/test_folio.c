@@ -181,11 +181,10 @@ static void fw_quiesce(void *w)
 			    "the split's non-atomic flags store erased the getter's PG_error");
 }
 
-static const char *const fw_ops[] = { "nop" };
 static struct weft_variant fw_variants[F_NR];
 static const struct weft_scenario fw_sc = {
 	.name = "folio-test", .summary = "folio", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct fw), .nr_opcodes = 1, .opnames = fw_ops,
+	.nr_threads = 2, .world_size = sizeof(struct fw), .nr_opcodes = 1, .opnames = t_ops,
 	.max_ops = 1, .decision_hint = 256, .setup = fw_setup, .thread = fw_thread,
 	.quiesce = fw_quiesce, .variants = fw_variants, .nr_variants = F_NR,
 };
@@ -197,10 +196,7 @@ static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *wha
 
 int main(void)
 {
-	for (unsigned v = 0; v < F_NR; v++) {
-		fw_variants[v].name = "v";
-		fw_variants[v].id = v;
-	}
+	t_number_variants(fw_variants, F_NR);
 	weft_machine_init();
 
 	expect(F_API, 0, WEFT_KIND_NONE, "the API, one thread");

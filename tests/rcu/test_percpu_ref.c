@@ -183,12 +183,11 @@ static void pr_quiesce(void *w)
 			    "released %d times", atomic_read(&W->released));
 }
 
-static const char *const pr_ops[] = { "nop" };
 static struct weft_variant pr_variants[P_NR];
 static const struct weft_scenario pr_sc = {
 	.name = "percpu-ref-test", .summary = "percpu_ref", .source = "test", .nr_cpus = 2,
 	.nr_threads = 2, .world_size = sizeof(struct pr_world), .nr_opcodes = 1,
-	.opnames = pr_ops, .max_ops = 1, .decision_hint = 256, .setup = pr_setup,
+	.opnames = t_ops, .max_ops = 1, .decision_hint = 256, .setup = pr_setup,
 	.thread = pr_thread, .quiesce = pr_quiesce, .variants = pr_variants, .nr_variants = P_NR,
 };
 
@@ -199,10 +198,7 @@ static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *wha
 
 int main(void)
 {
-	for (unsigned v = 0; v < P_NR; v++) {
-		pr_variants[v].name = "v";
-		pr_variants[v].id = v;
-	}
+	t_number_variants(pr_variants, P_NR);
 	weft_machine_init();
 
 	expect(P_BASIC, 0, WEFT_KIND_NONE, "get/put/tryget, kill_and_confirm, switch_wait");

@@ -224,11 +224,10 @@ static void rw_quiesce(void *w)
 			    "the kfree_rcu() callback never ran");
 }
 
-static const char *const rw_ops[] = { "nop" };
 static struct weft_variant rw_variants[V_NR];
 static const struct weft_scenario rw_sc = {
 	.name = "rcu-test", .summary = "rcu", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rw_ops, .max_ops = 1,
+	.world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = t_ops, .max_ops = 1,
 	.decision_hint = 256, .setup = rw_setup, .thread = rw_thread, .quiesce = rw_quiesce,
 	.variants = rw_variants, .nr_variants = V_NR,
 };
@@ -308,10 +307,7 @@ int main(void)
 {
 	struct t_out o;
 
-	for (unsigned v = 0; v < V_NR; v++) {
-		rw_variants[v].name = "v";
-		rw_variants[v].id = v;
-	}
+	t_number_variants(rw_variants, V_NR);
 	weft_machine_init();
 
 	printf("grace periods:\n");

@@ -148,12 +148,11 @@ static void rc_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const rc_ops[] = { "nop" };
 static struct weft_variant rc_variants[V_NR];
 static const struct weft_scenario rc_sc = {
 	.name = "refcount-test", .summary = "refcount_t", .source = "test", .nr_cpus = 2,
 	.nr_threads = 2, .world_size = sizeof(struct rc_world), .nr_opcodes = 1,
-	.opnames = rc_ops, .max_ops = 1, .decision_hint = 256, .setup = rc_setup,
+	.opnames = t_ops, .max_ops = 1, .decision_hint = 256, .setup = rc_setup,
 	.thread = rc_thread, .variants = rc_variants, .nr_variants = V_NR,
 };
 
@@ -169,10 +168,7 @@ static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *msg
 
 int main(void)
 {
-	for (unsigned v = 0; v < V_NR; v++) {
-		rc_variants[v].name = "v";
-		rc_variants[v].id = v;
-	}
+	t_number_variants(rc_variants, V_NR);
 	weft_machine_init();
 
 	expect(V_INC_ZERO, 0, WEFT_KIND_INC_FROM_ZERO, "addition on 0", "refcount_inc() on 0");

@@ -201,11 +201,10 @@ static void xw_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const xw_ops[] = { "nop" };
 static struct weft_variant xw_variants[X_NR];
 static const struct weft_scenario xw_sc = {
 	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = xw_ops,
+	.nr_threads = 2, .world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = t_ops,
 	.max_ops = 1, .decision_hint = 256, .setup = xw_setup, .thread = xw_thread,
 	.variants = xw_variants, .nr_variants = X_NR,
 };
@@ -222,10 +221,7 @@ static void race(unsigned v, unsigned bound, const char *what)
 
 int main(void)
 {
-	for (unsigned v = 0; v < X_NR; v++) {
-		xw_variants[v].name = "v";
-		xw_variants[v].id = v;
-	}
+	t_number_variants(xw_variants, X_NR);
 	weft_machine_init();
 
 	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);

@@ -41,21 +41,8 @@ enum weft_aop {
 	WEFT_A_NAND,       /* a: mask; returns old, stores ~(old & a) (__atomic_fetch_nand) */
 };
 
-/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
-enum weft_fence_kind {
-	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
-	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
-	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
-	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
-	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
-	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
-};
-
-struct weft_spinlock {
-	uint32_t locked;   /* 1 + owner thread, 0 if free */
-	uint32_t next;     /* ticket dispenser */
-	uint32_t serving;  /* ticket being served */
-};
+/* enum weft_fence_kind and struct weft_spinlock: <weft/weft.h> (the kernel
+ * compatibility headers use them without this header's kernel names) */
 
 struct weft_list_head {
 	struct weft_list_head *next, *prev;
@@ -157,6 +144,14 @@ static inline const void *weft_peek_ptr(const void *p, size_t size, const struct
 	return weft_peek_at(p, size, c);
 }
 extern bool weft_mem_weak;
+/* Whether a store of the execution under way may become visible to other
+ * CPUs after later accesses of its own (--memory tso or lkmm; always in a
+ * native run, on real CPUs): for an oracle whose "before" is the machine's
+ * order under sc only. */
+static inline bool weft_memory_is_weak(void)
+{
+	return weft_mem_weak;
+}
 uint64_t weft_peek_weak(const void *addr, unsigned size);
 #define weft_peek(x)                                                            \
 	(__builtin_expect(weft_mem_weak, 0)                                     \
@@ -166,6 +161,15 @@ uint64_t weft_peek_weak(const void *addr, unsigned size);
 		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
 							   WEFT_CALLER("weft_peek(" #x ")")), \
 				   __ATOMIC_RELAXED))
+
+/* Weak memory for a model that interprets a program of its own and so can
+ * execute it out of order (the litmus runner's load buffering): one more
+ * weak choice of the execution, a code in [0, ncodes) that the strategy
+ * picks (pick_delay) and a replay file records, asked only while the
+ * execution runs under memory model m; under any other model 0 without
+ * asking (a run under sc asks nothing: its trace is unchanged). Compiled
+ * C cannot use it: a load of C code is satisfied when it executes. */
+uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes);
 
 /* weft_peek() for a detector's ghost state (the kit's page allocator
  * state): the newest value of x, whichever CPU's buffer holds it under a

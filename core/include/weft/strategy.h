@@ -158,6 +158,7 @@ struct weft_dfs_frame {
 	uint8_t chosen;
 	uint8_t preempt_before;  /* preemptions before this decision */
 	uint8_t delayed_before;  /* stores given a non-zero delay before it */
+	uint8_t unfair_before;   /* unfair choices before it (fair_bound) */
 };
 /* Weak memory: dfs enumerates every delay code of at most this many
  * stores per execution (weft_dfs.delay_bound; 0: none delayed). */
@@ -176,6 +177,15 @@ struct weft_dfs {
 				    enumerated (value 0 only), so not complete */
 	unsigned delay_bound;    /* delayed stores per execution (weak memory;
 				    weft_dfs_init sets WEFT_DFS_DELAY_BOUND) */
+	/* Fairness bound, after CHESS (Musuvathi and Qadeer, PLDI 2008):
+	 * unfair choices (weft_decision.unfair: a thread that spins without
+	 * progress run again before the threads it waits for) per execution;
+	 * a branch past it is pruned and counted in fair_pruned, and the
+	 * search is then not complete: it covered every schedule with at
+	 * most fair_bound unfair choices. WEFT_BOUND_NONE (weft_dfs_init's
+	 * default): none pruned, an unfair choice costs a preemption only. */
+	unsigned fair_bound;
+	uint64_t fair_pruned;    /* branches the fairness bound pruned */
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
 };
@@ -253,6 +263,10 @@ struct weft_dpor_stats {
 				    execution (weft_dpor_count_final_states) */
 	bool final_states_capped;
 	uint32_t max_depth;      /* deepest decision stack */
+	uint64_t value_frames;   /* weft_choose() calls of more than one value
+				    made branch points (each value explored);
+				    a model that chooses makes optimal DPOR go
+				    on as source-DPOR, as yields do */
 };
 
 struct weft_dpor;
@@ -322,6 +336,10 @@ struct weft_metrics {
 void weft_metrics_init(struct weft_metrics *m, const struct weft_strategy_ops *inner,
 		       void *inner_st);
 extern const struct weft_strategy_ops weft_strategy_metrics;
+/* The metrics ops for m: weft_strategy_metrics, or the same without on_step
+ * when m's strategy has none (the machine then builds no dependence record
+ * per step: about 4% of a step). Use it rather than weft_strategy_metrics. */
+const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m);
 
 /*
  * Determinism check: runs the last execution a second time from its

@@ -175,6 +175,12 @@ struct weft_site {
 #define WEFT_SITE(ev_, what_) WEFT_SITE_F(ev_, what_, 0u)
 
 const char *weft_site_basename(const struct weft_site *s);
+/* The file as reports and diagrams name it: the basename, except for a
+ * kernel tree's file that weft-kextract wrote (under a directory
+ * WEFT_KTREE_DIR), named by its path in the tree ("mm/swapfile.c"). For
+ * humans only: ids hash the basename. */
+#define WEFT_KTREE_DIR "/weft-ktree/"
+const char *weft_site_file(const struct weft_site *s);
 
 /*
  * Where model code called a helper whose events are traced at the helper's
@@ -196,6 +202,7 @@ struct weft_caller {
 #define WEFT_CALLER_KIT 1u
 
 const char *weft_caller_basename(const struct weft_caller *c);
+const char *weft_caller_file(const struct weft_caller *c);   /* as weft_site_file() */
 
 /* How reports and diagrams print a traced value: by the type of the field
  * that holds it, as far as the operation and the field's name tell it (a
@@ -681,6 +688,11 @@ struct weft_genome {
 	unsigned nr_ov;
 	struct weft_override ov[WEFT_MAX_ENTRIES];
 };
+/* An override's key: a scenario thread (4 bits: a scenario has at most
+ * WEFT_MAX_THREADS = 16 threads, checked where keys are decoded, genome.c)
+ * and its operation count. Threads spawned during the execution (numbers
+ * 16..63) are never steered by an override: the fuzzer reaches them only
+ * through the genome's mode. */
 #define WEFT_OV_KEY(tid, k) ((uint16_t)(((tid) & 15u) << 12 | ((k) & 0xfffu)))
 #define WEFT_OV_TID(key) ((unsigned)(key) >> 12)
 #define WEFT_OV_K(key) ((unsigned)(key) & 0xfffu)
@@ -721,8 +733,25 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * locks were classed by their offset); its own bit so that replay files
  * recorded before it keep their verdicts */
 #define WEFT_CHECK_LOCKDEP_SETUP_CLASSES 32u
-/* The scheduling rules above, which every run has whatever its detectors. */
-#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU)
+/* The trace hash folds each event in with two independent 64x64->128-bit
+ * multiplies and one chained multiply (docs/replay-format.md, "Trace hash")
+ * instead of four chained 64-bit finalisers: a different value, about a
+ * fifth of the hash's instructions and a much shorter dependency chain per
+ * step. Not a detector, but a bit of the same word so that replay files
+ * recorded before it verify with the hash they were recorded with. */
+#define WEFT_CHECK_TRACE_HASH2 64u
+/* Fair scheduling judges a write's progress by what it changed: a store
+ * that puts back the value its thread replaced earlier cancels that one
+ * (a flag set and cleared in each iteration of a retry loop is no
+ * progress, so the loop is seen spinning); before this bit every change
+ * of a value was progress, and files recorded so replay so. */
+#define WEFT_CHECK_FAIR_STATE 128u
+/* The scheduling rules `weft run` adds for an instrumented program (rt/):
+ * models keep WEFT_CHECKS_SCHED, whose traces their corpora pin. */
+#define WEFT_CHECKS_PROGRAM WEFT_CHECK_FAIR_STATE
+/* The scheduling rules above and the trace hash, which every run has
+ * whatever its detectors. */
+#define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU | WEFT_CHECK_TRACE_HASH2)
 #define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
 			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
 
@@ -923,6 +952,11 @@ struct weft_program {
 	char *const *argv;
 	const char *options;           /* run options that change executions
 					  ("" for none), e.g. "heap=4M" */
+	/* the build id of the runtime (libweft_rt, a shared library: the
+	 * program keeps its own build id when only the runtime changes);
+	 * 0 bytes: unknown */
+	uint8_t runtime_id[WEFT_BUILD_ID_MAX];
+	unsigned runtime_id_len;
 };
 /* Who fills a report's stack: called when a report is made, with the
  * thread the report is about (-1: the host). */
@@ -953,6 +987,22 @@ size_t weft_name_object_len(const char *name);
 const char *weft_ev_name(unsigned ev);
 /* The last WEFT_TRACE_RING events of the last execution, oldest first. */
 size_t weft_last_ring(struct weft_event *out, size_t cap);
+
+/* Fences of weft_fence(): the kernel's barriers (memory-barriers.txt). */
+enum weft_fence_kind {
+	WEFT_FENCE_MB = 0,            /* smp_mb(): full */
+	WEFT_FENCE_RMB,               /* smp_rmb(): loads before it, loads after */
+	WEFT_FENCE_WMB,               /* smp_wmb(): stores before it, stores after */
+	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
+	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
+	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
+};
+
+struct weft_spinlock {
+	uint32_t locked;   /* 1 + owner thread, 0 if free */
+	uint32_t next;     /* ticket dispenser */
+	uint32_t serving;  /* ticket being served */
+};
 
 #ifdef __cplusplus
 }

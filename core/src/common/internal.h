@@ -12,6 +12,20 @@ static inline uint64_t weft_mix64(uint64_t z)
 	return z ^ (z >> 31);
 }
 
+/* The two halves of the 128-bit product a * b, xor-ed (the "mum" of
+ * wyhash): one multiply instruction and an xor on x86-64 (mul) and
+ * aarch64 (mul, umulh); the value is exact integer arithmetic, the same
+ * in every build. Every 64-bit target of gcc and clang has __int128. */
+#ifndef __SIZEOF_INT128__
+#error "weft needs unsigned __int128 (a 64-bit gcc or clang target)"
+#endif
+static inline uint64_t weft_mum(uint64_t a, uint64_t b)
+{
+	unsigned __int128 p = (unsigned __int128)a * b;
+
+	return (uint64_t)p ^ (uint64_t)(p >> 64);
+}
+
 /* Bits set in a thread mask, without libgcc's __popcountdi2 call that
  * __builtin_popcountll becomes where the popcnt instruction is not
  * assumed (x86-64 baseline). */

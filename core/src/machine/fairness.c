@@ -32,6 +32,17 @@
 
 #include "sched.h"
 
+/* (loc, value) mixed (splitmix64's finalizer): two different pairs'
+ * hashes xor to 0 with negligible probability. */
+static uint64_t loc_value_hash(uint32_t loc, uint64_t v)
+{
+	uint64_t z = ((uint64_t)loc << 32 | 0x5eedu) ^ (v * 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 /* An event of the current thread in a run of WEFT_FAIR_RUN events or more
  * (sched.h fair_event): its progress, or an observation compared with the
  * same site's last one in this run. Observations of earlier runs are not
@@ -57,7 +68,10 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	case WEFT_EV_RMW: case WEFT_EV_WRITE:
 		if (old == val)
 			break;
-		t->progress += 1ull << 32;   /* a value changed: progress */
+		if (M.fair_state)   /* the change of (loc, value): undone, it cancels */
+			t->progress ^= loc_value_hash(loc, old) ^ loc_value_hash(loc, val);
+		else
+			t->progress += 1ull << 32;   /* a value changed: progress */
 		return;
 	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
 		return;
@@ -165,6 +179,7 @@ void weft_fair_thread_reset(struct wthread *t)
 void weft_fair_reset(void)
 {
 	M.fair = (M.o->checks & WEFT_CHECK_FAIR) != 0;
+	M.fair_state = (M.o->checks & WEFT_CHECK_FAIR_STATE) != 0;
 	M.fair_restricted = false;
 	M.spinners = 0;
 	M.run_len = 0;
@@ -190,7 +205,7 @@ size_t weft_fair_describe(char *buf, size_t n)
 				weft_describe_loc(M.sc, t->spin_loc, obj, sizeof(obj));
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u spins%s%s at %s:%u",
 					      k ? "; " : "", i, obj[0] ? " on " : "", obj,
-					      weft_site_basename(t->spin_site), t->spin_site->line);
+					      weft_site_file(t->spin_site), t->spin_site->line);
 		} else if (M.excluded >> i & 1) {
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u waits for CPU%u, held by "
 					      "another context", k ? "; " : "", i, M.cpu_of[i]);
@@ -202,7 +217,7 @@ size_t weft_fair_describe(char *buf, size_t n)
 				weft_describe_loc(M.sc, loc, obj, sizeof(obj));
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u at %s%s%s:%u", k ? "; " : "", i,
 					      obj, obj[0] ? " at " : "",
-					      weft_site_basename(t->last_site), t->last_site->line);
+					      weft_site_file(t->last_site), t->last_site->line);
 		} else {
 			k += (size_t)snprintf(buf + k, n - k, "%sT%u runnable", k ? "; " : "", i);
 		}

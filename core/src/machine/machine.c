@@ -1259,7 +1259,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	}
 	M.step_budget = o->step_budget ? o->step_budget
 			: sc->step_budget ? sc->step_budget : WEFT_DEFAULT_STEP_BUDGET;
-	M.hashing = !o->no_trace_hash;
+	M.hashing = o->no_trace_hash ? 0 : (o->checks & WEFT_CHECK_TRACE_HASH2) ? WEFT_HASH2 : WEFT_HASH1;
 	M.on_step = ops->on_step;
 	M.nr_threads = sc->nr_threads;
 	for (unsigned i = 0; i < M.nr_threads; i++)
@@ -1282,7 +1282,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		if (!M.state_hashes)
 			M.cap_sh = 0;
 	}
-	memset(M.ring, 0, sizeof(M.ring));
+	/* M.ring is not cleared: its readers (ring_caller, weft_last_ring)
+	 * read only the M.evseq events this execution wrote */
 	/* a report may leave a call open: the host's and the scenario's
 	 * threads' (a spawned thread's at its spawn) */
 	memset(M.callers, 0, (sc->nr_threads + sc->nr_irqs + 1) * sizeof(M.callers[0]));

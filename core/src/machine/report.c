@@ -60,10 +60,10 @@ static void print_side(FILE *f, const char *label, const struct weft_access *a,
 		fprintf(f, "  %-6s T%d on CPU%d  step %-5" PRIu32, label, a->tid, a->cpu, a->step);
 	if (a->site && c)   /* a helper's site: name the model's call */
 		fprintf(f, "  %s [%s]  in %s() at %s:%u\n", a->site->what, c->what, c->func,
-			weft_caller_basename(c), c->line);
+			weft_caller_file(c), c->line);
 	else if (a->site)
 		fprintf(f, "  %s  in %s() at %s:%u\n", a->site->what, a->site->func,
-			weft_site_basename(a->site), a->site->line);
+			weft_site_file(a->site), a->site->line);
 	else
 		fprintf(f, "\n");
 }
@@ -194,8 +194,8 @@ void weft_report_print(FILE *f, const struct weft_run_opts *o, const struct weft
 	fprintf(f, "SUMMARY: weft: %s %s:%s", weft_kind_name(r->kind), sc->name, vname);
 	if (s && rp->here_caller)
 		fprintf(f, " in %s %s:%u", rp->here_caller->func,
-			weft_caller_basename(rp->here_caller), rp->here_caller->line);
+			weft_caller_file(rp->here_caller), rp->here_caller->line);
 	else if (s)
-		fprintf(f, " in %s %s:%u", s->func, weft_site_basename(s), s->line);
+		fprintf(f, " in %s %s:%u", s->func, weft_site_file(s), s->line);
 	fprintf(f, "\n");
 }

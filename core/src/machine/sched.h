@@ -111,7 +111,11 @@ struct wthread {
 	 * thread that changes state (a write that changes a value, a block, a
 	 * spawn, a free...), except that a lock's acquisition and its release
 	 * cancel (xor of h(lock)): a loop iteration that only takes and drops
-	 * a lock and looks leaves it as it was. obs[] its last observations
+	 * a lock and looks leaves it as it was. With WEFT_CHECK_FAIR_STATE
+	 * (M.fair_state) a write's change cancels the same way (xor of
+	 * h(loc, old) ^ h(loc, new)): stores that put back what was there (a
+	 * flag set and cleared, SV-COMP's lock1 = 1 ... lock1 = 0) are no
+	 * progress either. obs[] its last observations
 	 * (a read, a failed trylock,
 	 * an RMW or store that left the value), one slot per site and location,
 	 * the least recently stored reused. The same
@@ -157,6 +161,8 @@ struct shadow {
 	uint8_t tid;
 	uint8_t poisoned;
 };
+
+enum { WEFT_HASH1 = 1, WEFT_HASH2 = 2 };   /* M.hashing: the trace hash's version */
 
 #define WEFT_DEFAULT_STEP_BUDGET 200000u
 #define WEFT_LONE_YIELD_LIMIT 1000u
@@ -205,6 +211,7 @@ struct weft_machine {
 	 * spin_wait[t] (the others that could run when it spun) is eligible
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
+	bool fair_state;         /* o->checks & WEFT_CHECK_FAIR_STATE */
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
@@ -213,7 +220,8 @@ struct weft_machine {
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
-	bool hashing;         /* !o->no_trace_hash */
+	uint8_t hashing;      /* 0: o->no_trace_hash, else WEFT_HASH1 or WEFT_HASH2
+				 (o->checks & WEFT_CHECK_TRACE_HASH2) */
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
@@ -409,11 +417,26 @@ void weft_record_event(const struct weft_event *e);
 static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
 			      uint64_t val, const struct weft_site *s)
 {
-	if (M.hashing) {
+	if (!M.hashing)
+		return;
+	uint64_t id = site_id(s);
+	uint64_t a = id << 32 | (uint64_t)tid << 8 | ev, b = (uint64_t)loc << 32 | M.step;
+
+	if (__builtin_expect(M.hashing == WEFT_HASH2, 1)) {
+		/* WEFT_CHECK_TRACE_HASH2: the event's digest d (two products that
+		 * do not depend on the hash so far; a's factor is never 0: bits
+		 * 16..31 of a are 0, not of the constant) enters the hash through
+		 * a step that is a bijection of the hash for a given d (an odd
+		 * multiplier, an xorshift), so no state is lost however long the
+		 * trace: only a multiply, an xor and a shift are chained. */
+		uint64_t d = weft_mum(a ^ 0xa0761d6478bd642full, b ^ 0xe7037ed1a0b428dbull) ^
+			     weft_mum(old ^ 0x8ebc6af09c88c6e3ull, val ^ 0x589965cc75374cc3ull);
+		uint64_t h = (M.hash ^ d) * 0x1d8e4e27c47d124full;
+		M.hash = h ^ h >> 29;
+	} else {
 		uint64_t h = M.hash;
-		uint64_t id = site_id(s);
-		h = weft_mix64(h ^ (id << 32 | (uint64_t)tid << 8 | ev));
-		h = weft_mix64(h ^ ((uint64_t)loc << 32 | M.step));
+		h = weft_mix64(h ^ a);
+		h = weft_mix64(h ^ b);
 		h = weft_mix64(h ^ old);
 		h = weft_mix64(h ^ val);
 		M.hash = h;

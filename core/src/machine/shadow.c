@@ -11,7 +11,10 @@
 
 #include "sched.h"
 
-void weft_poison(const void *addr, size_t len, const struct weft_site *s)
+/* Poison (a FREE event) or unpoison (an ALLOC event) [addr, addr + len),
+ * clipped to the world: one WRITE step over the range. */
+static void shadow_mark(const void *addr, size_t len, unsigned ev, bool poisoned,
+			const struct weft_site *s)
 {
 	if (!len || !in_world(addr, 1, s))
 		return;
@@ -19,32 +22,26 @@ void weft_poison(const void *addr, size_t len, const struct weft_site *s)
 
 	if (len > M.world_size - loc)
 		len = M.world_size - loc;
-	weft_trace(WEFT_EV_FREE, loc, 0, len, s);
+	weft_trace(ev, loc, 0, len, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, (uint32_t)len, 0, s);
 	/* one entry, copied: the same bytes shadow_write() and the flag would
 	 * store, in a quarter of the stores (setup poisons every page) */
 	struct shadow e = { .epoch = M.epoch, .step = M.step, .site = s,
-			    .tid = M.cur < 0 ? 0xff : (uint8_t)M.cur, .poisoned = 1 };
+			    .tid = M.cur < 0 ? 0xff : (uint8_t)M.cur, .poisoned = poisoned };
 	for (size_t i = 0; i < len; i++)
 		M.shadow[loc + i] = e;
-	if (M.core_used)
+	if (poisoned && M.core_used)
 		weft_families_freed(loc, (uint32_t)len, s);
+}
+
+void weft_poison(const void *addr, size_t len, const struct weft_site *s)
+{
+	shadow_mark(addr, len, WEFT_EV_FREE, true, s);
 }
 
 void weft_unpoison(const void *addr, size_t len, const struct weft_site *s)
 {
-	if (!len || !in_world(addr, 1, s))
-		return;
-	uint32_t loc = loc_of(addr);
-
-	if (len > M.world_size - loc)
-		len = M.world_size - loc;
-	weft_trace(WEFT_EV_ALLOC, loc, 0, len, s);
-	weft_sched_step(WEFT_DEP_WRITE, loc, (uint32_t)len, 0, s);
-	struct shadow e = { .epoch = M.epoch, .step = M.step, .site = s,
-			    .tid = M.cur < 0 ? 0xff : (uint8_t)M.cur, .poisoned = 0 };
-	for (size_t i = 0; i < len; i++)
-		M.shadow[loc + i] = e;
+	shadow_mark(addr, len, WEFT_EV_ALLOC, false, s);
 }
 
 bool weft_is_poisoned(const void *addr)

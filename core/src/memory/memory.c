@@ -190,13 +190,13 @@ void weft_mem_unlock(const void *lock, const struct weft_site *s)
 	sb_push(cpu, &e);
 }
 
-void weft_mem_observe_lock(const void *lock)
+void weft_mem_observe_lock(const void *lock, bool acquire)
 {
 	unsigned cpu = cur_cpu();
 
 	if (mem.nr_unlocks)
 		sb_observe_lock(lock);
-	if (!lkmm())
+	if (!lkmm() || !acquire)
 		return;
 	/* an unlock then a lock on one CPU is a full barrier (the LKMM's
 	 * po-unlock-lock-po): this CPU's unlock still buffered drains */
@@ -441,6 +441,13 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
 		}
 	}
 	return mem_read(addr, size);
+}
+
+uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes)
+{
+	if (!weft_mem_weak || mem.model != m || M.cur < 0 || ncodes < 2)
+		return 0;
+	return ask(ncodes);
 }
 
 /* The newest value of a location: a store of the same size still in a

@@ -79,8 +79,11 @@ bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old,
 void weft_mem_unlock(const void *lock, const struct weft_site *s);
 /* The current thread acts on lock (takes it, tries it, tests it): every
  * other CPU's buffered stores older than its unlock of lock become visible
- * first, as the lock word could not have been seen free before them. */
-void weft_mem_observe_lock(const void *lock);
+ * first, as the lock word could not have been seen free before them.
+ * acquire: it takes the lock (under lkmm an acquire, and after an unlock
+ * of its CPU a full barrier); spin_is_locked() orders nothing (the LKMM's
+ * __islocked is a plain read of the lock). */
+void weft_mem_observe_lock(const void *lock, bool acquire);
 /* Thread tid runs next: a task that follows another task on its CPU does
  * so through __schedule()'s full barrier (the CPU's buffer drains); an
  * interrupt continues the CPU's program order. */

@@ -109,6 +109,8 @@ static struct {
 	struct ld_edge edges[LD_MAX_EDGES];
 	unsigned nr_edges;
 	bool full;                      /* a table filled: checks degrade, said once */
+	uint8_t used_any;               /* the or of every class's used: no class
+					   IRQ-safe (or unsafe) means no BFS */
 } G;
 
 static struct {
@@ -205,6 +207,7 @@ static void graph_reset(void)
 	G.nr_edges = 0;
 	G.exec = 0;
 	G.full = false;
+	G.used_any = 0;
 	memset(G.adj, 0, sizeof(G.adj));
 }
 
@@ -260,6 +263,7 @@ static void weft_lockdep_begin(void)
 			G.adj[a][b / 64] |= 1ull << (b % 64);
 		} else if (f->use < USE__COUNT && !(G.cls[a].used >> f->use & 1)) {
 			G.cls[a].used |= (uint8_t)(1u << f->use);
+			G.used_any |= (uint8_t)(1u << f->use);
 			G.cls[a].use[f->use] = u;
 		}
 	}
@@ -482,6 +486,10 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 
 	if (!irq_order_on)
 		return false;
+	/* no class used in that IRQ context, or none with it on: neither
+	 * search below could find one (a model without interrupts) */
+	if ((G.used_any >> in & 3u) != 3u)
+		return false;
 	nb = reach(from, true, bw);
 	for (i = 0; i < nb && safe < 0; i++)
 		if (G.cls[bw[i]].used >> in & 1)
@@ -528,6 +536,7 @@ static void usage(int c, unsigned use, const void *lock, const struct weft_site 
 	if (!first)
 		return;
 	k->used |= (uint8_t)(1u << use);
+	G.used_any |= (uint8_t)(1u << use);
 	k->use[use] = use_now(s);
 	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
 	if (!(k->used >> opp & 1)) {

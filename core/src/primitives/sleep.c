@@ -454,19 +454,23 @@ void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 	weft_sched_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), 0, s);
 }
 
-bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
+bool weft_wl_query(const void *obj, uint32_t size, const uint32_t *word,
+		   const struct weft_site *s)
 {
 	uint32_t loc;
 
-	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
-		return false;
 	if (M.cur < 0)
-		return m->owner != 0;
-	sched_point_at(s, m, sizeof(*m), NULL);
-	loc = obj_loc(m, sizeof(*m), s);
-	weft_trace(WEFT_EV_READ, loc, m->owner, m->owner, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*m), 0, s);
-	return m->owner != 0;
+		return in_world(obj, size, s) && *word != 0;
+	sched_point_at(s, obj, size, NULL);
+	loc = obj_loc(obj, size, s);
+	weft_trace(WEFT_EV_READ, loc, *word, *word, s);
+	weft_sched_step(WEFT_DEP_READ, loc, size, 0, s);
+	return *word != 0;
+}
+
+bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
+{
+	return weft_wl_query(m, sizeof(*m), &m->owner, s);
 }
 
 /* ------------------------------------------------------------------ rwsem */

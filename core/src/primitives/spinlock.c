@@ -76,7 +76,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 		}
 	}
 	if (__builtin_expect(weft_mem_weak, 0))
-		weft_mem_observe_lock(l);
+		weft_mem_observe_lock(l, true);
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
@@ -108,7 +108,7 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	else
 		ok = !l->locked;
 	if (ok && __builtin_expect(weft_mem_weak, 0))
-		weft_mem_observe_lock(l);
+		weft_mem_observe_lock(l, true);
 	if (ok) {
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
@@ -246,6 +246,6 @@ bool weft_spin_is_locked(const struct weft_spinlock *l)
 	if (!in_world(l, sizeof(*l), &site))
 		return false;
 	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
-		weft_mem_observe_lock(l);
+		weft_mem_observe_lock(l, false);
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }

@@ -106,6 +106,13 @@ void weft_wl_trace_wake(const void *chan, uint64_t mask, unsigned n, const struc
  * not TASK_RUNNING (the kernel's "do not call blocking ops when
  * !TASK_RUNNING") or that is on another object's wait list. */
 void weft_wl_might_sleep(const void *chan, const struct weft_site *s);
+/* A query of an object's state word (mutex_is_locked(),
+ * completion_done(), waitqueue_active()): in a model thread a scheduling
+ * point and a READ of the whole object, then *word read after it; in the
+ * host context *word, or 0 for an object outside the world. True if
+ * *word is not 0. */
+bool weft_wl_query(const void *obj, uint32_t size, const uint32_t *word,
+		   const struct weft_site *s);
 /* Setup or an audit would have to sleep on obj: an assertion report. */
 void weft_wl_host_sleeps(const void *obj, const struct weft_site *s);
 

@@ -176,17 +176,7 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 
 bool weft_completion_done(struct weft_completion *x, const struct weft_site *s)
 {
-	uint32_t loc;
-
-	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
-		return false;
-	if (M.cur < 0)
-		return x->done != 0;
-	sched_point_at(s, x, sizeof(*x), NULL);
-	loc = obj_loc(x, sizeof(*x), s);
-	weft_trace(WEFT_EV_READ, loc, x->done, x->done, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
-	return x->done != 0;
+	return weft_wl_query(x, sizeof(*x), &x->done, s);
 }
 
 /* -------------------------------------------------------------- wait queues */
@@ -343,39 +333,38 @@ static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, 
 	return mask;
 }
 
-void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
+/* A wake-up of obj's wait queue wq (wake_up(), a condition's signal or
+ * broadcast): one RELEASE step on obj that wakes the waiters wq_wake()
+ * picks; nothing in the host context (nobody sleeps there). */
+static void wq_wake_up(void *obj, uint32_t size, struct weft_wait_queue_head *wq,
+		       unsigned nr_exclusive, const struct weft_site *s)
 {
 	uint32_t loc;
 	uint64_t mask;
 	unsigned n;
 
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (M.cur < 0) {
+		in_world(obj, size, s);
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	weft_tsan_release(wq);
+	}
+	sched_point_at(s, obj, size, NULL);
+	loc = obj_loc(obj, size, s);
+	weft_tsan_release(obj);
 	mask = wq_wake(wq, nr_exclusive, &n);
 	wq->wakes++;
-	weft_wl_trace_wake(wq, mask, n, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*wq), 0, s);
+	weft_wl_trace_wake(obj, mask, n, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, size, 0, s);
 	obj_written(loc, s);
+}
+
+void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
+{
+	wq_wake_up(wq, sizeof(*wq), wq, nr_exclusive, s);
 }
 
 bool weft_waitqueue_active(struct weft_wait_queue_head *wq, const struct weft_site *s)
 {
-	uint32_t loc;
-
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
-		return false;
-	if (M.cur < 0)
-		return wq->nr_queued != 0;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	weft_trace(WEFT_EV_READ, loc, wq->nr_queued, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*wq), 0, s);
-	return wq->nr_queued != 0;
+	return weft_wl_query(wq, sizeof(*wq), &wq->nr_queued, s);
 }
 
 /* ------------------------------------------------------ condition variables */
@@ -457,22 +446,7 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 
 void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s)
 {
-	uint32_t loc;
-	uint64_t mask;
-	unsigned n;
-
-	if (M.cur < 0 && !in_world(c, sizeof(*c), s))
-		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, c, sizeof(*c), NULL);
-	loc = obj_loc(c, sizeof(*c), s);
-	weft_tsan_release(c);
-	mask = wq_wake(&c->wq, all ? 0 : 1, &n);
-	c->wq.wakes++;
-	weft_wl_trace_wake(c, mask, n, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*c), 0, s);
-	obj_written(loc, s);
+	wq_wake_up(c, sizeof(*c), &c->wq, all ? 0 : 1, s);
 }
 
 /* --------------------------------------------------------- bit locks, waits */

@@ -185,6 +185,7 @@ static void exec_reset(struct weft_dpor *d)
 	d->await_frame = NIL;
 	d->last_frame = NIL;
 	d->k = 0;
+	d->kc = 0;
 	d->npre = 0;
 	d->valid_end = NIL;
 	d->stale = d->redundant = false;
@@ -272,25 +273,53 @@ static int pick_todo(struct weft_dpor *d, struct frame *f)
 	return (int)lowest(todo);
 }
 
+/* The deepest branch point with an alternative left: a decision frame,
+ * or a value frame (which sits between decision frames at - 1 and at). */
 static bool next_branch(struct weft_dpor *d)
 {
-	for (uint32_t k = d->nfr; k-- > 0;) {
-		struct frame *f = &d->fr[k];
-		mark_explored(d, k);
+	uint32_t j = d->ncf;
+
+	d->cbranch = NIL;
+	d->vbranch = false;
+	for (uint32_t k = d->nfr + 1; k-- > 0;) {
+		/* the value frames after decision frame k - 1, deepest first */
+		for (; j > 0 && d->cf[j - 1].at >= k; j--) {
+			struct cframe *c = &d->cf[j - 1];
+			if (c->v + 1 >= c->n)
+				continue;
+			c->v++;
+			d->ncf = j;
+			d->cbranch = j - 1;
+			d->vbranch = true;
+			d->nfr = c->at < d->nfr ? c->at : d->nfr;
+			d->replay = d->nfr;
+			d->branching = true;
+			/* the event before the choice may gain records of its
+			 * step after it: logged afresh (weft_dpor_value) */
+			d->prefix_events = c->first_ev ? c->first_ev - 1 : 0;
+			d->st.states++;
+			return true;
+		}
+		if (k == 0)
+			break;
+		struct frame *f = &d->fr[k - 1];
+		mark_explored(d, k - 1);
 		if (d->mode == WEFT_POR_OPTIMAL && f->wchild != NIL)
 			weft_dpor_node_remove_child(d, f->wut, f->wchild);
 		f->wchild = NIL;
 		int t = pick_todo(d, f);
 		if (t >= 0) {
 			f->chosen = (uint8_t)t;
-			d->nfr = k + 1;
-			d->replay = k;
+			d->nfr = k;
+			d->ncf = j;
+			d->replay = k - 1;
 			d->branching = true;
 			d->prefix_events = f->first_ev;
 			return true;
 		}
 	}
 	d->nfr = 0;
+	d->ncf = 0;
 	return false;
 }
 
@@ -308,7 +337,11 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 		d->npool = 0;
 		d->nnd = 0;
 		d->freend = NIL;
-		d->st.yield_restarts++;
+		d->ncf = 0;
+		d->cbranch = NIL;
+		d->vbranch = false;
+		if (d->ymode)
+			d->st.yield_restarts = 1;
 		/* wakeup trees do not follow the yield rule's orders (the
 		 * random check found traces they miss): with yields, optimal
 		 * DPOR continues as source-DPOR, which keeps every trace */
@@ -327,6 +360,9 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	} else {
 		d->started = true;
 		d->nfr = d->replay = 0;
+		d->ncf = 0;
+		d->cbranch = NIL;
+		d->vbranch = false;
 		d->branching = false;
 		d->prefix_events = 0;
 	}
@@ -516,6 +552,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 					d->cursor = f->wchild;
 			d->st.states++;
 			memset(&f->ci, 0, sizeof(f->ci));
+			f->vblk = f->vfirst = 0;
 		}
 	} else {
 		/* a new state */
@@ -531,6 +568,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		f->nS = f->nX = 0;
 		f->first_ev = NIL;
 		f->wut = f->wchild = NIL;
+		f->vblk = f->vfirst = 0;
 		memset(&f->ci, 0, sizeof(f->ci));
 		d->npool = k ? d->fr[k - 1].pool + d->fr[k - 1].nS + d->fr[k - 1].nX : 0;
 		f->pool = d->npool;
@@ -614,6 +652,47 @@ static void frame_info_from_log(struct weft_dpor *d, uint32_t k, const struct fr
 		in->s.all = 1;   /* cut by the end of the log (a report, a cap) */
 		f->blk_end = NIL;
 	}
+}
+
+static bool dep_same(const struct dep *a, const struct dep *b)
+{
+	if (a->loc != b->loc || a->size != b->size || a->kind != b->kind || a->w != b->w ||
+	    a->arg != b->arg || a->lk != b->lk || a->y != b->y || a->nx != b->nx ||
+	    a->xall != b->xall)
+		return false;
+	for (unsigned i = 0; i < a->nx && i < DEP_NX; i++)
+		if (a->x[i].loc != b->x[i].loc || a->x[i].size != b->x[i].size ||
+		    a->x[i].w != b->x[i].w)
+			return false;
+	return true;
+}
+
+/* A value branch re-ran decision frame k's block with another value
+ * chosen in it (vblk): what frame k explored is each value's block, so
+ * its event is known only if every value's is the same, and its block is
+ * the union (frames are done last first, as above). */
+static void frame_info_merge(struct weft_dpor *d, uint32_t k, const struct frame *next)
+{
+	struct frame *f = &d->fr[k];
+	struct info was = f->ci;
+	uint32_t was_end = f->blk_end;
+
+	frame_info_from_log(d, k, next);
+	struct info *in = &f->ci;
+	if (!was.known || !in->known || !dep_same(&was.d, &in->d)) {
+		memset(in, 0, sizeof(*in));
+		in->tid = f->chosen;
+		f->blk_end = NIL;
+		return;
+	}
+	for (int w = 0; w < SIGW; w++) {
+		in->s.r[w] |= was.s.r[w];
+		in->s.w[w] |= was.s.w[w];
+	}
+	in->s.joins |= was.s.joins;
+	in->s.all |= was.s.all;
+	if (f->blk_end != was_end)
+		f->blk_end = NIL;
 }
 
 static uint64_t world_hash(const void *w, size_t n)
@@ -705,11 +784,6 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 			       "(docs/strategies.md, \"Fairness\"): which choice is fair depends "
 			       "on the order of earlier events, which partial-order reduction "
 			       "does not track, so it cannot certify this (use --por none)");
-	if (weft_free_choices())
-		set_incomplete(d, &d->choice,
-			       "the model chose values with weft_choose() (e.g. a spurious "
-			       "wake-up): partial-order reduction explores value 0 only, so it "
-			       "cannot certify this (use --por none, which enumerates them)");
 	d->st.executions++;
 	d->st.events += d->nev;
 	if (d->redundant)
@@ -723,6 +797,9 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 		for (uint32_t k = k1; k-- > k0;)
 			frame_info_from_log(d, k, k + 1 < k1 && d->fr[k + 1].chosen == d->fr[k].chosen
 							  ? &d->fr[k + 1] : NULL);
+		for (uint32_t k = k0; d->vbranch && k-- > 0 && d->fr[k].vblk;)
+			frame_info_merge(d, k, k + 1 < k1 && d->fr[k + 1].chosen == d->fr[k].chosen
+					       ? &d->fr[k + 1] : NULL);
 	}
 	if (d->bounded) {
 		if (d->mode == WEFT_POR_SOURCE && d->jm)
@@ -732,10 +809,90 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 	}
 }
 
+/*
+ * A weft_choose() of n > 1 values: a value frame (struct cframe). The
+ * value is data the choosing thread keeps to itself, so the reductions
+ * treat each value's subtree as a program of its own: every value is
+ * explored below the decisions before it, races found under any value
+ * add alternatives to those decisions (which are explored after every
+ * value, being shallower), and the sleep set where the choice was made
+ * holds for each value (a sleeper's next event was explored before this
+ * state, from where every value is reachable too). A decision frame whose
+ * chosen thread chose in its block describes that block as depending on
+ * everything (vblk, vfirst): its explored thread then puts nothing to
+ * sleep that a value could wake. Optimal DPOR's wakeup trees are sequences
+ * of threads, which a value changes below them: a model that chooses
+ * makes the search start over as source-DPOR (as yields do).
+ */
+static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
+{
+	struct weft_dpor *d = st;
+
+	(void)index;
+	if (n < 2 || !d->logging)
+		return 0;
+	if (d->mode == WEFT_POR_OPTIMAL) {
+		d->restart = true;
+		return 0;
+	}
+	uint32_t j = d->kc;
+	if (j < d->ncf) {
+		struct cframe *c = &d->cf[j];
+		if (c->at != d->k || c->n != n || c->first_ev != d->nev) {
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			d->ncf = j;
+			go_stale(d);
+			return 0;
+		}
+		d->kc = j + 1;
+		if (j == d->cbranch) {
+			/* the branch: this value is new, and so is what follows */
+			d->cbranch = NIL;
+			d->new_start = c->first_ev ? c->first_ev - 1 : 0;
+			d->slp = c->slp;
+			memcpy(d->slpi, c->slpi, sizeof(d->slpi));
+		}
+	} else {
+		if (d->stale)
+			return 0;   /* covered by others, or already incomplete */
+		if (j >= d->max_frames || !GROW(d->cf, d->capcf, j + 1)) {
+			set_incomplete(d, &d->capped, "the decision-stack cap was hit");
+			go_stale(d);
+			return 0;
+		}
+		struct cframe *c = &d->cf[j];
+		c->at = d->k;
+		c->first_ev = d->nev;
+		c->n = n;
+		c->v = 0;
+		c->slp = d->slp;
+		memcpy(c->slpi, d->slpi, sizeof(c->slpi));
+		d->ncf = d->kc = j + 1;
+		d->st.value_frames++;
+		d->st.states++;
+	}
+	/* the decision frame whose chosen thread runs (and those its block
+	 * continues from) describe a block that depends on the value */
+	if (d->last_frame != NIL) {
+		uint32_t k = d->last_frame;
+		if (d->await_tid >= 0 && d->await_frame == k)
+			d->fr[k].vfirst = 1;
+		for (;;) {
+			d->fr[k].vblk = 1;
+			if (k == 0 || d->fr[k - 1].chosen != d->fr[k].chosen)
+				break;
+			k--;
+		}
+	}
+	return d->cf[j].v;
+}
+
 const struct weft_strategy_ops weft_strategy_dpor = {
 	.name = "dfs",
 	.begin = dpor_begin,
 	.pick_next = dpor_pick,
+	.pick_value = dpor_value,
 	.end = dpor_end,
 	.on_step = weft_dpor_step,
 };
@@ -758,6 +915,7 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->fr);
 	free(d->pool);
 	free(d->nd);
+	free(d->cf);
 	free(d->ev);
 	free(d->pev);
 	free(d->clk);
@@ -817,10 +975,13 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = d->ctx = d->choice = d->fair = d->wide = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->fair = d->wide = false;
 	d->why = NULL;
 	d->fop_known = 0;
 	d->nfr = d->replay = 0;
+	d->ncf = 0;
+	d->cbranch = NIL;
+	d->vbranch = false;
 	d->branching = false;
 	d->npool = 0;
 	d->nnd = 0;
@@ -855,7 +1016,7 @@ bool weft_dpor_done(const struct weft_dpor *d)
 
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
-	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx && !d->choice &&
+	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx &&
 	       !d->fair && !d->wide;
 }
 

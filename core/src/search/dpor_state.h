@@ -172,9 +172,24 @@ struct frame {
 	uint32_t pool;
 	uint32_t wut;     /* optimal: this state's node */
 	uint32_t wchild;  /* optimal: the child being explored */
+	uint8_t vblk;     /* a weft_choose() ran in the chosen thread's block: the
+			     block is the value's (ci.s depends on everything) */
+	uint8_t vfirst;   /* ... before its first event (ci unknown) */
 	struct info ci;   /* the chosen thread's event / block, once it ran */
 	uint32_t blk_end; /* bounded: the index of the last event of that
 			     (natural) block in its thread (NIL: cut short) */
+};
+
+/* A weft_choose() of n > 1 values: a branch point of the execution tree
+ * between decision frames at - 1 and at, whose alternatives are the
+ * values (explored in turn, 0 first, each with the decision frames after
+ * it searched completely before the next value). */
+struct cframe {
+	uint32_t at;        /* decision frames made before it */
+	uint32_t first_ev;  /* events logged before it */
+	uint32_t n, v;      /* values; the one being explored */
+	uint16_t slp;       /* the sleep set where it was made */
+	struct info slpi[NT];
 };
 
 struct node {
@@ -223,7 +238,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost, ctx, choice, fair, wide;
+	bool capped, nondet, lost, ctx, fair, wide;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
@@ -234,6 +249,11 @@ struct weft_dpor {
 	uint32_t npool, cappool;
 	struct node *nd;
 	uint32_t nnd, capnd, freend;
+	struct cframe *cf;         /* value frames, in execution order */
+	uint32_t ncf, capcf;
+	uint32_t cbranch;          /* the value frame this execution branches
+				      at (NIL: a decision frame, or none) */
+	bool vbranch;              /* this execution branches at a value frame */
 
 	/* the current execution */
 	struct ev *ev;
@@ -292,6 +312,7 @@ struct weft_dpor {
 	uint32_t await_frame;
 	uint32_t last_frame;
 	uint32_t k;                /* next frame index */
+	uint32_t kc;               /* next value frame index */
 	uint32_t npre;
 	uint32_t new_start, valid_end;
 	bool stale, redundant, logging;

@@ -234,6 +234,10 @@ static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 	}
 }
 
+/* WEFT_OV_KEY keeps 4 bits of thread: every scenario thread has a key of
+ * its own only while scenarios have at most 16 (machine.c refuses more). */
+_Static_assert(WEFT_MAX_THREADS <= 16, "WEFT_OV_KEY's thread field is 4 bits");
+
 int weft_genome_run_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 {
 	int base = mode_pick(gr, d);

@@ -152,6 +152,26 @@ const char *weft_site_basename(const struct weft_site *s)
 	return b ? b + 1 : s->file;
 }
 
+static const char *shown_file(const char *file)
+{
+	const char *k = strstr(file, WEFT_KTREE_DIR);
+	const char *b = strrchr(file, '/');
+
+	if (k)
+		return k + sizeof(WEFT_KTREE_DIR) - 1;
+	return b ? b + 1 : file;
+}
+
+const char *weft_site_file(const struct weft_site *s)
+{
+	return shown_file(s->file);
+}
+
+const char *weft_caller_file(const struct weft_caller *c)
+{
+	return shown_file(c->file);
+}
+
 const char *weft_caller_basename(const struct weft_caller *c)
 {
 	const char *b = strrchr(c->file, '/');
@@ -163,9 +183,9 @@ void weft_site_where(char *buf, size_t n, const struct weft_site *s,
 		     const struct weft_caller *c)
 {
 	if (c)
-		snprintf(buf, n, "%s() at %s:%u", c->func, weft_caller_basename(c), c->line);
+		snprintf(buf, n, "%s() at %s:%u", c->func, weft_caller_file(c), c->line);
 	else if (s)
-		snprintf(buf, n, "%s() at %s:%u", s->func, weft_site_basename(s), s->line);
+		snprintf(buf, n, "%s() at %s:%u", s->func, weft_site_file(s), s->line);
 	else if (n)
 		buf[0] = 0;
 }

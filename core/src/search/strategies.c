@@ -35,7 +35,10 @@ static inline uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-uint64_t weft_rng_next(struct weft_rng *r)
+/* xoshiro256** (Blackman and Vigna). Inline here: the exported functions
+ * below may be interposed in a shared libweft, so the compiler calls them
+ * even from this file; the random strategy draws one number per decision. */
+static inline uint64_t rng_next(struct weft_rng *r)
 {
 	uint64_t *s = r->s;
 	uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -49,9 +52,19 @@ uint64_t weft_rng_next(struct weft_rng *r)
 	return res;
 }
 
+static inline uint32_t rng_below(struct weft_rng *r, uint32_t n)
+{
+	return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+uint64_t weft_rng_next(struct weft_rng *r)
+{
+	return rng_next(r);
+}
+
 uint32_t weft_rng_below(struct weft_rng *r, uint32_t n)
 {
-	return (uint32_t)(((weft_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+	return rng_below(r, n);
 }
 
 static unsigned hint_of(const struct weft_scenario *sc)
@@ -272,7 +285,7 @@ static int random_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_random *r = st;
 
-	return (int)weft_nth_bit(d->runnable, weft_rng_below(&r->rng, weft_popcount64(d->runnable)));
+	return (int)weft_nth_bit(d->runnable, rng_below(&r->rng, weft_popcount64(d->runnable)));
 }
 
 static uint32_t random_value(void *st, uint32_t index, uint32_t n)
@@ -432,6 +445,7 @@ void weft_dfs_init(struct weft_dfs *d, const struct weft_scenario *sc, unsigned 
 	d->fixed_wl = wl;
 	d->fixed_wl_len = wl_len;
 	d->delay_bound = WEFT_DFS_DELAY_BOUND;
+	d->fair_bound = WEFT_BOUND_NONE;
 }
 
 /* What choosing alt at frame f costs: a preemption when the current thread
@@ -442,11 +456,13 @@ static unsigned frame_cost(const struct weft_dfs_frame *f, unsigned alt)
 	return (f->cur_runnable == 1 && alt != f->dflt) || (f->unfair >> alt & 1);
 }
 
-/* Preemptions and delayed stores before the frame after p. */
-static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned *del)
+/* Preemptions, delayed stores and unfair choices before the frame after p. */
+static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned *del,
+			 unsigned *unf)
 {
 	*pre = p->preempt_before + frame_cost(p, p->chosen);
 	*del = p->delayed_before + (p->cur_runnable == 3 && p->chosen != 0);
+	*unf = p->unfair_before + (p->cur_runnable < 2 && (p->unfair >> p->chosen & 1));
 }
 
 /* The alternative after `chosen` in the order: default, then the other
@@ -478,8 +494,14 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
 				unsigned pre = f->preempt_before + frame_cost(f, (unsigned)alt);
 				unsigned del = f->delayed_before + (f->cur_runnable == 3 && alt != 0);
-				if (pre <= d->bound && del <= d->delay_bound)
-					break;
+				bool unfair = f->cur_runnable < 2 && (f->unfair >> alt & 1);
+				if (pre > d->bound || del > d->delay_bound)
+					continue;
+				if (unfair && f->unfair_before + 1u > d->fair_bound) {
+					d->fair_pruned++;   /* the fairness bound, not the space */
+					continue;
+				}
+				break;
 			}
 			if (alt >= 0) {
 				f->chosen = (uint8_t)alt;
@@ -490,7 +512,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 		}
 		if (!found) {
 			d->exhausted = true;
-			d->complete = !d->overflow && !d->wide_choice;
+			d->complete = !d->overflow && !d->wide_choice && !d->fair_pruned;
 			return -1;
 		}
 	}
@@ -503,10 +525,10 @@ static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_
 		      uint8_t dflt, uint8_t kind)
 {
 	struct weft_dfs_frame *f = &d->f[i];
-	unsigned pre = 0, del = 0;
+	unsigned pre = 0, del = 0, unf = 0;
 
 	if (i > 0)
-		frame_counts(&d->f[i - 1], &pre, &del);
+		frame_counts(&d->f[i - 1], &pre, &del, &unf);
 	f->runnable = runnable;
 	f->unfair = unfair;
 	f->dflt = dflt;
@@ -514,6 +536,7 @@ static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_
 	f->chosen = dflt;
 	f->preempt_before = (uint8_t)(pre > 255 ? 255 : pre);
 	f->delayed_before = (uint8_t)(del > 255 ? 255 : del);
+	f->unfair_before = (uint8_t)(unf > 255 ? 255 : unf);
 }
 
 static int dfs_pick(void *st, const struct weft_decision *dec)
@@ -788,8 +811,11 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 		m->inner->end(m->inner_st, r);
 }
 
-/* Always forwarded: a wrapped strategy that wants dependence records (a
- * genome's per-thread counts) must get them through the decorator. */
+/* Forwarded: a wrapped strategy that wants dependence records (a genome's
+ * per-thread counts) must get them through the decorator. Only the table
+ * weft_metrics_ops() gives for such a strategy has it: the machine builds
+ * a record at every step for a strategy with an on_step, and random, pct
+ * and the others want none. */
 static void metrics_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_metrics *m = st;
@@ -808,4 +834,21 @@ const struct weft_strategy_ops weft_strategy_metrics = {
 	.pick_delay = metrics_delay,
 	.memory = metrics_memory,
 };
+
+/* The same without on_step, for a wrapped strategy that has none. */
+static const struct weft_strategy_ops weft_strategy_metrics_stepless = {
+	.name = "metrics",
+	.begin = metrics_begin,
+	.pick_next = metrics_pick,
+	.pick_value = metrics_value,
+	.end = metrics_end,
+	.pick_delay = metrics_delay,
+	.memory = metrics_memory,
+};
+
+const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m)
+{
+	return m->inner->on_step ? &weft_strategy_metrics : &weft_strategy_metrics_stepless;
+}
+
 

@@ -13,8 +13,8 @@
  * With v2's swap_is_last_map() a mixed 0x41 0x01 0x41 0x41 range is taken
  * whole: slot 5 becomes 0x40 with no folio to reclaim, leaked (swap-slot-leak).
  * As merged (v3) the mixed range falls back to entry-by-entry frees.
- * The zap starts first: the leak needs the reclaim to run between its
- * start and its swap_is_last_map() (1 preemption).
+ * The leak needs the reclaim before the zap's swap_is_last_map(): dfs at
+ * bound 0 runs it first when main waits in pthread_join() (0 preemptions).
  */
 #include <weft/linux/swap_compat.h>
 

@@ -61,6 +61,7 @@ enum weft_replay_tag {
 	/* optional sections (>= 0x80: a reader skips those it does not know) */
 	WEFT_RT_CHECKS = 0x90,   /* the run's optional detectors, lockdep witness */
 	WEFT_RT_PROGRAM = 0x91,  /* an instrumented program: path, build id, arguments */
+	WEFT_RT_RUNTIME = 0x92,  /* the program's libweft_rt: its build id */
 };
 
 /* Flags byte of each decision in the decisions section. */
@@ -128,6 +129,11 @@ struct weft_replay {
 		unsigned argc;                  /* <= WEFT_PROGRAM_MAX_ARGS */
 		char args[2048];                /* argc strings, each NUL-terminated */
 		char options[161];
+		/* section WEFT_RT_RUNTIME: the build id of the libweft_rt that
+		 * ran it (0 bytes: a file from before that section, which
+		 * replays under any runtime) */
+		uint8_t runtime_id[WEFT_BUILD_ID_MAX];
+		unsigned runtime_id_len;
 	} program;
 
 	uint64_t trace_hash;

@@ -89,6 +89,22 @@ static inline void *ERR_PTR(long error) { return (void *)error; }
 static inline long PTR_ERR(const void *ptr) { return (long)ptr; }
 static inline bool IS_ERR(const void *ptr) { return IS_ERR_VALUE((unsigned long)ptr); }
 
+/* The sites these headers name (WEFT_SITE(): locks, fences, work items,
+ * reports) live in the program's own "weft_sites" section, which the
+ * machine in libweft_rt does not enumerate: their ids are computed here,
+ * before main(), as weft_sites_init() computes the library's. */
+uint32_t weft_site_hash(const struct weft_site *s);
+extern struct weft_site *const __start_weft_sites[] __attribute__((weak));
+extern struct weft_site *const __stop_weft_sites[] __attribute__((weak));
+__attribute__((constructor)) static void weft_linux_sites_init(void)
+{
+	if (!__start_weft_sites)
+		return;
+	for (struct weft_site *const *p = __start_weft_sites; p < __stop_weft_sites; p++)
+		if (*p && !(*p)->id)
+			(*p)->id = weft_site_hash(*p);
+}
+
 /* --------------------------------------------------------------- bug.h */
 /* libweft_rt's report (<weft/kernel.h> declares the same; that header's
  * kernel names are a model's, not these) */
@@ -115,6 +131,12 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 #define pr_warn(...) ((void)0)
 #define lockdep_assert_held(l) ((void)(l))
 
+/* A detector's read of x (a harness's oracle or audit): the newest value,
+ * whichever CPU's store buffer holds it under a weak memory model; no
+ * scheduling point, not traced. */
+uint64_t weft_peek_newest(const void *addr, unsigned size);
+#define weft_linux_peek(x) ((__typeof__(x))(uintptr_t)weft_peek_newest(&(x), sizeof(x)))
+
 /* Something the headers do not model was called: the execution stops with
  * a limit-reached report naming it (no verdict about the code). */
 #define weft_linux_stub(what)                                                   \
@@ -122,25 +144,40 @@ void weft_report(enum weft_kind k, const void *obj, const struct weft_site *s,
 		    "%s is out of scope of Weft's kernel headers (a stub)", what)
 
 /* --------------------------------------------------- barriers, atomics */
-#define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_rmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_wmb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_mb__before_atomic() smp_mb()
-#define smp_mb__after_atomic() smp_mb()
+/* The barriers are the kit's fences (weft_fence()): under --memory
+ * lkmm|tso they order the CPU's store buffer as the kernel's do
+ * (docs/memory-model.md); an atomic or a lock drains it too. */
+void weft_fence(unsigned kind, const struct weft_site *s);
+#define __WEFT_LINUX_FENCE(k, what) \
+	weft_fence((k), (weft_rt_enter(), WEFT_SITE(WEFT_EV_BARRIER, what)))
+#define smp_mb() __WEFT_LINUX_FENCE(WEFT_FENCE_MB, "smp_mb()")
+#define smp_rmb() __WEFT_LINUX_FENCE(WEFT_FENCE_RMB, "smp_rmb()")
+#define smp_wmb() __WEFT_LINUX_FENCE(WEFT_FENCE_WMB, "smp_wmb()")
+#define smp_mb__before_atomic() __WEFT_LINUX_FENCE(WEFT_FENCE_BEFORE_ATOMIC, "smp_mb__before_atomic()")
+#define smp_mb__after_atomic() __WEFT_LINUX_FENCE(WEFT_FENCE_AFTER_ATOMIC, "smp_mb__after_atomic()")
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
+/* atomic_read()/atomic_set() are READ_ONCE()/WRITE_ONCE() in the kernel
+ * (include/linux/atomic/atomic-arch-fallback.h, arch_atomic_read()):
+ * unordered, so not atomics here either (an atomic would drain the store
+ * buffer); the read-modify-writes are atomics */
 typedef struct { int counter; } atomic_t;
 typedef struct { long counter; } atomic_long_t;
 #define ATOMIC_INIT(i) { (i) }
 #define ATOMIC_LONG_INIT(i) { (i) }
-#define atomic_read(v) __atomic_load_n(&(v)->counter, __ATOMIC_SEQ_CST)
-#define atomic_set(v, i) __atomic_store_n(&(v)->counter, (i), __ATOMIC_SEQ_CST)
-#define atomic_add(i, v) ((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_SEQ_CST))
-#define atomic_sub(i, v) ((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_SEQ_CST))
+#define atomic_read(v) READ_ONCE((v)->counter)
+#define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+#define atomic_add(i, v) ((void)__atomic_fetch_add(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_sub(i, v) ((void)__atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_RELAXED))
 #define atomic_inc(v) atomic_add(1, v)
 #define atomic_dec(v) atomic_sub(1, v)
 #define atomic_add_return(i, v) __atomic_add_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
 #define atomic_sub_return(i, v) __atomic_sub_fetch(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_inc_return(v) atomic_add_return(1, v)
+#define atomic_dec_return(v) atomic_sub_return(1, v)
 #define atomic_dec_and_test(v) (atomic_sub_return(1, v) == 0)
+#define atomic_sub_and_test(i, v) (atomic_sub_return(i, v) == 0)
 #define atomic_long_read(v) atomic_read(v)
 #define atomic_long_set(v, i) atomic_set(v, i)
 #define atomic_long_add(i, v) atomic_add(i, v)
@@ -152,16 +189,21 @@ typedef struct { long counter; } atomic_long_t;
 #define DECLARE_BITMAP(name, bits) unsigned long name[((bits) + BITS_PER_LONG - 1) / BITS_PER_LONG]
 static inline void set_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_or((unsigned long *)addr + BIT_WORD(nr), BIT_MASK(nr), __ATOMIC_SEQ_CST);
+	__atomic_fetch_or((unsigned long *)addr + BIT_WORD(nr), BIT_MASK(nr), __ATOMIC_RELAXED);
 }
 static inline void clear_bit(long nr, volatile unsigned long *addr)
 {
-	__atomic_fetch_and((unsigned long *)addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_SEQ_CST);
+	__atomic_fetch_and((unsigned long *)addr + BIT_WORD(nr), ~BIT_MASK(nr), __ATOMIC_RELAXED);
 }
+static inline bool test_and_clear_bit(long nr, volatile unsigned long *addr)
+{
+	return (__atomic_fetch_and((unsigned long *)addr + BIT_WORD(nr), ~BIT_MASK(nr),
+				   __ATOMIC_SEQ_CST) & BIT_MASK(nr)) != 0;
+}
+/* test_bit() reads the word once, unordered (generic_test_bit()) */
 static inline bool test_bit(long nr, const volatile unsigned long *addr)
 {
-	return (__atomic_load_n((unsigned long *)addr + BIT_WORD(nr), __ATOMIC_SEQ_CST) &
-		BIT_MASK(nr)) != 0;
+	return (addr[BIT_WORD(nr)] & BIT_MASK(nr)) != 0;
 }
 static inline bool test_and_set_bit(long nr, volatile unsigned long *addr)
 {
@@ -199,20 +241,49 @@ static inline bool bitmap_empty(const unsigned long *map, unsigned bits)
 			return false;
 	return true;
 }
+/* find_next_bit() as lib/find_bit.c defines it: size if no bit from
+ * offset on is set. */
+static inline unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
+					  unsigned long offset)
+{
+	for (; offset < size; offset++)
+		if (addr[BIT_WORD(offset)] & BIT_MASK(offset))
+			return offset;
+	return size;
+}
+#define find_first_bit(addr, size) find_next_bit((addr), (size), 0)
+/* A for statement of its own (no trailing if), so an `else` after the
+ * loop body cannot bind inside the macro. */
 #define for_each_set_bit(bit, addr, size)                                       \
-	for ((bit) = 0; (bit) < (size); (bit)++)                                \
-		if ((addr)[BIT_WORD(bit)] & BIT_MASK(bit))
+	for ((bit) = find_next_bit((addr), (size), 0); (bit) < (size);          \
+	     (bit) = find_next_bit((addr), (size), (bit) + 1))
 
 /* ----------------------------------------------------------- spinlock */
-typedef struct { pthread_mutex_t m; } spinlock_t;
-#define __SPIN_LOCK_UNLOCKED(name) { PTHREAD_MUTEX_INITIALIZER }
+/* The kit's spinlock (<weft/kernel.h>): every form disables preemption
+ * while it is held (its CPU runs nothing else), a lock is an acquire and
+ * an unlock a release under a weak --memory; deadlocks, bad unlocks and
+ * lockdep-lite's order checks are the kit's. */
+void weft_rt_enter(void);
+void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
+bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
+unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
+				 const struct weft_site *s);
+typedef struct weft_spinlock spinlock_t;
+#define __SPIN_LOCK_UNLOCKED(name) { 0, 0, 0 }
 #define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
-#define spin_lock_init(l) pthread_mutex_init(&(l)->m, NULL)
-#define spin_lock(l) pthread_mutex_lock(&(l)->m)
-#define spin_unlock(l) pthread_mutex_unlock(&(l)->m)
-#define spin_trylock(l) (pthread_mutex_trylock(&(l)->m) == 0)
-#define spin_lock_irq(l) spin_lock(l)
-#define spin_unlock_irq(l) spin_unlock(l)
+#define __WEFT_LINUX_LOCK(ev, what, ord) (weft_rt_enter(), WEFT_SITE_F(ev, what, ord))
+#define spin_lock_init(l) (*(l) = (spinlock_t)__SPIN_LOCK_UNLOCKED(l))
+#define spin_lock(l) weft_spin_lock((l), __WEFT_LINUX_LOCK(WEFT_EV_LOCK, "spin_lock(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_trylock(l) weft_spin_trylock((l), __WEFT_LINUX_LOCK(WEFT_EV_TRYLOCK, "spin_trylock(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_unlock(l) weft_spin_unlock((l), __WEFT_LINUX_LOCK(WEFT_EV_UNLOCK, "spin_unlock(" #l ")", WEFT_SITE_RELEASE))
+#define spin_lock_irq(l) weft_spin_lock_irq((l), __WEFT_LINUX_LOCK(WEFT_EV_LOCK, "spin_lock_irq(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_unlock_irq(l) weft_spin_unlock_irq((l), __WEFT_LINUX_LOCK(WEFT_EV_UNLOCK, "spin_unlock_irq(" #l ")", WEFT_SITE_RELEASE))
+#define spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), __WEFT_LINUX_LOCK(WEFT_EV_LOCK, "spin_lock_irqsave(" #l ")", WEFT_SITE_ACQUIRE)))
+#define spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), __WEFT_LINUX_LOCK(WEFT_EV_UNLOCK, "spin_unlock_irqrestore(" #l ")", WEFT_SITE_RELEASE))
 
 /* --------------------------------------------------------------- list */
 struct list_head { struct list_head *next, *prev; };
@@ -239,10 +310,134 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 }
 static inline int list_empty(const struct list_head *h) { return READ_ONCE(h->next) == h; }
 
-/* --------------------------------------------------------------- misc */
-struct work_struct { int pending; };
-/* workqueues are out of scope: a call is a stub report */
+/* ------------------------------------------------------------- mutex */
+struct mutex { pthread_mutex_t m; };
+#define __MUTEX_INITIALIZER(name) { PTHREAD_MUTEX_INITIALIZER }
+#define DEFINE_MUTEX(name) struct mutex name = __MUTEX_INITIALIZER(name)
+#define mutex_init(l) pthread_mutex_init(&(l)->m, NULL)
+#define mutex_lock(l) pthread_mutex_lock(&(l)->m)
+#define mutex_unlock(l) pthread_mutex_unlock(&(l)->m)
+#define mutex_trylock(l) (pthread_mutex_trylock(&(l)->m) == 0)
+
+/* ------------------------------------------- CPUs, preemption, per-CPU */
+/* A program's threads each have a fake CPU of their own (main CPU0, the
+ * n-th pthread_create()d thread CPU n); per-CPU kworkers share their
+ * CPU. The kernel's per-CPU data, preemption and local_lock (!PREEMPT_RT)
+ * are the machine's (<weft/context.h>): a thread with preemption off holds
+ * its CPU. Calls into libweft complete the thread's open plain access
+ * first (weft_rt_enter()). */
+void weft_preempt_disable(const struct weft_site *s);
+void weft_preempt_enable(const struct weft_site *s);
+unsigned long weft_local_irq_save(const struct weft_site *s);
+void weft_local_irq_restore(unsigned long flags, const struct weft_site *s);
+unsigned weft_raw_smp_processor_id(void);
+
+#define CONFIG_SMP 1
+#ifndef WEFT_LINUX_NR_CPUS
+#define WEFT_LINUX_NR_CPUS 4      /* CPUs online: 0 .. WEFT_LINUX_NR_CPUS - 1 */
+#endif
+#define NR_CPUS WEFT_LINUX_NR_CPUS
+#define nr_cpu_ids ((unsigned)WEFT_LINUX_NR_CPUS)
+#define __WEFT_LINUX_CTX(what) (weft_rt_enter(), WEFT_SITE(WEFT_EV_CTX, what))
+#define preempt_disable() weft_preempt_disable(__WEFT_LINUX_CTX("preempt_disable()"))
+#define preempt_enable() weft_preempt_enable(__WEFT_LINUX_CTX("preempt_enable()"))
+static inline unsigned weft_linux_cpu(void)
+{
+	unsigned cpu = weft_raw_smp_processor_id();
+
+	if (cpu >= nr_cpu_ids)
+		weft_report(WEFT_KIND_LIMIT, NULL, WEFT_SITE(WEFT_EV_NOTE, "smp_processor_id()"),
+			    "CPU%u is not online: WEFT_LINUX_NR_CPUS is %u (define it before "
+			    "including <weft/linux/kernel_compat.h>)", cpu, nr_cpu_ids);
+	return cpu;
+}
+#define raw_smp_processor_id() weft_linux_cpu()
+#define smp_processor_id() weft_linux_cpu()
+
+/* local_lock_t (include/linux/local_lock.h, !PREEMPT_RT): preemption off
+ * (interrupts too for the _irq forms: no interrupt reaches a program) */
+typedef struct { u8 unused; } local_lock_t;
+#define INIT_LOCAL_LOCK(name) { 0 }
+#define local_lock(l) ((void)(l), preempt_disable())
+#define local_unlock(l) ((void)(l), preempt_enable())
+#define local_lock_irqsave(l, flags)                                            \
+	((void)(l), (flags) = weft_local_irq_save(__WEFT_LINUX_CTX("local_lock_irqsave()")))
+#define local_unlock_irqrestore(l, flags)                                       \
+	((void)(l), weft_local_irq_restore((flags), __WEFT_LINUX_CTX("local_unlock_irqrestore()")))
+
+/* Per-CPU variables (include/linux/percpu-defs.h): DEFINE_PER_CPU() puts
+ * the variable, as its initial value, in the section weft_linux_percpu;
+ * weft_linux_percpu_setup() copies that section into each CPU's area (as
+ * setup_per_cpu_areas() does), and per_cpu_ptr() of an address in the
+ * section is the same offset in that CPU's area. The harness calls
+ * weft_linux_percpu_setup() before its threads start. */
+#define WEFT_LINUX_PERCPU_SIZE 8192
+#define __percpu
+#define DEFINE_PER_CPU(type, name)                                              \
+	__attribute__((section("weft_linux_percpu"), aligned(64))) __typeof__(type) name
+#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name
+extern char __start_weft_linux_percpu[] __attribute__((weak));
+extern char __stop_weft_linux_percpu[] __attribute__((weak));
+static char weft_linux_percpu_area[WEFT_LINUX_NR_CPUS][WEFT_LINUX_PERCPU_SIZE]
+	__attribute__((aligned(64)));
+static inline void weft_linux_percpu_setup(void)
+{
+	size_t n = (size_t)(__stop_weft_linux_percpu - __start_weft_linux_percpu);
+
+	if (n > WEFT_LINUX_PERCPU_SIZE) {
+		weft_report(WEFT_KIND_LIMIT, NULL, WEFT_SITE(WEFT_EV_NOTE, "weft_linux_percpu_setup"),
+			    "per-CPU variables of %zu bytes: more than WEFT_LINUX_PERCPU_SIZE", n);
+		return;
+	}
+	for (unsigned c = 0; c < nr_cpu_ids; c++)
+		memcpy(weft_linux_percpu_area[c], __start_weft_linux_percpu, n);
+}
+#define per_cpu_ptr(ptr, cpu)                                                   \
+	((__typeof__(ptr))((uintptr_t)(ptr) - (uintptr_t)__start_weft_linux_percpu + \
+			   (uintptr_t)weft_linux_percpu_area[(cpu) % WEFT_LINUX_NR_CPUS]))
+#define this_cpu_ptr(ptr) per_cpu_ptr((ptr), raw_smp_processor_id())
+#define per_cpu(var, cpu) (*per_cpu_ptr(&(var), (cpu)))
+
+/* struct cpumask (include/linux/cpumask.h): every CPU is online */
+struct cpumask { DECLARE_BITMAP(bits, WEFT_LINUX_NR_CPUS); };
+typedef struct cpumask cpumask_t;
+#define cpumask_bits(m) ((m)->bits)
+static inline void cpumask_clear(struct cpumask *m) { bitmap_clear(m->bits, 0, nr_cpu_ids); }
+static inline void __cpumask_set_cpu(unsigned cpu, struct cpumask *m) { __set_bit(cpu, m->bits); }
+static inline bool cpumask_test_cpu(unsigned cpu, const struct cpumask *m)
+{
+	return test_bit(cpu, m->bits);
+}
+#define cpu_online(cpu) ((unsigned)(cpu) < nr_cpu_ids)
+#define for_each_possible_cpu(cpu) for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)
+#define for_each_online_cpu(cpu) for_each_possible_cpu(cpu)
+#define for_each_cpu(cpu, mask)                                                 \
+	for ((cpu) = 0; (cpu) < nr_cpu_ids; (cpu)++)                            \
+		if (!cpumask_test_cpu((cpu), (mask))) {} else
+
+/* --------------------------------------------------------- workqueues */
+/* Work items are the kit's (<weft/workqueue.h>): each CPU's kworker, a
+ * thread on that CPU the machine starts on the first queue_work_on() to
+ * it, runs them in order; flush_work() sleeps until the item is done.
+ * schedule_work() (the swap device's discard and reclaim work) is out of
+ * scope: a call is a stub report. */
+#include <weft/workqueue.h>
+#undef INIT_WORK
+#undef queue_work_on
+#undef schedule_work_on
+#undef schedule_work
+#undef flush_work
+#define INIT_WORK(w, fn) (weft_rt_enter(), weft_init_work((w), (fn)))
+#define queue_work_on(cpu, wq, w)                                               \
+	((void)(wq), weft_rt_enter(),                                           \
+	 weft_queue_work_on((cpu), (w), WEFT_SITE(WEFT_EV_RMW, "queue_work_on(" #w ")")))
+#define flush_work(w)                                                           \
+	(weft_rt_enter(), weft_flush_work((w), WEFT_SITE(WEFT_EV_WAIT, "flush_work(" #w ")")))
 #define schedule_work(w) (weft_linux_stub("schedule_work()"), false)
+static struct workqueue_struct weft_linux_mm_percpu_wq = { "mm_percpu_wq" };
+static struct workqueue_struct *mm_percpu_wq __maybe_unused = &weft_linux_mm_percpu_wq;
+
+/* --------------------------------------------------------------- misc */
 #define sort(base, num, size, cmp, swap) qsort((base), (num), (size), (cmp))
 
 #endif

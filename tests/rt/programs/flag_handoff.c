@@ -1,0 +1,42 @@
+/*
+ * A consumer busy-waits for a producer's flag, then reads what the flag
+ * publishes. The bug sets the flag before the data, so the consumer can
+ * read the data unwritten; -DFIXED writes the data first. The wait is an
+ * unbounded spin: dfs --bound none ends only because the fairness bound
+ * (--fair-bound, 0 by default there) prunes the schedules that run the
+ * spinning consumer again before the producer, so the fix comes out
+ * "limit reached: fairness bound 0", never verified.
+ *
+ * weft-expect: bug assertion
+ * weft-expect-fixed: fair-bounded
+ */
+#include <assert.h>
+#include <pthread.h>
+
+static volatile int ready;
+static int payload;
+
+static void *producer(void *arg)
+{
+	(void)arg;
+#ifdef FIXED
+	payload = 42;
+	ready = 1;
+#else
+	ready = 1;
+	payload = 42;
+#endif
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, producer, NULL);
+	while (!ready)
+		;
+	assert(payload == 42);
+	pthread_join(t, NULL);
+	return 0;
+}
