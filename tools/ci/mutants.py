@@ -663,7 +663,7 @@ def main(argv):
         regex = "^(%s)$" % "|".join(re.escape(n) for n in unverified)
         p2, f2 = ctest(build, regex, "", jobs, timeout, os.path.join(logs, "ctest-verify.log"),
                        os.path.join(logs, "verify.xml"))
-        bad_tests = set(f2 or unverified)
+        bad_tests = set(unverified if f2 is None else f2)   # no results: none verified
         if bad_tests:
             print("mutants: fail unmutated, not counted: %s" % short_list(bad_tests))
         for j, (m, st, caught, n) in enumerate(rows):
