@@ -112,12 +112,22 @@ static __attribute__((noinline)) uint64_t access_full(void *addr, unsigned size,
 	return access_op(addr, size, aop, a, b, s, NULL, true, false);
 }
 
+/* weft_access() of a model thread in a lean execution */
+static __attribute__((noinline)) uint64_t access_lean(void *addr, unsigned size, unsigned aop,
+						      uint64_t a, uint64_t b,
+						      const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, true);
+}
+
+/* Both paths are calls of their own (tail calls here): with either inline,
+ * the register saves of its body ran before the test, on both paths. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {
 	if (__builtin_expect(!M.lean || M.cur < 0, 0))
 		return access_full(addr, size, aop, a, b, s);
-	return access_op(addr, size, aop, a, b, s, NULL, true, true);
+	return access_lean(addr, size, aop, a, b, s);
 }
 
 uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
