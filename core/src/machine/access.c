@@ -53,12 +53,13 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 
 static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 				 const struct weft_site *s, struct weft_access *prev, bool check,
-				 bool lean)
+				 unsigned mode)
 {
+	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
 	uint64_t nv, old;
 	uint32_t loc;
 
-	if (lean || M.cur >= 0)
+	if (!host && (lean || M.cur >= 0))
 		sched_point_at_f(s, addr, size, NULL, lean);
 	if (!in_world(addr, size, s))
 		return 0;   /* the host context: reported, not performed */
@@ -68,7 +69,7 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (prev)
 		*prev = weft_last_write(addr);
 	bool buffered = false;
-	if (!lean && __builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+	if (!lean && !host && __builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
 		old = weft_mem_access(addr, loc, size, aop, a, b, s, &nv, &buffered);
 	else
 		old = do_op(addr, size, aop, a, b, &nv);
@@ -81,9 +82,10 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	/* a load's event: old the newest value its CPU could see, val what it
 	 * read (they differ only for a stale read under weak memory) */
 	if (aop == WEFT_A_LOAD)
-		weft_trace_f(WEFT_EV_READ, loc, nv, old, s, lean);
+		weft_trace_f(WEFT_EV_READ, loc, nv, old, s, mode);
 	else
-		weft_trace_f(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s, lean);
+		weft_trace_f(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s,
+			     mode);
 	if (!lean)
 		weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
 	if (!lean && M.fb && aop != WEFT_A_STORE)
@@ -104,12 +106,12 @@ uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint
 	return do_op(addr, size, aop, a, b, newv);
 }
 
-/* weft_access() outside a lean execution (M.lean) or from the host */
+/* weft_access() of a model thread outside a lean execution (M.lean) */
 static __attribute__((noinline)) uint64_t access_full(void *addr, unsigned size, unsigned aop,
 						      uint64_t a, uint64_t b,
 						      const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, false);
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_ANY);
 }
 
 /* weft_access() of a model thread in a lean execution */
@@ -117,15 +119,25 @@ static __attribute__((noinline)) uint64_t access_lean(void *addr, unsigned size,
 						      uint64_t a, uint64_t b,
 						      const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, true);
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_LEAN);
 }
 
-/* Both paths are calls of their own (tail calls here): with either inline,
- * the register saves of its body ran before the test, on both paths. */
+/* weft_access() of the host context (setup, audits) */
+static __attribute__((noinline)) uint64_t access_host(void *addr, unsigned size, unsigned aop,
+						      uint64_t a, uint64_t b,
+						      const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST);
+}
+
+/* Each path is a call of its own (tail calls here): with one inline, the
+ * register saves of its body ran before the test, on every path. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {
-	if (__builtin_expect(!M.lean || M.cur < 0, 0))
+	if (__builtin_expect(M.cur < 0, 0))
+		return access_host(addr, size, aop, a, b, s);
+	if (__builtin_expect(!M.lean, 0))
 		return access_full(addr, size, aop, a, b, s);
 	return access_lean(addr, size, aop, a, b, s);
 }
@@ -133,13 +145,13 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 			  const struct weft_site *s, struct weft_access *prev)
 {
-	return access_op(addr, size, aop, a, b, s, prev, true, false);
+	return access_op(addr, size, aop, a, b, s, prev, true, WEFT_TRACE_ANY);
 }
 
 uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s)
 {
 	/* traced as a load; freed memory may be read */
-	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false, false);
+	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false, WEFT_TRACE_ANY);
 }
 
 /* Where the host context's out-of-world plain access goes instead (it was

@@ -460,11 +460,21 @@ static inline __attribute__((always_inline)) void trace_hash(uint8_t tid, unsign
 
 /* always inlined: at -O2 gcc made it a call in every primitive file, and
  * the call's register saves were a sixth of its cost per event */
+/* What a primitive's path knows at compile time about the event it traces
+ * (weft_trace_f's mode, a constant): nothing; a model thread in a lean
+ * execution (M.lean); the host context (M.cur < 0: setup, audits). */
+enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST };
+
 static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint32_t loc,
 								uint64_t old, uint64_t val,
-								const struct weft_site *s, bool lean)
+								const struct weft_site *s,
+								unsigned mode)
 {
-	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
+	/* the current thread (-1: the host), read where it is used */
+#define TRACE_CUR (host ? -1 : M.cur)
+#define TRACE_HOST (host || (!lean && M.cur < 0))
+	uint8_t tid = TRACE_HOST ? 0xff : (uint8_t)TRACE_CUR;
 
 	old = trace_val(old);
 	val = trace_val(val);
@@ -476,21 +486,23 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 	e->step = M.step;
 	e->tid = tid;
-	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
+	e->cpu = TRACE_HOST ? 0xff : M.cpu_of[TRACE_CUR];
 	e->ev = (uint8_t)ev;
-	e->flags = M.next_flags | (M.cur < 0 ? 0 : M.th[M.cur].ctx_flags);
+	e->flags = M.next_flags | (TRACE_HOST ? 0 : M.th[TRACE_CUR].ctx_flags);
 	e->loc = loc;
 	e->site = s;
 	e->old = old;
 	e->val = val;
 	/* display only (never hashed): the model's call of a helper */
-	e->caller = M.callers[M.cur + 1].c;
-	if (__builtin_expect(e->caller != NULL, 0) && M.callers[M.cur + 1].fresh) {
+	e->caller = M.callers[TRACE_CUR + 1].c;
+	if (__builtin_expect(e->caller != NULL, 0) && M.callers[TRACE_CUR + 1].fresh) {
 		e->flags |= WEFT_EVF_CALL;
-		M.callers[M.cur + 1].fresh = false;
+		M.callers[TRACE_CUR + 1].fresh = false;
 	}
-	if (M.fair && (lean || M.cur >= 0))
+	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
+#undef TRACE_CUR
+#undef TRACE_HOST
 	M.next_flags = 0;
 	if (!lean && M.o->record)
 		weft_record_event(e);
@@ -500,7 +512,7 @@ static inline __attribute__((always_inline)) void weft_trace(unsigned ev, uint32
 							      uint64_t old, uint64_t val,
 							      const struct weft_site *s)
 {
-	weft_trace_f(ev, loc, old, val, s, false);
+	weft_trace_f(ev, loc, old, val, s, WEFT_TRACE_ANY);
 }
 
 /* The event of a buffered store of thread tid on cpu becoming visible

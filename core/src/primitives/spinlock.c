@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) void spin_lock_op(struct weft_spinl
 		weft_mem_observe_lock(l, true);
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
-	weft_trace_f(WEFT_EV_LOCK, loc, 0, l->locked, s, lean);
+	weft_trace_f(WEFT_EV_LOCK, loc, 0, l->locked, s, lean ? WEFT_TRACE_LEAN : WEFT_TRACE_ANY);
 	if (!lean)
 		weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
@@ -176,7 +176,7 @@ static inline __attribute__((always_inline)) void spin_unlock_op(struct weft_spi
 	} else {
 		weft_sched_wake_all(l);
 	}
-	weft_trace_f(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s, lean);
+	weft_trace_f(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s, lean ? WEFT_TRACE_LEAN : WEFT_TRACE_ANY);
 	if (!lean)
 		weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
