@@ -854,6 +854,14 @@ static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
 		d->restart = true;
 		return 0;
 	}
+	if (n > WEFT_DFS_MAX_CHOICE) {
+		/* as plain dfs: enumerating a nondet int's 2^32 values is no
+		 * search (svcomp_style's dfs --bound 2 ran for hours) */
+		set_incomplete(d, &d->wide,
+			       "a weft_choose() of more than 16 values: value 0 only, as plain "
+			       "dfs");
+		return 0;
+	}
 	uint32_t j = d->kc;
 	if (j < d->ncf) {
 		struct cframe *c = &d->cf[j];
