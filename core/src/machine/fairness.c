@@ -125,6 +125,7 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc)
 	t->spin_site = s;
 	t->spin_loc = loc;
 	t->nr_spins++;
+	t->spun_step = M.step + 1;
 	M.spin_wait[tid] = others;
 	if (others)
 		M.spinners |= tbit(tid);
@@ -173,6 +174,7 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->obs_next = 0;
 	t->spin_site = NULL;
 	t->nr_spins = 0;
+	t->spun_step = 0;
 }
 
 /* Execution start. */

@@ -1467,6 +1467,11 @@ bool weft_fair_restricted(void)
 	return M.fair_restricted;
 }
 
+bool weft_fair_spun_now(unsigned tid)
+{
+	return tid < M.nr_threads && M.fair && M.th[tid].spun_step == M.step + 1;
+}
+
 const void *weft_last_world(void)
 {
 	return M.world;

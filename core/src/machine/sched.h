@@ -133,6 +133,7 @@ struct wthread {
 	const struct weft_site *spin_site;   /* its last spin (reports) */
 	uint32_t spin_loc;
 	uint32_t nr_spins;                   /* spins since an observation changed */
+	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
