@@ -414,7 +414,7 @@ void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 			snprintf(spec, sizeof(spec), "%s:%s", sc->name, v->name);
 			if (!v->buggy || !v->zoo || !v->expect_kind)
 				continue;
-			if (o->only && strcmp(o->only, sc->name) && strcmp(o->only, spec))
+			if (o->only && !bench_only_match(o->only, sc->name, v->name))
 				continue;
 			if (o->quick && !o->only && strcmp(spec, "z1-lru:z1a"))
 				continue;

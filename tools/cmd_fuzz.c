@@ -72,8 +72,8 @@ const char weft_help_fuzz[] =
 	"  --target-bin PATH a prebuilt target of the engine (nothing is configured or built)\n"
 	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the trees this program was\n"
 	"built with (a program made by weft_add_model() or this tree knows them).\n"
-	"libFuzzer starts from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
-	"folder (corpus/<target>/) first, as AFL++ always does.\n"
+	"Both engines start from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
+	"folder (corpus/<target>/) first.\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
 
 
