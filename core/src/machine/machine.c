@@ -5,6 +5,11 @@
  * files of their own (access.c, spinlock.c, shadow.c, ...) on the
  * scheduler interface of sched.h.
  *
+ * Length (~1,500 lines): the sections below (sites, overflow, init,
+ * tracing, scheduling, blocking and waking, threads, reports, execution)
+ * all drive one thread-state machine (weft_machine_state, sched.h) through
+ * one execution; reports (~330 lines) is the seam to cut next (issue 24).
+ *
  * One machine per process (fibers and stacks are made once, in
  * weft_machine_init). Invariants:
  *  - Exactly one model thread runs at a time (M.cur), or the host context
@@ -1329,6 +1334,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.nr_threads += sc->nr_irqs;
 		weft_fair_reset();   /* the machine's own, before the families' */
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
+		M.lean = M.hashing == WEFT_HASH2 && !M.on_step && !M.fb && !weft_mem_weak &&
+			 !o->record;
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
@@ -1365,6 +1372,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			}
 		}
 		M.in_exec = false;
+		M.lean = false;
 		M.cur = -1;
 		/* weak memory: every store is visible before the audits */
 		if (__builtin_expect(weft_mem_weak, 0) && !M.aborted && r->kind == WEFT_KIND_NONE)
