@@ -12,6 +12,11 @@
  *  - SB: found with no barrier and across a non-returning atomic (it
  *    orders nothing under lkmm; tso's locked instruction does); forbidden
  *    by smp_mb() and by a value-returning atomic;
+ *  - a failed trylock orders nothing (tools/memory-model/lock.cat: a
+ *    failed trylock is a read with no ordering properties): a reader whose
+ *    mutex_trylock() fails, the lock held by a writer that stored x before
+ *    smp_mb() and mutex_lock(), may still read x = 0 under lkmm (never
+ *    under tso, where the trylock is a locked instruction, nor sc);
  *  - coherence: CoRR (two loads of one location never see it go back) and
  *    CoWR (a CPU reads its own store or a newer one);
  *  - every execution replays to the same trace (weft_check_determinism),
@@ -20,6 +25,7 @@
 #include <string.h>
 
 #include <weft/kernel.h>
+#include <weft/sleep.h>
 #include <weft/strategy.h>
 
 #include "check.h"
@@ -28,7 +34,7 @@ enum {
 	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP, V_MP_BIT,
 	V_MP_BIT_WMB_RMB,
 	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
-	V_CORR, V_COWR,
+	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS,
 	V__COUNT
 };
 
@@ -36,7 +42,7 @@ static const char *const names[V__COUNT] = {
 	"MP", "MP+wmb", "MP+rmb", "MP+wmb+rmb", "MP+release+acquire", "MP+addr-dep",
 	"MP(set_bit)", "MP(set_bit)+wmb+rmb",
 	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
-	"CoRR", "CoWR",
+	"CoRR", "CoWR", "MP+mutex_trylock-fails",
 };
 
 static unsigned variant;
@@ -46,6 +52,7 @@ struct lk_world {
 	long *p;
 	unsigned long flags;
 	atomic_t a;
+	struct weft_mutex m;
 	long r[4];
 };
 
@@ -85,6 +92,12 @@ static void writer(struct lk_world *W)
 		smp_wmb();
 		set_bit(0, &W->flags);
 		break;
+	case V_MP_TRYLOCK_FAILS:
+		WRITE_ONCE(W->x, 1);
+		smp_mb();
+		mutex_lock(&W->m);
+		mutex_unlock(&W->m);
+		break;
 	}
 }
 
@@ -115,6 +128,14 @@ static void reader(struct lk_world *W)
 		smp_rmb();
 		W->r[1] = READ_ONCE(W->x);
 		break;
+	case V_MP_TRYLOCK_FAILS: {
+		bool ok = mutex_trylock(&W->m);
+		W->r[0] = !ok;   /* 1: the writer held the lock, after its store */
+		W->r[1] = READ_ONCE(W->x);
+		if (ok)
+			mutex_unlock(&W->m);
+		break;
+	}
 	case V_MP_DEP: {
 		long *q = READ_ONCE(W->p);   /* rcu_dereference() */
 		W->r[0] = q != NULL;
@@ -239,7 +260,7 @@ int main(void)
 	/* what the LKMM allows (1) or forbids (0) of each shape, and tso */
 	static const bool lkmm_allows[V__COUNT] = {
 		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
-		[V_SB_NORET] = 1,
+		[V_SB_NORET] = 1, [V_MP_TRYLOCK_FAILS] = 1,
 	};
 	static const bool tso_allows[V__COUNT] = { [V_SB] = 1 };
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # own-litmus.sh WEFT DIR - weft's own litmus tests (tests/litmus/weft: load
-# buffering with each kind of dependency and barrier, spin_is_locked()
-# ordering nothing) under weft litmus
+# buffering with each kind of dependency and barrier, spin_is_locked() and
+# a failed spin_trylock() ordering nothing) under weft litmus
 # --expect (docs/litmus.md):
 #  - under lkmm, with random (10^4 executions) and with dfs to completion
 #    (--delay-bound 2: two stores moved or delayed): every test as its

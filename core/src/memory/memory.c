@@ -149,15 +149,22 @@ static bool orders(unsigned ev)
 }
 
 /* Does the operation at site s order its CPU's accesses by itself (a
- * spin_unlock() is a release store; under lkmm a spin_lock() or a
- * successful spin_trylock() is an acquire, weft_mem_observe_lock())? */
+ * spin_unlock() is a release store; under lkmm a spin_lock() is an
+ * acquire, weft_mem_observe_lock())? Under lkmm every trylock (spin_,
+ * mutex_, down_*_, pthread_mutex_trylock, try_wait_for_completion) orders
+ * by its outcome, known only after this point: one that succeeds is an
+ * acquire (its primitive calls weft_mem_observe_lock()), one that fails
+ * orders nothing (tools/memory-model/lock.cat: a failed trylock, LF, is a
+ * read with "no ordering properties"). */
 static bool orders_itself(const struct weft_site *s)
 {
 	if (s->flags & WEFT_SITE_SC)
 		return false;
 	if (s->ev == WEFT_EV_UNLOCK)
 		return order_of(s) == WEFT_SITE_RELEASE;
-	if (s->ev == WEFT_EV_LOCK || s->ev == WEFT_EV_TRYLOCK)
+	if (s->ev == WEFT_EV_TRYLOCK)
+		return lkmm();
+	if (s->ev == WEFT_EV_LOCK)
 		return lkmm() && order_of(s) == WEFT_SITE_ACQUIRE;
 	return false;
 }

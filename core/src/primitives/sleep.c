@@ -395,6 +395,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 		m->owner = (uint32_t)M.cur + 1;
 		weft_tsan_acquire(m);
 		obj_written(loc, s);
+		if (__builtin_expect(weft_mem_weak, 0))
+			weft_mem_observe_lock(m, true);   /* an acquire (memory.c: orders_itself) */
 	} else {
 		M.next_flags |= WEFT_EVF_FAILED;
 	}
@@ -685,6 +687,8 @@ static void rwsem_taken(struct weft_rw_semaphore *r, uint32_t loc, bool ok, unsi
 	if (ok) {
 		weft_tsan_acquire(r);
 		obj_written(loc, s);
+		if (ev == WEFT_EV_TRYLOCK && __builtin_expect(weft_mem_weak, 0))
+			weft_mem_observe_lock(r, true);   /* an acquire (memory.c: orders_itself) */
 	} else {
 		M.next_flags |= WEFT_EVF_FAILED;
 	}
@@ -1027,6 +1031,8 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 		sem->count--;
 		weft_tsan_acquire(sem);
 		obj_written(loc, s);
+		if (__builtin_expect(weft_mem_weak, 0))
+			weft_mem_observe_lock(sem, true);   /* an acquire (memory.c: orders_itself) */
 	} else {
 		M.next_flags |= WEFT_EVF_FAILED;
 	}

@@ -171,6 +171,8 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 		return false;
 	}
 	completion_take(x, loc, s);
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(x, true);   /* an acquire (memory.c: orders_itself) */
 	return true;
 }
 
