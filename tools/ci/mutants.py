@@ -293,9 +293,10 @@ class Groups:
 
 
 INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeout"}
-# drivers that run many programs: the program under test is the model they
+# drivers that run many programs (weft, and weft-verdicts: weft with the
+# verdict test models built in): the program under test is the model they
 # are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
-MODEL_DRIVERS = {"weft", "weft-stress"}
+MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts"}
 
 
 def test_program(command, root, bdir):
@@ -324,7 +325,9 @@ def test_program(command, root, bdir):
     if os.path.basename(prog) in MODEL_DRIVERS:
         models = [a.split(":")[0] for a in args if re.fullmatch(r"[a-z0-9][a-z0-9-]*:\S*", a)]
         files = [os.path.basename(a) for a in args if a.endswith(".weft")]
-        prog += " " + (models[0] if models else files[0] if files else " ".join(args[:1]))
+        words = [os.path.basename(a) for a in args[1:] if not a.startswith("-")]
+        prog += " " + (models[0] if models else files[0] if files else words[0] if words
+                       else " ".join(args[:1]))
     return prog
 
 
