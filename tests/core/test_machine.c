@@ -397,6 +397,7 @@ struct oldval_world {
 };
 
 static int oldval_init;
+static int oldval_drift;   /* > 0: each execution stores another value (host state) */
 
 static void oldval_setup(void *w, unsigned v, const struct weft_workload *wl)
 {
@@ -407,7 +408,7 @@ static void oldval_setup(void *w, unsigned v, const struct weft_workload *wl)
 static void oldval_thread(void *w, unsigned tid)
 {
 	(void)tid;
-	WRITE_ONCE(((struct oldval_world *)w)->x, 5);
+	WRITE_ONCE(((struct oldval_world *)w)->x, oldval_drift ? ++oldval_drift : 5);
 }
 
 static const struct weft_variant oldval_variants[] = {
@@ -448,6 +449,28 @@ static void test_hash_old_value(void)
 	}
 	CHECK(oldval_hash(1, 0) != oldval_hash(1, WEFT_CHECK_TRACE_HASH2),
 	      "the two trace hashes agree");
+}
+
+/* The determinism check re-runs an execution and compares: a model that
+ * reads host state (a value stored that differs in every execution) is
+ * refused, the same model without it is passed. */
+static void test_determinism_drift(void)
+{
+	struct weft_random rs;
+	struct weft_run_opts o = { .sc = &oldval, .variant = 0, .lock = WEFT_LOCK_TAS };
+	struct weft_exec_result r;
+	char why[256] = "";
+
+	for (int drift = 0; drift < 2; drift++) {
+		oldval_init = 0;
+		oldval_drift = drift;
+		weft_random_init(&rs, &oldval, 1, NULL, 0);
+		CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "drift execute");
+		int rc = weft_check_determinism(&o, &r, why, sizeof(why));
+		CHECK(drift ? rc != 0 : rc == 0, "drift %d: determinism check returned %d (%s)",
+		      drift, rc, why);
+	}
+	oldval_drift = 0;
 }
 
 /* The periodic state hashes of a recorded execution (what a .weft file
@@ -564,6 +587,7 @@ int main(void)
 	test_determinism();
 	test_state_hashes();
 	test_hash_old_value();
+	test_determinism_drift();
 	test_replay_desync();
 	return check_done();
 }
