@@ -107,12 +107,7 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV()                                                                    \
-	do {                                                                       \
-		if (!v)                                                            \
-			return cli_usage_error("fuzz: %s needs a value", a);       \
-		i++;                                                               \
-	} while (0)
+#define NEEDV() CLI_NEEDV("fuzz")
 		if (!strcmp(a, "--json")) {
 			o->json = true;
 		} else if (!strcmp(a, "--keep-going")) {

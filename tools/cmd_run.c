@@ -198,12 +198,7 @@ int cmd_run(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV()                                                                    \
-	do {                                                                       \
-		if (!v)                                                            \
-			return cli_usage_error("run: %s needs a value", a);        \
-		i++;                                                               \
-	} while (0)
+#define NEEDV() CLI_NEEDV("run")
 		if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!strcmp(a, "--stats")) {

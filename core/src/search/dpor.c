@@ -16,6 +16,12 @@
  *    here justifies alternatives by a delay argument instead of their
  *    conservative points, see weft_dpor_justify()).
  *
+ * Length (~1,040 lines): the frame stack, the ops the machine calls, the
+ * per-frame analysis of the log and the API share the search state of
+ * dpor_state.h; dependence and clocks (dpor_clocks.c), the source-set and
+ * wakeup-tree race analysis (dpor_races.c) and bounding (dpor_bound.c)
+ * are files of their own.
+ *
  * The search is stateless: each execution replays a prefix of decisions
  * and takes one new one (the branch), as weft_strategy_dfs does. What the
  * machine reports through ops->on_step becomes an event log with vector
