@@ -387,6 +387,92 @@ static void test_determinism(void)
 	CHECK(h[0] != h[2], "different schedule, same hash");
 }
 
+/* Two executions that differ only in the value an access overwrites (the
+ * same schedule, sites, locations and stored values) hash differently under
+ * both trace hashes: a hash that ignored an access's old value would call
+ * a run that read other memory the same run. The initial value is written
+ * by setup with a plain store, which is no event. */
+struct oldval_world {
+	int x;
+};
+
+static int oldval_init;
+static int oldval_drift;   /* > 0: each execution stores another value (host state) */
+
+static void oldval_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	(void)v; (void)wl;
+	((struct oldval_world *)w)->x = oldval_init;
+}
+
+static void oldval_thread(void *w, unsigned tid)
+{
+	(void)tid;
+	WRITE_ONCE(((struct oldval_world *)w)->x, oldval_drift ? ++oldval_drift : 5);
+}
+
+static const struct weft_variant oldval_variants[] = {
+	{ "only", NULL, false, "oldval", "test", WEFT_KIND_NONE, 0, 0 },
+};
+static const struct weft_scenario oldval = {
+	.name = "oldval", .summary = "oldval", .source = "test", .nr_cpus = 1, .nr_threads = 1,
+	.world_size = sizeof(struct oldval_world), .nr_opcodes = 1, .opnames = toy_ops,
+	.max_ops = 1, .decision_hint = 8, .setup = oldval_setup, .thread = oldval_thread,
+	.variants = oldval_variants, .nr_variants = 1,
+};
+
+static uint64_t oldval_hash(int init, unsigned checks)
+{
+	struct weft_random rs;
+	struct weft_run_opts o = { .sc = &oldval, .variant = 0, .lock = WEFT_LOCK_TAS,
+				   .checks = checks };
+	struct weft_exec_result r;
+
+	oldval_init = init;
+	weft_random_init(&rs, &oldval, 1, NULL, 0);
+	CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0 && r.kind == WEFT_KIND_NONE,
+	      "oldval execute");
+	return r.trace_hash;
+}
+
+static void test_hash_old_value(void)
+{
+	static const unsigned checks[] = { 0, WEFT_CHECK_TRACE_HASH2 };
+
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t a = oldval_hash(1, checks[i]), a2 = oldval_hash(1, checks[i]);
+		uint64_t b = oldval_hash(2, checks[i]);
+
+		CHECK(a == a2, "hash %u: one execution, two hashes", i + 1);
+		CHECK(a != b, "hash %u: old values 1 and 2, the same hash %016llx", i + 1,
+		      (unsigned long long)a);
+	}
+	CHECK(oldval_hash(1, 0) != oldval_hash(1, WEFT_CHECK_TRACE_HASH2),
+	      "the two trace hashes agree");
+}
+
+/* The determinism check re-runs an execution and compares: a model that
+ * reads host state (a value stored that differs in every execution) is
+ * refused, the same model without it is passed. */
+static void test_determinism_drift(void)
+{
+	struct weft_random rs;
+	struct weft_run_opts o = { .sc = &oldval, .variant = 0, .lock = WEFT_LOCK_TAS };
+	struct weft_exec_result r;
+	char why[256] = "";
+
+	for (int drift = 0; drift < 2; drift++) {
+		oldval_init = 0;
+		oldval_drift = drift;
+		weft_random_init(&rs, &oldval, 1, NULL, 0);
+		CHECK(weft_execute(&o, &weft_strategy_random, &rs, &r) == 0, "drift execute");
+		int rc = weft_check_determinism(&o, &r, why, sizeof(why));
+		CHECK(drift ? rc != 0 : rc == 0, "drift %d: determinism check returned %d (%s)",
+		      drift, rc, why);
+	}
+	oldval_drift = 0;
+}
+
 /* The periodic state hashes of a recorded execution (what a .weft file
  * stores to find where a replay first goes elsewhere) follow the trace:
  * the running hash every WEFT_STATE_HASH_EVERY events, so distinct and not
@@ -500,6 +586,8 @@ int main(void)
 	test_uaf();
 	test_determinism();
 	test_state_hashes();
+	test_hash_old_value();
+	test_determinism_drift();
 	test_replay_desync();
 	return check_done();
 }

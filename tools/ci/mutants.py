@@ -254,16 +254,96 @@ def ctest(build, regex, exclude, jobs, timeout, log, junit):
     return passed, failed
 
 
+class Groups:
+    """Which tests count as one: the tests one `same-test` regex names, and
+    the ctest entries that run one program (test_program) with different
+    arguments; both relations are joined transitively."""
+
+    def __init__(self, same, programs=None):
+        self.same = same
+        self.parent = {}
+        for name, prog in (programs or {}).items():
+            self._union(name, "program " + prog)
+            rx = self._regex_of(name)
+            if rx:
+                self._union(name, rx)
+
+    def _regex_of(self, name):
+        for i, rx in enumerate(self.same):
+            if rx.search(name):
+                return "same-test#%d" % i
+        return None
+
+    def _find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def _union(self, a, b):
+        ra, rb = self._find(a), self._find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+    def of(self, name):
+        if name in self.parent:
+            return self._find(name)
+        return self._find(self._regex_of(name) or name)
+
+
+INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeout"}
+# drivers that run many programs (weft, and weft-verdicts: weft with the
+# verdict test models built in): the program under test is the model they
+# are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
+MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts"}
+
+
+def test_program(command, root, bdir):
+    """The program a ctest command line runs: the first word that is not an
+    interpreter or its option (for `sh -c SCRIPT`, the first build output
+    after the script, else the script), relative to the checkout or build;
+    for a model driver, that plus the model it runs."""
+    words = list(command)
+    i = 0
+    while i < len(words) and os.path.basename(words[i]) in INTERPRETERS:
+        i += 1
+        if i < len(words) and words[i] == "-c":
+            rest = words[i + 2:]
+            words = rest if rest else [words[i + 1]]     # "$0" is the program
+            i = 0
+            break
+        while i < len(words) and words[i].startswith("-"):
+            i += 1
+    if i >= len(words):
+        return " ".join(command)
+    prog, args = words[i], words[i + 1:]
+    for base in (bdir, root):
+        if prog.startswith(base):
+            prog = prog[len(base):]
+            break
+    if os.path.basename(prog) in MODEL_DRIVERS:
+        models = [a.split(":")[0] for a in args if re.fullmatch(r"[a-z0-9][a-z0-9-]*:\S*", a)]
+        files = [os.path.basename(a) for a in args if a.endswith(".weft")]
+        words = [os.path.basename(a) for a in args[1:] if not a.startswith("-")]
+        prog += " " + (models[0] if models else files[0] if files else words[0] if words
+                       else " ".join(args[:1]))
+    return prog
+
+
+def test_programs(build, root):
+    """{test: its program} for every test of build (ctest's own command lines)."""
+    import json
+    shown = subprocess.run(["ctest", "--test-dir", build, "--show-only=json-v1"],
+                           capture_output=True, text=True).stdout
+    bdir = os.path.realpath(build) + os.sep
+    root = os.path.realpath(root) + os.sep
+    return {t["name"]: test_program(t.get("command") or [t["name"]], root, bdir)
+            for t in json.loads(shown or "{}").get("tests", [])}
+
+
 def independent(names, same):
-    groups = set()
-    for n in names:
-        for i, rx in enumerate(same):
-            if rx.search(n):
-                groups.add("same-test#%d" % i)
-                break
-        else:
-            groups.add(n)
-    return len(groups)
+    return len({same.of(n) for n in names})
 
 
 def short_list(names, k=6):
@@ -354,47 +434,60 @@ def test_outputs(build):
 
 
 def group_of(name, same):
-    for i, rx in enumerate(same):
-        if rx.search(name):
-            return "same-test#%d" % i
-    return name
+    return same.of(name)
 
 
-def run_until(build, tests, need, same, jobs, timeout, logdir, tag):
-    """Runs tests (in order, `jobs` at a time, one ctest each) until `need`
-    independent tests failed; a test whose group already failed or is
-    running waits (it runs only if that group's running test passes).
-    -> (passed, failed, not run)."""
-    import collections
-    pending = collections.deque(tests)
-    running = {}            # Popen -> (test, junit, log)
-    passed, failed = [], []
-    killed_groups, busy_groups = set(), set()
+class CtestLauncher:
+    """Starts one test as its own ctest (start) and reads its result (poll:
+    None while it runs, True passed, False failed or no result)."""
 
-    def start(t):
-        junit = os.path.join(logdir, "%s.%s.xml" % (tag, t))
-        log = os.path.join(logdir, "%s.%s.log" % (tag, t))
+    def __init__(self, build, timeout, logdir, tag):
+        self.build, self.timeout, self.logdir, self.tag = build, timeout, logdir, tag
+
+    def start(self, t):
+        junit = os.path.join(self.logdir, "%s.%s.xml" % (self.tag, t))
+        log = os.path.join(self.logdir, "%s.%s.log" % (self.tag, t))
         if os.path.exists(junit):
             os.unlink(junit)
-        f = open(log, "w")
-        pr = subprocess.Popen(["ctest", "--test-dir", build, "-R", "^%s$" % re.escape(t),
-                               "--timeout", str(timeout), "--output-on-failure",
-                               "--output-junit", junit], stdout=f, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-        f.close()
-        running[pr] = (t, junit)
-        busy_groups.add(group_of(t, same))
+        with open(log, "w") as f:
+            pr = subprocess.Popen(["ctest", "--test-dir", self.build, "-R",
+                                   "^%s$" % re.escape(t), "--timeout", str(self.timeout),
+                                   "--output-on-failure", "--output-junit", junit],
+                                  stdout=f, stderr=subprocess.STDOUT, start_new_session=True)
+        return (pr, t, junit)
 
-    def result(t, junit):
-        if not os.path.exists(junit):
+    def poll(self, h):
+        pr, t, junit = h
+        if pr.poll() is None:
             return None
+        if not os.path.exists(junit):
+            return False
         for tc in ET.parse(junit).getroot().iter("testcase"):
             if tc.get("name") == t:
                 return tc.get("status", "") == "run"
-        return None
+        return False
 
+    def kill(self, h):
+        try:
+            os.killpg(h[0].pid, 9)
+        except OSError:
+            pass
+        h[0].wait()
+
+
+def run_until(launcher, tests, need, same, jobs, killed=()):
+    """Runs tests (in order, `jobs` at a time) until `need` independent
+    tests failed, not counting the groups in `killed` (a test of such a
+    group never runs); a test whose group already failed or is running
+    waits (it runs only if that group's running test passes).
+    -> (passed, failed, not run)."""
+    import collections
+    pending = collections.deque(tests)
+    running = {}            # handle -> test
+    passed, failed = [], []
+    killed_groups, busy_groups = set(killed), set()
     try:
-        while independent(failed, same) < need and (pending or running):
+        while len(killed_groups) - len(set(killed)) < need and (pending or running):
             while len(running) < jobs:
                 pick = None
                 for t in pending:
@@ -405,31 +498,66 @@ def run_until(build, tests, need, same, jobs, timeout, logdir, tag):
                 if pick is None:
                     break
                 pending.remove(pick)
-                start(pick)
+                h = launcher.start(pick)
+                running[h] = pick
+                busy_groups.add(group_of(pick, same))
             if not running:
                 # everything left is in a group that already failed
                 break
-            done = [p for p in running if p.poll() is not None]
-            if not done:
+            done = None
+            for h in running:
+                r = launcher.poll(h)
+                if r is not None:
+                    done = (h, r)
+                    break
+            if done is None:
                 time.sleep(0.2)
                 continue
-            pr = done[0]
-            t, junit = running.pop(pr)
+            h, ok = done
+            t = running.pop(h)
             busy_groups.discard(group_of(t, same))
-            ok = result(t, junit)
             if ok:
                 passed.append(t)
             else:                   # failed, or no result at all (ctest broke)
                 failed.append(t)
                 killed_groups.add(group_of(t, same))
     finally:
-        for pr in list(running):
-            try:
-                os.killpg(pr.pid, 9)
-            except OSError:
-                pass
-            pr.wait()
-    return passed, failed, list(pending) + [t for t, _ in running.values()]
+        for h in list(running):
+            launcher.kill(h)
+    return passed, failed, list(pending) + list(running.values())
+
+
+def by_cost(names, costs, first=()):
+    """Last time's killers (first) before the rest, each part fastest first."""
+    first = set(first)
+    return sorted(names, key=lambda t: (t not in first, costs.get(t, 1e9), t))
+
+
+def quick_select(listed, suite, need, same, killers, costs, run, build_all, log=print):
+    """--quick for one mutant: its listed tests, last time's killers and the
+    fastest first, until `need` independent tests failed; too few: the rest
+    of the suite (after build_all() succeeds), not counting a group that
+    already failed. run(tests, need, killed, tag) -> (passed, failed, not
+    run). -> (passed, failed or None when build_all failed, number run)."""
+    passed, failed, _ = run(by_cost(listed, costs, killers), need, (), "")
+    got = independent(failed, same)
+    if got < need:
+        seen = set(passed) | set(failed)
+        rest = by_cost([x for x in suite if x not in seen], costs, killers)
+        log("    %d of %d independent tests failed; the rest of the suite (%d tests)"
+            % (got, need, len(rest)))
+        if not build_all():
+            return passed, None, len(passed) + len(failed)
+        p2, f2, _ = run(rest, need - got, {group_of(x, same) for x in failed}, ".suite")
+        passed, failed = passed + p2, failed + f2
+    return passed, failed, len(passed) + len(failed)
+
+
+def unverified_failures(unverified, verify_failed):
+    """The fallback's tests the unmutated copy did not run before, rerun
+    unmutated: the ones that count for nothing (failed there, or all of them
+    when the rerun gave no results at all, verify_failed None)."""
+    return set(unverified if verify_failed is None else verify_failed)
 
 
 def main(argv):
@@ -496,6 +624,7 @@ def main(argv):
     if check:
         probs = list(stale)
         if check_build:
+            same = Groups(same, test_programs(check_build, root))
             for m in muts:
                 n = independent(list_tests(check_build, m.tests, m.exclude), same)
                 if n < m.need:
@@ -544,6 +673,7 @@ def main(argv):
     if run(["cmake", "--build", build, "-j", str(jobs)], blog):
         print(tail(blog))
         return EXIT_SETUP
+    same = Groups(same, test_programs(build, src))
     if all_tests:
         for m in muts:
             m.tests, m.exclude = ".", ""
@@ -571,10 +701,6 @@ def main(argv):
     # every test a --quick fallback may run (the whole suite minus the list's exclude)
     suite = list_tests(build, ".", dflt_exclude) if quick else []
 
-    def by_cost(names, first=()):
-        first = set(first)
-        return sorted(names, key=lambda t: (t not in first, costs.get(t, 1e9), t))
-
     outputs = test_outputs(build) if quick else {}
     everything = ["cmake", "--build", build, "-j", str(jobs)]
 
@@ -593,22 +719,16 @@ def main(argv):
         return ["ninja", "-C", build, "-j", str(jobs)] + sorted(need)
 
     def quick_run(m):
-        """--quick: the mutant's tests, last time's killers and the fastest
-        first, until `need` independent tests failed; too few: the rest of
-        the suite. -> (passed, failed, number of tests run)."""
-        cand = by_cost(list_tests(build, m.tests, m.exclude), kills.get(m.name, ()))
-        passed, failed, _ = run_until(build, cand, m.need, same, jobs, timeout, logs, m.name)
-        if independent(failed, same) < m.need:
-            rest = by_cost([x for x in suite if x not in set(passed) | set(failed)],
-                           kills.get(m.name, ()))
-            print("    %s: %d of %d independent tests failed; the rest of the suite (%d tests)"
-                  % (m.name, independent(failed, same), m.need, len(rest)), flush=True)
-            if run(everything, os.path.join(logs, m.name + ".build-all.log")):
-                return passed, None, len(passed) + len(failed)
-            p2, f2, _ = run_until(build, rest, m.need - independent(failed, same), same,
-                                  jobs, timeout, logs, m.name + ".suite")
-            passed, failed = passed + p2, failed + f2
-        return passed, failed, len(passed) + len(failed)
+        def run_tests(tests, need, killed, tag):
+            return run_until(CtestLauncher(build, timeout, logs, m.name + tag), tests, need,
+                             same, jobs, killed)
+
+        def build_all():
+            return run(everything, os.path.join(logs, m.name + ".build-all.log")) == 0
+
+        return quick_select(list_tests(build, m.tests, m.exclude), suite, m.need, same,
+                            kills.get(m.name, ()), costs, run_tests, build_all,
+                            log=lambda msg: print("    " + m.name + ":" + msg[3:], flush=True))
 
     verified = set(passed)      # passed unmutated
     rows = []
@@ -663,7 +783,7 @@ def main(argv):
         regex = "^(%s)$" % "|".join(re.escape(n) for n in unverified)
         p2, f2 = ctest(build, regex, "", jobs, timeout, os.path.join(logs, "ctest-verify.log"),
                        os.path.join(logs, "verify.xml"))
-        bad_tests = set(unverified if f2 is None else f2)   # no results: none verified
+        bad_tests = unverified_failures(unverified, f2)
         if bad_tests:
             print("mutants: fail unmutated, not counted: %s" % short_list(bad_tests))
         for j, (m, st, caught, n) in enumerate(rows):
