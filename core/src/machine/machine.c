@@ -1104,6 +1104,17 @@ static void stuck_report(void)
 			  obj, t->wait_class->name);
 		__builtin_trap();   /* reports from a thread never return */
 	}
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		if (!weft_await_is(&M.th[i]))
+			continue;
+		/* a thread spins on values nobody is left to change (await.c):
+		 * a hang of the program, which CHESS calls a livelock */
+		weft_await_describe(buf, sizeof(buf));
+		weft_report(WEFT_KIND_LIVELOCK, NULL, M.th[i].spin_site,
+			    "every thread left waits, and a spin loop waits for values that no "
+			    "thread can change: %s", buf);
+		__builtin_trap();   /* reports from a thread never return */
+	}
 	buf[0] = 0;
 	for (unsigned i = 0; i < M.nr_threads && n < sizeof(buf) - 40; i++) {
 		struct wthread *t = &M.th[i];

@@ -79,6 +79,8 @@ struct weft_wait_class {
 	bool (*busy)(const void *chan, unsigned tid);   /* optional */
 };
 
+#define WEFT_AWAIT_LOCS 16
+
 struct wthread {
 	struct weft_fiber fib;
 	uint8_t state;
@@ -133,6 +135,13 @@ struct wthread {
 	const struct weft_site *spin_site;   /* its last spin (reports) */
 	uint32_t spin_loc;
 	uint32_t nr_spins;                   /* spins since an observation changed */
+	/* await (M.await_spins, await.c): the locations it read or failed to
+	 * change in run reads_run (nr_reads > WEFT_AWAIT_LOCS: too many to
+	 * await); await_pending: it spun, and blocks at its next point */
+	uint64_t reads_run;
+	uint32_t reads[WEFT_AWAIT_LOCS];
+	uint8_t nr_reads;
+	bool await_pending;
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -212,6 +221,8 @@ struct weft_machine {
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
 	bool fair_state;         /* o->checks & WEFT_CHECK_FAIR_STATE */
+	bool await_spins;        /* fair && fair_state: a spin blocks (await.c) */
+	unsigned nr_await;       /* threads blocked in await */
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
@@ -382,11 +393,21 @@ static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 {
 	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+	/* under await a thread alone is looked at too: its spin blocks it,
+	 * and the hang is reported at once rather than at the step budget */
+	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
 		weft_fair_event(ev, loc, old, val, s);
 	else
 		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
+
+/* await (await.c): block the current thread, which spun (sched_point_at);
+ * wake the waiters on loc after another thread's event ev there (weft_trace) */
+void weft_await_block(const struct weft_site *s);
+void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val);
+bool weft_await_note_read(uint32_t loc);
+bool weft_await_is(const struct wthread *t);
+size_t weft_await_describe(char *buf, size_t n);
 
 /* Values that are pointers into the world are traced as offsets. */
 static inline uint64_t trace_val(uint64_t v)
@@ -470,6 +491,8 @@ static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 	}
 	if (M.fair && M.cur >= 0)
 		fair_event(ev, loc, old, val, s);
+	if (__builtin_expect(M.nr_await != 0, 0) && loc != WEFT_NO_LOC && ev != WEFT_EV_READ)
+		weft_await_event(ev, loc, old, val);
 	M.next_flags = 0;
 	if (M.o->record)
 		weft_record_event(e);
@@ -523,6 +546,8 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 {
 	struct wthread *t = &M.th[M.cur];
 
+	if (__builtin_expect(t->await_pending, 0))
+		weft_await_block(s);
 	t->last_site = s;
 	t->pend_addr = addr;
 	t->pend_size = size;
