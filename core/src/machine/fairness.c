@@ -194,6 +194,7 @@ void weft_fair_reset(void)
 	M.fair_state = (M.o->checks & WEFT_CHECK_FAIR_STATE) != 0;
 	M.await_spins = M.fair && M.fair_state && M.o->memory == WEFT_MEM_SC;
 	M.nr_await = 0;
+	M.await_hang = false;
 	M.fair_restricted = false;
 	M.spinners = 0;
 	M.run_len = 0;

@@ -1110,6 +1110,7 @@ static void stuck_report(void)
 		/* a thread spins on values nobody is left to change (await.c):
 		 * a hang of the program, which CHESS calls a livelock */
 		weft_await_describe(buf, sizeof(buf));
+		M.await_hang = true;   /* no thread could run on: not cut short */
 		weft_report(WEFT_KIND_LIVELOCK, NULL, M.th[i].spin_site,
 			    "every thread left waits, and a spin loop waits for values that no "
 			    "thread can change: %s", buf);
@@ -1407,7 +1408,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	r->trace_hash = M.hashing ? M.hash ^ (uint64_t)r->kind << 56 : 0;
 	r->infeasible = M.infeasible && r->kind == WEFT_KIND_NONE;
 	r->cut_short = M.aborted && r->kind != WEFT_KIND_DEADLOCK &&
-		       r->kind != WEFT_KIND_LOST_WAKEUP;
+		       r->kind != WEFT_KIND_LOST_WAKEUP && !M.await_hang;
 	r->nr_wl_bytes = (uint32_t)M.wl_len;
 	r->nr_choices = M.choices;
 	if (ops->end)

@@ -223,6 +223,7 @@ struct weft_machine {
 	bool fair_state;         /* o->checks & WEFT_CHECK_FAIR_STATE */
 	bool await_spins;        /* fair && fair_state: a spin blocks (await.c) */
 	unsigned nr_await;       /* threads blocked in await */
+	bool await_hang;         /* the execution ended as every thread awaited */
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
