@@ -66,6 +66,7 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
 		return;
 	case WEFT_EV_RMW: case WEFT_EV_WRITE:
+		t->nr_stores++;
 		if (old == val)
 			break;
 		if (M.fair_state)   /* the change of (loc, value): undone, it cancels */
@@ -82,6 +83,7 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	if (loc == WEFT_NO_LOC)
 		return;
 	bool may_await = M.await_spins && weft_await_note_read(loc);
+	uint64_t frames = may_await ? weft_await_frames() : 0;
 	const struct shadow *sh = &M.shadow[loc];
 	/* the last write by another thread (a write of its own that left
 	 * the value, a failed TAS, is no progress) */
@@ -99,7 +101,11 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		 * reader repeating a read-only operation is not taken for a
 		 * poll loop before it has repeated it more than workloads do */
 		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u)) {
-			if (may_await) {   /* it blocks at its next point (await.c) */
+			/* await only an iteration that stored nothing (not even a
+			 * value put back: a loop over CPUs clearing one bit word)
+			 * and left its local state (its frames) as it was */
+			if (may_await && o->stores == t->nr_stores && o->frames == frames && frames) {
+				/* it blocks at its next point (await.c) */
 				t->await_pending = true;
 				t->spin_site = s;
 				t->spin_loc = loc;
@@ -118,6 +124,8 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	o->repeats = 0;
 	o->run = M.run_id;
 	o->progress = t->progress;
+	o->stores = t->nr_stores;
+	o->frames = frames;
 }
 
 /* Thread tid just spun at s on loc (WEFT_NO_LOC for a yield). */
@@ -184,6 +192,7 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->nr_spins = 0;
 	t->reads_run = 0;
 	t->nr_reads = 0;
+	t->nr_stores = 0;
 	t->await_pending = false;
 }
 

@@ -130,6 +130,8 @@ struct wthread {
 		uint64_t run;                /* M.run_id when stored: valid in
 						that run only */
 		uint64_t progress;
+		uint32_t stores;             /* nr_stores then (await) */
+		uint64_t frames;             /* weft_await_frames() then (await) */
 	} obs[4];
 	uint8_t obs_next;                    /* the slot to reuse next */
 	const struct weft_site *spin_site;   /* its last spin (reports) */
@@ -142,6 +144,7 @@ struct wthread {
 	uint32_t reads[WEFT_AWAIT_LOCS];
 	uint8_t nr_reads;
 	bool await_pending;
+	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -407,6 +410,12 @@ static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 void weft_await_block(const struct weft_site *s);
 void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val);
 bool weft_await_note_read(uint32_t loc);
+uint64_t weft_await_frames(void);
+/* A program's runtime (rt/) sets this at each access to the lowest address
+ * of the program's own frames: what is above it, to the stack's top, is
+ * the thread's local state, compared across spin iterations (await.c).
+ * NULL: not known (models): no await. */
+extern const void *weft_user_sp;
 bool weft_await_is(const struct wthread *t);
 size_t weft_await_describe(char *buf, size_t n);
 
