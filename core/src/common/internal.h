@@ -31,6 +31,10 @@ static inline uint64_t weft_mum(uint64_t a, uint64_t b)
  * assumed (x86-64 baseline). */
 static inline unsigned weft_popcount64(uint64_t x)
 {
+	/* up to four threads (most decisions): the counts of 0..15 are the
+	 * nibbles of one constant */
+	if (__builtin_expect(x < 16, 1))
+		return (unsigned)(0x4332322132212110ull >> (4 * x) & 15);
 	x = x - ((x >> 1) & 0x5555555555555555ull);
 	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
 	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;

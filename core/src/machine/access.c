@@ -52,13 +52,15 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 }
 
 static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-				 const struct weft_site *s, struct weft_access *prev, bool check)
+				 const struct weft_site *s, struct weft_access *prev, bool check,
+				 unsigned mode)
 {
+	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
 	uint64_t nv, old;
 	uint32_t loc;
 
-	if (M.cur >= 0)
-		sched_point_at(s, addr, size, NULL);
+	if (!host && (lean || M.cur >= 0))
+		sched_point_at_f(s, addr, size, NULL, lean);
 	if (!in_world(addr, size, s))
 		return 0;   /* the host context: reported, not performed */
 	loc = (uint32_t)((uintptr_t)addr - (uintptr_t)M.world);
@@ -67,7 +69,7 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (prev)
 		*prev = weft_last_write(addr);
 	bool buffered = false;
-	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
+	if (!lean && !host && __builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
 		old = weft_mem_access(addr, loc, size, aop, a, b, s, &nv, &buffered);
 	else
 		old = do_op(addr, size, aop, a, b, &nv);
@@ -80,15 +82,17 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	/* a load's event: old the newest value its CPU could see, val what it
 	 * read (they differ only for a stale read under weak memory) */
 	if (aop == WEFT_A_LOAD)
-		weft_trace(WEFT_EV_READ, loc, nv, old, s);
+		weft_trace_f(WEFT_EV_READ, loc, nv, old, s, mode);
 	else
-		weft_trace(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s);
-	weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
-	if (M.fb && aop != WEFT_A_STORE)
+		weft_trace_f(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s,
+			     mode);
+	if (!lean)
+		weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
+	if (!lean && M.fb && aop != WEFT_A_STORE)
 		feedback_read(loc, s);
 	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
 		shadow_write(loc, s);
-		if (M.fb)
+		if (!lean && M.fb)
 			feedback_write(loc, s);
 		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
 			M.word_written(loc, nv);
@@ -102,22 +106,52 @@ uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint
 	return do_op(addr, size, aop, a, b, newv);
 }
 
+/* weft_access() of a model thread outside a lean execution (M.lean) */
+static __attribute__((noinline)) uint64_t access_full(void *addr, unsigned size, unsigned aop,
+						      uint64_t a, uint64_t b,
+						      const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_ANY);
+}
+
+/* weft_access() of a model thread in a lean execution */
+static __attribute__((noinline)) uint64_t access_lean(void *addr, unsigned size, unsigned aop,
+						      uint64_t a, uint64_t b,
+						      const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_LEAN);
+}
+
+/* weft_access() of the host context (setup, audits) */
+static __attribute__((noinline)) uint64_t access_host(void *addr, unsigned size, unsigned aop,
+						      uint64_t a, uint64_t b,
+						      const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST);
+}
+
+/* Each path is a call of its own (tail calls here): with one inline, the
+ * register saves of its body ran before the test, on every path. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true);
+	if (__builtin_expect(M.cur < 0, 0))
+		return access_host(addr, size, aop, a, b, s);
+	if (__builtin_expect(!M.lean, 0))
+		return access_full(addr, size, aop, a, b, s);
+	return access_lean(addr, size, aop, a, b, s);
 }
 
 uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 			  const struct weft_site *s, struct weft_access *prev)
 {
-	return access_op(addr, size, aop, a, b, s, prev, true);
+	return access_op(addr, size, aop, a, b, s, prev, true, WEFT_TRACE_ANY);
 }
 
 uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s)
 {
 	/* traced as a load; freed memory may be read */
-	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false);
+	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false, WEFT_TRACE_ANY);
 }
 
 /* Where the host context's out-of-world plain access goes instead (it was

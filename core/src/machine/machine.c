@@ -1341,6 +1341,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.nr_threads += sc->nr_irqs;
 		weft_fair_reset();   /* the machine's own, before the families' */
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
+		M.lean = M.hashing == WEFT_HASH2 && !M.on_step && !M.fb && !weft_mem_weak &&
+			 !o->record;
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
@@ -1377,6 +1379,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 			}
 		}
 		M.in_exec = false;
+		M.lean = false;
 		M.cur = -1;
 		/* weak memory: every store is visible before the audits */
 		if (__builtin_expect(weft_mem_weak, 0) && !M.aborted && r->kind == WEFT_KIND_NONE)

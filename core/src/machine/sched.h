@@ -238,6 +238,12 @@ struct weft_machine {
 	uint8_t hashing;      /* 0: o->no_trace_hash, else WEFT_HASH1 or WEFT_HASH2
 				 (o->checks & WEFT_CHECK_TRACE_HASH2) */
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
+	/* This execution uses none of: trace hash version 1 or none, on_step,
+	 * interleaving feedback, weak memory, recording. Decided once per
+	 * execution, before its threads run: the primitives' lean paths (a
+	 * "lean" argument, constant, for a model thread) leave those checks
+	 * out. */
+	bool lean;
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
 	bool infeasible;      /* weft_sched_infeasible() with a thread left */
@@ -445,26 +451,35 @@ void weft_record_event(const struct weft_event *e);
 
 /* The trace event of the operation the current thread (or the host) just
  * performed: into the ring, the trace hash, and the recording. */
-static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
+/* Version 2 of the trace hash (M.hashing == WEFT_HASH2). */
+static inline __attribute__((always_inline)) void trace_hash2(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
+			       uint64_t val, const struct weft_site *s)
+{
+	uint64_t id = site_id(s);
+	uint64_t a = id << 32 | (uint64_t)tid << 8 | ev, b = (uint64_t)loc << 32 | M.step;
+
+	/* WEFT_CHECK_TRACE_HASH2: the event's digest d (two products that
+	 * do not depend on the hash so far; a's factor is never 0: bits
+	 * 16..31 of a are 0, not of the constant) enters the hash through
+	 * a step that is a bijection of the hash for a given d (an odd
+	 * multiplier, an xorshift), so no state is lost however long the
+	 * trace: only a multiply, an xor and a shift are chained. */
+	uint64_t d = weft_mum(a ^ 0xa0761d6478bd642full, b ^ 0xe7037ed1a0b428dbull) ^
+		     weft_mum(old ^ 0x8ebc6af09c88c6e3ull, val ^ 0x589965cc75374cc3ull);
+	uint64_t h = (M.hash ^ d) * 0x1d8e4e27c47d124full;
+	M.hash = h ^ h >> 29;
+}
+
+static inline __attribute__((always_inline)) void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t old,
 			      uint64_t val, const struct weft_site *s)
 {
 	if (!M.hashing)
 		return;
-	uint64_t id = site_id(s);
-	uint64_t a = id << 32 | (uint64_t)tid << 8 | ev, b = (uint64_t)loc << 32 | M.step;
-
 	if (__builtin_expect(M.hashing == WEFT_HASH2, 1)) {
-		/* WEFT_CHECK_TRACE_HASH2: the event's digest d (two products that
-		 * do not depend on the hash so far; a's factor is never 0: bits
-		 * 16..31 of a are 0, not of the constant) enters the hash through
-		 * a step that is a bijection of the hash for a given d (an odd
-		 * multiplier, an xorshift), so no state is lost however long the
-		 * trace: only a multiply, an xor and a shift are chained. */
-		uint64_t d = weft_mum(a ^ 0xa0761d6478bd642full, b ^ 0xe7037ed1a0b428dbull) ^
-			     weft_mum(old ^ 0x8ebc6af09c88c6e3ull, val ^ 0x589965cc75374cc3ull);
-		uint64_t h = (M.hash ^ d) * 0x1d8e4e27c47d124full;
-		M.hash = h ^ h >> 29;
+		trace_hash2(tid, ev, loc, old, val, s);
 	} else {
+		uint64_t id = site_id(s);
+		uint64_t a = id << 32 | (uint64_t)tid << 8 | ev, b = (uint64_t)loc << 32 | M.step;
 		uint64_t h = M.hash;
 		h = weft_mix64(h ^ a);
 		h = weft_mix64(h ^ b);
@@ -474,38 +489,63 @@ static inline void trace_hash(uint8_t tid, unsigned ev, uint32_t loc, uint64_t o
 	}
 }
 
-static inline void weft_trace(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-			      const struct weft_site *s)
+/* always inlined: at -O2 gcc made it a call in every primitive file, and
+ * the call's register saves were a sixth of its cost per event */
+/* What a primitive's path knows at compile time about the event it traces
+ * (weft_trace_f's mode, a constant): nothing; a model thread in a lean
+ * execution (M.lean); the host context (M.cur < 0: setup, audits). */
+enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST };
+
+static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint32_t loc,
+								uint64_t old, uint64_t val,
+								const struct weft_site *s,
+								unsigned mode)
 {
-	uint8_t tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
+	/* the current thread (-1: the host), read where it is used */
+#define TRACE_CUR (host ? -1 : M.cur)
+#define TRACE_HOST (host || (!lean && M.cur < 0))
+	uint8_t tid = TRACE_HOST ? 0xff : (uint8_t)TRACE_CUR;
 
 	old = trace_val(old);
 	val = trace_val(val);
-	trace_hash(tid, ev, loc, old, val, s);
+	if (lean)
+		trace_hash2(tid, ev, loc, old, val, s);
+	else
+		trace_hash(tid, ev, loc, old, val, s);
 
 	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 	e->step = M.step;
 	e->tid = tid;
-	e->cpu = M.cur < 0 ? 0xff : M.cpu_of[M.cur];
+	e->cpu = TRACE_HOST ? 0xff : M.cpu_of[TRACE_CUR];
 	e->ev = (uint8_t)ev;
-	e->flags = M.next_flags | (M.cur < 0 ? 0 : M.th[M.cur].ctx_flags);
+	e->flags = M.next_flags | (TRACE_HOST ? 0 : M.th[TRACE_CUR].ctx_flags);
 	e->loc = loc;
 	e->site = s;
 	e->old = old;
 	e->val = val;
 	/* display only (never hashed): the model's call of a helper */
-	e->caller = M.callers[M.cur + 1].c;
-	if (__builtin_expect(e->caller != NULL, 0) && M.callers[M.cur + 1].fresh) {
+	e->caller = M.callers[TRACE_CUR + 1].c;
+	if (__builtin_expect(e->caller != NULL, 0) && M.callers[TRACE_CUR + 1].fresh) {
 		e->flags |= WEFT_EVF_CALL;
-		M.callers[M.cur + 1].fresh = false;
+		M.callers[TRACE_CUR + 1].fresh = false;
 	}
-	if (M.fair && M.cur >= 0)
+	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
 	if (__builtin_expect(M.nr_await != 0, 0) && loc != WEFT_NO_LOC && ev != WEFT_EV_READ)
 		weft_await_event(ev, loc, old, val);
+#undef TRACE_CUR
+#undef TRACE_HOST
 	M.next_flags = 0;
-	if (M.o->record)
+	if (!lean && M.o->record)
 		weft_record_event(e);
+}
+
+static inline __attribute__((always_inline)) void weft_trace(unsigned ev, uint32_t loc,
+							      uint64_t old, uint64_t val,
+							      const struct weft_site *s)
+{
+	weft_trace_f(ev, loc, old, val, s, WEFT_TRACE_ANY);
 }
 
 /* The event of a buffered store of thread tid on cpu becoming visible
@@ -551,8 +591,9 @@ void weft_sched_livelock(const char *why) __attribute__((noreturn));
  * block there (NULL otherwise). After it returns, the operation runs as
  * step M.step.
  */
-static inline void sched_point_at(const struct weft_site *s, const void *addr, unsigned size,
-				  const struct weft_wait_class *wc)
+static inline __attribute__((always_inline)) void
+sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
+		 const struct weft_wait_class *wc, bool lean)
 {
 	struct wthread *t = &M.th[M.cur];
 
@@ -576,8 +617,14 @@ static inline void sched_point_at(const struct weft_site *s, const void *addr, u
 	if (__builtin_expect(++M.step > M.step_budget, 0))
 		weft_sched_livelock("step budget exhausted");
 	/* weak memory only (weft_mem_due is UINT32_MAX under sc) */
-	if (__builtin_expect(M.step >= weft_mem_due, 0))
+	if (!lean && __builtin_expect(M.step >= weft_mem_due, 0))
 		weft_mem_point(s);
+}
+
+static inline void sched_point_at(const struct weft_site *s, const void *addr, unsigned size,
+				  const struct weft_wait_class *wc)
+{
+	sched_point_at_f(s, addr, size, wc, false);
 }
 
 static inline void sched_point(const struct weft_site *s)

@@ -7,9 +7,44 @@
  * Poison and unpoison are not scheduling points: they belong to the
  * operation that frees or allocates (which took its own point).
  */
+#include <string.h>
+
 #include <weft/kernel.h>
 
 #include "sched.h"
+
+/* n copies of *e from sh: two entries (48 bytes) as three 16-byte stores, four per turn,
+ * where a copy of the struct was three 8-byte stores per entry (setup
+ * poisons and unpoisons whole pages, one entry per byte) */
+typedef uint64_t shadow_pair_part __attribute__((vector_size(16), aligned(8), may_alias));
+_Static_assert(sizeof(struct shadow) == 24, "shadow_fill() stores entries as 3 words");
+
+static void shadow_fill(struct shadow *sh, const struct shadow *e, size_t n)
+{
+	uint64_t q[3];
+
+	memcpy(q, e, sizeof(q));
+	shadow_pair_part a = { q[0], q[1] }, b = { q[2], q[0] }, c = { q[1], q[2] };
+	shadow_pair_part *p = (shadow_pair_part *)(void *)sh;
+	size_t i;
+
+	for (i = 0; i + 4 <= n; i += 4, p += 6) {
+		p[0] = a;
+		p[1] = b;
+		p[2] = c;
+		p[3] = a;
+		p[4] = b;
+		p[5] = c;
+	}
+	if (i + 2 <= n) {
+		p[0] = a;
+		p[1] = b;
+		p[2] = c;
+		i += 2;
+	}
+	if (i < n)
+		sh[i] = *e;
+}
 
 /* Poison (a FREE event) or unpoison (an ALLOC event) [addr, addr + len),
  * clipped to the world: one WRITE step over the range. */
@@ -28,8 +63,7 @@ static void shadow_mark(const void *addr, size_t len, unsigned ev, bool poisoned
 	 * store, in a quarter of the stores (setup poisons every page) */
 	struct shadow e = { .epoch = M.epoch, .step = M.step, .site = s,
 			    .tid = M.cur < 0 ? 0xff : (uint8_t)M.cur, .poisoned = poisoned };
-	for (size_t i = 0; i < len; i++)
-		M.shadow[loc + i] = e;
+	shadow_fill(&M.shadow[loc], &e, len);
 	if (poisoned && M.core_used)
 		weft_families_freed(loc, (uint32_t)len, s);
 }

@@ -38,16 +38,14 @@ const struct weft_wait_class weft_spin_class = {
 	.busy = spin_busy,
 };
 
-void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
+/* A model thread's spin_lock(); lean: M.lean (sched.h), a constant */
+static inline __attribute__((always_inline)) void spin_lock_op(struct weft_spinlock *l,
+							       const struct weft_site *s,
+							       bool lean)
 {
 	uint32_t loc;
 
-	if (M.cur < 0) {
-		if (in_world(l, sizeof(*l), s))
-			l->locked = WEFT_HOST_OWNER;   /* not T0's */
-		return;
-	}
-	sched_point_at(s, l, sizeof(*l), &weft_spin_class);
+	sched_point_at_f(s, l, sizeof(*l), &weft_spin_class, lean);
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
 	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
@@ -75,16 +73,36 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 			M.step++;
 		}
 	}
-	if (__builtin_expect(weft_mem_weak, 0))
+	if (!lean && __builtin_expect(weft_mem_weak, 0))
 		weft_mem_observe_lock(l, true);
 	l->locked = (uint32_t)M.cur + 1;
 	weft_tsan_acquire(l);
-	weft_trace(WEFT_EV_LOCK, loc, 0, l->locked, s);
-	weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	weft_trace_f(WEFT_EV_LOCK, loc, 0, l->locked, s, lean ? WEFT_TRACE_LEAN : WEFT_TRACE_ANY);
+	if (!lean)
+		weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
-	if (M.fb)
+	if (!lean && M.fb)
 		fb_hit(0x4c00000000000000ull ^ site_id(s));
+}
+
+static __attribute__((noinline)) void spin_lock_full(struct weft_spinlock *l,
+						     const struct weft_site *s)
+{
+	spin_lock_op(l, s, false);
+}
+
+void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		if (in_world(l, sizeof(*l), s))
+			l->locked = WEFT_HOST_OWNER;   /* not T0's */
+		return;
+	}
+	if (__builtin_expect(!M.lean, 0))
+		spin_lock_full(l, s);
+	else
+		spin_lock_op(l, s, true);
 }
 
 bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
@@ -129,16 +147,14 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	return ok;
 }
 
-void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
+/* A model thread's spin_unlock(); lean as in spin_lock_op() */
+static inline __attribute__((always_inline)) void spin_unlock_op(struct weft_spinlock *l,
+								 const struct weft_site *s,
+								 bool lean)
 {
 	uint32_t loc;
 
-	if (M.cur < 0) {
-		if (in_world(l, sizeof(*l), s))
-			l->locked = 0;
-		return;
-	}
-	sched_point_at(s, l, sizeof(*l), NULL);
+	sched_point_at_f(s, l, sizeof(*l), NULL, lean);
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
 	if (weft_lockdep_on)
@@ -160,13 +176,33 @@ void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
 	} else {
 		weft_sched_wake_all(l);
 	}
-	weft_trace(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s);
-	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	weft_trace_f(WEFT_EV_UNLOCK, loc, (uint32_t)M.cur + 1, l->locked, s, lean ? WEFT_TRACE_LEAN : WEFT_TRACE_ANY);
+	if (!lean)
+		weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
-	if (__builtin_expect(weft_mem_weak, 0))
+	if (!lean && __builtin_expect(weft_mem_weak, 0))
 		weft_mem_unlock(l, s);
 	weft_ctx_preempt_dec();
+}
+
+static __attribute__((noinline)) void spin_unlock_full(struct weft_spinlock *l,
+						       const struct weft_site *s)
+{
+	spin_unlock_op(l, s, false);
+}
+
+void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		if (in_world(l, sizeof(*l), s))
+			l->locked = 0;
+		return;
+	}
+	if (__builtin_expect(!M.lean, 0))
+		spin_unlock_full(l, s);
+	else
+		spin_unlock_op(l, s, true);
 }
 
 /* ------------------------------------------------- masking forms */

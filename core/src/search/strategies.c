@@ -37,7 +37,8 @@ static inline uint64_t rotl(uint64_t x, int k)
 
 /* xoshiro256** (Blackman and Vigna). Inline here: the exported functions
  * below may be interposed in a shared libweft, so the compiler calls them
- * even from this file; the random strategy draws one number per decision. */
+ * even from this file; the random strategy draws one number per decision
+ * and two per workload operation. */
 static inline uint64_t rng_next(struct weft_rng *r)
 {
 	uint64_t *s = r->s;
@@ -239,14 +240,14 @@ size_t weft_random_workload(const struct weft_scenario *sc, struct weft_rng *r, 
 	unsigned nt = sc->nr_threads ? sc->nr_threads : 1;
 	unsigned max = sc->max_ops ? sc->max_ops : 8;
 	unsigned lim = nt * max < 255 ? nt * max : 255;
-	unsigned n = 1 + weft_rng_below(r, lim);
+	unsigned n = 1 + rng_below(r, lim);
 
 	if (1 + 2 * (size_t)n > cap)
 		n = (unsigned)((cap - 1) / 2);
 	wl[0] = (uint8_t)n;
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t x = weft_rng_next(r);
-		wl[1 + 2 * k] = (uint8_t)((weft_rng_below(r, nt) << 4) |
+		uint64_t x = rng_next(r);
+		wl[1 + 2 * k] = (uint8_t)((rng_below(r, nt) << 4) |
 					  (unsigned)(x % (sc->nr_opcodes ? sc->nr_opcodes : 1)));
 		wl[2 + 2 * k] = (uint8_t)(x >> 32);
 	}
@@ -293,7 +294,7 @@ static uint32_t random_value(void *st, uint32_t index, uint32_t n)
 	struct weft_random *r = st;
 
 	(void)index;
-	return weft_rng_below(&r->rng, n);
+	return rng_below(&r->rng, n);
 }
 
 /* The weak-memory probability model of random and pct (docs/strategies.md):
@@ -301,9 +302,9 @@ static uint32_t random_value(void *st, uint32_t index, uint32_t n)
  * uniform over 1..ncodes-1 (1..8 steps, then 16, 32, ... 1024). */
 static uint32_t delay_draw(struct weft_rng *r, uint32_t ncodes)
 {
-	if (ncodes < 2 || !weft_rng_below(r, 2))
+	if (ncodes < 2 || !rng_below(r, 2))
 		return 0;
-	return 1 + weft_rng_below(r, ncodes - 1);
+	return 1 + rng_below(r, ncodes - 1);
 }
 
 static uint32_t random_delay(void *st, uint32_t index, uint32_t ncodes)
