@@ -215,6 +215,26 @@ void bench_child_why(const struct child *c, char *buf, size_t n)
 		snprintf(buf, n, "exit %d, no JSON output", c->status);
 }
 
+void bench_child_unmeasured(struct child *c, struct jnode *n, const char *what)
+{
+	char why[600];
+
+	bench_child_why(c, why, sizeof(why));
+	bench_not_measured("", what, why);
+	bench_jfree(n);
+	bench_child_free(c);
+}
+
+void bench_child_copy_object(const struct child *c)
+{
+	const char *o = strchr(c->out, '{');
+	size_t len = strlen(o);
+
+	while (len && (o[len - 1] == '\n' || o[len - 1] == ' '))
+		len--;
+	fwrite(o, 1, len, js);
+}
+
 void bench_av_init(struct argv_buf *a, const char *prog)
 {
 	a->n = 0;

@@ -47,18 +47,10 @@ void bench_section_scaling(void)
 	struct jnode *n = bench_child_json(&c);
 	const struct jnode *rows = n ? bench_jget(n, "rows") : NULL;
 	if (!n || n->t != J_OBJ || !rows || rows->t != J_ARR) {
-		char why[600];
-		bench_child_why(&c, why, sizeof(why));
-		bench_not_measured("", "weft-bench-scaling", why);
-		bench_jfree(n);
-		bench_child_free(&c);
+		bench_child_unmeasured(&c, n, "weft-bench-scaling");
 		return;
 	}
-	const char *o = strchr(c.out, '{');
-	size_t len = strlen(o);
-	while (len && (o[len - 1] == '\n' || o[len - 1] == ' '))
-		len--;
-	fwrite(o, 1, len, js);
+	bench_child_copy_object(&c);
 	fprintf(md, "`weft-bench-scaling%s` (bench/bench_scaling.c), in one process. "
 		    "`bench-counter-race` (defined there, not in the registry): T threads on T fake "
 		    "CPUs, S scheduling points each, one unlocked increment of a shared counter in "

@@ -39,14 +39,11 @@
 
 #include "bench_fuzz.h"
 #include "cli.h"
-
-static double clock_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "harness.h"
+/* bench_clock(), bench_fmt_si(); this file writes to the FILEs it is given,
+ * not harness.h's outputs */
+#undef md
+#undef js
 
 /* ------------------------------------------------------------ results */
 
@@ -121,7 +118,7 @@ static void search(const struct weft_scenario *sc, unsigned vi, enum weft_kind k
 		o.continue_kinds = weft_continue_kinds(o.checks, 1ull << k);
 	}
 	uint64_t steps = 0;
-	double t0 = clock_s();
+	double t0 = bench_clock();
 
 	*ex = *st = *secs = INFINITY;
 	if (s == BF_RANDOM)
@@ -157,7 +154,7 @@ static void search(const struct weft_scenario *sc, unsigned vi, enum weft_kind k
 		if (r.kind == k) {
 			*ex = (double)n;
 			*st = (double)steps;
-			*secs = clock_s() - t0;
+			*secs = bench_clock() - t0;
 			return;
 		}
 	}
@@ -170,7 +167,7 @@ static void searcher_row(struct bf_row *row, const struct weft_scenario *sc, uns
 	enum weft_kind k = sc->variants[vi].expect_kind;
 
 	for (unsigned seed = 1; seed <= seeds && row->runs < BF_MAX_SEEDS; seed++) {
-		if (o->deadline > 0 && clock_s() > o->deadline) {
+		if (o->deadline > 0 && bench_clock() > o->deadline) {
 			snprintf(row->note, sizeof(row->note), "time budget spent");
 			break;
 		}
@@ -217,7 +214,7 @@ static int run_capture(char *const argv[], char *const env[], double timeout, ch
 		       size_t cap, double *wall)
 {
 	int p[2];
-	double t0 = clock_s();
+	double t0 = bench_clock();
 
 	if (pipe(p))
 		return -1;
@@ -251,7 +248,7 @@ static int run_capture(char *const argv[], char *const env[], double timeout, ch
 		len += (size_t)r;
 		if (len + 1 >= cap)
 			len = 0;   /* keep the tail: the JSON is the last line */
-		if (clock_s() - t0 > timeout)
+		if (bench_clock() - t0 > timeout)
 			kill(-pid, SIGKILL);
 	}
 	out[len] = 0;
@@ -260,7 +257,7 @@ static int run_capture(char *const argv[], char *const env[], double timeout, ch
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);
-	*wall = clock_s() - t0;
+	*wall = bench_clock() - t0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -310,7 +307,7 @@ static void fuzz_row(struct bf_row *row, const struct weft_scenario *sc, unsigne
 	snprintf(spec, sizeof(spec), "%s:%s", sc->name, sc->variants[vi].name);
 	snprintf(tm, sizeof(tm), "%.0f", o->fuzz_cap < 1 ? 1 : o->fuzz_cap);
 	for (unsigned seed = 1; seed <= seeds && row->runs < BF_MAX_SEEDS; seed++) {
-		if (o->deadline > 0 && clock_s() > o->deadline) {
+		if (o->deadline > 0 && bench_clock() > o->deadline) {
 			snprintf(row->note, sizeof(row->note), "time budget spent");
 			break;
 		}
@@ -346,19 +343,6 @@ static void fuzz_row(struct bf_row *row, const struct weft_scenario *sc, unsigne
 
 /* -------------------------------------------------------------- output */
 
-static const char *fmt(char *b, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(b, n, "-");
-	else if (v >= 1e6)
-		snprintf(b, n, "%.2f M", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(b, n, "%.1f k", v / 1e3);
-	else
-		snprintf(b, n, "%.0f", v);
-	return b;
-}
-
 static bool js_first;
 
 static void print_row(FILE *md, FILE *js, const struct weft_scenario *sc, unsigned vi,
@@ -369,11 +353,11 @@ static void print_row(FILE *md, FILE *js, const struct weft_scenario *sc, unsign
 
 	fprintf(md, "| %s | %s | %u/%u | %s | %s | %s | %s–%s | %s | %s |\n",
 		v->zoo ? v->zoo : v->name, r->name, r->found, r->runs,
-		r->found * 2 > r->runs ? fmt(a, 32, r->med_ex) : "not found",
-		r->found * 2 > r->runs ? fmt(b, 32, r->med_st) : "-",
+		r->found * 2 > r->runs ? bench_fmt_si(a, 32, r->med_ex) : "not found",
+		r->found * 2 > r->runs ? bench_fmt_si(b, 32, r->med_st) : "-",
 		r->found * 2 > r->runs && isfinite(r->med_s) ? (snprintf(c, 32, "%.3f", r->med_s), c)
 							     : "-",
-		fmt(d, 32, r->min_ex), fmt(e, 32, r->max_ex == 0 ? NAN : r->max_ex),
+		bench_fmt_si(d, 32, r->min_ex), bench_fmt_si(e, 32, r->max_ex == 0 ? NAN : r->max_ex),
 		target ? target : "", r->note);
 	fprintf(js, "%s{\"scenario\": \"%s\", \"variant\": \"%s\", \"zoo\": \"%s\", "
 		    "\"kind\": \"%s\", \"searcher\": \"%s\", \"seeds\": %u, \"found\": %u",
@@ -430,7 +414,7 @@ void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o)
 			snprintf(spec, sizeof(spec), "%s:%s", sc->name, v->name);
 			if (!v->buggy || !v->zoo || !v->expect_kind)
 				continue;
-			if (o->only && strcmp(o->only, sc->name) && strcmp(o->only, spec))
+			if (o->only && !bench_only_match(o->only, sc->name, v->name))
 				continue;
 			if (o->quick && !o->only && strcmp(spec, "z1-lru:z1a"))
 				continue;

@@ -17,7 +17,7 @@ struct bench_fuzz_opts {
 	double fuzz_cap;            /* seconds per weft fuzz run */
 	unsigned long run_cap;      /* executions per in-process searcher seed */
 	const char *out;            /* work directory */
-	const char *only;           /* scenario or scenario:variant, or NULL */
+	const char *only;           /* --only: a comma-separated list, or NULL */
 	const char *self;           /* this weft */
 	double deadline;            /* monotonic seconds, 0: none */
 };
@@ -25,5 +25,9 @@ struct bench_fuzz_opts {
 /* Writes the markdown table to md and a JSON array body ("fuzz": [...])
  * to js (the caller opens and closes the section). */
 void bench_fuzz_section(FILE *md, FILE *js, const struct bench_fuzz_opts *o);
+
+/* --only: is the variant named by the comma-separated list (its scenario,
+ * scenario:variant, or variant)? */
+bool bench_only_match(const char *only, const char *scenario, const char *variant);
 
 #endif

@@ -31,18 +31,10 @@ void bench_section_program(void)
 	struct jnode *n = bench_child_json(&c);
 	const struct jnode *mi = n ? bench_jget(n, "micro") : NULL;
 	if (!n || n->t != J_OBJ || !mi) {
-		char why[600];
-		bench_child_why(&c, why, sizeof(why));
-		bench_not_measured("", "weft-bench-program", why);
-		bench_jfree(n);
-		bench_child_free(&c);
+		bench_child_unmeasured(&c, n, "weft-bench-program");
 		return;
 	}
-	const char *o = strchr(c.out, '{');
-	size_t len = strlen(o);
-	while (len && (o[len - 1] == '\n' || o[len - 1] == ' '))
-		len--;
-	fwrite(o, 1, len, js);
+	bench_child_copy_object(&c);
 	T.p_own = bench_jnum(mi, "own_stack_ns", -1);
 	T.p_tls = bench_jnum(mi, "thread_local_ns", -1);
 	T.p_plain = bench_jnum(mi, "uninstrumented_ns", -1);

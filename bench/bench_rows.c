@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_fuzz.h"
 #include "harness.h"
 
 FILE *bench_md_out, *bench_js_out;
@@ -164,15 +165,27 @@ bool bench_section_on(const char *name)
 	return false;
 }
 
+bool bench_only_match(const char *only, const char *scenario, const char *variant)
+{
+	char spec[140];
+	size_t ns = strlen(scenario), nv = strlen(variant);
+
+	snprintf(spec, sizeof(spec), "%s:%s", scenario, variant);
+	for (const char *p = only; *p;) {
+		size_t n = strcspn(p, ",");
+		if ((n == ns && !strncmp(p, scenario, n)) || (n == nv && !strncmp(p, variant, n)) ||
+		    (n == strlen(spec) && !strncmp(p, spec, n)))
+			return true;
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
 /* Is this variant in the per-variant sections? */
 bool bench_selected(const struct bvariant *v)
 {
-	if (B.only) {
-		char spec[140];
-		snprintf(spec, sizeof(spec), "%s:%s", v->scenario, v->variant);
-		return !strcmp(B.only, v->scenario) || !strcmp(B.only, spec) ||
-		       !strcmp(B.only, v->variant);
-	}
+	if (B.only)
+		return bench_only_match(B.only, v->scenario, v->variant);
 	/* the zoo once it exists (demos stand in before; --all: both) */
 	if (!B.all && bench_have_zoo())
 		return v->zoo[0] != 0;

@@ -126,19 +126,10 @@ void bench_section_core(void)
 	bench_run_child(a.v, 300, true, &c);
 	struct jnode *n = bench_child_json(&c);
 	if (!n || n->t != J_OBJ) {
-		char why[600];
-		bench_child_why(&c, why, sizeof(why));
-		bench_not_measured("", "weft-microbench", why);
-		bench_jfree(n);
-		bench_child_free(&c);
+		bench_child_unmeasured(&c, n, "weft-microbench");
 		return;
 	}
-	/* the child's object, verbatim (it parsed strictly) */
-	const char *s = strchr(c.out, '{');
-	size_t len = strlen(s);
-	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
-		len--;
-	fwrite(s, 1, len, js);
+	bench_child_copy_object(&c);
 
 	const struct jnode *sw = bench_jget(n, "switch_ns"), *rr = bench_jget(n, "random"),
 			   *rd = bench_jget(n, "default");

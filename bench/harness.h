@@ -106,6 +106,12 @@ void bench_child_free(struct child *c);
 struct jnode *bench_child_json(const struct child *c);
 /* Why a child did not give a usable answer. */
 void bench_child_why(const struct child *c, char *buf, size_t n);
+/* A section's child that gave no usable answer: its row is not measured
+ * (bench_not_measured(), why from bench_child_why()); frees n and c. */
+void bench_child_unmeasured(struct child *c, struct jnode *n, const char *what);
+/* The child's JSON object, verbatim (it parsed strictly), to the JSON
+ * output (bench_js_out) without the trailing newline. */
+void bench_child_copy_object(const struct child *c);
 void bench_av_init(struct argv_buf *a, const char *prog);
 void bench_av_add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool bench_file_executable(const char *path);

@@ -429,6 +429,12 @@ static int cmd_yield(unsigned n)
 			size_t wn = weft_random_workload(sc, &rng, wl, 1 + 2 * 255);
 			memset(&g, 0, sizeof(g));
 			g.version = 1;
+			if (o.memory) {
+				/* weak memory: a version-2 genome at random's delay
+				 * rate (each store delayed with probability 1/2) */
+				g.version = 2;
+				g.mem = (uint8_t)((o.memory & 3u) | 32u << 2);
+			}
 			g.mode = cls[c].mode;
 			g.param = (uint8_t)(cls[c].param | (cls[c].pct_k ? e << 3 : 0));
 			g.seed = (uint32_t)weft_rng_next(&rng);

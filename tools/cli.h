@@ -54,6 +54,14 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In an option loop (int i over argv, a = argv[i], v = argv[i + 1] or
+ * NULL): option a takes a value; without one, command cmd's usage error. */
+#define CLI_NEEDV(cmd)                                                             \
+	do {                                                                       \
+		if (!v)                                                            \
+			return cli_usage_error("%s: %s needs a value", (cmd), a);  \
+		i++;                                                               \
+	} while (0)
 /* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
 int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An argument of command cmd that is no flag it knows: a flag ("-x") is

@@ -11,7 +11,7 @@
 
 const char weft_help_bench[] =
 	"usage: weft bench [--quick] [--json] [--out DIR] [--seeds N] [--stress-cap S]\n"
-	"                  [--fuzz-cap S] [--budget S] [--only SCENARIO[:VARIANT]]\n"
+	"                  [--fuzz-cap S] [--budget S] [--only LIST]\n"
 	"                  [--no-engines] [--all] [--sections LIST] [--markdown FILE]\n\n"
 	"Measures, in one run on this machine: the core micro-benchmarks (ns per\n"
 	"context switch vs a bare asm switch and swapcontext, scheduling decisions/s,\n"
@@ -28,7 +28,8 @@ const char weft_help_bench[] =
 	"  --stress-cap S seconds per stress run (default 60; quick 1)\n"
 	"  --fuzz-cap S   seconds per weft fuzz run (default 20; quick 1)\n"
 	"  --budget S     stop starting new measurements after S seconds (quick 90)\n"
-	"  --only SPEC    only this scenario (or variant) in the per-variant sections\n"
+	"  --only LIST    only these scenarios or variants (comma-separated) in the\n"
+	"                 per-variant sections\n"
 	"  --no-engines   skip weft fuzz (libFuzzer, AFL++) and weft stress rows\n"
 	"  --all          demos too (by default only zoo variants, once there are any)\n"
 	"  --sections L   only these, comma-separated: core, program (instrumented\n"

@@ -72,8 +72,8 @@ const char weft_help_fuzz[] =
 	"  --target-bin PATH a prebuilt target of the engine (nothing is configured or built)\n"
 	"Environment: WEFT_SOURCE_DIR, WEFT_BUILD_DIR override the trees this program was\n"
 	"built with (a program made by weft_add_model() or this tree knows them).\n"
-	"libFuzzer starts from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
-	"folder (corpus/<target>/) first, as AFL++ always does.\n"
+	"Both engines start from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
+	"folder (corpus/<target>/) first.\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
 
 
@@ -107,12 +107,7 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV()                                                                    \
-	do {                                                                       \
-		if (!v)                                                            \
-			return cli_usage_error("fuzz: %s needs a value", a);       \
-		i++;                                                               \
-	} while (0)
+#define NEEDV() CLI_NEEDV("fuzz")
 		if (!strcmp(a, "--json")) {
 			o->json = true;
 		} else if (!strcmp(a, "--keep-going")) {

@@ -40,9 +40,12 @@ const char weft_help_run[] =
 	"                    else source; none for scenarios with interrupts or\n"
 	"                    threads sharing a CPU, which the reduction does not model;\n"
 	"                    a default search whose execution meets active contexts\n"
-	"                    or a weft_choose() of several values starts over as\n"
-	"                    plain dfs, which enumerates choice values; the output\n"
-	"                    says why: \"search: plain dfs ...\", JSON \"por_why\")\n"
+	"                    or, with --bound none, an unfair choice (a spinning\n"
+	"                    thread; under a bound it costs a preemption, as in\n"
+	"                    plain dfs) starts over as plain dfs; a weft_choose()\n"
+	"                    of up to 16 values is a branch point of every search;\n"
+	"                    the output says why: \"search: plain dfs ...\", JSON\n"
+	"                    \"por_why\")\n"
 	"  --workloads N     dfs over every workload of at most N ops (the scenario's\n"
 	"                    threads and opcodes) x every interleaving in the bound\n"
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
@@ -198,12 +201,7 @@ int cmd_run(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEEDV()                                                                    \
-	do {                                                                       \
-		if (!v)                                                            \
-			return cli_usage_error("run: %s needs a value", a);        \
-		i++;                                                               \
-	} while (0)
+#define NEEDV() CLI_NEEDV("run")
 		if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!strcmp(a, "--stats")) {

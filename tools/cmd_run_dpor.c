@@ -167,16 +167,15 @@ static void search(struct run *R, unsigned bound)
 			}
 			R->infeasible = true;
 		}
-		if (a->por_auto && (weft_contexts_active() || weft_free_choices() ||
-				    weft_fair_restricted() ||
+		/* under a bound an unfair choice is a frame that costs a
+		 * preemption (core/src/search/dpor.c); unbounded it is not */
+		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
+		if (a->por_auto && (weft_contexts_active() || unfair ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			fallback_why = weft_contexts_active()
 				? "an execution ran an interrupt handler, an RCU callback or "
 				  "threads sharing a CPU, which the reduction does not model"
-				: weft_free_choices()
-				? "the model called weft_choose() with several values, which "
-				  "the reduction does not enumerate"
-				: weft_fair_restricted()
+				: unfair
 				? "fair scheduling passed over a spinning thread, which the "
 				  "reduction does not track"
 				: "an execution spawned more threads than the reduction tracks";

@@ -177,7 +177,10 @@ static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 	snprintf(dir, cap, "%s/afl-in", o->work);
 	if (fuzz_mkdirs(dir))
 		return -1;
-	if (o->seeds[0])
+	/* as libFuzzer: the empty input alone unless WEFT_FUZZ_SEEDS=corpus
+	 * (AFL++ fuzzes its first queue entry a whole havoc stage long: from
+	 * a generated seed those were local edits of one genome) */
+	if (o->seeds[0] && seeds_wanted())
 		fuzz_list_files(o->seeds, "", "", &s);
 	for (unsigned i = 0; i <= s.n; i++) {
 		static uint8_t buf[65536];

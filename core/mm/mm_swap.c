@@ -2,6 +2,11 @@
  * mm_swap.c - the swap model (see mm_swap.h for the sources it follows,
  * the byte encoding and the lock order).
  *
+ * Length (~1,140 lines): one model, sectioned (folios, swap map, swap
+ * cache, mm operations, oracles, describe/stats); the shared swap-in
+ * steps and the swap count continuations already live in mm_swapin.c and
+ * mm_swapcont.c.
+ *
  * Model choices, each with its reason:
  *  - The swap-cache lookup takes its reference under the cache lock
  *    instead of RCU + folio_try_get(): freed struct pages are poisoned in

@@ -150,11 +150,7 @@ static void z14_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z14_world *W = w;
 
 	W->variant = variant < Z14_NR_VARIANTS ? variant : Z14_V_FIX;
-	for (unsigned t = 0; t < Z14_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z14_MAX_OPS ? wl->nr_ops[t] : Z14_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z14_THREADS, Z14_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z14_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
@@ -527,19 +523,10 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z14_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z14_stat_names, Z14_NR_STATS, &W->stat[0][0], Z14_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z14_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z14_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z14_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:

@@ -125,11 +125,7 @@ static void z15_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z15_world *W = w;
 
 	W->variant = variant < Z15_NR_VARIANTS ? variant : Z15_V_FIX;
-	for (unsigned t = 0; t < Z15_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z15_MAX_OPS ? wl->nr_ops[t] : Z15_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z15_THREADS, Z15_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z15_PAGES, false);
 	spin_lock_init(&W->m.tree_lock);
 	for (unsigned s = 0; s < Z15_SLOTS; s++) {
@@ -322,19 +318,10 @@ static void z15_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z15_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z15_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z15_stat_names, Z15_NR_STATS, &W->stat[0][0], Z15_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z15_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z15_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z15_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 static uint32_t z15_state_bucket(const void *w, uint32_t off)

@@ -93,11 +93,7 @@ static void z16_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z16_world *W = w;
 
 	W->variant = variant < Z16_NR_VARIANTS ? variant : Z16_V_FIX;
-	for (unsigned t = 0; t < Z16_THREADS; t++) {
-		W->nr_ops[t] = wl->nr_ops[t] < Z16_MAX_OPS ? wl->nr_ops[t] : Z16_MAX_OPS;
-		for (unsigned i = 0; i < W->nr_ops[t]; i++)
-			W->ops[t][i] = wl->ops[t][i];
-	}
+	weft_workload_copy(wl, Z16_THREADS, Z16_MAX_OPS, W->nr_ops, &W->ops[0][0]);
 	weft_mm_init(&W->mm, Z16_PAGES, false);
 	for (unsigned s = 0; s < Z16_SLOTS; s++)
 		W->slot[s] = weft_page_alloc(&W->mm);   /* the page cache's */
@@ -213,19 +209,10 @@ static void z16_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z16_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z16_world *W = w;
-	unsigned n = 0;
+	unsigned n = weft_stat_rows(z16_stat_names, Z16_NR_STATS, &W->stat[0][0], Z16_THREADS, names,
+				    vals, max);
 
-	for (unsigned s = 0; s < Z16_NR_STATS && n < max; s++, n++) {
-		uint64_t v = 0;
-
-		for (unsigned t = 0; t < Z16_THREADS; t++)
-			v += W->stat[t][s];
-		names[n] = z16_stat_names[s];
-		vals[n] = v;
-	}
-	if (n < max)
-		n += weft_mm_stats(&W->mm, names + n, vals + n, max - n);
-	return n;
+	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
 }
 
 static uint32_t z16_state_bucket(const void *w, uint32_t off)

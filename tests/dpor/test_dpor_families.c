@@ -91,11 +91,16 @@ static bool counted(struct outcome *out, const struct weft_exec_result *r,
 	return true;
 }
 
+/* The checks of the families' and buggy variants' runs: none, or with
+ * WEFT_DPOR_FAM_CHECKS=default weft run's (fair scheduling among them:
+ * the bounded reductions charge an unfair choice as plain dfs does). */
+static unsigned fam_checks;
+
 static struct outcome run_dfs(const struct weft_scenario *sc, unsigned vi, unsigned bound,
 			      const uint8_t *wl, size_t wl_len, struct hash_set *s)
 {
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .checks = fam_checks, .no_trace_hash = true };
 	struct weft_exec_result r;
 	struct outcome out = { 0 };
 
@@ -112,7 +117,7 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 {
 	struct weft_dpor *d = weft_dpor_new();
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true };
+				   .checks = fam_checks, .no_trace_hash = true };
 	struct weft_exec_result r;
 	struct outcome out = { 0 };
 	static char why[256];
@@ -548,6 +553,9 @@ int main(void)
 
 	refusals();
 	multi_record(bound);
+	e = getenv("WEFT_DPOR_FAM_CHECKS");
+	if (e && !strcmp(e, "default"))
+		fam_checks = WEFT_CHECKS_DEFAULT;
 	families(bound);
 	buggy(bound);
 	return check_done();

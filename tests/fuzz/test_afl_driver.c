@@ -13,7 +13,11 @@
  *     and exit 0 after the loop (the seeds of DIR are silent);
  *   - the same with WEFT_TEST_AFL_LAST=FILE served last: FILE must crash
  *     (the served bytes really are executed);
- *   - without the stand-in: it replays files as the regression driver does.
+ *   - without the stand-in: it replays files as the regression driver does;
+ *   - with WEFT_TEST_AFL_REPEAT=STATS every case is served twice in a row,
+ *     as afl-fuzz's calibration does: the repeat must leave the same map
+ *     and run no machine execution (the live counters in the file STATS
+ *     count each distinct case once).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -51,6 +55,9 @@ void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
 #define MAX_CASES 256
 
 static bool fake;          /* playing afl-fuzz's part (WEFT_TEST_AFL_SERVE) */
+static const char *repeat_stats;   /* WEFT_TEST_AFL_REPEAT: serve each case twice */
+static uint8_t first_map[sizeof(afl_map)];
+static unsigned map_diffs;
 static bool started;       /* __afl_manual_init() was called */
 static unsigned nr_cases, served;
 static unsigned char *cases[MAX_CASES];
@@ -107,6 +114,28 @@ __attribute__((constructor)) static void stand_in(void)
 	free(ents);
 	if (last)
 		add_case(last);
+	repeat_stats = getenv("WEFT_TEST_AFL_REPEAT");
+	if (repeat_stats) {
+		/* a zeroed stats file for the target's live counters */
+		static const uint8_t zero[4096];
+		FILE *f = fopen(repeat_stats, "wb");
+		if (!f || fwrite(zero, 1, sizeof(zero), f) != sizeof(zero) || fclose(f))
+			exit(3);
+		setenv("WEFT_FUZZ_STATS", repeat_stats, 1);
+	}
+}
+
+static uint64_t stats_execs(void)
+{
+	uint64_t v[2] = { 0, 0 };
+	FILE *f = fopen(repeat_stats, "rb");
+
+	if (!f || fread(v, sizeof(v[0]), 2, f) != 2) {
+		fprintf(stderr, "FAIL: cannot read %s\n", repeat_stats);
+		exit(1);
+	}
+	fclose(f);
+	return v[1];
 }
 
 void __afl_manual_init(void)
@@ -125,13 +154,32 @@ int __afl_persistent_loop(unsigned int max_cnt)
 		fprintf(stderr, "FAIL: persistent loop before the fork server\n");
 		exit(1);
 	}
-	if (served == nr_cases) {
+	unsigned total = repeat_stats ? 2 * nr_cases : nr_cases;
+	if (repeat_stats && served && served % 2 == 1)
+		memcpy(first_map, afl_map, sizeof(afl_map));
+	if (repeat_stats && served && served % 2 == 0)
+		map_diffs += memcmp(first_map, afl_map, sizeof(afl_map)) != 0;
+	if (served == total) {
 		printf("served %u test cases from shared memory\n", served);
+		if (repeat_stats) {
+			uint64_t e = stats_execs();
+			printf("%u repeats: %u left another map; %llu machine executions\n",
+			       nr_cases, map_diffs, (unsigned long long)e);
+			if (map_diffs || e != nr_cases) {
+				printf("FAIL: want the same maps and %u executions\n", nr_cases);
+				exit(1);
+			}
+			printf("repeats answered from the last map\n");
+		}
 		return 0;
 	}
+	/* afl-compiler-rt clears the map before each iteration */
+	memset(afl_map, 0, sizeof(afl_map));
 	/* the next test case, in "shared memory" */
-	__afl_fuzz_ptr = cases[served];
-	cur_len = lens[served++];
+	unsigned i = repeat_stats ? served / 2 : served;
+	served++;
+	__afl_fuzz_ptr = cases[i];
+	cur_len = lens[i];
 	__afl_fuzz_len = &cur_len;
 	return 1;
 }

@@ -17,6 +17,7 @@
 # Exit 77 (skipped) with the reason when the kernel tree cannot be had.
 set -euo pipefail
 weft=$1 dir=$2 execs=${3:-10000}
+source "$(dirname "$0")/witness.sh"
 tarball=/usr/src/linux-source-6.12.tar.xz
 if [ ! -r "$tarball" ]; then
 	echo "skipped: no kernel tree ($tarball missing: tools/ci/install-deps installs linux-source-6.12)"
@@ -72,22 +73,7 @@ PY
 done
 # the Sometimes tests lkmm and tso witness: with each of 5 seeds
 for m in lkmm tso; do
-	mapfile -t sometimes < <(python3 -c '
-import json, sys
-for l in open(sys.argv[1]):
-    d = json.loads(l)
-    if d["expected"] == "Sometimes" and d["verdict"] == "ok":
-        print(d["file"])' "$dir/$m.json")
-	for seed in 1 2 3 4 5; do
-		"$weft" litmus "${sometimes[@]}" --memory $m --expect --json --executions 10000 \
-			--seed "$seed" >"$dir/$m-seed$seed.json" || { echo "FAIL: $m seed $seed"; fail=1; }
-		if grep -q '"verdict": "stronger"' "$dir/$m-seed$seed.json"; then
-			echo "FAIL: $m seed $seed did not witness:"
-			grep '"verdict": "stronger"' "$dir/$m-seed$seed.json"
-			fail=1
-		fi
-	done
-	echo "$m: ${#sometimes[@]} Sometimes tests witnessed with each of 5 seeds"
+	witness_sometimes "$weft" "$dir" $m || fail=1
 done
 [ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $fail

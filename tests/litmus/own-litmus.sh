@@ -14,6 +14,7 @@
 set -euo pipefail
 weft=$1 dir=$2
 src=$(cd "$(dirname "$0")" && pwd)/weft
+source "$(dirname "$0")/witness.sh"
 mkdir -p "$dir"
 files=("$src"/*.litmus)
 echo "weft's own litmus tests: ${#files[@]}"
@@ -53,21 +54,6 @@ for m in tso sc; do
 	"$weft" litmus "${files[@]}" --memory $m --expect --json --executions 10000 >"$dir/$m.json" || fail=1
 	check "$dir/$m.json" $m || fail=1
 done
-mapfile -t sometimes < <(python3 -c '
-import json, sys
-for l in open(sys.argv[1]):
-    d = json.loads(l)
-    if d["expected"] == "Sometimes" and d["verdict"] == "ok":
-        print(d["file"])' "$dir/lkmm.json")
-for seed in 1 2 3 4 5; do
-	"$weft" litmus "${sometimes[@]}" --memory lkmm --expect --json --executions 10000 \
-		--seed "$seed" >"$dir/lkmm-seed$seed.json" || fail=1
-	if grep -q '"verdict": "stronger"' "$dir/lkmm-seed$seed.json"; then
-		echo "FAIL: lkmm seed $seed did not witness:"
-		grep '"verdict": "stronger"' "$dir/lkmm-seed$seed.json"
-		fail=1
-	fi
-done
-echo "lkmm: ${#sometimes[@]} Sometimes tests witnessed with each of 5 seeds"
+witness_sometimes "$weft" "$dir" lkmm || fail=1
 [ $fail = 0 ] && echo "1 passed, 0 failed" || echo "0 passed, 1 failed"
 exit $fail

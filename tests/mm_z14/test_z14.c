@@ -22,17 +22,6 @@
 #define Z14_FIX "z14-lru-drain-latch:fix"
 #define TRIGGER_WL "03000001001300"
 
-static void silent_sc(const char *spec, const char *strategy, unsigned param, uint64_t n)
-{
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct mm_outcome o = mm_run(spec, strategy, seed, param, NULL, 0, n,
-					     WEFT_KIND_NONE, NULL);
-		CHECK(o.kind == WEFT_KIND_NONE, "%s %s seed %llu under sc: %s (%s)", spec, strategy,
-		      (unsigned long long)seed, weft_kind_name(o.kind), o.r.report.msg);
-	}
-	printf("%s %s under sc: 3 x %llu executions clean\n", spec, strategy, (unsigned long long)n);
-}
-
 int main(void)
 {
 	mm_memory = WEFT_MEM_TSO;
@@ -54,20 +43,16 @@ int main(void)
 	zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 2);
 
 	mm_memory = WEFT_MEM_SC;
-	silent_sc(Z14, "random", 0, 20000);
-	silent_sc(Z14, "pct", 2, 20000);
+	zoo_silent_seeds(Z14, "random", 0, 20000);
+	zoo_silent_seeds(Z14, "pct", 2, 20000);
 
 	static const char *const must[] = {
 		"lru_add_drain_all_piggybacked", "lru_add_drain_work_queued", "isolate_lru_page",
 		"isolate_lru_page_busy", "migrated",
 	};
-	struct mm_counters c;
 	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
-		memset(&c, 0, sizeof(c));
-		mm_silent(Z14_FIX, "random", 20000, 7, &c);
-		mm_require_counters(Z14_FIX, &c, must, sizeof(must) / sizeof(must[0]));
-		memset(&c, 0, sizeof(c));
-		mm_silent(Z14_FIX, "pct", 20000, 11, &c);
+		zoo_silent(Z14_FIX, "random", 20000, 7, must, ZOO_N(must));
+		zoo_silent(Z14_FIX, "pct", 20000, 11, NULL, 0);
 	}
 	return check_done();
 }

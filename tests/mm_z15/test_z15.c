@@ -20,19 +20,6 @@
 #define Z15 "z15-ref-unfreeze:z15"
 #define WL "0200001100"
 
-static void silent(const char *spec, const char *strategy, unsigned param, uint64_t n)
-{
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct mm_outcome o = mm_run(spec, strategy, seed, param, NULL, 0, n,
-					     WEFT_KIND_NONE, NULL);
-		CHECK(o.kind == WEFT_KIND_NONE, "%s %s seed %llu under %s: %s (%s)", spec, strategy,
-		      (unsigned long long)seed, weft_memory_name(mm_memory),
-		      weft_kind_name(o.kind), o.r.report.msg);
-	}
-	printf("%s %s under %s: 3 x %llu executions clean\n", spec, strategy,
-	       weft_memory_name(mm_memory), (unsigned long long)n);
-}
-
 int main(void)
 {
 	static const char *const fixes[] = { "z15-ref-unfreeze:fix-mb", "z15-ref-unfreeze:fix" };
@@ -54,13 +41,13 @@ int main(void)
 
 	mm_memory = WEFT_MEM_TSO;
 	zoo_dfs_clean(Z15, WL, 1);
-	silent(Z15, "random", 0, 20000);
+	zoo_silent_seeds(Z15, "random", 0, 20000);
 	mm_memory = WEFT_MEM_SC;
 	zoo_dfs_clean(Z15, WL, 2);
 	for (unsigned f = 0; f < 2; f++)
 		zoo_dfs_clean(fixes[f], WL, 2);
-	silent(Z15, "random", 0, 20000);
-	silent(Z15, "pct", 2, 20000);
+	zoo_silent_seeds(Z15, "random", 0, 20000);
+	zoo_silent_seeds(Z15, "pct", 2, 20000);
 
 	mm_memory = WEFT_MEM_LKMM;
 	static const char *const must[] = {
@@ -68,12 +55,8 @@ int main(void)
 		"page_moved_repeat",
 	};
 	for (unsigned f = 0; f < 2; f++) {
-		struct mm_counters c;
-		memset(&c, 0, sizeof(c));
-		mm_silent(fixes[f], "random", 20000, 7, &c);
-		mm_require_counters(fixes[f], &c, must, sizeof(must) / sizeof(must[0]));
-		memset(&c, 0, sizeof(c));
-		mm_silent(fixes[f], "pct", 20000, 11, &c);
+		zoo_silent(fixes[f], "random", 20000, 7, must, ZOO_N(must));
+		zoo_silent(fixes[f], "pct", 20000, 11, NULL, 0);
 	}
 	return check_done();
 }

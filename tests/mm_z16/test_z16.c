@@ -16,19 +16,6 @@
 
 #define WL "0200001100"
 
-static void silent(const char *spec, const char *strategy, unsigned param, uint64_t n)
-{
-	for (uint64_t seed = 1; seed <= 3; seed++) {
-		struct mm_outcome o = mm_run(spec, strategy, seed, param, NULL, 0, n,
-					     WEFT_KIND_NONE, NULL);
-		CHECK(o.kind == WEFT_KIND_NONE, "%s %s seed %llu under %s: %s (%s)", spec, strategy,
-		      (unsigned long long)seed, weft_memory_name(mm_memory),
-		      weft_kind_name(o.kind), o.r.report.msg);
-	}
-	printf("%s %s under %s: 3 x %llu executions clean\n", spec, strategy,
-	       weft_memory_name(mm_memory), (unsigned long long)n);
-}
-
 int main(void)
 {
 	static const char *const bugs[] = { "z16-page-uptodate:z16", "z16-page-uptodate:wmb-only" };
@@ -54,19 +41,15 @@ int main(void)
 			mm_delay_bound = 2;
 			zoo_dfs_clean(bugs[b], WL, 2);
 			mm_delay_bound = 1;
-			silent(bugs[b], "random", 0, 20000);
-			silent(bugs[b], "pct", 2, 20000);
+			zoo_silent_seeds(bugs[b], "random", 0, 20000);
+			zoo_silent_seeds(bugs[b], "pct", 2, 20000);
 		}
 	}
 	mm_memory = WEFT_MEM_LKMM;
 	mm_delay_bound = 2;
 	zoo_dfs_clean(fix, WL, 2);
 	static const char *const must[] = { "page_filled", "read_uptodate", "read_not_uptodate" };
-	struct mm_counters c;
-	memset(&c, 0, sizeof(c));
-	mm_silent(fix, "random", 20000, 7, &c);
-	mm_require_counters(fix, &c, must, sizeof(must) / sizeof(must[0]));
-	memset(&c, 0, sizeof(c));
-	mm_silent(fix, "pct", 20000, 11, &c);
+	zoo_silent(fix, "random", 20000, 7, must, ZOO_N(must));
+	zoo_silent(fix, "pct", 20000, 11, NULL, 0);
 	return check_done();
 }

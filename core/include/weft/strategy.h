@@ -146,6 +146,10 @@ extern const struct weft_strategy_ops weft_strategy_pct;
  * space has been covered.
  */
 #define WEFT_DFS_MAX_DEPTH 4096
+/* A weft_choose() of at most this many values is a branch point of dfs
+ * and its reductions; a wider one (a nondet int) takes value 0 only, and
+ * the search is then not complete. */
+#define WEFT_DFS_MAX_CHOICE 16
 struct weft_dfs_frame {
 	uint64_t runnable;
 	uint64_t unfair;         /* weft_decision.unfair: choosing one costs a

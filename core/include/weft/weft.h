@@ -869,6 +869,10 @@ bool weft_contexts_active(void);
 /* Whether fair scheduling withheld a spinning thread at some decision of
  * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
 bool weft_fair_restricted(void);
+/* Whether thread tid spun (docs/strategies.md, "Fairness") at the current
+ * step: for a strategy's ops->on_step, which fair scheduling has already
+ * judged (a yield is judged after its record). */
+bool weft_fair_spun_now(unsigned tid);
 /* weft_choose() calls of more than one value in the current (or last)
  * execution: model-internal decisions that partial-order reduction does
  * not enumerate (plain dfs does), so it does not certify. */

@@ -142,6 +142,7 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc)
 	t->spin_site = s;
 	t->spin_loc = loc;
 	t->nr_spins++;
+	t->spun_step = M.step + 1;
 	M.spin_wait[tid] = others;
 	if (others)
 		M.spinners |= tbit(tid);
@@ -194,6 +195,7 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->nr_reads = 0;
 	t->nr_stores = 0;
 	t->await_pending = false;
+	t->spun_step = 0;
 }
 
 /* Execution start. */

@@ -5,6 +5,11 @@
  * files of their own (access.c, spinlock.c, shadow.c, ...) on the
  * scheduler interface of sched.h.
  *
+ * Length (~1,500 lines): the sections below (sites, overflow, init,
+ * tracing, scheduling, blocking and waking, threads, reports, execution)
+ * all drive one thread-state machine (weft_machine_state, sched.h) through
+ * one execution; reports (~330 lines) is the seam to cut next (issue 24).
+ *
  * One machine per process (fibers and stacks are made once, in
  * weft_machine_init). Invariants:
  *  - Exactly one model thread runs at a time (M.cur), or the host context
@@ -1472,6 +1477,11 @@ bool weft_contexts_active(void)
 bool weft_fair_restricted(void)
 {
 	return M.fair_restricted;
+}
+
+bool weft_fair_spun_now(unsigned tid)
+{
+	return tid < M.nr_threads && M.fair && M.th[tid].spun_step == M.step + 1;
 }
 
 const void *weft_last_world(void)

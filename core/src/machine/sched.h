@@ -145,6 +145,7 @@ struct wthread {
 	uint8_t nr_reads;
 	bool await_pending;
 	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
+	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per

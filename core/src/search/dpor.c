@@ -16,6 +16,12 @@
  *    here justifies alternatives by a delay argument instead of their
  *    conservative points, see weft_dpor_justify()).
  *
+ * Length (~1,040 lines): the frame stack, the ops the machine calls, the
+ * per-frame analysis of the log and the API share the search state of
+ * dpor_state.h; dependence and clocks (dpor_clocks.c), the source-set and
+ * wakeup-tree race analysis (dpor_races.c) and bounding (dpor_bound.c)
+ * are files of their own.
+ *
  * The search is stateless: each execution replays a prefix of decisions
  * and takes one new one (the branch), as weft_strategy_dfs does. What the
  * machine reports through ops->on_step becomes an event log with vector
@@ -427,7 +433,8 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 	}
 	if (!cand)
 		return -1;
-	unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur : lowest(cand);
+	uint32_t fair = cand & ~(uint32_t)f->unfair ? cand & ~(uint32_t)f->unfair : cand;
+	unsigned t = f->cur >= 0 && (cand & bit((unsigned)f->cur)) ? (unsigned)f->cur : lowest(fair);
 	f->just = 1;
 	if (d->mode == WEFT_POR_SLEEP || d->after_yield) {
 		/* after a yield, which thread runs first is a choice no race
@@ -452,6 +459,8 @@ static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigne
 {
 	if (dec->cur >= 0 && (int)c != dec->cur)
 		d->npre++;
+	if (d->bounded && (dec->unfair >> c & 1))
+		d->npre++;   /* an unfair choice: plain dfs's preemption too */
 	d->pend_known &= (uint16_t)~bit(c);   /* it runs: its next op changes */
 	d->await_tid = (int)c;
 	d->await_frame = frame;
@@ -464,7 +473,10 @@ static int default_choice(const struct weft_decision *dec, uint32_t allowed)
 {
 	if (dec->cur >= 0 && (allowed & bit((unsigned)dec->cur)))
 		return dec->cur;
-	return allowed ? (int)lowest(allowed) : dec->dflt;
+	if (allowed & bit((unsigned)dec->dflt))
+		return dec->dflt;
+	uint32_t fair = allowed & ~(uint32_t)dec->unfair;
+	return fair ? (int)lowest(fair) : allowed ? (int)lowest(allowed) : dec->dflt;
 }
 
 static int dpor_pick(void *st, const struct weft_decision *dec)
@@ -478,13 +490,24 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	 * a switch the machine made without a decision: ask again */
 	if (cur >= 0)
 		d->pend_known &= (uint16_t)~bit((unsigned)cur);
-	/* chosen while paused in a yield: it now reaches its next operation */
-	if (cur >= 0 && cur == d->await_tid)
-		return cur;
-	/* fair scheduling made a choice unfair (a thread spins): the search
-	 * cannot certify (dpor_end says why) and from here follows the fair
-	 * default, never a spinner while another thread can run */
-	if (__builtin_expect(dec->unfair != 0, 0)) {
+	/* chosen while paused in a yield: it now reaches its next operation
+	 * (no event of it since it was chosen; a spinner chosen unfairly is
+	 * no current thread to the machine, and continuing it is free here,
+	 * never dearer than plain dfs's charge) */
+	if (d->await_tid >= 0 &&
+	    (cur == d->await_tid ||
+	     (cur < 0 && d->bounded && (dec->unfair & run) >> d->await_tid & 1)))
+		return d->await_tid;
+	/* fair scheduling made a choice unfair (a thread spins). The bounded
+	 * search makes it a frame where choosing a spinner costs a preemption
+	 * (choice_cost()), as plain dfs does; a spin conflicts with every
+	 * other thread's events (weft_dpor_step()), so where spins fall among
+	 * the others, and so which choices are unfair, is the same in every
+	 * run of a trace. The unbounded search has no cost to charge (an
+	 * endless spin would be endless branches): it cannot certify (dpor_end
+	 * says why) and from here follows the fair default, never a spinner
+	 * while another thread can run. */
+	if (__builtin_expect(dec->unfair != 0, 0) && !d->bounded) {
 		go_stale(d);
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
 	}
@@ -531,6 +554,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	if (replaying) {
 		/* allowed may shrink: a thread's first op learnt since */
 		if (f->runnable != run || f->cur != cur || (allowed & ~(uint32_t)f->allowed) ||
+		    (d->bounded && f->unfair != (uint16_t)dec->unfair) ||
 		    f->preempt != d->npre || f->dec != dec->index) {
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
@@ -558,6 +582,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		/* a new state */
 		f->runnable = (uint16_t)run;
 		f->allowed = (uint16_t)allowed;
+		f->unfair = d->bounded ? (uint16_t)dec->unfair : 0;
 		f->cur = (int8_t)cur;
 		f->preempt = d->npre;
 		f->dec = dec->index;
@@ -778,7 +803,7 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 			       "interrupts or threads sharing a CPU: a context that holds a CPU "
 			       "excludes threads in ways no dependence record shows, so partial-"
 			       "order reduction cannot certify this (use --por none)");
-	if (weft_fair_restricted())
+	if (!d->bounded && weft_fair_restricted())
 		set_incomplete(d, &d->fair,
 			       "fair scheduling passed over a spinning thread at a decision "
 			       "(docs/strategies.md, \"Fairness\"): which choice is fair depends "
@@ -833,6 +858,14 @@ static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
 		return 0;
 	if (d->mode == WEFT_POR_OPTIMAL) {
 		d->restart = true;
+		return 0;
+	}
+	if (n > WEFT_DFS_MAX_CHOICE) {
+		/* as plain dfs: enumerating a nondet int's 2^32 values is no
+		 * search (svcomp_style's dfs --bound 2 ran for hours) */
+		set_incomplete(d, &d->wide,
+			       "a weft_choose() of more than 16 values: value 0 only, as plain "
+			       "dfs");
 		return 0;
 	}
 	uint32_t j = d->kc;

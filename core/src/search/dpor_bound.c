@@ -118,12 +118,26 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 
+	/* The evidence is kept for the threads that ran only (every event's
+	 * thread is one, and only their entries are asked), and gathered
+	 * from the end back to the first event of a frame still unjustified:
+	 * what runs before it is evidence for no frame. */
+	const unsigned nq = d->seen ? 32u - (unsigned)__builtin_clz(d->seen) : 0u;
+	uint32_t kmin = d->nev;
+
 	for (unsigned t = 0; t < NT; t++)
 		ymin[t] = amin[t] = emin[t] = UINT32_MAX;
+	for (uint32_t k = 0; k < d->nfr && kmin == d->nev; k++) {
+		const struct frame *f = &d->fr[k];
+		if (!f->just && f->first_ev < d->nev && f->cur >= 0 && f->cur == (int)f->chosen)
+			kmin = f->first_ev;
+	}
 	for (uint32_t k = 0; k < d->nfr && nfb < 64; k++) {
 		const struct frame *f = &d->fr[k];
 		if (f->just || f->cur >= 0 || f->first_ev >= d->nev)
 			continue;
+		if (f->first_ev < kmin)
+			kmin = f->first_ev;
 		const struct ev *x = &d->ev[f->first_ev];
 		fb[nfb].frame = k;
 		fb[nfb].t0 = (x->flags & EV_PHANTOM) ? x->tidx + 1 : x->tidx;
@@ -131,7 +145,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 		nfb++;
 	}
 
-	for (uint32_t k = d->nev; k-- > 0;) {
+	for (uint32_t k = d->nev; k-- > kmin;) {
 		const struct ev *e = &d->ev[k];
 		unsigned p = e->tid;
 		if ((e->flags & EV_FIRST) && e->frame < d->nfr) {
@@ -182,7 +196,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 			continue;
 		if (e->d.kind == WEFT_DEP_YIELD) {
 			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < NT; q++)
+			for (unsigned q = 0; q < nq; q++)
 				if (q != p && c[q] < ymin[q])
 					ymin[q] = c[q];
 		}
@@ -190,7 +204,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 			last[p] = e->tidx;
 		{
 			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < NT; q++) {
+			for (unsigned q = 0; q < nq; q++) {
 				if (q != p && c[q] < emin[q])
 					emin[q] = c[q];
 				if (q != p && e->d.xall && c[q] < amin[q])
@@ -217,7 +231,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
 					     : r.w                              ? m->w
 										: m->r;
-				for (unsigned q = 0; q < NT; q++)
+				for (unsigned q = 0; q < nq; q++)
 					if (q != p && c[q] < mm[q])
 						mm[q] = c[q];
 			}

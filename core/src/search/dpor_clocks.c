@@ -482,6 +482,12 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	struct ev *e = &d->ev[n];
 	unsigned t = si->tid;
 	classify(d, si, &e->d, &phantom);
+	/* a spin (fair scheduling's judgement, made before this record)
+	 * conflicts with every other thread's events: its place among them
+	 * decides which later choices are unfair, which the bounded search
+	 * charges (choice_cost()) */
+	if (!phantom && d->bounded && weft_fair_spun_now(t))
+		e->d.xall = 1;
 	e->tid = (uint8_t)t;
 	e->step = si->step;
 	/* a spin wait's wake-up is no order: a spinner's acquire races

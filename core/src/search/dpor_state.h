@@ -155,6 +155,7 @@ struct info {
 
 struct frame {
 	uint16_t runnable, allowed;
+	uint16_t unfair;  /* bounded: weft_decision.unfair (choice_cost()) */
 	uint16_t bt;      /* backtrack set (source, sleep) */
 	uint16_t X, S;    /* explored here; asleep on entry */
 	int8_t cur;       /* current thread (-1: none) */
@@ -403,18 +404,31 @@ static inline void go_stale(struct weft_dpor *d)
 		d->valid_end = d->nev;
 }
 
+/* What choosing t at frame f costs against the bound: a switch away from
+ * a current thread that could go on, and (fairness) a spinner chosen while
+ * a thread it waits for could run, as plain dfs counts them (the machine
+ * never makes an unfair thread the current one). */
+static inline unsigned choice_cost(const struct frame *f, unsigned t)
+{
+	return (unsigned)(f->cur >= 0 && (int)t != f->cur) + ((f->unfair >> t) & 1u);
+}
+
 static inline bool in_bound(const struct weft_dpor *d, const struct frame *f, unsigned t)
 {
 	if (!d->bounded)
 		return true;
-	return f->preempt + (f->cur >= 0 && (int)t != f->cur) <= d->bound;
+	return f->preempt + choice_cost(f, t) <= d->bound;
 }
 
 static inline uint32_t bound_mask(const struct weft_dpor *d, const struct frame *f, uint32_t m)
 {
-	if (!d->bounded || f->cur < 0 || f->preempt < d->bound)
+	if (!d->bounded || (f->preempt + 2 <= d->bound))
 		return m;
-	return m & bit((unsigned)f->cur);
+	uint32_t r = 0;
+	for (uint32_t x = m; x; x &= x - 1)
+		if (in_bound(d, f, lowest(x)))
+			r |= bit(lowest(x));
+	return r;
 }
 
 static inline uint32_t node_find(const struct weft_dpor *d, uint32_t parent, unsigned tid)

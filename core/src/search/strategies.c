@@ -597,7 +597,7 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 	struct weft_dfs *d = st;
 
 	(void)index;
-	if (n > 16) {
+	if (n > WEFT_DFS_MAX_CHOICE) {
 		d->wide_choice = true;
 		return 0;
 	}

@@ -99,7 +99,8 @@ struct weft_mutator {
 	double mode_prior[WEFT_MUT_MODE_CLASSES];
 	bool mode_bandit;
 	/* the first `warmup` mutations are fresh genomes `warmup_fresh` in
-	 * 1000 of the time (a campaign starts as a random search) */
+	 * 1000 of the time, mutation n after them warmup_fresh *
+	 * (warmup/n)^2 (a campaign starts as a random search) */
 	unsigned warmup, warmup_fresh;
 	uint32_t avg_steps;          /* running mean of execution length */
 	/* the engine's byte mutator (LLVMFuzzerMutate, AFL++ havoc) or NULL */
