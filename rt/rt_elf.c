@@ -52,6 +52,10 @@ static int first_module(struct dl_phdr_info *info, size_t size, void *data)
 			rt_img.relro_hi = hi;
 		} else if (p->p_type == PT_TLS && p->p_memsz) {
 			rt_img.has_tls = true;
+			rt_img.tls_data = info->dlpi_tls_data;
+			rt_img.tls_init = (const void *)(info->dlpi_addr + p->p_vaddr);
+			rt_img.tls_filesz = p->p_filesz;
+			rt_img.tls_memsz = p->p_memsz;
 		}
 	}
 	return 1;

@@ -64,6 +64,12 @@ struct rt_image {
 	uintptr_t rw_lo, rw_hi;    /* the writable PT_LOAD segment */
 	uintptr_t relro_hi;        /* end of PT_GNU_RELRO inside it (or rw_lo) */
 	bool has_tls;              /* PT_TLS: __thread variables (shared by fibers) */
+	/* the OS thread's block of them and its initial image (PT_TLS:
+	 * tls_filesz bytes of tls_init, then zeros to tls_memsz), put back at
+	 * every execution's start (rt_world.c world_reset) */
+	void *tls_data;
+	const void *tls_init;
+	size_t tls_filesz, tls_memsz;
 	bool cyg_hooks;            /* built with -finstrument-functions */
 	uint8_t build_id[WEFT_BUILD_ID_MAX];
 	unsigned build_id_len;

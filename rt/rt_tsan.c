@@ -152,6 +152,11 @@ void rt_flush_slow(void)
 	weft_plain_done(addr, size, v, v, s);
 }
 
+/* The program's lowest frame at an access, for await's local state
+ * (machine/await.c): above this function's frame (frame pointers, which
+ * weft-cc keeps) and the __tsan_* entry's. */
+#define USER_SP() ((const char *)__builtin_frame_address(0) + 16)
+
 static inline void open_access(void *addr, unsigned size, const struct weft_site *s)
 {
 	rt_x.pend_addr = addr;
@@ -162,6 +167,7 @@ static inline void open_access(void *addr, unsigned size, const struct weft_site
 static __attribute__((noinline)) void read_slow(const void *addr, unsigned size, unsigned cls,
 						uintptr_t pc)
 {
+	weft_user_sp = USER_SP();
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
 	if (in_section()) {
@@ -186,6 +192,7 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsigned cls,
 						 uintptr_t pc)
 {
+	weft_user_sp = USER_SP();
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_WRITE, NULL);
 	if (in_section())
@@ -302,6 +309,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 						      unsigned aop, uint64_t x, uint64_t y,
 						      int mo, uintptr_t pc)
 {
+	weft_user_sp = USER_SP();
 	rt_flush();
 	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
 									       : WEFT_EV_RMW;

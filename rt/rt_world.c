@@ -181,6 +181,15 @@ static void world_reset(uint8_t *world, size_t size)
 	(void)world;
 	(void)size;
 	memcpy(rt_w.snap_lo, rt_w.snapshot, (size_t)(rt_w.snap_hi - rt_w.snap_lo));
+	/* __thread variables start from their initial values too (one copy
+	 * for all threads, docs/testing-c-programs.md "Limits"): else an
+	 * execution saw what the last one left there (SV-COMP's
+	 * pthread-ext/46_monabsex2_vs came out a false alarm) */
+	if (rt_img.tls_data) {
+		memcpy(rt_img.tls_data, rt_img.tls_init, rt_img.tls_filesz);
+		memset((uint8_t *)rt_img.tls_data + rt_img.tls_filesz, 0,
+		       rt_img.tls_memsz - rt_img.tls_filesz);
+	}
 	rt_heap_reset();
 	rt_threads_reset();
 	memset(&rt_x, 0, sizeof(rt_x));

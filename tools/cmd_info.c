@@ -231,6 +231,9 @@ int cmd_info(int argc, char **argv)
 							   : "no fair scheduling (recorded before it)");
 		if (!(rf.checks & WEFT_CHECK_SPAWN_CPU))
 			printf(", spawned threads on the CPU after their creator's");
+		if (rf.checks & WEFT_CHECK_FAIR_STATE)
+			printf(", a program's spin loop waits for another thread's write (stores "
+			       "that put a value back are no progress)");
 		if (rf.nr_lockdep)
 			printf(" (%zu lockdep fact%s from earlier executions of the run seed the "
 			       "replay)", rf.nr_lockdep, rf.nr_lockdep == 1 ? "" : "s");

@@ -744,7 +744,11 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * that puts back the value its thread replaced earlier cancels that one
  * (a flag set and cleared in each iteration of a retry loop is no
  * progress, so the loop is seen spinning); before this bit every change
- * of a value was progress, and files recorded so replay so. */
+ * of a value was progress, and files recorded so replay so. Under
+ * sequential consistency a thread seen spinning also blocks until another
+ * thread changes what it read (machine/await.c). Programs only (no replay
+ * in corpus/ has it): a program's file recorded with this bit before
+ * spins blocked (Weft of 2026-12-04 and earlier) replays differently. */
 #define WEFT_CHECK_FAIR_STATE 128u
 /* The scheduling rules `weft run` adds for an instrumented program (rt/):
  * models keep WEFT_CHECKS_SCHED, whose traces their corpora pin. */

@@ -66,6 +66,7 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		t->progress ^= (l ^ 0x10c4) * k;   /* a pair cancels */
 		return;
 	case WEFT_EV_RMW: case WEFT_EV_WRITE:
+		t->nr_stores++;
 		if (old == val)
 			break;
 		if (M.fair_state)   /* the change of (loc, value): undone, it cancels */
@@ -81,6 +82,8 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	}
 	if (loc == WEFT_NO_LOC)
 		return;
+	bool may_await = M.await_spins && weft_await_note_read(loc);
+	uint64_t frames = may_await ? weft_await_frames() : 0;
 	const struct shadow *sh = &M.shadow[loc];
 	/* the last write by another thread (a write of its own that left
 	 * the value, a failed TAS, is no progress) */
@@ -97,8 +100,20 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		 * once; a plain read only when polled a fourth time, so that a
 		 * reader repeating a read-only operation is not taken for a
 		 * poll loop before it has repeated it more than workloads do */
-		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u))
-			weft_fair_spun((unsigned)M.cur, s, loc);
+		if (++o->repeats >= (ev == WEFT_EV_READ ? 3u : 1u)) {
+			/* await only an iteration that stored nothing (not even a
+			 * value put back: a loop over CPUs clearing one bit word)
+			 * and left its local state (its frames) as it was */
+			if (may_await && o->stores == t->nr_stores && o->frames == frames && frames) {
+				/* it blocks at its next point (await.c) */
+				t->await_pending = true;
+				t->spin_site = s;
+				t->spin_loc = loc;
+				t->nr_spins++;
+			} else {
+				weft_fair_spun((unsigned)M.cur, s, loc);
+			}
+		}
 		return;
 	} else {
 		t->nr_spins = 0;   /* what it looks at changed */
@@ -109,6 +124,8 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 	o->repeats = 0;
 	o->run = M.run_id;
 	o->progress = t->progress;
+	o->stores = t->nr_stores;
+	o->frames = frames;
 }
 
 /* Thread tid just spun at s on loc (WEFT_NO_LOC for a yield). */
@@ -174,6 +191,10 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->obs_next = 0;
 	t->spin_site = NULL;
 	t->nr_spins = 0;
+	t->reads_run = 0;
+	t->nr_reads = 0;
+	t->nr_stores = 0;
+	t->await_pending = false;
 	t->spun_step = 0;
 }
 
@@ -182,6 +203,9 @@ void weft_fair_reset(void)
 {
 	M.fair = (M.o->checks & WEFT_CHECK_FAIR) != 0;
 	M.fair_state = (M.o->checks & WEFT_CHECK_FAIR_STATE) != 0;
+	M.await_spins = M.fair && M.fair_state && M.o->memory == WEFT_MEM_SC;
+	M.nr_await = 0;
+	M.await_hang = false;
 	M.fair_restricted = false;
 	M.spinners = 0;
 	M.run_len = 0;

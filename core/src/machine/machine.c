@@ -1109,6 +1109,18 @@ static void stuck_report(void)
 			  obj, t->wait_class->name);
 		__builtin_trap();   /* reports from a thread never return */
 	}
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		if (!weft_await_is(&M.th[i]))
+			continue;
+		/* a thread spins on values nobody is left to change (await.c):
+		 * a hang of the program, which CHESS calls a livelock */
+		weft_await_describe(buf, sizeof(buf));
+		M.await_hang = true;   /* no thread could run on: not cut short */
+		weft_report(WEFT_KIND_LIVELOCK, NULL, M.th[i].spin_site,
+			    "every thread left waits, and a spin loop waits for values that no "
+			    "thread can change: %s", buf);
+		__builtin_trap();   /* reports from a thread never return */
+	}
 	buf[0] = 0;
 	for (unsigned i = 0; i < M.nr_threads && n < sizeof(buf) - 40; i++) {
 		struct wthread *t = &M.th[i];
@@ -1404,7 +1416,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	r->trace_hash = M.hashing ? M.hash ^ (uint64_t)r->kind << 56 : 0;
 	r->infeasible = M.infeasible && r->kind == WEFT_KIND_NONE;
 	r->cut_short = M.aborted && r->kind != WEFT_KIND_DEADLOCK &&
-		       r->kind != WEFT_KIND_LOST_WAKEUP;
+		       r->kind != WEFT_KIND_LOST_WAKEUP && !M.await_hang;
 	r->nr_wl_bytes = (uint32_t)M.wl_len;
 	r->nr_choices = M.choices;
 	if (ops->end)

@@ -79,6 +79,8 @@ struct weft_wait_class {
 	bool (*busy)(const void *chan, unsigned tid);   /* optional */
 };
 
+#define WEFT_AWAIT_LOCS 16
+
 struct wthread {
 	struct weft_fiber fib;
 	uint8_t state;
@@ -128,11 +130,21 @@ struct wthread {
 		uint64_t run;                /* M.run_id when stored: valid in
 						that run only */
 		uint64_t progress;
+		uint32_t stores;             /* nr_stores then (await) */
+		uint64_t frames;             /* weft_await_frames() then (await) */
 	} obs[4];
 	uint8_t obs_next;                    /* the slot to reuse next */
 	const struct weft_site *spin_site;   /* its last spin (reports) */
 	uint32_t spin_loc;
 	uint32_t nr_spins;                   /* spins since an observation changed */
+	/* await (M.await_spins, await.c): the locations it read or failed to
+	 * change in run reads_run (nr_reads > WEFT_AWAIT_LOCS: too many to
+	 * await); await_pending: it spun, and blocks at its next point */
+	uint64_t reads_run;
+	uint32_t reads[WEFT_AWAIT_LOCS];
+	uint8_t nr_reads;
+	bool await_pending;
+	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
@@ -213,6 +225,9 @@ struct weft_machine {
 	 * and has not run since. */
 	bool fair;               /* o->checks & WEFT_CHECK_FAIR */
 	bool fair_state;         /* o->checks & WEFT_CHECK_FAIR_STATE */
+	bool await_spins;        /* fair && fair_state: a spin blocks (await.c) */
+	unsigned nr_await;       /* threads blocked in await */
+	bool await_hang;         /* the execution ended as every thread awaited */
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
@@ -389,11 +404,27 @@ static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t 
 {
 	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	if (M.runnable & ~M.excluded & ~tbit((unsigned)M.cur))
+	/* under await a thread alone is looked at too: its spin blocks it,
+	 * and the hang is reported at once rather than at the step budget */
+	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
 		weft_fair_event(ev, loc, old, val, s);
 	else
 		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
+
+/* await (await.c): block the current thread, which spun (sched_point_at);
+ * wake the waiters on loc after another thread's event ev there (weft_trace) */
+void weft_await_block(const struct weft_site *s);
+void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val);
+bool weft_await_note_read(uint32_t loc);
+uint64_t weft_await_frames(void);
+/* A program's runtime (rt/) sets this at each access to the lowest address
+ * of the program's own frames: what is above it, to the stack's top, is
+ * the thread's local state, compared across spin iterations (await.c).
+ * NULL: not known (models): no await. */
+extern const void *weft_user_sp;
+bool weft_await_is(const struct wthread *t);
+size_t weft_await_describe(char *buf, size_t n);
 
 /* Values that are pointers into the world are traced as offsets. */
 static inline uint64_t trace_val(uint64_t v)
@@ -502,6 +533,8 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 	}
 	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
+	if (__builtin_expect(M.nr_await != 0, 0) && loc != WEFT_NO_LOC && ev != WEFT_EV_READ)
+		weft_await_event(ev, loc, old, val);
 #undef TRACE_CUR
 #undef TRACE_HOST
 	M.next_flags = 0;
@@ -565,6 +598,8 @@ sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
 {
 	struct wthread *t = &M.th[M.cur];
 
+	if (__builtin_expect(t->await_pending, 0))
+		weft_await_block(s);
 	t->last_site = s;
 	t->pend_addr = addr;
 	t->pend_size = size;

@@ -2,13 +2,12 @@
  * A consumer busy-waits for a producer's flag, then reads what the flag
  * publishes. The bug sets the flag before the data, so the consumer can
  * read the data unwritten; -DFIXED writes the data first. The wait is an
- * unbounded spin: dfs --bound none ends only because the fairness bound
- * (--fair-bound, 0 by default there) prunes the schedules that run the
- * spinning consumer again before the producer, so the fix comes out
- * "limit reached: fairness bound 0", never verified.
+ * unbounded spin that re-reads a flag only the producer changes: Weft
+ * blocks the consumer until the producer writes it (docs/testing-c-
+ * programs.md, "Spin loops"), so dfs --bound none ends and proves the fix.
  *
  * weft-expect: bug assertion
- * weft-expect-fixed: fair-bounded
+ * weft-expect-fixed: verified
  */
 #include <assert.h>
 #include <pthread.h>
