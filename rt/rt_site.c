@@ -65,6 +65,32 @@ static const char *const aop_name[] = { "load", "store", "fetch_add", "exchange"
 					"compare_exchange", "fetch_or", "fetch_and",
 					"add_unless", "fetch_xor", "fetch_nand" };
 
+/* The memory subsystem's ordering class of a C11 atomic (core/src/memory):
+ * what --memory tso|lkmm do with it. seq_cst is WEFT_SITE_SC: a full
+ * barrier, then the access goes to memory at once (the fences-around
+ * mapping, at least as strong as C11's SC order, so a seq_cst program's
+ * store-buffering outcome never shows); consume is taken as acquire;
+ * acq_rel is an acquire load, a release store, a fully ordered RMW;
+ * relaxed RMWs order nothing under lkmm (under tso every RMW is a locked
+ * instruction). Under --memory sc none of this changes a trace. */
+static unsigned atomic_order_flags(unsigned aop, unsigned mo)
+{
+	switch (mo) {
+	case 0:
+		return WEFT_SITE_RELAXED;
+	case 1:
+	case 2:
+		return WEFT_SITE_ACQUIRE;
+	case 3:
+		return WEFT_SITE_RELEASE;
+	case 4:
+		return aop == WEFT_A_LOAD ? WEFT_SITE_ACQUIRE
+		     : aop == WEFT_A_STORE ? WEFT_SITE_RELEASE : 0;
+	default:
+		return WEFT_SITE_SC;
+	}
+}
+
 static struct rt_site *make(uintptr_t pc, unsigned cls, unsigned ev, const char *what)
 {
 	struct rt_site *r = calloc(1, sizeof(*r));
@@ -95,6 +121,7 @@ static struct rt_site *make(uintptr_t pc, unsigned cls, unsigned ev, const char 
 			 aop < sizeof(aop_name) / sizeof(*aop_name) ? aop_name[aop] : "?",
 			 mo < 6 ? order_name[mo] : "seq_cst");
 		kind = kb;
+		r->s.flags = atomic_order_flags(aop, mo);
 	} else if (base == RT_FENCE) {
 		unsigned mo = (cls >> 8) & 7;
 		snprintf(kb, sizeof(kb), "fence %s", mo < 6 ? order_name[mo] : "seq_cst");
