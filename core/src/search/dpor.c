@@ -188,7 +188,6 @@ static void exec_reset(struct weft_dpor *d)
 	d->yield_open = 0;
 	d->after_yield = false;
 	d->await_tid = -1;
-	d->fresh_tid = -1;
 	d->await_frame = NIL;
 	d->last_frame = NIL;
 	d->k = 0;
@@ -485,8 +484,6 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	struct weft_dpor *d = st;
 	int cur = dec->cur;
 	uint64_t run = dec->runnable;
-
-	d->fresh_tid = -1;   /* a decision: the next record starts a transition */
 	/* the current thread may have run ops that leave no dependence record
 	 * (a choice, a note) since its next op was cached, for instance after
 	 * a switch the machine made without a decision: ask again */

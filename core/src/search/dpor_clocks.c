@@ -443,10 +443,11 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	if (si->tid >= NT || !d->logging)
 		return;
 	if (d->nev > 0) {
-		/* another record of the last event's step, or of a new
-		 * thread's first transition (fresh_tid): one transition */
+		/* another record of the last event's step, or the first
+		 * operation of a new thread after records it made before its
+		 * first point (passed without a decision): one transition */
 		const struct ev *p = &d->ev[d->nev - 1];
-		if (p->tid == si->tid && (p->step == si->step || d->fresh_tid == (int)si->tid) &&
+		if (p->tid == si->tid && (p->step == si->step || (si->flags & WEFT_STEP_PASSED)) &&
 		    !(p->flags & EV_PHANTOM) &&
 		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
 		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
@@ -485,9 +486,6 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	struct ev *e = &d->ev[n];
 	unsigned t = si->tid;
 	classify(d, si, &e->d, &phantom);
-	/* the first event of a thread a decision started (await_tid) opens
-	 * its first transition; any other event closes the last one */
-	d->fresh_tid = !phantom && !(d->seen & bit(t)) && (int)t == d->await_tid ? (int)t : -1;
 	/* a spin (fair scheduling's judgement, made before this record)
 	 * conflicts with every other thread's events: its place among them
 	 * decides which later choices are unfair, which the bounded search

@@ -310,14 +310,6 @@ struct weft_dpor {
 	uint8_t fop_arg[NT];
 	uint32_t fop_loc[NT];
 	int await_tid;
-	/* A thread a decision started whose first transition is still being
-	 * logged (-1: none). The machine takes no decision at a new thread's
-	 * first point (the decision that chose it stands for it), so the
-	 * records it makes before that point (an allocation's, which has no
-	 * point of its own) and the operation after it are one transition,
-	 * logged as one event although their steps differ. Any decision
-	 * closes it. */
-	int fresh_tid;
 	uint32_t await_frame;
 	uint32_t last_frame;
 	uint32_t k;                /* next frame index */
