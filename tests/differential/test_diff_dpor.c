@@ -13,7 +13,13 @@
  * (wake_up() after a flag, prepare_to_wait()/schedule()/finish_wait() on
  * the other side), and an RCU callback (call_rcu(): the callback kthread's
  * queue write and grace-period acquire, then the callback's store), next to
- * plain reads, writes, atomics and critical sections.
+ * plain reads, writes, atomics and critical sections. And transitions
+ * whose records have different steps: an allocation (the body's unpoison,
+ * which has no scheduling point of its own) before a publishing store,
+ * which as a thread's first op is one transition with the store (the
+ * machine takes no decision at a new thread's first point); and a thread
+ * spawned to run one such publication, joined when its parent's ops are
+ * done (a join that finds it running blocks: a blocked attempt).
  *
  * For each program, plain dfs (every interleaving) gives the set of final
  * states (the world's bytes and the verdict). Source-DPOR and optimal DPOR
@@ -45,10 +51,11 @@
 #define CAP 15000
 
 enum opk { O_R, O_W, O_A, O_CS, O_FREE, O_ALLOC, O_USE, O_CWAIT, O_CSIGNAL, O_QWAIT, O_QWAKE,
-	   O_CALLRCU, O_RCUREAD, OP__N };
+	   O_CALLRCU, O_RCUREAD, O_PUBLISH, O_SPAWN, OP__N };
 static const char *const opname[OP__N] = { "read", "write", "atomic_inc", "spin_cs", "free",
 					   "alloc", "use", "cond_wait", "cond_signal",
-					   "wait_queue_wait", "wake_up", "call_rcu", "rcu_read" };
+					   "wait_queue_wait", "wake_up", "call_rcu", "rcu_read",
+					   "alloc_publish", "spawn_publish" };
 
 struct op {
 	uint8_t k, x, y;
@@ -100,10 +107,27 @@ static void dp_setup(void *w, unsigned v, const struct weft_workload *wl)
 	init_waitqueue_head(&W->wq);
 }
 
+/* An allocation, then its publication: the body's unpoison (a record
+ * with no scheduling point of its own) and the store after it. */
+static void alloc_publish(struct world *W, unsigned x, unsigned y, int v)
+{
+	weft_unpoison(W->obj[x].body, sizeof(W->obj[x].body),
+		      WEFT_SITE(WEFT_EV_ALLOC, "alloc(body)"));
+	WRITE_ONCE(W->x[y], v);
+}
+
+/* A spawned thread: one publication, its first (and only) transition. */
+static void dp_child(void *w, void *arg)
+{
+	unsigned xy = (unsigned)(uintptr_t)arg;
+
+	alloc_publish(w, xy >> 4, xy & 15, 3);
+}
+
 static void dp_thread(void *w, unsigned t)
 {
 	struct world *W = w;
-	int last = 0;
+	int last = 0, child = -1;
 
 	Wp = W;
 	for (unsigned i = 0; i < P.n[t]; i++) {
@@ -175,8 +199,17 @@ static void dp_thread(void *w, unsigned t)
 			last = READ_ONCE(W->z);
 			rcu_read_unlock();
 			break;
+		case O_PUBLISH:
+			alloc_publish(W, o->x, o->y, (last + (int)t + 1) & 3);
+			break;
+		case O_SPAWN:
+			weft_pthread_create(&child, NULL, dp_child,
+					    (void *)(uintptr_t)((unsigned)o->x << 4 | o->y));
+			break;
 		}
 	}
+	if (child >= 0)
+		weft_pthread_join(child, NULL);
 }
 
 static struct weft_scenario dpsc = {
@@ -201,13 +234,18 @@ static uint64_t final_state(const struct weft_exec_result *r)
 	return h;
 }
 
+/* A spawned thread on a CPU of its own (a CPU shared with its creator
+ * is a context the reductions cannot certify). */
+#define RUN_CHECKS WEFT_CHECK_SPAWN_CPU
+
 /* Plain dfs, every interleaving: false if too big. */
 static bool plain_reported;
 
 static bool plain(enum weft_lock_model lock, unsigned bound, struct hash_set *out, uint64_t *execs)
 {
 	static struct weft_dfs d;
-	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true };
+	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true,
+				   .checks = RUN_CHECKS };
 	struct weft_exec_result r;
 
 	out->n = 0;
@@ -233,7 +271,8 @@ static struct dres reduced(enum weft_por m, enum weft_lock_model lock, unsigned 
 			   struct hash_set *out)
 {
 	struct weft_dpor *d = weft_dpor_new();
-	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true };
+	struct weft_run_opts o = { .sc = &dpsc, .lock = lock, .no_trace_hash = true,
+				   .checks = RUN_CHECKS };
 	struct weft_exec_result r;
 	struct dres res = { 0 };
 
@@ -263,18 +302,23 @@ static void gen(void)
 			struct op *o = &P.ops[t][i];
 			unsigned r = ls_rnd(100);
 			/* half the ops take several records at once */
-			o->k = (uint8_t)(r < 10 ? O_R : r < 20 ? O_W : r < 24 ? O_A : r < 31 ? O_CS
-					 : r < 40 ? O_FREE : r < 49 ? O_ALLOC : r < 53 ? O_USE
-					 : r < 61 ? O_CWAIT : r < 71 ? O_CSIGNAL : r < 78 ? O_QWAIT
-					 : r < 88 ? O_QWAKE : r < 95 ? O_CALLRCU : O_RCUREAD);
-			o->x = (uint8_t)(o->k == O_FREE || o->k == O_ALLOC || o->k == O_USE ? ls_rnd(2)
-											      : ls_rnd(3));
+			o->k = (uint8_t)(r < 9 ? O_R : r < 18 ? O_W : r < 21 ? O_A : r < 27 ? O_CS
+					 : r < 34 ? O_FREE : r < 41 ? O_ALLOC : r < 45 ? O_USE
+					 : r < 52 ? O_CWAIT : r < 60 ? O_CSIGNAL : r < 66 ? O_QWAIT
+					 : r < 74 ? O_QWAKE : r < 80 ? O_CALLRCU : r < 84 ? O_RCUREAD
+					 : r < 93 ? O_PUBLISH : O_SPAWN);
+			o->x = (uint8_t)(o->k == O_FREE || o->k == O_ALLOC || o->k == O_USE ||
+							 o->k == O_PUBLISH || o->k == O_SPAWN
+						 ? ls_rnd(2)
+						 : ls_rnd(3));
 			o->y = (uint8_t)ls_rnd(3);
-			if (o->k == O_CALLRCU) {
-				/* one call_rcu() per thread: its rcu_head is its own */
-				for (unsigned j = 0; j < i; j++)
-					if (P.ops[t][j].k == O_CALLRCU)
-						o->k = O_RCUREAD;
+			/* one call_rcu() per thread (its rcu_head is its own),
+			 * one child per thread */
+			for (unsigned j = 0; j < i; j++) {
+				if (o->k == O_CALLRCU && P.ops[t][j].k == O_CALLRCU)
+					o->k = O_RCUREAD;
+				if (o->k == O_SPAWN && P.ops[t][j].k == O_SPAWN)
+					o->k = O_PUBLISH;
 			}
 		}
 	}
@@ -361,12 +405,15 @@ static void check_prog(long p)
 			} else {
 				uncertified[m]++;
 				/* the one reason these programs have: the RCU callback
-				 * kthread starts on its caller's CPU (contexts) */
+				 * kthread starts on its caller's CPU, and a spawned
+				 * thread on a CPU whose thread has ended (contexts) */
 				bool shares = false;
 				for (unsigned t = 0; t < P.nt; t++)
 					for (unsigned i = 0; i < P.n[t]; i++)
-						shares |= P.ops[t][i].k == O_CALLRCU;
-				if (!d.why[0] || !shares) {
+						shares |= P.ops[t][i].k == O_CALLRCU ||
+							  P.ops[t][i].k == O_SPAWN;
+				if (!d.why[0] || !shares ||
+			    strncmp(d.why, "interrupts or threads sharing a CPU", 35)) {
 					snprintf(what, sizeof(what), "not certified: %s",
 						 d.why[0] ? d.why : "(no reason given)");
 					fail_prog(p, m, lock, what);
@@ -451,6 +498,21 @@ static void pinned(void)
 	P.ops[1][0] = (struct op){ O_FREE, 1, 0 };
 	P.ops[1][1] = (struct op){ O_QWAKE, 0, 0 };
 	check_prog(-3);
+	/* a new thread's allocation and publishing store are one transition
+	 * (no decision at its first point): the store's race with the other
+	 * thread's load must be reversed at the decision that started it */
+	memset(&P, 0, sizeof(P));
+	P.nt = 2;
+	P.n[0] = 1;
+	P.ops[0][0] = (struct op){ O_PUBLISH, 0, 0 };
+	P.n[1] = 2;
+	P.ops[1][0] = (struct op){ O_R, 0, 0 };
+	P.ops[1][1] = (struct op){ O_W, 1, 0 };
+	check_prog(-8);
+	/* the same published by a spawned thread, its parent's join of it
+	 * blocked (a pthread program's main creating two threads) */
+	P.ops[0][0] = (struct op){ O_SPAWN, 0, 0 };
+	check_prog(-9);
 }
 
 int main(void)

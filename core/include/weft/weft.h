@@ -916,6 +916,12 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
  * lock's blocked attempt, which queues its waiter. weft_thread_pending()
  * sets it for a thread paused before a spin wait. */
 #define WEFT_STEP_SPIN 1u
+/* weft_step_info.flags: the record's step follows the first point of a
+ * new thread, which the machine passes without a decision (the decision
+ * that switched the thread in stands for it): with the thread's records
+ * before that point (an allocation's, which has no point of its own) it
+ * is one transition. */
+#define WEFT_STEP_PASSED 2u
 /*
  * For strategies, during an execution: the last time thread tid was made
  * runnable after blocking (a wake-up), by which thread (0xff: the host) at

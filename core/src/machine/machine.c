@@ -470,6 +470,7 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	if (!n->started) {
 		n->started = true;
 		n->pass = true;
+		n->pass_step = UINT32_MAX;
 		n->last_site = NULL;
 		weft_fiber_reset(&n->fib, thread_main, (void *)(uintptr_t)next);
 	}
@@ -635,6 +636,7 @@ static void thread_main(void *arg)
 				__builtin_trap();
 			t->started = true;
 			t->pass = true;
+			t->pass_step = UINT32_MAX;
 			t->last_site = NULL;
 			weft_tsan_acquire(&tsan_start_sync);
 		}

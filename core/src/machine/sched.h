@@ -86,6 +86,8 @@ struct wthread {
 	uint8_t state;
 	bool started;
 	bool pass;          /* first point after its first switch-in: no decision */
+	uint32_t pass_step; /* the step that follows the passed point (records
+			       flagged WEFT_STEP_PASSED); UINT32_MAX: none */
 	bool has_ticket;
 	uint32_t ticket;
 	const void *wait_chan;                   /* T_BLOCKED: what it waits on */
@@ -607,6 +609,7 @@ sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
 	uint64_t e = eligible();
 	if (__builtin_expect(t->pass, 0)) {
 		t->pass = false;
+		t->pass_step = M.step + 1;
 	} else if (e & (e - 1)) {
 		unsigned next = weft_sched_decide(e, 1, s);
 		if ((int)next != M.cur)
@@ -791,6 +794,8 @@ static inline void weft_sched_step_f(unsigned kind, uint32_t loc, uint32_t size,
 				     unsigned flags, const struct weft_site *s)
 {
 	if (__builtin_expect(M.on_step != NULL, 0)) {
+		if (M.cur >= 0 && M.th[M.cur].pass_step == M.step)
+			flags |= WEFT_STEP_PASSED;
 		struct weft_step_info si = {
 			.step = M.step, .tid = (uint8_t)(M.cur < 0 ? 0xff : M.cur),
 			.kind = (uint8_t)kind, .flags = (uint8_t)flags, .size = size, .loc = loc,

@@ -484,7 +484,6 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	struct weft_dpor *d = st;
 	int cur = dec->cur;
 	uint64_t run = dec->runnable;
-
 	/* the current thread may have run ops that leave no dependence record
 	 * (a choice, a note) since its next op was cached, for instance after
 	 * a switch the machine made without a decision: ask again */

@@ -443,9 +443,12 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	if (si->tid >= NT || !d->logging)
 		return;
 	if (d->nev > 0) {
-		/* another record of the last event's step: one transition */
+		/* another record of the last event's step, or the first
+		 * operation of a new thread after records it made before its
+		 * first point (passed without a decision): one transition */
 		const struct ev *p = &d->ev[d->nev - 1];
-		if (p->tid == si->tid && p->step == si->step && !(p->flags & EV_PHANTOM) &&
+		if (p->tid == si->tid && (p->step == si->step || (si->flags & WEFT_STEP_PASSED)) &&
+		    !(p->flags & EV_PHANTOM) &&
 		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
 		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
 		    si->kind != WEFT_DEP_JOIN) {
@@ -453,6 +456,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 			classify(d, si, &r, &phantom);
 			if (!phantom) {
 				merge_record(d, d->nev - 1, si, &r);
+				d->last_step[si->tid] = si->step;
 				return;
 			}
 		}
