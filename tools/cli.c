@@ -98,8 +98,22 @@ int cmd_list(int argc, char **argv)
 
 /* ------------------------------------------------------------- dispatch */
 
+/* `weft COMMAND ... --help` (or -h) anywhere before a `--`: COMMAND's help,
+ * exit 0, as `weft help COMMAND` (what a user types first). */
+static bool asks_for_help(int argc, char **argv)
+{
+	if (argc < 3 || !weft_help_text(argv[1]))
+		return false;
+	for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 int weft_cli_main(int argc, char **argv)
 {
+	if (asks_for_help(argc, argv))
+		return cmd_help(2, argv);
 	int handed = cli_program_handoff(argc, argv);
 	if (handed >= 0)
 		return handed;
@@ -124,7 +138,7 @@ int cmd_help(int argc, char **argv)
 #define X(name, fn, summary) printf("  %-9s %s\n", #name, summary);
 #include "commands.def"
 #undef X
-		printf("\n%s help COMMAND shows every flag of COMMAND.\n"
+		printf("\n%s help COMMAND (or COMMAND --help) shows every flag of COMMAND.\n"
 		       "exit codes: 0 clean, 1 bug found, 2 usage error, 3 I/O or format error,\n"
 		       "            4 replay diverged (DESYNC), 5 replay file made by another model\n",
 		       cli_prog);

@@ -28,7 +28,7 @@ print("""# weft command line
 
 Generated from `weft help` by `tests/docs/gen_cli_md.py build/bin/weft >
 docs/cli.md`; the `docs_commands` test fails when this page and the binary
-disagree. `weft help COMMAND` prints the same text.
+disagree. `weft help COMMAND` (or `weft COMMAND --help`) prints the same text.
 
 Exit codes, shared by every subcommand:
 

@@ -51,6 +51,12 @@ check 0 "--variant fixed" "$weft" replay --variant ordered "$f"
 check 2 "--variant unknown" "$weft" replay --variant nope "$f"
 check 2 "replay without file" "$weft" replay
 check 2 "unknown flag" "$weft" replay --bogus "$f"
+for c in run fuzz replay min import litmus bench; do   # COMMAND --help is `help COMMAND`
+	check 0 "$c --help" "$weft" "$c" --help
+	grep_out "usage: weft $c" "$dir/out" "$c --help"
+done
+check 0 "run -h after a scenario" "$weft" run demo-abba:abba -h
+grep_out "usage: weft run" "$dir/out" "run SCENARIO -h"
 check 3 "missing file" "$weft" replay "$dir/does-not-exist.weft"
 check 2 "import without target" "$weft" import "$dir/crash"
 check 2 "import of a .weft" "$weft" import "$f" --target demo-abba:abba
