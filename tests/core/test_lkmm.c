@@ -17,6 +17,11 @@
  *    mutex_trylock() fails, the lock held by a writer that stored x before
  *    smp_mb() and mutex_lock(), may still read x = 0 under lkmm (never
  *    under tso, where the trylock is a locked instruction, nor sc);
+ *  - MP+wmb+rmb whose flag shares its 8-byte word with another location
+ *    the writer stores after it (int fields side by side, as in any
+ *    struct): forbidden all the same (a load of the flag once its
+ *    word-mate was written later lost the flag's write time, so smp_rmb()
+ *    did not order the data load after it: a false report);
  *  - coherence: CoRR (two loads of one location never see it go back) and
  *    CoWR (a CPU reads its own store or a newer one);
  *  - every execution replays to the same trace (weft_check_determinism),
@@ -34,7 +39,7 @@ enum {
 	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP, V_MP_BIT,
 	V_MP_BIT_WMB_RMB,
 	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
-	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS,
+	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS, V_MP_WMB_RMB_WORDMATE,
 	V__COUNT
 };
 
@@ -42,7 +47,7 @@ static const char *const names[V__COUNT] = {
 	"MP", "MP+wmb", "MP+rmb", "MP+wmb+rmb", "MP+release+acquire", "MP+addr-dep",
 	"MP(set_bit)", "MP(set_bit)+wmb+rmb",
 	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
-	"CoRR", "CoWR", "MP+mutex_trylock-fails",
+	"CoRR", "CoWR", "MP+mutex_trylock-fails", "MP+wmb+rmb(word-mate)",
 };
 
 static unsigned variant;
@@ -54,6 +59,7 @@ struct lk_world {
 	atomic_t a;
 	struct weft_mutex m;
 	long r[4];
+	int flag, mate;   /* one 8-byte word */
 };
 
 static void lk_setup(void *w, unsigned v, const struct weft_workload *wl)
@@ -92,6 +98,13 @@ static void writer(struct lk_world *W)
 		smp_wmb();
 		set_bit(0, &W->flags);
 		break;
+	case V_MP_WMB_RMB_WORDMATE:   /* the stores after the wmb may
+					 become visible in either order */
+		WRITE_ONCE(W->x, 1);
+		smp_wmb();
+		WRITE_ONCE(W->mate, 1);
+		WRITE_ONCE(W->flag, 1);
+		break;
 	case V_MP_TRYLOCK_FAILS:
 		WRITE_ONCE(W->x, 1);
 		smp_mb();
@@ -121,6 +134,11 @@ static void reader(struct lk_world *W)
 		break;
 	case V_MP_BIT:
 		W->r[0] = test_bit(0, &W->flags);
+		W->r[1] = READ_ONCE(W->x);
+		break;
+	case V_MP_WMB_RMB_WORDMATE:
+		W->r[0] = READ_ONCE(W->flag);
+		smp_rmb();
 		W->r[1] = READ_ONCE(W->x);
 		break;
 	case V_MP_BIT_WMB_RMB:

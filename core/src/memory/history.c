@@ -25,6 +25,7 @@ void hist_reset(void)
 	mem.now = 0;
 	mem.nr_hist = 0;
 	memset(mem.newest, 0xff, sizeof(mem.newest));
+	memset(mem.slot_lost, 0, sizeof(mem.slot_lost));
 	memset(mem.view, 0, sizeof(mem.view));
 	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
 		for (unsigned i = 0; i < COH_SLOTS; i++)
@@ -51,8 +52,12 @@ void hist_write(uint32_t loc, unsigned size, uint64_t old)
 		w->prev = mem.newest[s].idx;
 		w->prev_tau = mem.newest[s].tau;
 	} else {
-		w->prev = HIST_NONE;   /* the slot's word changed: its chain is gone */
-		w->prev_tau = 0;
+		/* the slot's word changed: the other word's chain is gone,
+		 * and this word's, if it had one, was forgotten before */
+		if (mem.newest[s].loc != WEFT_NO_LOC && mem.newest[s].tau > mem.slot_lost[s])
+			mem.slot_lost[s] = mem.newest[s].tau;
+		w->prev = HIST_NONE;
+		w->prev_tau = mem.slot_lost[s];
 	}
 	mem.newest[s].loc = loc & ~7u;
 	mem.newest[s].idx = idx;
@@ -68,27 +73,67 @@ static const struct hist_write *logged(uint32_t idx, uint32_t tau)
 	return w->tau == tau ? w : NULL;
 }
 
+/* A word's chain holds the writes of every location in the 8-byte word:
+ * a load walks past the others' (at most this many) to its own. */
+#define MAX_SKIPS 64
+
+static bool overlaps(const struct hist_write *w, uint32_t loc, unsigned size)
+{
+	return w->loc < loc + size && loc < w->loc + w->size;
+}
+
+/* The newest write of [loc, loc+size) at or before the chain entry (idx,
+ * tau) of its word, or NULL and *bound: the latest time that write can
+ * have been made when it is not known (0: there was none, the value is
+ * the initial one). A bound too late only raises the floors of the loads
+ * after this one (stronger, never a behaviour the model forbids); one too
+ * early would let them read versions it forbids. */
+static const struct hist_write *newest_write_of(uint32_t idx, uint32_t tau, uint32_t loc,
+						unsigned size, uint32_t *bound)
+{
+	for (unsigned hops = 0; hops < MAX_SKIPS; hops++) {
+		const struct hist_write *w = idx == HIST_NONE ? NULL : logged(idx, tau);
+		if (!w)
+			break;
+		if (overlaps(w, loc, size))
+			return w;
+		idx = w->prev;
+		tau = w->prev_tau;
+	}
+	*bound = tau;
+	return NULL;
+}
+
 unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned size,
 		       uint32_t floor, struct version *v)
 {
 	unsigned s = word_slot(loc), n = 1;
+	uint32_t bound = 0;
 
 	(void)cpu;
 	v[0].val = mem_read(addr, size);
 	v[0].tau = 0;
-	if (loc == WEFT_NO_LOC || mem.newest[s].loc != (loc & ~7u))
+	if (loc == WEFT_NO_LOC)
 		return 1;
-	const struct hist_write *w = logged(mem.newest[s].idx, mem.newest[s].tau);
-	/* the word's newest write must be this location's: another access
-	 * size or offset in the word ends the chain */
-	if (!w || w->loc != loc || w->size != size)
+	if (mem.newest[s].loc != (loc & ~7u)) {
+		v[0].tau = mem.slot_lost[s];   /* never written, or forgotten */
 		return 1;
+	}
+	const struct hist_write *w =
+		newest_write_of(mem.newest[s].idx, mem.newest[s].tau, loc, size, &bound);
+	if (!w) {
+		v[0].tau = bound;
+		return 1;
+	}
 	v[0].tau = w->tau;
+	/* a write of another offset or size ends the location's versions */
+	if (w->loc != loc || w->size != size)
+		return 1;
 	/* the value w replaced was current until w->tau */
 	while (n < MAX_VERSIONS && w->tau > floor) {
-		const struct hist_write *p = logged(w->prev, w->prev_tau);
+		const struct hist_write *p = newest_write_of(w->prev, w->prev_tau, loc, size, &bound);
 		v[n].val = w->old;
-		v[n].tau = p ? p->tau : 0;
+		v[n].tau = p ? p->tau : bound;
 		n++;
 		if (!p || p->loc != loc || p->size != size)
 			break;

@@ -63,8 +63,11 @@ struct hist_write {
 	uint32_t loc;
 	uint8_t size;
 	uint32_t tau;       /* when it was written */
-	uint32_t prev;      /* index of the previous write to loc, or HIST_NONE */
-	uint32_t prev_tau;  /* its tau (the ring slot may have been reused) */
+	uint32_t prev;      /* index of the previous write to loc's 8-byte word
+			       (any offset or size in it), or HIST_NONE */
+	uint32_t prev_tau;  /* its tau (the ring slot may have been reused);
+			       with HIST_NONE: the latest time a write to the
+			       word can have been forgotten (0: none was) */
 	uint64_t old;       /* the value it replaced */
 };
 #define HIST_NONE 0xffffffffu
@@ -99,6 +102,8 @@ struct mem_state {
 	uint32_t nr_hist;                /* writes logged (ring index: % HIST_CAP) */
 	struct hist_write hist[HIST_CAP];
 	struct { uint32_t loc, idx, tau; } newest[HIST_SLOTS];
+	uint32_t slot_lost[HIST_SLOTS];  /* the newest write a slot's word
+				    change forgot (0: none) */
 	struct cpu_view view[WEFT_EXEC_MAX_CPUS];
 };
 
