@@ -343,6 +343,11 @@ void weft_kit_exit(const struct weft_caller *prev);
 						     WEFT_SITE(WEFT_EV_READ,          \
 							       "READ_ONCE_NOCHECK(" #x ")")))
 
+/* The value of a read-modify-write macro, in a statement expression so that
+ * a caller may drop it as it drops a kernel function's (atomic_inc_return()
+ * for its ordering alone) without -Wunused-value. */
+#define __weft_value(...) (__extension__({ __VA_ARGS__; }))
+
 #define atomic_t struct weft_atomic
 #define ATOMIC_INIT(i) { (i) }
 #define atomic_read(v) ((int)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_read(" #v ")"))
@@ -355,59 +360,78 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define atomic_dec(v) ((void)__weft_atomic_add_ret_f(v, -1, "atomic_dec(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_add(i, v) ((void)__weft_atomic_add_ret_f(v, i, "atomic_add(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_sub(i, v) ((void)__weft_atomic_add_ret_f(v, -(i), "atomic_sub(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_add_return(i, v) __weft_atomic_add_ret(v, i, "atomic_add_return(" #v ")")
-#define atomic_sub_return(i, v) __weft_atomic_add_ret(v, -(i), "atomic_sub_return(" #v ")")
-#define atomic_inc_return(v) __weft_atomic_add_ret(v, 1, "atomic_inc_return(" #v ")")
-#define atomic_dec_return(v) __weft_atomic_add_ret(v, -1, "atomic_dec_return(" #v ")")
+#define atomic_add_return(i, v) \
+	__weft_value(__weft_atomic_add_ret(v, i, "atomic_add_return(" #v ")"))
+#define atomic_sub_return(i, v) \
+	__weft_value(__weft_atomic_add_ret(v, -(i), "atomic_sub_return(" #v ")"))
+#define atomic_inc_return(v) __weft_value(__weft_atomic_add_ret(v, 1, "atomic_inc_return(" #v ")"))
+#define atomic_dec_return(v) __weft_value(__weft_atomic_add_ret(v, -1, "atomic_dec_return(" #v ")"))
 /* the ordering forms of atomic_t.txt */
-#define atomic_add_return_relaxed(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
-#define atomic_add_return_acquire(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
-#define atomic_add_return_release(i, v) __weft_atomic_add_ret_f(v, i, "atomic_add_return_release(" #v ")", WEFT_SITE_RELEASE)
-#define atomic_inc_return_relaxed(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
-#define atomic_inc_return_acquire(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
-#define atomic_inc_return_release(v) __weft_atomic_add_ret_f(v, 1, "atomic_inc_return_release(" #v ")", WEFT_SITE_RELEASE)
-#define atomic_dec_return_relaxed(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_relaxed(" #v ")", WEFT_SITE_RELAXED)
-#define atomic_dec_return_acquire(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_acquire(" #v ")", WEFT_SITE_ACQUIRE)
-#define atomic_dec_return_release(v) __weft_atomic_add_ret_f(v, -1, "atomic_dec_return_release(" #v ")", WEFT_SITE_RELEASE)
-#define atomic_fetch_add(i, v) ((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add(" #v ")"))
-#define atomic_fetch_add_relaxed(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_relaxed(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_fetch_add_acquire(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_acquire(" #v ")", WEFT_SITE_ACQUIRE))
-#define atomic_fetch_add_release(i, v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_release(" #v ")", WEFT_SITE_RELEASE))
+#define atomic_add_return_relaxed(i, v) \
+	__weft_value(__weft_atomic_add_ret_f(v, i, "atomic_add_return_relaxed(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_add_return_acquire(i, v) \
+	__weft_value(__weft_atomic_add_ret_f(v, i, "atomic_add_return_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_add_return_release(i, v) \
+	__weft_value(__weft_atomic_add_ret_f(v, i, "atomic_add_return_release(" #v ")", WEFT_SITE_RELEASE))
+#define atomic_inc_return_relaxed(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, 1, "atomic_inc_return_relaxed(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_inc_return_acquire(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, 1, "atomic_inc_return_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_inc_return_release(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, 1, "atomic_inc_return_release(" #v ")", WEFT_SITE_RELEASE))
+#define atomic_dec_return_relaxed(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, -1, "atomic_dec_return_relaxed(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_dec_return_acquire(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, -1, "atomic_dec_return_acquire(" #v ")", WEFT_SITE_ACQUIRE))
+#define atomic_dec_return_release(v) \
+	__weft_value(__weft_atomic_add_ret_f(v, -1, "atomic_dec_return_release(" #v ")", WEFT_SITE_RELEASE))
+#define atomic_fetch_add(i, v) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add(" #v ")")))
+#define atomic_fetch_add_relaxed(i, v) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_relaxed(" #v ")", WEFT_SITE_RELAXED)))
+#define atomic_fetch_add_acquire(i, v) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_acquire(" #v ")", WEFT_SITE_ACQUIRE)))
+#define atomic_fetch_add_release(i, v) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (unsigned)(i), 0, WEFT_EV_RMW, "atomic_fetch_add_release(" #v ")", WEFT_SITE_RELEASE)))
 #define atomic_read_acquire(v) ((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_read_acquire(" #v ")", WEFT_SITE_ACQUIRE))
 #define atomic_set_release(v, i) ((void)WEFT_ACCESS_F(&(v)->counter, WEFT_A_STORE, (unsigned)(i), 0, WEFT_EV_WRITE, "atomic_set_release(" #v ")", WEFT_SITE_RELEASE))
-#define atomic_dec_and_test(v) (__weft_atomic_add_ret(v, -1, "atomic_dec_and_test(" #v ")") == 0)
-#define atomic_inc_and_test(v) (__weft_atomic_add_ret(v, 1, "atomic_inc_and_test(" #v ")") == 0)
-#define atomic_sub_and_test(i, v) (__weft_atomic_add_ret(v, -(i), "atomic_sub_and_test(" #v ")") == 0)
-#define atomic_add_negative(i, v) (__weft_atomic_add_ret(v, i, "atomic_add_negative(" #v ")") < 0)
+#define atomic_dec_and_test(v) \
+	__weft_value((__weft_atomic_add_ret(v, -1, "atomic_dec_and_test(" #v ")") == 0))
+#define atomic_inc_and_test(v) \
+	__weft_value((__weft_atomic_add_ret(v, 1, "atomic_inc_and_test(" #v ")") == 0))
+#define atomic_sub_and_test(i, v) \
+	__weft_value((__weft_atomic_add_ret(v, -(i), "atomic_sub_and_test(" #v ")") == 0))
+#define atomic_add_negative(i, v) \
+	__weft_value((__weft_atomic_add_ret(v, i, "atomic_add_negative(" #v ")") < 0))
 /* returns true if the add happened (old != u) */
-#define atomic_add_unless(v, i, u)                                              \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
-			  WEFT_EV_RMW, "atomic_add_unless(" #v ")") != (int)(u))
+#define atomic_add_unless(v, i, u) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
+	WEFT_EV_RMW, "atomic_add_unless(" #v ")") != (int)(u)))
 /* returns the old value; adds unless it was u (fully ordered when it adds) */
-#define atomic_fetch_add_unless(v, i, u)                                        \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
-			  WEFT_EV_RMW, "atomic_fetch_add_unless(" #v ")"))
-#define atomic_inc_not_zero(v)                                                  \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, 1u, 0u, WEFT_EV_RMW,  \
-			  "atomic_inc_not_zero(" #v ")") != 0)
-#define atomic_cmpxchg(v, o, n)                                                 \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
-			  WEFT_EV_RMW, "atomic_cmpxchg(" #v ")"))
-#define atomic_cmpxchg_relaxed(v, o, n)                                         \
-	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
-			    WEFT_EV_RMW, "atomic_cmpxchg_relaxed(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_cmpxchg_acquire(v, o, n)                                         \
-	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
-			    WEFT_EV_RMW, "atomic_cmpxchg_acquire(" #v ")", WEFT_SITE_ACQUIRE))
-#define atomic_cmpxchg_release(v, o, n)                                         \
-	((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
-			    WEFT_EV_RMW, "atomic_cmpxchg_release(" #v ")", WEFT_SITE_RELEASE))
-#define atomic_xchg(v, n)                                                       \
-	((int)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (unsigned)(n), 0, WEFT_EV_RMW, \
-			  "atomic_xchg(" #v ")"))
-#define cmpxchg(p, o, n)                                                        \
-	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_CMPXCHG, (uintptr_t)(o), (uintptr_t)(n), \
-				       WEFT_EV_RMW, "cmpxchg(" #p ")"))
+#define atomic_fetch_add_unless(v, i, u) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (unsigned)(i), (unsigned)(u), \
+	WEFT_EV_RMW, "atomic_fetch_add_unless(" #v ")")))
+#define atomic_inc_not_zero(v) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, 1u, 0u, WEFT_EV_RMW, \
+	"atomic_inc_not_zero(" #v ")") != 0))
+#define atomic_cmpxchg(v, o, n) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+	WEFT_EV_RMW, "atomic_cmpxchg(" #v ")")))
+#define atomic_cmpxchg_relaxed(v, o, n) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+	WEFT_EV_RMW, "atomic_cmpxchg_relaxed(" #v ")", WEFT_SITE_RELAXED)))
+#define atomic_cmpxchg_acquire(v, o, n) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+	WEFT_EV_RMW, "atomic_cmpxchg_acquire(" #v ")", WEFT_SITE_ACQUIRE)))
+#define atomic_cmpxchg_release(v, o, n) \
+	__weft_value(((int)WEFT_ACCESS_F(&(v)->counter, WEFT_A_CMPXCHG, (unsigned)(o), (unsigned)(n), \
+	WEFT_EV_RMW, "atomic_cmpxchg_release(" #v ")", WEFT_SITE_RELEASE)))
+#define atomic_xchg(v, n) \
+	__weft_value(((int)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (unsigned)(n), 0, WEFT_EV_RMW, \
+	"atomic_xchg(" #v ")")))
+#define cmpxchg(p, o, n) \
+	__weft_value(((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_CMPXCHG, (uintptr_t)(o), (uintptr_t)(n), \
+	WEFT_EV_RMW, "cmpxchg(" #p ")")))
 
 /* atomic_long_t and atomic64_t: the atomic_t set on a long and an s64. */
 #define __weft_atomic_ret_tf(T, v, i, what, f) \
@@ -431,22 +455,32 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define atomic_long_dec(v) ((void)__weft_atomic_ret_tf(long, v, -1, "atomic_long_dec(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_long_add(i, v) ((void)__weft_atomic_ret_tf(long, v, i, "atomic_long_add(" #v ")", WEFT_SITE_RELAXED))
 #define atomic_long_sub(i, v) ((void)__weft_atomic_ret_tf(long, v, -(long)(i), "atomic_long_sub(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_long_add_return(i, v) __weft_atomic_ret_t(long, v, i, "atomic_long_add_return(" #v ")")
-#define atomic_long_sub_return(i, v) __weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_return(" #v ")")
-#define atomic_long_inc_return(v) __weft_atomic_ret_t(long, v, 1, "atomic_long_inc_return(" #v ")")
-#define atomic_long_dec_return(v) __weft_atomic_ret_t(long, v, -1, "atomic_long_dec_return(" #v ")")
-#define atomic_long_dec_and_test(v) (__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_and_test(" #v ")") == 0)
-#define atomic_long_inc_and_test(v) (__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_and_test(" #v ")") == 0)
-#define atomic_long_sub_and_test(i, v) (__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_and_test(" #v ")") == 0)
-#define atomic_long_add_negative(i, v) (__weft_atomic_ret_t(long, v, i, "atomic_long_add_negative(" #v ")") < 0)
-#define atomic_long_add_unless(v, i, u) __weft_atomic_unless_t(long, v, i, u, "atomic_long_add_unless(" #v ")")
-#define atomic_long_inc_not_zero(v) __weft_atomic_unless_t(long, v, 1, 0, "atomic_long_inc_not_zero(" #v ")")
-#define atomic_long_cmpxchg(v, o, n)                                            \
-	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(long)(o), (uint64_t)(long)(n), \
-			   WEFT_EV_RMW, "atomic_long_cmpxchg(" #v ")"))
-#define atomic_long_xchg(v, n)                                                  \
-	((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
-			   "atomic_long_xchg(" #v ")"))
+#define atomic_long_add_return(i, v) \
+	__weft_value(__weft_atomic_ret_t(long, v, i, "atomic_long_add_return(" #v ")"))
+#define atomic_long_sub_return(i, v) \
+	__weft_value(__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_return(" #v ")"))
+#define atomic_long_inc_return(v) \
+	__weft_value(__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_return(" #v ")"))
+#define atomic_long_dec_return(v) \
+	__weft_value(__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_return(" #v ")"))
+#define atomic_long_dec_and_test(v) \
+	__weft_value((__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_and_test(" #v ")") == 0))
+#define atomic_long_inc_and_test(v) \
+	__weft_value((__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_and_test(" #v ")") == 0))
+#define atomic_long_sub_and_test(i, v) \
+	__weft_value((__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_and_test(" #v ")") == 0))
+#define atomic_long_add_negative(i, v) \
+	__weft_value((__weft_atomic_ret_t(long, v, i, "atomic_long_add_negative(" #v ")") < 0))
+#define atomic_long_add_unless(v, i, u) \
+	__weft_value(__weft_atomic_unless_t(long, v, i, u, "atomic_long_add_unless(" #v ")"))
+#define atomic_long_inc_not_zero(v) \
+	__weft_value(__weft_atomic_unless_t(long, v, 1, 0, "atomic_long_inc_not_zero(" #v ")"))
+#define atomic_long_cmpxchg(v, o, n) \
+	__weft_value(((long)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(long)(o), (uint64_t)(long)(n), \
+	WEFT_EV_RMW, "atomic_long_cmpxchg(" #v ")")))
+#define atomic_long_xchg(v, n) \
+	__weft_value(((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
+	"atomic_long_xchg(" #v ")")))
 #endif /* WEFT_OWN_ATOMIC_LONG */
 
 #ifndef WEFT_OWN_ATOMIC64
@@ -458,27 +492,37 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define atomic64_dec(v) ((void)__weft_atomic_ret_tf(int64_t, v, -1, "atomic64_dec(" #v ")", WEFT_SITE_RELAXED))
 #define atomic64_add(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, i, "atomic64_add(" #v ")", WEFT_SITE_RELAXED))
 #define atomic64_sub(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")", WEFT_SITE_RELAXED))
-#define atomic64_add_return(i, v) __weft_atomic_ret_t(int64_t, v, i, "atomic64_add_return(" #v ")")
-#define atomic64_sub_return(i, v) __weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")")
-#define atomic64_inc_return(v) __weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_return(" #v ")")
-#define atomic64_dec_return(v) __weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_return(" #v ")")
-#define atomic64_dec_and_test(v) (__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_and_test(" #v ")") == 0)
-#define atomic64_inc_and_test(v) (__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_and_test(" #v ")") == 0)
-#define atomic64_sub_and_test(i, v) (__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_and_test(" #v ")") == 0)
-#define atomic64_add_negative(i, v) (__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_negative(" #v ")") < 0)
-#define atomic64_add_unless(v, i, u) __weft_atomic_unless_t(int64_t, v, i, u, "atomic64_add_unless(" #v ")")
-#define atomic64_inc_not_zero(v) __weft_atomic_unless_t(int64_t, v, 1, 0, "atomic64_inc_not_zero(" #v ")")
-#define atomic64_cmpxchg(v, o, n)                                               \
-	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(int64_t)(o), \
-			      (uint64_t)(int64_t)(n), WEFT_EV_RMW, "atomic64_cmpxchg(" #v ")"))
-#define atomic64_xchg(v, n)                                                     \
-	((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
-			      "atomic64_xchg(" #v ")"))
+#define atomic64_add_return(i, v) \
+	__weft_value(__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_return(" #v ")"))
+#define atomic64_sub_return(i, v) \
+	__weft_value(__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")"))
+#define atomic64_inc_return(v) \
+	__weft_value(__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_return(" #v ")"))
+#define atomic64_dec_return(v) \
+	__weft_value(__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_return(" #v ")"))
+#define atomic64_dec_and_test(v) \
+	__weft_value((__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_and_test(" #v ")") == 0))
+#define atomic64_inc_and_test(v) \
+	__weft_value((__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_and_test(" #v ")") == 0))
+#define atomic64_sub_and_test(i, v) \
+	__weft_value((__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_and_test(" #v ")") == 0))
+#define atomic64_add_negative(i, v) \
+	__weft_value((__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_negative(" #v ")") < 0))
+#define atomic64_add_unless(v, i, u) \
+	__weft_value(__weft_atomic_unless_t(int64_t, v, i, u, "atomic64_add_unless(" #v ")"))
+#define atomic64_inc_not_zero(v) \
+	__weft_value(__weft_atomic_unless_t(int64_t, v, 1, 0, "atomic64_inc_not_zero(" #v ")"))
+#define atomic64_cmpxchg(v, o, n) \
+	__weft_value(((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(int64_t)(o), \
+	(uint64_t)(int64_t)(n), WEFT_EV_RMW, "atomic64_cmpxchg(" #v ")")))
+#define atomic64_xchg(v, n) \
+	__weft_value(((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
+	"atomic64_xchg(" #v ")")))
 #endif /* WEFT_OWN_ATOMIC64 */
 
-#define xchg(p, n)                                                              \
-	((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
-				       "xchg(" #p ")"))
+#define xchg(p, n) \
+	__weft_value(((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
+	"xchg(" #p ")")))
 
 /* Page-flag style bit operations on an unsigned long word. The atomic ones
  * are one read-modify-write; the __ forms are a separate load and store,
@@ -493,9 +537,9 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define clear_bit(nr, addr) \
 	((void)WEFT_ACCESS_F((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "clear_bit(" #nr ", " #addr ")", WEFT_SITE_RELAXED))
 #define test_and_set_bit(nr, addr) \
-	((WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_set_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+	__weft_value(((WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_set_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0))
 #define test_and_clear_bit(nr, addr) \
-	((WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_clear_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0)
+	__weft_value(((WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_clear_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0))
 #define __set_bit(nr, addr)                                                     \
 	((void)WEFT_ACCESS((addr), WEFT_A_STORE,                                  \
 			   WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,   \
