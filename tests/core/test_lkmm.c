@@ -22,6 +22,11 @@
  *    struct): forbidden all the same (a load of the flag once its
  *    word-mate was written later lost the flag's write time, so smp_rmb()
  *    did not order the data load after it: a false report);
+ *  - a sleeper's wait (wait_event(), the open-coded prepare_to_wait()
+ *    loop) against a waker's store and wake_up(): never a lost wakeup
+ *    (prepare_to_wait() is smp_store_mb(), wake_up() a barrier before it
+ *    looks); with the waker's waitqueue_active() shortcut a lost wakeup
+ *    under tso and lkmm, and never once smp_mb() precedes the shortcut;
  *  - coherence: CoRR (two loads of one location never see it go back) and
  *    CoWR (a CPU reads its own store or a newer one);
  *  - every execution replays to the same trace (weft_check_determinism),
@@ -40,6 +45,7 @@ enum {
 	V_MP_BIT_WMB_RMB,
 	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
 	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS, V_MP_WMB_RMB_WORDMATE,
+	V_WAIT_EVENT, V_WAIT_OPEN_CODED, V_WQ_ACTIVE, V_WQ_ACTIVE_MB,
 	V__COUNT
 };
 
@@ -48,6 +54,7 @@ static const char *const names[V__COUNT] = {
 	"MP(set_bit)", "MP(set_bit)+wmb+rmb",
 	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
 	"CoRR", "CoWR", "MP+mutex_trylock-fails", "MP+wmb+rmb(word-mate)",
+	"wait_event/wake_up", "prepare_to_wait/wake_up", "waitqueue_active", "mb+waitqueue_active",
 };
 
 static unsigned variant;
@@ -60,11 +67,41 @@ struct lk_world {
 	struct weft_mutex m;
 	long r[4];
 	int flag, mate;   /* one 8-byte word */
+	struct weft_wait_queue_head wq;
 };
 
 static void lk_setup(void *w, unsigned v, const struct weft_workload *wl)
 {
-	(void)w; (void)v; (void)wl;
+	struct lk_world *W = w;
+
+	(void)v; (void)wl;
+	init_waitqueue_head(&W->wq);
+}
+
+/* A sleeper on W->wq until x is set, and its waker. */
+static void sleeper(struct lk_world *W)
+{
+	if (variant == V_WAIT_EVENT) {
+		wait_event(W->wq, READ_ONCE(W->x));
+		return;
+	}
+	DEFINE_WAIT(e);
+	for (;;) {
+		prepare_to_wait(&W->wq, &e, TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(W->x))
+			break;
+		schedule();
+	}
+	finish_wait(&W->wq, &e);
+}
+
+static void waker(struct lk_world *W)
+{
+	WRITE_ONCE(W->x, 1);
+	if (variant == V_WQ_ACTIVE_MB)
+		smp_mb();
+	if (variant == V_WAIT_EVENT || variant == V_WAIT_OPEN_CODED || waitqueue_active(&W->wq))
+		wake_up(&W->wq);
 }
 
 static void writer(struct lk_world *W)
@@ -188,6 +225,15 @@ static void lk_thread(void *w, unsigned tid)
 		(void)atomic_inc_return(&W->a);
 		W->r[tid] = READ_ONCE(*other);
 		break;
+	case V_WAIT_EVENT:
+	case V_WAIT_OPEN_CODED:
+	case V_WQ_ACTIVE:
+	case V_WQ_ACTIVE_MB:
+		if (tid == 0)
+			sleeper(W);
+		else
+			waker(W);
+		break;
 	case V_CORR:
 		if (tid == 0) {
 			WRITE_ONCE(W->x, 1);
@@ -278,9 +324,9 @@ int main(void)
 	/* what the LKMM allows (1) or forbids (0) of each shape, and tso */
 	static const bool lkmm_allows[V__COUNT] = {
 		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
-		[V_SB_NORET] = 1, [V_MP_TRYLOCK_FAILS] = 1,
+		[V_SB_NORET] = 1, [V_MP_TRYLOCK_FAILS] = 1, [V_WQ_ACTIVE] = 1,
 	};
-	static const bool tso_allows[V__COUNT] = { [V_SB] = 1 };
+	static const bool tso_allows[V__COUNT] = { [V_SB] = 1, [V_WQ_ACTIVE] = 1 };
 
 	for (variant = 0; variant < V__COUNT; variant++) {
 		uint64_t n;

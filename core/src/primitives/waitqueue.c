@@ -243,6 +243,13 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 	if (e)
 		e->flags = exclusive ? WL_EXCLUSIVE : 0;
 	w->task_state = (uint8_t)state;
+	/* set_current_state() is smp_store_mb(): a full barrier after the
+	 * task state, so the condition the caller reads next cannot be older
+	 * than a waker's store before a wake_up() that found no waiter
+	 * (memory-barriers.txt, "Sleep and wake-up functions"; wake_up()'s
+	 * point is a full barrier, memory.c: orders) */
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_fence(WEFT_FENCE_MB);
 	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
 }
