@@ -22,6 +22,10 @@
  *    struct): forbidden all the same (a load of the flag once its
  *    word-mate was written later lost the flag's write time, so smp_rmb()
  *    did not order the data load after it: a false report);
+ *  - RCU publication: rcu_assign_pointer() of an object whose two int
+ *    fields were filled first, rcu_dereference() and both fields read:
+ *    forbidden to see a field unfilled (rcu_assign_pointer() is a release;
+ *    it was a plain store); RCU_INIT_POINTER() orders nothing: allowed;
  *  - a sleeper's wait (wait_event(), the open-coded prepare_to_wait()
  *    loop) against a waker's store and wake_up(): never a lost wakeup
  *    (prepare_to_wait() is smp_store_mb(), wake_up() a barrier before it
@@ -35,6 +39,7 @@
 #include <string.h>
 
 #include <weft/kernel.h>
+#include <weft/rcu.h>
 #include <weft/sleep.h>
 #include <weft/strategy.h>
 
@@ -46,6 +51,7 @@ enum {
 	V_SB, V_SB_MB, V_SB_NORET, V_SB_RET,
 	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS, V_MP_WMB_RMB_WORDMATE,
 	V_WAIT_EVENT, V_WAIT_OPEN_CODED, V_WQ_ACTIVE, V_WQ_ACTIVE_MB,
+	V_RCU_ASSIGN, V_RCU_INIT_POINTER,
 	V__COUNT
 };
 
@@ -55,6 +61,7 @@ static const char *const names[V__COUNT] = {
 	"SB", "SB+mb", "SB+atomic_inc", "SB+atomic_inc_return",
 	"CoRR", "CoWR", "MP+mutex_trylock-fails", "MP+wmb+rmb(word-mate)",
 	"wait_event/wake_up", "prepare_to_wait/wake_up", "waitqueue_active", "mb+waitqueue_active",
+	"rcu_assign_pointer", "RCU_INIT_POINTER",
 };
 
 static unsigned variant;
@@ -68,6 +75,7 @@ struct lk_world {
 	long r[4];
 	int flag, mate;   /* one 8-byte word */
 	struct weft_wait_queue_head wq;
+	struct { int a, b; } obj, *gp;   /* a and b: one 8-byte word */
 };
 
 static void lk_setup(void *w, unsigned v, const struct weft_workload *wl)
@@ -225,6 +233,23 @@ static void lk_thread(void *w, unsigned tid)
 		(void)atomic_inc_return(&W->a);
 		W->r[tid] = READ_ONCE(*other);
 		break;
+	case V_RCU_ASSIGN:
+	case V_RCU_INIT_POINTER:
+		if (tid == 0) {
+			WRITE_ONCE(W->obj.a, 1);
+			WRITE_ONCE(W->obj.b, 1);
+			if (variant == V_RCU_ASSIGN)
+				rcu_assign_pointer(W->gp, &W->obj);
+			else
+				RCU_INIT_POINTER(W->gp, &W->obj);
+		} else {
+			rcu_read_lock();
+			__typeof__(W->gp) o = rcu_dereference(W->gp);
+			W->r[0] = o != NULL;
+			W->r[1] = o ? READ_ONCE(o->a) && READ_ONCE(o->b) : 1;
+			rcu_read_unlock();
+		}
+		break;
 	case V_WAIT_EVENT:
 	case V_WAIT_OPEN_CODED:
 	case V_WQ_ACTIVE:
@@ -325,6 +350,7 @@ int main(void)
 	static const bool lkmm_allows[V__COUNT] = {
 		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
 		[V_SB_NORET] = 1, [V_MP_TRYLOCK_FAILS] = 1, [V_WQ_ACTIVE] = 1,
+		[V_RCU_INIT_POINTER] = 1,
 	};
 	static const bool tso_allows[V__COUNT] = { [V_SB] = 1, [V_WQ_ACTIVE] = 1 };
 

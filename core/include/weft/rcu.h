@@ -137,9 +137,12 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 #define rcu_dereference_raw(p) __weft_rcu_deref(p, WEFT_RCU_DEREF_OK, "rcu_dereference_raw(" #p ")")
 #define rcu_access_pointer(p) __weft_rcu_deref(p, WEFT_RCU_DEREF_ACCESS, "rcu_access_pointer(" #p ")")
 
+/* rcu_assign_pointer() is smp_store_release() (include/linux/rcupdate.h):
+ * the initialisation of what it publishes becomes visible first under
+ * --memory tso|lkmm; RCU_INIT_POINTER() orders nothing, as the kernel's. */
 #define rcu_assign_pointer(p, v)                                                \
-	((void)WEFT_ACCESS(&(p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,  \
-			   "rcu_assign_pointer(" #p ")"))
+	((void)WEFT_ACCESS_F(&(p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE, \
+			     "rcu_assign_pointer(" #p ")", WEFT_SITE_RELEASE))
 #define RCU_INIT_POINTER(p, v)                                                  \
 	((void)WEFT_ACCESS(&(p), WEFT_A_STORE, (uintptr_t)(v), 0, WEFT_EV_WRITE,  \
 			   "RCU_INIT_POINTER(" #p ")"))
