@@ -13,6 +13,12 @@
  *  - kfree_rcu()/call_rcu() wait for a grace period; freeing without one,
  *    or queueing the free before unpublishing, is rcu-free-in-use naming
  *    the reader's rcu_dereference(); rcu_barrier() waits for callbacks;
+ *  - under --memory tso and lkmm the same lifetimes hold: call_rcu()/
+ *    kfree_rcu() start a grace period with a full barrier on the caller's
+ *    CPU, so a reader that begins after it reads the unpublished pointer's
+ *    replacement, never the object queued for freeing (the store was left
+ *    in the store buffer: a false rcu-free-in-use); queueing before
+ *    unpublishing is still found;
  *  - misuse: unbalanced unlock, a thread ending inside a section,
  *    rcu_dereference() outside one, call_rcu() twice on a
  *    head; kfree_rcu() of a freed object (its rcu_head is freed memory) and
@@ -232,6 +238,26 @@ static const struct weft_scenario rw_sc = {
 	.variants = rw_variants, .nr_variants = V_NR,
 };
 
+/* dfs at bound on v under memory model m, up to 2,000,000 executions:
+ * the first report's kind, or NONE (and *complete). */
+static enum weft_kind dfs_under(unsigned v, unsigned bound, enum weft_memory_model m,
+				bool *complete, uint64_t *execs)
+{
+	static struct weft_dfs d;
+	struct weft_run_opts ro = { .sc = &rw_sc, .variant = v, .memory = (uint8_t)m };
+	struct weft_exec_result r;
+
+	weft_dfs_init(&d, &rw_sc, bound, NULL, 0);
+	*execs = 0;
+	while (*execs < 2000000 && weft_execute(&ro, &weft_strategy_dfs, &d, &r) == 0) {
+		(*execs)++;
+		if (r.kind != WEFT_KIND_NONE)
+			return r.kind;
+	}
+	*complete = d.complete;
+	return WEFT_KIND_NONE;
+}
+
 static void expect_clean(unsigned v, unsigned bound, const char *what)
 {
 	struct t_out o = t_dfs(&rw_sc, v, bound, 2000000);
@@ -374,6 +400,25 @@ int main(void)
 	CHECK(site_is(o.r.report.here.site, "kfree_rcu"), "freed by the callback: %s",
 	      o.r.report.here.site ? o.r.report.here.site->what : "-");
 	expect_clean(V_BARRIER, 3, "call_rcu() + rcu_barrier()");
+	for (enum weft_memory_model m = WEFT_MEM_TSO; m <= WEFT_MEM_LKMM; m++) {
+		static const struct { unsigned v; enum weft_kind k; const char *what; } weak[] = {
+			{ V_KFREE_RCU, WEFT_KIND_NONE, "kfree_rcu()" },
+			{ V_SYNC_FREE, WEFT_KIND_NONE, "synchronize_rcu() then kfree()" },
+			{ V_BARRIER, WEFT_KIND_NONE, "call_rcu() + rcu_barrier()" },
+			{ V_KFREE_RCU_EARLY, WEFT_KIND_RCU_FREE_IN_USE, "kfree_rcu() before unpublishing" },
+		};
+		for (size_t i = 0; i < sizeof(weak) / sizeof(weak[0]); i++) {
+			bool complete = false;
+			uint64_t n;
+			enum weft_kind k = dfs_under(weak[i].v, 2, m, &complete, &n);
+			CHECK(k == weak[i].k, "%s under %s: want %s, got %s", weak[i].what,
+			      weft_memory_name(m), weft_kind_name(weak[i].k), weft_kind_name(k));
+			if (weak[i].k == WEFT_KIND_NONE)
+				CHECK(complete, "%s under %s: complete", weak[i].what, weft_memory_name(m));
+			printf("  %-44s %s under %s, dfs bound 2: %llu executions\n", weak[i].what,
+			       weft_kind_name(k), weft_memory_name(m), (unsigned long long)n);
+		}
+	}
 
 	printf("misuse:\n");
 	o = expect_bug(V_CALL_TWICE, 0, WEFT_KIND_RCU_MISUSE, "call_rcu() twice on one head");

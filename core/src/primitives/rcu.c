@@ -495,6 +495,12 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	uint32_t qloc = loc_of(&r->cb_queued);
 
 	sched_point_at(s, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
+	/* the grace period the callback waits for starts with a full barrier
+	 * on this CPU: a reader that begins after it sees every store made
+	 * before call_rcu() (Documentation/RCU/Design/Memory-Ordering/: "Grace
+	 * period guarantee"), the unpublishing store above all */
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_fence(WEFT_FENCE_MB);
 	uint32_t hloc = thread_loc(head, sizeof(*head), s);
 	check_uaf(hloc, s);
 	for (uint32_t i = r->cb_done; i != r->cb_queued; i++) {
