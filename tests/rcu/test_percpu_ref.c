@@ -59,7 +59,7 @@ static void pr_setup(void *w, unsigned variant, const struct weft_workload *wl)
 
 	(void)wl;
 	W->variant = variant;
-	percpu_ref_init(&W->ref, release, 0);
+	percpu_ref_init(&W->ref, release, 0, GFP_KERNEL);   /* the kernel's four arguments */
 }
 
 static void user(struct pr_world *W, bool live)

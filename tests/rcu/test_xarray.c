@@ -74,7 +74,7 @@ static void api(struct xw *W)
 	unsigned n = 0;
 
 #define T(c) (r[n++] = !!(c))
-	T(xa_store(xa, 5, xa_mk_value(5), 0) == NULL);
+	T(xa_store(xa, 5, xa_mk_value(5), GFP_KERNEL) == NULL);
 	T(xa_load(xa, 5) == xa_mk_value(5) && xa_is_value(xa_load(xa, 5)) &&
 	  xa_to_value(xa_load(xa, 5)) == 5);
 	T(xa_load(xa, 4) == NULL && xa_get_order(xa, 5) == 0);

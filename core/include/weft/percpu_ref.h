@@ -37,6 +37,7 @@
 #ifndef WEFT_PERCPU_REF_H
 #define WEFT_PERCPU_REF_H
 
+#include <weft/gfp.h>
 #include <weft/kernel.h>
 
 struct percpu_ref;
@@ -71,8 +72,13 @@ struct percpu_ref {
 	percpu_ref_func_t *confirm_switch;
 };
 
-/* percpu_ref_init(): 0 (the gfp argument of the kernel is dropped). */
-int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned flags);
+/* percpu_ref_init(ref, release, flags[, gfp]): 0. The kernel's gfp
+ * argument may be passed or left out (ignored); the function itself keeps
+ * the three arguments of earlier releases. */
+int (percpu_ref_init)(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned flags);
+#define percpu_ref_init(...) __weft_percpu_ref_init(__VA_ARGS__, 0u, 0u)
+#define __weft_percpu_ref_init(ref, release, flags, gfp, ...) \
+	(percpu_ref_init)((ref), (release), (flags))
 /* __percpu_ref_exit(): the per-CPU counters are freed (poisoned). */
 void percpu_ref_exit(struct percpu_ref *ref);
 

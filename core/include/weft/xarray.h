@@ -40,6 +40,7 @@
 #ifndef WEFT_XARRAY_H
 #define WEFT_XARRAY_H
 
+#include <weft/gfp.h>
 #include <weft/kernel.h>
 
 #define WEFT_XA_CHUNK_SHIFT 3

@@ -38,7 +38,7 @@ static void pcpu_add(struct percpu_ref *ref, long nr, const struct weft_site *s)
 	(void)weft_access(c, sizeof(*c), WEFT_A_ADD, (uint64_t)nr, 0, s);
 }
 
-int percpu_ref_init(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned flags)
+int (percpu_ref_init)(struct percpu_ref *ref, percpu_ref_func_t *release, unsigned flags)
 {
 	unsigned long mode = 0;
 	long start = 0;
