@@ -230,6 +230,12 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 			for (unsigned v = 0; v < weft_scenarios[i]->nr_variants; v++)
 				fprintf(stderr, "  %s:%s\n", weft_scenarios[i]->name,
 					weft_scenarios[i]->variants[v].name);
+		return NULL;
+	}
+	char why[160];
+	if (weft_scenario_check(sc, why, sizeof(why))) {
+		fprintf(stderr, "weft: scenario '%s' cannot run: %s\n", sc->name, why);
+		return NULL;
 	}
 	return sc;
 }

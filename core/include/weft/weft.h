@@ -416,6 +416,12 @@ const struct weft_scenario *weft_scenario_find(const char *spec, unsigned *vi);
 /* The same lookup in any table (libweft; weft_scenario_find uses it). */
 const struct weft_scenario *weft_scenario_lookup(const struct weft_scenario *const *tab,
 						 unsigned n, const char *spec, unsigned *vi);
+/* Whether the machine can run sc as declared: 0, or WEFT_EINVAL with why
+ * (a sentence naming the field and the limit: "nr_threads is 64; Weft runs
+ * 1 to 16 threads"). weft_execute() refuses such a scenario with
+ * WEFT_EINVAL before running anything; the command line checks first and
+ * says why (exit 2). */
+int weft_scenario_check(const struct weft_scenario *sc, char *why, size_t n);
 /* An out-of-tree model's registry in one line (docs/writing-a-model.md):
  *   WEFT_DEFINE_REGISTRY(&my_scenario, &my_other_scenario);
  * defines weft_scenarios[], weft_nr_scenarios and weft_scenario_find(). */

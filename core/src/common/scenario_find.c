@@ -5,6 +5,7 @@
  * weft_scenario_find() on top of this. libweft keeps no reference to the
  * table, so static link order never matters.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -51,4 +52,36 @@ const struct weft_scenario *weft_scenario_lookup(const struct weft_scenario *con
 		}
 	}
 	return NULL;
+}
+
+int weft_scenario_check(const struct weft_scenario *sc, char *why, size_t n)
+{
+#define BAD(...) (snprintf(why, n, __VA_ARGS__), WEFT_EINVAL)
+	if (!sc->name || !*sc->name)
+		return BAD("the scenario has no name");
+	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS)
+		return BAD("nr_threads is %u; Weft runs 1 to %d threads (WEFT_MAX_THREADS)",
+			   sc->nr_threads, WEFT_MAX_THREADS);
+	if (sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS)
+		return BAD("%u threads and %u interrupt handlers: at most %d together",
+			   sc->nr_threads, sc->nr_irqs, WEFT_EXEC_MAX_THREADS);
+	if (sc->nr_cpus == 0 || sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
+		return BAD("nr_cpus is %u; Weft runs 1 to %d CPUs", sc->nr_cpus,
+			   WEFT_EXEC_MAX_CPUS);
+	if (sc->cpu_of)
+		for (unsigned t = 0; t < sc->nr_threads; t++)
+			if (sc->cpu_of[t] >= sc->nr_cpus)
+				return BAD("cpu_of[%u] is %u, not below nr_cpus (%u)", t,
+					   sc->cpu_of[t], sc->nr_cpus);
+	if (!sc->thread)
+		return BAD("the scenario has no thread function");
+	if (!sc->variants || sc->nr_variants == 0)
+		return BAD("the scenario has no variants (nr_variants is 0)");
+	if (sc->max_ops > WEFT_MAX_OPS)
+		return BAD("max_ops is %u; at most %d operations per thread (WEFT_MAX_OPS)",
+			   sc->max_ops, WEFT_MAX_OPS);
+	if (sc->nr_opcodes > 16)
+		return BAD("nr_opcodes is %u; at most 16", sc->nr_opcodes);
+	return 0;
+#undef BAD
 }

@@ -1234,9 +1234,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 
 	if (!M.inited && weft_machine_init())
 		return WEFT_ENOMEM;
-	if (sc->nr_threads == 0 || sc->nr_threads > WEFT_MAX_THREADS ||
-	    sc->nr_threads + sc->nr_irqs > WEFT_EXEC_MAX_THREADS ||
-	    sc->nr_cpus > WEFT_EXEC_MAX_CPUS)
+	char why[160];
+	if (weft_scenario_check(sc, why, sizeof(why)))
 		return WEFT_EINVAL;
 	if (fibers_ensure(sc->nr_threads + sc->nr_irqs))
 		return WEFT_ENOMEM;
