@@ -63,32 +63,25 @@ static void rw_thread(void *w, unsigned tid)
 	atomic_cmpxchg_acquire(&W->a, 0, 99);               /* 21: fails */
 	atomic_cmpxchg_release(&W->a, 21, 22);              /* 22 */
 	atomic_xchg(&W->a, 30);                             /* 30 */
-	/* atomic_long_t: from 0 */
-	atomic_long_add_return(4, &W->l);                   /* 4 */
-	atomic_long_sub_return(1, &W->l);                   /* 3 */
-	atomic_long_inc_return(&W->l);                      /* 4 */
-	atomic_long_dec_return(&W->l);                      /* 3 */
-	atomic_long_dec_and_test(&W->l);                    /* 2 */
-	atomic_long_inc_and_test(&W->l);                    /* 3 */
-	atomic_long_sub_and_test(1, &W->l);                 /* 2 */
-	atomic_long_add_negative(1, &W->l);                 /* 3 */
-	atomic_long_add_unless(&W->l, 1, 0);                /* 4 */
-	atomic_long_inc_not_zero(&W->l);                    /* 5 */
-	atomic_long_cmpxchg(&W->l, 5, 7);                   /* 7 */
-	atomic_long_xchg(&W->l, 40);                        /* 40 */
-	/* atomic64_t: from 0 */
-	atomic64_add_return(4, &W->q);                      /* 4 */
-	atomic64_sub_return(1, &W->q);                      /* 3 */
-	atomic64_inc_return(&W->q);                         /* 4 */
-	atomic64_dec_return(&W->q);                         /* 3 */
-	atomic64_dec_and_test(&W->q);                       /* 2 */
-	atomic64_inc_and_test(&W->q);                       /* 3 */
-	atomic64_sub_and_test(1, &W->q);                    /* 2 */
-	atomic64_add_negative(1, &W->q);                    /* 3 */
-	atomic64_add_unless(&W->q, 1, 0);                   /* 4 */
-	atomic64_inc_not_zero(&W->q);                       /* 5 */
-	atomic64_cmpxchg(&W->q, 5, 8);                      /* 8 */
-	atomic64_xchg(&W->q, 50);                           /* 50 */
+	/* atomic_long_t and atomic64_t, each from 0: the same sequence through
+	 * each family's names (token pasting keeps every call a plain use of
+	 * the macro under test) */
+#define DROPPED_FAMILY(fam, v, last)                                           \
+	fam##_add_return(4, v);                  /* 4 */                       \
+	fam##_sub_return(1, v);                  /* 3 */                       \
+	fam##_inc_return(v);                     /* 4 */                       \
+	fam##_dec_return(v);                     /* 3 */                       \
+	fam##_dec_and_test(v);                   /* 2 */                       \
+	fam##_inc_and_test(v);                   /* 3 */                       \
+	fam##_sub_and_test(1, v);                /* 2 */                       \
+	fam##_add_negative(1, v);                /* 3 */                       \
+	fam##_add_unless(v, 1, 0);               /* 4 */                       \
+	fam##_inc_not_zero(v);                   /* 5 */                       \
+	fam##_cmpxchg(v, 5, 7);                  /* 7 */                       \
+	fam##_xchg(v, last)                      /* last */
+	DROPPED_FAMILY(atomic_long, &W->l, 40);
+	DROPPED_FAMILY(atomic64, &W->q, 50);
+#undef DROPPED_FAMILY
 	/* words */
 	cmpxchg(&W->x, 0L, 6L);                             /* 6 */
 	xchg(&W->y, 9L);                                    /* 9 */
