@@ -294,8 +294,5 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	const char *as = getenv("WEFT_PROGRAM_AS");
 	snprintf(weft_fuzz_target_spec, sizeof(weft_fuzz_target_spec), "%s",
 		 as && *as ? as : rt_img.path);
-	if (rt_img.has_tls)
-		fprintf(stderr, "weft: note: this program has thread-local variables (__thread, "
-			"_Thread_local): under weft all its threads share one copy of each\n");
 	return 0;
 }

@@ -686,11 +686,17 @@ int pthread_once(pthread_once_t *o, void (*fn)(void))
 	if (weft_access(o, sizeof(*o), WEFT_A_CMPXCHG, 0, 1, s) == 0) {
 		fn();
 		enter();
-		weft_access(o, sizeof(*o), WEFT_A_STORE, 2, 0, s);
+		/* done: an exchange (atomic on memory, fully ordered), so that
+		 * under --memory tso|lkmm what fn() stored is visible before
+		 * "done" is */
+		weft_access(o, sizeof(*o), WEFT_A_XCHG, 2, 0, s);
 		return 0;
 	}
 	while (weft_access(o, sizeof(*o), WEFT_A_LOAD, 0, 0, s) != 2)
 		weft_yield(SITE(WEFT_EV_YIELD, "pthread_once: waits for the first caller"));
+	/* and a caller that saw "done" sees what fn() stored (POSIX: every
+	 * pthread_once() returns after fn() has, and synchronizes with it) */
+	weft_fence(WEFT_FENCE_MB, SITE(WEFT_EV_BARRIER, "pthread_once: done"));
 	return 0;
 }
 
@@ -786,7 +792,12 @@ int pthread_spin_unlock(pthread_spinlock_t *l)
 				    "T%d unlocks a pthread spinlock held by T%d (spinlocks are "
 				    "released by their holder)", M.cur, holder - 1);
 	}
-	weft_access((void *)l, sizeof(*l), WEFT_A_STORE, 0, 0, s);
+	/* an exchange, not a store: under --memory tso|lkmm a buffered store
+	 * of the free lock word would let a waiter see the lock held after
+	 * the wake-up below and sleep for good (a false lost wake-up); the
+	 * exchange is atomic on memory and fully ordered (stronger than
+	 * POSIX's release: it shows no reordering out of the section) */
+	weft_access((void *)l, sizeof(*l), WEFT_A_XCHG, 0, 0, s);
 	weft_sched_wake_all((const void *)l);
 	return 0;
 }

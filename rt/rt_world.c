@@ -176,19 +176,55 @@ static size_t core_offset(void)
 	return 0;   /* the first page of the mapping */
 }
 
+/* __thread variables: each thread has its own copy of the executable's
+ * TLS block. All fibers run on one host thread, so one block is live
+ * (rt_img.tls_data); world_resume() saves the copy of the thread that left
+ * it and puts in the copy of the thread that runs (its initial image on its
+ * first run). Accesses to them are not scheduling points: they are the
+ * thread's own. A thread-local's address handed to another thread reads
+ * that thread's copy instead (docs/testing-c-programs.md, "Limits"). */
+static uint8_t *tls_copies;        /* WEFT_EXEC_MAX_THREADS x tls_memsz */
+static uint64_t tls_saved;         /* bit t: thread t's copy is in tls_copies */
+static int tls_owner = -1;         /* whose copy is live (-1: the initial image) */
+
+static void tls_initial_image(void)
+{
+	memcpy(rt_img.tls_data, rt_img.tls_init, rt_img.tls_filesz);
+	memset((uint8_t *)rt_img.tls_data + rt_img.tls_filesz, 0,
+	       rt_img.tls_memsz - rt_img.tls_filesz);
+}
+
+static void world_resume(unsigned tid)
+{
+	if (!tls_copies || (int)tid == tls_owner)
+		return;
+	size_t n = rt_img.tls_memsz;
+	if (tls_owner >= 0) {
+		memcpy(tls_copies + (size_t)tls_owner * n, rt_img.tls_data, n);
+		tls_saved |= 1ull << tls_owner;
+	}
+	if (tls_saved >> tid & 1)
+		memcpy(rt_img.tls_data, tls_copies + (size_t)tid * n, n);
+	else
+		tls_initial_image();
+	tls_owner = (int)tid;
+}
+
 static void world_reset(uint8_t *world, size_t size)
 {
 	(void)world;
 	(void)size;
 	memcpy(rt_w.snap_lo, rt_w.snapshot, (size_t)(rt_w.snap_hi - rt_w.snap_lo));
-	/* __thread variables start from their initial values too (one copy
-	 * for all threads, docs/testing-c-programs.md "Limits"): else an
-	 * execution saw what the last one left there (SV-COMP's
-	 * pthread-ext/46_monabsex2_vs came out a false alarm) */
+	/* __thread variables start from their initial values in every
+	 * thread of every execution: else an execution saw what the last one
+	 * left there (SV-COMP's pthread-ext/46_monabsex2_vs came out a false
+	 * alarm) */
 	if (rt_img.tls_data) {
-		memcpy(rt_img.tls_data, rt_img.tls_init, rt_img.tls_filesz);
-		memset((uint8_t *)rt_img.tls_data + rt_img.tls_filesz, 0,
-		       rt_img.tls_memsz - rt_img.tls_filesz);
+		if (!tls_copies && rt_img.tls_memsz)
+			tls_copies = calloc(WEFT_EXEC_MAX_THREADS, rt_img.tls_memsz);
+		tls_initial_image();
+		tls_saved = 0;
+		tls_owner = -1;
 	}
 	rt_heap_reset();
 	rt_threads_reset();
@@ -212,4 +248,5 @@ const struct weft_world_ops rt_world_ops = {
 	.core_offset = core_offset,
 	.reset = world_reset,
 	.done = world_done,
+	.resume = world_resume,
 };

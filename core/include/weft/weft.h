@@ -405,6 +405,11 @@ struct weft_world_ops {
 	size_t (*core_offset)(void);
 	void (*reset)(uint8_t *world, size_t size);
 	void (*done)(uint8_t *world, size_t size);
+	/* Optional: thread tid runs again (its first run, or after a switch
+	 * to another thread), before any of its code: a world with state
+	 * private to each thread outside the world (an instrumented
+	 * program's __thread variables) puts tid's in place. */
+	void (*resume)(unsigned tid);
 };
 size_t weft_core_area_size(void);
 

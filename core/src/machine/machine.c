@@ -487,6 +487,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	 * it resumes on */
 	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
 		FAMILIES_CALL(resumed, (unsigned)prev);
+	if (__builtin_expect(prev >= 0 && M.world_resume != NULL, 0))
+		M.world_resume((unsigned)prev);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
@@ -641,6 +643,8 @@ static void thread_main(void *arg)
 			weft_tsan_acquire(&tsan_start_sync);
 		}
 	}
+	if (__builtin_expect(M.world_resume != NULL, 0))
+		M.world_resume(tid);
 	if (t->fn)
 		t->fn(M.world, t->arg);
 	else
@@ -1266,6 +1270,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	 * seen, but legal) always takes the slow path */
 	weft_world_bounds.base = M.world_size >= 16 ? (uintptr_t)M.world : UINTPTR_MAX / 2;
 	weft_world_bounds.end16 = M.world_size >= 16 ? M.world_size - 16 : 0;
+	M.world_resume = sc->world_ops ? sc->world_ops->resume : NULL;
 	if (sc->world_ops)
 		sc->world_ops->reset(M.world, M.world_size);
 	else

@@ -195,6 +195,7 @@ struct weft_machine {
 	/* the current execution */
 	const struct weft_run_opts *o;
 	const struct weft_scenario *sc;
+	void (*world_resume)(unsigned tid);   /* sc->world_ops->resume, or NULL */
 	const struct weft_strategy_ops *ops;
 	void *st;
 	struct weft_exec_result *res;

@@ -3,9 +3,8 @@
  * variables included: `calls` (__thread) must read 0 when main starts,
  * in every execution of a search, not what the last execution left
  * there (which made SV-COMP's pthread-ext/46_monabsex2_vs a false alarm).
- * The bug is a lost update on a global counter; -DFIXED locks it. Under
- * Weft the threads share one copy of `calls` (docs/testing-c-programs.md,
- * "Limits"), so only main touches it here.
+ * The bug is a lost update on a global counter; -DFIXED locks it. Only
+ * main touches `calls` (each thread's own copy: thread_locals.c).
  *
  * weft-expect: bug assertion
  * weft-expect-fixed: verified

@@ -1,0 +1,61 @@
+/*
+ * pthread_weak.c - the runtime's own pthread primitives keep POSIX's
+ * memory synchronization under --memory tso and lkmm (check-memory-orders
+ * builds each shape; none may report under any model):
+ *   -DSHAPE_SPIN     two threads add to a counter under a pthread spinlock
+ *                    (an unlock's store left in a store buffer let the
+ *                    other thread see the lock held after the wake-up and
+ *                    sleep for good: a false lost wake-up under tso; the
+ *                    section's stores passed the unlock under lkmm)
+ *   -DSHAPE_ONCE     pthread_once() publishes what its function stored
+ *   -DSHAPE_BARRIER  each thread's store before pthread_barrier_wait() is
+ *                    seen by the other after it
+ */
+#include <assert.h>
+#include <pthread.h>
+
+static int counter, data, slot[2];
+static pthread_spinlock_t sl;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_barrier_t bar;
+
+static void init_data(void)
+{
+	data = 42;
+}
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+
+#if defined(SHAPE_SPIN)
+	pthread_spin_lock(&sl);
+	counter++;
+	pthread_spin_unlock(&sl);
+#elif defined(SHAPE_ONCE)
+	pthread_once(&once, init_data);
+	assert(data == 42);
+#elif defined(SHAPE_BARRIER)
+	slot[id] = 1;
+	pthread_barrier_wait(&bar);
+	assert(slot[1 - id] == 1);
+#endif
+	(void)id;
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[2];
+
+	pthread_spin_init(&sl, PTHREAD_PROCESS_PRIVATE);
+	pthread_barrier_init(&bar, NULL, 2);
+	for (long i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, worker, (void *)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+#if defined(SHAPE_SPIN)
+	assert(counter == 2);
+#endif
+	return 0;
+}
