@@ -525,16 +525,13 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 	return true;
 }
 
-static void usage(int c, unsigned use, const void *lock, const struct weft_site *s)
+static void __attribute__((noinline))
+usage_first(int c, unsigned use, const void *lock, const struct weft_site *s)
 {
 	static const char *const names[USE__COUNT] = { "IN-HARDIRQ", "HARDIRQ-ON", "IN-SOFTIRQ",
 							 "SOFTIRQ-ON" };
 	struct ld_class *k = &G.cls[c];
 
-	/* checked at its first use in this execution (the invariant above) */
-	bool first = !(k->used >> use & 1) || k->use[use].exec != G.exec;
-	if (!first)
-		return;
 	k->used |= (uint8_t)(1u << use);
 	G.used_any |= (uint8_t)(1u << use);
 	k->use[use] = use_now(s);
@@ -560,6 +557,17 @@ static void usage(int c, unsigned use, const void *lock, const struct weft_site 
 		       k->use[opp].step, k->use[opp].tid,
 		       k->use[opp].exec != G.exec ? ", an earlier execution" : ""))
 		nr_witness = w0;
+}
+
+/* Checked at its first use in this execution (the invariant above); a use
+ * already seen in this execution returns here, without the call (every
+ * acquisition comes here twice). */
+static inline void usage(int c, unsigned use, const void *lock, const struct weft_site *s)
+{
+	const struct ld_class *k = &G.cls[c];
+
+	if (!(k->used >> use & 1) || k->use[use].exec != G.exec)
+		usage_first(c, use, lock, s);
 }
 
 /* ---------------------------------------------------------- the hooks */
