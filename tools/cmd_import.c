@@ -219,19 +219,19 @@ int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len
 	return store_and_print(o, &mr, min, min_len, outdir, strategy, json, out, pathout, pathn);
 }
 
-int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec_result *r,
-			   const char *strategy, const uint8_t *in, size_t len,
-			   const char *outdir, FILE *out, char *path, size_t pathn)
+/* Minimize the machine's last execution (r) and store it; json: one
+ * object, as weft_cli_import prints. */
+static int store_last(const struct weft_run_opts *o, const struct weft_exec_result *r,
+		      const char *strategy, const char *outdir, bool json, FILE *out, char *path,
+		      size_t pathn)
 {
 	uint8_t min[WEFT_INPUT_MAX];
 	size_t min_len = 0;
 	struct weft_min_result mr;
 	int rc = weft_minimize_last(o, r, min, &min_len, &mr);
 
-	(void)in;
-	(void)len;
 	if (rc == 0)
-		return store_and_print(o, &mr, min, min_len, outdir, strategy, false, out, path,
+		return store_and_print(o, &mr, min, min_len, outdir, strategy, json, out, path,
 				       pathn);
 	if (rc == WEFT_EDESYNC) {
 		fprintf(stderr, "weft: the finding does not reproduce under the minimizer's "
@@ -252,9 +252,30 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 	if (rc)
 		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
 				    strerror(errno));
-	fprintf(out, "the execution could not be minimized: stored as it is\nartifact: %s\n"
-		     "replay:   %s replay %s\n", path, cli_prog, path);
+	if (json) {
+		fprintf(out, "{\"reproduced\": true, \"minimized\": false, \"artifact\": ");
+		cli_json_str(out, path);
+		fprintf(out, "}\n");
+	} else {
+		fprintf(out, "the execution could not be minimized: stored as it is\nartifact: %s\n"
+			     "replay:   %s replay %s\n", path, cli_prog, path);
+	}
 	return WEFT_EXIT_BUG;
+}
+
+int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec_result *r,
+			   const char *strategy, const uint8_t *in, size_t len,
+			   const char *outdir, FILE *out, char *path, size_t pathn)
+{
+	(void)in;
+	(void)len;
+	return store_last(o, r, strategy, outdir, false, out, path, pathn);
+}
+
+int weft_cli_min_execution(const struct weft_run_opts *o, const struct weft_exec_result *r,
+			   const char *strategy, const char *outdir, bool json, FILE *out)
+{
+	return store_last(o, r, strategy, outdir, json, out, NULL, 0);
 }
 
 int cmd_import(int argc, char **argv)

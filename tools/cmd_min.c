@@ -110,6 +110,24 @@ int cmd_min(int argc, char **argv)
 	/* the file's optional detectors and lockdep witness */
 	struct weft_run_opts o;
 	weft_replay_run_opts(&rf, sc, vi, &o);
+	if (rf.nr_delays) {
+		/* weak memory: the raw input has no store delays (the bytes
+		 * encoding has none), so it would re-run another execution;
+		 * the minimizer starts from the file's own, replayed */
+		struct weft_replay_check c;
+		rc = weft_replay_execute(&rf, sc, vi, &c);
+		if (!rc && !c.reproduced) {
+			fprintf(stderr, "weft: %s: DESYNC: %s\n", file, c.why);
+			weft_replay_free(&rf);
+			return WEFT_EXIT_DESYNC;
+		}
+		if (!rc)
+			rc = weft_cli_min_execution(&o, &c.r, strategy, outdir, json, stdout);
+		else
+			rc = cli_io_error("%s: cannot replay it (%d)", file, rc);
+		weft_replay_free(&rf);
+		return rc;
+	}
 	rc = weft_cli_import(&o, rf.input, rf.input_len, outdir, strategy, json, stdout, NULL, 0);
 	weft_replay_free(&rf);
 	return rc;

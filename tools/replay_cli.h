@@ -39,6 +39,16 @@ int weft_cli_store_finding(const struct weft_run_opts *o, const struct weft_exec
 			   const char *strategy, const uint8_t *in, size_t len,
 			   const char *outdir, FILE *out, char *path, size_t pathn);
 
+/*
+ * weft min of a .weft whose execution the bytes encoding cannot express
+ * (its store delays under --memory tso|lkmm): minimizes the machine's last
+ * execution r (the file re-run under the replay strategy) and stores it,
+ * as weft_cli_store_finding does, printing as weft_cli_import (json: one
+ * object). Same return codes.
+ */
+int weft_cli_min_execution(const struct weft_run_opts *o, const struct weft_exec_result *r,
+			   const char *strategy, const char *outdir, bool json, FILE *out);
+
 /* Load FILE or print why (exit code in *exit_code); 0 on success. */
 int weft_cli_load(const char *path, struct weft_replay *rf, int *exit_code);
 
