@@ -36,6 +36,16 @@ int cmd_export(int argc, char **argv)
 		return cli_io_error("export: %s holds no raw fuzzer input (its schedule does not "
 				    "fit the bytes encoding)", file);
 	}
+	size_t delayed = 0;
+	for (size_t i = 0; i < rf.nr_delays; i++)
+		delayed += rf.delays[i] != 0;
+	if (delayed && !weft_input_is_genome(rf.input, rf.input_len))
+		fprintf(stderr, "weft: note: %s: its execution kept %zu store%s buffered (--memory "
+				"%s), which the bytes encoding cannot hold: the raw input runs the "
+				"same schedule without %s (weft replay and weft min use the file)\n",
+			file, delayed, delayed == 1 ? "" : "s",
+			weft_memory_name((enum weft_memory_model)rf.memory),
+			delayed == 1 ? "it" : "them");
 	int rc = WEFT_EXIT_CLEAN;
 	if (out) {
 		if (weft_replay_write_new(out, rf.input, rf.input_len))
