@@ -108,7 +108,7 @@ def expected_exits(cmd):
 
 def scratch():
     d = tempfile.mkdtemp(prefix="weft-doc-")
-    for n in ("corpus", "docs", "tools", "fuzz", "core", "tests", "replay", "bench", "cmake"):
+    for n in ("corpus", "docs", "tools", "fuzz", "core", "tests", "replay", "bench", "cmake", "rt", "litmus"):
         if os.path.exists(os.path.join(root, n)):
             os.symlink(os.path.join(root, n), os.path.join(d, n))
     return d
@@ -154,8 +154,14 @@ for f in files:
                         failures.append("%s: '%s' is nondeterministic (real threads): write every code "
                                         "it may give, e.g. '# exit 0|1'" % (where, c))
                         continue
+                    # "! grep ..." (a rule: no match) passes only when grep finds
+                    # nothing (exit 1), not when it fails (exit 2: a folder that is
+                    # not there, a bad pattern), so that no rule passes vacuously
+                    run = c
+                    if want == {0} and re.match(r"^\s*!\s+grep\s", c):
+                        run, want = re.sub(r"^\s*!\s+", "", c), {1}
                     try:
-                        p = subprocess.run(["bash", "-c", "set -o pipefail; " + c], cwd=cwd, env=env,
+                        p = subprocess.run(["bash", "-c", "set -o pipefail; " + run], cwd=cwd, env=env,
                                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                            stderr=subprocess.STDOUT, timeout=a.timeout)
                     except subprocess.TimeoutExpired:

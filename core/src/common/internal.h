@@ -56,4 +56,22 @@ void weft_sites_init(void);
  * below the world rounded up to 64 bytes plus this are locations. */
 extern const uint32_t weft_core_size;
 
+/* Defines `static void NAME(TYPE *a, unsigned n)`: a stable insertion sort
+ * of a small array by the unsigned field KEY (elements with equal keys
+ * keep their input order, so the first of them fires). The searchers sort
+ * their overrides and bytes-input entries with it. */
+#define WEFT_DEFINE_STABLE_SORT(NAME, TYPE, KEY)                               \
+	static void NAME(TYPE *a, unsigned n)                                  \
+	{                                                                      \
+		for (unsigned i = 1; i < n; i++) {                             \
+			TYPE x = a[i];                                         \
+			unsigned j = i;                                        \
+			while (j > 0 && a[j - 1].KEY > x.KEY) {                \
+				a[j] = a[j - 1];                               \
+				j--;                                           \
+			}                                                      \
+			a[j] = x;                                              \
+		}                                                              \
+	}
+
 #endif

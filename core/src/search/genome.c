@@ -112,19 +112,7 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 
 /* ---------------------------------------------------------- running */
 
-static void sort_ov(struct weft_override *o, unsigned n)
-{
-	/* stable: equal keys keep input order (the first one fires) */
-	for (unsigned i = 1; i < n; i++) {
-		struct weft_override x = o[i];
-		unsigned j = i;
-		while (j > 0 && o[j - 1].key > x.key) {
-			o[j] = o[j - 1];
-			j--;
-		}
-		o[j] = x;
-	}
-}
+WEFT_DEFINE_STABLE_SORT(sort_ov, struct weft_override, key)
 
 /* Called by weft_bytes_init for a genome input: the workload bytes go to
  * wl (legacy layout [n][ops]), the schedule to gr. */

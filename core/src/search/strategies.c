@@ -75,19 +75,7 @@ static unsigned hint_of(const struct weft_scenario *sc)
 
 /* ---------------------------------------------------------------- bytes */
 
-static void sort_entries(struct weft_entry *e, unsigned n)
-{
-	/* stable insertion sort: equal positions keep input order */
-	for (unsigned i = 1; i < n; i++) {
-		struct weft_entry x = e[i];
-		unsigned j = i;
-		while (j > 0 && e[j - 1].pos > x.pos) {
-			e[j] = e[j - 1];
-			j--;
-		}
-		e[j] = x;
-	}
-}
+WEFT_DEFINE_STABLE_SORT(sort_entries, struct weft_entry, pos)
 
 void weft_bytes_init(struct weft_bytes *b, const struct weft_scenario *sc, const uint8_t *buf,
 		     size_t len)
