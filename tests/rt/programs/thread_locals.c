@@ -1,7 +1,7 @@
 /*
  * __thread variables are each thread's own: every thread sets `mine` to its
- * number, passes a scheduling point (the shared counter), and must still
- * read its own number. The bug: `mine` is one global for every thread
+ * number between two scheduling points (the shared counter) and must still
+ * read its own number after the second. The bug: `mine` is one global for every thread
  * (a thread reads what another stored). -DFIXED makes it __thread, which
  * Weft gave one copy for all threads until 2026-12-05 (a false report).
  *
@@ -23,6 +23,9 @@ static void *worker(void *arg)
 {
 	long id = (long)arg;
 
+	/* points before and after the store: the other thread can run its
+	 * own store between this one and the check in every search */
+	atomic_fetch_add(&passed, 1);
 	mine = id;
 	atomic_fetch_add(&passed, 1);
 	assert(mine == id);
