@@ -14,9 +14,10 @@
  *   READ_ONCE/WRITE_ONCE   volatile accesses (marked [volatile] in traces)
  *   atomics, bitops        the compiler's __atomic builtins (sequentially
  *                          consistent accesses of the runtime)
- *   spinlock_t             a pthread mutex, which the runtime maps to
- *                          Weft's mutex (deadlock, bad-unlock detection);
- *                          preemption is not disabled while it is held
+ *   spinlock_t             Weft's spinlock: preemption off while held, an
+ *                          acquire and a release under weak memory,
+ *                          deadlock and lockdep-lite checks
+ *   gfp_t, GFP_*           <weft/gfp.h>: the kernel's flag values, accepted
  *   BUG_ON, VM_BUG_ON*     a bug-on report; WARN_ON* a warn-on report
  * A call of something these headers do not model is a stub that says so
  * (weft_linux_stub(): a limit-reached report naming it), never a silent
@@ -34,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/gfp.h>
 #include <weft/weft.h>
 
 /* ------------------------------------------------------------- types */
@@ -47,7 +49,6 @@ typedef int32_t s32;
 typedef int64_t s64;
 typedef unsigned long pgoff_t;
 typedef u64 sector_t;
-typedef unsigned int gfp_t;
 
 #define BITS_PER_LONG 64
 #define PAGE_SHIFT 12
