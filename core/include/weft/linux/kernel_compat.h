@@ -184,6 +184,82 @@ typedef struct { long counter; } atomic_long_t;
 #define atomic_long_add(i, v) atomic_add(i, v)
 #define atomic_long_sub(i, v) atomic_sub(i, v)
 
+/* xchg() and cmpxchg() (include/linux/atomic/atomic-instrumented.h): the
+ * value-returning forms are fully ordered, _acquire/_release/_relaxed as
+ * named; a failed cmpxchg orders nothing (atomic_t.txt). Each is one
+ * read-modify-write of the runtime, with the C11 order that names it. */
+#define __weft_linux_xchg(p, v, mo) __atomic_exchange_n((p), (v), (mo))
+#define __weft_linux_cmpxchg(p, o, n, mo, fail_mo)                              \
+	({                                                                      \
+		__typeof__(*(p)) __weft_old = (o);                              \
+		__atomic_compare_exchange_n((p), &__weft_old, (n), 0, (mo), (fail_mo)); \
+		__weft_old;                                                     \
+	})
+#define __weft_linux_try_cmpxchg(p, po, n, mo, fail_mo) \
+	__atomic_compare_exchange_n((p), (po), (n), 0, (mo), (fail_mo))
+#define xchg(p, v) __weft_linux_xchg(p, v, __ATOMIC_SEQ_CST)
+#define xchg_acquire(p, v) __weft_linux_xchg(p, v, __ATOMIC_ACQUIRE)
+#define xchg_release(p, v) __weft_linux_xchg(p, v, __ATOMIC_RELEASE)
+#define xchg_relaxed(p, v) __weft_linux_xchg(p, v, __ATOMIC_RELAXED)
+#define cmpxchg(p, o, n) __weft_linux_cmpxchg(p, o, n, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)
+#define cmpxchg_acquire(p, o, n) __weft_linux_cmpxchg(p, o, n, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+#define cmpxchg_release(p, o, n) __weft_linux_cmpxchg(p, o, n, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
+#define cmpxchg_relaxed(p, o, n) __weft_linux_cmpxchg(p, o, n, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+#define try_cmpxchg(p, po, n) __weft_linux_try_cmpxchg(p, po, n, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)
+#define try_cmpxchg_acquire(p, po, n) __weft_linux_try_cmpxchg(p, po, n, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)
+#define try_cmpxchg_release(p, po, n) __weft_linux_try_cmpxchg(p, po, n, __ATOMIC_RELEASE, __ATOMIC_RELAXED)
+#define try_cmpxchg_relaxed(p, po, n) __weft_linux_try_cmpxchg(p, po, n, __ATOMIC_RELAXED, __ATOMIC_RELAXED)
+#define smp_store_mb(var, v) do { WRITE_ONCE(var, v); smp_mb(); } while (0)
+
+/* the rest of atomic_t's API over the same operations; atomic_long_t's
+ * forms are the same macros (they name ->counter only) */
+#define atomic_read_acquire(v) smp_load_acquire(&(v)->counter)
+#define atomic_set_release(v, i) smp_store_release(&(v)->counter, (i))
+#define atomic_xchg(v, i) xchg(&(v)->counter, (i))
+#define atomic_cmpxchg(v, o, n) cmpxchg(&(v)->counter, (o), (n))
+#define atomic_try_cmpxchg(v, po, n) try_cmpxchg(&(v)->counter, (po), (n))
+#define atomic_try_cmpxchg_acquire(v, po, n) try_cmpxchg_acquire(&(v)->counter, (po), (n))
+#define atomic_try_cmpxchg_release(v, po, n) try_cmpxchg_release(&(v)->counter, (po), (n))
+#define atomic_try_cmpxchg_relaxed(v, po, n) try_cmpxchg_relaxed(&(v)->counter, (po), (n))
+#define atomic_fetch_add(i, v) __atomic_fetch_add(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_fetch_sub(i, v) __atomic_fetch_sub(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_fetch_and(i, v) __atomic_fetch_and(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_fetch_or(i, v) __atomic_fetch_or(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_fetch_xor(i, v) __atomic_fetch_xor(&(v)->counter, (i), __ATOMIC_SEQ_CST)
+#define atomic_fetch_inc(v) atomic_fetch_add(1, v)
+#define atomic_fetch_dec(v) atomic_fetch_sub(1, v)
+#define atomic_and(i, v) ((void)__atomic_fetch_and(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_or(i, v) ((void)__atomic_fetch_or(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_xor(i, v) ((void)__atomic_fetch_xor(&(v)->counter, (i), __ATOMIC_RELAXED))
+#define atomic_inc_and_test(v) (atomic_add_return(1, v) == 0)
+#define atomic_add_negative(i, v) (atomic_add_return(i, v) < 0)
+/* atomic_fetch_add_unless(): the generic loop (atomic-arch-fallback.h):
+ * a read, then try_cmpxchg until the value is u or the exchange holds */
+#define atomic_fetch_add_unless(v, a, u)                                        \
+	({                                                                      \
+		__typeof__((v)->counter) __weft_c = atomic_read(v);             \
+		do {                                                            \
+			if (__weft_c == (u))                                    \
+				break;                                          \
+		} while (!atomic_try_cmpxchg((v), &__weft_c, __weft_c + (a)));  \
+		__weft_c;                                                       \
+	})
+#define atomic_add_unless(v, a, u) (atomic_fetch_add_unless((v), (a), (u)) != (u))
+#define atomic_inc_not_zero(v) atomic_add_unless((v), 1, 0)
+#define atomic_long_inc(v) atomic_inc(v)
+#define atomic_long_dec(v) atomic_dec(v)
+#define atomic_long_add_return(i, v) atomic_add_return(i, v)
+#define atomic_long_sub_return(i, v) atomic_sub_return(i, v)
+#define atomic_long_inc_return(v) atomic_inc_return(v)
+#define atomic_long_dec_return(v) atomic_dec_return(v)
+#define atomic_long_dec_and_test(v) atomic_dec_and_test(v)
+#define atomic_long_xchg(v, i) atomic_xchg(v, i)
+#define atomic_long_cmpxchg(v, o, n) atomic_cmpxchg(v, o, n)
+#define atomic_long_try_cmpxchg(v, po, n) atomic_try_cmpxchg(v, po, n)
+#define atomic_long_fetch_add(i, v) atomic_fetch_add(i, v)
+#define atomic_long_inc_not_zero(v) atomic_inc_not_zero(v)
+#define atomic_long_add_unless(v, a, u) atomic_add_unless(v, a, u)
+
 /* ------------------------------------------------------------- bitops */
 #define BIT_WORD(nr) ((nr) / BITS_PER_LONG)
 #define BIT_MASK(nr) (1ul << ((nr) % BITS_PER_LONG))
@@ -297,12 +373,14 @@ static inline void __list_add(struct list_head *n, struct list_head *prev, struc
 	n->prev = prev;
 	WRITE_ONCE(prev->next, n);
 }
+static inline void list_add(struct list_head *n, struct list_head *h) { __list_add(n, h, h->next); }
 static inline void list_add_tail(struct list_head *n, struct list_head *h) { __list_add(n, h->prev, h); }
 static inline void __list_del(struct list_head *prev, struct list_head *next)
 {
 	next->prev = prev;
 	WRITE_ONCE(prev->next, next);
 }
+static inline void list_del(struct list_head *e) { __list_del(e->prev, e->next); }
 static inline void list_del_init(struct list_head *e) { __list_del(e->prev, e->next); INIT_LIST_HEAD(e); }
 static inline void list_move_tail(struct list_head *e, struct list_head *h)
 {
@@ -310,6 +388,30 @@ static inline void list_move_tail(struct list_head *e, struct list_head *h)
 	list_add_tail(e, h);
 }
 static inline int list_empty(const struct list_head *h) { return READ_ONCE(h->next) == h; }
+static inline void list_move(struct list_head *e, struct list_head *h)
+{
+	__list_del(e->prev, e->next);
+	list_add(e, h);
+}
+static inline int list_is_last(const struct list_head *e, const struct list_head *h) { return e->next == h; }
+#define list_entry(p, type, member) container_of(p, type, member)
+#define list_first_entry(h, type, member) list_entry((h)->next, type, member)
+#define list_last_entry(h, type, member) list_entry((h)->prev, type, member)
+#define list_first_entry_or_null(h, type, member)                               \
+	({                                                                      \
+		struct list_head *__weft_h = (h), *__weft_n = READ_ONCE(__weft_h->next); \
+		__weft_n != __weft_h ? list_entry(__weft_n, type, member) : NULL; \
+	})
+#define list_next_entry(p, member) list_entry((p)->member.next, __typeof__(*(p)), member)
+#define list_for_each(p, h) for ((p) = (h)->next; (p) != (h); (p) = (p)->next)
+#define list_for_each_safe(p, n, h) \
+	for ((p) = (h)->next, (n) = (p)->next; (p) != (h); (p) = (n), (n) = (p)->next)
+#define list_for_each_entry(p, h, member)                                       \
+	for ((p) = list_first_entry(h, __typeof__(*(p)), member); &(p)->member != (h); \
+	     (p) = list_next_entry(p, member))
+#define list_for_each_entry_safe(p, n, h, member)                               \
+	for ((p) = list_first_entry(h, __typeof__(*(p)), member), (n) = list_next_entry(p, member); \
+	     &(p)->member != (h); (p) = (n), (n) = list_next_entry(n, member))
 
 /* ------------------------------------------------------------- mutex */
 struct mutex { pthread_mutex_t m; };

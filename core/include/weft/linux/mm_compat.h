@@ -335,8 +335,6 @@ static inline enum lru_list folio_lru_list(struct folio *f)
 		lru += LRU_ACTIVE;
 	return lru;
 }
-static inline void list_add(struct list_head *n, struct list_head *h) { __list_add(n, h, h->next); }
-static inline void list_del(struct list_head *e) { __list_del(e->prev, e->next); }
 /* update_lru_size() is statistics: out of scope. The unevictable list is
  * a list here too (the kernel keeps it only under CONFIG_MMU's mlock
  * rules; the harness's audit walks every list). */
