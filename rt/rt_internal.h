@@ -182,6 +182,18 @@ struct rt_exec {
 	void *pend_addr;
 	unsigned pend_size;
 	const struct weft_site *pend_site;
+	/* per thread, an announced store the next hook, a read's, found not
+	 * yet done: the compiler announces an aggregate copy's store before
+	 * its load (gcc's tsan pass instruments a statement's lhs first), so
+	 * the store comes after that load; completed after the read, by the
+	 * same thread (other threads may run at the read's point, and must
+	 * see memory without it: rt_tsan.c, read_slow) */
+	struct rt_deferred_store {
+		void *addr;
+		unsigned size;
+		const struct weft_site *site;
+		uint64_t old;
+	} deferred[WEFT_EXEC_MAX_THREADS];
 	int exit_status;          /* exit(n), main's return */
 	bool exited;
 	bool assumed;             /* ended by __VERIFIER_assume(0): no audit */

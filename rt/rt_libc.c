@@ -297,6 +297,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 #endif
 		/* the announced store may be the faulting one: drop it */
 		rt_x.pend_site = NULL;
+		rt_x.deferred[M.cur].site = NULL;
 		sigset_t set;
 		sigemptyset(&set);
 		sigaddset(&set, sig);
@@ -345,6 +346,7 @@ static void on_watchdog(int sig, siginfo_t *si, void *uc)
 	sigaddset(&set, sig);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	rt_x.pend_site = NULL;
+	rt_x.deferred[M.cur].site = NULL;
 	weft_report(WEFT_KIND_LIMIT, NULL, M.th[M.cur].last_site,
 		    "limit reached: T%d ran %u s without a visible operation (an endless loop "
 		    "with no hook: build at -O0; WEFT_WATCHDOG_S); a wall-clock bound, not "

@@ -150,6 +150,50 @@ void rt_flush_slow(void)
 	if (!weft_mem_weak)
 		v = rt_norm(v);
 	weft_plain_done(addr, size, v, v, s);
+	struct rt_deferred_store *d = &rt_x.deferred[M.cur];
+	if (d->site) {
+		/* the deferred store, after the read that came between (its old
+		 * value is the one its announcement saw) */
+		s = d->site;
+		d->site = NULL;
+		v = load(d->addr, d->size);
+		if (!weft_mem_weak)
+			v = rt_norm(v);
+		M.plain_old = d->old;
+		weft_plain_done(d->addr, d->size, v, v, s);
+	}
+}
+
+/* At a read's hook: is the announced store still not done? Its memory
+ * still holds what it overwrote, so either the compiler announced an
+ * aggregate copy's store before the copy's load (the store follows the
+ * load), or the store wrote the value that was there; deferring it past
+ * the read is right for the first and changes nothing for the second. */
+static bool store_not_done(void)
+{
+	const struct weft_site *s = rt_x.pend_site;
+
+	if (!s || s->ev != WEFT_EV_WRITE)
+		return false;
+	uint64_t now = load(rt_x.pend_addr, rt_x.pend_size);
+	if (!weft_mem_weak)
+		now = rt_norm(now);
+	return now == M.plain_old;
+}
+
+/* The read is done or open: a deferred store under sc, or a read done at
+ * once, goes back to being the announced access */
+static void reopen_deferred(void)
+{
+	struct rt_deferred_store *d = &rt_x.deferred[M.cur];
+
+	if (!d->site || rt_x.pend_site)
+		return;
+	rt_x.pend_addr = d->addr;
+	rt_x.pend_size = d->size;
+	rt_x.pend_site = d->site;
+	M.plain_old = d->old;
+	d->site = NULL;
 }
 
 /* The program's lowest frame at an access, for await's local state
@@ -168,12 +212,21 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 						uintptr_t pc)
 {
 	weft_user_sp = USER_SP();
+	if (store_not_done()) {
+		struct rt_deferred_store *d = &rt_x.deferred[M.cur];
+		d->addr = rt_x.pend_addr;
+		d->size = rt_x.pend_size;
+		d->site = rt_x.pend_site;
+		d->old = M.plain_old;
+		rt_x.pend_site = NULL;
+	}
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
 	if (in_section()) {
 		section_point(addr, size, s);
 		uint64_t v = rt_norm(M.plain_old);
 		weft_plain_done(addr, size, v, v, s);
+		reopen_deferred();
 		return;
 	}
 	if (weft_mem_weak && size > 8)   /* no forwarding of a range: drain */
@@ -187,6 +240,7 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 	}
 	uint64_t v = rt_norm(load(addr, size));
 	weft_plain_done(addr, size, v, v, s);
+	reopen_deferred();
 }
 
 static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsigned cls,

@@ -240,6 +240,7 @@ static void world_done(uint8_t *world, size_t size)
 	(void)size;
 	rt_lim = 0;
 	rt_x.pend_site = NULL;
+	memset(rt_x.deferred, 0, sizeof(rt_x.deferred));
 	output_restore();
 }
 
