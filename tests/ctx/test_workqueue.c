@@ -10,7 +10,11 @@
  *  - idle workers never make an execution stuck; a work function flushing
  *    itself is a deadlock;
  *  - an item queued on another CPU while it runs is queued where it runs
- *    (non-reentrant): it never runs twice at once.
+ *    (non-reentrant): it never runs twice at once;
+ *  - cancel_work_sync() returns with the item neither pending nor running
+ *    and never run again, even when its function requeues it; it reports
+ *    whether the item was pending; cancel_work() does not wait for a run;
+ *    a work function cancelling itself synchronously is a deadlock.
  */
 #include <string.h>
 
@@ -30,6 +34,10 @@ struct wq_world {
 	int queued_again;    /* the second queue_work_on's result */
 	int flush_waited;
 	int in_fn;
+	int after_cancel;    /* runs right after cancel_work(_sync) returned */
+	int cancel_ret;
+	int pending_after;   /* work_pending() right after it */
+	int running_after;   /* the function was running right after it */
 };
 
 static unsigned wq_case;
@@ -53,6 +61,10 @@ static void fn(struct work_struct *w)
 		queue_work_on(0, NULL, w);           /* again, on the other CPU */
 	if (wq_case == 4)
 		flush_work(w);                       /* flushes itself */
+	if ((wq_case == 6 || wq_case == 7) && READ_ONCE(W->runs) < 3)
+		queue_work_on(1, NULL, w);           /* requeues itself, 3 runs at most */
+	if (wq_case == 8)
+		cancel_work_sync(w);                 /* cancels itself */
 	WRITE_ONCE(W->in_fn, 0);
 }
 
@@ -94,8 +106,17 @@ static void wq_thread(void *w, unsigned tid)
 		W->flush_waited = flush_work(&W->w2);
 		queue_work_on(0, NULL, &W->w);
 		break;
+	case 6:   /* cancel_work_sync() of a self-requeueing item */
+	case 7:   /* cancel_work() of it */
+		queue_work_on(1, NULL, &W->w);
+		W->cancel_ret = wq_case == 6 ? cancel_work_sync(&W->w) : cancel_work(&W->w);
+		W->after_cancel = READ_ONCE(W->runs);
+		W->pending_after = work_pending(&W->w);
+		W->running_after = READ_ONCE(W->in_fn);
+		break;
 	case 4:
 	case 5:
+	case 8:
 		queue_work_on(1, NULL, &W->w);
 		flush_work(&W->w);
 		if (wq_case == 5)
@@ -122,11 +143,13 @@ struct agg {
 	enum weft_kind kind;
 	int runs_min, runs_max, after_min, saw_x_or, saw_x_and, ran_on_or, task_or,
 	    again_or, waited_or;
+	int ran_after_cancel, cancel_ret_or, cancel_ret_and, pending_after_or,
+	    running_after_or;
 };
 
 static struct agg explore(unsigned c)
 {
-	struct agg a = { .runs_min = 99, .after_min = 99, .saw_x_and = 1 };
+	struct agg a = { .runs_min = 99, .after_min = 99, .saw_x_and = 1, .cancel_ret_and = 1 };
 	struct weft_dfs d;
 	struct weft_exec_result r;
 	struct weft_run_opts o = { .sc = &wq_sc, .checks = WEFT_CHECKS_DEFAULT };
@@ -149,6 +172,11 @@ static struct agg explore(unsigned c)
 		a.task_or |= W->task_ctx;
 		a.again_or |= W->queued_again;
 		a.waited_or |= W->flush_waited;
+		a.ran_after_cancel |= W->runs != W->after_cancel;
+		a.cancel_ret_or |= W->cancel_ret;
+		a.cancel_ret_and &= W->cancel_ret;
+		a.pending_after_or |= W->pending_after;
+		a.running_after_or |= W->running_after;
 	}
 	a.executions = d.executions;
 	a.complete = d.complete;
@@ -194,6 +222,28 @@ int main(void)
 
 	a = explore(4);
 	CHECK(a.kind == WEFT_KIND_DEADLOCK, "case 4: a work function flushing itself: %s",
+	      weft_kind_name(a.kind));
+
+	a = explore(6);
+	CHECK(a.complete && !a.kind && !a.ran_after_cancel && !a.pending_after_or &&
+		      !a.running_after_or,
+	      "case 6: after cancel_work_sync() of a self-requeueing item it is neither pending "
+	      "nor running and never runs again: %s, ran after %d, pending %d, running %d",
+	      weft_kind_name(a.kind), a.ran_after_cancel, a.pending_after_or,
+	      a.running_after_or);
+	CHECK(a.runs_min == 0 && a.runs_max == 3 && a.cancel_ret_or && !a.cancel_ret_and,
+	      "case 6: cancelled before any run, after every run, and between: runs %d..%d, "
+	      "was pending %d/%d", a.runs_min, a.runs_max, a.cancel_ret_or, a.cancel_ret_and);
+
+	a = explore(7);
+	CHECK(a.complete && !a.kind && a.running_after_or && a.ran_after_cancel &&
+		      a.cancel_ret_or && !a.cancel_ret_and,
+	      "case 7: cancel_work() does not wait: the run goes on and may requeue: %s, "
+	      "running after %d, ran after %d", weft_kind_name(a.kind), a.running_after_or,
+	      a.ran_after_cancel);
+
+	a = explore(8);
+	CHECK(a.kind == WEFT_KIND_DEADLOCK, "case 8: a work function cancelling itself: %s",
 	      weft_kind_name(a.kind));
 	return check_done();
 }

@@ -20,6 +20,15 @@
  *   flush_work(&w)                    sleep until w is neither pending
  *                                     nor running; true if it waited
  *   work_pending(&w)
+ *   queue_work(wq, &w)                queue_work_on() the calling CPU
+ *                                     (a bound workqueue's WORK_CPU_UNBOUND)
+ *   cancel_work(&w)                   take a pending w off its worklist;
+ *                                     true if it was pending
+ *   cancel_work_sync(&w)              the same, then sleep until w's run
+ *                                     ends; while it waits no queueing of
+ *                                     w succeeds (w may requeue itself);
+ *                                     true if it was pending
+ *   DECLARE_WORK(name, fn), system_wq (a name: every queue is bound)
  *
  * The PENDING bit lives in the work item (a world field every operation
  * reads and writes through primitives, so races on it are real); the
@@ -51,11 +60,13 @@ struct workqueue_struct {
 };
 
 #define WEFT_WORK_PENDING 0
+#define WEFT_WORK_CANCELING 1      /* cancel_work_sync() holds PENDING */
 #define WEFT_WORKQUEUE_MAX 16      /* queued items per CPU */
 
 bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s);
 bool weft_flush_work(struct work_struct *w, const struct weft_site *s);
 void weft_init_work(struct work_struct *w, work_func_t fn);
+bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *s);
 
 #define INIT_WORK(w, fn) weft_init_work((w), (fn))
 #define queue_work_on(cpu, wq, w)                                               \
@@ -68,6 +79,18 @@ void weft_init_work(struct work_struct *w, work_func_t fn);
 			   WEFT_SITE(WEFT_EV_RMW, "schedule_work(" #w ")"))
 #define flush_work(w) weft_flush_work((w), WEFT_SITE(WEFT_EV_WAIT, "flush_work(" #w ")"))
 #define work_pending(w) test_bit(WEFT_WORK_PENDING, &(w)->data)
+
+#ifndef WEFT_OWN_WORKQUEUE_CANCEL
+#define queue_work(wq, w)                                                       \
+	((void)(wq), weft_queue_work_on(weft_raw_smp_processor_id(), (w),         \
+					WEFT_SITE(WEFT_EV_RMW, "queue_work(" #w ")")))
+#define cancel_work(w) \
+	weft_cancel_work((w), false, WEFT_SITE(WEFT_EV_RMW, "cancel_work(" #w ")"))
+#define cancel_work_sync(w) \
+	weft_cancel_work((w), true, WEFT_SITE(WEFT_EV_WAIT, "cancel_work_sync(" #w ")"))
+#define DECLARE_WORK(name, fn) struct work_struct name = { 0, (fn), 0, 0 }
+#define system_wq ((struct workqueue_struct *)0)
+#endif /* WEFT_OWN_WORKQUEUE_CANCEL */
 
 #ifdef __cplusplus
 }

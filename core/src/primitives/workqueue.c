@@ -7,7 +7,10 @@
  * never runs twice at once) - and wakes its worker; the worker clears
  * PENDING before it calls the function (process_one_work()), so the item
  * may be queued again while it runs; flush_work() sleeps until the item is
- * neither pending nor running.
+ * neither pending nor running; cancel_work() takes a queued item off its
+ * worklist, cancel_work_sync() also waits for its run to end, holding
+ * PENDING (with CANCELING) meanwhile so that no queueing succeeds
+ * (__cancel_work_sync(), try_to_grab_pending()).
  *
  * Workers are machine-made threads ("kworker/N"), started on the first
  * queueing to their CPU and bound to it; asleep on an empty worklist they
@@ -38,6 +41,10 @@ static struct pool {
 	int worker;                              /* thread, or -1 */
 	unsigned head, n;
 	struct work_struct *q[WEFT_WORKQUEUE_MAX];
+	/* the item the worker took off q and has not yet marked running and
+	 * not pending (the kernel does both under the pool lock; here the
+	 * stores are points of their own, and a cancel may run between) */
+	struct work_struct *taking;
 } pools[WEFT_EXEC_MAX_CPUS];
 static uint64_t pools_used;   /* CPUs whose pool the execution touched */
 _Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "pools_used is a 64-bit CPU mask");
@@ -48,6 +55,7 @@ static void weft_wq_reset(void)
 		unsigned c = (unsigned)__builtin_ctzll(m);
 		pools[c].worker = -1;
 		pools[c].head = pools[c].n = 0;
+		pools[c].taking = NULL;
 	}
 	pools_used = 0;
 }
@@ -58,6 +66,7 @@ static struct pool *pool_of(unsigned cpu)
 		pools_used |= 1ull << cpu;
 		pools[cpu].worker = -1;
 		pools[cpu].head = pools[cpu].n = 0;
+		pools[cpu].taking = NULL;
 	}
 	return &pools[cpu];
 }
@@ -147,11 +156,17 @@ static void worker_fn(void *world, void *arg)
 		struct work_struct *w = p->q[p->head];
 		p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
 		p->n--;
+		p->taking = w;
 		WRITE_ONCE(w->running, cpu + 1);
 		/* the take, recorded in the step of that store (no scheduling
 		 * point lies between them) */
 		weft_sched_step(WEFT_DEP_WRITE, pool_loc(cpu), 1, 0, &take_site);
-		clear_bit(WEFT_WORK_PENDING, &w->data);   /* before the call: may requeue */
+		/* before the call: may requeue; a cancel_work_sync() that came
+		 * in between holds PENDING, as it would have grabbed it after
+		 * the kernel's take */
+		if (!(weft_peek(w->data) & 1ul << WEFT_WORK_CANCELING))
+			clear_bit(WEFT_WORK_PENDING, &w->data);
+		p->taking = NULL;
 		w->func(w);
 		WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
 		WRITE_ONCE(w->running, 0);
@@ -233,6 +248,139 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	weft_trace(WEFT_EV_WAIT, loc, waited, weft_peek(w->seq), s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*w), 0, s);
 	return waited;
+}
+
+/* cancel_work_sync() in progress: the canceller holds PENDING with
+ * CANCELING (WORK_OFFQ_CANCELING), so a queueing fails meanwhile */
+#define CANCELING (1ul << WEFT_WORK_CANCELING)
+#define PENDING (1ul << WEFT_WORK_PENDING)
+
+/* A worker has w: running it, or taking it (off its worklist, not yet
+ * marked): in the kernel it is then no longer pending. */
+static bool worker_has(const struct work_struct *w)
+{
+	if (weft_peek(w->running))
+		return true;
+	for (uint64_t m = pools_used; m; m &= m - 1)
+		if (pools[__builtin_ctzll(m)].taking == w)
+			return true;
+	return false;
+}
+
+static bool running_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return worker_has(chan);
+}
+
+static bool canceling_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return (weft_peek(((const struct work_struct *)chan)->data) & CANCELING) != 0;
+}
+
+/* waits for the item's run to end (__flush_work() of __cancel_work_sync()) */
+static const struct weft_wait_class cancel_run_class = {
+	.name = "cancel_work_sync", .sleeps = true, .owner = flush_owner, .busy = running_busy,
+};
+/* waits for another cancel_work_sync() of the item (cancel_waitq); the
+ * owner is not known: the machine's stuck check names none */
+static int no_owner(const void *chan)
+{
+	(void)chan;
+	return -1;
+}
+static const struct weft_wait_class cancel_other_class = {
+	.name = "cancel_work_sync (another)", .sleeps = true, .owner = no_owner,
+	.busy = canceling_busy,
+};
+
+/* try_to_grab_pending()'s effect on a queued item: off its worklist, in
+ * the step that takes PENDING */
+static void unqueue(struct work_struct *w, const struct weft_site *s)
+{
+	for (uint64_t m = pools_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		struct pool *p = &pools[c];
+		for (unsigned i = 0; i < p->n; i++) {
+			if (p->q[(p->head + i) % WEFT_WORKQUEUE_MAX] != w)
+				continue;
+			for (unsigned j = i; j + 1 < p->n; j++)
+				p->q[(p->head + j) % WEFT_WORKQUEUE_MAX] =
+					p->q[(p->head + j + 1) % WEFT_WORKQUEUE_MAX];
+			p->n--;
+			weft_sched_step(WEFT_DEP_WRITE, pool_loc(c), 1, 0, s);
+			return;
+		}
+	}
+}
+
+/* w->data := nw in the running step, traced as a read-modify-write */
+static void set_data(struct work_struct *w, uint32_t loc, unsigned long nw,
+		     const struct weft_site *s)
+{
+	unsigned long old = w->data;
+
+	__atomic_store_n(&w->data, nw, __ATOMIC_RELAXED);
+	weft_trace(WEFT_EV_RMW, loc, old, nw, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(w->data), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *s)
+{
+	uint32_t loc = loc_of(&w->data);
+
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "cancel_work from setup or an audit");
+		return false;
+	}
+	if (sync)
+		weft_might_sleep(s);
+	sched_point_at(s, &w->data, sizeof(w->data), sync ? &cancel_other_class : NULL);
+	thread_loc(w, sizeof(*w), s);
+	check_uaf(loc, s);
+	while (weft_peek(w->data) & CANCELING) {
+		if (!sync) {   /* cancel_work(): -ENOENT from try_to_grab_pending() */
+			weft_trace(WEFT_EV_READ, loc, w->data, w->data, s);
+			weft_sched_step(WEFT_DEP_READ, loc, sizeof(w->data), 0, s);
+			return false;
+		}
+		weft_trace(WEFT_EV_BLOCK, loc, w->data, 0, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(w->data), 0, s);
+		weft_sched_block(w, &cancel_other_class, s);
+		M.step++;
+	}
+	/* pending: on a worklist (an item being taken is a run's already) */
+	bool taken = !weft_peek(w->running) && worker_has(w);
+	bool was_pending = (weft_peek(w->data) & PENDING) && !taken;
+	if (!sync) {
+		if (!taken)
+			set_data(w, loc, w->data & ~PENDING, s);
+		if (was_pending)
+			unqueue(w, s);
+		return was_pending;
+	}
+	set_data(w, loc, w->data | PENDING | CANCELING, s);
+	if (was_pending)
+		unqueue(w, s);
+	while (worker_has(w)) {
+		int c = cpu_of_work(w);
+		if (c >= 0 && pools[c].worker == M.cur) {
+			weft_report(WEFT_KIND_DEADLOCK, w, s,
+				    "cancel_work_sync() of a work item from its own worker");
+			return false;
+		}
+		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
+		weft_sched_block(w, &cancel_run_class, s);
+		M.step++;
+	}
+	weft_sched_step(WEFT_DEP_READ, loc_of(&w->running), sizeof(w->running), 0, s);
+	set_data(w, loc, w->data & ~(PENDING | CANCELING), s);
+	weft_sched_wake_all(w);   /* flushers and other cancellers */
+	return was_pending;
 }
 
 const struct weft_family weft_family_workqueue = {

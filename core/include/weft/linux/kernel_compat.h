@@ -521,7 +521,8 @@ static inline bool cpumask_test_cpu(unsigned cpu, const struct cpumask *m)
 /* --------------------------------------------------------- workqueues */
 /* Work items are the kit's (<weft/workqueue.h>): each CPU's kworker, a
  * thread on that CPU the machine starts on the first queue_work_on() to
- * it, runs them in order; flush_work() sleeps until the item is done.
+ * it, runs them in order; flush_work() sleeps until the item is done;
+ * cancel_work_sync() takes it off its worklist and waits for its run.
  * schedule_work() (the swap device's discard and reclaim work) is out of
  * scope: a call is a stub report. */
 #include <weft/workqueue.h>
@@ -537,6 +538,17 @@ static inline bool cpumask_test_cpu(unsigned cpu, const struct cpumask *m)
 #define flush_work(w)                                                           \
 	(weft_rt_enter(), weft_flush_work((w), WEFT_SITE(WEFT_EV_WAIT, "flush_work(" #w ")")))
 #define schedule_work(w) (weft_linux_stub("schedule_work()"), false)
+#undef queue_work
+#undef cancel_work
+#undef cancel_work_sync
+#define queue_work(wq, w)                                                       \
+	((void)(wq), weft_rt_enter(),                                           \
+	 weft_queue_work_on(weft_linux_cpu(), (w), WEFT_SITE(WEFT_EV_RMW, "queue_work(" #w ")")))
+#define cancel_work(w)                                                          \
+	(weft_rt_enter(), weft_cancel_work((w), false, WEFT_SITE(WEFT_EV_RMW, "cancel_work(" #w ")")))
+#define cancel_work_sync(w)                                                     \
+	(weft_rt_enter(),                                                       \
+	 weft_cancel_work((w), true, WEFT_SITE(WEFT_EV_WAIT, "cancel_work_sync(" #w ")")))
 static struct workqueue_struct weft_linux_mm_percpu_wq = { "mm_percpu_wq" };
 static struct workqueue_struct *mm_percpu_wq __maybe_unused = &weft_linux_mm_percpu_wq;
 
