@@ -167,9 +167,20 @@ struct rt_thread {
 	unsigned depth;            /* __tsan_func_entry depth */
 	uintptr_t stack[RT_STACK_DEPTH];   /* call sites, outermost first */
 	void *tls[64];             /* pthread_setspecific values */
+	void *c11_pc;              /* in a C11 <threads.h> call: its call site */
 	void *jb[5];               /* pthread_exit: __builtin_setjmp buffer */
 };
 extern struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
+
+/* The program's instruction that made an interposed call: the return
+ * address ra of the interposed function, or, when a C11 <threads.h>
+ * function (rt_c11threads.c) called it, that function's. */
+static inline void *rt_caller_pc(void *ra)
+{
+	if (M.cur >= 0 && rt_th[M.cur].c11_pc)
+		return rt_th[M.cur].c11_pc;
+	return ra;
+}
 /* The lowest frame each thread's fiber has had, over all executions of the
  * process: rt_stack_scrub() zeroes from below it. */
 extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];

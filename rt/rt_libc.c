@@ -40,7 +40,7 @@
 
 #include "rt_internal.h"
 
-#define PC() ((void *)__builtin_return_address(0))
+#define PC() rt_caller_pc(__builtin_return_address(0))
 
 struct rt_real rt_real;
 

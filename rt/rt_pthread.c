@@ -22,7 +22,7 @@
  *                run and re-takes, returning 0 or ETIMEDOUT (a choice)
  *   semaphores   struct weft_semaphore; trywait, timedwait (a choice)
  *   barriers     a count, a generation and a wait queue
- *   once         a word: 0, 1 running, 2 done; latecomers yield until done
+ *   once         a word: 0, 1 done, 2 + the runner; latecomers block until done
  *   spinlocks    a word; a waiter blocks on it as on the kernel's spinlock
  *   keys         per-thread values outside the world; destructors at exit
  *
@@ -42,7 +42,7 @@
 #include "memory/memory.h"
 #include "rt_internal.h"
 
-#define PC() ((void *)__builtin_return_address(0))
+#define PC() rt_caller_pc(__builtin_return_address(0))
 
 /* The C library's functions, for native runs and host code. */
 #define REAL(ret, name, ...)                                                      \
@@ -677,23 +677,63 @@ int pthread_barrier_wait(pthread_barrier_t *pb)
 
 /* ------------------------------------------------------- once, spinlocks */
 
+/* The once word: 0 never run, 1 done, 2 + the thread running fn(). A
+ * latecomer blocks on the word until the first caller's done wakes it
+ * (not a yield loop: a spinning thread would turn dfs's partial-order
+ * reduction off and keep dfs --bound none from ending); a once function
+ * that waits for its own flag is a deadlock naming the runner. */
+static int once_owner(const void *chan)
+{
+	int v = *(const volatile int *)chan;
+
+	return v >= 2 ? v - 2 : -1;
+}
+
+static bool once_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return *(const volatile int *)chan >= 2;
+}
+
+static const struct weft_wait_class pthread_once_class = {
+	.name = "pthread_once",
+	.sleeps = false,
+	.owner = once_owner,
+	.busy = once_busy,
+};
+
 int pthread_once(pthread_once_t *o, void (*fn)(void))
 {
 	if (!rt_active())
 		return get_pthread_once()(o, fn);
 	enter();
 	const struct weft_site *s = SITE(WEFT_EV_RMW, "pthread_once");
-	if (weft_access(o, sizeof(*o), WEFT_A_CMPXCHG, 0, 1, s) == 0) {
+	uint64_t seen = weft_access(o, sizeof(*o), WEFT_A_CMPXCHG, 0, (uint64_t)M.cur + 2, s);
+	if (seen == 0) {
 		fn();
 		enter();
 		/* done: an exchange (atomic on memory, fully ordered), so that
 		 * under --memory tso|lkmm what fn() stored is visible before
 		 * "done" is */
-		weft_access(o, sizeof(*o), WEFT_A_XCHG, 2, 0, s);
+		weft_access(o, sizeof(*o), WEFT_A_XCHG, 1, 0, s);
+		weft_sched_wake_all((const void *)o);
 		return 0;
 	}
-	while (weft_access(o, sizeof(*o), WEFT_A_LOAD, 0, 0, s) != 2)
-		weft_yield(SITE(WEFT_EV_YIELD, "pthread_once: waits for the first caller"));
+	while (seen != 1) {
+		/* no point between the load and the block: the done that wakes
+		 * it cannot fall in between */
+		const struct weft_site *w = SITE(WEFT_EV_BLOCK, "pthread_once: waits for the first caller");
+		uint32_t loc = loc_of((const void *)o);
+		weft_trace(WEFT_EV_BLOCK, loc, seen, 1, w);
+		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*o), 0, w);
+		weft_sched_block((const void *)o, &pthread_once_class, w);
+		if (++M.step > M.step_budget)
+			weft_sched_livelock("step budget exhausted");
+		/* a read-modify-write (1 for 1: no change), which reads the
+		 * newest value under --memory lkmm, where a load after the
+		 * wake-up could still read "running" and block for good */
+		seen = weft_access(o, sizeof(*o), WEFT_A_CMPXCHG, 1, 1, s);
+	}
 	/* and a caller that saw "done" sees what fn() stored (POSIX: every
 	 * pthread_once() returns after fn() has, and synchronizes with it) */
 	weft_fence(WEFT_FENCE_MB, SITE(WEFT_EV_BARRIER, "pthread_once: done"));
