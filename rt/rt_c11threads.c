@@ -47,19 +47,6 @@ static int thrd_result(int err)
 	}
 }
 
-/* Run call with this call's site standing for the pthread function's. */
-#define AS_CALLER(call)                                                           \
-	({                                                                        \
-		struct rt_thread *t_ = M.cur >= 0 ? &rt_th[M.cur] : NULL;         \
-		void *saved_ = t_ ? t_->c11_pc : NULL;                            \
-		if (t_ && !saved_)                                                \
-			t_->c11_pc = __builtin_return_address(0);                 \
-		__typeof__(call) r_ = (call);                                     \
-		if (t_)                                                           \
-			t_->c11_pc = saved_;                                      \
-		r_;                                                               \
-	})
-
 /* ---------------------------------------------------------------- threads */
 
 /* thrd_create()'s function and argument, per thread of the execution (a
@@ -90,7 +77,7 @@ int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 		start_slot[tid].arg = arg;
 	}
 	pthread_t th = 0;
-	int err = AS_CALLER(pthread_create(&th, NULL, c11_start, (void *)(uintptr_t)tid));
+	int err = RT_AS_CALLER(pthread_create(&th, NULL, c11_start, (void *)(uintptr_t)tid));
 	if (err == 0)
 		*thr = th;
 	return thrd_result(err);
@@ -99,7 +86,7 @@ int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 int thrd_join(thrd_t thr, int *res)
 {
 	void *ret = NULL;
-	int err = AS_CALLER(pthread_join(thr, &ret));
+	int err = RT_AS_CALLER(pthread_join(thr, &ret));
 
 	if (err == 0 && res)
 		*res = (int)(intptr_t)ret;
@@ -130,12 +117,12 @@ int thrd_equal(thrd_t a, thrd_t b)
 
 void thrd_yield(void)
 {
-	AS_CALLER(sched_yield());
+	RT_AS_CALLER(sched_yield());
 }
 
 int thrd_sleep(const struct timespec *duration, struct timespec *remaining)
 {
-	int r = AS_CALLER(nanosleep(duration, remaining));
+	int r = RT_AS_CALLER(nanosleep(duration, remaining));
 
 	return r == 0 ? 0 : errno == EINTR ? -1 : -2;
 }
@@ -149,80 +136,80 @@ int mtx_init(mtx_t *m, int type)
 	pthread_mutexattr_init(&attr);
 	if (type & mtx_recursive)
 		pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
-	int err = AS_CALLER(pthread_mutex_init((pthread_mutex_t *)(void *)m, &attr));
+	int err = RT_AS_CALLER(pthread_mutex_init((pthread_mutex_t *)(void *)m, &attr));
 	pthread_mutexattr_destroy(&attr);
 	return thrd_result(err);
 }
 
 int mtx_lock(mtx_t *m)
 {
-	return thrd_result(AS_CALLER(pthread_mutex_lock((pthread_mutex_t *)(void *)m)));
+	return thrd_result(RT_AS_CALLER(pthread_mutex_lock((pthread_mutex_t *)(void *)m)));
 }
 
 int mtx_trylock(mtx_t *m)
 {
-	return thrd_result(AS_CALLER(pthread_mutex_trylock((pthread_mutex_t *)(void *)m)));
+	return thrd_result(RT_AS_CALLER(pthread_mutex_trylock((pthread_mutex_t *)(void *)m)));
 }
 
 int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict ts)
 {
-	return thrd_result(AS_CALLER(pthread_mutex_timedlock((pthread_mutex_t *)(void *)m, ts)));
+	return thrd_result(RT_AS_CALLER(pthread_mutex_timedlock((pthread_mutex_t *)(void *)m, ts)));
 }
 
 int mtx_unlock(mtx_t *m)
 {
-	return thrd_result(AS_CALLER(pthread_mutex_unlock((pthread_mutex_t *)(void *)m)));
+	return thrd_result(RT_AS_CALLER(pthread_mutex_unlock((pthread_mutex_t *)(void *)m)));
 }
 
 void mtx_destroy(mtx_t *m)
 {
-	AS_CALLER(pthread_mutex_destroy((pthread_mutex_t *)(void *)m));
+	RT_AS_CALLER(pthread_mutex_destroy((pthread_mutex_t *)(void *)m));
 }
 
 /* ------------------------------------------------------------- conditions */
 
 int cnd_init(cnd_t *c)
 {
-	return thrd_result(AS_CALLER(pthread_cond_init((pthread_cond_t *)(void *)c, NULL)));
+	return thrd_result(RT_AS_CALLER(pthread_cond_init((pthread_cond_t *)(void *)c, NULL)));
 }
 
 int cnd_signal(cnd_t *c)
 {
-	return thrd_result(AS_CALLER(pthread_cond_signal((pthread_cond_t *)(void *)c)));
+	return thrd_result(RT_AS_CALLER(pthread_cond_signal((pthread_cond_t *)(void *)c)));
 }
 
 int cnd_broadcast(cnd_t *c)
 {
-	return thrd_result(AS_CALLER(pthread_cond_broadcast((pthread_cond_t *)(void *)c)));
+	return thrd_result(RT_AS_CALLER(pthread_cond_broadcast((pthread_cond_t *)(void *)c)));
 }
 
 int cnd_wait(cnd_t *c, mtx_t *m)
 {
-	return thrd_result(AS_CALLER(
+	return thrd_result(RT_AS_CALLER(
 		pthread_cond_wait((pthread_cond_t *)(void *)c, (pthread_mutex_t *)(void *)m)));
 }
 
 int cnd_timedwait(cnd_t *restrict c, mtx_t *restrict m, const struct timespec *restrict ts)
 {
-	return thrd_result(AS_CALLER(pthread_cond_timedwait(
+	return thrd_result(RT_AS_CALLER(pthread_cond_timedwait(
 		(pthread_cond_t *)(void *)c, (pthread_mutex_t *)(void *)m, ts)));
 }
 
 void cnd_destroy(cnd_t *c)
 {
-	AS_CALLER(pthread_cond_destroy((pthread_cond_t *)(void *)c));
+	RT_AS_CALLER(pthread_cond_destroy((pthread_cond_t *)(void *)c));
 }
 
 /* ------------------------------------------------------- once, thread keys */
 
 void call_once(once_flag *flag, void (*fn)(void))
 {
-	AS_CALLER(pthread_once((pthread_once_t *)(void *)flag, fn));
+	RT_AS_CALLER(pthread_once((pthread_once_t *)(void *)flag, fn));
 }
 
 int tss_create(tss_t *key, tss_dtor_t dtor)
 {
-	return thrd_result(AS_CALLER(pthread_key_create((pthread_key_t *)key, dtor)));
+	return thrd_result(RT_AS_CALLER(pthread_key_create((pthread_key_t *)key, dtor)));
 }
 
 void *tss_get(tss_t key)
@@ -232,10 +219,10 @@ void *tss_get(tss_t key)
 
 int tss_set(tss_t key, void *val)
 {
-	return thrd_result(AS_CALLER(pthread_setspecific(key, val)));
+	return thrd_result(RT_AS_CALLER(pthread_setspecific(key, val)));
 }
 
 void tss_delete(tss_t key)
 {
-	AS_CALLER(pthread_key_delete(key));
+	RT_AS_CALLER(pthread_key_delete(key));
 }

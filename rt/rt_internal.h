@@ -167,7 +167,8 @@ struct rt_thread {
 	unsigned depth;            /* __tsan_func_entry depth */
 	uintptr_t stack[RT_STACK_DEPTH];   /* call sites, outermost first */
 	void *tls[64];             /* pthread_setspecific values */
-	void *c11_pc;              /* in a C11 <threads.h> call: its call site */
+	void *c11_pc;              /* in a call made for another interposed
+				      function (RT_AS_CALLER): that one's site */
 	void *jb[5];               /* pthread_exit: __builtin_setjmp buffer */
 };
 extern struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
@@ -181,6 +182,20 @@ static inline void *rt_caller_pc(void *ra)
 		return rt_th[M.cur].c11_pc;
 	return ra;
 }
+
+/* Run call, an interposed function, with the calling function's own call
+ * site standing for call's (rt_c11threads.c, rt_pthread_np.c). */
+#define RT_AS_CALLER(call)                                                        \
+	({                                                                        \
+		struct rt_thread *t_ = M.cur >= 0 ? &rt_th[M.cur] : NULL;         \
+		void *saved_ = t_ ? t_->c11_pc : NULL;                            \
+		if (t_ && !saved_)                                                \
+			t_->c11_pc = __builtin_return_address(0);                 \
+		__typeof__(call) r_ = (call);                                     \
+		if (t_)                                                           \
+			t_->c11_pc = saved_;                                      \
+		r_;                                                               \
+	})
 /* The lowest frame each thread's fiber has had, over all executions of the
  * process: rt_stack_scrub() zeroes from below it. */
 extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
@@ -250,6 +265,9 @@ void rt_atomic_enter(uintptr_t pc, const char *what);
  * (traced, shadowed, recorded: rt_tsan.c). */
 uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		       const struct weft_site *s);
+
+/* Forget the threads' names of the last execution (rt_pthread_np.c). */
+void rt_pthread_np_reset(void);
 
 /* Complete the announced plain store (rt_tsan.c). */
 void rt_flush_slow(void);

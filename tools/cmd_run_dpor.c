@@ -170,9 +170,10 @@ static void search(struct run *R, unsigned bound)
 		/* under a bound an unfair choice is a frame that costs a
 		 * preemption (core/src/search/dpor.c); unbounded it is not */
 		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
-		if (a->por_auto && (weft_contexts_active() || unfair ||
+		if (a->por_auto && (weft_contexts_active() || unfair || weft_untracked_why() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
-			fallback_why = weft_contexts_active()
+			fallback_why = weft_untracked_why() ? weft_untracked_why()
+				: weft_contexts_active()
 				? "an execution ran an interrupt handler, an RCU callback or "
 				  "threads sharing a CPU, which the reduction does not model"
 				: unfair

@@ -880,6 +880,13 @@ bool weft_contexts_active(void);
 /* Whether fair scheduling withheld a spinning thread at some decision of
  * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
 bool weft_fair_restricted(void);
+/* Why the last execution did something partial-order reduction cannot
+ * reason about (an observation of another thread's state that no
+ * dependence record shows: pthread_tryjoin_np() finding it running), or
+ * NULL; dfs with reduction then cannot certify, and `weft run` searches
+ * with plain dfs. weft_sched_untracked() says so, in an execution. */
+const char *weft_untracked_why(void);
+void weft_sched_untracked(const char *why);
 /* Whether thread tid spun (docs/strategies.md, "Fairness") at the current
  * step: for a strategy's ops->on_step, which fair scheduling has already
  * judged (a yield is judged after its record). */

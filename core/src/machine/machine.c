@@ -1485,6 +1485,17 @@ bool weft_fair_restricted(void)
 	return M.fair_restricted;
 }
 
+void weft_sched_untracked(const char *why)
+{
+	if (M.cur >= 0 && !M.untracked)
+		M.untracked = why;
+}
+
+const char *weft_untracked_why(void)
+{
+	return M.untracked;
+}
+
 bool weft_fair_spun_now(unsigned tid)
 {
 	return tid < M.nr_threads && M.fair && M.th[tid].spun_step == M.step + 1;

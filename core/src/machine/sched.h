@@ -234,6 +234,9 @@ struct weft_machine {
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
+	/* an operation partial-order reduction has no dependence record for
+	 * happened (weft_sched_untracked()): why, or NULL */
+	const char *untracked;
 	uint64_t spinners;
 	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */

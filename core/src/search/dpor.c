@@ -802,6 +802,8 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 			       "interrupts or threads sharing a CPU: a context that holds a CPU "
 			       "excludes threads in ways no dependence record shows, so partial-"
 			       "order reduction cannot certify this (use --por none)");
+	if (weft_untracked_why())
+		set_incomplete(d, &d->untracked, weft_untracked_why());
 	if (!d->bounded && weft_fair_restricted())
 		set_incomplete(d, &d->fair,
 			       "fair scheduling passed over a spinning thread at a decision "
@@ -1007,7 +1009,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
 	d->ymode = d->restart = false;
-	d->capped = d->nondet = d->lost = d->ctx = d->fair = d->wide = false;
+	d->capped = d->nondet = d->lost = d->ctx = d->fair = d->wide = d->untracked = false;
 	d->why = NULL;
 	d->fop_known = 0;
 	d->nfr = d->replay = 0;
@@ -1049,7 +1051,7 @@ bool weft_dpor_done(const struct weft_dpor *d)
 bool weft_dpor_complete(const struct weft_dpor *d)
 {
 	return d->done && !d->capped && !d->nondet && !d->lost && !d->ctx &&
-	       !d->fair && !d->wide;
+	       !d->fair && !d->wide && !d->untracked;
 }
 
 const char *weft_dpor_why_incomplete(const struct weft_dpor *d)

@@ -239,7 +239,7 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
-	bool capped, nondet, lost, ctx, fair, wide;
+	bool capped, nondet, lost, ctx, fair, wide, untracked;
 	const char *why;
 	struct frame *fr;
 	uint32_t nfr, capfr;
