@@ -377,6 +377,16 @@ enum vm_event_item { PGACTIVATE, PGDEACTIVATE, PGLAZYFREE, PGROTATED, UNEVICTABL
 #define __count_memcg_events(memcg, item, delta) ((void)(memcg), (void)(item), (void)(delta))
 #define trace_mm_lru_insertion(folio) ((void)(folio))
 #define trace_mm_lru_activate(folio) ((void)(folio))
+/* workingset_activation() (mm/workingset.c) counts an activation in the
+ * memcg's WORKINGSET_ACTIVATE statistics: statistics, out of scope */
+static inline void workingset_activation(struct folio *f) { (void)f; }
+/* page_idle.h without CONFIG_PAGE_IDLE_FLAG: no idle or young tracking */
+static inline bool folio_test_idle(const struct folio *f) { (void)f; return false; }
+static inline void folio_set_idle(struct folio *f) { (void)f; }
+static inline void folio_clear_idle(struct folio *f) { (void)f; }
+static inline bool folio_test_young(const struct folio *f) { (void)f; return false; }
+static inline void folio_set_young(struct folio *f) { (void)f; }
+static inline bool folio_test_clear_young(struct folio *f) { (void)f; return false; }
 
 /* ------------------------------------------------ the harness's audits */
 /* Every folio is on at most one LRU list, exactly when PG_lru is set, and
