@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,24 @@ static bool same_trace(const char *path, const struct weft_replay *rf)
  * trace under the same 32 bits gets "-2", "-3", ...: nothing is ever
  * overwritten.
  */
+int weft_replay_mkdirs(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(tmp, 0777) && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+}
+
 int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, size_t pathn,
 		     bool *existed)
 {
@@ -143,7 +162,7 @@ int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, 
 	*existed = false;
 	if (rc)
 		return rc;
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (weft_replay_mkdirs(dir)) {
 		free(buf);
 		return WEFT_EIO;
 	}

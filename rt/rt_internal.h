@@ -266,6 +266,13 @@ void rt_atomic_enter(uintptr_t pc, const char *what);
 uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		       const struct weft_site *s);
 
+/* The virtual clock (rt_time.c): back to 0 at an execution's start; a
+ * sleep moves it forward by ns. */
+void rt_time_reset(void);
+/* The generators of rt_random.c, as at an execution's start. */
+void rt_random_reset(void);
+void rt_time_sleep(uint64_t ns);
+
 /* Forget the threads' names of the last execution (rt_pthread_np.c). */
 void rt_pthread_np_reset(void);
 

@@ -15,7 +15,8 @@
  *                               that does not hold, as
  *                               __VERIFIER_assume(0))
  *   sched_yield, usleep,        yields (a sleeping thread lets the others
- *   nanosleep, sleep            run; time does not pass)
+ *   nanosleep, sleep            run); a sleep moves the virtual clock
+ *                               (rt_time.c) forward by what it asked
  *   rand, random, srand,        a generator per execution, seeded 1 (the C
  *   srandom                     library's own state would carry over)
  *   SIGSEGV, SIGBUS, SIGFPE,    in a program thread: a crash report naming
@@ -205,6 +206,7 @@ int usleep(useconds_t us)
 	if (!rt_active())
 		return rt_real.usleep(us);
 	yield_at(PC(), "usleep");
+	rt_time_sleep((uint64_t)us * 1000);
 	return 0;
 }
 
@@ -213,6 +215,8 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 	if (!rt_active())
 		return rt_real.nanosleep(req, rem);
 	yield_at(PC(), "nanosleep");
+	if (req && req->tv_sec >= 0 && req->tv_nsec >= 0)
+		rt_time_sleep((uint64_t)req->tv_sec * 1000000000ull + (uint64_t)req->tv_nsec);
 	if (rem)
 		rem->tv_sec = rem->tv_nsec = 0;
 	return 0;
@@ -223,6 +227,7 @@ unsigned sleep(unsigned s)
 	if (!rt_active())
 		return rt_real.sleep(s);
 	yield_at(PC(), "sleep");
+	rt_time_sleep((uint64_t)s * 1000000000ull);
 	return 0;
 }
 

@@ -230,6 +230,8 @@ static void world_reset(uint8_t *world, size_t size)
 	rt_threads_reset();
 	memset(&rt_x, 0, sizeof(rt_x));
 	rt_pthread_np_reset();
+	rt_time_reset();
+	rt_random_reset();
 	rt_x.rand_state = 1;
 	output_mute();
 	rt_lim = rt_w.size;

@@ -62,15 +62,20 @@ int cli_program_handoff(int argc, char **argv)
 		return -1;
 	const char *cmd = argv[1];
 
-	bool min_target = false;
-	for (int i = 2; i + 1 < argc && !strcmp(cmd, "min"); i++)
-		min_target |= !strcmp(argv[i], "--target") && is_program(argv[i + 1]);
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "fuzz") || !strcmp(cmd, "import") ||
-	    !strcmp(cmd, "stress") || !strcmp(cmd, "list") || min_target) {
+	/* import and min name the program with --target only: their
+	 * positional argument is a crash or a replay, which may well be an
+	 * executable file */
+	bool by_target = !strcmp(cmd, "min") || !strcmp(cmd, "import");
+	bool has_target = false;
+	for (int i = 2; i + 1 < argc && by_target; i++)
+		has_target |= !strcmp(argv[i], "--target") && is_program(argv[i + 1]);
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "fuzz") || !strcmp(cmd, "stress") ||
+	    !strcmp(cmd, "list") || has_target) {
 		for (int i = 2; i < argc; i++) {
 			if (!strcmp(argv[i], "--"))
 				break;
-			if (path_flag(argv[i - 1]) || !is_program(argv[i]))
+			if (path_flag(argv[i - 1]) || !is_program(argv[i]) ||
+			    (by_target && strcmp(argv[i - 1], "--target")))
 				continue;
 			char **nv = calloc((size_t)argc + 1, sizeof(char *));
 			if (!nv)

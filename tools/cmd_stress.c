@@ -2,7 +2,9 @@
  * cmd_stress.c - `weft stress`: hands over to weft-stress, the native build
  * of the same models (real pthreads and atomics), installed beside weft.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,7 +41,17 @@ int cmd_stress(int argc, char **argv)
 	if (slash)
 		*slash = 0;
 	snprintf(path, sizeof(path), "%s/weft-stress", self);
+	if (access(path, X_OK) != 0) {
+		/* a model's own binary (weft_add_model()): its scenarios have
+		 * no native build; weft-stress is the zoo's and the demos' */
+		fprintf(stderr,
+			"weft: stress: no native build beside %s: `weft stress` runs the zoo's and "
+			"the demos' scenarios (weft-stress, installed beside weft); a model of "
+			"your own runs under the scheduler only\n",
+			self);
+		return 2;
+	}
 	argv[0] = path;
 	execv(path, argv);
-	return cli_io_error("stress: cannot run %s (is weft-stress installed beside weft?)", path);
+	return cli_io_error("stress: cannot run %s: %s", path, strerror(errno));
 }

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <weft/replay.h>
 #include <weft/strategy.h>
 
 #include "cli.h"
@@ -49,18 +50,7 @@ bool fuzz_is_dir(const char *p)
 
 int fuzz_mkdirs(const char *path)
 {
-	char tmp[PATH_MAX];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -1;
-	for (char *p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(tmp, 0777) && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+	return weft_replay_mkdirs(path);
 }
 
 const char *fuzz_env_or(const char *name, const char *dflt)

@@ -439,7 +439,7 @@ static void z6_add(struct z6_world *W, unsigned tid, unsigned s)
 	weft_get_page(&W->mm, p);                       /* the page cache's */
 	WRITE_ONCE(p->mapping, m);
 	WRITE_ONCE(p->private, (unsigned long)s);
-	WRITE_ONCE(m->slots[s], p);                     /* rcu_assign_pointer */
+	rcu_assign_pointer(m->slots[s], p);
 	spin_unlock(&m->tree_lock);
 	W->held[tid][weft_page_nr(&W->mm, p)]++;
 	z6_stat(W, Z6_STAT_ADD);

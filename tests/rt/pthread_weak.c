@@ -10,6 +10,9 @@
  *   -DSHAPE_ONCE     pthread_once() publishes what its function stored
  *   -DSHAPE_BARRIER  each thread's store before pthread_barrier_wait() is
  *                    seen by the other after it
+ *   -DSHAPE_SEM      thread 0's store before sem_post() is seen by thread
+ *                    1 after its sem_wait() returns (POSIX 4.12: both
+ *                    synchronize memory)
  *   -DSHAPE_COPY     each thread copies a struct from one global to
  *                    another, main reads the copies after pthread_join()
  *                    (gcc announces an aggregate copy's store before its
@@ -19,11 +22,13 @@
  */
 #include <assert.h>
 #include <pthread.h>
+#include <semaphore.h>
 
 static int counter, data, slot[2];
 static pthread_spinlock_t sl;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_barrier_t bar;
+static sem_t sem;
 struct pair { int key, val; };     /* 8 bytes: one access */
 static struct pair orig[2] = { { 1, 10 }, { 2, 20 } }, copy[2];
 
@@ -47,6 +52,14 @@ static void *worker(void *arg)
 	slot[id] = 1;
 	pthread_barrier_wait(&bar);
 	assert(slot[1 - id] == 1);
+#elif defined(SHAPE_SEM)
+	if (id == 0) {
+		data = 7;
+		sem_post(&sem);
+	} else {
+		sem_wait(&sem);
+		assert(data == 7);
+	}
 #elif defined(SHAPE_COPY)
 	copy[id] = orig[id];
 #endif
@@ -60,6 +73,7 @@ int main(void)
 
 	pthread_spin_init(&sl, PTHREAD_PROCESS_PRIVATE);
 	pthread_barrier_init(&bar, NULL, 2);
+	sem_init(&sem, 0, 0);
 	for (long i = 0; i < 2; i++)
 		pthread_create(&t[i], NULL, worker, (void *)i);
 	for (int i = 0; i < 2; i++)

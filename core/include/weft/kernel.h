@@ -753,6 +753,60 @@ static inline bool weft_list_linked(struct weft_list_head *e)
 #include <weft/workqueue.h>
 #include <weft/rcu.h>
 
+#ifndef WEFT_OWN_LOCKDEP_ASSERT
+/* smp_store_mb(): a store, then a full barrier (asm-generic/barrier.h) */
+#define smp_store_mb(var, value)                                                \
+	do {                                                                    \
+		WRITE_ONCE(var, value);                                         \
+		smp_mb();                                                       \
+	} while (0)
+/* lockdep_assert_held(): a warn-on unless the current thread holds the
+ * lock: a spinlock, a mutex, or an rw semaphore in either mode (a peek:
+ * no scheduling point, as lockdep's check takes none) */
+#ifndef __cplusplus
+static inline bool __weft_spin_held(struct weft_spinlock *l)
+{
+	return weft_peek(l->locked) == weft_current_tid() + 1u;
+}
+static inline bool __weft_mutex_held(struct weft_mutex *m)
+{
+	return weft_peek(m->owner) == weft_current_tid() + 1u;
+}
+static inline bool __weft_rwsem_held(struct weft_rw_semaphore *r)
+{
+	unsigned t = weft_current_tid();
+
+	return weft_peek(r->writer) == t + 1u || (t < 16 && (weft_peek(r->held) >> (2 * t) & 3u));
+}
+#ifndef WEFT_OWN_MUTEX
+static inline bool __weft_kmutex_held(struct mutex *m)
+{
+	return __weft_mutex_held(&m->weft);
+}
+#define __weft_held_kmutex struct mutex * : __weft_kmutex_held,
+#else
+#define __weft_held_kmutex
+#endif
+#ifndef WEFT_OWN_RWSEM
+static inline bool __weft_krwsem_held(struct rw_semaphore *r)
+{
+	return __weft_rwsem_held(&r->weft);
+}
+#define __weft_held_krwsem struct rw_semaphore * : __weft_krwsem_held,
+#else
+#define __weft_held_krwsem
+#endif
+#define __weft_lock_held(l)                                                     \
+	_Generic((l), __weft_held_kmutex __weft_held_krwsem                     \
+		 struct weft_mutex * : __weft_mutex_held,                       \
+		 struct weft_rw_semaphore * : __weft_rwsem_held,                \
+		 default : __weft_spin_held)(l)
+#else
+#define __weft_lock_held(l) lockdep_is_held(l)
+#endif
+#define lockdep_assert_held(l) ((void)WARN_ON(!__weft_lock_held(l)))
+#endif /* WEFT_OWN_LOCKDEP_ASSERT */
+
 /* A kit operation's wrapper on one line (the mm kit's headers):
  *   #define weft_folio_put(...) WEFT_KIT_VOID(folio_put, #__VA_ARGS__, __VA_ARGS__)
  * is WEFT_KIT_CALL_VOID("folio_put(" #__VA_ARGS__ ")", (weft_folio_put)(__VA_ARGS__)).

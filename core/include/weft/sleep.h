@@ -198,59 +198,103 @@ void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_sit
  */
 
 #ifndef WEFT_OWN_MUTEX
-#define mutex_init(m) weft_mutex_init((m), WEFT_SITE(WEFT_EV_WRITE, "mutex_init(" #m ")"))
-#define mutex_lock(m) weft_mutex_lock((m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock(" #m ")"))
+/* struct mutex: the kernel's name for struct weft_mutex (the macros below take
+ * either) */
+#ifndef __cplusplus
+struct mutex {
+	struct weft_mutex weft;
+};
+#define __weft_mutex(p)                                                            \
+	_Generic((p), struct mutex *: &((struct mutex *)(void *)(p))->weft, default: (p))
+#else
+#define __weft_mutex(p) (p)
+#endif
+#define mutex_init(m) weft_mutex_init(__weft_mutex(m), WEFT_SITE(WEFT_EV_WRITE, "mutex_init(" #m ")"))
+#define mutex_lock(m) weft_mutex_lock(__weft_mutex(m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock(" #m ")"))
 /* no signals: the killable/interruptible forms always get the lock */
 #define mutex_lock_interruptible(m) \
-	({ weft_mutex_lock((m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_interruptible(" #m ")")); 0; })
+	({ weft_mutex_lock(__weft_mutex(m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_interruptible(" #m ")")); 0; })
 #define mutex_lock_killable(m) \
-	({ weft_mutex_lock((m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_killable(" #m ")")); 0; })
+	({ weft_mutex_lock(__weft_mutex(m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_killable(" #m ")")); 0; })
 #define mutex_trylock(m) \
-	weft_mutex_trylock((m), WEFT_SITE(WEFT_EV_TRYLOCK, "mutex_trylock(" #m ")"))
-#define mutex_unlock(m) weft_mutex_unlock((m), WEFT_SITE(WEFT_EV_UNLOCK, "mutex_unlock(" #m ")"))
+	weft_mutex_trylock(__weft_mutex(m), WEFT_SITE(WEFT_EV_TRYLOCK, "mutex_trylock(" #m ")"))
+#define mutex_unlock(m) weft_mutex_unlock(__weft_mutex(m), WEFT_SITE(WEFT_EV_UNLOCK, "mutex_unlock(" #m ")"))
 #define mutex_is_locked(m) \
-	weft_mutex_is_locked((m), WEFT_SITE(WEFT_EV_READ, "mutex_is_locked(" #m ")"))
+	weft_mutex_is_locked(__weft_mutex(m), WEFT_SITE(WEFT_EV_READ, "mutex_is_locked(" #m ")"))
 #endif /* WEFT_OWN_MUTEX */
 
 #ifndef WEFT_OWN_RWSEM
-#define init_rwsem(r) weft_init_rwsem((r), WEFT_SITE(WEFT_EV_WRITE, "init_rwsem(" #r ")"))
-#define down_read(r) weft_down_read((r), WEFT_SITE(WEFT_EV_LOCK, "down_read(" #r ")"))
+/* struct rw_semaphore: the kernel's name for struct weft_rw_semaphore (the macros below take
+ * either) */
+#ifndef __cplusplus
+struct rw_semaphore {
+	struct weft_rw_semaphore weft;
+};
+#define __weft_rwsem(p)                                                            \
+	_Generic((p), struct rw_semaphore *: &((struct rw_semaphore *)(void *)(p))->weft, default: (p))
+#else
+#define __weft_rwsem(p) (p)
+#endif
+#define init_rwsem(r) weft_init_rwsem(__weft_rwsem(r), WEFT_SITE(WEFT_EV_WRITE, "init_rwsem(" #r ")"))
+#define down_read(r) weft_down_read(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_read(" #r ")"))
 #define down_read_trylock(r) \
-	weft_down_read_trylock((r), WEFT_SITE(WEFT_EV_TRYLOCK, "down_read_trylock(" #r ")"))
-#define up_read(r) weft_up_read((r), WEFT_SITE(WEFT_EV_UNLOCK, "up_read(" #r ")"))
-#define down_write(r) weft_down_write((r), WEFT_SITE(WEFT_EV_LOCK, "down_write(" #r ")"))
+	weft_down_read_trylock(__weft_rwsem(r), WEFT_SITE(WEFT_EV_TRYLOCK, "down_read_trylock(" #r ")"))
+#define up_read(r) weft_up_read(__weft_rwsem(r), WEFT_SITE(WEFT_EV_UNLOCK, "up_read(" #r ")"))
+#define down_write(r) weft_down_write(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_write(" #r ")"))
 #define down_write_trylock(r) \
-	weft_down_write_trylock((r), WEFT_SITE(WEFT_EV_TRYLOCK, "down_write_trylock(" #r ")"))
-#define up_write(r) weft_up_write((r), WEFT_SITE(WEFT_EV_UNLOCK, "up_write(" #r ")"))
+	weft_down_write_trylock(__weft_rwsem(r), WEFT_SITE(WEFT_EV_TRYLOCK, "down_write_trylock(" #r ")"))
+#define up_write(r) weft_up_write(__weft_rwsem(r), WEFT_SITE(WEFT_EV_UNLOCK, "up_write(" #r ")"))
 #define downgrade_write(r) \
-	weft_downgrade_write((r), WEFT_SITE(WEFT_EV_UNLOCK, "downgrade_write(" #r ")"))
+	weft_downgrade_write(__weft_rwsem(r), WEFT_SITE(WEFT_EV_UNLOCK, "downgrade_write(" #r ")"))
 #endif /* WEFT_OWN_RWSEM */
 
 #ifndef WEFT_OWN_SEMAPHORE
+/* struct semaphore: the kernel's name for struct weft_semaphore (the macros below take
+ * either) */
+#ifndef __cplusplus
+struct semaphore {
+	struct weft_semaphore weft;
+};
+#define __weft_sema(p)                                                            \
+	_Generic((p), struct semaphore *: &((struct semaphore *)(void *)(p))->weft, default: (p))
+#else
+#define __weft_sema(p) (p)
+#endif
 #define sema_init(sem, n) \
-	weft_sema_init((sem), (n), WEFT_SITE(WEFT_EV_WRITE, "sema_init(" #sem ")"))
-#define down(sem) weft_down((sem), WEFT_SITE(WEFT_EV_LOCK, "down(" #sem ")"))
+	weft_sema_init(__weft_sema(sem), (n), WEFT_SITE(WEFT_EV_WRITE, "sema_init(" #sem ")"))
+#define down(sem) weft_down(__weft_sema(sem), WEFT_SITE(WEFT_EV_LOCK, "down(" #sem ")"))
 #define down_interruptible(sem) \
-	({ weft_down((sem), WEFT_SITE(WEFT_EV_LOCK, "down_interruptible(" #sem ")")); 0; })
+	({ weft_down(__weft_sema(sem), WEFT_SITE(WEFT_EV_LOCK, "down_interruptible(" #sem ")")); 0; })
 /* 0 when it got the semaphore, 1 when not (as the kernel's) */
 #define down_trylock(sem) \
-	weft_down_trylock((sem), WEFT_SITE(WEFT_EV_TRYLOCK, "down_trylock(" #sem ")"))
-#define up(sem) weft_up((sem), WEFT_SITE(WEFT_EV_UNLOCK, "up(" #sem ")"))
+	weft_down_trylock(__weft_sema(sem), WEFT_SITE(WEFT_EV_TRYLOCK, "down_trylock(" #sem ")"))
+#define up(sem) weft_up(__weft_sema(sem), WEFT_SITE(WEFT_EV_UNLOCK, "up(" #sem ")"))
 #endif /* WEFT_OWN_SEMAPHORE */
 
 #ifndef WEFT_OWN_COMPLETION
+/* struct completion: the kernel's name for struct weft_completion (the macros below take
+ * either) */
+#ifndef __cplusplus
+struct completion {
+	struct weft_completion weft;
+};
+#define __weft_completion(p)                                                            \
+	_Generic((p), struct completion *: &((struct completion *)(void *)(p))->weft, default: (p))
+#else
+#define __weft_completion(p) (p)
+#endif
 #define init_completion(x) \
-	weft_init_completion((x), WEFT_SITE(WEFT_EV_WRITE, "init_completion(" #x ")"))
+	weft_init_completion(__weft_completion(x), WEFT_SITE(WEFT_EV_WRITE, "init_completion(" #x ")"))
 #define reinit_completion(x) \
-	weft_init_completion((x), WEFT_SITE(WEFT_EV_WRITE, "reinit_completion(" #x ")"))
-#define complete(x) weft_complete((x), false, WEFT_SITE(WEFT_EV_WAKE, "complete(" #x ")"))
-#define complete_all(x) weft_complete((x), true, WEFT_SITE(WEFT_EV_WAKE, "complete_all(" #x ")"))
+	weft_init_completion(__weft_completion(x), WEFT_SITE(WEFT_EV_WRITE, "reinit_completion(" #x ")"))
+#define complete(x) weft_complete(__weft_completion(x), false, WEFT_SITE(WEFT_EV_WAKE, "complete(" #x ")"))
+#define complete_all(x) weft_complete(__weft_completion(x), true, WEFT_SITE(WEFT_EV_WAKE, "complete_all(" #x ")"))
 #define wait_for_completion(x) \
-	weft_wait_for_completion((x), WEFT_SITE(WEFT_EV_LOCK, "wait_for_completion(" #x ")"))
+	weft_wait_for_completion(__weft_completion(x), WEFT_SITE(WEFT_EV_LOCK, "wait_for_completion(" #x ")"))
 #define try_wait_for_completion(x) \
-	weft_try_wait_for_completion((x), WEFT_SITE(WEFT_EV_TRYLOCK, "try_wait_for_completion(" #x ")"))
+	weft_try_wait_for_completion(__weft_completion(x), WEFT_SITE(WEFT_EV_TRYLOCK, "try_wait_for_completion(" #x ")"))
 #define completion_done(x) \
-	weft_completion_done((x), WEFT_SITE(WEFT_EV_READ, "completion_done(" #x ")"))
+	weft_completion_done(__weft_completion(x), WEFT_SITE(WEFT_EV_READ, "completion_done(" #x ")"))
 #endif /* WEFT_OWN_COMPLETION */
 
 #ifndef WEFT_OWN_WAIT

@@ -190,6 +190,9 @@ bool weft_replay_sniff(const uint8_t *buf, size_t len);
  */
 int weft_replay_save(const struct weft_replay *rf, const char *dir, char *path, size_t pathn,
 		     bool *existed);
+/* mkdir -p: path and its missing parents (weft_replay_save() makes its
+ * directory so); 0, or -1 with errno */
+int weft_replay_mkdirs(const char *path);
 /* Write bytes to path through a temporary file, fsync and link(2); fails
  * with WEFT_EIO (errno EEXIST) if path exists. */
 int weft_replay_write_new(const char *path, const uint8_t *buf, size_t len);
