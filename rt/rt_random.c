@@ -88,34 +88,35 @@ long mrand48(void)
 	return (long)(int32_t)(uint32_t)(step48(&g.x) >> 16);
 }
 
+/* one step of the generator on the caller's state xsubi: the new X */
+static uint64_t step_xsubi(unsigned short xsubi[3])
+{
+	uint64_t x = from_xsubi(xsubi);
+
+	step48(&x);
+	to_xsubi(xsubi, x);
+	return x;
+}
+
 double erand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
 		return REAL(double (*)(unsigned short *), "erand48")(xsubi);
-	uint64_t x = from_xsubi(xsubi);
-	step48(&x);
-	to_xsubi(xsubi, x);
-	return as_double(x);
+	return as_double(step_xsubi(xsubi));
 }
 
 long nrand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
 		return REAL(long (*)(unsigned short *), "nrand48")(xsubi);
-	uint64_t x = from_xsubi(xsubi);
-	step48(&x);
-	to_xsubi(xsubi, x);
-	return (long)(x >> 17);
+	return (long)(step_xsubi(xsubi) >> 17);
 }
 
 long jrand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
 		return REAL(long (*)(unsigned short *), "jrand48")(xsubi);
-	uint64_t x = from_xsubi(xsubi);
-	step48(&x);
-	to_xsubi(xsubi, x);
-	return (long)(int32_t)(uint32_t)(x >> 16);
+	return (long)(int32_t)(uint32_t)(step_xsubi(xsubi) >> 16);
 }
 
 void srand48(long seed)

@@ -778,22 +778,19 @@ static inline bool __weft_rwsem_held(struct weft_rw_semaphore *r)
 
 	return weft_peek(r->writer) == t + 1u || (t < 16 && (weft_peek(r->held) >> (2 * t) & 3u));
 }
+/* the kernel-named wrappers, where the model has not taken the names */
 #ifndef WEFT_OWN_MUTEX
-static inline bool __weft_kmutex_held(struct mutex *m)
-{
-	return __weft_mutex_held(&m->weft);
-}
+static inline bool __weft_kmutex_held(struct mutex *m) { return __weft_mutex_held(&m->weft); }
 #define __weft_held_kmutex struct mutex * : __weft_kmutex_held,
-#else
-#define __weft_held_kmutex
 #endif
 #ifndef WEFT_OWN_RWSEM
-static inline bool __weft_krwsem_held(struct rw_semaphore *r)
-{
-	return __weft_rwsem_held(&r->weft);
-}
+static inline bool __weft_krwsem_held(struct rw_semaphore *r) { return __weft_rwsem_held(&r->weft); }
 #define __weft_held_krwsem struct rw_semaphore * : __weft_krwsem_held,
-#else
+#endif
+#ifndef __weft_held_kmutex
+#define __weft_held_kmutex
+#endif
+#ifndef __weft_held_krwsem
 #define __weft_held_krwsem
 #endif
 #define __weft_lock_held(l)                                                     \
