@@ -42,7 +42,9 @@ static void kn_thread(void *w, unsigned tid)
 {
 	struct kn_world *W = w;
 
-	if (tid == 2) {   /* main: waits for both */
+	if (tid == 2) {   /* main: polls for the first, waits for both */
+		while (!READ_ONCE(W->flag))
+			msleep(1);
 		wait_for_completion(&W->done);
 		wait_for_completion(&W->done);
 		if (READ_ONCE(W->count) != 2 || READ_ONCE(W->rcount) != 2)
@@ -60,6 +62,7 @@ static void kn_thread(void *w, unsigned tid)
 	downgrade_write(&W->rw);
 	lockdep_assert_held(&W->rw);
 	up_read(&W->rw);
+	usleep_range(10, 20);
 	down(&W->sem);
 	spin_lock(&W->l);
 	lockdep_assert_held(&W->l);

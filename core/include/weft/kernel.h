@@ -608,6 +608,17 @@ unsigned weft_nr_cpu_ids(void);
 #endif
 #define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
 #define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
+#ifndef WEFT_OWN_DELAY
+/* linux/delay.h's sleeps: a yield (the others run; time is not modelled,
+ * so a loop that polls with them waits for what it polls, as a spin with
+ * cond_resched() does) */
+#define msleep(ms) ((void)(ms), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "msleep(" #ms ")")))
+#define msleep_interruptible(ms) \
+	((void)(ms), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "msleep_interruptible(" #ms ")")), 0ul)
+#define ssleep(s) ((void)(s), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "ssleep(" #s ")")))
+#define usleep_range(lo, hi) \
+	((void)(lo), (void)(hi), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "usleep_range(" #lo ", " #hi ")")))
+#endif /* WEFT_OWN_DELAY */
 
 /* Per-CPU data: an array indexed by fake CPU inside the world. */
 #define WEFT_PER_CPU(type, name) type name[WEFT_MAX_CPUS]
