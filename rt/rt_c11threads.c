@@ -63,14 +63,12 @@ static void *c11_start(void *slot)
 	return (void *)(intptr_t)start_slot[i].fn(start_slot[i].arg);
 }
 
+REAL(int, thrd_create, thrd_t *, thrd_start_t, void *)
+
 int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 {
-	if (!rt_active()) {
-		static int (*real)(thrd_t *, thrd_start_t, void *);
-		if (!real)
-			real = (int (*)(thrd_t *, thrd_start_t, void *))dlsym(RTLD_NEXT, "thrd_create");
-		return real(thr, fn, arg);
-	}
+	if (!rt_active())
+		return get_thrd_create()(thr, fn, arg);
 	unsigned tid = M.nr_threads;   /* the number pthread_create() gives it */
 	if (tid < WEFT_EXEC_MAX_THREADS) {
 		start_slot[tid].fn = fn;

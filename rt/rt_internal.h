@@ -173,6 +173,18 @@ struct rt_thread {
 };
 extern struct rt_thread rt_th[WEFT_EXEC_MAX_THREADS];
 
+/* The C library's function `name`, for native runs and host code: REAL()
+ * defines get_name(), which looks it up once (dlsym(RTLD_NEXT)). The file
+ * using it includes <dlfcn.h>. */
+#define REAL(ret, name, ...)                                                      \
+	static ret (*real_##name)(__VA_ARGS__);                                   \
+	static ret (*get_##name(void))(__VA_ARGS__)                               \
+	{                                                                         \
+		if (!real_##name)                                                 \
+			real_##name = (ret(*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name); \
+		return real_##name;                                               \
+	}
+
 /* The program's instruction that made an interposed call: the return
  * address ra of the interposed function, or, when a C11 <threads.h>
  * function (rt_c11threads.c) called it, that function's. */
@@ -183,19 +195,21 @@ static inline void *rt_caller_pc(void *ra)
 	return ra;
 }
 
-/* Run call, an interposed function, with the calling function's own call
- * site standing for call's (rt_c11threads.c, rt_pthread_np.c). */
-#define RT_AS_CALLER(call)                                                        \
+/* Run call, an interposed function, with the call site pc standing for
+ * call's own (rt_c11threads.c, rt_pthread_np.c); RT_AS_CALLER: the calling
+ * function's own call site. An outer override is kept. */
+#define RT_AS_CALLER_AT(pc, call)                                                 \
 	({                                                                        \
 		struct rt_thread *t_ = M.cur >= 0 ? &rt_th[M.cur] : NULL;         \
 		void *saved_ = t_ ? t_->c11_pc : NULL;                            \
 		if (t_ && !saved_)                                                \
-			t_->c11_pc = __builtin_return_address(0);                 \
+			t_->c11_pc = (pc);                                        \
 		__typeof__(call) r_ = (call);                                     \
 		if (t_)                                                           \
 			t_->c11_pc = saved_;                                      \
 		r_;                                                               \
 	})
+#define RT_AS_CALLER(call) RT_AS_CALLER_AT(__builtin_return_address(0), call)
 /* The lowest frame each thread's fiber has had, over all executions of the
  * process: rt_stack_scrub() zeroes from below it. */
 extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];

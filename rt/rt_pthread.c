@@ -44,15 +44,6 @@
 
 #define PC() rt_caller_pc(__builtin_return_address(0))
 
-/* The C library's functions, for native runs and host code. */
-#define REAL(ret, name, ...)                                                      \
-	static ret (*real_##name)(__VA_ARGS__);                                   \
-	static ret (*get_##name(void))(__VA_ARGS__)                               \
-	{                                                                         \
-		if (!real_##name)                                                 \
-			real_##name = (ret(*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name); \
-		return real_##name;                                               \
-	}
 /* the condition functions are versioned: the default is GLIBC_2.3.2 */
 #define REALV(ret, name, ver, ...)                                                \
 	static ret (*real_##name)(__VA_ARGS__);                                   \

@@ -41,8 +41,29 @@
 #define PC() rt_caller_pc(__builtin_return_address(0))
 #define SITE(ev, name) RT_CALL_SITE(PC(), (ev), (name))
 
-/* glibc's function of that name, for native runs */
-#define REAL_FN(type, name) ((type)dlsym(RTLD_NEXT, name))
+REAL(int, pthread_cond_clockwait, pthread_cond_t *, pthread_mutex_t *, clockid_t,
+     const struct timespec *)
+REAL(int, pthread_mutex_clocklock, pthread_mutex_t *, clockid_t, const struct timespec *)
+REAL(int, sem_clockwait, sem_t *, clockid_t, const struct timespec *)
+REAL(int, pthread_rwlock_timedrdlock, pthread_rwlock_t *, const struct timespec *)
+REAL(int, pthread_rwlock_timedwrlock, pthread_rwlock_t *, const struct timespec *)
+REAL(int, pthread_rwlock_clockrdlock, pthread_rwlock_t *, clockid_t, const struct timespec *)
+REAL(int, pthread_rwlock_clockwrlock, pthread_rwlock_t *, clockid_t, const struct timespec *)
+REAL(int, pthread_tryjoin_np, pthread_t, void **)
+REAL(int, pthread_timedjoin_np, pthread_t, void **, const struct timespec *)
+REAL(int, pthread_clockjoin_np, pthread_t, void **, clockid_t, const struct timespec *)
+REAL(int, pthread_setname_np, pthread_t, const char *)
+REAL(int, pthread_getname_np, pthread_t, char *, size_t)
+REAL(int, pthread_getschedparam, pthread_t, int *, struct sched_param *)
+REAL(int, pthread_setschedparam, pthread_t, int, const struct sched_param *)
+REAL(int, pthread_setschedprio, pthread_t, int)
+REAL(int, pthread_setaffinity_np, pthread_t, size_t, const cpu_set_t *)
+REAL(int, pthread_getaffinity_np, pthread_t, size_t, cpu_set_t *)
+REAL(int, pthread_getattr_np, pthread_t, pthread_attr_t *)
+REAL(int, pthread_getcpuclockid, pthread_t, clockid_t *)
+REAL(int, pthread_cancel, pthread_t)
+REAL(int, pthread_kill, pthread_t, int)
+REAL(int, pthread_sigqueue, pthread_t, int, const union sigval)
 
 static int thread_of(pthread_t th)
 {
@@ -58,25 +79,21 @@ int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 			   const struct timespec *ts)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_cond_t *, pthread_mutex_t *, clockid_t,
-				       const struct timespec *),
-			       "pthread_cond_clockwait")(c, m, clk, ts);
+		return get_pthread_cond_clockwait()(c, m, clk, ts);
 	return RT_AS_CALLER(pthread_cond_timedwait(c, m, ts));
 }
 
 int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *ts)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_mutex_t *, clockid_t, const struct timespec *),
-			       "pthread_mutex_clocklock")(m, clk, ts);
+		return get_pthread_mutex_clocklock()(m, clk, ts);
 	return RT_AS_CALLER(pthread_mutex_timedlock(m, ts));
 }
 
 int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(sem_t *, clockid_t, const struct timespec *),
-			       "sem_clockwait")(s, clk, ts);
+		return get_sem_clockwait()(s, clk, ts);
 	return RT_AS_CALLER(sem_timedwait(s, ts));
 }
 
@@ -84,12 +101,7 @@ int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
  * gives up after the others ran */
 static int rwlock_timed(pthread_rwlock_t *l, bool write, void *pc)
 {
-	struct rt_thread *t = &rt_th[M.cur];
-	void *saved = t->c11_pc;
-
-	if (!saved)
-		t->c11_pc = pc;
-	int r = write ? pthread_rwlock_trywrlock(l) : pthread_rwlock_tryrdlock(l);
+	int r = RT_AS_CALLER_AT(pc, write ? pthread_rwlock_trywrlock(l) : pthread_rwlock_tryrdlock(l));
 	if (r == EBUSY) {
 		const struct weft_site *s = RT_CALL_SITE(pc, WEFT_EV_CHOICE,
 							 write ? "pthread_rwlock_timedwrlock: times out?"
@@ -98,10 +110,9 @@ static int rwlock_timed(pthread_rwlock_t *l, bool write, void *pc)
 			weft_yield(RT_CALL_SITE(pc, WEFT_EV_YIELD, "pthread_rwlock_timedlock"));
 			r = ETIMEDOUT;
 		} else {
-			r = write ? pthread_rwlock_wrlock(l) : pthread_rwlock_rdlock(l);
+			r = RT_AS_CALLER_AT(pc, write ? pthread_rwlock_wrlock(l) : pthread_rwlock_rdlock(l));
 		}
 	}
-	t->c11_pc = saved;
 	return r;
 }
 
@@ -109,8 +120,7 @@ static int rwlock_timed(pthread_rwlock_t *l, bool write, void *pc)
 	int name(pthread_rwlock_t *l, __VA_ARGS__)                                \
 	{                                                                         \
 		if (!rt_active())                                                 \
-			return ((int (*)(pthread_rwlock_t *, __VA_ARGS__))dlsym(  \
-				RTLD_NEXT, #name))(l, ARGS_##name);               \
+			return get_##name()(l, ARGS_##name);                      \
 		return rwlock_timed(l, (write), PC());                            \
 	}
 #define ARGS_pthread_rwlock_timedrdlock ts
@@ -150,35 +160,27 @@ static int join_unless(pthread_t th, void **ret, bool timed, void *pc)
 			return ETIMEDOUT;
 		}
 	}
-	struct rt_thread *t = &rt_th[M.cur];
-	void *saved = t->c11_pc;
-	if (!saved)
-		t->c11_pc = pc;
-	int r = pthread_join(th, ret);
-	t->c11_pc = saved;
-	return r;
+	return RT_AS_CALLER_AT(pc, pthread_join(th, ret));
 }
 
 int pthread_tryjoin_np(pthread_t th, void **ret)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, void **), "pthread_tryjoin_np")(th, ret);
+		return get_pthread_tryjoin_np()(th, ret);
 	return join_unless(th, ret, false, PC());
 }
 
 int pthread_timedjoin_np(pthread_t th, void **ret, const struct timespec *ts)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, void **, const struct timespec *),
-			       "pthread_timedjoin_np")(th, ret, ts);
+		return get_pthread_timedjoin_np()(th, ret, ts);
 	return join_unless(th, ret, true, PC());
 }
 
 int pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clk, const struct timespec *ts)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, void **, clockid_t, const struct timespec *),
-			       "pthread_clockjoin_np")(th, ret, clk, ts);
+		return get_pthread_clockjoin_np()(th, ret, clk, ts);
 	return join_unless(th, ret, true, PC());
 }
 
@@ -189,7 +191,7 @@ static char names[WEFT_EXEC_MAX_THREADS][16];
 int pthread_setname_np(pthread_t th, const char *name)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, const char *), "pthread_setname_np")(th, name);
+		return get_pthread_setname_np()(th, name);
 	int tid = thread_of(th);
 	if (tid < 0)
 		return ESRCH;
@@ -202,7 +204,7 @@ int pthread_setname_np(pthread_t th, const char *name)
 int pthread_getname_np(pthread_t th, char *buf, size_t len)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, char *, size_t), "pthread_getname_np")(th, buf,
+		return get_pthread_getname_np()(th, buf,
 											 len);
 	int tid = thread_of(th);
 	if (tid < 0)
@@ -222,8 +224,7 @@ void rt_pthread_np_reset(void)
 int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *param)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, int *, struct sched_param *),
-			       "pthread_getschedparam")(th, policy, param);
+		return get_pthread_getschedparam()(th, policy, param);
 	if (thread_of(th) < 0)
 		return ESRCH;
 	*policy = SCHED_OTHER;
@@ -234,31 +235,28 @@ int pthread_getschedparam(pthread_t th, int *policy, struct sched_param *param)
 int pthread_setschedparam(pthread_t th, int policy, const struct sched_param *param)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, int, const struct sched_param *),
-			       "pthread_setschedparam")(th, policy, param);
+		return get_pthread_setschedparam()(th, policy, param);
 	return thread_of(th) < 0 ? ESRCH : 0;
 }
 
 int pthread_setschedprio(pthread_t th, int prio)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, int), "pthread_setschedprio")(th, prio);
+		return get_pthread_setschedprio()(th, prio);
 	return thread_of(th) < 0 ? ESRCH : 0;
 }
 
 int pthread_setaffinity_np(pthread_t th, size_t size, const cpu_set_t *set)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, size_t, const cpu_set_t *),
-			       "pthread_setaffinity_np")(th, size, set);
+		return get_pthread_setaffinity_np()(th, size, set);
 	return thread_of(th) < 0 ? ESRCH : 0;
 }
 
 int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, size_t, cpu_set_t *),
-			       "pthread_getaffinity_np")(th, size, set);
+		return get_pthread_getaffinity_np()(th, size, set);
 	int tid = thread_of(th);
 	if (tid < 0)
 		return ESRCH;
@@ -272,7 +270,7 @@ int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 int pthread_getattr_np(pthread_t th, pthread_attr_t *attr)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, pthread_attr_t *), "pthread_getattr_np")(th, attr);
+		return get_pthread_getattr_np()(th, attr);
 	if (thread_of(th) < 0)
 		return ESRCH;
 	return pthread_attr_init(attr);
@@ -281,7 +279,7 @@ int pthread_getattr_np(pthread_t th, pthread_attr_t *attr)
 int pthread_getcpuclockid(pthread_t th, clockid_t *clk)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, clockid_t *), "pthread_getcpuclockid")(th, clk);
+		return get_pthread_getcpuclockid()(th, clk);
 	(void)clk;
 	return thread_of(th) < 0 ? ESRCH : ENOENT;   /* no CPU-time clock per thread */
 }
@@ -299,7 +297,7 @@ static int not_modelled(void *pc, const char *what)
 int pthread_cancel(pthread_t th)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t), "pthread_cancel")(th);
+		return get_pthread_cancel()(th);
 	if (thread_of(th) < 0)
 		return ESRCH;
 	return not_modelled(PC(), "pthread_cancel()");
@@ -308,7 +306,7 @@ int pthread_cancel(pthread_t th)
 int pthread_kill(pthread_t th, int sig)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, int), "pthread_kill")(th, sig);
+		return get_pthread_kill()(th, sig);
 	int tid = thread_of(th);
 	if (tid < 0)
 		return ESRCH;
@@ -320,7 +318,7 @@ int pthread_kill(pthread_t th, int sig)
 int pthread_sigqueue(pthread_t th, int sig, const union sigval val)
 {
 	if (!rt_active())
-		return REAL_FN(int (*)(pthread_t, int, const union sigval), "pthread_sigqueue")(
+		return get_pthread_sigqueue()(
 			th, sig, val);
 	if (thread_of(th) < 0)
 		return ESRCH;

@@ -24,7 +24,20 @@
 
 #include "rt_internal.h"
 
-#define REAL(type, name) ((type)dlsym(RTLD_NEXT, name))
+REAL(double, drand48, void)
+REAL(long, lrand48, void)
+REAL(long, mrand48, void)
+REAL(double, erand48, unsigned short *)
+REAL(long, nrand48, unsigned short *)
+REAL(long, jrand48, unsigned short *)
+REAL(void, srand48, long)
+REAL(unsigned short *, seed48, unsigned short *)
+REAL(void, lcong48, unsigned short *)
+REAL(ssize_t, getrandom, void *, size_t, unsigned)
+REAL(int, getentropy, void *, size_t)
+REAL(uint32_t, arc4random, void)
+REAL(void, arc4random_buf, void *, size_t)
+REAL(uint32_t, arc4random_uniform, uint32_t)
 
 #define LCG48_A 0x5DEECE66Dull
 #define LCG48_C 0xBull
@@ -70,21 +83,21 @@ static double as_double(uint64_t x)
 double drand48(void)
 {
 	if (!rt_active())
-		return REAL(double (*)(void), "drand48")();
+		return get_drand48()();
 	return as_double(step48(&g.x));
 }
 
 long lrand48(void)
 {
 	if (!rt_active())
-		return REAL(long (*)(void), "lrand48")();
+		return get_lrand48()();
 	return (long)(step48(&g.x) >> 17);
 }
 
 long mrand48(void)
 {
 	if (!rt_active())
-		return REAL(long (*)(void), "mrand48")();
+		return get_mrand48()();
 	return (long)(int32_t)(uint32_t)(step48(&g.x) >> 16);
 }
 
@@ -101,28 +114,28 @@ static uint64_t step_xsubi(unsigned short xsubi[3])
 double erand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
-		return REAL(double (*)(unsigned short *), "erand48")(xsubi);
+		return get_erand48()(xsubi);
 	return as_double(step_xsubi(xsubi));
 }
 
 long nrand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
-		return REAL(long (*)(unsigned short *), "nrand48")(xsubi);
+		return get_nrand48()(xsubi);
 	return (long)(step_xsubi(xsubi) >> 17);
 }
 
 long jrand48(unsigned short xsubi[3])
 {
 	if (!rt_active())
-		return REAL(long (*)(unsigned short *), "jrand48")(xsubi);
+		return get_jrand48()(xsubi);
 	return (long)(int32_t)(uint32_t)(step_xsubi(xsubi) >> 16);
 }
 
 void srand48(long seed)
 {
 	if (!rt_active()) {
-		REAL(void (*)(long), "srand48")(seed);
+		get_srand48()(seed);
 		return;
 	}
 	g.x = ((uint64_t)(uint32_t)seed << 16 | 0x330E) & MASK48;
@@ -133,7 +146,7 @@ void srand48(long seed)
 unsigned short *seed48(unsigned short seed16v[3])
 {
 	if (!rt_active())
-		return REAL(unsigned short *(*)(unsigned short *), "seed48")(seed16v);
+		return get_seed48()(seed16v);
 	to_xsubi(g.last, g.x);
 	g.x = from_xsubi(seed16v);
 	g.a = LCG48_A;
@@ -144,7 +157,7 @@ unsigned short *seed48(unsigned short seed16v[3])
 void lcong48(unsigned short param[7])
 {
 	if (!rt_active()) {
-		REAL(void (*)(unsigned short *), "lcong48")(param);
+		get_lcong48()(param);
 		return;
 	}
 	g.x = from_xsubi(param);
@@ -177,7 +190,7 @@ static void fill(void *buf, size_t n)
 ssize_t getrandom(void *buf, size_t n, unsigned flags)
 {
 	if (!rt_active())
-		return REAL(ssize_t (*)(void *, size_t, unsigned), "getrandom")(buf, n, flags);
+		return get_getrandom()(buf, n, flags);
 	fill(buf, n);
 	return (ssize_t)n;
 }
@@ -185,7 +198,7 @@ ssize_t getrandom(void *buf, size_t n, unsigned flags)
 int getentropy(void *buf, size_t n)
 {
 	if (!rt_active())
-		return REAL(int (*)(void *, size_t), "getentropy")(buf, n);
+		return get_getentropy()(buf, n);
 	if (n > 256) {
 		errno = EIO;
 		return -1;
@@ -197,14 +210,14 @@ int getentropy(void *buf, size_t n)
 uint32_t arc4random(void)
 {
 	if (!rt_active())
-		return REAL(uint32_t (*)(void), "arc4random")();
+		return get_arc4random()();
 	return (uint32_t)next_bytes();
 }
 
 void arc4random_buf(void *buf, size_t n)
 {
 	if (!rt_active()) {
-		REAL(void (*)(void *, size_t), "arc4random_buf")(buf, n);
+		get_arc4random_buf()(buf, n);
 		return;
 	}
 	fill(buf, n);
@@ -213,7 +226,7 @@ void arc4random_buf(void *buf, size_t n)
 uint32_t arc4random_uniform(uint32_t bound)
 {
 	if (!rt_active())
-		return REAL(uint32_t (*)(uint32_t), "arc4random_uniform")(bound);
+		return get_arc4random_uniform()(bound);
 	if (bound < 2)
 		return 0;
 	/* rejection of the low values that would bias the remainder */

@@ -27,6 +27,11 @@
 #define REALTIME_BASE_S 1700000000ull
 #define MONOTONIC_BASE_S 1000ull
 
+REAL(int, clock_gettime, clockid_t, struct timespec *)
+REAL(int, gettimeofday, struct timeval *restrict, void *restrict)
+REAL(time_t, time, time_t *)
+REAL(clock_t, clock, void)
+
 static uint64_t clock_ns;   /* per execution (rt_time_reset()) */
 
 void rt_time_reset(void)
@@ -72,12 +77,8 @@ static bool read_clock(clockid_t clk, struct timespec *ts)
 
 int clock_gettime(clockid_t clk, struct timespec *ts)
 {
-	if (!rt_active()) {
-		static int (*real)(clockid_t, struct timespec *);
-		if (!real)
-			real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
-		return real(clk, ts);
-	}
+	if (!rt_active())
+		return get_clock_gettime()(clk, ts);
 	if (!read_clock(clk, ts)) {
 		errno = EINVAL;
 		return -1;
@@ -87,12 +88,8 @@ int clock_gettime(clockid_t clk, struct timespec *ts)
 
 int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
-	if (!rt_active()) {
-		static int (*real)(struct timeval *, void *);
-		if (!real)
-			real = (int (*)(struct timeval *, void *))dlsym(RTLD_NEXT, "gettimeofday");
-		return real(tv, tz);
-	}
+	if (!rt_active())
+		return get_gettimeofday()(tv, tz);
 	struct timespec ts;
 	read_clock(CLOCK_REALTIME, &ts);
 	/* tv is declared nonnull (glibc's header) */
@@ -103,12 +100,8 @@ int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 
 time_t time(time_t *t)
 {
-	if (!rt_active()) {
-		static time_t (*real)(time_t *);
-		if (!real)
-			real = (time_t (*)(time_t *))dlsym(RTLD_NEXT, "time");
-		return real(t);
-	}
+	if (!rt_active())
+		return get_time()(t);
 	struct timespec ts;
 	read_clock(CLOCK_REALTIME, &ts);
 	if (t)
@@ -118,12 +111,8 @@ time_t time(time_t *t)
 
 clock_t clock(void)
 {
-	if (!rt_active()) {
-		static clock_t (*real)(void);
-		if (!real)
-			real = (clock_t (*)(void))dlsym(RTLD_NEXT, "clock");
-		return real();
-	}
+	if (!rt_active())
+		return get_clock()();
 	struct timespec ts;
 	read_clock(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (clock_t)((uint64_t)ts.tv_sec * CLOCKS_PER_SEC +
