@@ -102,11 +102,19 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A search whose closing re-run of its last execution diverged searched a
+ * model that is not a function of its decisions: whatever it covered, it
+ * certifies nothing. */
+#define NONDET_CLOSING_WHY                                                                         \
+	"the closing re-run of the last execution diverged: the model is nondeterministic"
+
 /* Why plain dfs did not certify. */
-static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other)
+static const char *dfs_why(const struct weft_dfs *d, uint64_t cut_by_other, int det_rc)
 {
 	static char why[320];
 
+	if (det_rc)
+		return NONDET_CLOSING_WHY;
 	if (cut_by_other) {
 		snprintf(why, sizeof(why),
 			 "%" PRIu64 " execution%s ended at a report of a kind not asked for "
@@ -522,7 +530,7 @@ int cmd_run(int argc, char **argv)
 		r = first;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
-	bool dfs_certified = dfs && st->d.complete && !cut_by_other;
+	bool dfs_certified = dfs && st->d.complete && !cut_by_other && !det_rc;
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
@@ -578,7 +586,7 @@ int cmd_run(int argc, char **argv)
 			       dfs_certified && !bug ? "true" : "false");
 		if (dfs && !bug && !dfs_certified) {
 			printf(", \"why_incomplete\": ");
-			cli_json_str(stdout, dfs_why(&st->d, cut_by_other));
+			cli_json_str(stdout, dfs_why(&st->d, cut_by_other, det_rc));
 		}
 		if (dfs && dfs_fair_bound != WEFT_BOUND_NONE)
 			printf(", \"fair_bound\": %u", dfs_fair_bound);
@@ -646,7 +654,7 @@ int cmd_run(int argc, char **argv)
 			print_workload(wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
 			if (!dfs_certified)
-				printf(" (%s)", dfs_why(&st->d, cut_by_other));
+				printf(" (%s)", dfs_why(&st->d, cut_by_other, det_rc));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(wl, wl_len, NULL, NULL);

@@ -372,6 +372,13 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		det_rc = weft_check_determinism(&R.o, &first, det_why, sizeof(det_why));
 		R.r = first;
 	}
+	/* a model that is not a function of its decisions is certified by
+	 * nothing the search covered */
+	if (det_rc && R.complete) {
+		R.complete = false;
+		R.why = "the closing re-run of the last execution diverged: the model is "
+			"nondeterministic";
+	}
 	bool unbounded = a->bound == WEFT_BOUND_NONE;
 	unsigned found_bound = R.nlv ? R.lv[R.nlv - 1].bound : 0;
 	char artifact[4096] = "";

@@ -15,6 +15,11 @@
  *                   16 declared threads with 3 children each; children
  *                   of main each on a fake CPU of their own while CPUs
  *                   remain.
+ *  verdict-leak     a model that keeps state in a static variable across
+ *                   executions (a lazily filled table, say): its first
+ *                   execution is shorter than the rest, so no later
+ *                   execution ends inside a replayed prefix, yet the
+ *                   prefix meets other decisions: dfs must not certify it.
  */
 #include <weft/kernel.h>
 #include <weft/pthread.h>
@@ -435,4 +440,66 @@ static const struct weft_scenario verdict_threads64 = {
 	.nr_variants = 2,
 };
 
-WEFT_DEFINE_REGISTRY(&verdict_cut, &verdict_spin, &verdict_threads, &verdict_threads64);
+/* ----------------------------------------------------------- verdict-leak */
+
+enum { L_SHARED, L_PRIVATE };
+
+struct leak_world {
+	unsigned variant;
+	int x;
+	int own[3];
+};
+
+/* Host state the model forgets to reset: how many executions have set up.
+ * (The bug under test is the model's; Weft must notice it, not certify.) */
+static unsigned leak_setups;
+
+static void leak_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct leak_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	leak_setups++;
+}
+
+/* T0 writes twice in the first execution, three times in every later one;
+ * T1 and T2 write twice: from the second execution on, a prefix recorded
+ * in the first meets a runnable set with T0 in it where T0 had ended. */
+static void leak_thread(void *w, unsigned tid)
+{
+	struct leak_world *W = w;
+	unsigned n = tid == 0 && leak_setups > 1 ? 3 : 2;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (W->variant == L_SHARED)
+			WRITE_ONCE(W->x, (int)(tid * 4 + i));
+		else
+			WRITE_ONCE(W->own[tid], (int)i);
+	}
+}
+
+static const struct weft_variant leak_variants[] = {
+	{ "leak", NULL, true, "T0's length depends on a static counter the model never resets",
+	  "tests/verdicts", WEFT_KIND_NONE, 0, L_SHARED },
+	{ "private", NULL, true, "the same, each thread writing a word of its own: one trace",
+	  "tests/verdicts", WEFT_KIND_NONE, 0, L_PRIVATE },
+};
+
+static const struct weft_scenario verdict_leak = {
+	.name = "verdict-leak",
+	.summary = "test: a model whose executions depend on host state kept across them",
+	.source = "tests/verdicts",
+	.nr_cpus = 3,
+	.nr_threads = 3,
+	.world_size = sizeof(struct leak_world),
+	.decision_hint = 64,
+	.files = verdict_files,
+	.setup = leak_setup,
+	.thread = leak_thread,
+	.variants = leak_variants,
+	.nr_variants = 2,
+};
+
+WEFT_DEFINE_REGISTRY(&verdict_cut, &verdict_spin, &verdict_threads, &verdict_threads64,
+		     &verdict_leak);
