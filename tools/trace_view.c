@@ -97,6 +97,7 @@ static void name_threads(struct weft_trace_view *v)
 		int q = t < v->nthreads ? weft_last_thread_irq(t) : -1;
 		const char *label = t < v->nthreads ? weft_last_thread_label(t) : NULL;
 		v->irq[t] = q >= 0 && (unsigned)q < v->sc->nr_irqs ? q : -1;
+		v->softirq[t] = q >= 0 && (unsigned)q >= v->sc->nr_irqs;
 		v->ended[t] = t < v->nthreads ? weft_last_thread_end(t) : UINT32_MAX;
 		if (v->irq[t] >= 0)
 			snprintf(v->name[t], sizeof(v->name[t]), "IRQ %s", v->sc->irqs[q].name);
@@ -575,8 +576,9 @@ int weft_trace_interrupted(const struct weft_trace_view *v, size_t i)
 void weft_trace_ctx_tag(const struct weft_trace_view *v, size_t i, char tag[4])
 {
 	const struct weft_event *e = &v->ev[i];
-	bool soft = e->tid != 0xff && is_irq_thread(v, e->tid) &&
-		    v->sc->irqs[v->irq[e->tid]].kind == WEFT_SOFTIRQ;
+	bool soft = e->tid != 0xff && e->tid < v->nthreads &&
+		    (v->softirq[e->tid] ||
+		     (is_irq_thread(v, e->tid) && v->sc->irqs[v->irq[e->tid]].kind == WEFT_SOFTIRQ));
 
 	tag[0] = e->flags & WEFT_EVF_HARDIRQ ? 'H' : e->flags & WEFT_EVF_IRQOFF ? 'I' : ' ';
 	tag[1] = e->flags & WEFT_EVF_NOPREEMPT ? 'P' : ' ';

@@ -57,6 +57,8 @@ struct weft_trace_view {
 	unsigned nthreads;
 	char name[WEFT_EXEC_MAX_THREADS][32];
 	int irq[WEFT_EXEC_MAX_THREADS];
+	/* a machine-made softirq pseudo-thread (the timers' "timer/N") */
+	bool softirq[WEFT_EXEC_MAX_THREADS];
 	uint32_t ended[WEFT_EXEC_MAX_THREADS];   /* weft_last_thread_end() */
 };
 

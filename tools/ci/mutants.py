@@ -293,10 +293,10 @@ class Groups:
 
 
 INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeout"}
-# drivers that run many programs (weft, and weft-verdicts: weft with the
-# verdict test models built in): the program under test is the model they
+# drivers that run many programs (weft, and weft-verdicts / weft-timers:
+# weft with test models built in): the program under test is the model they
 # are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
-MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts"}
+MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts", "weft-timers"}
 
 
 def test_program(command, root, bdir):

@@ -171,7 +171,7 @@ static void install_overflow_handler(void)
  * one indirect call per family that hooks it and no walk of the table
  * (thread_exit, every thread's end, has one of four). */
 #define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
-	X(thread_exit) X(thread_end) X(freed)
+	X(thread_exit) X(thread_end) X(freed) X(switched)
 #define HOOKS_MAX 16
 static struct {
 #define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
@@ -465,6 +465,8 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
+	if (__builtin_expect(M.switch_watch, 0))
+		FAMILIES_CALL(switched, next);
 	if (__builtin_expect(weft_mem_weak, 0))
 		weft_mem_switch_in(next);
 	if (!n->started) {
@@ -1071,7 +1073,9 @@ static void report_as(enum weft_kind k, const void *obj, const struct weft_site 
 static const char *thread_name(int tid, char *buf, size_t n)
 {
 	if (tid >= 0 && (unsigned)tid < M.nr_threads && thread_irq(&M.th[tid]) >= 0)
-		snprintf(buf, n, "T%d (irq %s)", tid, M.sc->irqs[thread_irq(&M.th[tid])].name);
+		snprintf(buf, n, "T%d (irq %s)", tid,
+			 M.th[tid].irq1 == WEFT_IRQ1_DYNAMIC ? M.th[tid].label
+							     : M.sc->irqs[thread_irq(&M.th[tid])].name);
 	else if (tid >= 0 && (unsigned)tid < M.nr_threads && M.th[tid].label)
 		snprintf(buf, n, "T%d (%s)", tid, M.th[tid].label);
 	else

@@ -210,6 +210,7 @@ struct weft_machine {
 				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
+	bool switch_watch;        /* call the families' switched hooks */
 	struct shadow *shadow;
 	uint32_t epoch;
 	uint64_t step_budget;
@@ -325,6 +326,9 @@ static inline uint32_t site_id(const struct weft_site *s)
 
 /* The scenario interrupt a thread delivers, or -1. */
 #define thread_irq(t) ((int)(t)->irq1 - 1)
+/* irq1 of a softirq pseudo-thread a primitive family made (the timers'
+ * timer/N, through the context family): not one of the scenario's irqs[] */
+#define WEFT_IRQ1_DYNAMIC 255
 
 /* Thread masks: bit t for thread t (WEFT_EXEC_MAX_THREADS <= 64). */
 _Static_assert(WEFT_EXEC_MAX_THREADS <= 64, "thread masks are 64-bit");
@@ -773,6 +777,10 @@ struct weft_family {
 	void (*freed)(uint32_t loc, uint32_t len, const struct weft_site *s);
 	/* Name world offset off inside the core area; false if not its own. */
 	bool (*describe)(uint32_t off, char *buf, size_t n);
+	/* The machine switches to thread next (M.cur is next, its fiber not
+	 * yet entered): called only while M.switch_watch is set (a family
+	 * that waits for a switch sets it, and clears it when done). */
+	void (*switched)(unsigned next);
 };
 
 /* The families, in families.def order (primitives/families.c). */

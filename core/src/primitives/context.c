@@ -70,18 +70,35 @@ static int cpu_top(unsigned c)
 	return M.cpu_depth[c] ? M.cpu_stack[c][M.cpu_depth[c] - 1] : -1;
 }
 
-/* CPUs irq thread tid may be delivered on now. */
-static uint32_t deliverable(unsigned tid)
-{
-	const struct weft_irq *q = &M.sc->irqs[thread_irq(&M.th[tid])];
-	uint32_t all = nr_cpus() >= 32 ? ~0u : (1u << nr_cpus()) - 1;
-	uint32_t mask = q->cpus ? q->cpus & all : all, ok = 0;
+/* Machine-made softirq pseudo-threads (weft_ctx_softirq_spawn(): timer.c's
+ * "timer/N"): irq1 is WEFT_IRQ1_DYNAMIC, the descriptor is dyn_irq[tid],
+ * and the pseudo-thread is pinned to the CPU it was made for. */
+static const struct weft_irq *dyn_irq[WEFT_EXEC_MAX_THREADS];
 
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned c = (unsigned)__builtin_ctz(m);
+static const struct weft_irq *irq_of(unsigned tid)
+{
+	const struct wthread *t = &M.th[tid];
+
+	return t->irq1 == WEFT_IRQ1_DYNAMIC ? dyn_irq[tid] : &M.sc->irqs[thread_irq(t)];
+}
+
+/* CPUs irq thread tid may be delivered on now. */
+static uint64_t deliverable(unsigned tid)
+{
+	const struct weft_irq *q = irq_of(tid);
+	uint64_t mask, ok = 0;
+
+	if (M.th[tid].irq1 == WEFT_IRQ1_DYNAMIC) {
+		mask = 1ull << M.cpu_of[tid];
+	} else {
+		uint32_t all = nr_cpus() >= 32 ? ~0u : (1u << nr_cpus()) - 1;
+		mask = q->cpus ? q->cpus & all : all;
+	}
+	for (uint64_t m = mask; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
 		int top = cpu_top(c);
 		if (top < 0) {
-			ok |= 1u << c;
+			ok |= 1ull << c;
 			continue;
 		}
 		const struct wthread *t = &M.th[top];
@@ -89,7 +106,7 @@ static uint32_t deliverable(unsigned tid)
 			continue;
 		if (q->kind == WEFT_SOFTIRQ && (t->bh || t->in_irq))
 			continue;
-		ok |= 1u << c;
+		ok |= 1ull << c;
 	}
 	return ok;
 }
@@ -226,21 +243,23 @@ static struct weft_site irq_cpu_site = { __FILE__, "weft_ctx_run_irq", "interrup
 static void weft_ctx_run_irq(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
-	const struct weft_irq *q = &M.sc->irqs[thread_irq(t)];
-	uint32_t d = deliverable(tid);
-	unsigned n = (unsigned)__builtin_popcount(d), c;
+	const struct weft_irq *q = irq_of(tid);
+	uint64_t d = deliverable(tid);
+	unsigned n = (unsigned)__builtin_popcountll(d), c;
+	bool dynamic = t->irq1 == WEFT_IRQ1_DYNAMIC;
+	unsigned irq = dynamic ? M.cpu_of[tid] : (unsigned)thread_irq(t);
 
 	if (!d) {   /* chosen while excluded: cannot happen (recompute) */
 		weft_report(WEFT_KIND_ASSERT, NULL, &irq_site,
 			    "interrupt %s delivered where no CPU can take it", q->name);
 		return;
 	}
-	c = (unsigned)__builtin_ctz(d);
+	c = (unsigned)__builtin_ctzll(d);
 	if (n > 1) {
 		uint32_t k = weft_choose(n, &irq_cpu_site);
-		for (uint32_t m = d; m; m &= m - 1, k--)
+		for (uint64_t m = d; m; m &= m - 1, k--)
 			if (!k) {
-				c = (unsigned)__builtin_ctz(m);
+				c = (unsigned)__builtin_ctzll(m);
 				break;
 			}
 	}
@@ -250,7 +269,7 @@ static void weft_ctx_run_irq(unsigned tid)
 	t->irq_off = q->kind == WEFT_SOFTIRQ ? 0 : 1;   /* hard handlers run masked */
 	weft_ctx_update(t, tid);
 	weft_trace(WEFT_EV_IRQ_ENTER, WEFT_NO_LOC, (uint64_t)thread_irq(t), c, &irq_site);
-	q->handler(M.world, (unsigned)thread_irq(t));
+	q->handler(M.world, irq);
 	weft_lockdep_exit(tid);
 	if (t->preempt || t->bh || (q->kind == WEFT_HARDIRQ && t->irq_off != 1) ||
 	    (q->kind == WEFT_SOFTIRQ && t->irq_off))
@@ -278,6 +297,50 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 	struct wthread *t = &M.th[tid];
 	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, irq, tid, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, tid, s);
+	if (t->state == T_IDLE) {
+		t->state = T_RUNNABLE;
+		M.runnable |= tbit(tid);
+		recompute();
+	} else if (t->started) {
+		t->irq_again = true;
+	}
+}
+
+/* A softirq pseudo-thread of the machine's own, pinned to CPU cpu, pending
+ * at once if raise (else idle): the primitive family that makes it
+ * (timer.c) raises it with weft_ctx_softirq_raise(); desc->handler gets
+ * the CPU for its irq argument. -1 if the execution has no thread left. */
+int weft_ctx_softirq_spawn(unsigned cpu, const struct weft_irq *desc, const char *label,
+			   bool raise, const struct weft_site *s)
+{
+	int tid = weft_sched_spawn(NULL, NULL, cpu, label, s);
+
+	if (tid < 0)
+		return -1;
+	struct wthread *t = &M.th[tid];
+	/* an interrupt pseudo-thread is on its CPU only while it runs */
+	M.cpu_threads[M.cpu_of[tid]] &= ~tbit((unsigned)tid);
+	dyn_irq[tid] = desc;
+	t->irq1 = WEFT_IRQ1_DYNAMIC;
+	t->daemon = true;
+	M.irq_threads |= tbit((unsigned)tid);
+	if (!raise) {
+		t->state = T_IDLE;
+		M.runnable &= ~tbit((unsigned)tid);
+	}
+	if (!M.ctx_active)
+		activate();
+	else
+		recompute();
+	return tid;
+}
+
+/* Pending again: runnable if idle, delivered once more after it returns
+ * if running (as weft_irq_raise()); no scheduling point of its own. */
+void weft_ctx_softirq_raise(unsigned tid)
+{
+	struct wthread *t = &M.th[tid];
+
 	if (t->state == T_IDLE) {
 		t->state = T_RUNNABLE;
 		M.runnable |= tbit(tid);

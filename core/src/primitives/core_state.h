@@ -21,7 +21,13 @@ struct weft_core_state {
 	/* workqueue.c: a location for each CPU's worklist (which lives in the
 	 * machine), named by the dependence records of queueing, taking and
 	 * waiting for work; never written */
-	uint8_t wq_pool[WEFT_EXEC_MAX_CPUS];   /* last: its size moves no offset */
+	uint8_t wq_pool[WEFT_EXEC_MAX_CPUS];
+	/* timer.c: a location for each CPU's timer base and one for jiffies
+	 * (both the machine's), named by the dependence records of arming,
+	 * deleting, firing and reading jiffies; never written. After the
+	 * fields above, so that none of their offsets moved. */
+	uint8_t timer_base[WEFT_EXEC_MAX_CPUS];
+	uint8_t timer_jiffies;
 };
 
 #endif

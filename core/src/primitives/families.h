@@ -46,6 +46,11 @@ static inline void weft_ctx_preempt_dec(void)
 	}
 }
 
+/* context.c: machine-made softirq pseudo-threads (timer.c's timer/N). */
+int weft_ctx_softirq_spawn(unsigned cpu, const struct weft_irq *desc, const char *label,
+			   bool raise, const struct weft_site *s);
+void weft_ctx_softirq_raise(unsigned tid);
+
 /* ------------------------------------------------------- lockdep-lite */
 
 /* lockdep.c; every lock primitive calls these when weft_lockdep_on. */

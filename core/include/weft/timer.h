@@ -1,0 +1,187 @@
+/*
+ * timer.h - kernel timers (include/linux/timer.h, kernel/time/timer.c) and
+ * jiffies. A family header of its own: a model includes it when it wants
+ * timers (not included by kernel.h).
+ *
+ * The model:
+ *  - A timer armed on a CPU (mod_timer() and add_timer() on the calling
+ *    CPU, add_timer_on() on the one named) is pending there until it fires
+ *    or is deleted. Re-arming a pending timer moves it to the calling CPU,
+ *    except while its callback runs: then it stays on the CPU it runs on,
+ *    so a timer's callback never runs twice at once (__mod_timer()).
+ *  - Each CPU's pending timers fire from that CPU's timer softirq, a
+ *    machine-made interrupt pseudo-thread ("timer/N"): delivered at a
+ *    strategy-chosen scheduling point, like a preemption, on that CPU while
+ *    its current context has interrupts and bottom halves enabled. So a
+ *    callback can interrupt a task on its CPU that holds a spinlock taken
+ *    without _bh - the classic softirq deadlock - and runs in softirq
+ *    context: in_softirq() is true, sleeping in it is a `sleep-in-atomic`
+ *    report.
+ *  - Time is virtual: a pending timer may fire at any later point, however
+ *    far off its expiry (a search must not miss the race of a timer that
+ *    fires late); a CPU's timers fire in expiry order (ties: arming order),
+ *    one per delivery. jiffies never goes backwards: it is at least the
+ *    expiry of every timer that has fired, and msleep() of <weft/kernel.h>
+ *    does not move it. time_after() and its kin compare as the kernel's do.
+ *  - del_timer() / timer_delete() take a pending timer off its CPU and do
+ *    not wait for a running callback: freeing the timer's object after it
+ *    is the use-after-free del_timer_sync() exists for. del_timer_sync() /
+ *    timer_delete_sync() also wait until the callback is not running
+ *    (taking it off again if the callback re-armed it); called from the
+ *    callback itself it is a `deadlock` report, from a hard interrupt a
+ *    `warn-on`. timer_shutdown_sync() deletes and makes every later arming
+ *    do nothing.
+ *  - A timer that fires on freed memory is a `use-after-free` report at
+ *    the firing (debugobjects would say "free active object").
+ *  - Once every model thread has finished, a timer armed by a timer
+ *    callback is left pending, not fired: a periodic timer would otherwise
+ *    make the execution endless.
+ *
+ *   timer_setup(&t, fn, flags)        fn(struct timer_list *); flags accepted
+ *   DEFINE_TIMER(name, fn)
+ *   from_timer(var, t, field)         container_of() the callback's argument
+ *   container_of(p, type, member)     (unless the model defines it)
+ *   mod_timer(&t, expires)            1 if t was pending (re-armed), else 0
+ *   mod_timer_pending(&t, expires)    only if pending
+ *   timer_reduce(&t, expires)         only to an earlier expiry
+ *   add_timer(&t), add_timer_on(&t, cpu)   t->expires; BUG if pending
+ *   del_timer(&t), timer_delete(&t)   1 if t was pending
+ *   del_timer_sync(&t), timer_delete_sync(&t)
+ *   try_to_del_timer_sync(&t)         -1 while the callback runs
+ *   timer_shutdown(&t), timer_shutdown_sync(&t)
+ *   timer_pending(&t)                 a read of the pending state
+ *   jiffies, HZ (250, Debian's), msecs_to_jiffies(), usecs_to_jiffies(),
+ *   jiffies_to_msecs(), time_after(), time_before(), time_after_eq(),
+ *   time_before_eq(), time_in_range(), round_jiffies() and kin (identity)
+ *
+ * Natively (weft stress) an armed timer fires on a thread of its own as
+ * soon as it can; del_timer_sync() polls until the callback has ended.
+ */
+#ifndef WEFT_TIMER_H
+#define WEFT_TIMER_H
+
+#include <weft/kernel.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct timer_list {
+	unsigned long expires;
+	void (*function)(struct timer_list *);
+	uint32_t flags;
+	/* Weft's: 1 + the CPU it is pending on, or 0 (a world word every
+	 * arming, deletion and firing writes through the access funnel, so
+	 * timer_pending() races are real); bit 31: shut down */
+	uint32_t weft_pending;
+	uint32_t weft_running;   /* natively: 1 while the callback runs */
+};
+
+#define WEFT_TIMER_SHUTDOWN 0x80000000u
+#define WEFT_TIMERS_MAX 16   /* pending timers per CPU */
+
+enum weft_timer_arm {
+	WEFT_TIMER_MOD,          /* mod_timer() */
+	WEFT_TIMER_MOD_PENDING,  /* mod_timer_pending() */
+	WEFT_TIMER_REDUCE,       /* timer_reduce() */
+	WEFT_TIMER_ADD,          /* add_timer(): BUG if pending */
+	WEFT_TIMER_ADD_ON,       /* add_timer_on() */
+};
+
+enum weft_timer_del {
+	WEFT_TIMER_DEL,            /* del_timer() */
+	WEFT_TIMER_DEL_SYNC,       /* del_timer_sync() */
+	WEFT_TIMER_TRY_SYNC,       /* try_to_del_timer_sync() */
+	WEFT_TIMER_SHUTDOWN_ASYNC, /* timer_shutdown() */
+	WEFT_TIMER_SHUTDOWN_SYNC,  /* timer_shutdown_sync() */
+};
+
+void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), unsigned flags);
+int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
+		   unsigned cpu, const struct weft_site *s);
+int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct weft_site *s);
+unsigned long weft_jiffies(void);
+
+#define HZ 250
+/* the kernel's INITIAL_JIFFIES on 64 bits: five minutes before the 32-bit
+ * wrap, so that code comparing jiffies without time_after() shows */
+#define INITIAL_JIFFIES ((unsigned long)(unsigned int)(-300 * HZ))
+#define MAX_JIFFY_OFFSET ((long)(~0ul >> 1) - 1)
+#define jiffies weft_jiffies()
+
+#define TIMER_DEFERRABLE 0x00080000u
+#define TIMER_PINNED 0x00100000u
+#define TIMER_IRQSAFE 0x00200000u
+
+#define WEFT_TIMER_SITE(ev, what, t) WEFT_SITE(ev, what "(" #t ")")
+#define timer_setup(t, fn, fl) weft_timer_setup((t), (fn), (fl))
+#define DEFINE_TIMER(name, fn) struct timer_list name = { 0, (fn), 0, 0, 0 }
+#ifndef container_of   /* the same text as <weft/linux/kernel_compat.h>'s */
+#define container_of(p, t, m) ((t *)((char *)(p) - offsetof(t, m)))
+#endif
+#define from_timer(var, t, field) container_of(t, __typeof__(*(var)), field)
+#define timer_pending(t) ((READ_ONCE((t)->weft_pending) & ~WEFT_TIMER_SHUTDOWN) != 0)
+#define mod_timer(t, exp)                                                      \
+	weft_timer_arm((t), (exp), WEFT_TIMER_MOD, 0,                          \
+		       WEFT_TIMER_SITE(WEFT_EV_RMW, "mod_timer", t))
+#define mod_timer_pending(t, exp)                                              \
+	weft_timer_arm((t), (exp), WEFT_TIMER_MOD_PENDING, 0,                  \
+		       WEFT_TIMER_SITE(WEFT_EV_RMW, "mod_timer_pending", t))
+#define timer_reduce(t, exp)                                                   \
+	weft_timer_arm((t), (exp), WEFT_TIMER_REDUCE, 0,                       \
+		       WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_reduce", t))
+#define add_timer(t)                                                           \
+	((void)weft_timer_arm((t), (t)->expires, WEFT_TIMER_ADD, 0,            \
+			      WEFT_TIMER_SITE(WEFT_EV_RMW, "add_timer", t)))
+#define add_timer_on(t, cpu)                                                   \
+	((void)weft_timer_arm((t), (t)->expires, WEFT_TIMER_ADD_ON, (cpu),     \
+			      WEFT_TIMER_SITE(WEFT_EV_RMW, "add_timer_on", t)))
+#define del_timer(t) \
+	weft_timer_del((t), WEFT_TIMER_DEL, WEFT_TIMER_SITE(WEFT_EV_RMW, "del_timer", t))
+#define timer_delete(t) \
+	weft_timer_del((t), WEFT_TIMER_DEL, WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_delete", t))
+#define del_timer_sync(t)                                                      \
+	weft_timer_del((t), WEFT_TIMER_DEL_SYNC,                               \
+		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "del_timer_sync", t))
+#define timer_delete_sync(t)                                                   \
+	weft_timer_del((t), WEFT_TIMER_DEL_SYNC,                               \
+		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "timer_delete_sync", t))
+#define try_to_del_timer_sync(t)                                               \
+	weft_timer_del((t), WEFT_TIMER_TRY_SYNC,                               \
+		       WEFT_TIMER_SITE(WEFT_EV_RMW, "try_to_del_timer_sync", t))
+#define timer_shutdown(t)                                                      \
+	weft_timer_del((t), WEFT_TIMER_SHUTDOWN_ASYNC,                         \
+		       WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_shutdown", t))
+#define timer_shutdown_sync(t)                                                 \
+	weft_timer_del((t), WEFT_TIMER_SHUTDOWN_SYNC,                          \
+		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "timer_shutdown_sync", t))
+#define destroy_timer_on_stack(t) ((void)(t))
+
+#define time_after(a, b) ((long)((b) - (a)) < 0)
+#define time_before(a, b) time_after(b, a)
+#define time_after_eq(a, b) ((long)((a) - (b)) >= 0)
+#define time_before_eq(a, b) time_after_eq(b, a)
+#define time_in_range(a, b, c) (time_after_eq(a, b) && time_before_eq(a, c))
+#define time_is_before_jiffies(a) time_after(jiffies, a)
+#define time_is_after_jiffies(a) time_before(jiffies, a)
+
+static inline unsigned long msecs_to_jiffies(unsigned int m)
+{
+	return ((unsigned long)m * HZ + 999) / 1000;
+}
+static inline unsigned long usecs_to_jiffies(unsigned int u)
+{
+	return ((unsigned long)u * HZ + 999999) / 1000000;
+}
+static inline unsigned int jiffies_to_msecs(unsigned long j)
+{
+	return (unsigned int)(j * (1000 / HZ));
+}
+#define round_jiffies(j) (j)
+#define round_jiffies_relative(j) (j)
+#define round_jiffies_up(j) (j)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

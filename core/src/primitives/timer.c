@@ -1,0 +1,446 @@
+/*
+ * timer.c - kernel timers and jiffies (<weft/timer.h>), after
+ * kernel/time/timer.c: a timer is pending on one CPU's base until that
+ * CPU's timer softirq fires it (expire_timers(): detached, the base's
+ * running_timer set, the callback called, running_timer cleared) or a
+ * deletion detaches it (detach_if_pending()); del_timer_sync() also waits
+ * while the base's running_timer is the timer (del_timer_wait_running()),
+ * retrying the detach, as the kernel's loop of try_to_del_timer_sync()
+ * does; __mod_timer() keeps a timer whose callback runs on the base it
+ * runs on.
+ *
+ * The softirq of CPU c is a machine-made interrupt pseudo-thread
+ * ("timer/c", context.c's weft_ctx_softirq_spawn()), made on the first
+ * arming on c and raised at every arming: delivered where the strategy
+ * chooses, on c, when c's context has interrupts and bottom halves
+ * enabled; it fires one timer per delivery (the earliest expiry, then the
+ * first armed) and is raised again while timers remain.
+ *
+ * The bases and jiffies are the machine's (reset per execution); the
+ * pending word is the world's (struct timer_list.weft_pending), written by
+ * every arming, deletion and firing as a traced read-modify-write, so a
+ * timer_pending() that races with them is a real race and a timer on freed
+ * memory is seen. Dependence records: base c is the location
+ * timer_base[c] of the core area, jiffies is timer_jiffies (core_state.h).
+ */
+#include <stdio.h>
+
+#include <weft/timer.h>
+
+#include "core_state.h"
+#include "families.h"
+
+static struct timer_base {
+	int softirq;                             /* its pseudo-thread, or -1 */
+	unsigned n;
+	struct timer_list *q[WEFT_TIMERS_MAX];   /* pending, in arming order */
+	/* armed by a timer callback once every model thread had ended: never
+	 * fired (a periodic timer would make the execution endless) */
+	bool late[WEFT_TIMERS_MAX];
+	/* armed from interrupt context while a model thread was runnable: not
+	 * due until the machine switches to a model thread (timer_switched) */
+	bool held[WEFT_TIMERS_MAX];
+	struct timer_list *running;              /* base->running_timer */
+} bases[WEFT_EXEC_MAX_CPUS];
+static uint64_t bases_used;   /* CPUs whose base the execution touched */
+static unsigned long jiffies_now = INITIAL_JIFFIES;
+_Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "bases_used is a 64-bit CPU mask");
+
+/* "timer/<cpu>": the softirq pseudo-thread's label */
+static char softirq_names[WEFT_EXEC_MAX_CPUS][20];
+
+static void run_timer_softirq(void *world, unsigned cpu);
+static const struct weft_irq timer_softirq = {
+	.name = "timer", .kind = WEFT_SOFTIRQ, .handler = run_timer_softirq,
+};
+
+static uint32_t timer_epoch;   /* the execution the state above is of */
+
+/* A new execution starts with no timer and jiffies at INITIAL_JIFFIES:
+ * checked at every entry, since setup (which may call timer_setup() and
+ * read jiffies) runs before the families' begin hooks. */
+static inline void timer_fresh(void)
+{
+	if (__builtin_expect(timer_epoch == M.epoch, 1))
+		return;
+	timer_epoch = M.epoch;
+	for (uint64_t m = bases_used; m; m &= m - 1) {
+		struct timer_base *b = &bases[__builtin_ctzll(m)];
+		b->softirq = -1;
+		b->n = 0;
+		b->running = NULL;
+	}
+	bases_used = 0;
+	jiffies_now = INITIAL_JIFFIES;
+	M.switch_watch = false;
+}
+
+static struct timer_base *base_of(unsigned cpu)
+{
+	if (!(bases_used >> cpu & 1)) {
+		bases_used |= 1ull << cpu;
+		bases[cpu].softirq = -1;
+		bases[cpu].n = 0;
+		bases[cpu].running = NULL;
+	}
+	return &bases[cpu];
+}
+
+static inline uint32_t base_loc(unsigned cpu)
+{
+	return loc_of(&M.core->timer_base[cpu]);
+}
+
+/* The CPU t is pending on (*idx its place there), or -1: the machine's
+ * queues, not the world's word, which a model may have scribbled on. */
+static int pending_cpu(const struct timer_list *t, unsigned *idx)
+{
+	for (uint64_t m = bases_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		for (unsigned i = 0; i < bases[c].n; i++)
+			if (bases[c].q[i] == t) {
+				*idx = i;
+				return (int)c;
+			}
+	}
+	return -1;
+}
+
+/* The CPU whose softirq runs t's callback now, or -1. */
+static int running_cpu(const struct timer_list *t)
+{
+	for (uint64_t m = bases_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		if (bases[c].running == t)
+			return (int)c;
+	}
+	return -1;
+}
+
+static void unqueue_at(unsigned cpu, unsigned i, const struct weft_site *s)
+{
+	struct timer_base *b = &bases[cpu];
+
+	for (unsigned j = i; j + 1 < b->n; j++) {
+		b->q[j] = b->q[j + 1];
+		b->late[j] = b->late[j + 1];
+		b->held[j] = b->held[j + 1];
+	}
+	b->n--;
+	weft_sched_step(WEFT_DEP_WRITE, base_loc(cpu), 1, 0, s);
+}
+
+/* The next timer CPU cpu's softirq fires: the earliest expiry, the first
+ * armed among equals; never a late or a held one. -1: none. */
+static int next_due(const struct timer_base *b)
+{
+	int best = -1;
+
+	for (unsigned i = 0; i < b->n; i++)
+		if (!b->late[i] && !b->held[i] &&
+		    (best < 0 || time_before(b->q[i]->expires, b->q[best]->expires)))
+			best = (int)i;
+	return best;
+}
+
+/* t->weft_pending := nw in the running step, traced as a read-modify-write
+ * (the kernel's hlist and flags stores under the base lock) */
+static void set_pending(struct timer_list *t, uint32_t loc, uint32_t nw, const struct weft_site *s)
+{
+	uint32_t old = t->weft_pending;
+
+	__atomic_store_n(&t->weft_pending, nw, __ATOMIC_RELAXED);
+	weft_trace(WEFT_EV_RMW, loc, old, nw, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(t->weft_pending), 0, s);
+	if (loc != WEFT_NO_LOC)
+		shadow_write(loc, s);
+}
+
+/* a read of the pending word that changes nothing (an arming that does
+ * nothing, a try that finds the callback running) */
+static void read_pending(const struct timer_list *t, uint32_t loc, const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_READ, loc, t->weft_pending, t->weft_pending, s);
+	weft_sched_step(WEFT_DEP_READ, loc, sizeof(t->weft_pending), 0, s);
+}
+
+/* A model thread has not ended (an idle worker asleep on its worklist and
+ * interrupt pseudo-threads do not count). */
+static bool model_threads_alive(void)
+{
+	for (unsigned i = 0; i < M.nr_threads; i++) {
+		const struct wthread *t = &M.th[i];
+		if (t->state == T_DONE || thread_irq(t) >= 0)
+			continue;
+		if (t->state == T_BLOCKED && t->wait_class && t->wait_class->idle)
+			continue;
+		return true;
+	}
+	return false;
+}
+
+void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), unsigned flags)
+{
+	static struct weft_site site = { __FILE__, "weft_timer_setup", "timer_setup()", __LINE__,
+					 WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+	unsigned idx;
+
+	if (!in_world(t, sizeof(*t), &site))
+		return;
+	timer_fresh();
+	if (M.cur >= 0 && pending_cpu(t, &idx) >= 0) {
+		/* debugobjects' "init active object" */
+		weft_report(WEFT_KIND_BUG_ON, t, &site,
+			    "ODEBUG: timer_setup() of a pending timer (object type: timer_list)");
+		return;
+	}
+	/* plain initialisation of a timer nobody can see yet */
+	t->expires = 0;
+	t->function = fn;
+	t->flags = flags;
+	t->weft_pending = 0;
+	t->weft_running = 0;
+}
+
+int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
+		   unsigned cpu, const struct weft_site *s)
+{
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, idx = 0;
+
+	timer_fresh();
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, t, s,
+			    "%s from setup or an audit: arm timers from a model thread", s->what);
+		return 0;
+	}
+	sched_point_at(s, &t->weft_pending, sizeof(t->weft_pending), NULL);
+	thread_loc(t, sizeof(*t), s);
+	uint32_t loc = loc_of(&t->weft_pending);
+	check_uaf(loc, s);
+	weft_core();   /* the freed hook checks frees for pending timers */
+	int from = pending_cpu(t, &idx);
+	uint32_t word = t->weft_pending;
+
+	if ((word & WEFT_TIMER_SHUTDOWN) || (how == WEFT_TIMER_MOD_PENDING && from < 0) ||
+	    (how == WEFT_TIMER_REDUCE && from >= 0 && !time_before(expires, t->expires))) {
+		read_pending(t, loc, s);
+		return from >= 0;
+	}
+	if ((how == WEFT_TIMER_ADD || how == WEFT_TIMER_ADD_ON) && from >= 0) {
+		weft_report(WEFT_KIND_BUG_ON, t, s, "%s of a pending timer: BUG_ON(timer_pending())",
+			    how == WEFT_TIMER_ADD ? "add_timer()" : "add_timer_on()");
+		return 0;
+	}
+	unsigned to = how == WEFT_TIMER_ADD_ON ? cpu % nr_cpus : M.cpu_of[M.cur];
+	int runs_on = running_cpu(t);
+	if (runs_on >= 0 && how != WEFT_TIMER_ADD_ON)
+		to = (unsigned)runs_on;   /* never two runs of one callback at once */
+	struct timer_base *b = base_of(to);
+	if (from >= 0)
+		unqueue_at((unsigned)from, idx, s);
+	if (b->n == WEFT_TIMERS_MAX) {
+		weft_report(WEFT_KIND_ASSERT, t, s, "more than %d timers pending on CPU%u",
+			    WEFT_TIMERS_MAX, to);
+		return 0;
+	}
+	/* Armed from interrupt context (a periodic timer re-arming itself, a
+	 * chain of timers): while a model thread is runnable it waits for the
+	 * machine to run one, so that it cannot fire again and again with no
+	 * thread moving - virtual time passes for the threads too. With every
+	 * model thread ended it never fires. */
+	bool in_irq = thread_irq(&M.th[M.cur]) >= 0;
+	bool late = in_irq && !model_threads_alive();
+	bool held = in_irq && !late && (M.runnable & ~M.irq_threads) != 0;
+	t->expires = expires;
+	b->q[b->n] = t;
+	b->late[b->n] = late;
+	b->held[b->n] = held;
+	b->n++;
+	set_pending(t, loc, (word & WEFT_TIMER_SHUTDOWN) | (to + 1), s);
+	weft_sched_step(WEFT_DEP_WRITE, base_loc(to), 1, 0, s);
+	if (late)
+		return from >= 0;
+	if (held)
+		M.switch_watch = true;
+	if (b->softirq < 0) {
+		if (!softirq_names[to][0])
+			snprintf(softirq_names[to], sizeof(softirq_names[to]), "timer/%u", to);
+		b->softirq = weft_ctx_softirq_spawn(to, &timer_softirq, softirq_names[to], !held, s);
+	} else if (!held) {
+		weft_ctx_softirq_raise((unsigned)b->softirq);
+	}
+	return from >= 0;
+}
+
+static int sync_owner(const void *chan)
+{
+	int c = running_cpu(chan);
+
+	return c < 0 ? -1 : bases[c].softirq;
+}
+
+static bool sync_busy(const void *chan, unsigned tid)
+{
+	(void)tid;
+	return running_cpu(chan) >= 0;
+}
+
+/* del_timer_sync() waits for the running callback: a spin in the kernel
+ * (del_timer_wait_running(), !PREEMPT_RT) */
+static const struct weft_wait_class sync_class = {
+	.name = "del_timer_sync", .sleeps = false, .owner = sync_owner, .busy = sync_busy,
+};
+
+int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct weft_site *s)
+{
+	bool sync = how == WEFT_TIMER_DEL_SYNC || how == WEFT_TIMER_SHUTDOWN_SYNC;
+	bool shutdown = how == WEFT_TIMER_SHUTDOWN_ASYNC || how == WEFT_TIMER_SHUTDOWN_SYNC;
+	unsigned idx = 0;
+
+	timer_fresh();
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, t, s,
+			    "%s from setup or an audit: delete timers from a model thread", s->what);
+		return 0;
+	}
+	sched_point_at(s, &t->weft_pending, sizeof(t->weft_pending), sync ? &sync_class : NULL);
+	thread_loc(t, sizeof(*t), s);
+	uint32_t loc = loc_of(&t->weft_pending);
+	check_uaf(loc, s);
+	if (sync && M.th[M.cur].in_irq == 1 && !(t->flags & TIMER_IRQSAFE))
+		weft_warn2(WEFT_KIND_WARN_ON, t, s, NULL,
+			   "%s in a hard interrupt handler of a timer without TIMER_IRQSAFE",
+			   s->what);
+	for (;;) {
+		int runs_on = running_cpu(t);
+		if (how == WEFT_TIMER_TRY_SYNC && runs_on >= 0) {
+			read_pending(t, loc, s);
+			return -1;
+		}
+		int from = pending_cpu(t, &idx);
+		if (from >= 0)
+			unqueue_at((unsigned)from, idx, s);
+		set_pending(t, loc,
+			    (t->weft_pending & WEFT_TIMER_SHUTDOWN) | (shutdown ? WEFT_TIMER_SHUTDOWN : 0),
+			    s);
+		if (!sync || runs_on < 0)
+			return from >= 0;
+		if (bases[runs_on].softirq == M.cur) {
+			weft_report(WEFT_KIND_DEADLOCK, t, s,
+				    "%s of a timer from its own callback: it waits for itself",
+				    s->what);
+			return 0;
+		}
+		weft_trace(WEFT_EV_BLOCK, loc, t->weft_pending, (uint64_t)runs_on, s);
+		weft_sched_step(WEFT_DEP_BLOCKED, base_loc((unsigned)runs_on), 1, 0, s);
+		weft_sched_block(t, &sync_class, s);
+		M.step++;
+		/* the callback ended, and may have re-armed t: detach again */
+	}
+}
+
+static struct weft_site fire_site = { __FILE__, "expire_timers", "expire_timers(): fire",
+				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
+static struct weft_site fired_site = { __FILE__, "expire_timers", "expire_timers(): done",
+				       __LINE__, WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+
+/* One delivery of CPU cpu's timer softirq: fires its next due timer. */
+static void run_timer_softirq(void *world, unsigned cpu)
+{
+	struct timer_base *b = &bases[cpu];
+	int i = next_due(b);
+
+	(void)world;
+	if (i < 0)
+		return;
+	struct timer_list *t = b->q[i];
+	uint32_t loc = loc_of(&t->weft_pending);
+	check_uaf(loc, &fire_site);   /* freed with the timer pending */
+	unqueue_at(cpu, (unsigned)i, &fire_site);
+	b->running = t;
+	if (time_after(t->expires, jiffies_now)) {
+		jiffies_now = t->expires;
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(&M.core->timer_jiffies), 1, 0, &fire_site);
+	}
+	set_pending(t, loc, t->weft_pending & WEFT_TIMER_SHUTDOWN, &fire_site);
+	void (*fn)(struct timer_list *) = t->function;
+	if (fn)
+		fn(t);
+	b->running = NULL;
+	weft_sched_step(WEFT_DEP_WRITE, base_loc(cpu), 1, 0, &fired_site);
+	weft_sched_wake_all(t);   /* del_timer_sync() waiters */
+	if (next_due(b) >= 0)
+		weft_ctx_softirq_raise((unsigned)b->softirq);
+}
+
+unsigned long weft_jiffies(void)
+{
+	static struct weft_site site = { __FILE__, "weft_jiffies", "jiffies", __LINE__,
+					 WEFT_EV_READ, 0, WEFT_SITE_SC };
+
+	if (!M.sc)
+		return INITIAL_JIFFIES;
+	timer_fresh();
+	if (M.cur >= 0)
+		weft_sched_step(WEFT_DEP_READ, loc_of(&M.core->timer_jiffies), 1, 0, &site);
+	return jiffies_now;
+}
+
+/* A model thread runs: the held timers are due again. */
+static void timer_switched(unsigned next)
+{
+	if (thread_irq(&M.th[next]) >= 0)
+		return;
+	M.switch_watch = false;
+	timer_fresh();
+	for (uint64_t m = bases_used; m; m &= m - 1) {
+		struct timer_base *b = &bases[__builtin_ctzll(m)];
+		bool any = false;
+		for (unsigned i = 0; i < b->n; i++) {
+			any |= b->held[i];
+			b->held[i] = false;
+		}
+		if (any && b->softirq >= 0)
+			weft_ctx_softirq_raise((unsigned)b->softirq);
+	}
+}
+
+/* debugobjects' "free active object": a timer freed while pending */
+static void timer_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
+{
+	timer_fresh();
+	for (uint64_t m = bases_used; m; m &= m - 1) {
+		unsigned c = (unsigned)__builtin_ctzll(m);
+		for (unsigned i = 0; i < bases[c].n; i++) {
+			uint32_t tl = loc_of(bases[c].q[i]);
+			if (tl == WEFT_NO_LOC || tl < loc || tl - loc >= len)
+				continue;
+			weft_report(WEFT_KIND_BAD_FREE, bases[c].q[i], s,
+				    "ODEBUG: free active object: a timer_list pending on CPU%u "
+				    "(del_timer_sync() it first)", c);
+			return;
+		}
+	}
+}
+
+static bool timer_describe(uint32_t off, char *buf, size_t n)
+{
+	if (off >= M.core_off + offsetof(struct weft_core_state, timer_base) &&
+	    off < M.core_off + offsetof(struct weft_core_state, timer_base) + WEFT_EXEC_MAX_CPUS) {
+		snprintf(buf, n, "CPU%u timer base",
+			 (unsigned)(off - M.core_off - offsetof(struct weft_core_state, timer_base)));
+		return true;
+	}
+	if (off == M.core_off + offsetof(struct weft_core_state, timer_jiffies)) {
+		snprintf(buf, n, "jiffies");
+		return true;
+	}
+	return false;
+}
+
+const struct weft_family weft_family_timer = {
+	.name = "timer",
+	.freed = timer_freed,
+	.switched = timer_switched,
+	.describe = timer_describe,
+};
