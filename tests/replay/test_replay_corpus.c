@@ -121,6 +121,10 @@ static void minimal_one(const struct weft_scenario *sc, unsigned vi, enum weft_l
 	struct weft_exec_result r;
 	bool found = false;
 
+	/* a lockdep report (z12's) needs lockdep-lite, on by default in the CLI */
+	if (va->expect_kind == WEFT_KIND_LOCK_ORDER || va->expect_kind == WEFT_KIND_IRQ_LOCK_INVERSION)
+		o.checks = WEFT_CHECKS_DEFAULT;
+
 	/* the seed bug: kind and site of the first bug DFS finds, bounds
 	 * tried upwards (its preemption count is the minimum) */
 	static struct weft_dfs dfs;

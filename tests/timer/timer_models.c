@@ -23,6 +23,10 @@
  *                   run (use-after-free); cancel_delayed_work_sync(), of a
  *                   self-requeueing one too, flush_delayed_work() and
  *                   mod_delayed_work() from two CPUs are clean.
+ *  timed-wait       wait_event_timeout() whose timeout is taken for the
+ *                   event (the data is not there), handled right, and a
+ *                   plain timed sleep; a sleep on no wait queue that
+ *                   wake_up() cannot find (lost wakeup).
  */
 #include <weft/kernel.h>
 #include <weft/timer.h>
@@ -466,4 +470,103 @@ static const struct weft_scenario dwork_teardown = {
 	.nr_variants = 5,
 };
 
-WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown);
+/* ------------------------------------------------------------ timed-wait */
+
+enum { TW_TIMEOUT_OK, TW_TIMEOUT_AS_SUCCESS, TW_NO_TIMEOUT, TW_SLEEP, TW_NOT_QUEUED };
+
+struct tw_world {
+	unsigned variant;
+	struct weft_wait_queue_head wq;
+	int data;
+	int done;
+};
+
+static void tw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct tw_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	init_waitqueue_head(&W->wq);
+}
+
+static void tw_thread(void *w, unsigned tid)
+{
+	struct tw_world *W = w;
+
+	if (tid == 1) {   /* the producer */
+		WRITE_ONCE(W->data, 42);
+		smp_store_release(&W->done, 1);
+		wake_up(&W->wq);
+		return;
+	}
+	unsigned long start = jiffies;
+	long ret;
+	switch (W->variant) {
+	case TW_TIMEOUT_OK:   /* a timeout is handled as one */
+		ret = wait_event_timeout(W->wq, smp_load_acquire(&W->done), HZ);
+		if (ret > 0 && READ_ONCE(W->data) != 42)
+			weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_SITE(WEFT_EV_NOTE, "data"),
+				    "woken with time left but the data is not there");
+		if (!ret && time_before(jiffies, start + HZ))
+			weft_report(WEFT_KIND_ASSERT, NULL, WEFT_SITE(WEFT_EV_NOTE, "timeout"),
+				    "timed out before the timeout went by");
+		break;
+	case TW_TIMEOUT_AS_SUCCESS:   /* the bug: the timeout taken for the event */
+		wait_event_timeout(W->wq, smp_load_acquire(&W->done), HZ);
+		if (READ_ONCE(W->data) != 42)
+			weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_SITE(WEFT_EV_NOTE, "data"),
+				    "data read before it was set (the wait timed out)");
+		break;
+	case TW_NO_TIMEOUT:
+		wait_event(W->wq, smp_load_acquire(&W->done));
+		if (READ_ONCE(W->data) != 42)
+			weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_SITE(WEFT_EV_NOTE, "data"),
+				    "data read before it was set");
+		break;
+	case TW_SLEEP:   /* msleep()'s shape: a pure timed sleep */
+		ret = schedule_timeout_uninterruptible(HZ);
+		if (ret || time_before(jiffies, start + HZ))
+			weft_report(WEFT_KIND_ASSERT, NULL, WEFT_SITE(WEFT_EV_NOTE, "slept"),
+				    "schedule_timeout_uninterruptible(HZ) returned %ld at +%lu", ret,
+				    jiffies - start);
+		break;
+	case TW_NOT_QUEUED:   /* the bug: sleeping on no wait queue */
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (!smp_load_acquire(&W->done))
+			schedule_timeout(MAX_SCHEDULE_TIMEOUT);
+		__set_current_state(TASK_RUNNING);
+		break;
+	}
+}
+
+static const struct weft_variant tw_variants[] = {
+	{ "timeout-ok", NULL, true, "wait_event_timeout(): 0 is a timeout, more is the event",
+	  "tests/timer", WEFT_KIND_NONE, 0, TW_TIMEOUT_OK },
+	{ "timeout-as-success", NULL, false, "the data used after a wait that may have timed out",
+	  "tests/timer", WEFT_KIND_ASSERT, 0, TW_TIMEOUT_AS_SUCCESS },
+	{ "no-timeout", NULL, true, "wait_event(): no timeout", "tests/timer", WEFT_KIND_NONE, 0,
+	  TW_NO_TIMEOUT },
+	{ "sleep", NULL, true, "schedule_timeout_uninterruptible(HZ) sleeps a second of jiffies",
+	  "tests/timer", WEFT_KIND_NONE, 0, TW_SLEEP },
+	{ "not-queued", NULL, false, "set_current_state() and schedule() with no wait queue: "
+	  "wake_up() cannot find the sleeper", "tests/timer", WEFT_KIND_LOST_WAKEUP, 0,
+	  TW_NOT_QUEUED },
+};
+
+static const struct weft_scenario timed_wait = {
+	.name = "timed-wait",
+	.summary = "test: timed sleeps and their timeouts",
+	.source = "tests/timer",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct tw_world),
+	.decision_hint = 128,
+	.files = timer_files,
+	.setup = tw_setup,
+	.thread = tw_thread,
+	.variants = tw_variants,
+	.nr_variants = 5,
+};
+
+WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait);

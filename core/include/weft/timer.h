@@ -54,6 +54,7 @@
  *   jiffies_to_msecs(), time_after(), time_before(), time_after_eq(),
  *   time_before_eq(), time_in_range(), round_jiffies() and kin (identity)
  *   struct delayed_work and its calls (below)
+ *   schedule_timeout(), wait_event_timeout() and kin (below)
  *
  * Natively (weft stress) an armed timer fires on a thread of its own as
  * soon as it can; del_timer_sync() polls until the callback has ended.
@@ -98,6 +99,16 @@ enum weft_timer_del {
 };
 
 void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), unsigned flags);
+/* timer_setup()'s stores (both builds): a timer nobody can see yet */
+static inline void weft_timer_init_fields(struct timer_list *t, void (*fn)(struct timer_list *),
+					  unsigned flags)
+{
+	t->expires = 0;
+	t->function = fn;
+	t->flags = flags;
+	t->weft_pending = 0;
+	t->weft_running = 0;
+}
 int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
 		   unsigned cpu, const struct weft_site *s);
 int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct weft_site *s);
@@ -256,6 +267,86 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 				 WEFT_DWORK_SITE(WEFT_EV_WAIT, "cancel_delayed_work_sync", dw))
 #define flush_delayed_work(dw) \
 	weft_flush_delayed_work((dw), WEFT_DWORK_SITE(WEFT_EV_WAIT, "flush_delayed_work", dw))
+
+/*
+ * Timed sleeps (kernel/time/sleep_timeout.c, include/linux/wait.h): a
+ * sleeper's own timer wakes it (process_timeout()); it fires whenever the
+ * strategy delivers it, so a timed sleep is never a lost wakeup and every
+ * race of an early or a late wake-up is searched. The return values are
+ * the kernel's: schedule_timeout() the jiffies left (0 when the timer woke
+ * it), wait_event_timeout() 0 if the condition is still false at the
+ * timeout, else at least 1. Timed sleeps are for the first
+ * WEFT_SLEEP_TIMERS threads of an execution (a `limit-reached` report
+ * beyond).
+ *
+ *   set_current_state(TASK_UNINTERRUPTIBLE), __set_current_state(TASK_RUNNING)
+ *   schedule_timeout(t), schedule_timeout_uninterruptible(t),
+ *   schedule_timeout_interruptible(t), schedule_timeout_killable(t),
+ *   schedule_timeout_idle(t), MAX_SCHEDULE_TIMEOUT
+ *   wait_event_timeout(wq, cond, t), wait_event_interruptible_timeout(wq, cond, t)
+ */
+#define WEFT_SLEEP_TIMERS 16
+#define MAX_SCHEDULE_TIMEOUT ((long)(~0ul >> 1))
+
+long weft_schedule_timeout(long timeout, const struct weft_site *s);
+void weft_set_current_state(int state, const struct weft_site *s);
+#ifdef WEFT_NATIVE
+void weft_native_jiffies_pass(unsigned long delta);   /* a native timeout went by */
+#endif
+
+#define set_current_state(st) \
+	weft_set_current_state((st), WEFT_SITE(WEFT_EV_BARRIER, "set_current_state(" #st ")"))
+#define __set_current_state(st) \
+	weft_set_current_state((st), WEFT_SITE(WEFT_EV_NOTE, "__set_current_state(" #st ")"))
+#define schedule_timeout(t) \
+	weft_schedule_timeout((long)(t), WEFT_SITE(WEFT_EV_WAIT, "schedule_timeout(" #t ")"))
+#define __weft_schedule_timeout_state(t, st, name)                              \
+	({                                                                      \
+		weft_set_current_state((st), WEFT_SITE(WEFT_EV_BARRIER, name "(" #t ")")); \
+		weft_schedule_timeout((long)(t), WEFT_SITE(WEFT_EV_WAIT, name "(" #t ")")); \
+	})
+#define schedule_timeout_uninterruptible(t) \
+	__weft_schedule_timeout_state(t, TASK_UNINTERRUPTIBLE, "schedule_timeout_uninterruptible")
+#define schedule_timeout_interruptible(t) \
+	__weft_schedule_timeout_state(t, TASK_INTERRUPTIBLE, "schedule_timeout_interruptible")
+#define schedule_timeout_killable(t) \
+	__weft_schedule_timeout_state(t, TASK_UNINTERRUPTIBLE, "schedule_timeout_killable")
+#define schedule_timeout_idle(t) \
+	__weft_schedule_timeout_state(t, TASK_UNINTERRUPTIBLE, "schedule_timeout_idle")
+
+/* ___wait_cond_timeout(): true to stop; a condition true at the timeout
+ * still counts (the result is then 1) */
+#define __weft_wait_cond_timeout(condition, ret)                                \
+	({                                                                      \
+		bool __weft_c = (condition);                                    \
+		if (__weft_c && !(ret))                                         \
+			(ret) = 1;                                              \
+		__weft_c || !(ret);                                             \
+	})
+#define __weft_wait_event_timeout(wq, condition, timeout, name)                 \
+	({                                                                      \
+		long __weft_ret = (long)(timeout);                              \
+		might_sleep();                                                  \
+		if (!__weft_wait_cond_timeout(condition, __weft_ret)) {        \
+			struct weft_wait_entry __weft_we = { 0 };               \
+			for (;;) {                                              \
+				weft_prepare_to_wait(&(wq), &__weft_we, TASK_UNINTERRUPTIBLE, \
+						     false, WEFT_SITE(WEFT_EV_WRITE, \
+						     name "(" #wq ") prepare_to_wait")); \
+				if (__weft_wait_cond_timeout(condition, __weft_ret)) \
+					break;                                  \
+				__weft_ret = weft_schedule_timeout(__weft_ret,  \
+					WEFT_SITE(WEFT_EV_WAIT, name "(" #wq ") schedule_timeout()")); \
+			}                                                       \
+			weft_finish_wait(&(wq), &__weft_we, WEFT_SITE(WEFT_EV_WRITE, \
+					 name "(" #wq ") finish_wait"));        \
+		}                                                               \
+		__weft_ret;                                                     \
+	})
+#define wait_event_timeout(wq, condition, timeout) \
+	__weft_wait_event_timeout(wq, condition, timeout, "wait_event_timeout")
+#define wait_event_interruptible_timeout(wq, condition, timeout) \
+	__weft_wait_event_timeout(wq, condition, timeout, "wait_event_interruptible_timeout")
 
 #ifdef __cplusplus
 }

@@ -1112,7 +1112,10 @@ static void stuck_report(void)
 			continue;
 		char obj[48];
 		struct weft_access other = weft_last_write(t->wait_chan);
-		weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
+		if (t->wait_chan)
+			weft_describe_loc(M.sc, loc_of(t->wait_chan), obj, sizeof(obj));
+		else
+			snprintf(obj, sizeof(obj), "nothing");
 		report_as(WEFT_KIND_LOST_WAKEUP, t->wait_chan, t->wait_site,
 			  other.valid ? &other : NULL, (int)i, t->wait_step,
 			  "T%u sleeps on %s (%s) and no thread is left that can wake it", i,

@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #ifdef __linux__
@@ -32,6 +33,7 @@
 #endif
 
 #include <weft/kernel.h>
+#include <weft/timer.h>
 
 enum {
 	NW_EXCLUSIVE = 1,
@@ -962,4 +964,42 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	if (nw_next(word, 0, 0, 0) < 0)
 		__atomic_fetch_and(word, ~(1ul << waiters_bit), __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&nq);
+}
+
+/* ------------------------------------------------------ timed sleeps */
+
+void weft_set_current_state(int state, const struct weft_site *s)
+{
+	(void)s;
+	pthread_mutex_lock(&nq);
+	nw[me()].task_state = (uint8_t)state;
+	pthread_mutex_unlock(&nq);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* schedule_timeout() natively: a short poll for a wake-up (the waker sets
+ * TASK_RUNNING), then the timeout (jiffies is virtual here too: as if the
+ * whole timeout went by). */
+long weft_schedule_timeout(long timeout, const struct weft_site *s)
+{
+	unsigned t = me();
+
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		weft_schedule(s);
+		return timeout;
+	}
+	weft_native_poll();
+	for (unsigned spins = 0; spins < 64; spins++) {
+		pthread_mutex_lock(&nq);
+		bool running = nw[t].task_state == TASK_RUNNING;
+		pthread_mutex_unlock(&nq);
+		if (running)
+			return timeout < 0 ? 0 : timeout;
+		sched_yield();
+	}
+	pthread_mutex_lock(&nq);
+	nw[t].task_state = TASK_RUNNING;
+	pthread_mutex_unlock(&nq);
+	weft_native_jiffies_pass((unsigned long)(timeout < 0 ? 0 : timeout));
+	return 0;
 }

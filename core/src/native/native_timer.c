@@ -58,11 +58,7 @@ static void native_timer_fire(void *world, void *arg)
 
 void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), unsigned flags)
 {
-	t->expires = 0;
-	t->function = fn;
-	t->flags = flags;
-	t->weft_pending = 0;
-	t->weft_running = 0;
+	weft_timer_init_fields(t, fn, flags);
 }
 
 int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
@@ -122,6 +118,12 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 unsigned long weft_jiffies(void)
 {
 	return __atomic_load_n(&native_jiffies, __ATOMIC_SEQ_CST);
+}
+
+/* A native timed sleep timed out: its timeout went by. */
+void weft_native_jiffies_pass(unsigned long delta)
+{
+	native_jiffies_reach(weft_jiffies() + delta);
 }
 
 /* Delayed work natively: the timer's thread queues the work (its own

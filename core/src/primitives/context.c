@@ -294,16 +294,9 @@ void weft_irq_raise(unsigned irq, const struct weft_site *s)
 		return;
 	}
 	unsigned tid = M.sc->nr_threads + irq;
-	struct wthread *t = &M.th[tid];
 	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, irq, tid, s);
 	weft_sched_step(WEFT_DEP_SPAWN, WEFT_NO_LOC, 0, tid, s);
-	if (t->state == T_IDLE) {
-		t->state = T_RUNNABLE;
-		M.runnable |= tbit(tid);
-		recompute();
-	} else if (t->started) {
-		t->irq_again = true;
-	}
+	weft_ctx_softirq_raise(tid);
 }
 
 /* A softirq pseudo-thread of the machine's own, pinned to CPU cpu, pending
@@ -335,8 +328,9 @@ int weft_ctx_softirq_spawn(unsigned cpu, const struct weft_irq *desc, const char
 	return tid;
 }
 
-/* Pending again: runnable if idle, delivered once more after it returns
- * if running (as weft_irq_raise()); no scheduling point of its own. */
+/* Interrupt pseudo-thread tid pending again: runnable if idle, delivered
+ * once more after it returns if running; no scheduling point of its own
+ * (weft_irq_raise()'s effect, and how timer.c raises its softirqs). */
 void weft_ctx_softirq_raise(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];

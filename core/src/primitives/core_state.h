@@ -14,6 +14,8 @@
 #ifndef WEFT_CORE_STATE_H
 #define WEFT_CORE_STATE_H
 
+#include <weft/timer.h>
+
 #include "rcu_core.h"
 
 struct weft_core_state {
@@ -28,6 +30,9 @@ struct weft_core_state {
 	 * fields above, so that none of their offsets moved. */
 	uint8_t timer_base[WEFT_EXEC_MAX_CPUS];
 	uint8_t timer_jiffies;
+	/* timer.c: the timer of each thread's schedule_timeout() (the first
+	 * WEFT_SLEEP_TIMERS threads) */
+	struct timer_list sleep_timer[WEFT_SLEEP_TIMERS];
 };
 
 #endif

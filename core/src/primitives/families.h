@@ -58,6 +58,10 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 			const struct weft_site *s);   /* how: enum weft_timer_arm */
 bool weft_timer_del_step(struct timer_list *t, const struct weft_site *s);
 
+/* waitqueue.c: wake_up_process() of a thread sleeping in schedule() (a
+ * schedule_timeout() timer, timer.c) */
+void weft_wq_wake_process(unsigned tid, const struct weft_site *s);
+
 /* ------------------------------------------------------- lockdep-lite */
 
 /* lockdep.c; every lock primitive calls these when weft_lockdep_on. */

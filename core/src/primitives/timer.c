@@ -165,6 +165,16 @@ static void read_pending(const struct timer_list *t, uint32_t loc, const struct 
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(t->weft_pending), 0, s);
 }
 
+/* A timer's operand: a model's, in its world; or a thread's
+ * schedule_timeout() timer, in the core area (the family's own). */
+static void timer_in_world(const struct timer_list *t, const struct weft_site *s)
+{
+	if ((const void *)t >= (const void *)M.core &&
+	    (const void *)t < (const void *)(M.core + 1))
+		return;
+	thread_loc(t, sizeof(*t), s);
+}
+
 /* A thread the machine made (an interrupt pseudo-thread, a kworker, RCU's
  * callback kthread), not the model. */
 static bool machine_thread(const struct wthread *t)
@@ -203,12 +213,7 @@ void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), uns
 			    "ODEBUG: timer_setup() of a pending timer (object type: timer_list)");
 		return;
 	}
-	/* plain initialisation of a timer nobody can see yet */
-	t->expires = 0;
-	t->function = fn;
-	t->flags = flags;
-	t->weft_pending = 0;
-	t->weft_running = 0;
+	weft_timer_init_fields(t, fn, flags);
 }
 
 int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
@@ -231,7 +236,7 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 {
 	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, idx = 0;
 
-	thread_loc(t, sizeof(*t), s);
+	timer_in_world(t, s);
 	uint32_t loc = loc_of(&t->weft_pending);
 	check_uaf(loc, s);
 	weft_core();   /* the freed hook checks frees for pending timers */
@@ -323,7 +328,7 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 		return 0;
 	}
 	sched_point_at(s, &t->weft_pending, sizeof(t->weft_pending), sync ? &sync_class : NULL);
-	thread_loc(t, sizeof(*t), s);
+	timer_in_world(t, s);
 	uint32_t loc = loc_of(&t->weft_pending);
 	check_uaf(loc, s);
 	if (sync && M.th[M.cur].in_irq == 1 && !(t->flags & TIMER_IRQSAFE))
@@ -366,7 +371,7 @@ bool weft_timer_del_step(struct timer_list *t, const struct weft_site *s)
 	unsigned idx = 0;
 
 	timer_fresh();
-	thread_loc(t, sizeof(*t), s);
+	timer_in_world(t, s);
 	uint32_t loc = loc_of(&t->weft_pending);
 	check_uaf(loc, s);
 	int from = pending_cpu(t, &idx);
@@ -409,6 +414,55 @@ static void run_timer_softirq(void *world, unsigned cpu)
 	weft_sched_wake_all(t);   /* del_timer_sync() waiters */
 	if (next_due(b) >= 0)
 		weft_ctx_softirq_raise((unsigned)b->softirq);
+}
+
+/* ------------------------------------------------- schedule_timeout() */
+
+static struct weft_site timeout_site = { __FILE__, "process_timeout",
+					 "process_timeout(): wake_up_process()", __LINE__,
+					 WEFT_EV_WAKE, 0, WEFT_SITE_SC };
+
+/* process_timeout(): the sleeper's timer wakes it */
+static void process_timeout(struct timer_list *t)
+{
+	weft_wq_wake_process((unsigned)(t - M.core->sleep_timer), &timeout_site);
+}
+
+/* schedule_timeout() (kernel/time/sleep_timeout.c): a timer of the
+ * thread's own (in the core area) that wakes it, schedule(), the timer
+ * deleted; the jiffies left. With the task TASK_RUNNING it does not
+ * sleep. */
+long weft_schedule_timeout(long timeout, const struct weft_site *s)
+{
+	if (timeout == MAX_SCHEDULE_TIMEOUT) {
+		weft_schedule(s);
+		return timeout;
+	}
+	timer_fresh();
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
+		return 0;
+	}
+	if (timeout < 0) {   /* the kernel prints the value and does not sleep */
+		weft_warn2(WEFT_KIND_WARN_ON, NULL, s, NULL,
+			   "schedule_timeout: wrong timeout value %ld", timeout);
+		weft_set_current_state(TASK_RUNNING, s);
+		return 0;
+	}
+	if ((unsigned)M.cur >= WEFT_SLEEP_TIMERS) {
+		weft_report(WEFT_KIND_LIMIT, NULL, s,
+			    "%s in T%d: timed sleeps are modelled for the first %u threads",
+			    s->what, M.cur, WEFT_SLEEP_TIMERS);
+		return 0;
+	}
+	struct timer_list *t = &weft_core()->sleep_timer[M.cur];
+	unsigned long expire = jiffies_now + (unsigned long)timeout;
+	t->function = process_timeout;   /* the machine's own timer */
+	weft_timer_arm(t, expire, WEFT_TIMER_MOD, 0, s);
+	weft_schedule(s);
+	weft_timer_del(t, WEFT_TIMER_DEL_SYNC, s);
+	long left = (long)(expire - jiffies_now);
+	return left < 0 ? 0 : left;
 }
 
 unsigned long weft_jiffies(void)
@@ -471,6 +525,12 @@ static bool timer_describe(uint32_t off, char *buf, size_t n)
 	}
 	if (off == M.core_off + offsetof(struct weft_core_state, timer_jiffies)) {
 		snprintf(buf, n, "jiffies");
+		return true;
+	}
+	uint32_t st = M.core_off + (uint32_t)offsetof(struct weft_core_state, sleep_timer);
+	if (off >= st && off < st + sizeof(M.core->sleep_timer)) {
+		snprintf(buf, n, "T%u's schedule_timeout() timer",
+			 (unsigned)((off - st) / sizeof(struct timer_list)));
 		return true;
 	}
 	return false;

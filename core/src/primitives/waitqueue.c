@@ -29,7 +29,9 @@
 #include <string.h>
 
 #include <weft/kernel.h>
+#include <weft/timer.h>
 
+#include "families.h"
 #include "waiters.h"
 
 static int no_owner(const void *chan)
@@ -196,6 +198,15 @@ static const struct weft_wait_class wq_class = {
 	.busy = wq_busy,
 };
 
+/* schedule() after set_current_state() with no prepare_to_wait(): only a
+ * timeout (or wake_up_process(), not modelled) wakes it */
+static const struct weft_wait_class no_queue_class = {
+	.name = "schedule() on no wait queue: no wake_up() can find it",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = wq_busy,
+};
+
 void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft_site *s)
 {
 	uint32_t loc;
@@ -303,13 +314,42 @@ bool weft_schedule(const struct weft_site *s)
 	}
 	weft_might_sleep(s);   /* schedule_debug(): "scheduling while atomic" */
 	while (w->task_state != TASK_RUNNING) {
-		weft_wl_sleep(wq, sizeof(struct weft_wait_queue_head), &wq_class, 0, s);
+		weft_wl_sleep(wq, sizeof(struct weft_wait_queue_head), wq ? &wq_class : &no_queue_class,
+			      0, s);
 		w = weft_wl_entry((unsigned)M.cur);
 	}
 	/* woken: the step it runs again in */
 	weft_trace(WEFT_EV_WAIT, loc, 0, 1, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
 	return true;
+}
+
+/* set_current_state(): the task state schedule() reads (a full barrier
+ * under a weak memory model, as smp_store_mb() is) */
+void weft_set_current_state(int state, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return;
+	weft_wl_entry((unsigned)M.cur)->task_state = (uint8_t)state;
+	if (__builtin_expect(weft_mem_weak, 0) && state != TASK_RUNNING)
+		weft_fence(WEFT_FENCE_MB, s);
+}
+
+/* wake_up_process() of thread tid (a schedule_timeout() timer's
+ * process_timeout()): TASK_RUNNING and runnable if it sleeps in
+ * schedule(); a wait queue it prepared on keeps it until finish_wait(). */
+void weft_wq_wake_process(unsigned tid, const struct weft_site *s)
+{
+	struct weft_waiter *w = weft_wl_entry(tid);
+
+	if (w->task_state == TASK_RUNNING)
+		return;
+	w->task_state = TASK_RUNNING;
+	weft_sched_wake_thread(tid);
+	weft_trace(WEFT_EV_WAKE, w->chan ? loc_of(w->chan) : WEFT_NO_LOC, 1ull << tid, 1, s);
+	if (w->chan)
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(w->chan), sizeof(struct weft_wait_queue_head),
+				0, s);
 }
 
 /* __wake_up_common() with autoremove_wake_function(): every non-exclusive
