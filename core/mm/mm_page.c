@@ -401,6 +401,15 @@ unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *v
 			      WEFT_MAX_THREADS, names, vals, max);
 }
 
+unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
+			     unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			     const char **names, uint64_t *vals, unsigned max)
+{
+	unsigned k = weft_stat_rows(stat_names, nr, stat, nr_threads, names, vals, max);
+
+	return k + weft_mm_stats(mm, names + k, vals + k, max - k);
+}
+
 /* --------------------------------------------------------------- audits */
 
 unsigned weft_mm_audit_leaks(struct weft_mm *mm,

@@ -1122,6 +1122,16 @@ unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, ui
 			      WEFT_MAX_THREADS, names, vals, max);
 }
 
+unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
+			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			       const char **names, uint64_t *vals, unsigned max)
+{
+	unsigned k = weft_stat_rows(stat_names, nr, stat, nr_threads, names, vals, max);
+
+	k += weft_swap_stats(si, names + k, vals + k, max - k);
+	return k + weft_mm_stats(si->mm, names + k, vals + k, max - k);
+}
+
 bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,
 				 unsigned nr_pts, const void *world, uint32_t off, char *buf,
 				 size_t n)

@@ -375,10 +375,9 @@ static void z10_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z10_world *W = w;
-	unsigned n = weft_stat_rows(z10_stat_names, Z10_NR_STATS, &W->stat[0][0], Z10_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0], Z10_THREADS,
+				   names, vals, max);
 }
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */

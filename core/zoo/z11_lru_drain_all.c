@@ -555,10 +555,9 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z11_world *W = w;
-	unsigned n = weft_stat_rows(z11_stat_names, Z11_NR_STATS, &W->stat[0][0], Z11_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z11_stat_names, Z11_NR_STATS, &W->stat[0][0], Z11_THREADS,
+				   names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the generation: its value; a

@@ -523,10 +523,9 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z14_world *W = w;
-	unsigned n = weft_stat_rows(z14_stat_names, Z14_NR_STATS, &W->stat[0][0], Z14_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0], Z14_THREADS,
+				   names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:

@@ -318,10 +318,9 @@ static void z15_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z15_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z15_world *W = w;
-	unsigned n = weft_stat_rows(z15_stat_names, Z15_NR_STATS, &W->stat[0][0], Z15_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z15_stat_names, Z15_NR_STATS, &W->stat[0][0], Z15_THREADS,
+				   names, vals, max);
 }
 
 static uint32_t z15_state_bucket(const void *w, uint32_t off)

@@ -498,11 +498,9 @@ static void z3_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z3_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z3_world *W = w;
-	unsigned n = weft_stat_rows(z3_stat_names, Z3_NR_STATS, &W->stat[0][0], WEFT_MAX_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z3_stat_names, Z3_NR_STATS, &W->stat[0][0],
+				     WEFT_MAX_THREADS, names, vals, max);
 }
 
 static uint32_t z3_state_bucket(const void *w, uint32_t off)

@@ -376,11 +376,9 @@ static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z4_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z4_world *W = w;
-	unsigned n = weft_stat_rows(z4_stat_names, Z4_NR_STATS, &W->stat[0][0], WEFT_MAX_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z4_stat_names, Z4_NR_STATS, &W->stat[0][0],
+				     WEFT_MAX_THREADS, names, vals, max);
 }
 
 static uint32_t z4_state_bucket(const void *w, uint32_t off)

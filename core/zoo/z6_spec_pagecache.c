@@ -594,10 +594,9 @@ static void z6_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z6_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z6_world *W = w;
-	unsigned n = weft_stat_rows(z6_stat_names, Z6_NR_STATS, &W->stat[0][0], Z6_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z6_stat_names, Z6_NR_STATS, &W->stat[0][0], Z6_THREADS,
+				   names, vals, max);
 }
 
 /* A slot write: which page it now names (0 none); a page field: the page

@@ -755,11 +755,9 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z9_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z9_world *W = w;
-	unsigned n = weft_stat_rows(z9_stat_names, Z9_NR_STATS, &W->stat[0][0], Z9_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z9_stat_names, Z9_NR_STATS, &W->stat[0][0],
+				     Z9_THREADS, names, vals, max);
 }
 
 /* A swap_map byte (count 0/1/many x HAS_CACHE x slot); a page field: the

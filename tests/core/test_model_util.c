@@ -3,7 +3,8 @@
  * their own (libweft: weft_workload_copy(), weft_stat_rows(),
  * weft_stat_sum(), struct weft_scenario.fields, weft_describe_pointer(),
  * weft_name_object_len(), the workload sections of inputs and triggers;
- * the mm kit: weft_swap_stats(), weft_swap_pgtables_describe(),
+ * the mm kit: weft_swap_stats(), weft_mm_model_stats(),
+ * weft_swap_model_stats(), weft_swap_pgtables_describe(),
  * weft_swap_mm_state_bucket()).
  */
 #include <stddef.h>
@@ -144,6 +145,33 @@ static const struct weft_scenario sw_scn = {
 	.nr_variants = 1,
 };
 
+/* A model's own rows, then the swap model's, then the page model's, cut at
+ * max wherever it falls. */
+static void model_stats(const struct sw_world *W)
+{
+	static const char *const own[] = { "own" };
+	const unsigned long own_stat[2][1] = { { 2 }, { 3 } };
+	enum { ALL = 1 + WEFT_SWAP_NR_STATS + WEFT_MM_NR_STATS };
+	const char *names[ALL + 1];
+	uint64_t vals[ALL + 1];
+	unsigned n = weft_swap_model_stats(&W->si, own, 1, &own_stat[0][0], 2, names, vals, ALL + 1);
+
+	CHECK(n == ALL && !strcmp(names[0], "own") && vals[0] == 5, "own rows first: %u rows", n);
+	CHECK(names[1] == weft_swap_stat_names[0] &&
+	      vals[1] == weft_swap_stat_sum(&W->si, (enum weft_swap_stat)0) &&
+	      names[1 + WEFT_SWAP_NR_STATS] == weft_mm_stat_names[0] &&
+	      vals[ALL - 1] == weft_mm_stat_sum(&W->mm, WEFT_MM_NR_STATS - 1),
+	      "then the swap model's, then the page model's");
+	n = weft_swap_model_stats(&W->si, own, 1, &own_stat[0][0], 2, names, vals, 2);
+	CHECK(n == 2 && names[1] == weft_swap_stat_names[0], "cut inside the swap rows");
+	n = weft_mm_model_stats(&W->mm, own, 1, &own_stat[0][0], 1, names, vals, ALL + 1);
+	CHECK(n == 1 + WEFT_MM_NR_STATS && vals[0] == 2 && names[1] == weft_mm_stat_names[0] &&
+	      vals[n - 1] == weft_mm_stat_sum(&W->mm, WEFT_MM_NR_STATS - 1),
+	      "a page model's rows after the model's own, summed over nr_threads");
+	CHECK(weft_mm_model_stats(&W->mm, own, 1, &own_stat[0][0], 2, names, vals, 1) == 1,
+	      "cut after the model's own");
+}
+
 static void kit_helpers(void)
 {
 	struct weft_run_opts o = { .sc = &sw_scn };
@@ -177,6 +205,7 @@ static void kit_helpers(void)
 	CHECK(weft_swap_mm_state_bucket(&W->si, W, 0) == 0, "x has no bucket");
 	unsigned n = weft_swap_stats(&W->si, names, vals, WEFT_SWAP_NR_STATS + 1);
 	CHECK(n == WEFT_SWAP_NR_STATS && names[0] == weft_swap_stat_names[0], "the swap counters");
+	model_stats(W);
 
 	/* fields by exact offset; describe() absent */
 	weft_describe_loc(&sw_scn, offsetof(struct sw_world, y), buf, sizeof(buf));

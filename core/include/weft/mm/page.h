@@ -243,6 +243,12 @@ unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s);
 /* Fills a scenario's stats callback: names and summed values. */
 unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
 		       unsigned max);
+/* A stats callback whole: the model's own per-thread counters (as
+ * weft_stat_rows() of <weft/weft.h>: stat is `unsigned long
+ * stat[nr_threads][nr]`, named stat_names), then the page model's. */
+unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
+			     unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			     const char **names, uint64_t *vals, unsigned max);
 
 /*
  * Page-leak audit at quiescence (main context). owned_fn returns how many

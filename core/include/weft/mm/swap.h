@@ -222,6 +222,12 @@ unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap
 /* stats() helper: the swap model's counters, as weft_mm_stats(). */
 unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
 			 unsigned max);
+/* A swap model's stats callback whole: its own per-thread counters (as
+ * weft_stat_rows()), then the swap model's, then the page model's of
+ * si->mm (weft_mm_model_stats() with the swap rows between). */
+unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
+			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			       const char **names, uint64_t *vals, unsigned max);
 /* describe() helper for a swap world: an offset inside si or one of the
  * page tables pts[0 .. nr_pts) (process p's are "P<p> ..."); false if it
  * is in neither (then weft_mm_describe() names the pages'). */
