@@ -723,17 +723,9 @@ static void z9_quiesce(void *w)
 			}
 		}
 	}
-	for (unsigned i = 0; i < W->mm.nr_pages; i++) {
-		const struct weft_page *pg = &W->mm.pages[i];
-		if (weft_page_peek_flag(pg, locked) || weft_page_peek_flag(pg, waiters)) {
-			weft_report(WEFT_KIND_ASSERT, &pg->flags,
-				    WEFT_SITE(WEFT_EV_NOTE, "audit: no page locked at quiescence"),
-				    "page %u ends with PG_locked %lu, PG_waiters %lu", i,
-				    weft_page_peek_flag(pg, locked),
-				    weft_page_peek_flag(pg, waiters));
-			return;
-		}
-	}
+	if (!weft_mm_audit_unlocked(&W->mm, WEFT_SITE(WEFT_EV_NOTE,
+							"audit: no page locked at quiescence")))
+		return;
 	weft_swap_audit(&W->si, pts, Z9_PROCS);
 }
 
