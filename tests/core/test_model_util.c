@@ -197,6 +197,13 @@ static void kit_helpers(void)
 	      !strcmp(buf, "P1 pte 2 (none)"), "process 1's PTE: '%s'", buf);
 	CHECK(!weft_swap_pgtables_describe(&W->si, W->pt, 2, W, page1, buf, sizeof(buf)),
 	      "a page is the mm's to name");
+	CHECK(weft_mm_describe(&W->mm, W, page1, buf, sizeof(buf)) &&
+	      !strcmp(buf, "page 1 ->count"), "a page's first field: '%s'", buf);
+	CHECK(weft_mm_describe(&W->mm, W, page1 + offsetof(struct weft_page, lru.prev) + 1, buf,
+			       sizeof(buf)) && !strcmp(buf, "page 1 ->lru.prev"),
+	      "a byte inside a field names the field: '%s'", buf);
+	CHECK(weft_mm_describe(&W->mm, W, page1 + sizeof(struct weft_page) - 1, buf, sizeof(buf)) &&
+	      !strcmp(buf, "page 1 ->data"), "a page's last byte: '%s'", buf);
 	CHECK(weft_swap_mm_state_bucket(&W->si, W, map3) ==
 	      weft_swap_state_bucket(&W->si, W, map3) && weft_swap_mm_state_bucket(&W->si, W, map3),
 	      "a swap_map byte's bucket");
