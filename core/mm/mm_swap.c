@@ -936,6 +936,15 @@ static unsigned page_owners(const struct weft_mm *mm, const struct weft_page *p,
 	return owners;
 }
 
+const uint32_t *weft_swap_pte_data(const struct weft_swap_info *si, uint32_t pte)
+{
+	if (weft_pte_none(pte))
+		return NULL;
+	if (weft_pte_present(pte))
+		return &si->mm->pages[weft_pte_pfn(pte)].data;
+	return &si->data[weft_pte_swp_offset(pte)];
+}
+
 unsigned weft_swap_audit(struct weft_swap_info *si, struct weft_pgtable *const *pts,
 			 unsigned nr_pts)
 {

@@ -343,17 +343,11 @@ static void z4_quiesce(void *w)
 		WEFT_SITE(WEFT_EV_NOTE, "audit: memory holds the version last written");
 
 	for (unsigned a = 0; a < W->pt.nr; a++) {
-		uint32_t pte = weft_peek(W->pt.pte[a]), want = W->truth[a], got;
-		const void *obj;
-		if (!want || weft_pte_none(pte))
+		uint32_t want = W->truth[a];
+		const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt.pte[a]));
+		if (!want || !obj)
 			continue;
-		if (weft_pte_present(pte)) {
-			obj = &W->mm.pages[weft_pte_pfn(pte)].data;
-			got = weft_peek(W->mm.pages[weft_pte_pfn(pte)].data);
-		} else {
-			obj = &W->si.data[weft_pte_swp_offset(pte)];
-			got = weft_peek(W->si.data[weft_pte_swp_offset(pte)]);
-		}
+		uint32_t got = weft_peek(*obj);
 		if (got != want) {
 			struct weft_access other = weft_last_write(obj);
 			weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,

@@ -703,17 +703,11 @@ static void z9_quiesce(void *w)
 
 	for (unsigned p = 0; p < Z9_PROCS; p++) {
 		for (unsigned a = 0; a < Z9_PTES; a++) {
-			uint32_t pte = weft_peek(W->pt[p].pte[a]), want = W->truth[p][a], got;
-			const void *obj;
-			if (!want || weft_pte_none(pte))
+			uint32_t want = W->truth[p][a];
+			const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt[p].pte[a]));
+			if (!want || !obj)
 				continue;
-			if (weft_pte_present(pte)) {
-				obj = &W->mm.pages[weft_pte_pfn(pte)].data;
-				got = weft_peek(W->mm.pages[weft_pte_pfn(pte)].data);
-			} else {
-				obj = &W->si.data[weft_pte_swp_offset(pte)];
-				got = weft_peek(W->si.data[weft_pte_swp_offset(pte)]);
-			}
+			uint32_t got = weft_peek(*obj);
 			if (got != want) {
 				struct weft_access other = weft_last_write(obj);
 				weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,

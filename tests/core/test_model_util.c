@@ -4,7 +4,7 @@
  * weft_stat_sum(), struct weft_scenario.fields, weft_describe_pointer(),
  * weft_name_object_len(), the workload sections of inputs and triggers;
  * the mm kit: weft_swap_stats(), weft_mm_model_stats(),
- * weft_swap_model_stats(), weft_swap_pgtables_describe(),
+ * weft_swap_model_stats(), weft_swap_pte_data(), weft_swap_pgtables_describe(),
  * weft_swap_mm_state_bucket()).
  */
 #include <stddef.h>
@@ -213,6 +213,10 @@ static void kit_helpers(void)
 	unsigned n = weft_swap_stats(&W->si, names, vals, WEFT_SWAP_NR_STATS + 1);
 	CHECK(n == WEFT_SWAP_NR_STATS && names[0] == weft_swap_stat_names[0], "the swap counters");
 	model_stats(W);
+	CHECK(!weft_swap_pte_data(&W->si, WEFT_PTE_NONE) &&
+	      weft_swap_pte_data(&W->si, weft_mk_pte(2)) == &W->mm.pages[2].data &&
+	      weft_swap_pte_data(&W->si, weft_swp_entry_to_pte(3)) == &W->si.data[3],
+	      "an address's contents: none, its page's, its slot's");
 
 	/* fields by exact offset; describe() absent */
 	weft_describe_loc(&sw_scn, offsetof(struct sw_world, y), buf, sizeof(buf));

@@ -208,6 +208,11 @@ void weft_mm_zap(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned ad
  */
 unsigned weft_swap_audit(struct weft_swap_info *si, struct weft_pgtable *const *pts,
 			 unsigned nr_pts);
+/* Data oracle (no scheduling point): where the contents of the address a
+ * PTE maps live, the page's data of a present PTE or the slot's data[] of
+ * a swap PTE (any other PTE but pte_none(), which gives NULL). The caller
+ * peeks it (weft_peek()). */
+const uint32_t *weft_swap_pte_data(const struct weft_swap_info *si, uint32_t pte);
 
 /* describe() helper for offsets inside si or a page table. */
 bool weft_swap_describe(const struct weft_swap_info *si, const void *world, uint32_t off,
