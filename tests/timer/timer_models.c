@@ -18,6 +18,11 @@
  *                   freeing a timer just armed (bad-free); jiffies seen by
  *                   a callback is at least an expiry; a callback re-armed
  *                   from another CPU while it runs never runs twice at once.
+ *  dwork-teardown   the same with a delayed work (a work item and its
+ *                   timer): cancel_delayed_work() then free races with a
+ *                   run (use-after-free); cancel_delayed_work_sync(), of a
+ *                   self-requeueing one too, flush_delayed_work() and
+ *                   mod_delayed_work() from two CPUs are clean.
  */
 #include <weft/kernel.h>
 #include <weft/timer.h>
@@ -353,4 +358,112 @@ static const struct weft_scenario timer_arm = {
 	.nr_variants = 4,
 };
 
-WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm);
+/* ----------------------------------------------------------- dwork-teardown */
+
+enum { DW_CANCEL, DW_CANCEL_SYNC, DW_PERIODIC, DW_FLUSH, DW_MOD };
+
+struct dw_obj {
+	struct delayed_work dw;
+	int runs;
+	int stop;
+	int in_fn;
+};
+
+struct dw_world {
+	unsigned variant;
+	struct dw_obj obj;
+};
+
+static void dw_fn(struct work_struct *w)
+{
+	struct dw_obj *o = container_of(to_delayed_work(w), struct dw_obj, dw);
+	struct dw_world *W = container_of(o, struct dw_world, obj);
+
+	if (READ_ONCE(o->in_fn))
+		weft_report(WEFT_KIND_ASSERT, o, WEFT_SITE(WEFT_EV_NOTE, "one run at a time"),
+			    "the work function runs twice at once");
+	WRITE_ONCE(o->in_fn, 1);
+	WRITE_ONCE(o->runs, READ_ONCE(o->runs) + 1);
+	/* vmstat_update()'s shape: it re-queues itself until stopped */
+	if (W->variant == DW_PERIODIC && !READ_ONCE(o->stop))
+		schedule_delayed_work(&o->dw, HZ);
+	WRITE_ONCE(o->in_fn, 0);
+}
+
+static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct dw_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	INIT_DELAYED_WORK(&W->obj.dw, dw_fn);
+}
+
+static void dw_thread(void *w, unsigned tid)
+{
+	struct dw_world *W = w;
+	struct dw_obj *o = &W->obj;
+
+	if (tid == 0) {
+		if (W->variant == DW_MOD)
+			mod_delayed_work(system_wq, &o->dw, HZ);
+		else
+			schedule_delayed_work(&o->dw, HZ / 2);
+		return;
+	}
+	while (!delayed_work_pending(&o->dw) && !READ_ONCE(o->runs))
+		cpu_relax();
+	switch (W->variant) {
+	case DW_CANCEL:
+		cancel_delayed_work(&o->dw);
+		break;
+	case DW_CANCEL_SYNC:
+		cancel_delayed_work_sync(&o->dw);
+		break;
+	case DW_PERIODIC:
+		WRITE_ONCE(o->stop, 1);
+		cancel_delayed_work_sync(&o->dw);
+		break;
+	case DW_FLUSH:
+		flush_delayed_work(&o->dw);
+		if (READ_ONCE(o->runs) != 1)
+			weft_report(WEFT_KIND_ASSERT, o, WEFT_SITE(WEFT_EV_NOTE, "flushed"),
+				    "flush_delayed_work() returned with %d runs", READ_ONCE(o->runs));
+		break;
+	case DW_MOD:
+		mod_delayed_work(system_wq, &o->dw, 2 * HZ);
+		cancel_delayed_work_sync(&o->dw);
+		break;
+	}
+	kfree_obj(o);
+}
+
+static const struct weft_variant dw_variants[] = {
+	{ "cancel", NULL, false, "cancel_delayed_work() then kfree(): the work may be running",
+	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, DW_CANCEL },
+	{ "cancel-sync", NULL, true, "cancel_delayed_work_sync() then kfree()",
+	  "tests/timer", WEFT_KIND_NONE, 0, DW_CANCEL_SYNC },
+	{ "periodic", NULL, true, "a self-requeueing delayed work: stop flag, "
+	  "cancel_delayed_work_sync(), kfree()", "tests/timer", WEFT_KIND_NONE, 0, DW_PERIODIC },
+	{ "flush", NULL, true, "flush_delayed_work() runs it once and waits",
+	  "tests/timer", WEFT_KIND_NONE, 0, DW_FLUSH },
+	{ "mod", NULL, true, "mod_delayed_work() from two CPUs, then cancel_delayed_work_sync()",
+	  "tests/timer", WEFT_KIND_NONE, 0, DW_MOD },
+};
+
+static const struct weft_scenario dwork_teardown = {
+	.name = "dwork-teardown",
+	.summary = "test: tearing down an object with a delayed work",
+	.source = "tests/timer",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct dw_world),
+	.decision_hint = 256,
+	.files = timer_files,
+	.setup = dw_setup,
+	.thread = dw_thread,
+	.variants = dw_variants,
+	.nr_variants = 5,
+};
+
+WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown);

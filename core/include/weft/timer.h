@@ -53,6 +53,7 @@
  *   jiffies, HZ (250, Debian's), msecs_to_jiffies(), usecs_to_jiffies(),
  *   jiffies_to_msecs(), time_after(), time_before(), time_after_eq(),
  *   time_before_eq(), time_in_range(), round_jiffies() and kin (identity)
+ *   struct delayed_work and its calls (below)
  *
  * Natively (weft stress) an armed timer fires on a thread of its own as
  * soon as it can; del_timer_sync() polls until the callback has ended.
@@ -180,6 +181,81 @@ static inline unsigned int jiffies_to_msecs(unsigned long j)
 #define round_jiffies(j) (j)
 #define round_jiffies_relative(j) (j)
 #define round_jiffies_up(j) (j)
+
+/*
+ * Delayed work (include/linux/workqueue.h, kernel/workqueue.c): a work
+ * item and the timer that queues it. Queueing takes the work's PENDING bit
+ * (a second queueing while the timer or the work is pending does nothing)
+ * and arms the timer on the CPU asked for (unbound: the caller's); the
+ * timer's callback queues the work on that CPU's worker (unbound: the
+ * CPU it fired on), still pending. A delay of 0 queues at once.
+ *
+ *   INIT_DELAYED_WORK(&dw, fn)        fn(struct work_struct *)
+ *   DECLARE_DELAYED_WORK(name, fn)
+ *   to_delayed_work(work)             the delayed_work of fn's argument
+ *   queue_delayed_work_on(cpu, wq, &dw, delay), queue_delayed_work(wq, &dw, delay)
+ *   schedule_delayed_work(&dw, delay), schedule_delayed_work_on(cpu, &dw, delay)
+ *   mod_delayed_work(wq, &dw, delay), mod_delayed_work_on(cpu, wq, &dw, delay)
+ *                                     re-arm with the new delay; true if it
+ *                                     was pending (a cancel then a queueing:
+ *                                     two steps, the kernel's are one)
+ *   cancel_delayed_work(&dw)          the timer or the queued work; true if
+ *                                     pending; does not wait for a run
+ *   cancel_delayed_work_sync(&dw)     also waits for a run in progress
+ *   flush_delayed_work(&dw)           queue it now if its timer is pending,
+ *                                     then flush_work()
+ *   delayed_work_pending(&dw)
+ */
+struct delayed_work {
+	struct work_struct work;
+	struct timer_list timer;
+	struct workqueue_struct *wq;
+	int cpu;                   /* -1: unbound */
+};
+
+void weft_delayed_work_timer_fn(struct timer_list *t);
+void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn);
+bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+				const struct weft_site *s);
+bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+			      const struct weft_site *s);
+bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s);
+bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s);
+
+#define WEFT_DWORK_SITE(ev, what, dw) WEFT_SITE(ev, what "(" #dw ")")
+#define INIT_DELAYED_WORK(dw, fn) weft_init_delayed_work((dw), (fn))
+#define DECLARE_DELAYED_WORK(name, fn)                                         \
+	struct delayed_work name = { { 0, (fn), 0, 0 },                          \
+				     { 0, weft_delayed_work_timer_fn, TIMER_IRQSAFE, 0, 0 }, \
+				     0, -1 }
+#define to_delayed_work(w) container_of(w, struct delayed_work, work)
+#define delayed_work_pending(dw) work_pending(&(dw)->work)
+#define queue_delayed_work_on(cpu, wq, dw, delay)                              \
+	((void)(wq), weft_queue_delayed_work_on((int)(cpu), (dw), (delay),       \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work_on", dw)))
+#define queue_delayed_work(wq, dw, delay)                                      \
+	((void)(wq), weft_queue_delayed_work_on(-1, (dw), (delay),               \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work", dw)))
+#define schedule_delayed_work(dw, delay)                                       \
+	weft_queue_delayed_work_on(-1, (dw), (delay),                            \
+				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work", dw))
+#define schedule_delayed_work_on(cpu, dw, delay)                               \
+	weft_queue_delayed_work_on((int)(cpu), (dw), (delay),                    \
+				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work_on", dw))
+#define mod_delayed_work_on(cpu, wq, dw, delay)                                \
+	((void)(wq), weft_mod_delayed_work_on((int)(cpu), (dw), (delay),         \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work_on", dw)))
+#define mod_delayed_work(wq, dw, delay)                                        \
+	((void)(wq), weft_mod_delayed_work_on(-1, (dw), (delay),                 \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work", dw)))
+#define cancel_delayed_work(dw)                                                \
+	weft_cancel_delayed_work((dw), false,                                    \
+				 WEFT_DWORK_SITE(WEFT_EV_RMW, "cancel_delayed_work", dw))
+#define cancel_delayed_work_sync(dw)                                           \
+	weft_cancel_delayed_work((dw), true,                                     \
+				 WEFT_DWORK_SITE(WEFT_EV_WAIT, "cancel_delayed_work_sync", dw))
+#define flush_delayed_work(dw) \
+	weft_flush_delayed_work((dw), WEFT_DWORK_SITE(WEFT_EV_WAIT, "flush_delayed_work", dw))
 
 #ifdef __cplusplus
 }

@@ -202,8 +202,14 @@ static void native_work_run(void *world, void *arg)
 	struct work_struct *w = arg;
 
 	(void)world;
+	/* running before PENDING is taken (a flush never sees neither), and
+	 * the run takes PENDING, or a cancel_work() took it first */
 	__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST);
+	if (!(__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
+	      1ul << WEFT_WORK_PENDING)) {
+		__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
+		return;
+	}
 	w->func(w);
 	__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
@@ -240,6 +246,24 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		if (spins % 64 == 63)
 			sched_yield();
 	}
+}
+
+/* cancel_work(_sync)(): the pending bit taken, so that a queued item's
+ * thread does not run it; sync also polls until no run is in progress (a
+ * run that took PENDING just before may not have marked itself running
+ * yet: natively this is a stress test's approximation). */
+bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *s)
+{
+	(void)s;
+	weft_native_poll();
+	bool was = __atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
+		   1ul << WEFT_WORK_PENDING;
+	for (unsigned spins = 0; sync && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST); spins++) {
+		weft_native_poll();
+		if (spins % 64 == 63)
+			sched_yield();
+	}
+	return was;
 }
 
 /* Native interrupts: the handler runs at once in the raiser's thread. */

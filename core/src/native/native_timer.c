@@ -123,3 +123,55 @@ unsigned long weft_jiffies(void)
 {
 	return __atomic_load_n(&native_jiffies, __ATOMIC_SEQ_CST);
 }
+
+/* Delayed work natively: the timer's thread queues the work (its own
+ * thread); no PENDING bit is held while the timer is pending. */
+void weft_delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dw = container_of(t, struct delayed_work, timer);
+
+	weft_queue_work_on(dw->cpu < 0 ? weft_native_cpu : (unsigned)dw->cpu, &dw->work,
+			   WEFT_SITE(WEFT_EV_RMW, "delayed_work_timer_fn()"));
+}
+
+void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
+{
+	weft_init_work(&dw->work, fn);
+	weft_timer_setup(&dw->timer, weft_delayed_work_timer_fn, TIMER_IRQSAFE);
+	dw->wq = NULL;
+	dw->cpu = -1;
+}
+
+bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+				const struct weft_site *s)
+{
+	if (__atomic_load_n(&dw->work.data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING)
+		return false;
+	dw->cpu = cpu;
+	if (!delay)
+		return weft_queue_work_on(cpu < 0 ? weft_native_cpu : (unsigned)cpu, &dw->work, s);
+	return !weft_timer_arm(&dw->timer, weft_jiffies() + delay, WEFT_TIMER_MOD, 0, s);
+}
+
+bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s)
+{
+	int t = weft_timer_del(&dw->timer, sync ? WEFT_TIMER_DEL_SYNC : WEFT_TIMER_DEL, s);
+
+	return weft_cancel_work(&dw->work, sync, s) || t > 0;
+}
+
+bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+			      const struct weft_site *s)
+{
+	bool was = weft_cancel_delayed_work(dw, false, s);
+
+	weft_queue_delayed_work_on(cpu, dw, delay, s);
+	return was;
+}
+
+bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
+{
+	if (weft_timer_del(&dw->timer, WEFT_TIMER_DEL_SYNC, s) > 0)
+		weft_queue_work_on(dw->cpu < 0 ? weft_native_cpu : (unsigned)dw->cpu, &dw->work, s);
+	return weft_flush_work(&dw->work, s);
+}

@@ -51,6 +51,13 @@ int weft_ctx_softirq_spawn(unsigned cpu, const struct weft_irq *desc, const char
 			   bool raise, const struct weft_site *s);
 void weft_ctx_softirq_raise(unsigned tid);
 
+/* timer.c: arming and deleting a timer inside the step of another
+ * primitive (delayed work's queueing and cancelling, workqueue.c) */
+struct timer_list;
+int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned how, unsigned cpu,
+			const struct weft_site *s);   /* how: enum weft_timer_arm */
+bool weft_timer_del_step(struct timer_list *t, const struct weft_site *s);
+
 /* ------------------------------------------------------- lockdep-lite */
 
 /* lockdep.c; every lock primitive calls these when weft_lockdep_on. */

@@ -34,11 +34,12 @@ static struct timer_base {
 	int softirq;                             /* its pseudo-thread, or -1 */
 	unsigned n;
 	struct timer_list *q[WEFT_TIMERS_MAX];   /* pending, in arming order */
-	/* armed by a timer callback once every model thread had ended: never
-	 * fired (a periodic timer would make the execution endless) */
+	/* armed by a machine-made thread (a timer callback, a worker) once
+	 * every model thread had ended: never fired (a periodic timer would
+	 * make the execution endless) */
 	bool late[WEFT_TIMERS_MAX];
-	/* armed from interrupt context while a model thread was runnable: not
-	 * due until the machine switches to a model thread (timer_switched) */
+	/* armed by a machine-made thread while a model thread was runnable:
+	 * not due until the machine switches to a model thread (timer_switched) */
 	bool held[WEFT_TIMERS_MAX];
 	struct timer_list *running;              /* base->running_timer */
 } bases[WEFT_EXEC_MAX_CPUS];
@@ -164,19 +165,27 @@ static void read_pending(const struct timer_list *t, uint32_t loc, const struct 
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(t->weft_pending), 0, s);
 }
 
-/* A model thread has not ended (an idle worker asleep on its worklist and
- * interrupt pseudo-threads do not count). */
-static bool model_threads_alive(void)
+/* A thread the machine made (an interrupt pseudo-thread, a kworker, RCU's
+ * callback kthread), not the model. */
+static bool machine_thread(const struct wthread *t)
 {
+	return thread_irq(t) >= 0 || t->label != NULL;
+}
+
+/* Model threads not ended (*runnable: and runnable now). */
+static bool model_threads_alive(bool *runnable)
+{
+	bool alive = false;
+
+	*runnable = false;
 	for (unsigned i = 0; i < M.nr_threads; i++) {
 		const struct wthread *t = &M.th[i];
-		if (t->state == T_DONE || thread_irq(t) >= 0)
+		if (t->state == T_DONE || machine_thread(t))
 			continue;
-		if (t->state == T_BLOCKED && t->wait_class && t->wait_class->idle)
-			continue;
-		return true;
+		alive = true;
+		*runnable |= t->state == T_RUNNABLE;
 	}
-	return false;
+	return alive;
 }
 
 void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), unsigned flags)
@@ -205,8 +214,6 @@ void weft_timer_setup(struct timer_list *t, void (*fn)(struct timer_list *), uns
 int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_arm how,
 		   unsigned cpu, const struct weft_site *s)
 {
-	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, idx = 0;
-
 	timer_fresh();
 	if (M.cur < 0) {
 		weft_report(WEFT_KIND_ASSERT, t, s,
@@ -214,6 +221,16 @@ int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_
 		return 0;
 	}
 	sched_point_at(s, &t->weft_pending, sizeof(t->weft_pending), NULL);
+	return weft_timer_arm_step(t, expires, how, cpu, s);
+}
+
+/* weft_timer_arm() in the caller's step (a model thread's): after the
+ * scheduling point of a primitive that arms a timer as part of itself */
+int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned how, unsigned cpu,
+			const struct weft_site *s)
+{
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1, idx = 0;
+
 	thread_loc(t, sizeof(*t), s);
 	uint32_t loc = loc_of(&t->weft_pending);
 	check_uaf(loc, s);
@@ -243,14 +260,16 @@ int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_
 			    WEFT_TIMERS_MAX, to);
 		return 0;
 	}
-	/* Armed from interrupt context (a periodic timer re-arming itself, a
-	 * chain of timers): while a model thread is runnable it waits for the
-	 * machine to run one, so that it cannot fire again and again with no
-	 * thread moving - virtual time passes for the threads too. With every
-	 * model thread ended it never fires. */
-	bool in_irq = thread_irq(&M.th[M.cur]) >= 0;
-	bool late = in_irq && !model_threads_alive();
-	bool held = in_irq && !late && (M.runnable & ~M.irq_threads) != 0;
+	/* Armed by a thread the machine made (a periodic timer re-arming
+	 * itself, a chain of timers, delayed work re-queueing itself from its
+	 * worker): while a model thread is runnable it waits for the machine to
+	 * run one, so that it cannot fire again and again with no thread
+	 * moving - virtual time passes for the threads too. With every model
+	 * thread ended it never fires. */
+	bool model_runnable = false;
+	bool by_machine = machine_thread(&M.th[M.cur]);
+	bool late = by_machine && !model_threads_alive(&model_runnable);
+	bool held = by_machine && !late && model_runnable;
 	t->expires = expires;
 	b->q[b->n] = t;
 	b->late[b->n] = late;
@@ -339,6 +358,25 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 	}
 }
 
+/* del_timer() in the caller's step (a model thread's, after the
+ * scheduling point of a primitive that deletes a timer as part of itself):
+ * true if t was pending. */
+bool weft_timer_del_step(struct timer_list *t, const struct weft_site *s)
+{
+	unsigned idx = 0;
+
+	timer_fresh();
+	thread_loc(t, sizeof(*t), s);
+	uint32_t loc = loc_of(&t->weft_pending);
+	check_uaf(loc, s);
+	int from = pending_cpu(t, &idx);
+	if (from < 0)
+		return false;
+	unqueue_at((unsigned)from, idx, s);
+	set_pending(t, loc, t->weft_pending & WEFT_TIMER_SHUTDOWN, s);
+	return true;
+}
+
 static struct weft_site fire_site = { __FILE__, "expire_timers", "expire_timers(): fire",
 				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 static struct weft_site fired_site = { __FILE__, "expire_timers", "expire_timers(): done",
@@ -389,7 +427,7 @@ unsigned long weft_jiffies(void)
 /* A model thread runs: the held timers are due again. */
 static void timer_switched(unsigned next)
 {
-	if (thread_irq(&M.th[next]) >= 0)
+	if (machine_thread(&M.th[next]))
 		return;
 	M.switch_watch = false;
 	timer_fresh();

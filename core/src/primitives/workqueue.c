@@ -30,8 +30,10 @@
 #include <stdio.h>
 
 #include <weft/kernel.h>
+#include <weft/timer.h>
 
 #include "core_state.h"
+#include "families.h"
 #include "sched.h"
 
 /* "kworker/<cpu>": a thread's label (reports keep the pointer) */
@@ -45,6 +47,10 @@ static struct pool {
 	 * not pending (the kernel does both under the pool lock; here the
 	 * stores are points of their own, and a cancel may run between) */
 	struct work_struct *taking;
+	/* a mod_delayed_work() of the item being taken re-set its PENDING bit,
+	 * which the take (under the kernel's pool lock, before any grab) has
+	 * already cleared: the worker does not clear it again */
+	bool keep_pending;
 } pools[WEFT_EXEC_MAX_CPUS];
 static uint64_t pools_used;   /* CPUs whose pool the execution touched */
 _Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "pools_used is a 64-bit CPU mask");
@@ -56,6 +62,7 @@ static void weft_wq_reset(void)
 		pools[c].worker = -1;
 		pools[c].head = pools[c].n = 0;
 		pools[c].taking = NULL;
+		pools[c].keep_pending = false;
 	}
 	pools_used = 0;
 }
@@ -67,6 +74,7 @@ static struct pool *pool_of(unsigned cpu)
 		pools[cpu].worker = -1;
 		pools[cpu].head = pools[cpu].n = 0;
 		pools[cpu].taking = NULL;
+		pools[cpu].keep_pending = false;
 	}
 	return &pools[cpu];
 }
@@ -140,6 +148,13 @@ static struct weft_site idle_site = { __FILE__, "worker_thread", "worker_thread(
 static struct weft_site take_site = { __FILE__, "worker_thread", "worker_thread(): take work",
 				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 
+static struct weft_site keep_site = { __FILE__, "worker_thread",
+				      "worker_thread(): PENDING grabbed during the take", __LINE__,
+				      WEFT_EV_RMW, 0, WEFT_SITE_SC };
+
+static void set_data(struct work_struct *w, uint32_t loc, unsigned long nw,
+		     const struct weft_site *s);
+
 /* process_one_work() loop of the CPU's bound worker. */
 static void worker_fn(void *world, void *arg)
 {
@@ -166,6 +181,16 @@ static void worker_fn(void *world, void *arg)
 		 * the kernel's take */
 		if (!(weft_peek(w->data) & 1ul << WEFT_WORK_CANCELING))
 			clear_bit(WEFT_WORK_PENDING, &w->data);
+		/* The kernel's take clears PENDING under the pool lock, which
+		 * every grab takes: a grab that came at the clear's scheduling
+		 * point came after it. So the PENDING a cancel_work_sync() then
+		 * took (with CANCELING), or a mod_delayed_work() then set
+		 * (keep_pending), outlives the clear. */
+		unsigned long d = weft_peek(w->data);
+		if (((d & 1ul << WEFT_WORK_CANCELING) || p->keep_pending) &&
+		    !(d & 1ul << WEFT_WORK_PENDING))
+			set_data(w, loc_of(&w->data), d | 1ul << WEFT_WORK_PENDING, &keep_site);
+		p->keep_pending = false;
 		p->taking = NULL;
 		w->func(w);
 		WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
@@ -174,28 +199,44 @@ static void worker_fn(void *world, void *arg)
 	}
 }
 
+static bool queue_owned(unsigned cpu, struct work_struct *w, const struct weft_site *s);
+static unsigned long test_and_set_pending(struct work_struct *w, const struct weft_site *s);
+
 bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s)
 {
 	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
-	uint32_t loc;
-	unsigned long old;
 
 	if (M.cur < 0) {
 		weft_report(WEFT_KIND_ASSERT, NULL, s, "queue_work_on from setup or an audit");
 		return false;
 	}
 	cpu %= nr_cpus;
+	if (test_and_set_pending(w, s) & 1ul << WEFT_WORK_PENDING)
+		return false;   /* already queued: it will run once */
+	return queue_owned(cpu, w, s);
+}
+
+/* The scheduling point and the test-and-set of PENDING that queueing
+ * starts with; the old data word. */
+static unsigned long test_and_set_pending(struct work_struct *w, const struct weft_site *s)
+{
 	sched_point_at(s, &w->data, sizeof(w->data), NULL);
 	thread_loc(w, sizeof(*w), s);   /* the worker reads all of it */
-	loc = loc_of(&w->data);
+	uint32_t loc = loc_of(&w->data);
 	check_uaf(loc, s);
-	old = __atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_RELAXED);
+	unsigned long old = __atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_RELAXED);
 	weft_trace(WEFT_EV_RMW, loc, old, old | 1ul << WEFT_WORK_PENDING, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(w->data), 0, s);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
-	if (old & 1ul << WEFT_WORK_PENDING)
-		return false;   /* already queued: it will run once */
+	return old;
+}
+
+/* __queue_work(): w's PENDING bit is the caller's (it set it, or a
+ * delayed work's timer phase held it); onto cpu's worklist, in the
+ * caller's step. */
+static bool queue_owned(unsigned cpu, struct work_struct *w, const struct weft_site *s)
+{
 	/* running elsewhere: queued behind itself there (a read of
 	 * w->running in this step, recorded, not traced) */
 	uint32_t running = weft_peek(w->running);
@@ -296,8 +337,8 @@ static const struct weft_wait_class cancel_other_class = {
 };
 
 /* try_to_grab_pending()'s effect on a queued item: off its worklist, in
- * the step that takes PENDING */
-static void unqueue(struct work_struct *w, const struct weft_site *s)
+ * the step that takes PENDING; false if it was on none */
+static bool unqueue(struct work_struct *w, const struct weft_site *s)
 {
 	for (uint64_t m = pools_used; m; m &= m - 1) {
 		unsigned c = (unsigned)__builtin_ctzll(m);
@@ -310,9 +351,10 @@ static void unqueue(struct work_struct *w, const struct weft_site *s)
 					p->q[(p->head + j + 1) % WEFT_WORKQUEUE_MAX];
 			p->n--;
 			weft_sched_step(WEFT_DEP_WRITE, pool_loc(c), 1, 0, s);
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
 /* w->data := nw in the running step, traced as a read-modify-write */
@@ -328,12 +370,25 @@ static void set_data(struct work_struct *w, uint32_t loc, unsigned long nw,
 		shadow_write(loc, s);
 }
 
+static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *timer,
+			  const struct weft_site *s);
+
 bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *s)
+{
+	return cancel_common(w, sync, NULL, s);
+}
+
+/* try_to_grab_pending() and what follows it; timer: a delayed work's,
+ * deleted in the same step as the grab (its PENDING bit is then the
+ * canceller's) */
+static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *timer,
+			  const struct weft_site *s)
 {
 	uint32_t loc = loc_of(&w->data);
 
 	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s, "cancel_work from setup or an audit");
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit",
+			    timer ? s->what : "cancel_work");
 		return false;
 	}
 	if (sync)
@@ -352,7 +407,10 @@ bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *
 		weft_sched_block(w, &cancel_other_class, s);
 		M.step++;
 	}
-	/* pending: on a worklist (an item being taken is a run's already) */
+	if (timer)
+		weft_timer_del_step(timer, s);
+	/* pending: on a worklist or its timer deleted just now (an item being
+	 * taken is a run's already) */
 	bool taken = !weft_peek(w->running) && worker_has(w);
 	bool was_pending = (weft_peek(w->data) & PENDING) && !taken;
 	if (!sync) {
@@ -381,6 +439,138 @@ bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *
 	set_data(w, loc, w->data & ~(PENDING | CANCELING), s);
 	weft_sched_wake_all(w);   /* flushers and other cancellers */
 	return was_pending;
+}
+
+/* ---------------------------------------------------------- delayed work */
+
+/* The CPU a delayed work is queued on: its own, or (WORK_CPU_UNBOUND) the
+ * one its timer fired on or the caller's. */
+static unsigned dwork_cpu(const struct delayed_work *dw)
+{
+	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
+
+	return (dw->cpu < 0 ? weft_raw_smp_processor_id() : (unsigned)dw->cpu) % nr_cpus;
+}
+
+static struct weft_site dwork_fire_site = { __FILE__, "delayed_work_timer_fn",
+					    "delayed_work_timer_fn(): queue the work", __LINE__,
+					    WEFT_EV_RMW, 0, WEFT_SITE_SC };
+
+/* delayed_work_timer_fn(): the timer phase ends, the work is queued with
+ * the PENDING bit that phase held (no scheduling point in between). */
+void weft_delayed_work_timer_fn(struct timer_list *t)
+{
+	struct delayed_work *dw = container_of(t, struct delayed_work, timer);
+
+	queue_owned(dwork_cpu(dw), &dw->work, &dwork_fire_site);
+}
+
+void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
+{
+	static struct weft_site site = { __FILE__, "weft_init_delayed_work", "INIT_DELAYED_WORK()",
+					 __LINE__, WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+
+	if (!weft_in_world(dw, sizeof(*dw), &site))
+		return;
+	weft_init_work(&dw->work, fn);
+	weft_timer_setup(&dw->timer, weft_delayed_work_timer_fn, TIMER_IRQSAFE);
+	{
+		dw->wq = NULL;
+		dw->cpu = -1;
+	}
+}
+
+/* __queue_delayed_work(): the work's PENDING bit is the caller's; in the
+ * caller's step, as the kernel's runs with interrupts off and a
+ * canceller that finds the work in between retries */
+static void queue_delayed_owned(int cpu, struct delayed_work *dw, unsigned long delay,
+				const struct weft_site *s)
+{
+	dw->cpu = cpu;
+	if (!delay)
+		queue_owned(dwork_cpu(dw), &dw->work, s);
+	else
+		weft_timer_arm_step(&dw->timer, weft_jiffies() + delay,
+				    cpu < 0 ? WEFT_TIMER_ADD : WEFT_TIMER_ADD_ON,
+				    cpu < 0 ? 0 : (unsigned)cpu, s);
+}
+
+/* queue_delayed_work_on(): PENDING taken by a test-and-set, then the work
+ * queued at once (delay 0) or the timer armed (__queue_delayed_work()) */
+bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+				const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
+		return false;
+	}
+	if (test_and_set_pending(&dw->work, s) & 1ul << WEFT_WORK_PENDING)
+		return false;
+	queue_delayed_owned(cpu, dw, delay, s);
+	return true;
+}
+
+/* cancel_delayed_work(_sync)(): a pending timer is deleted (its PENDING
+ * bit is then the canceller's, as try_to_grab_pending() takes it), then
+ * the work is cancelled as cancel_work(_sync)() does; true if it was
+ * pending either way. */
+bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
+		return false;
+	}
+	return cancel_common(&dw->work, sync, &dw->timer, s);
+}
+
+/* mod_delayed_work_on(): try_to_grab_pending() - the timer deleted, or the
+ * work taken off its worklist, or PENDING set if it was clear - then
+ * queued again with the new delay, in one step; true if it was pending.
+ * During a cancel_delayed_work_sync() it does nothing and says true, as
+ * the kernel's -ENOENT does. */
+bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+			      const struct weft_site *s)
+{
+	struct work_struct *w = &dw->work;
+	uint32_t loc = loc_of(&w->data);
+
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
+		return false;
+	}
+	sched_point_at(s, &w->data, sizeof(w->data), NULL);
+	thread_loc(w, sizeof(*w), s);
+	check_uaf(loc, s);
+	if (weft_peek(w->data) & CANCELING) {
+		weft_trace(WEFT_EV_READ, loc, w->data, w->data, s);
+		weft_sched_step(WEFT_DEP_READ, loc, sizeof(w->data), 0, s);
+		return true;
+	}
+	bool was = weft_timer_del_step(&dw->timer, s);
+	if (!was)
+		was = unqueue(w, s);   /* queued on a worklist: grabbed */
+	if (!was) {
+		/* idle, or being taken by a worker (whose take, under the
+		 * kernel's pool lock, has cleared PENDING already: the worker
+		 * sets it again after its clear) */
+		for (uint64_t m = pools_used; m; m &= m - 1)
+			if (pools[__builtin_ctzll(m)].taking == w)
+				pools[__builtin_ctzll(m)].keep_pending = true;
+		set_data(w, loc, w->data | PENDING, s);
+	}
+	queue_delayed_owned(cpu, dw, delay, s);
+	return was;
+}
+
+/* flush_delayed_work(): a pending timer is deleted and its work queued at
+ * once, then flushed */
+bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return false;
+	if (weft_timer_del(&dw->timer, WEFT_TIMER_DEL_SYNC, s) > 0)
+		queue_owned(dwork_cpu(dw), &dw->work, s);
+	return weft_flush_work(&dw->work, s);
 }
 
 const struct weft_family weft_family_workqueue = {
