@@ -515,3 +515,16 @@ uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint3
 	return 1 + (rb | (uint32_t)weft_page_peek_flag(p, lru) << 2 | onlist << 3 | alloc << 4 |
 		    i << 5);
 }
+
+uint32_t weft_mm_slots_state_bucket(const struct weft_mm *mm, const void *world, uint32_t off,
+				    struct weft_page *const *slots, unsigned nr)
+{
+	uintptr_t base = (uintptr_t)slots - (uintptr_t)world;
+
+	if (off < base || off >= base + nr * sizeof(*slots))
+		return 0;
+	unsigned s = (unsigned)((off - base) / sizeof(*slots));
+	const struct weft_page *p = weft_peek(slots[s]);
+
+	return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(mm, p) : 0u);
+}

@@ -372,8 +372,8 @@ static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, uns
 {
 	const struct z10_world *W = w;
 
-	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0], Z10_THREADS,
-				   names, vals, max);
+	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0],
+				   Z10_THREADS, names, vals, max);
 }
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */

@@ -542,8 +542,8 @@ static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, uns
 {
 	const struct z11_world *W = w;
 
-	return weft_mm_model_stats(&W->mm, z11_stat_names, Z11_NR_STATS, &W->stat[0][0], Z11_THREADS,
-				   names, vals, max);
+	return weft_mm_model_stats(&W->mm, z11_stat_names, Z11_NR_STATS, &W->stat[0][0],
+				   Z11_THREADS, names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the generation: its value; a
@@ -551,20 +551,13 @@ static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, uns
 static uint32_t z11_state_bucket(const void *w, uint32_t off)
 {
 	const struct z11_world *W = w;
-	uint32_t sl = (uint32_t)offsetof(struct z11_world, mapping.slots);
 
 	if (off == offsetof(struct z11_world, lru_drain_gen))
 		return 0x30000u | (weft_peek(W->lru_drain_gen) & 0xff);
 	uint32_t b = weft_lru_batches_state_bucket(&W->b, w, off);
-	if (b)
-		return b;
-	if (off >= sl && off < sl + sizeof(W->mapping.slots)) {
-		unsigned s = (unsigned)((off - sl) / sizeof(W->mapping.slots[0]));
-		const struct weft_page *p = weft_peek(W->mapping.slots[s]);
-
-		return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(&W->mm, p) : 0u);
-	}
-	return weft_mm_state_bucket(&W->mm, w, off);
+	if (!b)
+		b = weft_mm_slots_state_bucket(&W->mm, w, off, W->mapping.slots, Z11_SLOTS);
+	return b ? b : weft_mm_state_bucket(&W->mm, w, off);
 }
 
 static const char *const z11_opnames[Z11_NR_OPS] = {

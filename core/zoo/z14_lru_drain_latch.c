@@ -510,8 +510,8 @@ static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, uns
 {
 	const struct z14_world *W = w;
 
-	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0], Z14_THREADS,
-				   names, vals, max);
+	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0],
+				   Z14_THREADS, names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:

@@ -210,8 +210,8 @@ static unsigned z16_stats(const void *w, const char **names, uint64_t *vals, uns
 {
 	const struct z16_world *W = w;
 
-	return weft_mm_model_stats(&W->mm, z16_stat_names, Z16_NR_STATS, &W->stat[0][0], Z16_THREADS,
-				   names, vals, max);
+	return weft_mm_model_stats(&W->mm, z16_stat_names, Z16_NR_STATS, &W->stat[0][0],
+				   Z16_THREADS, names, vals, max);
 }
 
 static uint32_t z16_state_bucket(const void *w, uint32_t off)

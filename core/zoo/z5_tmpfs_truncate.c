@@ -539,8 +539,8 @@ static unsigned z5_stats(const void *w, const char **names, uint64_t *vals, unsi
 {
 	const struct z5_world *W = w;
 
-	return weft_mm_model_stats(&W->mm, z5_stat_names, Z5_NR_STATS, &W->stat[0][0], Z5_THREADS,
-				   names, vals, max);
+	return weft_mm_model_stats(&W->mm, z5_stat_names, Z5_NR_STATS, &W->stat[0][0],
+				   Z5_THREADS, names, vals, max);
 }
 
 /* A swap_map byte (count class x HAS_CACHE x slot); an index's swap entry

@@ -4,7 +4,8 @@
  * weft_stat_sum(), struct weft_scenario.fields, weft_describe_pointer(),
  * weft_name_object_len(), the workload sections of inputs and triggers;
  * the mm kit: weft_swap_stats(), weft_mm_model_stats(),
- * weft_swap_model_stats(), weft_swap_pte_data(), weft_swap_pgtables_describe(),
+ * weft_swap_model_stats(), weft_swap_pte_data(), weft_mm_describe(),
+ * weft_mm_slots_state_bucket(), weft_swap_pgtables_describe(),
  * weft_swap_mm_state_bucket()).
  */
 #include <stddef.h>
@@ -101,6 +102,7 @@ struct sw_world {
 	struct weft_mm mm;
 	struct weft_swap_info si;
 	struct weft_pgtable pt[2];
+	struct weft_page *slots[3];   /* a page cache's slots */
 };
 
 static const struct weft_field sw_fields[] = {
@@ -120,6 +122,7 @@ static void sw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_pgtable_init(&W->pt[0], 4);
 	weft_pgtable_init(&W->pt[1], 4);
 	W->si.swap_map[3] = 0x41;
+	W->slots[1] = &W->mm.pages[2];
 }
 
 static void sw_thread(void *w, unsigned tid)
@@ -213,6 +216,13 @@ static void kit_helpers(void)
 	unsigned n = weft_swap_stats(&W->si, names, vals, WEFT_SWAP_NR_STATS + 1);
 	CHECK(n == WEFT_SWAP_NR_STATS && names[0] == weft_swap_stat_names[0], "the swap counters");
 	model_stats(W);
+	uint32_t slot0 = (uint32_t)offsetof(struct sw_world, slots);
+	CHECK(weft_mm_slots_state_bucket(&W->mm, W, slot0, W->slots, 3) == 0x10000u &&
+	      weft_mm_slots_state_bucket(&W->mm, W, slot0 + sizeof(W->slots[0]) + 1, W->slots, 3) ==
+		      (0x10000u | 1u << 8 | 3u) &&
+	      weft_mm_slots_state_bucket(&W->mm, W, slot0 + sizeof(W->slots), W->slots, 3) == 0 &&
+	      weft_mm_slots_state_bucket(&W->mm, W, 0, W->slots, 3) == 0,
+	      "a slot's bucket: the slot and 1 + its page's number; 0 outside the slots");
 	CHECK(!weft_swap_pte_data(&W->si, WEFT_PTE_NONE) &&
 	      weft_swap_pte_data(&W->si, weft_mk_pte(2)) == &W->mm.pages[2].data &&
 	      weft_swap_pte_data(&W->si, weft_swp_entry_to_pte(3)) == &W->si.data[3],
