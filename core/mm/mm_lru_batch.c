@@ -172,6 +172,30 @@ unsigned weft_lru_batched(const struct weft_lru_batches *b, unsigned cpu)
 	       weft_peek(c->lru_deactivate.nr);
 }
 
+int weft_lru_batch_cpu(const struct weft_lru_batches *b, const struct weft_page *p)
+{
+	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++) {
+		const struct weft_folio_batch *fb = &b->cpu[c].lru_add;
+		uint32_t nr = weft_peek(fb->nr);
+
+		for (uint32_t i = 0; i < nr && i < WEFT_FBATCH_MAX; i++)
+			if (weft_peek(fb->pages[i]) == p)
+				return (int)c;
+	}
+	return -1;
+}
+
+uint32_t weft_lru_batches_state_bucket(const struct weft_lru_batches *b, const void *world,
+				       uint32_t off)
+{
+	uintptr_t a = (uintptr_t)world + off;
+
+	for (unsigned c = 0; c < WEFT_MAX_CPUS; c++)
+		if (a == (uintptr_t)&b->cpu[c].lru_add.nr)
+			return 0x20000u | c << 8 | weft_peek(b->cpu[c].lru_add.nr);
+	return 0;
+}
+
 bool weft_lru_batches_describe(const struct weft_lru_batches *b, const void *world,
 			       uint32_t off, char *buf, size_t n)
 {

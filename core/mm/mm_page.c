@@ -401,6 +401,15 @@ unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *v
 			      WEFT_MAX_THREADS, names, vals, max);
 }
 
+unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
+			     unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			     const char **names, uint64_t *vals, unsigned max)
+{
+	unsigned k = weft_stat_rows(stat_names, nr, stat, nr_threads, names, vals, max);
+
+	return k + weft_mm_stats(mm, names + k, vals + k, max - k);
+}
+
 /* --------------------------------------------------------------- audits */
 
 unsigned weft_mm_audit_leaks(struct weft_mm *mm,
@@ -452,6 +461,17 @@ unsigned weft_mm_audit_leaks(struct weft_mm *mm,
 
 /* ------------------------------------------------------------- describe */
 
+/* A page's fields in the order of struct weft_page: a byte is named by the
+ * last one that starts at or before it (padding: the field before). */
+#define PAGE_FIELD(member) WEFT_FIELD(struct weft_page, member, #member)
+static const struct weft_field page_fields[] = {
+	PAGE_FIELD(count),   PAGE_FIELD(state),   PAGE_FIELD(order),
+	PAGE_FIELD(nr),      PAGE_FIELD(flags),   PAGE_FIELD(lru.next),
+	PAGE_FIELD(lru.prev), PAGE_FIELD(mapping), PAGE_FIELD(private),
+	PAGE_FIELD(version), PAGE_FIELD(data),
+};
+#undef PAGE_FIELD
+
 bool weft_mm_describe(const struct weft_mm *mm, const void *world, uint32_t off, char *buf,
 		      size_t n)
 {
@@ -463,30 +483,11 @@ bool weft_mm_describe(const struct weft_mm *mm, const void *world, uint32_t off,
 	if (off >= pg && off < pg + sizeof(mm->pages)) {
 		unsigned i = (unsigned)((off - pg) / sizeof(struct weft_page));
 		size_t f = (off - pg) % sizeof(struct weft_page);
-		const char *field = "?";
+		const char *field = page_fields[0].name;
 
-		if (f < offsetof(struct weft_page, state))
-			field = "count";
-		else if (f < offsetof(struct weft_page, order))
-			field = "state";
-		else if (f < offsetof(struct weft_page, nr))
-			field = "order";
-		else if (f < offsetof(struct weft_page, flags))
-			field = "nr";
-		else if (f < offsetof(struct weft_page, lru))
-			field = "flags";
-		else if (f < offsetof(struct weft_page, lru.prev))
-			field = "lru.next";
-		else if (f < offsetof(struct weft_page, mapping))
-			field = "lru.prev";
-		else if (f < offsetof(struct weft_page, private))
-			field = "mapping";
-		else if (f < offsetof(struct weft_page, version))
-			field = "private";
-		else if (f < offsetof(struct weft_page, data))
-			field = "version";
-		else
-			field = "data";
+		for (unsigned k = 1; k < sizeof(page_fields) / sizeof(page_fields[0]); k++)
+			if (f >= page_fields[k].off)
+				field = page_fields[k].name;
 		snprintf(buf, n, "page %u ->%s", i, field);
 		return true;
 	}
@@ -513,4 +514,17 @@ uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint3
 
 	return 1 + (rb | (uint32_t)weft_page_peek_flag(p, lru) << 2 | onlist << 3 | alloc << 4 |
 		    i << 5);
+}
+
+uint32_t weft_mm_slots_state_bucket(const struct weft_mm *mm, const void *world, uint32_t off,
+				    struct weft_page *const *slots, unsigned nr)
+{
+	uintptr_t base = (uintptr_t)slots - (uintptr_t)world;
+
+	if (off < base || off >= base + nr * sizeof(*slots))
+		return 0;
+	unsigned s = (unsigned)((off - base) / sizeof(*slots));
+	const struct weft_page *p = weft_peek(slots[s]);
+
+	return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(mm, p) : 0u);
 }

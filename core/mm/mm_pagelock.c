@@ -116,3 +116,19 @@ void weft_wait_on_page_locked(struct weft_page *page)
 {
 	weft_folio_wait_locked(head_of(page));
 }
+
+bool weft_mm_audit_unlocked(const struct weft_mm *mm, const struct weft_site *site)
+{
+	for (unsigned i = 0; i < mm->nr_pages; i++) {
+		const struct weft_page *pg = &mm->pages[i];
+
+		if (weft_page_peek_flag(pg, locked) || weft_page_peek_flag(pg, waiters)) {
+			weft_report(WEFT_KIND_ASSERT, &pg->flags, site,
+				    "page %u ends with PG_locked %lu, PG_waiters %lu", i,
+				    weft_page_peek_flag(pg, locked),
+				    weft_page_peek_flag(pg, waiters));
+			return false;
+		}
+	}
+	return true;
+}

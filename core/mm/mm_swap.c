@@ -936,6 +936,15 @@ static unsigned page_owners(const struct weft_mm *mm, const struct weft_page *p,
 	return owners;
 }
 
+const uint32_t *weft_swap_pte_data(const struct weft_swap_info *si, uint32_t pte)
+{
+	if (weft_pte_none(pte))
+		return NULL;
+	if (weft_pte_present(pte))
+		return &si->mm->pages[weft_pte_pfn(pte)].data;
+	return &si->data[weft_pte_swp_offset(pte)];
+}
+
 unsigned weft_swap_audit(struct weft_swap_info *si, struct weft_pgtable *const *pts,
 			 unsigned nr_pts)
 {
@@ -1120,6 +1129,16 @@ unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, ui
 {
 	return weft_stat_rows(weft_swap_stat_names, WEFT_SWAP_NR_STATS, &si->stat[0][0],
 			      WEFT_MAX_THREADS, names, vals, max);
+}
+
+unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
+			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			       const char **names, uint64_t *vals, unsigned max)
+{
+	unsigned k = weft_stat_rows(stat_names, nr, stat, nr_threads, names, vals, max);
+
+	k += weft_swap_stats(si, names + k, vals + k, max - k);
+	return k + weft_mm_stats(si->mm, names + k, vals + k, max - k);
 }
 
 bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,

@@ -330,16 +330,12 @@ static void z10_quiesce(void *w)
 	struct z10_world *W = w;
 	int mlocked = 0;
 
+	if (!weft_mm_audit_unlocked(&W->mm, WEFT_SITE(WEFT_EV_NOTE,
+							"audit: no page locked at quiescence")))
+		return;
 	for (unsigned i = 0; i < W->mm.nr_pages; i++) {
 		const struct weft_page *pg = &W->mm.pages[i];
-		if (weft_page_peek_flag(pg, locked) || weft_page_peek_flag(pg, waiters)) {
-			weft_report(WEFT_KIND_ASSERT, &pg->flags,
-				    WEFT_SITE(WEFT_EV_NOTE, "audit: no page locked at quiescence"),
-				    "page %u ends with PG_locked %lu, PG_waiters %lu", i,
-				    weft_page_peek_flag(pg, locked),
-				    weft_page_peek_flag(pg, waiters));
-			return;
-		}
+
 		if (weft_peek(pg->state) == WEFT_PAGE_ALLOCATED &&
 		    (weft_peek(pg->flags) >> Z10_PG_mlocked & 1ul))
 			mlocked++;
@@ -375,10 +371,9 @@ static void z10_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z10_world *W = w;
-	unsigned n = weft_stat_rows(z10_stat_names, Z10_NR_STATS, &W->stat[0][0], Z10_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0],
+				   Z10_THREADS, names, vals, max);
 }
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */

@@ -353,20 +353,6 @@ static void z11_add(struct z11_world *W, unsigned s)
 	z11_put_page(W, p);                             /* the reader's */
 }
 
-/* Which CPU's lru_add batch holds p (oracle; -1 if none). */
-static int z11_batch_cpu(const struct z11_world *W, const struct weft_page *p)
-{
-	for (unsigned c = 0; c < Z11_CPUS; c++) {
-		const struct weft_folio_batch *fb = &W->b.cpu[c].lru_add;
-		uint32_t nr = weft_peek(fb->nr);
-
-		for (uint32_t i = 0; i < nr && i < WEFT_FBATCH_MAX; i++)
-			if (weft_peek(fb->pages[i]) == p)
-				return (int)c;
-	}
-	return -1;
-}
-
 /*
  * remove_mapping() as invalidate_inode_page() calls it: page_ref_freeze()
  * expects exactly the cache's reference and ours. When it fails, the
@@ -386,7 +372,7 @@ static bool z11_remove_mapping(struct z11_world *W, unsigned tid, struct weft_pa
 		return false;
 	}
 	if (!weft_page_ref_freeze(&W->mm, p, 2)) {
-		int cpu = z11_batch_cpu(W, p);
+		int cpu = weft_lru_batch_cpu(&W->b, p);
 		uint32_t at = __atomic_load_n(&W->added_at[nr], __ATOMIC_RELAXED);
 
 		z11_stat(W, Z11_STAT_BUSY);
@@ -555,10 +541,9 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z11_world *W = w;
-	unsigned n = weft_stat_rows(z11_stat_names, Z11_NR_STATS, &W->stat[0][0], Z11_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z11_stat_names, Z11_NR_STATS, &W->stat[0][0],
+				   Z11_THREADS, names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the generation: its value; a
@@ -566,20 +551,13 @@ static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, uns
 static uint32_t z11_state_bucket(const void *w, uint32_t off)
 {
 	const struct z11_world *W = w;
-	uint32_t sl = (uint32_t)offsetof(struct z11_world, mapping.slots);
 
 	if (off == offsetof(struct z11_world, lru_drain_gen))
 		return 0x30000u | (weft_peek(W->lru_drain_gen) & 0xff);
-	for (unsigned c = 0; c < Z11_CPUS; c++)
-		if (off == (uint32_t)((uintptr_t)&W->b.cpu[c].lru_add.nr - (uintptr_t)W))
-			return 0x20000u | c << 8 | weft_peek(W->b.cpu[c].lru_add.nr);
-	if (off >= sl && off < sl + sizeof(W->mapping.slots)) {
-		unsigned s = (unsigned)((off - sl) / sizeof(W->mapping.slots[0]));
-		const struct weft_page *p = weft_peek(W->mapping.slots[s]);
-
-		return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(&W->mm, p) : 0u);
-	}
-	return weft_mm_state_bucket(&W->mm, w, off);
+	uint32_t b = weft_lru_batches_state_bucket(&W->b, w, off);
+	if (!b)
+		b = weft_mm_slots_state_bucket(&W->mm, w, off, W->mapping.slots, Z11_SLOTS);
+	return b ? b : weft_mm_state_bucket(&W->mm, w, off);
 }
 
 static const char *const z11_opnames[Z11_NR_OPS] = {

@@ -296,20 +296,6 @@ static struct weft_page *z14_follow_page(struct z14_world *W, unsigned a)
 	return p;
 }
 
-/* Which CPU's lru_add batch holds p (oracle; -1 if none). */
-static int z14_batch_cpu(const struct z14_world *W, const struct weft_page *p)
-{
-	for (unsigned c = 0; c < Z14_CPUS; c++) {
-		const struct weft_folio_batch *fb = &W->b.cpu[c].lru_add;
-		uint32_t nr = weft_peek(fb->nr);
-
-		for (uint32_t i = 0; i < nr && i < WEFT_FBATCH_MAX; i++)
-			if (weft_peek(fb->pages[i]) == p)
-				return (int)c;
-	}
-	return -1;
-}
-
 /* isolate_lru_page() of v5.10: 0, or -EBUSY for a page not on the LRU.
  * The caller holds a reference. */
 static int z14_isolate_lru_page(struct z14_world *W, struct weft_page *p)
@@ -337,7 +323,7 @@ static int z14_isolate_lru_page(struct z14_world *W, struct weft_page *p)
 static void z14_check_busy(struct z14_world *W, unsigned tid, struct weft_page *p)
 {
 	unsigned nr = weft_page_nr(&W->mm, p);
-	int cpu = z14_batch_cpu(W, p);
+	int cpu = weft_lru_batch_cpu(&W->b, p);
 
 	z14_stat(W, Z14_STAT_BUSY);
 	if (cpu < 0 || __atomic_load_n(&W->batched_by[nr], __ATOMIC_RELAXED) != tid + 1)
@@ -523,10 +509,9 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z14_world *W = w;
-	unsigned n = weft_stat_rows(z14_stat_names, Z14_NR_STATS, &W->stat[0][0], Z14_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0],
+				   Z14_THREADS, names, vals, max);
 }
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:
@@ -538,9 +523,9 @@ static uint32_t z14_state_bucket(const void *w, uint32_t off)
 
 	if (off == offsetof(struct z14_world, seq))
 		return 0x30000u | (weft_peek(W->seq) & 0xff);
-	for (unsigned c = 0; c < Z14_CPUS; c++)
-		if (off == (uint32_t)((uintptr_t)&W->b.cpu[c].lru_add.nr - (uintptr_t)W))
-			return 0x20000u | c << 8 | weft_peek(W->b.cpu[c].lru_add.nr);
+	uint32_t b = weft_lru_batches_state_bucket(&W->b, w, off);
+	if (b)
+		return b;
 	if (off >= pt && off < pt + sizeof(W->pt.pte)) {
 		unsigned a = (unsigned)((off - pt) / sizeof(W->pt.pte[0]));
 		return 0x10000u | a << 8 | weft_pte_present(weft_peek(W->pt.pte[a]));

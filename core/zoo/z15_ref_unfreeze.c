@@ -318,23 +318,18 @@ static void z15_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z15_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z15_world *W = w;
-	unsigned n = weft_stat_rows(z15_stat_names, Z15_NR_STATS, &W->stat[0][0], Z15_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z15_stat_names, Z15_NR_STATS, &W->stat[0][0],
+				   Z15_THREADS, names, vals, max);
 }
 
 static uint32_t z15_state_bucket(const void *w, uint32_t off)
 {
 	const struct z15_world *W = w;
-	uint32_t sl = (uint32_t)offsetof(struct z15_world, m.slot);
 
-	if (off >= sl && off < sl + sizeof(W->m.slot)) {
-		unsigned s = (unsigned)((off - sl) / sizeof(W->m.slot[0]));
-		const struct weft_page *p = weft_peek(W->m.slot[s]);
-		return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(&W->mm, p) : 0u);
-	}
-	return weft_mm_state_bucket(&W->mm, w, off);
+	uint32_t b = weft_mm_slots_state_bucket(&W->mm, w, off, W->m.slot, Z15_SLOTS);
+
+	return b ? b : weft_mm_state_bucket(&W->mm, w, off);
 }
 
 static const char *const z15_opnames[Z15_NR_OPS] = { "migrate", "lookup" };

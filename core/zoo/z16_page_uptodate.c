@@ -209,10 +209,9 @@ static void z16_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z16_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z16_world *W = w;
-	unsigned n = weft_stat_rows(z16_stat_names, Z16_NR_STATS, &W->stat[0][0], Z16_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z16_stat_names, Z16_NR_STATS, &W->stat[0][0],
+				   Z16_THREADS, names, vals, max);
 }
 
 static uint32_t z16_state_bucket(const void *w, uint32_t off)

@@ -467,42 +467,39 @@ static void z3_quiesce(void *w)
 	weft_swap_audit(si, pts, 1);
 }
 
+/* A gate counter in Z3_REF_ONE units, with its Z3_REF_DEAD bit. */
+static void z3_describe_ref(const atomic_t *ref, const char *name, const char *holders,
+			    const char *dead, char *buf, size_t n)
+{
+	int v = weft_peek(ref->counter);
+
+	snprintf(buf, n, "%s (%d %s%s)", name, v / Z3_REF_ONE, holders, v & Z3_REF_DEAD ? dead : "");
+}
+
 static void z3_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct z3_world *W = w;
 	uintptr_t o = off;
 
 	if (o >= offsetof(struct z3_world, users) &&
-	    o < offsetof(struct z3_world, users) + sizeof(W->users)) {
-		int v = weft_peek(W->users.counter);
-		snprintf(buf, n, "si->users (%d refs%s)", v / Z3_REF_ONE,
-			 v & Z3_REF_DEAD ? ", killed" : "");
-		return;
-	}
-	if (o >= offsetof(struct z3_world, writers) &&
-	    o < offsetof(struct z3_world, writers) + sizeof(W->writers)) {
-		int v = weft_peek(W->writers.counter);
-		snprintf(buf, n, "SWP_WRITEOK gate (%d swap-outs%s)", v / Z3_REF_ONE,
-			 v & Z3_REF_DEAD ? ", closed" : "");
-		return;
-	}
-	if (o >= offsetof(struct z3_world, swp_flags) &&
-	    o < offsetof(struct z3_world, swp_flags) + sizeof(W->swp_flags)) {
+	    o < offsetof(struct z3_world, users) + sizeof(W->users))
+		z3_describe_ref(&W->users, "si->users", "refs", ", killed", buf, n);
+	else if (o >= offsetof(struct z3_world, writers) &&
+		 o < offsetof(struct z3_world, writers) + sizeof(W->writers))
+		z3_describe_ref(&W->writers, "SWP_WRITEOK gate", "swap-outs", ", closed", buf, n);
+	else if (o >= offsetof(struct z3_world, swp_flags) &&
+		 o < offsetof(struct z3_world, swp_flags) + sizeof(W->swp_flags))
 		snprintf(buf, n, "si->flags");
-		return;
-	}
-	if (!weft_swap_pgtables_describe(&W->si, &W->pt, 1, w, off, buf, n))
+	else if (!weft_swap_pgtables_describe(&W->si, &W->pt, 1, w, off, buf, n))
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
 static unsigned z3_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z3_world *W = w;
-	unsigned n = weft_stat_rows(z3_stat_names, Z3_NR_STATS, &W->stat[0][0], WEFT_MAX_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z3_stat_names, Z3_NR_STATS, &W->stat[0][0],
+				     WEFT_MAX_THREADS, names, vals, max);
 }
 
 static uint32_t z3_state_bucket(const void *w, uint32_t off)

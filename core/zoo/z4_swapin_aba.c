@@ -343,17 +343,11 @@ static void z4_quiesce(void *w)
 		WEFT_SITE(WEFT_EV_NOTE, "audit: memory holds the version last written");
 
 	for (unsigned a = 0; a < W->pt.nr; a++) {
-		uint32_t pte = weft_peek(W->pt.pte[a]), want = W->truth[a], got;
-		const void *obj;
-		if (!want || weft_pte_none(pte))
+		uint32_t want = W->truth[a];
+		const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt.pte[a]));
+		if (!want || !obj)
 			continue;
-		if (weft_pte_present(pte)) {
-			obj = &W->mm.pages[weft_pte_pfn(pte)].data;
-			got = weft_peek(W->mm.pages[weft_pte_pfn(pte)].data);
-		} else {
-			obj = &W->si.data[weft_pte_swp_offset(pte)];
-			got = weft_peek(W->si.data[weft_pte_swp_offset(pte)]);
-		}
+		uint32_t got = weft_peek(*obj);
 		if (got != want) {
 			struct weft_access other = weft_last_write(obj);
 			weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,
@@ -376,11 +370,9 @@ static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z4_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z4_world *W = w;
-	unsigned n = weft_stat_rows(z4_stat_names, Z4_NR_STATS, &W->stat[0][0], WEFT_MAX_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z4_stat_names, Z4_NR_STATS, &W->stat[0][0],
+				     WEFT_MAX_THREADS, names, vals, max);
 }
 
 static uint32_t z4_state_bucket(const void *w, uint32_t off)

@@ -538,10 +538,9 @@ static void z5_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z5_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z5_world *W = w;
-	unsigned n = weft_stat_rows(z5_stat_names, Z5_NR_STATS, &W->stat[0][0], Z5_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z5_stat_names, Z5_NR_STATS, &W->stat[0][0],
+				   Z5_THREADS, names, vals, max);
 }
 
 /* A swap_map byte (count class x HAS_CACHE x slot); an index's swap entry

@@ -594,10 +594,9 @@ static void z6_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z6_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z6_world *W = w;
-	unsigned n = weft_stat_rows(z6_stat_names, Z6_NR_STATS, &W->stat[0][0], Z6_THREADS, names,
-				    vals, max);
 
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_mm_model_stats(&W->mm, z6_stat_names, Z6_NR_STATS, &W->stat[0][0],
+				   Z6_THREADS, names, vals, max);
 }
 
 /* A slot write: which page it now names (0 none); a page field: the page
@@ -606,15 +605,11 @@ static unsigned z6_stats(const void *w, const char **names, uint64_t *vals, unsi
 static uint32_t z6_state_bucket(const void *w, uint32_t off)
 {
 	const struct z6_world *W = w;
-	uint32_t sl = (uint32_t)offsetof(struct z6_world, mapping.slots);
 	uint32_t b;
 
-	if (off >= sl && off < sl + sizeof(W->mapping.slots)) {
-		unsigned s = (unsigned)((off - sl) / sizeof(W->mapping.slots[0]));
-		const struct weft_page *p = weft_peek(W->mapping.slots[s]);
-
-		return 0x10000u | s << 8 | (p ? 1u + weft_page_nr(&W->mm, p) : 0u);
-	}
+	b = weft_mm_slots_state_bucket(&W->mm, w, off, W->mapping.slots, Z6_SLOTS);
+	if (b)
+		return b;
 	b = weft_mm_state_bucket(&W->mm, w, off);
 	if (b) {
 		unsigned nr = (b - 1) >> 5;

@@ -703,17 +703,11 @@ static void z9_quiesce(void *w)
 
 	for (unsigned p = 0; p < Z9_PROCS; p++) {
 		for (unsigned a = 0; a < Z9_PTES; a++) {
-			uint32_t pte = weft_peek(W->pt[p].pte[a]), want = W->truth[p][a], got;
-			const void *obj;
-			if (!want || weft_pte_none(pte))
+			uint32_t want = W->truth[p][a];
+			const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt[p].pte[a]));
+			if (!want || !obj)
 				continue;
-			if (weft_pte_present(pte)) {
-				obj = &W->mm.pages[weft_pte_pfn(pte)].data;
-				got = weft_peek(W->mm.pages[weft_pte_pfn(pte)].data);
-			} else {
-				obj = &W->si.data[weft_pte_swp_offset(pte)];
-				got = weft_peek(W->si.data[weft_pte_swp_offset(pte)]);
-			}
+			uint32_t got = weft_peek(*obj);
 			if (got != want) {
 				struct weft_access other = weft_last_write(obj);
 				weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,
@@ -723,17 +717,9 @@ static void z9_quiesce(void *w)
 			}
 		}
 	}
-	for (unsigned i = 0; i < W->mm.nr_pages; i++) {
-		const struct weft_page *pg = &W->mm.pages[i];
-		if (weft_page_peek_flag(pg, locked) || weft_page_peek_flag(pg, waiters)) {
-			weft_report(WEFT_KIND_ASSERT, &pg->flags,
-				    WEFT_SITE(WEFT_EV_NOTE, "audit: no page locked at quiescence"),
-				    "page %u ends with PG_locked %lu, PG_waiters %lu", i,
-				    weft_page_peek_flag(pg, locked),
-				    weft_page_peek_flag(pg, waiters));
-			return;
-		}
-	}
+	if (!weft_mm_audit_unlocked(&W->mm, WEFT_SITE(WEFT_EV_NOTE,
+							"audit: no page locked at quiescence")))
+		return;
 	weft_swap_audit(&W->si, pts, Z9_PROCS);
 }
 
@@ -755,11 +741,9 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 static unsigned z9_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
 {
 	const struct z9_world *W = w;
-	unsigned n = weft_stat_rows(z9_stat_names, Z9_NR_STATS, &W->stat[0][0], Z9_THREADS, names,
-				    vals, max);
 
-	n += weft_swap_stats(&W->si, names + n, vals + n, max - n);
-	return n + weft_mm_stats(&W->mm, names + n, vals + n, max - n);
+	return weft_swap_model_stats(&W->si, z9_stat_names, Z9_NR_STATS, &W->stat[0][0],
+				     Z9_THREADS, names, vals, max);
 }
 
 /* A swap_map byte (count 0/1/many x HAS_CACHE x slot); a page field: the

@@ -3,7 +3,9 @@
  * their own (libweft: weft_workload_copy(), weft_stat_rows(),
  * weft_stat_sum(), struct weft_scenario.fields, weft_describe_pointer(),
  * weft_name_object_len(), the workload sections of inputs and triggers;
- * the mm kit: weft_swap_stats(), weft_swap_pgtables_describe(),
+ * the mm kit: weft_swap_stats(), weft_mm_model_stats(),
+ * weft_swap_model_stats(), weft_swap_pte_data(), weft_mm_describe(),
+ * weft_mm_slots_state_bucket(), weft_swap_pgtables_describe(),
  * weft_swap_mm_state_bucket()).
  */
 #include <stddef.h>
@@ -100,6 +102,7 @@ struct sw_world {
 	struct weft_mm mm;
 	struct weft_swap_info si;
 	struct weft_pgtable pt[2];
+	struct weft_page *slots[3];   /* a page cache's slots */
 };
 
 static const struct weft_field sw_fields[] = {
@@ -119,6 +122,7 @@ static void sw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_pgtable_init(&W->pt[0], 4);
 	weft_pgtable_init(&W->pt[1], 4);
 	W->si.swap_map[3] = 0x41;
+	W->slots[1] = &W->mm.pages[2];
 }
 
 static void sw_thread(void *w, unsigned tid)
@@ -143,6 +147,33 @@ static const struct weft_scenario sw_scn = {
 	.variants = sw_variants,
 	.nr_variants = 1,
 };
+
+/* A model's own rows, then the swap model's, then the page model's, cut at
+ * max wherever it falls. */
+static void model_stats(const struct sw_world *W)
+{
+	static const char *const own[] = { "own" };
+	const unsigned long own_stat[2][1] = { { 2 }, { 3 } };
+	enum { ALL = 1 + WEFT_SWAP_NR_STATS + WEFT_MM_NR_STATS };
+	const char *names[ALL + 1];
+	uint64_t vals[ALL + 1];
+	unsigned n = weft_swap_model_stats(&W->si, own, 1, &own_stat[0][0], 2, names, vals, ALL + 1);
+
+	CHECK(n == ALL && !strcmp(names[0], "own") && vals[0] == 5, "own rows first: %u rows", n);
+	CHECK(names[1] == weft_swap_stat_names[0] &&
+	      vals[1] == weft_swap_stat_sum(&W->si, (enum weft_swap_stat)0) &&
+	      names[1 + WEFT_SWAP_NR_STATS] == weft_mm_stat_names[0] &&
+	      vals[ALL - 1] == weft_mm_stat_sum(&W->mm, WEFT_MM_NR_STATS - 1),
+	      "then the swap model's, then the page model's");
+	n = weft_swap_model_stats(&W->si, own, 1, &own_stat[0][0], 2, names, vals, 2);
+	CHECK(n == 2 && names[1] == weft_swap_stat_names[0], "cut inside the swap rows");
+	n = weft_mm_model_stats(&W->mm, own, 1, &own_stat[0][0], 1, names, vals, ALL + 1);
+	CHECK(n == 1 + WEFT_MM_NR_STATS && vals[0] == 2 && names[1] == weft_mm_stat_names[0] &&
+	      vals[n - 1] == weft_mm_stat_sum(&W->mm, WEFT_MM_NR_STATS - 1),
+	      "a page model's rows after the model's own, summed over nr_threads");
+	CHECK(weft_mm_model_stats(&W->mm, own, 1, &own_stat[0][0], 2, names, vals, 1) == 1,
+	      "cut after the model's own");
+}
 
 static void kit_helpers(void)
 {
@@ -169,6 +200,13 @@ static void kit_helpers(void)
 	      !strcmp(buf, "P1 pte 2 (none)"), "process 1's PTE: '%s'", buf);
 	CHECK(!weft_swap_pgtables_describe(&W->si, W->pt, 2, W, page1, buf, sizeof(buf)),
 	      "a page is the mm's to name");
+	CHECK(weft_mm_describe(&W->mm, W, page1, buf, sizeof(buf)) &&
+	      !strcmp(buf, "page 1 ->count"), "a page's first field: '%s'", buf);
+	CHECK(weft_mm_describe(&W->mm, W, page1 + offsetof(struct weft_page, lru.prev) + 1, buf,
+			       sizeof(buf)) && !strcmp(buf, "page 1 ->lru.prev"),
+	      "a byte inside a field names the field: '%s'", buf);
+	CHECK(weft_mm_describe(&W->mm, W, page1 + sizeof(struct weft_page) - 1, buf, sizeof(buf)) &&
+	      !strcmp(buf, "page 1 ->data"), "a page's last byte: '%s'", buf);
 	CHECK(weft_swap_mm_state_bucket(&W->si, W, map3) ==
 	      weft_swap_state_bucket(&W->si, W, map3) && weft_swap_mm_state_bucket(&W->si, W, map3),
 	      "a swap_map byte's bucket");
@@ -177,6 +215,18 @@ static void kit_helpers(void)
 	CHECK(weft_swap_mm_state_bucket(&W->si, W, 0) == 0, "x has no bucket");
 	unsigned n = weft_swap_stats(&W->si, names, vals, WEFT_SWAP_NR_STATS + 1);
 	CHECK(n == WEFT_SWAP_NR_STATS && names[0] == weft_swap_stat_names[0], "the swap counters");
+	model_stats(W);
+	uint32_t slot0 = (uint32_t)offsetof(struct sw_world, slots);
+	CHECK(weft_mm_slots_state_bucket(&W->mm, W, slot0, W->slots, 3) == 0x10000u &&
+	      weft_mm_slots_state_bucket(&W->mm, W, slot0 + sizeof(W->slots[0]) + 1, W->slots, 3) ==
+		      (0x10000u | 1u << 8 | 3u) &&
+	      weft_mm_slots_state_bucket(&W->mm, W, slot0 + sizeof(W->slots), W->slots, 3) == 0 &&
+	      weft_mm_slots_state_bucket(&W->mm, W, 0, W->slots, 3) == 0,
+	      "a slot's bucket: the slot and 1 + its page's number; 0 outside the slots");
+	CHECK(!weft_swap_pte_data(&W->si, WEFT_PTE_NONE) &&
+	      weft_swap_pte_data(&W->si, weft_mk_pte(2)) == &W->mm.pages[2].data &&
+	      weft_swap_pte_data(&W->si, weft_swp_entry_to_pte(3)) == &W->si.data[3],
+	      "an address's contents: none, its page's, its slot's");
 
 	/* fields by exact offset; describe() absent */
 	weft_describe_loc(&sw_scn, offsetof(struct sw_world, y), buf, sizeof(buf));

@@ -12,7 +12,9 @@
  *    worker: a page's count and its owners disagree, found at one
  *    preemption;
  *  - a page reaches the LRU only through a drain, and the batch's
- *    reference is dropped when it does.
+ *    reference is dropped when it does;
+ *  - weft_lru_batch_cpu() names CPU0 while a page is batched, -1 after;
+ *    weft_lru_batches_state_bucket() buckets each CPU's lru_add.nr.
  */
 #include <string.h>
 
@@ -125,7 +127,7 @@ int main(void)
 	struct weft_exec_result r;
 	struct weft_run_opts o = { .sc = &bw_sc, .checks = WEFT_CHECKS_DEFAULT };
 	enum weft_kind kind = WEFT_KIND_NONE;
-	unsigned on_lru = 0, batched = 0;
+	unsigned on_lru = 0, batched = 0, bad_oracle = 0;
 
 	weft_machine_init();
 
@@ -137,7 +139,19 @@ int main(void)
 		const struct bw *W = weft_last_world();
 		on_lru += weft_page_peek_flag(W->mine[0], lru) ? 1u : 0u;
 		batched += weft_lru_batch_refs(&W->b, W->mine[0]) ? 1u : 0u;
+		/* the oracle and the bucket: CPU0's batch, by the threads of CPU0 */
+		int cpu = weft_lru_batch_cpu(&W->b, W->mine[0]);
+		uint32_t nr0 = (uint32_t)((const char *)&W->b.cpu[0].lru_add.nr - (const char *)W);
+		uint32_t nr1 = (uint32_t)((const char *)&W->b.cpu[1].lru_add.nr - (const char *)W);
+		if (cpu != (weft_lru_batch_refs(&W->b, W->mine[0]) ? 0 : -1) ||
+		    weft_lru_batches_state_bucket(&W->b, W, nr0) !=
+			    (0x20000u | W->b.cpu[0].lru_add.nr) ||
+		    weft_lru_batches_state_bucket(&W->b, W, nr1) != 0x20100u ||
+		    weft_lru_batches_state_bucket(&W->b, W, 0) != 0)
+			bad_oracle++;
 	}
+	CHECK(!bad_oracle, "weft_lru_batch_cpu()/weft_lru_batches_state_bucket() wrong after %u "
+	      "executions", bad_oracle);
 	CHECK(!kind && d.complete, "folio_add_lru under local_lock: %s, complete %d (%llu executions)",
 	      weft_kind_name(kind), d.complete, (unsigned long long)d.executions);
 	CHECK(on_lru > 0 && batched > 0, "the drain ran before and after the add: %u on the LRU, "

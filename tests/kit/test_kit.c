@@ -13,7 +13,9 @@
  *    racing a zap written with weft_zap_present_pte() is clean, and leaves
  *    no slot, page or mapcount behind (weft_swap_audit()); without its
  *    pte_same() recheck it maps an entry the zap freed, and swap_free()
- *    reports the count going below zero.
+ *    reports the count going below zero;
+ *  - weft_mm_audit_unlocked(): a page left locked at quiescence is an
+ *    assertion at the caller's site, unlocked pages pass.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -38,6 +40,7 @@ enum {
 	V_MAPPED_FREE,     /* free with mapcount 1: bad-free */
 	V_UNMAPPED_FREE,   /* unmapped first: clean */
 	V_UNMAP_TWICE,     /* remove_rmap below 0: bug-on */
+	V_LOCK_KEPT,       /* T0 locks the page and never unlocks: weft_mm_audit_unlocked() */
 	V_WB_THEN_UNLOCK,  /* T0 ends writeback, then unlocks; T1 locks, T2 waits on writeback */
 	V_UNLOCK_THEN_WB,  /* T0 unlocks, then ends writeback */
 	V_WB_NEVER_ENDS,   /* nobody ends writeback: T2 sleeps for ever */
@@ -166,6 +169,10 @@ static void kw_thread(void *w, unsigned tid)
 			unmap_and_put(W);
 		}
 		return;
+	case V_LOCK_KEPT:
+		if (tid == 0)
+			lock_page(p);
+		return;
 	}
 	if (tid == 0) {
 		lock_page(p);
@@ -203,6 +210,11 @@ static void kw_quiesce(void *w)
 		weft_swap_audit(&W->si, pts, 1);
 		return;
 	}
+	/* the page-lock audit: clean after unmapped-free (pages unlocked),
+	 * the kept lock after lock-kept */
+	if (W->variant < V_WB_THEN_UNLOCK &&
+	    !weft_mm_audit_unlocked(&W->mm, WEFT_SITE(WEFT_EV_NOTE, "audit: no page locked")))
+		return;
 	/* (PG_waiters may stay set with nobody waiting: a waiter that found
 	 * the bit clear after setting it, as the kernel allows; the next
 	 * wake-up clears it) */
@@ -227,6 +239,7 @@ static const struct weft_variant kw_variants[V_NR] = {
 	V("mapped-free", WEFT_KIND_BAD_FREE),
 	V("unmapped-free", WEFT_KIND_NONE),
 	V("unmap-twice", WEFT_KIND_BUG_ON),
+	V("lock-kept", WEFT_KIND_ASSERT),
 	V("wb-then-unlock", WEFT_KIND_NONE),
 	V("unlock-then-wb", WEFT_KIND_NONE),
 	V("wb-never-ends", WEFT_KIND_LOST_WAKEUP),
@@ -281,6 +294,10 @@ int main(void)
 		if (kw_variants[v].expect_kind == WEFT_KIND_NONE)
 			CHECK(complete, "%s: bound %u not covered", kw_variants[v].name, bound);
 		printf("%-16s %-12s %s\n", kw_variants[v].name, weft_kind_name(k), r.report.msg);
+		if (v == V_LOCK_KEPT)
+			CHECK(strstr(r.report.msg, "ends with PG_locked 1, PG_waiters 0") &&
+			      r.report.here.site && !strcmp(r.report.here.site->func, "kw_quiesce"),
+			      "the audit reports at the caller's site: %s", r.report.msg);
 		if (v == V_MAPPED_FREE) {
 			CHECK(strstr(r.report.msg, "nonzero mapcount") != NULL, "message: %s",
 			      r.report.msg);

@@ -81,6 +81,12 @@ bool weft_lru_cpu_needs_drain(struct weft_lru_batches *b, unsigned cpu);
  * many pages are batched on cpu. */
 unsigned weft_lru_batch_refs(const struct weft_lru_batches *b, const struct weft_page *p);
 unsigned weft_lru_batched(const struct weft_lru_batches *b, unsigned cpu);
+/* Oracle (no scheduling point): the CPU whose lru_add batch holds p, or -1. */
+int weft_lru_batch_cpu(const struct weft_lru_batches *b, const struct weft_page *p);
+/* state_bucket() helper: for a CPU's lru_add.nr, 0x20000 | cpu << 8 | how
+ * full (above weft_mm_state_bucket()'s values); 0 for any other offset. */
+uint32_t weft_lru_batches_state_bucket(const struct weft_lru_batches *b, const void *world,
+				       uint32_t off);
 /* describe() helper: "CPU1 lru_add[0]"; false if off is not in b. */
 bool weft_lru_batches_describe(const struct weft_lru_batches *b, const void *world,
 			       uint32_t off, char *buf, size_t n);

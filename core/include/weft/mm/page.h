@@ -243,6 +243,12 @@ unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s);
 /* Fills a scenario's stats callback: names and summed values. */
 unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
 		       unsigned max);
+/* A stats callback whole: the model's own per-thread counters (as
+ * weft_stat_rows() of <weft/weft.h>: stat is `unsigned long
+ * stat[nr_threads][nr]`, named stat_names), then the page model's. */
+unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
+			     unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			     const char **names, uint64_t *vals, unsigned max);
 
 /*
  * Page-leak audit at quiescence (main context). owned_fn returns how many
@@ -267,6 +273,12 @@ bool weft_mm_describe(const struct weft_mm *mm, const void *world, uint32_t off,
  * 0/1/2/many | PG_lru << 2 | on-a-list << 3 | allocated << 4 | page nr << 5);
  * 0 if off is not in a page. */
 uint32_t weft_mm_state_bucket(const struct weft_mm *mm, const void *world, uint32_t off);
+/* state_bucket() helper for an array of page pointers in the world (a page
+ * cache's slots, `struct weft_page *slots[nr]`): for an offset inside it,
+ * 0x10000 | slot << 8 | which page the slot names (0 none, else 1 + its
+ * number; above weft_mm_state_bucket()'s values); 0 for any other offset. */
+uint32_t weft_mm_slots_state_bucket(const struct weft_mm *mm, const void *world, uint32_t off,
+				    struct weft_page *const *slots, unsigned nr);
 
 #ifndef WEFT_KIT_INTERNAL
 /* The model's call of each operation is what reports and diagrams name

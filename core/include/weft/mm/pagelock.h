@@ -54,6 +54,13 @@ bool weft_trylock_page(struct weft_page *page);
 void weft_unlock_page(struct weft_page *page);
 void weft_wait_on_page_locked(struct weft_page *page);
 
+/* Quiescence audit (main context, no scheduling point): no page of mm ends
+ * with PG_locked or PG_waiters set (a lock_page() nobody undid, a sleeper
+ * nobody woke). The first such page is reported as an assertion at the
+ * caller's site ("page N ends with PG_locked 1, PG_waiters 0"): false;
+ * true if none. */
+bool weft_mm_audit_unlocked(const struct weft_mm *mm, const struct weft_site *site);
+
 #define lock_page(p) weft_lock_page(p)
 #define trylock_page(p) weft_trylock_page(p)
 #define unlock_page(p) weft_unlock_page(p)

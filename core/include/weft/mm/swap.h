@@ -208,6 +208,11 @@ void weft_mm_zap(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned ad
  */
 unsigned weft_swap_audit(struct weft_swap_info *si, struct weft_pgtable *const *pts,
 			 unsigned nr_pts);
+/* Data oracle (no scheduling point): where the contents of the address a
+ * PTE maps live, the page's data of a present PTE or the slot's data[] of
+ * a swap PTE (any other PTE but pte_none(), which gives NULL). The caller
+ * peeks it (weft_peek()). */
+const uint32_t *weft_swap_pte_data(const struct weft_swap_info *si, uint32_t pte);
 
 /* describe() helper for offsets inside si or a page table. */
 bool weft_swap_describe(const struct weft_swap_info *si, const void *world, uint32_t off,
@@ -222,6 +227,12 @@ unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap
 /* stats() helper: the swap model's counters, as weft_mm_stats(). */
 unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
 			 unsigned max);
+/* A swap model's stats callback whole: its own per-thread counters (as
+ * weft_stat_rows()), then the swap model's, then the page model's of
+ * si->mm (weft_mm_model_stats() with the swap rows between). */
+unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
+			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
+			       const char **names, uint64_t *vals, unsigned max);
 /* describe() helper for a swap world: an offset inside si or one of the
  * page tables pts[0 .. nr_pts) (process p's are "P<p> ..."); false if it
  * is in neither (then weft_mm_describe() names the pages'). */
