@@ -66,6 +66,28 @@ static bool jm_hit(const struct jmask *m, const struct dep *x, unsigned p, uint3
  * argument of the bounded sleep sets). Evidence, as for a preemption: a
  * later event of another thread that conflicts with an event of d's
  * natural block and has not seen d's next op after that block. */
+/* mm[q] = min(mm[q], c[q]) for every thread q but p. Over all NT entries,
+ * branch-free (the compiler vectorizes it): entries of threads that have
+ * not run are written, never read (weft_dpor_justify() asks only the
+ * threads of events; every clock entry is initialized, exec_reset()). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+static inline void min_but(uint32_t *mm, const uint32_t *c, unsigned p)
+{
+	uint32_t keep = mm[p];
+
+	_Static_assert(NT % 4 == 0, "clocks in whole vectors");
+	for (unsigned q = 0; q < NT; q += 4) {
+		u32x4 x, y, lt;
+		memcpy(&x, &c[q], sizeof(x));
+		memcpy(&y, &mm[q], sizeof(y));
+		lt = (u32x4)(x < y);
+		y = (x & lt) | (y & ~lt);
+		memcpy(&mm[q], &y, sizeof(y));
+	}
+	mm[p] = keep;
+}
+
 struct freeblk {
 	uint32_t frame;
 	uint32_t t0, t1;             /* d's events t0 .. t1 */
@@ -118,11 +140,9 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 
-	/* The evidence is kept for the threads that ran only (every event's
-	 * thread is one, and only their entries are asked), and gathered
-	 * from the end back to the first event of a frame still unjustified:
-	 * what runs before it is evidence for no frame. */
-	const unsigned nq = d->seen ? 32u - (unsigned)__builtin_clz(d->seen) : 0u;
+	/* The evidence is asked for the threads of events only (min_but()),
+	 * and gathered from the end back to the first event of a frame still
+	 * unjustified: what runs before it is evidence for no frame. */
 	uint32_t kmin = d->nev;
 
 	for (unsigned t = 0; t < NT; t++)
@@ -195,22 +215,13 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 		if (e->flags & EV_PHANTOM)
 			continue;
 		if (e->d.kind == WEFT_DEP_YIELD) {
-			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < nq; q++)
-				if (q != p && c[q] < ymin[q])
-					ymin[q] = c[q];
+			min_but(ymin, clk_of(d, k), p);
 		}
 		if (e->tidx > last[p])
 			last[p] = e->tidx;
-		{
-			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < nq; q++) {
-				if (q != p && c[q] < emin[q])
-					emin[q] = c[q];
-				if (q != p && e->d.xall && c[q] < amin[q])
-					amin[q] = c[q];
-			}
-		}
+		min_but(emin, clk_of(d, k), p);
+		if (e->d.xall)
+			min_but(amin, clk_of(d, k), p);
 		/* a spin_lock's evidence is its clock without the release
 		 * edge: moving x first would only make it wait */
 		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
@@ -231,9 +242,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
 					     : r.w                              ? m->w
 										: m->r;
-				for (unsigned q = 0; q < nq; q++)
-					if (q != p && c[q] < mm[q])
-						mm[q] = c[q];
+				min_but(mm, c, p);
 			}
 		}
 	}
