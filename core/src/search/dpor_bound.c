@@ -59,6 +59,29 @@ static bool jm_hit(const struct jmask *m, const struct dep *x, unsigned p, uint3
 	return m->a[p] <= lim || m->u[p] <= lim;
 }
 
+/* mm[q] = min(mm[q], c[q]) for every thread q but p, four threads at a
+ * time up to nq (a multiple of 4 covering every thread that ran),
+ * branch-free: entries of threads that have not run are written, never
+ * read (weft_dpor_justify() asks only the threads of events; every clock
+ * entry is initialized, exec_reset()). */
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+static inline void min_but(uint32_t *mm, const uint32_t *c, unsigned p, unsigned nq)
+{
+	uint32_t keep = mm[p];
+
+	_Static_assert(NT % 4 == 0, "clocks in whole vectors");
+	for (unsigned q = 0; q < nq; q += 4) {
+		u32x4 x, y, lt;
+		memcpy(&x, &c[q], sizeof(x));
+		memcpy(&y, &mm[q], sizeof(y));
+		lt = (u32x4)(x < y);
+		y = (x & lt) | (y & ~lt);
+		memcpy(&mm[q], &y, sizeof(y));
+	}
+	mm[p] = keep;
+}
+
 /* A free decision (no current thread) chose its default d. Choosing
  * another thread q instead is needed only if something that runs before
  * d's block conflicts with it: otherwise moving d's whole block to the
@@ -118,11 +141,10 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 
-	/* The evidence is kept for the threads that ran only (every event's
-	 * thread is one, and only their entries are asked), and gathered
-	 * from the end back to the first event of a frame still unjustified:
-	 * what runs before it is evidence for no frame. */
-	const unsigned nq = d->seen ? 32u - (unsigned)__builtin_clz(d->seen) : 0u;
+	/* The evidence is asked for the threads of events only (min_but()),
+	 * and gathered from the end back to the first event of a frame still
+	 * unjustified: what runs before it is evidence for no frame. */
+	const unsigned nq = d->seen ? (32u - (unsigned)__builtin_clz(d->seen) + 3u) & ~3u : 0u;
 	uint32_t kmin = d->nev;
 
 	for (unsigned t = 0; t < NT; t++)
@@ -195,22 +217,13 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 		if (e->flags & EV_PHANTOM)
 			continue;
 		if (e->d.kind == WEFT_DEP_YIELD) {
-			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < nq; q++)
-				if (q != p && c[q] < ymin[q])
-					ymin[q] = c[q];
+			min_but(ymin, clk_of(d, k), p, nq);
 		}
 		if (e->tidx > last[p])
 			last[p] = e->tidx;
-		{
-			const uint32_t *c = clk_of(d, k);
-			for (unsigned q = 0; q < nq; q++) {
-				if (q != p && c[q] < emin[q])
-					emin[q] = c[q];
-				if (q != p && e->d.xall && c[q] < amin[q])
-					amin[q] = c[q];
-			}
-		}
+		min_but(emin, clk_of(d, k), p, nq);
+		if (e->d.xall)
+			min_but(amin, clk_of(d, k), p, nq);
 		/* a spin_lock's evidence is its clock without the release
 		 * edge: moving x first would only make it wait */
 		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
@@ -231,9 +244,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
 					     : r.w                              ? m->w
 										: m->r;
-				for (unsigned q = 0; q < nq; q++)
-					if (q != p && c[q] < mm[q])
-						mm[q] = c[q];
+				min_but(mm, c, p, nq);
 			}
 		}
 	}
