@@ -47,9 +47,9 @@ static struct pool {
 	 * not pending (the kernel does both under the pool lock; here the
 	 * stores are points of their own, and a cancel may run between) */
 	struct work_struct *taking;
-	/* a mod_delayed_work() of the item being taken re-set its PENDING bit,
+	/* a mod_delayed_work() of the item being taken set its PENDING bit,
 	 * which the take (under the kernel's pool lock, before any grab) has
-	 * already cleared: the worker does not clear it again */
+	 * already cleared: the worker sets it again after its own clear */
 	bool keep_pending;
 } pools[WEFT_EXEC_MAX_CPUS];
 static uint64_t pools_used;   /* CPUs whose pool the execution touched */
@@ -474,10 +474,8 @@ void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
 		return;
 	weft_init_work(&dw->work, fn);
 	weft_timer_setup(&dw->timer, weft_delayed_work_timer_fn, TIMER_IRQSAFE);
-	{
-		dw->wq = NULL;
-		dw->cpu = -1;
-	}
+	dw->wq = NULL;
+	dw->cpu = -1;
 }
 
 /* __queue_delayed_work(): the work's PENDING bit is the caller's; in the
@@ -516,10 +514,6 @@ bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long 
  * pending either way. */
 bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s)
 {
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
-		return false;
-	}
 	return cancel_common(&dw->work, sync, &dw->timer, s);
 }
 
