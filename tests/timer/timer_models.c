@@ -23,6 +23,9 @@
  *                   run (use-after-free); cancel_delayed_work_sync(), of a
  *                   self-requeueing one too, flush_delayed_work() and
  *                   mod_delayed_work() from two CPUs are clean.
+ *  work-publish     a work item and a timer callback see the stores made
+ *                   before they were queued or armed, under every memory
+ *                   model; the result read without flush_work() (assertion).
  *  timed-wait       wait_event_timeout() whose timeout is taken for the
  *                   event (the data is not there), handled right, and a
  *                   plain timed sleep; a sleep on no wait queue that
@@ -30,6 +33,7 @@
  */
 #include <weft/kernel.h>
 #include <weft/timer.h>
+#include <weft/workqueue.h>
 
 static const char *const timer_files[] = { "timer_models.c", NULL };
 
@@ -131,19 +135,19 @@ static void td_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant td_variants[] = {
-	{ "del-timer", NULL, false, "del_timer() then kfree(): the callback may be running",
+	{ "del-timer", NULL, true, "del_timer() then kfree(): the callback may be running",
 	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, TD_DEL },
-	{ "del-timer-sync", NULL, true, "del_timer_sync() then kfree()",
+	{ "del-timer-sync", NULL, false, "del_timer_sync() then kfree()",
 	  "tests/timer", WEFT_KIND_NONE, 0, TD_DEL_SYNC },
-	{ "shutdown-sync", NULL, true, "a periodic timer: stop flag, timer_shutdown_sync(), kfree()",
+	{ "shutdown-sync", NULL, false, "a periodic timer: stop flag, timer_shutdown_sync(), kfree()",
 	  "tests/timer", WEFT_KIND_NONE, 0, TD_SHUTDOWN },
-	{ "shutdown-async", NULL, false, "the same with timer_shutdown(): it does not wait",
+	{ "shutdown-async", NULL, true, "the same with timer_shutdown(): it does not wait",
 	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, TD_SHUTDOWN_ASYNC },
-	{ "free-pending", NULL, false, "kfree() with the timer still pending",
+	{ "free-pending", NULL, true, "kfree() with the timer still pending",
 	  "tests/timer", WEFT_KIND_BAD_FREE, 0, TD_FREE_PENDING },
-	{ "periodic-spin", NULL, true, "a spin until the periodic timer fired 3 times, then "
+	{ "periodic-spin", NULL, false, "a spin until the periodic timer fired 3 times, then "
 	  "timer_shutdown_sync()", "tests/timer", WEFT_KIND_NONE, 0, TD_PERIODIC_SPIN },
-	{ "periodic-wait", NULL, true, "wait_for_completion() of its third firing, then "
+	{ "periodic-wait", NULL, false, "wait_for_completion() of its third firing, then "
 	  "timer_shutdown_sync()", "tests/timer", WEFT_KIND_NONE, 0, TD_PERIODIC_WAIT },
 };
 
@@ -228,9 +232,9 @@ static void tl_quiesce(void *w)
 }
 
 static const struct weft_variant tl_variants[] = {
-	{ "spin-lock", NULL, false, "the task takes the callback's lock with spin_lock()",
+	{ "spin-lock", NULL, true, "the task takes the callback's lock with spin_lock()",
 	  "tests/timer", WEFT_KIND_IRQ_LOCK_INVERSION, 0, TL_SPIN },
-	{ "spin-lock-bh", NULL, true, "with spin_lock_bh()",
+	{ "spin-lock-bh", NULL, false, "with spin_lock_bh()",
 	  "tests/timer", WEFT_KIND_NONE, 0, TL_SPIN_BH },
 };
 
@@ -337,13 +341,13 @@ static void ta_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant ta_variants[] = {
-	{ "check-then-add", NULL, false, "if (!timer_pending()) add_timer() on two CPUs",
+	{ "check-then-add", NULL, true, "if (!timer_pending()) add_timer() on two CPUs",
 	  "tests/timer", WEFT_KIND_BUG_ON, 0, TA_CHECK_ADD },
-	{ "mod-timer", NULL, true, "mod_timer() on two CPUs, then del_timer_sync() on CPU1",
+	{ "mod-timer", NULL, false, "mod_timer() on two CPUs, then del_timer_sync() on CPU1",
 	  "tests/timer", WEFT_KIND_NONE, 0, TA_MOD },
-	{ "self-sync", NULL, false, "the callback calls del_timer_sync() on its own timer",
+	{ "self-sync", NULL, true, "the callback calls del_timer_sync() on its own timer",
 	  "tests/timer", WEFT_KIND_DEADLOCK, 0, TA_SELF_SYNC },
-	{ "free-armed", NULL, false, "T0 frees the timer it has just armed",
+	{ "free-armed", NULL, true, "T0 frees the timer it has just armed",
 	  "tests/timer", WEFT_KIND_BAD_FREE, 0, TA_FREE_ARMED },
 };
 
@@ -443,15 +447,15 @@ static void dw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant dw_variants[] = {
-	{ "cancel", NULL, false, "cancel_delayed_work() then kfree(): the work may be running",
+	{ "cancel", NULL, true, "cancel_delayed_work() then kfree(): the work may be running",
 	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, DW_CANCEL },
-	{ "cancel-sync", NULL, true, "cancel_delayed_work_sync() then kfree()",
+	{ "cancel-sync", NULL, false, "cancel_delayed_work_sync() then kfree()",
 	  "tests/timer", WEFT_KIND_NONE, 0, DW_CANCEL_SYNC },
-	{ "periodic", NULL, true, "a self-requeueing delayed work: stop flag, "
+	{ "periodic", NULL, false, "a self-requeueing delayed work: stop flag, "
 	  "cancel_delayed_work_sync(), kfree()", "tests/timer", WEFT_KIND_NONE, 0, DW_PERIODIC },
-	{ "flush", NULL, true, "flush_delayed_work() runs it once and waits",
+	{ "flush", NULL, false, "flush_delayed_work() runs it once and waits",
 	  "tests/timer", WEFT_KIND_NONE, 0, DW_FLUSH },
-	{ "mod", NULL, true, "mod_delayed_work() from two CPUs, then cancel_delayed_work_sync()",
+	{ "mod", NULL, false, "mod_delayed_work() from two CPUs, then cancel_delayed_work_sync()",
 	  "tests/timer", WEFT_KIND_NONE, 0, DW_MOD },
 };
 
@@ -541,15 +545,15 @@ static void tw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant tw_variants[] = {
-	{ "timeout-ok", NULL, true, "wait_event_timeout(): 0 is a timeout, more is the event",
+	{ "timeout-ok", NULL, false, "wait_event_timeout(): 0 is a timeout, more is the event",
 	  "tests/timer", WEFT_KIND_NONE, 0, TW_TIMEOUT_OK },
-	{ "timeout-as-success", NULL, false, "the data used after a wait that may have timed out",
+	{ "timeout-as-success", NULL, true, "the data used after a wait that may have timed out",
 	  "tests/timer", WEFT_KIND_ASSERT, 0, TW_TIMEOUT_AS_SUCCESS },
-	{ "no-timeout", NULL, true, "wait_event(): no timeout", "tests/timer", WEFT_KIND_NONE, 0,
+	{ "no-timeout", NULL, false, "wait_event(): no timeout", "tests/timer", WEFT_KIND_NONE, 0,
 	  TW_NO_TIMEOUT },
-	{ "sleep", NULL, true, "schedule_timeout_uninterruptible(HZ) sleeps a second of jiffies",
+	{ "sleep", NULL, false, "schedule_timeout_uninterruptible(HZ) sleeps a second of jiffies",
 	  "tests/timer", WEFT_KIND_NONE, 0, TW_SLEEP },
-	{ "not-queued", NULL, false, "set_current_state() and schedule() with no wait queue: "
+	{ "not-queued", NULL, true, "set_current_state() and schedule() with no wait queue: "
 	  "wake_up() cannot find the sleeper", "tests/timer", WEFT_KIND_LOST_WAKEUP, 0,
 	  TW_NOT_QUEUED },
 };
@@ -569,4 +573,100 @@ static const struct weft_scenario timed_wait = {
 	.nr_variants = 5,
 };
 
-WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait);
+/* ----------------------------------------------------------- work-publish */
+
+/* include/linux/workqueue.h, queue_work_on(): "all stores preceding the
+ * call to queue_work() in the program order will be visible from the CPU
+ * which will execute work by the time such work executes"; flush_work()
+ * returns after the run, its stores visible. Under --memory tso and lkmm
+ * the ordering is the primitives' own, so these are the weak-memory
+ * tests of the workqueue and timer families' release/acquire. */
+enum { WP_FLUSH, WP_NO_FLUSH, WP_TIMER };
+
+struct wp_world {
+	unsigned variant;
+	struct work_struct work;
+	struct timer_list timer;
+	int data;
+	int result;
+	int fired;
+};
+
+static void wp_work(struct work_struct *work)
+{
+	struct wp_world *W = container_of(work, struct wp_world, work);
+
+	if (READ_ONCE(W->data) != 42)
+		weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_SITE(WEFT_EV_NOTE, "wp data"),
+			    "the work function saw data %d: a store before queue_work() was "
+			    "not visible", READ_ONCE(W->data));
+	WRITE_ONCE(W->result, 7);
+}
+
+static void wp_timer(struct timer_list *t)
+{
+	struct wp_world *W = from_timer(W, t, timer);
+
+	if (READ_ONCE(W->data) != 42)
+		weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_SITE(WEFT_EV_NOTE, "wp timer data"),
+			    "the timer callback saw data %d: a store before add_timer_on() was "
+			    "not visible", READ_ONCE(W->data));
+	WRITE_ONCE(W->fired, 1);
+}
+
+static void wp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct wp_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	INIT_WORK(&W->work, wp_work);
+	timer_setup(&W->timer, wp_timer, 0);
+}
+
+static void wp_thread(void *w, unsigned tid)
+{
+	struct wp_world *W = w;
+
+	(void)tid;
+	WRITE_ONCE(W->data, 42);
+	if (W->variant == WP_TIMER) {
+		W->timer.expires = jiffies + 1;
+		add_timer_on(&W->timer, 1);
+		del_timer_sync(&W->timer);
+		return;
+	}
+	queue_work_on(1, system_wq, &W->work);
+	if (W->variant == WP_FLUSH)
+		flush_work(&W->work);
+	if (READ_ONCE(W->result) != 7)
+		weft_report(WEFT_KIND_ASSERT, &W->result, WEFT_SITE(WEFT_EV_NOTE, "wp result"),
+			    "the work's result read before it ran (%d)", READ_ONCE(W->result));
+}
+
+static const struct weft_variant wp_variants[] = {
+	{ "flush", NULL, false, "data, queue_work_on(CPU1), flush_work(), the result",
+	  "tests/timer", WEFT_KIND_NONE, 0, WP_FLUSH },
+	{ "no-flush", NULL, true, "the result read with no flush_work()", "tests/timer",
+	  WEFT_KIND_ASSERT, 0, WP_NO_FLUSH },
+	{ "timer", NULL, false, "data, add_timer_on(CPU1), del_timer_sync()", "tests/timer",
+	  WEFT_KIND_NONE, 0, WP_TIMER },
+};
+
+static const struct weft_scenario work_publish = {
+	.name = "work-publish",
+	.summary = "test: a work item or timer callback sees what was stored before it was queued",
+	.source = "tests/timer",
+	.nr_cpus = 2,
+	.nr_threads = 1,
+	.world_size = sizeof(struct wp_world),
+	.decision_hint = 64,
+	.files = timer_files,
+	.setup = wp_setup,
+	.thread = wp_thread,
+	.variants = wp_variants,
+	.nr_variants = 3,
+};
+
+WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait,
+		     &work_publish);

@@ -82,6 +82,13 @@ int weft_scenario_check(const struct weft_scenario *sc, char *why, size_t n)
 			   sc->max_ops, WEFT_MAX_OPS);
 	if (sc->nr_opcodes > 16)
 		return BAD("nr_opcodes is %u; at most 16", sc->nr_opcodes);
+	/* a fix that expects a bug kind is a table with its columns swapped */
+	for (unsigned v = 0; v < sc->nr_variants; v++)
+		if (!sc->variants[v].buggy && sc->variants[v].expect_kind != WEFT_KIND_NONE)
+			return BAD("variant %s is a fix (buggy is false) but expects the bug kind "
+				   "%s: set buggy, or expect WEFT_KIND_NONE",
+				   sc->variants[v].name ? sc->variants[v].name : "(no name)",
+				   weft_kind_name(sc->variants[v].expect_kind));
 	return 0;
 #undef BAD
 }

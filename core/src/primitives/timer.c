@@ -44,6 +44,7 @@ static struct timer_base {
 	struct timer_list *running;              /* base->running_timer */
 } bases[WEFT_EXEC_MAX_CPUS];
 static uint64_t bases_used;   /* CPUs whose base the execution touched */
+
 static unsigned long jiffies_now = INITIAL_JIFFIES;
 _Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "bases_used is a 64-bit CPU mask");
 
@@ -74,6 +75,19 @@ static inline void timer_fresh(void)
 	bases_used = 0;
 	jiffies_now = INITIAL_JIFFIES;
 	M.switch_watch = false;
+}
+
+/* Weak memory: every operation on a timer takes its base's lock, and the
+ * softirq takes it around each callback, so arming and deleting see what a
+ * callback that ended wrote, and a callback what its arming CPU wrote
+ * before. Deletions and armings acquire every base the execution used (the
+ * base a timer last ran on is not kept): at least the kernel's ordering. */
+static void bases_acquire(void)
+{
+	timer_fresh();
+	if (__builtin_expect(weft_mem_weak, 0))
+		for (uint64_t m = bases_used; m; m &= m - 1)
+			weft_mem_observe_lock(&M.core->timer_base[__builtin_ctzll(m)], true);
 }
 
 static struct timer_base *base_of(unsigned cpu)
@@ -240,6 +254,7 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 	uint32_t loc = loc_of(&t->weft_pending);
 	check_uaf(loc, s);
 	weft_core();   /* the freed hook checks frees for pending timers */
+	bases_acquire();
 	int from = pending_cpu(t, &idx);
 	uint32_t word = t->weft_pending;
 
@@ -282,6 +297,10 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 	b->n++;
 	set_pending(t, loc, (word & WEFT_TIMER_SHUTDOWN) | (to + 1), s);
 	weft_sched_step(WEFT_DEP_WRITE, base_loc(to), 1, 0, s);
+	/* the arming releases the base's lock, the firing takes it: the
+	 * callback sees what the arming CPU wrote before (weak memory) */
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_unlock(&M.core->timer_base[to], s);
 	if (late)
 		return from >= 0;
 	if (held)
@@ -336,6 +355,7 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 			   "%s in a hard interrupt handler of a timer without TIMER_IRQSAFE",
 			   s->what);
 	for (;;) {
+		bases_acquire();
 		int runs_on = running_cpu(t);
 		if (how == WEFT_TIMER_TRY_SYNC && runs_on >= 0) {
 			read_pending(t, loc, s);
@@ -386,6 +406,9 @@ static struct weft_site fire_site = { __FILE__, "expire_timers", "expire_timers(
 				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 static struct weft_site fired_site = { __FILE__, "expire_timers", "expire_timers(): done",
 				       __LINE__, WEFT_EV_WRITE, 0, WEFT_SITE_SC };
+/* (not sequentially consistent: weak memory orders by its release) */
+static struct weft_site base_unlock_site = { __FILE__, "expire_timers",
+	"expire_timers(): raw_spin_lock_irq(&base->lock)", __LINE__, WEFT_EV_UNLOCK, 0, 0 };
 
 /* One delivery of CPU cpu's timer softirq: fires its next due timer. */
 static void run_timer_softirq(void *world, unsigned cpu)
@@ -406,10 +429,14 @@ static void run_timer_softirq(void *world, unsigned cpu)
 		weft_sched_step(WEFT_DEP_WRITE, loc_of(&M.core->timer_jiffies), 1, 0, &fire_site);
 	}
 	set_pending(t, loc, t->weft_pending & WEFT_TIMER_SHUTDOWN, &fire_site);
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_observe_lock(&M.core->timer_base[cpu], true);   /* __run_timers() */
 	void (*fn)(struct timer_list *) = t->function;
 	if (fn)
 		fn(t);
 	b->running = NULL;
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_unlock(&M.core->timer_base[cpu], &base_unlock_site);
 	weft_sched_step(WEFT_DEP_WRITE, base_loc(cpu), 1, 0, &fired_site);
 	weft_sched_wake_all(t);   /* del_timer_sync() waiters */
 	if (next_due(b) >= 0)

@@ -67,6 +67,29 @@ static void weft_wq_reset(void)
 	pools_used = 0;
 }
 
+/* Weak memory: queueing releases the pool's lock and the worker takes it
+ * before the function runs, so the function sees every store made before
+ * queue_work() (include/linux/workqueue.h's guarantee); the worker
+ * releases it after the run, and flush_work() and cancel_work_sync()
+ * acquire every pool the execution used once they no longer wait (the
+ * kernel's barrier work and pool lock; which pool ran w last is not kept:
+ * at least the kernel's ordering). */
+static struct weft_site pool_unlock_site = { __FILE__, "worker_thread",
+	"raw_spin_unlock_irq(&pool->lock)", __LINE__, WEFT_EV_UNLOCK, 0, 0 };
+
+static void pool_release(unsigned cpu)
+{
+	if (__builtin_expect(weft_mem_weak, 0))
+		weft_mem_unlock(&M.core->wq_pool[cpu], &pool_unlock_site);
+}
+
+static void pools_acquire(void)
+{
+	if (__builtin_expect(weft_mem_weak, 0))
+		for (uint64_t m = pools_used; m; m &= m - 1)
+			weft_mem_observe_lock(&M.core->wq_pool[__builtin_ctzll(m)], true);
+}
+
 static struct pool *pool_of(unsigned cpu)
 {
 	if (!(pools_used >> cpu & 1)) {
@@ -192,9 +215,12 @@ static void worker_fn(void *world, void *arg)
 			set_data(w, loc_of(&w->data), d | 1ul << WEFT_WORK_PENDING, &keep_site);
 		p->keep_pending = false;
 		p->taking = NULL;
+		if (__builtin_expect(weft_mem_weak, 0))
+			weft_mem_observe_lock(&M.core->wq_pool[cpu], true);
 		w->func(w);
 		WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
 		WRITE_ONCE(w->running, 0);
+		pool_release(cpu);
 		weft_sched_wake_all(w);                   /* flush_work() waiters */
 	}
 }
@@ -251,6 +277,7 @@ static bool queue_owned(unsigned cpu, struct work_struct *w, const struct weft_s
 	}
 	p->q[(p->head + p->n) % WEFT_WORKQUEUE_MAX] = w;
 	p->n++;
+	pool_release(cpu);
 	if (p->worker < 0) {
 		if (!kworker_names[cpu][0])
 			snprintf(kworker_names[cpu], sizeof(kworker_names[cpu]), "kworker/%u", cpu);
@@ -286,6 +313,7 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		weft_sched_block(w, &flush_class, s);
 		M.step++;
 	}
+	pools_acquire();
 	weft_trace(WEFT_EV_WAIT, loc, waited, weft_peek(w->seq), s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*w), 0, s);
 	return waited;
@@ -435,6 +463,7 @@ static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *t
 		weft_sched_block(w, &cancel_run_class, s);
 		M.step++;
 	}
+	pools_acquire();
 	weft_sched_step(WEFT_DEP_READ, loc_of(&w->running), sizeof(w->running), 0, s);
 	set_data(w, loc, w->data & ~(PENDING | CANCELING), s);
 	weft_sched_wake_all(w);   /* flushers and other cancellers */
