@@ -717,9 +717,11 @@ static void test_no_steps_asleep(void)
 		{ V_STEPS_MUTEX, "mutex", true, 4 },
 		{ V_STEPS_SEM, "semaphore", true, 4 },
 		{ V_STEPS_RWSEM, "rwsem", true, 4 },
-		/* READ cond, WRITE prepare, READ cond, BLOCKED schedule, READ
-		 * woken, WRITE prepare, READ cond, WRITE finish */
-		{ V_STEPS_WAITQ, "wait_event", false, 9 },
+		/* READ cond, WRITE prepare (+ the task state), READ cond,
+		 * BLOCKED schedule, READ woken (+ the task state), WRITE
+		 * prepare (+ the task state), READ cond, WRITE finish (+ the
+		 * task state) */
+		{ V_STEPS_WAITQ, "wait_event", false, 13 },
 		/* ACQUIRE m, READ flag, RELEASE m + BLOCKED cv (one step),
 		 * ACQUIRE m, READ flag, RELEASE m */
 		{ V_STEPS_COND, "condvar", false, 8 },

@@ -262,6 +262,7 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 static inline bool weft_in_thread(void) { return true; }
 /* one per iteration (native.c): for a kit's per-execution tables */
 uint32_t weft_execution_id(void);
+#define WEFT_CPU_ANY (~0u)   /* natively: spread by thread number */
 int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		      const struct weft_site *s);
 void weft_thread_join(int tid, const struct weft_site *s);

@@ -297,7 +297,7 @@ void weft_native_jiffies_pass(unsigned long delta);   /* a native timeout went b
 #define set_current_state(st) \
 	weft_set_current_state((st), WEFT_SITE(WEFT_EV_BARRIER, "set_current_state(" #st ")"))
 #define __set_current_state(st) \
-	weft_set_current_state((st), WEFT_SITE(WEFT_EV_NOTE, "__set_current_state(" #st ")"))
+	weft_set_current_state((st), WEFT_SITE(WEFT_EV_WRITE, "__set_current_state(" #st ")"))
 #define schedule_timeout(t) \
 	weft_schedule_timeout((long)(t), WEFT_SITE(WEFT_EV_WAIT, "schedule_timeout(" #t ")"))
 #define __weft_schedule_timeout_state(t, st, name)                              \

@@ -116,6 +116,8 @@ struct worker {
  * the iteration whatever the model did. A model's join polls `done` (and
  * the stop flag), so a report elsewhere still ends the iteration.
  */
+static const struct weft_scenario *native_sc;   /* the run's scenario */
+
 static struct spawned {
 	pthread_t th;
 	void (*fn)(void *world, void *arg);
@@ -167,7 +169,9 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
 	t->arg = arg;
 	t->world = spawn_world;
 	t->tid = nr_spawned_base + nr_spawned;
-	t->cpu = cpu;
+	/* as the machine takes it: modulo the CPU count; WEFT_CPU_ANY spreads */
+	unsigned nr_cpus = native_sc && native_sc->nr_cpus ? native_sc->nr_cpus : 1;
+	t->cpu = (cpu == WEFT_CPU_ANY ? t->tid : cpu) % nr_cpus;
 	t->seed = spawn_seed * 131 + t->tid;
 	t->done = 0;
 	if (pthread_create(&t->th, NULL, spawned_main, t)) {
@@ -267,7 +271,6 @@ bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *
 }
 
 /* Native interrupts: the handler runs at once in the raiser's thread. */
-static const struct weft_scenario *native_sc;
 void weft_irq_raise(unsigned irq, const struct weft_site *s)
 {
 	(void)s;

@@ -35,6 +35,8 @@
 #include <weft/kernel.h>
 #include <weft/timer.h>
 
+#include "native_tasks.h"
+
 enum {
 	NW_EXCLUSIVE = 1,
 	NW_WRITE = 2,
@@ -1002,4 +1004,30 @@ long weft_schedule_timeout(long timeout, const struct weft_site *s)
 	pthread_mutex_unlock(&nq);
 	weft_native_jiffies_pass((unsigned long)(timeout < 0 ? 0 : timeout));
 	return 0;
+}
+
+/* --------------------------------------------------- tasks (native_kthread.c) */
+
+/* try_to_wake_up() of thread tid: TASK_RUNNING and woken if its state is
+ * one of `state` */
+bool weft_native_task_wake(unsigned tid, unsigned state)
+{
+	bool woke = false;
+
+	tid %= WEFT_MAX_THREADS;
+	pthread_mutex_lock(&nq);
+	if (nw[tid].task_state != TASK_RUNNING && (nw[tid].task_state & state)) {
+		nw_wake(tid);
+		woke = true;
+	}
+	pthread_mutex_unlock(&nq);
+	return woke;
+}
+
+bool weft_native_task_running(unsigned tid)
+{
+	pthread_mutex_lock(&nq);
+	bool running = nw[tid % WEFT_MAX_THREADS].task_state == TASK_RUNNING;
+	pthread_mutex_unlock(&nq);
+	return running;
 }

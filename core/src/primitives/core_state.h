@@ -14,9 +14,11 @@
 #ifndef WEFT_CORE_STATE_H
 #define WEFT_CORE_STATE_H
 
+#include <weft/kthread.h>
 #include <weft/timer.h>
 
 #include "rcu_core.h"
+#include "sched.h"
 
 struct weft_core_state {
 	struct weft_rcu_core rcu;
@@ -33,6 +35,17 @@ struct weft_core_state {
 	/* timer.c: the timer of each thread's schedule_timeout() (the first
 	 * WEFT_SLEEP_TIMERS threads) */
 	struct timer_list sleep_timer[WEFT_SLEEP_TIMERS];
+	/* kthread.c: each thread's task (current); its weft_state byte is
+	 * the location of the thread's task state (waitqueue.c) */
+	struct task_struct task[WEFT_EXEC_MAX_THREADS];
 };
+
+/* The location of thread tid's task state: the dependence record of every
+ * step that reads or writes it (no access to the core area: M.core is
+ * there whether or not an execution uses it). */
+static inline uint32_t weft_task_state_loc(unsigned tid)
+{
+	return loc_of(&M.core->task[tid].weft_state);
+}
 
 #endif

@@ -59,8 +59,15 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 bool weft_timer_del_step(struct timer_list *t, const struct weft_site *s);
 
 /* waitqueue.c: wake_up_process() of a thread sleeping in schedule() (a
- * schedule_timeout() timer, timer.c) */
+ * schedule_timeout() timer, timer.c), traced as a wake-up when it woke it */
 void weft_wq_wake_process(unsigned tid, const struct weft_site *s);
+/* waitqueue.c: try_to_wake_up() in the caller's step (kthread.c's
+ * wake_up_process()): if thread tid's task state is one of `state`, it
+ * becomes TASK_RUNNING and, if it sleeps in schedule(), runnable; a
+ * wait-queue waiter stays on its list until finish_wait() and no
+ * wake_up() counts it. Records the task's state as written. True if it
+ * woke it; traces nothing. */
+bool weft_task_wake(unsigned tid, unsigned state, const struct weft_site *s);
 
 /* ------------------------------------------------------- lockdep-lite */
 

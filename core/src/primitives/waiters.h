@@ -13,9 +13,12 @@
  * Invariants:
  *  - A thread blocked on one of these classes has its entry's chan equal to
  *    its machine wait_chan (it sleeps only while on the list).
- *  - task_state is TASK_RUNNING except between prepare_to_wait() and the
- *    wake-up or finish_wait() that ends it; a thread whose task_state is
- *    not TASK_RUNNING is on a wait queue's list.
+ *  - task_state is TASK_RUNNING except between prepare_to_wait() or
+ *    set_current_state() and the wake-up, finish_wait() or
+ *    __set_current_state(TASK_RUNNING) that ends it. A wake_up_process()
+ *    (kthread.c) makes it TASK_RUNNING without taking the thread off its
+ *    list: WL_TASK_WOKEN marks it until it prepares to wait again, and
+ *    wake_up() passes over it, as try_to_wake_up() fails on a running task.
  *  - A waker that hands an object over (a semaphore, a ticket-model mutex
  *    or rwsem, a completion, a lock bit) takes the waiter off the list and
  *    sets WL_GRANTED; the waiter then owns it when it runs again.
@@ -30,6 +33,7 @@ enum {
 	WL_WRITE = 2,       /* an rwsem writer */
 	WL_GRANTED = 4,     /* handed the object by its waker */
 	WL_LOCK = 8,        /* a bit-lock waiter: takes the bit */
+	WL_TASK_WOKEN = 16, /* a wait-queue waiter wake_up_process() made running */
 };
 
 struct weft_waiter {

@@ -31,6 +31,7 @@
 #include <weft/kernel.h>
 #include <weft/timer.h>
 
+#include "core_state.h"
 #include "families.h"
 #include "waiters.h"
 
@@ -199,9 +200,9 @@ static const struct weft_wait_class wq_class = {
 };
 
 /* schedule() after set_current_state() with no prepare_to_wait(): only a
- * timeout (or wake_up_process(), not modelled) wakes it */
+ * timeout or a wake_up_process() wakes it */
 static const struct weft_wait_class no_queue_class = {
-	.name = "schedule() on no wait queue: no wake_up() can find it",
+	.name = "schedule() on no wait queue: only wake_up_process() can wake it",
 	.sleeps = true,
 	.owner = no_owner,
 	.busy = wq_busy,
@@ -254,6 +255,7 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 	if (e)
 		e->flags = exclusive ? WL_EXCLUSIVE : 0;
 	w->task_state = (uint8_t)state;
+	w->flags &= (uint8_t)~WL_TASK_WOKEN;
 	/* set_current_state() is smp_store_mb(): a full barrier after the
 	 * task state, so the condition the caller reads next cannot be older
 	 * than a waker's store before a wake_up() that found no waiter
@@ -263,6 +265,7 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 		weft_mem_fence(WEFT_FENCE_MB);
 	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
 }
 
 void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
@@ -287,6 +290,7 @@ void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e
 	}
 	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
 }
 
 bool weft_schedule(const struct weft_site *s)
@@ -302,14 +306,22 @@ bool weft_schedule(const struct weft_site *s)
 	}
 	w = weft_wl_entry((unsigned)M.cur);
 	wq = w->chan;
-	sched_point_at(s, wq, wq ? sizeof(struct weft_wait_queue_head) : 0, wq ? &wq_class : NULL);
+	/* a wake_up_process() is the other side of a sleeper's schedule():
+	 * with no wait queue the task's state is what it waits on */
+	if (wq)
+		sched_point_at(s, wq, sizeof(struct weft_wait_queue_head), &wq_class);
+	else
+		sched_point_at(s, &M.core->task[M.cur].weft_state, 1, NULL);
 	w = weft_wl_entry((unsigned)M.cur);
 	loc = wq ? obj_loc(wq, sizeof(struct weft_wait_queue_head), s) : WEFT_NO_LOC;
+	uint32_t state_loc = weft_task_state_loc((unsigned)M.cur);
 	if (w->task_state == TASK_RUNNING) {
 		/* woken between prepare_to_wait() and here (or not preparing to
 		 * wait at all): schedule() returns without sleeping */
 		weft_trace(WEFT_EV_WAIT, loc, 0, 2, s);
-		weft_sched_step(wq ? WEFT_DEP_READ : WEFT_DEP_NONE, loc, wq ? sizeof(struct weft_wait_queue_head) : 0, 0, s);
+		if (wq)
+			weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
+		weft_sched_step(WEFT_DEP_READ, state_loc, 1, 0, s);
 		return true;
 	}
 	weft_might_sleep(s);   /* schedule_debug(): "scheduling while atomic" */
@@ -321,35 +333,56 @@ bool weft_schedule(const struct weft_site *s)
 	/* woken: the step it runs again in */
 	weft_trace(WEFT_EV_WAIT, loc, 0, 1, s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
+	weft_sched_step(WEFT_DEP_READ, state_loc, 1, 0, s);
 	return true;
 }
 
-/* set_current_state(): the task state schedule() reads (a full barrier
- * under a weak memory model, as smp_store_mb() is) */
+/* set_current_state() (s->ev WEFT_EV_BARRIER: smp_store_mb(), a full
+ * barrier after the store under a weak memory model) and
+ * __set_current_state() (a plain store): a step of its own that writes
+ * the task's state, so a wake_up_process() can come before or after it. */
 void weft_set_current_state(int state, const struct weft_site *s)
 {
 	if (M.cur < 0)
 		return;
-	weft_wl_entry((unsigned)M.cur)->task_state = (uint8_t)state;
-	if (__builtin_expect(weft_mem_weak, 0) && state != TASK_RUNNING)
-		weft_fence(WEFT_FENCE_MB, s);
+	sched_point_at(s, &M.core->task[M.cur].weft_state, 1, NULL);
+	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
+	uint8_t old = w->task_state;
+	w->task_state = (uint8_t)state;
+	if (state != TASK_RUNNING)
+		w->flags &= (uint8_t)~WL_TASK_WOKEN;
+	if (__builtin_expect(weft_mem_weak, 0) && s->ev == WEFT_EV_BARRIER)
+		weft_mem_fence(WEFT_FENCE_MB);
+	uint32_t loc = weft_task_state_loc((unsigned)M.cur);
+	weft_trace(WEFT_EV_WRITE, loc, old, (uint64_t)state, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, s);
 }
 
-/* wake_up_process() of thread tid (a schedule_timeout() timer's
- * process_timeout()): TASK_RUNNING and runnable if it sleeps in
- * schedule(); a wait queue it prepared on keeps it until finish_wait(). */
-void weft_wq_wake_process(unsigned tid, const struct weft_site *s)
+bool weft_task_wake(unsigned tid, unsigned state, const struct weft_site *s)
 {
 	struct weft_waiter *w = weft_wl_entry(tid);
 
-	if (w->task_state == TASK_RUNNING)
-		return;
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc(tid), 1, 0, s);
+	if (w->task_state == TASK_RUNNING || !(w->task_state & state))
+		return false;
 	w->task_state = TASK_RUNNING;
-	weft_sched_wake_thread(tid);
-	weft_trace(WEFT_EV_WAKE, w->chan ? loc_of(w->chan) : WEFT_NO_LOC, 1ull << tid, 1, s);
-	if (w->chan)
+	if (w->chan) {
+		/* autoremove_wake_function() finds it running: left on the list
+		 * for its finish_wait(), and no wake_up() counts it */
+		w->flags |= WL_TASK_WOKEN;
 		weft_sched_step(WEFT_DEP_WRITE, loc_of(w->chan), sizeof(struct weft_wait_queue_head),
 				0, s);
+	}
+	weft_sched_wake_thread(tid);
+	return true;
+}
+
+void weft_wq_wake_process(unsigned tid, const struct weft_site *s)
+{
+	const void *chan = weft_wl_entry(tid)->chan;
+
+	if (weft_task_wake(tid, TASK_NORMAL, s))
+		weft_trace(WEFT_EV_WAKE, chan ? loc_of(chan) : WEFT_NO_LOC, 1ull << tid, 1, s);
 }
 
 /* __wake_up_common() with autoremove_wake_function(): every non-exclusive
@@ -368,6 +401,8 @@ static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, 
 	while ((t = weft_wl_next(wq, 0, 0, after)) >= 0) {
 		struct weft_waiter *w = weft_wl_entry((unsigned)t);
 		after = w->seq;
+		if (w->flags & WL_TASK_WOKEN)
+			continue;   /* try_to_wake_up() fails on a running task */
 		if ((w->flags & WL_EXCLUSIVE) && !all) {
 			if (nr_exclusive == 0)
 				continue;   /* this call's exclusive wake-ups are spent */
