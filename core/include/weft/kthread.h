@@ -46,6 +46,8 @@
 #ifndef WEFT_KTHREAD_H
 #define WEFT_KTHREAD_H
 
+#include <stdarg.h>
+
 #include <weft/kernel.h>
 #include <weft/sleep.h>
 #include <weft/timer.h>
@@ -87,6 +89,9 @@ bool weft_kthread_should_stop(const struct weft_site *s);
 int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s);
 void weft_get_task_struct(struct task_struct *p, const struct weft_site *s);
 void weft_put_task_struct(struct task_struct *p, const struct weft_site *s);
+/* Weft's: a new kthread's task filled in (both builds) */
+void weft_kthread_init(struct task_struct *p, int (*threadfn)(void *data), void *data,
+		       const char *namefmt, va_list ap);
 
 #ifndef WEFT_OWN_CURRENT
 #define current (weft_current())

@@ -138,12 +138,8 @@ struct task_struct *weft_kthread_create(int (*threadfn)(void *data), void *data,
 	struct task_struct *p = &n->task;
 	va_list ap;
 	va_start(ap, namefmt);
-	vsnprintf(p->comm, sizeof(p->comm), namefmt, ap);
+	weft_kthread_init(p, threadfn, data, namefmt, ap);
 	va_end(ap);
-	p->weft_kthread = 1;
-	p->weft_threadfn = threadfn;
-	p->weft_data = data;
-	p->weft_result = -EINTR;
 	n->tid = -1;
 	n->go = run;
 	int tid = weft_thread_spawn(kthread_main, n, cpu, s);

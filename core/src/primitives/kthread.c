@@ -227,12 +227,8 @@ struct task_struct *weft_kthread_create(int (*threadfn)(void *data), void *data,
 	struct task_struct *p = task_named((unsigned)n);
 	va_list ap;
 	va_start(ap, namefmt);
-	vsnprintf(p->comm, sizeof(p->comm), namefmt, ap);
+	weft_kthread_init(p, threadfn, data, namefmt, ap);
 	va_end(ap);
-	p->weft_kthread = 1;
-	p->weft_threadfn = threadfn;
-	p->weft_data = data;
-	p->weft_result = -EINTR;
 	/* kthread() sleeps TASK_UNINTERRUPTIBLE until its first wake-up
 	 * (kthread_run()'s, made here in the same step) */
 	if (!run)
@@ -289,24 +285,25 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 	return ret;
 }
 
-void weft_get_task_struct(struct task_struct *p, const struct weft_site *s)
+/* get_task_struct() (d = 1) and put_task_struct() (d = -1): a step */
+static void task_ref_step(struct task_struct *p, int d, const struct weft_site *s)
 {
 	if (M.cur < 0)
 		return;
 	sched_point_at(s, &p->weft_usage, sizeof(p->weft_usage), NULL);
 	int tid = task_tid(p, s);
 	task_live(p, (unsigned)tid, s);
-	task_ref(p, (unsigned)tid, +1, s);
+	task_ref(p, (unsigned)tid, d, s);
+}
+
+void weft_get_task_struct(struct task_struct *p, const struct weft_site *s)
+{
+	task_ref_step(p, +1, s);
 }
 
 void weft_put_task_struct(struct task_struct *p, const struct weft_site *s)
 {
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, &p->weft_usage, sizeof(p->weft_usage), NULL);
-	int tid = task_tid(p, s);
-	task_live(p, (unsigned)tid, s);
-	task_ref(p, (unsigned)tid, -1, s);
+	task_ref_step(p, -1, s);
 }
 
 /* ------------------------------------------------------------- reports */
