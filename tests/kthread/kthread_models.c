@@ -154,12 +154,15 @@ static int ks_worker(void *data)
 
 	WRITE_ONCE(W->ran, 1);
 	switch (W->variant) {
-	case KS_SET_THEN_CHECK:   /* kthread_worker_fn()'s shape */
+	case KS_SET_THEN_CHECK:   /* kthread_worker_fn()'s shape, freezable */
+		set_freezable();
 		for (;;) {
 			set_current_state(TASK_INTERRUPTIBLE);
-			if (kthread_should_stop())
+			if (kthread_freezable_should_stop(NULL))
 				break;
-			schedule();
+			if (!signal_pending(current))
+				schedule();
+			try_to_freeze();
 		}
 		__set_current_state(TASK_RUNNING);
 		return 7;

@@ -39,6 +39,10 @@
  *   kthread_create_on_cpu(fn, data, cpu, fmt), kthread_run_on_cpu(...)
  *   kthread_should_stop(), kthread_stop(k), kthread_stop_put(k)
  *   get_task_struct(p), put_task_struct(p)
+ *   signal_pending(p), fatal_signal_pending(p) (0: no signals),
+ *   set_freezable(), try_to_freeze(), freezing(p), kthread_freezable_should_stop()
+ *   (no freezer), set_user_nice(), sched_set_fifo(_low)(), sched_set_normal()
+ *   (accepted: priorities are the strategy's)
  *   IS_ERR(p), PTR_ERR(p), ERR_PTR(e) (unless the model defines them)
  *
  * Natively (weft stress) the same calls run on the model's pthreads.
@@ -125,6 +129,19 @@ void weft_kthread_init(struct task_struct *p, int (*threadfn)(void *data), void 
 	weft_get_task_struct((p), WEFT_SITE(WEFT_EV_RMW, "get_task_struct(" #p ")"))
 #define put_task_struct(p) \
 	weft_put_task_struct((p), WEFT_SITE(WEFT_EV_RMW, "put_task_struct(" #p ")"))
+
+/* No signals and no freezer: what a kthread's loop asks of them */
+#define signal_pending(p) ((void)(p), 0)
+#define fatal_signal_pending(p) ((void)(p), 0)
+#define set_freezable() ((void)0)
+#define try_to_freeze() false
+#define freezing(p) ((void)(p), false)
+#define kthread_freezable_should_stop(was_frozen) \
+	((was_frozen) ? (void)(*(bool *)(was_frozen) = false) : (void)0, kthread_should_stop())
+#define set_user_nice(p, nice) ((void)(p), (void)(nice))
+#define sched_set_fifo(p) ((void)(p))
+#define sched_set_fifo_low(p) ((void)(p))
+#define sched_set_normal(p, nice) ((void)(p), (void)(nice))
 
 #ifndef IS_ERR
 #define MAX_ERRNO 4095
