@@ -95,7 +95,7 @@ void weft_get_task_struct(struct task_struct *p, const struct weft_site *s);
 void weft_put_task_struct(struct task_struct *p, const struct weft_site *s);
 /* Weft's: a new kthread's task filled in (both builds) */
 void weft_kthread_init(struct task_struct *p, int (*threadfn)(void *data), void *data,
-		       const char *namefmt, va_list ap);
+		       const char *namefmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
 #ifndef WEFT_OWN_CURRENT
 #define current (weft_current())
