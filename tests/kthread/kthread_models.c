@@ -27,12 +27,18 @@
  *                 with the
  *                 state set before the test (clean) and after (lost
  *                 wakeup).
+ *  kthread-work   a kthread on CPU1 hands data to a work item on CPU2;
+ *                 T0 waits until it queued, stops it and flushes the
+ *                 work (clean under sc, tso
+ *                 and lkmm), or reads the result without the flush
+ *                 (assertion).
  */
 #include <errno.h>
 
 #include <weft/kernel.h>
 #include <weft/kthread.h>
 #include <weft/timer.h>
+#include <weft/workqueue.h>
 
 static const char *const kthread_files[] = { "kthread_models.c", NULL };
 
@@ -313,4 +319,97 @@ static const struct weft_scenario kthread_timer = {
 	.nr_variants = 2,
 };
 
-WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer);
+/* ------------------------------------------------------------ kthread-work */
+
+/* A kthread hands data to a work item on another CPU (queue_work_on()'s
+ * guarantee: the function sees the stores before it, under every memory
+ * model); T0 stops the kthread, then flushes the work before it reads the
+ * work's result (no-flush: the result read before the work ran). */
+enum { KQ_FLUSH, KQ_NO_FLUSH };
+
+struct kq_world {
+	unsigned variant;
+	struct work_struct work;
+	struct completion queued;
+	int data;
+	int seen;
+};
+
+static void kq_work(struct work_struct *w)
+{
+	struct kq_world *W = container_of(w, struct kq_world, work);
+
+	if (READ_ONCE(W->data) != 42)
+		weft_report(WEFT_KIND_ASSERT, &W->data, KSITE("kq data"),
+			    "the work saw data %d: the kthread's store before queue_work_on() "
+			    "was not visible", READ_ONCE(W->data));
+	WRITE_ONCE(W->seen, 1);
+}
+
+static int kq_kthread(void *data)
+{
+	struct kq_world *W = data;
+
+	WRITE_ONCE(W->data, 42);
+	queue_work_on(2, system_wq, &W->work);
+	complete(&W->queued);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void kq_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct kq_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	INIT_WORK(&W->work, kq_work);
+	init_completion(&W->queued);
+}
+
+static void kq_thread(void *w, unsigned tid)
+{
+	struct kq_world *W = w;
+
+	(void)tid;
+	struct task_struct *t = kthread_run_on_cpu(kq_kthread, W, 1, "kq/%u");
+	if (IS_ERR(t))
+		return;
+	wait_for_completion(&W->queued);   /* a stop before would keep threadfn from running */
+	kthread_stop(t);
+	if (W->variant == KQ_FLUSH)
+		flush_work(&W->work);
+	if (!READ_ONCE(W->seen))
+		weft_report(WEFT_KIND_ASSERT, &W->seen, KSITE("kq seen"),
+			    "the work's result read before it ran");
+}
+
+static const struct weft_variant kq_variants[] = {
+	{ "flush", NULL, false, "kthread_stop(), flush_work(), then the work's result",
+	  "tests/kthread", WEFT_KIND_NONE, 0, KQ_FLUSH },
+	{ "no-flush", NULL, true, "the result read after kthread_stop() alone", "tests/kthread",
+	  WEFT_KIND_ASSERT, 0, KQ_NO_FLUSH },
+};
+
+static const struct weft_scenario kthread_work = {
+	.name = "kthread-work",
+	.summary = "test: a kthread hands data to a work item",
+	.source = "tests/kthread",
+	.nr_cpus = 3,
+	.nr_threads = 1,
+	.world_size = sizeof(struct kq_world),
+	.decision_hint = 64,
+	.files = kthread_files,
+	.setup = kq_setup,
+	.thread = kq_thread,
+	.variants = kq_variants,
+	.nr_variants = 2,
+};
+
+WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work);
