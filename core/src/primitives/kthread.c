@@ -79,7 +79,7 @@ static int task_tid(const struct task_struct *p, const struct weft_site *s)
 			    s->what, tid);
 		return -1;
 	}
-	weft_core();
+	weft_core();   /* its fields are this execution's: keep the area in use */
 	return (int)tid;
 }
 

@@ -44,7 +44,6 @@ static struct timer_base {
 	struct timer_list *running;              /* base->running_timer */
 } bases[WEFT_EXEC_MAX_CPUS];
 static uint64_t bases_used;   /* CPUs whose base the execution touched */
-
 static unsigned long jiffies_now = INITIAL_JIFFIES;
 _Static_assert(WEFT_EXEC_MAX_CPUS <= 64, "bases_used is a 64-bit CPU mask");
 
@@ -406,9 +405,11 @@ static struct weft_site fire_site = { __FILE__, "expire_timers", "expire_timers(
 				      __LINE__, WEFT_EV_RMW, 0, WEFT_SITE_SC };
 static struct weft_site fired_site = { __FILE__, "expire_timers", "expire_timers(): done",
 				       __LINE__, WEFT_EV_WRITE, 0, WEFT_SITE_SC };
-/* (not sequentially consistent: weak memory orders by its release) */
+/* the base lock's release after a callback (__run_timers() takes the lock
+ * again once call_timer_fn() returns); not sequentially consistent, so
+ * that weak memory orders by it */
 static struct weft_site base_unlock_site = { __FILE__, "expire_timers",
-	"expire_timers(): raw_spin_lock_irq(&base->lock)", __LINE__, WEFT_EV_UNLOCK, 0, 0 };
+	"expire_timers(): base->lock after the callback", __LINE__, WEFT_EV_UNLOCK, 0, 0 };
 
 /* One delivery of CPU cpu's timer softirq: fires its next due timer. */
 static void run_timer_softirq(void *world, unsigned cpu)
