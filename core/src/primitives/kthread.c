@@ -83,10 +83,16 @@ static int task_tid(const struct task_struct *p, const struct weft_site *s)
 	return (int)tid;
 }
 
-static bool task_live(const struct task_struct *p, unsigned tid, const struct weft_site *s)
+/* The scheduling point of an operation on p's field [field, field+size)
+ * (model threads only), p checked: a task of this execution, not freed.
+ * Returns p's thread. */
+static unsigned task_step(struct task_struct *p, const void *field, unsigned size,
+			  const struct weft_site *s)
 {
+	sched_point_at(s, field, size, NULL);
+	unsigned tid = (unsigned)task_tid(p, s);   /* (its reports end a model thread) */
 	if (!p->weft_freed)
-		return true;
+		return tid;
 	const struct task_freed *f = &freed_at[tid];
 	struct weft_access other = { true, f->tid, f->tid < 0 ? -1 : (int)M.cpu_of[f->tid],
 				     f->step, f->site };
@@ -94,7 +100,7 @@ static bool task_live(const struct task_struct *p, unsigned tid, const struct we
 		     "%s: the task of %s (T%u) was freed: its thread function returned and no "
 		     "reference was left (get_task_struct() holds one)",
 		     s->what, p->comm, tid);
-	return false;
+	return tid;
 }
 
 /* The task's references, in the caller's step (a traced read-modify-write
@@ -138,12 +144,10 @@ int weft_wake_up_state(struct task_struct *p, unsigned state, const struct weft_
 	}
 	/* the site's WAKE event is a full barrier at this point under a weak
 	 * memory model (memory.c): try_to_wake_up()'s smp_mb__after_spinlock() */
-	sched_point_at(s, &p->weft_state, 1, NULL);
-	int tid = task_tid(p, s);
-	task_live(p, (unsigned)tid, s);
-	uint8_t old = weft_wl_entry((unsigned)tid)->task_state;
-	bool woke = weft_task_wake((unsigned)tid, state, s);
-	weft_trace(WEFT_EV_WAKE, weft_task_state_loc((unsigned)tid), old, woke, s);
+	unsigned tid = task_step(p, &p->weft_state, 1, s);
+	uint8_t old = weft_wl_entry(tid)->task_state;
+	bool woke = weft_task_wake(tid, state, s);
+	weft_trace(WEFT_EV_WAKE, weft_task_state_loc(tid), old, woke, s);
 	return woke;
 }
 
@@ -151,11 +155,9 @@ bool weft_task_is_running(struct task_struct *p, const struct weft_site *s)
 {
 	if (M.cur < 0)
 		return true;
-	sched_point_at(s, &p->weft_state, 1, NULL);
-	int tid = task_tid(p, s);
-	task_live(p, (unsigned)tid, s);
-	bool running = weft_wl_entry((unsigned)tid)->task_state == TASK_RUNNING;
-	uint32_t loc = weft_task_state_loc((unsigned)tid);
+	unsigned tid = task_step(p, &p->weft_state, 1, s);
+	bool running = weft_wl_entry(tid)->task_state == TASK_RUNNING;
+	uint32_t loc = weft_task_state_loc(tid);
 	weft_trace(WEFT_EV_READ, loc, 0, running, s);
 	weft_sched_step(WEFT_DEP_READ, loc, 1, 0, s);
 	return running;
@@ -259,19 +261,17 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 		return -EINTR;
 	}
 	/* get_task_struct(k); set_bit(KTHREAD_SHOULD_STOP) */
-	sched_point_at(s, &k->weft_should_stop, 1, NULL);
-	int tid = task_tid(k, s);
-	task_live(k, (unsigned)tid, s);
+	unsigned tid = task_step(k, &k->weft_should_stop, 1, s);
 	if (!k->weft_kthread) {
 		weft_warn2(WEFT_KIND_WARN_ON, k, s, NULL,
 			   "%s of %s, which kthread_create() did not make", s->what, k->comm);
 		return -EINVAL;
 	}
-	if (tid == M.cur)
+	if ((int)tid == M.cur)
 		weft_report(WEFT_KIND_DEADLOCK, k, s, "%s of itself: it waits for its own exit",
 			    s->what);
 	weft_might_sleep(s);
-	task_ref(k, (unsigned)tid, +1, s);
+	task_ref(k, tid, +1, s);
 	uint32_t loc = loc_of(&k->weft_should_stop);
 	uint8_t old = k->weft_should_stop;
 	k->weft_should_stop = 1;
@@ -281,7 +281,7 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 	weft_thread_join(tid, &stop_wait_site);
 	int ret = k->weft_result;
 	sched_point_at(&stop_put_site, &k->weft_usage, sizeof(k->weft_usage), NULL);
-	task_ref(k, (unsigned)tid, put ? -2 : -1, &stop_put_site);
+	task_ref(k, tid, put ? -2 : -1, &stop_put_site);
 	return ret;
 }
 
@@ -290,10 +290,7 @@ static void task_ref_step(struct task_struct *p, int d, const struct weft_site *
 {
 	if (M.cur < 0)
 		return;
-	sched_point_at(s, &p->weft_usage, sizeof(p->weft_usage), NULL);
-	int tid = task_tid(p, s);
-	task_live(p, (unsigned)tid, s);
-	task_ref(p, (unsigned)tid, d, s);
+	task_ref(p, task_step(p, &p->weft_usage, sizeof(p->weft_usage), s), d, s);
 }
 
 void weft_get_task_struct(struct task_struct *p, const struct weft_site *s)
