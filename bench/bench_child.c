@@ -304,6 +304,19 @@ bool bench_program_ready(char *path, size_t n, const char *prog, const char *pre
 	return false;
 }
 
+bool bench_program_section(const char *heading, const char *key, const char *prog,
+			   struct argv_buf *a)
+{
+	char path[PATH_MAX + 32];
+
+	fprintf(md, "## %s\n\n", heading);
+	fprintf(js, ",\n  \"%s\": ", key);
+	if (!bench_program_ready(path, sizeof(path), prog, ""))
+		return false;
+	bench_av_init(a, path);
+	return true;
+}
+
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 bool bench_have_command(const char *name)
 {

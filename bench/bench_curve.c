@@ -28,15 +28,13 @@ static const struct jnode *curve_find(const struct jnode *rows, const char *work
 
 void bench_section_scaling(void)
 {
-	char path[PATH_MAX + 32], b1[32], b2[32];
+	char b1[32], b2[32];
 	struct argv_buf a;
 	struct child c;
 
-	fprintf(md, "## Scaling: threads and steps per thread (issue 23, item 5)\n\n");
-	fprintf(js, ",\n  \"scaling\": ");
-	if (!bench_program_ready(path, sizeof(path), "weft-bench-scaling", ""))
+	if (!bench_program_section("Scaling: threads and steps per thread (issue 23, item 5)",
+				   "scaling", "weft-bench-scaling", &a))
 		return;
-	bench_av_init(&a, path);
 	if (B.quick)
 		bench_av_add(&a, "--quick");
 	else

@@ -13,15 +13,13 @@
 
 void bench_section_program(void)
 {
-	char path[PATH_MAX + 32], b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32];
 	struct argv_buf a;
 	struct child c;
 
-	fprintf(md, "## Instrumented programs (issue 20)\n\n");
-	fprintf(js, ",\n  \"program\": ");
-	if (!bench_program_ready(path, sizeof(path), "weft-bench-program", ""))
+	if (!bench_program_section("Instrumented programs (issue 20)", "program",
+				   "weft-bench-program", &a))
 		return;
-	bench_av_init(&a, path);
 	setenv("WEFT_PROGRAM_ENGINE", "bench", 1);
 	if (B.quick)
 		setenv("WEFT_BENCH_QUICK", "1", 1);

@@ -111,15 +111,12 @@ struct bench_measured bench_measured = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1,
 
 void bench_section_core(void)
 {
-	char path[PATH_MAX + 32], b1[32], b2[32], b3[32];
+	char b1[32], b2[32], b3[32];
 	struct argv_buf a;
 	struct child c;
 
-	fprintf(md, "## Core micro-benchmarks (issue 2)\n\n");
-	fprintf(js, ",\n  \"core\": ");
-	if (!bench_program_ready(path, sizeof(path), "weft-microbench", ""))
+	if (!bench_program_section("Core micro-benchmarks (issue 2)", "core", "weft-microbench", &a))
 		return;
-	bench_av_init(&a, path);
 	bench_av_add(&a, "core");
 	if (B.quick)
 		bench_av_add(&a, "--quick");

@@ -124,6 +124,11 @@ void bench_not_measured(const char *prefix, const char *what, const char *why);
  * the section written as not measured) if it is missing or the time budget
  * is spent. */
 bool bench_program_ready(char *path, size_t n, const char *prog, const char *prefix);
+/* A section that runs helper program prog: "## heading" in the markdown,
+ * key in the JSON, and a started with prog's path; false (the section
+ * written as not measured) as bench_program_ready(). */
+bool bench_program_section(const char *heading, const char *key, const char *prog,
+			   struct argv_buf *a);
 /* Does this weft have subcommand `name`? (`weft help name` exits 0) */
 bool bench_have_command(const char *name);
 

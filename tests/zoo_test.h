@@ -1,6 +1,8 @@
 /*
  * zoo_test.h - the checks every zoo test (tests/mm_z1 .. mm_z13) shares, on top of
  * tests/mm_run.h:
+ *  - zoo_trigger_case(): a variant's trigger input and the workload it
+ *    decodes to, checked present and of the expected length;
  *  - zoo_trigger(): a trigger input reports its kind (at its site) with
  *    the declared preemptions (interrupt deliveries counted as
  *    preemptions), or a fixed variant is clean on it;
@@ -62,6 +64,35 @@ static inline uint64_t zoo_stat(const char *spec, const char *name)
 			return vals[i];
 	CHECK(0, "%s has no counter %s", spec, name);
 	return 0;
+}
+
+/* A buggy variant's recorded trigger (the scenario table's input, for the
+ * bytes strategy) and the workload that input decodes to (for dfs and the
+ * searchers). */
+struct zoo_trigger_case {
+	const struct weft_scenario *sc;
+	unsigned vi;
+	const uint8_t *input;
+	size_t input_len;
+	uint8_t wl[64];
+	size_t wl_len;
+};
+
+/* Fills *t for spec; false, after a test failure, if spec has no trigger or
+ * its workload is not wl_bytes long (1 + 2 bytes an op). */
+static inline bool zoo_trigger_case(const char *spec, size_t wl_bytes, struct zoo_trigger_case *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->sc = weft_scenario_find(spec, &t->vi);
+	CHECK(t->sc && t->sc->triggers && t->sc->triggers[t->vi], "%s has a trigger", spec);
+	if (!t->sc || !t->sc->triggers || !t->sc->triggers[t->vi])
+		return false;
+	t->input = t->sc->triggers[t->vi];
+	t->input_len = t->sc->trigger_lens[t->vi];
+	t->wl_len = mm_trigger_workload(spec, t->wl, sizeof(t->wl));
+	CHECK(t->wl_len == wl_bytes, "%s: trigger workload is %zu bytes, want %zu", spec,
+	      t->wl_len, wl_bytes);
+	return t->wl_len == wl_bytes;
 }
 
 /* The trigger input of input_of run on spec: kind with pre preemptions,

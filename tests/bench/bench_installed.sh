@@ -8,10 +8,8 @@
 set -u
 build=$1
 dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../scratch.sh"
+scratch "$dir"
 cmake --install "$build" --prefix "$dir/prefix" >"$dir/install.log" 2>&1 ||
 	{ cat "$dir/install.log"; exit 1; }
 [ -x "$dir/prefix/bin/weft-microbench" ] || bad "weft-microbench not installed"
@@ -28,4 +26,4 @@ grep -q "not measured: no weft-microbench beside this weft (in $dir/prefix/bin):
 	"$dir/c/bench.md" || bad "no way out given: $(grep 'not measured' "$dir/c/bench.md")"
 rm -rf "$dir/prefix"
 [ "$fail" = 0 ] && echo "bench_installed: passed"
-exit "$fail"
+[ "$fail" = 0 ]

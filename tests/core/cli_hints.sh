@@ -13,11 +13,10 @@
 set -u
 weft=$1
 dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
-fail=0 pass=0
+. "$(dirname "$0")/../scratch.sh"
+scratch "$dir"
+pass=0
 ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 run() {  # run WANT_RC PROG ARGS...: output in $dir/out, stderr in $dir/err
 	local want=$1 rc=0; shift
 	"$@" >"$dir/out" 2>"$dir/err" || rc=$?

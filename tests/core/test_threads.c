@@ -21,6 +21,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "pending_check.h"
 
 struct th_world {
 	int counter;
@@ -156,47 +157,20 @@ static const struct weft_strategy_ops logging = {
 	.name = "log", .pick_next = serial_pick, .on_step = log_step,
 };
 
-/* pending: what weft_thread_pending() announces at a decision is what
- * the thread does when it next runs. */
-struct pend_check {
-	struct weft_rng rng;
-	bool known[WEFT_MAX_THREADS];
-	struct weft_step_info want[WEFT_MAX_THREADS];
-	unsigned checked, mismatched;
-};
-
+/* pending (pending_check.h): what weft_thread_pending() announces at a
+ * decision is what the thread does when it next runs; the default or the
+ * lowest runnable thread, by coin. */
 static int pend_pick(void *st, const struct weft_decision *d)
 {
 	struct pend_check *p = st;
 
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++) {
-		bool blk;
-		p->known[t] = (d->runnable >> t & 1) && weft_thread_pending(t, &p->want[t], &blk) &&
-			      p->want[t].kind != WEFT_DEP_YIELD;
-	}
+	pend_check_note(p, d);
 	return (int)(weft_rng_next(&p->rng) % 2 ? (unsigned)d->dflt
 						 : (unsigned)__builtin_ctz(d->runnable));
 }
 
-static void pend_step(void *st, const struct weft_step_info *si)
-{
-	struct pend_check *p = st;
-
-	if (si->tid >= WEFT_MAX_THREADS || !p->known[si->tid])
-		return;
-	p->known[si->tid] = false;
-	p->checked++;
-	const struct weft_step_info *w = &p->want[si->tid];
-	bool same = w->loc == si->loc && w->site == si->site &&
-		    (w->kind == si->kind ||
-		     (w->kind == WEFT_DEP_ACQUIRE && si->kind == WEFT_DEP_BLOCKED) ||
-		     (w->kind == WEFT_DEP_JOIN && si->kind == WEFT_DEP_BLOCKED));
-	if (!same)
-		p->mismatched++;
-}
-
 static const struct weft_strategy_ops pend_ops = {
-	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_step,
+	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_check_step,
 };
 
 int main(void)
@@ -260,10 +234,10 @@ int main(void)
 	      "steps: %u spawns %u joins %u ends %u reads %u writes", spawns, joins, ends,
 	      reads, writes);
 
-	static struct pend_check pc;
+	static struct pend_check pc = { .check_kind = true };
 	weft_rng_seed(&pc.rng, 7);
 	for (unsigned i = 0; i < 200; i++) {
-		memset(pc.known, 0, sizeof(pc.known));
+		pend_check_reset(&pc);
 		weft_execute(&o, &pend_ops, &pc, &r);
 	}
 	CHECK(pc.checked > 100 && pc.mismatched == 0,

@@ -16,17 +16,14 @@ static const uint8_t race_wl[] = { 4, 0x00, 0x20, 0x01, 0x00, 0x04, 0x30, 0x12, 
 
 int main(void)
 {
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find(Z2 ":v2", &vi);
-	uint8_t wl[64];
-	size_t wl_len = mm_trigger_workload(Z2 ":v2", wl, sizeof(wl));
+	struct zoo_trigger_case t;
 	struct mm_outcome o;
 
-	CHECK(sc && sc->triggers && sc->triggers[vi], "z2-swap-batch:v2 has a trigger");
-	CHECK(wl_len == 9, "trigger workload is 4 ops (%zu bytes)", wl_len);
+	if (!zoo_trigger_case(Z2 ":v2", 9, &t))
+		return check_done();
 
 	/* the trigger input itself (bytes strategy) */
-	o = zoo_run(Z2 ":v2", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
+	o = zoo_run(Z2 ":v2", "bytes", 0, 0, t.input, t.input_len, 1, NULL);
 	CHECK(o.kind == WEFT_KIND_SLOT_LEAK, "v2 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "swap slot 1 (0x40)"), "v2 leaks slot 1 as 0x40, got '%s'",
 	      o.r.report.object);
@@ -35,19 +32,19 @@ int main(void)
 	CHECK(zoo_stat(Z2 ":v2", "try_to_reclaim_swap_freed") == 3, "v2 reclaimed 3 folios");
 	printf("v2 trigger: %s: %s\n", o.r.report.object, o.r.report.msg);
 
-	o = zoo_run(Z2 ":v3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
+	o = zoo_run(Z2 ":v3", "bytes", 0, 0, t.input, t.input_len, 1, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE, "v3 trigger: %s %s", weft_kind_name(o.kind), o.r.report.msg);
 	CHECK(zoo_stat(Z2 ":v3", "batch_fallback") == 1, "v3 fell back");
 	CHECK(zoo_stat(Z2 ":v3", "batch_fast_path") == 0, "v3 took no fast path");
 	CHECK(zoo_stat(Z2 ":v3", "swap_slots_freed") == 4, "v3 freed the 4 slots (%llu)",
 	      (unsigned long long)zoo_stat(Z2 ":v3", "swap_slots_freed"));
-	o = zoo_run(Z2 ":per-entry", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
+	o = zoo_run(Z2 ":per-entry", "bytes", 0, 0, t.input, t.input_len, 1, NULL);
 	CHECK(o.kind == WEFT_KIND_NONE, "per-entry trigger: %s %s", weft_kind_name(o.kind),
 	      o.r.report.msg);
 	CHECK(zoo_stat(Z2 ":per-entry", "swap_entry_free") == 4, "per-entry freed 4 entries");
 
 	/* dfs bound 0 finds it at once; bound 2 certifies the fixed ones */
-	o = zoo_run(Z2 ":v2", "dfs", 0, 0, wl, wl_len, 100000, NULL);
+	o = zoo_run(Z2 ":v2", "dfs", 0, 0, t.wl, t.wl_len, 100000, NULL);
 	CHECK(o.kind == WEFT_KIND_SLOT_LEAK && o.executions == 1, "v2 dfs 0: %s after %llu",
 	      weft_kind_name(o.kind), (unsigned long long)o.executions);
 	const char *fixed[] = { "v3", "per-entry" };
@@ -72,13 +69,13 @@ int main(void)
 	 * entry by entry, becomes a 0x40 pin with no folio while it waits in
 	 * CPU0's return batch, and goes to 0 only at the drain; in between
 	 * other primitives run; the verdict is clean. */
-	struct weft_run_opts ro = { .sc = sc, .variant = 1, .record = true };
+	struct weft_run_opts ro = { .sc = t.sc, .variant = 1, .record = true };
 	struct weft_bytes b;
 	struct weft_exec_result r;
 	unsigned v3i;
 	weft_scenario_find(Z2 ":v3", &v3i);
 	ro.variant = v3i;
-	weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+	weft_bytes_init(&b, t.sc, t.input, t.input_len);
 	CHECK(weft_execute(&ro, &weft_strategy_bytes, &b, &r) == 0 && r.kind == WEFT_KIND_NONE,
 	      "v3 recorded trigger is clean (%s)", weft_kind_name(r.kind));
 	size_t nev;
@@ -88,7 +85,7 @@ int main(void)
 		char obj[64] = "";
 		if (ev[i].loc == WEFT_NO_LOC || ev[i].ev != WEFT_EV_WRITE)
 			continue;
-		sc->describe(weft_last_world(), ev[i].loc, obj, sizeof(obj));
+		t.sc->describe(weft_last_world(), ev[i].loc, obj, sizeof(obj));
 		if (strncmp(obj, "swap slot 1 (", 13))
 			continue;
 		if (ev[i].old == 0x01 && ev[i].val == 0x40)

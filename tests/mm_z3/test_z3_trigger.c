@@ -36,18 +36,13 @@ static const uint8_t fuzz_fp[] = {
 
 int main(int argc, char **argv)
 {
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find("z3-swapoff:z3", &vi);
-	uint8_t wl[64];
-	size_t wl_len = mm_trigger_workload("z3-swapoff:z3", wl, sizeof(wl));
+	struct zoo_trigger_case t;
 	struct mm_outcome o;
 
-	CHECK(sc && sc->triggers && sc->triggers[vi], "z3-swapoff:z3 has a trigger");
-	if (!sc)
+	if (!zoo_trigger_case("z3-swapoff:z3", 11, &t))
 		return check_done();
-	CHECK(wl_len == 11, "trigger workload is 5 ops (%zu bytes)", wl_len);
 
-	o = zoo_run("z3-swapoff:z3", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, NULL);
+	o = zoo_run("z3-swapoff:z3", "bytes", 0, 0, t.input, t.input_len, 1, NULL);
 	CHECK(o.kind == WEFT_KIND_USE_AFTER_FREE, "z3 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "cluster 0 lock"), "object '%s'", o.r.report.object);
 	CHECK(o.r.report.here.site && !strcmp(o.r.report.here.site->func, "z3_trans_huge_swapped"),
@@ -63,7 +58,7 @@ int main(int argc, char **argv)
 
 	zoo_dfs_minimal("z3-swapoff:z3", NULL, 1, WEFT_KIND_USE_AFTER_FREE);
 
-	o = zoo_run("z3-swapoff:fix", "dfs", 0, 1, wl, wl_len, 1000000, "swapoff_waited_for_users");
+	o = zoo_run("z3-swapoff:fix", "dfs", 0, 1, t.wl, t.wl_len, 1000000, "swapoff_waited_for_users");
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	CHECK(o.stat > 0, "fix: swapoff never waited for a device reference");

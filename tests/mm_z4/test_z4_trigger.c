@@ -21,18 +21,13 @@ static const uint8_t zap_wl[] = { 6, 0x00, 0x00, 0x04, 0x00, 0x01, 0x00,
 
 int main(void)
 {
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find("z4-swapin-aba:z4", &vi);
-	uint8_t wl[64];
-	size_t wl_len = mm_trigger_workload("z4-swapin-aba:z4", wl, sizeof(wl));
+	struct zoo_trigger_case t;
 	struct mm_outcome o;
 
-	CHECK(sc && sc->triggers && sc->triggers[vi], "z4-swapin-aba:z4 has a trigger");
-	if (!sc)
+	if (!zoo_trigger_case("z4-swapin-aba:z4", 11, &t))
 		return check_done();
-	CHECK(wl_len == 11, "trigger workload is 5 ops (%zu bytes)", wl_len);
 
-	o = zoo_run("z4-swapin-aba:z4", "bytes", 0, 0, sc->triggers[vi], sc->trigger_lens[vi], 1, "skip_swapcache_reads");
+	o = zoo_run("z4-swapin-aba:z4", "bytes", 0, 0, t.input, t.input_len, 1, "skip_swapcache_reads");
 	CHECK(o.kind == WEFT_KIND_DATA_LOSS, "z4 trigger: %s", weft_kind_name(o.kind));
 	CHECK(!strcmp(o.r.report.object, "page 0 ->data"), "object '%s'", o.r.report.object);
 	CHECK(o.r.report.here.site && !strcmp(o.r.report.here.site->func, "z4_check") &&
@@ -47,15 +42,15 @@ int main(void)
 	CHECK(o.r.preemptions == 1, "1 preemption (%u)", o.r.preemptions);
 	CHECK(o.stat == 2, "both faults read without the swap cache (%llu)",
 	      (unsigned long long)o.stat);
-	CHECK(mm_last_stat(sc, "swap_slots_allocated") == 2,
+	CHECK(mm_last_stat(t.sc, "swap_slots_allocated") == 2,
 	      "slot 0 allocated twice: the LIFO reuse (%llu)",
-	      (unsigned long long)mm_last_stat(sc, "swap_slots_allocated"));
+	      (unsigned long long)mm_last_stat(t.sc, "swap_slots_allocated"));
 	printf("z4 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
 	       o.r.report.msg);
 
 	zoo_dfs_minimal("z4-swapin-aba:z4", NULL, 1, WEFT_KIND_DATA_LOSS);
 
-	o = zoo_run("z4-swapin-aba:fix", "dfs", 0, 1, wl, wl_len, 1000000, "fault_retries");
+	o = zoo_run("z4-swapin-aba:fix", "dfs", 0, 1, t.wl, t.wl_len, 1000000, "fault_retries");
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	CHECK(o.stat > 0, "fix: no fault ever backed off and retried");

@@ -14,24 +14,20 @@
 
 int main(void)
 {
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find(Z5 ":z5", &vi);
-	uint8_t wl[64];
-	size_t wl_len = mm_trigger_workload(Z5 ":z5", wl, sizeof(wl));
+	struct zoo_trigger_case t;
 	struct mm_outcome o;
 
-	CHECK(sc && sc->triggers && sc->triggers[vi] && wl_len == 5, "z5 has a 2-op trigger");
-	if (!sc || !wl_len)
+	if (!zoo_trigger_case(Z5 ":z5", 5, &t))
 		return check_done();
-	CHECK(sc->variants[vi].expect_kind == WEFT_KIND_SWAP_UNDERFLOW &&
-	      sc->variants[vi].min_preemptions == 1, "variant table");
+	CHECK(t.sc->variants[t.vi].expect_kind == WEFT_KIND_SWAP_UNDERFLOW &&
+	      t.sc->variants[t.vi].min_preemptions == 1, "variant table");
 
 	/* the trigger, recorded */
-	struct weft_run_opts ro = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+	struct weft_run_opts ro = { .sc = t.sc, .variant = t.vi, .lock = t.sc->default_lock,
 				    .record = true };
 	struct weft_bytes b;
 	struct weft_exec_result r;
-	weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+	weft_bytes_init(&b, t.sc, t.input, t.input_len);
 	CHECK(weft_execute(&ro, &weft_strategy_bytes, &b, &r) == 0, "execute");
 	CHECK(r.kind == WEFT_KIND_SWAP_UNDERFLOW, "z5 trigger: %s (%s)", weft_kind_name(r.kind),
 	      r.report.msg);
@@ -50,7 +46,7 @@ int main(void)
 		char obj[64] = "";
 		if (ev[k].loc == WEFT_NO_LOC || ev[k].ev != WEFT_EV_WRITE)
 			continue;
-		sc->describe(weft_last_world(), ev[k].loc, obj, sizeof(obj));
+		t.sc->describe(weft_last_world(), ev[k].loc, obj, sizeof(obj));
 		if (!strncmp(obj, "swap slot 0 ", 12) && ev[k].old == 0x40 && ev[k].val == 0xff &&
 		    ev[k].tid == 1)
 			wrap = true;
@@ -69,7 +65,7 @@ int main(void)
 
 	/* the workload alone (serial: writepage completes first) */
 	for (unsigned v = 0; v < 2; v++) {
-		o = zoo_run(v ? Z5 ":fix" : Z5 ":z5", "bytes", 0, 0, wl, wl_len, 1, NULL);
+		o = zoo_run(v ? Z5 ":fix" : Z5 ":z5", "bytes", 0, 0, t.wl, t.wl_len, 1, NULL);
 		CHECK(o.kind == WEFT_KIND_NONE, "%s serial: %s", v ? "fix" : "z5",
 		      weft_kind_name(o.kind));
 		CHECK(zoo_stat(Z5 ":fix", "free_swap_and_cache_dropped_page") == 1,

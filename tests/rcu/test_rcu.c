@@ -28,6 +28,7 @@
  */
 #include <weft/kernel.h>
 
+#include "pending_check.h"
 #include "rcu_test.h"
 
 struct obj {
@@ -280,22 +281,14 @@ static struct t_out expect_bug(unsigned v, unsigned bound, enum weft_kind k, con
 }
 
 /* weft_thread_pending() at each decision names what the thread then does
- * (the same site and location; the kind may sharpen: a lock that blocks,
- * an unlock that releases, a wait that sleeps or acquires). */
-struct pend_check {
-	struct weft_rng rng;
-	bool known[WEFT_MAX_THREADS];
-	struct weft_step_info want[WEFT_MAX_THREADS];
-	unsigned checked, mismatched;
-};
-
+ * (pending_check.h: the same site, location and size; the kind may
+ * sharpen: a lock that blocks, an unlock that releases, a wait that sleeps
+ * or acquires, so it is not compared); a runnable thread picked uniformly. */
 static int pend_pick(void *st, const struct weft_decision *d)
 {
 	struct pend_check *p = st;
 
-	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
-		p->known[t] = (d->runnable >> t & 1) && weft_thread_pending(t, &p->want[t], NULL) &&
-			      p->want[t].kind != WEFT_DEP_YIELD;
+	pend_check_note(p, d);
 	unsigned n = (unsigned)__builtin_popcount(d->runnable), k = weft_rng_below(&p->rng, n);
 	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
 		if (d->runnable >> t & 1 && !k--)
@@ -303,25 +296,8 @@ static int pend_pick(void *st, const struct weft_decision *d)
 	return d->dflt;
 }
 
-static void pend_step(void *st, const struct weft_step_info *si)
-{
-	struct pend_check *p = st;
-
-	if (si->tid >= WEFT_MAX_THREADS || !p->known[si->tid])
-		return;
-	p->known[si->tid] = false;
-	p->checked++;
-	const struct weft_step_info *w = &p->want[si->tid];
-	if (w->loc != si->loc || w->size != si->size || w->site != si->site) {
-		p->mismatched++;
-		fprintf(stderr, "  pending T%u %s loc %u+%u, ran %s loc %u+%u kind %u\n", si->tid,
-			w->site ? w->site->what : "-", w->loc, w->size,
-			si->site ? si->site->what : "-", si->loc, si->size, si->kind);
-	}
-}
-
 static const struct weft_strategy_ops pend_ops = {
-	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_step,
+	.name = "pending-check", .pick_next = pend_pick, .on_step = pend_check_step,
 };
 
 static bool site_is(const struct weft_site *s, const char *what)
@@ -445,7 +421,7 @@ int main(void)
 		weft_rng_seed(&pc.rng, 5);
 		for (unsigned i = 0; i < 2000; i++) {
 			struct weft_run_opts ro = { .sc = &rw_sc, .variant = vs[i % 5] };
-			memset(pc.known, 0, sizeof(pc.known));
+			pend_check_reset(&pc);
 			weft_execute(&ro, &pend_ops, &pc, &r);
 		}
 		CHECK(pc.checked > 1000 && pc.mismatched == 0,

@@ -7,9 +7,8 @@
 set -u
 weft=$1
 dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
-fail=0
+. "$(dirname "$0")/../scratch.sh"
+scratch "$dir"
 check() {   # check EXPECTED_EXIT DESCRIPTION COMMAND...
 	want=$1; what=$2; shift 2
 	"$@" >"$dir/out" 2>"$dir/err"

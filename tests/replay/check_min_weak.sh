@@ -6,9 +6,9 @@
 # file replays (exit 1). It said "the input does not fail" (exit 0) before.
 set -u
 weft=$1 corpus=$2 dir=$3
-fail=0 n=0
-rm -rf "$dir"
-mkdir -p "$dir"
+. "$(dirname "$0")/../scratch.sh"
+scratch "$dir"
+n=0
 for f in "$corpus"/*.weft; do
 	"$weft" info "$f" 2>/dev/null | grep -q "stores delayed)" || continue
 	n=$((n + 1))
