@@ -34,6 +34,7 @@
 
 #include <weft/kernel.h>
 #include <weft/timer.h>
+#include <weft/wait_bit.h>
 
 #include "native_tasks.h"
 
@@ -42,6 +43,7 @@ enum {
 	NW_WRITE = 2,
 	NW_GRANTED = 4,
 	NW_LOCK = 8,
+	NW_HASHED = 32,          /* a hashed wait (wait_bit.h): chan is the key */
 };
 
 static struct nwaiter {
@@ -812,7 +814,7 @@ static void wq_wake(const void *chan, uint32_t *nr_queued, unsigned nr_exclusive
 	uint64_t after = 0;
 	int w;
 
-	while ((w = nw_next(chan, 0, 0, after)) >= 0) {
+	while ((w = nw_next(chan, NW_HASHED, 0, after)) >= 0) {
 		after = nw[w].seq;
 		if ((nw[w].flags & NW_EXCLUSIVE) && !all) {
 			if (nr_exclusive == 0)
@@ -948,7 +950,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	(void)s;
 	weft_native_poll();
 	pthread_mutex_lock(&nq);
-	while ((w = nw_next(word, 0, 0, after)) >= 0) {
+	while ((w = nw_next(word, NW_HASHED, 0, after)) >= 0) {
 		bool excl = nw[w].flags & NW_LOCK;
 		after = nw[w].seq;
 		if (nw[w].bit != bit)
@@ -963,8 +965,76 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 		if (excl)
 			break;
 	}
-	if (nw_next(word, 0, 0, 0) < 0)
+	if (nw_next(word, NW_HASHED, 0, 0) < 0)
 		__atomic_fetch_and(word, ~(1ul << waiters_bit), __ATOMIC_SEQ_CST);
+	pthread_mutex_unlock(&nq);
+}
+
+/* ------------------------------------------- hashed waits (wait_bit.h) */
+
+void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state,
+			      const struct weft_site *s)
+{
+	unsigned t = me();
+
+	weft_native_poll();
+	if (!weft_native_in_model())
+		return;
+	pthread_mutex_lock(&nq);
+	if (nw[t].chan && (nw[t].chan != key || !(nw[t].flags & NW_HASHED) || nw[t].bit != bit)) {
+		pthread_mutex_unlock(&nq);
+		weft_report(WEFT_KIND_ASSERT, key, s,
+			    "T%u prepares to wait on a second wait queue: not modelled", t);
+	}
+	if (nw[t].chan != key) {
+		nw_add(t, key, (uint8_t)(NW_HASHED | (exclusive ? NW_EXCLUSIVE : 0)));
+		nw[t].bit = (uint8_t)bit;
+	}
+	nw[t].task_state = (uint8_t)state;
+	pthread_mutex_unlock(&nq);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void weft_wait_hashed_finish(void *key, const struct weft_site *s)
+{
+	unsigned t = me();
+
+	(void)s;
+	weft_native_poll();
+	if (!weft_native_in_model())
+		return;
+	pthread_mutex_lock(&nq);
+	nw[t].task_state = TASK_RUNNING;
+	if (nw[t].chan == key && (nw[t].flags & NW_HASHED))
+		nw_del(t);
+	pthread_mutex_unlock(&nq);
+}
+
+void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active,
+			 const struct weft_site *wake)
+{
+	bool exclusive_woken = false;
+	uint64_t after = 0;
+	int w;
+
+	(void)active;
+	(void)wake;
+	weft_native_poll();
+	pthread_mutex_lock(&nq);
+	while ((w = nw_next(key, NW_HASHED, NW_HASHED, after)) >= 0) {
+		after = nw[w].seq;
+		if (nw[w].bit != bit)
+			continue;
+		if (bit != WEFT_WAIT_VAR_BIT && (LD(*(unsigned long *)key) >> bit & 1ul))
+			continue;   /* wake_bit_function(): the bit is set again */
+		if (nw[w].flags & NW_EXCLUSIVE) {
+			if (exclusive_woken)
+				continue;
+			exclusive_woken = true;
+		}
+		nw_del((unsigned)w);
+		nw_wake((unsigned)w);
+	}
 	pthread_mutex_unlock(&nq);
 }
 

@@ -20,6 +20,8 @@
 #include "rcu_core.h"
 #include "sched.h"
 
+#define WEFT_WAIT_BIT_BUCKETS 64
+
 struct weft_core_state {
 	struct weft_rcu_core rcu;
 	/* workqueue.c: a location for each CPU's worklist (which lives in the
@@ -38,6 +40,12 @@ struct weft_core_state {
 	/* kthread.c: each thread's task (current); its weft_state byte is
 	 * the location of the thread's task state (waitqueue.c) */
 	struct task_struct task[WEFT_EXEC_MAX_THREADS];
+	/* wait_bit.c: the waiters queued on each bucket of the hashed wait
+	 * queues (the kernel's bit_wait_table), a word that every queueing
+	 * and dequeueing changes through the memory model, so that a waker's
+	 * unlocked waitqueue_active() test of it can read an older count
+	 * where the memory model allows */
+	uint32_t wait_bit_queued[WEFT_WAIT_BIT_BUCKETS];
 };
 
 /* The location of thread tid's task state: the dependence record of every

@@ -34,6 +34,8 @@ enum {
 	WL_GRANTED = 4,     /* handed the object by its waker */
 	WL_LOCK = 8,        /* a bit-lock waiter: takes the bit */
 	WL_TASK_WOKEN = 16, /* a wait-queue waiter wake_up_process() made running */
+	WL_HASHED = 32,     /* on a hashed wait queue (wait_bit.c): chan is its key's
+			     * address, bit its bit (WEFT_WAIT_VAR_BIT: a var) */
 };
 
 struct weft_waiter {

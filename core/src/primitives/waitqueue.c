@@ -30,6 +30,7 @@
 
 #include <weft/kernel.h>
 #include <weft/timer.h>
+#include <weft/wait_bit.h>
 
 #include "core_state.h"
 #include "families.h"
@@ -208,6 +209,45 @@ static const struct weft_wait_class no_queue_class = {
 	.busy = wq_busy,
 };
 
+/* A sleeper of a hashed bit wait (wait_on_bit(), wait_bit.c) waits for
+ * whoever holds the bit, if it was taken as a lock (wait_on_bit_lock(),
+ * test_and_set_bit_lock()): an ABBA on two such bits is a deadlock. */
+static int hashed_bit_owner(const void *chan, unsigned tid)
+{
+	return weft_bitlock_holder_bit(loc_of(chan), weft_wl_entry(tid)->bit);
+}
+
+static const struct weft_wait_class hashed_bit_class = {
+	.name = "bit wait",
+	.sleeps = true,
+	.waiter_owner = hashed_bit_owner,
+	.busy = wq_busy,
+};
+
+/* A sleeper of wait_var_event() (wait_bit.c): nobody owns a var */
+static const struct weft_wait_class var_class = {
+	.name = "var wait",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = wq_busy,
+};
+
+/* What schedule() sleeps on: a wait queue head, or the first byte of a
+ * hashed wait's key (the var, the word: wait_bit.c) */
+static uint32_t chan_size(const struct weft_waiter *w)
+{
+	return (w->flags & WL_HASHED) ? 1 : sizeof(struct weft_wait_queue_head);
+}
+
+static const struct weft_wait_class *sleep_class(const struct weft_waiter *w)
+{
+	if (!w->chan)
+		return &no_queue_class;
+	if (w->flags & WL_HASHED)
+		return w->bit == WEFT_WAIT_VAR_BIT ? &var_class : &hashed_bit_class;
+	return &wq_class;
+}
+
 void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft_site *s)
 {
 	uint32_t loc;
@@ -297,7 +337,7 @@ bool weft_schedule(const struct weft_site *s)
 {
 	struct weft_waiter *w;
 	const void *wq;
-	uint32_t loc;
+	uint32_t loc, size;
 
 	if (M.cur < 0) {
 		weft_report(WEFT_KIND_ASSERT, NULL, s,
@@ -306,33 +346,33 @@ bool weft_schedule(const struct weft_site *s)
 	}
 	w = weft_wl_entry((unsigned)M.cur);
 	wq = w->chan;
+	size = chan_size(w);
 	/* a wake_up_process() is the other side of a sleeper's schedule():
 	 * with no wait queue the task's state is what it waits on */
 	if (wq)
-		sched_point_at(s, wq, sizeof(struct weft_wait_queue_head), &wq_class);
+		sched_point_at(s, wq, size, sleep_class(w));
 	else
 		sched_point_at(s, &M.core->task[M.cur].weft_state, 1, NULL);
 	w = weft_wl_entry((unsigned)M.cur);
-	loc = wq ? obj_loc(wq, sizeof(struct weft_wait_queue_head), s) : WEFT_NO_LOC;
+	loc = wq ? obj_loc(wq, size, s) : WEFT_NO_LOC;
 	uint32_t state_loc = weft_task_state_loc((unsigned)M.cur);
 	if (w->task_state == TASK_RUNNING) {
 		/* woken between prepare_to_wait() and here (or not preparing to
 		 * wait at all): schedule() returns without sleeping */
 		weft_trace(WEFT_EV_WAIT, loc, 0, 2, s);
 		if (wq)
-			weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
+			weft_sched_step(WEFT_DEP_READ, loc, size, 0, s);
 		weft_sched_step(WEFT_DEP_READ, state_loc, 1, 0, s);
 		return true;
 	}
 	weft_might_sleep(s);   /* schedule_debug(): "scheduling while atomic" */
 	while (w->task_state != TASK_RUNNING) {
-		weft_wl_sleep(wq, sizeof(struct weft_wait_queue_head), wq ? &wq_class : &no_queue_class,
-			      0, s);
+		weft_wl_sleep(wq, size, sleep_class(w), 0, s);
 		w = weft_wl_entry((unsigned)M.cur);
 	}
 	/* woken: the step it runs again in */
 	weft_trace(WEFT_EV_WAIT, loc, 0, 1, s);
-	weft_sched_step(WEFT_DEP_READ, loc, sizeof(struct weft_wait_queue_head), 0, s);
+	weft_sched_step(WEFT_DEP_READ, loc, size, 0, s);
 	weft_sched_step(WEFT_DEP_READ, state_loc, 1, 0, s);
 	return true;
 }
@@ -370,8 +410,7 @@ bool weft_task_wake(unsigned tid, unsigned state, const struct weft_site *s)
 		/* autoremove_wake_function() finds it running: left on the list
 		 * for its finish_wait(), and no wake_up() counts it */
 		w->flags |= WL_TASK_WOKEN;
-		weft_sched_step(WEFT_DEP_WRITE, loc_of(w->chan), sizeof(struct weft_wait_queue_head),
-				0, s);
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(w->chan), chan_size(w), 0, s);
 	}
 	weft_sched_wake_thread(tid);
 	return true;
@@ -398,7 +437,7 @@ static uint64_t wq_wake(struct weft_wait_queue_head *wq, unsigned nr_exclusive, 
 	*n = 0;
 	/* the kernel keeps non-exclusive entries ahead of exclusive ones, so
 	 * every non-exclusive waiter is woken whatever nr_exclusive says */
-	while ((t = weft_wl_next(wq, 0, 0, after)) >= 0) {
+	while ((t = weft_wl_next(wq, WL_HASHED, 0, after)) >= 0) {
 		struct weft_waiter *w = weft_wl_entry((unsigned)t);
 		after = w->seq;
 		if (w->flags & WL_TASK_WOKEN)
@@ -658,7 +697,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	old = nv = weft_peek(*word);
 	weft_tsan_release(word);
 	/* __wake_up_locked_key(.., nr_exclusive 1) with wake_page_function() */
-	while ((t = weft_wl_next(word, 0, 0, after)) >= 0) {
+	while ((t = weft_wl_next(word, WL_HASHED, 0, after)) >= 0) {
 		struct weft_waiter *w = weft_wl_entry((unsigned)t);
 		bool excl = (w->flags & WL_LOCK) != 0;
 		after = w->seq;
@@ -679,7 +718,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 			break;                  /* one exclusive waiter per wake-up */
 	}
 	/* folio_wake_bit(): nobody left waiting on this word */
-	if (weft_wl_first(word, 0, 0) < 0)
+	if (weft_wl_first(word, WL_HASHED, 0) < 0)
 		nv &= ~(1ul << waiters_bit);
 	word_store(word, nv);
 	weft_wl_trace_wake(word, mask, n, s);

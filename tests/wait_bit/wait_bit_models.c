@@ -1,0 +1,390 @@
+/*
+ * wait_bit_models.c - the hashed wait queues (<weft/wait_bit.h>) in the
+ * shapes kernel code gets wrong, each bug beside its fix, run through the
+ * weft command line of this program (bin/weft-wait-bit;
+ * tests/wait_bit/CMakeLists.txt):
+ *
+ *  var-wait    T0 wait_var_event()s until T1 sets a flag and
+ *              wake_up_var()s it. mb: the store, smp_mb(), the wake-up
+ *              (clean under sc, tso and lkmm); release-wake:
+ *              store_release_wake_up() (clean); no-mb: no barrier between
+ *              the store and the wake-up's unlocked waitqueue_active()
+ *              test, which can miss a waiter that then reads the old flag
+ *              (lost wakeup under tso); wake-first: the wake-up before the
+ *              store (lost wakeup under sc).
+ *  ref-drain   T0 waits for the last reference of an object to go and
+ *              frees it; T1 and T2 drop theirs. dec-and-wake:
+ *              atomic_dec_and_wake_up() (clean: its wake_up_var() after
+ *              the free touches no freed memory, as the kernel's hashes
+ *              the address only); dec-no-mb: atomic_dec(), an unordered
+ *              RMW, then wake_up_var() (lost wakeup under lkmm).
+ *  bit-wait    T0 wait_on_bit()s until T1 clears a busy bit it set in
+ *              setup. clear-and-wake: clear_and_wake_up_bit() (clean under
+ *              sc, tso and lkmm); clear-no-mb: clear_bit() then
+ *              wake_up_bit() (lost wakeup under lkmm); wake-first: the
+ *              wake-up before the clear (lost wakeup under sc);
+ *              wait-own-bit: T0 first waits on a bit it took itself with
+ *              wait_on_bit_lock() (deadlock: it is its own owner).
+ *  bit-lock    T0 and T1 each take bit locks with wait_on_bit_lock() and
+ *              update a counter under them, releasing with
+ *              clear_and_wake_up_bit(). one-lock (clean under sc, tso and
+ *              lkmm: the counter ends at 2); abba: two bits taken in
+ *              opposite orders (deadlock).
+ *  var-timeout T0 wait_var_event_timeout()s for a flag: set by T1
+ *              (set, clean: the result is at least 1) or by nobody
+ *              (no-waker, clean: the timeout wakes it, the result is 0).
+ */
+#include <weft/kernel.h>
+#include <weft/wait_bit.h>
+
+static const char *const wait_bit_files[] = { "wait_bit_models.c", NULL };
+
+#define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
+
+/* ---------------------------------------------------------------- var-wait */
+
+enum { VW_MB, VW_RELEASE_WAKE, VW_NO_MB, VW_WAKE_FIRST };
+
+struct vw_world {
+	unsigned variant;
+	int done;
+};
+
+static void vw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct vw_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+}
+
+static void vw_thread(void *w, unsigned tid)
+{
+	struct vw_world *W = w;
+
+	if (tid == 0) {
+		wait_var_event(&W->done, READ_ONCE(W->done));
+		return;
+	}
+	switch (W->variant) {
+	case VW_MB:
+		WRITE_ONCE(W->done, 1);
+		smp_mb();
+		wake_up_var(&W->done);
+		break;
+	case VW_RELEASE_WAKE:
+		store_release_wake_up(&W->done, 1);
+		break;
+	case VW_NO_MB:
+		WRITE_ONCE(W->done, 1);
+		wake_up_var(&W->done);
+		break;
+	case VW_WAKE_FIRST:
+		wake_up_var(&W->done);
+		WRITE_ONCE(W->done, 1);
+		break;
+	}
+}
+
+static const struct weft_variant vw_variants[] = {
+	{ "mb", NULL, false, "the store, smp_mb(), wake_up_var()", "tests/wait_bit",
+	  WEFT_KIND_NONE, 0, VW_MB },
+	{ "release-wake", NULL, false, "store_release_wake_up()", "tests/wait_bit",
+	  WEFT_KIND_NONE, 0, VW_RELEASE_WAKE },
+	{ "no-mb", NULL, true, "no barrier before wake_up_var()'s waitqueue_active() test "
+	  "(weak memory)", "tests/wait_bit", WEFT_KIND_LOST_WAKEUP, 0, VW_NO_MB },
+	{ "wake-first", NULL, true, "wake_up_var() before the store", "tests/wait_bit",
+	  WEFT_KIND_LOST_WAKEUP, 0, VW_WAKE_FIRST },
+};
+
+static const struct weft_scenario var_wait = {
+	.name = "var-wait",
+	.summary = "test: wait_var_event() until another CPU sets a flag",
+	.source = "tests/wait_bit",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct vw_world),
+	.decision_hint = 32,
+	.files = wait_bit_files,
+	.setup = vw_setup,
+	.thread = vw_thread,
+	.variants = vw_variants,
+	.nr_variants = 4,
+	.memory = WEFT_MEM_TSO,
+};
+
+/* --------------------------------------------------------------- ref-drain */
+
+enum { RD_DEC_AND_WAKE, RD_DEC_NO_MB };
+
+struct rd_obj {
+	atomic_t refs;
+	int payload;
+};
+
+struct rd_world {
+	unsigned variant;
+	struct rd_obj obj;
+};
+
+static void rd_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct rd_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	atomic_set(&W->obj.refs, 2);
+}
+
+static void rd_thread(void *w, unsigned tid)
+{
+	struct rd_world *W = w;
+	struct rd_obj *obj = &W->obj;
+
+	if (tid == 0) {
+		wait_var_event(&obj->refs, !atomic_read(&obj->refs));
+		weft_poison(obj, sizeof(*obj), WSITE("kfree(obj)"));
+		return;
+	}
+	if (W->variant == RD_DEC_AND_WAKE) {
+		atomic_dec_and_wake_up(&obj->refs);
+	} else {
+		atomic_dec(&obj->refs);
+		wake_up_var(&obj->refs);
+	}
+}
+
+static const struct weft_variant rd_variants[] = {
+	{ "dec-and-wake", NULL, false, "atomic_dec_and_wake_up(), the waiter frees the object",
+	  "tests/wait_bit", WEFT_KIND_NONE, 0, RD_DEC_AND_WAKE },
+	{ "dec-no-mb", NULL, true, "atomic_dec() then wake_up_var(): nothing orders the "
+	  "decrement before the waitqueue_active() test (lkmm)", "tests/wait_bit",
+	  WEFT_KIND_LOST_WAKEUP, 0, RD_DEC_NO_MB },
+};
+
+static const struct weft_scenario ref_drain = {
+	.name = "ref-drain",
+	.summary = "test: wait_var_event() for the last reference, then free",
+	.source = "tests/wait_bit",
+	.nr_cpus = 3,
+	.nr_threads = 3,
+	.world_size = sizeof(struct rd_world),
+	.decision_hint = 48,
+	.files = wait_bit_files,
+	.setup = rd_setup,
+	.thread = rd_thread,
+	.variants = rd_variants,
+	.nr_variants = 2,
+	.memory = WEFT_MEM_LKMM,
+};
+
+/* ---------------------------------------------------------------- bit-wait */
+
+enum { BW_CLEAR_AND_WAKE, BW_CLEAR_NO_MB, BW_WAKE_FIRST, BW_WAIT_OWN_BIT };
+enum { BW_BUSY = 3, BW_LOCK = 4 };
+
+struct bw_world {
+	unsigned variant;
+	unsigned long flags;
+};
+
+static void bw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct bw_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	W->flags = 1ul << BW_BUSY;
+}
+
+static void bw_thread(void *w, unsigned tid)
+{
+	struct bw_world *W = w;
+
+	if (tid == 0) {
+		if (W->variant == BW_WAIT_OWN_BIT) {
+			wait_on_bit_lock(&W->flags, BW_LOCK, TASK_UNINTERRUPTIBLE);
+			wait_on_bit(&W->flags, BW_LOCK, TASK_UNINTERRUPTIBLE);
+			clear_and_wake_up_bit(BW_LOCK, &W->flags);
+		}
+		wait_on_bit(&W->flags, BW_BUSY, TASK_UNINTERRUPTIBLE);
+		return;
+	}
+	switch (W->variant) {
+	case BW_WAIT_OWN_BIT:
+	case BW_CLEAR_AND_WAKE:
+		clear_and_wake_up_bit(BW_BUSY, &W->flags);
+		break;
+	case BW_CLEAR_NO_MB:
+		clear_bit(BW_BUSY, &W->flags);
+		wake_up_bit(&W->flags, BW_BUSY);
+		break;
+	case BW_WAKE_FIRST:
+		wake_up_bit(&W->flags, BW_BUSY);
+		clear_bit_unlock(BW_BUSY, &W->flags);
+		break;
+	}
+}
+
+static const struct weft_variant bw_variants[] = {
+	{ "clear-and-wake", NULL, false, "clear_and_wake_up_bit()", "tests/wait_bit",
+	  WEFT_KIND_NONE, 0, BW_CLEAR_AND_WAKE },
+	{ "clear-no-mb", NULL, true, "clear_bit() then wake_up_bit(): no "
+	  "smp_mb__after_atomic() (lkmm)", "tests/wait_bit", WEFT_KIND_LOST_WAKEUP, 0,
+	  BW_CLEAR_NO_MB },
+	{ "wake-first", NULL, true, "wake_up_bit() before the clear", "tests/wait_bit",
+	  WEFT_KIND_LOST_WAKEUP, 0, BW_WAKE_FIRST },
+	{ "wait-own-bit", NULL, true, "wait_on_bit() of a bit the thread took with "
+	  "wait_on_bit_lock() itself", "tests/wait_bit", WEFT_KIND_DEADLOCK, 0, BW_WAIT_OWN_BIT },
+};
+
+static const struct weft_scenario bit_wait = {
+	.name = "bit-wait",
+	.summary = "test: wait_on_bit() until another CPU clears a busy bit",
+	.source = "tests/wait_bit",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct bw_world),
+	.decision_hint = 32,
+	.files = wait_bit_files,
+	.setup = bw_setup,
+	.thread = bw_thread,
+	.variants = bw_variants,
+	.nr_variants = 4,
+	.memory = WEFT_MEM_LKMM,
+};
+
+/* ---------------------------------------------------------------- bit-lock */
+
+enum { BL_ONE_LOCK, BL_ABBA };
+enum { BL_A = 0, BL_B = 5 };
+
+struct bl_world {
+	unsigned variant;
+	unsigned long locks;
+	int counter;
+};
+
+static void bl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct bl_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+}
+
+static void bl_thread(void *w, unsigned tid)
+{
+	struct bl_world *W = w;
+	unsigned first = BL_A, second = BL_B;
+
+	if (W->variant == BL_ABBA && tid == 1) {
+		first = BL_B;
+		second = BL_A;
+	}
+	wait_on_bit_lock(&W->locks, first, TASK_UNINTERRUPTIBLE);
+	if (W->variant == BL_ABBA)
+		wait_on_bit_lock(&W->locks, second, TASK_UNINTERRUPTIBLE);
+	WRITE_ONCE(W->counter, READ_ONCE(W->counter) + 1);
+	if (W->variant == BL_ABBA)
+		clear_and_wake_up_bit(second, &W->locks);
+	clear_and_wake_up_bit(first, &W->locks);
+}
+
+static void bl_quiesce(void *w)
+{
+	struct bl_world *W = w;
+
+	if (READ_ONCE(W->counter) != 2)
+		weft_report(WEFT_KIND_ASSERT, &W->counter, WSITE("bl counter"),
+			    "counter %d after two locked increments", READ_ONCE(W->counter));
+	if (READ_ONCE(W->locks))
+		weft_report(WEFT_KIND_ASSERT, &W->locks, WSITE("bl locks"),
+			    "bit locks %#lx still held at the end", READ_ONCE(W->locks));
+}
+
+static const struct weft_variant bl_variants[] = {
+	{ "one-lock", NULL, false, "wait_on_bit_lock(), the update, clear_and_wake_up_bit()",
+	  "tests/wait_bit", WEFT_KIND_NONE, 0, BL_ONE_LOCK },
+	{ "abba", NULL, true, "two bit locks taken in opposite orders", "tests/wait_bit",
+	  WEFT_KIND_DEADLOCK, 0, BL_ABBA },
+};
+
+static const struct weft_scenario bit_lock = {
+	.name = "bit-lock",
+	.summary = "test: bit locks taken with wait_on_bit_lock()",
+	.source = "tests/wait_bit",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct bl_world),
+	.decision_hint = 48,
+	.files = wait_bit_files,
+	.setup = bl_setup,
+	.thread = bl_thread,
+	.quiesce = bl_quiesce,
+	.variants = bl_variants,
+	.nr_variants = 2,
+};
+
+/* ------------------------------------------------------------- var-timeout */
+
+enum { VT_SET, VT_NO_WAKER };
+
+struct vt_world {
+	unsigned variant;
+	int done;
+	long ret;
+};
+
+static void vt_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct vt_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+}
+
+static void vt_thread(void *w, unsigned tid)
+{
+	struct vt_world *W = w;
+
+	if (tid == 0) {
+		long ret = wait_var_event_timeout(&W->done, READ_ONCE(W->done), 10);
+		if (W->variant == VT_NO_WAKER && ret != 0)
+			weft_report(WEFT_KIND_ASSERT, &W->done, WSITE("vt ret"),
+				    "woke with %ld jiffies left and nobody set the flag", ret);
+		if (ret > 0 && !READ_ONCE(W->done))
+			weft_report(WEFT_KIND_ASSERT, &W->done, WSITE("vt ret"),
+				    "returned %ld with the flag still clear", ret);
+		return;
+	}
+	if (W->variant == VT_SET) {
+		WRITE_ONCE(W->done, 1);
+		smp_mb();
+		wake_up_var(&W->done);
+	}
+}
+
+static const struct weft_variant vt_variants[] = {
+	{ "set", NULL, false, "the flag set and woken; the wait may also time out first",
+	  "tests/wait_bit", WEFT_KIND_NONE, 0, VT_SET },
+	{ "no-waker", NULL, false, "nobody sets the flag: the timeout ends the wait with 0",
+	  "tests/wait_bit", WEFT_KIND_NONE, 0, VT_NO_WAKER },
+};
+
+static const struct weft_scenario var_timeout = {
+	.name = "var-timeout",
+	.summary = "test: wait_var_event_timeout() with and without a waker",
+	.source = "tests/wait_bit",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct vt_world),
+	.decision_hint = 32,
+	.files = wait_bit_files,
+	.setup = vt_setup,
+	.thread = vt_thread,
+	.variants = vt_variants,
+	.nr_variants = 2,
+};
+
+WEFT_DEFINE_REGISTRY(&var_wait, &ref_drain, &bit_wait, &bit_lock, &var_timeout);
