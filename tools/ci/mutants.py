@@ -296,7 +296,8 @@ INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeo
 # drivers that run many programs (weft, and weft-verdicts / weft-timers:
 # weft with test models built in): the program under test is the model they
 # are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
-MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts", "weft-timers", "weft-kthreads"}
+MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts", "weft-timers", "weft-kthreads",
+                 "weft-wait-bit"}
 
 
 def test_program(command, root, bdir):
