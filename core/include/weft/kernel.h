@@ -663,6 +663,39 @@ unsigned weft_nr_cpu_ids(void);
 		__weft_c;                                                       \
 	})
 
+#ifndef WEFT_OWN_KERNEL_BASICS
+/* The everyday names of linux/container_of.h, compiler.h, minmax.h,
+ * array_size.h, bits.h and bug.h, so kernel code compiles as written
+ * (where <weft/linux/kernel_compat.h> has a name too, the same text:
+ * both may be included). */
+#ifndef container_of
+#define container_of(p, t, m) ((t *)((char *)(p) - offsetof(t, m)))
+#endif
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef min
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define max(a, b) ((a) > (b) ? (a) : (b))
+#endif
+#ifndef min_t
+#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#endif
+#ifndef BIT
+#define BIT(nr) (1ul << (nr))
+#define BIT_ULL(nr) (1ull << (nr))
+#endif
+/* every report ends the execution: once is what a model sees anyway */
+#define WARN_ON_ONCE(c) WARN_ON(c)
+#define VM_WARN_ON(c) ((void)WARN_ON(c))
+#define VM_WARN_ON_ONCE(c) WARN_ON(c)
+#endif /* WEFT_OWN_KERNEL_BASICS */
+
 /* ---------------------------------------------------------------- lists */
 /*
  * include/linux/list.h, with each pointer load and store a separate
