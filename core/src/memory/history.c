@@ -17,8 +17,14 @@
 #include "memory_internal.h"
 
 /* A load through a pointer this CPU loaded reads after that load, when
- * its address is within this many bytes after the pointer (p->field). */
+ * its address is within DEP_WINDOW bytes after the pointer (p->field) or
+ * DEP_WINDOW_BEFORE bytes before it: a pointer to a member, as list and
+ * rb-tree links are, reaches its object's other fields through
+ * container_of() (list_entry_rcu(): the entry's fields lie before its
+ * list_head). A wider window orders more loads than the kernel's
+ * dependencies do (it can hide a reordering), never fewer. */
 #define DEP_WINDOW 128
+#define DEP_WINDOW_BEFORE 256
 
 void hist_reset(void)
 {
@@ -177,8 +183,9 @@ uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc)
 	if (c > f)
 		f = c;
 	for (unsigned i = 0; i < DEP_SLOTS; i++)
-		if (vw->dep[i].sat > f && (uint64_t)(uintptr_t)addr >= vw->dep[i].v &&
-		    (uint64_t)(uintptr_t)addr - vw->dep[i].v < DEP_WINDOW)
+		if (vw->dep[i].sat > f &&
+		    (uint64_t)(uintptr_t)addr + DEP_WINDOW_BEFORE - vw->dep[i].v <
+			    DEP_WINDOW_BEFORE + DEP_WINDOW)
 			f = vw->dep[i].sat;
 	return f;
 }
