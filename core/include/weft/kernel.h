@@ -582,6 +582,27 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define spin_is_locked(l) weft_spin_is_locked(l)
 #define spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "spin_lock_init(" #l ")"))
 
+/* raw_spinlock_t is spinlock_t here (they differ only under PREEMPT_RT),
+ * with its own names in reports; the _nested forms take a lockdep
+ * subclass, which lockdep-lite does not need (it leaves one class taken
+ * twice to the deadlock detector). Switch: WEFT_OWN_RAW_SPINLOCK. */
+#ifndef WEFT_OWN_RAW_SPINLOCK
+#define raw_spinlock_t struct weft_spinlock
+#define raw_spin_lock_init(l) weft_spin_lock_init((l), WEFT_SITE(WEFT_EV_NOTE, "raw_spin_lock_init(" #l ")"))
+#define raw_spin_lock(l) weft_spin_lock((l), WEFT_SITE_F(WEFT_EV_LOCK, "raw_spin_lock(" #l ")", WEFT_SITE_ACQUIRE))
+#define raw_spin_trylock(l) weft_spin_trylock((l), WEFT_SITE_F(WEFT_EV_TRYLOCK, "raw_spin_trylock(" #l ")", WEFT_SITE_ACQUIRE))
+#define raw_spin_unlock(l) weft_spin_unlock((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "raw_spin_unlock(" #l ")", WEFT_SITE_RELEASE))
+#define raw_spin_lock_irq(l) weft_spin_lock_irq((l), WEFT_SITE_F(WEFT_EV_LOCK, "raw_spin_lock_irq(" #l ")", WEFT_SITE_ACQUIRE))
+#define raw_spin_unlock_irq(l) weft_spin_unlock_irq((l), WEFT_SITE_F(WEFT_EV_UNLOCK, "raw_spin_unlock_irq(" #l ")", WEFT_SITE_RELEASE))
+#define raw_spin_lock_irqsave(l, f) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE_F(WEFT_EV_LOCK, "raw_spin_lock_irqsave(" #l ")", WEFT_SITE_ACQUIRE)))
+#define raw_spin_unlock_irqrestore(l, f) weft_spin_unlock_irqrestore((l), (f), WEFT_SITE_F(WEFT_EV_UNLOCK, "raw_spin_unlock_irqrestore(" #l ")", WEFT_SITE_RELEASE))
+#define raw_spin_is_locked(l) weft_spin_is_locked(l)
+#define spin_lock_nested(l, subclass) weft_spin_lock((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_nested(" #l ")", WEFT_SITE_ACQUIRE))
+#define raw_spin_lock_nested(l, subclass) weft_spin_lock((l), WEFT_SITE_F(WEFT_EV_LOCK, "raw_spin_lock_nested(" #l ")", WEFT_SITE_ACQUIRE))
+#define spin_lock_irqsave_nested(l, f, subclass) ((f) = weft_spin_lock_irqsave((l), WEFT_SITE_F(WEFT_EV_LOCK, "spin_lock_irqsave_nested(" #l ")", WEFT_SITE_ACQUIRE)))
+#define SINGLE_DEPTH_NESTING 1
+#endif /* WEFT_OWN_RAW_SPINLOCK */
+
 #define smp_mb() weft_fence(WEFT_FENCE_MB, WEFT_SITE(WEFT_EV_BARRIER, "smp_mb()"))
 #define smp_rmb() weft_fence(WEFT_FENCE_RMB, WEFT_SITE(WEFT_EV_BARRIER, "smp_rmb()"))
 #define smp_wmb() weft_fence(WEFT_FENCE_WMB, WEFT_SITE(WEFT_EV_BARRIER, "smp_wmb()"))
@@ -599,6 +620,29 @@ void weft_kit_exit(const struct weft_caller *prev);
 #define smp_load_acquire(p)                                                     \
 	((__typeof__(*(p)))(uintptr_t)WEFT_ACCESS_F((p), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
 						    "smp_load_acquire(" #p ")", WEFT_SITE_ACQUIRE))
+
+/* smp_cond_load_relaxed()/_acquire() (asm-generic/barrier.h): spin
+ * (cpu_relax()) until cond_expr, which names the value read VAL, holds;
+ * the acquire form reads with smp_load_acquire() (the kernel's: the last
+ * read relaxed, then smp_acquire__after_ctrl_dep(); as strong for what
+ * follows). Switch: WEFT_OWN_COND_LOAD. */
+#ifndef WEFT_OWN_COND_LOAD
+#define __weft_cond_load(ptr, cond_expr, load)                                  \
+	({                                                                      \
+		__typeof__(*(ptr)) VAL;                                         \
+		for (;;) {                                                      \
+			VAL = load;                                             \
+			if (cond_expr)                                          \
+				break;                                          \
+			cpu_relax();                                            \
+		}                                                               \
+		VAL;                                                            \
+	})
+#define smp_cond_load_relaxed(ptr, cond_expr) __weft_cond_load(ptr, cond_expr, READ_ONCE(*(ptr)))
+#define smp_cond_load_acquire(ptr, cond_expr) __weft_cond_load(ptr, cond_expr, smp_load_acquire(ptr))
+#define atomic_cond_read_relaxed(v, c) smp_cond_load_relaxed(&(v)->counter, (c))
+#define atomic_cond_read_acquire(v, c) smp_cond_load_acquire(&(v)->counter, (c))
+#endif /* WEFT_OWN_COND_LOAD */
 
 #define smp_processor_id() weft_smp_processor_id()
 /* The scenario's fake CPU count (core/src/primitives/rcu.c, rcu_native.c). */

@@ -358,6 +358,75 @@ struct completion {
 	})
 #endif /* WEFT_OWN_WAIT */
 
+/*
+ * The forms kernel code uses beside the ones above: lockdep subclasses
+ * (the _nested forms: lockdep-lite leaves one class taken twice to the
+ * deadlock detector, so the subclass changes nothing), _io forms (the
+ * same wait), and the interruptible and killable forms (no signals are
+ * modelled: they wait as the plain form and return 0).
+ * wait_event_lock_irq(wq, cond, lock): called with the spinlock held (by
+ * spin_lock_irq()); it is dropped around each sleep and held again
+ * before each test of the condition and on return, as
+ * __wait_event_lock_irq() does. Switch: WEFT_OWN_SLEEP_FORMS.
+ */
+#ifndef WEFT_OWN_SLEEP_FORMS
+#define mutex_lock_nested(m, subclass) \
+	weft_mutex_lock(__weft_mutex(m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_nested(" #m ")"))
+#define mutex_lock_io(m) \
+	weft_mutex_lock(__weft_mutex(m), WEFT_SITE(WEFT_EV_LOCK, "mutex_lock_io(" #m ")"))
+#define down_read_nested(r, subclass) \
+	weft_down_read(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_read_nested(" #r ")"))
+#define down_write_nested(r, subclass) \
+	weft_down_write(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_write_nested(" #r ")"))
+#define down_read_killable(r) \
+	({ weft_down_read(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_read_killable(" #r ")")); 0; })
+#define down_read_interruptible(r) \
+	({ weft_down_read(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_read_interruptible(" #r ")")); 0; })
+#define down_write_killable(r) \
+	({ weft_down_write(__weft_rwsem(r), WEFT_SITE(WEFT_EV_LOCK, "down_write_killable(" #r ")")); 0; })
+#define down_killable(sem) \
+	({ weft_down(__weft_sema(sem), WEFT_SITE(WEFT_EV_LOCK, "down_killable(" #sem ")")); 0; })
+#define wait_for_completion_io(x) \
+	weft_wait_for_completion(__weft_completion(x), \
+				 WEFT_SITE(WEFT_EV_LOCK, "wait_for_completion_io(" #x ")"))
+#define wait_for_completion_killable(x) \
+	({ weft_wait_for_completion(__weft_completion(x), \
+		WEFT_SITE(WEFT_EV_LOCK, "wait_for_completion_killable(" #x ")")); 0; })
+#define wait_for_completion_interruptible(x) \
+	({ weft_wait_for_completion(__weft_completion(x), \
+		WEFT_SITE(WEFT_EV_LOCK, "wait_for_completion_interruptible(" #x ")")); 0; })
+#define wait_event_killable(wq, condition) \
+	({ __weft_wait_event(wq, condition, false, "wait_event_killable"); 0; })
+#define wait_event_idle(wq, condition) __weft_wait_event(wq, condition, false, "wait_event_idle")
+#define wait_event_freezable(wq, condition) \
+	({ __weft_wait_event(wq, condition, false, "wait_event_freezable"); 0; })
+#define wait_event_interruptible_exclusive(wq, condition) \
+	({ __weft_wait_event(wq, condition, true, "wait_event_interruptible_exclusive"); 0; })
+#define __weft_wait_event_lock_irq(wq, condition, lock, name)                          \
+	do {                                                                          \
+		struct weft_wait_entry __weft_we = { 0 };                             \
+		if (condition)                                                        \
+			break;                                                        \
+		for (;;) {                                                            \
+			weft_prepare_to_wait(&(wq), &__weft_we, TASK_UNINTERRUPTIBLE, \
+					     false,                                   \
+					     WEFT_SITE(WEFT_EV_WRITE,                 \
+						       name "(" #wq ") prepare_to_wait")); \
+			if (condition)                                                \
+				break;                                                \
+			spin_unlock_irq(&(lock));                                     \
+			weft_schedule(WEFT_SITE(WEFT_EV_WAIT, name "(" #wq ") schedule()")); \
+			spin_lock_irq(&(lock));                                       \
+		}                                                                     \
+		weft_finish_wait(&(wq), &__weft_we,                                   \
+				 WEFT_SITE(WEFT_EV_WRITE, name "(" #wq ") finish_wait"));   \
+	} while (0)
+#define wait_event_lock_irq(wq, condition, lock) \
+	__weft_wait_event_lock_irq(wq, condition, lock, "wait_event_lock_irq")
+#define wait_event_interruptible_lock_irq(wq, condition, lock) \
+	({ __weft_wait_event_lock_irq(wq, condition, lock, "wait_event_interruptible_lock_irq"); 0; })
+#endif /* WEFT_OWN_SLEEP_FORMS */
+
 /* Bit locks (include/asm-generic/bitops/lock.h). */
 #ifndef WEFT_OWN_BITLOCK
 #ifndef WEFT_NATIVE

@@ -1,0 +1,313 @@
+/*
+ * lock_forms_models.c - the everyday lock and wait forms beside the basic
+ * ones (raw spinlocks, lockdep subclasses, killable and _io sleeps,
+ * wait_event_lock_irq(), smp_cond_load_acquire()), each in a shape kernel
+ * code gets wrong, run through the weft command line of this program
+ * (bin/weft-lock-forms; tests/lock_forms/CMakeLists.txt):
+ *
+ *  raw-nested  T0 and T1 each take a parent and a child raw spinlock of
+ *              one class, with raw_spin_lock_nested(child,
+ *              SINGLE_DEPTH_NESTING): parent-first (clean: no report for
+ *              one class taken twice); abba (T1 takes them the other way:
+ *              a deadlock, which the deadlock detector reports, as
+ *              lockdep-lite leaves one class taken twice to it).
+ *  lock-irq    T0 waits with wait_event_lock_irq() for work T1 queues
+ *              under the same spinlock: set-then-wake (clean); wake-first
+ *              (T1 wakes before it sets the flag, and outside the lock:
+ *              lost wakeup).
+ *  cond-load   T0 waits with smp_cond_load_acquire() for a flag T1 sets
+ *              with smp_store_release() after the data: acquire (clean
+ *              under sc, tso and lkmm); relaxed (smp_cond_load_relaxed():
+ *              the data read stale under lkmm, assertion).
+ *  killable    mutex_lock_nested(), down_read_killable(),
+ *              down_write_killable(), wait_for_completion_killable(),
+ *              wait_event_killable() and mutex_lock_io() in a hand-off
+ *              between two threads: handoff (clean); abba-rwsem (two
+ *              rwsems taken in opposite orders with the killable forms:
+ *              lock-order-inversion).
+ */
+#include <weft/kernel.h>
+
+static const char *const lock_forms_files[] = { "lock_forms_models.c", NULL };
+
+#define LSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
+
+/* -------------------------------------------------------------- raw-nested */
+
+enum { RN_PARENT_FIRST, RN_ABBA };
+
+struct rn_node {
+	raw_spinlock_t lock;
+	int val;
+};
+
+struct rn_world {
+	unsigned variant;
+	struct rn_node n[2];
+};
+
+static void rn_init(struct rn_node *n)
+{
+	raw_spin_lock_init(&n->lock);   /* one init site: one lockdep class */
+}
+
+static void rn_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct rn_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	rn_init(&W->n[0]);
+	rn_init(&W->n[1]);
+}
+
+static void rn_thread(void *w, unsigned tid)
+{
+	struct rn_world *W = w;
+	struct rn_node *a = &W->n[0], *b = &W->n[1];
+	unsigned long flags;
+
+	if (W->variant == RN_ABBA && tid == 1) {
+		a = &W->n[1];
+		b = &W->n[0];
+	}
+	raw_spin_lock_irqsave(&a->lock, flags);
+	raw_spin_lock_nested(&b->lock, SINGLE_DEPTH_NESTING);
+	WRITE_ONCE(b->val, READ_ONCE(a->val) + 1);
+	raw_spin_unlock(&b->lock);
+	raw_spin_unlock_irqrestore(&a->lock, flags);
+}
+
+static const struct weft_variant rn_variants[] = {
+	{ "parent-first", NULL, false, "parent, then child with raw_spin_lock_nested()",
+	  "tests/lock_forms", WEFT_KIND_NONE, 0, RN_PARENT_FIRST },
+	{ "abba", NULL, true, "the two nodes taken in opposite orders (one class: the "
+	  "deadlock detector's)", "tests/lock_forms", WEFT_KIND_DEADLOCK, 0, RN_ABBA },
+};
+
+static const struct weft_scenario raw_nested = {
+	.name = "raw-nested",
+	.summary = "test: raw spinlocks of one class, nested with a subclass",
+	.source = "tests/lock_forms",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct rn_world),
+	.decision_hint = 32,
+	.files = lock_forms_files,
+	.setup = rn_setup,
+	.thread = rn_thread,
+	.variants = rn_variants,
+	.nr_variants = 2,
+};
+
+/* ---------------------------------------------------------------- lock-irq */
+
+enum { LI_SET_THEN_WAKE, LI_WAKE_FIRST };
+
+struct li_world {
+	unsigned variant;
+	spinlock_t lock;
+	wait_queue_head_t wq;
+	int queued;
+};
+
+static void li_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct li_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	spin_lock_init(&W->lock);
+	init_waitqueue_head(&W->wq);
+}
+
+static void li_thread(void *w, unsigned tid)
+{
+	struct li_world *W = w;
+
+	if (tid == 0) {
+		spin_lock_irq(&W->lock);
+		wait_event_lock_irq(W->wq, READ_ONCE(W->queued), W->lock);
+		WRITE_ONCE(W->queued, 0);
+		spin_unlock_irq(&W->lock);
+		return;
+	}
+	if (W->variant == LI_WAKE_FIRST) {
+		wake_up(&W->wq);
+		spin_lock_irq(&W->lock);
+		WRITE_ONCE(W->queued, 1);
+		spin_unlock_irq(&W->lock);
+		return;
+	}
+	spin_lock_irq(&W->lock);
+	WRITE_ONCE(W->queued, 1);
+	spin_unlock_irq(&W->lock);
+	wake_up(&W->wq);
+}
+
+static const struct weft_variant li_variants[] = {
+	{ "set-then-wake", NULL, false, "the flag set under the lock, then wake_up()",
+	  "tests/lock_forms", WEFT_KIND_NONE, 0, LI_SET_THEN_WAKE },
+	{ "wake-first", NULL, true, "wake_up() before the flag is set", "tests/lock_forms",
+	  WEFT_KIND_LOST_WAKEUP, 0, LI_WAKE_FIRST },
+};
+
+static const struct weft_scenario lock_irq = {
+	.name = "lock-irq",
+	.summary = "test: wait_event_lock_irq() for work queued under the lock",
+	.source = "tests/lock_forms",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct li_world),
+	.decision_hint = 48,
+	.files = lock_forms_files,
+	.setup = li_setup,
+	.thread = li_thread,
+	.variants = li_variants,
+	.nr_variants = 2,
+};
+
+/* --------------------------------------------------------------- cond-load */
+
+enum { CL_ACQUIRE, CL_RELAXED };
+
+struct cl_world {
+	unsigned variant;
+	int data;
+	int flag;
+};
+
+static void cl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct cl_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+}
+
+static void cl_thread(void *w, unsigned tid)
+{
+	struct cl_world *W = w;
+
+	if (tid == 1) {
+		WRITE_ONCE(W->data, 42);
+		smp_store_release(&W->flag, 1);
+		return;
+	}
+	if (W->variant == CL_ACQUIRE)
+		smp_cond_load_acquire(&W->flag, VAL != 0);
+	else
+		smp_cond_load_relaxed(&W->flag, VAL != 0);
+	if (READ_ONCE(W->data) != 42)
+		weft_report(WEFT_KIND_ASSERT, &W->data, LSITE("cl data"),
+			    "the flag seen, the data not yet");
+}
+
+static const struct weft_variant cl_variants[] = {
+	{ "acquire", NULL, false, "smp_cond_load_acquire()", "tests/lock_forms",
+	  WEFT_KIND_NONE, 0, CL_ACQUIRE },
+	{ "relaxed", NULL, true, "smp_cond_load_relaxed(), then the data (lkmm)",
+	  "tests/lock_forms", WEFT_KIND_ASSERT, 0, CL_RELAXED },
+};
+
+static const struct weft_scenario cond_load = {
+	.name = "cond-load",
+	.summary = "test: spinning on a flag with smp_cond_load_acquire()",
+	.source = "tests/lock_forms",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct cl_world),
+	.decision_hint = 32,
+	.files = lock_forms_files,
+	.setup = cl_setup,
+	.thread = cl_thread,
+	.variants = cl_variants,
+	.nr_variants = 2,
+	.memory = WEFT_MEM_LKMM,
+};
+
+/* ---------------------------------------------------------------- killable */
+
+enum { KL_HANDOFF, KL_ABBA_RWSEM };
+
+struct kl_world {
+	unsigned variant;
+	struct weft_mutex m;
+	struct weft_rw_semaphore r1, r2;
+	struct weft_completion done;
+	wait_queue_head_t wq;
+	int stage;
+};
+
+static void kl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct kl_world *W = w;
+
+	(void)wl;
+	W->variant = variant;
+	mutex_init(&W->m);
+	init_rwsem(&W->r1);
+	init_rwsem(&W->r2);
+	init_completion(&W->done);
+	init_waitqueue_head(&W->wq);
+}
+
+static void kl_thread(void *w, unsigned tid)
+{
+	struct kl_world *W = w;
+
+	if (W->variant == KL_ABBA_RWSEM) {
+		struct weft_rw_semaphore *a = tid ? &W->r2 : &W->r1, *b = tid ? &W->r1 : &W->r2;
+		if (down_write_killable(a))
+			return;
+		if (!down_read_killable(b))
+			up_read(b);
+		up_write(a);
+		return;
+	}
+	if (tid == 1) {
+		mutex_lock_nested(&W->m, 0);
+		WRITE_ONCE(W->stage, 1);
+		mutex_unlock(&W->m);
+		wake_up(&W->wq);
+		if (wait_for_completion_killable(&W->done))
+			return;
+		mutex_lock_io(&W->m);
+		if (READ_ONCE(W->stage) != 2)
+			weft_report(WEFT_KIND_ASSERT, &W->stage, LSITE("kl stage"),
+				    "completed before stage 2");
+		mutex_unlock(&W->m);
+		return;
+	}
+	if (wait_event_killable(W->wq, READ_ONCE(W->stage) == 1))
+		return;
+	if (down_write_killable(&W->r1))
+		return;
+	WRITE_ONCE(W->stage, 2);
+	up_write(&W->r1);
+	complete(&W->done);
+}
+
+static const struct weft_variant kl_variants[] = {
+	{ "handoff", NULL, false, "a two-stage hand-off with the killable and _io forms",
+	  "tests/lock_forms", WEFT_KIND_NONE, 0, KL_HANDOFF },
+	{ "abba-rwsem", NULL, true, "two rwsems taken in opposite orders (killable forms)",
+	  "tests/lock_forms", WEFT_KIND_LOCK_ORDER, 0, KL_ABBA_RWSEM },
+};
+
+static const struct weft_scenario killable = {
+	.name = "killable",
+	.summary = "test: the killable, _io and _nested sleeping forms",
+	.source = "tests/lock_forms",
+	.nr_cpus = 2,
+	.nr_threads = 2,
+	.world_size = sizeof(struct kl_world),
+	.decision_hint = 64,
+	.files = lock_forms_files,
+	.setup = kl_setup,
+	.thread = kl_thread,
+	.variants = kl_variants,
+	.nr_variants = 2,
+};
+
+WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable);
