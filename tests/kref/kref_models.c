@@ -18,7 +18,11 @@
 #include <weft/kernel.h>
 #include <weft/kref.h>
 
+#include "../model_driver.h"
+
 static const char *const kref_files[] = { "kref_models.c", NULL };
+#define WEFT_TEST_SOURCE "include/linux/kref.h"
+#define WEFT_TEST_FILES kref_files
 
 enum { KR_GET, KR_GET_UNLESS_ZERO, KR_PUT_LOCK };
 
@@ -68,12 +72,8 @@ static void kr_put(struct kr_world *W, struct kr_obj *o)
 		kref_put(&o->ref, kr_release);
 }
 
-static void kr_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kr, struct kr_world)
 {
-	struct kr_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->table_lock);
 	kref_init(&W->obj.ref);
 	W->obj.data = 7;
@@ -107,27 +107,14 @@ static void kr_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kr_variants[] = {
-	{ "get", NULL, true, "kref_get() in the lookup: the last put may have run",
-	  "include/linux/kref.h", WEFT_KIND_INC_FROM_ZERO, 0, KR_GET },
-	{ "get-unless-zero", NULL, false, "kref_get_unless_zero() in the lookup",
-	  "include/linux/kref.h", WEFT_KIND_NONE, 0, KR_GET_UNLESS_ZERO },
-	{ "put-lock", NULL, false, "kref_put_lock(): the last put takes the table's lock",
-	  "include/linux/kref.h", WEFT_KIND_NONE, 0, KR_PUT_LOCK },
+	WEFT_TEST_BUG("get", "kref_get() in the lookup: the last put may have run",
+		      WEFT_KIND_INC_FROM_ZERO, KR_GET),
+	WEFT_TEST_FIX("get-unless-zero", "kref_get_unless_zero() in the lookup", KR_GET_UNLESS_ZERO),
+	WEFT_TEST_FIX("put-lock", "kref_put_lock(): the last put takes the table's lock", KR_PUT_LOCK),
 };
 
-static const struct weft_scenario kref_lookup = {
-	.name = "kref-lookup",
-	.summary = "test: looking up a kref'd object while its last reference goes",
-	.source = "tests/kref",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct kr_world),
-	.decision_hint = 48,
-	.files = kref_files,
-	.setup = kr_setup,
-	.thread = kr_thread,
-	.variants = kr_variants,
-	.nr_variants = 3,
-};
+WEFT_TEST_SCENARIO(kref_lookup, "kref-lookup",
+		   "test: looking up a kref'd object while its last reference goes",
+		   struct kr_world, 2, 2, 48, kr);
 
 WEFT_DEFINE_REGISTRY(&kref_lookup);

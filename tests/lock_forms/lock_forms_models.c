@@ -28,7 +28,11 @@
  */
 #include <weft/kernel.h>
 
+#include "../model_driver.h"
+
 static const char *const lock_forms_files[] = { "lock_forms_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/lock_forms"
+#define WEFT_TEST_FILES lock_forms_files
 
 #define LSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -51,12 +55,8 @@ static void rn_init(struct rn_node *n)
 	raw_spin_lock_init(&n->lock);   /* one init site: one lockdep class */
 }
 
-static void rn_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rn, struct rn_world)
 {
-	struct rn_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	rn_init(&W->n[0]);
 	rn_init(&W->n[1]);
 }
@@ -79,26 +79,14 @@ static void rn_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rn_variants[] = {
-	{ "parent-first", NULL, false, "parent, then child with raw_spin_lock_nested()",
-	  "tests/lock_forms", WEFT_KIND_NONE, 0, RN_PARENT_FIRST },
-	{ "abba", NULL, true, "the two nodes taken in opposite orders (one class: the "
-	  "deadlock detector's)", "tests/lock_forms", WEFT_KIND_DEADLOCK, 0, RN_ABBA },
+	WEFT_TEST_FIX("parent-first", "parent, then child with raw_spin_lock_nested()", RN_PARENT_FIRST),
+	WEFT_TEST_BUG("abba", "the two nodes taken in opposite orders (one class: the " "deadlock detector's)",
+		      WEFT_KIND_DEADLOCK, RN_ABBA),
 };
 
-static const struct weft_scenario raw_nested = {
-	.name = "raw-nested",
-	.summary = "test: raw spinlocks of one class, nested with a subclass",
-	.source = "tests/lock_forms",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rn_world),
-	.decision_hint = 32,
-	.files = lock_forms_files,
-	.setup = rn_setup,
-	.thread = rn_thread,
-	.variants = rn_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(raw_nested, "raw-nested",
+		   "test: raw spinlocks of one class, nested with a subclass",
+		   struct rn_world, 2, 2, 32, rn);
 
 /* ---------------------------------------------------------------- lock-irq */
 
@@ -111,12 +99,8 @@ struct li_world {
 	int queued;
 };
 
-static void li_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(li, struct li_world)
 {
-	struct li_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	init_waitqueue_head(&W->wq);
 }
@@ -146,26 +130,14 @@ static void li_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant li_variants[] = {
-	{ "set-then-wake", NULL, false, "the flag set under the lock, then wake_up()",
-	  "tests/lock_forms", WEFT_KIND_NONE, 0, LI_SET_THEN_WAKE },
-	{ "wake-first", NULL, true, "wake_up() before the flag is set", "tests/lock_forms",
-	  WEFT_KIND_LOST_WAKEUP, 0, LI_WAKE_FIRST },
+	WEFT_TEST_FIX("set-then-wake", "the flag set under the lock, then wake_up()", LI_SET_THEN_WAKE),
+	WEFT_TEST_BUG("wake-first", "wake_up() before the flag is set",
+		      WEFT_KIND_LOST_WAKEUP, LI_WAKE_FIRST),
 };
 
-static const struct weft_scenario lock_irq = {
-	.name = "lock-irq",
-	.summary = "test: wait_event_lock_irq() for work queued under the lock",
-	.source = "tests/lock_forms",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct li_world),
-	.decision_hint = 48,
-	.files = lock_forms_files,
-	.setup = li_setup,
-	.thread = li_thread,
-	.variants = li_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(lock_irq, "lock-irq",
+		   "test: wait_event_lock_irq() for work queued under the lock",
+		   struct li_world, 2, 2, 48, li);
 
 /* --------------------------------------------------------------- cond-load */
 
@@ -177,12 +149,9 @@ struct cl_world {
 	int flag;
 };
 
-static void cl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(cl, struct cl_world)
 {
-	struct cl_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void cl_thread(void *w, unsigned tid)
@@ -204,27 +173,15 @@ static void cl_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant cl_variants[] = {
-	{ "acquire", NULL, false, "smp_cond_load_acquire()", "tests/lock_forms",
-	  WEFT_KIND_NONE, 0, CL_ACQUIRE },
-	{ "relaxed", NULL, true, "smp_cond_load_relaxed(), then the data (lkmm)",
-	  "tests/lock_forms", WEFT_KIND_ASSERT, 0, CL_RELAXED },
+	WEFT_TEST_FIX("acquire", "smp_cond_load_acquire()", CL_ACQUIRE),
+	WEFT_TEST_BUG("relaxed", "smp_cond_load_relaxed(), then the data (lkmm)",
+		      WEFT_KIND_ASSERT, CL_RELAXED),
 };
 
-static const struct weft_scenario cond_load = {
-	.name = "cond-load",
-	.summary = "test: spinning on a flag with smp_cond_load_acquire()",
-	.source = "tests/lock_forms",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct cl_world),
-	.decision_hint = 32,
-	.files = lock_forms_files,
-	.setup = cl_setup,
-	.thread = cl_thread,
-	.variants = cl_variants,
-	.nr_variants = 2,
-	.memory = WEFT_MEM_LKMM,
-};
+WEFT_TEST_SCENARIO(cond_load, "cond-load",
+		   "test: spinning on a flag with smp_cond_load_acquire()",
+		   struct cl_world, 2, 2, 32, cl,
+		   .memory = WEFT_MEM_LKMM);
 
 /* ---------------------------------------------------------------- killable */
 
@@ -239,12 +196,8 @@ struct kl_world {
 	int stage;
 };
 
-static void kl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kl, struct kl_world)
 {
-	struct kl_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	mutex_init(&W->m);
 	init_rwsem(&W->r1);
 	init_rwsem(&W->r2);
@@ -289,25 +242,13 @@ static void kl_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kl_variants[] = {
-	{ "handoff", NULL, false, "a two-stage hand-off with the killable and _io forms",
-	  "tests/lock_forms", WEFT_KIND_NONE, 0, KL_HANDOFF },
-	{ "abba-rwsem", NULL, true, "two rwsems taken in opposite orders (killable forms)",
-	  "tests/lock_forms", WEFT_KIND_LOCK_ORDER, 0, KL_ABBA_RWSEM },
+	WEFT_TEST_FIX("handoff", "a two-stage hand-off with the killable and _io forms", KL_HANDOFF),
+	WEFT_TEST_BUG("abba-rwsem", "two rwsems taken in opposite orders (killable forms)",
+		      WEFT_KIND_LOCK_ORDER, KL_ABBA_RWSEM),
 };
 
-static const struct weft_scenario killable = {
-	.name = "killable",
-	.summary = "test: the killable, _io and _nested sleeping forms",
-	.source = "tests/lock_forms",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct kl_world),
-	.decision_hint = 64,
-	.files = lock_forms_files,
-	.setup = kl_setup,
-	.thread = kl_thread,
-	.variants = kl_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(killable, "killable",
+		   "test: the killable, _io and _nested sleeping forms",
+		   struct kl_world, 2, 2, 64, kl);
 
 WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable);

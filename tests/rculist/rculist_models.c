@@ -28,7 +28,11 @@
 #include <weft/kernel.h>
 #include <weft/rculist.h>
 
+#include "../model_driver.h"
+
 static const char *const rculist_files[] = { "rculist_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/rculist"
+#define WEFT_TEST_FILES rculist_files
 
 #define RSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -49,12 +53,8 @@ struct rdel_world {
 	struct entry a, b;
 };
 
-static void rdel_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rdel, struct rdel_world)
 {
-	struct rdel_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	INIT_LIST_HEAD(&W->head);
 	W->a.key = 1;
@@ -103,28 +103,16 @@ static void rdel_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rdel_variants[] = {
-	{ "sync", NULL, false, "list_del_rcu(), synchronize_rcu(), then the free",
-	  "tests/rculist", WEFT_KIND_NONE, 0, RD_SYNC },
-	{ "no-sync", NULL, true, "the free right after list_del_rcu()", "tests/rculist",
-	  WEFT_KIND_RCU_FREE_IN_USE, 0, RD_NO_SYNC },
-	{ "plain-del", NULL, true, "list_del() poisons ->next under a reader", "tests/rculist",
-	  WEFT_KIND_OUT_OF_WORLD, 0, RD_PLAIN_DEL },
+	WEFT_TEST_FIX("sync", "list_del_rcu(), synchronize_rcu(), then the free", RD_SYNC),
+	WEFT_TEST_BUG("no-sync", "the free right after list_del_rcu()",
+		      WEFT_KIND_RCU_FREE_IN_USE, RD_NO_SYNC),
+	WEFT_TEST_BUG("plain-del", "list_del() poisons ->next under a reader",
+		      WEFT_KIND_OUT_OF_WORLD, RD_PLAIN_DEL),
 };
 
-static const struct weft_scenario rcu_del = {
-	.name = "rcu-del",
-	.summary = "test: removing an entry from an RCU-protected list",
-	.source = "tests/rculist",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rdel_world),
-	.decision_hint = 64,
-	.files = rculist_files,
-	.setup = rdel_setup,
-	.thread = rdel_thread,
-	.variants = rdel_variants,
-	.nr_variants = 3,
-};
+WEFT_TEST_SCENARIO(rcu_del, "rcu-del",
+		   "test: removing an entry from an RCU-protected list",
+		   struct rdel_world, 2, 2, 64, rdel);
 
 /* ----------------------------------------------------------------- rcu-add */
 
@@ -136,12 +124,8 @@ struct radd_world {
 	struct entry a, c;
 };
 
-static void radd_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(radd, struct radd_world)
 {
-	struct radd_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	INIT_LIST_HEAD(&W->head);
 	W->a.val = 10;
 	list_add_tail(&W->a.node, &W->head);
@@ -171,26 +155,14 @@ static void radd_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant radd_variants[] = {
-	{ "init-first", NULL, false, "the entry initialised, then list_add_tail_rcu()",
-	  "tests/rculist", WEFT_KIND_NONE, 0, RA_INIT_FIRST },
-	{ "init-after", NULL, true, "list_add_rcu() before the entry is initialised",
-	  "tests/rculist", WEFT_KIND_ASSERT, 0, RA_INIT_AFTER },
+	WEFT_TEST_FIX("init-first", "the entry initialised, then list_add_tail_rcu()", RA_INIT_FIRST),
+	WEFT_TEST_BUG("init-after", "list_add_rcu() before the entry is initialised",
+		      WEFT_KIND_ASSERT, RA_INIT_AFTER),
 };
 
-static const struct weft_scenario rcu_add = {
-	.name = "rcu-add",
-	.summary = "test: publishing an entry on an RCU-protected list",
-	.source = "tests/rculist",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct radd_world),
-	.decision_hint = 48,
-	.files = rculist_files,
-	.setup = radd_setup,
-	.thread = radd_thread,
-	.variants = radd_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(rcu_add, "rcu-add",
+		   "test: publishing an entry on an RCU-protected list",
+		   struct radd_world, 2, 2, 48, radd);
 
 /* --------------------------------------------------------------- list-move */
 
@@ -203,12 +175,8 @@ struct lm_world {
 	struct entry e[3];
 };
 
-static void lm_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(lm, struct lm_world)
 {
-	struct lm_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	INIT_LIST_HEAD(&W->from);
 	INIT_LIST_HEAD(&W->to);
@@ -247,25 +215,13 @@ static void lm_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant lm_variants[] = {
-	{ "locked", NULL, false, "the mover and the counter under one spinlock",
-	  "tests/rculist", WEFT_KIND_NONE, 0, LM_LOCKED },
-	{ "unlocked-count", NULL, true, "the counter walks without the lock", "tests/rculist",
-	  WEFT_KIND_ASSERT, 0, LM_UNLOCKED_COUNT },
+	WEFT_TEST_FIX("locked", "the mover and the counter under one spinlock", LM_LOCKED),
+	WEFT_TEST_BUG("unlocked-count", "the counter walks without the lock",
+		      WEFT_KIND_ASSERT, LM_UNLOCKED_COUNT),
 };
 
-static const struct weft_scenario list_move_scn = {
-	.name = "list-move",
-	.summary = "test: moving entries between lists under a lock",
-	.source = "tests/rculist",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct lm_world),
-	.decision_hint = 96,
-	.files = rculist_files,
-	.setup = lm_setup,
-	.thread = lm_thread,
-	.variants = lm_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(list_move_scn, "list-move",
+		   "test: moving entries between lists under a lock",
+		   struct lm_world, 2, 2, 96, lm);
 
 WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn);

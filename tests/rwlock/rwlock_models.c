@@ -22,7 +22,11 @@
 #include <weft/kernel.h>
 #include <weft/rwlock.h>
 
+#include "../model_driver.h"
+
 static const char *const rwlock_files[] = { "rwlock_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/rwlock"
+#define WEFT_TEST_FILES rwlock_files
 
 #define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -36,12 +40,8 @@ struct rp_world {
 	int a, b;
 };
 
-static void rp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rp, struct rp_world)
 {
-	struct rp_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	rwlock_init(&W->lock);
 }
 
@@ -70,26 +70,14 @@ static void rp_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rp_variants[] = {
-	{ "locked", NULL, false, "readers under read_lock(), the writer under write_lock()",
-	  "tests/rwlock", WEFT_KIND_NONE, 0, RP_LOCKED },
-	{ "unlocked", NULL, true, "one reader without the lock", "tests/rwlock",
-	  WEFT_KIND_ASSERT, 0, RP_UNLOCKED },
+	WEFT_TEST_FIX("locked", "readers under read_lock(), the writer under write_lock()", RP_LOCKED),
+	WEFT_TEST_BUG("unlocked", "one reader without the lock",
+		      WEFT_KIND_ASSERT, RP_UNLOCKED),
 };
 
-static const struct weft_scenario rw_pair = {
-	.name = "rw-pair",
-	.summary = "test: readers and a writer of a pair under an rwlock",
-	.source = "tests/rwlock",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct rp_world),
-	.decision_hint = 48,
-	.files = rwlock_files,
-	.setup = rp_setup,
-	.thread = rp_thread,
-	.variants = rp_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(rw_pair, "rw-pair",
+		   "test: readers and a writer of a pair under an rwlock",
+		   struct rp_world, 3, 3, 48, rp);
 
 /* ------------------------------------------------------------ rw-recursive */
 
@@ -102,12 +90,8 @@ struct rr_world {
 	int data;
 };
 
-static void rr_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rr, struct rr_world)
 {
-	struct rr_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	rwlock_init(&W->lock);
 }
 
@@ -152,28 +136,16 @@ static const struct weft_irq rr_irqs[] = {
 };
 
 static const struct weft_variant rr_variants[] = {
-	{ "nested-read", NULL, true, "read_lock() taken again in process context while a "
-	  "writer waits", "tests/rwlock", WEFT_KIND_DEADLOCK, 0, RR_NESTED_READ },
-	{ "irq-read", NULL, false, "the second read_lock() in an interrupt handler",
-	  "tests/rwlock", WEFT_KIND_NONE, 0, RR_IRQ_READ },
+	WEFT_TEST_BUG("nested-read", "read_lock() taken again in process context while a " "writer waits",
+		      WEFT_KIND_DEADLOCK, RR_NESTED_READ),
+	WEFT_TEST_FIX("irq-read", "the second read_lock() in an interrupt handler", RR_IRQ_READ),
 };
 
-static const struct weft_scenario rw_recursive = {
-	.name = "rw-recursive",
-	.summary = "test: a recursive read_lock() and a waiting writer",
-	.source = "tests/rwlock",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rr_world),
-	.decision_hint = 48,
-	.files = rwlock_files,
-	.setup = rr_setup,
-	.thread = rr_thread,
-	.irqs = rr_irqs,
-	.nr_irqs = 1,
-	.variants = rr_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(rw_recursive, "rw-recursive",
+		   "test: a recursive read_lock() and a waiting writer",
+		   struct rr_world, 2, 2, 48, rr,
+		   .irqs = rr_irqs,
+		   .nr_irqs = 1);
 
 /* ---------------------------------------------------------------- rw-order */
 
@@ -185,12 +157,8 @@ struct ro_world {
 	int n;
 };
 
-static void ro_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(ro, struct ro_world)
 {
-	struct ro_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	rwlock_init(&W->a);
 	rwlock_init(&W->b);
 }
@@ -212,25 +180,13 @@ static void ro_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant ro_variants[] = {
-	{ "same-order", NULL, false, "both threads A then B", "tests/rwlock", WEFT_KIND_NONE, 0,
-	  RO_SAME_ORDER },
-	{ "abba", NULL, true, "T1 takes B then A", "tests/rwlock", WEFT_KIND_LOCK_ORDER, 0,
-	  RO_ABBA },
+	WEFT_TEST_FIX("same-order", "both threads A then B", RO_SAME_ORDER),
+	WEFT_TEST_BUG("abba", "T1 takes B then A",
+		      WEFT_KIND_LOCK_ORDER, RO_ABBA),
 };
 
-static const struct weft_scenario rw_order = {
-	.name = "rw-order",
-	.summary = "test: two rwlocks taken for writing",
-	.source = "tests/rwlock",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct ro_world),
-	.decision_hint = 32,
-	.files = rwlock_files,
-	.setup = ro_setup,
-	.thread = ro_thread,
-	.variants = ro_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(rw_order, "rw-order",
+		   "test: two rwlocks taken for writing",
+		   struct ro_world, 2, 2, 32, ro);
 
 WEFT_DEFINE_REGISTRY(&rw_pair, &rw_recursive, &rw_order);

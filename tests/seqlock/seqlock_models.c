@@ -24,7 +24,11 @@
 #include <weft/kernel.h>
 #include <weft/seqlock.h>
 
+#include "../model_driver.h"
+
 static const char *const seqlock_files[] = { "seqlock_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/seqlock"
+#define WEFT_TEST_FILES seqlock_files
 
 #define SSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -45,12 +49,8 @@ struct sp_world {
 	int a, b;
 };
 
-static void sp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(sp, struct sp_world)
 {
-	struct sp_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	seqlock_init(&W->lock);
 }
 
@@ -112,31 +112,18 @@ static void sp_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant sp_variants[] = {
-	{ "seqlock", NULL, false, "read_seqbegin() .. read_seqretry()", "tests/seqlock",
-	  WEFT_KIND_NONE, 0, SP_SEQLOCK },
-	{ "no-retry", NULL, true, "one pass, no read_seqretry()", "tests/seqlock",
-	  WEFT_KIND_ASSERT, 0, SP_NO_RETRY },
-	{ "begin-or-lock", NULL, false, "read_seqbegin_or_lock(), need_seqretry(), "
-	  "done_seqretry()", "tests/seqlock", WEFT_KIND_NONE, 0, SP_BEGIN_OR_LOCK },
-	{ "open-no-rmb", NULL, true, "an open-coded reader with no smp_rmb() (lkmm)",
-	  "tests/seqlock", WEFT_KIND_ASSERT, 0, SP_OPEN_NO_RMB },
+	WEFT_TEST_FIX("seqlock", "read_seqbegin() .. read_seqretry()", SP_SEQLOCK),
+	WEFT_TEST_BUG("no-retry", "one pass, no read_seqretry()",
+		      WEFT_KIND_ASSERT, SP_NO_RETRY),
+	WEFT_TEST_FIX("begin-or-lock", "read_seqbegin_or_lock(), need_seqretry(), " "done_seqretry()", SP_BEGIN_OR_LOCK),
+	WEFT_TEST_BUG("open-no-rmb", "an open-coded reader with no smp_rmb() (lkmm)",
+		      WEFT_KIND_ASSERT, SP_OPEN_NO_RMB),
 };
 
-static const struct weft_scenario seq_pair = {
-	.name = "seq-pair",
-	.summary = "test: a seqlock reader of a pair a writer keeps equal",
-	.source = "tests/seqlock",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct sp_world),
-	.decision_hint = 48,
-	.files = seqlock_files,
-	.setup = sp_setup,
-	.thread = sp_thread,
-	.variants = sp_variants,
-	.nr_variants = 4,
-	.memory = WEFT_MEM_LKMM,
-};
+WEFT_TEST_SCENARIO(seq_pair, "seq-pair",
+		   "test: a seqlock reader of a pair a writer keeps equal",
+		   struct sp_world, 2, 2, 48, sp,
+		   .memory = WEFT_MEM_LKMM);
 
 /* ------------------------------------------------------------- seq-writers */
 
@@ -149,12 +136,8 @@ struct sw_world {
 	int a, b;
 };
 
-static void sw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(sw, struct sw_world)
 {
-	struct sw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	seqcount_spinlock_init(&W->seq, &W->lock);
 }
@@ -185,26 +168,14 @@ static void sw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant sw_variants[] = {
-	{ "locked", NULL, false, "the writers serialised by a spinlock", "tests/seqlock",
-	  WEFT_KIND_NONE, 0, SW_LOCKED },
-	{ "unlocked", NULL, true, "two writers of one seqcount_t with no lock",
-	  "tests/seqlock", WEFT_KIND_ASSERT, 0, SW_UNLOCKED },
+	WEFT_TEST_FIX("locked", "the writers serialised by a spinlock", SW_LOCKED),
+	WEFT_TEST_BUG("unlocked", "two writers of one seqcount_t with no lock",
+		      WEFT_KIND_ASSERT, SW_UNLOCKED),
 };
 
-static const struct weft_scenario seq_writers = {
-	.name = "seq-writers",
-	.summary = "test: two writers and a reader of a seqcount_t",
-	.source = "tests/seqlock",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct sw_world),
-	.decision_hint = 64,
-	.files = seqlock_files,
-	.setup = sw_setup,
-	.thread = sw_thread,
-	.variants = sw_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(seq_writers, "seq-writers",
+		   "test: two writers and a reader of a seqcount_t",
+		   struct sw_world, 3, 3, 64, sw);
 
 /* ----------------------------------------------------------------- seq-irq */
 
@@ -216,12 +187,8 @@ struct si_world {
 	int a, b;
 };
 
-static void si_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(si, struct si_world)
 {
-	struct si_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	seqlock_init(&W->lock);
 }
 
@@ -262,28 +229,15 @@ static const struct weft_irq si_irqs[] = {
 };
 
 static const struct weft_variant si_variants[] = {
-	{ "irq-on", NULL, true, "write_seqlock() with interrupts on: the handler spins on the "
-	  "odd sequence of the writer it interrupted", "tests/seqlock", WEFT_KIND_LIVELOCK, 0,
-	  SI_IRQ_ON },
-	{ "irq-off", NULL, false, "write_seqlock_irq()", "tests/seqlock", WEFT_KIND_NONE, 0,
-	  SI_IRQ_OFF },
+	WEFT_TEST_BUG("irq-on", "write_seqlock() with interrupts on: the handler spins on the " "odd sequence of the writer it interrupted",
+		      WEFT_KIND_LIVELOCK, SI_IRQ_ON),
+	WEFT_TEST_FIX("irq-off", "write_seqlock_irq()", SI_IRQ_OFF),
 };
 
-static const struct weft_scenario seq_irq = {
-	.name = "seq-irq",
-	.summary = "test: a seqlock reader in an interrupt on the writer's CPU",
-	.source = "tests/seqlock",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct si_world),
-	.decision_hint = 32,
-	.files = seqlock_files,
-	.setup = si_setup,
-	.thread = si_thread,
-	.irqs = si_irqs,
-	.nr_irqs = 1,
-	.variants = si_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(seq_irq, "seq-irq",
+		   "test: a seqlock reader in an interrupt on the writer's CPU",
+		   struct si_world, 1, 1, 32, si,
+		   .irqs = si_irqs,
+		   .nr_irqs = 1);
 
 WEFT_DEFINE_REGISTRY(&seq_pair, &seq_writers, &seq_irq);

@@ -37,7 +37,11 @@
 #include <weft/kernel.h>
 #include <weft/wait_bit.h>
 
+#include "../model_driver.h"
+
 static const char *const wait_bit_files[] = { "wait_bit_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/wait_bit"
+#define WEFT_TEST_FILES wait_bit_files
 
 #define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -50,12 +54,9 @@ struct vw_world {
 	int done;
 };
 
-static void vw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(vw, struct vw_world)
 {
-	struct vw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void vw_thread(void *w, unsigned tid)
@@ -87,31 +88,18 @@ static void vw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant vw_variants[] = {
-	{ "mb", NULL, false, "the store, smp_mb(), wake_up_var()", "tests/wait_bit",
-	  WEFT_KIND_NONE, 0, VW_MB },
-	{ "release-wake", NULL, false, "store_release_wake_up()", "tests/wait_bit",
-	  WEFT_KIND_NONE, 0, VW_RELEASE_WAKE },
-	{ "no-mb", NULL, true, "no barrier before wake_up_var()'s waitqueue_active() test "
-	  "(weak memory)", "tests/wait_bit", WEFT_KIND_LOST_WAKEUP, 0, VW_NO_MB },
-	{ "wake-first", NULL, true, "wake_up_var() before the store", "tests/wait_bit",
-	  WEFT_KIND_LOST_WAKEUP, 0, VW_WAKE_FIRST },
+	WEFT_TEST_FIX("mb", "the store, smp_mb(), wake_up_var()", VW_MB),
+	WEFT_TEST_FIX("release-wake", "store_release_wake_up()", VW_RELEASE_WAKE),
+	WEFT_TEST_BUG("no-mb", "no barrier before wake_up_var()'s waitqueue_active() test " "(weak memory)",
+		      WEFT_KIND_LOST_WAKEUP, VW_NO_MB),
+	WEFT_TEST_BUG("wake-first", "wake_up_var() before the store",
+		      WEFT_KIND_LOST_WAKEUP, VW_WAKE_FIRST),
 };
 
-static const struct weft_scenario var_wait = {
-	.name = "var-wait",
-	.summary = "test: wait_var_event() until another CPU sets a flag",
-	.source = "tests/wait_bit",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct vw_world),
-	.decision_hint = 32,
-	.files = wait_bit_files,
-	.setup = vw_setup,
-	.thread = vw_thread,
-	.variants = vw_variants,
-	.nr_variants = 4,
-	.memory = WEFT_MEM_TSO,
-};
+WEFT_TEST_SCENARIO(var_wait, "var-wait",
+		   "test: wait_var_event() until another CPU sets a flag",
+		   struct vw_world, 2, 2, 32, vw,
+		   .memory = WEFT_MEM_TSO);
 
 /* --------------------------------------------------------------- ref-drain */
 
@@ -127,12 +115,8 @@ struct rd_world {
 	struct rd_obj obj;
 };
 
-static void rd_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rd, struct rd_world)
 {
-	struct rd_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	atomic_set(&W->obj.refs, 2);
 }
 
@@ -155,28 +139,15 @@ static void rd_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rd_variants[] = {
-	{ "dec-and-wake", NULL, false, "atomic_dec_and_wake_up(), the waiter frees the object",
-	  "tests/wait_bit", WEFT_KIND_NONE, 0, RD_DEC_AND_WAKE },
-	{ "dec-no-mb", NULL, true, "atomic_dec() then wake_up_var(): nothing orders the "
-	  "decrement before the waitqueue_active() test (lkmm)", "tests/wait_bit",
-	  WEFT_KIND_LOST_WAKEUP, 0, RD_DEC_NO_MB },
+	WEFT_TEST_FIX("dec-and-wake", "atomic_dec_and_wake_up(), the waiter frees the object", RD_DEC_AND_WAKE),
+	WEFT_TEST_BUG("dec-no-mb", "atomic_dec() then wake_up_var(): nothing orders the " "decrement before the waitqueue_active() test (lkmm)",
+		      WEFT_KIND_LOST_WAKEUP, RD_DEC_NO_MB),
 };
 
-static const struct weft_scenario ref_drain = {
-	.name = "ref-drain",
-	.summary = "test: wait_var_event() for the last reference, then free",
-	.source = "tests/wait_bit",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct rd_world),
-	.decision_hint = 48,
-	.files = wait_bit_files,
-	.setup = rd_setup,
-	.thread = rd_thread,
-	.variants = rd_variants,
-	.nr_variants = 2,
-	.memory = WEFT_MEM_LKMM,
-};
+WEFT_TEST_SCENARIO(ref_drain, "ref-drain",
+		   "test: wait_var_event() for the last reference, then free",
+		   struct rd_world, 3, 3, 48, rd,
+		   .memory = WEFT_MEM_LKMM);
 
 /* ---------------------------------------------------------------- bit-wait */
 
@@ -188,12 +159,8 @@ struct bw_world {
 	unsigned long flags;
 };
 
-static void bw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(bw, struct bw_world)
 {
-	struct bw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	W->flags = 1ul << BW_BUSY;
 }
 
@@ -227,32 +194,19 @@ static void bw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant bw_variants[] = {
-	{ "clear-and-wake", NULL, false, "clear_and_wake_up_bit()", "tests/wait_bit",
-	  WEFT_KIND_NONE, 0, BW_CLEAR_AND_WAKE },
-	{ "clear-no-mb", NULL, true, "clear_bit() then wake_up_bit(): no "
-	  "smp_mb__after_atomic() (lkmm)", "tests/wait_bit", WEFT_KIND_LOST_WAKEUP, 0,
-	  BW_CLEAR_NO_MB },
-	{ "wake-first", NULL, true, "wake_up_bit() before the clear", "tests/wait_bit",
-	  WEFT_KIND_LOST_WAKEUP, 0, BW_WAKE_FIRST },
-	{ "wait-own-bit", NULL, true, "wait_on_bit() of a bit the thread took with "
-	  "wait_on_bit_lock() itself", "tests/wait_bit", WEFT_KIND_DEADLOCK, 0, BW_WAIT_OWN_BIT },
+	WEFT_TEST_FIX("clear-and-wake", "clear_and_wake_up_bit()", BW_CLEAR_AND_WAKE),
+	WEFT_TEST_BUG("clear-no-mb", "clear_bit() then wake_up_bit(): no " "smp_mb__after_atomic() (lkmm)",
+		      WEFT_KIND_LOST_WAKEUP, BW_CLEAR_NO_MB),
+	WEFT_TEST_BUG("wake-first", "wake_up_bit() before the clear",
+		      WEFT_KIND_LOST_WAKEUP, BW_WAKE_FIRST),
+	WEFT_TEST_BUG("wait-own-bit", "wait_on_bit() of a bit the thread took with " "wait_on_bit_lock() itself",
+		      WEFT_KIND_DEADLOCK, BW_WAIT_OWN_BIT),
 };
 
-static const struct weft_scenario bit_wait = {
-	.name = "bit-wait",
-	.summary = "test: wait_on_bit() until another CPU clears a busy bit",
-	.source = "tests/wait_bit",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct bw_world),
-	.decision_hint = 32,
-	.files = wait_bit_files,
-	.setup = bw_setup,
-	.thread = bw_thread,
-	.variants = bw_variants,
-	.nr_variants = 4,
-	.memory = WEFT_MEM_LKMM,
-};
+WEFT_TEST_SCENARIO(bit_wait, "bit-wait",
+		   "test: wait_on_bit() until another CPU clears a busy bit",
+		   struct bw_world, 2, 2, 32, bw,
+		   .memory = WEFT_MEM_LKMM);
 
 /* ---------------------------------------------------------------- bit-lock */
 
@@ -265,12 +219,9 @@ struct bl_world {
 	int counter;
 };
 
-static void bl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(bl, struct bl_world)
 {
-	struct bl_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void bl_thread(void *w, unsigned tid)
@@ -304,27 +255,15 @@ static void bl_quiesce(void *w)
 }
 
 static const struct weft_variant bl_variants[] = {
-	{ "one-lock", NULL, false, "wait_on_bit_lock(), the update, clear_and_wake_up_bit()",
-	  "tests/wait_bit", WEFT_KIND_NONE, 0, BL_ONE_LOCK },
-	{ "abba", NULL, true, "two bit locks taken in opposite orders", "tests/wait_bit",
-	  WEFT_KIND_DEADLOCK, 0, BL_ABBA },
+	WEFT_TEST_FIX("one-lock", "wait_on_bit_lock(), the update, clear_and_wake_up_bit()", BL_ONE_LOCK),
+	WEFT_TEST_BUG("abba", "two bit locks taken in opposite orders",
+		      WEFT_KIND_DEADLOCK, BL_ABBA),
 };
 
-static const struct weft_scenario bit_lock = {
-	.name = "bit-lock",
-	.summary = "test: bit locks taken with wait_on_bit_lock()",
-	.source = "tests/wait_bit",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct bl_world),
-	.decision_hint = 48,
-	.files = wait_bit_files,
-	.setup = bl_setup,
-	.thread = bl_thread,
-	.quiesce = bl_quiesce,
-	.variants = bl_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(bit_lock, "bit-lock",
+		   "test: bit locks taken with wait_on_bit_lock()",
+		   struct bl_world, 2, 2, 48, bl,
+		   .quiesce = bl_quiesce);
 
 /* ------------------------------------------------------------- var-timeout */
 
@@ -336,12 +275,9 @@ struct vt_world {
 	long ret;
 };
 
-static void vt_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(vt, struct vt_world)
 {
-	struct vt_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void vt_thread(void *w, unsigned tid)
@@ -366,25 +302,12 @@ static void vt_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant vt_variants[] = {
-	{ "set", NULL, false, "the flag set and woken; the wait may also time out first",
-	  "tests/wait_bit", WEFT_KIND_NONE, 0, VT_SET },
-	{ "no-waker", NULL, false, "nobody sets the flag: the timeout ends the wait with 0",
-	  "tests/wait_bit", WEFT_KIND_NONE, 0, VT_NO_WAKER },
+	WEFT_TEST_FIX("set", "the flag set and woken; the wait may also time out first", VT_SET),
+	WEFT_TEST_FIX("no-waker", "nobody sets the flag: the timeout ends the wait with 0", VT_NO_WAKER),
 };
 
-static const struct weft_scenario var_timeout = {
-	.name = "var-timeout",
-	.summary = "test: wait_var_event_timeout() with and without a waker",
-	.source = "tests/wait_bit",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct vt_world),
-	.decision_hint = 32,
-	.files = wait_bit_files,
-	.setup = vt_setup,
-	.thread = vt_thread,
-	.variants = vt_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(var_timeout, "var-timeout",
+		   "test: wait_var_event_timeout() with and without a waker",
+		   struct vt_world, 2, 2, 32, vt);
 
 WEFT_DEFINE_REGISTRY(&var_wait, &ref_drain, &bit_wait, &bit_lock, &var_timeout);

@@ -759,15 +759,40 @@ static inline bool weft_list_empty(struct weft_list_head *h)
 	return READ_ONCE(h->next) == h;
 }
 
+/* __list_add_valid() and __list_del_entry_valid() (lib/list_debug.c), as
+ * macros so that the report's site is the caller's (list_add(),
+ * list_add_rcu(); list_del(), list_del_init(), list_del_rcu()). The
+ * second loads e's neighbours into next and prev and is true if e is
+ * linked between them. */
+#define __weft_list_add_valid(n, prev, next)                                    \
+	do {                                                                    \
+		if (weft_peek((next)->prev) != (prev) || weft_peek((prev)->next) != (next) || \
+		    (n) == (prev) || (n) == (next))                             \
+			weft_report(WEFT_KIND_LIST_CORRUPTION, (n),             \
+				    WEFT_SITE(WEFT_EV_NOTE, "__list_add_valid()"), \
+				    "list_add corruption: prev->next=%p next->prev=%p", \
+				    (void *)weft_peek((prev)->next),            \
+				    (void *)weft_peek((next)->prev));           \
+	} while (0)
+#define __weft_list_del_valid(e, next, prev)                                    \
+	({                                                                      \
+		(next) = READ_ONCE(e->next);                                    \
+		(prev) = READ_ONCE(e->prev);                                    \
+		bool __weft_ok = !((next) == WEFT_LIST_POISON1 || (prev) == WEFT_LIST_POISON2 || \
+				   (next) == NULL || (prev) == NULL ||          \
+				   weft_peek((prev)->next) != (e) || weft_peek((next)->prev) != (e)); \
+		if (!__weft_ok)                                                 \
+			weft_report(WEFT_KIND_LIST_CORRUPTION, (e),             \
+				    WEFT_SITE(WEFT_EV_NOTE, "__list_del_entry_valid()"), \
+				    "list_del corruption: entry not linked (next=%p prev=%p)", \
+				    (void *)(next), (void *)(prev));            \
+		__weft_ok;                                                      \
+	})
+
 static inline void __weft_list_add(struct weft_list_head *n, struct weft_list_head *prev,
 				   struct weft_list_head *next)
 {
-	if (weft_peek(next->prev) != prev || weft_peek(prev->next) != next || n == prev ||
-	    n == next)
-		weft_report(WEFT_KIND_LIST_CORRUPTION, n,
-			    WEFT_SITE(WEFT_EV_NOTE, "__list_add_valid()"),
-			    "list_add corruption: prev->next=%p next->prev=%p",
-			    (void *)weft_peek(prev->next), (void *)weft_peek(next->prev));
+	__weft_list_add_valid(n, prev, next);
 	WRITE_ONCE(next->prev, n);
 	WRITE_ONCE(n->next, next);
 	WRITE_ONCE(n->prev, prev);
@@ -786,17 +811,10 @@ static inline void weft_list_add_tail(struct weft_list_head *n, struct weft_list
 
 static inline void weft_list_del(struct weft_list_head *e)
 {
-	struct weft_list_head *next = READ_ONCE(e->next);
-	struct weft_list_head *prev = READ_ONCE(e->prev);
+	struct weft_list_head *next, *prev;
 
-	if (next == WEFT_LIST_POISON1 || prev == WEFT_LIST_POISON2 || next == NULL ||
-	    prev == NULL || weft_peek(prev->next) != e || weft_peek(next->prev) != e) {
-		weft_report(WEFT_KIND_LIST_CORRUPTION, e,
-			    WEFT_SITE(WEFT_EV_NOTE, "__list_del_entry_valid()"),
-			    "list_del corruption: entry not linked (next=%p prev=%p)",
-			    (void *)next, (void *)prev);
+	if (!__weft_list_del_valid(e, next, prev))
 		return;
-	}
 	WRITE_ONCE(next->prev, prev);
 	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->next, WEFT_LIST_POISON1);

@@ -33,17 +33,10 @@ extern "C" {
  * poison in between, as __list_del_entry() and INIT_LIST_HEAD()) */
 static inline void weft_list_del_init(struct weft_list_head *e)
 {
-	struct weft_list_head *next = READ_ONCE(e->next);
-	struct weft_list_head *prev = READ_ONCE(e->prev);
+	struct weft_list_head *next, *prev;
 
-	if (next == WEFT_LIST_POISON1 || prev == WEFT_LIST_POISON2 || next == NULL ||
-	    prev == NULL || weft_peek(prev->next) != e || weft_peek(next->prev) != e) {
-		weft_report(WEFT_KIND_LIST_CORRUPTION, e,
-			    WEFT_SITE(WEFT_EV_NOTE, "__list_del_entry_valid()"),
-			    "list_del corruption: entry not linked (next=%p prev=%p)",
-			    (void *)next, (void *)prev);
+	if (!__weft_list_del_valid(e, next, prev))
 		return;
-	}
 	WRITE_ONCE(next->prev, prev);
 	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->next, e);

@@ -49,12 +49,7 @@ extern "C" {
 static inline void weft_list_add_rcu(struct weft_list_head *n, struct weft_list_head *prev,
 				     struct weft_list_head *next)
 {
-	if (weft_peek(next->prev) != prev || weft_peek(prev->next) != next || n == prev ||
-	    n == next)
-		weft_report(WEFT_KIND_LIST_CORRUPTION, n,
-			    WEFT_SITE(WEFT_EV_NOTE, "__list_add_valid()"),
-			    "list_add corruption: prev->next=%p next->prev=%p",
-			    (void *)weft_peek(prev->next), (void *)weft_peek(next->prev));
+	__weft_list_add_valid(n, prev, next);
 	WRITE_ONCE(n->next, next);
 	WRITE_ONCE(n->prev, prev);
 	__weft_rculist_publish(prev->next, n);
@@ -65,17 +60,10 @@ static inline void weft_list_add_rcu(struct weft_list_head *n, struct weft_list_
  * poisoned */
 static inline void weft_list_del_rcu(struct weft_list_head *e)
 {
-	struct weft_list_head *next = READ_ONCE(e->next);
-	struct weft_list_head *prev = READ_ONCE(e->prev);
+	struct weft_list_head *next, *prev;
 
-	if (next == WEFT_LIST_POISON1 || prev == WEFT_LIST_POISON2 || next == NULL ||
-	    prev == NULL || weft_peek(prev->next) != e || weft_peek(next->prev) != e) {
-		weft_report(WEFT_KIND_LIST_CORRUPTION, e,
-			    WEFT_SITE(WEFT_EV_NOTE, "__list_del_entry_valid()"),
-			    "list_del corruption: entry not linked (next=%p prev=%p)",
-			    (void *)next, (void *)prev);
+	if (!__weft_list_del_valid(e, next, prev))
 		return;
-	}
 	WRITE_ONCE(next->prev, prev);
 	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->prev, WEFT_LIST_POISON2);

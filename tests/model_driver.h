@@ -1,0 +1,56 @@
+/*
+ * model_driver.h - the tables of the model drivers' scenarios
+ * (the tests/<family>/..._models.c files built by weft_model_driver()): one line a
+ * variant and one macro a scenario, so that a driver's file reads as its
+ * models. A file defines WEFT_TEST_SOURCE (the variants' source) and
+ * WEFT_TEST_FILES (its source files, for sites) before using them.
+ */
+#ifndef WEFT_TESTS_MODEL_DRIVER_H
+#define WEFT_TESTS_MODEL_DRIVER_H
+
+#include <weft/weft.h>
+
+/* A fix (clean) and a bug (found with its own kind) of a scenario. */
+#define WEFT_TEST_FIX(name, summary, id) \
+	{ name, NULL, false, summary, WEFT_TEST_SOURCE, WEFT_KIND_NONE, 0, id }
+#define WEFT_TEST_BUG(name, summary, kind, id) \
+	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, 0, id }
+
+/* A scenario sym of the world type world_t, with prefix##_setup and
+ * prefix##_thread, and the variant table prefix##_variants; further
+ * designated fields (.memory, .irqs, .quiesce...) after. */
+#define WEFT_TEST_SCENARIO(sym, name_, summary_, world_t, cpus, threads, hint, prefix, ...) \
+	static const struct weft_scenario sym = {                                          \
+		.name = name_,                                                             \
+		.summary = summary_,                                                       \
+		.source = WEFT_TEST_SOURCE,                                                \
+		.nr_cpus = cpus,                                                           \
+		.nr_threads = threads,                                                     \
+		.world_size = sizeof(world_t),                                             \
+		.decision_hint = hint,                                                     \
+		.files = WEFT_TEST_FILES,                                                  \
+		.setup = prefix##_setup,                                                   \
+		.thread = prefix##_thread,                                                 \
+		.variants = prefix##_variants,                                             \
+		.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0]),  \
+		__VA_ARGS__                                                                \
+	}
+
+/* The setup of a world whose first field is `unsigned variant`: it
+ * stores the variant, then runs the block after the macro with W, the
+ * world (the workload is not used):
+ *     WEFT_TEST_SETUP(rp, struct rp_world)
+ *     {
+ *             rwlock_init(&W->lock);
+ *     }                                                                  */
+#define WEFT_TEST_SETUP(prefix, world_t)                                                   \
+	static void prefix##_init_world(world_t *W);                                             \
+	static void prefix##_setup(void *w, unsigned variant, const struct weft_workload *wl) \
+	{                                                                                  \
+		(void)wl;                                                                  \
+		((world_t *)w)->variant = variant;                                         \
+		prefix##_init_world((world_t *)w);                                               \
+	}                                                                                  \
+	static void prefix##_init_world(world_t *W)
+
+#endif
