@@ -107,10 +107,15 @@ static void kr_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kr_variants[] = {
-	WEFT_TEST_BUG("get", "kref_get() in the lookup: the last put may have run",
-		      WEFT_KIND_INC_FROM_ZERO, KR_GET),
-	WEFT_TEST_FIX("get-unless-zero", "kref_get_unless_zero() in the lookup", KR_GET_UNLESS_ZERO),
-	WEFT_TEST_FIX("put-lock", "kref_put_lock(): the last put takes the table's lock", KR_PUT_LOCK),
+	WEFT_TEST_BUG("get",
+	              "kref_get() in the lookup: the last put may have run",
+	              WEFT_KIND_INC_FROM_ZERO, KR_GET),
+	WEFT_TEST_FIX("get-unless-zero",
+	              "kref_get_unless_zero() in the lookup",
+	              KR_GET_UNLESS_ZERO),
+	WEFT_TEST_FIX("put-lock",
+	              "kref_put_lock(): the last put takes the table's lock",
+	              KR_PUT_LOCK),
 };
 
 WEFT_TEST_SCENARIO(kref_lookup, "kref-lookup",

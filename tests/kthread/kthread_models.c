@@ -40,7 +40,11 @@
 #include <weft/timer.h>
 #include <weft/workqueue.h>
 
+#include "../model_driver.h"
+
 static const char *const kthread_files[] = { "kthread_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/kthread"
+#define WEFT_TEST_FILES kthread_files
 
 #define KSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -87,12 +91,9 @@ static int kw_waiter(void *data)
 	return 0;
 }
 
-static void kw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kw, struct kw_world)
 {
-	struct kw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void kw_thread(void *w, unsigned tid)
@@ -120,29 +121,21 @@ static void kw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kw_variants[] = {
-	{ "set-then-check", NULL, false, "set_current_state(), then the test, then schedule()",
-	  "tests/kthread", WEFT_KIND_NONE, 0, KW_SET_THEN_CHECK },
-	{ "check-then-set", NULL, true, "the test before set_current_state(): the wake-up in "
-	  "between finds the kthread running", "tests/kthread", WEFT_KIND_LOST_WAKEUP, 0,
-	  KW_CHECK_THEN_SET },
-	{ "no-get", NULL, true, "wake_up_process() of a kthread that may have returned: no "
-	  "get_task_struct()", "tests/kthread", WEFT_KIND_USE_AFTER_FREE, 0, KW_NO_GET },
+	WEFT_TEST_FIX("set-then-check",
+	              "set_current_state(), then the test, then schedule()",
+	              KW_SET_THEN_CHECK),
+	WEFT_TEST_BUG("check-then-set",
+	              "the test before set_current_state(): the wake-up in between finds the kthread "
+	              "running",
+	              WEFT_KIND_LOST_WAKEUP, KW_CHECK_THEN_SET),
+	WEFT_TEST_BUG("no-get",
+	              "wake_up_process() of a kthread that may have returned: no get_task_struct()",
+	              WEFT_KIND_USE_AFTER_FREE, KW_NO_GET),
 };
 
-static const struct weft_scenario kthread_wake = {
-	.name = "kthread-wake",
-	.summary = "test: waking a kthread that sleeps until a condition holds",
-	.source = "tests/kthread",
-	.nr_cpus = 2,
-	.nr_threads = 1,
-	.world_size = sizeof(struct kw_world),
-	.decision_hint = 64,
-	.files = kthread_files,
-	.setup = kw_setup,
-	.thread = kw_thread,
-	.variants = kw_variants,
-	.nr_variants = 3,
-};
+WEFT_TEST_SCENARIO(kthread_wake, "kthread-wake",
+		   "test: waking a kthread that sleeps until a condition holds",
+		   struct kw_world, 2, 1, 64, kw);
 
 /* ------------------------------------------------------------ kthread-stop */
 
@@ -185,12 +178,9 @@ static int ks_worker(void *data)
 	}
 }
 
-static void ks_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(ks, struct ks_world)
 {
-	struct ks_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
+	(void)W;
 }
 
 static void ks_thread(void *w, unsigned tid)
@@ -228,33 +218,26 @@ static void ks_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant ks_variants[] = {
-	{ "set-then-check", NULL, false, "set_current_state(), then kthread_should_stop(), "
-	  "then schedule()", "tests/kthread", WEFT_KIND_NONE, 0, KS_SET_THEN_CHECK },
-	{ "check-then-set", NULL, true, "kthread_should_stop() before set_current_state(): "
-	  "the stop's wake-up is lost", "tests/kthread", WEFT_KIND_LOST_WAKEUP, 0,
-	  KS_CHECK_THEN_SET },
-	{ "exit-early", NULL, true, "threadfn returns on its own; kthread_stop() with no "
-	  "reference held", "tests/kthread", WEFT_KIND_USE_AFTER_FREE, 0, KS_EXIT_EARLY },
-	{ "exit-early-get", NULL, false, "the same, held with get_task_struct() and stopped "
-	  "with kthread_stop_put()", "tests/kthread", WEFT_KIND_NONE, 0, KS_EXIT_EARLY_GET },
-	{ "never-woken", NULL, false, "kthread_create() then kthread_stop(): -EINTR, threadfn "
-	  "never runs", "tests/kthread", WEFT_KIND_NONE, 0, KS_NEVER_WOKEN },
+	WEFT_TEST_FIX("set-then-check",
+	              "set_current_state(), then kthread_should_stop(), then schedule()",
+	              KS_SET_THEN_CHECK),
+	WEFT_TEST_BUG("check-then-set",
+	              "kthread_should_stop() before set_current_state(): the stop's wake-up is lost",
+	              WEFT_KIND_LOST_WAKEUP, KS_CHECK_THEN_SET),
+	WEFT_TEST_BUG("exit-early",
+	              "threadfn returns on its own; kthread_stop() with no reference held",
+	              WEFT_KIND_USE_AFTER_FREE, KS_EXIT_EARLY),
+	WEFT_TEST_FIX("exit-early-get",
+	              "the same, held with get_task_struct() and stopped with kthread_stop_put()",
+	              KS_EXIT_EARLY_GET),
+	WEFT_TEST_FIX("never-woken",
+	              "kthread_create() then kthread_stop(): -EINTR, threadfn never runs",
+	              KS_NEVER_WOKEN),
 };
 
-static const struct weft_scenario kthread_stop_scn = {
-	.name = "kthread-stop",
-	.summary = "test: stopping a kthread",
-	.source = "tests/kthread",
-	.nr_cpus = 2,
-	.nr_threads = 1,
-	.world_size = sizeof(struct ks_world),
-	.decision_hint = 64,
-	.files = kthread_files,
-	.setup = ks_setup,
-	.thread = ks_thread,
-	.variants = ks_variants,
-	.nr_variants = 5,
-};
+WEFT_TEST_SCENARIO(kthread_stop_scn, "kthread-stop",
+		   "test: stopping a kthread",
+		   struct ks_world, 2, 1, 64, ks);
 
 /* ----------------------------------------------------------- kthread-timer */
 
@@ -275,12 +258,8 @@ static void kt_fire(struct timer_list *t)
 	wake_up_process(READ_ONCE(W->waiter));
 }
 
-static void kt_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kt, struct kt_world)
 {
-	struct kt_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	timer_setup(&W->timer, kt_fire, 0);
 }
 
@@ -297,27 +276,17 @@ static void kt_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kt_variants[] = {
-	{ "set-then-check", NULL, false, "the task sleeps until its timer's callback wakes it",
-	  "tests/kthread", WEFT_KIND_NONE, 0, KT_SET_THEN_CHECK },
-	{ "check-then-set", NULL, true, "the test before set_current_state(): the callback's "
-	  "wake-up in between is lost", "tests/kthread", WEFT_KIND_LOST_WAKEUP, 0,
-	  KT_CHECK_THEN_SET },
+	WEFT_TEST_FIX("set-then-check",
+	              "the task sleeps until its timer's callback wakes it",
+	              KT_SET_THEN_CHECK),
+	WEFT_TEST_BUG("check-then-set",
+	              "the test before set_current_state(): the callback's wake-up in between is lost",
+	              WEFT_KIND_LOST_WAKEUP, KT_CHECK_THEN_SET),
 };
 
-static const struct weft_scenario kthread_timer = {
-	.name = "kthread-timer",
-	.summary = "test: a timer callback wakes a sleeping task",
-	.source = "tests/kthread",
-	.nr_cpus = 2,
-	.nr_threads = 1,
-	.world_size = sizeof(struct kt_world),
-	.decision_hint = 64,
-	.files = kthread_files,
-	.setup = kt_setup,
-	.thread = kt_thread,
-	.variants = kt_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(kthread_timer, "kthread-timer",
+		   "test: a timer callback wakes a sleeping task",
+		   struct kt_world, 2, 1, 64, kt);
 
 /* ------------------------------------------------------------ kthread-work */
 
@@ -363,12 +332,8 @@ static int kq_kthread(void *data)
 	return 0;
 }
 
-static void kq_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kq, struct kq_world)
 {
-	struct kq_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	INIT_WORK(&W->work, kq_work);
 	init_completion(&W->queued);
 }
@@ -391,25 +356,14 @@ static void kq_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kq_variants[] = {
-	{ "flush", NULL, false, "kthread_stop(), flush_work(), then the work's result",
-	  "tests/kthread", WEFT_KIND_NONE, 0, KQ_FLUSH },
-	{ "no-flush", NULL, true, "the result read after kthread_stop() alone", "tests/kthread",
-	  WEFT_KIND_ASSERT, 0, KQ_NO_FLUSH },
+	WEFT_TEST_FIX("flush", "kthread_stop(), flush_work(), then the work's result", KQ_FLUSH),
+	WEFT_TEST_BUG("no-flush",
+	              "the result read after kthread_stop() alone",
+	              WEFT_KIND_ASSERT, KQ_NO_FLUSH),
 };
 
-static const struct weft_scenario kthread_work = {
-	.name = "kthread-work",
-	.summary = "test: a kthread hands data to a work item",
-	.source = "tests/kthread",
-	.nr_cpus = 3,
-	.nr_threads = 1,
-	.world_size = sizeof(struct kq_world),
-	.decision_hint = 64,
-	.files = kthread_files,
-	.setup = kq_setup,
-	.thread = kq_thread,
-	.variants = kq_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(kthread_work, "kthread-work",
+		   "test: a kthread hands data to a work item",
+		   struct kq_world, 3, 1, 64, kq);
 
 WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work);

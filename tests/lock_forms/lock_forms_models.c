@@ -79,9 +79,12 @@ static void rn_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rn_variants[] = {
-	WEFT_TEST_FIX("parent-first", "parent, then child with raw_spin_lock_nested()", RN_PARENT_FIRST),
-	WEFT_TEST_BUG("abba", "the two nodes taken in opposite orders (one class: the " "deadlock detector's)",
-		      WEFT_KIND_DEADLOCK, RN_ABBA),
+	WEFT_TEST_FIX("parent-first",
+	              "parent, then child with raw_spin_lock_nested()",
+	              RN_PARENT_FIRST),
+	WEFT_TEST_BUG("abba",
+	              "the two nodes taken in opposite orders (one class: the deadlock detector's)",
+	              WEFT_KIND_DEADLOCK, RN_ABBA),
 };
 
 WEFT_TEST_SCENARIO(raw_nested, "raw-nested",
@@ -130,9 +133,12 @@ static void li_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant li_variants[] = {
-	WEFT_TEST_FIX("set-then-wake", "the flag set under the lock, then wake_up()", LI_SET_THEN_WAKE),
-	WEFT_TEST_BUG("wake-first", "wake_up() before the flag is set",
-		      WEFT_KIND_LOST_WAKEUP, LI_WAKE_FIRST),
+	WEFT_TEST_FIX("set-then-wake",
+	              "the flag set under the lock, then wake_up()",
+	              LI_SET_THEN_WAKE),
+	WEFT_TEST_BUG("wake-first",
+	              "wake_up() before the flag is set",
+	              WEFT_KIND_LOST_WAKEUP, LI_WAKE_FIRST),
 };
 
 WEFT_TEST_SCENARIO(lock_irq, "lock-irq",
@@ -174,8 +180,9 @@ static void cl_thread(void *w, unsigned tid)
 
 static const struct weft_variant cl_variants[] = {
 	WEFT_TEST_FIX("acquire", "smp_cond_load_acquire()", CL_ACQUIRE),
-	WEFT_TEST_BUG("relaxed", "smp_cond_load_relaxed(), then the data (lkmm)",
-		      WEFT_KIND_ASSERT, CL_RELAXED),
+	WEFT_TEST_BUG("relaxed",
+	              "smp_cond_load_relaxed(), then the data (lkmm)",
+	              WEFT_KIND_ASSERT, CL_RELAXED),
 };
 
 WEFT_TEST_SCENARIO(cond_load, "cond-load",
@@ -242,9 +249,12 @@ static void kl_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant kl_variants[] = {
-	WEFT_TEST_FIX("handoff", "a two-stage hand-off with the killable and _io forms", KL_HANDOFF),
-	WEFT_TEST_BUG("abba-rwsem", "two rwsems taken in opposite orders (killable forms)",
-		      WEFT_KIND_LOCK_ORDER, KL_ABBA_RWSEM),
+	WEFT_TEST_FIX("handoff",
+	              "a two-stage hand-off with the killable and _io forms",
+	              KL_HANDOFF),
+	WEFT_TEST_BUG("abba-rwsem",
+	              "two rwsems taken in opposite orders (killable forms)",
+	              WEFT_KIND_LOCK_ORDER, KL_ABBA_RWSEM),
 };
 
 WEFT_TEST_SCENARIO(killable, "killable",

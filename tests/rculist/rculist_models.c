@@ -104,10 +104,12 @@ static void rdel_thread(void *w, unsigned tid)
 
 static const struct weft_variant rdel_variants[] = {
 	WEFT_TEST_FIX("sync", "list_del_rcu(), synchronize_rcu(), then the free", RD_SYNC),
-	WEFT_TEST_BUG("no-sync", "the free right after list_del_rcu()",
-		      WEFT_KIND_RCU_FREE_IN_USE, RD_NO_SYNC),
-	WEFT_TEST_BUG("plain-del", "list_del() poisons ->next under a reader",
-		      WEFT_KIND_OUT_OF_WORLD, RD_PLAIN_DEL),
+	WEFT_TEST_BUG("no-sync",
+	              "the free right after list_del_rcu()",
+	              WEFT_KIND_RCU_FREE_IN_USE, RD_NO_SYNC),
+	WEFT_TEST_BUG("plain-del",
+	              "list_del() poisons ->next under a reader",
+	              WEFT_KIND_OUT_OF_WORLD, RD_PLAIN_DEL),
 };
 
 WEFT_TEST_SCENARIO(rcu_del, "rcu-del",
@@ -155,9 +157,12 @@ static void radd_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant radd_variants[] = {
-	WEFT_TEST_FIX("init-first", "the entry initialised, then list_add_tail_rcu()", RA_INIT_FIRST),
-	WEFT_TEST_BUG("init-after", "list_add_rcu() before the entry is initialised",
-		      WEFT_KIND_ASSERT, RA_INIT_AFTER),
+	WEFT_TEST_FIX("init-first",
+	              "the entry initialised, then list_add_tail_rcu()",
+	              RA_INIT_FIRST),
+	WEFT_TEST_BUG("init-after",
+	              "list_add_rcu() before the entry is initialised",
+	              WEFT_KIND_ASSERT, RA_INIT_AFTER),
 };
 
 WEFT_TEST_SCENARIO(rcu_add, "rcu-add",
@@ -216,8 +221,9 @@ static void lm_thread(void *w, unsigned tid)
 
 static const struct weft_variant lm_variants[] = {
 	WEFT_TEST_FIX("locked", "the mover and the counter under one spinlock", LM_LOCKED),
-	WEFT_TEST_BUG("unlocked-count", "the counter walks without the lock",
-		      WEFT_KIND_ASSERT, LM_UNLOCKED_COUNT),
+	WEFT_TEST_BUG("unlocked-count",
+	              "the counter walks without the lock",
+	              WEFT_KIND_ASSERT, LM_UNLOCKED_COUNT),
 };
 
 WEFT_TEST_SCENARIO(list_move_scn, "list-move",

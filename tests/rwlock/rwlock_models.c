@@ -70,9 +70,10 @@ static void rp_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rp_variants[] = {
-	WEFT_TEST_FIX("locked", "readers under read_lock(), the writer under write_lock()", RP_LOCKED),
-	WEFT_TEST_BUG("unlocked", "one reader without the lock",
-		      WEFT_KIND_ASSERT, RP_UNLOCKED),
+	WEFT_TEST_FIX("locked",
+	              "readers under read_lock(), the writer under write_lock()",
+	              RP_LOCKED),
+	WEFT_TEST_BUG("unlocked", "one reader without the lock", WEFT_KIND_ASSERT, RP_UNLOCKED),
 };
 
 WEFT_TEST_SCENARIO(rw_pair, "rw-pair",
@@ -136,8 +137,9 @@ static const struct weft_irq rr_irqs[] = {
 };
 
 static const struct weft_variant rr_variants[] = {
-	WEFT_TEST_BUG("nested-read", "read_lock() taken again in process context while a " "writer waits",
-		      WEFT_KIND_DEADLOCK, RR_NESTED_READ),
+	WEFT_TEST_BUG("nested-read",
+	              "read_lock() taken again in process context while a writer waits",
+	              WEFT_KIND_DEADLOCK, RR_NESTED_READ),
 	WEFT_TEST_FIX("irq-read", "the second read_lock() in an interrupt handler", RR_IRQ_READ),
 };
 
@@ -181,8 +183,7 @@ static void ro_thread(void *w, unsigned tid)
 
 static const struct weft_variant ro_variants[] = {
 	WEFT_TEST_FIX("same-order", "both threads A then B", RO_SAME_ORDER),
-	WEFT_TEST_BUG("abba", "T1 takes B then A",
-		      WEFT_KIND_LOCK_ORDER, RO_ABBA),
+	WEFT_TEST_BUG("abba", "T1 takes B then A", WEFT_KIND_LOCK_ORDER, RO_ABBA),
 };
 
 WEFT_TEST_SCENARIO(rw_order, "rw-order",

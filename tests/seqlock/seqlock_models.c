@@ -113,11 +113,13 @@ static void sp_thread(void *w, unsigned tid)
 
 static const struct weft_variant sp_variants[] = {
 	WEFT_TEST_FIX("seqlock", "read_seqbegin() .. read_seqretry()", SP_SEQLOCK),
-	WEFT_TEST_BUG("no-retry", "one pass, no read_seqretry()",
-		      WEFT_KIND_ASSERT, SP_NO_RETRY),
-	WEFT_TEST_FIX("begin-or-lock", "read_seqbegin_or_lock(), need_seqretry(), " "done_seqretry()", SP_BEGIN_OR_LOCK),
-	WEFT_TEST_BUG("open-no-rmb", "an open-coded reader with no smp_rmb() (lkmm)",
-		      WEFT_KIND_ASSERT, SP_OPEN_NO_RMB),
+	WEFT_TEST_BUG("no-retry", "one pass, no read_seqretry()", WEFT_KIND_ASSERT, SP_NO_RETRY),
+	WEFT_TEST_FIX("begin-or-lock",
+	              "read_seqbegin_or_lock(), need_seqretry(), done_seqretry()",
+	              SP_BEGIN_OR_LOCK),
+	WEFT_TEST_BUG("open-no-rmb",
+	              "an open-coded reader with no smp_rmb() (lkmm)",
+	              WEFT_KIND_ASSERT, SP_OPEN_NO_RMB),
 };
 
 WEFT_TEST_SCENARIO(seq_pair, "seq-pair",
@@ -169,8 +171,9 @@ static void sw_thread(void *w, unsigned tid)
 
 static const struct weft_variant sw_variants[] = {
 	WEFT_TEST_FIX("locked", "the writers serialised by a spinlock", SW_LOCKED),
-	WEFT_TEST_BUG("unlocked", "two writers of one seqcount_t with no lock",
-		      WEFT_KIND_ASSERT, SW_UNLOCKED),
+	WEFT_TEST_BUG("unlocked",
+	              "two writers of one seqcount_t with no lock",
+	              WEFT_KIND_ASSERT, SW_UNLOCKED),
 };
 
 WEFT_TEST_SCENARIO(seq_writers, "seq-writers",
@@ -229,8 +232,10 @@ static const struct weft_irq si_irqs[] = {
 };
 
 static const struct weft_variant si_variants[] = {
-	WEFT_TEST_BUG("irq-on", "write_seqlock() with interrupts on: the handler spins on the " "odd sequence of the writer it interrupted",
-		      WEFT_KIND_LIVELOCK, SI_IRQ_ON),
+	WEFT_TEST_BUG("irq-on",
+	              "write_seqlock() with interrupts on: the handler spins on the odd sequence of "
+	              "the writer it interrupted",
+	              WEFT_KIND_LIVELOCK, SI_IRQ_ON),
 	WEFT_TEST_FIX("irq-off", "write_seqlock_irq()", SI_IRQ_OFF),
 };
 

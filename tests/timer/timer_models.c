@@ -35,7 +35,11 @@
 #include <weft/timer.h>
 #include <weft/workqueue.h>
 
+#include "../model_driver.h"
+
 static const char *const timer_files[] = { "timer_models.c", NULL };
+#define WEFT_TEST_SOURCE "tests/timer"
+#define WEFT_TEST_FILES timer_files
 
 #define kfree_obj(p) weft_poison((p), sizeof(*(p)), WEFT_SITE(WEFT_EV_FREE, "kfree(" #p ")"))
 
@@ -80,12 +84,8 @@ static void td_callback(struct timer_list *t)
 		mod_timer(t, jiffies + HZ);
 }
 
-static void td_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(td, struct td_world)
 {
-	struct td_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	timer_setup(&W->obj.timer, td_callback, 0);
 	init_completion(&W->obj.periods);
 }
@@ -135,36 +135,30 @@ static void td_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant td_variants[] = {
-	{ "del-timer", NULL, true, "del_timer() then kfree(): the callback may be running",
-	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, TD_DEL },
-	{ "del-timer-sync", NULL, false, "del_timer_sync() then kfree()",
-	  "tests/timer", WEFT_KIND_NONE, 0, TD_DEL_SYNC },
-	{ "shutdown-sync", NULL, false, "a periodic timer: stop flag, timer_shutdown_sync(), kfree()",
-	  "tests/timer", WEFT_KIND_NONE, 0, TD_SHUTDOWN },
-	{ "shutdown-async", NULL, true, "the same with timer_shutdown(): it does not wait",
-	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, TD_SHUTDOWN_ASYNC },
-	{ "free-pending", NULL, true, "kfree() with the timer still pending",
-	  "tests/timer", WEFT_KIND_BAD_FREE, 0, TD_FREE_PENDING },
-	{ "periodic-spin", NULL, false, "a spin until the periodic timer fired 3 times, then "
-	  "timer_shutdown_sync()", "tests/timer", WEFT_KIND_NONE, 0, TD_PERIODIC_SPIN },
-	{ "periodic-wait", NULL, false, "wait_for_completion() of its third firing, then "
-	  "timer_shutdown_sync()", "tests/timer", WEFT_KIND_NONE, 0, TD_PERIODIC_WAIT },
+	WEFT_TEST_BUG("del-timer",
+	              "del_timer() then kfree(): the callback may be running",
+	              WEFT_KIND_USE_AFTER_FREE, TD_DEL),
+	WEFT_TEST_FIX("del-timer-sync", "del_timer_sync() then kfree()", TD_DEL_SYNC),
+	WEFT_TEST_FIX("shutdown-sync",
+	              "a periodic timer: stop flag, timer_shutdown_sync(), kfree()",
+	              TD_SHUTDOWN),
+	WEFT_TEST_BUG("shutdown-async",
+	              "the same with timer_shutdown(): it does not wait",
+	              WEFT_KIND_USE_AFTER_FREE, TD_SHUTDOWN_ASYNC),
+	WEFT_TEST_BUG("free-pending",
+	              "kfree() with the timer still pending",
+	              WEFT_KIND_BAD_FREE, TD_FREE_PENDING),
+	WEFT_TEST_FIX("periodic-spin",
+	              "a spin until the periodic timer fired 3 times, then timer_shutdown_sync()",
+	              TD_PERIODIC_SPIN),
+	WEFT_TEST_FIX("periodic-wait",
+	              "wait_for_completion() of its third firing, then timer_shutdown_sync()",
+	              TD_PERIODIC_WAIT),
 };
 
-static const struct weft_scenario timer_teardown = {
-	.name = "timer-teardown",
-	.summary = "test: tearing down an object with a timer",
-	.source = "tests/timer",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct td_world),
-	.decision_hint = 256,
-	.files = timer_files,
-	.setup = td_setup,
-	.thread = td_thread,
-	.variants = td_variants,
-	.nr_variants = 7,
-};
+WEFT_TEST_SCENARIO(timer_teardown, "timer-teardown",
+		   "test: tearing down an object with a timer",
+		   struct td_world, 2, 2, 256, td);
 
 /* ------------------------------------------------------------ timer-lock */
 
@@ -189,12 +183,8 @@ static void tl_callback(struct timer_list *t)
 	WRITE_ONCE(W->in_callback, 0);
 }
 
-static void tl_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(tl, struct tl_world)
 {
-	struct tl_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	timer_setup(&W->timer, tl_callback, 0);
 }
@@ -232,27 +222,16 @@ static void tl_quiesce(void *w)
 }
 
 static const struct weft_variant tl_variants[] = {
-	{ "spin-lock", NULL, true, "the task takes the callback's lock with spin_lock()",
-	  "tests/timer", WEFT_KIND_IRQ_LOCK_INVERSION, 0, TL_SPIN },
-	{ "spin-lock-bh", NULL, false, "with spin_lock_bh()",
-	  "tests/timer", WEFT_KIND_NONE, 0, TL_SPIN_BH },
+	WEFT_TEST_BUG("spin-lock",
+	              "the task takes the callback's lock with spin_lock()",
+	              WEFT_KIND_IRQ_LOCK_INVERSION, TL_SPIN),
+	WEFT_TEST_FIX("spin-lock-bh", "with spin_lock_bh()", TL_SPIN_BH),
 };
 
-static const struct weft_scenario timer_lock = {
-	.name = "timer-lock",
-	.summary = "test: a timer callback and a task on its CPU share a spinlock",
-	.source = "tests/timer",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct tl_world),
-	.decision_hint = 128,
-	.files = timer_files,
-	.setup = tl_setup,
-	.thread = tl_thread,
-	.quiesce = tl_quiesce,
-	.variants = tl_variants,
-	.nr_variants = 2,
-};
+WEFT_TEST_SCENARIO(timer_lock, "timer-lock",
+		   "test: a timer callback and a task on its CPU share a spinlock",
+		   struct tl_world, 1, 1, 128, tl,
+		   .quiesce = tl_quiesce);
 
 /* ------------------------------------------------------------- timer-arm */
 
@@ -290,12 +269,8 @@ static void ta_callback(struct timer_list *t)
 	WRITE_ONCE(W->in_callback, 0);
 }
 
-static void ta_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(ta, struct ta_world)
 {
-	struct ta_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	timer_setup(&W->timer, ta_callback, 0);
 }
 
@@ -341,30 +316,23 @@ static void ta_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant ta_variants[] = {
-	{ "check-then-add", NULL, true, "if (!timer_pending()) add_timer() on two CPUs",
-	  "tests/timer", WEFT_KIND_BUG_ON, 0, TA_CHECK_ADD },
-	{ "mod-timer", NULL, false, "mod_timer() on two CPUs, then del_timer_sync() on CPU1",
-	  "tests/timer", WEFT_KIND_NONE, 0, TA_MOD },
-	{ "self-sync", NULL, true, "the callback calls del_timer_sync() on its own timer",
-	  "tests/timer", WEFT_KIND_DEADLOCK, 0, TA_SELF_SYNC },
-	{ "free-armed", NULL, true, "T0 frees the timer it has just armed",
-	  "tests/timer", WEFT_KIND_BAD_FREE, 0, TA_FREE_ARMED },
+	WEFT_TEST_BUG("check-then-add",
+	              "if (!timer_pending()) add_timer() on two CPUs",
+	              WEFT_KIND_BUG_ON, TA_CHECK_ADD),
+	WEFT_TEST_FIX("mod-timer",
+	              "mod_timer() on two CPUs, then del_timer_sync() on CPU1",
+	              TA_MOD),
+	WEFT_TEST_BUG("self-sync",
+	              "the callback calls del_timer_sync() on its own timer",
+	              WEFT_KIND_DEADLOCK, TA_SELF_SYNC),
+	WEFT_TEST_BUG("free-armed",
+	              "T0 frees the timer it has just armed",
+	              WEFT_KIND_BAD_FREE, TA_FREE_ARMED),
 };
 
-static const struct weft_scenario timer_arm = {
-	.name = "timer-arm",
-	.summary = "test: arming one timer from two CPUs",
-	.source = "tests/timer",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct ta_world),
-	.decision_hint = 128,
-	.files = timer_files,
-	.setup = ta_setup,
-	.thread = ta_thread,
-	.variants = ta_variants,
-	.nr_variants = 4,
-};
+WEFT_TEST_SCENARIO(timer_arm, "timer-arm",
+		   "test: arming one timer from two CPUs",
+		   struct ta_world, 2, 2, 128, ta);
 
 /* ----------------------------------------------------------- dwork-teardown */
 
@@ -398,12 +366,8 @@ static void dw_fn(struct work_struct *w)
 	WRITE_ONCE(o->in_fn, 0);
 }
 
-static void dw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(dw, struct dw_world)
 {
-	struct dw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	INIT_DELAYED_WORK(&W->obj.dw, dw_fn);
 }
 
@@ -447,32 +411,22 @@ static void dw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant dw_variants[] = {
-	{ "cancel", NULL, true, "cancel_delayed_work() then kfree(): the work may be running",
-	  "tests/timer", WEFT_KIND_USE_AFTER_FREE, 0, DW_CANCEL },
-	{ "cancel-sync", NULL, false, "cancel_delayed_work_sync() then kfree()",
-	  "tests/timer", WEFT_KIND_NONE, 0, DW_CANCEL_SYNC },
-	{ "periodic", NULL, false, "a self-requeueing delayed work: stop flag, "
-	  "cancel_delayed_work_sync(), kfree()", "tests/timer", WEFT_KIND_NONE, 0, DW_PERIODIC },
-	{ "flush", NULL, false, "flush_delayed_work() runs it once and waits",
-	  "tests/timer", WEFT_KIND_NONE, 0, DW_FLUSH },
-	{ "mod", NULL, false, "mod_delayed_work() from two CPUs, then cancel_delayed_work_sync()",
-	  "tests/timer", WEFT_KIND_NONE, 0, DW_MOD },
+	WEFT_TEST_BUG("cancel",
+	              "cancel_delayed_work() then kfree(): the work may be running",
+	              WEFT_KIND_USE_AFTER_FREE, DW_CANCEL),
+	WEFT_TEST_FIX("cancel-sync", "cancel_delayed_work_sync() then kfree()", DW_CANCEL_SYNC),
+	WEFT_TEST_FIX("periodic",
+	              "a self-requeueing delayed work: stop flag, cancel_delayed_work_sync(), kfree()",
+	              DW_PERIODIC),
+	WEFT_TEST_FIX("flush", "flush_delayed_work() runs it once and waits", DW_FLUSH),
+	WEFT_TEST_FIX("mod",
+	              "mod_delayed_work() from two CPUs, then cancel_delayed_work_sync()",
+	              DW_MOD),
 };
 
-static const struct weft_scenario dwork_teardown = {
-	.name = "dwork-teardown",
-	.summary = "test: tearing down an object with a delayed work",
-	.source = "tests/timer",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct dw_world),
-	.decision_hint = 256,
-	.files = timer_files,
-	.setup = dw_setup,
-	.thread = dw_thread,
-	.variants = dw_variants,
-	.nr_variants = 5,
-};
+WEFT_TEST_SCENARIO(dwork_teardown, "dwork-teardown",
+		   "test: tearing down an object with a delayed work",
+		   struct dw_world, 2, 2, 256, dw);
 
 /* ------------------------------------------------------------ timed-wait */
 
@@ -485,12 +439,8 @@ struct tw_world {
 	int done;
 };
 
-static void tw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(tw, struct tw_world)
 {
-	struct tw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	init_waitqueue_head(&W->wq);
 }
 
@@ -545,33 +495,25 @@ static void tw_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant tw_variants[] = {
-	{ "timeout-ok", NULL, false, "wait_event_timeout(): 0 is a timeout, more is the event",
-	  "tests/timer", WEFT_KIND_NONE, 0, TW_TIMEOUT_OK },
-	{ "timeout-as-success", NULL, true, "the data used after a wait that may have timed out",
-	  "tests/timer", WEFT_KIND_ASSERT, 0, TW_TIMEOUT_AS_SUCCESS },
-	{ "no-timeout", NULL, false, "wait_event(): no timeout", "tests/timer", WEFT_KIND_NONE, 0,
-	  TW_NO_TIMEOUT },
-	{ "sleep", NULL, false, "schedule_timeout_uninterruptible(HZ) sleeps a second of jiffies",
-	  "tests/timer", WEFT_KIND_NONE, 0, TW_SLEEP },
-	{ "not-queued", NULL, true, "set_current_state() and schedule() with no wait queue: "
-	  "wake_up() cannot find the sleeper", "tests/timer", WEFT_KIND_LOST_WAKEUP, 0,
-	  TW_NOT_QUEUED },
+	WEFT_TEST_FIX("timeout-ok",
+	              "wait_event_timeout(): 0 is a timeout, more is the event",
+	              TW_TIMEOUT_OK),
+	WEFT_TEST_BUG("timeout-as-success",
+	              "the data used after a wait that may have timed out",
+	              WEFT_KIND_ASSERT, TW_TIMEOUT_AS_SUCCESS),
+	WEFT_TEST_FIX("no-timeout", "wait_event(): no timeout", TW_NO_TIMEOUT),
+	WEFT_TEST_FIX("sleep",
+	              "schedule_timeout_uninterruptible(HZ) sleeps a second of jiffies",
+	              TW_SLEEP),
+	WEFT_TEST_BUG("not-queued",
+	              "set_current_state() and schedule() with no wait queue: wake_up() cannot find "
+	              "the sleeper",
+	              WEFT_KIND_LOST_WAKEUP, TW_NOT_QUEUED),
 };
 
-static const struct weft_scenario timed_wait = {
-	.name = "timed-wait",
-	.summary = "test: timed sleeps and their timeouts",
-	.source = "tests/timer",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct tw_world),
-	.decision_hint = 128,
-	.files = timer_files,
-	.setup = tw_setup,
-	.thread = tw_thread,
-	.variants = tw_variants,
-	.nr_variants = 5,
-};
+WEFT_TEST_SCENARIO(timed_wait, "timed-wait",
+		   "test: timed sleeps and their timeouts",
+		   struct tw_world, 2, 2, 128, tw);
 
 /* ----------------------------------------------------------- work-publish */
 
@@ -614,12 +556,8 @@ static void wp_timer(struct timer_list *t)
 	WRITE_ONCE(W->fired, 1);
 }
 
-static void wp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(wp, struct wp_world)
 {
-	struct wp_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	INIT_WORK(&W->work, wp_work);
 	timer_setup(&W->timer, wp_timer, 0);
 }
@@ -645,28 +583,16 @@ static void wp_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant wp_variants[] = {
-	{ "flush", NULL, false, "data, queue_work_on(CPU1), flush_work(), the result",
-	  "tests/timer", WEFT_KIND_NONE, 0, WP_FLUSH },
-	{ "no-flush", NULL, true, "the result read with no flush_work()", "tests/timer",
-	  WEFT_KIND_ASSERT, 0, WP_NO_FLUSH },
-	{ "timer", NULL, false, "data, add_timer_on(CPU1), del_timer_sync()", "tests/timer",
-	  WEFT_KIND_NONE, 0, WP_TIMER },
+	WEFT_TEST_FIX("flush", "data, queue_work_on(CPU1), flush_work(), the result", WP_FLUSH),
+	WEFT_TEST_BUG("no-flush",
+	              "the result read with no flush_work()",
+	              WEFT_KIND_ASSERT, WP_NO_FLUSH),
+	WEFT_TEST_FIX("timer", "data, add_timer_on(CPU1), del_timer_sync()", WP_TIMER),
 };
 
-static const struct weft_scenario work_publish = {
-	.name = "work-publish",
-	.summary = "test: a work item or timer callback sees what was stored before it was queued",
-	.source = "tests/timer",
-	.nr_cpus = 2,
-	.nr_threads = 1,
-	.world_size = sizeof(struct wp_world),
-	.decision_hint = 64,
-	.files = timer_files,
-	.setup = wp_setup,
-	.thread = wp_thread,
-	.variants = wp_variants,
-	.nr_variants = 3,
-};
+WEFT_TEST_SCENARIO(work_publish, "work-publish",
+		   "test: a work item or timer callback sees what was stored before it was queued",
+		   struct wp_world, 2, 1, 64, wp);
 
 WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait,
 		     &work_publish);

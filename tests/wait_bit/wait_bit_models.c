@@ -90,10 +90,12 @@ static void vw_thread(void *w, unsigned tid)
 static const struct weft_variant vw_variants[] = {
 	WEFT_TEST_FIX("mb", "the store, smp_mb(), wake_up_var()", VW_MB),
 	WEFT_TEST_FIX("release-wake", "store_release_wake_up()", VW_RELEASE_WAKE),
-	WEFT_TEST_BUG("no-mb", "no barrier before wake_up_var()'s waitqueue_active() test " "(weak memory)",
-		      WEFT_KIND_LOST_WAKEUP, VW_NO_MB),
-	WEFT_TEST_BUG("wake-first", "wake_up_var() before the store",
-		      WEFT_KIND_LOST_WAKEUP, VW_WAKE_FIRST),
+	WEFT_TEST_BUG("no-mb",
+	              "no barrier before wake_up_var()'s waitqueue_active() test (weak memory)",
+	              WEFT_KIND_LOST_WAKEUP, VW_NO_MB),
+	WEFT_TEST_BUG("wake-first",
+	              "wake_up_var() before the store",
+	              WEFT_KIND_LOST_WAKEUP, VW_WAKE_FIRST),
 };
 
 WEFT_TEST_SCENARIO(var_wait, "var-wait",
@@ -139,9 +141,13 @@ static void rd_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant rd_variants[] = {
-	WEFT_TEST_FIX("dec-and-wake", "atomic_dec_and_wake_up(), the waiter frees the object", RD_DEC_AND_WAKE),
-	WEFT_TEST_BUG("dec-no-mb", "atomic_dec() then wake_up_var(): nothing orders the " "decrement before the waitqueue_active() test (lkmm)",
-		      WEFT_KIND_LOST_WAKEUP, RD_DEC_NO_MB),
+	WEFT_TEST_FIX("dec-and-wake",
+	              "atomic_dec_and_wake_up(), the waiter frees the object",
+	              RD_DEC_AND_WAKE),
+	WEFT_TEST_BUG("dec-no-mb",
+	              "atomic_dec() then wake_up_var(): nothing orders the decrement before the "
+	              "waitqueue_active() test (lkmm)",
+	              WEFT_KIND_LOST_WAKEUP, RD_DEC_NO_MB),
 };
 
 WEFT_TEST_SCENARIO(ref_drain, "ref-drain",
@@ -195,12 +201,15 @@ static void bw_thread(void *w, unsigned tid)
 
 static const struct weft_variant bw_variants[] = {
 	WEFT_TEST_FIX("clear-and-wake", "clear_and_wake_up_bit()", BW_CLEAR_AND_WAKE),
-	WEFT_TEST_BUG("clear-no-mb", "clear_bit() then wake_up_bit(): no " "smp_mb__after_atomic() (lkmm)",
-		      WEFT_KIND_LOST_WAKEUP, BW_CLEAR_NO_MB),
-	WEFT_TEST_BUG("wake-first", "wake_up_bit() before the clear",
-		      WEFT_KIND_LOST_WAKEUP, BW_WAKE_FIRST),
-	WEFT_TEST_BUG("wait-own-bit", "wait_on_bit() of a bit the thread took with " "wait_on_bit_lock() itself",
-		      WEFT_KIND_DEADLOCK, BW_WAIT_OWN_BIT),
+	WEFT_TEST_BUG("clear-no-mb",
+	              "clear_bit() then wake_up_bit(): no smp_mb__after_atomic() (lkmm)",
+	              WEFT_KIND_LOST_WAKEUP, BW_CLEAR_NO_MB),
+	WEFT_TEST_BUG("wake-first",
+	              "wake_up_bit() before the clear",
+	              WEFT_KIND_LOST_WAKEUP, BW_WAKE_FIRST),
+	WEFT_TEST_BUG("wait-own-bit",
+	              "wait_on_bit() of a bit the thread took with wait_on_bit_lock() itself",
+	              WEFT_KIND_DEADLOCK, BW_WAIT_OWN_BIT),
 };
 
 WEFT_TEST_SCENARIO(bit_wait, "bit-wait",
@@ -255,9 +264,12 @@ static void bl_quiesce(void *w)
 }
 
 static const struct weft_variant bl_variants[] = {
-	WEFT_TEST_FIX("one-lock", "wait_on_bit_lock(), the update, clear_and_wake_up_bit()", BL_ONE_LOCK),
-	WEFT_TEST_BUG("abba", "two bit locks taken in opposite orders",
-		      WEFT_KIND_DEADLOCK, BL_ABBA),
+	WEFT_TEST_FIX("one-lock",
+	              "wait_on_bit_lock(), the update, clear_and_wake_up_bit()",
+	              BL_ONE_LOCK),
+	WEFT_TEST_BUG("abba",
+	              "two bit locks taken in opposite orders",
+	              WEFT_KIND_DEADLOCK, BL_ABBA),
 };
 
 WEFT_TEST_SCENARIO(bit_lock, "bit-lock",
@@ -303,7 +315,9 @@ static void vt_thread(void *w, unsigned tid)
 
 static const struct weft_variant vt_variants[] = {
 	WEFT_TEST_FIX("set", "the flag set and woken; the wait may also time out first", VT_SET),
-	WEFT_TEST_FIX("no-waker", "nobody sets the flag: the timeout ends the wait with 0", VT_NO_WAKER),
+	WEFT_TEST_FIX("no-waker",
+	              "nobody sets the flag: the timeout ends the wait with 0",
+	              VT_NO_WAKER),
 };
 
 WEFT_TEST_SCENARIO(var_timeout, "var-timeout",
