@@ -15,35 +15,17 @@
 #include <weft/rwlock.h>
 
 #include "families.h"
+#include "waiters.h"
 
 /* Each thread's nested read holds of each rwlock in this execution; a
  * table that overflows keeps the mask only (a nested unlock then clears
  * the thread's bit early: its owner in a deadlock report is lost). */
-static struct read_hold {
-	uint32_t epoch;
-	const struct weft_rwlock *l;
-	uint8_t tid;
-	uint32_t depth;
-} read_holds[32];
+static struct weft_hold read_holds[32];
 
-static struct read_hold *read_hold(const struct weft_rwlock *l, unsigned tid, bool make)
+static struct weft_hold *read_hold(const struct weft_rwlock *l, unsigned tid, bool make)
 {
-	struct read_hold *free_slot = NULL;
-
-	for (unsigned i = 0; i < sizeof(read_holds) / sizeof(read_holds[0]); i++) {
-		struct read_hold *h = &read_holds[i];
-		if (h->epoch != M.epoch || !h->depth) {
-			if (!free_slot)
-				free_slot = h;
-			continue;
-		}
-		if (h->l == l && h->tid == tid)
-			return h;
-	}
-	if (!make || !free_slot)
-		return NULL;
-	*free_slot = (struct read_hold){ M.epoch, l, (uint8_t)tid, 0 };
-	return free_slot;
+	return weft_hold_find(read_holds, sizeof(read_holds) / sizeof(read_holds[0]), l, tid, make,
+			      NULL);
 }
 
 /* The holder a waiter waits for: the writer, else a reader. */
@@ -109,7 +91,7 @@ static void mask_on(unsigned mask)
 
 static void read_taken(struct weft_rwlock *l)
 {
-	struct read_hold *h = read_hold(l, (unsigned)M.cur, true);
+	struct weft_hold *h = read_hold(l, (unsigned)M.cur, true);
 
 	l->readers++;
 	l->reader_mask |= 1u << M.cur;
@@ -240,7 +222,7 @@ void weft_rw_unlock(struct weft_rwlock *l, bool write, unsigned mask, unsigned l
 				    "write_unlock of an rwlock this thread does not hold for writing");
 		l->writer = 0;
 	} else {
-		struct read_hold *h = read_hold(l, (unsigned)M.cur, false);
+		struct weft_hold *h = read_hold(l, (unsigned)M.cur, false);
 		if (!(l->reader_mask & (1u << M.cur)) || !l->readers)
 			weft_report(WEFT_KIND_ASSERT, l, s,
 				    "read_unlock of an rwlock this thread does not hold for reading");

@@ -493,43 +493,46 @@ _Static_assert(WEFT_MAX_THREADS <= 16, "rw_semaphore.held has 2 bits per thread"
  * (rwsem, thread) with holds in this execution; an execution that holds
  * more at once than the table has falls back to the summary.
  */
-static struct read_hold {
-	uint32_t epoch;
-	const struct weft_rw_semaphore *r;
-	uint32_t depth;
-	uint8_t tid;
-} read_holds[64];
+static struct weft_hold read_holds[64];
 static uint32_t read_holds_full_epoch;
 
-static struct read_hold *read_hold(const struct weft_rw_semaphore *r, unsigned tid, bool make)
+struct weft_hold *weft_hold_find(struct weft_hold *table, unsigned n, const void *obj,
+				 unsigned tid, bool make, uint32_t *full_epoch)
 {
-	struct read_hold *free_slot = NULL;
+	struct weft_hold *free_slot = NULL;
 
-	for (unsigned i = 0; i < sizeof(read_holds) / sizeof(read_holds[0]); i++) {
-		struct read_hold *h = &read_holds[i];
+	for (unsigned i = 0; i < n; i++) {
+		struct weft_hold *h = &table[i];
 		if (h->epoch != M.epoch || !h->depth) {
 			if (!free_slot)
 				free_slot = h;
 			continue;
 		}
-		if (h->r == r && h->tid == tid)
+		if (h->obj == obj && h->tid == tid)
 			return h;
 	}
 	if (!make)
 		return NULL;
 	if (!free_slot) {
-		read_holds_full_epoch = M.epoch;
+		if (full_epoch)
+			*full_epoch = M.epoch;
 		return NULL;
 	}
-	*free_slot = (struct read_hold){ M.epoch, r, 0, (uint8_t)tid };
+	*free_slot = (struct weft_hold){ M.epoch, obj, 0, (uint8_t)tid };
 	return free_slot;
+}
+
+static struct weft_hold *read_hold(const struct weft_rw_semaphore *r, unsigned tid, bool make)
+{
+	return weft_hold_find(read_holds, sizeof(read_holds) / sizeof(read_holds[0]), r, tid, make,
+			      &read_holds_full_epoch);
 }
 
 static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
 {
 	if (tid >= WEFT_MAX_THREADS)
 		return 0;
-	const struct read_hold *h = read_hold(r, tid, false);
+	const struct weft_hold *h = read_hold(r, tid, false);
 
 	if (h)
 		return h->depth;
@@ -551,7 +554,7 @@ static inline void held_add(struct weft_rw_semaphore *r, unsigned tid, int d)
 		return;
 	}
 	unsigned h = r->held >> (2 * tid) & 3u;
-	struct read_hold *x = read_hold(r, tid, d > 0);
+	struct weft_hold *x = read_hold(r, tid, d > 0);
 
 	if (x && (d > 0 || x->depth))
 		x->depth += (uint32_t)d;
@@ -567,7 +570,7 @@ static void held_clear(struct weft_rw_semaphore *r)
 {
 	r->held = 0;
 	for (unsigned i = 0; i < sizeof(read_holds) / sizeof(read_holds[0]); i++)
-		if (read_holds[i].epoch == M.epoch && read_holds[i].r == r)
+		if (read_holds[i].epoch == M.epoch && read_holds[i].obj == r)
 			read_holds[i].depth = 0;
 }
 

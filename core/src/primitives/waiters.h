@@ -130,6 +130,21 @@ int weft_bitlock_holder(uint32_t loc);
 /* The holder of bit `bit` at loc, or -1. */
 int weft_bitlock_holder_bit(uint32_t loc, unsigned bit);
 
+/* A thread's nested holds of a lock whose holders the lock itself does
+ * not list (the read sides of rwsems, sleep.c, and rwlocks, rwlock.c):
+ * valid in the execution (epoch) that wrote them; depth 0 frees a slot. */
+struct weft_hold {
+	uint32_t epoch;
+	const void *obj;
+	uint32_t depth;
+	uint8_t tid;
+};
+/* The entry of (obj, tid) in table[n]; with make, a free slot if it has
+ * none (NULL when the table is full, and *full_epoch set to this
+ * execution's, if given). */
+struct weft_hold *weft_hold_find(struct weft_hold *table, unsigned n, const void *obj,
+				 unsigned tid, bool make, uint32_t *full_epoch);
+
 /* The mutex internals pthread_cond_wait() shares (sleep.c). */
 void weft_mutex_acquire(struct weft_mutex *m, const struct weft_site *s);
 void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s);
