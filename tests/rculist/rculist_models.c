@@ -18,6 +18,11 @@
  *             entry's fields depend on the pointer it loaded, through
  *             container_of()); init-after: list_add_rcu()
  *             then the value (assertion: a reader saw it unset).
+ *  rcu-hash   a hash chain (hlist): T0 publishes an entry with
+ *             hlist_add_head_rcu() and removes another with
+ *             hlist_del_rcu() under its lock; T1 looks them up in
+ *             rcu_read_lock(). sync: synchronize_rcu() before the free
+ *             (clean under sc, tso and lkmm); no-sync: rcu-free-in-use.
  *  list-move  T0 moves entries between two lists under a spinlock
  *             (list_move_tail(), list_del_init(), list_for_each_entry_safe());
  *             T1 counts both lists under the same lock: locked (clean);
@@ -230,4 +235,96 @@ WEFT_TEST_SCENARIO(list_move_scn, "list-move",
 		   "test: moving entries between lists under a lock",
 		   struct lm_world, 2, 2, 96, lm);
 
-WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn);
+/* ---------------------------------------------------------------- rcu-hash */
+
+enum { RH_SYNC, RH_NO_SYNC };
+
+struct hentry {
+	int key;
+	int val;
+	struct hlist_node hnode;
+};
+
+struct rh_world {
+	unsigned variant;
+	spinlock_t lock;
+	struct hlist_head chain;
+	struct hentry e[3];
+};
+
+WEFT_TEST_SETUP(rh, struct rh_world)
+{
+	spin_lock_init(&W->lock);
+	INIT_HLIST_HEAD(&W->chain);
+	for (int i = 0; i < 2; i++) {
+		W->e[i].key = i + 1;
+		W->e[i].val = 10 * (i + 1);
+		INIT_HLIST_NODE(&W->e[i].hnode);
+		hlist_add_head(&W->e[i].hnode, &W->chain);
+	}
+}
+
+static void rh_thread(void *w, unsigned tid)
+{
+	struct rh_world *W = w;
+	struct hentry *pos, *victim = NULL;
+
+	if (tid == 1) {
+		rcu_read_lock();
+		hlist_for_each_entry_rcu(pos, &W->chain, hnode)
+			if (READ_ONCE(pos->key) && !READ_ONCE(pos->val))
+				weft_report(WEFT_KIND_ASSERT, &pos->val, RSITE("rh val"),
+					    "a reader found an entry not yet initialised");
+		rcu_read_unlock();
+		return;
+	}
+	W->e[2].key = 3;
+	WRITE_ONCE(W->e[2].val, 30);
+	spin_lock(&W->lock);
+	hlist_add_head_rcu(&W->e[2].hnode, &W->chain);
+	hlist_for_each_entry_rcu(pos, &W->chain, hnode, lockdep_is_held(&W->lock))
+		if (READ_ONCE(pos->key) == 1)
+			victim = pos;
+	if (victim)
+		hlist_del_rcu(&victim->hnode);
+	spin_unlock(&W->lock);
+	if (!victim)
+		return;
+	if (W->variant == RH_SYNC)
+		synchronize_rcu();
+	weft_poison(victim, sizeof(*victim), RSITE("kfree(victim)"));
+}
+
+/* At the end: two entries left on the chain, which empties cleanly. */
+static void rh_quiesce(void *w)
+{
+	struct rh_world *W = w;
+	struct hentry *pos;
+	struct hlist_node *n;
+	unsigned count = 0;
+
+	hlist_for_each_entry_safe(pos, n, &W->chain, hnode) {
+		count++;
+		if (count == 1)
+			hlist_del(&pos->hnode);
+		else
+			hlist_del_init(&pos->hnode);
+	}
+	if (count != 2 || !hlist_empty(&W->chain))
+		weft_report(WEFT_KIND_ASSERT, &W->chain, RSITE("rh chain"),
+			    "%u entries at the end, chain %s", count,
+			    hlist_empty(&W->chain) ? "empty" : "not empty");
+}
+
+static const struct weft_variant rh_variants[] = {
+	WEFT_TEST_FIX("sync", "hlist_add_head_rcu(), hlist_del_rcu(), synchronize_rcu(), free",
+		      RH_SYNC),
+	WEFT_TEST_BUG("no-sync", "the free right after hlist_del_rcu()",
+		      WEFT_KIND_RCU_FREE_IN_USE, RH_NO_SYNC),
+};
+
+WEFT_TEST_SCENARIO(rcu_hash, "rcu-hash",
+		   "test: a hash chain (hlist) under RCU",
+		   struct rh_world, 2, 2, 64, rh, .quiesce = rh_quiesce);
+
+WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn, &rcu_hash);

@@ -16,6 +16,11 @@
  *   list_for_each(p, h), list_for_each_safe(p, n, h),
  *   list_for_each_entry(pos, h, member), list_for_each_entry_safe(pos, n, h, member),
  *   list_for_each_entry_reverse(pos, h, member)
+ *   struct hlist_head, struct hlist_node, HLIST_HEAD_INIT, HLIST_HEAD(name),
+ *   INIT_HLIST_HEAD(h), INIT_HLIST_NODE(n), hlist_unhashed(n), hlist_empty(h),
+ *   hlist_add_head(n, h), hlist_del(n) (poisons n), hlist_del_init(n),
+ *   hlist_entry(p, type, member), hlist_entry_safe(p, type, member),
+ *   hlist_for_each_entry(pos, h, member), hlist_for_each_entry_safe(pos, n, h, member)
  *
  * RCU-protected lists are in <weft/rculist.h>. A model with list names of
  * its own defines WEFT_OWN_LIST before including it.
@@ -41,6 +46,44 @@ static inline void weft_list_del_init(struct weft_list_head *e)
 	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->next, e);
 	WRITE_ONCE(e->prev, e);
+}
+
+/* hlists (hash chains): a head with one pointer, nodes whose pprev points
+ * at the pointer that points at them. */
+struct weft_hlist_node {
+	struct weft_hlist_node *next, **pprev;
+};
+struct weft_hlist_head {
+	struct weft_hlist_node *first;
+};
+
+static inline void weft_hlist_add_head(struct weft_hlist_node *n, struct weft_hlist_head *h)
+{
+	struct weft_hlist_node *first = READ_ONCE(h->first);
+
+	WRITE_ONCE(n->next, first);
+	if (first)
+		WRITE_ONCE(first->pprev, &n->next);
+	WRITE_ONCE(h->first, n);
+	WRITE_ONCE(n->pprev, &h->first);
+}
+
+/* __hlist_del(): n off its chain; a node that is not on one (pprev NULL
+ * or poisoned) is a list-corruption report */
+static inline bool weft_hlist_unlink(struct weft_hlist_node *n)
+{
+	struct weft_hlist_node *next = READ_ONCE(n->next);
+	struct weft_hlist_node **pprev = READ_ONCE(n->pprev);
+
+	if (!pprev || pprev == (struct weft_hlist_node **)WEFT_LIST_POISON2) {
+		weft_report(WEFT_KIND_LIST_CORRUPTION, n, WEFT_SITE(WEFT_EV_NOTE, "__hlist_del()"),
+			    "hlist_del of a node on no chain (pprev=%p)", (void *)pprev);
+		return false;
+	}
+	WRITE_ONCE(*pprev, next);
+	if (next)
+		WRITE_ONCE(next->pprev, pprev);
+	return true;
 }
 
 #ifndef WEFT_OWN_LIST
@@ -104,6 +147,49 @@ static inline void weft_list_del_init(struct weft_list_head *e)
 	for ((pos) = list_first_entry(h, __typeof__(*(pos)), member),                   \
 	    (n) = list_next_entry(pos, member);                                         \
 	     &(pos)->member != (h); (pos) = (n), (n) = list_next_entry(n, member))
+
+#define hlist_head weft_hlist_head
+#define hlist_node weft_hlist_node
+#define HLIST_HEAD_INIT { NULL }
+#define HLIST_HEAD(name) struct weft_hlist_head name = { NULL }
+#define INIT_HLIST_HEAD(h) WRITE_ONCE((h)->first, NULL)
+#define INIT_HLIST_NODE(n)                                                              \
+	do {                                                                            \
+		WRITE_ONCE((n)->next, NULL);                                            \
+		WRITE_ONCE((n)->pprev, NULL);                                           \
+	} while (0)
+#define hlist_unhashed(n) (READ_ONCE((n)->pprev) == NULL)
+#define hlist_empty(h) (READ_ONCE((h)->first) == NULL)
+#define hlist_add_head(n, h) \
+	WEFT_CALL_VOID("hlist_add_head(" #n ", " #h ")", (weft_hlist_add_head)((n), (h)))
+#define hlist_del(n)                                                                    \
+	do {                                                                            \
+		struct weft_hlist_node *__weft_n = (n);                                 \
+		if (WEFT_CALL_VAL(bool, "hlist_del(" #n ")", (weft_hlist_unlink)(__weft_n))) { \
+			WRITE_ONCE(__weft_n->next, (struct weft_hlist_node *)WEFT_LIST_POISON1); \
+			WRITE_ONCE(__weft_n->pprev, (struct weft_hlist_node **)WEFT_LIST_POISON2); \
+		}                                                                       \
+	} while (0)
+#define hlist_del_init(n)                                                               \
+	do {                                                                            \
+		struct weft_hlist_node *__weft_n = (n);                                 \
+		if (!hlist_unhashed(__weft_n) &&                                        \
+		    WEFT_CALL_VAL(bool, "hlist_del_init(" #n ")", (weft_hlist_unlink)(__weft_n))) \
+			INIT_HLIST_NODE(__weft_n);                                      \
+	} while (0)
+#define hlist_entry(p, type, member) weft_list_entry(p, type, member)
+#define hlist_entry_safe(p, type, member)                                               \
+	({                                                                              \
+		__typeof__(p) __weft_p = (p);                                           \
+		__weft_p ? hlist_entry(__weft_p, type, member) : NULL;                  \
+	})
+#define hlist_for_each_entry(pos, h, member)                                            \
+	for ((pos) = hlist_entry_safe(READ_ONCE((h)->first), __typeof__(*(pos)), member); (pos); \
+	     (pos) = hlist_entry_safe(READ_ONCE((pos)->member.next), __typeof__(*(pos)), member))
+#define hlist_for_each_entry_safe(pos, n, h, member)                                    \
+	for ((pos) = hlist_entry_safe(READ_ONCE((h)->first), __typeof__(*(pos)), member); \
+	     (pos) && ((n) = READ_ONCE((pos)->member.next), 1);                        \
+	     (pos) = hlist_entry_safe(n, __typeof__(*(pos)), member))
 
 #endif /* WEFT_OWN_LIST */
 

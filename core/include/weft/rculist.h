@@ -22,6 +22,8 @@
  *   list_replace_rcu(old, new), list_entry_rcu(p, type, member),
  *   list_first_or_null_rcu(h, type, member), list_next_rcu(l),
  *   list_for_each_entry_rcu(pos, h, member[, cond])
+ *   hlist_add_head_rcu(n, h), hlist_del_rcu(n),
+ *   hlist_for_each_entry_rcu(pos, h, member[, cond])
  *
  * A model with names of its own for these defines WEFT_OWN_RCULIST first.
  */
@@ -82,6 +84,18 @@ static inline void weft_list_replace_rcu(struct weft_list_head *old, struct weft
 	WRITE_ONCE(old->prev, WEFT_LIST_POISON2);
 }
 
+/* hlist_add_head_rcu(): the node's own pointers, then its publication */
+static inline void weft_hlist_add_head_rcu(struct weft_hlist_node *n, struct weft_hlist_head *h)
+{
+	struct weft_hlist_node *first = READ_ONCE(h->first);
+
+	WRITE_ONCE(n->next, first);
+	WRITE_ONCE(n->pprev, &h->first);
+	__weft_rculist_publish(h->first, n);
+	if (first)
+		WRITE_ONCE(first->pprev, &n->next);
+}
+
 #ifndef WEFT_OWN_RCULIST
 
 #define list_next_rcu(l) ((l)->next)
@@ -121,6 +135,22 @@ static inline void weft_list_replace_rcu(struct weft_list_head *old, struct weft
 	     &(pos)->member != (h);                                                     \
 	     (pos) = list_entry(__weft_list_rcu_load((pos)->member.next, __weft_rcu_cond_of(0, ##__VA_ARGS__, 0)), \
 				__typeof__(*(pos)), member))
+
+#define hlist_add_head_rcu(n, h) \
+	WEFT_CALL_VOID("hlist_add_head_rcu(" #n ", " #h ")", (weft_hlist_add_head_rcu)((n), (h)))
+/* hlist_del_rcu(): unlinked, ->next left for readers still on it */
+#define hlist_del_rcu(n)                                                                \
+	do {                                                                            \
+		struct weft_hlist_node *__weft_n = (n);                                 \
+		if (WEFT_CALL_VAL(bool, "hlist_del_rcu(" #n ")", (weft_hlist_unlink)(__weft_n))) \
+			WRITE_ONCE(__weft_n->pprev, (struct weft_hlist_node **)WEFT_LIST_POISON2); \
+	} while (0)
+#define hlist_for_each_entry_rcu(pos, h, member, ...)                                   \
+	for ((pos) = hlist_entry_safe(__weft_list_rcu_load((h)->first,                  \
+				__weft_rcu_cond_of(0, ##__VA_ARGS__, 0)), __typeof__(*(pos)), member); \
+	     (pos);                                                                     \
+	     (pos) = hlist_entry_safe(__weft_list_rcu_load((pos)->member.next,          \
+				__weft_rcu_cond_of(0, ##__VA_ARGS__, 0)), __typeof__(*(pos)), member))
 
 #endif /* WEFT_OWN_RCULIST */
 
