@@ -423,12 +423,8 @@ static void z3_thread(void *w, unsigned tid)
 {
 	struct z3_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z3 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z3 workload op")
 		z3_op(W, op);
-	}
 }
 
 /* ------------------------------------------------------------- audits */

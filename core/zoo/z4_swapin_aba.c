@@ -325,12 +325,8 @@ static void z4_thread(void *w, unsigned tid)
 {
 	struct z4_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z4 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z4 workload op")
 		z4_op(W, op);
-	}
 }
 
 /* At quiescence every address holds what was written there last: its
