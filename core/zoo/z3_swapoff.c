@@ -262,13 +262,10 @@ static void z3_zap(struct z3_world *W, unsigned addr, unsigned len)
 {
 	struct weft_swap_info *si = &W->si;
 	struct weft_pgtable *pt = &W->pt;
-	unsigned end = addr + len < pt->nr ? addr + len : pt->nr;
+	unsigned end = weft_pte_range_end(pt, addr, len);
 
 	spin_lock(&pt->ptl);
-	for (unsigned i = addr; i < end; i++) {
-		uint32_t pte = weft_ptep_get(pt, i);
-		if (weft_pte_none(pte))
-			continue;
+	weft_for_each_pte(pt, i, pte, addr, end) {
 		if (weft_pte_present(pte)) {
 			weft_zap_present_pte(si, pt, i, pte);
 			continue;
