@@ -99,8 +99,8 @@ static inline unsigned weft_pte_range_end(const struct weft_pgtable *pt, unsigne
  * sites, as weft_ptep_get()'s are. */
 #define weft_for_each_pte(pt, i, pte, addr, end)                                  \
 	for (unsigned i = (addr); i < (end); i++)                                  \
-		for (uint32_t pte = weft_ptep_get(pt, i), __weft_once = 1;         \
-		     __weft_once && !weft_pte_none(pte); __weft_once = 0)
+		for (uint32_t pte = weft_ptep_get(pt, i), __weft_pte_once = 1;     \
+		     __weft_pte_once && !weft_pte_none(pte); __weft_pte_once = 0)
 
 /* Audit helper (no scheduling point): how many PTEs hold exactly pte. */
 static inline unsigned weft_pgtable_count(const struct weft_pgtable *pt, uint32_t pte)
