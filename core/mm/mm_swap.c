@@ -871,13 +871,10 @@ void weft_mm_zap(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned ad
 		 unsigned len)
 {
 	struct weft_mm *mm = si->mm;
-	unsigned end = addr + len < pt->nr ? addr + len : pt->nr;
+	unsigned end = weft_pte_range_end(pt, addr, len);
 
 	spin_lock(&pt->ptl);
-	for (unsigned i = addr; i < end; i++) {
-		uint32_t pte = weft_ptep_get(pt, i);
-		if (weft_pte_none(pte))
-			continue;
+	weft_for_each_pte(pt, i, pte, addr, end) {
 		if (weft_pte_present(pte)) {
 			/* zap_present_ptes() */
 			struct weft_page *folio =

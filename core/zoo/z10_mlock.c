@@ -203,8 +203,9 @@ static void z10_try_to_unmap_cluster(struct z10_world *W, struct weft_page *chec
 }
 
 /* shrink_page_list() of the page at a: trylock, try_to_unmap(). */
-static void z10_reclaim(struct z10_world *W, unsigned a)
+static void z10_reclaim(struct z10_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z10_PTES;
 	struct weft_page *page = z10_get_mapped(W, a);
 
 	if (!page)
@@ -224,8 +225,9 @@ static void z10_reclaim(struct z10_world *W, unsigned a)
  * new one locked, copy (data, PG_mlocked), then switch the PTE under the
  * ptl if it still maps the old page; else undo the flag transfer.
  */
-static void z10_migrate(struct z10_world *W, unsigned a)
+static void z10_migrate(struct z10_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z10_PTES;
 	struct weft_mm *mm = &W->mm;
 	struct weft_page *page = z10_get_mapped(W, a);   /* isolate's reference */
 
@@ -264,8 +266,9 @@ static void z10_migrate(struct z10_world *W, unsigned a)
 }
 
 /* mlock_fixup() -> __mlock_vma_pages_range() of one page: locked mlock. */
-static void z10_mlock(struct z10_world *W, unsigned a)
+static void z10_mlock(struct z10_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z10_PTES;
 	struct weft_page *page = z10_get_mapped(W, a);
 
 	if (!page)
@@ -302,26 +305,12 @@ static void z10_setup(void *w, unsigned variant, const struct weft_workload *wl)
 
 static void z10_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z10_NR_OPS])(struct z10_world *, unsigned, unsigned) = {
+		[Z10_OP_RECLAIM] = z10_reclaim, [Z10_OP_MIGRATE] = z10_migrate,
+		[Z10_OP_MLOCK] = z10_mlock };
 	struct z10_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned a = op->arg % Z10_PTES;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z10 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z10_NR_OPS) {
-		case Z10_OP_RECLAIM:
-			z10_reclaim(W, a);
-			break;
-		case Z10_OP_MIGRATE:
-			z10_migrate(W, a);
-			break;
-		case Z10_OP_MLOCK:
-			z10_mlock(W, a);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z10 workload op", handler, Z10_NR_OPS);
 }
 
 /* At quiescence: no page locked; NR_MLOCK == the live PG_mlocked pages. */

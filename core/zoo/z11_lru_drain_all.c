@@ -326,8 +326,9 @@ done:
 
 /* --------------------------------------------------------------- ops */
 
-static void z11_add(struct z11_world *W, unsigned s)
+static void z11_add(struct z11_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z11_SLOTS;
 	struct z11_mapping *m = &W->mapping;
 	struct weft_page *p = weft_page_alloc(&W->mm);
 	unsigned nr;
@@ -406,7 +407,7 @@ static bool z11_remove_mapping(struct z11_world *W, unsigned tid, struct weft_pa
 
 /* invalidate_bdev(): make sure the lru add caches are flushed, then drop
  * every clean, unused cached page (invalidate_mapping_pages()). */
-static void z11_invalidate_bdev(struct z11_world *W, unsigned tid)
+static void z11_invalidate_bdev(struct z11_world *W, unsigned tid, unsigned arg)
 {
 	z11_lru_add_drain_all(W, tid);
 	for (unsigned s = 0; s < Z11_SLOTS; s++) {
@@ -420,15 +421,16 @@ static void z11_invalidate_bdev(struct z11_world *W, unsigned tid)
 	}
 }
 
-static void z11_read(struct z11_world *W, unsigned tid, unsigned s)
+static void z11_read(struct z11_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z11_SLOTS;
 	struct weft_page *p = z11_find_get_page(W, s);
 
 	if (p)
 		W->held[tid][weft_page_nr(&W->mm, p)]++;
 }
 
-static void z11_put_held(struct z11_world *W, unsigned tid)
+static void z11_put_held(struct z11_world *W, unsigned tid, unsigned arg)
 {
 	for (unsigned nr = 0; nr < Z11_PAGES; nr++) {
 		if (!W->held[tid][nr])
@@ -439,37 +441,26 @@ static void z11_put_held(struct z11_world *W, unsigned tid)
 	}
 }
 
+/* the ops without an argument of their own */
+static void z11_local_drain(struct z11_world *W, unsigned tid, unsigned arg)
+{
+	weft_lru_add_drain(&W->b);
+}
+
+static void z11_drain_all(struct z11_world *W, unsigned tid, unsigned arg)
+{
+	z11_lru_add_drain_all(W, tid);
+}
+
 static void z11_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z11_NR_OPS])(struct z11_world *, unsigned, unsigned) = {
+		[Z11_OP_ADD] = z11_add, [Z11_OP_READ] = z11_read, [Z11_OP_PUT] = z11_put_held,
+		[Z11_OP_LOCAL] = z11_local_drain, [Z11_OP_DRAIN] = z11_drain_all,
+		[Z11_OP_INVAL] = z11_invalidate_bdev };
 	struct z11_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned s = op->arg % Z11_SLOTS;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z11 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z11_NR_OPS) {
-		case Z11_OP_ADD:
-			z11_add(W, s);
-			break;
-		case Z11_OP_READ:
-			z11_read(W, tid, s);
-			break;
-		case Z11_OP_PUT:
-			z11_put_held(W, tid);
-			break;
-		case Z11_OP_LOCAL:
-			weft_lru_add_drain(&W->b);
-			break;
-		case Z11_OP_DRAIN:
-			z11_lru_add_drain_all(W, tid);
-			break;
-		case Z11_OP_INVAL:
-			z11_invalidate_bdev(W, tid);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z11 workload op", handler, Z11_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

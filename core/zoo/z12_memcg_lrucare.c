@@ -274,8 +274,10 @@ static void z12_commit_lrucare_fixed(struct z12_world *W, struct weft_page *p, u
 }
 
 /* mem_cgroup_commit_charge_swapin() of a swap-cache page to memcg 2. */
-static void z12_swapin(struct z12_world *W, struct weft_page *p)
+static void z12_swapin(struct z12_world *W, unsigned tid, unsigned arg)
 {
+	struct weft_page *p = &W->mm.pages[arg % Z12_PAGES];
+
 	if (W->variant == Z12_V_BUGGY)
 		z12_commit_lrucare_buggy(W, p, 2);
 	else
@@ -284,8 +286,9 @@ static void z12_swapin(struct z12_world *W, struct weft_page *p)
 
 /* __mem_cgroup_uncharge_common(): the page_cgroup lock with interrupts
  * on. pc->mem_cgroup stays (the LRU accounting still uses it). */
-static void z12_uncharge(struct z12_world *W, struct weft_page *p)
+static void z12_uncharge(struct z12_world *W, unsigned tid, unsigned arg)
 {
+	struct weft_page *p = &W->mm.pages[arg % Z12_PAGES];
 	struct z12_page_cgroup *pc = &W->pc[weft_page_nr(&W->mm, p)];
 	unsigned memcg;
 
@@ -305,8 +308,9 @@ static void z12_uncharge(struct z12_world *W, struct weft_page *p)
  * is isolated from the LRU first (isolate_lru_page(): lru_lock, irq), the
  * charge moved under lock_page_cgroup(), then putback_lru_page(). Both
  * variants: it never nests the two locks. */
-static void z12_move(struct z12_world *W, struct weft_page *p)
+static void z12_move(struct z12_world *W, unsigned tid, unsigned arg)
 {
+	struct weft_page *p = &W->mm.pages[arg % Z12_PAGES];
 	struct z12_page_cgroup *pc = &W->pc[weft_page_nr(&W->mm, p)];
 	bool isolated = false;
 	unsigned from;
@@ -335,8 +339,10 @@ static void z12_move(struct z12_world *W, struct weft_page *p)
 
 /* pageout() of a reclaim candidate: PG_reclaim, then the writepage that
  * sets PG_writeback and submits; the completion interrupt is raised. */
-static void z12_writeback(struct z12_world *W, struct weft_page *p)
+static void z12_writeback(struct z12_world *W, unsigned tid, unsigned arg)
 {
+	struct weft_page *p = &W->mm.pages[arg % Z12_PAGES];
+
 	if (weft_page_test(p, writeback))
 		return;
 	weft_page_set(p, reclaim);
@@ -372,29 +378,12 @@ static void z12_end_io(void *w, unsigned irq)
 
 static void z12_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z12_NR_OPS])(struct z12_world *, unsigned, unsigned) = {
+		[Z12_OP_SWAPIN] = z12_swapin, [Z12_OP_UNCHARGE] = z12_uncharge,
+		[Z12_OP_WRITEBACK] = z12_writeback, [Z12_OP_MOVE] = z12_move };
 	struct z12_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		struct weft_page *p = &W->mm.pages[op->arg % Z12_PAGES];
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z12 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z12_NR_OPS) {
-		case Z12_OP_SWAPIN:
-			z12_swapin(W, p);
-			break;
-		case Z12_OP_UNCHARGE:
-			z12_uncharge(W, p);
-			break;
-		case Z12_OP_WRITEBACK:
-			z12_writeback(W, p);
-			break;
-		case Z12_OP_MOVE:
-			z12_move(W, p);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z12 workload op", handler, Z12_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

@@ -458,11 +458,7 @@ static void z13_thread(void *w, unsigned tid)
 {
 	struct z13_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z13 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z13 workload op") {
 		switch (op->code % Z13_NR_OPS) {
 		case Z13_OP_OFFLINE:
 			z13_hotplug(W, false);

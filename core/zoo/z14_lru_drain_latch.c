@@ -260,8 +260,9 @@ static void z14_lru_add_drain_all(struct z14_world *W)
 
 /* do_anonymous_page() of v5.10: the new page's allocation reference is the
  * PTE's; the batch takes its own. */
-static void z14_fault(struct z14_world *W, unsigned a)
+static void z14_fault(struct z14_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z14_PTES;
 	struct weft_page *p = weft_page_alloc(&W->mm);
 
 	if (!p)
@@ -379,8 +380,10 @@ static void z14_migrate(struct z14_world *W, unsigned a, struct weft_page *p)
 
 /* do_pages_move() of one page: migrate_prep(), add_page_for_migration(),
  * migrate_pages(). */
-static void z14_move(struct z14_world *W, unsigned tid, unsigned a)
+static void z14_move(struct z14_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z14_PTES;
+
 	z14_lru_add_drain_all(W);   /* migrate_prep() */
 	struct weft_page *p = z14_follow_page(W, a);
 	if (!p)
@@ -395,8 +398,9 @@ static void z14_move(struct z14_world *W, unsigned tid, unsigned a)
 	z14_migrate(W, a, p);
 }
 
-static void z14_unmap(struct z14_world *W, unsigned a)
+static void z14_unmap(struct z14_world *W, unsigned tid, unsigned arg)
 {
+	unsigned a = arg % Z14_PTES;
 	struct weft_page *p = NULL;
 
 	spin_lock(&W->pt.ptl);
@@ -415,34 +419,25 @@ static void z14_unmap(struct z14_world *W, unsigned a)
 	}
 }
 
+/* the ops without an argument of their own */
+static void z14_drain_all(struct z14_world *W, unsigned tid, unsigned arg)
+{
+	z14_lru_add_drain_all(W);
+}
+
+static void z14_local_drain(struct z14_world *W, unsigned tid, unsigned arg)
+{
+	weft_lru_add_drain(&W->b);
+}
+
 static void z14_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z14_NR_OPS])(struct z14_world *, unsigned, unsigned) = {
+		[Z14_OP_FAULT] = z14_fault, [Z14_OP_MOVE] = z14_move, [Z14_OP_UNMAP] = z14_unmap,
+		[Z14_OP_DRAIN] = z14_drain_all, [Z14_OP_LOCAL] = z14_local_drain };
 	struct z14_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned a = op->arg % Z14_PTES;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z14 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z14_NR_OPS) {
-		case Z14_OP_FAULT:
-			z14_fault(W, a);
-			break;
-		case Z14_OP_MOVE:
-			z14_move(W, tid, a);
-			break;
-		case Z14_OP_UNMAP:
-			z14_unmap(W, a);
-			break;
-		case Z14_OP_DRAIN:
-			z14_lru_add_drain_all(W);
-			break;
-		case Z14_OP_LOCAL:
-			weft_lru_add_drain(&W->b);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z14 workload op", handler, Z14_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

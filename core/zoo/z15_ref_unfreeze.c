@@ -165,8 +165,9 @@ static void z15_ref_unfreeze(struct z15_world *W, struct weft_page *p, int count
 /* migrate_page_move_mapping() and the rest of unmap_and_move() for the
  * page cache page of slot s (not mapped, no buffers: expected count 2,
  * the cache's and the migrator's). */
-static void z15_migrate(struct z15_world *W, unsigned s)
+static void z15_migrate(struct z15_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z15_SLOTS;
 	struct z15_mapping *m = &W->m;
 	unsigned long flags;
 	struct weft_page *p = READ_ONCE(m->slot[s]);
@@ -207,8 +208,9 @@ static void z15_migrate(struct z15_world *W, unsigned s)
 }
 
 /* find_get_page() of v4.12 (find_get_entry()), then put_page(). */
-static void z15_lookup(struct z15_world *W, unsigned s)
+static void z15_lookup(struct z15_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z15_SLOTS;
 	struct z15_mapping *m = &W->m;
 
 	z15_stat(W, Z15_STAT_LOOKUPS);
@@ -254,19 +256,11 @@ static void z15_lookup(struct z15_world *W, unsigned s)
 
 static void z15_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z15_NR_OPS])(struct z15_world *, unsigned, unsigned) = {
+		[Z15_OP_MIGRATE] = z15_migrate, [Z15_OP_LOOKUP] = z15_lookup };
 	struct z15_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned s = op->arg % Z15_SLOTS;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z15 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		if (op->code % Z15_NR_OPS == Z15_OP_MIGRATE)
-			z15_migrate(W, s);
-		else
-			z15_lookup(W, s);
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z15 workload op", handler, Z15_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

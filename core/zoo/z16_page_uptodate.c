@@ -117,8 +117,9 @@ static bool z16_page_uptodate(struct z16_world *W, struct weft_page *p)
 }
 
 /* The readpage completion: the contents, then the flag. */
-static void z16_fill(struct z16_world *W, unsigned s)
+static void z16_fill(struct z16_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z16_SLOTS;
 	struct weft_page *p = W->slot[s];
 
 	if (weft_page_test(p, uptodate))
@@ -129,8 +130,9 @@ static void z16_fill(struct z16_world *W, unsigned s)
 }
 
 /* do_generic_file_read(): an uptodate page is copied without its lock. */
-static void z16_read(struct z16_world *W, unsigned s)
+static void z16_read(struct z16_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z16_SLOTS;
 	struct weft_page *p = W->slot[s];
 
 	if (!z16_page_uptodate(W, p)) {
@@ -151,19 +153,11 @@ static void z16_read(struct z16_world *W, unsigned s)
 
 static void z16_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z16_NR_OPS])(struct z16_world *, unsigned, unsigned) = {
+		[Z16_OP_FILL] = z16_fill, [Z16_OP_READ] = z16_read };
 	struct z16_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned s = op->arg % Z16_SLOTS;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z16 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		if (op->code % Z16_NR_OPS == Z16_OP_FILL)
-			z16_fill(W, s);
-		else
-			z16_read(W, s);
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z16 workload op", handler, Z16_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

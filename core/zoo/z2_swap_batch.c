@@ -125,12 +125,8 @@ static void z2_thread(void *w, unsigned tid)
 {
 	struct z2_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z2 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z2 workload op")
 		z2_op(W, op);
-	}
 	/* the CPU's batch of freed slots goes back before the thread ends
 	 * (drain_slots_cache_cpu()); nothing to drain without ops */
 	if (W->nr_ops[tid])

@@ -277,13 +277,10 @@ static void z4_zap(struct z4_world *W, unsigned addr, unsigned len)
 {
 	struct weft_swap_info *si = &W->si;
 	struct weft_pgtable *pt = &W->pt;
-	unsigned end = addr + len < pt->nr ? addr + len : pt->nr;
+	unsigned end = weft_pte_range_end(pt, addr, len);
 
 	spin_lock(&pt->ptl);
-	for (unsigned i = addr; i < end; i++) {
-		uint32_t pte = weft_ptep_get(pt, i);
-		if (weft_pte_none(pte))
-			continue;
+	weft_for_each_pte(pt, i, pte, addr, end) {
 		if (weft_pte_present(pte)) {
 			weft_zap_present_pte(si, pt, i, pte);
 		} else {
@@ -325,12 +322,8 @@ static void z4_thread(void *w, unsigned tid)
 {
 	struct z4_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z4 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z4 workload op")
 		z4_op(W, op);
-	}
 }
 
 /* At quiescence every address holds what was written there last: its

@@ -255,8 +255,9 @@ raced:
 }
 
 /* shmem_getpage(SGP_WRITE) at index i. */
-static void z5_write(struct z5_world *W, unsigned i)
+static void z5_write(struct z5_world *W, unsigned tid, unsigned arg)
 {
+	unsigned i = arg % Z5_INDEX;
 	struct z5_inode *in = &W->inode;
 	struct weft_page *p;
 	uint32_t e;
@@ -292,8 +293,9 @@ static void z5_write(struct z5_world *W, unsigned i)
 }
 
 /* shrink_page_list() -> pageout() -> shmem_writepage() of v3.0. */
-static void z5_writepage(struct z5_world *W, unsigned i)
+static void z5_writepage(struct z5_world *W, unsigned tid, unsigned arg)
 {
+	unsigned i = arg % Z5_INDEX;
 	struct z5_inode *in = &W->inode;
 	struct weft_swap11 *si = &W->si;
 	struct weft_page *p = z5_find_get_page(W, i);
@@ -348,8 +350,9 @@ out:
 }
 
 /* shmem_truncate_range(inode, i << PAGE_SHIFT) of v3.0. */
-static void z5_truncate(struct z5_world *W, unsigned i)
+static void z5_truncate(struct z5_world *W, unsigned tid, unsigned arg)
 {
+	unsigned i = arg % Z5_INDEX;
 	struct z5_inode *in = &W->inode;
 
 	/* truncate_inode_pages_range(): the page-cache pages */
@@ -390,8 +393,9 @@ static void z5_truncate(struct z5_world *W, unsigned i)
 
 /* kswapd: shrink_page_list() -> __remove_mapping() of a clean swap-cache
  * page (v3.0: freeze 2 under swapper_space's tree_lock). */
-static void z5_reclaim(struct z5_world *W, unsigned slot)
+static void z5_reclaim(struct z5_world *W, unsigned tid, unsigned arg)
 {
+	unsigned slot = arg % Z5_SLOTS;
 	struct weft_swap11 *si = &W->si;
 	struct weft_page *p = weft_swap11_lookup(si, slot);
 
@@ -426,29 +430,12 @@ busy:
 
 static void z5_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z5_NR_OPS])(struct z5_world *, unsigned, unsigned) = {
+		[Z5_OP_WRITE] = z5_write, [Z5_OP_WRITEPAGE] = z5_writepage,
+		[Z5_OP_TRUNCATE] = z5_truncate, [Z5_OP_RECLAIM] = z5_reclaim };
 	struct z5_world *W = w;
 
-	for (unsigned k = 0; k < W->nr_ops[tid]; k++) {
-		const struct weft_op *op = &W->ops[tid][k];
-		unsigned i = op->arg % Z5_INDEX;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z5 workload op"), k,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z5_NR_OPS) {
-		case Z5_OP_WRITE:
-			z5_write(W, i);
-			break;
-		case Z5_OP_WRITEPAGE:
-			z5_writepage(W, i);
-			break;
-		case Z5_OP_TRUNCATE:
-			z5_truncate(W, i);
-			break;
-		case Z5_OP_RECLAIM:
-			z5_reclaim(W, op->arg % Z5_SLOTS);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z5 workload op", handler, Z5_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

@@ -297,8 +297,9 @@ static struct weft_page *z6_find_get_page(struct z6_world *W, unsigned s)
 }
 
 /* find_lock_page(): the page, locked and still in this mapping. */
-static void z6_lookup(struct z6_world *W, unsigned tid, unsigned s)
+static void z6_lookup(struct z6_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z6_SLOTS;
 	struct weft_page *p;
 
 	z6_stat(W, Z6_STAT_LOOKUP);
@@ -348,8 +349,9 @@ static struct weft_page *z6_get_locked(struct z6_world *W, unsigned s)
 }
 
 /* shrink_page_list() -> __remove_mapping() -> __pagevec_free(). */
-static void z6_remove(struct z6_world *W, unsigned s)
+static void z6_remove(struct z6_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z6_SLOTS;
 	struct z6_mapping *m = &W->mapping;
 	struct weft_page *p = z6_get_locked(W, s);
 	unsigned nr;
@@ -397,8 +399,9 @@ cannot_free:
 }
 
 /* truncate_inode_pages() for one page: truncate_complete_page(). */
-static void z6_truncate(struct z6_world *W, unsigned s)
+static void z6_truncate(struct z6_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z6_SLOTS;
 	struct z6_mapping *m = &W->mapping;
 	struct weft_page *p = z6_get_locked(W, s);
 	unsigned nr;
@@ -423,8 +426,9 @@ static void z6_truncate(struct z6_world *W, unsigned s)
 }
 
 /* add_to_page_cache() of a new page; the allocation reference is kept. */
-static void z6_add(struct z6_world *W, unsigned tid, unsigned s)
+static void z6_add(struct z6_world *W, unsigned tid, unsigned arg)
 {
+	unsigned s = arg % Z6_SLOTS;
 	struct z6_mapping *m = &W->mapping;
 	struct weft_page *p = weft_page_alloc(&W->mm);
 
@@ -445,8 +449,10 @@ static void z6_add(struct z6_world *W, unsigned tid, unsigned s)
 	z6_stat(W, Z6_STAT_ADD);
 }
 
-static void z6_put_held(struct z6_world *W, unsigned tid, unsigned want)
+static void z6_put_held(struct z6_world *W, unsigned tid, unsigned arg)
 {
+	unsigned want = arg % Z6_PAGES;
+
 	for (unsigned i = 0; i < Z6_PAGES; i++) {
 		unsigned nr = (want + i) % Z6_PAGES;
 
@@ -460,32 +466,12 @@ static void z6_put_held(struct z6_world *W, unsigned tid, unsigned want)
 
 static void z6_thread(void *w, unsigned tid)
 {
+	static void (*const handler[Z6_NR_OPS])(struct z6_world *, unsigned, unsigned) = {
+		[Z6_OP_LOOKUP] = z6_lookup, [Z6_OP_REMOVE] = z6_remove,
+		[Z6_OP_TRUNCATE] = z6_truncate, [Z6_OP_ADD] = z6_add, [Z6_OP_PUT] = z6_put_held };
 	struct z6_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
-		unsigned s = op->arg % Z6_SLOTS;
-
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z6 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
-		switch (op->code % Z6_NR_OPS) {
-		case Z6_OP_LOOKUP:
-			z6_lookup(W, tid, s);
-			break;
-		case Z6_OP_REMOVE:
-			z6_remove(W, s);
-			break;
-		case Z6_OP_TRUNCATE:
-			z6_truncate(W, s);
-			break;
-		case Z6_OP_ADD:
-			z6_add(W, tid, s);
-			break;
-		case Z6_OP_PUT:
-			z6_put_held(W, tid, op->arg % Z6_PAGES);
-			break;
-		}
-	}
+	WEFT_RUN_OPS(W, tid, W->ops[tid], W->nr_ops[tid], "z6 workload op", handler, Z6_NR_OPS);
 }
 
 /* ------------------------------------------------------------- audits */

@@ -94,11 +94,9 @@ static void z7_thread(void *w, unsigned tid)
 	struct z7_world *W = w;
 	struct z7_thread *th = &W->th[tid];
 
-	for (unsigned i = 0; i < th->nr_ops; i++) {
-		const struct weft_op *op = &th->ops[i];
+	WEFT_FOR_EACH_OP(op, th->ops, th->nr_ops, "z7 workload op") {
 		unsigned s = op->arg % Z7_SLOTS, reps = 1 + ((op->arg >> 4) & 7);
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z7 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+
 		for (unsigned r = 0; r < reps; r++) {
 			if (op->code == Z7_OP_DUP) {
 				if (weft_swapc_duplicate(&W->si, s) == 0)

@@ -191,12 +191,8 @@ static void z8_thread(void *w, unsigned tid)
 
 	if (tid == 0)
 		z8_split(W, tid);
-	for (unsigned i = 0; i < th->nr_ops; i++) {
-		const struct weft_op *op = &th->ops[i];
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z8 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
+	WEFT_FOR_EACH_OP(op, th->ops, th->nr_ops, "z8 workload op")
 		z8_get(W, tid, op->code % Z8_NR_OPS, 1 + op->arg % (Z8_NR - 1));
-	}
 }
 
 /* Every subpage ends an order-0 page with the cache's reference, unlocked,

@@ -666,15 +666,12 @@ static void z9_thread(void *w, unsigned tid)
 {
 	struct z9_world *W = w;
 
-	for (unsigned i = 0; i < W->nr_ops[tid]; i++) {
-		const struct weft_op *op = &W->ops[tid][i];
+	WEFT_FOR_EACH_OP(op, W->ops[tid], W->nr_ops[tid], "z9 workload op") {
 		unsigned a = op->arg % Z9_PTES;
 		unsigned code = op->code % Z9_NR_OPS;
 		unsigned p = code == Z9_OP_SWAPOUT ? (op->arg >> 4) & 1u : tid < 2 ? 0u : 1u;
 		bool swapfull = (op->arg >> 5) & 1u;
 
-		weft_note(WEFT_SITE(WEFT_EV_OP, "z9 workload op"), i,
-			  (uint64_t)op->code << 8 | op->arg);
 		switch (code) {
 		case Z9_OP_READ:
 			z9_access(W, p, a, false, swapfull);

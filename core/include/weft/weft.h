@@ -244,6 +244,25 @@ struct weft_workload {
  * `struct weft_op ops[THREADS][MAX_OPS]`). */
 void weft_workload_copy(const struct weft_workload *wl, unsigned nr_threads, unsigned max_ops,
 			unsigned *nr_ops, struct weft_op *ops);
+/* thread() helper: the statement that follows runs once for each op of
+ * ops[0..nr_ops) in order, as op, after the op's trace note (WEFT_EV_OP,
+ * what; the op's index and code << 8 | arg). break and continue in it both
+ * go on to the next op.
+ * A macro and not a function: the note's site id hashes the function it
+ * stands in, so the note stays the thread function's, as if written out
+ * there (a helper would give every model's notes one id). */
+#define WEFT_FOR_EACH_OP(op, ops, nr_ops, what)                                    \
+	for (unsigned __weft_i = 0; __weft_i < (nr_ops); __weft_i++)               \
+		for (const struct weft_op *op = &(ops)[__weft_i], *__weft_once = op; \
+		     __weft_once && (weft_note(WEFT_SITE(WEFT_EV_OP, (what)), __weft_i,  \
+					       (uint64_t)op->code << 8 | op->arg), true); \
+		     __weft_once = NULL)
+/* The same for a thread whose ops each call one handler:
+ * handlers[code % nr_handlers](W, tid, arg). Every code below nr_handlers
+ * needs a handler (a NULL one is not skipped). */
+#define WEFT_RUN_OPS(W, tid, ops, nr_ops, what, handlers, nr_handlers)            \
+	WEFT_FOR_EACH_OP(__weft_op, ops, nr_ops, what)                             \
+		(handlers)[__weft_op->code % (nr_handlers)]((W), (tid), __weft_op->arg)
 /* stats() helper: rows of a model's per-thread counters (stat: nr_threads
  * rows of nr, `unsigned long stat[THREADS][NR]`, no sharing and no
  * scheduling point), each named stat_names[i] with the sum over threads.

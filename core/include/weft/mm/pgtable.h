@@ -85,6 +85,23 @@ static inline void weft_pgtable_init(struct weft_pgtable *pt, unsigned nr)
 #define weft_ptep_get(pt, i) READ_ONCE((pt)->pte[(i)])
 #define weft_set_pte(pt, i, v) WRITE_ONCE((pt)->pte[(i)], (v))
 
+/* The end of the range [addr, addr + len) clipped to the table. */
+static inline unsigned weft_pte_range_end(const struct weft_pgtable *pt, unsigned addr,
+					  unsigned len)
+{
+	return addr + len < pt->nr ? addr + len : pt->nr;
+}
+
+/* zap_pte_range()'s walk, ptl held: the statement that follows runs for
+ * each PTE of [addr, end) that is not none, i its index and pte the value
+ * weft_ptep_get(pt, i) read. The statement may advance i over a batch;
+ * continue goes on to the next PTE. A macro so the reads are the caller's
+ * sites, as weft_ptep_get()'s are. */
+#define weft_for_each_pte(pt, i, pte, addr, end)                                  \
+	for (unsigned i = (addr); i < (end); i++)                                  \
+		for (uint32_t pte = weft_ptep_get(pt, i), __weft_pte_once = 1;     \
+		     __weft_pte_once && !weft_pte_none(pte); __weft_pte_once = 0)
+
 /* Audit helper (no scheduling point): how many PTEs hold exactly pte. */
 static inline unsigned weft_pgtable_count(const struct weft_pgtable *pt, uint32_t pte)
 {
