@@ -59,6 +59,28 @@ static struct weft_site wake_dequeue_site = {
 	WEFT_EV_RMW, 0, 0
 };
 
+/* The scheduling point of a step on key's queue at site s, and the key's
+ * location (no use-after-free check: the kernel only hashes the address).
+ * False in the host context, where nothing sleeps: the key is only
+ * checked to be in the world. */
+static bool queue_point(void *key, const struct weft_site *s, uint32_t *loc)
+{
+	if (M.cur < 0) {
+		in_world(key, 1, s);
+		return false;
+	}
+	sched_point_at(s, key, 1, NULL);
+	*loc = thread_loc(key, 1, s);
+	return true;
+}
+
+/* A queueing or dequeueing step's dependence: the key and the task state. */
+static void queue_written(uint32_t loc, unsigned me, const struct weft_site *s)
+{
+	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc(me), 1, 0, s);
+}
+
 void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state,
 			      const struct weft_site *s)
 {
@@ -66,12 +88,8 @@ void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state
 	struct weft_waiter *w;
 	uint32_t loc;
 
-	if (M.cur < 0) {
-		in_world(key, 1, s);   /* nothing sleeps in the host context */
+	if (!queue_point(key, s, &loc))
 		return;
-	}
-	sched_point_at(s, key, 1, NULL);
-	loc = thread_loc(key, 1, s);
 	w = weft_wl_entry(me);
 	if (w->chan && (w->chan != key || !(w->flags & WL_HASHED) || w->bit != bit))
 		weft_report(WEFT_KIND_ASSERT, key, s,
@@ -92,8 +110,7 @@ void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state
 			weft_mem_fence(WEFT_FENCE_MB);
 		weft_trace(WEFT_EV_WRITE, WEFT_NO_LOC, 1, 1, s);
 	}
-	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc(me), 1, 0, s);
+	queue_written(loc, me, s);
 }
 
 void weft_wait_hashed_finish(void *key, const struct weft_site *s)
@@ -102,12 +119,8 @@ void weft_wait_hashed_finish(void *key, const struct weft_site *s)
 	struct weft_waiter *w;
 	uint32_t loc;
 
-	if (M.cur < 0) {
-		in_world(key, 1, s);
+	if (!queue_point(key, s, &loc))
 		return;
-	}
-	sched_point_at(s, key, 1, NULL);
-	loc = thread_loc(key, 1, s);
 	w = weft_wl_entry(me);
 	w->task_state = TASK_RUNNING;
 	if (w->chan == key && (w->flags & WL_HASHED)) {
@@ -116,8 +129,7 @@ void weft_wait_hashed_finish(void *key, const struct weft_site *s)
 	} else {
 		weft_trace(WEFT_EV_WRITE, WEFT_NO_LOC, 0, 0, s);   /* off the list already */
 	}
-	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc(me), 1, 0, s);
+	queue_written(loc, me, s);
 }
 
 /* var_wake_function() and wake_bit_function(): does this wake-up's key
@@ -139,13 +151,9 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 	uint32_t loc, *q;
 	int t;
 
-	if (M.cur < 0) {
-		in_world(key, 1, active);
-		return;
-	}
 	/* waitqueue_active(): an unlocked load of the bucket, no barrier */
-	sched_point_at(active, key, 1, NULL);
-	loc = thread_loc(key, 1, active);
+	if (!queue_point(key, active, &loc))
+		return;
 	q = bucket_of(key);
 	if (__builtin_expect(weft_mem_weak, 0)) {
 		bool buffered = false;
@@ -163,8 +171,7 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 		return;
 	/* __wake_up(..., nr_exclusive 1, key): under the queue's lock, each
 	 * try_to_wake_up() a full barrier (wake's point, memory.c) */
-	sched_point_at(wake, key, 1, NULL);
-	loc = thread_loc(key, 1, wake);
+	queue_point(key, wake, &loc);
 	weft_tsan_release(key);
 	/* the kernel queues plain waiters ahead of exclusive ones: every
 	 * plain match, and the oldest exclusive match */
