@@ -162,12 +162,17 @@ static size_t dfs_default_workload(const struct weft_scenario *sc, unsigned vi, 
 }
 
 /* "workload 0201001200 (2 ops, WHY)" or "the empty workload (WHY)". */
-static void print_workload(const uint8_t *wl, size_t n, const char *why, const char *whose)
+static void print_workload(const struct weft_scenario *sc, const uint8_t *wl, size_t n,
+			   const char *why, const char *whose)
 {
 	char b[48];
 
 	if (n <= 1 && !why && weft_program_self()) {
 		printf("this run of the program");   /* as DPOR's verdict words it */
+		return;
+	}
+	if (n <= 1 && !weft_scenario_takes_workload(sc)) {
+		printf("the empty workload, its only one (the scenario declares no workload ops)");
 		return;
 	}
 	if (n <= 1) {
@@ -402,7 +407,8 @@ int cmd_run(int argc, char **argv)
 				.workloads = (unsigned)workloads, .wl_args = (unsigned)wl_args,
 				.max_execs = iterations, .want_kinds = want_kinds,
 				/* a program has no workload: its arguments are its input */
-				.warning = !workloads && wl_len <= 1 && !has_trigger(sc) && !weft_program_self()
+				.warning = !workloads && wl_len <= 1 && !has_trigger(sc) && !weft_program_self() &&
+					   weft_scenario_takes_workload(sc)
 					? (wl_given ? "the workload is empty and the scenario declares no "
 						      "trigger workload: this covers the empty workload only"
 						    : "the scenario declares no trigger workload, so dfs "
@@ -538,7 +544,8 @@ int cmd_run(int argc, char **argv)
 	/* A certificate (or a clean verdict) that covers only the empty
 	 * workload of a scenario with no trigger says so, loudly (issue 11). */
 	const char *warning = NULL;
-	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc) && !weft_program_self())
+	if (!bug && have_wl && wl_len <= 1 && !has_trigger(sc) && !weft_program_self() &&
+	    weft_scenario_takes_workload(sc))
 		warning = wl_given ? "the workload is empty and the scenario declares no trigger "
 				     "workload: this covers the empty workload only"
 				   : "the scenario declares no trigger workload, so dfs searched the "
@@ -655,13 +662,13 @@ int cmd_run(int argc, char **argv)
 				printf(", bound %" PRIu64 " %s for %s", bound,
 				       dfs_certified ? "covered completely" : "NOT covered completely",
 				       wl_len > 1 ? "workload " : "");
-			print_workload(wl, wl_len, wl_from ? "the trigger of " :
+			print_workload(sc, wl, wl_len, wl_from ? "the trigger of " :
 				       wl_given ? "from --workload" : NULL, wl_from);
 			if (!dfs_certified)
 				printf(" (%s)", dfs_why(&st->d, cut_by_other, det_rc));
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
-			print_workload(wl, wl_len, NULL, NULL);
+			print_workload(sc, wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
 		if (dfs && por_why)

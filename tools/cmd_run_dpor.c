@@ -517,6 +517,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 				       a->wl_why ? ", " : "", a->wl_why ? a->wl_why : "");
 			} else if (weft_program_self()) {
 				printf(" for this run of the program");
+			} else if (!weft_scenario_takes_workload(a->sc)) {
+				printf(" for the empty workload, its only one (the scenario declares no "
+				       "workload ops)");
 			} else {
 				printf(" for the empty workload%s%s%s", a->wl_why ? " (" : "",
 				       a->wl_why ? a->wl_why : "", a->wl_why ? ")" : "");

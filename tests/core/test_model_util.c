@@ -36,6 +36,31 @@ static void workload_copy(void)
 	CHECK(ops[1][2].code == 0xee, "nothing past a thread's ops is written");
 }
 
+/* A scenario that declares no ops gets none, whatever the bytes say; one
+ * that names an op gets them (codes modulo nr_opcodes). */
+static void workload_without_ops(void)
+{
+	static struct weft_workload wl;
+	const uint8_t bytes[] = { 2, 0x03, 5, 0x11, 6 };
+	struct weft_scenario none = { .name = "none", .nr_threads = 2 };
+	struct weft_scenario two = { .name = "two", .nr_threads = 2, .nr_opcodes = 2 };
+	static const char *const names[] = { "op", NULL };
+	struct weft_scenario named = { .name = "named", .nr_threads = 2, .opnames = names };
+
+	CHECK(!weft_scenario_takes_workload(&none) && weft_scenario_takes_workload(&two) &&
+	      weft_scenario_takes_workload(&named), "takes a workload: nr_opcodes or opnames");
+	wl.nr_ops[0] = wl.nr_ops[1] = 9;
+	weft_workload_decode(&none, bytes, sizeof(bytes), &wl);
+	CHECK(wl.nr_ops[0] == 0 && wl.nr_ops[1] == 0, "no ops declared, none decoded: %u %u",
+	      wl.nr_ops[0], wl.nr_ops[1]);
+	weft_workload_decode(&two, bytes, sizeof(bytes), &wl);
+	CHECK(wl.nr_ops[0] == 1 && wl.nr_ops[1] == 1 && wl.ops[0][0].code == 1 &&
+	      wl.ops[0][0].arg == 5 && wl.ops[1][0].code == 1 && wl.ops[1][0].arg == 6,
+	      "declared ops decoded: %u %u", wl.nr_ops[0], wl.nr_ops[1]);
+	weft_workload_decode(&named, bytes, sizeof(bytes), &wl);
+	CHECK(wl.nr_ops[0] == 1 && wl.ops[0][0].code == 0, "opnames alone: code 0");
+}
+
 static void stat_rows(void)
 {
 	static const char *const names_in[] = { "a", "b" };
@@ -245,6 +270,7 @@ static void names(void)
 int main(void)
 {
 	workload_copy();
+	workload_without_ops();
 	stat_rows();
 	input_workload();
 	trigger_workload();

@@ -346,7 +346,9 @@ struct weft_scenario {
 	unsigned nr_threads;     /* 1..WEFT_MAX_THREADS; thread t runs on cpu_of[t] */
 	const uint8_t *cpu_of;   /* NULL: thread t on CPU t % nr_cpus */
 	size_t world_size;       /* the zeroed model state */
-	unsigned nr_opcodes;     /* 1..16 */
+	/* 1..16; 0 with opnames NULL: the model takes no workload (every
+	 * decoded workload is empty: weft_scenario_takes_workload()) */
+	unsigned nr_opcodes;
 	const char *const *opnames;
 	unsigned max_ops;        /* per thread, <= WEFT_MAX_OPS */
 	unsigned decision_hint;  /* bytes entries' positions are taken mod this */
@@ -653,6 +655,11 @@ size_t weft_trigger_workload(const struct weft_scenario *sc, unsigned vi, uint8_
  * variant whose trigger it is, or -1. */
 size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *wl, size_t cap,
 			 int *from);
+/* Whether the scenario declares workload operations (nr_opcodes or
+ * opnames). One that declares none is given no ops whatever the input's
+ * workload section holds, so its empty workload is its only one and a dfs
+ * certificate over it covers every input. */
+bool weft_scenario_takes_workload(const struct weft_scenario *sc);
 #define WEFT_INPUT_MAX (1 + 2 * 255 + 3 * WEFT_MAX_ENTRIES)
 
 /*

@@ -123,6 +123,11 @@ size_t weft_dfs_workload(const struct weft_scenario *sc, unsigned vi, uint8_t *w
 	return n;
 }
 
+bool weft_scenario_takes_workload(const struct weft_scenario *sc)
+{
+	return sc->nr_opcodes || sc->opnames;
+}
+
 void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wl, size_t len,
 			  struct weft_workload *out)
 {
@@ -131,7 +136,7 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wl, siz
 	unsigned max = sc->max_ops && sc->max_ops <= WEFT_MAX_OPS ? sc->max_ops : WEFT_MAX_OPS;
 
 	memset(out->nr_ops, 0, sizeof(out->nr_ops));
-	if (len == 0)
+	if (len == 0 || !weft_scenario_takes_workload(sc))
 		return;
 	unsigned n = wl[0];
 	for (unsigned k = 0; k < n && 1 + 2 * (size_t)k + 2 <= len; k++) {
