@@ -253,7 +253,8 @@ static void run_case(unsigned c, unsigned where, bool from_setup)
 		CHECK(r.kind == WEFT_KIND_OUT_OF_WORLD, "%s/%s/%s: expected out-of-world, got %s (%s)",
 		      case_names[c], where_names[where], ctx, weft_kind_name(r.kind), r.report.msg);
 		const char *want = where == W_BEFORE ? "world-0x" : where == W_NULL ? "NULL+0x"
-				   : near_world(&host_canary, world) ? "world" : "an address far";
+				   : near_world(&host_canary, world) ? "world"
+				   : "a static variable of the program";
 		CHECK(!strncmp(r.report.object, want, strlen(want)), "%s/%s/%s: object '%s'",
 		      case_names[c], where_names[where], ctx, r.report.object);
 		CHECK(r.report.here.site != NULL, "%s/%s/%s: no site", case_names[c],

@@ -993,6 +993,16 @@ static void report_obj(enum weft_kind k, const char *objname, const struct weft_
  * the host put the world: not printed. */
 #define WORLD_NEAR ((uintptr_t)1 << 16)
 
+/* The executable's data and bss (the linker's symbols, weak: absent, no
+ * match): where a model's file-scope `static spinlock_t lock;` lies. */
+extern char __data_start[] __attribute__((weak));
+extern char _end[] __attribute__((weak));
+
+static bool in_program_statics(uintptr_t a)
+{
+	return __data_start && _end && a >= (uintptr_t)__data_start && a < (uintptr_t)_end;
+}
+
 static void outside_name(const void *p, size_t size, char *where, size_t n, char *why,
 			 size_t nw)
 {
@@ -1011,6 +1021,9 @@ static void outside_name(const void *p, size_t size, char *where, size_t n, char
 		snprintf(where, n, "world+0x%lx", (unsigned long)(a - w));
 		snprintf(why, nw, "%lu bytes past the world's end at world+0x%zx",
 			 (unsigned long)(a - w - M.world_size), M.world_size);
+	} else if (in_program_statics(a)) {
+		snprintf(where, n, "a static variable of the program");
+		snprintf(why, nw, "a model keeps all it shares, locks too, in its world struct");
 	} else {
 		snprintf(where, n, "an address far from the world");
 		snprintf(why, nw, "a host variable or a wild pointer");
