@@ -129,7 +129,8 @@ static void add_object(struct weft_trace_view *v, const char *name)
 {
 	if (!name[0] || v->nobj == WEFT_VIEW_MAX_OBJECTS || !strncmp(name, "world+", 6) ||
 	    !strncmp(name, "world-", 6) || !strncmp(name, "NULL+", 5) ||
-	    !strcmp(name, "an address far from the world") || !strcmp(name, "(outside the world)"))
+	    !strcmp(name, "an address far from the world") ||
+	    !strcmp(name, "a static variable of the program") || !strcmp(name, "(outside the world)"))
 		return;
 	for (unsigned k = 0; k < v->nobj; k++)
 		if (!strcmp(v->objects[k], name))
