@@ -524,6 +524,128 @@ void weft_kit_exit(const struct weft_caller *prev);
 	__weft_value(((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_XCHG, (uintptr_t)(n), 0, WEFT_EV_RMW, \
 	"xchg(" #p ")")))
 
+#ifndef WEFT_OWN_ATOMIC_EXTRA
+/* The rest of atomic_t.txt's operations: the bitwise ones, the fetch_
+ * forms, try_cmpxchg() and the ordering forms of cmpxchg() and xchg(). As
+ * above, the non-returning forms order nothing, the value-returning ones
+ * are fully ordered and _relaxed/_acquire/_release say so; a failed
+ * cmpxchg orders nothing. A model that has its own of any of these names
+ * defines WEFT_OWN_ATOMIC_EXTRA before including any Weft header. */
+#define __weft_fetch_op_tf(T, v, aop, i, what, f) \
+	((T)WEFT_ACCESS_F(&(v)->counter, aop, (uint64_t)(T)(i), 0, WEFT_EV_RMW, what, f))
+#define atomic_fetch_sub(i, v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_ADD, -(i), "atomic_fetch_sub(" #v ")", 0u))
+#define atomic_fetch_inc(v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_ADD, 1, "atomic_fetch_inc(" #v ")", 0u))
+#define atomic_fetch_dec(v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_ADD, -1, "atomic_fetch_dec(" #v ")", 0u))
+#define atomic_fetch_or(i, v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_OR, i, "atomic_fetch_or(" #v ")", 0u))
+#define atomic_fetch_and(i, v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_ANDNOT, ~(i), "atomic_fetch_and(" #v ")", 0u))
+#define atomic_fetch_andnot(i, v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_ANDNOT, i, "atomic_fetch_andnot(" #v ")", 0u))
+#define atomic_fetch_xor(i, v) \
+	__weft_value(__weft_fetch_op_tf(int, v, WEFT_A_XOR, i, "atomic_fetch_xor(" #v ")", 0u))
+#define atomic_or(i, v) \
+	((void)__weft_fetch_op_tf(int, v, WEFT_A_OR, i, "atomic_or(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_and(i, v) \
+	((void)__weft_fetch_op_tf(int, v, WEFT_A_ANDNOT, ~(i), "atomic_and(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_andnot(i, v) \
+	((void)__weft_fetch_op_tf(int, v, WEFT_A_ANDNOT, i, "atomic_andnot(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_xor(i, v) \
+	((void)__weft_fetch_op_tf(int, v, WEFT_A_XOR, i, "atomic_xor(" #v ")", WEFT_SITE_RELAXED))
+/* try_cmpxchg(): true if *p was *po and is now n; else *po (the caller's
+ * own variable, no shared memory) gets the value found */
+#define __weft_try_cmpxchg_f(p, po, n, what, f)                                 \
+	__weft_value(({                                                         \
+		__typeof__(*(p)) *__weft_po = (po);                             \
+		__typeof__(*(p)) __weft_o = *__weft_po;                         \
+		__typeof__(*(p)) __weft_r = (__typeof__(*(p)))WEFT_ACCESS_F(    \
+			(p), WEFT_A_CMPXCHG, (uintptr_t)__weft_o, (uintptr_t)(n), \
+			WEFT_EV_RMW, what, f);                                  \
+		if (__weft_r != __weft_o)                                       \
+			*__weft_po = __weft_r;                                  \
+		__weft_r == __weft_o;                                           \
+	}))
+#define try_cmpxchg(p, po, n) __weft_try_cmpxchg_f(p, po, n, "try_cmpxchg(" #p ")", 0u)
+#define try_cmpxchg_relaxed(p, po, n) \
+	__weft_try_cmpxchg_f(p, po, n, "try_cmpxchg_relaxed(" #p ")", WEFT_SITE_RELAXED)
+#define try_cmpxchg_acquire(p, po, n) \
+	__weft_try_cmpxchg_f(p, po, n, "try_cmpxchg_acquire(" #p ")", WEFT_SITE_ACQUIRE)
+#define try_cmpxchg_release(p, po, n) \
+	__weft_try_cmpxchg_f(p, po, n, "try_cmpxchg_release(" #p ")", WEFT_SITE_RELEASE)
+#define atomic_try_cmpxchg(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic_try_cmpxchg(" #v ")", 0u)
+#define atomic_try_cmpxchg_relaxed(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic_try_cmpxchg_relaxed(" #v ")", WEFT_SITE_RELAXED)
+#define atomic_try_cmpxchg_acquire(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic_try_cmpxchg_acquire(" #v ")", WEFT_SITE_ACQUIRE)
+#define atomic_try_cmpxchg_release(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic_try_cmpxchg_release(" #v ")", WEFT_SITE_RELEASE)
+#define __weft_cmpxchg_f(p, o, n, what, f) \
+	__weft_value(((__typeof__(*(p)))WEFT_ACCESS_F((p), WEFT_A_CMPXCHG, (uintptr_t)(o), \
+	(uintptr_t)(n), WEFT_EV_RMW, what, f)))
+#define cmpxchg_relaxed(p, o, n) __weft_cmpxchg_f(p, o, n, "cmpxchg_relaxed(" #p ")", WEFT_SITE_RELAXED)
+#define cmpxchg_acquire(p, o, n) __weft_cmpxchg_f(p, o, n, "cmpxchg_acquire(" #p ")", WEFT_SITE_ACQUIRE)
+#define cmpxchg_release(p, o, n) __weft_cmpxchg_f(p, o, n, "cmpxchg_release(" #p ")", WEFT_SITE_RELEASE)
+#define __weft_xchg_f(p, n, what, f) \
+	__weft_value(((__typeof__(*(p)))WEFT_ACCESS_F((p), WEFT_A_XCHG, (uintptr_t)(n), 0, \
+	WEFT_EV_RMW, what, f)))
+#define xchg_relaxed(p, n) __weft_xchg_f(p, n, "xchg_relaxed(" #p ")", WEFT_SITE_RELAXED)
+#define xchg_acquire(p, n) __weft_xchg_f(p, n, "xchg_acquire(" #p ")", WEFT_SITE_ACQUIRE)
+#define xchg_release(p, n) __weft_xchg_f(p, n, "xchg_release(" #p ")", WEFT_SITE_RELEASE)
+/* atomic_dec_if_positive(): the old value - 1, stored only if that is not
+ * negative; the kernel's generic form, a try_cmpxchg() loop (each try a
+ * step of its own) */
+#define atomic_dec_if_positive(v)                                               \
+	__weft_value(({                                                         \
+		int __weft_c = (int)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, \
+						WEFT_EV_READ,                   \
+						"atomic_dec_if_positive(" #v ") read"); \
+		int __weft_d;                                                   \
+		do {                                                            \
+			__weft_d = __weft_c - 1;                                \
+			if (__weft_d < 0)                                       \
+				break;                                          \
+		} while (!__weft_try_cmpxchg_f(&(v)->counter, &__weft_c, __weft_d, \
+					       "atomic_dec_if_positive(" #v ")", 0u)); \
+		__weft_d;                                                       \
+	}))
+#ifndef WEFT_OWN_ATOMIC_LONG
+#define atomic_long_fetch_add(i, v) \
+	__weft_value(__weft_fetch_op_tf(long, v, WEFT_A_ADD, i, "atomic_long_fetch_add(" #v ")", 0u))
+#define atomic_long_fetch_sub(i, v) \
+	__weft_value(__weft_fetch_op_tf(long, v, WEFT_A_ADD, -(long)(i), "atomic_long_fetch_sub(" #v ")", 0u))
+#define atomic_long_fetch_or(i, v) \
+	__weft_value(__weft_fetch_op_tf(long, v, WEFT_A_OR, i, "atomic_long_fetch_or(" #v ")", 0u))
+#define atomic_long_fetch_andnot(i, v) \
+	__weft_value(__weft_fetch_op_tf(long, v, WEFT_A_ANDNOT, i, "atomic_long_fetch_andnot(" #v ")", 0u))
+#define atomic_long_or(i, v) \
+	((void)__weft_fetch_op_tf(long, v, WEFT_A_OR, i, "atomic_long_or(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_and(i, v) \
+	((void)__weft_fetch_op_tf(long, v, WEFT_A_ANDNOT, ~(long)(i), "atomic_long_and(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_andnot(i, v) \
+	((void)__weft_fetch_op_tf(long, v, WEFT_A_ANDNOT, i, "atomic_long_andnot(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_try_cmpxchg(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic_long_try_cmpxchg(" #v ")", 0u)
+#endif /* WEFT_OWN_ATOMIC_LONG */
+#ifndef WEFT_OWN_ATOMIC64
+#define atomic64_fetch_add(i, v) \
+	__weft_value(__weft_fetch_op_tf(int64_t, v, WEFT_A_ADD, i, "atomic64_fetch_add(" #v ")", 0u))
+#define atomic64_fetch_sub(i, v) \
+	__weft_value(__weft_fetch_op_tf(int64_t, v, WEFT_A_ADD, -(int64_t)(i), "atomic64_fetch_sub(" #v ")", 0u))
+#define atomic64_fetch_or(i, v) \
+	__weft_value(__weft_fetch_op_tf(int64_t, v, WEFT_A_OR, i, "atomic64_fetch_or(" #v ")", 0u))
+#define atomic64_or(i, v) \
+	((void)__weft_fetch_op_tf(int64_t, v, WEFT_A_OR, i, "atomic64_or(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_andnot(i, v) \
+	((void)__weft_fetch_op_tf(int64_t, v, WEFT_A_ANDNOT, i, "atomic64_andnot(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_try_cmpxchg(v, po, n) \
+	__weft_try_cmpxchg_f(&(v)->counter, po, n, "atomic64_try_cmpxchg(" #v ")", 0u)
+#endif /* WEFT_OWN_ATOMIC64 */
+#endif /* WEFT_OWN_ATOMIC_EXTRA */
+
 /* Page-flag style bit operations on an unsigned long word. The atomic ones
  * are one read-modify-write; the __ forms are a separate load and store,
  * two scheduling points, because real bugs live in that gap. */
@@ -540,6 +662,30 @@ void weft_kit_exit(const struct weft_caller *prev);
 	__weft_value(((WEFT_ACCESS((addr), WEFT_A_OR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_set_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0))
 #define test_and_clear_bit(nr, addr) \
 	__weft_value(((WEFT_ACCESS((addr), WEFT_A_ANDNOT, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_clear_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0))
+#ifndef WEFT_OWN_ATOMIC_EXTRA
+/* change_bit() orders nothing, test_and_change_bit() is fully ordered */
+#define change_bit(nr, addr) \
+	((void)WEFT_ACCESS_F((addr), WEFT_A_XOR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "change_bit(" #nr ", " #addr ")", WEFT_SITE_RELAXED))
+#define test_and_change_bit(nr, addr) \
+	__weft_value(((WEFT_ACCESS((addr), WEFT_A_XOR, __WEFT_BIT(nr), 0, WEFT_EV_RMW, "test_and_change_bit(" #nr ", " #addr ")") & __WEFT_BIT(nr)) != 0))
+/* the non-atomic test-and forms: a load and a store, as __set_bit() */
+#define __test_and_set_bit(nr, addr)                                            \
+	__weft_value(({                                                         \
+		unsigned long __weft_w = WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
+			"__test_and_set_bit(" #nr ", " #addr ") load");         \
+		WEFT_ACCESS((addr), WEFT_A_STORE, __weft_w | __WEFT_BIT(nr), 0, WEFT_EV_WRITE, \
+			    "__test_and_set_bit(" #nr ", " #addr ") store");    \
+		(__weft_w & __WEFT_BIT(nr)) != 0;                               \
+	}))
+#define __test_and_clear_bit(nr, addr)                                          \
+	__weft_value(({                                                         \
+		unsigned long __weft_w = WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ, \
+			"__test_and_clear_bit(" #nr ", " #addr ") load");       \
+		WEFT_ACCESS((addr), WEFT_A_STORE, __weft_w & ~__WEFT_BIT(nr), 0, WEFT_EV_WRITE, \
+			    "__test_and_clear_bit(" #nr ", " #addr ") store");  \
+		(__weft_w & __WEFT_BIT(nr)) != 0;                               \
+	}))
+#endif /* WEFT_OWN_ATOMIC_EXTRA */
 #define __set_bit(nr, addr)                                                     \
 	((void)WEFT_ACCESS((addr), WEFT_A_STORE,                                  \
 			   WEFT_ACCESS((addr), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,   \
@@ -738,6 +884,19 @@ unsigned weft_nr_cpu_ids(void);
 #define WARN_ON_ONCE(c) WARN_ON(c)
 #define VM_WARN_ON(c) ((void)WARN_ON(c))
 #define VM_WARN_ON_ONCE(c) WARN_ON(c)
+#ifndef barrier
+#define barrier() __asm__ __volatile__("" ::: "memory")   /* the compiler's only */
+#endif
+#ifndef VM_BUG_ON_PAGE
+#define VM_BUG_ON_PAGE(c, page) VM_BUG_ON_OBJ(c, page)
+#define VM_BUG_ON_FOLIO(c, folio) VM_BUG_ON_OBJ(c, folio)
+#define VM_WARN_ON_FOLIO(c, folio) VM_WARN_ON(c)
+#define VM_WARN_ON_ONCE_PAGE(c, page) WARN_ON(c)
+#define VM_WARN_ON_ONCE_FOLIO(c, folio) WARN_ON(c)
+#endif
+#ifndef assert_spin_locked
+#define assert_spin_locked(l) BUG_ON(!spin_is_locked(l))
+#endif
 #endif /* WEFT_OWN_KERNEL_BASICS */
 
 /* ---------------------------------------------------------------- lists */
