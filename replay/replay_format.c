@@ -1144,22 +1144,23 @@ int weft_replay_bind(const struct weft_replay *rf, const struct weft_scenario **
 			    sc->nr_cpus);
 	/* the lockdep facts' world offsets (names, classes by offset) must lie
 	 * in this scenario's world: a corrupt file, not a stale one */
+	const size_t extent = weft_world_extent(sc);   /* locks may be on the heap */
 	for (size_t i = 0; i < rf->nr_lockdep; i++) {
 		const struct weft_lockdep_fact *f = &rf->lockdep[i];
 		bool edge = f->type == WEFT_LOCKDEP_FACT_EDGE;
 		const char *bad = NULL;
-		if (f->loc_a >= sc->world_size)
+		if (f->loc_a >= extent)
 			bad = "offset of a";
-		else if (edge && f->loc_b >= sc->world_size)
+		else if (edge && f->loc_b >= extent)
 			bad = "offset of b";
-		else if ((f->a >> 32) == 2 && (uint32_t)f->a >= sc->world_size)
+		else if ((f->a >> 32) == 2 && (uint32_t)f->a >= extent)
 			bad = "class a's offset";
-		else if (edge && (f->b >> 32) == 2 && (uint32_t)f->b >= sc->world_size)
+		else if (edge && (f->b >> 32) == 2 && (uint32_t)f->b >= extent)
 			bad = "class b's offset";
 		if (bad)
 			return fail(err, errn, WEFT_EFORMAT,
 				    "checks section: lockdep fact %zu: %s is outside %s's world (%zu "
-				    "bytes)", i, bad, sc->name, sc->world_size);
+				    "bytes)", i, bad, sc->name, extent);
 	}
 	const struct weft_program *self = weft_program_self();
 	if (rf->has_program && self &&

@@ -408,7 +408,26 @@ struct weft_scenario {
 	 * fixes stay silent under it. A run's --memory still decides; sc (0)
 	 * for the rest. */
 	unsigned memory;
+	/* Optional: the bytes of the heap kmalloc() and kmem_cache_alloc()
+	 * take from (<weft/slab.h>), after the world in the same zeroed
+	 * allocation (weft_world_extent()); 0: no heap; at most
+	 * WEFT_HEAP_MAX. */
+	size_t heap_size;
 };
+
+#define WEFT_HEAP_MAX (1u << 20)
+
+/* Where the heap starts (world offset) and the bytes an execution's world
+ * spans: the model's world, then its heap. */
+static inline size_t weft_heap_offset(const struct weft_scenario *sc)
+{
+	return (sc->world_size + 15) & ~(size_t)15;
+}
+
+static inline size_t weft_world_extent(const struct weft_scenario *sc)
+{
+	return sc->heap_size ? weft_heap_offset(sc) + sc->heap_size : sc->world_size;
+}
 
 /*
  * A world the scenario maps itself. world_size bytes from base() are the

@@ -82,6 +82,10 @@ int weft_scenario_check(const struct weft_scenario *sc, char *why, size_t n)
 			   sc->max_ops, WEFT_MAX_OPS);
 	if (sc->nr_opcodes > 16)
 		return BAD("nr_opcodes is %u; at most 16", sc->nr_opcodes);
+	if (sc->heap_size > WEFT_HEAP_MAX)
+		return BAD("heap_size is %zu bytes; at most %u", sc->heap_size, WEFT_HEAP_MAX);
+	if (sc->heap_size && sc->world_ops)
+		return BAD("heap_size with world_ops: a program's world has its own heap (malloc)");
 	/* a fix that expects a bug kind is a table with its columns swapped */
 	for (unsigned v = 0; v < sc->nr_variants; v++)
 		if (!sc->variants[v].buggy && sc->variants[v].expect_kind != WEFT_KIND_NONE)

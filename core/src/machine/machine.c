@@ -1214,6 +1214,12 @@ void weft_describe_loc(const struct weft_scenario *sc, uint32_t off, char *buf, 
 		snprintf(buf, n, "core+0x%x", off - M.core_off);
 		return;
 	}
+	if (M.world && sc && sc->heap_size && off >= weft_heap_offset(sc) &&
+	    off < weft_world_extent(sc)) {
+		for (unsigned i = 0; i < weft_nr_families; i++)
+			if (weft_families[i]->describe && weft_families[i]->describe(off, buf, n))
+				return;
+	}
 	if (sc && sc->describe && M.world) {
 		buf[0] = 0;
 		sc->describe(M.world, off, buf, n);
@@ -1275,7 +1281,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		int asked = ops->memory ? ops->memory(st) : -1;
 		weft_mem_reset((enum weft_memory_model)(asked >= 0 && asked < m ? asked : m));
 	}
-	if (sc->world_ops ? world_attach(sc) : world_reserve(sc->world_size ? sc->world_size : 1)) {
+	if (sc->world_ops ? world_attach(sc)
+			  : world_reserve(weft_world_extent(sc) ? weft_world_extent(sc) : 1)) {
 		weft_tsan_host_ignore(false);
 		return WEFT_ENOMEM;
 	}
@@ -1285,7 +1292,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.ops = ops;
 	M.st = st;
 	M.res = r;
-	M.world_size = sc->world_size;
+	M.world_size = weft_world_extent(sc);   /* the heap too: zeroed, in the world */
 	/* weft_peek_ptr()'s one comparison; a world under 16 bytes (never
 	 * seen, but legal) always takes the slow path */
 	weft_world_bounds.base = M.world_size >= 16 ? (uintptr_t)M.world : UINTPTR_MAX / 2;

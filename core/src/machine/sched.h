@@ -775,7 +775,8 @@ struct weft_family {
 	/* [loc, loc+len) was just poisoned (freed) at site s by M.cur (or the
 	 * host): may report. Called only when M.core_used. */
 	void (*freed)(uint32_t loc, uint32_t len, const struct weft_site *s);
-	/* Name world offset off inside the core area; false if not its own. */
+	/* Name world offset off inside the core area or the heap; false if
+	 * not its own. */
 	bool (*describe)(uint32_t off, char *buf, size_t n);
 	/* The machine switches to thread next (M.cur is next, its fiber not
 	 * yet entered): called only while M.switch_watch is set (a family

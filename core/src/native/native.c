@@ -395,7 +395,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 	memset(r, 0, sizeof(*r));
 	memset(&S, 0, sizeof(S));
 	S.o = o;
-	S.world = calloc(1, sc->world_size ? sc->world_size : 1);
+	S.world = calloc(1, weft_world_extent(sc) ? weft_world_extent(sc) : 1);
 	if (!S.world)
 		return WEFT_ENOMEM;
 	weft_native_lock_model = o->lock;
@@ -418,7 +418,7 @@ int weft_native_run(const struct weft_native_opts *o, struct weft_native_result 
 	deadline = t0 + o->seconds;
 	for (;;) {
 		size_t n = o->wl ? o->wl_len : weft_random_workload(sc, &rng, wlb, sizeof(wlb));
-		memset(S.world, 0, sc->world_size);
+		memset(S.world, 0, weft_world_extent(sc));
 		have_report = false;
 		__atomic_store_n(&weft_native_stop, 0, __ATOMIC_SEQ_CST);
 		weft_workload_decode(sc, o->wl ? o->wl : wlb, n, &wl);

@@ -747,7 +747,7 @@ static void note_final_state(struct weft_dpor *d)
 		if (!d->fs)
 			return;
 	}
-	uint64_t h = world_hash(w, d->sc->world_size);
+	uint64_t h = world_hash(w, weft_world_extent(d->sc));
 	uint32_t i = (uint32_t)h & (FINAL_STATES_CAP - 1);
 	for (uint32_t probe = 0; probe < 64; probe++, i = (i + 1) & (FINAL_STATES_CAP - 1)) {
 		if (d->fs[i] == h)
@@ -973,7 +973,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	/* the world and the core area after it (primitives/core_state.h: RCU's
 	 * readers and callback queue, the worklists), whose records name
 	 * offsets there */
-	uint32_t nloc = (uint32_t)(((sc->world_size + 63) & ~(size_t)63) + weft_core_size);
+	uint32_t nloc = (uint32_t)(((weft_world_extent(sc) + 63) & ~(size_t)63) + weft_core_size);
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
 		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));
