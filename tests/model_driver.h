@@ -2,7 +2,8 @@
  * model_driver.h - the tables of the model drivers' scenarios
  * (the tests/<family>/..._models.c files built by weft_model_driver()): one line a
  * variant and one macro a scenario, so that a driver's file reads as its
- * models. A file defines WEFT_TEST_SOURCE (the variants' source) and
+ * models. Other tests' scenarios take WEFT_TEST_HOOKS alone. A file defines
+ * WEFT_TEST_SOURCE (the variants' source) and
  * WEFT_TEST_FILES (its source files, for sites) before using them.
  */
 #ifndef WEFT_TESTS_MODEL_DRIVER_H
@@ -29,12 +30,15 @@
 		.world_size = sizeof(world_t),                                             \
 		.decision_hint = hint,                                                     \
 		.files = WEFT_TEST_FILES,                                                  \
-		.setup = prefix##_setup,                                                   \
-		.thread = prefix##_thread,                                                 \
-		.variants = prefix##_variants,                                             \
-		.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0]),  \
+		WEFT_TEST_HOOKS(prefix),                                                   \
 		__VA_ARGS__                                                                \
 	}
+
+/* The fields of a scenario named after one prefix: prefix##_setup,
+ * prefix##_thread and the whole table prefix##_variants. */
+#define WEFT_TEST_HOOKS(prefix)                                                  \
+	.setup = prefix##_setup, .thread = prefix##_thread, .variants = prefix##_variants, \
+	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
 /* The setup of a world whose first field is `unsigned variant`: it
  * stores the variant, then runs the block after the macro with W, the

@@ -11,6 +11,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------ a toy for dfs */
 /* 2 threads x 3 independent operations: C(6,3) = 20 interleavings. */
@@ -55,9 +56,8 @@ static const struct weft_variant toy_variants[] = {
 };
 static const struct weft_scenario toy = {
 	.name = "toy", .summary = "toy", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct toy_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = toy_setup, .thread = toy_thread,
-	.quiesce = toy_quiesce, .variants = toy_variants, .nr_variants = 1,
+	.world_size = sizeof(struct toy_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(toy), .quiesce = toy_quiesce,
 };
 
 /* preemptions of an op sequence: switches away from a thread with ops left */
@@ -417,8 +417,7 @@ static const struct weft_variant oldval_variants[] = {
 static const struct weft_scenario oldval = {
 	.name = "oldval", .summary = "oldval", .source = "test", .nr_cpus = 1, .nr_threads = 1,
 	.world_size = sizeof(struct oldval_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 8, .setup = oldval_setup, .thread = oldval_thread,
-	.variants = oldval_variants, .nr_variants = 1,
+	.max_ops = 1, .decision_hint = 8, WEFT_TEST_HOOKS(oldval),
 };
 
 static uint64_t oldval_hash(int init, unsigned checks)

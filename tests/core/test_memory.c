@@ -16,6 +16,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum { V_PLAIN, V_MB, V_RMW, V_LOCK, V_OWN, V_CORR, V_SPIN, V_PLAINACC, V_OWNLOCK,
        V_SHAREDLOCK, V__COUNT };
@@ -126,10 +127,9 @@ static const struct weft_variant sb_variants[] = {
 	{ "only", NULL, false, "sb", "test", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario sb = {
-	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct sb_world), .nr_opcodes = 1,
-	.opnames = sb_ops, .max_ops = 1, .decision_hint = 64, .setup = sb_setup,
-	.thread = sb_thread, .quiesce = sb_quiesce, .variants = sb_variants, .nr_variants = 1,
+	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct sb_world), .nr_opcodes = 1, .opnames = sb_ops, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(sb), .quiesce = sb_quiesce,
 };
 
 /* dfs (bound none, delay bound 2): bug found? complete when clean? */

@@ -13,6 +13,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct rw {
 	atomic_t a;
@@ -110,8 +111,8 @@ static const struct weft_variant rw_variants[] = {
 static const struct weft_scenario rw = {
 	.name = "rmw-dropped", .summary = "read-modify-writes called for effect", .source = "test",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), .nr_opcodes = 1,
-	.opnames = rw_ops, .max_ops = 1, .decision_hint = 8, .setup = rw_setup,
-	.thread = rw_thread, .quiesce = rw_quiesce, .variants = rw_variants, .nr_variants = 1,
+	.opnames = rw_ops, .max_ops = 1, .decision_hint = 8, WEFT_TEST_HOOKS(rw),
+	.quiesce = rw_quiesce,
 };
 
 int main(void)

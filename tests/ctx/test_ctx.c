@@ -23,6 +23,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------- the test model */
 
@@ -171,8 +172,7 @@ static const struct weft_irq hard01[] = { { "hard01", WEFT_HARDIRQ, 3, cw_irq, t
 static struct weft_scenario cw_sc = {
 	.name = "ctx-test", .summary = "", .source = "", .nr_cpus = 1, .nr_threads = 2,
 	.world_size = sizeof(struct cw), .nr_opcodes = 1, .opnames = cw_ops, .max_ops = 1,
-	.decision_hint = 256, .setup = cw_setup, .thread = cw_thread, .variants = cw_variants,
-	.nr_variants = 1,
+	.decision_hint = 256, WEFT_TEST_HOOKS(cw),
 };
 
 struct outcome {

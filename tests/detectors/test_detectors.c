@@ -22,6 +22,7 @@
 #include <weft/refcount.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum {
 	D_CLEAN,             /* pages and lists used correctly: no report */
@@ -304,23 +305,10 @@ static const struct weft_variant dw_variants[D_NR] = {
 };
 
 static const struct weft_scenario dw_sc = {
-	.name = "test-detectors",
-	.summary = "each detector fired by a second misuse",
-	.source = "tests/detectors",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct dw),
-	.nr_opcodes = 1,
-	.opnames = dw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = dw_files,
-	.setup = dw_setup,
-	.thread = dw_thread,
-	.quiesce = dw_quiesce,
-	.describe = dw_describe,
-	.variants = dw_variants,
-	.nr_variants = D_NR,
+	.name = "test-detectors", .summary = "each detector fired by a second misuse",
+	.source = "tests/detectors", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct dw),
+	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_HOOKS(dw), .quiesce = dw_quiesce, .describe = dw_describe,
 };
 
 /* ------------------------------------- cases with an interrupt handler */
@@ -382,20 +370,9 @@ static const struct weft_variant xw_variants[X_NR] = {
 static struct weft_scenario xw_sc = {
 	.name = "test-detectors-irq",
 	.summary = "detectors fired by a second misuse, with an interrupt handler",
-	.source = "tests/detectors",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct xw),
-	.nr_opcodes = 1,
-	.opnames = dw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = dw_files,
-	.setup = xw_setup,
-	.thread = xw_thread,
-	.variants = xw_variants,
-	.nr_variants = X_NR,
-	.nr_irqs = 1,
+	.source = "tests/detectors", .nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct xw),
+	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_HOOKS(xw), .nr_irqs = 1,
 };
 
 /* Every serial order of the thread and the handler (dfs, bound 1: the

@@ -19,6 +19,7 @@
 #include <weft/kernel.h>
 
 #include "diag_test.h"
+#include "../model_driver.h"
 
 static const char *const one_op[] = { "run" };
 
@@ -281,20 +282,9 @@ static const struct weft_variant wqd_variants[] = {
 static const struct weft_scenario wqd_scn = {
 	.name = "diag-workqueue",
 	.summary = "test only: a work item on CPU1 races with a thread of CPU1",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct wqd_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = wqd_setup,
-	.thread = wqd_thread,
-	.quiesce = wqd_quiesce,
-	.describe = wqd_describe,
-	.variants = wqd_variants,
-	.nr_variants = 1,
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct wqd_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(wqd), .quiesce = wqd_quiesce, .describe = wqd_describe,
 };
 
 static void check_workqueue(void)

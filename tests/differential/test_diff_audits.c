@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "lockstep.h"
+#include "../model_driver.h"
 
 enum audit { A_PAGES, A_LRU, A_SWAP, A_SWAPC };
 static const char *const audit_name[] = { "pages", "lru", "swap", "swapc" };
@@ -263,9 +264,8 @@ static const struct weft_variant au_variants[] = {
 };
 static const struct weft_scenario ausc = {
 	.name = "diff-audits", .summary = "differential: audits", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = au_opnames, .max_ops = 1, .decision_hint = 64, .setup = au_setup,
-	.thread = au_thread, .quiesce = au_quiesce, .variants = au_variants, .nr_variants = 1,
+	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1, .opnames = au_opnames,
+	.max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(au), .quiesce = au_quiesce,
 };
 
 /* ------------------------------------------------------------ the reference */

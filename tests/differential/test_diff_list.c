@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "lockstep.h"
+#include "../model_driver.h"
 
 #define NODES 3
 #define MAXOPS 8
@@ -156,10 +157,9 @@ static const struct weft_variant dl_variants[] = {
 	{ "only", NULL, false, "a sequence", "test", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario dlsc = {
-	.name = "diff-list", .summary = "differential: lists", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = dl_opnames, .max_ops = 1, .decision_hint = 64, .setup = dl_setup,
-	.thread = dl_thread, .variants = dl_variants, .nr_variants = 1,
+	.name = "diff-list", .summary = "differential: lists", .source = "test", .nr_cpus = 1,
+	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1, .opnames = dl_opnames,
+	.max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(dl),
 };
 
 static unsigned failures, nr_seq, nr_bad;

@@ -31,6 +31,7 @@
 
 #include "check.h"
 #include "props.h"
+#include "../model_driver.h"
 
 enum opk { R_ADD, R_ADD_NOT_ZERO, R_SUB_AND_TEST, R_DEC, R_DEC_IF_ONE, R_DEC_NOT_ONE, OP__N };
 static const char *const opname[OP__N] = { "refcount_add", "refcount_add_not_zero",
@@ -173,8 +174,7 @@ static const struct weft_variant rf_variants[] = {
 static const struct weft_scenario rfsc = {
 	.name = "diff-refcount", .summary = "differential: refcount_t", .source = "test",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 64, .setup = rf_setup,
-	.thread = rf_thread, .variants = rf_variants, .nr_variants = 1,
+	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(rf),
 };
 
 static unsigned failures, nr_seq, nr_ops;

@@ -26,6 +26,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum shape { INDEP, LOCKED, WRITES2, PRIVSHARED };
 
@@ -74,10 +75,9 @@ static const struct weft_variant cw_variants[] = {
 	{ "only", NULL, false, "closed form", "test", WEFT_KIND_NONE, 0, 0 },
 };
 static struct weft_scenario cw = {
-	.name = "closed-form", .summary = "closed form", .source = "test",
-	.nr_cpus = WEFT_MAX_CPUS, .nr_threads = 2, .world_size = sizeof(struct cw),
-	.nr_opcodes = 1, .opnames = cw_ops, .max_ops = 1, .decision_hint = 4096,
-	.setup = cw_setup, .thread = cw_thread, .variants = cw_variants, .nr_variants = 1,
+	.name = "closed-form", .summary = "closed form", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
+	.nr_threads = 2, .world_size = sizeof(struct cw), .nr_opcodes = 1, .opnames = cw_ops,
+	.max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(cw),
 };
 
 struct count {

@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "trace_class.h"
+#include "../model_driver.h"
 
 enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O__N };
 
@@ -139,8 +140,7 @@ static const struct weft_variant rp_variants[] = {
 static struct weft_scenario rp = {
 	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
 	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rp_ops,
-	.max_ops = 1, .decision_hint = 4096, .setup = rp_setup, .thread = rp_thread,
-	.variants = rp_variants, .nr_variants = 1,
+	.max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(rp),
 };
 
 static uint64_t rnd_state;

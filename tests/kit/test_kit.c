@@ -29,6 +29,7 @@
 #include <weft/mm/swapin.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* the old bits stay where stored replays hash them */
 _Static_assert(WEFT_PG_locked == 0 && WEFT_PG_writeback == 9 && WEFT_PG_waiters == 14,
@@ -248,23 +249,10 @@ static const struct weft_variant kw_variants[V_NR] = {
 };
 
 static const struct weft_scenario kw_sc = {
-	.name = "test-kit",
-	.summary = "mapcounts, writeback waits, the kit's call sites",
-	.source = "tests/kit",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct kw),
-	.nr_opcodes = 1,
-	.opnames = kw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = kw_files,
-	.setup = kw_setup,
-	.thread = kw_thread,
-	.quiesce = kw_quiesce,
-	.describe = kw_describe,
-	.variants = kw_variants,
-	.nr_variants = V_NR,
+	.name = "test-kit", .summary = "mapcounts, writeback waits, the kit's call sites",
+	.source = "tests/kit", .nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct kw),
+	.nr_opcodes = 1, .opnames = kw_ops, .max_ops = 1, .decision_hint = 64, .files = kw_files,
+	WEFT_TEST_HOOKS(kw), .quiesce = kw_quiesce, .describe = kw_describe,
 };
 
 /* dfs within bound: the first report (or none) and whether it covered. */

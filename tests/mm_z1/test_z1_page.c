@@ -9,6 +9,7 @@
 
 #include "z1_run.h"
 #include <weft/mm/page.h>
+#include "../model_driver.h"
 
 enum {
 	M_DOUBLE_FREE, M_FREE_ON_LRU, M_FREE_REFERENCED, M_FREE_LOCKED, M_FREE_MAPPED,
@@ -214,23 +215,10 @@ static const struct weft_variant pw_variants[M_NR] = {
 };
 
 static const struct weft_scenario pw_sc = {
-	.name = "test-z1-page",
-	.summary = "page model unit cases",
-	.source = "test",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct pw),
-	.nr_opcodes = 1,
-	.opnames = pw_ops,
-	.max_ops = 1,
-	.decision_hint = 16,
-	.files = pw_files,
-	.setup = pw_setup,
-	.thread = pw_thread,
-	.quiesce = pw_quiesce,
-	.describe = pw_describe,
-	.variants = pw_variants,
-	.nr_variants = M_NR,
+	.name = "test-z1-page", .summary = "page model unit cases", .source = "test", .nr_cpus = 1,
+	.nr_threads = 1, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
+	.max_ops = 1, .decision_hint = 16, .files = pw_files, WEFT_TEST_HOOKS(pw),
+	.quiesce = pw_quiesce, .describe = pw_describe,
 };
 
 int main(void)

@@ -17,6 +17,7 @@
 #include <weft/xarray.h>
 
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct item {
 	int idx;
@@ -203,10 +204,9 @@ static void xw_thread(void *w, unsigned tid)
 
 static struct weft_variant xw_variants[X_NR];
 static const struct weft_scenario xw_sc = {
-	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = t_ops,
-	.max_ops = 1, .decision_hint = 256, .setup = xw_setup, .thread = xw_thread,
-	.variants = xw_variants, .nr_variants = X_NR,
+	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = t_ops, .max_ops = 1,
+	.decision_hint = 256, WEFT_TEST_HOOKS(xw),
 };
 
 static void race(unsigned v, unsigned bound, const char *what)

@@ -27,6 +27,7 @@
 #include <weft/replay.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 static void hex(const uint8_t *b, size_t n, char *out)
 {
@@ -129,7 +130,7 @@ static const struct weft_scenario pw_sc = {
 	.name = "test-min-pairs", .summary = "ops that go in pairs", .source = "tests/replay",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct pw), .nr_opcodes = 2,
 	.opnames = pw_ops, .max_ops = 8, .decision_hint = 64, .files = pw_files,
-	.setup = pw_setup, .thread = pw_thread, .variants = pw_variants, .nr_variants = 1,
+	WEFT_TEST_HOOKS(pw),
 };
 
 static void pairs(void)
@@ -194,7 +195,7 @@ static const struct weft_scenario aw_sc = {
 	.name = "test-min-args", .summary = "two ops on one object", .source = "tests/replay",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct aw), .nr_opcodes = 2,
 	.opnames = aw_ops, .max_ops = 8, .decision_hint = 64, .files = pw_files,
-	.setup = aw_setup, .thread = aw_thread, .variants = aw_variants, .nr_variants = 1,
+	WEFT_TEST_HOOKS(aw),
 };
 
 static void args(void)

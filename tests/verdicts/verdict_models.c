@@ -23,6 +23,7 @@
  */
 #include <weft/kernel.h>
 #include <weft/pthread.h>
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ verdict-cut */
 
@@ -69,18 +70,10 @@ static const struct weft_variant cut_variants[] = {
 static const char *const verdict_files[] = { "verdict_models.c", NULL };
 
 static const struct weft_scenario verdict_cut = {
-	.name = "verdict-cut",
-	.summary = "test: a report of one kind hides a bug of another",
-	.source = "tests/verdicts",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct cut_world),
-	.decision_hint = 64,
-	.files = verdict_files,
-	.setup = cut_setup,
-	.thread = cut_thread,
-	.variants = cut_variants,
-	.nr_variants = 2,
+	.name = "verdict-cut", .summary = "test: a report of one kind hides a bug of another",
+	.source = "tests/verdicts", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct cut_world), .decision_hint = 64, .files = verdict_files,
+	WEFT_TEST_HOOKS(cut),
 };
 
 /* ----------------------------------------------------------- verdict-spin */
@@ -281,21 +274,11 @@ static const struct weft_variant spin_variants[] = {
 };
 
 static const struct weft_scenario verdict_spin = {
-	.name = "verdict-spin",
-	.summary = "test: spin-waiting programs under fair scheduling",
-	.source = "tests/verdicts",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct spin_world),
-	.decision_hint = 1024,
-	.step_budget = 20000,
-	.files = verdict_files,
-	.setup = spin_setup,
-	.thread = spin_thread,
-	.quiesce = spin_quiesce,
+	.name = "verdict-spin", .summary = "test: spin-waiting programs under fair scheduling",
+	.source = "tests/verdicts", .nr_cpus = 3, .nr_threads = 3,
+	.world_size = sizeof(struct spin_world), .decision_hint = 1024, .step_budget = 20000,
+	.files = verdict_files, WEFT_TEST_HOOKS(spin), .quiesce = spin_quiesce,
 	.describe = spin_describe,
-	.variants = spin_variants,
-	.nr_variants = S_NR,
 };
 
 /* -------------------------------------------------------- verdict-threads */
@@ -401,19 +384,10 @@ static const struct weft_variant threads_variants[] = {
 };
 
 static const struct weft_scenario verdict_threads = {
-	.name = "verdict-threads",
-	.summary = "test: 64 threads, spawned by main",
-	.source = "tests/verdicts",
-	.nr_cpus = 4,
-	.nr_threads = 1,
-	.world_size = sizeof(struct threads_world),
-	.decision_hint = 4096,
-	.files = verdict_files,
-	.setup = threads_setup,
-	.thread = threads_thread,
-	.quiesce = threads_quiesce,
-	.variants = threads_variants,
-	.nr_variants = 2,
+	.name = "verdict-threads", .summary = "test: 64 threads, spawned by main",
+	.source = "tests/verdicts", .nr_cpus = 4, .nr_threads = 1,
+	.world_size = sizeof(struct threads_world), .decision_hint = 4096, .files = verdict_files,
+	WEFT_TEST_HOOKS(threads), .quiesce = threads_quiesce,
 };
 
 static const struct weft_variant threads64_variants[] = {
@@ -489,16 +463,9 @@ static const struct weft_variant leak_variants[] = {
 static const struct weft_scenario verdict_leak = {
 	.name = "verdict-leak",
 	.summary = "test: a model whose executions depend on host state kept across them",
-	.source = "tests/verdicts",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct leak_world),
-	.decision_hint = 64,
-	.files = verdict_files,
-	.setup = leak_setup,
-	.thread = leak_thread,
-	.variants = leak_variants,
-	.nr_variants = 2,
+	.source = "tests/verdicts", .nr_cpus = 3, .nr_threads = 3,
+	.world_size = sizeof(struct leak_world), .decision_hint = 64, .files = verdict_files,
+	WEFT_TEST_HOOKS(leak),
 };
 
 WEFT_DEFINE_REGISTRY(&verdict_cut, &verdict_spin, &verdict_threads, &verdict_threads64,
