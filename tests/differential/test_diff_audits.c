@@ -517,10 +517,9 @@ int main(void)
 					      PS_SLOT_PTE_FREE };
 	static const uint8_t swapc_probs[] = { PS_SWAPC_LEAK };
 	unsigned nrand = ls_large() ? 20000 : 1000;
-	const char *e = getenv("WEFT_DIFF_SEED");
 
 	weft_machine_init();
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	every_index(A_PAGES, WEFT_MM_NR_PAGES, page_probs, sizeof(page_probs));
 	every_index(A_LRU, WEFT_MM_NR_PAGES, lru_probs, sizeof(lru_probs));
 	every_index(A_SWAP, WEFT_SWAP_MAX_SLOTS, swap_probs, sizeof(swap_probs));

@@ -229,13 +229,12 @@ static void all_of_length(unsigned len)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
 	unsigned longest = ls_large() ? 6 : 4, nrand = ls_large() ? 200000 : 20000;
 
 	weft_machine_init();
 	for (unsigned len = 1; len <= longest; len++)
 		all_of_length(len);
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned q = 0; q < nrand; q++) {
 		P.n = 1 + ls_rnd(MAXOPS);
 		for (unsigned k = 0; k < P.n; k++)

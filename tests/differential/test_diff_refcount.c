@@ -286,7 +286,6 @@ int main(void)
 	static const int starts[] = { 0, 1, 2, 5, INT_MAX - 1, INT_MAX, -1, -5,
 				      REFCOUNT_SATURATED, INT_MIN, INT_MIN / 2 + 1 };
 	static const int amounts[] = { 1, 2, 3, INT_MAX / 2, INT_MAX };
-	const char *e = getenv("WEFT_DIFF_SEED");
 	unsigned nrand = ls_large() ? 200000 : 10000;
 
 	weft_machine_init();
@@ -300,7 +299,7 @@ int main(void)
 				check_seq();
 			}
 	/* random sequences */
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned q = 0; q < nrand; q++) {
 		P.start = ls_rnd(3) ? (int)ls_rnd(4) : starts[ls_rnd(sizeof(starts) / sizeof(starts[0]))];
 		P.n = 1 + ls_rnd(MAXOPS);
