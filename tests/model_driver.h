@@ -36,8 +36,10 @@
 
 /* The fields of a scenario named after one prefix: prefix##_setup,
  * prefix##_thread and the whole table prefix##_variants. */
-#define WEFT_TEST_HOOKS(prefix)                                                  \
-	.setup = prefix##_setup, .thread = prefix##_thread, .variants = prefix##_variants, \
+#define WEFT_TEST_HOOKS(prefix) \
+	.setup = prefix##_setup, .thread = prefix##_thread, WEFT_TEST_VARIANTS(prefix)
+#define WEFT_TEST_VARIANTS(prefix) \
+	.variants = prefix##_variants,  \
 	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
 /* The setup of a world whose first field is `unsigned variant`: it

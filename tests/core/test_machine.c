@@ -211,9 +211,8 @@ static void reg_setup(void *w, unsigned v, const struct weft_workload *wl)
 
 static const struct weft_scenario regs = {
 	.name = "regs", .summary = "t", .source = "t", .nr_cpus = 16, .nr_threads = 16,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 1024, .setup = reg_setup, .thread = reg_thread,
-	.variants = toy_variants, .nr_variants = 1,
+	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
+	.decision_hint = 1024, .setup = reg_setup, .thread = reg_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static void test_registers_and_fibers(void)
@@ -272,9 +271,8 @@ static void overflow_thread(void *w, unsigned tid)
 
 static const struct weft_scenario overflow = {
 	.name = "overflow", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = reg_setup, .thread = overflow_thread,
-	.variants = toy_variants, .nr_variants = 1,
+	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
+	.decision_hint = 64, .setup = reg_setup, .thread = overflow_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static __attribute__((unused)) void test_stack_overflow(void)
@@ -319,9 +317,8 @@ static void uaf_thread(void *w, unsigned tid)
 
 static const struct weft_scenario uaf = {
 	.name = "uaf", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct uaf_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = reg_setup, .thread = uaf_thread,
-	.variants = toy_variants, .nr_variants = 1,
+	.world_size = sizeof(struct uaf_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
+	.decision_hint = 64, .setup = reg_setup, .thread = uaf_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static void test_uaf(void)

@@ -205,10 +205,9 @@ static void sw_quiesce(void *w)
 static const uint8_t sw_cpus[3] = { 0, 1, 0 };
 static const struct weft_scenario sw = {
 	.name = "switch", .summary = "a task switch is a barrier", .source = "test", .nr_cpus = 2,
-	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world),
-	.nr_opcodes = 1, .opnames = sb_ops, .max_ops = 1, .decision_hint = 64,
-	.setup = sb_setup, .thread = sw_thread, .quiesce = sw_quiesce, .variants = sb_variants,
-	.nr_variants = 1,
+	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world), .nr_opcodes = 1,
+	.opnames = sb_ops, .max_ops = 1, .decision_hint = 64, .setup = sb_setup,
+	.thread = sw_thread, .quiesce = sw_quiesce, WEFT_TEST_VARIANTS(sb),
 };
 
 static bool switch_dfs_finds(enum weft_memory_model m)

@@ -278,7 +278,7 @@ static struct weft_scenario cwsc = {
 	.name = "diff-refcount-conc", .summary = "properties: refcount_t", .source = "test",
 	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), .nr_opcodes = 1,
 	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 4096, .setup = cw_setup,
-	.thread = cw_thread, .quiesce = cw_quiesce, .variants = rf_variants, .nr_variants = 1,
+	.thread = cw_thread, .quiesce = cw_quiesce, WEFT_TEST_VARIANTS(rf),
 };
 
 int main(void)

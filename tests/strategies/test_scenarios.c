@@ -89,18 +89,9 @@ static const struct weft_variant deep_variants[] = {
 };
 
 const struct weft_scenario weft_test_scn_deep = {
-	.name = "test-deep",
-	.summary = "test only: a search deeper than WEFT_DFS_MAX_DEPTH",
-	.source = "tests/strategies/test_scenarios.c",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct deep_world),
-	.nr_opcodes = 1,
-	.opnames = nondet_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = test_files,
-	.thread = deep_thread,
-	.variants = deep_variants,
-	.nr_variants = 1,
+	.name = "test-deep", .summary = "test only: a search deeper than WEFT_DFS_MAX_DEPTH",
+	.source = "tests/strategies/test_scenarios.c", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct deep_world), .nr_opcodes = 1, .opnames = nondet_ops,
+	.max_ops = 1, .decision_hint = 64, .files = test_files, .thread = deep_thread,
+	WEFT_TEST_VARIANTS(deep),
 };

@@ -401,17 +401,10 @@ static const struct weft_variant threads64_variants[] = {
 static const struct weft_scenario verdict_threads64 = {
 	.name = "verdict-threads64",
 	.summary = "test: 16 declared threads and their 48 children on 64 CPUs",
-	.source = "tests/verdicts",
-	.nr_cpus = WEFT_EXEC_MAX_CPUS,
-	.nr_threads = NR_DECLARED,
-	.world_size = sizeof(struct threads_world),
-	.decision_hint = 4096,
-	.files = verdict_files,
-	.setup = threads64_setup,
-	.thread = threads_thread,
-	.quiesce = threads_quiesce,
-	.variants = threads64_variants,
-	.nr_variants = 2,
+	.source = "tests/verdicts", .nr_cpus = WEFT_EXEC_MAX_CPUS, .nr_threads = NR_DECLARED,
+	.world_size = sizeof(struct threads_world), .decision_hint = 4096, .files = verdict_files,
+	.setup = threads64_setup, .thread = threads_thread, .quiesce = threads_quiesce,
+	WEFT_TEST_VARIANTS(threads64),
 };
 
 /* ----------------------------------------------------------- verdict-leak */
