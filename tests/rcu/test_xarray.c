@@ -202,12 +202,7 @@ static void xw_thread(void *w, unsigned tid)
 	}
 }
 
-static struct weft_variant xw_variants[X_NR];
-static const struct weft_scenario xw_sc = {
-	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = t_ops, .max_ops = 1,
-	.decision_hint = 256, WEFT_TEST_HOOKS(xw),
-};
+T_SCENARIO(xw, "xarray-test", "xarray", struct xw, X_NR);
 
 static void race(unsigned v, unsigned bound, const char *what)
 {
