@@ -50,14 +50,11 @@ static void toy_quiesce(void *w)
 	toy_nr_runs++;
 }
 
-static const char *const toy_ops[] = { "nop" };
-static const struct weft_variant toy_variants[] = {
-	{ "only", NULL, false, "toy", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(toy, "toy");
 static const struct weft_scenario toy = {
 	.name = "toy", .summary = "toy", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct toy_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(toy), .quiesce = toy_quiesce,
+	.world_size = sizeof(struct toy_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
+	WEFT_TEST_HOOKS(toy), .quiesce = toy_quiesce,
 };
 
 /* preemptions of an op sequence: switches away from a thread with ops left */
@@ -211,8 +208,8 @@ static void reg_setup(void *w, unsigned v, const struct weft_workload *wl)
 
 static const struct weft_scenario regs = {
 	.name = "regs", .summary = "t", .source = "t", .nr_cpus = 16, .nr_threads = 16,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
-	.decision_hint = 1024, .setup = reg_setup, .thread = reg_thread, WEFT_TEST_VARIANTS(toy),
+	.world_size = sizeof(struct reg_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 1024,
+	.setup = reg_setup, .thread = reg_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static void test_registers_and_fibers(void)
@@ -271,8 +268,8 @@ static void overflow_thread(void *w, unsigned tid)
 
 static const struct weft_scenario overflow = {
 	.name = "overflow", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
-	.decision_hint = 64, .setup = reg_setup, .thread = overflow_thread, WEFT_TEST_VARIANTS(toy),
+	.world_size = sizeof(struct reg_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
+	.setup = reg_setup, .thread = overflow_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static __attribute__((unused)) void test_stack_overflow(void)
@@ -317,8 +314,8 @@ static void uaf_thread(void *w, unsigned tid)
 
 static const struct weft_scenario uaf = {
 	.name = "uaf", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct uaf_world), .nr_opcodes = 1, .opnames = toy_ops, .max_ops = 1,
-	.decision_hint = 64, .setup = reg_setup, .thread = uaf_thread, WEFT_TEST_VARIANTS(toy),
+	.world_size = sizeof(struct uaf_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
+	.setup = reg_setup, .thread = uaf_thread, WEFT_TEST_VARIANTS(toy),
 };
 
 static void test_uaf(void)
@@ -413,8 +410,8 @@ static const struct weft_variant oldval_variants[] = {
 };
 static const struct weft_scenario oldval = {
 	.name = "oldval", .summary = "oldval", .source = "test", .nr_cpus = 1, .nr_threads = 1,
-	.world_size = sizeof(struct oldval_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 8, WEFT_TEST_HOOKS(oldval),
+	.world_size = sizeof(struct oldval_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 8,
+	WEFT_TEST_HOOKS(oldval),
 };
 
 static uint64_t oldval_hash(int init, unsigned checks)

@@ -104,15 +104,11 @@ static void rw_quiesce(void *w)
 	CHECK(weft_peek(W->flags) == 1, "bits: %#lx, want 0x1", weft_peek(W->flags));
 }
 
-static const char *const rw_ops[] = { "nop" };
-static const struct weft_variant rw_variants[] = {
-	{ "only", NULL, false, "results dropped", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rw, "results dropped");
 static const struct weft_scenario rw = {
 	.name = "rmw-dropped", .summary = "read-modify-writes called for effect", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), .nr_opcodes = 1,
-	.opnames = rw_ops, .max_ops = 1, .decision_hint = 8, WEFT_TEST_HOOKS(rw),
-	.quiesce = rw_quiesce,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 8, WEFT_TEST_HOOKS(rw), .quiesce = rw_quiesce,
 };
 
 int main(void)

@@ -258,14 +258,11 @@ static void au_quiesce(void *w)
 	}
 }
 
-static const char *const au_opnames[] = { "nop" };
-static const struct weft_variant au_variants[] = {
-	{ "only", NULL, false, "a built state", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(au, "a built state");
 static const struct weft_scenario ausc = {
 	.name = "diff-audits", .summary = "differential: audits", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1, .opnames = au_opnames,
-	.max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(au), .quiesce = au_quiesce,
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(au),
+	.decision_hint = 64, WEFT_TEST_HOOKS(au), .quiesce = au_quiesce,
 };
 
 /* ------------------------------------------------------------ the reference */

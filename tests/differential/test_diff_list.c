@@ -152,14 +152,11 @@ static void dl_thread(void *w, unsigned tid)
 	(void)tid;
 }
 
-static const char *const dl_opnames[] = { "nop" };
-static const struct weft_variant dl_variants[] = {
-	{ "only", NULL, false, "a sequence", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(dl, "a sequence");
 static const struct weft_scenario dlsc = {
 	.name = "diff-list", .summary = "differential: lists", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1, .opnames = dl_opnames,
-	.max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(dl),
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(dl),
+	.decision_hint = 64, WEFT_TEST_HOOKS(dl),
 };
 
 static unsigned failures, nr_seq, nr_bad;

@@ -167,14 +167,11 @@ static void rf_thread(void *w, unsigned tid)
 	(void)tid;
 }
 
-static const char *const rf_opnames[] = { "nop" };
-static const struct weft_variant rf_variants[] = {
-	{ "only", NULL, false, "a sequence", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rf, "a sequence");
 static const struct weft_scenario rfsc = {
 	.name = "diff-refcount", .summary = "differential: refcount_t", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(rf),
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(rf),
+	.decision_hint = 64, WEFT_TEST_HOOKS(rf),
 };
 
 static unsigned failures, nr_seq, nr_ops;
@@ -276,9 +273,9 @@ static void cw_quiesce(void *w)
 
 static struct weft_scenario cwsc = {
 	.name = "diff-refcount-conc", .summary = "properties: refcount_t", .source = "test",
-	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), .nr_opcodes = 1,
-	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 4096, .setup = cw_setup,
-	.thread = cw_thread, .quiesce = cw_quiesce, WEFT_TEST_VARIANTS(rf),
+	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), WEFT_TEST_ONE_OP(rf),
+	.decision_hint = 4096, .setup = cw_setup, .thread = cw_thread, .quiesce = cw_quiesce,
+	WEFT_TEST_VARIANTS(rf),
 };
 
 int main(void)

@@ -70,14 +70,11 @@ static void cw_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const cw_ops[] = { "nop" };
-static const struct weft_variant cw_variants[] = {
-	{ "only", NULL, false, "closed form", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(cw, "closed form");
 static struct weft_scenario cw = {
 	.name = "closed-form", .summary = "closed form", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
-	.nr_threads = 2, .world_size = sizeof(struct cw), .nr_opcodes = 1, .opnames = cw_ops,
-	.max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(cw),
+	.nr_threads = 2, .world_size = sizeof(struct cw), WEFT_TEST_ONE_OP(cw),
+	.decision_hint = 4096, WEFT_TEST_HOOKS(cw),
 };
 
 struct count {

@@ -170,15 +170,12 @@ static void rw_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const rw_ops[] = { "nop" };
-static const struct weft_variant rw_variants[] = {
-	{ "only", NULL, false, "refusal", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rw, "refusal");
 static const uint8_t one_cpu[] = { 0, 0 };
 static struct weft_scenario rw = {
 	.name = "refusal", .summary = "refusal", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
-	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rw_ops,
-	.max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(rw),
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 4096, WEFT_TEST_HOOKS(rw),
 };
 
 static void refusals(void)
@@ -396,8 +393,8 @@ static const struct weft_variant mr_variants[] = {
 };
 static struct weft_scenario mrsc = {
 	.name = "multi-record", .summary = "steps of several dependence records", .source = "test",
-	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr), .nr_opcodes = 1,
-	.opnames = rw_ops, .max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(mr),
+	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 4096, WEFT_TEST_HOOKS(mr),
 };
 
 /* run_dfs()/run_dpor() stop at the first report: a buggy shape must be

@@ -133,14 +133,11 @@ static void rp_thread(void *w, unsigned tid)
 	run_ops(w, tid, tid);
 }
 
-static const char *const rp_ops[] = { "nop" };
-static const struct weft_variant rp_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rp, "random program");
 static struct weft_scenario rp = {
 	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
-	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rp_ops,
-	.max_ops = 1, .decision_hint = 4096, WEFT_TEST_HOOKS(rp),
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rp),
+	.decision_hint = 4096, WEFT_TEST_HOOKS(rp),
 };
 
 static uint64_t rnd_state;
