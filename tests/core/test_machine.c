@@ -206,11 +206,16 @@ static void reg_setup(void *w, unsigned v, const struct weft_workload *wl)
 	(void)w; (void)v; (void)wl;
 }
 
-static const struct weft_scenario regs = {
-	.name = "regs", .summary = "t", .source = "t", .nr_cpus = 16, .nr_threads = 16,
-	.world_size = sizeof(struct reg_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 1024,
-	.setup = reg_setup, .thread = reg_thread, WEFT_TEST_VARIANTS(toy),
-};
+/* A scenario of the fiber tests named sym: thread_ on as many threads as
+ * CPUs, reg_setup and the toy table. */
+#define FIBER_SCENARIO(sym, cpus, world_t, hint, thread_)                                  \
+	static const struct weft_scenario sym = {                                          \
+		.name = #sym, .summary = "t", .source = "t", .nr_cpus = cpus, .nr_threads = cpus, \
+		.world_size = sizeof(world_t), WEFT_TEST_ONE_OP(toy), .decision_hint = hint,  \
+		.setup = reg_setup, .thread = thread_, WEFT_TEST_VARIANTS(toy),            \
+	}
+
+FIBER_SCENARIO(regs, 16, struct reg_world, 1024, reg_thread);
 
 static void test_registers_and_fibers(void)
 {
@@ -266,11 +271,7 @@ static void overflow_thread(void *w, unsigned tid)
 	atomic_inc(&W->a);
 }
 
-static const struct weft_scenario overflow = {
-	.name = "overflow", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct reg_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
-	.setup = reg_setup, .thread = overflow_thread, WEFT_TEST_VARIANTS(toy),
-};
+FIBER_SCENARIO(overflow, 2, struct reg_world, 64, overflow_thread);
 
 static __attribute__((unused)) void test_stack_overflow(void)
 {
@@ -312,11 +313,7 @@ static void uaf_thread(void *w, unsigned tid)
 	}
 }
 
-static const struct weft_scenario uaf = {
-	.name = "uaf", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct uaf_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
-	.setup = reg_setup, .thread = uaf_thread, WEFT_TEST_VARIANTS(toy),
-};
+FIBER_SCENARIO(uaf, 2, struct uaf_world, 64, uaf_thread);
 
 static void test_uaf(void)
 {
