@@ -14,8 +14,10 @@
 /* A fix (clean) and a bug (found with its own kind) of a scenario. */
 #define WEFT_TEST_FIX(name, summary, id) \
 	{ name, NULL, false, summary, WEFT_TEST_SOURCE, WEFT_KIND_NONE, 0, id }
-#define WEFT_TEST_BUG(name, summary, kind, id) \
-	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, 0, id }
+#define WEFT_TEST_BUG(name, summary, kind, id) WEFT_TEST_BUG_AT(name, summary, kind, 0, id)
+/* A bug whose minimal number of preemptions is known: min. */
+#define WEFT_TEST_BUG_AT(name, summary, kind, min, id) \
+	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, min, id }
 
 /* A scenario sym of the world type world_t, with prefix##_setup and
  * prefix##_thread, and the variant table prefix##_variants; further
