@@ -19,6 +19,11 @@
 #define WEFT_TEST_BUG_AT(name, summary, kind, min, id) \
 	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, min, id }
 
+/* A test's variant named after its case (its summary too), source "test":
+ * a bug of kind, or a fix where kind is WEFT_KIND_NONE. */
+#define WEFT_TEST_CASE(name, kind) \
+	{ name, NULL, (kind) != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
+
 /* A scenario sym of the world type world_t, with prefix##_setup and
  * prefix##_thread, and the variant table prefix##_variants; further
  * designated fields (.memory, .irqs, .quiesce...) after. */
