@@ -201,18 +201,13 @@ static unsigned long reg_expect(unsigned tid)
 	return v0 + v1 + v2 + v3 + v4 + v5 + v6;
 }
 
-static void reg_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 /* A scenario of the fiber tests named sym: thread_ on as many threads as
- * CPUs, reg_setup and the toy table. */
+ * CPUs, a zeroed world (no setup) and the toy table. */
 #define FIBER_SCENARIO(sym, cpus, world_t, hint, thread_)                                  \
 	static const struct weft_scenario sym = {                                          \
 		.name = #sym, .summary = "t", .source = "t", .nr_cpus = cpus, .nr_threads = cpus, \
 		.world_size = sizeof(world_t), WEFT_TEST_ONE_OP(toy), .decision_hint = hint,  \
-		.setup = reg_setup, .thread = thread_, WEFT_TEST_VARIANTS(toy),            \
+		.thread = thread_, WEFT_TEST_VARIANTS(toy),                                \
 	}
 
 FIBER_SCENARIO(regs, 16, struct reg_world, 1024, reg_thread);

@@ -30,11 +30,6 @@ struct sb_world {
 	atomic_t a;
 };
 
-static void sb_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static unsigned variant;
 
 static void sb_thread(void *w, unsigned tid)
@@ -126,7 +121,7 @@ WEFT_TEST_ONLY_VARIANT(sb, "sb");
 static const struct weft_scenario sb = {
 	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2, .nr_threads = 2,
 	.world_size = sizeof(struct sb_world), WEFT_TEST_ONE_OP(sb), .decision_hint = 64,
-	WEFT_TEST_HOOKS(sb), .quiesce = sb_quiesce,
+	.thread = sb_thread, WEFT_TEST_VARIANTS(sb), .quiesce = sb_quiesce,
 };
 
 /* dfs (bound none, delay bound 2): bug found? complete when clean? */
@@ -203,8 +198,8 @@ static const uint8_t sw_cpus[3] = { 0, 1, 0 };
 static const struct weft_scenario sw = {
 	.name = "switch", .summary = "a task switch is a barrier", .source = "test", .nr_cpus = 2,
 	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world),
-	WEFT_TEST_ONE_OP(sb), .decision_hint = 64, .setup = sb_setup, .thread = sw_thread,
-	.quiesce = sw_quiesce, WEFT_TEST_VARIANTS(sb),
+	WEFT_TEST_ONE_OP(sb), .decision_hint = 64, .thread = sw_thread, .quiesce = sw_quiesce,
+	WEFT_TEST_VARIANTS(sb),
 };
 
 static bool switch_dfs_finds(enum weft_memory_model m)

@@ -24,11 +24,6 @@ struct rw {
 	long y;
 };
 
-static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void rw_thread(void *w, unsigned tid)
 {
 	struct rw *W = w;
@@ -108,7 +103,7 @@ WEFT_TEST_ONLY_VARIANT(rw, "results dropped");
 static const struct weft_scenario rw = {
 	.name = "rmw-dropped", .summary = "read-modify-writes called for effect", .source = "test",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
-	.decision_hint = 8, WEFT_TEST_HOOKS(rw), .quiesce = rw_quiesce,
+	.decision_hint = 8, .thread = rw_thread, WEFT_TEST_VARIANTS(rw), .quiesce = rw_quiesce,
 };
 
 int main(void)

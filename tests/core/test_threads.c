@@ -33,11 +33,6 @@ struct th_world {
 
 enum { V_SPAWN, V_JOIN_CYCLE, V_JOIN_SELF, V_TOO_MANY };
 
-static void th_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void worker(void *w, void *arg)
 {
 	struct th_world *W = w;
@@ -108,7 +103,7 @@ static const struct weft_variant th_variants[] = {
 static const struct weft_scenario th_sc = {
 	.name = "threads", .summary = "spawn/join", .source = "test", .nr_cpus = 3, .nr_threads = 1,
 	.world_size = sizeof(struct th_world), .nr_opcodes = 1, .opnames = th_ops, .max_ops = 1,
-	.decision_hint = 256, WEFT_TEST_HOOKS(th),
+	.decision_hint = 256, .thread = th_thread, WEFT_TEST_VARIANTS(th),
 };
 
 static struct weft_exec_result run_dfs(unsigned variant, unsigned bound, uint64_t *execs,

@@ -142,17 +142,10 @@ static struct weft_irq irqs[NI] = {
 	{ "irq1", WEFT_SOFTIRQ, 0, cx_irq, true },
 };
 
-static void cx_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)v;
-	(void)wl;
-}
-
 static struct weft_scenario cxsc = {
 	.name = "diff-ctx", .summary = "differential: contexts", LS_ONE_PROGRAM, .nr_cpus = 2,
 	.nr_threads = 2, .cpu_of = P.cpu_of, .world_size = sizeof(struct world),
-	.setup = cx_setup, .thread = cx_thread, .irqs = irqs,
+	.thread = cx_thread, .irqs = irqs,
 };
 
 /* ------------------------------------------------------------ the reference */

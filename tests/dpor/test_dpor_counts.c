@@ -40,11 +40,6 @@ struct cw {
 	int shared;
 };
 
-static void cw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void cw_thread(void *w, unsigned tid)
 {
 	struct cw *W = w;
@@ -74,7 +69,7 @@ WEFT_TEST_ONLY_VARIANT(cw, "closed form");
 static struct weft_scenario cw = {
 	.name = "closed-form", .summary = "closed form", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
 	.nr_threads = 2, .world_size = sizeof(struct cw), WEFT_TEST_ONE_OP(cw),
-	.decision_hint = 4096, WEFT_TEST_HOOKS(cw),
+	.decision_hint = 4096, .thread = cw_thread, WEFT_TEST_VARIANTS(cw),
 };
 
 struct count {

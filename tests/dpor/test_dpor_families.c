@@ -145,11 +145,6 @@ struct rw {
 	int shared;
 };
 
-static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void rw_thread(void *w, unsigned tid)
 {
 	struct rw *W = w;
@@ -175,7 +170,7 @@ static const uint8_t one_cpu[] = { 0, 0 };
 static struct weft_scenario rw = {
 	.name = "refusal", .summary = "refusal", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
 	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
-	.decision_hint = 4096, WEFT_TEST_HOOKS(rw),
+	.decision_hint = 4096, .thread = rw_thread, WEFT_TEST_VARIANTS(rw),
 };
 
 static void refusals(void)

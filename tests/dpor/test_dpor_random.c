@@ -123,11 +123,6 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 	}
 }
 
-static void rp_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void rp_thread(void *w, unsigned tid)
 {
 	run_ops(w, tid, tid);
@@ -137,7 +132,7 @@ WEFT_TEST_ONLY_VARIANT(rp, "random program");
 static struct weft_scenario rp = {
 	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
 	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rp),
-	.decision_hint = 4096, WEFT_TEST_HOOKS(rp),
+	.decision_hint = 4096, .thread = rp_thread, WEFT_TEST_VARIANTS(rp),
 };
 
 static uint64_t rnd_state;
