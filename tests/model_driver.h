@@ -2,7 +2,8 @@
  * model_driver.h - the tables of the model drivers' scenarios
  * (the tests/<family>/..._models.c files built by weft_model_driver()): one line a
  * variant and one macro a scenario, so that a driver's file reads as its
- * models. A file defines WEFT_TEST_SOURCE (the variants' source) and
+ * models. Other tests' scenarios take WEFT_TEST_HOOKS alone. A file defines
+ * WEFT_TEST_SOURCE (the variants' source) and
  * WEFT_TEST_FILES (its source files, for sites) before using them.
  */
 #ifndef WEFT_TESTS_MODEL_DRIVER_H
@@ -13,8 +14,15 @@
 /* A fix (clean) and a bug (found with its own kind) of a scenario. */
 #define WEFT_TEST_FIX(name, summary, id) \
 	{ name, NULL, false, summary, WEFT_TEST_SOURCE, WEFT_KIND_NONE, 0, id }
-#define WEFT_TEST_BUG(name, summary, kind, id) \
-	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, 0, id }
+#define WEFT_TEST_BUG(name, summary, kind, id) WEFT_TEST_BUG_AT(name, summary, kind, 0, id)
+/* A bug whose minimal number of preemptions is known: min. */
+#define WEFT_TEST_BUG_AT(name, summary, kind, min, id) \
+	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, min, id }
+
+/* A test's variant named after its case (its summary too), source "test":
+ * a bug of kind, or a fix where kind is WEFT_KIND_NONE. */
+#define WEFT_TEST_CASE(name, kind) \
+	{ name, NULL, (kind) != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
 
 /* A scenario sym of the world type world_t, with prefix##_setup and
  * prefix##_thread, and the variant table prefix##_variants; further
@@ -29,12 +37,27 @@
 		.world_size = sizeof(world_t),                                             \
 		.decision_hint = hint,                                                     \
 		.files = WEFT_TEST_FILES,                                                  \
-		.setup = prefix##_setup,                                                   \
-		.thread = prefix##_thread,                                                 \
-		.variants = prefix##_variants,                                             \
-		.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0]),  \
+		WEFT_TEST_HOOKS(prefix),                                                   \
 		__VA_ARGS__                                                                \
 	}
+
+/* The fields of a scenario named after one prefix: prefix##_setup,
+ * prefix##_thread and the whole table prefix##_variants. */
+#define WEFT_TEST_HOOKS(prefix) \
+	.setup = prefix##_setup, .thread = prefix##_thread, WEFT_TEST_VARIANTS(prefix)
+#define WEFT_TEST_VARIANTS(prefix) \
+	.variants = prefix##_variants,  \
+	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
+
+/* A test's scenario with one opcode, "nop" (prefix##_ops), and one clean
+ * variant, "only" (prefix##_variants), described by summary_; the
+ * scenario takes WEFT_TEST_ONE_OP(prefix). */
+#define WEFT_TEST_ONLY_VARIANT(prefix, summary_)                                 \
+	static const char *const prefix##_ops[] = { "nop" };                       \
+	static const struct weft_variant prefix##_variants[] = {                   \
+		{ "only", NULL, false, summary_, "test", WEFT_KIND_NONE, 0, 0 },   \
+	}
+#define WEFT_TEST_ONE_OP(prefix) .nr_opcodes = 1, .opnames = prefix##_ops, .max_ops = 1
 
 /* The setup of a world whose first field is `unsigned variant`: it
  * stores the variant, then runs the block after the macro with W, the

@@ -199,6 +199,21 @@ static inline uint64_t zoo_dfs_clean(const char *spec, const char *wl_hex, unsig
 	return o.executions;
 }
 
+/* A fixed variant under dfs bound 1 on workload wl: complete and clean,
+ * with stat (a counter of the fix's own path) above 0 over the
+ * executions ("fix: " why_not otherwise). */
+static inline struct mm_outcome zoo_fix_takes_path(const char *spec, const uint8_t *wl,
+						   size_t wl_len, const char *stat,
+						   const char *why_not)
+{
+	struct mm_outcome o = zoo_run(spec, "dfs", 0, 1, wl, wl_len, 1000000, stat);
+
+	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
+	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
+	CHECK(o.stat > 0, "fix: %s", why_not);
+	return o;
+}
+
 /*
  * random (param ignored) or pct (param = depth) over generated workloads,
  * seeds 1..nseeds: each finds kind within budget executions; the finding

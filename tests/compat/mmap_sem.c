@@ -17,6 +17,7 @@
  * preemption); "locked-read" takes the read side.
  */
 #include <weft/kernel.h>
+#include "../model_driver.h"
 
 enum { V_UNLOCKED_READ, V_LOCKED_READ };
 
@@ -159,20 +160,9 @@ static const struct weft_variant mm_variants[] = {
 static const struct weft_scenario compat_mmap_sem = {
 	.name = "compat-mmap-sem",
 	.summary = "a model of the previous release with its own rw semaphore",
-	.source = "tests/compat",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct mm_world),
-	.nr_opcodes = 1,
-	.opnames = mm_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = mm_files,
-	.setup = mm_setup,
-	.thread = mm_thread,
-	.quiesce = mm_quiesce,
-	.variants = mm_variants,
-	.nr_variants = 2,
+	.source = "tests/compat", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct mm_world), .nr_opcodes = 1, .opnames = mm_ops, .max_ops = 1,
+	.decision_hint = 64, .files = mm_files, WEFT_TEST_HOOKS(mm), .quiesce = mm_quiesce,
 };
 
 WEFT_DEFINE_REGISTRY(&compat_mmap_sem);

@@ -44,6 +44,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum {
 	V_MP, V_MP_WMB, V_MP_RMB, V_MP_WMB_RMB, V_MP_REL_ACQ, V_MP_DEP, V_MP_BIT,
@@ -311,15 +312,11 @@ static void lk_quiesce(void *w)
 	}
 }
 
-static const char *const lk_ops[] = { "nop" };
-static const struct weft_variant lk_variants[] = {
-	{ "only", NULL, false, "lkmm shapes", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(lk, "lkmm shapes");
 static const struct weft_scenario lk = {
 	.name = "lkmm-shapes", .summary = "lkmm shapes", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct lk_world), .nr_opcodes = 1,
-	.opnames = lk_ops, .max_ops = 1, .decision_hint = 64, .setup = lk_setup,
-	.thread = lk_thread, .quiesce = lk_quiesce, .variants = lk_variants, .nr_variants = 1,
+	.nr_threads = 2, .world_size = sizeof(struct lk_world), WEFT_TEST_ONE_OP(lk),
+	.decision_hint = 64, WEFT_TEST_HOOKS(lk), .quiesce = lk_quiesce,
 };
 
 /* dfs, every interleaving and two weak choices: the outcome found? */

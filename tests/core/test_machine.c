@@ -11,6 +11,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------ a toy for dfs */
 /* 2 threads x 3 independent operations: C(6,3) = 20 interleavings. */
@@ -49,15 +50,11 @@ static void toy_quiesce(void *w)
 	toy_nr_runs++;
 }
 
-static const char *const toy_ops[] = { "nop" };
-static const struct weft_variant toy_variants[] = {
-	{ "only", NULL, false, "toy", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(toy, "toy");
 static const struct weft_scenario toy = {
 	.name = "toy", .summary = "toy", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct toy_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = toy_setup, .thread = toy_thread,
-	.quiesce = toy_quiesce, .variants = toy_variants, .nr_variants = 1,
+	.world_size = sizeof(struct toy_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
+	WEFT_TEST_HOOKS(toy), .quiesce = toy_quiesce,
 };
 
 /* preemptions of an op sequence: switches away from a thread with ops left */
@@ -204,17 +201,16 @@ static unsigned long reg_expect(unsigned tid)
 	return v0 + v1 + v2 + v3 + v4 + v5 + v6;
 }
 
-static void reg_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
+/* A scenario of the fiber tests named sym: thread_ on as many threads as
+ * CPUs, a zeroed world (no setup) and the toy table. */
+#define FIBER_SCENARIO(sym, cpus, world_t, hint, thread_)                                  \
+	static const struct weft_scenario sym = {                                          \
+		.name = #sym, .summary = "t", .source = "t", .nr_cpus = cpus, .nr_threads = cpus, \
+		.world_size = sizeof(world_t), WEFT_TEST_ONE_OP(toy), .decision_hint = hint,  \
+		.thread = thread_, WEFT_TEST_VARIANTS(toy),                                \
+	}
 
-static const struct weft_scenario regs = {
-	.name = "regs", .summary = "t", .source = "t", .nr_cpus = 16, .nr_threads = 16,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 1024, .setup = reg_setup, .thread = reg_thread,
-	.variants = toy_variants, .nr_variants = 1,
-};
+FIBER_SCENARIO(regs, 16, struct reg_world, 1024, reg_thread);
 
 static void test_registers_and_fibers(void)
 {
@@ -270,12 +266,7 @@ static void overflow_thread(void *w, unsigned tid)
 	atomic_inc(&W->a);
 }
 
-static const struct weft_scenario overflow = {
-	.name = "overflow", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct reg_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = reg_setup, .thread = overflow_thread,
-	.variants = toy_variants, .nr_variants = 1,
-};
+FIBER_SCENARIO(overflow, 2, struct reg_world, 64, overflow_thread);
 
 static __attribute__((unused)) void test_stack_overflow(void)
 {
@@ -317,12 +308,7 @@ static void uaf_thread(void *w, unsigned tid)
 	}
 }
 
-static const struct weft_scenario uaf = {
-	.name = "uaf", .summary = "t", .source = "t", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct uaf_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 64, .setup = reg_setup, .thread = uaf_thread,
-	.variants = toy_variants, .nr_variants = 1,
-};
+FIBER_SCENARIO(uaf, 2, struct uaf_world, 64, uaf_thread);
 
 static void test_uaf(void)
 {
@@ -416,9 +402,8 @@ static const struct weft_variant oldval_variants[] = {
 };
 static const struct weft_scenario oldval = {
 	.name = "oldval", .summary = "oldval", .source = "test", .nr_cpus = 1, .nr_threads = 1,
-	.world_size = sizeof(struct oldval_world), .nr_opcodes = 1, .opnames = toy_ops,
-	.max_ops = 1, .decision_hint = 8, .setup = oldval_setup, .thread = oldval_thread,
-	.variants = oldval_variants, .nr_variants = 1,
+	.world_size = sizeof(struct oldval_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 8,
+	WEFT_TEST_HOOKS(oldval),
 };
 
 static uint64_t oldval_hash(int init, unsigned checks)

@@ -16,6 +16,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum { V_PLAIN, V_MB, V_RMW, V_LOCK, V_OWN, V_CORR, V_SPIN, V_PLAINACC, V_OWNLOCK,
        V_SHAREDLOCK, V__COUNT };
@@ -28,11 +29,6 @@ struct sb_world {
 	spinlock_t own[2];
 	atomic_t a;
 };
-
-static void sb_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
 
 static unsigned variant;
 
@@ -121,15 +117,11 @@ static void sb_quiesce(void *w)
 	BUG_ON(W->r[0] == 0 && W->r[1] == 0);
 }
 
-static const char *const sb_ops[] = { "nop" };
-static const struct weft_variant sb_variants[] = {
-	{ "only", NULL, false, "sb", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(sb, "sb");
 static const struct weft_scenario sb = {
-	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct sb_world), .nr_opcodes = 1,
-	.opnames = sb_ops, .max_ops = 1, .decision_hint = 64, .setup = sb_setup,
-	.thread = sb_thread, .quiesce = sb_quiesce, .variants = sb_variants, .nr_variants = 1,
+	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct sb_world), WEFT_TEST_ONE_OP(sb), .decision_hint = 64,
+	.thread = sb_thread, WEFT_TEST_VARIANTS(sb), .quiesce = sb_quiesce,
 };
 
 /* dfs (bound none, delay bound 2): bug found? complete when clean? */
@@ -206,9 +198,8 @@ static const uint8_t sw_cpus[3] = { 0, 1, 0 };
 static const struct weft_scenario sw = {
 	.name = "switch", .summary = "a task switch is a barrier", .source = "test", .nr_cpus = 2,
 	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world),
-	.nr_opcodes = 1, .opnames = sb_ops, .max_ops = 1, .decision_hint = 64,
-	.setup = sb_setup, .thread = sw_thread, .quiesce = sw_quiesce, .variants = sb_variants,
-	.nr_variants = 1,
+	WEFT_TEST_ONE_OP(sb), .decision_hint = 64, .thread = sw_thread, .quiesce = sw_quiesce,
+	WEFT_TEST_VARIANTS(sb),
 };
 
 static bool switch_dfs_finds(enum weft_memory_model m)

@@ -15,6 +15,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 static void workload_copy(void)
 {
@@ -161,16 +162,9 @@ static const struct weft_variant sw_variants[] = {
 	{ "only", NULL, false, "test only", "tests/core", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario sw_scn = {
-	.name = "test-model-util",
-	.summary = "test only: a swap device and two page tables",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct sw_world),
-	.setup = sw_setup,
-	.thread = sw_thread,
+	.name = "test-model-util", .summary = "test only: a swap device and two page tables",
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct sw_world), WEFT_TEST_HOOKS(sw),
 	.fields = sw_fields,
-	.variants = sw_variants,
-	.nr_variants = 1,
 };
 
 /* A model's own rows, then the swap model's, then the page model's, cut at

@@ -13,6 +13,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct rw {
 	atomic_t a;
@@ -22,11 +23,6 @@ struct rw {
 	long x;
 	long y;
 };
-
-static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
 
 static void rw_thread(void *w, unsigned tid)
 {
@@ -103,15 +99,11 @@ static void rw_quiesce(void *w)
 	CHECK(weft_peek(W->flags) == 1, "bits: %#lx, want 0x1", weft_peek(W->flags));
 }
 
-static const char *const rw_ops[] = { "nop" };
-static const struct weft_variant rw_variants[] = {
-	{ "only", NULL, false, "results dropped", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rw, "results dropped");
 static const struct weft_scenario rw = {
 	.name = "rmw-dropped", .summary = "read-modify-writes called for effect", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), .nr_opcodes = 1,
-	.opnames = rw_ops, .max_ops = 1, .decision_hint = 8, .setup = rw_setup,
-	.thread = rw_thread, .quiesce = rw_quiesce, .variants = rw_variants, .nr_variants = 1,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 8, .thread = rw_thread, WEFT_TEST_VARIANTS(rw), .quiesce = rw_quiesce,
 };
 
 int main(void)

@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "pending_check.h"
+#include "../model_driver.h"
 
 struct th_world {
 	int counter;
@@ -31,11 +32,6 @@ struct th_world {
 };
 
 enum { V_SPAWN, V_JOIN_CYCLE, V_JOIN_SELF, V_TOO_MANY };
-
-static void th_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
 
 static void worker(void *w, void *arg)
 {
@@ -105,10 +101,9 @@ static const struct weft_variant th_variants[] = {
 	  V_TOO_MANY },
 };
 static const struct weft_scenario th_sc = {
-	.name = "threads", .summary = "spawn/join", .source = "test", .nr_cpus = 3,
-	.nr_threads = 1, .world_size = sizeof(struct th_world), .nr_opcodes = 1,
-	.opnames = th_ops, .max_ops = 1, .decision_hint = 256, .setup = th_setup,
-	.thread = th_thread, .variants = th_variants, .nr_variants = 4,
+	.name = "threads", .summary = "spawn/join", .source = "test", .nr_cpus = 3, .nr_threads = 1,
+	.world_size = sizeof(struct th_world), .nr_opcodes = 1, .opnames = th_ops, .max_ops = 1,
+	.decision_hint = 256, .thread = th_thread, WEFT_TEST_VARIANTS(th),
 };
 
 static struct weft_exec_result run_dfs(unsigned variant, unsigned bound, uint64_t *execs,

@@ -23,6 +23,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------- the test model */
 
@@ -171,8 +172,7 @@ static const struct weft_irq hard01[] = { { "hard01", WEFT_HARDIRQ, 3, cw_irq, t
 static struct weft_scenario cw_sc = {
 	.name = "ctx-test", .summary = "", .source = "", .nr_cpus = 1, .nr_threads = 2,
 	.world_size = sizeof(struct cw), .nr_opcodes = 1, .opnames = cw_ops, .max_ops = 1,
-	.decision_hint = 256, .setup = cw_setup, .thread = cw_thread, .variants = cw_variants,
-	.nr_variants = 1,
+	.decision_hint = 256, WEFT_TEST_HOOKS(cw),
 };
 
 struct outcome {
@@ -182,6 +182,34 @@ struct outcome {
 	int irq_ctx_or, task_ctx_or, irq_cpus;
 	enum weft_kind kind;
 };
+
+/* The CPUs the handler or a task ran on (irq_cpu_mask) over the next
+ * runs executions of cw_sc under rnd. */
+static int cpus_ran_on(struct weft_random *rnd, int runs)
+{
+	struct weft_exec_result r;
+	struct weft_run_opts ro = { .sc = &cw_sc };
+	int cpus = 0;
+
+	for (int i = 0; i < runs; i++) {
+		weft_execute(&ro, &weft_strategy_random, rnd, &r);
+		cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
+	}
+	return cpus;
+}
+
+/* cw_sc runs variant v on nr_cpus CPUs (thread t on cpu_of[t], or on
+ * CPU t % nr_cpus with NULL) with the one interrupt irqs, or none. */
+static void set_machine(unsigned v, unsigned nr_cpus, unsigned nr_threads, const uint8_t *cpu_of,
+			const struct weft_irq *irqs)
+{
+	cw_now = v;
+	cw_sc.nr_cpus = nr_cpus;
+	cw_sc.nr_threads = nr_threads;
+	cw_sc.cpu_of = cpu_of;
+	cw_sc.irqs = irqs;
+	cw_sc.nr_irqs = irqs ? 1 : 0;
+}
 
 /* Every interleaving (no bound) of variant v with the given machine. */
 static struct outcome explore(unsigned v, unsigned nr_cpus, unsigned nr_threads,
@@ -193,12 +221,7 @@ static struct outcome explore(unsigned v, unsigned nr_cpus, unsigned nr_threads,
 	struct weft_run_opts o = { .sc = &cw_sc, .variant = 0 };
 
 	memset(&out, 0, sizeof(out));
-	cw_now = v;
-	cw_sc.nr_cpus = nr_cpus;
-	cw_sc.nr_threads = nr_threads;
-	cw_sc.cpu_of = cpu_of;
-	cw_sc.irqs = irqs;
-	cw_sc.nr_irqs = irqs ? 1 : 0;
+	set_machine(v, nr_cpus, nr_threads, cpu_of, irqs);
 	weft_dfs_init(&d, &cw_sc, ~0u, NULL, 0);
 	while (weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
 		const struct cw *W = weft_last_world();
@@ -323,20 +346,9 @@ int main(void)
 	 * (the CPU is a model choice: random explores it) */
 	{
 		struct weft_random rnd;
-		struct weft_exec_result r;
-		struct weft_run_opts ro = { .sc = &cw_sc };
-		int cpus = 0;
-		cw_now = V_IRQ_TWO_CPUS;
-		cw_sc.nr_cpus = 2;
-		cw_sc.nr_threads = 1;
-		cw_sc.cpu_of = NULL;
-		cw_sc.irqs = hard01;
-		cw_sc.nr_irqs = 1;
+		set_machine(V_IRQ_TWO_CPUS, 2, 1, NULL, hard01);
 		weft_random_init(&rnd, &cw_sc, 5, NULL, 0);
-		for (int i = 0; i < 64; i++) {
-			weft_execute(&ro, &weft_strategy_random, &rnd, &r);
-			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
-		}
+		int cpus = cpus_ran_on(&rnd, 64);
 		CHECK(cpus == 3, "delivered on CPUs mask %#x", cpus);
 	}
 
@@ -344,28 +356,13 @@ int main(void)
 	 * (a model choice: random explores it); a bound one never moves */
 	{
 		struct weft_random rnd;
-		struct weft_exec_result r;
-		struct weft_run_opts ro = { .sc = &cw_sc };
-		int cpus = 0;
-		cw_now = V_MIGRATE;
-		cw_sc.nr_cpus = 2;
-		cw_sc.nr_threads = 2;
-		cw_sc.cpu_of = one_cpu;
-		cw_sc.irqs = NULL;
-		cw_sc.nr_irqs = 0;
+		set_machine(V_MIGRATE, 2, 2, one_cpu, NULL);
 		cw_sc.migratable = 1;
 		weft_random_init(&rnd, &cw_sc, 3, NULL, 0);
-		for (int i = 0; i < 200; i++) {
-			weft_execute(&ro, &weft_strategy_random, &rnd, &r);
-			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
-		}
+		int cpus = cpus_ran_on(&rnd, 200);
 		CHECK(cpus == 3, "a migratable task ran on CPUs %#x", cpus);
 		cw_sc.migratable = 0;
-		cpus = 0;
-		for (int i = 0; i < 200; i++) {
-			weft_execute(&ro, &weft_strategy_random, &rnd, &r);
-			cpus |= ((const struct cw *)weft_last_world())->irq_cpu_mask;
-		}
+		cpus = cpus_ran_on(&rnd, 200);
 		CHECK(cpus == 1, "a bound task stays on CPU0: %#x", cpus);
 	}
 

@@ -13,6 +13,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct ia_world {
 	int runs;          /* handler deliveries (this_cpu-free: CPU0 only) */
@@ -50,9 +51,8 @@ static const struct weft_irq ia_irqs[] = {
 static const struct weft_scenario ia_sc = {
 	.name = "irq-again-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
 	.cpu_of = ia_cpu_of, .world_size = sizeof(struct ia_world), .nr_opcodes = 1,
-	.opnames = ia_ops, .max_ops = 1, .decision_hint = 1024,
-	.thread = ia_thread, .variants = ia_variants, .nr_variants = 1, .irqs = ia_irqs,
-	.nr_irqs = 1,
+	.opnames = ia_ops, .max_ops = 1, .decision_hint = 1024, .thread = ia_thread,
+	WEFT_TEST_VARIANTS(ia), .irqs = ia_irqs, .nr_irqs = 1,
 };
 
 int main(void)

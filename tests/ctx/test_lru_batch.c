@@ -23,6 +23,7 @@
 #include <weft/mm/lru_batch.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct bw {
 	struct weft_mm mm;
@@ -117,8 +118,7 @@ static const uint8_t bw_cpu_of[] = { 0, 0, 1 };
 static const struct weft_scenario bw_sc = {
 	.name = "lru-batch-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 3,
 	.cpu_of = bw_cpu_of, .world_size = sizeof(struct bw), .nr_opcodes = 1, .opnames = bw_ops,
-	.max_ops = 1, .decision_hint = 1024, .setup = bw_setup, .thread = bw_thread,
-	.quiesce = bw_quiesce, .variants = bw_variants, .nr_variants = 1,
+	.max_ops = 1, .decision_hint = 1024, WEFT_TEST_HOOKS(bw), .quiesce = bw_quiesce,
 };
 
 int main(void)

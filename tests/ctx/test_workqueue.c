@@ -22,6 +22,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct wq_world {
 	struct work_struct w, w2;
@@ -133,8 +134,7 @@ static const struct weft_variant wq_variants[] = {
 static const struct weft_scenario wq_sc = {
 	.name = "wq-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
 	.world_size = sizeof(struct wq_world), .nr_opcodes = 1, .opnames = wq_ops, .max_ops = 1,
-	.decision_hint = 256, .setup = wq_setup, .thread = wq_thread, .variants = wq_variants,
-	.nr_variants = 1,
+	.decision_hint = 256, WEFT_TEST_HOOKS(wq),
 };
 
 struct agg {

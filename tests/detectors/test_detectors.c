@@ -22,6 +22,7 @@
 #include <weft/refcount.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum {
 	D_CLEAN,             /* pages and lists used correctly: no report */
@@ -276,51 +277,37 @@ static void dw_describe(const void *w, uint32_t off, char *buf, size_t n)
 static const char *const dw_ops[] = { "nop" };
 static const char *const dw_files[] = { "test_detectors.c", NULL };
 
-#define V(name, kind) { name, NULL, kind != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
 static const struct weft_variant dw_variants[D_NR] = {
-	V("clean", WEFT_KIND_NONE),
-	V("page-leak-unowned", WEFT_KIND_PAGE_LEAK),
-	V("inc-from-frozen", WEFT_KIND_INC_FROM_ZERO),
-	V("list-add-stale", WEFT_KIND_LIST_CORRUPTION),
-	V("list-add-twice", WEFT_KIND_LIST_CORRUPTION),
-	V("list-del-twice", WEFT_KIND_LIST_CORRUPTION),
-	V("list-del-stale", WEFT_KIND_LIST_CORRUPTION),
-	V("lru-flag-only", WEFT_KIND_LRU_STATE),
-	V("lru-taken-off", WEFT_KIND_LRU_STATE),
-	V("swap-free-after-put", WEFT_KIND_SWAP_FREE_FREE),
-	V("swap-free-pinned", WEFT_KIND_SWAP_UNDERFLOW),
-	V("livelock-alone", WEFT_KIND_LIVELOCK),
-	V("livelock-pingpong", WEFT_KIND_LIVELOCK),
-	V("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
-	V("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
-	V("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
-	V("lockdep-class-cycle", WEFT_KIND_LOCK_ORDER),
-	V("lockdep-one-class", WEFT_KIND_NONE),
-	V("uaf-last-word", WEFT_KIND_USE_AFTER_FREE),
-	V("lockdep-three-cycle", WEFT_KIND_LOCK_ORDER),
-	V("bh-enable-unbalanced", WEFT_KIND_BUG_ON),
-	V("page-leak-last", WEFT_KIND_PAGE_LEAK),
-	V("mapped-free", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("clean", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("page-leak-unowned", WEFT_KIND_PAGE_LEAK),
+	WEFT_TEST_CASE("inc-from-frozen", WEFT_KIND_INC_FROM_ZERO),
+	WEFT_TEST_CASE("list-add-stale", WEFT_KIND_LIST_CORRUPTION),
+	WEFT_TEST_CASE("list-add-twice", WEFT_KIND_LIST_CORRUPTION),
+	WEFT_TEST_CASE("list-del-twice", WEFT_KIND_LIST_CORRUPTION),
+	WEFT_TEST_CASE("list-del-stale", WEFT_KIND_LIST_CORRUPTION),
+	WEFT_TEST_CASE("lru-flag-only", WEFT_KIND_LRU_STATE),
+	WEFT_TEST_CASE("lru-taken-off", WEFT_KIND_LRU_STATE),
+	WEFT_TEST_CASE("swap-free-after-put", WEFT_KIND_SWAP_FREE_FREE),
+	WEFT_TEST_CASE("swap-free-pinned", WEFT_KIND_SWAP_UNDERFLOW),
+	WEFT_TEST_CASE("livelock-alone", WEFT_KIND_LIVELOCK),
+	WEFT_TEST_CASE("livelock-pingpong", WEFT_KIND_LIVELOCK),
+	WEFT_TEST_CASE("rcu-unlock-never", WEFT_KIND_RCU_MISUSE),
+	WEFT_TEST_CASE("refcount-add-ovf", WEFT_KIND_REFCOUNT_SATURATED),
+	WEFT_TEST_CASE("refcount-sat-uaf", WEFT_KIND_INC_FROM_ZERO),
+	WEFT_TEST_CASE("lockdep-class-cycle", WEFT_KIND_LOCK_ORDER),
+	WEFT_TEST_CASE("lockdep-one-class", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("uaf-last-word", WEFT_KIND_USE_AFTER_FREE),
+	WEFT_TEST_CASE("lockdep-three-cycle", WEFT_KIND_LOCK_ORDER),
+	WEFT_TEST_CASE("bh-enable-unbalanced", WEFT_KIND_BUG_ON),
+	WEFT_TEST_CASE("page-leak-last", WEFT_KIND_PAGE_LEAK),
+	WEFT_TEST_CASE("mapped-free", WEFT_KIND_BAD_FREE),
 };
 
 static const struct weft_scenario dw_sc = {
-	.name = "test-detectors",
-	.summary = "each detector fired by a second misuse",
-	.source = "tests/detectors",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct dw),
-	.nr_opcodes = 1,
-	.opnames = dw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = dw_files,
-	.setup = dw_setup,
-	.thread = dw_thread,
-	.quiesce = dw_quiesce,
-	.describe = dw_describe,
-	.variants = dw_variants,
-	.nr_variants = D_NR,
+	.name = "test-detectors", .summary = "each detector fired by a second misuse",
+	.source = "tests/detectors", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct dw),
+	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_HOOKS(dw), .quiesce = dw_quiesce, .describe = dw_describe,
 };
 
 /* ------------------------------------- cases with an interrupt handler */
@@ -375,27 +362,16 @@ static const struct weft_irq xw_hard[] = { { "leaky", WEFT_HARDIRQ, 1, xw_irq, t
 static const struct weft_irq xw_soft[] = { { "net_rx", WEFT_SOFTIRQ, 1, xw_irq, true } };
 
 static const struct weft_variant xw_variants[X_NR] = {
-	V("irq-preempt-leak", WEFT_KIND_BUG_ON),
-	V("softirq-lock-unsafe", WEFT_KIND_IRQ_LOCK_INVERSION),
+	WEFT_TEST_CASE("irq-preempt-leak", WEFT_KIND_BUG_ON),
+	WEFT_TEST_CASE("softirq-lock-unsafe", WEFT_KIND_IRQ_LOCK_INVERSION),
 };
 
 static struct weft_scenario xw_sc = {
 	.name = "test-detectors-irq",
 	.summary = "detectors fired by a second misuse, with an interrupt handler",
-	.source = "tests/detectors",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct xw),
-	.nr_opcodes = 1,
-	.opnames = dw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = dw_files,
-	.setup = xw_setup,
-	.thread = xw_thread,
-	.variants = xw_variants,
-	.nr_variants = X_NR,
-	.nr_irqs = 1,
+	.source = "tests/detectors", .nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct xw),
+	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_HOOKS(xw), .nr_irqs = 1,
 };
 
 /* Every serial order of the thread and the handler (dfs, bound 1: the

@@ -24,6 +24,7 @@
 #include <weft/xarray.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* Big enough for any object the cases use; first in the world, so that
  * "before" (a negative index of it) is just before the world. */
@@ -189,21 +190,10 @@ static const char *const ww_files[] = { "test_world.c", NULL };
 static struct weft_variant ww_variants[C_NR];
 
 static struct weft_scenario ww_sc = {
-	.name = "test-world",
-	.summary = "every primitive family outside the world",
-	.source = "tests/detectors",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct ww),
-	.nr_opcodes = 1,
-	.opnames = ww_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ww_files,
-	.setup = ww_setup,
-	.thread = ww_thread,
-	.variants = ww_variants,
-	.nr_variants = C_NR,
+	.name = "test-world", .summary = "every primitive family outside the world",
+	.source = "tests/detectors", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct ww),
+	.nr_opcodes = 1, .opnames = ww_ops, .max_ops = 1, .decision_hint = 64, .files = ww_files,
+	WEFT_TEST_HOOKS(ww),
 };
 
 /* Can the harness itself read p? (A world of its own mmap has no mapped

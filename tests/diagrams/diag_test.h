@@ -22,9 +22,11 @@ struct d_run {
 	struct weft_run_opts o;
 };
 
-/* dfs at bound (record on) until a report; kind NONE if none. */
-static inline struct d_run d_dfs(const struct weft_scenario *sc, unsigned variant, unsigned bound,
-				 unsigned checks)
+/* dfs at bound (record on) on workload wl (NULL: the default) until a
+ * report; kind NONE if none. */
+static inline struct d_run d_dfs_on(const struct weft_scenario *sc, unsigned variant,
+				    unsigned bound, unsigned checks, const uint8_t *wl,
+				    size_t wl_len)
 {
 	static struct weft_dfs d;
 	struct d_run out;
@@ -35,7 +37,7 @@ static inline struct d_run d_dfs(const struct weft_scenario *sc, unsigned varian
 	out.o.lock = sc->default_lock;
 	out.o.record = true;
 	out.o.checks = checks;
-	weft_dfs_init(&d, sc, bound, NULL, 0);
+	weft_dfs_init(&d, sc, bound, wl, wl_len);
 	for (unsigned n = 0; n < 100000 && weft_execute(&out.o, &weft_strategy_dfs, &d, &out.r) == 0;
 	     n++)
 		if (out.r.kind != WEFT_KIND_NONE) {
@@ -43,6 +45,12 @@ static inline struct d_run d_dfs(const struct weft_scenario *sc, unsigned varian
 			break;
 		}
 	return out;
+}
+
+static inline struct d_run d_dfs(const struct weft_scenario *sc, unsigned variant, unsigned bound,
+				 unsigned checks)
+{
+	return d_dfs_on(sc, variant, bound, checks, NULL, 0);
 }
 
 /* What draw(f, view, how) writes about the last execution, in a string

@@ -16,6 +16,7 @@
 #include <weft/kernel.h>
 
 #include "diag_test.h"
+#include "../model_driver.h"
 
 struct cl_world {
 	struct weft_list_head head, a, b;
@@ -77,21 +78,10 @@ static const struct weft_variant cl_variants[] = {
 	{ "double-del", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LIST_CORRUPTION, 0, 0 },
 };
 static const struct weft_scenario cl_scn = {
-	.name = "diag-callers",
-	.summary = "test only: list helpers called by a model",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct cl_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = cl_setup,
-	.thread = cl_thread,
-	.describe = cl_describe,
-	.variants = cl_variants,
-	.nr_variants = 1,
+	.name = "diag-callers", .summary = "test only: list helpers called by a model",
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct cl_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(cl), .describe = cl_describe,
 };
 
 static bool is(const char *a, const char *b)

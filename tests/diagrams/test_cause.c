@@ -27,6 +27,7 @@
 #include <weft/xarray.h>
 
 #include "diag_test.h"
+#include "../model_driver.h"
 
 static const char *const one_op[] = { "run" };
 
@@ -81,21 +82,10 @@ static const struct weft_variant ch_variants[] = {
 };
 
 static const struct weft_scenario ch_scn = {
-	.name = "diag-compound-head",
-	.summary = "test only: a stale compound_head()",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct ch_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = ch_setup,
-	.thread = ch_thread,
-	.describe = ch_describe,
-	.variants = ch_variants,
-	.nr_variants = 1,
+	.name = "diag-compound-head", .summary = "test only: a stale compound_head()",
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct ch_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(ch), .describe = ch_describe,
 };
 
 /* -------------------------------------------------- unlocked PageLRU */
@@ -165,21 +155,10 @@ static const struct weft_variant lru_variants[] = {
 };
 
 static const struct weft_scenario lru_scn = {
-	.name = "diag-unlocked-lru",
-	.summary = "test only: PageLRU tested without the LRU lock",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct lru_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = lru_setup,
-	.thread = lru_thread,
-	.describe = lru_describe,
-	.variants = lru_variants,
-	.nr_variants = 1,
+	.name = "diag-unlocked-lru", .summary = "test only: PageLRU tested without the LRU lock",
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct lru_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(lru), .describe = lru_describe,
 };
 
 /* ------------------------------------------------------- xarray split */
@@ -252,19 +231,9 @@ static const struct weft_variant xsp_variants[] = {
 static const struct weft_scenario xsp_scn = {
 	.name = "diag-xa-split",
 	.summary = "test only: an xarray split publishes a folio before it is set up",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct xsp_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = xsp_setup,
-	.thread = xsp_thread,
-	.describe = xsp_describe,
-	.variants = xsp_variants,
-	.nr_variants = 1,
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct xsp_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(xsp), .describe = xsp_describe,
 };
 
 /* ------------------------------------------------------------- checks */

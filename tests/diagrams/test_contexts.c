@@ -19,6 +19,7 @@
 #include <weft/kernel.h>
 
 #include "diag_test.h"
+#include "../model_driver.h"
 
 static const char *const one_op[] = { "run" };
 
@@ -175,21 +176,10 @@ static const struct weft_variant sirq_variants[] = {
 static const struct weft_scenario sirq_scn = {
 	.name = "diag-softirq",
 	.summary = "test only: a softirq between a BH-off load and its store",
-	.source = "tests/diagrams",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct sirq_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.thread = sirq_thread,
-	.quiesce = sirq_quiesce,
-	.fields = sirq_fields,
-	.variants = sirq_variants,
-	.nr_variants = 1,
-	.irqs = sirq_irqs,
-	.nr_irqs = 1,
+	.source = "tests/diagrams", .nr_cpus = 1, .nr_threads = 1,
+	.world_size = sizeof(struct sirq_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, .thread = sirq_thread, .quiesce = sirq_quiesce, .fields = sirq_fields,
+	WEFT_TEST_VARIANTS(sirq), .irqs = sirq_irqs, .nr_irqs = 1,
 };
 
 static void check_softirq(void)
@@ -281,20 +271,9 @@ static const struct weft_variant wqd_variants[] = {
 static const struct weft_scenario wqd_scn = {
 	.name = "diag-workqueue",
 	.summary = "test only: a work item on CPU1 races with a thread of CPU1",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct wqd_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.setup = wqd_setup,
-	.thread = wqd_thread,
-	.quiesce = wqd_quiesce,
-	.describe = wqd_describe,
-	.variants = wqd_variants,
-	.nr_variants = 1,
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct wqd_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, WEFT_TEST_HOOKS(wqd), .quiesce = wqd_quiesce, .describe = wqd_describe,
 };
 
 static void check_workqueue(void)
@@ -369,20 +348,10 @@ static const struct weft_variant mig_variants[] = {
 static const struct weft_scenario mig_scn = {
 	.name = "diag-migrate",
 	.summary = "test only: a task migrates between its load and its store",
-	.source = "tests/diagrams",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct mig_world),
-	.nr_opcodes = 1,
-	.opnames = one_op,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.thread = mig_thread,
-	.quiesce = mig_quiesce,
-	.describe = mig_describe,
-	.variants = mig_variants,
-	.nr_variants = 1,
-	.migratable = 1u << 0,
+	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct mig_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
+	.decision_hint = 64, .thread = mig_thread, .quiesce = mig_quiesce, .describe = mig_describe,
+	WEFT_TEST_VARIANTS(mig), .migratable = 1u << 0,
 };
 
 /* T0 is preempted after its load (second decision: T1 runs), every

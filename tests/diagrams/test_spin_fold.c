@@ -34,26 +34,13 @@ static void check_fold(const char *spec)
 		return;
 	/* dfs at bound 1 on the registry's trigger workload, as `weft run
 	 * --strategy dfs` searches it */
-	static struct weft_dfs dfs;
-	struct d_run run;
 	size_t wl_len = 0;
-	memset(&run, 0, sizeof(run));
-	run.o.sc = sc;
-	run.o.variant = vi;
-	run.o.lock = sc->default_lock;
-	run.o.record = true;
-	run.o.checks = WEFT_CHECKS_DEFAULT;
 	if (sc->triggers && sc->triggers[vi] && sc->trigger_lens[vi])
 		wl_len = 1 + 2 * (size_t)sc->triggers[vi][0];
 	if (wl_len > (sc->triggers && sc->triggers[vi] ? sc->trigger_lens[vi] : 0))
 		wl_len = 0;
-	weft_dfs_init(&dfs, sc, 1, wl_len ? sc->triggers[vi] : NULL, wl_len);
-	for (unsigned n = 0; n < 100000 && weft_execute(&run.o, &weft_strategy_dfs, &dfs, &run.r) == 0;
-	     n++)
-		if (run.r.kind != WEFT_KIND_NONE) {
-			run.kind = run.r.kind;
-			break;
-		}
+	struct d_run run = d_dfs_on(sc, vi, 1, WEFT_CHECKS_DEFAULT,
+				    wl_len ? sc->triggers[vi] : NULL, wl_len);
 	CHECK(run.kind == WEFT_KIND_LIVELOCK, "%s: dfs found %s, not a livelock", spec,
 	      weft_kind_name(run.kind));
 	if (run.kind != WEFT_KIND_LIVELOCK)

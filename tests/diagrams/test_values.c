@@ -14,6 +14,7 @@
 #include <weft/mm/page.h>
 
 #include "diag_test.h"
+#include "../model_driver.h"
 
 enum { V_LONG, V_PTE, V_LABEL, V_SETUP_SPIN, V_SETUP_MUTEX, V_BIT_PLAIN, V_NR };
 
@@ -115,8 +116,7 @@ static const struct weft_scenario vw_sc = {
 	.name = "test-values", .summary = "values and labels", .source = "tests/diagrams",
 	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct vw), .nr_opcodes = 1,
 	.opnames = vw_ops, .max_ops = 1, .decision_hint = 64, .files = vw_files,
-	.setup = vw_setup, .thread = vw_thread, .describe = vw_describe,
-	.variants = vw_variants, .nr_variants = V_NR,
+	WEFT_TEST_HOOKS(vw), .describe = vw_describe,
 };
 
 /* The report's text (ERROR: ... last events ... SUMMARY:) of the run. */

@@ -205,6 +205,30 @@ static const struct weft_variant ls_variants[] __attribute__((unused)) = {
 	.source = "test", .nr_opcodes = 1, .opnames = ls_opnames, .max_ops = 1,    \
 	.decision_hint = LS_MAX_DEC, .variants = ls_variants, .nr_variants = 1
 
+/* The thread and interrupt handler of a program of per-context op lists
+ * (P.n[c], P.ops[c][]) run by run_op(W, c, op), the op's value logged:
+ * context c < NT is thread c, c = NT + irq is interrupt irq, logged as
+ * tid P.nt + irq between LS_ENTER and LS_EXIT. C[c] is the context's
+ * state, zeroed first. A macro so that prefix##_thread and prefix##_irq
+ * are the test file's own functions. */
+#define LS_CONTEXT_RUNNERS(prefix, run_op)                                     \
+	static void prefix##_thread(void *w, unsigned t)                       \
+	{                                                                      \
+		memset(&C[t], 0, sizeof(C[t]));                                \
+		for (unsigned i = 0; i < P.n[t]; i++)                          \
+			ls_note(t, LS_DONE, i, run_op(w, t, &P.ops[t][i]));    \
+	}                                                                      \
+	static void prefix##_irq(void *w, unsigned irq)                        \
+	{                                                                      \
+		unsigned c = NT + irq, tid = P.nt + irq;                       \
+                                                                               \
+		memset(&C[c], 0, sizeof(C[c]));                                \
+		ls_note(tid, LS_ENTER, 0, 0);                                  \
+		for (unsigned i = 0; i < P.n[c]; i++)                          \
+			ls_note(tid, LS_DONE, i, run_op(w, c, &P.ops[c][i]));  \
+		ls_note(tid, LS_EXIT, 0, 0);                                   \
+	}
+
 /* The program-size knob of the differential tests: WEFT_DIFF_SIZE=large
  * (the medium tier) or quick (the short tier's default); N programs of
  * each. */
@@ -225,6 +249,17 @@ static inline unsigned ls_rnd(unsigned n)
 }
 
 
+/* The seed of a test's random programs: WEFT_DIFF_SEED, 1 by default.
+ * Also starts the program generator (ls_rnd()) from it. */
+static inline uint64_t ls_seed(void)
+{
+	const char *e = getenv("WEFT_DIFF_SEED");
+	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
+
+	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	return seed;
+}
+
 /* The lock-step tests' main loop: the pinned programs first (unless
  * WEFT_DIFF_ONLY), then nprog generated ones from the sequence
  * WEFT_DIFF_SEED names (default 1), each run under nsched schedules;
@@ -238,15 +273,13 @@ struct ls_programs {
 };
 static inline void ls_run_programs(const struct ls_programs *p, unsigned nprog, unsigned nsched)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
-	e = getenv("WEFT_DIFF_ONLY");
+	const char *e = getenv("WEFT_DIFF_ONLY");
 	long only = e ? atol(e) : -1;
 
 	weft_machine_init();
 	if (only < 0)
 		p->pinned();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	uint64_t seed = ls_seed();
 	for (unsigned i = 0; i < nprog; i++) {
 		p->gen();
 		*p->cur_prog = i;

@@ -86,13 +86,11 @@ static inline bool props_run(const struct weft_scenario *sc, unsigned checks, un
 static inline int props_main(struct weft_scenario *sc, unsigned (*gen)(void),
 			     void (*print_prog)(FILE *))
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
 	unsigned nprog = ls_large() ? 3000 : 150, nrand = ls_large() ? 40 : 10, failures = 0;
 	uint64_t total = 0;
 
 	weft_machine_init();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	uint64_t seed = ls_seed();
 	for (unsigned p = 0; p < nprog; p++) {
 		struct props_out out;
 		sc->nr_threads = gen();

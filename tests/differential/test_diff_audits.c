@@ -34,6 +34,7 @@
 
 #include "check.h"
 #include "lockstep.h"
+#include "../model_driver.h"
 
 enum audit { A_PAGES, A_LRU, A_SWAP, A_SWAPC };
 static const char *const audit_name[] = { "pages", "lru", "swap", "swapc" };
@@ -257,15 +258,11 @@ static void au_quiesce(void *w)
 	}
 }
 
-static const char *const au_opnames[] = { "nop" };
-static const struct weft_variant au_variants[] = {
-	{ "only", NULL, false, "a built state", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(au, "a built state");
 static const struct weft_scenario ausc = {
 	.name = "diff-audits", .summary = "differential: audits", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = au_opnames, .max_ops = 1, .decision_hint = 64, .setup = au_setup,
-	.thread = au_thread, .quiesce = au_quiesce, .variants = au_variants, .nr_variants = 1,
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(au),
+	.decision_hint = 64, WEFT_TEST_HOOKS(au), .quiesce = au_quiesce,
 };
 
 /* ------------------------------------------------------------ the reference */
@@ -517,10 +514,9 @@ int main(void)
 					      PS_SLOT_PTE_FREE };
 	static const uint8_t swapc_probs[] = { PS_SWAPC_LEAK };
 	unsigned nrand = ls_large() ? 20000 : 1000;
-	const char *e = getenv("WEFT_DIFF_SEED");
 
 	weft_machine_init();
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	every_index(A_PAGES, WEFT_MM_NR_PAGES, page_probs, sizeof(page_probs));
 	every_index(A_LRU, WEFT_MM_NR_PAGES, lru_probs, sizeof(lru_probs));
 	every_index(A_SWAP, WEFT_SWAP_MAX_SLOTS, swap_probs, sizeof(swap_probs));

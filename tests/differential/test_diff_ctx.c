@@ -135,40 +135,17 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 	return 0;
 }
 
-static void cx_thread(void *w, unsigned t)
-{
-	memset(&C[t], 0, sizeof(C[t]));
-	for (unsigned i = 0; i < P.n[t]; i++)
-		ls_note(t, LS_DONE, i, run_op(w, t, &P.ops[t][i]));
-}
-
-static void cx_irq(void *w, unsigned irq)
-{
-	unsigned c = NT + irq, tid = P.nt + irq;
-
-	memset(&C[c], 0, sizeof(C[c]));
-	ls_note(tid, LS_ENTER, 0, 0);
-	for (unsigned i = 0; i < P.n[c]; i++)
-		ls_note(tid, LS_DONE, i, run_op(w, c, &P.ops[c][i]));
-	ls_note(tid, LS_EXIT, 0, 0);
-}
+LS_CONTEXT_RUNNERS(cx, run_op)
 
 static struct weft_irq irqs[NI] = {
 	{ "irq0", WEFT_HARDIRQ, 0, cx_irq, true },
 	{ "irq1", WEFT_SOFTIRQ, 0, cx_irq, true },
 };
 
-static void cx_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w;
-	(void)v;
-	(void)wl;
-}
-
 static struct weft_scenario cxsc = {
 	.name = "diff-ctx", .summary = "differential: contexts", LS_ONE_PROGRAM, .nr_cpus = 2,
 	.nr_threads = 2, .cpu_of = P.cpu_of, .world_size = sizeof(struct world),
-	.setup = cx_setup, .thread = cx_thread, .irqs = irqs,
+	.thread = cx_thread, .irqs = irqs,
 };
 
 /* ------------------------------------------------------------ the reference */

@@ -151,12 +151,11 @@ int main(void)
 	static const char *const fname[4] = { "context-switch pairs", "reads-from pairs",
 					      "state buckets", "lock outcomes" };
 	static uint8_t map[MAP];
-	const char *e = getenv("WEFT_DIFF_SEED");
 	unsigned nprog = ls_large() ? 20000 : 1000, failures = 0;
 	unsigned fired[4] = { 0 }, silent[4] = { 0 };
 
 	weft_machine_init();
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned p = 0; p < nprog; p++) {
 		gen();
 		fbsc.nr_threads = P.nt;

@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "lockstep.h"
+#include "../model_driver.h"
 
 #define NODES 3
 #define MAXOPS 8
@@ -151,15 +152,11 @@ static void dl_thread(void *w, unsigned tid)
 	(void)tid;
 }
 
-static const char *const dl_opnames[] = { "nop" };
-static const struct weft_variant dl_variants[] = {
-	{ "only", NULL, false, "a sequence", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(dl, "a sequence");
 static const struct weft_scenario dlsc = {
-	.name = "diff-list", .summary = "differential: lists", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = dl_opnames, .max_ops = 1, .decision_hint = 64, .setup = dl_setup,
-	.thread = dl_thread, .variants = dl_variants, .nr_variants = 1,
+	.name = "diff-list", .summary = "differential: lists", .source = "test", .nr_cpus = 1,
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(dl),
+	.decision_hint = 64, WEFT_TEST_HOOKS(dl),
 };
 
 static unsigned failures, nr_seq, nr_bad;
@@ -229,13 +226,12 @@ static void all_of_length(unsigned len)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
 	unsigned longest = ls_large() ? 6 : 4, nrand = ls_large() ? 200000 : 20000;
 
 	weft_machine_init();
 	for (unsigned len = 1; len <= longest; len++)
 		all_of_length(len);
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned q = 0; q < nrand; q++) {
 		P.n = 1 + ls_rnd(MAXOPS);
 		for (unsigned k = 0; k < P.n; k++)

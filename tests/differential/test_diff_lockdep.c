@@ -256,23 +256,7 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 	return v;
 }
 
-static void ld_thread(void *w, unsigned t)
-{
-	memset(&C[t], 0, sizeof(C[t]));
-	for (unsigned i = 0; i < P.n[t]; i++)
-		ls_note(t, LS_DONE, i, run_op(w, t, &P.ops[t][i]));
-}
-
-static void ld_irq(void *w, unsigned irq)
-{
-	unsigned c = NT + irq, tid = P.nt + irq;
-
-	memset(&C[c], 0, sizeof(C[c]));
-	ls_note(tid, LS_ENTER, 0, 0);
-	for (unsigned i = 0; i < P.n[c]; i++)
-		ls_note(tid, LS_DONE, i, run_op(w, c, &P.ops[c][i]));
-	ls_note(tid, LS_EXIT, 0, 0);
-}
+LS_CONTEXT_RUNNERS(ld, run_op)
 
 static struct weft_irq irqs[NI] = {
 	{ "irq0", WEFT_HARDIRQ, 0, ld_irq, true },

@@ -258,8 +258,6 @@ static void check_prog(long no, enum weft_kind want, enum weft_kind also, unsign
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
 	unsigned nprog = ls_large() ? 3000 : 150, nrand = ls_large() ? 40 : 10;
 
 	weft_machine_init();
@@ -275,7 +273,7 @@ int main(void)
 	check_prog(-1, WEFT_KIND_RCU_FREE_IN_USE, WEFT_KIND_USE_AFTER_FREE, 4, 1, 2);
 	P.retire[0][0] = R_SYNC_CHECK_EARLY;
 	check_prog(-2, WEFT_KIND_ASSERT, WEFT_KIND_NONE, 4, 2, 2);
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	uint64_t seed = ls_seed();
 	for (unsigned p = 0; p < nprog; p++) {
 		gen();
 		check_prog(p, WEFT_KIND_NONE, WEFT_KIND_NONE, nrand, seed * 100000 + p * 100, 1);

@@ -31,6 +31,7 @@
 
 #include "check.h"
 #include "props.h"
+#include "../model_driver.h"
 
 enum opk { R_ADD, R_ADD_NOT_ZERO, R_SUB_AND_TEST, R_DEC, R_DEC_IF_ONE, R_DEC_NOT_ONE, OP__N };
 static const char *const opname[OP__N] = { "refcount_add", "refcount_add_not_zero",
@@ -166,15 +167,11 @@ static void rf_thread(void *w, unsigned tid)
 	(void)tid;
 }
 
-static const char *const rf_opnames[] = { "nop" };
-static const struct weft_variant rf_variants[] = {
-	{ "only", NULL, false, "a sequence", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rf, "a sequence");
 static const struct weft_scenario rfsc = {
 	.name = "diff-refcount", .summary = "differential: refcount_t", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), .nr_opcodes = 1,
-	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 64, .setup = rf_setup,
-	.thread = rf_thread, .variants = rf_variants, .nr_variants = 1,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(rf),
+	.decision_hint = 64, WEFT_TEST_HOOKS(rf),
 };
 
 static unsigned failures, nr_seq, nr_ops;
@@ -276,9 +273,9 @@ static void cw_quiesce(void *w)
 
 static struct weft_scenario cwsc = {
 	.name = "diff-refcount-conc", .summary = "properties: refcount_t", .source = "test",
-	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), .nr_opcodes = 1,
-	.opnames = rf_opnames, .max_ops = 1, .decision_hint = 4096, .setup = cw_setup,
-	.thread = cw_thread, .quiesce = cw_quiesce, .variants = rf_variants, .nr_variants = 1,
+	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), WEFT_TEST_ONE_OP(rf),
+	.decision_hint = 4096, .setup = cw_setup, .thread = cw_thread, .quiesce = cw_quiesce,
+	WEFT_TEST_VARIANTS(rf),
 };
 
 int main(void)
@@ -286,7 +283,6 @@ int main(void)
 	static const int starts[] = { 0, 1, 2, 5, INT_MAX - 1, INT_MAX, -1, -5,
 				      REFCOUNT_SATURATED, INT_MIN, INT_MIN / 2 + 1 };
 	static const int amounts[] = { 1, 2, 3, INT_MAX / 2, INT_MAX };
-	const char *e = getenv("WEFT_DIFF_SEED");
 	unsigned nrand = ls_large() ? 200000 : 10000;
 
 	weft_machine_init();
@@ -300,7 +296,7 @@ int main(void)
 				check_seq();
 			}
 	/* random sequences */
-	ls_gen_state = (e ? strtoull(e, NULL, 0) : 1) * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned q = 0; q < nrand; q++) {
 		P.start = ls_rnd(3) ? (int)ls_rnd(4) : starts[ls_rnd(sizeof(starts) / sizeof(starts[0]))];
 		P.n = 1 + ls_rnd(MAXOPS);

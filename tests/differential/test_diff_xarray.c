@@ -487,13 +487,11 @@ static void exhaustive(void)
 
 int main(void)
 {
-	const char *e = getenv("WEFT_DIFF_SEED");
-	uint64_t seed = e ? strtoull(e, NULL, 0) : 1;
 	unsigned nprog = ls_large() ? 60000 : 2000;
 
 	weft_machine_init();
 	exhaustive();
-	ls_gen_state = seed * 0x9e3779b97f4a7c15ull;
+	ls_seed();
 	for (unsigned p = 0; p < nprog && failures < 20; p++) {
 		gen();
 		cur_prog = p;

@@ -26,6 +26,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum shape { INDEP, LOCKED, WRITES2, PRIVSHARED };
 
@@ -38,11 +39,6 @@ struct cw {
 	spinlock_t lock;
 	int shared;
 };
-
-static void cw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
 
 static void cw_thread(void *w, unsigned tid)
 {
@@ -69,15 +65,11 @@ static void cw_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const cw_ops[] = { "nop" };
-static const struct weft_variant cw_variants[] = {
-	{ "only", NULL, false, "closed form", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(cw, "closed form");
 static struct weft_scenario cw = {
-	.name = "closed-form", .summary = "closed form", .source = "test",
-	.nr_cpus = WEFT_MAX_CPUS, .nr_threads = 2, .world_size = sizeof(struct cw),
-	.nr_opcodes = 1, .opnames = cw_ops, .max_ops = 1, .decision_hint = 4096,
-	.setup = cw_setup, .thread = cw_thread, .variants = cw_variants, .nr_variants = 1,
+	.name = "closed-form", .summary = "closed form", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
+	.nr_threads = 2, .world_size = sizeof(struct cw), WEFT_TEST_ONE_OP(cw),
+	.decision_hint = 4096, .thread = cw_thread, WEFT_TEST_VARIANTS(cw),
 };
 
 struct count {

@@ -42,6 +42,7 @@
 
 #include "check.h"
 #include "hash_set.h"
+#include "../model_driver.h"
 
 #define CAP 20000
 
@@ -144,11 +145,6 @@ struct rw {
 	int shared;
 };
 
-static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void rw_thread(void *w, unsigned tid)
 {
 	struct rw *W = w;
@@ -169,16 +165,12 @@ static void rw_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const rw_ops[] = { "nop" };
-static const struct weft_variant rw_variants[] = {
-	{ "only", NULL, false, "refusal", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rw, "refusal");
 static const uint8_t one_cpu[] = { 0, 0 };
 static struct weft_scenario rw = {
-	.name = "refusal", .summary = "refusal", .source = "test",
-	.nr_cpus = WEFT_MAX_CPUS, .nr_threads = 2, .world_size = sizeof(struct rw),
-	.nr_opcodes = 1, .opnames = rw_ops, .max_ops = 1, .decision_hint = 4096,
-	.setup = rw_setup, .thread = rw_thread, .variants = rw_variants, .nr_variants = 1,
+	.name = "refusal", .summary = "refusal", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 4096, .thread = rw_thread, WEFT_TEST_VARIANTS(rw),
 };
 
 static void refusals(void)
@@ -395,10 +387,9 @@ static const struct weft_variant mr_variants[] = {
 	{ "only", NULL, false, "multi-record", "test", WEFT_KIND_NONE, 0, 0 },
 };
 static struct weft_scenario mrsc = {
-	.name = "multi-record", .summary = "steps of several dependence records",
-	.source = "test", .nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr),
-	.nr_opcodes = 1, .opnames = rw_ops, .max_ops = 1, .decision_hint = 4096,
-	.setup = mr_setup, .thread = mr_thread, .variants = mr_variants, .nr_variants = 1,
+	.name = "multi-record", .summary = "steps of several dependence records", .source = "test",
+	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr), WEFT_TEST_ONE_OP(rw),
+	.decision_hint = 4096, WEFT_TEST_HOOKS(mr),
 };
 
 /* run_dfs()/run_dpor() stop at the first report: a buggy shape must be

@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "trace_class.h"
+#include "../model_driver.h"
 
 enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O__N };
 
@@ -122,25 +123,16 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 	}
 }
 
-static void rp_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)w; (void)v; (void)wl;
-}
-
 static void rp_thread(void *w, unsigned tid)
 {
 	run_ops(w, tid, tid);
 }
 
-static const char *const rp_ops[] = { "nop" };
-static const struct weft_variant rp_variants[] = {
-	{ "only", NULL, false, "random program", "test", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(rp, "random program");
 static struct weft_scenario rp = {
 	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
-	.nr_threads = 2, .world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = rp_ops,
-	.max_ops = 1, .decision_hint = 4096, .setup = rp_setup, .thread = rp_thread,
-	.variants = rp_variants, .nr_variants = 1,
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rp),
+	.decision_hint = 4096, .thread = rp_thread, WEFT_TEST_VARIANTS(rp),
 };
 
 static uint64_t rnd_state;

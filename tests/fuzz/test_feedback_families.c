@@ -23,6 +23,7 @@
 
 #include "../check.h"
 #include "weft_fuzz_glue.h"
+#include "../model_driver.h"
 
 #if defined(WEFT_TEST_AFL)
 /* AFL++'s runtime: the map and guard numbering (afl-compiler-rt) */
@@ -81,15 +82,8 @@ static const struct weft_variant fw_variants[] = {
 };
 
 static struct weft_scenario fw_sc = {
-	.name = "feedback-families",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct fw),
-	.nr_opcodes = 1,
-	.max_ops = 1,
-	.thread = fw_thread,
-	.variants = fw_variants,
-	.nr_variants = 1,
+	.name = "feedback-families", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct fw),
+	.nr_opcodes = 1, .max_ops = 1, .thread = fw_thread, WEFT_TEST_VARIANTS(fw),
 };
 
 /* Runs one execution with only `family` routed to the glue's map; returns

@@ -29,6 +29,7 @@
 #include <weft/mm/swapin.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 /* the old bits stay where stored replays hash them */
 _Static_assert(WEFT_PG_locked == 0 && WEFT_PG_writeback == 9 && WEFT_PG_waiters == 14,
@@ -234,37 +235,23 @@ static void kw_describe(const void *w, uint32_t off, char *buf, size_t n)
 static const char *const kw_ops[] = { "nop" };
 static const char *const kw_files[] = { "test_kit.c", NULL };
 
-#define V(name, kind) { name, NULL, kind != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
 static const struct weft_variant kw_variants[V_NR] = {
-	V("mapped-free", WEFT_KIND_BAD_FREE),
-	V("unmapped-free", WEFT_KIND_NONE),
-	V("unmap-twice", WEFT_KIND_BUG_ON),
-	V("lock-kept", WEFT_KIND_ASSERT),
-	V("wb-then-unlock", WEFT_KIND_NONE),
-	V("unlock-then-wb", WEFT_KIND_NONE),
-	V("wb-never-ends", WEFT_KIND_LOST_WAKEUP),
-	V("swapin-pinned", WEFT_KIND_NONE),
-	V("swapin-no-recheck", WEFT_KIND_SWAP_UNDERFLOW),
+	WEFT_TEST_CASE("mapped-free", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("unmapped-free", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("unmap-twice", WEFT_KIND_BUG_ON),
+	WEFT_TEST_CASE("lock-kept", WEFT_KIND_ASSERT),
+	WEFT_TEST_CASE("wb-then-unlock", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("unlock-then-wb", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("wb-never-ends", WEFT_KIND_LOST_WAKEUP),
+	WEFT_TEST_CASE("swapin-pinned", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("swapin-no-recheck", WEFT_KIND_SWAP_UNDERFLOW),
 };
 
 static const struct weft_scenario kw_sc = {
-	.name = "test-kit",
-	.summary = "mapcounts, writeback waits, the kit's call sites",
-	.source = "tests/kit",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct kw),
-	.nr_opcodes = 1,
-	.opnames = kw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = kw_files,
-	.setup = kw_setup,
-	.thread = kw_thread,
-	.quiesce = kw_quiesce,
-	.describe = kw_describe,
-	.variants = kw_variants,
-	.nr_variants = V_NR,
+	.name = "test-kit", .summary = "mapcounts, writeback waits, the kit's call sites",
+	.source = "tests/kit", .nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct kw),
+	.nr_opcodes = 1, .opnames = kw_ops, .max_ops = 1, .decision_hint = 64, .files = kw_files,
+	WEFT_TEST_HOOKS(kw), .quiesce = kw_quiesce, .describe = kw_describe,
 };
 
 /* dfs within bound: the first report (or none) and whether it covered. */

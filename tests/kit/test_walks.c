@@ -17,6 +17,7 @@
 #include <weft/mm/pgtable.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 #define WALK_OPS 4
 #define WALK_PTES 6
@@ -86,19 +87,9 @@ static const struct weft_variant walk_variants[1] = {
 };
 
 static const struct weft_scenario walk_sc = {
-	.name = "test-walks",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct walk_world),
-	.nr_opcodes = 2,
-	.opnames = walk_opnames,
-	.max_ops = WALK_OPS,
-	.files = walk_files,
-	.setup = walk_setup,
-	.thread = walk_thread,
-	.quiesce = walk_quiesce,
-	.variants = walk_variants,
-	.nr_variants = 1,
+	.name = "test-walks", .nr_cpus = 1, .nr_threads = 1,
+	.world_size = sizeof(struct walk_world), .nr_opcodes = 2, .opnames = walk_opnames,
+	.max_ops = WALK_OPS, .files = walk_files, WEFT_TEST_HOOKS(walk), .quiesce = walk_quiesce,
 };
 
 int main(void)

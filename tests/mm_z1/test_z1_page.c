@@ -9,6 +9,7 @@
 
 #include "z1_run.h"
 #include <weft/mm/page.h>
+#include "../model_driver.h"
 
 enum {
 	M_DOUBLE_FREE, M_FREE_ON_LRU, M_FREE_REFERENCED, M_FREE_LOCKED, M_FREE_MAPPED,
@@ -191,46 +192,32 @@ static void pw_describe(const void *w, uint32_t off, char *buf, size_t n)
 static const char *const pw_ops[] = { "nop" };
 static const char *const pw_files[] = { "test_z1_page.c", "mm_page.c", NULL };
 
-#define V(name, kind) { name, NULL, kind != WEFT_KIND_NONE, name, "test", kind, 0, 0 }
 static const struct weft_variant pw_variants[M_NR] = {
-	V("double-free", WEFT_KIND_DOUBLE_FREE),
-	V("free-on-lru", WEFT_KIND_BAD_FREE),
-	V("free-referenced", WEFT_KIND_BAD_FREE),
-	V("free-locked", WEFT_KIND_BAD_FREE),
-	V("free-mapped", WEFT_KIND_BAD_FREE),
-	V("uaf-body", WEFT_KIND_USE_AFTER_FREE),
-	V("uaf-get", WEFT_KIND_USE_AFTER_FREE),
-	V("uaf-put", WEFT_KIND_USE_AFTER_FREE),
-	V("underflow", WEFT_KIND_REFCOUNT_UNDERFLOW),
-	V("nofree-last", WEFT_KIND_REFCOUNT_UNDERFLOW),
-	V("inc-zero", WEFT_KIND_INC_FROM_ZERO),
-	V("lifo", WEFT_KIND_NONE),
-	V("leak", WEFT_KIND_PAGE_LEAK),
-	V("count-above-owners", WEFT_KIND_PAGE_LEAK),
-	V("biased", WEFT_KIND_NONE),
-	V("freeze", WEFT_KIND_NONE),
-	V("folio", WEFT_KIND_NONE),
-	V("exhaust", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("double-free", WEFT_KIND_DOUBLE_FREE),
+	WEFT_TEST_CASE("free-on-lru", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("free-referenced", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("free-locked", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("free-mapped", WEFT_KIND_BAD_FREE),
+	WEFT_TEST_CASE("uaf-body", WEFT_KIND_USE_AFTER_FREE),
+	WEFT_TEST_CASE("uaf-get", WEFT_KIND_USE_AFTER_FREE),
+	WEFT_TEST_CASE("uaf-put", WEFT_KIND_USE_AFTER_FREE),
+	WEFT_TEST_CASE("underflow", WEFT_KIND_REFCOUNT_UNDERFLOW),
+	WEFT_TEST_CASE("nofree-last", WEFT_KIND_REFCOUNT_UNDERFLOW),
+	WEFT_TEST_CASE("inc-zero", WEFT_KIND_INC_FROM_ZERO),
+	WEFT_TEST_CASE("lifo", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("leak", WEFT_KIND_PAGE_LEAK),
+	WEFT_TEST_CASE("count-above-owners", WEFT_KIND_PAGE_LEAK),
+	WEFT_TEST_CASE("biased", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("freeze", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("folio", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("exhaust", WEFT_KIND_NONE),
 };
 
 static const struct weft_scenario pw_sc = {
-	.name = "test-z1-page",
-	.summary = "page model unit cases",
-	.source = "test",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct pw),
-	.nr_opcodes = 1,
-	.opnames = pw_ops,
-	.max_ops = 1,
-	.decision_hint = 16,
-	.files = pw_files,
-	.setup = pw_setup,
-	.thread = pw_thread,
-	.quiesce = pw_quiesce,
-	.describe = pw_describe,
-	.variants = pw_variants,
-	.nr_variants = M_NR,
+	.name = "test-z1-page", .summary = "page model unit cases", .source = "test", .nr_cpus = 1,
+	.nr_threads = 1, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
+	.max_ops = 1, .decision_hint = 16, .files = pw_files, WEFT_TEST_HOOKS(pw),
+	.quiesce = pw_quiesce, .describe = pw_describe,
 };
 
 int main(void)

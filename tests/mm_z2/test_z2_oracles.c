@@ -7,6 +7,7 @@
  */
 #include <weft/mm/swap.h>
 #include "zoo_test.h"
+#include "../model_driver.h"
 
 enum {
 	O_CLEAN,            /* fault, swap out, swap in, swap out, zap: clean */
@@ -107,23 +108,10 @@ static const struct weft_variant oracle_variants[O_NR] = {
 };
 
 static const struct weft_scenario oracle_sc = {
-	.name = "test-z2-oracles",
-	.summary = "swap model oracle checks",
-	.source = "tests/mm_z2",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct oracle_world),
-	.nr_opcodes = 1,
-	.opnames = oracle_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = oracle_files,
-	.setup = oracle_setup,
-	.thread = oracle_thread,
-	.quiesce = oracle_quiesce,
-	.describe = oracle_describe,
-	.variants = oracle_variants,
-	.nr_variants = O_NR,
+	.name = "test-z2-oracles", .summary = "swap model oracle checks", .source = "tests/mm_z2",
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct oracle_world), .nr_opcodes = 1,
+	.opnames = oracle_ops, .max_ops = 1, .decision_hint = 64, .files = oracle_files,
+	WEFT_TEST_HOOKS(oracle), .quiesce = oracle_quiesce, .describe = oracle_describe,
 };
 
 int main(void)

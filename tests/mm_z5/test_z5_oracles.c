@@ -10,6 +10,7 @@
  */
 #include <weft/mm/shmem.h>
 #include "zoo_test.h"
+#include "../model_driver.h"
 
 #define Z5 "z5-tmpfs-truncate"
 
@@ -118,23 +119,10 @@ static const char *const oracle_opnames[] = { "none" };
 static const char *const oracle_files[] = { "test_z5_oracles.c", "mm_shmem.c", NULL };
 
 static const struct weft_scenario oracle_sc = {
-	.name = "z5-oracles",
-	.summary = "mm_shmem oracles",
-	.source = "tests/mm_z5",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct oracle_world),
-	.nr_opcodes = 1,
-	.opnames = oracle_opnames,
-	.max_ops = 1,
-	.decision_hint = 16,
-	.files = oracle_files,
-	.setup = oracle_setup,
-	.thread = oracle_thread,
-	.quiesce = oracle_quiesce,
-	.describe = oracle_describe,
-	.variants = oracle_variants,
-	.nr_variants = O_NR,
+	.name = "z5-oracles", .summary = "mm_shmem oracles", .source = "tests/mm_z5", .nr_cpus = 1,
+	.nr_threads = 1, .world_size = sizeof(struct oracle_world), .nr_opcodes = 1,
+	.opnames = oracle_opnames, .max_ops = 1, .decision_hint = 16, .files = oracle_files,
+	WEFT_TEST_HOOKS(oracle), .quiesce = oracle_quiesce, .describe = oracle_describe,
 };
 
 int main(void)

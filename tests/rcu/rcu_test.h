@@ -12,6 +12,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct t_out {
 	enum weft_kind kind;        /* first report, or NONE */
@@ -30,6 +31,18 @@ static inline void t_number_variants(struct weft_variant *v, unsigned n)
 		v[i].id = i;
 	}
 }
+
+/* The scenario prefix##_sc of such a test: nr variants prefix##_variants
+ * (numbered by t_number_variants()), two CPUs and two threads on a world_t,
+ * prefix##_setup and prefix##_thread; more fields (.quiesce) after. */
+#define T_SCENARIO(prefix, name_, summary_, world_t, nr, ...)                              \
+	static struct weft_variant prefix##_variants[nr];                                  \
+	static const struct weft_scenario prefix##_sc = {                                  \
+		.name = name_, .summary = summary_, .source = "test", .nr_cpus = 2,        \
+		.nr_threads = 2, .world_size = sizeof(world_t), .nr_opcodes = 1,           \
+		.opnames = t_ops, .max_ops = 1, .decision_hint = 256, WEFT_TEST_HOOKS(prefix), \
+		__VA_ARGS__                                                                \
+	}
 
 /* Runs strategy ops (its state st set up) on variant of sc until the first
  * report, at most budget executions. */

@@ -16,6 +16,7 @@
 #include <weft/mm/folio.h>
 
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct fw {
 	unsigned variant;
@@ -181,13 +182,7 @@ static void fw_quiesce(void *w)
 			    "the split's non-atomic flags store erased the getter's PG_error");
 }
 
-static struct weft_variant fw_variants[F_NR];
-static const struct weft_scenario fw_sc = {
-	.name = "folio-test", .summary = "folio", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct fw), .nr_opcodes = 1, .opnames = t_ops,
-	.max_ops = 1, .decision_hint = 256, .setup = fw_setup, .thread = fw_thread,
-	.quiesce = fw_quiesce, .variants = fw_variants, .nr_variants = F_NR,
-};
+T_SCENARIO(fw, "folio-test", "folio", struct fw, F_NR, .quiesce = fw_quiesce);
 
 static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *what)
 {

@@ -16,6 +16,7 @@
 #include <weft/percpu_ref.h>
 
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct pr_world {
 	unsigned variant;
@@ -183,13 +184,7 @@ static void pr_quiesce(void *w)
 			    "released %d times", atomic_read(&W->released));
 }
 
-static struct weft_variant pr_variants[P_NR];
-static const struct weft_scenario pr_sc = {
-	.name = "percpu-ref-test", .summary = "percpu_ref", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct pr_world), .nr_opcodes = 1,
-	.opnames = t_ops, .max_ops = 1, .decision_hint = 256, .setup = pr_setup,
-	.thread = pr_thread, .quiesce = pr_quiesce, .variants = pr_variants, .nr_variants = P_NR,
-};
+T_SCENARIO(pr, "percpu-ref-test", "percpu_ref", struct pr_world, P_NR, .quiesce = pr_quiesce);
 
 static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *what)
 {

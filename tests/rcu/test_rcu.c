@@ -30,6 +30,7 @@
 
 #include "pending_check.h"
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct obj {
 	int v;
@@ -231,13 +232,7 @@ static void rw_quiesce(void *w)
 			    "the kfree_rcu() callback never ran");
 }
 
-static struct weft_variant rw_variants[V_NR];
-static const struct weft_scenario rw_sc = {
-	.name = "rcu-test", .summary = "rcu", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct rw), .nr_opcodes = 1, .opnames = t_ops, .max_ops = 1,
-	.decision_hint = 256, .setup = rw_setup, .thread = rw_thread, .quiesce = rw_quiesce,
-	.variants = rw_variants, .nr_variants = V_NR,
-};
+T_SCENARIO(rw, "rcu-test", "rcu", struct rw, V_NR, .quiesce = rw_quiesce);
 
 /* dfs at bound on v under memory model m, up to 2,000,000 executions:
  * the first report's kind, or NONE (and *complete). */

@@ -21,6 +21,7 @@
 #include <weft/refcount.h>
 
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct rc_world {
 	unsigned variant;
@@ -148,13 +149,7 @@ static void rc_thread(void *w, unsigned tid)
 	}
 }
 
-static struct weft_variant rc_variants[V_NR];
-static const struct weft_scenario rc_sc = {
-	.name = "refcount-test", .summary = "refcount_t", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct rc_world), .nr_opcodes = 1,
-	.opnames = t_ops, .max_ops = 1, .decision_hint = 256, .setup = rc_setup,
-	.thread = rc_thread, .variants = rc_variants, .nr_variants = V_NR,
-};
+T_SCENARIO(rc, "refcount-test", "refcount_t", struct rc_world, V_NR);
 
 static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *msg, const char *what)
 {

@@ -17,6 +17,7 @@
 #include <weft/xarray.h>
 
 #include "rcu_test.h"
+#include "../model_driver.h"
 
 struct item {
 	int idx;
@@ -147,6 +148,25 @@ static void api(struct xw *W)
 	r[63] = (int)n;
 }
 
+/* T0 splits the multi-index entry A at index at (setup stored it) into
+ * order-0 entries of B and stores C at store, under the lock; T1 loads a kept index of the split
+ * (A or B) and store (A, B or C), never a torn entry. */
+static void split_then_store(struct xw *W, unsigned tid, unsigned long at, unsigned long store,
+			     unsigned long kept)
+{
+	struct xarray *xa = &W->xa;
+
+	if (tid == 0) {
+		xa_lock(xa);
+		__xa_split(xa, at, 0, B(W));
+		__xa_store(xa, store, C(W), 0);
+		xa_unlock(xa);
+	} else {
+		torn(W, kept, xa_load(xa, kept), A(W), B(W), B(W), B(W));
+		torn(W, store, xa_load(xa, store), A(W), B(W), C(W), C(W));
+	}
+}
+
 static void xw_thread(void *w, unsigned tid)
 {
 	struct xw *W = w;
@@ -158,15 +178,7 @@ static void xw_thread(void *w, unsigned tid)
 			api(W);
 		break;
 	case X_SPLIT_ROOT:
-		if (tid == 0) {
-			xa_lock(xa);
-			__xa_split(xa, 8, 0, B(W));
-			__xa_store(xa, 13, C(W), 0);
-			xa_unlock(xa);
-		} else {
-			torn(W, 9, xa_load(xa, 9), A(W), B(W), B(W), B(W));
-			torn(W, 13, xa_load(xa, 13), A(W), B(W), C(W), C(W));
-		}
+		split_then_store(W, tid, 8, 13, 9);
 		break;
 	case X_SPLIT_ORDER5:
 		if (tid == 0)
@@ -177,15 +189,7 @@ static void xw_thread(void *w, unsigned tid)
 		}
 		break;
 	case X_SPLIT_LEAF:
-		if (tid == 0) {
-			xa_lock(xa);
-			__xa_split(xa, 20, 0, B(W));
-			__xa_store(xa, 21, C(W), 0);
-			xa_unlock(xa);
-		} else {
-			torn(W, 22, xa_load(xa, 22), A(W), B(W), B(W), B(W));
-			torn(W, 21, xa_load(xa, 21), A(W), B(W), C(W), C(W));
-		}
+		split_then_store(W, tid, 20, 21, 22);
 		break;
 	case X_REUSE:
 		if (tid == 0) {
@@ -201,13 +205,7 @@ static void xw_thread(void *w, unsigned tid)
 	}
 }
 
-static struct weft_variant xw_variants[X_NR];
-static const struct weft_scenario xw_sc = {
-	.name = "xarray-test", .summary = "xarray", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct xw), .nr_opcodes = 1, .opnames = t_ops,
-	.max_ops = 1, .decision_hint = 256, .setup = xw_setup, .thread = xw_thread,
-	.variants = xw_variants, .nr_variants = X_NR,
-};
+T_SCENARIO(xw, "xarray-test", "xarray", struct xw, X_NR);
 
 static void race(unsigned v, unsigned bound, const char *what)
 {

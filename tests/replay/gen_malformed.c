@@ -124,6 +124,15 @@ static void wfill(struct wb *b, char c, size_t n)
 	b->n += n;
 }
 
+/* A string field: s, or (too long) n bytes c. */
+static void wstr_or_fill(struct wb *b, bool fill, char c, size_t n, const char *s)
+{
+	if (fill)
+		wfill(b, c, n);
+	else
+		wstr(b, s);
+}
+
 static void wsection(struct wb *b, unsigned tag, const struct wb *body)
 {
 	w8(b, tag);
@@ -239,22 +248,11 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 	c->n = 0;
 
 	b.n = 0;
-	if (f == F_SCENARIO_LONG)
-		wfill(&b, 'a', 65);
-	else
-		wstr(&b, f == F_SCENARIO_EMPTY ? "" : e->scenario);
-	if (f == F_VARIANT_LONG)
-		wfill(&b, 'v', 65);
-	else
-		wstr(&b, f == F_VARIANT_CHAR ? "ab ba" : e->variant);
-	if (f == F_STRATEGY_LONG)
-		wfill(&b, 's', 33);
-	else
-		wstr(&b, f == F_STRATEGY_CHAR ? "d fs" : e->strategy);
-	if (f == F_TOOL_LONG)
-		wfill(&b, 't', 33);
-	else
-		wstr(&b, f == F_TOOL_CHAR ? "weft\a" : e->tool);
+	wstr_or_fill(&b, f == F_SCENARIO_LONG, 'a', 65, f == F_SCENARIO_EMPTY ? "" : e->scenario);
+	wstr_or_fill(&b, f == F_VARIANT_LONG, 'v', 65, f == F_VARIANT_CHAR ? "ab ba" : e->variant);
+	wstr_or_fill(&b, f == F_STRATEGY_LONG, 's', 33,
+		     f == F_STRATEGY_CHAR ? "d fs" : e->strategy);
+	wstr_or_fill(&b, f == F_TOOL_LONG, 't', 33, f == F_TOOL_CHAR ? "weft\a" : e->tool);
 	wle(&b, e->fingerprint, 8);
 	w8(&b, f == F_CPUS ? 65 : e->nr_cpus);
 	w8(&b, f == F_THREADS ? 0 : e->nr_threads);
@@ -343,24 +341,14 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 	wsection(c, WEFT_RT_CHOICES, &b);
 
 	b.n = 0;
-	if (f == F_KIND_LONG)
-		wfill(&b, 'k', 33);
-	else
-		wstr(&b, f == F_KIND_CHAR ? "dead lock" : e->kind ? weft_kind_name(e->kind) : "none");
+	wstr_or_fill(&b, f == F_KIND_LONG, 'k', 33,
+		     f == F_KIND_CHAR ? "dead lock" : e->kind ? weft_kind_name(e->kind) : "none");
 	side(&b, &e->here, true, f);
 	side(&b, &e->other, false, f);
-	if (f == F_SITE_TEXT_LONG)
-		wfill(&b, 'x', 201);
-	else
-		wstr(&b, f == F_SITE_TEXT_CHAR ? "two\nlines" : e->site_text);
-	if (f == F_OBJECT_LONG)
-		wfill(&b, 'o', 65);
-	else
-		wstr(&b, f == F_OBJECT_CHAR ? "page\t0" : e->object);
-	if (f == F_MESSAGE_LONG)
-		wfill(&b, 'm', 193);
-	else
-		wstr(&b, e->msg);
+	wstr_or_fill(&b, f == F_SITE_TEXT_LONG, 'x', 201,
+		     f == F_SITE_TEXT_CHAR ? "two\nlines" : e->site_text);
+	wstr_or_fill(&b, f == F_OBJECT_LONG, 'o', 65, f == F_OBJECT_CHAR ? "page\t0" : e->object);
+	wstr_or_fill(&b, f == F_MESSAGE_LONG, 'm', 193, e->msg);
 	wsection(c, WEFT_RT_VERDICT, &b);
 
 	b.n = 0;

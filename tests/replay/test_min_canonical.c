@@ -27,6 +27,7 @@
 #include <weft/replay.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 static void hex(const uint8_t *b, size_t n, char *out)
 {
@@ -125,12 +126,16 @@ static const char *const pw_files[] = { "test_min_canonical.c", NULL };
 static const struct weft_variant pw_variants[] = {
 	{ "pairs", NULL, true, "pairs", "test", WEFT_KIND_ASSERT, 0, 0 },
 };
-static const struct weft_scenario pw_sc = {
-	.name = "test-min-pairs", .summary = "ops that go in pairs", .source = "tests/replay",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct pw), .nr_opcodes = 2,
-	.opnames = pw_ops, .max_ops = 8, .decision_hint = 64, .files = pw_files,
-	.setup = pw_setup, .thread = pw_thread, .variants = pw_variants, .nr_variants = 1,
-};
+/* A one-thread scenario prefix##_sc of two opcodes prefix##_ops, up to
+ * eight ops, its sites in this file. */
+#define MIN_SCENARIO(prefix, name_, summary_, world_t)                                   \
+	static const struct weft_scenario prefix##_sc = {                                \
+		.name = name_, .summary = summary_, .source = "tests/replay", .nr_cpus = 1, \
+		.nr_threads = 1, .world_size = sizeof(world_t), .nr_opcodes = 2,         \
+		.opnames = prefix##_ops, .max_ops = 8, .decision_hint = 64,              \
+		.files = pw_files, WEFT_TEST_HOOKS(prefix),                              \
+	}
+MIN_SCENARIO(pw, "test-min-pairs", "ops that go in pairs", struct pw);
 
 static void pairs(void)
 {
@@ -190,12 +195,7 @@ static const char *const aw_ops[] = { "set", "check" };
 static const struct weft_variant aw_variants[] = {
 	{ "args", NULL, true, "args", "test", WEFT_KIND_ASSERT, 0, 0 },
 };
-static const struct weft_scenario aw_sc = {
-	.name = "test-min-args", .summary = "two ops on one object", .source = "tests/replay",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct aw), .nr_opcodes = 2,
-	.opnames = aw_ops, .max_ops = 8, .decision_hint = 64, .files = pw_files,
-	.setup = aw_setup, .thread = aw_thread, .variants = aw_variants, .nr_variants = 1,
-};
+MIN_SCENARIO(aw, "test-min-args", "two ops on one object", struct aw);
 
 static void args(void)
 {

@@ -19,6 +19,7 @@
 #include <weft/replay.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 struct mw {
 	unsigned mode;   /* 0: B is another kind, 1: B is the same kind elsewhere */
@@ -63,21 +64,10 @@ static const struct weft_variant mw_variants[] = {
 };
 
 static const struct weft_scenario mw_sc = {
-	.name = "test-min-verdict",
-	.summary = "two failures, one preemption apart",
-	.source = "tests/replay",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct mw),
-	.nr_opcodes = 1,
-	.opnames = mw_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = mw_files,
-	.setup = mw_setup,
-	.thread = mw_thread,
-	.variants = mw_variants,
-	.nr_variants = 2,
+	.name = "test-min-verdict", .summary = "two failures, one preemption apart",
+	.source = "tests/replay", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct mw),
+	.nr_opcodes = 1, .opnames = mw_ops, .max_ops = 1, .decision_hint = 64, .files = mw_files,
+	WEFT_TEST_HOOKS(mw),
 };
 
 int main(int argc, char **argv)

@@ -12,6 +12,7 @@
  *    spinlock the thread does not hold is a warn-on in the first execution.
  */
 #include "sleep_test.h"
+#include "../model_driver.h"
 
 struct kn_world {
 	unsigned variant;
@@ -90,8 +91,7 @@ static const struct weft_variant kn_variants[] = {
 static const struct weft_scenario kn_sc = {
 	.name = "kernel-names", .summary = "", .source = "", .nr_cpus = 3, .nr_threads = 3,
 	.world_size = sizeof(struct kn_world), .nr_opcodes = 1, .opnames = kn_ops, .max_ops = 1,
-	.decision_hint = 256, .setup = kn_setup, .thread = kn_thread, .variants = kn_variants,
-	.nr_variants = KN_NR,
+	.decision_hint = 256, WEFT_TEST_HOOKS(kn),
 };
 
 int main(void)

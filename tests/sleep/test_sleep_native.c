@@ -20,6 +20,7 @@
 #include <weft/pthread.h>
 
 #include "check.h"
+#include "../model_driver.h"
 
 enum { N_MUTEX, N_RWSEM, N_SEM, N_COND, N_WQ, N_COMPLETION, N_PAGE, N_LOST, N_REPORT_ENDS,
        N_BAD_UNLOCK, N__COUNT };
@@ -206,9 +207,8 @@ static const struct weft_variant nw_variants[N__COUNT] = { [0 ... N__COUNT - 1] 
 static const struct weft_scenario nw_sc = {
 	.name = "sleep-native", .summary = "native sleeping primitives", .source = "test",
 	.nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct nw_world), .nr_opcodes = 1,
-	.opnames = nw_ops, .max_ops = 1, .decision_hint = 64, .setup = nw_setup,
-	.thread = nw_thread, .quiesce = nw_quiesce, .variants = nw_variants,
-	.nr_variants = N__COUNT,
+	.opnames = nw_ops, .max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(nw),
+	.quiesce = nw_quiesce,
 };
 
 static double now(void)

@@ -41,6 +41,7 @@
 #include <weft/pthread.h>
 
 #include "sleep_test.h"
+#include "../model_driver.h"
 
 enum {
 	V_STEPS_COMPLETION, V_STEPS_MUTEX, V_STEPS_SEM, V_STEPS_RWSEM, V_STEPS_WAITQ,
@@ -688,11 +689,9 @@ static const struct weft_variant pw_variants[V__COUNT] = {
 };
 
 static struct weft_scenario pw_sc = {
-	.name = "sleep-prims", .summary = "sleeping primitives", .source = "test",
-	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct pw), .nr_opcodes = 1,
-	.opnames = pw_ops, .max_ops = 1, .decision_hint = 256, .setup = pw_setup,
-	.thread = pw_thread, .describe = pw_describe, .variants = pw_variants,
-	.nr_variants = V__COUNT,
+	.name = "sleep-prims", .summary = "sleeping primitives", .source = "test", .nr_cpus = 4,
+	.nr_threads = 2, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
+	.max_ops = 1, .decision_hint = 256, WEFT_TEST_HOOKS(pw), .describe = pw_describe,
 };
 
 static const struct pw *last_world(void)

@@ -11,6 +11,7 @@
 #include <weft/kernel.h>
 
 #include "test_scenarios.h"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ nondet */
 
@@ -60,21 +61,10 @@ static const struct weft_variant nondet_variants[] = {
 };
 
 const struct weft_scenario weft_test_scn_nondet = {
-	.name = "test-nondet",
-	.summary = "test only: a model whose trace depends on host state",
-	.source = "tests/strategies/test_scenarios.c",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct nondet_world),
-	.nr_opcodes = 1,
-	.opnames = nondet_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = test_files,
-	.setup = nondet_setup,
-	.thread = nondet_thread,
-	.variants = nondet_variants,
-	.nr_variants = 1,
+	.name = "test-nondet", .summary = "test only: a model whose trace depends on host state",
+	.source = "tests/strategies/test_scenarios.c", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct nondet_world), .nr_opcodes = 1, .opnames = nondet_ops,
+	.max_ops = 1, .decision_hint = 64, .files = test_files, WEFT_TEST_HOOKS(nondet),
 };
 
 /* -------------------------------------------------------------- deep */
@@ -99,18 +89,9 @@ static const struct weft_variant deep_variants[] = {
 };
 
 const struct weft_scenario weft_test_scn_deep = {
-	.name = "test-deep",
-	.summary = "test only: a search deeper than WEFT_DFS_MAX_DEPTH",
-	.source = "tests/strategies/test_scenarios.c",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct deep_world),
-	.nr_opcodes = 1,
-	.opnames = nondet_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = test_files,
-	.thread = deep_thread,
-	.variants = deep_variants,
-	.nr_variants = 1,
+	.name = "test-deep", .summary = "test only: a search deeper than WEFT_DFS_MAX_DEPTH",
+	.source = "tests/strategies/test_scenarios.c", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct deep_world), .nr_opcodes = 1, .opnames = nondet_ops,
+	.max_ops = 1, .decision_hint = 64, .files = test_files, .thread = deep_thread,
+	WEFT_TEST_VARIANTS(deep),
 };

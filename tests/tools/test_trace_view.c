@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "race_diagram.h"
+#include "../model_driver.h"
 
 struct tv_obj {
 	atomic_t count;
@@ -62,20 +63,10 @@ static const struct weft_variant tv_variants[] = {
 	{ "only", NULL, false, "test only", "tests/tools", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario tv_scn = {
-	.name = "test-trace-view",
-	.summary = "test only: names in the race diagram",
-	.source = "tests/tools",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct tv_world),
-	.nr_opcodes = 1,
-	.opnames = tv_ops,
-	.max_ops = 1,
-	.files = tv_files,
-	.thread = tv_thread,
-	.describe = tv_describe,
-	.variants = tv_variants,
-	.nr_variants = 1,
+	.name = "test-trace-view", .summary = "test only: names in the race diagram",
+	.source = "tests/tools", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct tv_world), .nr_opcodes = 1, .opnames = tv_ops, .max_ops = 1,
+	.files = tv_files, .thread = tv_thread, .describe = tv_describe, WEFT_TEST_VARIANTS(tv),
 };
 
 static struct weft_site site_read = { "t.c", "f", "atomic_read(&p->count)", 1, WEFT_EV_READ, 1, 0 };

@@ -23,6 +23,8 @@
  */
 #include <weft/kernel.h>
 #include <weft/pthread.h>
+#define WEFT_TEST_SOURCE "tests/verdicts"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ verdict-cut */
 
@@ -60,27 +62,21 @@ static void cut_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant cut_variants[] = {
-	{ "cut", NULL, true, "an assertion of T0 ends every execution before T1's deadlock",
-	  "tests/verdicts", WEFT_KIND_ASSERT, 0, C_CUT },
-	{ "uncut", NULL, true, "T1 deadlocks on itself once T0 has finished",
-	  "tests/verdicts", WEFT_KIND_DEADLOCK, 0, C_UNCUT },
+	WEFT_TEST_BUG("cut",
+	              "an assertion of T0 ends every execution before T1's deadlock",
+	              WEFT_KIND_ASSERT, C_CUT),
+	WEFT_TEST_BUG("uncut",
+	              "T1 deadlocks on itself once T0 has finished",
+	              WEFT_KIND_DEADLOCK, C_UNCUT),
 };
 
 static const char *const verdict_files[] = { "verdict_models.c", NULL };
 
 static const struct weft_scenario verdict_cut = {
-	.name = "verdict-cut",
-	.summary = "test: a report of one kind hides a bug of another",
-	.source = "tests/verdicts",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct cut_world),
-	.decision_hint = 64,
-	.files = verdict_files,
-	.setup = cut_setup,
-	.thread = cut_thread,
-	.variants = cut_variants,
-	.nr_variants = 2,
+	.name = "verdict-cut", .summary = "test: a report of one kind hides a bug of another",
+	.source = "tests/verdicts", .nr_cpus = 2, .nr_threads = 2,
+	.world_size = sizeof(struct cut_world), .decision_hint = 64, .files = verdict_files,
+	WEFT_TEST_HOOKS(cut),
 };
 
 /* ----------------------------------------------------------- verdict-spin */
@@ -264,38 +260,27 @@ static void spin_describe(const void *w, uint32_t off, char *buf, size_t n)
 }
 
 static const struct weft_variant spin_variants[] = {
-	{ "trylock", NULL, false, "3 threads, while (!spin_trylock()) ;, a counter under it",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, S_TRYLOCK },
-	{ "cas-lock", NULL, false, "3 threads, while (atomic_cmpxchg(&w, 0, 1)) ;",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, S_CAS_LOCK },
-	{ "tas-bit", NULL, false, "3 threads, while (test_and_set_bit(0, &b)) ;",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, S_TAS_BIT },
-	{ "flag", NULL, false, "data, then the flag; two readers poll the flag",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, S_FLAG },
-	{ "flag-early", NULL, true, "the flag before the data: a reader sees no data",
-	  "tests/verdicts", WEFT_KIND_ASSERT, 1, S_FLAG_EARLY },
-	{ "steal", NULL, false, "a work-stealing queue: owner and two thieves, trylock loops",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, S_STEAL },
-	{ "livelock", NULL, true, "both announce, then wait for the other to retract",
-	  "tests/verdicts", WEFT_KIND_LIVELOCK, 1, S_LIVELOCK },
+	WEFT_TEST_FIX("trylock",
+	              "3 threads, while (!spin_trylock()) ;, a counter under it", S_TRYLOCK),
+	WEFT_TEST_FIX("cas-lock", "3 threads, while (atomic_cmpxchg(&w, 0, 1)) ;", S_CAS_LOCK),
+	WEFT_TEST_FIX("tas-bit", "3 threads, while (test_and_set_bit(0, &b)) ;", S_TAS_BIT),
+	WEFT_TEST_FIX("flag", "data, then the flag; two readers poll the flag", S_FLAG),
+	WEFT_TEST_BUG_AT("flag-early",
+	                 "the flag before the data: a reader sees no data",
+	                 WEFT_KIND_ASSERT, 1, S_FLAG_EARLY),
+	WEFT_TEST_FIX("steal",
+	              "a work-stealing queue: owner and two thieves, trylock loops", S_STEAL),
+	WEFT_TEST_BUG_AT("livelock",
+	                 "both announce, then wait for the other to retract",
+	                 WEFT_KIND_LIVELOCK, 1, S_LIVELOCK),
 };
 
 static const struct weft_scenario verdict_spin = {
-	.name = "verdict-spin",
-	.summary = "test: spin-waiting programs under fair scheduling",
-	.source = "tests/verdicts",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct spin_world),
-	.decision_hint = 1024,
-	.step_budget = 20000,
-	.files = verdict_files,
-	.setup = spin_setup,
-	.thread = spin_thread,
-	.quiesce = spin_quiesce,
+	.name = "verdict-spin", .summary = "test: spin-waiting programs under fair scheduling",
+	.source = "tests/verdicts", .nr_cpus = 3, .nr_threads = 3,
+	.world_size = sizeof(struct spin_world), .decision_hint = 1024, .step_budget = 20000,
+	.files = verdict_files, WEFT_TEST_HOOKS(spin), .quiesce = spin_quiesce,
 	.describe = spin_describe,
-	.variants = spin_variants,
-	.nr_variants = S_NR,
 };
 
 /* -------------------------------------------------------- verdict-threads */
@@ -394,50 +379,33 @@ static void threads_quiesce(void *w)
 }
 
 static const struct weft_variant threads_variants[] = {
-	{ "spawned", NULL, false, "main creates and joins 63 threads",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, T_SPAWNED },
-	{ "cpus", NULL, false, "main creates 3 threads on 4 CPUs: each on a CPU of its own",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, T_CPUS },
+	WEFT_TEST_FIX("spawned", "main creates and joins 63 threads", T_SPAWNED),
+	WEFT_TEST_FIX("cpus", "main creates 3 threads on 4 CPUs: each on a CPU of its own", T_CPUS),
 };
 
 static const struct weft_scenario verdict_threads = {
-	.name = "verdict-threads",
-	.summary = "test: 64 threads, spawned by main",
-	.source = "tests/verdicts",
-	.nr_cpus = 4,
-	.nr_threads = 1,
-	.world_size = sizeof(struct threads_world),
-	.decision_hint = 4096,
-	.files = verdict_files,
-	.setup = threads_setup,
-	.thread = threads_thread,
-	.quiesce = threads_quiesce,
-	.variants = threads_variants,
-	.nr_variants = 2,
+	.name = "verdict-threads", .summary = "test: 64 threads, spawned by main",
+	.source = "tests/verdicts", .nr_cpus = 4, .nr_threads = 1,
+	.world_size = sizeof(struct threads_world), .decision_hint = 4096, .files = verdict_files,
+	WEFT_TEST_HOOKS(threads), .quiesce = threads_quiesce,
 };
 
 static const struct weft_variant threads64_variants[] = {
-	{ "declared", NULL, false, "16 declared threads, 3 children each: 64 threads on 64 CPUs",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, T_DECLARED },
-	{ "percpu", NULL, true, "the same, each bumping a WEFT_PER_CPU counter: 16 slots",
-	  "tests/verdicts", WEFT_KIND_ASSERT, 0, T_PERCPU },
+	WEFT_TEST_FIX("declared",
+	              "16 declared threads, 3 children each: 64 threads on 64 CPUs", T_DECLARED),
+	WEFT_TEST_BUG("percpu",
+	              "the same, each bumping a WEFT_PER_CPU counter: 16 slots",
+	              WEFT_KIND_ASSERT, T_PERCPU),
 };
 
 /* 16 declared threads whose children fill 64 CPUs */
 static const struct weft_scenario verdict_threads64 = {
 	.name = "verdict-threads64",
 	.summary = "test: 16 declared threads and their 48 children on 64 CPUs",
-	.source = "tests/verdicts",
-	.nr_cpus = WEFT_EXEC_MAX_CPUS,
-	.nr_threads = NR_DECLARED,
-	.world_size = sizeof(struct threads_world),
-	.decision_hint = 4096,
-	.files = verdict_files,
-	.setup = threads64_setup,
-	.thread = threads_thread,
-	.quiesce = threads_quiesce,
-	.variants = threads64_variants,
-	.nr_variants = 2,
+	.source = "tests/verdicts", .nr_cpus = WEFT_EXEC_MAX_CPUS, .nr_threads = NR_DECLARED,
+	.world_size = sizeof(struct threads_world), .decision_hint = 4096, .files = verdict_files,
+	.setup = threads64_setup, .thread = threads_thread, .quiesce = threads_quiesce,
+	WEFT_TEST_VARIANTS(threads64),
 };
 
 /* ----------------------------------------------------------- verdict-leak */
@@ -480,25 +448,20 @@ static void leak_thread(void *w, unsigned tid)
 }
 
 static const struct weft_variant leak_variants[] = {
-	{ "leak", NULL, true, "T0's length depends on a static counter the model never resets",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, L_SHARED },
-	{ "private", NULL, true, "the same, each thread writing a word of its own: one trace",
-	  "tests/verdicts", WEFT_KIND_NONE, 0, L_PRIVATE },
+	WEFT_TEST_BUG("leak",
+	              "T0's length depends on a static counter the model never resets",
+	              WEFT_KIND_NONE, L_SHARED),
+	WEFT_TEST_BUG("private",
+	              "the same, each thread writing a word of its own: one trace",
+	              WEFT_KIND_NONE, L_PRIVATE),
 };
 
 static const struct weft_scenario verdict_leak = {
 	.name = "verdict-leak",
 	.summary = "test: a model whose executions depend on host state kept across them",
-	.source = "tests/verdicts",
-	.nr_cpus = 3,
-	.nr_threads = 3,
-	.world_size = sizeof(struct leak_world),
-	.decision_hint = 64,
-	.files = verdict_files,
-	.setup = leak_setup,
-	.thread = leak_thread,
-	.variants = leak_variants,
-	.nr_variants = 2,
+	.source = "tests/verdicts", .nr_cpus = 3, .nr_threads = 3,
+	.world_size = sizeof(struct leak_world), .decision_hint = 64, .files = verdict_files,
+	WEFT_TEST_HOOKS(leak),
 };
 
 WEFT_DEFINE_REGISTRY(&verdict_cut, &verdict_spin, &verdict_threads, &verdict_threads64,
