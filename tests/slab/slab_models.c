@@ -16,6 +16,11 @@
  *  teardown     both threads tear the object down once: test-then-clear
  *               (bug): test_bit(), then clear_bit() and kfree(): both may
  *               free it (double-free); test-and-clear (clean).
+ *  lazy-init    both threads make a shared object on first use.
+ *               check-then-store (bug): both see the slot empty, both
+ *               kmalloc() and store: one object is lost (memory-leak, the
+ *               scan at the end of the execution); cmpxchg (clean): the
+ *               loser kfree()s its own.
  *  alloc-locked GFP_KERNEL under a spinlock (sleep-in-atomic) beside
  *               GFP_ATOMIC (clean).
  *  typesafe     a SLAB_TYPESAFE_BY_RCU cache: T0 finds the object under
@@ -169,6 +174,44 @@ static const struct weft_variant td_variants[] = {
 
 WEFT_TEST_SCENARIO(teardown, "teardown", "test: two threads tear one object down",
 		   struct td_world, 2, 2, 32, td, .heap_size = 64);
+
+/* ------------------------------------------------------------- lazy-init */
+
+enum { LI_CHECK_THEN_STORE, LI_CMPXCHG };
+
+struct li_world {
+	unsigned variant;
+	int *slot;
+};
+
+WEFT_TEST_SETUP(li, struct li_world)
+{
+	(void)W;
+}
+
+static void li_thread(void *w, unsigned tid)
+{
+	struct li_world *W = w;
+	int *n;
+
+	(void)tid;
+	if (READ_ONCE(W->slot))
+		return;
+	n = kzalloc(sizeof(*n), GFP_KERNEL);
+	if (W->variant == LI_CHECK_THEN_STORE)
+		WRITE_ONCE(W->slot, n);
+	else if (cmpxchg(&W->slot, NULL, n) != NULL)
+		kfree(n);   /* another thread's object won */
+}
+
+static const struct weft_variant li_variants[] = {
+	WEFT_TEST_BUG("check-then-store", "READ_ONCE() the slot, then store a new object",
+		      WEFT_KIND_MEMORY_LEAK, LI_CHECK_THEN_STORE),
+	WEFT_TEST_FIX("cmpxchg", "cmpxchg() the slot; the loser frees its object", LI_CMPXCHG),
+};
+
+WEFT_TEST_SCENARIO(lazy_init, "lazy-init", "test: two threads make a shared object on first use",
+		   struct li_world, 2, 2, 32, li, .heap_size = 64);
 
 /* ---------------------------------------------------------- alloc-locked */
 
@@ -357,4 +400,4 @@ static const struct weft_variant nh_variants[] = {
 WEFT_TEST_SCENARIO(no_heap, "no-heap", "test: kmalloc() in a scenario with no heap",
 		   struct nh_world, 1, 1, 16, nh);
 
-WEFT_DEFINE_REGISTRY(&obj_lookup, &teardown, &alloc_locked, &typesafe, &misuse, &no_heap);
+WEFT_DEFINE_REGISTRY(&obj_lookup, &teardown, &lazy_init, &alloc_locked, &typesafe, &misuse, &no_heap);

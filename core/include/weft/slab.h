@@ -21,7 +21,11 @@
  *    sleep: from atomic context it is a sleep-in-atomic report
  *    (might_sleep()); GFP_ATOMIC and GFP_NOWAIT never sleep;
  *  - allocations do not fail; a heap too small for the model is a
- *    limit-reached report naming the call and the heap's size.
+ *    limit-reached report naming the call and the heap's size;
+ *  - at the end of an execution with no other report, a block never freed
+ *    that no pointer in the world, another reached block or a sleeping
+ *    thread's stack points into is a memory-leak (kmemleak's rule;
+ *    WEFT_LEAKS=0 turns it off).
  * An allocation or free in a model thread is a scheduling point.
  */
 #ifndef WEFT_SLAB_H

@@ -171,7 +171,7 @@ static void install_overflow_handler(void)
  * one indirect call per family that hooks it and no walk of the table
  * (thread_exit, every thread's end, has one of four). */
 #define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
-	X(thread_exit) X(thread_end) X(freed) X(switched)
+	X(thread_exit) X(thread_end) X(freed) X(switched) X(exec_end)
 #define HOOKS_MAX 16
 static struct {
 #define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
@@ -1436,6 +1436,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		weft_tsan_acquire(&tsan_done_sync);
 		if (r->kind == WEFT_KIND_NONE && sc->quiesce)
 			sc->quiesce(M.world);
+		if (r->kind == WEFT_KIND_NONE && !M.aborted)
+			FAMILIES_CALL(exec_end);
 	}
 
 	if (sc->world_ops && sc->world_ops->done)

@@ -782,6 +782,9 @@ struct weft_family {
 	 * yet entered): called only while M.switch_watch is set (a family
 	 * that waits for a switch sets it, and clears it when done). */
 	void (*switched)(unsigned next);
+	/* The execution ended with no report, after the scenario's quiesce
+	 * audit (threads left asleep keep their stacks): may report. */
+	void (*exec_end)(void);
 };
 
 /* The families, in families.def order (primitives/families.c). */

@@ -16,6 +16,7 @@
  * or takes back (weft_unpoison()/weft_poison(): one WRITE over the range).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <weft/slab.h>
@@ -42,7 +43,12 @@ static struct slab {
 		uint32_t size;          /* usable bytes (the request rounded up) */
 		int16_t cache;          /* index into caches, -1: kmalloc() */
 		bool freed;             /* on its cache's freelist (typesafe caches) */
+		uint8_t mark;           /* the leak scan's: 1 reached, 2 scanned */
 		int32_t next_free;      /* the freelist's next block, -1: end */
+		/* the allocation (a leak report's other side) */
+		const struct weft_site *site;
+		uint32_t step;
+		int16_t tid;
 	} b[SLAB_BLOCKS];
 	unsigned nr_caches;
 	struct kmem_cache caches[SLAB_CACHES];
@@ -116,6 +122,9 @@ static void *alloc_block(size_t size, unsigned int gfp, int cache, const struct 
 	b->cache = (int16_t)cache;
 	b->freed = false;
 	b->next_free = -1;
+	b->site = s;
+	b->step = M.step;
+	b->tid = (int16_t)M.cur;
 	slab.bump += (uint32_t)need;
 	void *p = M.world + b->off;
 	weft_unpoison(p, b->size, s);
@@ -280,6 +289,110 @@ void weft_kmem_cache_destroy(struct kmem_cache *c, const struct weft_site *s)
 		}
 }
 
+/* ------------------------------------------------------------- leaks */
+
+static bool slab_describe(uint32_t off, char *buf, size_t n);
+
+/* The block [p, p + 8) points into (its start or inside), or -1. */
+static int block_at(uintptr_t v)
+{
+	uintptr_t lo = (uintptr_t)M.world + heap_start();
+
+	if (v < lo || v >= lo + slab.bump)
+		return -1;
+	uint32_t off = (uint32_t)(v - (uintptr_t)M.world);
+	unsigned a = 0, z = slab.nr;
+	while (a < z) {
+		unsigned mid = (a + z) / 2;
+		if (slab.b[mid].off + slab.b[mid].size <= off)
+			a = mid + 1;
+		else
+			z = mid;
+	}
+	return a < slab.nr && slab.b[a].off <= off ? (int)a : -1;
+}
+
+/* Marks the blocks the aligned words of [lo, hi) point into; how many
+ * were new. */
+static unsigned scan(const uint8_t *lo, const uint8_t *hi)
+{
+	unsigned fresh = 0;
+
+	lo = (const uint8_t *)(((uintptr_t)lo + 7) & ~(uintptr_t)7);
+	for (const uint8_t *p = lo; p + 8 <= hi; p += 8) {
+		uintptr_t v;
+		memcpy(&v, p, sizeof(v));
+		int i = block_at(v);
+		if (i >= 0 && !slab.b[i].mark) {
+			slab.b[i].mark = 1;
+			fresh++;
+		}
+	}
+	return fresh;
+}
+
+static bool block_live(const struct block *b)
+{
+	return !b->freed && !weft_is_poisoned(M.world + b->off);
+}
+
+/* kmemleak's rule, as LeakSanitizer applies it to programs (rt_heap.c): a
+ * live block no pointer reaches from the world, the families' core area,
+ * the stacks of threads left asleep or from another reached block (an
+ * interior pointer counts) is a memory-leak. Off with WEFT_LEAKS=0. */
+static void slab_exec_end(void)
+{
+	static int leaks_on = -1;
+
+	if (leaks_on < 0) {
+		const char *e = getenv("WEFT_LEAKS");
+		leaks_on = !(e && !strcmp(e, "0"));
+	}
+	if (!leaks_on || !has_heap() || slab.epoch != M.epoch || !slab.nr)
+		return;
+	for (unsigned i = 0; i < slab.nr; i++)
+		slab.b[i].mark = 0;
+	unsigned fresh = scan(M.world, M.world + heap_start());
+	fresh += scan((const uint8_t *)M.core, (const uint8_t *)M.core + weft_core_size);
+	for (unsigned t = 0; t < M.nr_threads; t++) {
+		const struct wthread *w = &M.th[t];
+		if (w->started && w->state != T_DONE && w->fib.sp)
+			fresh += scan(w->fib.sp, (const uint8_t *)w->fib.stack_lo + w->fib.stack_size);
+	}
+	while (fresh) {
+		fresh = 0;
+		for (unsigned i = 0; i < slab.nr; i++)
+			if (slab.b[i].mark == 1) {
+				slab.b[i].mark = 2;
+				fresh += scan(M.world + slab.b[i].off,
+					      M.world + slab.b[i].off + slab.b[i].size);
+			}
+	}
+	unsigned leaks = 0, bytes = 0;
+	const struct block *first = NULL;
+	for (unsigned i = 0; i < slab.nr; i++)
+		if (!slab.b[i].mark && block_live(&slab.b[i])) {
+			leaks++;
+			bytes += slab.b[i].size;
+			if (!first)
+				first = &slab.b[i];
+		}
+	if (!first)
+		return;
+	struct weft_access alloc = { true, first->tid, first->tid < 0 ? -1 : M.cpu_of[first->tid],
+				     first->step, first->site };
+	char name[64], by[16];
+	slab_describe(first->off, name, sizeof(name));
+	if (first->tid < 0)
+		snprintf(by, sizeof(by), "setup");
+	else
+		snprintf(by, sizeof(by), "T%d", first->tid);
+	weft_report2(WEFT_KIND_MEMORY_LEAK, M.world + first->off, first->site, &alloc,
+		     "%u heap block%s (%u bytes) allocated and never freed, with no pointer to "
+		     "them left (kmemleak); the first, %s, allocated by %s", leaks,
+		     leaks == 1 ? "" : "s", bytes, name, by);
+}
+
 /* "kmalloc-32 #3+0x8": the kernel's name of the block's cache, the block's
  * number in allocation order, the offset in it */
 static bool slab_describe(uint32_t off, char *buf, size_t n)
@@ -307,4 +420,5 @@ static bool slab_describe(uint32_t off, char *buf, size_t n)
 const struct weft_family weft_family_slab = {
 	.name = "slab",
 	.describe = slab_describe,
+	.exec_end = slab_exec_end,
 };
