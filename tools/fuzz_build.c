@@ -131,6 +131,42 @@ static int run_logged(char *const argv[], const char *log)
 	return pid < 0 ? -1 : fuzz_wait_exit(pid);
 }
 
+/* A weft_add_model() build writes a target's spec, fuzz-spec/TARGET.c, for
+ * each variant its VARIANTS lists (cmake/WeftModel.cmake): a variant not
+ * listed has no target to build, and the user is told which ones have one
+ * rather than shown ninja's "unknown target". True where there is no such
+ * folder (this tree's own build). */
+static bool have_spec(const char *build, const struct fuzz_opts *o)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 300], list[1024] = "";
+	DIR *d;
+	struct dirent *e;
+	size_t used = 0;
+
+	snprintf(dir, sizeof(dir), "%s/fuzz-spec", build);
+	snprintf(path, sizeof(path), "%s/%s.c", dir, o->target);
+	if (!(d = opendir(dir)) || fuzz_is_file(path)) {
+		if (d)
+			closedir(d);
+		return true;
+	}
+	while ((e = readdir(d)) && used + 2 < sizeof(list)) {
+		size_t n = strlen(e->d_name);
+		if (n < 3 || strcmp(e->d_name + n - 2, ".c"))
+			continue;
+		int w = snprintf(list + used, sizeof(list) - used, "%s%.*s", used ? ", " : "",
+				 (int)(n - 2), e->d_name);
+		if (w < 0 || (size_t)w >= sizeof(list) - used)
+			break;
+		used += (size_t)w;
+	}
+	closedir(d);
+	cli_usage_error("fuzz: %s:%s has no fuzz target in this build (%s): weft_add_model()'s "
+			"VARIANTS lists the variants that get one (targets here: %s)", o->sc->name,
+			o->sc->variants[o->vi].name, o->target, used ? list : "none");
+	return false;
+}
+
 /* Finds the engine build, configures it if needed, and builds the target
  * (an up-to-date build is a no-op). */
 int fuzz_ensure_target(struct fuzz_opts *o)
@@ -168,6 +204,8 @@ int fuzz_ensure_target(struct fuzz_opts *o)
 	else
 		snprintf(dir, sizeof(dir), "%s/fuzz-%s", build, o->engine);
 	snprintf(o->bin, sizeof(o->bin), "%s%s%s/%s", dir, *sub ? "/" : "", sub, o->target);
+	if (*build && !o->build_dir && !have_spec(build, o))
+		return WEFT_EXIT_USAGE;
 	snprintf(cache, sizeof(cache), "%s/CMakeCache.txt", dir);
 	snprintf(log, sizeof(log), "%s/weft-fuzz-build.log", dir);
 
