@@ -600,7 +600,8 @@ void weft_kit_exit(const struct weft_caller *prev);
  * step of its own) */
 #define atomic_dec_if_positive(v)                                               \
 	__weft_value(({                                                         \
-		int __weft_c = (int)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, \
+		__typeof__(&(v)->counter) __weft_ctr = &(v)->counter;           \
+		int __weft_c = (int)WEFT_ACCESS(__weft_ctr, WEFT_A_LOAD, 0, 0,  \
 						WEFT_EV_READ,                   \
 						"atomic_dec_if_positive(" #v ") read"); \
 		int __weft_d;                                                   \
@@ -608,7 +609,7 @@ void weft_kit_exit(const struct weft_caller *prev);
 			__weft_d = __weft_c - 1;                                \
 			if (__weft_d < 0)                                       \
 				break;                                          \
-		} while (!__weft_try_cmpxchg_f(&(v)->counter, &__weft_c, __weft_d, \
+		} while (!__weft_try_cmpxchg_f(__weft_ctr, &__weft_c, __weft_d, \
 					       "atomic_dec_if_positive(" #v ")", 0u)); \
 		__weft_d;                                                       \
 	}))
