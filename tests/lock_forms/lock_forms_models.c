@@ -27,6 +27,8 @@
  *              lock-order-inversion).
  */
 #include <weft/kernel.h>
+#include <weft/slab.h>
+#include <weft/timer.h>
 
 #include "../model_driver.h"
 
@@ -261,4 +263,63 @@ WEFT_TEST_SCENARIO(killable, "killable",
 		   "test: the killable, _io and _nested sleeping forms",
 		   struct kl_world, 2, 2, 64, kl);
 
-WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable);
+/* ---------------------------------------------------- completion-timeout */
+
+/* T0 hands a kmalloc()ed request to T1 and waits for its completion with
+ * wait_for_completion_timeout(); T1 fills the result and completes it.
+ * free-on-timeout (bug): T0 frees the request when the wait timed out, and
+ * T1, late, writes it (use-after-free); wait-again (clean): after a
+ * timeout T0 waits for the completion before it frees; either way a wait
+ * that returned nonzero saw the result. */
+enum { CT_FREE_ON_TIMEOUT, CT_WAIT_AGAIN };
+
+struct ct_req {
+	struct completion done;
+	int result;
+};
+
+struct ct_world {
+	unsigned variant;
+	struct ct_req *req;
+};
+
+WEFT_TEST_SETUP(ct, struct ct_world)
+{
+	W->req = kzalloc(sizeof(*W->req), GFP_KERNEL);
+	init_completion(&W->req->done);
+}
+
+static void ct_thread(void *w, unsigned tid)
+{
+	struct ct_world *W = w;
+	struct ct_req *r = READ_ONCE(W->req);
+
+	if (tid == 1) {
+		WRITE_ONCE(r->result, 1);
+		complete(&r->done);
+		return;
+	}
+	if (wait_for_completion_timeout(&r->done, 2)) {
+		if (READ_ONCE(r->result) != 1)
+			weft_report(WEFT_KIND_ASSERT, &r->result, LSITE("ct result"),
+				    "completed, yet no result");
+	} else if (W->variant == CT_WAIT_AGAIN) {
+		wait_for_completion(&r->done);
+	}
+	kfree(r);
+}
+
+static const struct weft_variant ct_variants[] = {
+	WEFT_TEST_BUG("free-on-timeout",
+	              "the waiter frees the request when its wait timed out",
+	              WEFT_KIND_USE_AFTER_FREE, CT_FREE_ON_TIMEOUT),
+	WEFT_TEST_FIX("wait-again",
+	              "after a timeout the waiter waits for the completion, then frees",
+	              CT_WAIT_AGAIN),
+};
+
+WEFT_TEST_SCENARIO(completion_timeout, "completion-timeout",
+		   "test: a request freed by a waiter whose wait timed out",
+		   struct ct_world, 2, 2, 64, ct, .heap_size = 64);
+
+WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout);

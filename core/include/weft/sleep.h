@@ -123,6 +123,10 @@ void weft_init_completion(struct weft_completion *x, const struct weft_site *s);
 void weft_complete(struct weft_completion *x, bool all, const struct weft_site *s);
 void weft_wait_for_completion(struct weft_completion *x, const struct weft_site *s);
 bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_site *s);
+/* Asleep until complete() or timeout jiffies (<weft/timer.h>) pass: 0 if
+ * the time ran out with nothing to take, else the jiffies left (>= 1). */
+unsigned long weft_wait_for_completion_timeout(struct weft_completion *x, unsigned long timeout,
+					       const struct weft_site *s);
 bool weft_completion_done(struct weft_completion *x, const struct weft_site *s);
 
 void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft_site *s);
@@ -295,6 +299,20 @@ struct completion {
 	weft_try_wait_for_completion(__weft_completion(x), WEFT_SITE(WEFT_EV_TRYLOCK, "try_wait_for_completion(" #x ")"))
 #define completion_done(x) \
 	weft_completion_done(__weft_completion(x), WEFT_SITE(WEFT_EV_READ, "completion_done(" #x ")"))
+#ifndef WEFT_OWN_COMPLETION_TIMEOUT
+/* The timed waits: timeouts in jiffies (<weft/timer.h>); no signals, so
+ * the _interruptible and _killable forms return what the plain one does */
+#define __weft_wfc_timeout(x, t, name) \
+	weft_wait_for_completion_timeout(__weft_completion(x), (t), \
+					 WEFT_SITE(WEFT_EV_LOCK, name "(" #x ")"))
+#define wait_for_completion_timeout(x, t) __weft_wfc_timeout(x, t, "wait_for_completion_timeout")
+#define wait_for_completion_io_timeout(x, t) \
+	__weft_wfc_timeout(x, t, "wait_for_completion_io_timeout")
+#define wait_for_completion_interruptible_timeout(x, t) \
+	((long)__weft_wfc_timeout(x, t, "wait_for_completion_interruptible_timeout"))
+#define wait_for_completion_killable_timeout(x, t) \
+	((long)__weft_wfc_timeout(x, t, "wait_for_completion_killable_timeout"))
+#endif /* WEFT_OWN_COMPLETION_TIMEOUT */
 #endif /* WEFT_OWN_COMPLETION */
 
 #ifndef WEFT_OWN_WAIT

@@ -716,6 +716,27 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	pthread_mutex_unlock(&nq);
 }
 
+/* As weft_schedule_timeout() here: a few yields for the completion, then
+ * the timeout's jiffies pass (native time is virtual). */
+unsigned long weft_wait_for_completion_timeout(struct weft_completion *x, unsigned long timeout,
+					       const struct weft_site *s)
+{
+	(void)s;
+	weft_native_poll();
+	for (unsigned spins = 0; spins < 64; spins++) {
+		pthread_mutex_lock(&nq);
+		bool ok = completion_take(x);
+		pthread_mutex_unlock(&nq);
+		if (ok)
+			return timeout ? timeout : 1;
+		if (!timeout || !weft_native_in_model())
+			return 0;
+		sched_yield();
+	}
+	weft_native_jiffies_pass(timeout);
+	return 0;
+}
+
 bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_site *s)
 {
 	bool ok;

@@ -36,6 +36,9 @@ enum {
 	WL_TASK_WOKEN = 16, /* a wait-queue waiter wake_up_process() made running */
 	WL_HASHED = 32,     /* on a hashed wait queue (wait_bit.c): chan is its key's
 			     * address, bit its bit (WEFT_WAIT_VAR_BIT: a var) */
+	WL_TIMED = 64,      /* a completion's waiter asleep in schedule_timeout()
+			     * (wait_for_completion_timeout()): its task state is
+			     * what it waits on, as a wait queue's waiter */
 };
 
 struct weft_waiter {

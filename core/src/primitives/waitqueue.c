@@ -153,6 +153,58 @@ void weft_wait_for_completion(struct weft_completion *x, const struct weft_site 
 	completion_take(x, loc, s);
 }
 
+/* wait_for_completion_timeout() (do_wait_for_common() with
+ * schedule_timeout()): on the completion's list, TASK_UNINTERRUPTIBLE,
+ * asleep until complete() or its timer makes it running; 0 if the time ran
+ * out with no completion to take, else the jiffies left (at least 1: a
+ * completion found after the timeout is still taken, as the kernel's loop
+ * looks at done once more). From setup: no time passes, 0 unless done. */
+unsigned long weft_wait_for_completion_timeout(struct weft_completion *x, unsigned long timeout,
+					       const struct weft_site *s)
+{
+	long left = timeout > (unsigned long)MAX_SCHEDULE_TIMEOUT ? MAX_SCHEDULE_TIMEOUT
+								   : (long)timeout;
+	unsigned me = (unsigned)M.cur;
+	struct weft_waiter *w;
+	uint32_t loc;
+
+	if (M.cur < 0 && !in_world(x, sizeof(*x), s))
+		return 0;
+	if (M.cur < 0) {
+		if (!x->done)
+			return 0;
+		if (x->done != WEFT_COMPLETION_ALL)
+			x->done--;
+		return left ? (unsigned long)left : 1;
+	}
+	sched_point_at(s, x, sizeof(*x), &completion_class);
+	weft_wl_might_sleep(x, s);
+	loc = obj_loc(x, sizeof(*x), s);
+	while (!x->done && left > 0) {
+		w = weft_wl_entry(me);
+		if (w->chan != x) {
+			weft_wl_add(me, x, WL_EXCLUSIVE | WL_TIMED);
+			x->nr_waiters++;
+		}
+		w->flags &= (uint8_t)~WL_TASK_WOKEN;
+		w->task_state = TASK_UNINTERRUPTIBLE;
+		left = weft_schedule_timeout(left, s);
+	}
+	weft_wl_taken(x, &x->nr_waiters);
+	w = weft_wl_entry(me);
+	w->task_state = TASK_RUNNING;
+	w->flags &= (uint8_t)~WL_TASK_WOKEN;
+	if (!x->done) {
+		/* timed out: what it read was done == 0 */
+		M.next_flags |= WEFT_EVF_FAILED;
+		weft_trace(WEFT_EV_READ, loc, 0, 0, s);
+		weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
+		return 0;
+	}
+	completion_take(x, loc, s);
+	return left > 0 ? (unsigned long)left : 1;
+}
+
 bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_site *s)
 {
 	uint32_t loc;
@@ -232,10 +284,21 @@ static const struct weft_wait_class var_class = {
 	.busy = wq_busy,
 };
 
+/* A sleeper of wait_for_completion_timeout(): complete() or its timer
+ * makes it running */
+static const struct weft_wait_class timed_completion_class = {
+	.name = "completion",
+	.sleeps = true,
+	.owner = no_owner,
+	.busy = wq_busy,
+};
+
 /* What schedule() sleeps on: a wait queue head, or the first byte of a
  * hashed wait's key (the var, the word: wait_bit.c) */
 static uint32_t chan_size(const struct weft_waiter *w)
 {
+	if (w->flags & WL_TIMED)
+		return sizeof(struct weft_completion);
 	return (w->flags & WL_HASHED) ? 1 : sizeof(struct weft_wait_queue_head);
 }
 
@@ -245,6 +308,8 @@ static const struct weft_wait_class *sleep_class(const struct weft_waiter *w)
 		return &no_queue_class;
 	if (w->flags & WL_HASHED)
 		return w->bit == WEFT_WAIT_VAR_BIT ? &var_class : &hashed_bit_class;
+	if (w->flags & WL_TIMED)
+		return &timed_completion_class;
 	return &wq_class;
 }
 
