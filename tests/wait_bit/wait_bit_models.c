@@ -324,4 +324,55 @@ WEFT_TEST_SCENARIO(var_timeout, "var-timeout",
 		   "test: wait_var_event_timeout() with and without a waker",
 		   struct vt_world, 2, 2, 32, vt);
 
-WEFT_DEFINE_REGISTRY(&var_wait, &ref_drain, &bit_wait, &bit_lock, &var_timeout);
+/* ------------------------------------------------------------- bit-timeout */
+
+/* T0 waits with wait_on_bit_timeout() for T1's I/O bit to clear, then
+ * reads the result T1 stored before clearing it (clear_and_wake_up_bit()
+ * orders the store). trust-timeout (bug): T0 reads the result whatever
+ * the wait returned; after a timeout (-EAGAIN) it is not there yet
+ * (assertion); wait-again (clean): on -EAGAIN T0 waits with wait_on_bit(). */
+enum { BT_WAIT_AGAIN, BT_TRUST_TIMEOUT };
+
+struct bt_world {
+	unsigned variant;
+	unsigned long flags;
+	int result;
+};
+
+WEFT_TEST_SETUP(bt, struct bt_world)
+{
+	W->flags = 1ul << BW_BUSY;
+}
+
+static void bt_thread(void *w, unsigned tid)
+{
+	struct bt_world *W = w;
+
+	if (tid == 1) {
+		WRITE_ONCE(W->result, 1);
+		clear_and_wake_up_bit(BW_BUSY, &W->flags);
+		return;
+	}
+	int r = wait_on_bit_timeout(&W->flags, BW_BUSY, TASK_UNINTERRUPTIBLE, 2);
+	if (r && r != -11)
+		weft_report(WEFT_KIND_ASSERT, &W->flags, WSITE("bt ret"),
+			    "wait_on_bit_timeout() returned %d, neither 0 nor -EAGAIN", r);
+	if (r && W->variant == BT_WAIT_AGAIN)
+		wait_on_bit(&W->flags, BW_BUSY, TASK_UNINTERRUPTIBLE);
+	if (READ_ONCE(W->result) != 1)
+		weft_report(WEFT_KIND_ASSERT, &W->result, WSITE("bt result"),
+			    "the I/O bit's result read before it was stored");
+}
+
+static const struct weft_variant bt_variants[] = {
+	WEFT_TEST_FIX("wait-again", "after -EAGAIN, wait_on_bit() without a timeout",
+		      BT_WAIT_AGAIN),
+	WEFT_TEST_BUG("trust-timeout", "the result read whatever wait_on_bit_timeout() returned",
+		      WEFT_KIND_ASSERT, BT_TRUST_TIMEOUT),
+};
+
+WEFT_TEST_SCENARIO(bit_timeout, "bit-timeout",
+		   "test: wait_on_bit_timeout() for an I/O bit, then its result",
+		   struct bt_world, 2, 2, 48, bt);
+
+WEFT_DEFINE_REGISTRY(&var_wait, &ref_drain, &bit_wait, &bit_lock, &var_timeout, &bit_timeout);

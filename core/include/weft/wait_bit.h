@@ -183,6 +183,39 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 	})
 #define wait_on_bit(word, bit, mode) __weft_wait_on_bit(word, bit, mode, "wait_on_bit")
 #define wait_on_bit_io(word, bit, mode) __weft_wait_on_bit(word, bit, mode, "wait_on_bit_io")
+/* wait_on_bit_timeout(): the same loop with bit_wait_timeout() as its
+ * action: 0 once the bit is clear, -EAGAIN (-11, Linux's) when timeout
+ * jiffies passed with the bit still set. */
+#define wait_on_bit_timeout(word, bit, mode, timeout)                                   \
+	({                                                                              \
+		int __weft_r = 0;                                                       \
+		long __weft_left = (long)(timeout);                                     \
+		(void)(mode);                                                           \
+		might_sleep();                                                          \
+		if (__weft_wb_test(word, bit, "wait_on_bit_timeout", WEFT_SITE_ACQUIRE)) { \
+			do {                                                            \
+				weft_wait_hashed_prepare((void *)(word), (unsigned)(bit), false, \
+					TASK_UNINTERRUPTIBLE,                           \
+					WEFT_SITE(WEFT_EV_WRITE, "wait_on_bit_timeout(" #word ", " \
+						  #bit ") prepare_to_wait"));           \
+				if (__weft_wb_test(word, bit, "wait_on_bit_timeout",   \
+						   WEFT_SITE_RELAXED)) {                \
+					if (__weft_left <= 0)                           \
+						__weft_r = -11;                         \
+					else                                            \
+						__weft_left = weft_schedule_timeout(__weft_left, \
+							WEFT_SITE(WEFT_EV_WAIT,         \
+								  "wait_on_bit_timeout(" #word ", " \
+								  #bit ") schedule_timeout()")); \
+				}                                                       \
+			} while (!__weft_r && __weft_wb_test(word, bit, "wait_on_bit_timeout", \
+							     WEFT_SITE_ACQUIRE));       \
+			weft_wait_hashed_finish((void *)(word),                         \
+				WEFT_SITE(WEFT_EV_WRITE, "wait_on_bit_timeout(" #word ", " #bit \
+					  ") finish_wait"));                            \
+		}                                                                       \
+		__weft_r;                                                               \
+	})
 
 /* wait_on_bit_lock(): test_and_set_bit() first, then __wait_on_bit_lock()'s
  * loop as an exclusive waiter. The bit is taken as a bit lock (its holder
