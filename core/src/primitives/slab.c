@@ -145,29 +145,33 @@ void *weft_kmalloc_array(size_t n, size_t size, unsigned int gfp, const struct w
 	return alloc_block(n * size, gfp, -1, s);
 }
 
+/* The block address v lies in (at its start or inside), or -1. Blocks
+ * are in offset order and tile the heap up to the bump pointer. */
+static int block_at(uintptr_t v)
+{
+	uintptr_t lo = (uintptr_t)M.world + heap_start();
+
+	if (!M.world || v < lo || v >= lo + slab.bump)
+		return -1;
+	uint32_t off = (uint32_t)(v - (uintptr_t)M.world);
+	unsigned a = 0, z = slab.nr;
+	while (a < z) {
+		unsigned mid = (a + z) / 2;
+		if (slab.b[mid].off + slab.b[mid].size <= off)
+			a = mid + 1;
+		else
+			z = mid;
+	}
+	return a < slab.nr && slab.b[a].off <= off ? (int)a : -1;
+}
+
 /* The block p starts, or -1; *inside: p lies inside one (not at its start) */
 static int block_of(const void *p, bool *inside)
 {
-	*inside = false;
-	if (!M.world || (const uint8_t *)p < M.world + heap_start() ||
-	    (const uint8_t *)p >= M.world + heap_start() + slab.bump)
-		return -1;
-	uint32_t off = (uint32_t)((const uint8_t *)p - M.world);
-	unsigned lo = 0, hi = slab.nr;   /* blocks are in offset order */
-	while (lo < hi) {
-		unsigned mid = (lo + hi) / 2;
-		if (slab.b[mid].off + slab.b[mid].size <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == slab.nr)
-		return -1;
-	if (slab.b[lo].off != off) {
-		*inside = slab.b[lo].off < off;
-		return -1;
-	}
-	return (int)lo;
+	int i = block_at((uintptr_t)p);
+
+	*inside = i >= 0 && M.world + slab.b[i].off != (const uint8_t *)p;
+	return *inside ? -1 : i;
 }
 
 static void free_block(struct kmem_cache *c, const void *p, const struct weft_site *s)
@@ -293,25 +297,6 @@ void weft_kmem_cache_destroy(struct kmem_cache *c, const struct weft_site *s)
 
 static bool slab_describe(uint32_t off, char *buf, size_t n);
 
-/* The block [p, p + 8) points into (its start or inside), or -1. */
-static int block_at(uintptr_t v)
-{
-	uintptr_t lo = (uintptr_t)M.world + heap_start();
-
-	if (v < lo || v >= lo + slab.bump)
-		return -1;
-	uint32_t off = (uint32_t)(v - (uintptr_t)M.world);
-	unsigned a = 0, z = slab.nr;
-	while (a < z) {
-		unsigned mid = (a + z) / 2;
-		if (slab.b[mid].off + slab.b[mid].size <= off)
-			a = mid + 1;
-		else
-			z = mid;
-	}
-	return a < slab.nr && slab.b[a].off <= off ? (int)a : -1;
-}
-
 /* Marks the blocks the aligned words of [lo, hi) point into; how many
  * were new. */
 static unsigned scan(const uint8_t *lo, const uint8_t *hi)
@@ -399,21 +384,20 @@ static bool slab_describe(uint32_t off, char *buf, size_t n)
 {
 	if (!has_heap() || off < heap_start() || slab.epoch != M.epoch)
 		return false;
-	for (unsigned i = 0; i < slab.nr; i++) {
-		const struct block *b = &slab.b[i];
-		if (off < b->off || off - b->off >= b->size)
-			continue;
-		if (b->cache >= 0)
-			snprintf(buf, n, "%s #%u", slab.caches[b->cache].name, i);
-		else
-			snprintf(buf, n, "kmalloc-%u #%u", b->size, i);
-		if (off != b->off) {
-			size_t l = strlen(buf);
-			snprintf(buf + l, n > l ? n - l : 0, "+0x%x", off - b->off);
-		}
+	int i = block_at((uintptr_t)M.world + off);
+	if (i < 0) {
+		snprintf(buf, n, "heap+0x%x (never allocated)", off - heap_start());
 		return true;
 	}
-	snprintf(buf, n, "heap+0x%x (never allocated)", off - heap_start());
+	const struct block *b = &slab.b[i];
+	if (b->cache >= 0)
+		snprintf(buf, n, "%s #%d", slab.caches[b->cache].name, i);
+	else
+		snprintf(buf, n, "kmalloc-%u #%d", b->size, i);
+	if (off != b->off) {
+		size_t l = strlen(buf);
+		snprintf(buf + l, n > l ? n - l : 0, "+0x%x", off - b->off);
+	}
 	return true;
 }
 
