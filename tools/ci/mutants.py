@@ -298,7 +298,7 @@ INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeo
 # are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
 MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts", "weft-timers", "weft-kthreads",
                  "weft-wait-bit", "weft-rwlock", "weft-seqlock", "weft-rculist", "weft-kref",
-                 "weft-lock-forms", "weft-atomics", "weft-slab"}
+                 "weft-lock-forms", "weft-atomics", "weft-slab", "weft-workqueue"}
 
 
 def test_program(command, root, bdir):

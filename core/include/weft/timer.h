@@ -230,6 +230,11 @@ bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long 
 				const struct weft_site *s);
 bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
 			      const struct weft_site *s);
+/* the same on workqueue wq (NULL: system_wq); the _on forms above use system_wq */
+bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
+			     unsigned long delay, const struct weft_site *s);
+bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
+			   unsigned long delay, const struct weft_site *s);
 bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s);
 bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s);
 
@@ -242,11 +247,11 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
 #define delayed_work_pending(dw) work_pending(&(dw)->work)
 #define queue_delayed_work_on(cpu, wq, dw, delay)                              \
-	((void)(wq), weft_queue_delayed_work_on((int)(cpu), (dw), (delay),       \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work_on", dw)))
+	weft_queue_delayed_work((wq), (int)(cpu), (dw), (delay),                 \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work_on", dw))
 #define queue_delayed_work(wq, dw, delay)                                      \
-	((void)(wq), weft_queue_delayed_work_on(-1, (dw), (delay),               \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work", dw)))
+	weft_queue_delayed_work((wq), -1, (dw), (delay),                         \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work", dw))
 #define schedule_delayed_work(dw, delay)                                       \
 	weft_queue_delayed_work_on(-1, (dw), (delay),                            \
 				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work", dw))
@@ -254,11 +259,11 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 	weft_queue_delayed_work_on((int)(cpu), (dw), (delay),                    \
 				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work_on", dw))
 #define mod_delayed_work_on(cpu, wq, dw, delay)                                \
-	((void)(wq), weft_mod_delayed_work_on((int)(cpu), (dw), (delay),         \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work_on", dw)))
+	weft_mod_delayed_work((wq), (int)(cpu), (dw), (delay),                   \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work_on", dw))
 #define mod_delayed_work(wq, dw, delay)                                        \
-	((void)(wq), weft_mod_delayed_work_on(-1, (dw), (delay),                 \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work", dw)))
+	weft_mod_delayed_work((wq), -1, (dw), (delay),                           \
+		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work", dw))
 #define cancel_delayed_work(dw)                                                \
 	weft_cancel_delayed_work((dw), false,                                    \
 				 WEFT_DWORK_SITE(WEFT_EV_RMW, "cancel_delayed_work", dw))

@@ -171,7 +171,7 @@ static void install_overflow_handler(void)
  * one indirect call per family that hooks it and no walk of the table
  * (thread_exit, every thread's end, has one of four). */
 #define FAMILY_HOOKS(X) X(begin) X(spawned) X(resumed) X(deliver_irq) X(left_cpu) \
-	X(thread_exit) X(thread_end) X(freed) X(switched) X(exec_end)
+	X(thread_exit) X(thread_end) X(freed) X(switched) X(exec_end) X(sleeping)
 #define HOOKS_MAX 16
 static struct {
 #define X(hook) __typeof__(((struct weft_family *)0)->hook) hook[HOOKS_MAX]; unsigned nr_##hook;
@@ -547,6 +547,8 @@ void weft_sched_block(const void *chan, const struct weft_wait_class *wc,
 
 	if (M.cur < 0)
 		return;
+	if (wc && wc->sleeps && !wc->idle)
+		FAMILIES_CALL(sleeping, (unsigned)M.cur, true, s);
 	t = &M.th[M.cur];
 	t->state = T_BLOCKED;
 	t->wait_chan = chan;
@@ -565,6 +567,8 @@ static inline void wake(unsigned i)
 {
 	struct wthread *w = &M.th[i];
 
+	if (w->wait_class && w->wait_class->sleeps && !w->wait_class->idle)
+		FAMILIES_CALL(sleeping, i, false, w->wait_site);
 	M.nr_blocked--;
 	w->state = T_RUNNABLE;
 	w->wait_chan = NULL;

@@ -785,6 +785,11 @@ struct weft_family {
 	/* The execution ended with no report, after the scenario's quiesce
 	 * audit (threads left asleep keep their stacks): may report. */
 	void (*exec_end)(void);
+	/* Thread tid goes to sleep (asleep: it is M.cur, in a sleeping wait
+	 * that is not a daemon's idle one, at site s, before it blocks) or is
+	 * woken from such a sleep (by M.cur, in its step; s: where tid
+	 * sleeps). */
+	void (*sleeping)(unsigned tid, bool asleep, const struct weft_site *s);
 };
 
 /* The families, in families.def order (primitives/families.c). */

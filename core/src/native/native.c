@@ -23,6 +23,7 @@
 #include <weft/native_run.h>
 #include <weft/strategy.h>
 
+#include "native_tasks.h"
 #include "rcu_native.h"
 
 volatile int weft_native_stop;
@@ -199,77 +200,6 @@ void weft_thread_join(int tid, const struct weft_site *s)
 	}
 }
 
-/* Work items natively: each queued item runs on a thread of its own
- * (a worker), flush_work() polls until it is neither pending nor running. */
-static void native_work_run(void *world, void *arg)
-{
-	struct work_struct *w = arg;
-
-	(void)world;
-	/* running before PENDING is taken (a flush never sees neither), and
-	 * the run takes PENDING, or a cancel_work() took it first */
-	__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
-	if (!(__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
-	      1ul << WEFT_WORK_PENDING)) {
-		__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
-		return;
-	}
-	w->func(w);
-	__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
-}
-
-void weft_init_work(struct work_struct *w, work_func_t fn)
-{
-	w->data = 0;
-	w->func = fn;
-	w->running = 0;
-	w->seq = 0;
-}
-
-bool weft_queue_work_on(unsigned cpu, struct work_struct *w, const struct weft_site *s)
-{
-	weft_native_poll();
-	if (__atomic_fetch_or(&w->data, 1ul << WEFT_WORK_PENDING, __ATOMIC_SEQ_CST) &
-	    1ul << WEFT_WORK_PENDING)
-		return false;
-	return weft_thread_spawn(native_work_run, w, cpu, s) >= 0;
-}
-
-bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
-{
-	bool waited = false;
-
-	(void)s;
-	for (unsigned spins = 0;; spins++) {
-		weft_native_poll();
-		if (!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
-		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST))
-			return waited;
-		waited = true;
-		if (spins % 64 == 63)
-			sched_yield();
-	}
-}
-
-/* cancel_work(_sync)(): the pending bit taken, so that a queued item's
- * thread does not run it; sync also polls until no run is in progress (a
- * run that took PENDING just before may not have marked itself running
- * yet: natively this is a stress test's approximation). */
-bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *s)
-{
-	(void)s;
-	weft_native_poll();
-	bool was = __atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
-		   1ul << WEFT_WORK_PENDING;
-	for (unsigned spins = 0; sync && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST); spins++) {
-		weft_native_poll();
-		if (spins % 64 == 63)
-			sched_yield();
-	}
-	return was;
-}
-
 /* Native interrupts: the handler runs at once in the raiser's thread. */
 void weft_irq_raise(unsigned irq, const struct weft_site *s)
 {
@@ -293,6 +223,7 @@ static void reap_spawned(void)
 	for (unsigned i = 0; i < nr_spawned; i++)
 		pthread_join(spawned[i].th, NULL);
 	nr_spawned = 0;
+	weft_native_workqueue_reset();
 }
 
 struct stress {

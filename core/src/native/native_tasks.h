@@ -1,6 +1,7 @@
 /*
- * native_tasks.h - what native_kthread.c calls of native_sleep.c: the
- * task state of thread tid lives with its sleeper entry there.
+ * native_tasks.h - what the native files call of each other:
+ * native_kthread.c of native_sleep.c (the task state of thread tid lives
+ * with its sleeper entry there), native.c of native_workqueue.c.
  */
 #ifndef WEFT_NATIVE_TASKS_H
 #define WEFT_NATIVE_TASKS_H
@@ -10,5 +11,9 @@
 /* try_to_wake_up(): TASK_RUNNING and woken if tid's state is one of state */
 bool weft_native_task_wake(unsigned tid, unsigned state);
 bool weft_native_task_running(unsigned tid);
+
+/* native_workqueue.c: every spawned thread has ended (end of an
+ * iteration): the work records and the workqueues made start over */
+void weft_native_workqueue_reset(void);
 
 #endif

@@ -132,8 +132,7 @@ void weft_delayed_work_timer_fn(struct timer_list *t)
 {
 	struct delayed_work *dw = container_of(t, struct delayed_work, timer);
 
-	weft_queue_work_on(dw->cpu < 0 ? weft_native_cpu : (unsigned)dw->cpu, &dw->work,
-			   WEFT_SITE(WEFT_EV_RMW, "delayed_work_timer_fn()"));
+	weft_queue_work(dw->wq, dw->cpu, &dw->work, WEFT_SITE(WEFT_EV_RMW, "delayed_work_timer_fn()"));
 }
 
 void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
@@ -144,15 +143,22 @@ void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
 	dw->cpu = -1;
 }
 
-bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-				const struct weft_site *s)
+bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
+			     unsigned long delay, const struct weft_site *s)
 {
 	if (__atomic_load_n(&dw->work.data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING)
 		return false;
 	dw->cpu = cpu;
+	dw->wq = wq;
 	if (!delay)
-		return weft_queue_work_on(cpu < 0 ? weft_native_cpu : (unsigned)cpu, &dw->work, s);
+		return weft_queue_work(wq, cpu, &dw->work, s);
 	return !weft_timer_arm(&dw->timer, weft_jiffies() + delay, WEFT_TIMER_MOD, 0, s);
+}
+
+bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+				const struct weft_site *s)
+{
+	return weft_queue_delayed_work(NULL, cpu, dw, delay, s);
 }
 
 bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s)
@@ -162,18 +168,24 @@ bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct w
 	return weft_cancel_work(&dw->work, sync, s) || t > 0;
 }
 
-bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-			      const struct weft_site *s)
+bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
+			   unsigned long delay, const struct weft_site *s)
 {
 	bool was = weft_cancel_delayed_work(dw, false, s);
 
-	weft_queue_delayed_work_on(cpu, dw, delay, s);
+	weft_queue_delayed_work(wq, cpu, dw, delay, s);
 	return was;
+}
+
+bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
+			      const struct weft_site *s)
+{
+	return weft_mod_delayed_work(NULL, cpu, dw, delay, s);
 }
 
 bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 {
 	if (weft_timer_del(&dw->timer, WEFT_TIMER_DEL_SYNC, s) > 0)
-		weft_queue_work_on(dw->cpu < 0 ? weft_native_cpu : (unsigned)dw->cpu, &dw->work, s);
+		weft_queue_work(dw->wq, dw->cpu, &dw->work, s);
 	return weft_flush_work(&dw->work, s);
 }

@@ -46,6 +46,15 @@ struct weft_core_state {
 	 * unlocked waitqueue_active() test of it can read an older count
 	 * where the memory model allows */
 	uint32_t wait_bit_queued[WEFT_WAIT_BIT_BUCKETS];
+	/* workqueue.c: the unbound pool's worklist location (as wq_pool[]),
+	 * and the workqueues alloc_workqueue() made (a name NULL: unused);
+	 * after the fields above, so that none of their offsets moved */
+	uint8_t wq_unbound_pool;
+	struct weft_wq_made {
+		struct workqueue_struct wq;
+		unsigned flags;
+		int max_active;
+	} wq_alloc[WEFT_WQ_ALLOC_MAX];
 };
 
 /* The location of thread tid's task state: the dependence record of every
