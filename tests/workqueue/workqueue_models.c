@@ -34,10 +34,24 @@
  *               no-wait (bug): the queueing may come after
  *               destroy_workqueue() (use-after-free); wait-first (clean):
  *               T0 waits for T1's completion first.
+ *  requeue-cancel  T0 queues an unbound item twice (the second queueing
+ *               may find it running: it runs again after, on the same
+ *               worker, never twice at once); T1, once T0 is done,
+ *               cancels it with cancel_work_sync() and drains the
+ *               workqueue (clean).
+ *  poll-teardown  a driver's delayed work re-arms itself on the driver's
+ *               unbound workqueue; remove() (after probe()) tears it down.
+ *               destroy-first (bug): destroy_workqueue(), then the cancel:
+ *               the pending timer queues on the destroyed workqueue
+ *               (use-after-free; while the destroy still drains it, the
+ *               kernel's WARN in __queue_work(): warn-on, which random
+ *               meets first); stop-cancel-destroy (clean): stop under the
+ *               lock, cancel_delayed_work_sync(), destroy_workqueue().
  *  self-flush   a work item flushes its own workqueue (deadlock).
  */
 #include <weft/kernel.h>
 #include <weft/slab.h>
+#include <weft/timer.h>
 
 #include "../model_driver.h"
 
@@ -395,6 +409,128 @@ static const struct weft_variant de_variants[] = {
 WEFT_TEST_SCENARIO(destroy, "destroy", "test: a workqueue destroyed while it may be queued on",
 		   struct de_world, 2, 2, 32, de);
 
+/* ------------------------------------------------------- requeue-cancel */
+
+struct rc_world {
+	unsigned variant;
+	struct workqueue_struct *wq;
+	struct work_struct work;
+	struct completion queued;
+	atomic_t in;
+};
+
+static void rc_work(struct work_struct *work)
+{
+	struct rc_world *W = container_of(work, struct rc_world, work);
+
+	if (atomic_inc_return(&W->in) != 1)
+		weft_report(WEFT_KIND_ASSERT, work, WEFT_SITE(WEFT_EV_NOTE, "rc twice"),
+			    "the work item runs twice at once");
+	atomic_dec(&W->in);
+}
+
+WEFT_TEST_SETUP(rc, struct rc_world)
+{
+	W->wq = alloc_workqueue("rc_events", WQ_UNBOUND, 0);
+	INIT_WORK(&W->work, rc_work);
+	init_completion(&W->queued);
+}
+
+static void rc_thread(void *w, unsigned tid)
+{
+	struct rc_world *W = w;
+
+	if (tid == 0) {
+		queue_work(W->wq, &W->work);
+		queue_work(W->wq, &W->work);   /* may find it running: behind itself */
+		complete(&W->queued);
+		return;
+	}
+	wait_for_completion(&W->queued);
+	cancel_work_sync(&W->work);
+	drain_workqueue(W->wq);
+	if (atomic_read(&W->in))
+		weft_report(WEFT_KIND_ASSERT, &W->in, WEFT_SITE(WEFT_EV_NOTE, "rc drained"),
+			    "a run in progress after cancel_work_sync() and drain_workqueue()");
+}
+
+static const struct weft_variant rc_variants[] = {
+	WEFT_TEST_FIX("unbound", "queued again while it runs, cancelled, drained", 0),
+};
+
+WEFT_TEST_SCENARIO(requeue_cancel, "requeue-cancel",
+		   "test: an unbound work item queued behind itself, cancelled and drained",
+		   struct rc_world, 2, 2, 32, rc);
+
+/* --------------------------------------------------------- poll-teardown */
+
+enum { PT_DESTROY_FIRST, PT_STOP_CANCEL_DESTROY };
+
+struct pt_world {
+	unsigned variant;
+	struct workqueue_struct *wq;
+	struct delayed_work poll;
+	struct mutex lock;
+	bool stopping;
+	struct completion started;
+	int *stats;
+};
+
+static void pt_poll(struct work_struct *work)
+{
+	struct pt_world *W = container_of(to_delayed_work(work), struct pt_world, poll);
+
+	mutex_lock(&W->lock);
+	if (!W->stopping) {
+		WRITE_ONCE(*W->stats, READ_ONCE(*W->stats) + 1);
+		queue_delayed_work(W->wq, &W->poll, HZ);
+	}
+	mutex_unlock(&W->lock);
+}
+
+WEFT_TEST_SETUP(pt, struct pt_world)
+{
+	W->wq = alloc_workqueue("pt_poll", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	INIT_DELAYED_WORK(&W->poll, pt_poll);
+	mutex_init(&W->lock);
+	init_completion(&W->started);
+	W->stats = kzalloc(sizeof(*W->stats), GFP_KERNEL);
+}
+
+static void pt_thread(void *w, unsigned tid)
+{
+	struct pt_world *W = w;
+
+	if (tid == 0) {   /* probe() */
+		queue_delayed_work(W->wq, &W->poll, 0);
+		complete(&W->started);
+		return;
+	}
+	wait_for_completion(&W->started);   /* remove() after probe() */
+	if (W->variant == PT_DESTROY_FIRST) {
+		destroy_workqueue(W->wq);
+		cancel_delayed_work_sync(&W->poll);
+	} else {
+		mutex_lock(&W->lock);
+		W->stopping = true;
+		mutex_unlock(&W->lock);
+		cancel_delayed_work_sync(&W->poll);
+		destroy_workqueue(W->wq);
+	}
+	kfree(W->stats);
+}
+
+static const struct weft_variant pt_variants[] = {
+	WEFT_TEST_BUG("destroy-first", "destroy_workqueue() while the poll's timer may be pending",
+		      WEFT_KIND_USE_AFTER_FREE, PT_DESTROY_FIRST),
+	WEFT_TEST_FIX("stop-cancel-destroy", "stop under the lock, cancel_delayed_work_sync(), "
+		      "then destroy_workqueue()", PT_STOP_CANCEL_DESTROY),
+};
+
+WEFT_TEST_SCENARIO(poll_teardown, "poll-teardown",
+		   "test: a driver's self-rearming poll on its own workqueue, torn down",
+		   struct pt_world, 2, 2, 64, pt, .heap_size = 64);
+
 /* ------------------------------------------------------------ self-flush */
 
 struct sf_world {
@@ -431,4 +567,4 @@ static const struct weft_variant sf_variants[] = {
 WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its own work item",
 		   struct sf_world, 1, 1, 16, sf);
 
-WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &self_flush);
+WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush);

@@ -382,7 +382,8 @@ static void slab_exec_end(void)
  * number in allocation order, the offset in it */
 static bool slab_describe(uint32_t off, char *buf, size_t n)
 {
-	if (!has_heap() || off < heap_start() || slab.epoch != M.epoch)
+	if (!has_heap() || off < heap_start() || off - heap_start() >= M.sc->heap_size ||
+	    slab.epoch != M.epoch)
 		return false;
 	int i = block_at((uintptr_t)M.world + off);
 	if (i < 0) {

@@ -257,6 +257,13 @@ static struct wq_slot *slot_of(const struct workqueue_struct *wq, const struct w
 	return sl;
 }
 
+/* what a flush of sl sleeps on: the workqueue itself (reports name it) */
+static const char system_wq_chan = 0;
+static const void *flush_chan(const struct wq_slot *sl)
+{
+	return sl->wq ? (const void *)sl->wq : &system_wq_chan;
+}
+
 static const char *wq_name(const struct wq_slot *sl)
 {
 	return sl->wq ? (sl->wq->name ? sl->wq->name : "a workqueue") : "events";
@@ -468,7 +475,7 @@ static void item_gone(struct wq_slot *sl, struct pool *p, const struct weft_site
 		}
 	}
 	if (sl->nr_flushers)
-		weft_sched_wake_all(sl);
+		weft_sched_wake_all(flush_chan(sl));
 }
 
 /* worker_thread() and process_one_work() of one worker. The stores of an
@@ -485,17 +492,27 @@ static void worker_fn(void *world, void *arg)
 			me->working = true;
 			count(me, true);
 			do {
+				struct worker *x = worker_having(q_at(p, 0).w);
+				if (x && x != me) {
+					/* running on another worker of the pool: handed to
+					 * it in a step of its own, the item on the worklist
+					 * until then (a cancel or a flush sees it) */
+					sched_point(&handoff_site);
+					if (!p->n)
+						continue;
+					x = worker_having(q_at(p, 0).w);
+					if (x && x != me) {
+						x->again = q_at(p, 0);
+						p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
+						p->n--;
+						weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0,
+								&handoff_site);
+						continue;
+					}
+				}
 				struct qent e = q_at(p, 0);
 				p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
 				p->n--;
-				struct worker *x = worker_having(e.w);
-				if (x && x != me) {
-					/* running on another worker of the pool */
-					sched_point(&handoff_site);
-					x->again = e;
-					weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0, &handoff_site);
-					continue;
-				}
 				for (;;) {
 					struct work_struct *w = e.w;
 					unsigned cpu = bound(p) ? p->idx : M.cpu_of[me->tid];
@@ -761,10 +778,12 @@ static struct work_struct *flush_waits_for(const struct wq_slot *sl, uint32_t fc
 
 static int wqflush_owner(const void *chan)
 {
-	const struct wq_slot *sl = chan;
-	struct work_struct *w = flush_waits_for(sl, UINT32_MAX);
-
-	return w ? flush_owner(w) : -1;
+	for (unsigned i = 0; i < nr_slots; i++)
+		if (flush_chan(&slots[i]) == chan) {
+			struct work_struct *w = flush_waits_for(&slots[i], UINT32_MAX);
+			return w ? flush_owner(w) : -1;
+		}
+	return -1;
 }
 
 static const struct weft_wait_class wqflush_class = {
@@ -810,7 +829,7 @@ void weft_flush_workqueue(struct workqueue_struct *wq, unsigned how, const struc
 		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
 		sl->nr_flushers++;
-		weft_sched_block(sl, &wqflush_class, s);
+		weft_sched_block(flush_chan(sl), &wqflush_class, s);
 		sl->nr_flushers--;
 		M.step++;
 		pools_read(s);
@@ -913,7 +932,7 @@ static bool unqueue(struct work_struct *w, const struct weft_site *s)
 				sl->nr_inactive - i);
 			weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0, s);
 			if (sl->nr_flushers)
-				weft_sched_wake_all(sl);
+				weft_sched_wake_all(flush_chan(sl));
 			return true;
 		}
 	}
@@ -1147,8 +1166,21 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 	return weft_flush_work(&dw->work, s);
 }
 
+/* "workqueue \"name\"": a workqueue alloc_workqueue() made */
+static bool wq_describe(uint32_t off, char *buf, size_t n)
+{
+	uint32_t first = loc_of(M.core->wq_alloc);
+
+	if (first == WEFT_NO_LOC || off < first || off - first >= sizeof(M.core->wq_alloc))
+		return false;
+	const struct weft_wq_made *m = &M.core->wq_alloc[(off - first) / sizeof(*m)];
+	snprintf(buf, n, "workqueue \"%s\"", m->wq.name ? m->wq.name : "(not made)");
+	return true;
+}
+
 const struct weft_family weft_family_workqueue = {
 	.name = "workqueue",
 	.begin = weft_wq_reset,
+	.describe = wq_describe,
 	.sleeping = wq_sleeping,
 };
