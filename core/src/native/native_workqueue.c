@@ -2,8 +2,9 @@
  * native_workqueue.c - work items and workqueues natively
  * (<weft/workqueue.h>): each queued item runs on a thread of its own (a
  * worker), so items run as concurrently as the kernel's unbound pools let
- * them; a workqueue with max_active 1 (an ordered one) runs its items one
- * at a time in queueing order. flush_work() polls until the item is
+ * them (an item queued again while it runs is run again by its thread); a
+ * workqueue with max_active 1 (an ordered one) runs its items one at a
+ * time in queueing order. flush_work() polls until the item is
  * neither pending nor running, flush_workqueue() until the items queued
  * on the workqueue before it have ended. A stress test's approximation:
  * the machine's version (workqueue.c) is the one searches rely on.
@@ -23,14 +24,26 @@ struct workqueue_struct weft_system_highpri_wq = { "events_highpri" },
 	weft_system_power_efficient_wq = { "events_power_efficient" },
 	weft_system_freezable_power_efficient_wq = { "events_freezable_pwr_efficient" };
 
-/* the items queued in this iteration, in queueing order */
+/* the queueings of this iteration, in order (a ring: flushes look at the
+ * last NATIVE_ITEMS) */
+#define NATIVE_ITEMS 1024
 static struct native_item {
 	struct work_struct *w;
 	const struct workqueue_struct *wq;
 	bool serial;      /* its workqueue runs one item at a time */
 	int done;
-} items[WEFT_MAX_THREADS];
+} items[NATIVE_ITEMS];
 static unsigned nr_items;
+
+/* the threads running items: an item queued again while its thread runs
+ * it is run again by that thread (never twice at once, and no thread per
+ * period of a self-rearming item) */
+static struct runner {
+	struct work_struct *w;   /* NULL: a free slot */
+	unsigned seq;            /* the queueing it runs */
+	unsigned next;           /* again: the queueing to run next */
+	bool again;
+} runners[WEFT_MAX_THREADS];
 
 /* the workqueues alloc_workqueue() made in this iteration */
 static struct native_wq {
@@ -46,6 +59,7 @@ void weft_native_workqueue_reset(void)
 {
 	nr_items = 0;
 	nr_made = 0;
+	memset(runners, 0, sizeof(runners));
 }
 
 static struct native_wq *made_of(const struct workqueue_struct *wq)
@@ -62,35 +76,50 @@ static void poll_wait(unsigned spins)
 		sched_yield();
 }
 
-/* the items before n of workqueue wq have ended (all: n = nr_items) */
+/* the queueings before n on workqueue wq have run */
 static bool ended_before(const struct workqueue_struct *wq, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (items[i].wq == wq && !__atomic_load_n(&items[i].done, __ATOMIC_ACQUIRE))
+	for (unsigned i = n > NATIVE_ITEMS ? n - NATIVE_ITEMS : 0; i < n; i++) {
+		const struct native_item *it = &items[i % NATIVE_ITEMS];
+		if (it->wq == wq && !__atomic_load_n(&it->done, __ATOMIC_ACQUIRE))
 			return false;
+	}
 	return true;
 }
 
 static void native_work_run(void *world, void *arg)
 {
-	struct native_item *it = arg;
-	struct work_struct *w = it->w;
+	struct runner *r = arg;
 
 	(void)world;
-	for (unsigned spins = 0; it->serial && !ended_before(it->wq, (unsigned)(it - items)); spins++)
-		poll_wait(spins);
-	/* running before PENDING is taken (a flush never sees neither), and
-	 * the run takes PENDING, or a cancel_work() took it first */
-	__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
-	if (__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
-	    1ul << WEFT_WORK_PENDING) {
-		current_item = w;
-		w->func(w);
-		current_item = NULL;
-		__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
+	for (;;) {
+		struct native_item *it = &items[r->seq % NATIVE_ITEMS];
+		struct work_struct *w = it->w;
+		for (unsigned spins = 0; it->serial && !ended_before(it->wq, r->seq); spins++)
+			poll_wait(spins);
+		/* running before PENDING is taken (a flush never sees neither),
+		 * and the run takes PENDING, or a cancel_work() took it first */
+		__atomic_store_n(&w->running, weft_native_cpu + 1, __ATOMIC_SEQ_CST);
+		if (__atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
+		    1ul << WEFT_WORK_PENDING) {
+			current_item = w;
+			w->func(w);
+			current_item = NULL;
+			__atomic_fetch_add(&w->seq, 1, __ATOMIC_SEQ_CST);
+		}
+		pthread_mutex_lock(&wq_lock);
+		__atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
+		if (r->again) {
+			r->again = false;
+			r->seq = r->next;
+			pthread_mutex_unlock(&wq_lock);
+			continue;
+		}
+		__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
+		r->w = NULL;
+		pthread_mutex_unlock(&wq_lock);
+		return;
 	}
-	__atomic_store_n(&w->running, 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
 }
 
 void weft_init_work(struct work_struct *w, work_func_t fn)
@@ -116,20 +145,38 @@ bool weft_queue_work(struct workqueue_struct *wq, int cpu, struct work_struct *w
 		return false;
 	}
 	pthread_mutex_lock(&wq_lock);
-	if (nr_items == WEFT_MAX_THREADS) {
-		pthread_mutex_unlock(&wq_lock);
-		weft_report(WEFT_KIND_LIMIT, w, s, "more than %d work items in one iteration",
-			    WEFT_MAX_THREADS);
-		return false;
-	}
-	struct native_item *it = &items[nr_items];
+	unsigned seq = nr_items;
+	struct native_item *it = &items[seq % NATIVE_ITEMS];
 	it->w = w;
 	it->wq = wq;
 	it->serial = m && m->serial;
 	it->done = 0;
-	__atomic_store_n(&nr_items, nr_items + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&nr_items, seq + 1, __ATOMIC_RELEASE);
+	struct runner *r = NULL, *free_slot = NULL;
+	for (unsigned i = 0; i < WEFT_MAX_THREADS && !r; i++) {
+		if (runners[i].w == w)
+			r = &runners[i];
+		else if (!runners[i].w && !free_slot)
+			free_slot = &runners[i];
+	}
+	if (r) {   /* its thread runs it again */
+		r->again = true;
+		r->next = seq;
+		pthread_mutex_unlock(&wq_lock);
+		return true;
+	}
+	if (!free_slot) {
+		__atomic_store_n(&it->done, 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&wq_lock);
+		weft_report(WEFT_KIND_LIMIT, w, s, "more than %d work items running at once",
+			    WEFT_MAX_THREADS);
+		return false;
+	}
+	free_slot->w = w;
+	free_slot->seq = seq;
+	free_slot->again = false;
 	pthread_mutex_unlock(&wq_lock);
-	return weft_thread_spawn(native_work_run, it,
+	return weft_thread_spawn(native_work_run, free_slot,
 				 cpu < 0 ? weft_native_cpu : (unsigned)cpu, s) >= 0;
 }
 
