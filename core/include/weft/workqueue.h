@@ -29,6 +29,7 @@
  *                                     w succeeds (w may requeue itself);
  *                                     true if it was pending
  *   DECLARE_WORK(name, fn), system_wq
+ *   delayed work (INIT_DELAYED_WORK, queue_delayed_work, ...): <weft/timer.h>
  *
  * Workqueues (switch WEFT_OWN_WORKQUEUE_ALLOC):
  *   alloc_workqueue(fmt, flags, max_active, ...)   NULL past WEFT_WQ_ALLOC_MAX
