@@ -242,7 +242,10 @@ void weft_flush_workqueue(struct workqueue_struct *wq, unsigned how, const struc
 	for (unsigned spins = 0;; spins++) {
 		if (how != WEFT_WQ_FLUSH)
 			n = __atomic_load_n(&nr_items, __ATOMIC_ACQUIRE);
-		if (ended_before(wq, n))
+		/* a drain: a run requeues before its own record ends, so all
+		 * of [0, n) ended with nr_items still n means no chain is left */
+		if (ended_before(wq, n) &&
+		    (how == WEFT_WQ_FLUSH || __atomic_load_n(&nr_items, __ATOMIC_ACQUIRE) == n))
 			break;
 		poll_wait(spins);
 	}
