@@ -292,12 +292,7 @@ static bool mutex_busy(const void *chan, unsigned tid)
 	return o != 0 && o != tid + 1;
 }
 
-static const struct weft_wait_class mutex_class = {
-	.name = "mutex",
-	.sleeps = true,
-	.owner = mutex_owner,
-	.busy = mutex_busy,
-};
+static const struct weft_wait_class mutex_class = WL_CLASS("mutex", true, mutex_owner, mutex_busy);
 
 /* mutex_lock()'s test: handed over by the unlock, or free (taken). */
 static bool mutex_take(struct weft_mutex *m, uint32_t me)
@@ -602,19 +597,11 @@ static bool rwsem_write_busy(const void *chan, unsigned tid)
 	return r->writer != tid + 1 && (r->writer || r->readers);
 }
 
-static const struct weft_wait_class rwsem_read_class = {
-	.name = "rw_semaphore",
-	.sleeps = true,
-	.owner = rwsem_owner,
-	.busy = rwsem_read_busy,
-};
+static const struct weft_wait_class rwsem_read_class =
+	WL_CLASS("rw_semaphore", true, rwsem_owner, rwsem_read_busy);
 
-static const struct weft_wait_class rwsem_write_class = {
-	.name = "rw_semaphore",
-	.sleeps = true,
-	.owner = rwsem_owner,
-	.busy = rwsem_write_busy,
-};
+static const struct weft_wait_class rwsem_write_class =
+	WL_CLASS("rw_semaphore", true, rwsem_owner, rwsem_write_busy);
 
 static uint64_t rwsem_holder(const struct weft_rw_semaphore *r)
 {
@@ -942,12 +929,7 @@ static bool sem_busy(const void *chan, unsigned tid)
 	       !(weft_wl_entry(tid)->flags & WL_GRANTED);
 }
 
-static const struct weft_wait_class sem_class = {
-	.name = "semaphore",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = sem_busy,
-};
+static const struct weft_wait_class sem_class = WL_CLASS("semaphore", true, no_owner, sem_busy);
 
 void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_site *s)
 {

@@ -50,12 +50,8 @@ static bool completion_busy(const void *chan, unsigned tid)
 	return ((const struct weft_completion *)chan)->done == 0;
 }
 
-static const struct weft_wait_class completion_class = {
-	.name = "completion",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = completion_busy,
-};
+static const struct weft_wait_class completion_class =
+	WL_CLASS("completion", true, no_owner, completion_busy);
 
 void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
 {
@@ -245,21 +241,13 @@ static bool wq_busy(const void *chan, unsigned tid)
 	return weft_wl_entry(tid)->task_state != TASK_RUNNING;
 }
 
-static const struct weft_wait_class wq_class = {
-	.name = "wait queue",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class wq_class = WL_CLASS("wait queue", true, no_owner, wq_busy);
 
 /* schedule() after set_current_state() with no prepare_to_wait(): only a
  * timeout or a wake_up_process() wakes it */
-static const struct weft_wait_class no_queue_class = {
-	.name = "schedule() on no wait queue: only wake_up_process() can wake it",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class no_queue_class =
+	WL_CLASS("schedule() on no wait queue: only wake_up_process() can wake it", true, no_owner,
+		 wq_busy);
 
 /* A sleeper of a hashed bit wait (wait_on_bit(), wait_bit.c) waits for
  * whoever holds the bit, if it was taken as a lock (wait_on_bit_lock(),
@@ -277,21 +265,12 @@ static const struct weft_wait_class hashed_bit_class = {
 };
 
 /* A sleeper of wait_var_event() (wait_bit.c): nobody owns a var */
-static const struct weft_wait_class var_class = {
-	.name = "var wait",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class var_class = WL_CLASS("var wait", true, no_owner, wq_busy);
 
 /* A sleeper of wait_for_completion_timeout(): complete() or its timer
  * makes it running */
-static const struct weft_wait_class timed_completion_class = {
-	.name = "completion",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class timed_completion_class =
+	WL_CLASS("completion", true, no_owner, wq_busy);
 
 /* What schedule() sleeps on: a wait queue head, or the first byte of a
  * hashed wait's key (the var, the word: wait_bit.c) */
@@ -564,12 +543,8 @@ static bool cond_busy(const void *chan, unsigned tid)
 	return true;   /* a wait always sleeps (unless a spurious wake-up is chosen) */
 }
 
-static const struct weft_wait_class cond_class = {
-	.name = "condition variable",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = cond_busy,
-};
+static const struct weft_wait_class cond_class =
+	WL_CLASS("condition variable", true, no_owner, cond_busy);
 
 void weft_cond_init(struct weft_pthread_cond *c, bool spurious, const struct weft_site *s)
 {
