@@ -314,19 +314,40 @@ void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft
 	obj_written(loc, s);
 }
 
+/* The scheduling point of the calling thread's step at s on wq's list,
+ * wq's location in *loc, and the thread's wait-list entry; NULL in the
+ * host context, where nothing waits (wq is only checked to be in the
+ * world). */
+static struct weft_waiter *wq_point_self(struct weft_wait_queue_head *wq,
+					 const struct weft_site *s, uint32_t *loc)
+{
+	if (M.cur < 0) {
+		in_world(wq, sizeof(*wq), s);
+		return NULL;
+	}
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	*loc = obj_loc(wq, sizeof(*wq), s);
+	return weft_wl_entry((unsigned)M.cur);
+}
+
+/* The end of such a step: wq's list went from old entries to its count
+ * now, and the thread's task state was written. */
+static void wq_self_written(struct weft_wait_queue_head *wq, uint32_t loc, uint32_t old,
+			    const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+}
+
 void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
 			  int state, bool exclusive, const struct weft_site *s)
 {
-	struct weft_waiter *w;
 	uint32_t loc, old;
+	struct weft_waiter *w = wq_point_self(wq, s, &loc);
 
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (!w)
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	w = weft_wl_entry((unsigned)M.cur);
 	if (w->chan && w->chan != wq)
 		weft_report(WEFT_KIND_ASSERT, wq, s,
 			    "T%d prepares to wait on a second wait queue: one list at a time is "
@@ -347,34 +368,25 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 	 * point is a full barrier, memory.c: orders) */
 	if (__builtin_expect(weft_mem_weak, 0))
 		weft_mem_fence(WEFT_FENCE_MB);
-	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+	wq_self_written(wq, loc, old, s);
 }
 
 void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
 		      const struct weft_site *s)
 {
-	struct weft_waiter *w;
 	uint32_t loc, old;
+	struct weft_waiter *w = wq_point_self(wq, s, &loc);
 
 	(void)e;
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (!w)
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	w = weft_wl_entry((unsigned)M.cur);
 	old = wq->nr_queued;
 	w->task_state = TASK_RUNNING;
 	if (w->chan == wq) {
 		weft_wl_del((unsigned)M.cur);
 		wq->nr_queued--;
 	}
-	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+	wq_self_written(wq, loc, old, s);
 }
 
 bool weft_schedule(const struct weft_site *s)
