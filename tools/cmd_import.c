@@ -278,6 +278,24 @@ int weft_cli_min_execution(const struct weft_run_opts *o, const struct weft_exec
 	return store_last(o, r, strategy, outdir, json, out, NULL, 0);
 }
 
+const struct weft_scenario *cli_scenario_models(const char *cmd, const char *spec,
+						const char *lock_s, const char *memory_s,
+						unsigned *vi, enum weft_lock_model *lock,
+						enum weft_memory_model *memory, int *rc)
+{
+	const struct weft_scenario *sc = cli_scenario_lock(cmd, spec, lock_s, vi, lock, rc);
+	const char *why = "";
+
+	if (!sc)
+		return NULL;
+	*memory = (enum weft_memory_model)sc->memory;
+	if (memory_s && !weft_memory_parse(memory_s, memory, &why)) {
+		*rc = cli_usage_error("%s: --memory '%s': %s", cmd, memory_s, why);
+		return NULL;
+	}
+	return sc;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
@@ -334,14 +352,12 @@ int cmd_import(int argc, char **argv)
 			return cli_usage_error("import: --strategy takes [A-Za-z0-9._-]");
 	unsigned vi;
 	enum weft_lock_model lock;
+	enum weft_memory_model memory;
 	int rc;
-	const struct weft_scenario *sc = cli_scenario_lock("import", target, lock_s, &vi, &lock, &rc);
+	const struct weft_scenario *sc = cli_scenario_models("import", target, lock_s, memory_s,
+							    &vi, &lock, &memory, &rc);
 	if (!sc)
 		return rc;
-	enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
-	const char *why = "";
-	if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
-		return cli_usage_error("import: --memory '%s': %s", memory_s, why);
 	static uint8_t buf[65536];
 	long n = cli_read_file(crash, buf, sizeof(buf));
 	if (n < 0)
