@@ -59,16 +59,10 @@ int cmd_min(int argc, char **argv)
 		if (!target)
 			return cli_usage_error("min: '%s' is a raw input: --target SCENARIO:VARIANT "
 					       "is required", file);
-		unsigned vi;
-		enum weft_lock_model lock;
-		enum weft_memory_model memory;
-		int rc;
-		const struct weft_scenario *sc = cli_scenario_models("min", target, lock_s, memory_s,
-								    &vi, &lock, &memory, &rc);
-		if (!sc)
+		struct weft_run_opts o;
+		int rc = cli_target_opts("min", target, lock_s, memory_s, &o);
+		if (rc)
 			return rc;
-		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-					   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
 	}
 	if (target || lock_s || memory_s)
