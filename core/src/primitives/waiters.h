@@ -28,12 +28,6 @@
 
 #include "sched.h"
 
-/* A wait class of the common shape: waiters on a channel that owner_()
- * names the owner of and busy_() says a thread would block on, sleeping or
- * (sleeps_ false) spinning. */
-#define WL_CLASS(name_, sleeps_, owner_, busy_)                                \
-	{ .name = (name_), .sleeps = (sleeps_), .owner = (owner_), .busy = (busy_) }
-
 enum {
 	WL_EXCLUSIVE = 1,   /* woken one at a time (wake_up's nr_exclusive) */
 	WL_WRITE = 2,       /* an rwsem writer */
