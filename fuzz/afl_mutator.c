@@ -18,6 +18,8 @@
 
 #include <weft/fuzz.h>
 
+#include "weft_fuzz_glue.h"
+
 struct weft_afl {
 	struct weft_mutator m;
 	unsigned vi;
@@ -75,17 +77,9 @@ void *afl_custom_init(void *afl, unsigned int seed)
 	 * else the scenario's own): under a weak one genomes are version 2 and
 	 * the delay arm runs. Without it every AFL++ genome asked for sc, and
 	 * Z14-Z16's store-buffer bugs were found by byte flips alone. */
-	a->m.memory = sc->memory;
-	const char *mem = getenv("WEFT_FUZZ_MEMORY");
-	if (mem && *mem) {
-		enum weft_memory_model mm;
-		const char *why = NULL;
-		if (!weft_memory_parse(mem, &mm, &why)) {
-			fprintf(stderr, "weft: WEFT_FUZZ_MEMORY=%s: %s\n", mem, why ? why : "?");
-			free(a);
-			return NULL;
-		}
-		a->m.memory = (unsigned)mm;
+	if (!weft_fuzz_memory(sc, &a->m.memory)) {
+		free(a);
+		return NULL;
 	}
 	a->m.byte_mutate = flip_bytes;
 	a->vi = vi;

@@ -257,17 +257,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	opts.lock = weft_fuzz_lock(sc);
 	/* WEFT_FUZZ_MEMORY (weft fuzz --memory), else the scenario's own: the
 	 * weakest model an input may ask for */
-	opts.memory = (uint8_t)sc->memory;
-	e = getenv("WEFT_FUZZ_MEMORY");
-	if (e && *e) {
-		enum weft_memory_model mm;
-		const char *why = NULL;
-		if (!weft_memory_parse(e, &mm, &why)) {
-			fprintf(stderr, "weft: WEFT_FUZZ_MEMORY=%s: %s\n", e, why ? why : "?");
-			exit(WEFT_EXIT_USAGE);
-		}
-		opts.memory = (uint8_t)mm;
-	}
+	unsigned memory;
+	if (!weft_fuzz_memory(sc, &memory))
+		exit(WEFT_EXIT_USAGE);
+	opts.memory = (uint8_t)memory;
 	opts.checks = WEFT_CHECKS_DEFAULT;   /* every input reproduces alone: no persistence */
 	if (only_kind && WEFT_WARNING_KINDS & ~(1ull << only_kind)) {
 		/* go past the warnings not asked for, as weft run --kind does

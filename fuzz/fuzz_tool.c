@@ -102,37 +102,44 @@ static int cmd_dict(const char *path)
 
 /* ------------------------------------------------------------ crash */
 
+/* Does t, run as bytes, still report kind? */
+static bool keeps_kind(const struct weft_input *t, enum weft_kind kind)
+{
+	uint8_t tmp[WEFT_INPUT_MAX];
+	size_t n = weft_input_encode(t, tmp, sizeof(tmp));
+
+	return run_bytes(tmp, n, false).kind == kind;
+}
+
+/* Element k (of size sz) out of the *nr in arr. */
+static void drop_at(void *arr, unsigned k, unsigned *nr, size_t sz)
+{
+	memmove((uint8_t *)arr + k * sz, (uint8_t *)arr + (k + 1) * sz, (*nr - k - 1) * sz);
+	(*nr)--;
+}
+
 /* Greedy shrink: drop schedule entries, then workload ops, while the same
  * kind is reported. */
 static size_t shrink(uint8_t *buf, size_t len, enum weft_kind kind)
 {
 	struct weft_input in, t;
-	uint8_t tmp[WEFT_INPUT_MAX];
 	bool progress = true;
 
 	weft_input_decode(&in, buf, len);
 	while (progress) {
 		progress = false;
-		for (unsigned k = 0; k < in.nr_entries; k++) {
-			t = in;
-			memmove(&t.e[k], &t.e[k + 1], (t.nr_entries - k - 1) * sizeof(t.e[0]));
-			t.nr_entries--;
-			size_t n = weft_input_encode(&t, tmp, sizeof(tmp));
-			if (run_bytes(tmp, n, false).kind == kind) {
-				in = t;
-				progress = true;
-				k--;
-			}
-		}
-		for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-			t = in;
-			memmove(&t.wl[k], &t.wl[k + 1], (t.nr_wl_ops - k - 1) * sizeof(t.wl[0]));
-			t.nr_wl_ops--;
-			size_t n = weft_input_encode(&t, tmp, sizeof(tmp));
-			if (run_bytes(tmp, n, false).kind == kind) {
-				in = t;
-				progress = true;
-				k--;
+		for (unsigned ops = 0; ops < 2; ops++) {
+			for (unsigned k = 0; k < (ops ? in.nr_wl_ops : in.nr_entries); k++) {
+				t = in;
+				if (ops)
+					drop_at(t.wl, k, &t.nr_wl_ops, sizeof(t.wl[0]));
+				else
+					drop_at(t.e, k, &t.nr_entries, sizeof(t.e[0]));
+				if (keeps_kind(&t, kind)) {
+					in = t;
+					progress = true;
+					k--;
+				}
 			}
 		}
 	}

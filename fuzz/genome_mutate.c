@@ -73,6 +73,20 @@ static uint32_t below(struct weft_mutator *m, uint32_t n)
 	return n ? weft_rng_below(&m->rng, n) : 0;
 }
 
+/* One of the *nr elements (of sz bytes) of arr, picked by m, removed;
+ * false where there is none. */
+static bool remove_random(struct weft_mutator *m, void *arr, unsigned *nr, size_t sz)
+{
+	unsigned k;
+
+	if (!*nr)
+		return false;
+	k = below(m, *nr);
+	memmove((uint8_t *)arr + k * sz, (uint8_t *)arr + (k + 1) * sz, (*nr - k - 1) * sz);
+	(*nr)--;
+	return true;
+}
+
 static unsigned log2_ceil(uint32_t v)
 {
 	unsigned e = 0;
@@ -414,12 +428,7 @@ static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
 		return true;
 	}
 	case WEFT_MUT_OV_REMOVE:
-		if (!g->nr_ov)
-			return false;
-		k = below(m, g->nr_ov);
-		memmove(&g->ov[k], &g->ov[k + 1], (g->nr_ov - k - 1) * sizeof(g->ov[0]));
-		g->nr_ov--;
-		return true;
+		return remove_random(m, g->ov, &g->nr_ov, sizeof(g->ov[0]));
 	case WEFT_MUT_OP_INSERT:
 		if (g->nr_ops >= 255)
 			return false;
@@ -443,12 +452,7 @@ static bool apply(struct weft_mutator *m, unsigned arm, struct weft_genome *g,
 		g->nr_ops++;
 		return true;
 	case WEFT_MUT_OP_DELETE:
-		if (!g->nr_ops)
-			return false;
-		k = below(m, g->nr_ops);
-		memmove(&g->wl[k], &g->wl[k + 1], (g->nr_ops - k - 1) * sizeof(g->wl[0]));
-		g->nr_ops--;
-		return true;
+		return remove_random(m, g->wl, &g->nr_ops, sizeof(g->wl[0]));
 	case WEFT_MUT_OP_CHANGE:
 		if (!g->nr_ops)
 			return false;

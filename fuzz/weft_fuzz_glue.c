@@ -297,6 +297,23 @@ enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc)
 	return lock_set ? lock_model : sc->default_lock;
 }
 
+bool weft_fuzz_memory(const struct weft_scenario *sc, unsigned *memory)
+{
+	const char *e = getenv("WEFT_FUZZ_MEMORY");
+	enum weft_memory_model mm;
+	const char *why = NULL;
+
+	*memory = sc->memory;
+	if (!e || !*e)
+		return true;
+	if (!weft_memory_parse(e, &mm, &why)) {
+		fprintf(stderr, "weft: WEFT_FUZZ_MEMORY=%s: %s\n", e, why ? why : "?");
+		return false;
+	}
+	*memory = (unsigned)mm;
+	return true;
+}
+
 uint8_t *weft_fuzz_map(void)
 {
 	return feedback_on ? map : NULL;

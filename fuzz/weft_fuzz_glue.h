@@ -70,6 +70,10 @@ void weft_fuzz_glue_report(void);
 bool weft_fuzz_feedback_on(void);
 /* The lock model the targets run under. */
 enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc);
+/* The memory model they run under, in *memory: WEFT_FUZZ_MEMORY (weft
+ * fuzz --memory), else sc's own; false, said on stderr, where the variable
+ * names no model. */
+bool weft_fuzz_memory(const struct weft_scenario *sc, unsigned *memory);
 /* The map while attached, else NULL (tests and measurements). */
 uint8_t *weft_fuzz_map(void);
 

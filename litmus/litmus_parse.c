@@ -33,6 +33,25 @@ struct ps {
 	bool in_c;              /* inside a process: "(*" is C, not a comment */
 };
 
+/* A place in the text to come back to (a rule that tried one reading and
+ * takes another). */
+struct mark {
+	size_t i;
+	unsigned line, col;
+};
+
+static struct mark mark(const struct ps *p)
+{
+	return (struct mark){ p->i, p->line, p->col };
+}
+
+static void rewind_to(struct ps *p, struct mark m)
+{
+	p->i = m.i;
+	p->line = m.line;
+	p->col = m.col;
+}
+
 static void fail(struct ps *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void fail(struct ps *p, const char *fmt, ...)
@@ -47,6 +66,16 @@ static void fail(struct ps *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(p->err, p->errn, "%s:%u:%u: %s", p->name, p->line, p->col, msg);
+}
+
+/* One level deeper into what (a recursive rule, which counts it back out
+ * when it returns); false, and the parse failed, past MAX_DEPTH. */
+static bool deeper(struct ps *p, const char *what)
+{
+	if (++p->depth <= MAX_DEPTH)
+		return true;
+	fail(p, "%s nested too deeply", what);
+	return false;
 }
 
 static int peek_at(const struct ps *p, size_t k)
@@ -178,17 +207,15 @@ static void expect(struct ps *p, const char *tok)
 
 static bool keyword(struct ps *p, const char *kw)
 {
-	size_t n = strlen(kw), save = p->i;
-	unsigned l = p->line, c = p->col;
+	size_t n = strlen(kw);
+	struct mark save = mark(p);
 	char w[32];
 
 	skip(p);
 	if (p->i + n <= p->n && !memcmp(p->s + p->i, kw, n) && ident(p, w, sizeof(w)) &&
 	    !strcmp(w, kw))
 		return true;
-	p->i = save;
-	p->line = l;
-	p->col = c;
+	rewind_to(p, save);
 	return false;
 }
 
@@ -196,16 +223,13 @@ static bool number(struct ps *p, int64_t *v)
 {
 	skip(p);
 	bool neg = false;
-	size_t save = p->i;
-	unsigned l = p->line, c = p->col;
+	struct mark save = mark(p);
 	if (peek(p) == '-') {
 		neg = true;
 		adv(p);
 	}
 	if (!isdigit(peek(p))) {
-		p->i = save;
-		p->line = l;
-		p->col = c;
+		rewind_to(p, save);
 		return false;
 	}
 	uint64_t x = 0;
@@ -524,15 +548,12 @@ static uint32_t primary(struct ps *p)
 	int64_t v;
 	uint32_t k;
 
-	if (++p->depth > MAX_DEPTH) {
-		fail(p, "expression nested too deeply");
+	if (!deeper(p, "expression"))
 		return 0;
-	}
 	skip(p);
 	if (accept(p, "(")) {
 		/* a cast: (void) or (int) or (int *) */
-		size_t save = p->i;
-		unsigned l = p->line, c = p->col;
+		struct mark save = mark(p);
 		if (ident(p, w, sizeof(w)) &&
 		    (!strcmp(w, "void") || !strcmp(w, "int") || !strcmp(w, "long") ||
 		     !strcmp(w, "uintptr_t") || !strcmp(w, "intptr_t"))) {
@@ -544,9 +565,7 @@ static uint32_t primary(struct ps *p)
 				return k;
 			}
 		}
-		p->i = save;
-		p->line = l;
-		p->col = c;
+		rewind_to(p, save);
 		k = expr(p);
 		expect(p, ")");
 	} else if (number(p, &v)) {
@@ -724,10 +743,8 @@ static uint32_t statement(struct ps *p)
 	char w[64];
 	uint32_t k;
 
-	if (++p->depth > MAX_DEPTH) {
-		fail(p, "statements nested too deeply");
+	if (!deeper(p, "statements"))
 		return 0;
-	}
 	skip(p);
 	if (accept(p, ";")) {
 		k = 0;
@@ -750,26 +767,20 @@ static uint32_t statement(struct ps *p)
 			p->t->n[k].c = el;
 		}
 	} else {
-		size_t save = p->i;
-		unsigned l = p->line, c = p->col;
+		struct mark save = mark(p);
 		if (ident(p, w, sizeof(w)) && is_type(w)) {
 			for (;;) {   /* more type words: "unsigned long" */
-				size_t s2 = p->i;
-				unsigned l2 = p->line, c2 = p->col;
+				struct mark s2 = mark(p);
 				if (ident(p, w, sizeof(w)) && is_type(w))
 					continue;
-				p->i = s2;
-				p->line = l2;
-				p->col = c2;
+				rewind_to(p, s2);
 				break;
 			}
 			k = declaration(p);
 			p->depth--;
 			return k;
 		}
-		p->i = save;
-		p->line = l;
-		p->col = c;
+		rewind_to(p, save);
 		uint32_t lhs = expr(p);
 		if (accept(p, "=")) {
 			uint32_t rhs = expr(p);
@@ -930,10 +941,8 @@ static uint32_t cond_atom(struct ps *p)
 {
 	uint32_t k;
 
-	if (++p->depth > MAX_DEPTH) {
-		fail(p, "condition nested too deeply");
+	if (!deeper(p, "condition"))
 		return 0;
-	}
 	if (accept(p, "(")) {
 		k = cond_or(p);
 		expect(p, ")");

@@ -473,6 +473,26 @@ static uint64_t r_var(struct rbuf *r, uint64_t max, const char *what)
 	return v;
 }
 
+/* A count of records (at most max, what names it) into *n, then an array
+ * for them of elem bytes each, once the section is known to hold them (each
+ * takes at least each bytes there); NULL, r->rc set, where it is short or
+ * memory is. */
+static void *r_array(struct rbuf *r, uint64_t max, const char *what, size_t each, size_t elem,
+		     uint64_t *n)
+{
+	void *a;
+
+	*n = r_var(r, max, what);
+	if (!r_need(r, each * *n))
+		return NULL;
+	a = malloc((*n ? *n : 1) * elem);
+	if (!a) {
+		r->rc = WEFT_ENOMEM;
+		fail(r->err, r->errn, WEFT_ENOMEM, "out of memory");
+	}
+	return a;
+}
+
 /* A name or text field: printable ASCII only (plus spaces), at most cap. */
 static void r_str(struct rbuf *r, char *dst, size_t cap, bool name, const char *what)
 {
@@ -786,31 +806,23 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			break;
 		}
 		case WEFT_RT_SITES: {
-			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_SITES, "site count");
-			if (r.rc || !r_need(&r, 4 * n))
+			uint64_t n;
+			sites = r_array(&r, WEFT_REPLAY_MAX_SITES, "site count", 4,
+					 sizeof(*sites), &n);
+			if (!sites)
 				break;
-			sites = malloc((n ? n : 1) * sizeof(*sites));
-			if (!sites) {
-				r.rc = WEFT_ENOMEM;
-				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
-				break;
-			}
 			nsites = (size_t)n;
 			for (size_t k = 0; k < nsites; k++)
 				sites[k] = (uint32_t)r_le(&r, 4);
 			break;
 		}
 		case WEFT_RT_DECISIONS: {
-			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_DECISIONS, "decision count");
+			uint64_t n;
 			/* each decision takes at least 2 bytes */
-			if (r.rc || !r_need(&r, 2 * n))
+			rf->dec = r_array(&r, WEFT_REPLAY_MAX_DECISIONS, "decision count", 2,
+					 sizeof(*rf->dec), &n);
+			if (!rf->dec)
 				break;
-			rf->dec = malloc((n ? n : 1) * sizeof(*rf->dec));
-			if (!rf->dec) {
-				r.rc = WEFT_ENOMEM;
-				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
-				break;
-			}
 			uint64_t allt = rf->nr_threads >= 64 ? ~0ull : (1ull << rf->nr_threads) - 1;
 			uint64_t step = 0;
 			uint16_t prev_run = 0;
@@ -876,15 +888,11 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			break;
 		}
 		case WEFT_RT_CHOICES: {
-			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_CHOICES, "choice count");
-			if (r.rc || !r_need(&r, n))
+			uint64_t n;
+			rf->choices = r_array(&r, WEFT_REPLAY_MAX_CHOICES, "choice count", 1,
+					 sizeof(*rf->choices), &n);
+			if (!rf->choices)
 				break;
-			rf->choices = malloc((n ? n : 1) * sizeof(*rf->choices));
-			if (!rf->choices) {
-				r.rc = WEFT_ENOMEM;
-				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
-				break;
-			}
 			for (size_t i = 0; i < n && !r.rc; i++)
 				rf->choices[i] = (uint32_t)r_var(&r, UINT32_MAX, "choice value");
 			rf->nr_choices = (size_t)n;
@@ -916,15 +924,11 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			rf->trace_hash = r_le(&r, 8);
 			rf->steps = (uint32_t)r_var(&r, UINT32_MAX, "steps");
 			rf->preemptions = (uint32_t)r_var(&r, UINT32_MAX, "preemptions");
-			uint64_t n = r_var(&r, WEFT_REPLAY_MAX_HASHES, "state hash count");
-			if (r.rc || !r_need(&r, 8 * n))
+			uint64_t n;
+			rf->state_hashes = r_array(&r, WEFT_REPLAY_MAX_HASHES, "state hash count", 8,
+					 sizeof(*rf->state_hashes), &n);
+			if (!rf->state_hashes)
 				break;
-			rf->state_hashes = malloc((n ? n : 1) * sizeof(*rf->state_hashes));
-			if (!rf->state_hashes) {
-				r.rc = WEFT_ENOMEM;
-				fail(r.err, r.errn, WEFT_ENOMEM, "out of memory");
-				break;
-			}
 			for (size_t i = 0; i < n; i++)
 				rf->state_hashes[i] = r_le(&r, 8);
 			rf->nr_state_hashes = (size_t)n;

@@ -116,6 +116,12 @@ bool cli_parse_lock(const char *s, enum weft_lock_model *out);
 const struct weft_scenario *cli_scenario_lock(const char *cmd, const char *spec,
 					      const char *lock_s, unsigned *vi,
 					      enum weft_lock_model *lock, int *rc);
+/* *o for one run of a command's target: cli_scenario_lock(), the memory
+ * model (the scenario's unless memory_s names one) and the default checks.
+ * 0, or the usage error's exit code (cmd_import.c: bin/weft only, as
+ * weft-stress has no memory models). */
+int cli_target_opts(const char *cmd, const char *spec, const char *lock_s, const char *memory_s,
+		    struct weft_run_opts *o);
 
 /* Parse "--kind K[,K...]" into a mask of 1 << kind; false (and *bad the
  * first unknown name, at most badn bytes) on an unknown kind. */

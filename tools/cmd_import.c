@@ -278,6 +278,26 @@ int weft_cli_min_execution(const struct weft_run_opts *o, const struct weft_exec
 	return store_last(o, r, strategy, outdir, json, out, NULL, 0);
 }
 
+int cli_target_opts(const char *cmd, const char *spec, const char *lock_s, const char *memory_s,
+		    struct weft_run_opts *o)
+{
+	unsigned vi;
+	enum weft_lock_model lock;
+	int rc;
+	const struct weft_scenario *sc = cli_scenario_lock(cmd, spec, lock_s, &vi, &lock, &rc);
+	enum weft_memory_model memory;
+	const char *why = "";
+
+	if (!sc)
+		return rc;
+	memory = (enum weft_memory_model)sc->memory;
+	if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
+		return cli_usage_error("%s: --memory '%s': %s", cmd, memory_s, why);
+	*o = (struct weft_run_opts){ .sc = sc, .variant = vi, .lock = lock,
+				     .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
+	return 0;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
@@ -332,16 +352,10 @@ int cmd_import(int argc, char **argv)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
 			return cli_usage_error("import: --strategy takes [A-Za-z0-9._-]");
-	unsigned vi;
-	enum weft_lock_model lock;
-	int rc;
-	const struct weft_scenario *sc = cli_scenario_lock("import", target, lock_s, &vi, &lock, &rc);
-	if (!sc)
+	struct weft_run_opts o;
+	int rc = cli_target_opts("import", target, lock_s, memory_s, &o);
+	if (rc)
 		return rc;
-	enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
-	const char *why = "";
-	if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
-		return cli_usage_error("import: --memory '%s': %s", memory_s, why);
 	static uint8_t buf[65536];
 	long n = cli_read_file(crash, buf, sizeof(buf));
 	if (n < 0)
@@ -350,8 +364,6 @@ int cmd_import(int argc, char **argv)
 		return cli_usage_error("import: '%s' is already a replay file (use %s min)", crash,
 				       cli_prog);
 	/* a fuzz target's crash: the target's optional detectors */
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-				   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 	cli_continue_past_warnings(&o, want_kinds);
 	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
 }

@@ -59,19 +59,10 @@ int cmd_min(int argc, char **argv)
 		if (!target)
 			return cli_usage_error("min: '%s' is a raw input: --target SCENARIO:VARIANT "
 					       "is required", file);
-		unsigned vi;
-		enum weft_lock_model lock;
-		int rc;
-		const struct weft_scenario *sc = cli_scenario_lock("min", target, lock_s, &vi, &lock,
-								  &rc);
-		if (!sc)
+		struct weft_run_opts o;
+		int rc = cli_target_opts("min", target, lock_s, memory_s, &o);
+		if (rc)
 			return rc;
-		enum weft_memory_model memory = (enum weft_memory_model)sc->memory;
-		const char *why = "";
-		if (memory_s && !weft_memory_parse(memory_s, &memory, &why))
-			return cli_usage_error("min: --memory '%s': %s", memory_s, why);
-		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock,
-					   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)memory };
 		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
 	}
 	if (target || lock_s || memory_s)

@@ -229,6 +229,79 @@ static const struct weft_variant ls_variants[] __attribute__((unused)) = {
 		ls_note(tid, LS_EXIT, 0, 0);                                   \
 	}
 
+/* After a run r in lock step that disagreed with its reference: for the
+ * first five such runs (*failures counts them all), the line fmt names, the
+ * program (print) and the run's schedule s, on stderr. */
+static inline __attribute__((format(printf, 4, 5))) void
+ls_show_failure(unsigned *failures, void (*print)(FILE *f), const struct ls_strategy *s,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if ((*failures)++ >= 5)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	print(stderr);
+	ls_print_schedule(stderr, s);
+}
+
+/* why[n]: what a run r got wrong where the reference says report expect
+ * comes from expect_tid (the same verdict by the same context), or where
+ * it says the reporting context's next op reports want (the same verdict);
+ * left alone when r agrees. */
+static inline void ls_why_expected(char *why, size_t n, const struct weft_exec_result *r,
+				   enum weft_kind expect, int expect_tid)
+{
+	int rt = r->report.here.tid;
+
+	if (r->kind != expect || rt != expect_tid)
+		snprintf(why, n, "verdict %s by T%d (%s), the reference %s by T%d",
+			 weft_kind_name(r->kind), rt, r->report.msg, weft_kind_name(expect),
+			 expect_tid);
+}
+static inline void ls_why_next_op(char *why, size_t n, const struct weft_exec_result *r,
+				  enum weft_kind want)
+{
+	if (r->kind != want)
+		snprintf(why, n, "T%d reports %s (%s), the reference %s at its next op",
+			 r->report.here.tid, weft_kind_name(r->kind), r->report.msg,
+			 weft_kind_name(want));
+}
+
+/* The checks a reference's event handler starts with: nothing acts after
+ * a report the reference expects (expect, by expect_tid), and tid is one of
+ * the program's nctx contexts. False, with ls_fail(), on either. */
+static inline bool ls_ref_event_ok(unsigned tid, enum weft_kind expect, int expect_tid,
+				   unsigned nctx)
+{
+	if (expect != WEFT_KIND_NONE) {
+		ls_fail("T%u acts after T%d should have reported %s", tid, expect_tid,
+			weft_kind_name(expect));
+		return false;
+	}
+	if (tid >= nctx) {
+		ls_fail("a log entry of context %u, which the program does not have", tid);
+		return false;
+	}
+	return true;
+}
+
+/* local_irq_save() pushed on, and local_irq_restore() popped off, the
+ * context state cs's stack of saved flags (cs.flags[], cs.nflags). Macros,
+ * so that the sites stay the caller's. */
+#define LS_IRQ_SAVE(cs)                                                        \
+	do {                                                                   \
+		local_irq_save((cs).flags[(cs).nflags]);                       \
+		(cs).nflags++;                                                 \
+	} while (0)
+#define LS_IRQ_RESTORE(cs)                                                     \
+	do {                                                                   \
+		(cs).nflags--;                                                 \
+		local_irq_restore((cs).flags[(cs).nflags]);                    \
+	} while (0)
+
 /* The program-size knob of the differential tests: WEFT_DIFF_SIZE=large
  * (the medium tier) or quick (the short tier's default); N programs of
  * each. */
@@ -289,6 +362,24 @@ static inline void ls_run_programs(const struct ls_programs *p, unsigned nprog, 
 			p->print(stderr);
 		p->run(nsched, seed * 100000 + i, only >= 0);
 	}
+}
+
+/* A driver's closing line: "N programs, N runs in lock step (quick size): N
+ * clean, N <label>, ..., N other", verdicts[] counted by kind over nr_runs
+ * runs; kinds[i] is printed as labels[i], WEFT_KIND_NONE as "clean" first. */
+static inline void ls_print_verdicts(unsigned nprog, unsigned nr_runs, const unsigned *verdicts,
+				     const enum weft_kind *kinds, const char *const *labels,
+				     unsigned n)
+{
+	unsigned other = nr_runs - verdicts[WEFT_KIND_NONE];
+
+	printf("%u programs, %u runs in lock step (%s size): %u clean", nprog, nr_runs,
+	       ls_large() ? "large" : "quick", verdicts[WEFT_KIND_NONE]);
+	for (unsigned i = 0; i < n; i++) {
+		printf(", %u %s", verdicts[kinds[i]], labels[i]);
+		other -= verdicts[kinds[i]];
+	}
+	printf(", %u other\n", other);
 }
 
 #endif

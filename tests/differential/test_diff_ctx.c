@@ -104,14 +104,8 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 	case K_PREEMPT_ON: preempt_enable(); break;
 	case K_IRQ_OFF: local_irq_disable(); break;
 	case K_IRQ_ON: local_irq_enable(); break;
-	case K_SAVE:
-		local_irq_save(C[c].flags[C[c].nflags]);
-		C[c].nflags++;
-		break;
-	case K_RESTORE:
-		C[c].nflags--;
-		local_irq_restore(C[c].flags[C[c].nflags]);
-		break;
+	case K_SAVE: LS_IRQ_SAVE(C[c]); break;
+	case K_RESTORE: LS_IRQ_RESTORE(C[c]); break;
 	case K_RESTORE_ON: {
 		unsigned long on = 0;
 		local_irq_restore(on);
@@ -353,24 +347,20 @@ static void apply(struct rctx *x, const struct op *o)
 	case K_RESTORE_ON: x->irq_off = 0; break;
 	case K_BH_OFF: x->bh++; break;
 	case K_BH_ON: x->bh--; break;
-	case K_LOCK: x->preempt++; break;
-	case K_UNLOCK: x->preempt--; break;
+	case K_LOCK:
 	case K_LOCK_IRQ:
+	case K_LOCK_SAVE:
+	case K_LOCK_BH:
 		x->preempt++;
 		break;
+	case K_UNLOCK: x->preempt--; break;
 	case K_UNLOCK_IRQ:
 		x->preempt--;
 		x->irq_off = 0;
 		break;
-	case K_LOCK_SAVE:
-		x->preempt++;
-		break;
 	case K_UNLOCK_RESTORE:
 		x->preempt--;
 		x->irq_off = x->lock_flags[a];
-		break;
-	case K_LOCK_BH:
-		x->preempt++;
 		break;
 	case K_UNLOCK_BH:
 		x->preempt--;
@@ -384,15 +374,8 @@ static void ref_event(const struct ls_ent *e)
 {
 	unsigned tid = e->tid;
 
-	if (R.expect != WEFT_KIND_NONE) {
-		ls_fail("T%u acts after T%d should have reported %s", tid, R.expect_tid,
-			weft_kind_name(R.expect));
+	if (!ls_ref_event_ok(tid, R.expect, R.expect_tid, P.nt + P.ni))
 		return;
-	}
-	if (tid >= P.nt + P.ni) {
-		ls_fail("a log entry of context %u, which the program does not have", tid);
-		return;
-	}
 	unsigned ci = ci_of(tid);
 	struct rctx *x = &R.x[ci];
 	if (e->kind == LS_BLOCKED) {
@@ -512,6 +495,20 @@ static void gen_inner(struct gx *g)
 	g->depth--;
 }
 
+/* off, a block generated with interrupts off, then on (which gives back
+ * the state before off: plain disable is only generated where they were
+ * on). */
+static void gen_irqs_off(struct gx *g, unsigned off, unsigned on)
+{
+	bool was = g->irq_off;
+
+	put(g->c, off, 0);
+	g->irq_off = true;
+	gen_inner(g);
+	g->irq_off = was;
+	put(g->c, on, 0);
+}
+
 static void gen_block(struct gx *g)
 {
 	unsigned c = g->c, r = ls_rnd(100);
@@ -536,18 +533,9 @@ static void gen_block(struct gx *g)
 		 * turns them on), never in a hard handler */
 		if (g->irq_off || g->handler)
 			return;
-		put(c, K_IRQ_OFF, 0);
-		g->irq_off = true;
-		gen_inner(g);
-		g->irq_off = false;
-		put(c, K_IRQ_ON, 0);
+		gen_irqs_off(g, K_IRQ_OFF, K_IRQ_ON);
 	} else if (r < 60) {
-		bool was = g->irq_off;
-		put(c, K_SAVE, 0);
-		g->irq_off = true;
-		gen_inner(g);
-		g->irq_off = was;
-		put(c, K_RESTORE, 0);
+		gen_irqs_off(g, K_SAVE, K_RESTORE);
 	} else if (r < 68) {
 		if (g->handler && g->hard)
 			return;
@@ -680,10 +668,7 @@ static bool run_one(enum ls_mode mode, uint64_t seed, bool verbose)
 	if (!why[0]) {
 		int rt = r.report.here.tid;
 		if (R.expect != WEFT_KIND_NONE) {
-			if (r.kind != R.expect || rt != R.expect_tid)
-				snprintf(why, sizeof(why), "verdict %s by T%d (%s), the reference %s by T%d",
-					 weft_kind_name(r.kind), rt, r.report.msg, weft_kind_name(R.expect),
-					 R.expect_tid);
+			ls_why_expected(why, sizeof(why), &r, R.expect, R.expect_tid);
 		} else if (r.kind != WEFT_KIND_NONE) {
 			enum weft_kind want = WEFT_KIND_NONE;
 			if (rt >= 0 && rt < (int)(P.nt + P.ni)) {
@@ -692,10 +677,7 @@ static bool run_one(enum ls_mode mode, uint64_t seed, bool verbose)
 				if (x->st == X_RUN && x->pc < P.n[ci])
 					want = op_report(x, &P.ops[ci][x->pc]);
 			}
-			if (r.kind != want)
-				snprintf(why, sizeof(why), "T%d reports %s (%s), the reference %s at its "
-					 "next op", rt, weft_kind_name(r.kind), r.report.msg,
-					 weft_kind_name(want));
+			ls_why_next_op(why, sizeof(why), &r, want);
 		} else {
 			for (unsigned ci = 0; ci < NX && !why[0]; ci++) {
 				if ((ci < NT && ci >= P.nt) || (ci >= NT && ci - NT >= P.ni))
@@ -712,11 +694,8 @@ static bool run_one(enum ls_mode mode, uint64_t seed, bool verbose)
 	if (!why[0])
 		return true;
 	CHECK(0, "program %ld: %s", cur_prog, why);
-	if (failures++ < 5) {
-		fprintf(stderr, "  mode %d, seed %llu\n", (int)mode, (unsigned long long)seed);
-		print_prog(stderr);
-		ls_print_schedule(stderr, &s);
-	}
+	ls_show_failure(&failures, print_prog, &s, "  mode %d, seed %llu\n", (int)mode,
+			(unsigned long long)seed);
 	return false;
 }
 
@@ -765,13 +744,11 @@ int main(void)
 	const struct ls_programs progs = { pinned, gen, print_prog, run_prog, &cur_prog };
 	unsigned nprog = ls_large() ? 60000 : 3000;
 
+	static const enum weft_kind kinds[] = { WEFT_KIND_BUG_ON, WEFT_KIND_WARN_ON,
+						WEFT_KIND_SLEEP_IN_ATOMIC };
+	static const char *const labels[] = { "bug-on", "warn-on", "sleep-in-atomic" };
+
 	ls_run_programs(&progs, nprog, ls_large() ? 16 : 6);
-	printf("%u programs, %u runs in lock step (%s size): %u clean, %u bug-on, %u warn-on, %u "
-	       "sleep-in-atomic, %u other\n",
-	       nprog, nr_runs, ls_large() ? "large" : "quick", verdicts[WEFT_KIND_NONE],
-	       verdicts[WEFT_KIND_BUG_ON], verdicts[WEFT_KIND_WARN_ON],
-	       verdicts[WEFT_KIND_SLEEP_IN_ATOMIC],
-	       nr_runs - verdicts[WEFT_KIND_NONE] - verdicts[WEFT_KIND_BUG_ON] -
-		       verdicts[WEFT_KIND_WARN_ON] - verdicts[WEFT_KIND_SLEEP_IN_ATOMIC]);
+	ls_print_verdicts(nprog, nr_runs, verdicts, kinds, labels, 3);
 	return check_done();
 }

@@ -45,6 +45,7 @@
 #include "check.h"
 #include "hash_set.h"
 #include "lockstep.h"
+#include "plain_ops.h"
 
 #define NT 3
 #define MAXOPS 4
@@ -52,6 +53,7 @@
 
 enum opk { O_R, O_W, O_A, O_CS, O_FREE, O_ALLOC, O_USE, O_CWAIT, O_CSIGNAL, O_QWAIT, O_QWAKE,
 	   O_CALLRCU, O_RCUREAD, O_PUBLISH, O_SPAWN, OP__N };
+PLAIN_OPS_MATCH(O_R, O_W, O_A, O_CS);
 static const char *const opname[OP__N] = { "read", "write", "atomic_inc", "spin_cs", "free",
 					   "alloc", "use", "cond_wait", "cond_signal",
 					   "wait_queue_wait", "wake_up", "call_rcu", "rcu_read",
@@ -132,22 +134,9 @@ static void dp_thread(void *w, unsigned t)
 	Wp = W;
 	for (unsigned i = 0; i < P.n[t]; i++) {
 		const struct op *o = &P.ops[t][i];
+		if (plain_step(o->k, W->x, o->x, (last + (int)t + 1) & 3, &W->l, o->y, 1, &last))
+			continue;
 		switch (o->k) {
-		case O_R:
-			last = READ_ONCE(W->x[o->x]);
-			break;
-		case O_W:
-			WRITE_ONCE(W->x[o->x], (last + (int)t + 1) & 3);
-			break;
-		case O_A:
-			last = atomic_inc_return((atomic_t *)&W->x[o->x]);
-			break;
-		case O_CS:
-			spin_lock(&W->l);
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[o->y], last + 1);
-			spin_unlock(&W->l);
-			break;
 		case O_FREE: {
 			/* one step, two records: the state's store and the
 			 * body's poison */

@@ -236,12 +236,10 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 		local_irq_enable();
 		break;
 	case C_SAVE:
-		local_irq_save(C[c].flags[C[c].nflags]);
-		C[c].nflags++;
+		LS_IRQ_SAVE(C[c]);
 		break;
 	case C_RESTORE:
-		C[c].nflags--;
-		local_irq_restore(C[c].flags[C[c].nflags]);
+		LS_IRQ_RESTORE(C[c]);
 		break;
 	case C_BH_OFF:
 		local_bh_disable();
@@ -534,15 +532,8 @@ static void ref_event(const struct ls_ent *e)
 	unsigned tid = e->tid;
 	unsigned ci = tid < P.nt ? tid : NT + (tid - P.nt);
 
-	if (R.expect != WEFT_KIND_NONE) {
-		ls_fail("T%u acts after T%d should have reported %s", tid, R.expect_tid,
-			weft_kind_name(R.expect));
+	if (!ls_ref_event_ok(tid, R.expect, R.expect_tid, P.nt + P.ni))
 		return;
-	}
-	if (tid >= P.nt + P.ni) {
-		ls_fail("a log entry of context %u, which the program does not have", tid);
-		return;
-	}
 	struct rctx *x = &R.c[ci];
 	if (e->kind == LS_ENTER) {
 		memset(x, 0, sizeof(*x));
@@ -900,17 +891,11 @@ static bool run_one(enum weft_lock_model lock, enum ls_mode mode, uint64_t seed,
 	if (!why[0]) {
 		int rt = r.report.here.tid;
 		if (R.expect != WEFT_KIND_NONE) {
-			if (r.kind != R.expect || rt != R.expect_tid)
-				snprintf(why, sizeof(why), "verdict %s by T%d (%s), the reference %s by T%d",
-					 weft_kind_name(r.kind), rt, r.report.msg, weft_kind_name(R.expect),
-					 R.expect_tid);
+			ls_why_expected(why, sizeof(why), &r, R.expect, R.expect_tid);
 		} else if (is_lockdep(r.kind)) {
-			enum weft_kind want = rt >= 0 && rt < (int)(P.nt + P.ni)
-						      ? ref_next_report((unsigned)rt) : WEFT_KIND_NONE;
-			if (want != r.kind)
-				snprintf(why, sizeof(why), "T%d reports %s (%s), the reference %s at its "
-					 "next op", rt, weft_kind_name(r.kind), r.report.msg,
-					 weft_kind_name(want));
+			ls_why_next_op(why, sizeof(why), &r,
+				       rt >= 0 && rt < (int)(P.nt + P.ni)
+					       ? ref_next_report((unsigned)rt) : WEFT_KIND_NONE);
 		} else if (r.kind == WEFT_KIND_NONE) {
 			for (unsigned t = 0; t < P.nt && !why[0]; t++)
 				if (R.c[t].pc < P.n[t])
@@ -935,13 +920,10 @@ static bool run_one(enum weft_lock_model lock, enum ls_mode mode, uint64_t seed,
 	if (!why[0])
 		return true;
 	CHECK(0, "program %ld: %s", cur_prog, why);
-	if (failures++ < 5) {
-		fprintf(stderr, "  lock %s, mode %d, seed %llu%s, checks %#x\n",
+	ls_show_failure(&failures, print_prog, &s, "  lock %s, mode %d, seed %llu%s, checks %#x\n",
 			lock == WEFT_LOCK_TICKET ? "ticket" : "tas", (int)mode,
-			(unsigned long long)seed, persist ? ", graph kept across the series" : "", checks);
-		print_prog(stderr);
-		ls_print_schedule(stderr, &s);
-	}
+			(unsigned long long)seed, persist ? ", graph kept across the series" : "",
+			checks);
 	return false;
 }
 

@@ -33,12 +33,14 @@
 
 #include "check.h"
 #include "lockstep.h"
+#include "plain_ops.h"
 
 #define NT 3
 #define MAXOPS 3
 #define RUNS 6000      /* sampled runs per searcher and program */
 
 enum opk { O_R, O_W, O_A, O_CS, O_CHOOSE, OP__N };
+PLAIN_OPS_MATCH(O_R, O_W, O_A, O_CS);
 static const char *const opname[OP__N] = { "read", "write", "atomic_inc", "spin_cs", "choose" };
 
 struct op {
@@ -70,26 +72,9 @@ static void sr_thread(void *w, unsigned t)
 
 	for (unsigned i = 0; i < P.n[t]; i++) {
 		const struct op *o = &P.ops[t][i];
-		switch (o->k) {
-		case O_R:
-			last = READ_ONCE(W->x[o->x]);
-			break;
-		case O_W:
-			WRITE_ONCE(W->x[o->x], (last + (int)t + 1) & 7);
-			break;
-		case O_A:
-			last = atomic_inc_return((atomic_t *)&W->x[o->x]);
-			break;
-		case O_CS:
-			spin_lock(&W->l);
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[(o->x + 1) % 3], last + (int)t);
-			spin_unlock(&W->l);
-			break;
-		case O_CHOOSE:
+		if (!plain_step(o->k, W->x, o->x, (last + (int)t + 1) & 7, &W->l, (o->x + 1) % 3,
+				(int)t, &last) && o->k == O_CHOOSE)
 			WRITE_ONCE(W->x[o->x], (int)WEFT_CHOOSE(3, "a value") + 8 * (int)t);
-			break;
-		}
 	}
 }
 

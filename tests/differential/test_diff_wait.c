@@ -1144,13 +1144,9 @@ static bool run_one(enum weft_lock_model lock, enum ls_mode mode, uint64_t seed,
 	if (!why[0])
 		return true;
 	CHECK(0, "program %ld: %s", cur_prog, why);
-	if (failures++ < 5) {
-		fprintf(stderr, "  lock %s, mode %d, seed %llu\n",
+	ls_show_failure(&failures, print_prog, &s, "  lock %s, mode %d, seed %llu\n",
 			lock == WEFT_LOCK_TICKET ? "ticket" : "tas", (int)mode,
 			(unsigned long long)seed);
-		print_prog(stderr);
-		ls_print_schedule(stderr, &s);
-	}
 	return false;
 }
 
@@ -1168,45 +1164,38 @@ static void run_prog(unsigned nr, uint64_t seed, bool verbose)
 }
 
 /* Programs pinned because a wrong primitive gave a wrong verdict on them. */
-static void pinned(void)
-{
+static const struct pinned_prog {
+	long id;
+	uint64_t seed;
+	unsigned nt, nops;
+	struct { uint8_t t, k, arg; } ops[7]; /* all on object 0 */
+} pinned_progs[] = {
 	/* a non-exclusive and an exclusive sleeper, one wake_up(): both wake
 	 * (the non-exclusive one does not use up the exclusive budget); the
 	 * serial run is clean, not a lost wakeup */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	put(0, Q_PREP, 0, 0);
-	put(0, Q_SCHED, 0, 0);
-	put(0, Q_FINISH, 0, 0);
-	put(1, Q_PREPX, 0, 0);
-	put(1, Q_SCHED, 0, 0);
-	put(1, Q_FINISH, 0, 0);
-	put(2, Q_WAKE, 0, 1);
-	cur_prog = -1;
-	run_prog(20, 1, false);
+	{ -1, 1, 3, 7, { { 0, Q_PREP, 0 }, { 0, Q_SCHED, 0 }, { 0, Q_FINISH, 0 },
+			 { 1, Q_PREPX, 0 }, { 1, Q_SCHED, 0 }, { 1, Q_FINISH, 0 },
+			 { 2, Q_WAKE, 1 } } },
 	/* two exclusive sleepers and one wake_up(): the second sleeps for ever */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	put(0, Q_PREPX, 0, 0);
-	put(0, Q_SCHED, 0, 0);
-	put(0, Q_FINISH, 0, 0);
-	put(1, Q_PREPX, 0, 0);
-	put(1, Q_SCHED, 0, 0);
-	put(1, Q_FINISH, 0, 0);
-	put(2, Q_WAKE, 0, 1);
-	cur_prog = -2;
-	run_prog(20, 2, false);
+	{ -2, 2, 3, 7, { { 0, Q_PREPX, 0 }, { 0, Q_SCHED, 0 }, { 0, Q_FINISH, 0 },
+			 { 1, Q_PREPX, 0 }, { 1, Q_SCHED, 0 }, { 1, Q_FINISH, 0 },
+			 { 2, Q_WAKE, 1 } } },
 	/* a page unlock that forgets to wake the sleeper: a lost wakeup */
-	memset(&P, 0, sizeof(P));
-	P.nt = 2;
-	put(0, B_LOCK, 0, 0);
-	put(0, Q_ACTIVE, 0, 0);
-	put(0, B_UNLOCK, 0, 0);
-	put(1, B_LOCK, 0, 0);
-	put(1, B_UNLOCK, 0, 0);
-	put(1, B_WAKE_IF, 0, 0);
-	cur_prog = -3;
-	run_prog(20, 3, false);
+	{ -3, 3, 2, 6, { { 0, B_LOCK, 0 }, { 0, Q_ACTIVE, 0 }, { 0, B_UNLOCK, 0 },
+			 { 1, B_LOCK, 0 }, { 1, B_UNLOCK, 0 }, { 1, B_WAKE_IF, 0 } } },
+};
+
+static void pinned(void)
+{
+	for (size_t i = 0; i < sizeof(pinned_progs) / sizeof(pinned_progs[0]); i++) {
+		const struct pinned_prog *pp = &pinned_progs[i];
+		memset(&P, 0, sizeof(P));
+		P.nt = pp->nt;
+		for (unsigned j = 0; j < pp->nops; j++)
+			put(pp->ops[j].t, pp->ops[j].k, 0, pp->ops[j].arg);
+		cur_prog = pp->id;
+		run_prog(20, pp->seed, false);
+	}
 }
 
 int main(void)
@@ -1214,12 +1203,10 @@ int main(void)
 	const struct ls_programs progs = { pinned, gen, print_prog, run_prog, &cur_prog };
 	unsigned nprog = ls_large() ? 100000 : 5000;
 
+	static const enum weft_kind kinds[] = { WEFT_KIND_DEADLOCK, WEFT_KIND_LOST_WAKEUP };
+	static const char *const labels[] = { "deadlock", "lost-wakeup" };
+
 	ls_run_programs(&progs, nprog, ls_large() ? 24 : 8);
-	printf("%u programs, %u runs in lock step (%s size): %u clean, %u deadlock, %u lost-wakeup, "
-	       "%u other\n",
-	       nprog, nr_runs, ls_large() ? "large" : "quick", verdicts[WEFT_KIND_NONE],
-	       verdicts[WEFT_KIND_DEADLOCK], verdicts[WEFT_KIND_LOST_WAKEUP],
-	       nr_runs - verdicts[WEFT_KIND_NONE] - verdicts[WEFT_KIND_DEADLOCK] -
-		       verdicts[WEFT_KIND_LOST_WAKEUP]);
+	ls_print_verdicts(nprog, nr_runs, verdicts, kinds, labels, 2);
 	return check_done();
 }

@@ -27,9 +27,11 @@
 
 #include "check.h"
 #include "trace_class.h"
+#include "plain_ops.h"
 #include "../model_driver.h"
 
 enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O__N };
+PLAIN_OPS_MATCH(O_R, O_W, O_A, O_CS);
 
 struct op {
 	uint8_t kind, x, y, lock;
@@ -70,22 +72,10 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 
 	for (unsigned i = 0; i < P.nops[body]; i++) {
 		const struct op *o = &P.ops[body][i];
+		if (plain_step(o->kind, W->x, o->x, (last + (int)self + 1) & 3, &W->l[o->lock], o->y,
+			       1, &last))
+			continue;
 		switch (o->kind) {
-		case O_R:
-			last = READ_ONCE(W->x[o->x]);
-			break;
-		case O_W:
-			WRITE_ONCE(W->x[o->x], (last + (int)self + 1) & 3);
-			break;
-		case O_A:
-			last = atomic_inc_return((atomic_t *)&W->x[o->x]);
-			break;
-		case O_CS:
-			spin_lock(&W->l[o->lock]);
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[o->y], last + 1);
-			spin_unlock(&W->l[o->lock]);
-			break;
 		case O_TRY:
 			if (spin_trylock(&W->l[o->lock])) {
 				WRITE_ONCE(W->x[o->x], (int)self);

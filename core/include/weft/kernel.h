@@ -949,6 +949,21 @@ static inline bool weft_list_empty(struct weft_list_head *h)
 		__weft_ok;                                                      \
 	})
 
+/* __list_del_entry(): e off its list, its neighbours joined (e's own
+ * pointers left as they were); false, with nothing written, where
+ * __weft_list_del_valid() reports a corrupt list. A macro too, so that
+ * the sites stay the caller's; next and prev unparenthesised on purpose:
+ * WRITE_ONCE() names its site after the text of its target. */
+#define __weft_list_del_entry(e, next, prev)                                    \
+	({                                                                      \
+		bool __weft_linked = __weft_list_del_valid(e, next, prev);       \
+		if (__weft_linked) {                                            \
+			WRITE_ONCE(next->prev, prev);                           \
+			WRITE_ONCE(prev->next, next);                           \
+		}                                                               \
+		__weft_linked;                                                  \
+	})
+
 static inline void __weft_list_add(struct weft_list_head *n, struct weft_list_head *prev,
 				   struct weft_list_head *next)
 {
@@ -973,10 +988,8 @@ static inline void weft_list_del(struct weft_list_head *e)
 {
 	struct weft_list_head *next, *prev;
 
-	if (!__weft_list_del_valid(e, next, prev))
+	if (!__weft_list_del_entry(e, next, prev))
 		return;
-	WRITE_ONCE(next->prev, prev);
-	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->next, WEFT_LIST_POISON1);
 	WRITE_ONCE(e->prev, WEFT_LIST_POISON2);
 }

@@ -40,10 +40,8 @@ static inline void weft_list_del_init(struct weft_list_head *e)
 {
 	struct weft_list_head *next, *prev;
 
-	if (!__weft_list_del_valid(e, next, prev))
+	if (!__weft_list_del_entry(e, next, prev))
 		return;
-	WRITE_ONCE(next->prev, prev);
-	WRITE_ONCE(prev->next, next);
 	WRITE_ONCE(e->next, e);
 	WRITE_ONCE(e->prev, e);
 }

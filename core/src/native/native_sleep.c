@@ -218,6 +218,26 @@ static void not_blocking_ok(unsigned t, const void *chan, const struct weft_site
 		}                                                              \
 	} while (0)
 
+/* The start of an operation that needs nq in any context: a poll point,
+ * then nq taken. */
+static void nq_lock_polled(void)
+{
+	weft_native_poll();
+	pthread_mutex_lock(&nq);
+}
+
+/* The start of an operation that only a model thread performs: a poll
+ * point, then, in a model thread, nq taken (true); outside the model
+ * nothing (false). */
+static bool nq_lock_in_model(void)
+{
+	weft_native_poll();
+	if (!weft_native_in_model())
+		return false;
+	pthread_mutex_lock(&nq);
+	return true;
+}
+
 /* ------------------------------------------------------------------ mutex */
 
 void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s)
@@ -273,8 +293,7 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	bool ok;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	ok = __atomic_compare_exchange_n(&m->owner, &z,
 					 weft_native_in_model() ? me() + 1 : 0xffffffffu, 0,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
@@ -446,34 +465,47 @@ static bool rwsem_write_take(struct weft_rw_semaphore *r, unsigned t)
 	return true;
 }
 
-void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* down_read() and down_write(): the wait loop, written once. */
+static void rwsem_down(struct weft_rw_semaphore *r, bool write, const struct weft_site *s)
 {
 	unsigned t = me();
 
 	weft_native_poll();
 	if (!weft_native_in_model()) {
-		if (LD(r->writer))
+		if (LD(r->writer) || (write && LD(r->readers)))
 			host_sleeps(r, s);
+		else if (write)
+			ST(r->writer, 0xffffffffu);
 		else
 			__atomic_fetch_add(&r->readers, 1, __ATOMIC_ACQ_REL);
 		return;
 	}
+	if (write) {
+		pthread_mutex_lock(&nq);
+		bool holds = LD(r->writer) == t + 1 || held_of(r, t);
+		pthread_mutex_unlock(&nq);
+		if (holds)
+			weft_report(WEFT_KIND_DEADLOCK, r, s,
+				    "T%u takes an rw_semaphore for write that it already holds", t);
+	}
 	pthread_mutex_lock(&nq);
 	MIGHT_SLEEP(t, r, s);
-	while (!nw_granted(t) && !rwsem_read_take(r, t))
-		nw_wait_turn(t, r, &r->nr_waiters, 0);
+	while (!nw_granted(t) && !(write ? rwsem_write_take(r, t) : rwsem_read_take(r, t)))
+		nw_wait_turn(t, r, &r->nr_waiters, write ? NW_WRITE : 0);
 	pthread_mutex_unlock(&nq);
 }
 
-int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* down_read_trylock() and down_write_trylock(): free of writers (and of
+ * readers, for write) and of waiters. */
+static int rwsem_trylock(struct weft_rw_semaphore *r, bool write)
 {
 	bool ok;
 
-	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
-	ok = !LD(r->writer) && !nw_count(r, 0, 0);
-	if (ok) {
+	nq_lock_polled();
+	ok = !LD(r->writer) && !(write && LD(r->readers)) && !nw_count(r, 0, 0);
+	if (ok && write) {
+		ST(r->writer, weft_native_in_model() ? me() + 1 : 0xffffffffu);
+	} else if (ok) {
 		__atomic_fetch_add(&r->readers, 1, __ATOMIC_RELAXED);
 		if (weft_native_in_model())
 			held_add(r, me(), 1);
@@ -482,43 +514,26 @@ int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *
 	return ok;
 }
 
+void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_down(r, false, s);
+}
+
+int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	(void)s;
+	return rwsem_trylock(r, false);
+}
+
 void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	unsigned t = me();
-
-	weft_native_poll();
-	if (!weft_native_in_model()) {
-		if (LD(r->writer) || LD(r->readers))
-			host_sleeps(r, s);
-		else
-			ST(r->writer, 0xffffffffu);
-		return;
-	}
-	pthread_mutex_lock(&nq);
-	bool holds = LD(r->writer) == t + 1 || held_of(r, t);
-	pthread_mutex_unlock(&nq);
-	if (holds)
-		weft_report(WEFT_KIND_DEADLOCK, r, s,
-			    "T%u takes an rw_semaphore for write that it already holds", t);
-	pthread_mutex_lock(&nq);
-	MIGHT_SLEEP(t, r, s);
-	while (!nw_granted(t) && !rwsem_write_take(r, t))
-		nw_wait_turn(t, r, &r->nr_waiters, NW_WRITE);
-	pthread_mutex_unlock(&nq);
+	rwsem_down(r, true, s);
 }
 
 int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	bool ok;
-
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
-	ok = !LD(r->writer) && !LD(r->readers) && !nw_count(r, 0, 0);
-	if (ok)
-		ST(r->writer, weft_native_in_model() ? me() + 1 : 0xffffffffu);
-	pthread_mutex_unlock(&nq);
-	return ok;
+	return rwsem_trylock(r, true);
 }
 
 void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
@@ -546,43 +561,43 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	pthread_mutex_unlock(&nq);
 }
 
-void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* up_write() and downgrade_write(), which keeps a read lock. */
+static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
+				const struct weft_site *s)
 {
 	unsigned t = me();
 
 	weft_native_poll();
 	if (!weft_native_in_model()) {
 		ST(r->writer, 0);
+		if (downgrade)
+			__atomic_fetch_add(&r->readers, 1, __ATOMIC_ACQ_REL);
 		return;
 	}
-	if (LD(r->writer) != t + 1)
+	if (LD(r->writer) != t + 1 && downgrade)
+		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
+			    "T%u downgrades an rw_semaphore it does not hold for write", t);
+	else if (LD(r->writer) != t + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases the write lock of an rw_semaphore it does not hold", t);
 	pthread_mutex_lock(&nq);
+	if (downgrade) {
+		__atomic_fetch_add(&r->readers, 1, __ATOMIC_RELAXED);
+		held_add(r, t, 1);
+	}
 	ST(r->writer, 0);
 	rwsem_wake(r);
 	pthread_mutex_unlock(&nq);
 }
 
+void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_write_release(r, false, s);
+}
+
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	unsigned t = me();
-
-	weft_native_poll();
-	if (!weft_native_in_model()) {
-		ST(r->writer, 0);
-		__atomic_fetch_add(&r->readers, 1, __ATOMIC_ACQ_REL);
-		return;
-	}
-	if (LD(r->writer) != t + 1)
-		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
-			    "T%u downgrades an rw_semaphore it does not hold for write", t);
-	pthread_mutex_lock(&nq);
-	__atomic_fetch_add(&r->readers, 1, __ATOMIC_RELAXED);
-	held_add(r, t, 1);
-	ST(r->writer, 0);
-	rwsem_wake(r);
-	pthread_mutex_unlock(&nq);
+	rwsem_write_release(r, true, s);
 }
 
 /* -------------------------------------------------------------- semaphore */
@@ -627,8 +642,7 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	bool ok;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	ok = LD(sem->count) > 0;
 	if (ok)
 		__atomic_fetch_sub(&sem->count, 1, __ATOMIC_RELAXED);
@@ -641,8 +655,7 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 	int w;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	w = nw_next(sem, 0, 0, 0);
 	if (w >= 0) {
 		nw_del((unsigned)w);
@@ -669,8 +682,7 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 	int w;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	if (all)
 		ST(x->done, WEFT_COMPLETION_ALL);
 	else if (LD(x->done) != WEFT_COMPLETION_ALL)
@@ -742,8 +754,7 @@ bool weft_try_wait_for_completion(struct weft_completion *x, const struct weft_s
 	bool ok;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	ok = completion_take(x);
 	pthread_mutex_unlock(&nq);
 	return ok;
@@ -770,10 +781,8 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 {
 	unsigned t = me();
 
-	weft_native_poll();
-	if (!weft_native_in_model())
+	if (!nq_lock_in_model())
 		return;
-	pthread_mutex_lock(&nq);
 	if (nw[t].chan && nw[t].chan != wq) {
 		pthread_mutex_unlock(&nq);
 		weft_report(WEFT_KIND_ASSERT, wq, s,
@@ -796,10 +805,8 @@ void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e
 
 	(void)e;
 	(void)s;
-	weft_native_poll();
-	if (!weft_native_in_model())
+	if (!nq_lock_in_model())
 		return;
-	pthread_mutex_lock(&nq);
 	nw[t].task_state = TASK_RUNNING;
 	if (nw[t].chan == wq) {
 		nw_del(t);
@@ -851,8 +858,7 @@ static void wq_wake(const void *chan, uint32_t *nr_queued, unsigned nr_exclusive
 void weft_wake_up(struct weft_wait_queue_head *wq, unsigned nr_exclusive, const struct weft_site *s)
 {
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	__atomic_fetch_add(&wq->wakes, 1, __ATOMIC_RELAXED);
 	wq_wake(wq, &wq->nr_queued, nr_exclusive);
 	pthread_mutex_unlock(&nq);
@@ -902,8 +908,7 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 void weft_cond_wake(struct weft_pthread_cond *c, bool all, const struct weft_site *s)
 {
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	__atomic_fetch_add(&c->wq.wakes, 1, __ATOMIC_RELAXED);
 	wq_wake(c, &c->wq.nr_queued, all ? 0 : 1);
 	pthread_mutex_unlock(&nq);
@@ -969,8 +974,7 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	int w;
 
 	(void)s;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	while ((w = nw_next(word, NW_HASHED, 0, after)) >= 0) {
 		bool excl = nw[w].flags & NW_LOCK;
 		after = nw[w].seq;
@@ -998,10 +1002,8 @@ void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state
 {
 	unsigned t = me();
 
-	weft_native_poll();
-	if (!weft_native_in_model())
+	if (!nq_lock_in_model())
 		return;
-	pthread_mutex_lock(&nq);
 	if (nw[t].chan && (nw[t].chan != key || !(nw[t].flags & NW_HASHED) || nw[t].bit != bit)) {
 		pthread_mutex_unlock(&nq);
 		weft_report(WEFT_KIND_ASSERT, key, s,
@@ -1021,10 +1023,8 @@ void weft_wait_hashed_finish(void *key, const struct weft_site *s)
 	unsigned t = me();
 
 	(void)s;
-	weft_native_poll();
-	if (!weft_native_in_model())
+	if (!nq_lock_in_model())
 		return;
-	pthread_mutex_lock(&nq);
 	nw[t].task_state = TASK_RUNNING;
 	if (nw[t].chan == key && (nw[t].flags & NW_HASHED))
 		nw_del(t);
@@ -1040,8 +1040,7 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 
 	(void)active;
 	(void)wake;
-	weft_native_poll();
-	pthread_mutex_lock(&nq);
+	nq_lock_polled();
 	while ((w = nw_next(key, NW_HASHED, NW_HASHED, after)) >= 0) {
 		after = nw[w].seq;
 		if (nw[w].bit != bit)

@@ -10,6 +10,12 @@
 
 #include "sched.h"
 
+/* A wait class (sched.h) of the common shape: waiters on a channel that
+ * owner_() names the owner of and busy_() says a thread would block on,
+ * sleeping or (sleeps_ false) spinning. */
+#define WL_CLASS(name_, sleeps_, owner_, busy_)                                \
+	{ .name = (name_), .sleeps = (sleeps_), .owner = (owner_), .busy = (busy_) }
+
 /* ------------------------------------------------------------ contexts */
 
 /* context.c: the current thread entered or left a non-preemptible state

@@ -46,6 +46,7 @@
 #include <weft/kernel.h>
 
 #include "core_state.h"
+#include "families.h"
 #include "sched.h"
 
 /* ------------------------------------------------------------- helpers */
@@ -124,12 +125,8 @@ static bool gp_busy(const void *chan, unsigned tid)
 	return gp_blocker(&M.core->rcu, chan) >= 0;
 }
 
-static const struct weft_wait_class rcu_gp_class = {
-	.name = "RCU read-side section",
-	.sleeps = true,
-	.owner = gp_owner,
-	.busy = gp_busy,
-};
+static const struct weft_wait_class rcu_gp_class =
+	WL_CLASS("RCU read-side section", true, gp_owner, gp_busy);
 
 /* Before synchronize_rcu() snapshots: the channel is rd[] itself, busy if
  * another thread is inside a section (weft_thread_pending()). */
@@ -153,12 +150,8 @@ static bool sync_busy(const void *chan, unsigned tid)
 	return false;
 }
 
-static const struct weft_wait_class rcu_sync_class = {
-	.name = "RCU read-side section",
-	.sleeps = true,
-	.owner = sync_owner,
-	.busy = sync_busy,
-};
+static const struct weft_wait_class rcu_sync_class =
+	WL_CLASS("RCU read-side section", true, sync_owner, sync_busy);
 
 /* rcu_barrier() sleeps on cb_done until its target: the kthread owns it. */
 static int barrier_owner(const void *chan)
@@ -183,12 +176,8 @@ static const struct weft_wait_class rcu_idle_class = {
 	.name = "RCU callback queue", .sleeps = true, .idle = true,
 };
 
-static const struct weft_wait_class rcu_barrier_class = {
-	.name = "RCU callbacks",
-	.sleeps = true,
-	.owner = barrier_owner,
-	.busy = barrier_busy,
-};
+static const struct weft_wait_class rcu_barrier_class =
+	WL_CLASS("RCU callbacks", true, barrier_owner, barrier_busy);
 
 /* Wake every grace-period waiter whose grace period reader t just ended. */
 static void wake_gp_waiters(struct weft_rcu_core *r, unsigned t)
@@ -232,16 +221,31 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 
 /* ----------------------------------------------------------- readers */
 
+/* The scheduling point of the current thread's read-side step at s, and
+ * its reader record's location in *loc; NULL in the host context or where
+ * the thread has no record (rcu_slot_ok()). */
+static struct weft_rcu_rd *reader_point(const struct weft_site *s, uint32_t *loc)
+{
+	struct weft_rcu_rd *rd;
+
+	if (M.cur < 0 || !rcu_slot_ok(s))
+		return NULL;
+	rd = &rcu()->rd[M.cur];
+	sched_point_at(s, rd, sizeof(*rd), NULL);
+	*loc = loc_of(rd);
+	return rd;
+}
+
 void weft_rcu_read_lock(const struct weft_site *s)
 {
-	if (M.cur < 0 || !rcu_slot_ok(s))
+	uint32_t loc, old;
+	struct weft_rcu_rd *rd = reader_point(s, &loc);
+
+	if (!rd)
 		return;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
-	struct weft_rcu_rd *rd = &r->rd[t];
-
-	sched_point_at(s, rd, sizeof(*rd), NULL);
-	uint32_t loc = loc_of(rd), old = rd->nesting;
+	old = rd->nesting;
 	rd->nesting = old + 1;
 	if (!old) {
 		struct weft_rcu_book *b = &r->bk[t];
@@ -257,15 +261,15 @@ void weft_rcu_read_lock(const struct weft_site *s)
 
 void weft_rcu_read_unlock(const struct weft_site *s)
 {
-	if (M.cur < 0 || !rcu_slot_ok(s))
+	uint32_t loc;
+	struct weft_rcu_rd *rd = reader_point(s, &loc);
+
+	if (!rd)
 		return;
 	struct weft_rcu_core *r = rcu();
 	unsigned t = (unsigned)M.cur;
-	struct weft_rcu_rd *rd = &r->rd[t];
 	struct weft_rcu_book *b = &r->bk[t];
-
-	sched_point_at(s, rd, sizeof(*rd), NULL);
-	uint32_t loc = loc_of(rd), old = rd->nesting;
+	uint32_t old = rd->nesting;
 	if (!old) {
 		struct weft_access other = access_at((int)t, b->unlock_step, b->unlock_site);
 		weft_report2(WEFT_KIND_RCU_MISUSE, rd, s, other.valid ? &other : NULL,

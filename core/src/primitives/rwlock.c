@@ -59,19 +59,11 @@ static bool write_busy(const void *chan, unsigned tid)
 	return l->writer || l->readers;
 }
 
-static const struct weft_wait_class read_class = {
-	.name = "rwlock (read)",
-	.sleeps = false,
-	.owner = rw_owner,
-	.busy = read_busy,
-};
+static const struct weft_wait_class read_class =
+	WL_CLASS("rwlock (read)", false, rw_owner, read_busy);
 
-static const struct weft_wait_class write_class = {
-	.name = "rwlock (write)",
-	.sleeps = false,
-	.owner = rw_owner,
-	.busy = write_busy,
-};
+static const struct weft_wait_class write_class =
+	WL_CLASS("rwlock (write)", false, rw_owner, write_busy);
 
 void weft_rwlock_init(struct weft_rwlock *l, const struct weft_site *s)
 {

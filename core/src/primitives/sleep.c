@@ -292,12 +292,7 @@ static bool mutex_busy(const void *chan, unsigned tid)
 	return o != 0 && o != tid + 1;
 }
 
-static const struct weft_wait_class mutex_class = {
-	.name = "mutex",
-	.sleeps = true,
-	.owner = mutex_owner,
-	.busy = mutex_busy,
-};
+static const struct weft_wait_class mutex_class = WL_CLASS("mutex", true, mutex_owner, mutex_busy);
 
 /* mutex_lock()'s test: handed over by the unlock, or free (taken). */
 static bool mutex_take(struct weft_mutex *m, uint32_t me)
@@ -373,6 +368,22 @@ void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s)
 	weft_mutex_acquire(m, s);
 }
 
+/* After an attempt on the lock-like obj at loc: a success is an acquire
+ * (for the race detector, and, where observe, for weak memory: a trylock's
+ * acquire orders itself, memory.c); a failure flags the coming event. */
+static void try_outcome(const void *obj, uint32_t loc, bool ok, bool observe,
+			const struct weft_site *s)
+{
+	if (ok) {
+		weft_tsan_acquire(obj);
+		obj_written(loc, s);
+		if (observe && __builtin_expect(weft_mem_weak, 0))
+			weft_mem_observe_lock(obj, true);
+	} else {
+		M.next_flags |= WEFT_EVF_FAILED;
+	}
+}
+
 bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 {
 	uint32_t loc;
@@ -393,13 +404,8 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 		if (weft_lockdep_on)
 			weft_lockdep_acquire(m, true, s);
 		m->owner = (uint32_t)M.cur + 1;
-		weft_tsan_acquire(m);
-		obj_written(loc, s);
-		if (__builtin_expect(weft_mem_weak, 0))
-			weft_mem_observe_lock(m, true);   /* an acquire (memory.c: orders_itself) */
-	} else {
-		M.next_flags |= WEFT_EVF_FAILED;
 	}
+	try_outcome(m, loc, ok, true, s);
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, m->owner, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*m), 0, s);
 	return ok;
@@ -602,19 +608,11 @@ static bool rwsem_write_busy(const void *chan, unsigned tid)
 	return r->writer != tid + 1 && (r->writer || r->readers);
 }
 
-static const struct weft_wait_class rwsem_read_class = {
-	.name = "rw_semaphore",
-	.sleeps = true,
-	.owner = rwsem_owner,
-	.busy = rwsem_read_busy,
-};
+static const struct weft_wait_class rwsem_read_class =
+	WL_CLASS("rw_semaphore", true, rwsem_owner, rwsem_read_busy);
 
-static const struct weft_wait_class rwsem_write_class = {
-	.name = "rw_semaphore",
-	.sleeps = true,
-	.owner = rwsem_owner,
-	.busy = rwsem_write_busy,
-};
+static const struct weft_wait_class rwsem_write_class =
+	WL_CLASS("rw_semaphore", true, rwsem_owner, rwsem_write_busy);
 
 static uint64_t rwsem_holder(const struct weft_rw_semaphore *r)
 {
@@ -657,6 +655,14 @@ static uint64_t rwsem_wake(struct weft_rw_semaphore *r)
 	return mask;
 }
 
+/* The scheduling point of an rwsem operation at s that does not block,
+ * then r's location (checked for use after free). */
+static uint32_t rwsem_point(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	sched_point_at(s, r, sizeof(*r), NULL);
+	return obj_loc(r, sizeof(*r), s);
+}
+
 void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
 	uint32_t loc;
@@ -668,8 +674,7 @@ void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s)
 		memset(r, 0, sizeof(*r));
 		return;
 	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
+	loc = rwsem_point(r, s);
 	if (r->writer || r->readers || weft_wl_count(r, 0, 0))
 		weft_report(WEFT_KIND_ASSERT, r, s, "init_rwsem of an rw_semaphore in use");
 	weft_trace(WEFT_EV_WRITE, loc, r->writer, 0, s);
@@ -687,14 +692,7 @@ static inline uint64_t rw_state(const struct weft_rw_semaphore *r)
 static void rwsem_taken(struct weft_rw_semaphore *r, uint32_t loc, bool ok, unsigned ev,
 			const struct weft_site *s)
 {
-	if (ok) {
-		weft_tsan_acquire(r);
-		obj_written(loc, s);
-		if (ev == WEFT_EV_TRYLOCK && __builtin_expect(weft_mem_weak, 0))
-			weft_mem_observe_lock(r, true);   /* an acquire (memory.c: orders_itself) */
-	} else {
-		M.next_flags |= WEFT_EVF_FAILED;
-	}
+	try_outcome(r, loc, ok, ev == WEFT_EV_TRYLOCK, s);
 	weft_trace(ev, loc, ev == WEFT_EV_TRYLOCK ? ok : 0, rw_state(r), s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*r), 0, s);
 }
@@ -724,87 +722,42 @@ static bool rwsem_write_take(struct weft_rw_semaphore *r, unsigned me)
 	return true;
 }
 
-void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* down_read() and down_write(): the wait loop, written once. */
+static void rwsem_down(struct weft_rw_semaphore *r, bool write, const struct weft_site *s)
 {
+	const struct weft_wait_class *wc = write ? &rwsem_write_class : &rwsem_read_class;
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
 
 	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
 		return;
 	if (M.cur < 0) {
-		if (r->writer)
+		if (r->writer || (write && r->readers))
 			weft_wl_host_sleeps(r, s);
+		else if (write)
+			r->writer = WEFT_HOST_OWNER;
 		else
 			r->readers++;
 		return;
 	}
-	sched_point_at(s, r, sizeof(*r), &rwsem_read_class);
+	sched_point_at(s, r, sizeof(*r), wc);
 	weft_wl_might_sleep(r, s);
 	loc = obj_loc(r, sizeof(*r), s);
-	if (weft_lockdep_on)
-		weft_lockdep_acquire(r, false, s);
-	while (!rwsem_read_take(r, me))
-		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, 0, &rwsem_read_class,
-				   rwsem_holder(r), s);
-	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
-	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
-}
-
-int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
-{
-	uint32_t loc;
-	bool ok;
-
-	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
-		return 0;
-	if (M.cur < 0) {
-		ok = !r->writer;
-		r->readers += ok;
-		return ok;
-	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
-	ok = !r->writer && !weft_wl_count(r, 0, 0);
-	if (ok) {
-		if (weft_lockdep_on)
-			weft_lockdep_acquire(r, true, s);
-		r->readers++;
-		held_add(r, (unsigned)M.cur, 1);
-	}
-	rwsem_taken(r, loc, ok, WEFT_EV_TRYLOCK, s);
-	return ok;
-}
-
-void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
-{
-	unsigned me = (unsigned)M.cur;
-	uint32_t loc;
-
-	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
-		return;
-	if (M.cur < 0) {
-		if (r->writer || r->readers)
-			weft_wl_host_sleeps(r, s);
-		else
-			r->writer = WEFT_HOST_OWNER;
-		return;
-	}
-	sched_point_at(s, r, sizeof(*r), &rwsem_write_class);
-	weft_wl_might_sleep(r, s);
-	loc = obj_loc(r, sizeof(*r), s);
-	if (r->writer == me + 1 || held_of(r, me))
+	if (write && (r->writer == me + 1 || held_of(r, me)))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
-	while (!rwsem_write_take(r, me))
-		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, WL_WRITE, &rwsem_write_class,
+	while (!(write ? rwsem_write_take(r, me) : rwsem_read_take(r, me)))
+		loc = weft_wl_wait_turn(r, sizeof(*r), &r->nr_waiters, write ? WL_WRITE : 0, wc,
 				   rwsem_holder(r), s);
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
 	rwsem_taken(r, loc, true, WEFT_EV_LOCK, s);
 }
 
-int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* down_read_trylock() and down_write_trylock(): free of writers (and of
+ * readers, for write) and of waiters. */
+static int rwsem_trylock(struct weft_rw_semaphore *r, bool write, const struct weft_site *s)
 {
 	uint32_t loc;
 	bool ok;
@@ -812,21 +765,57 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
 		return 0;
 	if (M.cur < 0) {
-		ok = !r->writer && !r->readers;
-		if (ok)
+		ok = !r->writer && !(write && r->readers);
+		if (write && ok)
 			r->writer = WEFT_HOST_OWNER;
+		else if (!write)
+			r->readers += ok;
 		return ok;
 	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
-	ok = !r->writer && !r->readers && !weft_wl_count(r, 0, 0);
+	loc = rwsem_point(r, s);
+	ok = !r->writer && !(write && r->readers) && !weft_wl_count(r, 0, 0);
 	if (ok) {
 		if (weft_lockdep_on)
 			weft_lockdep_acquire(r, true, s);
-		r->writer = (uint32_t)M.cur + 1;
+		if (write) {
+			r->writer = (uint32_t)M.cur + 1;
+		} else {
+			r->readers++;
+			held_add(r, (unsigned)M.cur, 1);
+		}
 	}
 	rwsem_taken(r, loc, ok, WEFT_EV_TRYLOCK, s);
 	return ok;
+}
+
+void weft_down_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_down(r, false, s);
+}
+
+int weft_down_read_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	return rwsem_trylock(r, false, s);
+}
+
+void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_down(r, true, s);
+}
+
+int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	return rwsem_trylock(r, true, s);
+}
+
+/* The start of a release's update of r: r's state before it (for the
+ * trace), and the release edge for the race detector. */
+static uint64_t rwsem_releasing(struct weft_rw_semaphore *r)
+{
+	uint64_t old = rw_state(r);
+
+	weft_tsan_release(r);
+	return old;
 }
 
 static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t old,
@@ -853,16 +842,14 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 			r->readers--;
 		return;
 	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
+	loc = rwsem_point(r, s);
 	if (weft_lockdep_on)
 		weft_lockdep_release(r, s);
 	if (!held_of(r, me) || !r->readers)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases a read lock of an rw_semaphore it does not hold for "
 			    "read (%u readers, writer T%d)", me, r->readers, owner_tid(r->writer));
-	old = rw_state(r);
-	weft_tsan_release(r);
+	old = rwsem_releasing(r);
 	r->readers--;
 	held_add(r, me, -1);
 	if (r->readers == 0) {
@@ -872,60 +859,49 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	rwsem_released(r, loc, old, mask, s);
 }
 
-void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* up_write() and downgrade_write(), which keeps a read lock: either lets
+ * the head of the wait list in (downgrade: only waiting readers). */
+static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
+				const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
-	uint64_t mask;
 	uint64_t old;
 
 	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
 		return;
 	if (M.cur < 0) {
 		r->writer = 0;
+		r->readers += downgrade;
 		return;
 	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
-	if (weft_lockdep_on)
+	loc = rwsem_point(r, s);
+	if (!downgrade && weft_lockdep_on)
 		weft_lockdep_release(r, s);
-	if (r->writer != me + 1)
+	if (r->writer != me + 1 && downgrade)
+		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
+			    "T%u downgrades an rw_semaphore it does not hold for write", me);
+	else if (r->writer != me + 1)
 		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
 			    "T%u releases the write lock of an rw_semaphore %s", me,
 			    r->writer ? "another thread holds" : "nobody holds for write");
-	old = rw_state(r);
-	weft_tsan_release(r);
+	old = rwsem_releasing(r);
 	r->writer = 0;
-	mask = rwsem_wake(r);
-	rwsem_released(r, loc, old, mask, s);
+	if (downgrade) {
+		r->readers++;
+		held_add(r, me, 1);
+	}
+	rwsem_released(r, loc, old, rwsem_wake(r), s);
+}
+
+void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_write_release(r, false, s);
 }
 
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	unsigned me = (unsigned)M.cur;
-	uint32_t loc;
-	uint64_t mask;
-	uint64_t old;
-
-	if (M.cur < 0 && !in_world(r, sizeof(*r), s))
-		return;
-	if (M.cur < 0) {
-		r->writer = 0;
-		r->readers++;
-		return;
-	}
-	sched_point_at(s, r, sizeof(*r), NULL);
-	loc = obj_loc(r, sizeof(*r), s);
-	if (r->writer != me + 1)
-		weft_report(WEFT_KIND_BAD_UNLOCK, r, s,
-			    "T%u downgrades an rw_semaphore it does not hold for write", me);
-	old = rw_state(r);
-	weft_tsan_release(r);
-	r->writer = 0;
-	r->readers++;
-	held_add(r, me, 1);
-	mask = rwsem_wake(r);   /* waiting readers at the head join us */
-	rwsem_released(r, loc, old, mask, s);
+	rwsem_write_release(r, true, s);
 }
 
 /* -------------------------------------------------------------- semaphore */
@@ -942,12 +918,7 @@ static bool sem_busy(const void *chan, unsigned tid)
 	       !(weft_wl_entry(tid)->flags & WL_GRANTED);
 }
 
-static const struct weft_wait_class sem_class = {
-	.name = "semaphore",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = sem_busy,
-};
+static const struct weft_wait_class sem_class = WL_CLASS("semaphore", true, no_owner, sem_busy);
 
 void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_site *s)
 {
@@ -1030,15 +1001,9 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	loc = obj_loc(sem, sizeof(*sem), s);
 	old = sem->count;
 	ok = sem->count > 0;
-	if (ok) {
+	if (ok)
 		sem->count--;
-		weft_tsan_acquire(sem);
-		obj_written(loc, s);
-		if (__builtin_expect(weft_mem_weak, 0))
-			weft_mem_observe_lock(sem, true);   /* an acquire (memory.c: orders_itself) */
-	} else {
-		M.next_flags |= WEFT_EVF_FAILED;
-	}
+	try_outcome(sem, loc, ok, true, s);
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, old, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*sem), 0, s);
 	return !ok;

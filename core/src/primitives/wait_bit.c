@@ -74,6 +74,13 @@ static bool queue_point(void *key, const struct weft_site *s, uint32_t *loc)
 	return true;
 }
 
+/* queue_point(), then the calling thread's wait-list entry; NULL in the
+ * host context. */
+static struct weft_waiter *queue_point_self(void *key, const struct weft_site *s, uint32_t *loc)
+{
+	return queue_point(key, s, loc) ? weft_wl_entry((unsigned)M.cur) : NULL;
+}
+
 /* A queueing or dequeueing step's dependence: the key and the task state. */
 static void queue_written(uint32_t loc, unsigned me, const struct weft_site *s)
 {
@@ -85,12 +92,11 @@ void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state
 			      const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
-	struct weft_waiter *w;
 	uint32_t loc;
+	struct weft_waiter *w = queue_point_self(key, s, &loc);
 
-	if (!queue_point(key, s, &loc))
+	if (!w)
 		return;
-	w = weft_wl_entry(me);
 	if (w->chan && (w->chan != key || !(w->flags & WL_HASHED) || w->bit != bit))
 		weft_report(WEFT_KIND_ASSERT, key, s,
 			    "T%d prepares to wait on a second wait queue: one list at a time is "
@@ -116,12 +122,11 @@ void weft_wait_hashed_prepare(void *key, unsigned bit, bool exclusive, int state
 void weft_wait_hashed_finish(void *key, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
-	struct weft_waiter *w;
 	uint32_t loc;
+	struct weft_waiter *w = queue_point_self(key, s, &loc);
 
-	if (!queue_point(key, s, &loc))
+	if (!w)
 		return;
-	w = weft_wl_entry(me);
 	w->task_state = TASK_RUNNING;
 	if (w->chan == key && (w->flags & WL_HASHED)) {
 		weft_wl_del(me);

@@ -50,12 +50,8 @@ static bool completion_busy(const void *chan, unsigned tid)
 	return ((const struct weft_completion *)chan)->done == 0;
 }
 
-static const struct weft_wait_class completion_class = {
-	.name = "completion",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = completion_busy,
-};
+static const struct weft_wait_class completion_class =
+	WL_CLASS("completion", true, no_owner, completion_busy);
 
 void weft_init_completion(struct weft_completion *x, const struct weft_site *s)
 {
@@ -245,21 +241,13 @@ static bool wq_busy(const void *chan, unsigned tid)
 	return weft_wl_entry(tid)->task_state != TASK_RUNNING;
 }
 
-static const struct weft_wait_class wq_class = {
-	.name = "wait queue",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class wq_class = WL_CLASS("wait queue", true, no_owner, wq_busy);
 
 /* schedule() after set_current_state() with no prepare_to_wait(): only a
  * timeout or a wake_up_process() wakes it */
-static const struct weft_wait_class no_queue_class = {
-	.name = "schedule() on no wait queue: only wake_up_process() can wake it",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class no_queue_class =
+	WL_CLASS("schedule() on no wait queue: only wake_up_process() can wake it", true, no_owner,
+		 wq_busy);
 
 /* A sleeper of a hashed bit wait (wait_on_bit(), wait_bit.c) waits for
  * whoever holds the bit, if it was taken as a lock (wait_on_bit_lock(),
@@ -277,21 +265,12 @@ static const struct weft_wait_class hashed_bit_class = {
 };
 
 /* A sleeper of wait_var_event() (wait_bit.c): nobody owns a var */
-static const struct weft_wait_class var_class = {
-	.name = "var wait",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class var_class = WL_CLASS("var wait", true, no_owner, wq_busy);
 
 /* A sleeper of wait_for_completion_timeout(): complete() or its timer
  * makes it running */
-static const struct weft_wait_class timed_completion_class = {
-	.name = "completion",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = wq_busy,
-};
+static const struct weft_wait_class timed_completion_class =
+	WL_CLASS("completion", true, no_owner, wq_busy);
 
 /* What schedule() sleeps on: a wait queue head, or the first byte of a
  * hashed wait's key (the var, the word: wait_bit.c) */
@@ -335,19 +314,40 @@ void weft_init_waitqueue_head(struct weft_wait_queue_head *wq, const struct weft
 	obj_written(loc, s);
 }
 
+/* The scheduling point of the calling thread's step at s on wq's list,
+ * wq's location in *loc, and the thread's wait-list entry; NULL in the
+ * host context, where nothing waits (wq is only checked to be in the
+ * world). */
+static struct weft_waiter *wq_point_self(struct weft_wait_queue_head *wq,
+					 const struct weft_site *s, uint32_t *loc)
+{
+	if (M.cur < 0) {
+		in_world(wq, sizeof(*wq), s);
+		return NULL;
+	}
+	sched_point_at(s, wq, sizeof(*wq), NULL);
+	*loc = obj_loc(wq, sizeof(*wq), s);
+	return weft_wl_entry((unsigned)M.cur);
+}
+
+/* The end of such a step: wq's list went from old entries to its count
+ * now, and the thread's task state was written. */
+static void wq_self_written(struct weft_wait_queue_head *wq, uint32_t loc, uint32_t old,
+			    const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
+	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+}
+
 void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
 			  int state, bool exclusive, const struct weft_site *s)
 {
-	struct weft_waiter *w;
 	uint32_t loc, old;
+	struct weft_waiter *w = wq_point_self(wq, s, &loc);
 
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (!w)
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	w = weft_wl_entry((unsigned)M.cur);
 	if (w->chan && w->chan != wq)
 		weft_report(WEFT_KIND_ASSERT, wq, s,
 			    "T%d prepares to wait on a second wait queue: one list at a time is "
@@ -368,34 +368,25 @@ void weft_prepare_to_wait(struct weft_wait_queue_head *wq, struct weft_wait_entr
 	 * point is a full barrier, memory.c: orders) */
 	if (__builtin_expect(weft_mem_weak, 0))
 		weft_mem_fence(WEFT_FENCE_MB);
-	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+	wq_self_written(wq, loc, old, s);
 }
 
 void weft_finish_wait(struct weft_wait_queue_head *wq, struct weft_wait_entry *e,
 		      const struct weft_site *s)
 {
-	struct weft_waiter *w;
 	uint32_t loc, old;
+	struct weft_waiter *w = wq_point_self(wq, s, &loc);
 
 	(void)e;
-	if (M.cur < 0 && !in_world(wq, sizeof(*wq), s))
+	if (!w)
 		return;
-	if (M.cur < 0)
-		return;
-	sched_point_at(s, wq, sizeof(*wq), NULL);
-	loc = obj_loc(wq, sizeof(*wq), s);
-	w = weft_wl_entry((unsigned)M.cur);
 	old = wq->nr_queued;
 	w->task_state = TASK_RUNNING;
 	if (w->chan == wq) {
 		weft_wl_del((unsigned)M.cur);
 		wq->nr_queued--;
 	}
-	weft_trace(WEFT_EV_WRITE, loc, old, wq->nr_queued, s);
-	weft_sched_step(WEFT_DEP_WRITE, loc, sizeof(*wq), 0, s);
-	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+	wq_self_written(wq, loc, old, s);
 }
 
 bool weft_schedule(const struct weft_site *s)
@@ -564,12 +555,8 @@ static bool cond_busy(const void *chan, unsigned tid)
 	return true;   /* a wait always sleeps (unless a spurious wake-up is chosen) */
 }
 
-static const struct weft_wait_class cond_class = {
-	.name = "condition variable",
-	.sleeps = true,
-	.owner = no_owner,
-	.busy = cond_busy,
-};
+static const struct weft_wait_class cond_class =
+	WL_CLASS("condition variable", true, no_owner, cond_busy);
 
 void weft_cond_init(struct weft_pthread_cond *c, bool spurious, const struct weft_site *s)
 {

@@ -23,6 +23,16 @@
 #define ROOT(xa) (&(xa)->nodes[0])
 #define LOCKED(xa) lockdep_is_held(&(xa)->xa_lock)
 #define slot_locked(xa, node, off) rcu_dereference_protected((node)->slots[off], LOCKED(xa))
+/* A sibling entry e points at its group's canonical slot: off becomes
+ * that slot and e its entry, loaded again by reload (a macro, so that the
+ * load's site stays the caller's). */
+#define follow_sibling(e, off, reload)                                         \
+	do {                                                                   \
+		if (xa_is_sibling(e)) {                                        \
+			(off) = (unsigned)xa_to_sibling(e);                    \
+			(e) = (reload);                                        \
+		}                                                              \
+	} while (0)
 
 static void *xa_errp(int err)
 {
@@ -199,18 +209,12 @@ int xa_get_order(struct xarray *xa, unsigned long index)
 	struct xa_node *n = ROOT(xa);
 	unsigned c = (unsigned)(index >> WEFT_XA_CHUNK_SHIFT);
 	void *e = rcu_dereference(n->slots[c]);
-	if (xa_is_sibling(e)) {
-		c = (unsigned)xa_to_sibling(e);
-		e = rcu_dereference(n->slots[c]);
-	}
+	follow_sibling(e, c, rcu_dereference(n->slots[c]));
 	if (xa_is_node(e)) {
 		n = xa_to_node(e);
 		c = index & WEFT_XA_CHUNK_MASK;
 		e = rcu_dereference(n->slots[c]);
-		if (xa_is_sibling(e)) {
-			c = (unsigned)xa_to_sibling(e);
-			e = rcu_dereference(n->slots[c]);
-		}
+		follow_sibling(e, c, rcu_dereference(n->slots[c]));
 	} else if (e) {
 		order = WEFT_XA_CHUNK_SHIFT;
 	}
@@ -239,18 +243,12 @@ static void *locate(struct xarray *xa, unsigned long index, struct xa_node **np,
 	unsigned c = (unsigned)(index >> WEFT_XA_CHUNK_SHIFT);
 	void *e = slot_locked(xa, n, c);
 
-	if (xa_is_sibling(e)) {
-		c = (unsigned)xa_to_sibling(e);
-		e = slot_locked(xa, n, c);
-	}
+	follow_sibling(e, c, slot_locked(xa, n, c));
 	if (xa_is_node(e)) {
 		n = xa_to_node(e);
 		c = index & WEFT_XA_CHUNK_MASK;
 		e = slot_locked(xa, n, c);
-		if (xa_is_sibling(e)) {
-			c = (unsigned)xa_to_sibling(e);
-			e = slot_locked(xa, n, c);
-		}
+		follow_sibling(e, c, slot_locked(xa, n, c));
 	}
 	*np = n;
 	*cp = c;
@@ -382,10 +380,7 @@ int __xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void 
 		return -XA_EINVAL;
 	unsigned r = (unsigned)(index >> WEFT_XA_CHUNK_SHIFT);
 	void *re = slot_locked(xa, root, r);
-	if (xa_is_sibling(re)) {
-		r = (unsigned)xa_to_sibling(re);
-		re = slot_locked(xa, root, r);
-	}
+	follow_sibling(re, r, slot_locked(xa, root, r));
 	if (!re)
 		return -XA_EINVAL;
 	if (!xa_is_node(re)) {
@@ -415,10 +410,7 @@ int __xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void 
 	struct xa_node *leaf = xa_to_node(re);
 	unsigned lo = index & WEFT_XA_CHUNK_MASK;
 	void *e = slot_locked(xa, leaf, lo);
-	if (xa_is_sibling(e)) {
-		lo = (unsigned)xa_to_sibling(e);
-		e = slot_locked(xa, leaf, lo);
-	}
+	follow_sibling(e, lo, slot_locked(xa, leaf, lo));
 	if (!e)
 		return -XA_EINVAL;
 	unsigned ns = nr_slots(xa, leaf, lo);

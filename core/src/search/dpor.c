@@ -329,6 +329,17 @@ static bool next_branch(struct weft_dpor *d)
 	return false;
 }
 
+/* An empty exploration stack: no frame, none replayed, no branch being
+ * taken (the first execution of a search). */
+static void clear_frames(struct weft_dpor *d)
+{
+	d->nfr = d->replay = 0;
+	d->ncf = 0;
+	d->cbranch = NIL;
+	d->vbranch = false;
+	d->branching = false;
+}
+
 static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 {
 	struct weft_dpor *d = st;
@@ -365,11 +376,7 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 		}
 	} else {
 		d->started = true;
-		d->nfr = d->replay = 0;
-		d->ncf = 0;
-		d->cbranch = NIL;
-		d->vbranch = false;
-		d->branching = false;
+		clear_frames(d);
 		d->prefix_events = 0;
 	}
 	/* the last log becomes the previous one, for the prefix check */
@@ -1012,11 +1019,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	d->capped = d->nondet = d->lost = d->ctx = d->fair = d->wide = d->untracked = false;
 	d->why = NULL;
 	d->fop_known = 0;
-	d->nfr = d->replay = 0;
-	d->ncf = 0;
-	d->cbranch = NIL;
-	d->vbranch = false;
-	d->branching = false;
+	clear_frames(d);
 	d->npool = 0;
 	d->nnd = 0;
 	d->freend = NIL;
