@@ -453,6 +453,15 @@ static void set_data(struct work_struct *w, uint32_t loc, unsigned long nw,
 
 static void queue_on_pool(struct pool *p, struct qent e, const struct weft_site *s);
 
+/* sl's inactive item i leaves the inactive list (the rest keep their order) */
+static void inactive_remove(struct wq_slot *sl, unsigned i)
+{
+	sl->nr_inactive--;
+	memmove(&sl->inactive[i], &sl->inactive[i + 1],
+		(sl->nr_inactive - i) * sizeof(sl->inactive[0]));
+	memmove(&sl->inactive_pool[i], &sl->inactive_pool[i + 1], sl->nr_inactive - i);
+}
+
 /* An item of slot sl left pool p (ran, or was grabbed): the first
  * inactive item of sl for p becomes active (pwq_dec_nr_active()), and
  * flushers of sl look again. */
@@ -464,11 +473,7 @@ static void item_gone(struct wq_slot *sl, struct pool *p, const struct weft_site
 			if (sl->inactive_pool[i] != p->idx)
 				continue;
 			struct qent e = sl->inactive[i];
-			sl->nr_inactive--;
-			memmove(&sl->inactive[i], &sl->inactive[i + 1],
-				(sl->nr_inactive - i) * sizeof(sl->inactive[0]));
-			memmove(&sl->inactive_pool[i], &sl->inactive_pool[i + 1],
-				sl->nr_inactive - i);
+			inactive_remove(sl, i);
 			sl->nr_active[p->idx]++;
 			queue_on_pool(p, e, s);
 			break;
@@ -925,11 +930,7 @@ static bool unqueue(struct work_struct *w, const struct weft_site *s)
 			if (sl->inactive[i].w != w)
 				continue;
 			struct pool *p = &pools[sl->inactive_pool[i]];
-			sl->nr_inactive--;
-			memmove(&sl->inactive[i], &sl->inactive[i + 1],
-				(sl->nr_inactive - i) * sizeof(sl->inactive[0]));
-			memmove(&sl->inactive_pool[i], &sl->inactive_pool[i + 1],
-				sl->nr_inactive - i);
+			inactive_remove(sl, i);
 			weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0, s);
 			if (sl->nr_flushers)
 				weft_sched_wake_all(flush_chan(sl));
