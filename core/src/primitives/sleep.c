@@ -195,28 +195,34 @@ void weft_wl_host_sleeps(const void *obj, const struct weft_site *s)
 
 /* --------------------------------------------------------- bit-lock holders */
 
+/* The bit locks held in this execution: slot i is held iff bit i of
+ * live_mask() is set. Every scan walks the held slots in slot order (a
+ * word written after a bit lock was taken pays for the held ones only,
+ * not for the table). */
 static struct bitlock {
-	uint32_t epoch;
 	uint32_t loc;
 	uint8_t bit, tid;
 } bitlocks[32];
+static uint32_t bitlocks_live;
+static uint32_t bitlocks_epoch;   /* the execution bitlocks_live is of */
+
+static uint32_t live_mask(void)
+{
+	return bitlocks_epoch == M.epoch ? bitlocks_live : 0;
+}
 
 static void bitlock_written(uint32_t loc, uint64_t word);
 
 void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid)
 {
-	struct bitlock *free_slot = NULL;
+	uint32_t live;
 
 	if (loc == WEFT_NO_LOC)
 		return;
 	M.word_written = bitlock_written;   /* for this execution */
-	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
-		struct bitlock *b = &bitlocks[i];
-		if (b->epoch != M.epoch) {
-			if (!free_slot)
-				free_slot = b;
-			continue;
-		}
+	live = live_mask();
+	for (uint32_t m = live; m; m &= m - 1) {
+		struct bitlock *b = &bitlocks[__builtin_ctz(m)];
 		if (b->loc == loc && b->bit == bit) {
 			b->tid = (uint8_t)tid;
 			return;
@@ -224,28 +230,39 @@ void weft_bitlock_set(uint32_t loc, unsigned bit, unsigned tid)
 	}
 	/* more bit locks held at once than the table holds: the owner is
 	 * unknown (a deadlock among them reads as a lost wakeup) */
-	if (free_slot) {
-		free_slot->epoch = M.epoch;
-		free_slot->loc = loc;
-		free_slot->bit = (uint8_t)bit;
-		free_slot->tid = (uint8_t)tid;
+	if (live == UINT32_MAX)
+		return;
+	unsigned i = (unsigned)__builtin_ctz(~live);
+	bitlocks[i] = (struct bitlock){ loc, (uint8_t)bit, (uint8_t)tid };
+	bitlocks_live = live | 1u << i;
+	bitlocks_epoch = M.epoch;
+}
+
+/* Let go of the held bit locks at loc: of bit (bit >= 0), or (bit < 0)
+ * of every bit that word has clear. */
+static void bitlocks_release(uint32_t loc, int bit, uint64_t word)
+{
+	uint32_t live = live_mask();
+
+	for (uint32_t m = live; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		const struct bitlock *b = &bitlocks[i];
+		if (b->loc == loc && (bit >= 0 ? b->bit == (unsigned)bit : !(word >> b->bit & 1)))
+			live &= ~(1u << i);
 	}
+	bitlocks_live = live;
 }
 
 void weft_bitlock_clear(uint32_t loc, unsigned bit)
 {
-	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
-		struct bitlock *b = &bitlocks[i];
-		if (b->epoch == M.epoch && b->loc == loc && b->bit == bit)
-			b->epoch = 0;
-	}
+	bitlocks_release(loc, (int)bit, 0);
 }
 
 int weft_bitlock_holder_bit(uint32_t loc, unsigned bit)
 {
-	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
-		const struct bitlock *b = &bitlocks[i];
-		if (b->epoch == M.epoch && b->loc == loc && b->bit == bit)
+	for (uint32_t m = live_mask(); m; m &= m - 1) {
+		const struct bitlock *b = &bitlocks[__builtin_ctz(m)];
+		if (b->loc == loc && b->bit == bit)
 			return b->tid;
 	}
 	return -1;
@@ -254,18 +271,15 @@ int weft_bitlock_holder_bit(uint32_t loc, unsigned bit)
 /* A store changed the word at loc: a holder whose bit it cleared let go. */
 static void bitlock_written(uint32_t loc, uint64_t word)
 {
-	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
-		struct bitlock *b = &bitlocks[i];
-		if (b->epoch == M.epoch && b->loc == loc && !(word >> b->bit & 1))
-			b->epoch = 0;
-	}
+	if (live_mask())
+		bitlocks_release(loc, -1, word);
 }
 
 int weft_bitlock_holder(uint32_t loc)
 {
-	for (unsigned i = 0; i < sizeof(bitlocks) / sizeof(bitlocks[0]); i++) {
-		const struct bitlock *b = &bitlocks[i];
-		if (b->epoch == M.epoch && b->loc == loc)
+	for (uint32_t m = live_mask(); m; m &= m - 1) {
+		const struct bitlock *b = &bitlocks[__builtin_ctz(m)];
+		if (b->loc == loc)
 			return b->tid;
 	}
 	return -1;
