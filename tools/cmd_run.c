@@ -471,8 +471,10 @@ int cmd_run(int argc, char **argv)
 
 	struct weft_metrics m;
 	weft_metrics_init(&m, ops, st);
+	/* The search's executions keep no trace (hash, ring): the finding or
+	 * the last execution is re-run with one below. */
 	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock, .step_budget = steps,
-				   .record = false,
+				   .record = false, .no_trace_hash = true,
 				   .checks = (lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED) |
 					     (weft_program_self() ? WEFT_CHECKS_PROGRAM : 0),
 				   .lockdep_persist = true, .memory = (uint8_t)memory };
@@ -531,13 +533,19 @@ int cmd_run(int argc, char **argv)
 	int det_rc = 0;
 	r = last_r;
 	int needs_weak = 0;
+	/* the search's options (no trace); from here on every execution, and
+	 * a stored finding, keeps its trace */
+	const struct weft_run_opts search_o = o;
+	o.no_trace_hash = false;
 	if (ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
 		if (bug && memory != WEFT_MEM_SC)
 			needs_weak = weft_check_needs_weak(&o, &first);
-		det_rc = weft_check_determinism(&o, &first, det_why, sizeof(det_why));
-		r = first;
+		struct weft_exec_result again;
+		det_rc = weft_check_determinism_rerun(&search_o, &first, &again, det_why,
+						      sizeof(det_why));
+		r = det_rc ? first : again;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
 	bool dfs_certified = dfs && st->d.complete && !cut_by_other && !det_rc;

@@ -322,7 +322,9 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 				      .step_budget = a->steps,
 				      .checks = (a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED) |
 						(weft_program_self() ? WEFT_CHECKS_PROGRAM : 0),
-				      .lockdep_persist = true };
+				      .lockdep_persist = true,
+				      /* searching: the closing re-run gets the trace */
+				      .no_trace_hash = true };
 	cli_continue_past_warnings(&R.o, a->want_kinds);
 	R.d = weft_dpor_new();
 	if (!R.d)
@@ -366,11 +368,17 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	int det_rc = 0;
 	if (!R.bug)
 		R.r = R.last;
+	/* the search's options (no trace); from here on every execution, and
+	 * a stored finding, keeps its trace */
+	const struct weft_run_opts search_o = R.o;
+	R.o.no_trace_hash = false;
 	if (R.ran) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = R.r;
-		det_rc = weft_check_determinism(&R.o, &first, det_why, sizeof(det_why));
-		R.r = first;
+		struct weft_exec_result again;
+		det_rc = weft_check_determinism_rerun(&search_o, &first, &again, det_why,
+						      sizeof(det_why));
+		R.r = det_rc ? first : again;
 	}
 	/* a model that is not a function of its decisions is certified by
 	 * nothing the search covered */

@@ -4,8 +4,14 @@
  * must flag a model whose trace depends on host state (test-nondet), and
  * must pass deterministic executions of the registry's models, so a
  * decorator that compares nothing, or that always complains, fails here.
+ * The same for a search's executions, which keep no trace
+ * (weft_run_opts.no_trace_hash, as weft run's): the check then follows the
+ * decisions to the first run's verdict and step count, and compares the
+ * trace hashes of two re-runs; the re-run's result is the one a hashing
+ * run of the same schedule gives.
  * Usage: test_determinism_check [forged] (forged: only the check against
- * first results with a tampered trace hash or verdict, its own ctest).
+ * first results with a tampered trace hash, verdict or step count, its own
+ * ctest).
  */
 #include <string.h>
 
@@ -61,6 +67,69 @@ static void test_forged(void)
 		weft_execute(&o, &weft_strategy_bytes, &b, &r);
 		rc = weft_check_determinism(&o, &r, why, sizeof(why));
 		CHECK(rc == 0, "the real result failed the check (%d: %s)", rc, why);
+
+		/* without a trace: the verdict and the step count are compared */
+		struct weft_run_opts search = o;
+		struct weft_exec_result again;
+		search.no_trace_hash = true;
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&search, &weft_strategy_bytes, &b, &r);
+		CHECK(r.trace_hash == 0, "a run without a trace has hash %016llx",
+		      (unsigned long long)r.trace_hash);
+		forged = r;
+		forged.steps++;
+		rc = weft_check_determinism_rerun(&search, &forged, &again, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged step count passed the check (%d)", rc);
+		weft_bytes_init(&b, sc, sc->triggers[vi], sc->trigger_lens[vi]);
+		weft_execute(&search, &weft_strategy_bytes, &b, &r);
+		forged = r;
+		forged.kind = WEFT_KIND_NONE;
+		rc = weft_check_determinism_rerun(&search, &forged, &again, why, sizeof(why));
+		CHECK(rc == WEFT_EDESYNC, "a forged verdict passed the check without a trace (%d)",
+		      rc);
+	}
+}
+
+/* A search's execution keeps no trace (no hash, no ring); the re-run of
+ * the check gives what a hashing run of the same schedule gives. */
+static void test_untraced(void)
+{
+	static const char *const specs[] = { "z1-lru:z1a", "demo-abba:abba", "z4-swapin-aba:fix" };
+
+	for (unsigned k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find(specs[k], &vi);
+		CHECK(sc != NULL, "no scenario %s", specs[k]);
+		if (!sc)
+			continue;
+		static struct weft_random st;
+		struct weft_run_opts hashed = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+						.checks = WEFT_CHECKS_DEFAULT };
+		struct weft_run_opts search = hashed;
+		struct weft_exec_result h, r, again;
+		struct weft_event ring[4];
+		char why[256];
+		search.no_trace_hash = true;
+		for (unsigned seed = 1; seed <= 20; seed++) {
+			weft_random_init(&st, sc, seed, NULL, 0);
+			CHECK(weft_execute(&hashed, &weft_strategy_random, &st, &h) == 0, "%s ran",
+			      specs[k]);
+			CHECK(weft_last_ring(ring, 4) > 0, "%s: a hashing run kept no ring", specs[k]);
+			weft_random_init(&st, sc, seed, NULL, 0);
+			CHECK(weft_execute(&search, &weft_strategy_random, &st, &r) == 0, "%s ran",
+			      specs[k]);
+			CHECK(r.trace_hash == 0 && weft_last_ring(ring, 4) == 0,
+			      "%s seed %u: a run without a trace kept one", specs[k], seed);
+			CHECK(r.kind == h.kind && r.steps == h.steps,
+			      "%s seed %u: the trace changed the execution", specs[k], seed);
+			int rc = weft_check_determinism_rerun(&search, &r, &again, why, sizeof(why));
+			CHECK(rc == 0, "%s seed %u: %s", specs[k], seed, why);
+			CHECK(again.trace_hash == h.trace_hash && again.kind == h.kind &&
+			      !strcmp(again.report.msg, h.report.msg),
+			      "%s seed %u: the re-run is not the hashing run (%016llx, %016llx)",
+			      specs[k], seed, (unsigned long long)again.trace_hash,
+			      (unsigned long long)h.trace_hash);
+		}
 	}
 }
 
@@ -98,6 +167,23 @@ int main(int argc, char **argv)
 		}
 		CHECK(flagged == 20, "random on test-nondet: %u of 20 executions flagged", flagged);
 	}
+	/* the same, searching without a trace (as weft run searches) */
+	{
+		static struct weft_random st;
+		struct weft_run_opts o = { .sc = &weft_test_scn_nondet, .no_trace_hash = true };
+		struct weft_exec_result again;
+		unsigned flagged = 0;
+		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
+		for (unsigned i = 0; i < 20; i++) {
+			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
+				break;
+			flagged += weft_check_determinism_rerun(&o, &r, &again, why, sizeof(why)) ==
+				   WEFT_EDESYNC;
+		}
+		CHECK(flagged == 20, "random without a trace on test-nondet: %u of 20 flagged",
+		      flagged);
+	}
+	test_untraced();
 
 	/* deterministic models: the decorator passes, and its re-run has the
 	 * same trace hash (it compared something real) */

@@ -351,9 +351,18 @@ const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m);
  * full event recording, and compares kind and trace hash. Returns 0 when
  * equal; < 0 and a message when they differ. Afterwards weft_last_events()
  * holds the re-run's trace.
+ *
+ * When the first run kept no trace (o->no_trace_hash, as a search's
+ * executions do), the re-run must follow its decisions to the same kind in
+ * as many steps, and a second re-run must give the same trace hash.
  */
 int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
 			   char *why, size_t n);
+/* The same, giving the re-run's result in *again: its trace hash, and its
+ * report with the callers and the trace tail a run without a trace lacks. */
+int weft_check_determinism_rerun(const struct weft_run_opts *o,
+				 const struct weft_exec_result *first,
+				 struct weft_exec_result *again, char *why, size_t n);
 
 /*
  * Weak memory: does the last execution need its memory model? Re-runs its

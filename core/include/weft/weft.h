@@ -854,9 +854,11 @@ struct weft_run_opts {
 	uint64_t step_budget;        /* 0: the scenario's */
 	bool record;                 /* keep every event and decision */
 	bool feedback;               /* feed interleaving features */
-	bool no_trace_hash;          /* searching: skip the trace hash (the
-					result's is 0); re-run a report with
-					record to get it */
+	bool no_trace_hash;          /* searching: keep no trace (the result's
+					hash is 0, weft_last_ring() gives no
+					events, a report names no callers);
+					re-run a report with record to get
+					it (weft_check_determinism_rerun) */
 	unsigned checks;             /* WEFT_CHECK_*: optional detectors (0: none;
 					front ends use WEFT_CHECKS_DEFAULT) */
 	bool lockdep_persist;        /* keep lockdep's graph across executions

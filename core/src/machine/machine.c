@@ -876,7 +876,7 @@ bool weft_in_thread(void)
 /* The caller of the traced event of access a, while the ring holds it. */
 static const struct weft_caller *ring_caller(const struct weft_access *a)
 {
-	uint32_t n = M.evseq < WEFT_TRACE_RING ? M.evseq : WEFT_TRACE_RING;
+	uint32_t n = !M.keep_ring ? 0 : M.evseq < WEFT_TRACE_RING ? M.evseq : WEFT_TRACE_RING;
 
 	for (uint32_t k = 1; k <= n; k++) {
 		const struct weft_event *e = &M.ring[(M.evseq - k) % WEFT_TRACE_RING];
@@ -1314,6 +1314,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.step_budget = o->step_budget ? o->step_budget
 			: sc->step_budget ? sc->step_budget : WEFT_DEFAULT_STEP_BUDGET;
 	M.hashing = o->no_trace_hash ? 0 : (o->checks & WEFT_CHECK_TRACE_HASH2) ? WEFT_HASH2 : WEFT_HASH1;
+	M.keep_ring = M.hashing || o->record;
 	M.on_step = ops->on_step;
 	M.nr_threads = sc->nr_threads;
 	for (unsigned i = 0; i < M.nr_threads; i++)
@@ -1383,8 +1384,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.nr_threads += sc->nr_irqs;
 		weft_fair_reset();   /* the machine's own, before the families' */
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
-		M.lean = M.hashing == WEFT_HASH2 && !M.on_step && !M.fb && !weft_mem_weak &&
-			 !o->record;
+		M.lean = (M.hashing == WEFT_HASH2 || !M.hashing) && !M.on_step && !M.fb &&
+			 !weft_mem_weak && !o->record;
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
@@ -1559,6 +1560,8 @@ size_t weft_last_ring(struct weft_event *out, size_t cap)
 	size_t n = 0;
 	uint32_t first = M.evseq > WEFT_TRACE_RING ? M.evseq - WEFT_TRACE_RING : 0;
 
+	if (!M.keep_ring)
+		return 0;   /* a search's execution (o->no_trace_hash) */
 	for (uint32_t i = first; i < M.evseq && n < cap; i++)
 		out[n++] = M.ring[i % WEFT_TRACE_RING];
 	return n;

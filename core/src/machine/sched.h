@@ -245,8 +245,15 @@ struct weft_machine {
 	uint64_t hash;
 	uint8_t hashing;      /* 0: o->no_trace_hash, else WEFT_HASH1 or WEFT_HASH2
 				 (o->checks & WEFT_CHECK_TRACE_HASH2) */
+	/* The execution keeps its trace: the hash, the ring (M.ring: the
+	 * last events, which reports name and print) and, with o->record,
+	 * the recording. Not kept by a search's executions that ask for no
+	 * trace hash and no recording (o->no_trace_hash): their caller
+	 * re-runs a report with recording (weft_check_determinism) to get
+	 * it, so the ring would only be written, never read. */
+	bool keep_ring;
 	void (*on_step)(void *st, const struct weft_step_info *si);   /* ops->on_step */
-	/* This execution uses none of: trace hash version 1 or none, on_step,
+	/* This execution uses none of: trace hash version 1, on_step,
 	 * interleaving feedback, weak memory, recording. Decided once per
 	 * execution, before its threads run: the primitives' lean paths (a
 	 * "lean" argument, constant, for a model thread) leave those checks
@@ -520,26 +527,30 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 
 	old = trace_val(old);
 	val = trace_val(val);
-	if (lean)
-		trace_hash2(tid, ev, loc, old, val, s);
-	else
-		trace_hash(tid, ev, loc, old, val, s);
-
-	struct weft_event *e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
-	e->step = M.step;
-	e->tid = tid;
-	e->cpu = TRACE_HOST ? 0xff : M.cpu_of[TRACE_CUR];
-	e->ev = (uint8_t)ev;
-	e->flags = M.next_flags | (TRACE_HOST ? 0 : M.th[TRACE_CUR].ctx_flags);
-	e->loc = loc;
-	e->site = s;
-	e->old = old;
-	e->val = val;
-	/* display only (never hashed): the model's call of a helper */
-	e->caller = M.callers[TRACE_CUR + 1].c;
-	if (__builtin_expect(e->caller != NULL, 0) && M.callers[TRACE_CUR + 1].fresh) {
-		e->flags |= WEFT_EVF_CALL;
-		M.callers[TRACE_CUR + 1].fresh = false;
+	struct weft_event *e = NULL;
+	if (!M.keep_ring) {
+		M.evseq++;   /* a search's execution: no hash, no ring (M.keep_ring) */
+	} else {
+		if (lean)
+			trace_hash2(tid, ev, loc, old, val, s);
+		else
+			trace_hash(tid, ev, loc, old, val, s);
+		e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
+		e->step = M.step;
+		e->tid = tid;
+		e->cpu = TRACE_HOST ? 0xff : M.cpu_of[TRACE_CUR];
+		e->ev = (uint8_t)ev;
+		e->flags = M.next_flags | (TRACE_HOST ? 0 : M.th[TRACE_CUR].ctx_flags);
+		e->loc = loc;
+		e->site = s;
+		e->old = old;
+		e->val = val;
+		/* display only (never hashed): the model's call of a helper */
+		e->caller = M.callers[TRACE_CUR + 1].c;
+		if (__builtin_expect(e->caller != NULL, 0) && M.callers[TRACE_CUR + 1].fresh) {
+			e->flags |= WEFT_EVF_CALL;
+			M.callers[TRACE_CUR + 1].fresh = false;
+		}
 	}
 	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
@@ -566,6 +577,10 @@ static inline __attribute__((always_inline)) void weft_trace(unsigned ev, uint32
 static inline void weft_trace_flush(uint8_t tid, uint8_t cpu, uint32_t loc, uint64_t old,
 				    uint64_t val, const struct weft_site *s)
 {
+	if (!M.keep_ring) {
+		M.evseq++;
+		return;
+	}
 	old = trace_val(old);
 	val = trace_val(val);
 	trace_hash(tid, WEFT_EV_FLUSH, loc, old, val, s);

@@ -91,12 +91,12 @@ static void last_copy_free(struct last_copy *l)
 	free(l->c);
 }
 
-int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
-			   char *why, size_t n)
+int weft_check_determinism_rerun(const struct weft_run_opts *o,
+				 const struct weft_exec_result *first,
+				 struct weft_exec_result *again, char *why, size_t n)
 {
 	struct last_copy l;
 	struct weft_replay_strategy rs;
-	struct weft_exec_result again;
 	struct weft_run_opts ro = *o;
 	int rc = last_copy_take(&l);
 
@@ -106,6 +106,7 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 	ro.memory = (uint8_t)weft_last_memory();   /* as run (a genome may narrow it) */
 	ro.feedback = false;
 	ro.record = true;   /* the caller gets the full trace of the re-run */
+	ro.no_trace_hash = false;
 	/* lockdep-lite: the re-run starts from a fresh graph seeded with what
 	 * the first run's report took from earlier executions, as a replay
 	 * file will (the persistent graph already holds this run's edges) */
@@ -118,18 +119,51 @@ int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec
 		ro.lockdep_seed = seed;
 		ro.nr_lockdep_seed = nseed;
 	}
-	rc = weft_execute(&ro, &weft_strategy_replay, &rs, &again);
-	if (rc == 0 && (rs.desync || again.trace_hash != first->trace_hash ||
-			again.kind != first->kind)) {
-		snprintf(why, n,
-			 "nondeterministic execution: trace hash %016llx then %016llx%s%s",
-			 (unsigned long long)first->trace_hash,
-			 (unsigned long long)again.trace_hash, rs.desync ? "; " : "",
-			 rs.desync ? rs.why : "");
+	rc = weft_execute(&ro, &weft_strategy_replay, &rs, again);
+	if (rc == 0 && (rs.desync || again->kind != first->kind ||
+			(!o->no_trace_hash && again->trace_hash != first->trace_hash) ||
+			(o->no_trace_hash && again->steps != first->steps))) {
+		if (o->no_trace_hash)
+			snprintf(why, n, "nondeterministic execution: %s then %s in %u then %u steps%s%s",
+				 weft_kind_name(first->kind), weft_kind_name(again->kind),
+				 first->steps, again->steps, rs.desync ? "; " : "",
+				 rs.desync ? rs.why : "");
+		else
+			snprintf(why, n,
+				 "nondeterministic execution: trace hash %016llx then %016llx%s%s",
+				 (unsigned long long)first->trace_hash,
+				 (unsigned long long)again->trace_hash, rs.desync ? "; " : "",
+				 rs.desync ? rs.why : "");
 		rc = WEFT_EDESYNC;
+	}
+	if (rc == 0 && o->no_trace_hash) {
+		/* The first run kept no trace hash (a search's execution): the
+		 * re-run above followed its decisions to its verdict in as many
+		 * steps; a second re-run must then give the same trace hash. */
+		struct weft_exec_result twice;
+		last_copy_replay(&l, &rs, true);
+		rc = weft_execute(&ro, &weft_strategy_replay, &rs, &twice);
+		if (rc == 0 && (rs.desync || twice.trace_hash != again->trace_hash ||
+				twice.kind != again->kind)) {
+			snprintf(why, n,
+				 "nondeterministic execution: its re-runs give trace hash %016llx then "
+				 "%016llx%s%s",
+				 (unsigned long long)again->trace_hash,
+				 (unsigned long long)twice.trace_hash, rs.desync ? "; " : "",
+				 rs.desync ? rs.why : "");
+			rc = WEFT_EDESYNC;
+		}
 	}
 	last_copy_free(&l);
 	return rc;
+}
+
+int weft_check_determinism(const struct weft_run_opts *o, const struct weft_exec_result *first,
+			   char *why, size_t n)
+{
+	struct weft_exec_result again;
+
+	return weft_check_determinism_rerun(o, first, &again, why, n);
 }
 
 /* ------------------------------------------------------- weak memory */
