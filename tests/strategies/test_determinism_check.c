@@ -183,6 +183,25 @@ int main(int argc, char **argv)
 		CHECK(flagged == 20, "random without a trace on test-nondet: %u of 20 flagged",
 		      flagged);
 	}
+	/* a value alone depends on host state: the same decisions, verdict
+	 * and steps in every execution, only the trace hash shows it (against
+	 * the search's own with a trace, between the two re-runs without) */
+	for (int untraced = 0; untraced < 2; untraced++) {
+		static struct weft_random st;
+		struct weft_run_opts o = { .sc = &weft_test_scn_nondet, .variant = 1,
+					   .no_trace_hash = untraced };
+		struct weft_exec_result again;
+		unsigned flagged = 0;
+		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
+		for (unsigned i = 0; i < 20; i++) {
+			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
+				break;
+			flagged += weft_check_determinism_rerun(&o, &r, &again, why, sizeof(why)) ==
+				   WEFT_EDESYNC;
+		}
+		CHECK(flagged == 20, "test-nondet:host-value %s a trace: %u of 20 flagged",
+		      untraced ? "without" : "with", flagged);
+	}
 	test_untraced();
 
 	/* deterministic models: the decorator passes, and its re-run has the

@@ -3,7 +3,9 @@
  *  - test-nondet reads host state (a counter in static storage that each
  *    execution's setup increments, never reset): its trace depends on how
  *    many executions ran before it in this process, which the determinism
- *    decorator and dfs must notice;
+ *    decorator and dfs must notice; in variant host-counter the schedule
+ *    depends on it, in host-value only a value written (the same
+ *    decisions, verdict and steps: the trace hash alone shows it);
  *  - test-deep runs more scheduling decisions than a dfs frame stack holds
  *    (WEFT_DFS_MAX_DEPTH), so a dfs over it is cut and must not certify.
  * Neither is in the registry: `weft list` never shows them.
@@ -19,6 +21,7 @@ static unsigned nondet_host_runs;   /* host state, on purpose */
 
 struct nondet_world {
 	unsigned odd;      /* copied from host state at setup */
+	unsigned value_only;   /* variant host-value */
 	spinlock_t l;
 	int a, b, c;
 };
@@ -27,9 +30,9 @@ static void nondet_setup(void *w, unsigned variant, const struct weft_workload *
 {
 	struct nondet_world *W = w;
 
-	(void)variant;
 	(void)wl;
 	W->odd = ++nondet_host_runs & 1;
+	W->value_only = variant == 1;
 }
 
 /* T0 holds the lock over its writes only in odd executions, so the same
@@ -38,6 +41,13 @@ static void nondet_thread(void *w, unsigned tid)
 {
 	struct nondet_world *W = w;
 
+	if (W->value_only) {
+		if (tid)
+			WRITE_ONCE(W->b, W->odd + 1);
+		else
+			WRITE_ONCE(W->a, W->odd + 1);
+		return;
+	}
 	if (tid == 0) {
 		if (W->odd)
 			spin_lock(&W->l);
@@ -58,6 +68,8 @@ static const char *const test_files[] = { "test_scenarios.c", NULL };
 static const struct weft_variant nondet_variants[] = {
 	{ "host-counter", NULL, false, "reads a host counter (nondeterministic on purpose)",
 	  "tests/strategies", WEFT_KIND_NONE, 0, 0 },
+	{ "host-value", NULL, false, "writes a value read from a host counter (the schedule "
+	  "stays the same)", "tests/strategies", WEFT_KIND_NONE, 0, 0 },
 };
 
 const struct weft_scenario weft_test_scn_nondet = {
