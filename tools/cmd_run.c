@@ -487,7 +487,9 @@ int cmd_run(int argc, char **argv)
 	bool bug = false, ran = false;
 	uint64_t found_at = 0;
 	for (uint64_t it = 0; it < iterations; it++) {
-		if (weft_execute(&o, weft_metrics_ops(&m), &m, &r) < 0) {
+		/* the strategy itself, not the metrics decorator: one call less
+		 * per decision; m counts what ran */
+		if (weft_execute(&o, ops, st, &r) < 0) {
 			if (ops != &weft_strategy_dfs || dfs_bound >= dfs_final_bound)
 				break;
 			weft_dfs_init(&st->d, sc, ++dfs_bound, wl, wl_len);
@@ -495,6 +497,7 @@ int cmd_run(int argc, char **argv)
 			st->d.fair_bound = dfs_fair_bound;
 			continue;
 		}
+		weft_metrics_add(&m, &r);
 		/* a dfs that is done ends with an execute that runs nothing and
 		 * clears r: the last execution is last_r (and the machine's) */
 		last_r = r;

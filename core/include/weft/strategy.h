@@ -344,6 +344,10 @@ extern const struct weft_strategy_ops weft_strategy_metrics;
  * when m's strategy has none (the machine then builds no dependence record
  * per step: about 4% of a step). Use it rather than weft_strategy_metrics. */
 const struct weft_strategy_ops *weft_metrics_ops(const struct weft_metrics *m);
+/* Add one execution's result to m, as the decorator does at its end: for a
+ * driver that passes the strategy itself to weft_execute() (and so spares
+ * every decision the decorator's extra call) and counts what returned 0. */
+void weft_metrics_add(struct weft_metrics *m, const struct weft_exec_result *r);
 
 /*
  * Determinism check: runs the last execution a second time from its

@@ -785,10 +785,8 @@ static int metrics_memory(void *st)
 	return m->inner->memory ? m->inner->memory(m->inner_st) : -1;
 }
 
-static void metrics_end(void *st, const struct weft_exec_result *r)
+void weft_metrics_add(struct weft_metrics *m, const struct weft_exec_result *r)
 {
-	struct weft_metrics *m = st;
-
 	m->executions++;
 	m->steps += r->steps;
 	m->decisions += r->decisions;
@@ -796,6 +794,13 @@ static void metrics_end(void *st, const struct weft_exec_result *r)
 	m->preemptions += r->preemptions;
 	if (r->steps > m->max_steps)
 		m->max_steps = r->steps;
+}
+
+static void metrics_end(void *st, const struct weft_exec_result *r)
+{
+	struct weft_metrics *m = st;
+
+	weft_metrics_add(m, r);
 	if (m->inner->end)
 		m->inner->end(m->inner_st, r);
 }
