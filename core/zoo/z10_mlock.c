@@ -77,6 +77,7 @@
  */
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>
+#include <weft/scenario.h>
 
 #define Z10_THREADS 2
 #define Z10_PTES 2
@@ -417,9 +418,7 @@ static const uint8_t z10_trigger[] = {
 	0x00 | Z10_OP_RECLAIM, 0x00,
 	0x10 | Z10_OP_MIGRATE, 0x01,
 };
-static const uint8_t *const z10_triggers[Z10_NR_VARIANTS] = { z10_trigger, z10_trigger };
-static const size_t z10_trigger_lens[Z10_NR_VARIANTS] = { sizeof(z10_trigger),
-							  sizeof(z10_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z10, Z10_NR_VARIANTS, z10_trigger);
 
 const struct weft_scenario weft_scn_z10_mlock = {
 	.name = "z10-mlock",
@@ -429,22 +428,9 @@ const struct weft_scenario weft_scn_z10_mlock = {
 		  "V. Babka, commit 57e68e9cd65b",
 	.nr_cpus = Z10_THREADS,
 	.nr_threads = Z10_THREADS,
-	.world_size = sizeof(struct z10_world),
-	.nr_opcodes = Z10_NR_OPS,
-	.opnames = z10_opnames,
-	.max_ops = Z10_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z10, Z10),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z10_files,
-	.setup = z10_setup,
-	.thread = z10_thread,
-	.quiesce = z10_quiesce,
-	.describe = z10_describe,
-	.stats = z10_stats,
-	.state_bucket = z10_state_bucket,
-	.variants = z10_variants,
-	.nr_variants = Z10_NR_VARIANTS,
-	.triggers = z10_triggers,
-	.trigger_lens = z10_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z10),
 };

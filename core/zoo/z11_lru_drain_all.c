@@ -84,6 +84,7 @@
  * (nothing); lru lock (the kit's, irq-safe); lockdep-lite sees no cycle.
  */
 #include <weft/mm/lru_batch.h>
+#include <weft/scenario.h>
 
 #define Z11_CPUS 3
 #define Z11_THREADS 3
@@ -585,9 +586,7 @@ static const uint8_t z11_trigger[] = {
 	4, 0x00 | Z11_OP_ADD, 0x00, 0x00 | Z11_OP_DRAIN, 0x00,
 	0x10 | Z11_OP_ADD, 0x01, 0x10 | Z11_OP_INVAL, 0x00,
 };
-static const uint8_t *const z11_triggers[Z11_NR_VARIANTS] = { z11_trigger, z11_trigger };
-static const size_t z11_trigger_lens[Z11_NR_VARIANTS] = { sizeof(z11_trigger),
-							  sizeof(z11_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z11, Z11_NR_VARIANTS, z11_trigger);
 
 const struct weft_scenario weft_scn_z11_lru_drain_all = {
 	.name = "z11-lru-drain-all",
@@ -598,22 +597,9 @@ const struct weft_scenario weft_scn_z11_lru_drain_all = {
 		  "latching API\" (2020)",
 	.nr_cpus = Z11_CPUS,
 	.nr_threads = Z11_THREADS,
-	.world_size = sizeof(struct z11_world),
-	.nr_opcodes = Z11_NR_OPS,
-	.opnames = z11_opnames,
-	.max_ops = Z11_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z11, Z11),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z11_files,
-	.setup = z11_setup,
-	.thread = z11_thread,
-	.quiesce = z11_quiesce,
-	.describe = z11_describe,
-	.stats = z11_stats,
-	.state_bucket = z11_state_bucket,
-	.variants = z11_variants,
-	.nr_variants = Z11_NR_VARIANTS,
-	.triggers = z11_triggers,
-	.trigger_lens = z11_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z11),
 };

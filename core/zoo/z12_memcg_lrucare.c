@@ -84,6 +84,7 @@
  * lru_lock. The handler takes lru_lock only (irqs masked).
  */
 #include <weft/mm/lru_batch.h>
+#include <weft/scenario.h>
 
 #define Z12_CPUS 2
 #define Z12_THREADS 2
@@ -511,9 +512,7 @@ static const uint8_t z12_trigger[] = {
 	2, 0x00 | Z12_OP_UNCHARGE, 0x00, 0x10 | Z12_OP_SWAPIN, 0x00,
 	0x05, 0x00, 0x00, 0x0f, 0x00, 0x00,
 };
-static const uint8_t *const z12_triggers[Z12_NR_VARIANTS] = { z12_trigger, z12_trigger };
-static const size_t z12_trigger_lens[Z12_NR_VARIANTS] = { sizeof(z12_trigger),
-							  sizeof(z12_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z12, Z12_NR_VARIANTS, z12_trigger);
 
 const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 	.name = "z12-memcg-lrucare",
@@ -523,24 +522,11 @@ const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 		  "deadlock by inverting lrucare nesting\" (2012); mm/swap.c rotate_reclaimable_page()",
 	.nr_cpus = Z12_CPUS,
 	.nr_threads = Z12_THREADS,
-	.world_size = sizeof(struct z12_world),
-	.nr_opcodes = Z12_NR_OPS,
-	.opnames = z12_opnames,
-	.max_ops = Z12_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z12, Z12),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z12_files,
-	.setup = z12_setup,
-	.thread = z12_thread,
-	.quiesce = z12_quiesce,
-	.describe = z12_describe,
-	.stats = z12_stats,
-	.state_bucket = z12_state_bucket,
-	.variants = z12_variants,
-	.nr_variants = Z12_NR_VARIANTS,
-	.triggers = z12_triggers,
-	.trigger_lens = z12_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z12),
 	.irqs = z12_irqs,
 	.nr_irqs = 1,
 };

@@ -80,6 +80,7 @@
  */
 #include <weft/mm/lru_batch.h>
 #include <weft/mm/pgtable.h>
+#include <weft/scenario.h>
 
 #define Z14_CPUS 2
 #define Z14_THREADS 2
@@ -568,9 +569,7 @@ static const uint8_t z14_trigger[] = {
 	16, 0x00, 0x00,         /* T0 after its 16th step: run T1 */
 	5, 0x80, 0x80 | 9,      /* store 5 (from 0): delay code 9 */
 };
-static const uint8_t *const z14_triggers[Z14_NR_VARIANTS] = { z14_trigger, z14_trigger };
-static const size_t z14_trigger_lens[Z14_NR_VARIANTS] = { sizeof(z14_trigger),
-							  sizeof(z14_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z14, Z14_NR_VARIANTS, z14_trigger);
 
 const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 	.name = "z14-lru-drain-latch",
@@ -580,23 +579,10 @@ const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 		  "seqcount_t latching API\" (2020)",
 	.nr_cpus = Z14_CPUS,
 	.nr_threads = Z14_THREADS,
-	.world_size = sizeof(struct z14_world),
-	.nr_opcodes = Z14_NR_OPS,
-	.opnames = z14_opnames,
-	.max_ops = Z14_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z14, Z14),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z14_files,
-	.setup = z14_setup,
-	.thread = z14_thread,
-	.quiesce = z14_quiesce,
-	.describe = z14_describe,
-	.stats = z14_stats,
-	.state_bucket = z14_state_bucket,
-	.variants = z14_variants,
-	.nr_variants = Z14_NR_VARIANTS,
-	.triggers = z14_triggers,
-	.trigger_lens = z14_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z14),
 	.memory = WEFT_MEM_LKMM,
 };

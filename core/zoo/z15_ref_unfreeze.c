@@ -67,6 +67,7 @@
  * Locks: tree_lock (the migrator's alone; the lookup is lockless).
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z15_THREADS 2
 #define Z15_MAX_OPS 4
@@ -363,11 +364,7 @@ static const uint8_t z15_trigger[] = {
 	20, 0x00, 0x00,         /* T0 after its 20th step: run T1 */
 	5, 0x80, 0x80 | 10,     /* weak choice 5 (from 0): delay code 10 */
 };
-static const uint8_t *const z15_triggers[Z15_NR_VARIANTS] = { z15_trigger, z15_trigger,
-							      z15_trigger };
-static const size_t z15_trigger_lens[Z15_NR_VARIANTS] = { sizeof(z15_trigger),
-							  sizeof(z15_trigger),
-							  sizeof(z15_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS, z15_trigger);
 
 const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 	.name = "z15-ref-unfreeze",
@@ -378,23 +375,10 @@ const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 		  "accesses\" (2017)",
 	.nr_cpus = 2,
 	.nr_threads = Z15_THREADS,
-	.world_size = sizeof(struct z15_world),
-	.nr_opcodes = Z15_NR_OPS,
-	.opnames = z15_opnames,
-	.max_ops = Z15_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z15, Z15),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z15_files,
-	.setup = z15_setup,
-	.thread = z15_thread,
-	.quiesce = z15_quiesce,
-	.describe = z15_describe,
-	.stats = z15_stats,
-	.state_bucket = z15_state_bucket,
-	.variants = z15_variants,
-	.nr_variants = Z15_NR_VARIANTS,
-	.triggers = z15_triggers,
-	.trigger_lens = z15_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z15),
 	.memory = WEFT_MEM_LKMM,
 };

@@ -45,6 +45,7 @@
  * Initial state: slots 0 and 1 hold pages 0 and 1, not uptodate, empty.
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z16_THREADS 2
 #define Z16_MAX_OPS 4
@@ -252,11 +253,7 @@ static const uint8_t z16_trigger[] = {
 	0x00 | Z16_OP_FILL, 0x00, 0x10 | Z16_OP_READ, 0x00,
 	2, 0x80, 0x80 | 1,      /* weak choice 2 (from 0): the older version */
 };
-static const uint8_t *const z16_triggers[Z16_NR_VARIANTS] = { z16_trigger, z16_trigger,
-							      z16_trigger };
-static const size_t z16_trigger_lens[Z16_NR_VARIANTS] = { sizeof(z16_trigger),
-							  sizeof(z16_trigger),
-							  sizeof(z16_trigger) };
+WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS, z16_trigger);
 
 const struct weft_scenario weft_scn_z16_page_uptodate = {
 	.name = "z16-page-uptodate",
@@ -266,23 +263,10 @@ const struct weft_scenario weft_scn_z16_page_uptodate = {
 		  "race\" (2008)",
 	.nr_cpus = 2,
 	.nr_threads = Z16_THREADS,
-	.world_size = sizeof(struct z16_world),
-	.nr_opcodes = Z16_NR_OPS,
-	.opnames = z16_opnames,
-	.max_ops = Z16_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z16, Z16),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z16_files,
-	.setup = z16_setup,
-	.thread = z16_thread,
-	.quiesce = z16_quiesce,
-	.describe = z16_describe,
-	.stats = z16_stats,
-	.state_bucket = z16_state_bucket,
-	.variants = z16_variants,
-	.nr_variants = Z16_NR_VARIANTS,
-	.triggers = z16_triggers,
-	.trigger_lens = z16_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z16),
 	.memory = WEFT_MEM_LKMM,
 };

@@ -71,6 +71,7 @@
  * owners (the slot + the threads' references).
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z6_THREADS 3
 #define Z6_MAX_OPS 6
@@ -667,22 +668,9 @@ const struct weft_scenario weft_scn_z6_spec_pagecache = {
 		  "page_cache_get_speculative(), page_freeze_refs()",
 	.nr_cpus = Z6_THREADS,
 	.nr_threads = Z6_THREADS,
-	.world_size = sizeof(struct z6_world),
-	.nr_opcodes = Z6_NR_OPS,
-	.opnames = z6_opnames,
-	.max_ops = Z6_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z6, Z6),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z6_files,
-	.setup = z6_setup,
-	.thread = z6_thread,
-	.quiesce = z6_quiesce,
-	.describe = z6_describe,
-	.stats = z6_stats,
-	.state_bucket = z6_state_bucket,
-	.variants = z6_variants,
-	.nr_variants = Z6_NR_VARIANTS,
-	.triggers = z6_triggers,
-	.trigger_lens = z6_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z6),
 };

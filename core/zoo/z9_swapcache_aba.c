@@ -115,6 +115,7 @@
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>
 #include <weft/mm/swapin.h>
+#include <weft/scenario.h>
 
 #define Z9_THREADS 3
 #define Z9_PROCS 2
@@ -827,22 +828,9 @@ const struct weft_scenario weft_scn_z9_swapcache_aba = {
 		  "mm: further fix swapin race condition (Sep 2010)",
 	.nr_cpus = Z9_THREADS,
 	.nr_threads = Z9_THREADS,
-	.world_size = sizeof(struct z9_world),
-	.nr_opcodes = Z9_NR_OPS,
-	.opnames = z9_opnames,
-	.max_ops = Z9_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z9, Z9),
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z9_files,
-	.setup = z9_setup,
-	.thread = z9_thread,
-	.quiesce = z9_quiesce,
-	.describe = z9_describe,
-	.stats = z9_stats,
-	.state_bucket = z9_state_bucket,
-	.variants = z9_variants,
-	.nr_variants = Z9_NR_VARIANTS,
-	.triggers = z9_triggers,
-	.trigger_lens = z9_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z9),
 };
