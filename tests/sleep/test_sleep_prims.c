@@ -94,17 +94,13 @@ static void pw_work(struct pw *W)
 		(void)READ_ONCE(W->x);
 }
 
-static void pw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(pw, struct pw)
 {
-	struct pw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	W->n = work_n;
 	weft_mm_init(&W->mm, 4, false);
 	W->pa = weft_page_alloc_at(&W->mm, 0);
 	W->pb = weft_page_alloc_at(&W->mm, 1);
-	switch (variant) {
+	switch (W->variant) {
 	case V_STEPS_SEM:
 		sema_init(&W->sem, 1);
 		break;

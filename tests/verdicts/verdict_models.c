@@ -36,12 +36,8 @@ struct cut_world {
 	struct weft_spinlock l;
 };
 
-static void cut_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(cut, struct cut_world)
 {
-	struct cut_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->l);
 }
 
@@ -100,12 +96,8 @@ struct spin_world {
 	int taken[NR_ITEMS];           /* each item consumed once */
 };
 
-static void spin_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(spin, struct spin_world)
 {
-	struct spin_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->l);
 }
 
@@ -422,12 +414,8 @@ struct leak_world {
  * (The bug under test is the model's; Weft must notice it, not certify.) */
 static unsigned leak_setups;
 
-static void leak_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(leak, struct leak_world)
 {
-	struct leak_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	leak_setups++;
 }
 
