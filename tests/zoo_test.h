@@ -131,6 +131,15 @@ static inline struct mm_outcome zoo_trigger(const char *spec, const char *input_
 	return o;
 }
 
+/* spec's own trigger: kind with pre preemptions, reported in func at
+ * what (zoo_trigger()); and fix, spec's fixed variant, clean on it. */
+static inline void zoo_trigger_and_fix(const char *spec, const char *fix, enum weft_kind kind,
+				       unsigned pre, const char *func, const char *what)
+{
+	zoo_trigger(spec, spec, kind, pre, func, what);
+	zoo_trigger(fix, spec, WEFT_KIND_NONE, 0, NULL, NULL);
+}
+
 /* The workload section of a hex string ("" for none). */
 static inline size_t zoo_hex(const char *hex, uint8_t *out, size_t cap)
 {

@@ -124,10 +124,7 @@ struct z10_world {
 	unsigned long stat[Z10_THREADS][Z10_NR_STATS];
 };
 
-static inline void z10_stat(struct z10_world *W, enum z10_stat s)
-{
-	W->stat[weft_current_tid() % Z10_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z10, Z10)
 
 /* mlock_vma_page() (3.14): the caller holds the page lock. */
 static void z10_mlock_vma_page(struct z10_world *W, struct weft_page *page)
@@ -291,8 +288,7 @@ static void z10_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z10_world *W = w;
 
-	W->variant = variant < Z10_NR_VARIANTS ? variant : Z10_V_FIX;
-	weft_workload_copy(wl, Z10_THREADS, Z10_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z10, W, variant, wl, Z10_V_FIX);
 	weft_mm_init(&W->mm, Z10_PAGES, false);
 	weft_pgtable_init(&W->pt, Z10_PTES);
 	/* pages A and B mapped in the VM_LOCKED vma (the allocation's
@@ -413,12 +409,11 @@ static const struct weft_variant z10_variants[Z10_NR_VARIANTS] = {
  * T1 migrate 1 (B). Serial: T0 runs first and hits the BUG_ON on B. The
  * fix gets the same input: it trylocks B, mlocks it, and is clean.
  */
-static const uint8_t z10_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z10, Z10_NR_VARIANTS,
 	2,
 	0x00 | Z10_OP_RECLAIM, 0x00,
 	0x10 | Z10_OP_MIGRATE, 0x01,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z10, Z10_NR_VARIANTS, z10_trigger);
+);
 
 const struct weft_scenario weft_scn_z10_mlock = {
 	.name = "z10-mlock",

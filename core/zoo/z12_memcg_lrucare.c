@@ -154,8 +154,7 @@ static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z12_world *W = w;
 
-	W->variant = variant < Z12_NR_VARIANTS ? variant : Z12_V_FIX;
-	weft_workload_copy(wl, Z12_THREADS, Z12_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z12, W, variant, wl, Z12_V_FIX);
 	weft_mm_init(&W->mm, Z12_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, 1);
@@ -508,11 +507,10 @@ static const struct weft_variant z12_variants[Z12_NR_VARIANTS] = {
  * the pending end_page_writeback on CPU0 instead of resuming T0: its
  * rotation spins on lru_lock. The fixed variant gets the same workload.
  */
-static const uint8_t z12_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z12, Z12_NR_VARIANTS,
 	2, 0x00 | Z12_OP_UNCHARGE, 0x00, 0x10 | Z12_OP_SWAPIN, 0x00,
 	0x05, 0x00, 0x00, 0x0f, 0x00, 0x00,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z12, Z12_NR_VARIANTS, z12_trigger);
+);
 
 const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 	.name = "z12-memcg-lrucare",

@@ -181,8 +181,7 @@ static void z13_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z13_world *W = w;
 
-	W->variant = variant < Z13_NR_VARIANTS ? variant : Z13_V_FIX;
-	weft_workload_copy(wl, Z13_THREADS, Z13_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z13, W, variant, wl, Z13_V_FIX);
 	for (unsigned z = 1; z < Z13_NR_ZONES; z++)
 		spin_lock_init(&W->zones[z].lock);
 	W->zones[Z13_ZONE_NORMAL].free = W->zones[Z13_ZONE_NORMAL].managed = Z13_NORMAL_PAGES;

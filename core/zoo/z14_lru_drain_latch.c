@@ -136,10 +136,7 @@ struct z14_world {
 	unsigned long stat[Z14_THREADS][Z14_NR_STATS];
 };
 
-static inline void z14_stat(struct z14_world *W, enum z14_stat s)
-{
-	W->stat[weft_current_tid() % Z14_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z14, Z14)
 
 static void z14_drain_work_fn(struct work_struct *w);
 
@@ -150,8 +147,7 @@ static void z14_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z14_world *W = w;
 
-	W->variant = variant < Z14_NR_VARIANTS ? variant : Z14_V_FIX;
-	weft_workload_copy(wl, Z14_THREADS, Z14_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z14, W, variant, wl, Z14_V_FIX);
 	weft_mm_init(&W->mm, Z14_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
@@ -559,7 +555,7 @@ static const struct weft_variant z14_variants[Z14_NR_VARIANTS] = {
  * lru_add batch count of CPU0, gets delay code 9 (16 steps): still buffered
  * when T1's loop reads it.
  */
-static const uint8_t z14_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z14, Z14_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -568,8 +564,7 @@ static const uint8_t z14_trigger[] = {
 	0x00 | Z14_OP_FAULT, 0x00, 0x00 | Z14_OP_MOVE, 0x00, 0x10 | Z14_OP_DRAIN, 0x00,
 	16, 0x00, 0x00,         /* T0 after its 16th step: run T1 */
 	5, 0x80, 0x80 | 9,      /* store 5 (from 0): delay code 9 */
-};
-WEFT_SCENARIO_ONE_TRIGGER(z14, Z14_NR_VARIANTS, z14_trigger);
+);
 
 const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 	.name = "z14-lru-drain-latch",

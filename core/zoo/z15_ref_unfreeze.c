@@ -116,17 +116,13 @@ struct z15_world {
 	unsigned long stat[Z15_THREADS][Z15_NR_STATS];
 };
 
-static inline void z15_stat(struct z15_world *W, enum z15_stat s)
-{
-	W->stat[weft_current_tid() % Z15_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z15, Z15)
 
 static void z15_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z15_world *W = w;
 
-	W->variant = variant < Z15_NR_VARIANTS ? variant : Z15_V_FIX;
-	weft_workload_copy(wl, Z15_THREADS, Z15_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z15, W, variant, wl, Z15_V_FIX);
 	weft_mm_init(&W->mm, Z15_PAGES, false);
 	spin_lock_init(&W->m.tree_lock);
 	for (unsigned s = 0; s < Z15_SLOTS; s++) {
@@ -354,7 +350,7 @@ static const struct weft_variant z15_variants[Z15_NR_VARIANTS] = {
  * step (after the unfreeze); the store of slot 0 (the 6th weak choice of
  * the execution) gets delay code 10 (32 steps).
  */
-static const uint8_t z15_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -363,8 +359,7 @@ static const uint8_t z15_trigger[] = {
 	0x00 | Z15_OP_MIGRATE, 0x00, 0x10 | Z15_OP_LOOKUP, 0x00,
 	20, 0x00, 0x00,         /* T0 after its 20th step: run T1 */
 	5, 0x80, 0x80 | 10,     /* weak choice 5 (from 0): delay code 10 */
-};
-WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS, z15_trigger);
+);
 
 const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 	.name = "z15-ref-unfreeze",

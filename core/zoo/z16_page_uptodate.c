@@ -84,17 +84,13 @@ struct z16_world {
 	unsigned long stat[Z16_THREADS][Z16_NR_STATS];
 };
 
-static inline void z16_stat(struct z16_world *W, enum z16_stat s)
-{
-	W->stat[weft_current_tid() % Z16_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z16, Z16)
 
 static void z16_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z16_world *W = w;
 
-	W->variant = variant < Z16_NR_VARIANTS ? variant : Z16_V_FIX;
-	weft_workload_copy(wl, Z16_THREADS, Z16_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z16, W, variant, wl, Z16_V_FIX);
 	weft_mm_init(&W->mm, Z16_PAGES, false);
 	for (unsigned s = 0; s < Z16_SLOTS; s++)
 		W->slot[s] = weft_page_alloc(&W->mm);   /* the page cache's */
@@ -244,7 +240,7 @@ static const struct weft_variant z16_variants[Z16_NR_VARIANTS] = {
  * contents (the execution's 3rd weak choice: the fill's store and the
  * flag's test asked before it) reads the older version (code 1).
  */
-static const uint8_t z16_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -252,8 +248,7 @@ static const uint8_t z16_trigger[] = {
 	2,                      /* ops */
 	0x00 | Z16_OP_FILL, 0x00, 0x10 | Z16_OP_READ, 0x00,
 	2, 0x80, 0x80 | 1,      /* weak choice 2 (from 0): the older version */
-};
-WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS, z16_trigger);
+);
 
 const struct weft_scenario weft_scn_z16_page_uptodate = {
 	.name = "z16-page-uptodate",

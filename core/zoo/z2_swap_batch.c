@@ -187,14 +187,13 @@ static const char *const z2_files[] = {
  * swapout 0 order 2; split 0; reclaim 1; zap 0..3. The fixed variants get
  * the same workload: it is the one on which they must stay silent.
  */
-static const uint8_t z2_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z2, 3,
 	4,
 	0x00 | Z2_OP_SWAPOUT, 0x20,
 	0x00 | Z2_OP_SPLIT, 0x00,
 	0x00 | Z2_OP_RECLAIM, 0x01,
 	0x00 | Z2_OP_ZAP, 0x30,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z2, 3, z2_trigger);
+);
 
 const struct weft_scenario weft_scn_z2_swap_batch = {
 	.name = "z2-swap-batch",

@@ -543,7 +543,7 @@ static const struct weft_variant z3_variants[] = {
  * decision 99, right after __swap_entry_free() left slot 0 at 0x40, to T1;
  * when T1 ends run T2 (decision 142, a free switch) instead of T0.
  */
-static const uint8_t z3_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z3, 2,
 	5,
 	0x00 | Z3_OP_SWAPOUT, 0x10,
 	0x00 | Z3_OP_ZAP, 0x01,
@@ -553,8 +553,7 @@ static const uint8_t z3_trigger[] = {
 	/* schedule entries [pos lo][pos hi][b] */
 	99, 0, 0,
 	142, 0, 0,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z3, 2, z3_trigger);
+);
 
 const struct weft_scenario weft_scn_z3_swapoff = {
 	.name = "z3-swapoff",

@@ -405,7 +405,7 @@ static const struct weft_variant z4_variants[] = {
  * into a private page, to T1; when T1 ends run T2 (decision 132, a free
  * switch) instead of T0.
  */
-static const uint8_t z4_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z4, 2,
 	5,
 	0x00 | Z4_OP_SWAPOUT, 0x00,
 	0x00 | Z4_OP_RECLAIM, 0x00,
@@ -415,8 +415,7 @@ static const uint8_t z4_trigger[] = {
 	/* schedule entries [pos lo][pos hi][b] */
 	96, 0, 0,
 	132, 0, 0,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z4, 2, z4_trigger);
+);
 
 const struct weft_scenario weft_scn_z4_swapin_aba = {
 	.name = "z4-swapin-aba",

@@ -136,17 +136,13 @@ struct z6_world {
 	unsigned long stat[Z6_THREADS][Z6_NR_STATS];
 };
 
-static inline void z6_stat(struct z6_world *W, enum z6_stat s)
-{
-	W->stat[weft_current_tid() % Z6_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z6, Z6)
 
 static void z6_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z6_world *W = w;
 
-	W->variant = variant < Z6_NR_VARIANTS ? variant : Z6_V_FIX;
-	weft_workload_copy(wl, Z6_THREADS, Z6_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z6, W, variant, wl, Z6_V_FIX);
 	weft_mm_init(&W->mm, Z6_PAGES, false);
 	for (unsigned s = 0; s < Z6_SLOTS; s++) {
 		/* the allocation's reference becomes the page cache's */

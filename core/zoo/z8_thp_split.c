@@ -275,11 +275,10 @@ static const char *const z8_files[] = { "z8_thp_split.c", "mm_folio.c", "mm_page
  * first the split handles) once; one preemption of T0 right after it
  * unfroze tail 3 and loaded its flags. The fix gets the same input.
  */
-static const uint8_t z8_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS,
 	1, (uint8_t)(1 << 4 | Z8_OP_LOCK), 2,
 	0x04, 0x00, 0x00,
-};
-WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS, z8_trigger);
+);
 
 const struct weft_scenario weft_scn_z8_thp_split = {
 	.name = "z8-thp-split",

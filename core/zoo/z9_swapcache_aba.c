@@ -181,10 +181,7 @@ struct z9_world {
 	unsigned long stat[Z9_THREADS][Z9_NR_STATS];
 };
 
-static inline void z9_stat(struct z9_world *W, enum z9_stat s)
-{
-	W->stat[weft_current_tid() % Z9_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z9, Z9)
 
 /* ------------------------------------------------------ the swap cache */
 
@@ -637,8 +634,7 @@ static void z9_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z9_world *W = w;
 
-	W->variant = variant < Z9_NR_VARIANTS ? variant : Z9_V_FIX;
-	weft_workload_copy(wl, Z9_THREADS, Z9_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z9, W, variant, wl, Z9_V_FIX);
 	weft_mm_init(&W->mm, Z9_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z9_SLOTS, 0, WEFT_SWAP_FREE_PER_ENTRY);
 	for (unsigned p = 0; p < Z9_PROCS; p++)

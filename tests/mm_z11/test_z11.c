@@ -26,8 +26,8 @@
 
 int main(void)
 {
-	zoo_trigger(Z11, Z11, WEFT_KIND_ASSERT, 0, "z11_remove_mapping", "invalidate_bdev");
-	zoo_trigger(Z11_FIX, Z11, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z11, Z11_FIX, WEFT_KIND_ASSERT, 0,
+			    "z11_remove_mapping", "invalidate_bdev");
 
 	zoo_dfs_minimal(Z11, NULL, 0, WEFT_KIND_ASSERT);
 	zoo_dfs_minimal(Z11, NOFLUSH, 1, WEFT_KIND_ASSERT);

@@ -20,8 +20,8 @@
 
 int main(void)
 {
-	zoo_trigger(Z12, Z12, WEFT_KIND_DEADLOCK, 1, "fbatch_move_lru", "spin_lock_irqsave");
-	zoo_trigger(Z12_FIX, Z12, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z12, Z12_FIX, WEFT_KIND_DEADLOCK, 1,
+			    "fbatch_move_lru", "spin_lock_irqsave");
 
 	zoo_dfs_minimal(Z12, NULL, 1, WEFT_KIND_DEADLOCK);
 	zoo_dfs_clean(Z12_FIX, NULL, 2);

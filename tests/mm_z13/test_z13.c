@@ -78,8 +78,7 @@ static void tty_shape(void)
 int main(void)
 {
 	zoo_trigger(NOSEQ, NOSEQ, WEFT_KIND_ASSERT, 1, "z13_alloc", "__alloc_pages_may_oom");
-	zoo_trigger(Z13, Z13, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
-	zoo_trigger(Z13_FIX, Z13, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z13, Z13_FIX, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
 	zoo_trigger(Z13_FIX, NOSEQ, WEFT_KIND_NONE, 0, NULL, NULL);
 
 	zoo_dfs_minimal(NOSEQ, WL_NOSEQ, 1, WEFT_KIND_ASSERT);

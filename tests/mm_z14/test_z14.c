@@ -26,8 +26,7 @@ int main(void)
 {
 	mm_memory = WEFT_MEM_TSO;
 	mm_delay_bound = 1;
-	zoo_trigger(Z14, Z14, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
-	zoo_trigger(Z14_FIX, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z14, Z14_FIX, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
 	mm_memory = WEFT_MEM_SC;
 	zoo_trigger(Z14, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
 

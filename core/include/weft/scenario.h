@@ -7,7 +7,7 @@
  * and p_trigger_lens. Written once here so that a scenario's initializer
  * says only what is its own (name, CPUs, budgets, memory model, irqs):
  *
- *   WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS, z8_trigger);
+ *   WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS, 1, 0x14, 2, ...);
  *   const struct weft_scenario weft_scn_z8 = {
  *           .name = "z8", ..., WEFT_SCENARIO_WORLD(z8, Z8),
  *           WEFT_SCENARIO_HOOKS(z8),
@@ -34,11 +34,30 @@
 	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0]),                  \
 	.triggers = p##_triggers, .trigger_lens = p##_trigger_lens
 
-/* p##_triggers and p##_trigger_lens for nr variants that all take the one
- * trigger input trig (a fixed variant must stay silent on the bug's own
- * schedule). */
-#define WEFT_SCENARIO_ONE_TRIGGER(p, nr, trig)                                         \
-	static const uint8_t *const p##_triggers[nr] = { [0 ...(nr)-1] = trig };        \
-	static const size_t p##_trigger_lens[nr] = { [0 ...(nr)-1] = sizeof(trig) }
+/* The trigger input p##_trigger (bytes encoding: the arguments) that all
+ * nr variants take (a fixed variant must stay silent on the bug's own
+ * schedule), and the tables p##_triggers and p##_trigger_lens of it. */
+#define WEFT_SCENARIO_ONE_TRIGGER(p, nr, ...)                                          \
+	static const uint8_t p##_trigger[] = { __VA_ARGS__ };                           \
+	static const uint8_t *const p##_triggers[nr] = { [0 ...(nr)-1] = p##_trigger };  \
+	static const size_t p##_trigger_lens[nr] = { [0 ...(nr)-1] = sizeof(p##_trigger) }
+
+/* The start of p##_setup: the variant (one out of range runs as fix) and
+ * the workload, copied into W->nr_ops and W->ops (P##_THREADS threads of
+ * at most P##_MAX_OPS ops). */
+#define WEFT_SCENARIO_SETUP_START(P, W, variant, wl, fix)                               \
+	do {                                                                            \
+		(W)->variant = (variant) < P##_NR_VARIANTS ? (variant) : (fix);         \
+		weft_workload_copy(wl, P##_THREADS, P##_MAX_OPS, (W)->nr_ops,           \
+				   &(W)->ops[0][0]);                                    \
+	} while (0)
+
+/* p##_stat(W, s): counts s for the current thread in
+ * W->stat[thread][s] (the model's stats() reads it). */
+#define WEFT_SCENARIO_STAT_FN(p, P)                                                     \
+	static inline void p##_stat(struct p##_world *W, enum p##_stat s)              \
+	{                                                                               \
+		W->stat[weft_current_tid() % P##_THREADS][s]++;                         \
+	}
 
 #endif
