@@ -333,14 +333,17 @@ static void waitq_thread(void *w, unsigned tid)
 	}
 }
 
+static const struct weft_field waitq_fields[] = {
+	WEFT_FIELD(struct waitq_world, seq, "seq"),
+	{ 0, NULL },
+};
+
 static void waitq_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	(void)w;
 	if (off >= offsetof(struct waitq_world, wq) &&
 	    off < offsetof(struct waitq_world, wq) + sizeof(wait_queue_head_t))
 		snprintf(buf, n, "wq");
-	else if (off == offsetof(struct waitq_world, seq))
-		snprintf(buf, n, "seq");
 }
 
 static const struct weft_variant waitq_variants[] = {
@@ -375,6 +378,7 @@ const struct weft_scenario weft_scn_demo_waitq = {
 	.setup = waitq_setup,
 	.thread = waitq_thread,
 	.describe = waitq_describe,
+	.fields = waitq_fields,
 	.variants = waitq_variants,
 	.nr_variants = 3,
 	.triggers = waitq_triggers,
