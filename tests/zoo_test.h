@@ -131,6 +131,15 @@ static inline struct mm_outcome zoo_trigger(const char *spec, const char *input_
 	return o;
 }
 
+/* spec's own trigger: kind with pre preemptions, reported in func at
+ * what (zoo_trigger()); and fix, spec's fixed variant, clean on it. */
+static inline void zoo_trigger_and_fix(const char *spec, const char *fix, enum weft_kind kind,
+				       unsigned pre, const char *func, const char *what)
+{
+	zoo_trigger(spec, spec, kind, pre, func, what);
+	zoo_trigger(fix, spec, WEFT_KIND_NONE, 0, NULL, NULL);
+}
+
 /* The workload section of a hex string ("" for none). */
 static inline size_t zoo_hex(const char *hex, uint8_t *out, size_t cap)
 {
@@ -201,7 +210,7 @@ static inline uint64_t zoo_dfs_clean(const char *spec, const char *wl_hex, unsig
 
 /* A fixed variant under dfs bound 1 on workload wl: complete and clean,
  * with stat (a counter of the fix's own path) above 0 over the
- * executions ("fix: " why_not otherwise). */
+ * executions ("fix: " why_not otherwise). Prints both counts. */
 static inline struct mm_outcome zoo_fix_takes_path(const char *spec, const uint8_t *wl,
 						   size_t wl_len, const char *stat,
 						   const char *why_not)
@@ -211,7 +220,17 @@ static inline struct mm_outcome zoo_fix_takes_path(const char *spec, const uint8
 	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "fix dfs 1: %s (%s) complete %d",
 	      weft_kind_name(o.kind), o.r.report.msg, o.complete);
 	CHECK(o.stat > 0, "fix: %s", why_not);
+	printf("fix dfs bound 1 on the trigger workload: %llu executions, clean; %s %llu\n",
+	       (unsigned long long)o.executions, stat, (unsigned long long)o.stat);
 	return o;
+}
+
+/* The line a trigger test prints for its finding: "name trigger: kind on
+ * object: message". */
+static inline void zoo_print_trigger(const char *name, const struct weft_exec_result *r)
+{
+	printf("%s trigger: %s on %s: %s\n", name, weft_kind_name(r->kind), r->report.object,
+	       r->report.msg);
 }
 
 /*
@@ -244,6 +263,16 @@ static inline void zoo_search(const char *spec, const char *strategy, unsigned p
 		      why);
 	}
 	printf("\n");
+}
+
+/* The searchers' pass the zoo tests make: random and pct d=2 over
+ * generated workloads, seeds 1-5, find kind within 20000 executions
+ * (random) and pct_budget (pct). */
+static inline void zoo_search_random_pct(const char *spec, uint64_t pct_budget,
+					 enum weft_kind kind)
+{
+	zoo_search(spec, "random", 0, 5, 20000, kind);
+	zoo_search(spec, "pct", 2, 5, pct_budget, kind);
 }
 
 static inline int zoo_cmp_u64(const void *a, const void *b)
@@ -339,6 +368,15 @@ static inline void zoo_silent(const char *spec, const char *strategy, uint64_t n
 	memset(&c, 0, sizeof(c));
 	mm_silent(spec, strategy, n, seed, &c);
 	mm_require_counters(spec, &c, must, nmust);
+}
+
+/* The fix's silence the zoo tests check: 20000 executions of random from
+ * seed 7, moving every counter of must[], and 20000 of pct from seed 11. */
+static inline void zoo_silent_random_pct(const char *spec, const char *const *must,
+					 unsigned nmust)
+{
+	zoo_silent(spec, "random", 20000, 7, must, nmust);
+	zoo_silent(spec, "pct", 20000, 11, NULL, 0);
 }
 
 /* A buggy variant's silence where its bug cannot happen (a memory model

@@ -46,6 +46,12 @@
 static const char *const ctx_ops[] = { "nop" };
 static const char *const ctx_files[] = { "demo_ctx.c", NULL };
 
+/* What every scenario of this file shares: one CPU, each thread running
+ * its one "nop" op once, and a small decision budget. */
+#define CTX_DEMO                                                                        \
+	.nr_cpus = 1, .nr_opcodes = 1, .opnames = ctx_ops, .max_ops = 1, .decision_hint = 64, \
+	.files = ctx_files
+
 /* ------------------------------------------------------- demo-irq-lock */
 
 struct irqlock_world {
@@ -122,14 +128,9 @@ const struct weft_scenario weft_scn_demo_irq_lock = {
 	.name = "demo-irq-lock",
 	.summary = "demo: an interrupt handler takes a lock its CPU's thread holds (1 CPU)",
 	.source = "Weft demo; Documentation/locking/spinlocks.rst",
-	.nr_cpus = 1,
+	CTX_DEMO,
 	.nr_threads = 1,
 	.world_size = sizeof(struct irqlock_world),
-	.nr_opcodes = 1,
-	.opnames = ctx_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ctx_files,
 	.setup = irqlock_setup,
 	.thread = irqlock_thread,
 	.quiesce = irqlock_quiesce,
@@ -212,6 +213,11 @@ static void percpu_describe(const void *w, uint32_t off, char *buf, size_t n)
 			 (unsigned)((off - offsetof(struct percpu_world, count)) / sizeof(int)));
 }
 
+/* The per-CPU counter scenarios' world and its audits. */
+#define PERCPU_DEMO                                                                     \
+	.world_size = sizeof(struct percpu_world), .quiesce = percpu_quiesce,            \
+	.describe = percpu_describe
+
 static const uint8_t percpu_cpu_of[] = { 0, 0 };
 
 static const struct weft_variant percpu_variants[3] = {
@@ -227,19 +233,12 @@ const struct weft_scenario weft_scn_demo_percpu = {
 	.name = "demo-percpu",
 	.summary = "demo: a per-CPU counter updated by two threads of one CPU (1 CPU)",
 	.source = "Weft demo; include/linux/percpu-defs.h",
-	.nr_cpus = 1,
+	CTX_DEMO,
 	.nr_threads = 2,
 	.cpu_of = percpu_cpu_of,
-	.world_size = sizeof(struct percpu_world),
-	.nr_opcodes = 1,
-	.opnames = ctx_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ctx_files,
+	PERCPU_DEMO,
 	.setup = percpu_setup,
 	.thread = percpu_thread,
-	.quiesce = percpu_quiesce,
-	.describe = percpu_describe,
 	.variants = percpu_variants,
 	.nr_variants = 3,
 };
@@ -258,19 +257,12 @@ const struct weft_scenario weft_scn_demo_percpu_task = {
 	.name = "demo-percpu-task",
 	.summary = "demo: __this_cpu_inc() in preemptible code of a task that may migrate (1 CPU)",
 	.source = "Weft demo; CONFIG_DEBUG_PREEMPT",
-	.nr_cpus = 1,
+	CTX_DEMO,
 	.nr_threads = 2,
 	.cpu_of = percpu_cpu_of,
-	.world_size = sizeof(struct percpu_world),
-	.nr_opcodes = 1,
-	.opnames = ctx_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ctx_files,
+	PERCPU_DEMO,
 	.setup = percpu_task_setup,
 	.thread = percpu_thread,
-	.quiesce = percpu_quiesce,
-	.describe = percpu_describe,
 	.variants = percpu_task_variants,
 	.nr_variants = 2,
 	.migratable = 1u << 0,
@@ -317,18 +309,11 @@ const struct weft_scenario weft_scn_demo_percpu_irq = {
 	.name = "demo-percpu-irq",
 	.summary = "demo: a per-CPU statistic updated by a thread and an interrupt (1 CPU)",
 	.source = "Weft demo; include/linux/percpu-defs.h",
-	.nr_cpus = 1,
+	CTX_DEMO,
 	.nr_threads = 1,
-	.world_size = sizeof(struct percpu_world),
-	.nr_opcodes = 1,
-	.opnames = ctx_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ctx_files,
+	PERCPU_DEMO,
 	.setup = pirq_setup,
 	.thread = pirq_thread,
-	.quiesce = percpu_quiesce,
-	.describe = percpu_describe,
 	.variants = pirq_variants,
 	.nr_variants = 2,
 	.irqs = pirq_irqs,
@@ -374,14 +359,9 @@ const struct weft_scenario weft_scn_demo_sleep_atomic = {
 	.name = "demo-sleep-atomic",
 	.summary = "demo: a function that may sleep called under a spinlock (1 CPU)",
 	.source = "Weft demo; CONFIG_DEBUG_ATOMIC_SLEEP",
-	.nr_cpus = 1,
+	CTX_DEMO,
 	.nr_threads = 1,
 	.world_size = sizeof(struct sa_world),
-	.nr_opcodes = 1,
-	.opnames = ctx_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ctx_files,
 	.setup = sa_setup,
 	.thread = sa_thread,
 	.variants = sa_variants,

@@ -91,16 +91,12 @@ static void ld_thread(void *w, unsigned tid)
 	}
 }
 
-static void ld_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct ld_world, a))
-		snprintf(buf, n, "lock A");
-	else if (off == offsetof(struct ld_world, b))
-		snprintf(buf, n, "lock B");
-	else if (off == offsetof(struct ld_world, x))
-		snprintf(buf, n, "x");
-}
+static const struct weft_field ld_fields[] = {
+	WEFT_FIELD(struct ld_world, a, "lock A"),
+	WEFT_FIELD(struct ld_world, b, "lock B"),
+	WEFT_FIELD(struct ld_world, x, "x"),
+	{ 0, NULL },
+};
 
 static const char *const ld_ops[] = { "nop" };
 
@@ -132,7 +128,7 @@ const struct weft_scenario weft_scn_demo_lockdep = {
 	.files = ld_files,
 	.setup = ld_setup,
 	.thread = ld_thread,
-	.describe = ld_describe,
+	.fields = ld_fields,
 	.variants = ld_variants,
 	.nr_variants = 5,
 };
@@ -182,7 +178,7 @@ const struct weft_scenario weft_scn_demo_lockdep_split = {
 	.files = ld_files,
 	.setup = ld_setup,
 	.thread = split_thread,
-	.describe = ld_describe,
+	.fields = ld_fields,
 	.variants = split_variants,
 	.nr_variants = 2,
 	.triggers = split_triggers,

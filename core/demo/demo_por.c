@@ -300,16 +300,17 @@ static void rw_thread(void *w, unsigned tid)
 			    tid, rb, ra);
 }
 
+static const struct weft_field rw_fields[] = {
+	WEFT_FIELD(struct rw_world, lock, "record lock"),
+	WEFT_FIELD(struct rw_world, a, "record.a"),
+	WEFT_FIELD(struct rw_world, b, "record.b"),
+	{ 0, NULL },
+};
+
 static void rw_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	(void)w;
-	if (off == offsetof(struct rw_world, lock))
-		snprintf(buf, n, "record lock");
-	else if (off == offsetof(struct rw_world, a))
-		snprintf(buf, n, "record.a");
-	else if (off == offsetof(struct rw_world, b))
-		snprintf(buf, n, "record.b");
-	else if (off >= offsetof(struct rw_world, seen))
+	if (off >= offsetof(struct rw_world, seen))
 		snprintf(buf, n, "seen[%u]",
 			 (unsigned)((off - offsetof(struct rw_world, seen)) / sizeof(long)));
 }
@@ -340,6 +341,7 @@ const struct weft_scenario weft_scn_demo_por_rw = {
 	.setup = rw_setup,
 	.thread = rw_thread,
 	.describe = rw_describe,
+	.fields = rw_fields,
 	.variants = rw_variants,
 	.nr_variants = 4,
 };

@@ -333,14 +333,17 @@ static void waitq_thread(void *w, unsigned tid)
 	}
 }
 
+static const struct weft_field waitq_fields[] = {
+	WEFT_FIELD(struct waitq_world, seq, "seq"),
+	{ 0, NULL },
+};
+
 static void waitq_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	(void)w;
 	if (off >= offsetof(struct waitq_world, wq) &&
 	    off < offsetof(struct waitq_world, wq) + sizeof(wait_queue_head_t))
 		snprintf(buf, n, "wq");
-	else if (off == offsetof(struct waitq_world, seq))
-		snprintf(buf, n, "seq");
 }
 
 static const struct weft_variant waitq_variants[] = {
@@ -375,6 +378,7 @@ const struct weft_scenario weft_scn_demo_waitq = {
 	.setup = waitq_setup,
 	.thread = waitq_thread,
 	.describe = waitq_describe,
+	.fields = waitq_fields,
 	.variants = waitq_variants,
 	.nr_variants = 3,
 	.triggers = waitq_triggers,
@@ -449,13 +453,14 @@ static void completion_describe(const void *w, uint32_t off, char *buf, size_t n
 	else if (off >= offsetof(struct completion_world, worker_wq) &&
 		 off < offsetof(struct completion_world, worker_wq) + sizeof(wait_queue_head_t))
 		snprintf(buf, n, "worker_wq");
-	else if (off == offsetof(struct completion_world, request))
-		snprintf(buf, n, "request");
-	else if (off == offsetof(struct completion_world, progress))
-		snprintf(buf, n, "progress");
-	else if (off == offsetof(struct completion_world, result))
-		snprintf(buf, n, "result");
 }
+
+static const struct weft_field completion_fields[] = {
+	WEFT_FIELD(struct completion_world, request, "request"),
+	WEFT_FIELD(struct completion_world, progress, "progress"),
+	WEFT_FIELD(struct completion_world, result, "result"),
+	{ 0, NULL },
+};
 
 static const struct weft_variant completion_variants[] = {
 	{ "reinit-late", NULL, true, "reinit_completion() after the request was submitted",
@@ -485,6 +490,7 @@ const struct weft_scenario weft_scn_demo_completion = {
 	.setup = completion_setup,
 	.thread = completion_thread,
 	.describe = completion_describe,
+	.fields = completion_fields,
 	.variants = completion_variants,
 	.nr_variants = 2,
 	.triggers = completion_triggers,
@@ -557,16 +563,17 @@ static void condvar_quiesce(void *w)
 static void condvar_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	(void)w;
-	if (off == offsetof(struct condvar_world, m))
-		snprintf(buf, n, "mutex m");
-	else if (off >= offsetof(struct condvar_world, cv) &&
-		 off < offsetof(struct condvar_world, cv) + sizeof(weft_pthread_cond_t))
+	if (off >= offsetof(struct condvar_world, cv) &&
+	    off < offsetof(struct condvar_world, cv) + sizeof(weft_pthread_cond_t))
 		snprintf(buf, n, "cond cv");
-	else if (off == offsetof(struct condvar_world, count))
-		snprintf(buf, n, "count");
-	else if (off == offsetof(struct condvar_world, consumed))
-		snprintf(buf, n, "consumed");
 }
+
+static const struct weft_field condvar_fields[] = {
+	WEFT_FIELD(struct condvar_world, m, "mutex m"),
+	WEFT_FIELD(struct condvar_world, count, "count"),
+	WEFT_FIELD(struct condvar_world, consumed, "consumed"),
+	{ 0, NULL },
+};
 
 static const struct weft_variant condvar_variants[] = {
 	{ "missed-signal", NULL, true,
@@ -598,6 +605,7 @@ const struct weft_scenario weft_scn_demo_condvar = {
 	.thread = condvar_thread,
 	.quiesce = condvar_quiesce,
 	.describe = condvar_describe,
+	.fields = condvar_fields,
 	.variants = condvar_variants,
 	.nr_variants = 2,
 	.triggers = condvar_triggers,

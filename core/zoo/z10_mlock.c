@@ -77,6 +77,7 @@
  */
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>
+#include <weft/scenario.h>
 
 #define Z10_THREADS 2
 #define Z10_PTES 2
@@ -123,10 +124,7 @@ struct z10_world {
 	unsigned long stat[Z10_THREADS][Z10_NR_STATS];
 };
 
-static inline void z10_stat(struct z10_world *W, enum z10_stat s)
-{
-	W->stat[weft_current_tid() % Z10_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z10, Z10)
 
 /* mlock_vma_page() (3.14): the caller holds the page lock. */
 static void z10_mlock_vma_page(struct z10_world *W, struct weft_page *page)
@@ -290,8 +288,7 @@ static void z10_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z10_world *W = w;
 
-	W->variant = variant < Z10_NR_VARIANTS ? variant : Z10_V_FIX;
-	weft_workload_copy(wl, Z10_THREADS, Z10_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z10, W, variant, wl, Z10_V_FIX);
 	weft_mm_init(&W->mm, Z10_PAGES, false);
 	weft_pgtable_init(&W->pt, Z10_PTES);
 	/* pages A and B mapped in the VM_LOCKED vma (the allocation's
@@ -412,14 +409,11 @@ static const struct weft_variant z10_variants[Z10_NR_VARIANTS] = {
  * T1 migrate 1 (B). Serial: T0 runs first and hits the BUG_ON on B. The
  * fix gets the same input: it trylocks B, mlocks it, and is clean.
  */
-static const uint8_t z10_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z10, Z10_NR_VARIANTS,
 	2,
 	0x00 | Z10_OP_RECLAIM, 0x00,
 	0x10 | Z10_OP_MIGRATE, 0x01,
-};
-static const uint8_t *const z10_triggers[Z10_NR_VARIANTS] = { z10_trigger, z10_trigger };
-static const size_t z10_trigger_lens[Z10_NR_VARIANTS] = { sizeof(z10_trigger),
-							  sizeof(z10_trigger) };
+);
 
 const struct weft_scenario weft_scn_z10_mlock = {
 	.name = "z10-mlock",
@@ -429,22 +423,9 @@ const struct weft_scenario weft_scn_z10_mlock = {
 		  "V. Babka, commit 57e68e9cd65b",
 	.nr_cpus = Z10_THREADS,
 	.nr_threads = Z10_THREADS,
-	.world_size = sizeof(struct z10_world),
-	.nr_opcodes = Z10_NR_OPS,
-	.opnames = z10_opnames,
-	.max_ops = Z10_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z10, Z10),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z10_files,
-	.setup = z10_setup,
-	.thread = z10_thread,
-	.quiesce = z10_quiesce,
-	.describe = z10_describe,
-	.stats = z10_stats,
-	.state_bucket = z10_state_bucket,
-	.variants = z10_variants,
-	.nr_variants = Z10_NR_VARIANTS,
-	.triggers = z10_triggers,
-	.trigger_lens = z10_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z10),
 };

@@ -84,6 +84,7 @@
  * (nothing); lru lock (the kit's, irq-safe); lockdep-lite sees no cycle.
  */
 #include <weft/mm/lru_batch.h>
+#include <weft/scenario.h>
 
 #define Z11_CPUS 3
 #define Z11_THREADS 3
@@ -157,10 +158,7 @@ struct z11_world {
 	unsigned long stat[Z11_THREADS][Z11_NR_STATS];
 };
 
-static inline void z11_stat(struct z11_world *W, enum z11_stat s)
-{
-	W->stat[weft_current_tid() % Z11_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z11, Z11)
 
 static void z11_drain_work_fn(struct work_struct *w);
 
@@ -173,8 +171,7 @@ static void z11_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z11_world *W = w;
 
-	W->variant = variant < Z11_NR_VARIANTS ? variant : Z11_V_FIX;
-	weft_workload_copy(wl, Z11_THREADS, Z11_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z11, W, variant, wl, Z11_V_FIX);
 	weft_mm_init(&W->mm, Z11_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
@@ -581,13 +578,10 @@ static const struct weft_variant z11_variants[Z11_NR_VARIANTS] = {
  * waits for the mutex, kworker/0 drains CPU0, T0 bumps the generation
  * and T1 piggybacks. The fixed variant gets the same workload.
  */
-static const uint8_t z11_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z11, Z11_NR_VARIANTS,
 	4, 0x00 | Z11_OP_ADD, 0x00, 0x00 | Z11_OP_DRAIN, 0x00,
 	0x10 | Z11_OP_ADD, 0x01, 0x10 | Z11_OP_INVAL, 0x00,
-};
-static const uint8_t *const z11_triggers[Z11_NR_VARIANTS] = { z11_trigger, z11_trigger };
-static const size_t z11_trigger_lens[Z11_NR_VARIANTS] = { sizeof(z11_trigger),
-							  sizeof(z11_trigger) };
+);
 
 const struct weft_scenario weft_scn_z11_lru_drain_all = {
 	.name = "z11-lru-drain-all",
@@ -598,22 +592,9 @@ const struct weft_scenario weft_scn_z11_lru_drain_all = {
 		  "latching API\" (2020)",
 	.nr_cpus = Z11_CPUS,
 	.nr_threads = Z11_THREADS,
-	.world_size = sizeof(struct z11_world),
-	.nr_opcodes = Z11_NR_OPS,
-	.opnames = z11_opnames,
-	.max_ops = Z11_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z11, Z11),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z11_files,
-	.setup = z11_setup,
-	.thread = z11_thread,
-	.quiesce = z11_quiesce,
-	.describe = z11_describe,
-	.stats = z11_stats,
-	.state_bucket = z11_state_bucket,
-	.variants = z11_variants,
-	.nr_variants = Z11_NR_VARIANTS,
-	.triggers = z11_triggers,
-	.trigger_lens = z11_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z11),
 };

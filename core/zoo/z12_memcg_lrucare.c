@@ -84,6 +84,7 @@
  * lru_lock. The handler takes lru_lock only (irqs masked).
  */
 #include <weft/mm/lru_batch.h>
+#include <weft/scenario.h>
 
 #define Z12_CPUS 2
 #define Z12_THREADS 2
@@ -153,8 +154,7 @@ static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z12_world *W = w;
 
-	W->variant = variant < Z12_NR_VARIANTS ? variant : Z12_V_FIX;
-	weft_workload_copy(wl, Z12_THREADS, Z12_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z12, W, variant, wl, Z12_V_FIX);
 	weft_mm_init(&W->mm, Z12_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, 1);
@@ -507,13 +507,10 @@ static const struct weft_variant z12_variants[Z12_NR_VARIANTS] = {
  * the pending end_page_writeback on CPU0 instead of resuming T0: its
  * rotation spins on lru_lock. The fixed variant gets the same workload.
  */
-static const uint8_t z12_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z12, Z12_NR_VARIANTS,
 	2, 0x00 | Z12_OP_UNCHARGE, 0x00, 0x10 | Z12_OP_SWAPIN, 0x00,
 	0x05, 0x00, 0x00, 0x0f, 0x00, 0x00,
-};
-static const uint8_t *const z12_triggers[Z12_NR_VARIANTS] = { z12_trigger, z12_trigger };
-static const size_t z12_trigger_lens[Z12_NR_VARIANTS] = { sizeof(z12_trigger),
-							  sizeof(z12_trigger) };
+);
 
 const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 	.name = "z12-memcg-lrucare",
@@ -523,24 +520,11 @@ const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 		  "deadlock by inverting lrucare nesting\" (2012); mm/swap.c rotate_reclaimable_page()",
 	.nr_cpus = Z12_CPUS,
 	.nr_threads = Z12_THREADS,
-	.world_size = sizeof(struct z12_world),
-	.nr_opcodes = Z12_NR_OPS,
-	.opnames = z12_opnames,
-	.max_ops = Z12_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z12, Z12),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z12_files,
-	.setup = z12_setup,
-	.thread = z12_thread,
-	.quiesce = z12_quiesce,
-	.describe = z12_describe,
-	.stats = z12_stats,
-	.state_bucket = z12_state_bucket,
-	.variants = z12_variants,
-	.nr_variants = Z12_NR_VARIANTS,
-	.triggers = z12_triggers,
-	.trigger_lens = z12_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z12),
 	.irqs = z12_irqs,
 	.nr_irqs = 1,
 };

@@ -97,6 +97,7 @@
  * writes). zone->lock and port->lock are taken with interrupts off.
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 #define Z13_CPUS 2
 #define Z13_THREADS 2
@@ -180,8 +181,7 @@ static void z13_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z13_world *W = w;
 
-	W->variant = variant < Z13_NR_VARIANTS ? variant : Z13_V_FIX;
-	weft_workload_copy(wl, Z13_THREADS, Z13_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z13, W, variant, wl, Z13_V_FIX);
 	for (unsigned z = 1; z < Z13_NR_ZONES; z++)
 		spin_lock_init(&W->zones[z].lock);
 	W->zones[Z13_ZONE_NORMAL].free = W->zones[Z13_ZONE_NORMAL].managed = Z13_NORMAL_PAGES;
@@ -662,25 +662,12 @@ const struct weft_scenario weft_scn_z13_zonelist_seq = {
 		  "zonelist_update_seq seqlock\" (2023)",
 	.nr_cpus = Z13_CPUS,
 	.nr_threads = Z13_THREADS,
-	.world_size = sizeof(struct z13_world),
-	.nr_opcodes = Z13_NR_OPS,
-	.opnames = z13_opnames,
-	.max_ops = Z13_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z13, Z13),
 	.decision_hint = 1024,
 	.step_budget = 4000,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z13_files,
-	.setup = z13_setup,
-	.thread = z13_thread,
-	.quiesce = z13_quiesce,
-	.describe = z13_describe,
-	.stats = z13_stats,
-	.state_bucket = z13_state_bucket,
-	.variants = z13_variants,
-	.nr_variants = Z13_NR_VARIANTS,
-	.triggers = z13_triggers,
-	.trigger_lens = z13_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z13),
 	.irqs = z13_irqs,
 	.nr_irqs = 1,
 };

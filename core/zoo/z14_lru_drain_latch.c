@@ -80,6 +80,7 @@
  */
 #include <weft/mm/lru_batch.h>
 #include <weft/mm/pgtable.h>
+#include <weft/scenario.h>
 
 #define Z14_CPUS 2
 #define Z14_THREADS 2
@@ -135,10 +136,7 @@ struct z14_world {
 	unsigned long stat[Z14_THREADS][Z14_NR_STATS];
 };
 
-static inline void z14_stat(struct z14_world *W, enum z14_stat s)
-{
-	W->stat[weft_current_tid() % Z14_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z14, Z14)
 
 static void z14_drain_work_fn(struct work_struct *w);
 
@@ -149,8 +147,7 @@ static void z14_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z14_world *W = w;
 
-	W->variant = variant < Z14_NR_VARIANTS ? variant : Z14_V_FIX;
-	weft_workload_copy(wl, Z14_THREADS, Z14_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z14, W, variant, wl, Z14_V_FIX);
 	weft_mm_init(&W->mm, Z14_PAGES, false);
 	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
 	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
@@ -558,7 +555,7 @@ static const struct weft_variant z14_variants[Z14_NR_VARIANTS] = {
  * lru_add batch count of CPU0, gets delay code 9 (16 steps): still buffered
  * when T1's loop reads it.
  */
-static const uint8_t z14_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z14, Z14_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -567,10 +564,7 @@ static const uint8_t z14_trigger[] = {
 	0x00 | Z14_OP_FAULT, 0x00, 0x00 | Z14_OP_MOVE, 0x00, 0x10 | Z14_OP_DRAIN, 0x00,
 	16, 0x00, 0x00,         /* T0 after its 16th step: run T1 */
 	5, 0x80, 0x80 | 9,      /* store 5 (from 0): delay code 9 */
-};
-static const uint8_t *const z14_triggers[Z14_NR_VARIANTS] = { z14_trigger, z14_trigger };
-static const size_t z14_trigger_lens[Z14_NR_VARIANTS] = { sizeof(z14_trigger),
-							  sizeof(z14_trigger) };
+);
 
 const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 	.name = "z14-lru-drain-latch",
@@ -580,23 +574,10 @@ const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 		  "seqcount_t latching API\" (2020)",
 	.nr_cpus = Z14_CPUS,
 	.nr_threads = Z14_THREADS,
-	.world_size = sizeof(struct z14_world),
-	.nr_opcodes = Z14_NR_OPS,
-	.opnames = z14_opnames,
-	.max_ops = Z14_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z14, Z14),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z14_files,
-	.setup = z14_setup,
-	.thread = z14_thread,
-	.quiesce = z14_quiesce,
-	.describe = z14_describe,
-	.stats = z14_stats,
-	.state_bucket = z14_state_bucket,
-	.variants = z14_variants,
-	.nr_variants = Z14_NR_VARIANTS,
-	.triggers = z14_triggers,
-	.trigger_lens = z14_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z14),
 	.memory = WEFT_MEM_LKMM,
 };

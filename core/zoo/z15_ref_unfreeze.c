@@ -67,6 +67,7 @@
  * Locks: tree_lock (the migrator's alone; the lookup is lockless).
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z15_THREADS 2
 #define Z15_MAX_OPS 4
@@ -115,17 +116,13 @@ struct z15_world {
 	unsigned long stat[Z15_THREADS][Z15_NR_STATS];
 };
 
-static inline void z15_stat(struct z15_world *W, enum z15_stat s)
-{
-	W->stat[weft_current_tid() % Z15_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z15, Z15)
 
 static void z15_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z15_world *W = w;
 
-	W->variant = variant < Z15_NR_VARIANTS ? variant : Z15_V_FIX;
-	weft_workload_copy(wl, Z15_THREADS, Z15_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z15, W, variant, wl, Z15_V_FIX);
 	weft_mm_init(&W->mm, Z15_PAGES, false);
 	spin_lock_init(&W->m.tree_lock);
 	for (unsigned s = 0; s < Z15_SLOTS; s++) {
@@ -353,7 +350,7 @@ static const struct weft_variant z15_variants[Z15_NR_VARIANTS] = {
  * step (after the unfreeze); the store of slot 0 (the 6th weak choice of
  * the execution) gets delay code 10 (32 steps).
  */
-static const uint8_t z15_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -362,12 +359,7 @@ static const uint8_t z15_trigger[] = {
 	0x00 | Z15_OP_MIGRATE, 0x00, 0x10 | Z15_OP_LOOKUP, 0x00,
 	20, 0x00, 0x00,         /* T0 after its 20th step: run T1 */
 	5, 0x80, 0x80 | 10,     /* weak choice 5 (from 0): delay code 10 */
-};
-static const uint8_t *const z15_triggers[Z15_NR_VARIANTS] = { z15_trigger, z15_trigger,
-							      z15_trigger };
-static const size_t z15_trigger_lens[Z15_NR_VARIANTS] = { sizeof(z15_trigger),
-							  sizeof(z15_trigger),
-							  sizeof(z15_trigger) };
+);
 
 const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 	.name = "z15-ref-unfreeze",
@@ -378,23 +370,10 @@ const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 		  "accesses\" (2017)",
 	.nr_cpus = 2,
 	.nr_threads = Z15_THREADS,
-	.world_size = sizeof(struct z15_world),
-	.nr_opcodes = Z15_NR_OPS,
-	.opnames = z15_opnames,
-	.max_ops = Z15_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z15, Z15),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z15_files,
-	.setup = z15_setup,
-	.thread = z15_thread,
-	.quiesce = z15_quiesce,
-	.describe = z15_describe,
-	.stats = z15_stats,
-	.state_bucket = z15_state_bucket,
-	.variants = z15_variants,
-	.nr_variants = Z15_NR_VARIANTS,
-	.triggers = z15_triggers,
-	.trigger_lens = z15_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z15),
 	.memory = WEFT_MEM_LKMM,
 };

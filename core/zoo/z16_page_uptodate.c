@@ -45,6 +45,7 @@
  * Initial state: slots 0 and 1 hold pages 0 and 1, not uptodate, empty.
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z16_THREADS 2
 #define Z16_MAX_OPS 4
@@ -83,17 +84,13 @@ struct z16_world {
 	unsigned long stat[Z16_THREADS][Z16_NR_STATS];
 };
 
-static inline void z16_stat(struct z16_world *W, enum z16_stat s)
-{
-	W->stat[weft_current_tid() % Z16_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z16, Z16)
 
 static void z16_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z16_world *W = w;
 
-	W->variant = variant < Z16_NR_VARIANTS ? variant : Z16_V_FIX;
-	weft_workload_copy(wl, Z16_THREADS, Z16_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z16, W, variant, wl, Z16_V_FIX);
 	weft_mm_init(&W->mm, Z16_PAGES, false);
 	for (unsigned s = 0; s < Z16_SLOTS; s++)
 		W->slot[s] = weft_page_alloc(&W->mm);   /* the page cache's */
@@ -243,7 +240,7 @@ static const struct weft_variant z16_variants[Z16_NR_VARIANTS] = {
  * contents (the execution's 3rd weak choice: the fill's store and the
  * flag's test asked before it) reads the older version (code 1).
  */
-static const uint8_t z16_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS,
 	0xff, 0xc2,             /* genome version 2 */
 	WEFT_MODE_SERIAL, 0,    /* mode, param */
 	0, 0, 0, 0,             /* seed */
@@ -251,12 +248,7 @@ static const uint8_t z16_trigger[] = {
 	2,                      /* ops */
 	0x00 | Z16_OP_FILL, 0x00, 0x10 | Z16_OP_READ, 0x00,
 	2, 0x80, 0x80 | 1,      /* weak choice 2 (from 0): the older version */
-};
-static const uint8_t *const z16_triggers[Z16_NR_VARIANTS] = { z16_trigger, z16_trigger,
-							      z16_trigger };
-static const size_t z16_trigger_lens[Z16_NR_VARIANTS] = { sizeof(z16_trigger),
-							  sizeof(z16_trigger),
-							  sizeof(z16_trigger) };
+);
 
 const struct weft_scenario weft_scn_z16_page_uptodate = {
 	.name = "z16-page-uptodate",
@@ -266,23 +258,10 @@ const struct weft_scenario weft_scn_z16_page_uptodate = {
 		  "race\" (2008)",
 	.nr_cpus = 2,
 	.nr_threads = Z16_THREADS,
-	.world_size = sizeof(struct z16_world),
-	.nr_opcodes = Z16_NR_OPS,
-	.opnames = z16_opnames,
-	.max_ops = Z16_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z16, Z16),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z16_files,
-	.setup = z16_setup,
-	.thread = z16_thread,
-	.quiesce = z16_quiesce,
-	.describe = z16_describe,
-	.stats = z16_stats,
-	.state_bucket = z16_state_bucket,
-	.variants = z16_variants,
-	.nr_variants = Z16_NR_VARIANTS,
-	.triggers = z16_triggers,
-	.trigger_lens = z16_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z16),
 	.memory = WEFT_MEM_LKMM,
 };

@@ -53,6 +53,7 @@
  * LRU's reference where PG_lru carries one).
  */
 #include <weft/mm/lru.h>
+#include <weft/scenario.h>
 
 #define Z1_THREADS 3
 #define Z1_PAGES 16
@@ -436,22 +437,9 @@ const struct weft_scenario weft_scn_z1_lru = {
 	.source = "seeds/000 (D. Phillips, lkml 30 Aug 2002); 2.4.19, 2.5.33, 2.6.6-mm2, 2.6.16",
 	.nr_cpus = Z1_THREADS,
 	.nr_threads = Z1_THREADS,
-	.world_size = sizeof(struct z1_world),
-	.nr_opcodes = Z1_NR_OPS,
-	.opnames = z1_opnames,
-	.max_ops = Z1_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z1, Z1),
 	.decision_hint = 8192,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z1_files,
-	.setup = z1_setup,
-	.thread = z1_thread,
-	.quiesce = z1_quiesce,
-	.describe = z1_describe,
-	.stats = z1_stats,
-	.state_bucket = z1_state_bucket,
-	.variants = z1_variants,
-	.nr_variants = Z1_NR_VARIANTS,
-	.triggers = z1_triggers,
-	.trigger_lens = z1_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z1),
 };

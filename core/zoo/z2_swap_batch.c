@@ -31,6 +31,7 @@
  * apply, so every byte string is a valid workload.
  */
 #include <weft/mm/swap.h>
+#include <weft/scenario.h>
 
 #define Z2_THREADS 3
 #define Z2_MAX_OPS 12
@@ -186,16 +187,13 @@ static const char *const z2_files[] = {
  * swapout 0 order 2; split 0; reclaim 1; zap 0..3. The fixed variants get
  * the same workload: it is the one on which they must stay silent.
  */
-static const uint8_t z2_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z2, 3,
 	4,
 	0x00 | Z2_OP_SWAPOUT, 0x20,
 	0x00 | Z2_OP_SPLIT, 0x00,
 	0x00 | Z2_OP_RECLAIM, 0x01,
 	0x00 | Z2_OP_ZAP, 0x30,
-};
-static const uint8_t *const z2_triggers[] = { z2_trigger, z2_trigger, z2_trigger };
-static const size_t z2_trigger_lens[] = { sizeof(z2_trigger), sizeof(z2_trigger),
-					  sizeof(z2_trigger) };
+);
 
 const struct weft_scenario weft_scn_z2_swap_batch = {
 	.name = "z2-swap-batch",
@@ -205,22 +203,9 @@ const struct weft_scenario weft_scn_z2_swap_batch = {
 		  "(seeds/001)",
 	.nr_cpus = Z2_THREADS,
 	.nr_threads = Z2_THREADS,
-	.world_size = sizeof(struct z2_world),
-	.nr_opcodes = Z2_NR_OPS,
-	.opnames = z2_opnames,
-	.max_ops = Z2_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z2, Z2),
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z2_files,
-	.setup = z2_setup,
-	.thread = z2_thread,
-	.quiesce = z2_quiesce,
-	.describe = z2_describe,
-	.stats = z2_stats,
-	.state_bucket = z2_state_bucket,
-	.variants = z2_variants,
-	.nr_variants = 3,
-	.triggers = z2_triggers,
-	.trigger_lens = z2_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z2),
 };

@@ -65,6 +65,7 @@
  */
 #include <weft/mm/swap.h>
 #include <weft/mm/swapin.h>
+#include <weft/scenario.h>
 
 #define Z3_THREADS 3
 #define Z3_MAX_OPS 8
@@ -542,7 +543,7 @@ static const struct weft_variant z3_variants[] = {
  * decision 99, right after __swap_entry_free() left slot 0 at 0x40, to T1;
  * when T1 ends run T2 (decision 142, a free switch) instead of T0.
  */
-static const uint8_t z3_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z3, 2,
 	5,
 	0x00 | Z3_OP_SWAPOUT, 0x10,
 	0x00 | Z3_OP_ZAP, 0x01,
@@ -552,9 +553,7 @@ static const uint8_t z3_trigger[] = {
 	/* schedule entries [pos lo][pos hi][b] */
 	99, 0, 0,
 	142, 0, 0,
-};
-static const uint8_t *const z3_triggers[] = { z3_trigger, z3_trigger };
-static const size_t z3_trigger_lens[] = { sizeof(z3_trigger), sizeof(z3_trigger) };
+);
 
 const struct weft_scenario weft_scn_z3_swapoff = {
 	.name = "z3-swapoff",
@@ -564,22 +563,9 @@ const struct weft_scenario weft_scn_z3_swapoff = {
 		  "Mar 2024",
 	.nr_cpus = Z3_THREADS,
 	.nr_threads = Z3_THREADS,
-	.world_size = sizeof(struct z3_world),
-	.nr_opcodes = Z3_NR_OPS,
-	.opnames = z3_opnames,
-	.max_ops = Z3_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z3, Z3),
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 2,
-	.files = z3_files,
-	.setup = z3_setup,
-	.thread = z3_thread,
-	.quiesce = z3_quiesce,
-	.describe = z3_describe,
-	.stats = z3_stats,
-	.state_bucket = z3_state_bucket,
-	.variants = z3_variants,
-	.nr_variants = 2,
-	.triggers = z3_triggers,
-	.trigger_lens = z3_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z3),
 };

@@ -71,6 +71,7 @@
  */
 #include <weft/mm/swap.h>
 #include <weft/mm/swapin.h>
+#include <weft/scenario.h>
 
 #define Z4_THREADS 3
 #define Z4_MAX_OPS 8
@@ -404,7 +405,7 @@ static const struct weft_variant z4_variants[] = {
  * into a private page, to T1; when T1 ends run T2 (decision 132, a free
  * switch) instead of T0.
  */
-static const uint8_t z4_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z4, 2,
 	5,
 	0x00 | Z4_OP_SWAPOUT, 0x00,
 	0x00 | Z4_OP_RECLAIM, 0x00,
@@ -414,9 +415,7 @@ static const uint8_t z4_trigger[] = {
 	/* schedule entries [pos lo][pos hi][b] */
 	96, 0, 0,
 	132, 0, 0,
-};
-static const uint8_t *const z4_triggers[] = { z4_trigger, z4_trigger };
-static const size_t z4_trigger_lens[] = { sizeof(z4_trigger), sizeof(z4_trigger) };
+);
 
 const struct weft_scenario weft_scn_z4_swapin_aba = {
 	.name = "z4-swapin-aba",
@@ -426,22 +425,9 @@ const struct weft_scenario weft_scn_z4_swapin_aba = {
 		  "swapcache, Feb 2024",
 	.nr_cpus = Z4_THREADS,
 	.nr_threads = Z4_THREADS,
-	.world_size = sizeof(struct z4_world),
-	.nr_opcodes = Z4_NR_OPS,
-	.opnames = z4_opnames,
-	.max_ops = Z4_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z4, Z4),
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 2,
-	.files = z4_files,
-	.setup = z4_setup,
-	.thread = z4_thread,
-	.quiesce = z4_quiesce,
-	.describe = z4_describe,
-	.stats = z4_stats,
-	.state_bucket = z4_state_bucket,
-	.variants = z4_variants,
-	.nr_variants = 2,
-	.triggers = z4_triggers,
-	.trigger_lens = z4_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z4),
 };

@@ -56,6 +56,7 @@
  * belongs to the inode; page count == owners (page cache + swap cache).
  */
 #include <weft/mm/shmem.h>
+#include <weft/scenario.h>
 
 #define Z5_THREADS 2
 #define Z5_MAX_OPS 6
@@ -119,17 +120,13 @@ struct z5_world {
 	unsigned long stat[Z5_THREADS][Z5_NR_STATS];
 };
 
-static inline void z5_stat(struct z5_world *W, enum z5_stat s)
-{
-	W->stat[weft_current_tid() % Z5_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z5, Z5)
 
 static void z5_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z5_world *W = w;
 
-	W->variant = variant < Z5_NR_VARIANTS ? variant : Z5_V_FIX;
-	weft_workload_copy(wl, Z5_THREADS, Z5_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z5, W, variant, wl, Z5_V_FIX);
 	weft_mm_init(&W->mm, Z5_PAGES, false);
 	weft_swap11_init(&W->si, &W->mm, Z5_SLOTS);
 	WRITE_ONCE(W->inode.next_index, (uint32_t)Z5_INDEX);
@@ -578,13 +575,10 @@ static const struct weft_variant z5_variants[Z5_NR_VARIANTS] = {
  * while writepage moves page 2, instead of blocking on page 0's lock.)
  * The fixed variant gets the same workload.
  */
-static const uint8_t z5_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z5, Z5_NR_VARIANTS,
 	2, 0x00 | Z5_OP_WRITEPAGE, 0x02, 0x10 | Z5_OP_TRUNCATE, 0x00,
 	0x1d, 0x00, 0x00,
-};
-static const uint8_t *const z5_triggers[Z5_NR_VARIANTS] = { z5_trigger, z5_trigger };
-static const size_t z5_trigger_lens[Z5_NR_VARIANTS] = { sizeof(z5_trigger),
-							sizeof(z5_trigger) };
+);
 
 const struct weft_scenario weft_scn_z5_tmpfs_truncate = {
 	.name = "z5-tmpfs-truncate",
@@ -594,22 +588,9 @@ const struct weft_scenario weft_scn_z5_tmpfs_truncate = {
 		  "truncate and writepage\" (2011)",
 	.nr_cpus = Z5_THREADS,
 	.nr_threads = Z5_THREADS,
-	.world_size = sizeof(struct z5_world),
-	.nr_opcodes = Z5_NR_OPS,
-	.opnames = z5_opnames,
-	.max_ops = Z5_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z5, Z5),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z5_files,
-	.setup = z5_setup,
-	.thread = z5_thread,
-	.quiesce = z5_quiesce,
-	.describe = z5_describe,
-	.stats = z5_stats,
-	.state_bucket = z5_state_bucket,
-	.variants = z5_variants,
-	.nr_variants = Z5_NR_VARIANTS,
-	.triggers = z5_triggers,
-	.trigger_lens = z5_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z5),
 };

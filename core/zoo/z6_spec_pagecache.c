@@ -71,6 +71,7 @@
  * owners (the slot + the threads' references).
  */
 #include <weft/mm/page.h>
+#include <weft/scenario.h>
 
 #define Z6_THREADS 3
 #define Z6_MAX_OPS 6
@@ -135,17 +136,13 @@ struct z6_world {
 	unsigned long stat[Z6_THREADS][Z6_NR_STATS];
 };
 
-static inline void z6_stat(struct z6_world *W, enum z6_stat s)
-{
-	W->stat[weft_current_tid() % Z6_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z6, Z6)
 
 static void z6_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z6_world *W = w;
 
-	W->variant = variant < Z6_NR_VARIANTS ? variant : Z6_V_FIX;
-	weft_workload_copy(wl, Z6_THREADS, Z6_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z6, W, variant, wl, Z6_V_FIX);
 	weft_mm_init(&W->mm, Z6_PAGES, false);
 	for (unsigned s = 0; s < Z6_SLOTS; s++) {
 		/* the allocation's reference becomes the page cache's */
@@ -667,22 +664,9 @@ const struct weft_scenario weft_scn_z6_spec_pagecache = {
 		  "page_cache_get_speculative(), page_freeze_refs()",
 	.nr_cpus = Z6_THREADS,
 	.nr_threads = Z6_THREADS,
-	.world_size = sizeof(struct z6_world),
-	.nr_opcodes = Z6_NR_OPS,
-	.opnames = z6_opnames,
-	.max_ops = Z6_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z6, Z6),
 	.decision_hint = 1024,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z6_files,
-	.setup = z6_setup,
-	.thread = z6_thread,
-	.quiesce = z6_quiesce,
-	.describe = z6_describe,
-	.stats = z6_stats,
-	.state_bucket = z6_state_bucket,
-	.variants = z6_variants,
-	.nr_variants = Z6_NR_VARIANTS,
-	.triggers = z6_triggers,
-	.trigger_lens = z6_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z6),
 };

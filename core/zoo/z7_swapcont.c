@@ -36,6 +36,7 @@
  * every walk and insert.
  */
 #include <weft/mm/swapcont.h>
+#include <weft/scenario.h>
 
 #define Z7_THREADS 2
 #define Z7_MAX_OPS 32
@@ -193,22 +194,9 @@ const struct weft_scenario weft_scn_z7_swapcont = {
 		  "add_swap_count_continuation(); commit 2628bd6fc052",
 	.nr_cpus = Z7_THREADS,
 	.nr_threads = Z7_THREADS,
-	.world_size = sizeof(struct z7_world),
-	.nr_opcodes = Z7_NR_OPS,
-	.opnames = z7_opnames,
-	.max_ops = Z7_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z7, Z7),
 	.decision_hint = 8192,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z7_files,
-	.setup = z7_setup,
-	.thread = z7_thread,
-	.quiesce = z7_quiesce,
-	.describe = z7_describe,
-	.stats = z7_stats,
-	.state_bucket = z7_state_bucket,
-	.variants = z7_variants,
-	.nr_variants = Z7_NR_VARIANTS,
-	.triggers = z7_triggers,
-	.trigger_lens = z7_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z7),
 };

@@ -51,6 +51,7 @@
  */
 #include <weft/mm/folio.h>
 #include <weft/mm/pagelock.h>
+#include <weft/scenario.h>
 
 #define Z8_THREADS 2
 #define Z8_MAX_OPS 8
@@ -274,13 +275,10 @@ static const char *const z8_files[] = { "z8_thp_split.c", "mm_folio.c", "mm_page
  * first the split handles) once; one preemption of T0 right after it
  * unfroze tail 3 and loaded its flags. The fix gets the same input.
  */
-static const uint8_t z8_trigger[] = {
+WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS,
 	1, (uint8_t)(1 << 4 | Z8_OP_LOCK), 2,
 	0x04, 0x00, 0x00,
-};
-static const uint8_t *const z8_triggers[Z8_NR_VARIANTS] = { z8_trigger, z8_trigger };
-static const size_t z8_trigger_lens[Z8_NR_VARIANTS] = { sizeof(z8_trigger),
-							sizeof(z8_trigger) };
+);
 
 const struct weft_scenario weft_scn_z8_thp_split = {
 	.name = "z8-thp-split",
@@ -290,22 +288,9 @@ const struct weft_scenario weft_scn_z8_thp_split = {
 		  "reorder operations in __split_huge_page_tail()\"",
 	.nr_cpus = Z8_THREADS,
 	.nr_threads = Z8_THREADS,
-	.world_size = sizeof(struct z8_world),
-	.nr_opcodes = Z8_NR_OPS,
-	.opnames = z8_opnames,
-	.max_ops = Z8_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z8, Z8),
 	.decision_hint = 256,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z8_files,
-	.setup = z8_setup,
-	.thread = z8_thread,
-	.quiesce = z8_quiesce,
-	.describe = z8_describe,
-	.stats = z8_stats,
-	.state_bucket = z8_state_bucket,
-	.variants = z8_variants,
-	.nr_variants = Z8_NR_VARIANTS,
-	.triggers = z8_triggers,
-	.trigger_lens = z8_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z8),
 };

@@ -115,6 +115,7 @@
 #include <weft/mm/pagelock.h>
 #include <weft/mm/swap.h>
 #include <weft/mm/swapin.h>
+#include <weft/scenario.h>
 
 #define Z9_THREADS 3
 #define Z9_PROCS 2
@@ -180,10 +181,7 @@ struct z9_world {
 	unsigned long stat[Z9_THREADS][Z9_NR_STATS];
 };
 
-static inline void z9_stat(struct z9_world *W, enum z9_stat s)
-{
-	W->stat[weft_current_tid() % Z9_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FN(z9, Z9)
 
 /* ------------------------------------------------------ the swap cache */
 
@@ -636,8 +634,7 @@ static void z9_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z9_world *W = w;
 
-	W->variant = variant < Z9_NR_VARIANTS ? variant : Z9_V_FIX;
-	weft_workload_copy(wl, Z9_THREADS, Z9_MAX_OPS, W->nr_ops, &W->ops[0][0]);
+	WEFT_SCENARIO_SETUP_START(Z9, W, variant, wl, Z9_V_FIX);
 	weft_mm_init(&W->mm, Z9_PAGES, false);
 	weft_swap_init(&W->si, &W->mm, Z9_SLOTS, 0, WEFT_SWAP_FREE_PER_ENTRY);
 	for (unsigned p = 0; p < Z9_PROCS; p++)
@@ -827,22 +824,9 @@ const struct weft_scenario weft_scn_z9_swapcache_aba = {
 		  "mm: further fix swapin race condition (Sep 2010)",
 	.nr_cpus = Z9_THREADS,
 	.nr_threads = Z9_THREADS,
-	.world_size = sizeof(struct z9_world),
-	.nr_opcodes = Z9_NR_OPS,
-	.opnames = z9_opnames,
-	.max_ops = Z9_MAX_OPS,
+	WEFT_SCENARIO_WORLD(z9, Z9),
 	.decision_hint = 4096,
 	.default_lock = WEFT_LOCK_TAS,
 	.model_version = 1,
-	.files = z9_files,
-	.setup = z9_setup,
-	.thread = z9_thread,
-	.quiesce = z9_quiesce,
-	.describe = z9_describe,
-	.stats = z9_stats,
-	.state_bucket = z9_state_bucket,
-	.variants = z9_variants,
-	.nr_variants = Z9_NR_VARIANTS,
-	.triggers = z9_triggers,
-	.trigger_lens = z9_trigger_lens,
+	WEFT_SCENARIO_HOOKS(z9),
 };

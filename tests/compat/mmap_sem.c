@@ -101,12 +101,8 @@ struct mm_world {
 	atomic_long_t nr_faults;
 };
 
-static void mm_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(mm, struct mm_world)
 {
-	struct mm_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	init_rwsem(&W->mmap_sem);
 	WRITE_ONCE(W->vm_start, 0x1000);
 	WRITE_ONCE(W->vm_end, 0x3000);

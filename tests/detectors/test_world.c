@@ -162,12 +162,8 @@ static void misuse(struct ww *W)
 /* The harness's choice of (where, from_setup) for the next execution. */
 static unsigned mode_words[2];
 
-static void ww_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(ww, struct ww)
 {
-	struct ww *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	W->where = mode_words[0];
 	W->from_setup = mode_words[1];
 	weft_mm_init(&W->mm, 2, false);

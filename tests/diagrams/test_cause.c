@@ -135,18 +135,18 @@ static void lru_thread(void *w, unsigned tid)
 	}
 }
 
+static const struct weft_field lru_fields[] = {
+	WEFT_FIELD(struct lru_world, lru_lock, "lru_lock"),
+	WEFT_FIELD(struct lru_world, inactive, "inactive_list.next"),
+	WEFT_FIELD(struct lru_world, inactive.prev, "inactive_list.prev"),
+	{ 0, NULL },
+};
+
 static void lru_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct lru_world *W = w;
 
-	if (weft_mm_describe(&W->mm, w, off, buf, n))
-		return;
-	if (off == offsetof(struct lru_world, lru_lock))
-		snprintf(buf, n, "lru_lock");
-	else if (off == offsetof(struct lru_world, inactive))
-		snprintf(buf, n, "inactive_list.next");
-	else if (off == offsetof(struct lru_world, inactive.prev))
-		snprintf(buf, n, "inactive_list.prev");
+	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
 static const struct weft_variant lru_variants[] = {
@@ -158,7 +158,7 @@ static const struct weft_scenario lru_scn = {
 	.name = "diag-unlocked-lru", .summary = "test only: PageLRU tested without the LRU lock",
 	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
 	.world_size = sizeof(struct lru_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(lru), .describe = lru_describe,
+	.decision_hint = 64, WEFT_TEST_HOOKS(lru), .describe = lru_describe, .fields = lru_fields,
 };
 
 /* ------------------------------------------------------- xarray split */

@@ -254,14 +254,16 @@ static void wqd_quiesce(void *w)
 			    "stat is %d", weft_peek(W->stat));
 }
 
+static const struct weft_field wqd_fields[] = {
+	WEFT_FIELD(struct wqd_world, stat, "stat"),
+	WEFT_FIELD(struct wqd_world, done, "done"),
+	{ 0, NULL },
+};
+
 static void wqd_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	(void)w;
-	if (off == offsetof(struct wqd_world, stat))
-		snprintf(buf, n, "stat");
-	else if (off == offsetof(struct wqd_world, done))
-		snprintf(buf, n, "done");
-	else if (off < sizeof(struct work_struct))
+	if (off < sizeof(struct work_struct))
 		snprintf(buf, n, "work");
 }
 
@@ -274,6 +276,7 @@ static const struct weft_scenario wqd_scn = {
 	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
 	.world_size = sizeof(struct wqd_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
 	.decision_hint = 64, WEFT_TEST_HOOKS(wqd), .quiesce = wqd_quiesce, .describe = wqd_describe,
+	.fields = wqd_fields,
 };
 
 static void check_workqueue(void)

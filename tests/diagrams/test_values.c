@@ -28,17 +28,13 @@ struct vw {
 	struct weft_page page;
 };
 
-static void vw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(vw, struct vw)
 {
-	struct vw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->lock);
 	mutex_init(&W->mutex);
-	if (variant == V_SETUP_SPIN)
+	if (W->variant == V_SETUP_SPIN)
 		spin_lock(&W->lock);
-	if (variant == V_SETUP_MUTEX)
+	if (W->variant == V_SETUP_MUTEX)
 		mutex_lock(&W->mutex);
 }
 

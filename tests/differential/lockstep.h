@@ -205,6 +205,17 @@ static const struct weft_variant ls_variants[] __attribute__((unused)) = {
 	.source = "test", .nr_opcodes = 1, .opnames = ls_opnames, .max_ops = 1,    \
 	.decision_hint = LS_MAX_DEC, .variants = ls_variants, .nr_variants = 1
 
+/* fn, the setup of a program whose world_t has one spinlock, l, that its
+ * critical sections take: initialises l (the program has no variants and
+ * no workload). */
+#define LS_ONE_LOCK_SETUP(fn, world_t)                                          \
+	static void fn(void *w, unsigned v, const struct weft_workload *wl)      \
+	{                                                                        \
+		(void)v;                                                         \
+		(void)wl;                                                        \
+		spin_lock_init(&((world_t *)w)->l);                              \
+	}
+
 /* The thread and interrupt handler of a program of per-context op lists
  * (P.n[c], P.ops[c][]) run by run_op(W, c, op), the op's value logged:
  * context c < NT is thread c, c = NT + irq is interrupt irq, logged as

@@ -46,12 +46,7 @@ struct world {
 	int quiet;         /* touched by plain C only */
 };
 
-static void fb_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)v;
-	(void)wl;
-	spin_lock_init(&((struct world *)w)->l);
-}
+LS_ONE_LOCK_SETUP(fb_setup, struct world)
 
 static void fb_thread(void *w, unsigned t)
 {

@@ -50,6 +50,7 @@
 
 enum ltype { T_SPIN, T_MUTEX, T_RWSEM };
 
+/* L_UNLOCK..L_UNLOCK_BH release L_LOCK..L_LOCK_BH, in the same order */
 enum opk {
 	L_LOCK, L_LOCK_R, L_LOCK_IRQ, L_LOCK_SAVE, L_LOCK_BH,
 	L_TRY, L_TRY_R, L_TRY_SAVE,
@@ -131,28 +132,17 @@ static struct {
 	unsigned long lock_flags[NL];
 } C[NT + NI];
 
-static void do_lock(struct world *W, unsigned l, bool read)
+/* Lock l in its type's plain form (read: an rwsem's shared side), or release it. */
+static void plain_lock(struct world *W, unsigned l, bool read, bool release)
 {
 	if (P.type[l] == T_SPIN)
-		spin_lock(&W->sl[l]);
+		release ? spin_unlock(&W->sl[l]) : spin_lock(&W->sl[l]);
 	else if (P.type[l] == T_MUTEX)
-		mutex_lock(&W->mx[l]);
+		release ? mutex_unlock(&W->mx[l]) : mutex_lock(&W->mx[l]);
 	else if (read)
-		down_read(&W->rw[l]);
+		release ? up_read(&W->rw[l]) : down_read(&W->rw[l]);
 	else
-		down_write(&W->rw[l]);
-}
-
-static void do_unlock(struct world *W, unsigned l, bool read)
-{
-	if (P.type[l] == T_SPIN)
-		spin_unlock(&W->sl[l]);
-	else if (P.type[l] == T_MUTEX)
-		mutex_unlock(&W->mx[l]);
-	else if (read)
-		up_read(&W->rw[l]);
-	else
-		up_write(&W->rw[l]);
+		release ? up_write(&W->rw[l]) : down_write(&W->rw[l]);
 }
 
 static bool do_try(struct world *W, unsigned l, bool read)
@@ -164,6 +154,24 @@ static bool do_try(struct world *W, unsigned l, bool read)
 	return read ? down_read_trylock(&W->rw[l]) : down_write_trylock(&W->rw[l]);
 }
 
+/* One lock form and its release: L_LOCK..L_LOCK_BH, in the order
+ * L_UNLOCK..L_UNLOCK_BH releases them (enum opk keeps the two in step). */
+static void lock_form(struct world *W, unsigned c, unsigned l, unsigned lock_k, bool release)
+{
+	spinlock_t *sl = &W->sl[l];
+
+	if (lock_k == L_LOCK || lock_k == L_LOCK_R)
+		plain_lock(W, l, lock_k == L_LOCK_R, release);
+	else if (lock_k == L_LOCK_IRQ)
+		release ? spin_unlock_irq(sl) : spin_lock_irq(sl);
+	else if (lock_k == L_LOCK_BH)
+		release ? spin_unlock_bh(sl) : spin_lock_bh(sl);
+	else if (release)
+		spin_unlock_irqrestore(sl, C[c].lock_flags[l]);
+	else
+		spin_lock_irqsave(sl, C[c].lock_flags[l]);
+}
+
 static int run_op(struct world *W, unsigned c, const struct op *o)
 {
 	unsigned l = o->l;
@@ -171,19 +179,11 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 
 	switch (o->k) {
 	case L_LOCK:
-		do_lock(W, l, false);
-		break;
 	case L_LOCK_R:
-		do_lock(W, l, true);
-		break;
 	case L_LOCK_IRQ:
-		spin_lock_irq(&W->sl[l]);
-		break;
 	case L_LOCK_SAVE:
-		spin_lock_irqsave(&W->sl[l], C[c].lock_flags[l]);
-		break;
 	case L_LOCK_BH:
-		spin_lock_bh(&W->sl[l]);
+		lock_form(W, c, l, o->k, false);
 		break;
 	case L_TRY:
 	case L_TRY_R:
@@ -193,19 +193,11 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 		v = C[c].got[l] = spin_trylock_irqsave(&W->sl[l], C[c].got_flags[l]);
 		break;
 	case L_UNLOCK:
-		do_unlock(W, l, false);
-		break;
 	case L_UNLOCK_R:
-		do_unlock(W, l, true);
-		break;
 	case L_UNLOCK_IRQ:
-		spin_unlock_irq(&W->sl[l]);
-		break;
 	case L_UNLOCK_RESTORE:
-		spin_unlock_irqrestore(&W->sl[l], C[c].lock_flags[l]);
-		break;
 	case L_UNLOCK_BH:
-		spin_unlock_bh(&W->sl[l]);
+		lock_form(W, c, l, L_LOCK + (o->k - L_UNLOCK), true);
 		break;
 	case L_UNLOCK_IF:
 		/* the release that matches the try at hand (the op before it
@@ -224,10 +216,10 @@ static int run_op(struct world *W, unsigned c, const struct op *o)
 		if (v == 3)
 			spin_unlock_irqrestore(&W->sl[l], C[c].got_flags[l]);
 		else
-			do_unlock(W, l, v == 2);
+			plain_lock(W, l, v == 2, true);
 		break;
 	case L_BAD_UNLOCK:
-		do_unlock(W, l, P.type[l] == T_RWSEM);
+		plain_lock(W, l, P.type[l] == T_RWSEM, true);
 		break;
 	case C_IRQ_OFF:
 		local_irq_disable();
@@ -672,6 +664,29 @@ static int free_lock(struct gctx *g, bool sleeping_ok)
 }
 
 static void gen_block(struct gctx *g, unsigned depth);
+static void gen_inner(struct gctx *g, unsigned depth);
+
+/* Spinlock l taken in form lock_k (L_LOCK_IRQ, L_LOCK_SAVE or L_LOCK_BH)
+ * around a nested body, which runs with what the form masks, and released
+ * in the matching form (restoring the mask the body started from). */
+static void gen_spin_form(struct gctx *g, unsigned l, unsigned depth, unsigned lock_k)
+{
+	bool bh = lock_k == L_LOCK_BH, was = g->irq_off;
+
+	put(g->c, lock_k, l);
+	g->depth_spin++;
+	if (bh)
+		g->bh++;
+	else
+		g->irq_off = true;
+	gen_inner(g, depth);
+	if (bh)
+		g->bh--;
+	else
+		g->irq_off = was;
+	g->depth_spin--;
+	put(g->c, L_UNLOCK + (lock_k - L_LOCK), l);
+}
 
 static void gen_inner(struct gctx *g, unsigned depth)
 {
@@ -719,30 +734,11 @@ static void gen_block(struct gctx *g, unsigned depth)
 		/* _irq forms only where interrupts are on (spin_unlock_irq
 		 * turns them on); never local_irq_enable in a hard handler */
 		if (f < 2 && !g->irq_off && !g->handler) {
-			put(c, L_LOCK_IRQ, (unsigned)l);
-			g->depth_spin++;
-			g->irq_off = true;
-			gen_inner(g, depth);
-			g->irq_off = false;
-			g->depth_spin--;
-			put(c, L_UNLOCK_IRQ, (unsigned)l);
+			gen_spin_form(g, (unsigned)l, depth, L_LOCK_IRQ);
 		} else if (f < 4) {
-			bool was = g->irq_off;
-			put(c, L_LOCK_SAVE, (unsigned)l);
-			g->depth_spin++;
-			g->irq_off = true;
-			gen_inner(g, depth);
-			g->irq_off = was;
-			g->depth_spin--;
-			put(c, L_UNLOCK_RESTORE, (unsigned)l);
+			gen_spin_form(g, (unsigned)l, depth, L_LOCK_SAVE);
 		} else if (f < 5 && !(g->handler && g->hard)) {
-			put(c, L_LOCK_BH, (unsigned)l);
-			g->depth_spin++;
-			g->bh++;
-			gen_inner(g, depth);
-			g->bh--;
-			g->depth_spin--;
-			put(c, L_UNLOCK_BH, (unsigned)l);
+			gen_spin_form(g, (unsigned)l, depth, L_LOCK_BH);
 		} else if (f < 7) {
 			put(c, ls_rnd(2) ? L_TRY : L_TRY_SAVE, (unsigned)l);
 			g->depth_spin++;
@@ -1005,55 +1001,58 @@ static void run_prog(unsigned nr, uint64_t seed, bool verbose)
 	}
 }
 
+/* An empty pinned program of nt threads whose locks are all uninitialised
+ * (one class each) until the caller groups some. */
+static void pinned_begin(unsigned nt)
+{
+	memset(&P, 0, sizeof(P));
+	P.nt = nt;
+	for (unsigned l = 0; l < NL; l++)
+		P.group[l] = -1;
+}
+
+/* Pinned program number id: in lock step against the reference, then its
+ * serial execution alone, whose verdict goes to *r (false: it did not run). */
+static bool pinned_serial(int id, struct weft_exec_result *r)
+{
+	cur_prog = -id;
+	run_prog(4, (unsigned)id, false);
+	weft_lockdep_reset();
+	configure();
+	return run_one(WEFT_LOCK_TAS, LS_SERIAL, 0, false, false, WEFT_CHECKS_DEFAULT, false, r);
+}
+
 /* Programs pinned because a wrong lockdep-lite gave a wrong verdict on them. */
 static void pinned(void)
 {
+	struct weft_exec_result r;
+
 	/* A -> B, B -> C, C -> A in three threads: an inversion in the serial
 	 * execution (a cycle of three classes) */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	for (unsigned l = 0; l < NL; l++)
-		P.group[l] = -1;
+	pinned_begin(3);
 	for (unsigned t = 0; t < 3; t++) {
 		put(t, L_LOCK, t);
 		put(t, L_LOCK, (t + 1) % 3);
 		put(t, L_UNLOCK, (t + 1) % 3);
 		put(t, L_UNLOCK, t);
 	}
-	cur_prog = -1;
-	run_prog(4, 1, false);
-	struct weft_exec_result r;
-	weft_lockdep_reset();
-	configure();
-	CHECK(run_one(WEFT_LOCK_TAS, LS_SERIAL, 0, false, false, WEFT_CHECKS_DEFAULT, false, &r) &&
-	      r.kind == WEFT_KIND_LOCK_ORDER && r.report.here.tid == 2,
+	CHECK(pinned_serial(1, &r) && r.kind == WEFT_KIND_LOCK_ORDER && r.report.here.tid == 2,
 	      "a three-lock cycle: %s by T%d, want lock-order-inversion by T2",
 	      weft_kind_name(r.kind), r.report.here.tid);
 	/* the same cycle through a trylock: no edge into a trylocked class,
 	 * so clean (a trylock cannot wait) */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	for (unsigned l = 0; l < NL; l++)
-		P.group[l] = -1;
+	pinned_begin(3);
 	for (unsigned t = 0; t < 3; t++) {
 		put(t, L_LOCK, t);
 		put(t, t == 2 ? L_TRY : L_LOCK, (t + 1) % 3);
 		put(t, t == 2 ? L_UNLOCK_IF : L_UNLOCK, (t + 1) % 3);
 		put(t, L_UNLOCK, t);
 	}
-	cur_prog = -2;
-	run_prog(4, 2, false);
-	weft_lockdep_reset();
-	configure();
-	CHECK(run_one(WEFT_LOCK_TAS, LS_SERIAL, 0, false, false, WEFT_CHECKS_DEFAULT, false, &r) &&
-	      r.kind == WEFT_KIND_NONE, "a cycle closed by a trylock: %s, want clean",
-	      weft_kind_name(r.kind));
+	CHECK(pinned_serial(2, &r) && r.kind == WEFT_KIND_NONE,
+	      "a cycle closed by a trylock: %s, want clean", weft_kind_name(r.kind));
 	/* two spinlocks of one init site taken in both orders: one class,
 	 * no edge, so no inversion (the deadlock detector's case) */
-	memset(&P, 0, sizeof(P));
-	P.nt = 2;
-	for (unsigned l = 0; l < NL; l++)
-		P.group[l] = -1;
+	pinned_begin(2);
 	P.group[0] = P.group[1] = 0;
 	put(0, L_LOCK, 0);
 	put(0, L_LOCK, 1);
@@ -1063,13 +1062,8 @@ static void pinned(void)
 	put(1, L_LOCK, 0);
 	put(1, L_UNLOCK, 0);
 	put(1, L_UNLOCK, 1);
-	cur_prog = -3;
-	run_prog(4, 3, false);
-	weft_lockdep_reset();
-	configure();
-	CHECK(run_one(WEFT_LOCK_TAS, LS_SERIAL, 0, false, false, WEFT_CHECKS_DEFAULT, false, &r) &&
-	      r.kind == WEFT_KIND_NONE, "two locks of one class in both orders: %s, want clean",
-	      weft_kind_name(r.kind));
+	CHECK(pinned_serial(3, &r) && r.kind == WEFT_KIND_NONE,
+	      "two locks of one class in both orders: %s, want clean", weft_kind_name(r.kind));
 }
 
 int main(void)

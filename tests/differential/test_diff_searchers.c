@@ -58,12 +58,7 @@ struct world {
 	spinlock_t l;
 };
 
-static void sr_setup(void *w, unsigned v, const struct weft_workload *wl)
-{
-	(void)v;
-	(void)wl;
-	spin_lock_init(&((struct world *)w)->l);
-}
+LS_ONE_LOCK_SETUP(sr_setup, struct world)
 
 static void sr_thread(void *w, unsigned t)
 {

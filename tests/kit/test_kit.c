@@ -60,13 +60,9 @@ struct kw {
 	struct weft_pgtable pt;
 };
 
-static void kw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(kw, struct kw)
 {
-	struct kw *W = w;
-
-	(void)wl;
-	W->variant = variant;
-	if (variant >= V_SWAPIN_PINNED) {
+	if (W->variant >= V_SWAPIN_PINNED) {
 		weft_mm_init(&W->mm, 4, false);
 		weft_swap_init(&W->si, &W->mm, 4, 0, WEFT_SWAP_FREE_PER_ENTRY);
 		weft_pgtable_init(&W->pt, 2);
@@ -75,7 +71,7 @@ static void kw_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	weft_mm_init(&W->mm, 2, false);
 	weft_mapcounts_init(&W->maps, &W->mm);
 	W->p = weft_page_alloc(&W->mm);
-	if (variant >= V_WB_THEN_UNLOCK) {
+	if (W->variant >= V_WB_THEN_UNLOCK) {
 		weft_page_set(W->p, swapbacked);
 		weft_set_page_writeback(W->p);
 	}

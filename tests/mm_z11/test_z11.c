@@ -26,27 +26,24 @@
 
 int main(void)
 {
-	zoo_trigger(Z11, Z11, WEFT_KIND_ASSERT, 0, "z11_remove_mapping", "invalidate_bdev");
-	zoo_trigger(Z11_FIX, Z11, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z11, Z11_FIX, WEFT_KIND_ASSERT, 0,
+			    "z11_remove_mapping", "invalidate_bdev");
 
 	zoo_dfs_minimal(Z11, NULL, 0, WEFT_KIND_ASSERT);
 	zoo_dfs_minimal(Z11, NOFLUSH, 1, WEFT_KIND_ASSERT);
 	zoo_dfs_clean(Z11_FIX, NULL, 1);
 	zoo_dfs_clean(Z11_FIX, NOFLUSH, 2);
 
-	zoo_search(Z11, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zoo_search(Z11, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
+	zoo_search_random_pct(Z11, 20000, WEFT_KIND_ASSERT);
 
 	static const char *const must[] = {
 		"lru_add_drain_all_piggybacked", "lru_add_drain_work_queued",
 		"invalidate_removed", "invalidate_busy",
 	};
-	zoo_silent(Z11_FIX, "random", 20000, 7, must, ZOO_N(must));
-	zoo_silent(Z11_FIX, "pct", 20000, 11, NULL, 0);
+	zoo_silent_random_pct(Z11_FIX, must, ZOO_N(must));
 
 	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
-		zoo_silent(Z11_FIX, "random", 20000, 7, must, ZOO_N(must));
-		zoo_silent(Z11_FIX, "pct", 20000, 11, NULL, 0);
+		zoo_silent_random_pct(Z11_FIX, must, ZOO_N(must));
 		zoo_search(Z11, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
 	}
 	mm_memory = WEFT_MEM_SC;

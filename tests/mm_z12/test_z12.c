@@ -20,20 +20,18 @@
 
 int main(void)
 {
-	zoo_trigger(Z12, Z12, WEFT_KIND_DEADLOCK, 1, "fbatch_move_lru", "spin_lock_irqsave");
-	zoo_trigger(Z12_FIX, Z12, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z12, Z12_FIX, WEFT_KIND_DEADLOCK, 1,
+			    "fbatch_move_lru", "spin_lock_irqsave");
 
 	zoo_dfs_minimal(Z12, NULL, 1, WEFT_KIND_DEADLOCK);
 	zoo_dfs_clean(Z12_FIX, NULL, 2);
 
-	zoo_search(Z12, "random", 0, 5, 20000, WEFT_KIND_DEADLOCK);
-	zoo_search(Z12, "pct", 2, 5, 50000, WEFT_KIND_DEADLOCK);
+	zoo_search_random_pct(Z12, 50000, WEFT_KIND_DEADLOCK);
 
 	static const char *const must[] = {
 		"commit_charge_lrucare", "lrucare_took_off_lru", "uncharge", "move_account",
 		"end_page_writeback", "rotate_reclaimable_page",
 	};
-	zoo_silent(Z12_FIX, "random", 20000, 7, must, ZOO_N(must));
-	zoo_silent(Z12_FIX, "pct", 20000, 11, NULL, 0);
+	zoo_silent_random_pct(Z12_FIX, must, ZOO_N(must));
 	return check_done();
 }

@@ -78,8 +78,7 @@ static void tty_shape(void)
 int main(void)
 {
 	zoo_trigger(NOSEQ, NOSEQ, WEFT_KIND_ASSERT, 1, "z13_alloc", "__alloc_pages_may_oom");
-	zoo_trigger(Z13, Z13, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
-	zoo_trigger(Z13_FIX, Z13, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z13, Z13_FIX, WEFT_KIND_LIVELOCK, 1, "z13_read_seqbegin", "cpu_relax");
 	zoo_trigger(Z13_FIX, NOSEQ, WEFT_KIND_NONE, 0, NULL, NULL);
 
 	zoo_dfs_minimal(NOSEQ, WL_NOSEQ, 1, WEFT_KIND_ASSERT);
@@ -90,16 +89,13 @@ int main(void)
 	zoo_dfs_clean(Z13_FIX, WL_IRQ, 2);
 	zoo_dfs_clean(Z13_FIX, WL_TTY, 2);
 
-	zoo_search(NOSEQ, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zoo_search(NOSEQ, "pct", 2, 5, 20000, WEFT_KIND_ASSERT);
-	zoo_search(Z13, "random", 0, 5, 20000, WEFT_KIND_LIVELOCK);
-	zoo_search(Z13, "pct", 2, 5, 20000, WEFT_KIND_LIVELOCK);
+	zoo_search_random_pct(NOSEQ, 20000, WEFT_KIND_ASSERT);
+	zoo_search_random_pct(Z13, 20000, WEFT_KIND_LIVELOCK);
 
 	static const char *const must[] = {
 		"build_all_zonelists", "slowpath_restart_zonelist_changed", "alloc_pages",
 		"alloc_pages_atomic", "read_seqbegin_spins", "printk_deferred",
 	};
-	zoo_silent(Z13_FIX, "random", 20000, 7, must, ZOO_N(must));
-	zoo_silent(Z13_FIX, "pct", 20000, 11, NULL, 0);
+	zoo_silent_random_pct(Z13_FIX, must, ZOO_N(must));
 	return check_done();
 }

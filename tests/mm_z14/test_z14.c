@@ -26,8 +26,7 @@ int main(void)
 {
 	mm_memory = WEFT_MEM_TSO;
 	mm_delay_bound = 1;
-	zoo_trigger(Z14, Z14, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
-	zoo_trigger(Z14_FIX, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
+	zoo_trigger_and_fix(Z14, Z14_FIX, WEFT_KIND_ASSERT, 1, "z14_check_busy", "move_pages");
 	mm_memory = WEFT_MEM_SC;
 	zoo_trigger(Z14, Z14, WEFT_KIND_NONE, 0, NULL, NULL);
 
@@ -35,8 +34,7 @@ int main(void)
 		printf("--memory %s:\n", weft_memory_name(mm_memory));
 		zoo_dfs_minimal(Z14, TRIGGER_WL, 1, WEFT_KIND_ASSERT);
 		zoo_dfs_clean(Z14_FIX, TRIGGER_WL, 1);
-		zoo_search(Z14, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-		zoo_search(Z14, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
+		zoo_search_random_pct(Z14, 100000, WEFT_KIND_ASSERT);
 	}
 	mm_memory = WEFT_MEM_SC;
 	zoo_dfs_clean(Z14, TRIGGER_WL, 2);
@@ -51,8 +49,7 @@ int main(void)
 		"isolate_lru_page_busy", "migrated",
 	};
 	for (mm_memory = WEFT_MEM_TSO; mm_memory <= WEFT_MEM_LKMM; mm_memory++) {
-		zoo_silent(Z14_FIX, "random", 20000, 7, must, ZOO_N(must));
-		zoo_silent(Z14_FIX, "pct", 20000, 11, NULL, 0);
+		zoo_silent_random_pct(Z14_FIX, must, ZOO_N(must));
 	}
 	return check_done();
 }

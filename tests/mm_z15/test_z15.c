@@ -36,8 +36,7 @@ int main(void)
 	zoo_dfs_minimal(Z15, WL, 1, WEFT_KIND_ASSERT);
 	for (unsigned f = 0; f < 2; f++)
 		zoo_dfs_clean(fixes[f], WL, 1);
-	zoo_search(Z15, "random", 0, 5, 20000, WEFT_KIND_ASSERT);
-	zoo_search(Z15, "pct", 2, 5, 100000, WEFT_KIND_ASSERT);
+	zoo_search_random_pct(Z15, 100000, WEFT_KIND_ASSERT);
 
 	mm_memory = WEFT_MEM_TSO;
 	zoo_dfs_clean(Z15, WL, 1);
@@ -55,8 +54,7 @@ int main(void)
 		"page_moved_repeat",
 	};
 	for (unsigned f = 0; f < 2; f++) {
-		zoo_silent(fixes[f], "random", 20000, 7, must, ZOO_N(must));
-		zoo_silent(fixes[f], "pct", 20000, 11, NULL, 0);
+		zoo_silent_random_pct(fixes[f], must, ZOO_N(must));
 	}
 	return check_done();
 }

@@ -35,8 +35,7 @@ int main(void)
 	for (unsigned b = 0; b < 2; b++) {
 		mm_memory = WEFT_MEM_LKMM;
 		zoo_dfs_minimal(bugs[b], WL, 0, WEFT_KIND_DATA_LOSS);
-		zoo_search(bugs[b], "random", 0, 5, 20000, WEFT_KIND_DATA_LOSS);
-		zoo_search(bugs[b], "pct", 2, 5, 100000, WEFT_KIND_DATA_LOSS);
+		zoo_search_random_pct(bugs[b], 100000, WEFT_KIND_DATA_LOSS);
 		for (mm_memory = WEFT_MEM_SC; mm_memory <= WEFT_MEM_TSO; mm_memory++) {
 			mm_delay_bound = 2;
 			zoo_dfs_clean(bugs[b], WL, 2);
@@ -49,7 +48,6 @@ int main(void)
 	mm_delay_bound = 2;
 	zoo_dfs_clean(fix, WL, 2);
 	static const char *const must[] = { "page_filled", "read_uptodate", "read_not_uptodate" };
-	zoo_silent(fix, "random", 20000, 7, must, ZOO_N(must));
-	zoo_silent(fix, "pct", 20000, 11, NULL, 0);
+	zoo_silent_random_pct(fix, must, ZOO_N(must));
 	return check_done();
 }

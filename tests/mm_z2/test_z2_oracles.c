@@ -26,12 +26,8 @@ struct oracle_world {
 	struct weft_pgtable pt;
 };
 
-static void oracle_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(oracle, struct oracle_world)
 {
-	struct oracle_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	weft_mm_init(&W->mm, 8, false);
 	/* ret_batch 0: freed slots go straight back (LIFO) */
 	weft_swap_init(&W->si, &W->mm, 8, 0, WEFT_SWAP_FREE_BATCH_V3);

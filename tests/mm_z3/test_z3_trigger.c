@@ -53,16 +53,12 @@ int main(int argc, char **argv)
 	      "freed by T2's swapoff kvfree(cluster_info) (%s)",
 	      o.r.report.other.site ? o.r.report.other.site->what : "-");
 	CHECK(o.r.preemptions == 1, "1 preemption (%u)", o.r.preemptions);
-	printf("z3 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
-	       o.r.report.msg);
+	zoo_print_trigger("z3", &o.r);
 
 	zoo_dfs_minimal("z3-swapoff:z3", NULL, 1, WEFT_KIND_USE_AFTER_FREE);
 
-	o = zoo_fix_takes_path("z3-swapoff:fix", t.wl, t.wl_len, "swapoff_waited_for_users",
-			       "swapoff never waited for a device reference");
-	printf("fix dfs bound 1 on the trigger workload: %llu executions, clean; swapoff waited "
-	       "for users %llu times\n", (unsigned long long)o.executions,
-	       (unsigned long long)o.stat);
+	zoo_fix_takes_path("z3-swapoff:fix", t.wl, t.wl_len, "swapoff_waited_for_users",
+			   "swapoff never waited for a device reference");
 
 	/* the false alarm of v1 */
 	static const char *const both[] = { "z3-swapoff:z3", "z3-swapoff:fix" };

@@ -45,15 +45,12 @@ int main(void)
 	CHECK(mm_last_stat(t.sc, "swap_slots_allocated") == 2,
 	      "slot 0 allocated twice: the LIFO reuse (%llu)",
 	      (unsigned long long)mm_last_stat(t.sc, "swap_slots_allocated"));
-	printf("z4 trigger: %s on %s: %s\n", weft_kind_name(o.kind), o.r.report.object,
-	       o.r.report.msg);
+	zoo_print_trigger("z4", &o.r);
 
 	zoo_dfs_minimal("z4-swapin-aba:z4", NULL, 1, WEFT_KIND_DATA_LOSS);
 
-	o = zoo_fix_takes_path("z4-swapin-aba:fix", t.wl, t.wl_len, "fault_retries",
-			       "no fault ever backed off and retried");
-	printf("fix dfs bound 1 on the trigger workload: %llu executions, clean; %llu retried "
-	       "faults\n", (unsigned long long)o.executions, (unsigned long long)o.stat);
+	zoo_fix_takes_path("z4-swapin-aba:fix", t.wl, t.wl_len, "fault_retries",
+			   "no fault ever backed off and retried");
 
 	o = zoo_run("z4-swapin-aba:z4", "dfs", 0, 1, zap_wl, sizeof(zap_wl), 1000000, NULL);
 	CHECK(o.kind == WEFT_KIND_DATA_LOSS && o.r.preemptions == 1, "z4 zap ABA: %s (%u)",

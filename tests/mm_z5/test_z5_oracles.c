@@ -25,12 +25,8 @@ struct oracle_world {
 	uint8_t bytes[4];          /* bytes seen along the way */
 };
 
-static void oracle_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(oracle, struct oracle_world)
 {
-	struct oracle_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	weft_mm_init(&W->mm, 4, false);
 	weft_swap11_init(&W->si, &W->mm, 4);
 }

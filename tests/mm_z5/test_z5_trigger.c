@@ -52,8 +52,7 @@ int main(void)
 			wrap = true;
 	}
 	CHECK(wrap, "the trace shows T1 writing swap slot 0 0x40 -> 0xff");
-	printf("z5 trigger: %s on %s: %s\n", weft_kind_name(r.kind), r.report.object,
-	       r.report.msg);
+	zoo_print_trigger("z5", &r);
 
 	/* fix: clean; truncate dropped SHMEM, found the page locked */
 	zoo_trigger(Z5 ":fix", Z5 ":z5", WEFT_KIND_NONE, 0, NULL, NULL);

@@ -94,6 +94,13 @@ static inline struct t_out t_expect(const struct weft_scenario *sc, unsigned v, 
 	return o;
 }
 
+/* The start of a test's main: its variants numbered, the machine set up. */
+static inline void t_begin(struct weft_variant *v, unsigned n)
+{
+	t_number_variants(v, n);
+	weft_machine_init();
+}
+
 static inline struct t_out t_random(const struct weft_scenario *sc, unsigned variant,
 				    uint64_t seed, uint64_t n)
 {

@@ -29,12 +29,8 @@ struct fw {
 enum { F_API, F_GET_ZERO, F_UNDERFLOW, F_PUT_FREED, F_SPLIT, F_SPLIT_UNFREEZE_FIRST,
        F_LOST_FLAG, F_LOST_FLAG_UNFREEZE_FIRST, F_NR };
 
-static void fw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(fw, struct fw)
 {
-	struct fw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	weft_mm_init(&W->mm, 8, false);
 	W->head = weft_compound_alloc(&W->mm, 2);
 	weft_folio_set(W->head, uptodate);
@@ -184,15 +180,12 @@ static void fw_quiesce(void *w)
 
 T_SCENARIO(fw, "folio-test", "folio", struct fw, F_NR, .quiesce = fw_quiesce);
 
-static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *what)
-{
-	t_expect(&fw_sc, v, bound, k, 3000000, what);
-}
+/* every case: dfs at its bound, at most 3000000 executions */
+#define expect(v, bound, k, what) t_expect(&fw_sc, v, bound, k, 3000000, what)
 
 int main(void)
 {
-	t_number_variants(fw_variants, F_NR);
-	weft_machine_init();
+	t_begin(fw_variants, F_NR);
 
 	expect(F_API, 0, WEFT_KIND_NONE, "the API, one thread");
 	const struct fw *W = weft_last_world();

@@ -54,12 +54,8 @@ static void confirm(struct percpu_ref *ref)
 	atomic_inc(&world_of(ref)->confirmed);
 }
 
-static void pr_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(pr, struct pr_world)
 {
-	struct pr_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	percpu_ref_init(&W->ref, release, 0, GFP_KERNEL);   /* the kernel's four arguments */
 }
 
@@ -186,15 +182,12 @@ static void pr_quiesce(void *w)
 
 T_SCENARIO(pr, "percpu-ref-test", "percpu_ref", struct pr_world, P_NR, .quiesce = pr_quiesce);
 
-static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *what)
-{
-	t_expect(&pr_sc, v, bound, k, 3000000, what);
-}
+/* every case: dfs at its bound, at most 3000000 executions */
+#define expect(v, bound, k, what) t_expect(&pr_sc, v, bound, k, 3000000, what)
 
 int main(void)
 {
-	t_number_variants(pr_variants, P_NR);
-	weft_machine_init();
+	t_begin(pr_variants, P_NR);
 
 	expect(P_BASIC, 0, WEFT_KIND_NONE, "get/put/tryget, kill_and_confirm, switch_wait");
 	expect(P_RACE, 2, WEFT_KIND_NONE, "tryget/put on CPU0 vs kill on CPU1, bound 2");

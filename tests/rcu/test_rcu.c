@@ -50,12 +50,8 @@ enum {
 	V_DEREF_OUT, V_MIGHT_SLEEP, V_KFREE_THEN_RCU, V_DOUBLE_KFREE, V_NR
 };
 
-static void rw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rw, struct rw)
 {
-	struct rw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	WRITE_ONCE(W->objs[0].v, 1);
 	WRITE_ONCE(W->objs[1].v, 2);
 	rcu_assign_pointer(W->gp, &W->objs[0]);
@@ -304,8 +300,7 @@ int main(void)
 {
 	struct t_out o;
 
-	t_number_variants(rw_variants, V_NR);
-	weft_machine_init();
+	t_begin(rw_variants, V_NR);
 
 	printf("grace periods:\n");
 	expect_clean(V_LITMUS, 3, "litmus: synchronize_rcu() covers the section");

@@ -39,18 +39,14 @@ enum {
 	V_RACE_INC_NOT_ZERO, V_ATOMICS, V_NR
 };
 
-static void rc_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(rc, struct rc_world)
 {
-	struct rc_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	refcount_set(&W->r, 1);
-	if (variant == V_HOST_SATURATE) {
+	if (W->variant == V_HOST_SATURATE) {
 		refcount_set(&W->r, INT_MAX);
 		refcount_inc(&W->r);   /* recorded; the counter saturates */
 	}
-	if (variant == V_HOST_DEC_NOT_ONE_ZERO) {
+	if (W->variant == V_HOST_DEC_NOT_ONE_ZERO) {
 		refcount_set(&W->r, 0);
 		W->results[0] = refcount_dec_not_one(&W->r);   /* warns, true, stays 0 */
 	}
@@ -163,8 +159,7 @@ static void expect(unsigned v, unsigned bound, enum weft_kind k, const char *msg
 
 int main(void)
 {
-	t_number_variants(rc_variants, V_NR);
-	weft_machine_init();
+	t_begin(rc_variants, V_NR);
 
 	expect(V_INC_ZERO, 0, WEFT_KIND_INC_FROM_ZERO, "addition on 0", "refcount_inc() on 0");
 	expect(V_ADD_ZERO, 0, WEFT_KIND_INC_FROM_ZERO, "addition on 0", "refcount_add() on 0");

@@ -37,14 +37,10 @@ enum { X_API, X_SPLIT_ROOT, X_SPLIT_ORDER5, X_SPLIT_LEAF, X_REUSE, X_NR };
 #define B(W) (&(W)->it[1])
 #define C(W) (&(W)->it[2])
 
-static void xw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(xw, struct xw)
 {
-	struct xw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	xa_init(&W->xa);
-	switch (variant) {
+	switch (W->variant) {
 	case X_SPLIT_ROOT:
 		xa_store_order(&W->xa, 8, 3, A(W), 0);
 		break;
@@ -219,8 +215,7 @@ static void race(unsigned v, unsigned bound, const char *what)
 
 int main(void)
 {
-	t_number_variants(xw_variants, X_NR);
-	weft_machine_init();
+	t_begin(xw_variants, X_NR);
 
 	struct t_out o = t_dfs(&xw_sc, X_API, 0, 10);
 	CHECK(o.kind == WEFT_KIND_NONE, "api: %s (%s)", weft_kind_name(o.kind), o.r.report.msg);

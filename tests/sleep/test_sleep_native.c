@@ -42,12 +42,8 @@ struct nw_world {
 	unsigned long total;
 };
 
-static void nw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(nw, struct nw_world)
 {
-	struct nw_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	sema_init(&W->sem, 2);
 	weft_mm_init(&W->mm, 1, false);
 	W->page = weft_page_alloc(&W->mm);

@@ -94,17 +94,13 @@ static void pw_work(struct pw *W)
 		(void)READ_ONCE(W->x);
 }
 
-static void pw_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(pw, struct pw)
 {
-	struct pw *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	W->n = work_n;
 	weft_mm_init(&W->mm, 4, false);
 	W->pa = weft_page_alloc_at(&W->mm, 0);
 	W->pb = weft_page_alloc_at(&W->mm, 1);
-	switch (variant) {
+	switch (W->variant) {
 	case V_STEPS_SEM:
 		sema_init(&W->sem, 1);
 		break;
@@ -666,20 +662,19 @@ static void pw_thread(void *w, unsigned tid)
 	}
 }
 
+static const struct weft_field pw_fields[] = {
+	WEFT_FIELD(struct pw, m, "m"),
+	WEFT_FIELD(struct pw, m2, "m2"),
+	WEFT_FIELD(struct pw, wq, "wq"),
+	WEFT_FIELD(struct pw, sem, "sem"),
+	{ 0, NULL },
+};
+
 static void pw_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
 	const struct pw *W = w;
 
-	if (off == offsetof(struct pw, m))
-		snprintf(buf, n, "m");
-	else if (off == offsetof(struct pw, m2))
-		snprintf(buf, n, "m2");
-	else if (off == offsetof(struct pw, wq))
-		snprintf(buf, n, "wq");
-	else if (off == offsetof(struct pw, sem))
-		snprintf(buf, n, "sem");
-	else
-		weft_mm_describe(&W->mm, w, off, buf, n);
+	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
 static const char *const pw_ops[] = { "nop" };
@@ -691,7 +686,7 @@ static const struct weft_variant pw_variants[V__COUNT] = {
 static struct weft_scenario pw_sc = {
 	.name = "sleep-prims", .summary = "sleeping primitives", .source = "test", .nr_cpus = 4,
 	.nr_threads = 2, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
-	.max_ops = 1, .decision_hint = 256, WEFT_TEST_HOOKS(pw), .describe = pw_describe,
+	.max_ops = 1, .decision_hint = 256, WEFT_TEST_HOOKS(pw), .describe = pw_describe, .fields = pw_fields,
 };
 
 static const struct pw *last_world(void)

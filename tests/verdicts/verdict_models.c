@@ -36,12 +36,8 @@ struct cut_world {
 	struct weft_spinlock l;
 };
 
-static void cut_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(cut, struct cut_world)
 {
-	struct cut_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->l);
 }
 
@@ -100,12 +96,8 @@ struct spin_world {
 	int taken[NR_ITEMS];           /* each item consumed once */
 };
 
-static void spin_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(spin, struct spin_world)
 {
-	struct spin_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	spin_lock_init(&W->l);
 }
 
@@ -244,20 +236,15 @@ static void spin_quiesce(void *w)
 	}
 }
 
-static void spin_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	(void)w;
-	if (off == offsetof(struct spin_world, l))
-		snprintf(buf, n, "lock l");
-	else if (off == offsetof(struct spin_world, word))
-		snprintf(buf, n, "lock word");
-	else if (off == offsetof(struct spin_world, bits))
-		snprintf(buf, n, "bit lock");
-	else if (off == offsetof(struct spin_world, flag))
-		snprintf(buf, n, "flag");
-	else if (off == offsetof(struct spin_world, f[0]) || off == offsetof(struct spin_world, f[1]))
-		snprintf(buf, n, "f[%u]", (unsigned)(off - offsetof(struct spin_world, f[0])) / 4);
-}
+static const struct weft_field spin_fields[] = {
+	WEFT_FIELD(struct spin_world, l, "lock l"),
+	WEFT_FIELD(struct spin_world, word, "lock word"),
+	WEFT_FIELD(struct spin_world, bits, "bit lock"),
+	WEFT_FIELD(struct spin_world, flag, "flag"),
+	WEFT_FIELD(struct spin_world, f[0], "f[0]"),
+	WEFT_FIELD(struct spin_world, f[1], "f[1]"),
+	{ 0, NULL },
+};
 
 static const struct weft_variant spin_variants[] = {
 	WEFT_TEST_FIX("trylock",
@@ -280,7 +267,7 @@ static const struct weft_scenario verdict_spin = {
 	.source = "tests/verdicts", .nr_cpus = 3, .nr_threads = 3,
 	.world_size = sizeof(struct spin_world), .decision_hint = 1024, .step_budget = 20000,
 	.files = verdict_files, WEFT_TEST_HOOKS(spin), .quiesce = spin_quiesce,
-	.describe = spin_describe,
+	.fields = spin_fields,
 };
 
 /* -------------------------------------------------------- verdict-threads */
@@ -422,12 +409,8 @@ struct leak_world {
  * (The bug under test is the model's; Weft must notice it, not certify.) */
 static unsigned leak_setups;
 
-static void leak_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP(leak, struct leak_world)
 {
-	struct leak_world *W = w;
-
-	(void)wl;
-	W->variant = variant;
 	leak_setups++;
 }
 

@@ -162,19 +162,24 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 #define __weft_wb_test(word, bit, name, flags)                                          \
 	((WEFT_ACCESS_F((word), WEFT_A_LOAD, 0, 0, WEFT_EV_READ,                        \
 			name "(" #word ", " #bit ") test_bit", flags) >> (bit)) & 1ul)
+/* One pass of the wait loops below: prepare_to_wait() (exclusive: the
+ * _exclusive form), then schedule() while the bit is still set. */
+#define __weft_wb_sleep(word, bit, name, exclusive, prepare)                            \
+	do {                                                                            \
+		weft_wait_hashed_prepare((void *)(word), (unsigned)(bit), exclusive,    \
+			TASK_UNINTERRUPTIBLE,                                           \
+			WEFT_SITE(WEFT_EV_WRITE, name "(" #word ", " #bit ") " prepare)); \
+		if (__weft_wb_test(word, bit, name, WEFT_SITE_RELAXED))                 \
+			weft_schedule(WEFT_SITE(WEFT_EV_WAIT,                           \
+						name "(" #word ", " #bit ") schedule()")); \
+	} while (0)
 #define __weft_wait_on_bit(word, bit, mode, name)                                       \
 	({                                                                              \
 		(void)(mode);                                                           \
 		might_sleep();                                                          \
 		if (__weft_wb_test(word, bit, name, WEFT_SITE_ACQUIRE)) {              \
 			do {                                                            \
-				weft_wait_hashed_prepare((void *)(word), (unsigned)(bit), false, \
-					TASK_UNINTERRUPTIBLE,                           \
-					WEFT_SITE(WEFT_EV_WRITE, name "(" #word ", " #bit \
-						  ") prepare_to_wait"));                \
-				if (__weft_wb_test(word, bit, name, WEFT_SITE_RELAXED)) \
-					weft_schedule(WEFT_SITE(WEFT_EV_WAIT, name "(" #word \
-								", " #bit ") schedule()")); \
+				__weft_wb_sleep(word, bit, name, false, "prepare_to_wait");  \
 			} while (__weft_wb_test(word, bit, name, WEFT_SITE_ACQUIRE));  \
 			weft_wait_hashed_finish((void *)(word),                         \
 				WEFT_SITE(WEFT_EV_WRITE, name "(" #word ", " #bit ") finish_wait")); \
@@ -233,13 +238,8 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 		might_sleep();                                                          \
 		if (__weft_wb_trylock(word, bit, name)) {                               \
 			for (;;) {                                                      \
-				weft_wait_hashed_prepare((void *)(word), (unsigned)(bit), true, \
-					TASK_UNINTERRUPTIBLE,                           \
-					WEFT_SITE(WEFT_EV_WRITE, name "(" #word ", " #bit \
-						  ") prepare_to_wait_exclusive"));      \
-				if (__weft_wb_test(word, bit, name, WEFT_SITE_RELAXED)) \
-					weft_schedule(WEFT_SITE(WEFT_EV_WAIT, name "(" #word \
-								", " #bit ") schedule()")); \
+				__weft_wb_sleep(word, bit, name, true,                  \
+						"prepare_to_wait_exclusive");           \
 				if (!__weft_wb_trylock(word, bit, name))                \
 					break;                                          \
 			}                                                               \

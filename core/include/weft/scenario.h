@@ -1,0 +1,63 @@
+/*
+ * scenario.h - the struct weft_scenario fields a model names after one
+ * prefix, for models that follow the zoo's naming: a world struct
+ * `struct p_world`, opcodes P_NR_OPS and p_opnames (at most P_MAX_OPS per
+ * thread), and the hooks and tables p_files, p_setup, p_thread,
+ * p_quiesce, p_describe, p_stats, p_state_bucket, p_variants, p_triggers
+ * and p_trigger_lens. Written once here so that a scenario's initializer
+ * says only what is its own (name, CPUs, budgets, memory model, irqs):
+ *
+ *   WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS, 1, 0x14, 2, ...);
+ *   const struct weft_scenario weft_scn_z8 = {
+ *           .name = "z8", ..., WEFT_SCENARIO_WORLD(z8, Z8),
+ *           WEFT_SCENARIO_HOOKS(z8),
+ *   };
+ *
+ * Only macros: the initializer a model gets is the one it would write out.
+ */
+#ifndef WEFT_SCENARIO_H
+#define WEFT_SCENARIO_H
+
+#include <weft/weft.h>
+
+/* The world and the workload alphabet: struct p##_world, P##_NR_OPS
+ * opcodes named by p##_opnames, P##_MAX_OPS ops per thread. */
+#define WEFT_SCENARIO_WORLD(p, P)                                                      \
+	.world_size = sizeof(struct p##_world), .nr_opcodes = P##_NR_OPS,               \
+	.opnames = p##_opnames, .max_ops = P##_MAX_OPS
+
+/* The hooks and tables named after p; nr_variants is p##_variants' length. */
+#define WEFT_SCENARIO_HOOKS(p)                                                         \
+	.files = p##_files, .setup = p##_setup, .thread = p##_thread,                   \
+	.quiesce = p##_quiesce, .describe = p##_describe, .stats = p##_stats,           \
+	.state_bucket = p##_state_bucket, .variants = p##_variants,                     \
+	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0]),                  \
+	.triggers = p##_triggers, .trigger_lens = p##_trigger_lens
+
+/* The trigger input p##_trigger (bytes encoding: the arguments) that all
+ * nr variants take (a fixed variant must stay silent on the bug's own
+ * schedule), and the tables p##_triggers and p##_trigger_lens of it. */
+#define WEFT_SCENARIO_ONE_TRIGGER(p, nr, ...)                                          \
+	static const uint8_t p##_trigger[] = { __VA_ARGS__ };                           \
+	static const uint8_t *const p##_triggers[nr] = { [0 ...(nr)-1] = p##_trigger };  \
+	static const size_t p##_trigger_lens[nr] = { [0 ...(nr)-1] = sizeof(p##_trigger) }
+
+/* The start of p##_setup: the variant (one out of range runs as fix) and
+ * the workload, copied into W->nr_ops and W->ops (P##_THREADS threads of
+ * at most P##_MAX_OPS ops). */
+#define WEFT_SCENARIO_SETUP_START(P, W, variant, wl, fix)                               \
+	do {                                                                            \
+		(W)->variant = (variant) < P##_NR_VARIANTS ? (variant) : (fix);         \
+		weft_workload_copy(wl, P##_THREADS, P##_MAX_OPS, (W)->nr_ops,           \
+				   &(W)->ops[0][0]);                                    \
+	} while (0)
+
+/* p##_stat(W, s): counts s for the current thread in
+ * W->stat[thread][s] (the model's stats() reads it). */
+#define WEFT_SCENARIO_STAT_FN(p, P)                                                     \
+	static inline void p##_stat(struct p##_world *W, enum p##_stat s)              \
+	{                                                                               \
+		W->stat[weft_current_tid() % P##_THREADS][s]++;                         \
+	}
+
+#endif
