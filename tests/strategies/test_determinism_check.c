@@ -90,47 +90,70 @@ static void test_forged(void)
 	}
 }
 
+/* The registered scenario of spec (checked: a missing one fails the test). */
+static const struct weft_scenario *spec_find(const char *spec, unsigned *vi)
+{
+	const struct weft_scenario *sc = weft_scenario_find(spec, vi);
+
+	CHECK(sc != NULL, "no scenario %s", spec);
+	return sc;
+}
+
 /* A search's execution keeps no trace (no hash, no ring); the re-run of
  * the check gives what a hashing run of the same schedule gives. */
-static void test_untraced(void)
+static void test_untraced(const char *spec)
 {
-	static const char *const specs[] = { "z1-lru:z1a", "demo-abba:abba", "z4-swapin-aba:fix" };
+	static struct weft_random st;
+	unsigned vi;
+	const struct weft_scenario *sc = spec_find(spec, &vi);
 
-	for (unsigned k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
-		unsigned vi;
-		const struct weft_scenario *sc = weft_scenario_find(specs[k], &vi);
-		CHECK(sc != NULL, "no scenario %s", specs[k]);
-		if (!sc)
-			continue;
-		static struct weft_random st;
-		struct weft_run_opts hashed = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-						.checks = WEFT_CHECKS_DEFAULT };
-		struct weft_run_opts search = hashed;
-		struct weft_exec_result h, r, again;
-		struct weft_event ring[4];
-		char why[256];
-		search.no_trace_hash = true;
-		for (unsigned seed = 1; seed <= 20; seed++) {
-			weft_random_init(&st, sc, seed, NULL, 0);
-			CHECK(weft_execute(&hashed, &weft_strategy_random, &st, &h) == 0, "%s ran",
-			      specs[k]);
-			CHECK(weft_last_ring(ring, 4) > 0, "%s: a hashing run kept no ring", specs[k]);
-			weft_random_init(&st, sc, seed, NULL, 0);
-			CHECK(weft_execute(&search, &weft_strategy_random, &st, &r) == 0, "%s ran",
-			      specs[k]);
-			CHECK(r.trace_hash == 0 && weft_last_ring(ring, 4) == 0,
-			      "%s seed %u: a run without a trace kept one", specs[k], seed);
-			CHECK(r.kind == h.kind && r.steps == h.steps,
-			      "%s seed %u: the trace changed the execution", specs[k], seed);
-			int rc = weft_check_determinism_rerun(&search, &r, &again, why, sizeof(why));
-			CHECK(rc == 0, "%s seed %u: %s", specs[k], seed, why);
-			CHECK(again.trace_hash == h.trace_hash && again.kind == h.kind &&
-			      !strcmp(again.report.msg, h.report.msg),
-			      "%s seed %u: the re-run is not the hashing run (%016llx, %016llx)",
-			      specs[k], seed, (unsigned long long)again.trace_hash,
-			      (unsigned long long)h.trace_hash);
-		}
+	if (!sc)
+		return;
+	struct weft_run_opts hashed = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+					.checks = WEFT_CHECKS_DEFAULT };
+	struct weft_run_opts search = hashed;
+	struct weft_exec_result h, r, again;
+	struct weft_event ring[4];
+	char why[256];
+	search.no_trace_hash = true;
+	for (unsigned seed = 1; seed <= 20; seed++) {
+		weft_random_init(&st, sc, seed, NULL, 0);
+		CHECK(weft_execute(&hashed, &weft_strategy_random, &st, &h) == 0, "%s ran", spec);
+		CHECK(weft_last_ring(ring, 4) > 0, "%s: a hashing run kept no ring", spec);
+		weft_random_init(&st, sc, seed, NULL, 0);
+		CHECK(weft_execute(&search, &weft_strategy_random, &st, &r) == 0, "%s ran", spec);
+		CHECK(r.trace_hash == 0 && weft_last_ring(ring, 4) == 0,
+		      "%s seed %u: a run without a trace kept one", spec, seed);
+		CHECK(r.kind == h.kind && r.steps == h.steps,
+		      "%s seed %u: the trace changed the execution", spec, seed);
+		int rc = weft_check_determinism_rerun(&search, &r, &again, why, sizeof(why));
+		CHECK(rc == 0, "%s seed %u: %s", spec, seed, why);
+		CHECK(again.trace_hash == h.trace_hash && again.kind == h.kind &&
+		      !strcmp(again.report.msg, h.report.msg),
+		      "%s seed %u: the re-run is not the hashing run (%016llx, %016llx)", spec, seed,
+		      (unsigned long long)again.trace_hash, (unsigned long long)h.trace_hash);
 	}
+}
+
+/* How many of 20 random executions of test-nondet's variant the check
+ * refuses, the search keeping a trace or not. */
+static unsigned nondet_flagged(unsigned variant, bool untraced)
+{
+	static struct weft_random st;
+	struct weft_run_opts o = { .sc = &weft_test_scn_nondet, .variant = variant,
+				   .no_trace_hash = untraced };
+	struct weft_exec_result r, again;
+	char why[256];
+	unsigned flagged = 0;
+
+	weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
+	for (unsigned i = 0; i < 20; i++) {
+		if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
+			break;
+		flagged += weft_check_determinism_rerun(&o, &r, &again, why, sizeof(why)) ==
+			   WEFT_EDESYNC;
+	}
+	return flagged;
 }
 
 int main(int argc, char **argv)
@@ -154,55 +177,21 @@ int main(int argc, char **argv)
 		CHECK(strstr(why, "nondeterministic") != NULL,
 		      "test-nondet input %u: no explanation: '%s'", k, why);
 	}
-	/* under random, as weft run does after its loop */
-	{
-		static struct weft_random st;
-		struct weft_run_opts o = { .sc = &weft_test_scn_nondet };
-		unsigned flagged = 0;
-		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
-		for (unsigned i = 0; i < 20; i++) {
-			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
-				break;
-			flagged += weft_check_determinism(&o, &r, why, sizeof(why)) == WEFT_EDESYNC;
+	/* under random, as weft run does after its loop, with a trace and
+	 * without (as weft run searches); and a model where a value alone
+	 * depends on host state: the same decisions, verdict and steps in
+	 * every execution, only the trace hash shows it (against the search's
+	 * own with a trace, between the two re-runs without) */
+	for (unsigned variant = 0; variant < 2; variant++)
+		for (int untraced = 0; untraced < 2; untraced++) {
+			unsigned flagged = nondet_flagged(variant, untraced);
+			CHECK(flagged == 20, "random on test-nondet:%s %s a trace: %u of 20 flagged",
+			      weft_test_scn_nondet.variants[variant].name,
+			      untraced ? "without" : "with", flagged);
 		}
-		CHECK(flagged == 20, "random on test-nondet: %u of 20 executions flagged", flagged);
-	}
-	/* the same, searching without a trace (as weft run searches) */
-	{
-		static struct weft_random st;
-		struct weft_run_opts o = { .sc = &weft_test_scn_nondet, .no_trace_hash = true };
-		struct weft_exec_result again;
-		unsigned flagged = 0;
-		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
-		for (unsigned i = 0; i < 20; i++) {
-			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
-				break;
-			flagged += weft_check_determinism_rerun(&o, &r, &again, why, sizeof(why)) ==
-				   WEFT_EDESYNC;
-		}
-		CHECK(flagged == 20, "random without a trace on test-nondet: %u of 20 flagged",
-		      flagged);
-	}
-	/* a value alone depends on host state: the same decisions, verdict
-	 * and steps in every execution, only the trace hash shows it (against
-	 * the search's own with a trace, between the two re-runs without) */
-	for (int untraced = 0; untraced < 2; untraced++) {
-		static struct weft_random st;
-		struct weft_run_opts o = { .sc = &weft_test_scn_nondet, .variant = 1,
-					   .no_trace_hash = untraced };
-		struct weft_exec_result again;
-		unsigned flagged = 0;
-		weft_random_init(&st, &weft_test_scn_nondet, 7, NULL, 0);
-		for (unsigned i = 0; i < 20; i++) {
-			if (weft_execute(&o, &weft_strategy_random, &st, &r) < 0)
-				break;
-			flagged += weft_check_determinism_rerun(&o, &r, &again, why, sizeof(why)) ==
-				   WEFT_EDESYNC;
-		}
-		CHECK(flagged == 20, "test-nondet:host-value %s a trace: %u of 20 flagged",
-		      untraced ? "without" : "with", flagged);
-	}
-	test_untraced();
+	test_untraced("z1-lru:z1a");
+	test_untraced("demo-abba:abba");
+	test_untraced("z4-swapin-aba:fix");
 
 	/* deterministic models: the decorator passes, and its re-run has the
 	 * same trace hash (it compared something real) */
@@ -210,8 +199,7 @@ int main(int argc, char **argv)
 					      "z1-lru:fix-testone", "z6-spec-pagecache:z6b" };
 	for (unsigned k = 0; k < sizeof(specs) / sizeof(specs[0]); k++) {
 		unsigned vi;
-		const struct weft_scenario *sc = weft_scenario_find(specs[k], &vi);
-		CHECK(sc != NULL, "no scenario %s", specs[k]);
+		const struct weft_scenario *sc = spec_find(specs[k], &vi);
 		if (!sc)
 			continue;
 		static struct weft_random st;

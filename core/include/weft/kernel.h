@@ -17,6 +17,12 @@
  * which the fences below order what they order in the kernel.
  * Shared pointers must point into the world (or be NULL or a poison
  * constant): the trace stores them as world offsets, never as addresses.
+ *
+ * Length (~1,100 lines): the one header a model includes for the kernel's
+ * core vocabulary (atomics, bit operations, barriers, spinlocks, lists),
+ * each name a macro of its own in both builds (controlled, native) with
+ * its site's `what` text, which trace hashes include; the families with
+ * headers of their own (sleep.h, rcu.h, xarray.h, ...) are already out.
  */
 #ifndef WEFT_KERNEL_H
 #define WEFT_KERNEL_H

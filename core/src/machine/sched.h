@@ -34,6 +34,10 @@
  *
  * The hot path (sched_point_at, weft_trace, the shadow helpers) is inline
  * here so that every primitive file compiles it into its own operations.
+ *
+ * Length (~850 lines): the machine state (struct weft_machine) and that
+ * inline hot path are the interface every family compiles against; the
+ * out-of-line parts live in the .c files of machine/.
  */
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
