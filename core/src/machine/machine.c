@@ -726,6 +726,25 @@ static unsigned spawn_cpu(unsigned n)
 	return best;
 }
 
+/* A thread slot as a new thread finds it: not started, waiting on nothing,
+ * holding no ticket, no event yet.  Scenario threads and interrupt
+ * pseudo-threads take their body from the scenario (fn NULL); spawned
+ * threads carry their own. */
+static void thread_slot_clear(struct wthread *t, void (*fn)(void *world, void *arg), void *arg,
+			      const char *label)
+{
+	t->started = false;
+	t->has_ticket = false;
+	t->wait_chan = NULL;
+	t->wait_class = NULL;
+	t->last_site = NULL;
+	t->wake_step1 = 0;
+	t->fn = fn;
+	t->arg = arg;
+	t->label = label;
+	t->end_ev = UINT32_MAX;
+}
+
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,
 		     const char *label, const struct weft_site *s)
 {
@@ -745,16 +764,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
 
 	t->state = T_RUNNABLE;
-	t->started = false;
-	t->has_ticket = false;
-	t->wait_chan = NULL;
-	t->wait_class = NULL;
-	t->last_site = NULL;
-	t->wake_step1 = 0;
-	t->fn = fn;
-	t->arg = arg;
-	t->label = label;
-	t->end_ev = UINT32_MAX;
+	thread_slot_clear(t, fn, arg, label);
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
@@ -1355,30 +1365,14 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.nr_blocked = 0;
 		for (unsigned i = 0; i < M.nr_threads; i++) {
 			M.th[i].state = T_RUNNABLE;
-			M.th[i].started = false;
-			M.th[i].wait_chan = NULL;
-			M.th[i].wait_class = NULL;
-			M.th[i].fn = NULL;
-			M.th[i].label = NULL;
-			M.th[i].end_ev = UINT32_MAX;
-			M.th[i].has_ticket = false;
-			M.th[i].last_site = NULL;
-			M.th[i].wake_step1 = 0;
+			thread_slot_clear(&M.th[i], NULL, NULL, NULL);
 			M.runnable |= tbit(i);
 		}
 		/* interrupt pseudo-threads after the scenario's threads */
 		for (unsigned k = 0; k < sc->nr_irqs; k++) {
 			struct wthread *t = &M.th[M.nr_threads + k];
 			uint32_t cpus = sc->irqs[k].cpus;
-			t->started = false;
-			t->wait_chan = NULL;
-			t->wait_class = NULL;
-			t->fn = NULL;
-			t->label = NULL;
-			t->end_ev = UINT32_MAX;
-			t->has_ticket = false;
-			t->last_site = NULL;
-			t->wake_step1 = 0;
+			thread_slot_clear(t, NULL, NULL, NULL);
 			M.cpu_of[M.nr_threads + k] = (uint8_t)(cpus ? __builtin_ctz(cpus) : 0);
 		}
 		M.nr_threads += sc->nr_irqs;
