@@ -4,12 +4,19 @@
  * variant and one macro a scenario, so that a driver's file reads as its
  * models. Other tests' scenarios take WEFT_TEST_HOOKS alone. A file defines
  * WEFT_TEST_SOURCE (the variants' source) and
- * WEFT_TEST_FILES (its source files, for sites) before using them.
+ * WEFT_TEST_FILES (its source files, for sites) before using them; a model
+ * file whose sites are all its own defines WEFT_TEST_FILE (its basename)
+ * before including this header instead, and gets WEFT_TEST_FILES from it.
  */
 #ifndef WEFT_TESTS_MODEL_DRIVER_H
 #define WEFT_TESTS_MODEL_DRIVER_H
 
 #include <weft/weft.h>
+
+#ifdef WEFT_TEST_FILE
+static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
+#define WEFT_TEST_FILES weft_test_files
+#endif
 
 /* A fix (clean) and a bug (found with its own kind) of a scenario. */
 #define WEFT_TEST_FIX(name, summary, id) \

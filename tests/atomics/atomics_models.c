@@ -29,11 +29,9 @@
  */
 #include <weft/kernel.h>
 
-#include "../model_driver.h"
-
-static const char *const atomics_files[] = { "atomics_models.c", NULL };
 #define WEFT_TEST_SOURCE "Documentation/atomic_t.txt"
-#define WEFT_TEST_FILES atomics_files
+#define WEFT_TEST_FILE "atomics_models.c"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ token-take */
 

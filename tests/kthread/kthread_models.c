@@ -40,11 +40,9 @@
 #include <weft/timer.h>
 #include <weft/workqueue.h>
 
-#include "../model_driver.h"
-
-static const char *const kthread_files[] = { "kthread_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/kthread"
-#define WEFT_TEST_FILES kthread_files
+#define WEFT_TEST_FILE "kthread_models.c"
+#include "../model_driver.h"
 
 #define KSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 

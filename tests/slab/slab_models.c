@@ -46,11 +46,9 @@
 #include <weft/refcount.h>
 #include <weft/slab.h>
 
-#include "../model_driver.h"
-
-static const char *const slab_files[] = { "slab_models.c", NULL };
 #define WEFT_TEST_SOURCE "mm/slub.c"
-#define WEFT_TEST_FILES slab_files
+#define WEFT_TEST_FILE "slab_models.c"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ obj-lookup */
 

@@ -37,11 +37,9 @@
 #include <weft/kernel.h>
 #include <weft/wait_bit.h>
 
-#include "../model_driver.h"
-
-static const char *const wait_bit_files[] = { "wait_bit_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/wait_bit"
-#define WEFT_TEST_FILES wait_bit_files
+#define WEFT_TEST_FILE "wait_bit_models.c"
+#include "../model_driver.h"
 
 #define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
