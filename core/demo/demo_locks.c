@@ -5,6 +5,17 @@
  */
 #include <weft/kernel.h>
 
+static const char *const locks_ops[] = { "nop" };
+static const char *const locks_files[] = { "demo_locks.c", NULL };
+
+/* Every world of this file starts with `unsigned variant`: setup stores the
+ * variant there and has nothing else to set (the locks start zeroed). */
+static void locks_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	*(unsigned *)w = variant;
+	(void)wl;
+}
+
 /* ------------------------------------------------------------- ABBA */
 
 struct abba_world {
@@ -12,12 +23,6 @@ struct abba_world {
 	spinlock_t a, b;
 	int x;
 };
-
-static void abba_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct abba_world *)w)->variant = variant;
-	(void)wl;
-}
 
 static void abba_thread(void *w, unsigned tid)
 {
@@ -42,9 +47,6 @@ static const struct weft_field abba_fields[] = {
 	{ 0, NULL },
 };
 
-static const char *const abba_ops[] = { "nop" };
-static const char *const abba_files[] = { "demo_locks.c", NULL };
-
 static const struct weft_variant abba_variants[] = {
 	{ "abba", NULL, true, "T0 takes A then B, T1 takes B then A", "textbook deadlock",
 	  WEFT_KIND_DEADLOCK, 1, 0 },
@@ -59,11 +61,11 @@ const struct weft_scenario weft_scn_demo_abba = {
 	.nr_threads = 2,
 	.world_size = sizeof(struct abba_world),
 	.nr_opcodes = 1,
-	.opnames = abba_ops,
+	.opnames = locks_ops,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.files = abba_files,
-	.setup = abba_setup,
+	.files = locks_files,
+	.setup = locks_setup,
 	.thread = abba_thread,
 	.fields = abba_fields,
 	.variants = abba_variants,
@@ -119,12 +121,6 @@ static void barge_thread(void *w, unsigned tid)
 			    "T1 queued during T0's first critical section but saw x == 2");
 }
 
-static void barge_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct barge_world *)w)->variant = variant;
-	(void)wl;
-}
-
 static const struct weft_field barge_fields[] = {
 	WEFT_FIELD(struct barge_world, l, "lock"),
 	WEFT_FIELD(struct barge_world, in_cs1, "in_cs1"),
@@ -146,11 +142,11 @@ const struct weft_scenario weft_scn_demo_barging = {
 	.nr_threads = 2,
 	.world_size = sizeof(struct barge_world),
 	.nr_opcodes = 1,
-	.opnames = abba_ops,
+	.opnames = locks_ops,
 	.max_ops = 1,
 	.decision_hint = 64,
-	.files = abba_files,
-	.setup = barge_setup,
+	.files = locks_files,
+	.setup = locks_setup,
 	.thread = barge_thread,
 	.fields = barge_fields,
 	.variants = barge_variants,
@@ -183,12 +179,6 @@ static void spin_thread(void *w, unsigned tid)
 		WRITE_ONCE(W->flag, 1);
 }
 
-static void spin_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct spin_world *)w)->variant = variant;
-	(void)wl;
-}
-
 static const struct weft_variant spin_variants[] = {
 	{ "lost-wakeup", NULL, true, "the waker checks for a waiter too early",
 	  "textbook lost wakeup", WEFT_KIND_LIVELOCK, 0, 0 },
@@ -204,12 +194,12 @@ const struct weft_scenario weft_scn_demo_spin = {
 	.nr_threads = 2,
 	.world_size = sizeof(struct spin_world),
 	.nr_opcodes = 1,
-	.opnames = abba_ops,
+	.opnames = locks_ops,
 	.max_ops = 1,
 	.decision_hint = 64,
 	.step_budget = 20000,
-	.files = abba_files,
-	.setup = spin_setup,
+	.files = locks_files,
+	.setup = locks_setup,
 	.thread = spin_thread,
 	.variants = spin_variants,
 	.nr_variants = 2,
