@@ -56,15 +56,17 @@ static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
 	.variants = prefix##_variants,  \
 	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
-/* A test's scenario with one opcode, "nop" (prefix##_ops), and one clean
- * variant, "only" (prefix##_variants), described by summary_; the
- * scenario takes WEFT_TEST_ONE_OP(prefix). */
+/* The workload alphabet of a test scenario whose threads each run one
+ * fixed body: the one opcode "nop", once a thread. */
+static const char *const weft_test_nop_ops[] = { "nop" };
+#define WEFT_TEST_NOP_OP .nr_opcodes = 1, .opnames = weft_test_nop_ops, .max_ops = 1
+
+/* A test's one clean variant, "only" (prefix##_variants), described by
+ * summary_; such a scenario takes WEFT_TEST_NOP_OP as its alphabet. */
 #define WEFT_TEST_ONLY_VARIANT(prefix, summary_)                                 \
-	static const char *const prefix##_ops[] = { "nop" };                       \
 	static const struct weft_variant prefix##_variants[] = {                   \
 		{ "only", NULL, false, summary_, "test", WEFT_KIND_NONE, 0, 0 },   \
 	}
-#define WEFT_TEST_ONE_OP(prefix) .nr_opcodes = 1, .opnames = prefix##_ops, .max_ops = 1
 
 /* The setup of a world whose first field is `unsigned variant`: it
  * stores the variant, then runs the block after the macro with W, the
