@@ -85,4 +85,12 @@ static const char *const weft_test_nop_ops[] = { "nop" };
 	}                                                                                  \
 	static void prefix##_init_world(world_t *W)
 
+/* The setup of a world with nothing to set but its variant. */
+#define WEFT_TEST_SETUP_VARIANT_ONLY(prefix, world_t)                                      \
+	static void prefix##_setup(void *w, unsigned variant, const struct weft_workload *wl) \
+	{                                                                                  \
+		(void)wl;                                                                  \
+		((world_t *)w)->variant = variant;                                         \
+	}
+
 #endif

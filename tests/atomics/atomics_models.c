@@ -175,10 +175,7 @@ struct pb_world {
 	int flag;
 };
 
-WEFT_TEST_SETUP(pb, struct pb_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(pb, struct pb_world)
 
 static void pb_thread(void *w, unsigned tid)
 {

@@ -89,10 +89,7 @@ static int kw_waiter(void *data)
 	return 0;
 }
 
-WEFT_TEST_SETUP(kw, struct kw_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(kw, struct kw_world)
 
 static void kw_thread(void *w, unsigned tid)
 {
@@ -176,10 +173,7 @@ static int ks_worker(void *data)
 	}
 }
 
-WEFT_TEST_SETUP(ks, struct ks_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(ks, struct ks_world)
 
 static void ks_thread(void *w, unsigned tid)
 {

@@ -155,10 +155,7 @@ struct cl_world {
 	int flag;
 };
 
-WEFT_TEST_SETUP(cl, struct cl_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(cl, struct cl_world)
 
 static void cl_thread(void *w, unsigned tid)
 {

@@ -52,10 +52,7 @@ struct vw_world {
 	int done;
 };
 
-WEFT_TEST_SETUP(vw, struct vw_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(vw, struct vw_world)
 
 static void vw_thread(void *w, unsigned tid)
 {
@@ -226,10 +223,7 @@ struct bl_world {
 	int counter;
 };
 
-WEFT_TEST_SETUP(bl, struct bl_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(bl, struct bl_world)
 
 static void bl_thread(void *w, unsigned tid)
 {
@@ -285,10 +279,7 @@ struct vt_world {
 	long ret;
 };
 
-WEFT_TEST_SETUP(vt, struct vt_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(vt, struct vt_world)
 
 static void vt_thread(void *w, unsigned tid)
 {
