@@ -16,6 +16,15 @@ static void locks_setup(void *w, unsigned variant, const struct weft_workload *w
 	(void)wl;
 }
 
+/* What every scenario of this file shares: two CPUs, two threads each
+ * running its one "nop" op once, a small decision budget, that setup, and
+ * the world, thread and variants named after the prefix p. */
+#define LOCKS_DEMO(p)                                                                      \
+	.nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct p##_world), .nr_opcodes = 1, \
+	.opnames = locks_ops, .max_ops = 1, .decision_hint = 64, .files = locks_files,        \
+	.setup = locks_setup, .thread = p##_thread, .variants = p##_variants,                 \
+	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0])
+
 /* ------------------------------------------------------------- ABBA */
 
 struct abba_world {
@@ -57,19 +66,8 @@ const struct weft_scenario weft_scn_demo_abba = {
 	.name = "demo-abba",
 	.summary = "demo: two locks taken in opposite orders (2 CPUs)",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct abba_world),
-	.nr_opcodes = 1,
-	.opnames = locks_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = locks_files,
-	.setup = locks_setup,
-	.thread = abba_thread,
+	LOCKS_DEMO(abba),
 	.fields = abba_fields,
-	.variants = abba_variants,
-	.nr_variants = 2,
 	/* the deadlock detector's demo: lockdep-lite would report the
 	 * inversion at bound 0 before any deadlock (demo-lockdep shows that) */
 	.checks_off = WEFT_CHECK_LOCKDEP,
@@ -138,19 +136,8 @@ const struct weft_scenario weft_scn_demo_barging = {
 	.name = "demo-barging",
 	.summary = "demo: a FIFO assumption that an unfair lock breaks with fewer preemptions",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct barge_world),
-	.nr_opcodes = 1,
-	.opnames = locks_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = locks_files,
-	.setup = locks_setup,
-	.thread = barge_thread,
+	LOCKS_DEMO(barge),
 	.fields = barge_fields,
-	.variants = barge_variants,
-	.nr_variants = 2,
 };
 
 /* ------------------------------------------------------ lost wakeup */
@@ -190,17 +177,6 @@ const struct weft_scenario weft_scn_demo_spin = {
 	.name = "demo-spin",
 	.summary = "demo: a lost wakeup leaves a waiter spinning (livelock)",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct spin_world),
-	.nr_opcodes = 1,
-	.opnames = locks_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
+	LOCKS_DEMO(spin),
 	.step_budget = 20000,
-	.files = locks_files,
-	.setup = locks_setup,
-	.thread = spin_thread,
-	.variants = spin_variants,
-	.nr_variants = 2,
 };
