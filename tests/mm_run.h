@@ -19,6 +19,9 @@
 static enum weft_memory_model mm_memory = WEFT_MEM_SC;
 /* dfs: stores delayed per execution under a weak model. */
 static unsigned mm_delay_bound = WEFT_DFS_DELAY_BOUND;
+/* The lock model of every run (a test of lock fairness sets it; -1: the
+ * scenario's default_lock). */
+static int mm_lock = -1;
 
 struct mm_outcome {
 	enum weft_kind kind;
@@ -92,7 +95,9 @@ static inline struct mm_outcome mm_run(const char *spec, const char *strategy, u
 		ops = &weft_strategy_bytes;
 		budget = 1;
 	}
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+	struct weft_run_opts o = { .sc = sc, .variant = vi,
+				    .lock = mm_lock < 0 ? sc->default_lock
+							: (enum weft_lock_model)mm_lock,
 				    .memory = (uint8_t)mm_memory };
 	double t0 = mm_now();
 	for (uint64_t i = 0; i < budget; i++) {

@@ -4,12 +4,19 @@
  * variant and one macro a scenario, so that a driver's file reads as its
  * models. Other tests' scenarios take WEFT_TEST_HOOKS alone. A file defines
  * WEFT_TEST_SOURCE (the variants' source) and
- * WEFT_TEST_FILES (its source files, for sites) before using them.
+ * WEFT_TEST_FILES (its source files, for sites) before using them; a model
+ * file whose sites are all its own defines WEFT_TEST_FILE (its basename)
+ * before including this header instead, and gets WEFT_TEST_FILES from it.
  */
 #ifndef WEFT_TESTS_MODEL_DRIVER_H
 #define WEFT_TESTS_MODEL_DRIVER_H
 
 #include <weft/weft.h>
+
+#ifdef WEFT_TEST_FILE
+static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
+#define WEFT_TEST_FILES weft_test_files
+#endif
 
 /* A fix (clean) and a bug (found with its own kind) of a scenario. */
 #define WEFT_TEST_FIX(name, summary, id) \
@@ -49,15 +56,17 @@
 	.variants = prefix##_variants,  \
 	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
-/* A test's scenario with one opcode, "nop" (prefix##_ops), and one clean
- * variant, "only" (prefix##_variants), described by summary_; the
- * scenario takes WEFT_TEST_ONE_OP(prefix). */
+/* The workload alphabet of a test scenario whose threads each run one
+ * fixed body: the one opcode "nop", once a thread. */
+static const char *const weft_test_nop_ops[] = { "nop" };
+#define WEFT_TEST_NOP_OP .nr_opcodes = 1, .opnames = weft_test_nop_ops, .max_ops = 1
+
+/* A test's one clean variant, "only" (prefix##_variants), described by
+ * summary_; such a scenario takes WEFT_TEST_NOP_OP as its alphabet. */
 #define WEFT_TEST_ONLY_VARIANT(prefix, summary_)                                 \
-	static const char *const prefix##_ops[] = { "nop" };                       \
 	static const struct weft_variant prefix##_variants[] = {                   \
 		{ "only", NULL, false, summary_, "test", WEFT_KIND_NONE, 0, 0 },   \
 	}
-#define WEFT_TEST_ONE_OP(prefix) .nr_opcodes = 1, .opnames = prefix##_ops, .max_ops = 1
 
 /* The setup of a world whose first field is `unsigned variant`: it
  * stores the variant, then runs the block after the macro with W, the
@@ -75,5 +84,13 @@
 		prefix##_init_world((world_t *)w);                                               \
 	}                                                                                  \
 	static void prefix##_init_world(world_t *W)
+
+/* The setup of a world with nothing to set but its variant. */
+#define WEFT_TEST_SETUP_VARIANT_ONLY(prefix, world_t)                                      \
+	static void prefix##_setup(void *w, unsigned variant, const struct weft_workload *wl) \
+	{                                                                                  \
+		(void)wl;                                                                  \
+		((world_t *)w)->variant = variant;                                         \
+	}
 
 #endif

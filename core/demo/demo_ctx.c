@@ -52,6 +52,14 @@ static const char *const ctx_files[] = { "demo_ctx.c", NULL };
 	.nr_cpus = 1, .nr_opcodes = 1, .opnames = ctx_ops, .max_ops = 1, .decision_hint = 64, \
 	.files = ctx_files
 
+/* The setup of a world that starts with `unsigned variant` and needs
+ * nothing else set (demo-irq-lock, demo-sleep-atomic). */
+static void ctx_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	*(unsigned *)w = variant;
+	(void)wl;
+}
+
 /* ------------------------------------------------------- demo-irq-lock */
 
 struct irqlock_world {
@@ -61,12 +69,6 @@ struct irqlock_world {
 };
 
 enum { IRQLOCK_UNSAFE, IRQLOCK_SAFE };
-
-static void irqlock_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct irqlock_world *)w)->variant = variant;
-	(void)wl;
-}
 
 static void irqlock_thread(void *w, unsigned tid)
 {
@@ -131,7 +133,7 @@ const struct weft_scenario weft_scn_demo_irq_lock = {
 	CTX_DEMO,
 	.nr_threads = 1,
 	.world_size = sizeof(struct irqlock_world),
-	.setup = irqlock_setup,
+	.setup = ctx_setup,
 	.thread = irqlock_thread,
 	.quiesce = irqlock_quiesce,
 	.fields = irqlock_fields,
@@ -342,12 +344,6 @@ static void sa_thread(void *w, unsigned tid)
 		might_sleep();
 }
 
-static void sa_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct sa_world *)w)->variant = variant;
-	(void)wl;
-}
-
 static const struct weft_variant sa_variants[] = {
 	{ "under-lock", NULL, true, "may sleep while holding a spinlock",
 	  "CONFIG_DEBUG_ATOMIC_SLEEP", WEFT_KIND_SLEEP_IN_ATOMIC, 0, 0 },
@@ -362,7 +358,7 @@ const struct weft_scenario weft_scn_demo_sleep_atomic = {
 	CTX_DEMO,
 	.nr_threads = 1,
 	.world_size = sizeof(struct sa_world),
-	.setup = sa_setup,
+	.setup = ctx_setup,
 	.thread = sa_thread,
 	.variants = sa_variants,
 	.nr_variants = 2,

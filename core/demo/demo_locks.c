@@ -5,6 +5,26 @@
  */
 #include <weft/kernel.h>
 
+static const char *const locks_ops[] = { "nop" };
+static const char *const locks_files[] = { "demo_locks.c", NULL };
+
+/* Every world of this file starts with `unsigned variant`: setup stores the
+ * variant there and has nothing else to set (the locks start zeroed). */
+static void locks_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	*(unsigned *)w = variant;
+	(void)wl;
+}
+
+/* What every scenario of this file shares: two CPUs, two threads each
+ * running its one "nop" op once, a small decision budget, that setup, and
+ * the world, thread and variants named after the prefix p. */
+#define LOCKS_DEMO(p)                                                                      \
+	.nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct p##_world), .nr_opcodes = 1, \
+	.opnames = locks_ops, .max_ops = 1, .decision_hint = 64, .files = locks_files,        \
+	.setup = locks_setup, .thread = p##_thread, .variants = p##_variants,                 \
+	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0])
+
 /* ------------------------------------------------------------- ABBA */
 
 struct abba_world {
@@ -12,12 +32,6 @@ struct abba_world {
 	spinlock_t a, b;
 	int x;
 };
-
-static void abba_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct abba_world *)w)->variant = variant;
-	(void)wl;
-}
 
 static void abba_thread(void *w, unsigned tid)
 {
@@ -42,9 +56,6 @@ static const struct weft_field abba_fields[] = {
 	{ 0, NULL },
 };
 
-static const char *const abba_ops[] = { "nop" };
-static const char *const abba_files[] = { "demo_locks.c", NULL };
-
 static const struct weft_variant abba_variants[] = {
 	{ "abba", NULL, true, "T0 takes A then B, T1 takes B then A", "textbook deadlock",
 	  WEFT_KIND_DEADLOCK, 1, 0 },
@@ -55,19 +66,8 @@ const struct weft_scenario weft_scn_demo_abba = {
 	.name = "demo-abba",
 	.summary = "demo: two locks taken in opposite orders (2 CPUs)",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct abba_world),
-	.nr_opcodes = 1,
-	.opnames = abba_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = abba_files,
-	.setup = abba_setup,
-	.thread = abba_thread,
+	LOCKS_DEMO(abba),
 	.fields = abba_fields,
-	.variants = abba_variants,
-	.nr_variants = 2,
 	/* the deadlock detector's demo: lockdep-lite would report the
 	 * inversion at bound 0 before any deadlock (demo-lockdep shows that) */
 	.checks_off = WEFT_CHECK_LOCKDEP,
@@ -119,12 +119,6 @@ static void barge_thread(void *w, unsigned tid)
 			    "T1 queued during T0's first critical section but saw x == 2");
 }
 
-static void barge_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct barge_world *)w)->variant = variant;
-	(void)wl;
-}
-
 static const struct weft_field barge_fields[] = {
 	WEFT_FIELD(struct barge_world, l, "lock"),
 	WEFT_FIELD(struct barge_world, in_cs1, "in_cs1"),
@@ -142,19 +136,8 @@ const struct weft_scenario weft_scn_demo_barging = {
 	.name = "demo-barging",
 	.summary = "demo: a FIFO assumption that an unfair lock breaks with fewer preemptions",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct barge_world),
-	.nr_opcodes = 1,
-	.opnames = abba_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = abba_files,
-	.setup = barge_setup,
-	.thread = barge_thread,
+	LOCKS_DEMO(barge),
 	.fields = barge_fields,
-	.variants = barge_variants,
-	.nr_variants = 2,
 };
 
 /* ------------------------------------------------------ lost wakeup */
@@ -183,12 +166,6 @@ static void spin_thread(void *w, unsigned tid)
 		WRITE_ONCE(W->flag, 1);
 }
 
-static void spin_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	((struct spin_world *)w)->variant = variant;
-	(void)wl;
-}
-
 static const struct weft_variant spin_variants[] = {
 	{ "lost-wakeup", NULL, true, "the waker checks for a waiter too early",
 	  "textbook lost wakeup", WEFT_KIND_LIVELOCK, 0, 0 },
@@ -200,17 +177,6 @@ const struct weft_scenario weft_scn_demo_spin = {
 	.name = "demo-spin",
 	.summary = "demo: a lost wakeup leaves a waiter spinning (livelock)",
 	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct spin_world),
-	.nr_opcodes = 1,
-	.opnames = abba_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
+	LOCKS_DEMO(spin),
 	.step_budget = 20000,
-	.files = abba_files,
-	.setup = spin_setup,
-	.thread = spin_thread,
-	.variants = spin_variants,
-	.nr_variants = 2,
 };

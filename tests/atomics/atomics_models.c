@@ -29,11 +29,9 @@
  */
 #include <weft/kernel.h>
 
-#include "../model_driver.h"
-
-static const char *const atomics_files[] = { "atomics_models.c", NULL };
 #define WEFT_TEST_SOURCE "Documentation/atomic_t.txt"
-#define WEFT_TEST_FILES atomics_files
+#define WEFT_TEST_FILE "atomics_models.c"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ token-take */
 
@@ -177,10 +175,7 @@ struct pb_world {
 	int flag;
 };
 
-WEFT_TEST_SETUP(pb, struct pb_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(pb, struct pb_world)
 
 static void pb_thread(void *w, unsigned tid)
 {

@@ -143,7 +143,6 @@ static void mm_quiesce(void *w)
 			    atomic_long_read(&W->nr_faults));
 }
 
-static const char *const mm_ops[] = { "nop" };
 static const char *const mm_files[] = { "mmap_sem.c", NULL };
 
 static const struct weft_variant mm_variants[] = {
@@ -157,7 +156,7 @@ static const struct weft_scenario compat_mmap_sem = {
 	.name = "compat-mmap-sem",
 	.summary = "a model of the previous release with its own rw semaphore",
 	.source = "tests/compat", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct mm_world), .nr_opcodes = 1, .opnames = mm_ops, .max_ops = 1,
+	.world_size = sizeof(struct mm_world), WEFT_TEST_NOP_OP,
 	.decision_hint = 64, .files = mm_files, WEFT_TEST_HOOKS(mm), .quiesce = mm_quiesce,
 };
 

@@ -12,61 +12,16 @@
 
 #include <weft/strategy.h>
 
-#include "check.h"
+#include "../mm_run.h"
 
-struct outcome {
-	bool bug;
-	enum weft_kind kind;
-	uint64_t executions;
-	bool complete;
-	unsigned preemptions;
-};
-
-static struct outcome run(const char *spec, const char *strategy, uint64_t seed, unsigned arg,
-			  uint64_t budget, enum weft_lock_model lock)
+/* The first report of spec (its kind in .kind, none: WEFT_KIND_NONE) by
+ * strategy (dfs: bound arg; pct: depth arg) within budget executions,
+ * under the lock model lock. */
+static struct mm_outcome run(const char *spec, const char *strategy, uint64_t seed, unsigned arg,
+			     uint64_t budget, enum weft_lock_model lock)
 {
-	struct outcome out = { 0 };
-	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find(spec, &vi);
-	union {
-		struct weft_random r;
-		struct weft_pct p;
-		struct weft_dfs d;
-	} *st = calloc(1, sizeof(*st));
-	const struct weft_strategy_ops *ops;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = lock };
-	struct weft_exec_result r;
-
-	if (!sc || !st) {
-		CHECK(0, "no scenario %s", spec);
-		free(st);
-		return out;
-	}
-	if (!strcmp(strategy, "random")) {
-		weft_random_init(&st->r, sc, seed, NULL, 0);
-		ops = &weft_strategy_random;
-	} else if (!strcmp(strategy, "pct")) {
-		weft_pct_init(&st->p, sc, seed, arg, NULL, 0);
-		ops = &weft_strategy_pct;
-	} else {
-		weft_dfs_init(&st->d, sc, arg, NULL, 0);
-		ops = &weft_strategy_dfs;
-	}
-	for (out.executions = 0; out.executions < budget;) {
-		if (weft_execute(&o, ops, st, &r) < 0)
-			break;
-		out.executions++;
-		if (r.kind != WEFT_KIND_NONE) {
-			out.bug = true;
-			out.kind = r.kind;
-			out.preemptions = r.preemptions;
-			break;
-		}
-	}
-	if (ops == &weft_strategy_dfs)
-		out.complete = st->d.complete;
-	free(st);
-	return out;
+	mm_lock = (int)lock;
+	return mm_run(spec, strategy, seed, arg, NULL, 0, budget, WEFT_KIND_NONE, NULL);
 }
 
 struct demo {
@@ -88,55 +43,58 @@ static const struct demo demos[] = {
 
 static void test_demo(const struct demo *d)
 {
-	struct outcome o;
+	struct mm_outcome o;
 
 	/* dfs with the minimal bound finds it, one less does not */
 	o = run(d->buggy, "dfs", 0, d->min_pre, FIND_BUDGET, WEFT_LOCK_TAS);
-	CHECK(o.bug && o.kind == d->kind, "%s: dfs bound %u: bug=%d kind=%s", d->buggy,
-	      d->min_pre, o.bug, weft_kind_name(o.kind));
-	CHECK(o.preemptions == d->min_pre, "%s: %u preemptions", d->buggy, o.preemptions);
+	CHECK(o.kind == d->kind, "%s: dfs bound %u: kind=%s", d->buggy, d->min_pre,
+	      weft_kind_name(o.kind));
+	CHECK(o.r.preemptions == d->min_pre, "%s: %u preemptions", d->buggy, o.r.preemptions);
 	if (d->min_pre > 0) {
 		o = run(d->buggy, "dfs", 0, d->min_pre - 1, FIND_BUDGET, WEFT_LOCK_TAS);
-		CHECK(!o.bug && o.complete, "%s: dfs bound %u found it or did not finish",
+		CHECK(o.kind == WEFT_KIND_NONE && o.complete, "%s: dfs bound %u found it or did not finish",
 		      d->buggy, d->min_pre - 1);
 	}
 	for (uint64_t seed = 1; seed <= 5; seed++) {
 		o = run(d->buggy, "random", seed, 0, FIND_BUDGET, WEFT_LOCK_TAS);
-		CHECK(o.bug && o.kind == d->kind, "%s: random seed %llu: not found in %d",
+		CHECK(o.kind == d->kind, "%s: random seed %llu: not found in %d",
 		      d->buggy, (unsigned long long)seed, FIND_BUDGET);
 		/* PCT (depth 3) finds every demo; demo-barging needs the waiter to
 		 * be overtaken by a lower-priority thread, which depth 2 cannot
 		 * express (priorities only drop). */
 		o = run(d->buggy, "pct", seed, 3, FIND_BUDGET, WEFT_LOCK_TAS);
-		CHECK(o.bug && o.kind == d->kind, "%s: pct d=3 seed %llu: not found", d->buggy,
+		CHECK(o.kind == d->kind, "%s: pct d=3 seed %llu: not found", d->buggy,
 		      (unsigned long long)seed);
 		if (d->pct_finds) {
 			o = run(d->buggy, "pct", seed, 2, FIND_BUDGET, WEFT_LOCK_TAS);
-			CHECK(o.bug, "%s: pct d=2 seed %llu: not found", d->buggy,
+			CHECK(o.kind != WEFT_KIND_NONE, "%s: pct d=2 seed %llu: not found", d->buggy,
 			      (unsigned long long)seed);
 		}
 	}
 	for (int f = 0; f < 2 && d->fixed[f]; f++) {
 		for (int lock = 0; lock < 2; lock++) {
 			o = run(d->fixed[f], "dfs", 0, 2, 1000000, (enum weft_lock_model)lock);
-			CHECK(!o.bug && o.complete, "%s (%s): dfs bound 2: bug=%d complete=%d",
-			      d->fixed[f], lock ? "ticket" : "tas", o.bug, o.complete);
+			CHECK(o.kind == WEFT_KIND_NONE && o.complete,
+			      "%s (%s): dfs bound 2: kind=%s complete=%d", d->fixed[f],
+			      lock ? "ticket" : "tas", weft_kind_name(o.kind), o.complete);
 		}
 		o = run(d->fixed[f], "random", 9, 0, 20000, WEFT_LOCK_TAS);
-		CHECK(!o.bug, "%s: random reported %s", d->fixed[f], weft_kind_name(o.kind));
+		CHECK(o.kind == WEFT_KIND_NONE, "%s: random reported %s", d->fixed[f],
+		      weft_kind_name(o.kind));
 	}
 }
 
 static void test_fairness(void)
 {
 	/* FIFO hand-over makes the barging bug need one more preemption */
-	struct outcome o;
+	struct mm_outcome o;
 
 	o = run("demo-barging:barging", "dfs", 0, 1, FIND_BUDGET, WEFT_LOCK_TICKET);
-	CHECK(!o.bug && o.complete, "ticket, bound 1: found it (bug=%d)", o.bug);
+	CHECK(o.kind == WEFT_KIND_NONE && o.complete, "ticket, bound 1: found it (%s)",
+	      weft_kind_name(o.kind));
 	o = run("demo-barging:barging", "dfs", 0, 2, FIND_BUDGET, WEFT_LOCK_TICKET);
-	CHECK(o.bug && o.preemptions == 2, "ticket, bound 2: bug=%d preemptions=%u", o.bug,
-	      o.preemptions);
+	CHECK(o.kind != WEFT_KIND_NONE && o.r.preemptions == 2,
+	      "ticket, bound 2: kind=%s preemptions=%u", weft_kind_name(o.kind), o.r.preemptions);
 }
 
 static long rss_kib(void)

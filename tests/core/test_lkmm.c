@@ -315,7 +315,7 @@ static void lk_quiesce(void *w)
 WEFT_TEST_ONLY_VARIANT(lk, "lkmm shapes");
 static const struct weft_scenario lk = {
 	.name = "lkmm-shapes", .summary = "lkmm shapes", .source = "test", .nr_cpus = 2,
-	.nr_threads = 2, .world_size = sizeof(struct lk_world), WEFT_TEST_ONE_OP(lk),
+	.nr_threads = 2, .world_size = sizeof(struct lk_world), WEFT_TEST_NOP_OP,
 	.decision_hint = 64, WEFT_TEST_HOOKS(lk), .quiesce = lk_quiesce,
 };
 

@@ -53,7 +53,7 @@ static void toy_quiesce(void *w)
 WEFT_TEST_ONLY_VARIANT(toy, "toy");
 static const struct weft_scenario toy = {
 	.name = "toy", .summary = "toy", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct toy_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 64,
+	.world_size = sizeof(struct toy_world), WEFT_TEST_NOP_OP, .decision_hint = 64,
 	WEFT_TEST_HOOKS(toy), .quiesce = toy_quiesce,
 };
 
@@ -206,7 +206,7 @@ static unsigned long reg_expect(unsigned tid)
 #define FIBER_SCENARIO(sym, cpus, world_t, hint, thread_)                                  \
 	static const struct weft_scenario sym = {                                          \
 		.name = #sym, .summary = "t", .source = "t", .nr_cpus = cpus, .nr_threads = cpus, \
-		.world_size = sizeof(world_t), WEFT_TEST_ONE_OP(toy), .decision_hint = hint,  \
+		.world_size = sizeof(world_t), WEFT_TEST_NOP_OP, .decision_hint = hint,  \
 		.thread = thread_, WEFT_TEST_VARIANTS(toy),                                \
 	}
 
@@ -402,7 +402,7 @@ static const struct weft_variant oldval_variants[] = {
 };
 static const struct weft_scenario oldval = {
 	.name = "oldval", .summary = "oldval", .source = "test", .nr_cpus = 1, .nr_threads = 1,
-	.world_size = sizeof(struct oldval_world), WEFT_TEST_ONE_OP(toy), .decision_hint = 8,
+	.world_size = sizeof(struct oldval_world), WEFT_TEST_NOP_OP, .decision_hint = 8,
 	WEFT_TEST_HOOKS(oldval),
 };
 

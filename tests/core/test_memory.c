@@ -120,7 +120,7 @@ static void sb_quiesce(void *w)
 WEFT_TEST_ONLY_VARIANT(sb, "sb");
 static const struct weft_scenario sb = {
 	.name = "sb", .summary = "store buffering", .source = "test", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct sb_world), WEFT_TEST_ONE_OP(sb), .decision_hint = 64,
+	.world_size = sizeof(struct sb_world), WEFT_TEST_NOP_OP, .decision_hint = 64,
 	.thread = sb_thread, WEFT_TEST_VARIANTS(sb), .quiesce = sb_quiesce,
 };
 
@@ -198,7 +198,7 @@ static const uint8_t sw_cpus[3] = { 0, 1, 0 };
 static const struct weft_scenario sw = {
 	.name = "switch", .summary = "a task switch is a barrier", .source = "test", .nr_cpus = 2,
 	.nr_threads = 3, .cpu_of = sw_cpus, .world_size = sizeof(struct sw_world),
-	WEFT_TEST_ONE_OP(sb), .decision_hint = 64, .thread = sw_thread, .quiesce = sw_quiesce,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .thread = sw_thread, .quiesce = sw_quiesce,
 	WEFT_TEST_VARIANTS(sb),
 };
 

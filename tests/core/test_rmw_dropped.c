@@ -102,7 +102,7 @@ static void rw_quiesce(void *w)
 WEFT_TEST_ONLY_VARIANT(rw, "results dropped");
 static const struct weft_scenario rw = {
 	.name = "rmw-dropped", .summary = "read-modify-writes called for effect", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct rw), WEFT_TEST_NOP_OP,
 	.decision_hint = 8, .thread = rw_thread, WEFT_TEST_VARIANTS(rw), .quiesce = rw_quiesce,
 };
 

@@ -89,7 +89,6 @@ static void th_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const th_ops[] = { "nop" };
 static const struct weft_variant th_variants[] = {
 	{ "spawn", NULL, true, "lost update between two spawned workers", "test",
 	  WEFT_KIND_LOST_UPDATE, 1, V_SPAWN },
@@ -102,7 +101,7 @@ static const struct weft_variant th_variants[] = {
 };
 static const struct weft_scenario th_sc = {
 	.name = "threads", .summary = "spawn/join", .source = "test", .nr_cpus = 3, .nr_threads = 1,
-	.world_size = sizeof(struct th_world), .nr_opcodes = 1, .opnames = th_ops, .max_ops = 1,
+	.world_size = sizeof(struct th_world), WEFT_TEST_NOP_OP,
 	.decision_hint = 256, .thread = th_thread, WEFT_TEST_VARIANTS(th),
 };
 

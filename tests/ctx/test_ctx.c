@@ -159,7 +159,6 @@ static void cw_irq(void *w, unsigned irq)
 	observer(W);
 }
 
-static const char *const cw_ops[] = { "nop" };
 static const struct weft_variant cw_variants[] = {
 	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
 };
@@ -171,7 +170,7 @@ static const struct weft_irq hard01[] = { { "hard01", WEFT_HARDIRQ, 3, cw_irq, t
 
 static struct weft_scenario cw_sc = {
 	.name = "ctx-test", .summary = "", .source = "", .nr_cpus = 1, .nr_threads = 2,
-	.world_size = sizeof(struct cw), .nr_opcodes = 1, .opnames = cw_ops, .max_ops = 1,
+	.world_size = sizeof(struct cw), WEFT_TEST_NOP_OP,
 	.decision_hint = 256, WEFT_TEST_HOOKS(cw),
 };
 

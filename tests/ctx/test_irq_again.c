@@ -40,7 +40,6 @@ static void ia_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const ia_ops[] = { "nop" };
 static const struct weft_variant ia_variants[] = {
 	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
 };
@@ -50,8 +49,8 @@ static const struct weft_irq ia_irqs[] = {
 };
 static const struct weft_scenario ia_sc = {
 	.name = "irq-again-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
-	.cpu_of = ia_cpu_of, .world_size = sizeof(struct ia_world), .nr_opcodes = 1,
-	.opnames = ia_ops, .max_ops = 1, .decision_hint = 1024, .thread = ia_thread,
+	.cpu_of = ia_cpu_of, .world_size = sizeof(struct ia_world), WEFT_TEST_NOP_OP,
+	.decision_hint = 1024, .thread = ia_thread,
 	WEFT_TEST_VARIANTS(ia), .irqs = ia_irqs, .nr_irqs = 1,
 };
 

@@ -110,15 +110,14 @@ static void bw_quiesce(void *w)
 	}
 }
 
-static const char *const bw_ops[] = { "nop" };
 static const struct weft_variant bw_variants[] = {
 	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
 };
 static const uint8_t bw_cpu_of[] = { 0, 0, 1 };
 static const struct weft_scenario bw_sc = {
 	.name = "lru-batch-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 3,
-	.cpu_of = bw_cpu_of, .world_size = sizeof(struct bw), .nr_opcodes = 1, .opnames = bw_ops,
-	.max_ops = 1, .decision_hint = 1024, WEFT_TEST_HOOKS(bw), .quiesce = bw_quiesce,
+	.cpu_of = bw_cpu_of, .world_size = sizeof(struct bw), WEFT_TEST_NOP_OP,
+	.decision_hint = 1024, WEFT_TEST_HOOKS(bw), .quiesce = bw_quiesce,
 };
 
 int main(void)

@@ -127,13 +127,12 @@ static void wq_thread(void *w, unsigned tid)
 	}
 }
 
-static const char *const wq_ops[] = { "nop" };
 static const struct weft_variant wq_variants[] = {
 	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
 };
 static const struct weft_scenario wq_sc = {
 	.name = "wq-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
-	.world_size = sizeof(struct wq_world), .nr_opcodes = 1, .opnames = wq_ops, .max_ops = 1,
+	.world_size = sizeof(struct wq_world), WEFT_TEST_NOP_OP,
 	.decision_hint = 256, WEFT_TEST_HOOKS(wq),
 };
 

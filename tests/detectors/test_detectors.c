@@ -274,7 +274,6 @@ static void dw_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const char *const dw_ops[] = { "nop" };
 static const char *const dw_files[] = { "test_detectors.c", NULL };
 
 static const struct weft_variant dw_variants[D_NR] = {
@@ -306,7 +305,7 @@ static const struct weft_variant dw_variants[D_NR] = {
 static const struct weft_scenario dw_sc = {
 	.name = "test-detectors", .summary = "each detector fired by a second misuse",
 	.source = "tests/detectors", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct dw),
-	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .files = dw_files,
 	WEFT_TEST_HOOKS(dw), .quiesce = dw_quiesce, .describe = dw_describe,
 };
 
@@ -370,7 +369,7 @@ static struct weft_scenario xw_sc = {
 	.name = "test-detectors-irq",
 	.summary = "detectors fired by a second misuse, with an interrupt handler",
 	.source = "tests/detectors", .nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct xw),
-	.nr_opcodes = 1, .opnames = dw_ops, .max_ops = 1, .decision_hint = 64, .files = dw_files,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .files = dw_files,
 	WEFT_TEST_HOOKS(xw), .nr_irqs = 1,
 };
 

@@ -180,7 +180,6 @@ static void ww_thread(void *w, unsigned tid)
 		misuse(W);
 }
 
-static const char *const ww_ops[] = { "nop" };
 static const char *const ww_files[] = { "test_world.c", NULL };
 
 static struct weft_variant ww_variants[C_NR];
@@ -188,7 +187,7 @@ static struct weft_variant ww_variants[C_NR];
 static struct weft_scenario ww_sc = {
 	.name = "test-world", .summary = "every primitive family outside the world",
 	.source = "tests/detectors", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct ww),
-	.nr_opcodes = 1, .opnames = ww_ops, .max_ops = 1, .decision_hint = 64, .files = ww_files,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .files = ww_files,
 	WEFT_TEST_HOOKS(ww),
 };
 

@@ -98,7 +98,6 @@ static void vw_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "page ->flags");
 }
 
-static const char *const vw_ops[] = { "nop" };
 static const char *const vw_files[] = { "test_values.c", NULL };
 
 #define V(name, kind) { name, NULL, true, name, "test", kind, 0, 0 }
@@ -110,8 +109,8 @@ static const struct weft_variant vw_variants[V_NR] = {
 
 static const struct weft_scenario vw_sc = {
 	.name = "test-values", .summary = "values and labels", .source = "tests/diagrams",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct vw), .nr_opcodes = 1,
-	.opnames = vw_ops, .max_ops = 1, .decision_hint = 64, .files = vw_files,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct vw), WEFT_TEST_NOP_OP,
+	.decision_hint = 64, .files = vw_files,
 	WEFT_TEST_HOOKS(vw), .describe = vw_describe,
 };
 

@@ -261,7 +261,7 @@ static void au_quiesce(void *w)
 WEFT_TEST_ONLY_VARIANT(au, "a built state");
 static const struct weft_scenario ausc = {
 	.name = "diff-audits", .summary = "differential: audits", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(au),
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_NOP_OP,
 	.decision_hint = 64, WEFT_TEST_HOOKS(au), .quiesce = au_quiesce,
 };
 

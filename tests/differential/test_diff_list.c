@@ -155,7 +155,7 @@ static void dl_thread(void *w, unsigned tid)
 WEFT_TEST_ONLY_VARIANT(dl, "a sequence");
 static const struct weft_scenario dlsc = {
 	.name = "diff-list", .summary = "differential: lists", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(dl),
+	.nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_NOP_OP,
 	.decision_hint = 64, WEFT_TEST_HOOKS(dl),
 };
 

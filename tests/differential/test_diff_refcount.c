@@ -170,7 +170,7 @@ static void rf_thread(void *w, unsigned tid)
 WEFT_TEST_ONLY_VARIANT(rf, "a sequence");
 static const struct weft_scenario rfsc = {
 	.name = "diff-refcount", .summary = "differential: refcount_t", .source = "test",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_ONE_OP(rf),
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct world), WEFT_TEST_NOP_OP,
 	.decision_hint = 64, WEFT_TEST_HOOKS(rf),
 };
 
@@ -273,7 +273,7 @@ static void cw_quiesce(void *w)
 
 static struct weft_scenario cwsc = {
 	.name = "diff-refcount-conc", .summary = "properties: refcount_t", .source = "test",
-	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), WEFT_TEST_ONE_OP(rf),
+	.nr_cpus = NT, .nr_threads = NT, .world_size = sizeof(struct cworld), WEFT_TEST_NOP_OP,
 	.decision_hint = 4096, .setup = cw_setup, .thread = cw_thread, .quiesce = cw_quiesce,
 	WEFT_TEST_VARIANTS(rf),
 };

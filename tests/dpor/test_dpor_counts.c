@@ -68,7 +68,7 @@ static void cw_thread(void *w, unsigned tid)
 WEFT_TEST_ONLY_VARIANT(cw, "closed form");
 static struct weft_scenario cw = {
 	.name = "closed-form", .summary = "closed form", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
-	.nr_threads = 2, .world_size = sizeof(struct cw), WEFT_TEST_ONE_OP(cw),
+	.nr_threads = 2, .world_size = sizeof(struct cw), WEFT_TEST_NOP_OP,
 	.decision_hint = 4096, .thread = cw_thread, WEFT_TEST_VARIANTS(cw),
 };
 

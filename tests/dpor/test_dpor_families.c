@@ -169,7 +169,7 @@ WEFT_TEST_ONLY_VARIANT(rw, "refusal");
 static const uint8_t one_cpu[] = { 0, 0 };
 static struct weft_scenario rw = {
 	.name = "refusal", .summary = "refusal", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
-	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rw),
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_NOP_OP,
 	.decision_hint = 4096, .thread = rw_thread, WEFT_TEST_VARIANTS(rw),
 };
 
@@ -388,7 +388,7 @@ static const struct weft_variant mr_variants[] = {
 };
 static struct weft_scenario mrsc = {
 	.name = "multi-record", .summary = "steps of several dependence records", .source = "test",
-	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr), WEFT_TEST_ONE_OP(rw),
+	.nr_cpus = 4, .nr_threads = 2, .world_size = sizeof(struct mr), WEFT_TEST_NOP_OP,
 	.decision_hint = 4096, WEFT_TEST_HOOKS(mr),
 };
 

@@ -121,7 +121,7 @@ static void rp_thread(void *w, unsigned tid)
 WEFT_TEST_ONLY_VARIANT(rp, "random program");
 static struct weft_scenario rp = {
 	.name = "random-program", .summary = "random program", .source = "test", .nr_cpus = 8,
-	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_ONE_OP(rp),
+	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_NOP_OP,
 	.decision_hint = 4096, .thread = rp_thread, WEFT_TEST_VARIANTS(rp),
 };
 

@@ -228,7 +228,6 @@ static void kw_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const char *const kw_ops[] = { "nop" };
 static const char *const kw_files[] = { "test_kit.c", NULL };
 
 static const struct weft_variant kw_variants[V_NR] = {
@@ -246,7 +245,7 @@ static const struct weft_variant kw_variants[V_NR] = {
 static const struct weft_scenario kw_sc = {
 	.name = "test-kit", .summary = "mapcounts, writeback waits, the kit's call sites",
 	.source = "tests/kit", .nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct kw),
-	.nr_opcodes = 1, .opnames = kw_ops, .max_ops = 1, .decision_hint = 64, .files = kw_files,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .files = kw_files,
 	WEFT_TEST_HOOKS(kw), .quiesce = kw_quiesce, .describe = kw_describe,
 };
 

@@ -18,11 +18,9 @@
 #include <weft/kernel.h>
 #include <weft/kref.h>
 
-#include "../model_driver.h"
-
-static const char *const kref_files[] = { "kref_models.c", NULL };
 #define WEFT_TEST_SOURCE "include/linux/kref.h"
-#define WEFT_TEST_FILES kref_files
+#define WEFT_TEST_FILE "kref_models.c"
+#include "../model_driver.h"
 
 enum { KR_GET, KR_GET_UNLESS_ZERO, KR_PUT_LOCK };
 

@@ -40,11 +40,9 @@
 #include <weft/timer.h>
 #include <weft/workqueue.h>
 
-#include "../model_driver.h"
-
-static const char *const kthread_files[] = { "kthread_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/kthread"
-#define WEFT_TEST_FILES kthread_files
+#define WEFT_TEST_FILE "kthread_models.c"
+#include "../model_driver.h"
 
 #define KSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -91,10 +89,7 @@ static int kw_waiter(void *data)
 	return 0;
 }
 
-WEFT_TEST_SETUP(kw, struct kw_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(kw, struct kw_world)
 
 static void kw_thread(void *w, unsigned tid)
 {
@@ -178,10 +173,7 @@ static int ks_worker(void *data)
 	}
 }
 
-WEFT_TEST_SETUP(ks, struct ks_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(ks, struct ks_world)
 
 static void ks_thread(void *w, unsigned tid)
 {

@@ -30,11 +30,9 @@
 #include <weft/slab.h>
 #include <weft/timer.h>
 
-#include "../model_driver.h"
-
-static const char *const lock_forms_files[] = { "lock_forms_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/lock_forms"
-#define WEFT_TEST_FILES lock_forms_files
+#define WEFT_TEST_FILE "lock_forms_models.c"
+#include "../model_driver.h"
 
 #define LSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -157,10 +155,7 @@ struct cl_world {
 	int flag;
 };
 
-WEFT_TEST_SETUP(cl, struct cl_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(cl, struct cl_world)
 
 static void cl_thread(void *w, unsigned tid)
 {

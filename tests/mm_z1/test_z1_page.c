@@ -189,7 +189,6 @@ static void pw_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, W, off, buf, n);
 }
 
-static const char *const pw_ops[] = { "nop" };
 static const char *const pw_files[] = { "test_z1_page.c", "mm_page.c", NULL };
 
 static const struct weft_variant pw_variants[M_NR] = {
@@ -215,8 +214,8 @@ static const struct weft_variant pw_variants[M_NR] = {
 
 static const struct weft_scenario pw_sc = {
 	.name = "test-z1-page", .summary = "page model unit cases", .source = "test", .nr_cpus = 1,
-	.nr_threads = 1, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
-	.max_ops = 1, .decision_hint = 16, .files = pw_files, WEFT_TEST_HOOKS(pw),
+	.nr_threads = 1, .world_size = sizeof(struct pw), WEFT_TEST_NOP_OP,
+	.decision_hint = 16, .files = pw_files, WEFT_TEST_HOOKS(pw),
 	.quiesce = pw_quiesce, .describe = pw_describe,
 };
 

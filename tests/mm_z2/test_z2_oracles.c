@@ -92,7 +92,6 @@ static void oracle_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const char *const oracle_ops[] = { "nop" };
 static const char *const oracle_files[] = { "test_z2_oracles.c", NULL };
 static const struct weft_variant oracle_variants[O_NR] = {
 	{ "clean", NULL, false, "", "", WEFT_KIND_NONE, 0, O_CLEAN },
@@ -105,8 +104,8 @@ static const struct weft_variant oracle_variants[O_NR] = {
 
 static const struct weft_scenario oracle_sc = {
 	.name = "test-z2-oracles", .summary = "swap model oracle checks", .source = "tests/mm_z2",
-	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct oracle_world), .nr_opcodes = 1,
-	.opnames = oracle_ops, .max_ops = 1, .decision_hint = 64, .files = oracle_files,
+	.nr_cpus = 1, .nr_threads = 1, .world_size = sizeof(struct oracle_world), WEFT_TEST_NOP_OP,
+	.decision_hint = 64, .files = oracle_files,
 	WEFT_TEST_HOOKS(oracle), .quiesce = oracle_quiesce, .describe = oracle_describe,
 };
 

@@ -33,11 +33,9 @@
 #include <weft/kernel.h>
 #include <weft/rculist.h>
 
-#include "../model_driver.h"
-
-static const char *const rculist_files[] = { "rculist_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/rculist"
-#define WEFT_TEST_FILES rculist_files
+#define WEFT_TEST_FILE "rculist_models.c"
+#include "../model_driver.h"
 
 #define RSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 

@@ -55,7 +55,6 @@ static void mw_thread(void *w, unsigned tid)
 			    "B': T1 saw y = 1 (the same kind, another site)");
 }
 
-static const char *const mw_ops[] = { "nop" };
 static const char *const mw_files[] = { "test_min_verdict.c", NULL };
 static const struct weft_variant mw_variants[] = {
 	{ "kind", NULL, true, "B is another kind", "test", WEFT_KIND_ASSERT, 0, 0 },
@@ -66,7 +65,7 @@ static const struct weft_variant mw_variants[] = {
 static const struct weft_scenario mw_sc = {
 	.name = "test-min-verdict", .summary = "two failures, one preemption apart",
 	.source = "tests/replay", .nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct mw),
-	.nr_opcodes = 1, .opnames = mw_ops, .max_ops = 1, .decision_hint = 64, .files = mw_files,
+	WEFT_TEST_NOP_OP, .decision_hint = 64, .files = mw_files,
 	WEFT_TEST_HOOKS(mw),
 };
 

@@ -22,11 +22,9 @@
 #include <weft/kernel.h>
 #include <weft/rwlock.h>
 
-#include "../model_driver.h"
-
-static const char *const rwlock_files[] = { "rwlock_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/rwlock"
-#define WEFT_TEST_FILES rwlock_files
+#define WEFT_TEST_FILE "rwlock_models.c"
+#include "../model_driver.h"
 
 #define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 

@@ -24,11 +24,9 @@
 #include <weft/kernel.h>
 #include <weft/seqlock.h>
 
-#include "../model_driver.h"
-
-static const char *const seqlock_files[] = { "seqlock_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/seqlock"
-#define WEFT_TEST_FILES seqlock_files
+#define WEFT_TEST_FILE "seqlock_models.c"
+#include "../model_driver.h"
 
 #define SSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 

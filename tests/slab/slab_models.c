@@ -46,11 +46,9 @@
 #include <weft/refcount.h>
 #include <weft/slab.h>
 
-#include "../model_driver.h"
-
-static const char *const slab_files[] = { "slab_models.c", NULL };
 #define WEFT_TEST_SOURCE "mm/slub.c"
-#define WEFT_TEST_FILES slab_files
+#define WEFT_TEST_FILE "slab_models.c"
+#include "../model_driver.h"
 
 /* ------------------------------------------------------------ obj-lookup */
 
@@ -184,10 +182,7 @@ struct li_world {
 	int *slot;
 };
 
-WEFT_TEST_SETUP(li, struct li_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(li, struct li_world)
 
 static void li_thread(void *w, unsigned tid)
 {
@@ -342,10 +337,7 @@ struct mu_world {
 	int not_heap;
 };
 
-WEFT_TEST_SETUP(mu, struct mu_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(mu, struct mu_world)
 
 static void mu_thread(void *w, unsigned tid)
 {
@@ -380,10 +372,7 @@ struct nh_world {
 	void *p;
 };
 
-WEFT_TEST_SETUP(nh, struct nh_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(nh, struct nh_world)
 
 static void nh_thread(void *w, unsigned tid)
 {

@@ -81,7 +81,6 @@ static void kn_thread(void *w, unsigned tid)
 	complete(&W->done);
 }
 
-static const char *const kn_ops[] = { "nop" };
 static const struct weft_variant kn_variants[] = {
 	{ "ok", NULL, false, "", "", WEFT_KIND_NONE, 0, KN_OK },
 	{ "mutex-not-held", NULL, true, "", "", WEFT_KIND_WARN_ON, 0, KN_MUTEX_NOT_HELD },
@@ -90,7 +89,7 @@ static const struct weft_variant kn_variants[] = {
 };
 static const struct weft_scenario kn_sc = {
 	.name = "kernel-names", .summary = "", .source = "", .nr_cpus = 3, .nr_threads = 3,
-	.world_size = sizeof(struct kn_world), .nr_opcodes = 1, .opnames = kn_ops, .max_ops = 1,
+	.world_size = sizeof(struct kn_world), WEFT_TEST_NOP_OP,
 	.decision_hint = 256, WEFT_TEST_HOOKS(kn),
 };
 

@@ -197,13 +197,12 @@ static void nw_quiesce(void *w)
 			    "page flags %lx at the end", weft_peek(W->page->flags));
 }
 
-static const char *const nw_ops[] = { "nop" };
 #define NV(name) { name, NULL, false, name, "test", WEFT_KIND_NONE, 0, 0 }
 static const struct weft_variant nw_variants[N__COUNT] = { [0 ... N__COUNT - 1] = NV("v") };
 static const struct weft_scenario nw_sc = {
 	.name = "sleep-native", .summary = "native sleeping primitives", .source = "test",
-	.nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct nw_world), .nr_opcodes = 1,
-	.opnames = nw_ops, .max_ops = 1, .decision_hint = 64, WEFT_TEST_HOOKS(nw),
+	.nr_cpus = 3, .nr_threads = 3, .world_size = sizeof(struct nw_world), WEFT_TEST_NOP_OP,
+	.decision_hint = 64, WEFT_TEST_HOOKS(nw),
 	.quiesce = nw_quiesce,
 };
 

@@ -677,7 +677,6 @@ static void pw_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const char *const pw_ops[] = { "nop" };
 #define PV(name) { name, NULL, false, name, "test", WEFT_KIND_NONE, 0, 0 }
 static const struct weft_variant pw_variants[V__COUNT] = {
 	[0 ... V__COUNT - 1] = PV("v"),
@@ -685,8 +684,8 @@ static const struct weft_variant pw_variants[V__COUNT] = {
 
 static struct weft_scenario pw_sc = {
 	.name = "sleep-prims", .summary = "sleeping primitives", .source = "test", .nr_cpus = 4,
-	.nr_threads = 2, .world_size = sizeof(struct pw), .nr_opcodes = 1, .opnames = pw_ops,
-	.max_ops = 1, .decision_hint = 256, WEFT_TEST_HOOKS(pw), .describe = pw_describe, .fields = pw_fields,
+	.nr_threads = 2, .world_size = sizeof(struct pw), WEFT_TEST_NOP_OP,
+	.decision_hint = 256, WEFT_TEST_HOOKS(pw), .describe = pw_describe, .fields = pw_fields,
 };
 
 static const struct pw *last_world(void)

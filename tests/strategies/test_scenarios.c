@@ -62,7 +62,6 @@ static void nondet_thread(void *w, unsigned tid)
 	spin_unlock(&W->l);
 }
 
-static const char *const nondet_ops[] = { "nop" };
 static const char *const test_files[] = { "test_scenarios.c", NULL };
 
 static const struct weft_variant nondet_variants[] = {
@@ -75,8 +74,8 @@ static const struct weft_variant nondet_variants[] = {
 const struct weft_scenario weft_test_scn_nondet = {
 	.name = "test-nondet", .summary = "test only: a model whose trace depends on host state",
 	.source = "tests/strategies/test_scenarios.c", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct nondet_world), .nr_opcodes = 1, .opnames = nondet_ops,
-	.max_ops = 1, .decision_hint = 64, .files = test_files, WEFT_TEST_HOOKS(nondet),
+	.world_size = sizeof(struct nondet_world), WEFT_TEST_NOP_OP,
+	.decision_hint = 64, .files = test_files, WEFT_TEST_HOOKS(nondet),
 };
 
 /* -------------------------------------------------------------- deep */
@@ -103,7 +102,7 @@ static const struct weft_variant deep_variants[] = {
 const struct weft_scenario weft_test_scn_deep = {
 	.name = "test-deep", .summary = "test only: a search deeper than WEFT_DFS_MAX_DEPTH",
 	.source = "tests/strategies/test_scenarios.c", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct deep_world), .nr_opcodes = 1, .opnames = nondet_ops,
-	.max_ops = 1, .decision_hint = 64, .files = test_files, .thread = deep_thread,
+	.world_size = sizeof(struct deep_world), WEFT_TEST_NOP_OP,
+	.decision_hint = 64, .files = test_files, .thread = deep_thread,
 	WEFT_TEST_VARIANTS(deep),
 };

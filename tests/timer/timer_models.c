@@ -35,11 +35,9 @@
 #include <weft/timer.h>
 #include <weft/workqueue.h>
 
-#include "../model_driver.h"
-
-static const char *const timer_files[] = { "timer_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/timer"
-#define WEFT_TEST_FILES timer_files
+#define WEFT_TEST_FILE "timer_models.c"
+#include "../model_driver.h"
 
 #define kfree_obj(p) weft_poison((p), sizeof(*(p)), WEFT_SITE(WEFT_EV_FREE, "kfree(" #p ")"))
 

@@ -57,7 +57,6 @@ static void tv_describe(const void *w, uint32_t off, char *buf, size_t n)
 	}
 }
 
-static const char *const tv_ops[] = { "nop" };
 static const char *const tv_files[] = { "test_trace_view.c", NULL };
 static const struct weft_variant tv_variants[] = {
 	{ "only", NULL, false, "test only", "tests/tools", WEFT_KIND_NONE, 0, 0 },
@@ -65,7 +64,7 @@ static const struct weft_variant tv_variants[] = {
 static const struct weft_scenario tv_scn = {
 	.name = "test-trace-view", .summary = "test only: names in the race diagram",
 	.source = "tests/tools", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct tv_world), .nr_opcodes = 1, .opnames = tv_ops, .max_ops = 1,
+	.world_size = sizeof(struct tv_world), WEFT_TEST_NOP_OP,
 	.files = tv_files, .thread = tv_thread, .describe = tv_describe, WEFT_TEST_VARIANTS(tv),
 };
 

@@ -37,11 +37,9 @@
 #include <weft/kernel.h>
 #include <weft/wait_bit.h>
 
-#include "../model_driver.h"
-
-static const char *const wait_bit_files[] = { "wait_bit_models.c", NULL };
 #define WEFT_TEST_SOURCE "tests/wait_bit"
-#define WEFT_TEST_FILES wait_bit_files
+#define WEFT_TEST_FILE "wait_bit_models.c"
+#include "../model_driver.h"
 
 #define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
 
@@ -54,10 +52,7 @@ struct vw_world {
 	int done;
 };
 
-WEFT_TEST_SETUP(vw, struct vw_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(vw, struct vw_world)
 
 static void vw_thread(void *w, unsigned tid)
 {
@@ -228,10 +223,7 @@ struct bl_world {
 	int counter;
 };
 
-WEFT_TEST_SETUP(bl, struct bl_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(bl, struct bl_world)
 
 static void bl_thread(void *w, unsigned tid)
 {
@@ -287,10 +279,7 @@ struct vt_world {
 	long ret;
 };
 
-WEFT_TEST_SETUP(vt, struct vt_world)
-{
-	(void)W;
-}
+WEFT_TEST_SETUP_VARIANT_ONLY(vt, struct vt_world)
 
 static void vt_thread(void *w, unsigned tid)
 {

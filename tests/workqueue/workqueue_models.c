@@ -53,11 +53,9 @@
 #include <weft/slab.h>
 #include <weft/timer.h>
 
-#include "../model_driver.h"
-
-static const char *const workqueue_files[] = { "workqueue_models.c", NULL };
 #define WEFT_TEST_SOURCE "kernel/workqueue.c"
-#define WEFT_TEST_FILES workqueue_files
+#define WEFT_TEST_FILE "workqueue_models.c"
+#include "../model_driver.h"
 
 /* ----------------------------------------------------------- wait-behind */
 
