@@ -1097,4 +1097,8 @@ static inline bool __weft_krwsem_held(struct rw_semaphore *r) { return __weft_rw
 #define WEFT_KIT_VOID(op, args, ...) WEFT_KIT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
 #define WEFT_KIT_VAL(T, op, args, ...) \
 	WEFT_KIT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
+/* The same for an operation whose call is named as a model's
+ * (WEFT_CALL_*, no kit slot): args is the text the name shows. */
+#define WEFT_CALL_OP_VOID(op, args, ...) WEFT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
+#define WEFT_CALL_OP_VAL(T, op, args, ...) WEFT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
 #endif
