@@ -57,21 +57,10 @@ struct kref {
 #define kref_put(k, release) __weft_kref_put_by(k, release, refcount_dec_and_test)
 #define kref_put_lock(k, release, lock) __weft_kref_put_by(k, release, refcount_dec_and_lock, lock)
 /* refcount_dec_and_mutex_lock(): only the last put takes the mutex */
-#define kref_put_mutex(k, release, mutex)                                               \
-	({                                                                              \
-		struct kref *__weft_kref = (k);                                         \
-		int __weft_released = 0;                                                \
-		if (!refcount_dec_not_one(&__weft_kref->refcount)) {                    \
-			mutex_lock(mutex);                                              \
-			if (refcount_dec_and_test(&__weft_kref->refcount)) {            \
-				(release)(__weft_kref);                                 \
-				__weft_released = 1;                                    \
-			} else {                                                        \
-				mutex_unlock(mutex);                                    \
-			}                                                               \
-		}                                                                       \
-		__weft_released;                                                        \
-	})
+#define __weft_refcount_dec_and_mutex_lock(r, mutex) \
+	__weft_refcount_dec_and_lock_by(r, mutex_lock(mutex), mutex_unlock(mutex))
+#define kref_put_mutex(k, release, mutex) \
+	__weft_kref_put_by(k, release, __weft_refcount_dec_and_mutex_lock, mutex)
 
 #endif /* WEFT_OWN_KREF */
 
