@@ -439,13 +439,30 @@ void weft_kit_exit(const struct weft_caller *prev);
 	__weft_value(((__typeof__(*(p)))WEFT_ACCESS((p), WEFT_A_CMPXCHG, (uintptr_t)(o), (uintptr_t)(n), \
 	WEFT_EV_RMW, "cmpxchg(" #p ")")))
 
-/* atomic_long_t and atomic64_t: the atomic_t set on a long and an s64. */
+/* atomic_long_t and atomic64_t: the atomic_t set on a long and an s64.
+ * Each operation is written once for a counter of type T; what is the
+ * model's call as its site names it (stringized by the kernel name's own
+ * macro: handed on, the argument would be macro-expanded first). */
 #define __weft_atomic_ret_tf(T, v, i, what, f) \
 	((T)WEFT_ACCESS_F(&(v)->counter, WEFT_A_ADD, (uint64_t)(T)(i), 0, WEFT_EV_RMW, what, f) + (T)(i))
 #define __weft_atomic_ret_t(T, v, i, what) __weft_atomic_ret_tf(T, v, i, what, 0u)
 #define __weft_atomic_unless_t(T, v, i, u, what) \
 	((T)WEFT_ACCESS(&(v)->counter, WEFT_A_ADD_UNLESS, (uint64_t)(T)(i), (uint64_t)(T)(u), \
 			WEFT_EV_RMW, what) != (T)(u))
+#define __weft_atomic_t_read(T, v, what) ((T)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, what))
+#define __weft_atomic_t_set(T, v, i, what) \
+	((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(T)(i), 0, WEFT_EV_WRITE, what))
+/* add, sub, inc, dec: relaxed, no value */
+#define __weft_atomic_t_add(T, v, i, what) ((void)__weft_atomic_ret_tf(T, v, i, what, WEFT_SITE_RELAXED))
+#define __weft_atomic_t_add_return(T, v, i, what) __weft_value(__weft_atomic_ret_t(T, v, i, what))
+#define __weft_atomic_t_add_and_test(T, v, i, what) __weft_value((__weft_atomic_ret_t(T, v, i, what) == 0))
+#define __weft_atomic_t_add_negative(T, v, i, what) __weft_value((__weft_atomic_ret_t(T, v, i, what) < 0))
+#define __weft_atomic_t_add_unless(T, v, i, u, what) __weft_value(__weft_atomic_unless_t(T, v, i, u, what))
+#define __weft_atomic_t_cmpxchg(T, v, o, n, what)                                                \
+	__weft_value(((T)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(T)(o), (uint64_t)(T)(n), \
+				     WEFT_EV_RMW, what)))
+#define __weft_atomic_t_xchg(T, v, n, what) \
+	__weft_value(((T)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(T)(n), 0, WEFT_EV_RMW, what)))
 
 /* Each group of kernel names below can be left to the model: a model
  * that has its own atomic_long_t (or atomic64_t, nr_cpu_ids) defines
@@ -455,75 +472,69 @@ void weft_kit_exit(const struct weft_caller *prev);
 #ifndef WEFT_OWN_ATOMIC_LONG
 #define atomic_long_t struct weft_atomic_long
 #define ATOMIC_LONG_INIT(i) { (i) }
-#define atomic_long_read(v) ((long)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic_long_read(" #v ")"))
-#define atomic_long_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(long)(i), 0, WEFT_EV_WRITE, "atomic_long_set(" #v ")"))
-#define atomic_long_inc(v) ((void)__weft_atomic_ret_tf(long, v, 1, "atomic_long_inc(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_long_dec(v) ((void)__weft_atomic_ret_tf(long, v, -1, "atomic_long_dec(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_long_add(i, v) ((void)__weft_atomic_ret_tf(long, v, i, "atomic_long_add(" #v ")", WEFT_SITE_RELAXED))
-#define atomic_long_sub(i, v) ((void)__weft_atomic_ret_tf(long, v, -(long)(i), "atomic_long_sub(" #v ")", WEFT_SITE_RELAXED))
+#define atomic_long_read(v) __weft_atomic_t_read(long, v, "atomic_long_read(" #v ")")
+#define atomic_long_set(v, i) __weft_atomic_t_set(long, v, i, "atomic_long_set(" #v ")")
+#define atomic_long_inc(v) __weft_atomic_t_add(long, v, 1, "atomic_long_inc(" #v ")")
+#define atomic_long_dec(v) __weft_atomic_t_add(long, v, -1, "atomic_long_dec(" #v ")")
+#define atomic_long_add(i, v) __weft_atomic_t_add(long, v, i, "atomic_long_add(" #v ")")
+#define atomic_long_sub(i, v) __weft_atomic_t_add(long, v, -(long)(i), "atomic_long_sub(" #v ")")
 #define atomic_long_add_return(i, v) \
-	__weft_value(__weft_atomic_ret_t(long, v, i, "atomic_long_add_return(" #v ")"))
+	__weft_atomic_t_add_return(long, v, i, "atomic_long_add_return(" #v ")")
 #define atomic_long_sub_return(i, v) \
-	__weft_value(__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_return(" #v ")"))
+	__weft_atomic_t_add_return(long, v, -(long)(i), "atomic_long_sub_return(" #v ")")
 #define atomic_long_inc_return(v) \
-	__weft_value(__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_return(" #v ")"))
+	__weft_atomic_t_add_return(long, v, 1, "atomic_long_inc_return(" #v ")")
 #define atomic_long_dec_return(v) \
-	__weft_value(__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_return(" #v ")"))
+	__weft_atomic_t_add_return(long, v, -1, "atomic_long_dec_return(" #v ")")
 #define atomic_long_dec_and_test(v) \
-	__weft_value((__weft_atomic_ret_t(long, v, -1, "atomic_long_dec_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(long, v, -1, "atomic_long_dec_and_test(" #v ")")
 #define atomic_long_inc_and_test(v) \
-	__weft_value((__weft_atomic_ret_t(long, v, 1, "atomic_long_inc_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(long, v, 1, "atomic_long_inc_and_test(" #v ")")
 #define atomic_long_sub_and_test(i, v) \
-	__weft_value((__weft_atomic_ret_t(long, v, -(long)(i), "atomic_long_sub_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(long, v, -(long)(i), "atomic_long_sub_and_test(" #v ")")
 #define atomic_long_add_negative(i, v) \
-	__weft_value((__weft_atomic_ret_t(long, v, i, "atomic_long_add_negative(" #v ")") < 0))
+	__weft_atomic_t_add_negative(long, v, i, "atomic_long_add_negative(" #v ")")
 #define atomic_long_add_unless(v, i, u) \
-	__weft_value(__weft_atomic_unless_t(long, v, i, u, "atomic_long_add_unless(" #v ")"))
+	__weft_atomic_t_add_unless(long, v, i, u, "atomic_long_add_unless(" #v ")")
 #define atomic_long_inc_not_zero(v) \
-	__weft_value(__weft_atomic_unless_t(long, v, 1, 0, "atomic_long_inc_not_zero(" #v ")"))
+	__weft_atomic_t_add_unless(long, v, 1, 0, "atomic_long_inc_not_zero(" #v ")")
 #define atomic_long_cmpxchg(v, o, n) \
-	__weft_value(((long)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(long)(o), (uint64_t)(long)(n), \
-	WEFT_EV_RMW, "atomic_long_cmpxchg(" #v ")")))
-#define atomic_long_xchg(v, n) \
-	__weft_value(((long)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(long)(n), 0, WEFT_EV_RMW, \
-	"atomic_long_xchg(" #v ")")))
+	__weft_atomic_t_cmpxchg(long, v, o, n, "atomic_long_cmpxchg(" #v ")")
+#define atomic_long_xchg(v, n) __weft_atomic_t_xchg(long, v, n, "atomic_long_xchg(" #v ")")
 #endif /* WEFT_OWN_ATOMIC_LONG */
 
 #ifndef WEFT_OWN_ATOMIC64
 #define atomic64_t struct weft_atomic64
 #define ATOMIC64_INIT(i) { (i) }
-#define atomic64_read(v) ((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "atomic64_read(" #v ")"))
-#define atomic64_set(v, i) ((void)WEFT_ACCESS(&(v)->counter, WEFT_A_STORE, (uint64_t)(int64_t)(i), 0, WEFT_EV_WRITE, "atomic64_set(" #v ")"))
-#define atomic64_inc(v) ((void)__weft_atomic_ret_tf(int64_t, v, 1, "atomic64_inc(" #v ")", WEFT_SITE_RELAXED))
-#define atomic64_dec(v) ((void)__weft_atomic_ret_tf(int64_t, v, -1, "atomic64_dec(" #v ")", WEFT_SITE_RELAXED))
-#define atomic64_add(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, i, "atomic64_add(" #v ")", WEFT_SITE_RELAXED))
-#define atomic64_sub(i, v) ((void)__weft_atomic_ret_tf(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")", WEFT_SITE_RELAXED))
+#define atomic64_read(v) __weft_atomic_t_read(int64_t, v, "atomic64_read(" #v ")")
+#define atomic64_set(v, i) __weft_atomic_t_set(int64_t, v, i, "atomic64_set(" #v ")")
+#define atomic64_inc(v) __weft_atomic_t_add(int64_t, v, 1, "atomic64_inc(" #v ")")
+#define atomic64_dec(v) __weft_atomic_t_add(int64_t, v, -1, "atomic64_dec(" #v ")")
+#define atomic64_add(i, v) __weft_atomic_t_add(int64_t, v, i, "atomic64_add(" #v ")")
+#define atomic64_sub(i, v) __weft_atomic_t_add(int64_t, v, -(int64_t)(i), "atomic64_sub(" #v ")")
 #define atomic64_add_return(i, v) \
-	__weft_value(__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_return(" #v ")"))
+	__weft_atomic_t_add_return(int64_t, v, i, "atomic64_add_return(" #v ")")
 #define atomic64_sub_return(i, v) \
-	__weft_value(__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")"))
+	__weft_atomic_t_add_return(int64_t, v, -(int64_t)(i), "atomic64_sub_return(" #v ")")
 #define atomic64_inc_return(v) \
-	__weft_value(__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_return(" #v ")"))
+	__weft_atomic_t_add_return(int64_t, v, 1, "atomic64_inc_return(" #v ")")
 #define atomic64_dec_return(v) \
-	__weft_value(__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_return(" #v ")"))
+	__weft_atomic_t_add_return(int64_t, v, -1, "atomic64_dec_return(" #v ")")
 #define atomic64_dec_and_test(v) \
-	__weft_value((__weft_atomic_ret_t(int64_t, v, -1, "atomic64_dec_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(int64_t, v, -1, "atomic64_dec_and_test(" #v ")")
 #define atomic64_inc_and_test(v) \
-	__weft_value((__weft_atomic_ret_t(int64_t, v, 1, "atomic64_inc_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(int64_t, v, 1, "atomic64_inc_and_test(" #v ")")
 #define atomic64_sub_and_test(i, v) \
-	__weft_value((__weft_atomic_ret_t(int64_t, v, -(int64_t)(i), "atomic64_sub_and_test(" #v ")") == 0))
+	__weft_atomic_t_add_and_test(int64_t, v, -(int64_t)(i), "atomic64_sub_and_test(" #v ")")
 #define atomic64_add_negative(i, v) \
-	__weft_value((__weft_atomic_ret_t(int64_t, v, i, "atomic64_add_negative(" #v ")") < 0))
+	__weft_atomic_t_add_negative(int64_t, v, i, "atomic64_add_negative(" #v ")")
 #define atomic64_add_unless(v, i, u) \
-	__weft_value(__weft_atomic_unless_t(int64_t, v, i, u, "atomic64_add_unless(" #v ")"))
+	__weft_atomic_t_add_unless(int64_t, v, i, u, "atomic64_add_unless(" #v ")")
 #define atomic64_inc_not_zero(v) \
-	__weft_value(__weft_atomic_unless_t(int64_t, v, 1, 0, "atomic64_inc_not_zero(" #v ")"))
+	__weft_atomic_t_add_unless(int64_t, v, 1, 0, "atomic64_inc_not_zero(" #v ")")
 #define atomic64_cmpxchg(v, o, n) \
-	__weft_value(((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_CMPXCHG, (uint64_t)(int64_t)(o), \
-	(uint64_t)(int64_t)(n), WEFT_EV_RMW, "atomic64_cmpxchg(" #v ")")))
-#define atomic64_xchg(v, n) \
-	__weft_value(((int64_t)WEFT_ACCESS(&(v)->counter, WEFT_A_XCHG, (uint64_t)(int64_t)(n), 0, WEFT_EV_RMW, \
-	"atomic64_xchg(" #v ")")))
+	__weft_atomic_t_cmpxchg(int64_t, v, o, n, "atomic64_cmpxchg(" #v ")")
+#define atomic64_xchg(v, n) __weft_atomic_t_xchg(int64_t, v, n, "atomic64_xchg(" #v ")")
 #endif /* WEFT_OWN_ATOMIC64 */
 
 #define xchg(p, n) \
@@ -1097,4 +1108,8 @@ static inline bool __weft_krwsem_held(struct rw_semaphore *r) { return __weft_rw
 #define WEFT_KIT_VOID(op, args, ...) WEFT_KIT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
 #define WEFT_KIT_VAL(T, op, args, ...) \
 	WEFT_KIT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
+/* The same for an operation whose call is named as a model's
+ * (WEFT_CALL_*, no kit slot): args is the text the name shows. */
+#define WEFT_CALL_OP_VOID(op, args, ...) WEFT_CALL_VOID(#op "(" args ")", (weft_##op)(__VA_ARGS__))
+#define WEFT_CALL_OP_VAL(T, op, args, ...) WEFT_CALL_VAL(T, #op "(" args ")", (weft_##op)(__VA_ARGS__))
 #endif

@@ -42,43 +42,25 @@ struct kref {
 #define kref_get(k) refcount_inc(&(k)->refcount)
 #define kref_get_unless_zero(k) refcount_inc_not_zero(&(k)->refcount)
 
-/* kref_put(): 1 if this put released the object (release(k) ran) */
-#define kref_put(k, release)                                                            \
+/* kref_put(): 1 if this put released the object (release(k) ran);
+ * last_put(&k->refcount, ...) is the refcount operation that says so */
+#define __weft_kref_put_by(k, release, last_put, ...)                                    \
 	({                                                                              \
 		struct kref *__weft_kref = (k);                                         \
 		int __weft_released = 0;                                                \
-		if (refcount_dec_and_test(&__weft_kref->refcount)) {                    \
+		if (last_put(&__weft_kref->refcount, ##__VA_ARGS__)) {                  \
 			(release)(__weft_kref);                                         \
 			__weft_released = 1;                                            \
 		}                                                                       \
 		__weft_released;                                                        \
 	})
-#define kref_put_lock(k, release, lock)                                                 \
-	({                                                                              \
-		struct kref *__weft_kref = (k);                                         \
-		int __weft_released = 0;                                                \
-		if (refcount_dec_and_lock(&__weft_kref->refcount, lock)) {              \
-			(release)(__weft_kref);                                         \
-			__weft_released = 1;                                            \
-		}                                                                       \
-		__weft_released;                                                        \
-	})
+#define kref_put(k, release) __weft_kref_put_by(k, release, refcount_dec_and_test)
+#define kref_put_lock(k, release, lock) __weft_kref_put_by(k, release, refcount_dec_and_lock, lock)
 /* refcount_dec_and_mutex_lock(): only the last put takes the mutex */
-#define kref_put_mutex(k, release, mutex)                                               \
-	({                                                                              \
-		struct kref *__weft_kref = (k);                                         \
-		int __weft_released = 0;                                                \
-		if (!refcount_dec_not_one(&__weft_kref->refcount)) {                    \
-			mutex_lock(mutex);                                              \
-			if (refcount_dec_and_test(&__weft_kref->refcount)) {            \
-				(release)(__weft_kref);                                 \
-				__weft_released = 1;                                    \
-			} else {                                                        \
-				mutex_unlock(mutex);                                    \
-			}                                                               \
-		}                                                                       \
-		__weft_released;                                                        \
-	})
+#define __weft_refcount_dec_and_mutex_lock(r, mutex) \
+	__weft_refcount_dec_and_lock_by(r, mutex_lock(mutex), mutex_unlock(mutex))
+#define kref_put_mutex(k, release, mutex) \
+	__weft_kref_put_by(k, release, __weft_refcount_dec_and_mutex_lock, mutex)
 
 #endif /* WEFT_OWN_KREF */
 

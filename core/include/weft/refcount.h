@@ -216,30 +216,24 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
 				    __WEFT_RC_SITE("refcount_dec_not_one(" #r ")"))
 
 /* refcount_dec_and_lock(): true, with lock held, if the count dropped to 0
- * (only the last put takes the lock). */
-#define refcount_dec_and_lock(r, lock)                                          \
-	({                                                                      \
-		bool __weft_rc_ret = false;                                     \
-		if (!refcount_dec_not_one(r)) {                                 \
-			spin_lock(lock);                                        \
-			if (refcount_dec_and_test(r))                           \
-				__weft_rc_ret = true;                           \
-			else                                                    \
-				spin_unlock(lock);                              \
-		}                                                               \
-		__weft_rc_ret;                                                  \
+ * (only the last put takes the lock: lock_stmt, and unlock_stmt when the
+ * count did not drop to 0 after all). */
+#define __weft_refcount_dec_and_lock_by(r, lock_stmt, unlock_stmt) \
+	({                                                          \
+		bool __weft_rc_ret = false;                         \
+		if (!refcount_dec_not_one(r)) {                     \
+			lock_stmt;                                  \
+			if (refcount_dec_and_test(r))               \
+				__weft_rc_ret = true;               \
+			else                                        \
+				unlock_stmt;                        \
+		}                                                   \
+		__weft_rc_ret;                                      \
 	})
-#define refcount_dec_and_lock_irqsave(r, lock, flags)                          \
-	({                                                                      \
-		bool __weft_rc_ret = false;                                     \
-		if (!refcount_dec_not_one(r)) {                                 \
-			spin_lock_irqsave(lock, *(flags));                      \
-			if (refcount_dec_and_test(r))                           \
-				__weft_rc_ret = true;                           \
-			else                                                    \
-				spin_unlock_irqrestore(lock, *(flags));         \
-		}                                                               \
-		__weft_rc_ret;                                                  \
-	})
+#define refcount_dec_and_lock(r, lock) \
+	__weft_refcount_dec_and_lock_by(r, spin_lock(lock), spin_unlock(lock))
+#define refcount_dec_and_lock_irqsave(r, lock, flags)                         \
+	__weft_refcount_dec_and_lock_by(r, spin_lock_irqsave(lock, *(flags)), \
+					spin_unlock_irqrestore(lock, *(flags)))
 
 #endif

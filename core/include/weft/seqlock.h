@@ -90,20 +90,15 @@ typedef struct weft_seqlock seqlock_t;
 		__weft_seq;                                                             \
 	})
 #define __read_seqcount_begin(s) __weft_read_seqcount_begin(s, "__read_seqcount_begin(" #s ")")
-#define raw_read_seqcount_begin(s)                                                      \
+/* the begin, then smp_rmb(): the reader's loads stay after it */
+#define __weft_read_seqcount_begin_rmb(s, what)                                         \
 	({                                                                              \
-		unsigned __weft_rs = __weft_read_seqcount_begin(s,                      \
-					"raw_read_seqcount_begin(" #s ")");             \
+		unsigned __weft_rs = __weft_read_seqcount_begin(s, what);               \
 		smp_rmb();                                                              \
 		__weft_rs;                                                              \
 	})
-#define read_seqcount_begin(s)                                                          \
-	({                                                                              \
-		unsigned __weft_rs = __weft_read_seqcount_begin(s,                      \
-					"read_seqcount_begin(" #s ")");                 \
-		smp_rmb();                                                              \
-		__weft_rs;                                                              \
-	})
+#define raw_read_seqcount_begin(s) __weft_read_seqcount_begin_rmb(s, "raw_read_seqcount_begin(" #s ")")
+#define read_seqcount_begin(s) __weft_read_seqcount_begin_rmb(s, "read_seqcount_begin(" #s ")")
 /* raw_read_seqcount(): the sequence as it is, odd or not */
 #define raw_read_seqcount(s)                                                            \
 	({                                                                              \
@@ -122,26 +117,22 @@ typedef struct weft_seqlock seqlock_t;
 /* the writer's plain increment (writers exclude each other) */
 #define __weft_seq_bump(s, name) \
 	__weft_seq_store(s, __weft_seq_load(s, name " load") + 1u, name " store")
-#define raw_write_seqcount_begin(s)                                                     \
-	do {                                                                            \
-		__weft_seq_bump(s, "raw_write_seqcount_begin(" #s ")");                 \
-		smp_wmb();                                                              \
+/* begin: the bump (odd), then smp_wmb() before the writer's stores;
+ * end: smp_wmb() after them, then the bump (even) */
+#define __weft_write_seqcount_begin(s, what) \
+	do {                                 \
+		__weft_seq_bump(s, what);    \
+		smp_wmb();                   \
 	} while (0)
-#define raw_write_seqcount_end(s)                                                       \
-	do {                                                                            \
-		smp_wmb();                                                              \
-		__weft_seq_bump(s, "raw_write_seqcount_end(" #s ")");                   \
+#define __weft_write_seqcount_end(s, what) \
+	do {                               \
+		smp_wmb();                 \
+		__weft_seq_bump(s, what);  \
 	} while (0)
-#define write_seqcount_begin(s)                                                         \
-	do {                                                                            \
-		__weft_seq_bump(s, "write_seqcount_begin(" #s ")");                     \
-		smp_wmb();                                                              \
-	} while (0)
-#define write_seqcount_end(s)                                                           \
-	do {                                                                            \
-		smp_wmb();                                                              \
-		__weft_seq_bump(s, "write_seqcount_end(" #s ")");                       \
-	} while (0)
+#define raw_write_seqcount_begin(s) __weft_write_seqcount_begin(s, "raw_write_seqcount_begin(" #s ")")
+#define raw_write_seqcount_end(s) __weft_write_seqcount_end(s, "raw_write_seqcount_end(" #s ")")
+#define write_seqcount_begin(s) __weft_write_seqcount_begin(s, "write_seqcount_begin(" #s ")")
+#define write_seqcount_end(s) __weft_write_seqcount_end(s, "write_seqcount_end(" #s ")")
 /* write_seqcount_invalidate(): the sequence moves on by two, so every
  * reader in progress retries */
 #define write_seqcount_invalidate(s)                                                    \
@@ -158,30 +149,22 @@ typedef struct weft_seqlock seqlock_t;
 		seqcount_init(&(sl)->seqcount);                                         \
 		spin_lock_init(&(sl)->lock);                                            \
 	} while (0)
-#define read_seqbegin(sl)                                                               \
-	({                                                                              \
-		unsigned __weft_rs = __weft_read_seqcount_begin(&(sl)->seqcount,        \
-					"read_seqbegin(" #sl ")");                      \
-		smp_rmb();                                                              \
-		__weft_rs;                                                              \
-	})
+#define read_seqbegin(sl) __weft_read_seqcount_begin_rmb(&(sl)->seqcount, "read_seqbegin(" #sl ")")
 #define read_seqretry(sl, start)                                                        \
 	({                                                                              \
 		smp_rmb();                                                              \
 		__weft_seq_load(&(sl)->seqcount, "read_seqretry(" #sl ")") != (unsigned)(start); \
 	})
 
-#define __weft_write_seqlock(sl, lock_stmt, name)                                       \
-	do {                                                                            \
-		lock_stmt;                                                              \
-		__weft_seq_bump(&(sl)->seqcount, name);                                 \
-		smp_wmb();                                                              \
+#define __weft_write_seqlock(sl, lock_stmt, name)                   \
+	do {                                                        \
+		lock_stmt;                                          \
+		__weft_write_seqcount_begin(&(sl)->seqcount, name); \
 	} while (0)
-#define __weft_write_sequnlock(sl, unlock_stmt, name)                                   \
-	do {                                                                            \
-		smp_wmb();                                                              \
-		__weft_seq_bump(&(sl)->seqcount, name);                                 \
-		unlock_stmt;                                                            \
+#define __weft_write_sequnlock(sl, unlock_stmt, name)             \
+	do {                                                      \
+		__weft_write_seqcount_end(&(sl)->seqcount, name); \
+		unlock_stmt;                                      \
 	} while (0)
 #define write_seqlock(sl) __weft_write_seqlock(sl, spin_lock(&(sl)->lock), "write_seqlock(" #sl ")")
 #define write_sequnlock(sl) \

@@ -133,40 +133,27 @@ unsigned long weft_jiffies(void);
 #endif
 #define from_timer(var, t, field) container_of(t, __typeof__(*(var)), field)
 #define timer_pending(t) ((READ_ONCE((t)->weft_pending) & ~WEFT_TIMER_SHUTDOWN) != 0)
-#define mod_timer(t, exp)                                                      \
-	weft_timer_arm((t), (exp), WEFT_TIMER_MOD, 0,                          \
-		       WEFT_TIMER_SITE(WEFT_EV_RMW, "mod_timer", t))
-#define mod_timer_pending(t, exp)                                              \
-	weft_timer_arm((t), (exp), WEFT_TIMER_MOD_PENDING, 0,                  \
-		       WEFT_TIMER_SITE(WEFT_EV_RMW, "mod_timer_pending", t))
-#define timer_reduce(t, exp)                                                   \
-	weft_timer_arm((t), (exp), WEFT_TIMER_REDUCE, 0,                       \
-		       WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_reduce", t))
-#define add_timer(t)                                                           \
-	((void)weft_timer_arm((t), (t)->expires, WEFT_TIMER_ADD, 0,            \
-			      WEFT_TIMER_SITE(WEFT_EV_RMW, "add_timer", t)))
-#define add_timer_on(t, cpu)                                                   \
-	((void)weft_timer_arm((t), (t)->expires, WEFT_TIMER_ADD_ON, (cpu),     \
-			      WEFT_TIMER_SITE(WEFT_EV_RMW, "add_timer_on", t)))
-#define del_timer(t) \
-	weft_timer_del((t), WEFT_TIMER_DEL, WEFT_TIMER_SITE(WEFT_EV_RMW, "del_timer", t))
-#define timer_delete(t) \
-	weft_timer_del((t), WEFT_TIMER_DEL, WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_delete", t))
-#define del_timer_sync(t)                                                      \
-	weft_timer_del((t), WEFT_TIMER_DEL_SYNC,                               \
-		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "del_timer_sync", t))
-#define timer_delete_sync(t)                                                   \
-	weft_timer_del((t), WEFT_TIMER_DEL_SYNC,                               \
-		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "timer_delete_sync", t))
-#define try_to_del_timer_sync(t)                                               \
-	weft_timer_del((t), WEFT_TIMER_TRY_SYNC,                               \
-		       WEFT_TIMER_SITE(WEFT_EV_RMW, "try_to_del_timer_sync", t))
-#define timer_shutdown(t)                                                      \
-	weft_timer_del((t), WEFT_TIMER_SHUTDOWN_ASYNC,                         \
-		       WEFT_TIMER_SITE(WEFT_EV_RMW, "timer_shutdown", t))
-#define timer_shutdown_sync(t)                                                 \
-	weft_timer_del((t), WEFT_TIMER_SHUTDOWN_SYNC,                          \
-		       WEFT_TIMER_SITE(WEFT_EV_WAIT, "timer_shutdown_sync", t))
+/* Each arm and delete operation as (op, event, name): the site is the
+ * model's call, "name(t)". */
+#define __weft_timer_arm_op(t, exp, cpu, how, ev, name) \
+	weft_timer_arm((t), (exp), (how), (cpu), WEFT_TIMER_SITE(ev, name, t))
+#define __weft_timer_del_op(t, how, ev, name) weft_timer_del((t), (how), WEFT_TIMER_SITE(ev, name, t))
+#define mod_timer(t, exp) __weft_timer_arm_op(t, exp, 0, WEFT_TIMER_MOD, WEFT_EV_RMW, "mod_timer")
+#define mod_timer_pending(t, exp) \
+	__weft_timer_arm_op(t, exp, 0, WEFT_TIMER_MOD_PENDING, WEFT_EV_RMW, "mod_timer_pending")
+#define timer_reduce(t, exp) __weft_timer_arm_op(t, exp, 0, WEFT_TIMER_REDUCE, WEFT_EV_RMW, "timer_reduce")
+#define add_timer(t) ((void)__weft_timer_arm_op(t, (t)->expires, 0, WEFT_TIMER_ADD, WEFT_EV_RMW, "add_timer"))
+#define add_timer_on(t, cpu) \
+	((void)__weft_timer_arm_op(t, (t)->expires, cpu, WEFT_TIMER_ADD_ON, WEFT_EV_RMW, "add_timer_on"))
+#define del_timer(t) __weft_timer_del_op(t, WEFT_TIMER_DEL, WEFT_EV_RMW, "del_timer")
+#define timer_delete(t) __weft_timer_del_op(t, WEFT_TIMER_DEL, WEFT_EV_RMW, "timer_delete")
+#define del_timer_sync(t) __weft_timer_del_op(t, WEFT_TIMER_DEL_SYNC, WEFT_EV_WAIT, "del_timer_sync")
+#define timer_delete_sync(t) __weft_timer_del_op(t, WEFT_TIMER_DEL_SYNC, WEFT_EV_WAIT, "timer_delete_sync")
+#define try_to_del_timer_sync(t) \
+	__weft_timer_del_op(t, WEFT_TIMER_TRY_SYNC, WEFT_EV_RMW, "try_to_del_timer_sync")
+#define timer_shutdown(t) __weft_timer_del_op(t, WEFT_TIMER_SHUTDOWN_ASYNC, WEFT_EV_RMW, "timer_shutdown")
+#define timer_shutdown_sync(t) \
+	__weft_timer_del_op(t, WEFT_TIMER_SHUTDOWN_SYNC, WEFT_EV_WAIT, "timer_shutdown_sync")
 #define destroy_timer_on_stack(t) ((void)(t))
 
 #define time_after(a, b) ((long)((b) - (a)) < 0)
@@ -246,30 +233,25 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 				     0, -1 }
 #define to_delayed_work(w) container_of(w, struct delayed_work, work)
 #define delayed_work_pending(dw) work_pending(&(dw)->work)
-#define queue_delayed_work_on(cpu, wq, dw, delay)                              \
-	weft_queue_delayed_work((wq), (int)(cpu), (dw), (delay),                 \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work_on", dw))
-#define queue_delayed_work(wq, dw, delay)                                      \
-	weft_queue_delayed_work((wq), -1, (dw), (delay),                         \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "queue_delayed_work", dw))
-#define schedule_delayed_work(dw, delay)                                       \
-	weft_queue_delayed_work_on(-1, (dw), (delay),                            \
-				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work", dw))
-#define schedule_delayed_work_on(cpu, dw, delay)                               \
-	weft_queue_delayed_work_on((int)(cpu), (dw), (delay),                    \
-				   WEFT_DWORK_SITE(WEFT_EV_RMW, "schedule_delayed_work_on", dw))
-#define mod_delayed_work_on(cpu, wq, dw, delay)                                \
-	weft_mod_delayed_work((wq), (int)(cpu), (dw), (delay),                   \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work_on", dw))
-#define mod_delayed_work(wq, dw, delay)                                        \
-	weft_mod_delayed_work((wq), -1, (dw), (delay),                           \
-		WEFT_DWORK_SITE(WEFT_EV_RMW, "mod_delayed_work", dw))
-#define cancel_delayed_work(dw)                                                \
-	weft_cancel_delayed_work((dw), false,                                    \
-				 WEFT_DWORK_SITE(WEFT_EV_RMW, "cancel_delayed_work", dw))
-#define cancel_delayed_work_sync(dw)                                           \
-	weft_cancel_delayed_work((dw), true,                                     \
-				 WEFT_DWORK_SITE(WEFT_EV_WAIT, "cancel_delayed_work_sync", dw))
+/* Each pair of names below is one operation, "_on" a CPU or not (-1);
+ * the site is the model's call, "name(dw)". */
+#define __weft_queue_dwork(wq, cpu, dw, delay, name) \
+	weft_queue_delayed_work((wq), (int)(cpu), (dw), (delay), WEFT_DWORK_SITE(WEFT_EV_RMW, name, dw))
+#define __weft_schedule_dwork(cpu, dw, delay, name) \
+	weft_queue_delayed_work_on((int)(cpu), (dw), (delay), WEFT_DWORK_SITE(WEFT_EV_RMW, name, dw))
+#define __weft_mod_dwork(wq, cpu, dw, delay, name) \
+	weft_mod_delayed_work((wq), (int)(cpu), (dw), (delay), WEFT_DWORK_SITE(WEFT_EV_RMW, name, dw))
+#define __weft_cancel_dwork(dw, sync, ev, name) \
+	weft_cancel_delayed_work((dw), (sync), WEFT_DWORK_SITE(ev, name, dw))
+#define queue_delayed_work_on(cpu, wq, dw, delay) __weft_queue_dwork(wq, cpu, dw, delay, "queue_delayed_work_on")
+#define queue_delayed_work(wq, dw, delay) __weft_queue_dwork(wq, -1, dw, delay, "queue_delayed_work")
+#define schedule_delayed_work(dw, delay) __weft_schedule_dwork(-1, dw, delay, "schedule_delayed_work")
+#define schedule_delayed_work_on(cpu, dw, delay) \
+	__weft_schedule_dwork(cpu, dw, delay, "schedule_delayed_work_on")
+#define mod_delayed_work_on(cpu, wq, dw, delay) __weft_mod_dwork(wq, cpu, dw, delay, "mod_delayed_work_on")
+#define mod_delayed_work(wq, dw, delay) __weft_mod_dwork(wq, -1, dw, delay, "mod_delayed_work")
+#define cancel_delayed_work(dw) __weft_cancel_dwork(dw, false, WEFT_EV_RMW, "cancel_delayed_work")
+#define cancel_delayed_work_sync(dw) __weft_cancel_dwork(dw, true, WEFT_EV_WAIT, "cancel_delayed_work_sync")
 #define flush_delayed_work(dw) \
 	weft_flush_delayed_work((dw), WEFT_DWORK_SITE(WEFT_EV_WAIT, "flush_delayed_work", dw))
 

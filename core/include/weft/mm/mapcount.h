@@ -49,12 +49,9 @@ void weft_mapcount_report_free(struct weft_mm *mm, struct weft_page *p, int coun
 
 #ifndef WEFT_KIT_INTERNAL
 /* the model's call of each is named in reports and diagrams */
-#define weft_page_add_rmap(mc, mm, p) \
-	WEFT_CALL_VOID("page_add_rmap(" #p ")", (weft_page_add_rmap)((mc), (mm), (p)))
-#define weft_page_remove_rmap(mc, mm, p) \
-	WEFT_CALL_VOID("page_remove_rmap(" #p ")", (weft_page_remove_rmap)((mc), (mm), (p)))
-#define weft_page_mapcount(mc, mm, p) \
-	WEFT_CALL_VAL(int, "page_mapcount(" #p ")", (weft_page_mapcount)((mc), (mm), (p)))
+#define weft_page_add_rmap(mc, mm, p) WEFT_CALL_OP_VOID(page_add_rmap, #p, (mc), (mm), (p))
+#define weft_page_remove_rmap(mc, mm, p) WEFT_CALL_OP_VOID(page_remove_rmap, #p, (mc), (mm), (p))
+#define weft_page_mapcount(mc, mm, p) WEFT_CALL_OP_VAL(int, page_mapcount, #p, (mc), (mm), (p))
 #endif
 
 #endif

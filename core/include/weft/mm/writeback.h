@@ -43,18 +43,12 @@ void weft_wait_on_page_writeback(struct weft_page *page);
 
 #ifndef WEFT_KIT_INTERNAL
 /* the model's call of each is named in reports and diagrams */
-#define weft_folio_start_writeback(f) \
-	WEFT_CALL_VOID("folio_start_writeback(" #f ")", (weft_folio_start_writeback)(f))
-#define weft_folio_end_writeback(f) \
-	WEFT_CALL_VOID("folio_end_writeback(" #f ")", (weft_folio_end_writeback)(f))
-#define weft_folio_wait_writeback(f) \
-	WEFT_CALL_VOID("folio_wait_writeback(" #f ")", (weft_folio_wait_writeback)(f))
-#define weft_set_page_writeback(p) \
-	WEFT_CALL_VOID("set_page_writeback(" #p ")", (weft_set_page_writeback)(p))
-#define weft_end_page_writeback(p) \
-	WEFT_CALL_VOID("end_page_writeback(" #p ")", (weft_end_page_writeback)(p))
-#define weft_wait_on_page_writeback(p) \
-	WEFT_CALL_VOID("wait_on_page_writeback(" #p ")", (weft_wait_on_page_writeback)(p))
+#define weft_folio_start_writeback(f) WEFT_CALL_OP_VOID(folio_start_writeback, #f, f)
+#define weft_folio_end_writeback(f) WEFT_CALL_OP_VOID(folio_end_writeback, #f, f)
+#define weft_folio_wait_writeback(f) WEFT_CALL_OP_VOID(folio_wait_writeback, #f, f)
+#define weft_set_page_writeback(p) WEFT_CALL_OP_VOID(set_page_writeback, #p, p)
+#define weft_end_page_writeback(p) WEFT_CALL_OP_VOID(end_page_writeback, #p, p)
+#define weft_wait_on_page_writeback(p) WEFT_CALL_OP_VOID(wait_on_page_writeback, #p, p)
 #endif
 
 #define folio_start_writeback(f) weft_folio_start_writeback(f)
