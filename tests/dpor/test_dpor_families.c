@@ -30,7 +30,10 @@
  *    reduction, which branches on the value as on a decision: it finds
  *    the bug, and certifies the clean model with exactly 3 x its
  *    executions of 1 value and the final states plain dfs reaches;
- *  - two threads sharing a CPU: DPOR does not certify, and says so.
+ *  - two threads sharing a CPU: unbounded, every reduction certifies and
+ *    reaches plain dfs's final states; under a bound each refuses and
+ *    says so. Every clean variant refused for a shared CPU at the bound is
+ *    also checked unbounded against plain dfs (shared_unbounded()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,13 +140,22 @@ static struct outcome run_dpor(const struct weft_scenario *sc, unsigned vi, enum
 
 /* ------------------------------------------------------ refusal models */
 
-enum shape { CHOICE3, CHOICE3_CLEAN, CHOICE1, SHARED_CPU };
+enum shape { CHOICE3, CHOICE3_CLEAN, CHOICE1, SHARED_CPU, SHARED_EXCL };
 static enum shape shape;
 
 struct rw {
 	int x[WEFT_MAX_THREADS];
 	int shared;
+	spinlock_t l;
+	int seen[4];
 };
+
+/* SHARED_EXCL's child, on its parent's CPU 0 */
+static void excl_child(void *w, void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(((struct rw *)w)->x[0], 7);
+}
 
 static void rw_thread(void *w, unsigned tid)
 {
@@ -162,7 +174,40 @@ static void rw_thread(void *w, unsigned tid)
 	case SHARED_CPU:
 		WRITE_ONCE(W->shared, (int)tid);
 		break;
+	case SHARED_EXCL:
+		/* T0 spawns a child onto its own CPU, then spins for the lock
+		 * T1 (CPU 1) may hold: while it spins the child is shut out,
+		 * so the child's store comes before T1's second load only if
+		 * it ran before T0's attempt (an order of the exclusion, which
+		 * no access shows). T2 (CPU 2) adds to x[2]. (A program of
+		 * tests/dpor/test_dpor_random.c's shared-CPU check that a
+		 * reversal by data races alone misses.) */
+		if (tid == 0) {
+			WRITE_ONCE(W->seen[0], READ_ONCE(W->x[2]));
+			WEFT_THREAD_SPAWN(excl_child, NULL, 0);
+			spin_lock(&W->l);
+			WRITE_ONCE(W->seen[1], READ_ONCE(W->x[0]));
+			WRITE_ONCE(W->x[2], 20);
+			spin_unlock(&W->l);
+		} else if (tid == 1) {
+			WRITE_ONCE(W->seen[2], READ_ONCE(W->x[0]));
+			WRITE_ONCE(W->x[2], 10);
+			spin_lock(&W->l);
+			WRITE_ONCE(W->seen[3], READ_ONCE(W->x[0]));
+			WRITE_ONCE(W->x[2], 30);
+			spin_unlock(&W->l);
+		} else {
+			atomic_inc((atomic_t *)&W->x[2]);
+		}
+		break;
 	}
+}
+
+static void rw_setup(void *w, unsigned v, const struct weft_workload *wl)
+{
+	(void)v;
+	(void)wl;
+	spin_lock_init(&((struct rw *)w)->l);
 }
 
 WEFT_TEST_ONLY_VARIANT(rw, "refusal");
@@ -170,7 +215,7 @@ static const uint8_t one_cpu[] = { 0, 0 };
 static struct weft_scenario rw = {
 	.name = "refusal", .summary = "refusal", .source = "test", .nr_cpus = WEFT_MAX_CPUS,
 	.nr_threads = 2, .world_size = sizeof(struct rw), WEFT_TEST_NOP_OP,
-	.decision_hint = 4096, .thread = rw_thread, WEFT_TEST_VARIANTS(rw),
+	.decision_hint = 4096, .setup = rw_setup, .thread = rw_thread, WEFT_TEST_VARIANTS(rw),
 };
 
 static void refusals(void)
@@ -239,15 +284,61 @@ static void refusals(void)
 			free(sd.h);
 		}
 
-	/* a shared CPU: DPOR refuses */
+	/* a shared CPU: unbounded, every reduction certifies, with plain
+	 * dfs's final states; under a bound each refuses, and says why */
 	shape = SHARED_CPU;
 	rw.cpu_of = one_cpu;
 	rw.nr_cpus = 1;
-	b = run_dpor(&rw, 0, WEFT_POR_SOURCE, WEFT_BOUND_NONE, NULL, 0, NULL);
-	CHECK(!b.complete && strstr(b.why, "sharing a CPU"),
-	      "source certified threads sharing a CPU (why: '%s')", b.why);
-	a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, NULL);
-	CHECK(a.complete, "plain dfs: threads sharing a CPU, complete");
+	struct hash_set sp = { 0 };
+	a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, &sp);
+	CHECK(a.complete && sp.n == 2, "plain dfs: threads sharing a CPU, complete, 2 final states "
+	      "(%zu)", sp.n);
+	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++) {
+		struct hash_set sd = { 0 };
+		b = run_dpor(&rw, 0, m, WEFT_BOUND_NONE, NULL, 0, &sd);
+		size_t missed = 0;
+		for (size_t i = 0; i < sp.n; i++)
+			missed += !hash_set_has(&sd, sp.h[i]);
+		CHECK(b.complete && !missed, "%s, threads sharing a CPU: %s, %zu of %zu final states "
+		      "missed (why: '%s')", weft_por_name(m), b.complete ? "certified" : "not certified",
+		      missed, sp.n, b.why);
+		free(sd.h);
+		if (m == WEFT_POR_OPTIMAL)
+			continue;
+		b = run_dpor(&rw, 0, m, 1, NULL, 0, NULL);
+		CHECK(!b.complete && strstr(b.why, "sharing a CPU under a preemption bound"),
+		      "%s bound 1 certified threads sharing a CPU (why: '%s')", weft_por_name(m), b.why);
+	}
+	free(sp.h);
+
+	/* a child shut out of its CPU by its parent's spin for a lock: its
+	 * store reaches T1's load only if it ran before that spin, and every
+	 * reduction must find that order */
+	static const uint8_t two_cpus[] = { 0, 1 };
+	shape = SHARED_EXCL;
+	rw.cpu_of = two_cpus;
+	rw.nr_cpus = 2;
+	for (enum weft_lock_model lk = WEFT_LOCK_TAS; lk <= WEFT_LOCK_TICKET; lk++) {
+		rw.default_lock = lk;
+		struct hash_set se = { 0 };
+		a = run_dfs(&rw, 0, WEFT_BOUND_NONE, NULL, 0, &se);
+		CHECK(a.complete && se.n >= 3, "plain dfs, a child shut out: complete, %zu final states",
+		      se.n);
+		for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++) {
+			struct hash_set sd = { 0 };
+			b = run_dpor(&rw, 0, m, WEFT_BOUND_NONE, NULL, 0, &sd);
+			size_t missed = 0;
+			for (size_t i = 0; i < se.n; i++)
+				missed += !hash_set_has(&sd, se.h[i]);
+			CHECK(b.complete && !missed, "%s, lock %s, a child shut out of its CPU: %s, %zu "
+			      "of %zu final states missed (why: '%s')", weft_por_name(m),
+			      lk == WEFT_LOCK_TAS ? "tas" : "ticket",
+			      b.complete ? "certified" : "not certified", missed, se.n, b.why);
+			free(sd.h);
+		}
+		free(se.h);
+	}
+	rw.default_lock = WEFT_LOCK_TAS;
 }
 
 /* ------------------------------------------------- multi-record steps */
@@ -442,9 +533,40 @@ static void multi_record(unsigned bound)
 
 /* ------------------------------------------------------------ families */
 
+/* A clean variant whose threads share a CPU, refused under a bound: the
+ * unbounded source-DPOR certifies it and reaches every final state plain
+ * dfs does (1), unless either search is capped (0). */
+static unsigned shared_unbounded(const struct weft_scenario *sc, unsigned vi, const uint8_t *wl,
+				 size_t wl_len)
+{
+	struct hash_set sd = { 0 }, sp = { 0 };
+	unsigned n = 0;
+	struct outcome a = run_dfs(sc, vi, WEFT_BOUND_NONE, wl, wl_len, &sd);
+	struct outcome b = run_dpor(sc, vi, WEFT_POR_SOURCE, WEFT_BOUND_NONE, wl, wl_len, &sp);
+
+	if (!a.bug && !b.bug && a.complete && b.execs < CAP) {
+		size_t lost = 0;
+		for (size_t k = 0; k < sd.n; k++)
+			lost += !hash_set_has(&sp, sd.h[k]);
+		CHECK(b.complete && lost == 0,
+		      "%s:%s unbounded, a shared CPU: source-DPOR %s, lost %zu of %zu final states "
+		      "(plain dfs %llu executions, dpor %llu; why: '%s')", sc->name,
+		      sc->variants[vi].name, b.complete ? "certified" : "did not certify", lost, sd.n,
+		      (unsigned long long)a.execs, (unsigned long long)b.execs, b.why);
+		if (getenv("WEFT_DPOR_FAM_VERBOSE"))
+			printf("%s:%s unbounded, a shared CPU: plain dfs %llu, source %llu (%zu final "
+			       "states)\n", sc->name, sc->variants[vi].name,
+			       (unsigned long long)a.execs, (unsigned long long)b.execs, sd.n);
+		n = 1;
+	}
+	free(sd.h);
+	free(sp.h);
+	return n;
+}
+
 static void families(unsigned bound)
 {
-	unsigned checked = 0, refused = 0, skipped = 0;
+	unsigned checked = 0, refused = 0, skipped = 0, shared = 0;
 
 	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
 		const struct weft_scenario *sc = weft_scenarios[i];
@@ -459,11 +581,14 @@ static void families(unsigned bound)
 			if (a.bug || b.bug || !a.complete) {
 				skipped++;
 			} else if (!b.complete) {
-				CHECK(b.why[0] && (strstr(b.why, "sharing a CPU") ||
+				CHECK(b.why[0] && (strstr(b.why, "sharing a CPU under a preemption bound") ||
+						  strstr(b.why, "interrupts or migration") ||
 						  strstr(b.why, "weft_choose") || strstr(b.why, "cap")),
 				      "%s:%s: DPOR incomplete for no reason it may have: '%s'",
 				      sc->name, sc->variants[vi].name, b.why);
 				refused++;
+				if (strstr(b.why, "sharing a CPU"))
+					shared += shared_unbounded(sc, vi, wl, wl_len);
 			} else {
 				size_t lost = 0;
 				for (size_t k = 0; k < sd.n; k++)
@@ -486,8 +611,9 @@ static void families(unsigned bound)
 		}
 	}
 	printf("bound %u: %u clean variants checked against plain dfs, %u refused "
-	       "(contexts, choices, caps), %u skipped (a report, or plain dfs capped)\n",
-	       bound, checked, refused, skipped);
+	       "(contexts, choices, caps), %u skipped (a report, or plain dfs capped); "
+	       "%u that share a CPU checked unbounded\n", bound, checked, refused, skipped, shared);
+	CHECK(shared >= 2, "too few variants sharing a CPU checked unbounded: %u", shared);
 	CHECK(checked > 10, "too few variants checked: %u", checked);
 }
 

@@ -271,6 +271,11 @@ struct weft_dpor_stats {
 				    made branch points (each value explored);
 				    a model that chooses makes optimal DPOR go
 				    on as source-DPOR, as yields do */
+	uint64_t cpu_restarts;   /* threads shared a CPU: the unbounded search
+				    started over once with any two events on one
+				    CPU dependent (1 or 0), and optimal DPOR went
+				    on as source-DPOR; a bounded one does not
+				    certify (weft_dpor_why_incomplete()) */
 };
 
 struct weft_dpor;

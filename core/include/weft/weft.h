@@ -920,10 +920,15 @@ unsigned weft_last_nr_threads(void);
  * for an ordinary thread. */
 int weft_last_thread_irq(unsigned tid);
 /* Whether the context machinery is active in the current (or last)
- * execution: interrupts declared, or two threads sharing a CPU (then a
- * thread may be excluded by another context holding its CPU, which no
- * dependence record shows; partial-order reduction does not certify). */
+ * execution: interrupts declared, migration, or two threads sharing a CPU
+ * (then a thread may be excluded by another context holding its CPU,
+ * which no dependence record shows: partial-order reduction makes every
+ * two events on one CPU dependent, weft_thread_cpu(), and does not
+ * certify interrupts or migration). */
 bool weft_contexts_active(void);
+/* The CPU thread tid of the current execution is on now (for a strategy's
+ * ops->on_step; without migration, its CPU for the whole execution). */
+unsigned weft_thread_cpu(unsigned tid);
 /* Whether fair scheduling withheld a spinning thread at some decision of
  * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
 bool weft_fair_restricted(void);

@@ -1508,6 +1508,11 @@ bool weft_contexts_active(void)
 	return M.ctx_active;
 }
 
+unsigned weft_thread_cpu(unsigned tid)
+{
+	return tid < WEFT_EXEC_MAX_THREADS ? M.cpu_of[tid] : 0;
+}
+
 bool weft_fair_restricted(void)
 {
 	return M.fair_restricted;

@@ -144,7 +144,7 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 	}
 	bool lockish = pi.kind == WEFT_DEP_JOIN ||
 		       (pi.kind == WEFT_DEP_ACQUIRE && (pi.flags & WEFT_STEP_SPIN) &&
-			d->lock == WEFT_LOCK_TAS);
+			d->lock == WEFT_LOCK_TAS && !d->cpu_dep);
 	/* cache it where the log can tell its blocking as well (a lock a host
 	 * context took is not in the log: ask the machine then) */
 	if (!lockish || (pi.kind == WEFT_DEP_ACQUIRE && pi.loc < d->nloc &&
@@ -181,6 +181,7 @@ static void exec_reset(struct weft_dpor *d)
 	d->exempt = NIL;
 	d->cursor_ev = NIL;
 	d->pend_known = d->pend_lockish = 0;
+	memset(d->cpu_last, 0, sizeof(d->cpu_last));
 	memset(d->last_ev, 0, sizeof(d->last_ev));
 	memset(d->last_yield, 0, sizeof(d->last_yield));
 	d->yielded = false;
@@ -346,8 +347,11 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 
 	if (d->done)
 		return -1;
-	if (d->started && d->restart) {
-		d->restart = false;
+	if (d->started && (d->restart || d->cpu_restart)) {
+		bool as_source = d->restart;
+		if (d->cpu_restart)
+			d->fop_known = 0;   /* a spinning attempt is a real event now */
+		d->restart = d->cpu_restart = false;
 		d->nfr = d->replay = 0;
 		d->branching = false;
 		d->prefix_events = 0;
@@ -359,10 +363,12 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 		d->vbranch = false;
 		if (d->ymode)
 			d->st.yield_restarts = 1;
+		if (d->cpu_dep)
+			d->st.cpu_restarts = 1;
 		/* wakeup trees do not follow the yield rule's orders (the
 		 * random check found traces they miss): with yields, optimal
 		 * DPOR continues as source-DPOR, which keeps every trace */
-		if (d->mode == WEFT_POR_OPTIMAL)
+		if ((as_source || d->cpu_dep) && d->mode == WEFT_POR_OPTIMAL)
 			d->mode = WEFT_POR_SOURCE;
 	} else if (d->started) {
 		if (d->max_execs && d->st.executions >= d->max_execs) {
@@ -804,11 +810,33 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 	(void)r;
 	if (d->trace)
 		dump(d);
-	if (weft_contexts_active())
-		set_incomplete(d, &d->ctx,
-			       "interrupts or threads sharing a CPU: a context that holds a CPU "
-			       "excludes threads in ways no dependence record shows, so partial-"
-			       "order reduction cannot certify this (use --por none)");
+	/* Threads sharing a CPU: one that holds the CPU (preemption or
+	 * interrupts off, a spinlock attempt) excludes the others from it, an
+	 * order no record shows. From the first execution that shares one,
+	 * the unbounded search makes any two events on one CPU dependent and
+	 * reverses an event with the one that took its CPU
+	 * (dpor_clocks.c, cpu_record()); it starts over, as source-DPOR
+	 * (wakeup trees are sequences the exclusion may cut). The bounded
+	 * search's delay argument (dpor_bound.c) moves blocks the exclusion
+	 * may forbid: no certificate there, nor where an interrupt handler or
+	 * a migration changes who holds which CPU in the middle of another
+	 * thread's work. */
+	if (weft_contexts_active()) {
+		if (d->sc->nr_irqs || d->sc->migratable)
+			set_incomplete(d, &d->ctx,
+				       "interrupts or migration: a handler or a move takes or leaves "
+				       "a CPU in the middle of another thread's work, which no "
+				       "dependence record shows, so partial-order reduction cannot "
+				       "certify this (use --por none)");
+		else if (d->bounded)
+			set_incomplete(d, &d->ctx,
+				       "threads sharing a CPU under a preemption bound: the bounded "
+				       "reduction moves blocks of events a thread holding the CPU "
+				       "may forbid, so it cannot certify this (use --bound none, or "
+				       "--por none)");
+		else if (!d->cpu_dep)
+			d->cpu_dep = d->cpu_restart = true;
+	}
 	if (weft_untracked_why())
 		set_incomplete(d, &d->untracked, weft_untracked_why());
 	if (!d->bounded && weft_fair_restricted())
@@ -968,6 +996,7 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->v);
 	free(d->jm);
 	free(d->fs);
+	free(d->cpu_prev);
 	free(d);
 }
 
@@ -980,7 +1009,8 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	/* the world and the core area after it (primitives/core_state.h: RCU's
 	 * readers and callback queue, the worklists), whose records name
 	 * offsets there */
-	uint32_t nloc = (uint32_t)(((weft_world_extent(sc) + 63) & ~(size_t)63) + weft_core_size);
+	uint32_t cpu_loc0 = (uint32_t)(((weft_world_extent(sc) + 63) & ~(size_t)63) + weft_core_size);
+	uint32_t nloc = cpu_loc0 + WEFT_MAX_CPUS;
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
 		uint32_t *rd = calloc((size_t)nloc * NT, sizeof(*rd));
@@ -1001,6 +1031,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->epoch = 0;
 	}
 	d->nloc = nloc;
+	d->cpu_loc0 = cpu_loc0;
 	d->sc = sc;
 	d->mode = mode;
 	d->bound = bound;
@@ -1015,7 +1046,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	if (!d->max_events)
 		d->max_events = DEFAULT_MAX_EVENTS;
 	d->started = d->done = false;
-	d->ymode = d->restart = false;
+	d->ymode = d->restart = d->cpu_dep = d->cpu_restart = false;
 	d->capped = d->nondet = d->lost = d->ctx = d->fair = d->wide = d->untracked = false;
 	d->why = NULL;
 	d->fop_known = 0;

@@ -84,6 +84,7 @@ static void record_race(struct weft_dpor *d, uint32_t i, uint32_t j, const uint3
 	r->i = i;
 	r->j = j;
 	r->alt = NIL;
+	r->cpu = false;
 	if (alt && GROW(d->aclk, d->capaclk, d->naclk + NT)) {
 		r->alt = d->naclk;
 		memcpy(&d->aclk[d->naclk], alt, NT * sizeof(uint32_t));
@@ -219,7 +220,9 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 			rel = c;   /* orders, but the race is with the acquire before it */
 			continue;
 		}
-		if (includes(d, C, c))
+		/* cpu_dep: a race joined here must not hide one behind it, which
+		 * may be the only feasible reversal (cpu_record()) */
+		if (includes(d, d->cpu_dep ? d->cpu_pre : C, c))
 			continue;
 		record_race(d, c, n, NULL);
 		join(C, clk_of(d, c));
@@ -301,7 +304,7 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 	unsigned sev = si->site ? si->site->ev : 0;
 	/* a test-and-set spinlock's lock (the machine flags it: sleeping
 	 * locks have LOCK sites too, and their blocked attempts queue) */
-	bool spin = (si->flags & WEFT_STEP_SPIN) && d->lock == WEFT_LOCK_TAS;
+	bool spin = (si->flags & WEFT_STEP_SPIN) && d->lock == WEFT_LOCK_TAS && !d->cpu_dep;
 	switch (si->kind) {
 	case WEFT_DEP_READ:
 		/* a failed trylock: a write of the lock whatever its outcome
@@ -333,7 +336,7 @@ static void classify(const struct weft_dpor *d, const struct weft_step_info *si,
 		o->loc = WEFT_NO_LOC;
 		break;
 	}
-	if (o->loc != WEFT_NO_LOC && o->loc >= d->nloc)
+	if (o->loc != WEFT_NO_LOC && o->loc >= d->cpu_loc0)
 		o->loc = WEFT_NO_LOC;   /* outside the world: thread-local */
 }
 
@@ -344,7 +347,8 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	uint8_t kind = FOP_OTHER, arg = 0;
 	uint32_t loc = 0;
 
-	if (d->lock == WEFT_LOCK_TAS && (si->flags & WEFT_STEP_SPIN) && o->loc != WEFT_NO_LOC &&
+	if (d->lock == WEFT_LOCK_TAS && !d->cpu_dep && (si->flags & WEFT_STEP_SPIN) &&
+	    o->loc != WEFT_NO_LOC &&
 	    (si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_BLOCKED)) {
 		kind = FOP_LOCK;
 		loc = o->loc;
@@ -435,30 +439,31 @@ static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
 	return NIL;
 }
 
-void weft_dpor_step(void *st, const struct weft_step_info *si)
+/* Is record si another record of the last event's step, or the first
+ * operation of a new thread after records it made before its first point
+ * (passed without a decision): one transition? (Unless it is a phantom.) */
+static bool continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
 {
-	struct weft_dpor *d = st;
+	if (!d->nev)
+		return false;
+	const struct ev *p = &d->ev[d->nev - 1];
+	return p->tid == si->tid && (p->step == si->step || (si->flags & WEFT_STEP_PASSED)) &&
+	       !(p->flags & EV_PHANTOM) && p->d.kind != WEFT_DEP_END &&
+	       p->d.kind != WEFT_DEP_YIELD && si->kind != WEFT_DEP_END &&
+	       si->kind != WEFT_DEP_YIELD && si->kind != WEFT_DEP_JOIN;
+}
+
+static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
+{
 	bool phantom;
 
-	if (si->tid >= NT || !d->logging)
-		return;
-	if (d->nev > 0) {
-		/* another record of the last event's step, or the first
-		 * operation of a new thread after records it made before its
-		 * first point (passed without a decision): one transition */
-		const struct ev *p = &d->ev[d->nev - 1];
-		if (p->tid == si->tid && (p->step == si->step || (si->flags & WEFT_STEP_PASSED)) &&
-		    !(p->flags & EV_PHANTOM) &&
-		    p->d.kind != WEFT_DEP_END && p->d.kind != WEFT_DEP_YIELD &&
-		    si->kind != WEFT_DEP_END && si->kind != WEFT_DEP_YIELD &&
-		    si->kind != WEFT_DEP_JOIN) {
-			struct dep r = { 0 };   /* gcc -O3: x[] read only below nx */
-			classify(d, si, &r, &phantom);
-			if (!phantom) {
-				merge_record(d, d->nev - 1, si, &r);
-				d->last_step[si->tid] = si->step;
-				return;
-			}
+	if (continues_last_event(d, si)) {
+		struct dep r = { 0 };   /* gcc -O3: x[] read only below nx */
+		classify(d, si, &r, &phantom);
+		if (!phantom) {
+			merge_record(d, d->nev - 1, si, &r);
+			d->last_step[si->tid] = si->step;
+			return;
 		}
 	}
 	uint32_t n = d->nev;
@@ -658,4 +663,116 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	}
 	if (d->mode == WEFT_POR_OPTIMAL && !(e->flags & EV_IMPLICIT))
 		cursor_step(d, n);
+}
+
+/*
+ * Threads sharing a CPU (cpu_dep). A thread that holds its CPU (preemption
+ * or interrupts off, spinning for a lock included) excludes the CPU's other
+ * threads until it lets go: an order between events no access shows, and
+ * one that only the event which took the CPU can be reversed with (a
+ * thread excluded at a state is not enabled there). So every event of a
+ * thread on CPU c, but a yield (which conflicts with everything) and an
+ * end (one transition with the op before it):
+ *  - writes c's slot (cpu_loc0 + c): any two events on c are dependent for
+ *    the sleep sets, the wakeup trees and the bounded evidence;
+ *  - races with every event on c of another thread that its thread had
+ *    not seen before it (before: its thread's clock before the event; the
+ *    event's own data races join clocks that would hide the rest), not
+ *    just the last, which may lie inside that thread's hold where no
+ *    reversal is feasible (such a race is no alternative: nothing else ran
+ *    there, or every enabled thread is added); the event that took the
+ *    CPU is among them. Such a race puts this event's thread first at the
+ *    other event's frame (dpor_races.c): the sequence of the textbook
+ *    reversal keeps an order the exclusion made (a later thread's access
+ *    it could not come before) and would name that thread instead. Then
+ *    it comes after the last of each (its thread let go of the CPU
+ *    before this event ran).
+ * A test-and-set spin_lock's blocked attempt holds the CPU too: under
+ * cpu_dep it is a real event (a write of the lock), as under the ticket
+ * lock, and a thread that would block on one is enabled.
+ */
+static void cpu_record(struct weft_dpor *d, uint32_t n)
+{
+	const uint32_t *before = d->cpu_pre;
+	struct ev *e = &d->ev[n];
+
+	if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_YIELD || e->d.kind == WEFT_DEP_END)
+		return;
+	if (n + 1 > d->capcpu) {
+		uint32_t c = d->capcpu ? d->capcpu : 256;
+		while (c < n + 1)
+			c *= 2;
+		uint32_t *np = realloc(d->cpu_prev, (size_t)c * sizeof(*np));
+		if (!np) {
+			set_incomplete(d, &d->capped, "out of memory");
+			go_stale(d);
+			d->logging = false;
+			return;
+		}
+		d->cpu_prev = np;
+		d->capcpu = c;
+	}
+	unsigned cpu = weft_thread_cpu(e->tid) % WEFT_MAX_CPUS;
+	unsigned t = e->tid;
+	if (e->d.nx < DEP_NX)
+		e->d.x[e->d.nx++] = (struct xrange){ d->cpu_loc0 + cpu, 1, 1 };
+	else
+		e->d.xall = 1;
+	uint32_t *C = clk_of(d, n);
+	uint32_t last_of[NT];
+	uint16_t done = (uint16_t)bit(t), seen = 0;
+	for (uint32_t k = d->cpu_last[cpu]; k; k = d->cpu_prev[k - 1]) {
+		const struct ev *x = &d->ev[k - 1];
+		if (done & bit(x->tid))
+			continue;
+		if (!(seen & bit(x->tid))) {
+			seen |= (uint16_t)bit(x->tid);
+			last_of[x->tid] = k - 1;
+		}
+		if (includes(d, before, k - 1)) {
+			done |= (uint16_t)bit(x->tid);   /* and its earlier events */
+			continue;
+		}
+		if (!d->fast) {
+			uint32_t nrc = d->nrc;
+			record_race(d, k - 1, n, NULL);
+			if (d->nrc > nrc)
+				d->rc[nrc].cpu = true;
+		}
+	}
+	for (uint32_t m = seen; m; m &= m - 1)
+		join(C, clk_of(d, last_of[lowest(m)]));
+	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->cpu_prev[n] = d->cpu_last[cpu];
+	d->cpu_last[cpu] = n + 1;
+	if (d->stale || d->new_start == NIL || n < d->new_start)
+		return;
+	/* a sleeper on this CPU wakes */
+	for (uint32_t q = d->slp; q; q &= q - 1) {
+		const struct info *in = &d->slpi[lowest(q)];
+		struct dep r = { .loc = d->cpu_loc0 + cpu, .size = 1, .kind = WEFT_DEP_WRITE, .w = 1 };
+		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(&r, &in->s)
+							       : dep_conflict(&r, &in->d));
+		if (w)
+			d->slp &= (uint16_t)~bit(lowest(q));
+	}
+	if (d->mode == WEFT_POR_OPTIMAL && d->cursor != NIL && d->cursor_ev == n)
+		d->nd[d->cursor].d = e->d;
+}
+
+void weft_dpor_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_dpor *d = st;
+	uint32_t n = d->nev;
+
+	if (si->tid >= NT || !d->logging)
+		return;
+	if (d->cpu_dep && !continues_last_event(d, si)) {
+		memcpy(d->cpu_pre, d->tclk[si->tid], sizeof(d->cpu_pre));
+		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
+			join(d->cpu_pre, clk_of(d, d->spawn_ev[si->tid] - 1));   /* after its spawn */
+	}
+	log_record(d, si);
+	if (d->cpu_dep && d->nev == n + 1 && d->logging)
+		cpu_record(d, n);
 }

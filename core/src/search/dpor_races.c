@@ -221,6 +221,18 @@ static void source_race(struct weft_dpor *d, const struct race *r)
 	struct frame *f = &d->fr[ei->frame];
 
 	uint32_t covered = (uint32_t)f->bt | f->X | f->S;
+	if (r->cpu) {
+		unsigned q = d->ev[r->j].tid;
+		if (covered & bit(q))
+			return;
+		if (!(f->allowed & bit(q))) {
+			add_all(d, f, 0, true);
+		} else {
+			f->bt |= (uint16_t)bit(q);
+			d->st.backtracks++;
+		}
+		return;
+	}
 	uint32_t seen = 0, init = 0;
 	uint32_t first_tidx[NT];
 	int first_init = -1;
@@ -345,7 +357,11 @@ void weft_dpor_analyse(struct weft_dpor *d)
 		return;
 	for (uint32_t i = 0; i < d->nrc; i++) {
 		const struct race *r = &d->rc[i];
-		if (d->valid_end != NIL && r->j >= d->valid_end)
+		/* past a sleep-set block the run is covered by the sleeper's
+		 * earlier one, except where a thread that holds its CPU shut
+		 * out a thread that could have run there (cpu_dep): those
+		 * races still count */
+		if (d->valid_end != NIL && r->j >= d->valid_end && !d->cpu_dep)
 			continue;
 		struct race rr = *r;
 		while (!(d->ev[rr.i].flags & EV_FIRST) && rr.i > 0 &&

@@ -202,6 +202,8 @@ struct node {
 struct race {
 	uint32_t i, j;    /* events, i before j */
 	uint32_t alt;     /* clock of j without its release edge (NIL: j's own) */
+	bool cpu;         /* i and j share a CPU only (cpu_record()): j's thread
+			     goes first at i's frame, not v's initials */
 };
 
 struct loc {
@@ -239,6 +241,10 @@ struct weft_dpor {
 	bool started, done;
 	bool ymode;                /* a yield was seen: blocking threads are choices */
 	bool restart;              /* start over in ymode at the next begin */
+	bool cpu_dep;              /* threads share a CPU: every event writes its
+				      CPU's slot (cpu_loc0 + CPU), so any two
+				      events on one CPU are dependent */
+	bool cpu_restart;          /* cpu_dep was just set: start over */
 	bool capped, nondet, lost, ctx, fair, wide, untracked;
 	const char *why;
 	struct frame *fr;
@@ -273,6 +279,17 @@ struct weft_dpor {
 	struct loc *loc;
 	uint32_t *rd;              /* NT per byte: each thread's last read + 1 */
 	uint32_t nloc, epoch;
+	uint32_t cpu_loc0;         /* the CPU slots: [cpu_loc0, cpu_loc0 +
+				      WEFT_MAX_CPUS) = [.., nloc), past the
+				      world and the core area */
+	uint32_t cpu_last[WEFT_MAX_CPUS];    /* cpu_dep: the last event on each
+						CPU + 1 */
+	uint32_t cpu_pre[NT];                /* cpu_dep: the clock of the event being
+						logged before its records joined any
+						(dpor_clocks.c, cpu_record()) */
+	uint32_t *cpu_prev;                  /* per event: the event before it on
+						its CPU + 1 (capcpu events) */
+	uint32_t capcpu;
 	uint32_t tclk[NT][NT];
 	uint32_t ntidx[NT];
 	uint32_t spawn_ev[NT], end_ev[NT];   /* event + 1 */
