@@ -38,8 +38,8 @@ const char weft_help_run[] =
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
 	"                    else source; none for scenarios with interrupts or\n"
-	"                    threads sharing a CPU, which the reduction does not model;\n"
-	"                    a default search whose execution meets active contexts\n"
+	"                    migration, which the reduction does not model;\n"
+	"                    a default search whose execution meets either\n"
 	"                    or, with --bound none, an unfair choice (a spinning\n"
 	"                    thread; under a bound it costs a preemption, as in\n"
 	"                    plain dfs) starts over as plain dfs; a weft_choose()\n"
@@ -379,8 +379,8 @@ int cmd_run(int argc, char **argv)
 				por_why = "weak memory: the reduction does not model when a "
 					  "buffered store becomes visible";
 			else if (por == WEFT_POR_NONE)
-				por_why = "the scenario has interrupt handlers, migration or "
-					  "threads sharing a CPU, which the reduction does not model";
+				por_why = "the scenario has interrupt handlers or migration, "
+					  "which the reduction does not model";
 		}
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {

@@ -53,6 +53,7 @@ struct run {
 	uint64_t found_at;           /* executions until the bug */
 	uint64_t execs;              /* all executions */
 	uint64_t states, final_states, traces;
+	bool traces_exact;   /* optimal DPOR throughout: traces counts them */
 	bool final_capped;
 	bool complete;               /* every search complete so far */
 	const char *why;             /* why not */
@@ -79,17 +80,7 @@ const char *weft_cli_dpor_fallback_why(void)
 
 bool weft_cli_uses_contexts(const struct weft_scenario *sc)
 {
-	uint32_t cpus = 0;
-
-	if (sc->nr_irqs || sc->migratable)
-		return true;
-	for (unsigned t = 0; t < sc->nr_threads; t++) {
-		uint32_t c = 1u << (weft_cpu_of(sc, t) & 31);
-		if (cpus & c)
-			return true;
-		cpus |= c;
-	}
-	return false;
+	return sc->nr_irqs || sc->migratable;
 }
 
 /* One complete search of the current workload at one bound. */
@@ -170,12 +161,16 @@ static void search(struct run *R, unsigned bound)
 		/* under a bound an unfair choice is a frame that costs a
 		 * preemption (core/src/search/dpor.c); unbounded it is not */
 		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
-		if (a->por_auto && (weft_contexts_active() || unfair || weft_untracked_why() ||
+		/* threads sharing a CPU: certified unbounded only (dpor.c) */
+		bool irq_ctx = weft_contexts_active() &&
+			       (weft_cli_uses_contexts(a->sc) || bound != WEFT_BOUND_NONE);
+		if (a->por_auto && (irq_ctx || unfair || weft_untracked_why() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			fallback_why = weft_untracked_why() ? weft_untracked_why()
-				: weft_contexts_active()
-				? "an execution ran an interrupt handler, an RCU callback or "
-				  "threads sharing a CPU, which the reduction does not model"
+				: irq_ctx
+				? "an execution ran an interrupt handler, migrated a thread, or "
+				  "ran threads sharing a CPU under a preemption bound, which the "
+				  "reduction does not model"
 				: unfair
 				? "fair scheduling passed over a spinning thread, which the "
 				  "reduction does not track"
@@ -205,6 +200,9 @@ static void search(struct run *R, unsigned bound)
 	R->final_states += st.final_states;
 	R->final_capped |= st.final_states_capped;
 	R->traces += st.executions - st.redundant;
+	/* one execution a trace only while optimal DPOR stayed optimal */
+	if (st.yield_restarts || st.value_frames || st.cpu_restarts)
+		R->traces_exact = false;
 	if (!R->bug && !L->complete) {
 		R->complete = false;
 		if (!R->why)
@@ -318,6 +316,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	memset(&R, 0, sizeof(R));
 	R.a = a;
 	R.complete = true;
+	R.traces_exact = true;
 	R.o = (struct weft_run_opts){ .sc = sc, .variant = a->vi, .lock = a->lock,
 				      .step_budget = a->steps,
 				      .checks = (a->lockdep ? WEFT_CHECKS_DEFAULT : WEFT_CHECKS_SCHED) |
@@ -417,7 +416,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		printf(", \"complete\": %s", !R.bug && R.complete ? "true" : "false");
 		if (unbounded && !R.bug)
 			printf(", \"verified\": %s", R.complete ? "true" : "false");
-		if (a->por == WEFT_POR_OPTIMAL && !R.bug)
+		if (a->por == WEFT_POR_OPTIMAL && R.traces_exact && !R.bug)
 			printf(", \"traces\": %" PRIu64, R.traces);
 		printf(", \"states\": %" PRIu64, R.states);
 		if (unbounded)
@@ -497,7 +496,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		}
 		/* the first line as plain dfs words it, the search's own facts after */
 		if (unbounded && R.complete && !a->workloads) {
-			if (a->por == WEFT_POR_OPTIMAL)
+			if (a->por == WEFT_POR_OPTIMAL && R.traces_exact)
 				printf("verified: %s, no bug: ",
 				       cli_plural(b1, sizeof(b1), R.traces, "trace"));
 			else

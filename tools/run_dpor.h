@@ -48,8 +48,8 @@ const char *weft_cli_dpor_fallback_why(void);
 int weft_cli_run_dpor(const struct weft_cli_dpor_args *a);
 
 /* Whether a scenario uses contexts the reduction does not model
- * (interrupts, migration, threads sharing a CPU): dfs defaults to
- * --por none there. */
+ * (interrupts, migration; threads sharing a CPU it does model): dfs
+ * defaults to --por none there. */
 bool weft_cli_uses_contexts(const struct weft_scenario *sc);
 
 #endif
