@@ -29,6 +29,7 @@
 #include <ucontext.h>
 
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 #include <weft/strategy.h>
 
 #include "fiber.h"   /* core/src/machine: the internal fiber API under test */
@@ -202,22 +203,11 @@ static const struct weft_variant bench_variants[] = {
 };
 
 static const struct weft_scenario bench_2x50 = {
-	.name = "bench-2x50",
-	.summary = "benchmark: 2 CPUs x 50 scheduling points",
-	.source = "Weft benchmark (bench/bench_core.c)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct bench_world),
-	.nr_opcodes = 1,
-	.opnames = bench_opnames,
-	.max_ops = 1,
-	.decision_hint = 256,
-	.files = bench_files,
-	.setup = bench_setup,
-	.thread = bench_thread,
+	WEFT_SCENARIO_PLAIN("bench-2x50", "benchmark: 2 CPUs x 50 scheduling points",
+	                    "Weft benchmark (bench/bench_core.c)",
+	                    2, 2, sizeof(struct bench_world), 1, bench_opnames, 1, 256,
+	                    bench_files, bench_setup, bench_thread, bench_variants),
 	.quiesce = bench_quiesce,
-	.variants = bench_variants,
-	.nr_variants = 1,
 };
 
 /* A strategy that always takes the default: decisions, no preemptions. */

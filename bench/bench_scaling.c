@@ -48,6 +48,7 @@
 
 #include <weft/fuzz.h>
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 #include <weft/strategy.h>
 
 static double now_s(void)
@@ -102,19 +103,12 @@ static const struct weft_variant cr_variants[] = {
 
 /* nr_cpus and nr_threads are set per row */
 static struct weft_scenario counter_race = {
-	.name = "bench-counter-race",
-	.summary = "benchmark: T CPUs x S scheduling points, one racy increment each",
-	.source = "Weft benchmark (bench/bench_scaling.c)",
-	.world_size = sizeof(struct cr_world),
-	.nr_opcodes = 1,
-	.opnames = cr_opnames,
-	.max_ops = 1,
-	.decision_hint = 256,
-	.files = cr_files,
-	.thread = cr_thread,
+	WEFT_SCENARIO_PLAIN("bench-counter-race",
+	                    "benchmark: T CPUs x S scheduling points, one racy increment each",
+	                    "Weft benchmark (bench/bench_scaling.c)",
+	                    0, 0, sizeof(struct cr_world), 1, cr_opnames, 1, 256,
+	                    cr_files, NULL, cr_thread, cr_variants),
 	.quiesce = cr_quiesce,
-	.variants = cr_variants,
-	.nr_variants = 1,
 };
 
 /* ----------------------------------------------------------- searchers */

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/scenario.h>
+
 #include "rt_internal.h"
 
 int (*rt_real_main)(int, char **, char **);
@@ -173,21 +175,12 @@ static char program_name[65];
 static char program_summary[160];
 
 struct weft_scenario rt_scenario = {
-	.name = program_name,
-	.summary = program_summary,
-	.source = "an instrumented program (weft-cc)",
-	.nr_cpus = WEFT_EXEC_MAX_CPUS,
-	.nr_threads = 1,
-	.nr_opcodes = 1,
-	.opnames = program_ops,
-	.max_ops = 1,
-	.decision_hint = 4096,
-	.setup = program_setup,
-	.thread = rt_main_thread,
+	WEFT_SCENARIO_PLAIN(program_name, program_summary,
+	                    "an instrumented program (weft-cc)",
+	                    WEFT_EXEC_MAX_CPUS, 1, 0, 1, program_ops, 1, 4096,
+	                    NULL, program_setup, rt_main_thread, program_variants),
 	.quiesce = program_quiesce,
 	.describe = program_describe,
-	.variants = program_variants,
-	.nr_variants = 1,
 	.world_ops = &rt_world_ops,
 	/* a lost update in a loop of a few thousand iterations is a program,
 	 * not a livelock: more room than a model's */

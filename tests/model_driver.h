@@ -26,6 +26,10 @@ static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
 #define WEFT_TEST_BUG_AT(name, summary, kind, min, id) \
 	{ name, NULL, true, summary, WEFT_TEST_SOURCE, kind, min, id }
 
+/* The site of a model's own report or poisoning (weft_report(), weft_poison()): it
+ * expands where it is written, so the site keeps the caller's function. */
+#define WEFT_TEST_NOTE_SITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
+
 /* A test's variant named after its case (its summary too), source "test":
  * a bug of kind, or a fix where kind is WEFT_KIND_NONE. */
 #define WEFT_TEST_CASE(name, kind) \

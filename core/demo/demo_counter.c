@@ -8,6 +8,7 @@
  * variant is also the TSan demo: its plain accesses are a data race.
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 enum { V_RACY, V_ATOMIC, V_LOCKED };
 
@@ -87,21 +88,10 @@ static const struct weft_variant counter_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_counter = {
-	.name = "demo-counter",
-	.summary = "demo: a lost update on a shared counter (2 CPUs)",
-	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct counter_world),
-	.nr_opcodes = 1,
-	.opnames = counter_ops,
-	.max_ops = 8,
-	.decision_hint = 256,
-	.files = counter_files,
-	.setup = counter_setup,
-	.thread = counter_thread,
+	WEFT_SCENARIO_PLAIN("demo-counter", "demo: a lost update on a shared counter (2 CPUs)",
+	                    "Weft demo; no kernel source",
+	                    2, 2, sizeof(struct counter_world), 1, counter_ops, 8, 256,
+	                    counter_files, counter_setup, counter_thread, counter_variants),
 	.quiesce = counter_quiesce,
 	.fields = counter_fields,
-	.variants = counter_variants,
-	.nr_variants = 3,
 };

@@ -42,15 +42,16 @@
  *   fix sleeps after the unlock.
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 static const char *const ctx_ops[] = { "nop" };
 static const char *const ctx_files[] = { "demo_ctx.c", NULL };
 
 /* What every scenario of this file shares: one CPU, each thread running
  * its one "nop" op once, and a small decision budget. */
-#define CTX_DEMO                                                                        \
-	.nr_cpus = 1, .nr_opcodes = 1, .opnames = ctx_ops, .max_ops = 1, .decision_hint = 64, \
-	.files = ctx_files
+#define CTX_DEMO(name, summary, source, threads, world_bytes, setup, thread, variants)         \
+	WEFT_SCENARIO_PLAIN(name, summary, source, 1, threads, world_bytes, 1, ctx_ops, 1, 64, \
+			    ctx_files, setup, thread, variants)
 
 /* The setup of a world that starts with `unsigned variant` and needs
  * nothing else set (demo-irq-lock, demo-sleep-atomic). */
@@ -127,18 +128,12 @@ static const struct weft_variant irqlock_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_irq_lock = {
-	.name = "demo-irq-lock",
-	.summary = "demo: an interrupt handler takes a lock its CPU's thread holds (1 CPU)",
-	.source = "Weft demo; Documentation/locking/spinlocks.rst",
-	CTX_DEMO,
-	.nr_threads = 1,
-	.world_size = sizeof(struct irqlock_world),
-	.setup = ctx_setup,
-	.thread = irqlock_thread,
+	CTX_DEMO("demo-irq-lock",
+		 "demo: an interrupt handler takes a lock its CPU's thread holds (1 CPU)",
+		 "Weft demo; Documentation/locking/spinlocks.rst", 1, sizeof(struct irqlock_world),
+		 ctx_setup, irqlock_thread, irqlock_variants),
 	.quiesce = irqlock_quiesce,
 	.fields = irqlock_fields,
-	.variants = irqlock_variants,
-	.nr_variants = 2,
 	.irqs = irqlock_irqs,
 	.nr_irqs = 1,
 };
@@ -215,10 +210,8 @@ static void percpu_describe(const void *w, uint32_t off, char *buf, size_t n)
 			 (unsigned)((off - offsetof(struct percpu_world, count)) / sizeof(int)));
 }
 
-/* The per-CPU counter scenarios' world and its audits. */
-#define PERCPU_DEMO                                                                     \
-	.world_size = sizeof(struct percpu_world), .quiesce = percpu_quiesce,            \
-	.describe = percpu_describe
+/* The per-CPU counter scenarios' audits of their world. */
+#define PERCPU_DEMO .quiesce = percpu_quiesce, .describe = percpu_describe
 
 static const uint8_t percpu_cpu_of[] = { 0, 0 };
 
@@ -232,17 +225,12 @@ static const struct weft_variant percpu_variants[3] = {
 };
 
 const struct weft_scenario weft_scn_demo_percpu = {
-	.name = "demo-percpu",
-	.summary = "demo: a per-CPU counter updated by two threads of one CPU (1 CPU)",
-	.source = "Weft demo; include/linux/percpu-defs.h",
-	CTX_DEMO,
-	.nr_threads = 2,
+	CTX_DEMO("demo-percpu",
+		 "demo: a per-CPU counter updated by two threads of one CPU (1 CPU)",
+		 "Weft demo; include/linux/percpu-defs.h", 2, sizeof(struct percpu_world),
+		 percpu_setup, percpu_thread, percpu_variants),
 	.cpu_of = percpu_cpu_of,
 	PERCPU_DEMO,
-	.setup = percpu_setup,
-	.thread = percpu_thread,
-	.variants = percpu_variants,
-	.nr_variants = 3,
 };
 
 /* demo-percpu-task: the same counter, T0 a task that may migrate
@@ -256,17 +244,12 @@ static const struct weft_variant percpu_task_variants[2] = {
 };
 
 const struct weft_scenario weft_scn_demo_percpu_task = {
-	.name = "demo-percpu-task",
-	.summary = "demo: __this_cpu_inc() in preemptible code of a task that may migrate (1 CPU)",
-	.source = "Weft demo; CONFIG_DEBUG_PREEMPT",
-	CTX_DEMO,
-	.nr_threads = 2,
+	CTX_DEMO("demo-percpu-task",
+		 "demo: __this_cpu_inc() in preemptible code of a task that may migrate (1 CPU)",
+		 "Weft demo; CONFIG_DEBUG_PREEMPT", 2, sizeof(struct percpu_world),
+		 percpu_task_setup, percpu_thread, percpu_task_variants),
 	.cpu_of = percpu_cpu_of,
 	PERCPU_DEMO,
-	.setup = percpu_task_setup,
-	.thread = percpu_thread,
-	.variants = percpu_task_variants,
-	.nr_variants = 2,
 	.migratable = 1u << 0,
 };
 
@@ -308,16 +291,11 @@ static const struct weft_variant pirq_variants[2] = {
 };
 
 const struct weft_scenario weft_scn_demo_percpu_irq = {
-	.name = "demo-percpu-irq",
-	.summary = "demo: a per-CPU statistic updated by a thread and an interrupt (1 CPU)",
-	.source = "Weft demo; include/linux/percpu-defs.h",
-	CTX_DEMO,
-	.nr_threads = 1,
+	CTX_DEMO("demo-percpu-irq",
+		 "demo: a per-CPU statistic updated by a thread and an interrupt (1 CPU)",
+		 "Weft demo; include/linux/percpu-defs.h", 1, sizeof(struct percpu_world),
+		 pirq_setup, pirq_thread, pirq_variants),
 	PERCPU_DEMO,
-	.setup = pirq_setup,
-	.thread = pirq_thread,
-	.variants = pirq_variants,
-	.nr_variants = 2,
 	.irqs = pirq_irqs,
 	.nr_irqs = 1,
 };
@@ -352,14 +330,8 @@ static const struct weft_variant sa_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_sleep_atomic = {
-	.name = "demo-sleep-atomic",
-	.summary = "demo: a function that may sleep called under a spinlock (1 CPU)",
-	.source = "Weft demo; CONFIG_DEBUG_ATOMIC_SLEEP",
-	CTX_DEMO,
-	.nr_threads = 1,
-	.world_size = sizeof(struct sa_world),
-	.setup = ctx_setup,
-	.thread = sa_thread,
-	.variants = sa_variants,
-	.nr_variants = 2,
+	CTX_DEMO("demo-sleep-atomic",
+		 "demo: a function that may sleep called under a spinlock (1 CPU)",
+		 "Weft demo; CONFIG_DEBUG_ATOMIC_SLEEP", 1, sizeof(struct sa_world),
+		 ctx_setup, sa_thread, sa_variants),
 };

@@ -22,6 +22,7 @@
  *   ordered     "ba" takes A then B too (silent).
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 static const char *const ld_files[] = { "demo_lockdep.c", NULL };
 
@@ -115,22 +116,12 @@ static const struct weft_variant ld_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_lockdep = {
-	.name = "demo-lockdep",
-	.summary = "demo: lock bugs lockdep-lite reports without a deadlock (2 CPUs)",
-	.source = "Weft demo; kernel/locking/lockdep.c",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct ld_world),
-	.nr_opcodes = 1,
-	.opnames = ld_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ld_files,
-	.setup = ld_setup,
-	.thread = ld_thread,
+	WEFT_SCENARIO_PLAIN("demo-lockdep",
+	                    "demo: lock bugs lockdep-lite reports without a deadlock (2 CPUs)",
+	                    "Weft demo; kernel/locking/lockdep.c",
+	                    2, 2, sizeof(struct ld_world), 1, ld_ops, 1, 64,
+	                    ld_files, ld_setup, ld_thread, ld_variants),
 	.fields = ld_fields,
-	.variants = ld_variants,
-	.nr_variants = 5,
 };
 
 /* ------------------------------------------------- demo-lockdep-split */
@@ -165,22 +156,12 @@ static const struct weft_variant split_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_lockdep_split = {
-	.name = "demo-lockdep-split",
-	.summary = "demo: a lock-order inversion only visible across executions (1 CPU)",
-	.source = "Weft demo; kernel/locking/lockdep.c",
-	.nr_cpus = 1,
-	.nr_threads = 1,
-	.world_size = sizeof(struct ld_world),
-	.nr_opcodes = 2,
-	.opnames = split_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = ld_files,
-	.setup = ld_setup,
-	.thread = split_thread,
+	WEFT_SCENARIO_PLAIN("demo-lockdep-split",
+	                    "demo: a lock-order inversion only visible across executions (1 CPU)",
+	                    "Weft demo; kernel/locking/lockdep.c",
+	                    1, 1, sizeof(struct ld_world), 2, split_ops, 1, 64,
+	                    ld_files, ld_setup, split_thread, split_variants),
 	.fields = ld_fields,
-	.variants = split_variants,
-	.nr_variants = 2,
 	.triggers = split_triggers,
 	.trigger_lens = split_trigger_lens,
 };

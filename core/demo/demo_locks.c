@@ -4,6 +4,7 @@
  * that spins forever (livelock).
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 static const char *const locks_ops[] = { "nop" };
 static const char *const locks_files[] = { "demo_locks.c", NULL };
@@ -18,12 +19,11 @@ static void locks_setup(void *w, unsigned variant, const struct weft_workload *w
 
 /* What every scenario of this file shares: two CPUs, two threads each
  * running its one "nop" op once, a small decision budget, that setup, and
- * the world, thread and variants named after the prefix p. */
-#define LOCKS_DEMO(p)                                                                      \
-	.nr_cpus = 2, .nr_threads = 2, .world_size = sizeof(struct p##_world), .nr_opcodes = 1, \
-	.opnames = locks_ops, .max_ops = 1, .decision_hint = 64, .files = locks_files,        \
-	.setup = locks_setup, .thread = p##_thread, .variants = p##_variants,                 \
-	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0])
+ * the world, thread and variants named after the prefix p; the name,
+ * summary and source are the scenario's own. */
+#define LOCKS_DEMO(p, name, summary, source)                                                  \
+	WEFT_SCENARIO_PLAIN(name, summary, source, 2, 2, sizeof(struct p##_world), 1, locks_ops, 1, \
+			    64, locks_files, locks_setup, p##_thread, p##_variants)
 
 /* ------------------------------------------------------------- ABBA */
 
@@ -63,10 +63,9 @@ static const struct weft_variant abba_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_abba = {
-	.name = "demo-abba",
-	.summary = "demo: two locks taken in opposite orders (2 CPUs)",
-	.source = "Weft demo; no kernel source",
-	LOCKS_DEMO(abba),
+	LOCKS_DEMO(abba, "demo-abba",
+		   "demo: two locks taken in opposite orders (2 CPUs)",
+		   "Weft demo; no kernel source"),
 	.fields = abba_fields,
 	/* the deadlock detector's demo: lockdep-lite would report the
 	 * inversion at bound 0 before any deadlock (demo-lockdep shows that) */
@@ -133,10 +132,9 @@ static const struct weft_variant barge_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_barging = {
-	.name = "demo-barging",
-	.summary = "demo: a FIFO assumption that an unfair lock breaks with fewer preemptions",
-	.source = "Weft demo; no kernel source",
-	LOCKS_DEMO(barge),
+	LOCKS_DEMO(barge, "demo-barging",
+		   "demo: a FIFO assumption that an unfair lock breaks with fewer preemptions",
+		   "Weft demo; no kernel source"),
 	.fields = barge_fields,
 };
 
@@ -174,9 +172,8 @@ static const struct weft_variant spin_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_spin = {
-	.name = "demo-spin",
-	.summary = "demo: a lost wakeup leaves a waiter spinning (livelock)",
-	.source = "Weft demo; no kernel source",
-	LOCKS_DEMO(spin),
+	LOCKS_DEMO(spin, "demo-spin",
+		   "demo: a lost wakeup leaves a waiter spinning (livelock)",
+		   "Weft demo; no kernel source"),
 	.step_budget = 20000,
 };

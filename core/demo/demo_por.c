@@ -15,6 +15,7 @@
  * searches without contexts (threads sharing a CPU, interrupts).
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 static const char *const por_files[] = { "demo_por.c", NULL };
 static const char *const por_ops[] = { "again" };
@@ -93,23 +94,13 @@ static const struct weft_variant wr_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_por_writers = {
-	.name = "demo-por-writers",
-	.summary = "demo: a racy pair and 10 independent writers (12 CPUs)",
-	.source = "Weft demo; no kernel source",
-	.nr_cpus = WR_THREADS,
-	.nr_threads = WR_THREADS,
-	.world_size = sizeof(struct wr_world),
-	.nr_opcodes = 1,
-	.opnames = por_ops,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = por_files,
-	.setup = wr_setup,
-	.thread = wr_thread,
+	WEFT_SCENARIO_PLAIN("demo-por-writers",
+	                    "demo: a racy pair and 10 independent writers (12 CPUs)",
+	                    "Weft demo; no kernel source",
+	                    WR_THREADS, WR_THREADS, sizeof(struct wr_world), 1, por_ops, 4, 256,
+	                    por_files, wr_setup, wr_thread, wr_variants),
 	.quiesce = wr_quiesce,
 	.describe = wr_describe,
-	.variants = wr_variants,
-	.nr_variants = 2,
 };
 
 /* -------------------------------------------------------------- locks */
@@ -204,23 +195,13 @@ static const struct weft_variant lk_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_por_locks = {
-	.name = "demo-por-locks",
-	.summary = "demo: 8 threads, shared data under one lock or two (8 CPUs)",
-	.source = "Weft demo; no kernel source",
-	.nr_cpus = LK_THREADS,
-	.nr_threads = LK_THREADS,
-	.world_size = sizeof(struct lk_world),
-	.nr_opcodes = 1,
-	.opnames = por_ops,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = por_files,
-	.setup = lk_setup,
-	.thread = lk_thread,
+	WEFT_SCENARIO_PLAIN("demo-por-locks",
+	                    "demo: 8 threads, shared data under one lock or two (8 CPUs)",
+	                    "Weft demo; no kernel source",
+	                    LK_THREADS, LK_THREADS, sizeof(struct lk_world), 1, por_ops, 4, 256,
+	                    por_files, lk_setup, lk_thread, lk_variants),
 	.quiesce = lk_quiesce,
 	.describe = lk_describe,
-	.variants = lk_variants,
-	.nr_variants = 3,
 };
 
 /* ---------------------------------------------------------- readers/writer */
@@ -327,21 +308,11 @@ static const struct weft_variant rw_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_por_rw = {
-	.name = "demo-por-rw",
-	.summary = "demo: one writer, three readers: bugs at 0, 1 and 2 preemptions (4 CPUs)",
-	.source = "Weft demo; no kernel source",
-	.nr_cpus = RW_THREADS,
-	.nr_threads = RW_THREADS,
-	.world_size = sizeof(struct rw_world),
-	.nr_opcodes = 1,
-	.opnames = por_ops,
-	.max_ops = 2,
-	.decision_hint = 256,
-	.files = por_files,
-	.setup = rw_setup,
-	.thread = rw_thread,
+	WEFT_SCENARIO_PLAIN("demo-por-rw",
+	                    "demo: one writer, three readers: bugs at 0, 1 and 2 preemptions (4 CPUs)",
+	                    "Weft demo; no kernel source",
+	                    RW_THREADS, RW_THREADS, sizeof(struct rw_world), 1, por_ops, 2, 256,
+	                    por_files, rw_setup, rw_thread, rw_variants),
 	.describe = rw_describe,
 	.fields = rw_fields,
-	.variants = rw_variants,
-	.nr_variants = 4,
 };

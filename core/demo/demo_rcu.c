@@ -31,6 +31,7 @@
  */
 #include <weft/percpu_ref.h>
 #include <weft/refcount.h>
+#include <weft/scenario.h>
 #include <weft/xarray.h>
 
 static const char *const rcu_demo_files[] = { "demo_rcu.c", NULL };
@@ -206,23 +207,13 @@ static const size_t rcu_trigger_lens[] = { demo_trigger_len, demo_trigger_len, d
 					   demo_trigger_len };
 
 const struct weft_scenario weft_scn_demo_rcu = {
-	.name = "demo-rcu",
-	.summary = "demo: an RCU-protected object replaced and freed under a reader (2 CPUs)",
-	.source = "Documentation/RCU/whatisRCU.rst",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rcu_world),
-	.nr_opcodes = 2,
-	.opnames = rcu_opnames,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = rcu_demo_files,
-	.setup = rcu_setup,
-	.thread = rcu_thread,
+	WEFT_SCENARIO_PLAIN("demo-rcu",
+	                    "demo: an RCU-protected object replaced and freed under a reader (2 CPUs)",
+	                    "Documentation/RCU/whatisRCU.rst",
+	                    2, 2, sizeof(struct rcu_world), 2, rcu_opnames, 4, 256,
+	                    rcu_demo_files, rcu_setup, rcu_thread, rcu_variants),
 	.quiesce = rcu_quiesce,
 	.describe = rcu_describe,
-	.variants = rcu_variants,
-	.nr_variants = 4,
 	.triggers = rcu_triggers,
 	.trigger_lens = rcu_trigger_lens,
 };
@@ -378,23 +369,13 @@ static const uint8_t *const rc_triggers[] = { demo_trigger_t0op0_t1op1, demo_tri
 static const size_t rc_trigger_lens[] = { demo_trigger_len, demo_trigger_len };
 
 const struct weft_scenario weft_scn_demo_refcount = {
-	.name = "demo-refcount",
-	.summary = "demo: an RCU lookup's refcount_inc() races the last put (2 CPUs)",
-	.source = "Documentation/RCU/rcuref.rst",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rc_world),
-	.nr_opcodes = 3,
-	.opnames = rc_opnames,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = rcu_demo_files,
-	.setup = rc_setup,
-	.thread = rc_thread,
+	WEFT_SCENARIO_PLAIN("demo-refcount",
+	                    "demo: an RCU lookup's refcount_inc() races the last put (2 CPUs)",
+	                    "Documentation/RCU/rcuref.rst",
+	                    2, 2, sizeof(struct rc_world), 3, rc_opnames, 4, 256,
+	                    rcu_demo_files, rc_setup, rc_thread, rc_variants),
 	.quiesce = rc_quiesce,
 	.describe = rc_describe,
-	.variants = rc_variants,
-	.nr_variants = 2,
 	.triggers = rc_triggers,
 	.trigger_lens = rc_trigger_lens,
 };
@@ -541,22 +522,12 @@ static const size_t xs_trigger_lens[] = { sizeof(xs_trigger), sizeof(xs_trigger)
 					  sizeof(xs_trigger) };
 
 const struct weft_scenario weft_scn_demo_xa_split = {
-	.name = "demo-xa-split",
-	.summary = "demo: a page-cache lookup races the split of a multi-index entry (2 CPUs)",
-	.source = "lib/xarray.c xas_split(); mm/huge_memory.c __split_huge_page()",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct xs_world),
-	.nr_opcodes = 2,
-	.opnames = xs_opnames,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = xs_files,
-	.setup = xs_setup,
-	.thread = xs_thread,
+	WEFT_SCENARIO_PLAIN("demo-xa-split",
+	                    "demo: a page-cache lookup races the split of a multi-index entry (2 CPUs)",
+	                    "lib/xarray.c xas_split(); mm/huge_memory.c __split_huge_page()",
+	                    2, 2, sizeof(struct xs_world), 2, xs_opnames, 4, 256,
+	                    xs_files, xs_setup, xs_thread, xs_variants),
 	.describe = xs_describe,
-	.variants = xs_variants,
-	.nr_variants = 3,
 	.triggers = xs_triggers,
 	.trigger_lens = xs_trigger_lens,
 };
@@ -704,23 +675,13 @@ static const uint8_t *const pr_triggers[] = { demo_trigger_t0op0_t1op1, demo_tri
 static const size_t pr_trigger_lens[] = { demo_trigger_len, demo_trigger_len, demo_trigger_len };
 
 const struct weft_scenario weft_scn_demo_percpu_ref = {
-	.name = "demo-percpu-ref",
-	.summary = "demo: percpu_ref_tryget_live() against a kill not yet confirmed (2 CPUs)",
-	.source = "lib/percpu-refcount.c; mm/swapfile.c get_swap_device()/swapoff()",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct pr_world),
-	.nr_opcodes = 2,
-	.opnames = pr_opnames,
-	.max_ops = 4,
-	.decision_hint = 256,
-	.files = pr_files,
-	.setup = pr_setup,
-	.thread = pr_thread,
+	WEFT_SCENARIO_PLAIN("demo-percpu-ref",
+	                    "demo: percpu_ref_tryget_live() against a kill not yet confirmed (2 CPUs)",
+	                    "lib/percpu-refcount.c; mm/swapfile.c get_swap_device()/swapoff()",
+	                    2, 2, sizeof(struct pr_world), 2, pr_opnames, 4, 256,
+	                    pr_files, pr_setup, pr_thread, pr_variants),
 	.quiesce = pr_quiesce,
 	.describe = pr_describe,
-	.variants = pr_variants,
-	.nr_variants = 3,
 	.triggers = pr_triggers,
 	.trigger_lens = pr_trigger_lens,
 };

@@ -26,6 +26,7 @@
  * workload is legal for the fixed variants).
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 #include <weft/mm/pagelock.h>
 #include <weft/pthread.h>
 
@@ -152,23 +153,13 @@ static const size_t mutex_trigger_lens[] = { sizeof(mutex_trigger), sizeof(mutex
 					     sizeof(mutex_trigger_owner) };
 
 const struct weft_scenario weft_scn_demo_mutex = {
-	.name = "demo-mutex",
-	.summary = "demo: mutexes taken in opposite orders; a mutex unlocked by another thread (2 CPUs)",
-	.source = "Weft demo; kernel/locking/mutex.c, semaphore.c (v6.8)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct mutex_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = sleep_files,
-	.setup = mutex_setup,
-	.thread = mutex_thread,
+	WEFT_SCENARIO_PLAIN("demo-mutex",
+	                    "demo: mutexes taken in opposite orders; a mutex unlocked by another thread (2 CPUs)",
+	                    "Weft demo; kernel/locking/mutex.c, semaphore.c (v6.8)",
+	                    2, 2, sizeof(struct mutex_world), 1, sleep_ops, 1, 64,
+	                    sleep_files, mutex_setup, mutex_thread, mutex_variants),
 	.quiesce = mutex_quiesce,
 	.fields = mutex_fields,
-	.variants = mutex_variants,
-	.nr_variants = 4,
 	.triggers = mutex_triggers,
 	.trigger_lens = mutex_trigger_lens,
 	/* the deadlock detector's and the owner check's demo: lockdep-lite
@@ -245,22 +236,12 @@ static const uint8_t *const rwsem_triggers[] = { rwsem_trigger, rwsem_trigger };
 static const size_t rwsem_trigger_lens[] = { sizeof(rwsem_trigger), sizeof(rwsem_trigger) };
 
 const struct weft_scenario weft_scn_demo_rwsem = {
-	.name = "demo-rwsem",
-	.summary = "demo: a recursive down_read() while a writer waits (2 CPUs)",
-	.source = "Weft demo; kernel/locking/rwsem.c (v6.8)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct rwsem_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = sleep_files,
-	.setup = rwsem_setup,
-	.thread = rwsem_thread,
+	WEFT_SCENARIO_PLAIN("demo-rwsem",
+	                    "demo: a recursive down_read() while a writer waits (2 CPUs)",
+	                    "Weft demo; kernel/locking/rwsem.c (v6.8)",
+	                    2, 2, sizeof(struct rwsem_world), 1, sleep_ops, 1, 64,
+	                    sleep_files, rwsem_setup, rwsem_thread, rwsem_variants),
 	.fields = rwsem_fields,
-	.variants = rwsem_variants,
-	.nr_variants = 2,
 	.triggers = rwsem_triggers,
 	.trigger_lens = rwsem_trigger_lens,
 };
@@ -364,23 +345,13 @@ static const size_t waitq_trigger_lens[] = { sizeof(waitq_trigger), sizeof(waitq
 					     sizeof(waitq_trigger) };
 
 const struct weft_scenario weft_scn_demo_waitq = {
-	.name = "demo-waitq",
-	.summary = "demo: a lost wakeup on a wait queue, and wait_event() (2 CPUs)",
-	.source = "Weft demo; include/linux/wait.h, kernel/sched/wait.c (v6.8)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct waitq_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = sleep_files,
-	.setup = waitq_setup,
-	.thread = waitq_thread,
+	WEFT_SCENARIO_PLAIN("demo-waitq",
+	                    "demo: a lost wakeup on a wait queue, and wait_event() (2 CPUs)",
+	                    "Weft demo; include/linux/wait.h, kernel/sched/wait.c (v6.8)",
+	                    2, 2, sizeof(struct waitq_world), 1, sleep_ops, 1, 64,
+	                    sleep_files, waitq_setup, waitq_thread, waitq_variants),
 	.describe = waitq_describe,
 	.fields = waitq_fields,
-	.variants = waitq_variants,
-	.nr_variants = 3,
 	.triggers = waitq_triggers,
 	.trigger_lens = waitq_trigger_lens,
 };
@@ -476,23 +447,13 @@ static const size_t completion_trigger_lens[] = { sizeof(completion_trigger),
 						  sizeof(completion_trigger) };
 
 const struct weft_scenario weft_scn_demo_completion = {
-	.name = "demo-completion",
-	.summary = "demo: a reused completion reinitialised after the request (2 CPUs)",
-	.source = "Weft demo; kernel/sched/completion.c (v6.8)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct completion_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 2,
-	.decision_hint = 64,
-	.files = sleep_files,
-	.setup = completion_setup,
-	.thread = completion_thread,
+	WEFT_SCENARIO_PLAIN("demo-completion",
+	                    "demo: a reused completion reinitialised after the request (2 CPUs)",
+	                    "Weft demo; kernel/sched/completion.c (v6.8)",
+	                    2, 2, sizeof(struct completion_world), 1, sleep_ops, 2, 64,
+	                    sleep_files, completion_setup, completion_thread, completion_variants),
 	.describe = completion_describe,
 	.fields = completion_fields,
-	.variants = completion_variants,
-	.nr_variants = 2,
 	.triggers = completion_triggers,
 	.trigger_lens = completion_trigger_lens,
 };
@@ -590,24 +551,14 @@ static const uint8_t *const condvar_triggers[] = { condvar_trigger, condvar_trig
 static const size_t condvar_trigger_lens[] = { sizeof(condvar_trigger), sizeof(condvar_trigger) };
 
 const struct weft_scenario weft_scn_demo_condvar = {
-	.name = "demo-condvar",
-	.summary = "demo: pthread producer/consumer with a signal sent outside the mutex (2 CPUs)",
-	.source = "Weft demo; POSIX condition variables (<weft/pthread.h>)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct condvar_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = sleep_files,
-	.setup = condvar_setup,
-	.thread = condvar_thread,
+	WEFT_SCENARIO_PLAIN("demo-condvar",
+	                    "demo: pthread producer/consumer with a signal sent outside the mutex (2 CPUs)",
+	                    "Weft demo; POSIX condition variables (<weft/pthread.h>)",
+	                    2, 2, sizeof(struct condvar_world), 1, sleep_ops, 1, 64,
+	                    sleep_files, condvar_setup, condvar_thread, condvar_variants),
 	.quiesce = condvar_quiesce,
 	.describe = condvar_describe,
 	.fields = condvar_fields,
-	.variants = condvar_variants,
-	.nr_variants = 2,
 	.triggers = condvar_triggers,
 	.trigger_lens = condvar_trigger_lens,
 };
@@ -697,23 +648,13 @@ static const size_t pagelock_trigger_lens[] = { sizeof(pagelock_trigger),
 						sizeof(pagelock_trigger) };
 
 const struct weft_scenario weft_scn_demo_pagelock = {
-	.name = "demo-pagelock",
-	.summary = "demo: a non-atomic page-flag store erases PG_waiters (2 CPUs)",
-	.source = "Weft demo; mm/filemap.c folio_lock()/folio_unlock() (v6.8)",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct pagelock_world),
-	.nr_opcodes = 1,
-	.opnames = sleep_ops,
-	.max_ops = 1,
-	.decision_hint = 64,
-	.files = pagelock_files,
-	.setup = pagelock_setup,
-	.thread = pagelock_thread,
+	WEFT_SCENARIO_PLAIN("demo-pagelock",
+	                    "demo: a non-atomic page-flag store erases PG_waiters (2 CPUs)",
+	                    "Weft demo; mm/filemap.c folio_lock()/folio_unlock() (v6.8)",
+	                    2, 2, sizeof(struct pagelock_world), 1, sleep_ops, 1, 64,
+	                    pagelock_files, pagelock_setup, pagelock_thread, pagelock_variants),
 	.quiesce = pagelock_quiesce,
 	.describe = pagelock_describe,
-	.variants = pagelock_variants,
-	.nr_variants = 2,
 	.triggers = pagelock_triggers,
 	.trigger_lens = pagelock_trigger_lens,
 };

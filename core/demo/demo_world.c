@@ -24,6 +24,7 @@
  * checks that no slot was handed out twice and nr_free never went negative.
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 enum { V_RACY_POP, V_UNSIGNED_POP, V_HOST_STAT, V_LOCKED_POP };
 
@@ -151,23 +152,13 @@ static const struct weft_variant stack_variants[] = {
 };
 
 const struct weft_scenario weft_scn_demo_stack_index = {
-	.name = "demo-stack-index",
-	.summary = "demo: a racy value used as an index leaves the world (2 CPUs)",
-	.source = "Weft demo; no kernel source",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct stack_world),
-	.nr_opcodes = 1,
-	.opnames = stack_ops,
-	.max_ops = 2,
-	.decision_hint = 64,
-	.files = stack_files,
-	.setup = stack_setup,
-	.thread = stack_thread,
+	WEFT_SCENARIO_PLAIN("demo-stack-index",
+	                    "demo: a racy value used as an index leaves the world (2 CPUs)",
+	                    "Weft demo; no kernel source",
+	                    2, 2, sizeof(struct stack_world), 1, stack_ops, 2, 64,
+	                    stack_files, stack_setup, stack_thread, stack_variants),
 	.quiesce = stack_quiesce,
 	.describe = stack_describe,
-	.variants = stack_variants,
-	.nr_variants = 4,
 	.triggers = stack_triggers,
 	.trigger_lens = stack_trigger_lens,
 };

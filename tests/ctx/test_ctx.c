@@ -159,9 +159,7 @@ static void cw_irq(void *w, unsigned irq)
 	observer(W);
 }
 
-static const struct weft_variant cw_variants[] = {
-	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(cw, "a thread and an interrupt handler");
 static const uint8_t one_cpu[] = { 0, 0 };
 static const uint8_t two_cpus[] = { 0, 1 };
 static const struct weft_irq hard0[] = { { "hard0", WEFT_HARDIRQ, 1, cw_irq, true } };

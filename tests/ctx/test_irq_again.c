@@ -40,9 +40,7 @@ static void ia_thread(void *w, unsigned tid)
 	}
 }
 
-static const struct weft_variant ia_variants[] = {
-	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(ia, "an interrupt raised again");
 static const uint8_t ia_cpu_of[] = { 1 };
 static const struct weft_irq ia_irqs[] = {
 	{ "again_irq", WEFT_HARDIRQ, 1u << 0, ia_handler, true },

@@ -110,9 +110,7 @@ static void bw_quiesce(void *w)
 	}
 }
 
-static const struct weft_variant bw_variants[] = {
-	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(bw, "per-CPU LRU batches");
 static const uint8_t bw_cpu_of[] = { 0, 0, 1 };
 static const struct weft_scenario bw_sc = {
 	.name = "lru-batch-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 3,

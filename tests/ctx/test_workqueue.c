@@ -127,9 +127,7 @@ static void wq_thread(void *w, unsigned tid)
 	}
 }
 
-static const struct weft_variant wq_variants[] = {
-	{ "t", NULL, false, "", "", WEFT_KIND_NONE, 0, 0 },
-};
+WEFT_TEST_ONLY_VARIANT(wq, "work items and their flushes");
 static const struct weft_scenario wq_sc = {
 	.name = "wq-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
 	.world_size = sizeof(struct wq_world), WEFT_TEST_NOP_OP,

@@ -44,8 +44,6 @@
 #define WEFT_TEST_FILE "kthread_models.c"
 #include "../model_driver.h"
 
-#define KSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 /* Sleep until *cond is set: the state first, then the test (clean), or the
  * test first (the lost wake-up). */
 static void sleep_until(int *cond, bool state_first)
@@ -83,7 +81,7 @@ static int kw_waiter(void *data)
 
 	sleep_until(&W->cond, W->variant != KW_CHECK_THEN_SET);
 	if (READ_ONCE(W->data) != 42)
-		weft_report(WEFT_KIND_ASSERT, &W->data, KSITE("kw data"),
+		weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_TEST_NOTE_SITE("kw data"),
 			    "woken with the condition set but not the data");
 	WRITE_ONCE(W->seen, 1);
 	return 0;
@@ -193,7 +191,7 @@ static void ks_thread(void *w, unsigned tid)
 		t = kthread_create(ks_worker, W, "ks-worker");
 		ret = kthread_stop(t);
 		if (ret != -EINTR || READ_ONCE(W->ran))
-			weft_report(WEFT_KIND_ASSERT, NULL, KSITE("ks never woken"),
+			weft_report(WEFT_KIND_ASSERT, NULL, WEFT_TEST_NOTE_SITE("ks never woken"),
 				    "kthread_stop() of a kthread never woken: result %d, threadfn "
 				    "ran %d (expected -EINTR, 0)", ret, READ_ONCE(W->ran));
 		return;
@@ -204,7 +202,7 @@ static void ks_thread(void *w, unsigned tid)
 	}
 	/* stopped before threadfn ran: -EINTR (kthread()) */
 	if (ret != (READ_ONCE(W->ran) ? 7 : -EINTR))
-		weft_report(WEFT_KIND_ASSERT, NULL, KSITE("ks result"),
+		weft_report(WEFT_KIND_ASSERT, NULL, WEFT_TEST_NOTE_SITE("ks result"),
 			    "kthread_stop() returned %d with threadfn run %d", ret,
 			    READ_ONCE(W->ran));
 }
@@ -301,7 +299,7 @@ static void kq_work(struct work_struct *w)
 	struct kq_world *W = container_of(w, struct kq_world, work);
 
 	if (READ_ONCE(W->data) != 42)
-		weft_report(WEFT_KIND_ASSERT, &W->data, KSITE("kq data"),
+		weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_TEST_NOTE_SITE("kq data"),
 			    "the work saw data %d: the kthread's store before queue_work_on() "
 			    "was not visible", READ_ONCE(W->data));
 	WRITE_ONCE(W->seen, 1);
@@ -343,7 +341,7 @@ static void kq_thread(void *w, unsigned tid)
 	if (W->variant == KQ_FLUSH)
 		flush_work(&W->work);
 	if (!READ_ONCE(W->seen))
-		weft_report(WEFT_KIND_ASSERT, &W->seen, KSITE("kq seen"),
+		weft_report(WEFT_KIND_ASSERT, &W->seen, WEFT_TEST_NOTE_SITE("kq seen"),
 			    "the work's result read before it ran");
 }
 

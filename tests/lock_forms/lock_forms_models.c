@@ -34,8 +34,6 @@
 #define WEFT_TEST_FILE "lock_forms_models.c"
 #include "../model_driver.h"
 
-#define LSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 /* -------------------------------------------------------------- raw-nested */
 
 enum { RN_PARENT_FIRST, RN_ABBA };
@@ -171,7 +169,7 @@ static void cl_thread(void *w, unsigned tid)
 	else
 		smp_cond_load_relaxed(&W->flag, VAL != 0);
 	if (READ_ONCE(W->data) != 42)
-		weft_report(WEFT_KIND_ASSERT, &W->data, LSITE("cl data"),
+		weft_report(WEFT_KIND_ASSERT, &W->data, WEFT_TEST_NOTE_SITE("cl data"),
 			    "the flag seen, the data not yet");
 }
 
@@ -231,7 +229,7 @@ static void kl_thread(void *w, unsigned tid)
 			return;
 		mutex_lock_io(&W->m);
 		if (READ_ONCE(W->stage) != 2)
-			weft_report(WEFT_KIND_ASSERT, &W->stage, LSITE("kl stage"),
+			weft_report(WEFT_KIND_ASSERT, &W->stage, WEFT_TEST_NOTE_SITE("kl stage"),
 				    "completed before stage 2");
 		mutex_unlock(&W->m);
 		return;
@@ -296,7 +294,7 @@ static void ct_thread(void *w, unsigned tid)
 	}
 	if (wait_for_completion_timeout(&r->done, 2)) {
 		if (READ_ONCE(r->result) != 1)
-			weft_report(WEFT_KIND_ASSERT, &r->result, LSITE("ct result"),
+			weft_report(WEFT_KIND_ASSERT, &r->result, WEFT_TEST_NOTE_SITE("ct result"),
 				    "completed, yet no result");
 	} else if (W->variant == CT_WAIT_AGAIN) {
 		wait_for_completion(&r->done);

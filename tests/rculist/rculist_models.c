@@ -37,8 +37,6 @@
 #define WEFT_TEST_FILE "rculist_models.c"
 #include "../model_driver.h"
 
-#define RSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 struct entry {
 	int key;
 	int val;
@@ -80,7 +78,7 @@ static void rdel_thread(void *w, unsigned tid)
 			sum += READ_ONCE(pos->val);
 		rcu_read_unlock();
 		if (sum != 20 && sum != 30)
-			weft_report(WEFT_KIND_ASSERT, &W->head, RSITE("rdel sum"),
+			weft_report(WEFT_KIND_ASSERT, &W->head, WEFT_TEST_NOTE_SITE("rdel sum"),
 				    "the walk summed %d", sum);
 		return;
 	}
@@ -102,7 +100,7 @@ static void rdel_thread(void *w, unsigned tid)
 		return;
 	if (W->variant != RD_NO_SYNC)
 		synchronize_rcu();
-	weft_poison(victim, sizeof(*victim), RSITE("kfree(victim)"));
+	weft_poison(victim, sizeof(*victim), WEFT_TEST_NOTE_SITE("kfree(victim)"));
 }
 
 static const struct weft_variant rdel_variants[] = {
@@ -145,7 +143,8 @@ static void radd_thread(void *w, unsigned tid)
 		rcu_read_lock();
 		list_for_each_entry_rcu(pos, &W->head, node)
 			if (!READ_ONCE(pos->val))
-				weft_report(WEFT_KIND_ASSERT, &pos->val, RSITE("radd val"),
+				weft_report(WEFT_KIND_ASSERT, &pos->val,
+					    WEFT_TEST_NOTE_SITE("radd val"),
 					    "a reader found an entry not yet initialised");
 		rcu_read_unlock();
 		return;
@@ -217,7 +216,7 @@ static void lm_thread(void *w, unsigned tid)
 	if (W->variant == LM_LOCKED)
 		spin_unlock(&W->lock);
 	if (count != ARRAY_SIZE(W->e))
-		weft_report(WEFT_KIND_ASSERT, &W->from, RSITE("lm count"),
+		weft_report(WEFT_KIND_ASSERT, &W->from, WEFT_TEST_NOTE_SITE("lm count"),
 			    "counted %u entries on the two lists, not %zu", count,
 			    ARRAY_SIZE(W->e));
 }
@@ -271,7 +270,8 @@ static void rh_thread(void *w, unsigned tid)
 		rcu_read_lock();
 		hlist_for_each_entry_rcu(pos, &W->chain, hnode)
 			if (READ_ONCE(pos->key) && !READ_ONCE(pos->val))
-				weft_report(WEFT_KIND_ASSERT, &pos->val, RSITE("rh val"),
+				weft_report(WEFT_KIND_ASSERT, &pos->val,
+					    WEFT_TEST_NOTE_SITE("rh val"),
 					    "a reader found an entry not yet initialised");
 		rcu_read_unlock();
 		return;
@@ -290,7 +290,7 @@ static void rh_thread(void *w, unsigned tid)
 		return;
 	if (W->variant == RH_SYNC)
 		synchronize_rcu();
-	weft_poison(victim, sizeof(*victim), RSITE("kfree(victim)"));
+	weft_poison(victim, sizeof(*victim), WEFT_TEST_NOTE_SITE("kfree(victim)"));
 }
 
 /* At the end: two entries left on the chain, which empties cleanly. */
@@ -309,7 +309,7 @@ static void rh_quiesce(void *w)
 			hlist_del_init(&pos->hnode);
 	}
 	if (count != 2 || !hlist_empty(&W->chain))
-		weft_report(WEFT_KIND_ASSERT, &W->chain, RSITE("rh chain"),
+		weft_report(WEFT_KIND_ASSERT, &W->chain, WEFT_TEST_NOTE_SITE("rh chain"),
 			    "%u entries at the end, chain %s", count,
 			    hlist_empty(&W->chain) ? "empty" : "not empty");
 }

@@ -26,8 +26,6 @@
 #define WEFT_TEST_FILE "rwlock_models.c"
 #include "../model_driver.h"
 
-#define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 /* ----------------------------------------------------------------- rw-pair */
 
 enum { RP_LOCKED, RP_UNLOCKED };
@@ -64,7 +62,8 @@ static void rp_thread(void *w, unsigned tid)
 	if (lock)
 		read_unlock(&W->lock);
 	if (a != b)
-		weft_report(WEFT_KIND_ASSERT, &W->a, WSITE("rp pair"), "torn read: a=%d b=%d", a, b);
+		weft_report(WEFT_KIND_ASSERT, &W->a, WEFT_TEST_NOTE_SITE("rp pair"),
+			    "torn read: a=%d b=%d", a, b);
 }
 
 static const struct weft_variant rp_variants[] = {

@@ -28,12 +28,10 @@
 #define WEFT_TEST_FILE "seqlock_models.c"
 #include "../model_driver.h"
 
-#define SSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 static void pair_check(int a, int b, const void *where)
 {
 	if (a != b)
-		weft_report(WEFT_KIND_ASSERT, where, SSITE("pair"),
+		weft_report(WEFT_KIND_ASSERT, where, WEFT_TEST_NOTE_SITE("pair"),
 			    "torn read: a=%d b=%d (the writer keeps them equal)", a, b);
 }
 

@@ -41,8 +41,6 @@
 #define WEFT_TEST_FILE "wait_bit_models.c"
 #include "../model_driver.h"
 
-#define WSITE(what) WEFT_SITE(WEFT_EV_NOTE, what)
-
 /* ---------------------------------------------------------------- var-wait */
 
 enum { VW_MB, VW_RELEASE_WAKE, VW_NO_MB, VW_WAKE_FIRST };
@@ -124,7 +122,7 @@ static void rd_thread(void *w, unsigned tid)
 
 	if (tid == 0) {
 		wait_var_event(&obj->refs, !atomic_read(&obj->refs));
-		weft_poison(obj, sizeof(*obj), WSITE("kfree(obj)"));
+		weft_poison(obj, sizeof(*obj), WEFT_TEST_NOTE_SITE("kfree(obj)"));
 		return;
 	}
 	if (W->variant == RD_DEC_AND_WAKE) {
@@ -248,10 +246,10 @@ static void bl_quiesce(void *w)
 	struct bl_world *W = w;
 
 	if (READ_ONCE(W->counter) != 2)
-		weft_report(WEFT_KIND_ASSERT, &W->counter, WSITE("bl counter"),
+		weft_report(WEFT_KIND_ASSERT, &W->counter, WEFT_TEST_NOTE_SITE("bl counter"),
 			    "counter %d after two locked increments", READ_ONCE(W->counter));
 	if (READ_ONCE(W->locks))
-		weft_report(WEFT_KIND_ASSERT, &W->locks, WSITE("bl locks"),
+		weft_report(WEFT_KIND_ASSERT, &W->locks, WEFT_TEST_NOTE_SITE("bl locks"),
 			    "bit locks %#lx still held at the end", READ_ONCE(W->locks));
 }
 
@@ -288,10 +286,10 @@ static void vt_thread(void *w, unsigned tid)
 	if (tid == 0) {
 		long ret = wait_var_event_timeout(&W->done, READ_ONCE(W->done), 10);
 		if (W->variant == VT_NO_WAKER && ret != 0)
-			weft_report(WEFT_KIND_ASSERT, &W->done, WSITE("vt ret"),
+			weft_report(WEFT_KIND_ASSERT, &W->done, WEFT_TEST_NOTE_SITE("vt ret"),
 				    "woke with %ld jiffies left and nobody set the flag", ret);
 		if (ret > 0 && !READ_ONCE(W->done))
-			weft_report(WEFT_KIND_ASSERT, &W->done, WSITE("vt ret"),
+			weft_report(WEFT_KIND_ASSERT, &W->done, WEFT_TEST_NOTE_SITE("vt ret"),
 				    "returned %ld with the flag still clear", ret);
 		return;
 	}
@@ -344,12 +342,12 @@ static void bt_thread(void *w, unsigned tid)
 	}
 	int r = wait_on_bit_timeout(&W->flags, BW_BUSY, TASK_UNINTERRUPTIBLE, 2);
 	if (r && r != -11)
-		weft_report(WEFT_KIND_ASSERT, &W->flags, WSITE("bt ret"),
+		weft_report(WEFT_KIND_ASSERT, &W->flags, WEFT_TEST_NOTE_SITE("bt ret"),
 			    "wait_on_bit_timeout() returned %d, neither 0 nor -EAGAIN", r);
 	if (r && W->variant == BT_WAIT_AGAIN)
 		wait_on_bit(&W->flags, BW_BUSY, TASK_UNINTERRUPTIBLE);
 	if (READ_ONCE(W->result) != 1)
-		weft_report(WEFT_KIND_ASSERT, &W->result, WSITE("bt result"),
+		weft_report(WEFT_KIND_ASSERT, &W->result, WEFT_TEST_NOTE_SITE("bt result"),
 			    "the I/O bit's result read before it was stored");
 }
 

@@ -60,4 +60,28 @@
 		W->stat[weft_current_tid() % P##_THREADS][s]++;                         \
 	}
 
+/* A scenario's identity and plain fields, for one whose hooks are not
+ * named after one prefix (the demos, the benchmarks, the examples): name,
+ * summary and source; cpus and threads (nr_cpus 0: set at run time); the
+ * world's size in bytes; nr_ops opcodes named by ops, at most max_ops a
+ * thread; the decision hint; the files (NULL-terminated, or NULL), setup
+ * (or NULL) and thread hooks; and the variants, whose count is the
+ * table's length. What a scenario has beyond these (quiesce, describe,
+ * fields, triggers, irqs, budgets) follows it in the initializer:
+ *
+ *   const struct weft_scenario weft_scn_demo_x = {
+ *           WEFT_SCENARIO_PLAIN("demo-x", "demo: ...", "Weft demo", 2, 2,
+ *                               sizeof(struct x_world), 1, x_ops, 4, 256,
+ *                               x_files, x_setup, x_thread, x_variants),
+ *           .quiesce = x_quiesce,
+ *   };
+ */
+#define WEFT_SCENARIO_PLAIN(name_, summary_, source_, cpus, threads, world_bytes, nr_ops,  \
+			    ops, ops_per_thread, hint, files_, setup_, thread_, variants_)     \
+	.name = (name_), .summary = (summary_), .source = (source_), .nr_cpus = (cpus),      \
+	.nr_threads = (threads), .world_size = (world_bytes), .nr_opcodes = (nr_ops),         \
+	.opnames = (ops), .max_ops = (ops_per_thread), .decision_hint = (hint),               \
+	.files = (files_), .setup = (setup_), .thread = (thread_), .variants = (variants_),   \
+	.nr_variants = sizeof(variants_) / sizeof((variants_)[0])
+
 #endif

@@ -23,6 +23,7 @@
  * docs/writing-a-model.md walks through it.
  */
 #include <weft/mm/lru.h>
+#include <weft/scenario.h>
 
 #define NR_PAGES 2
 
@@ -167,25 +168,15 @@ static const struct weft_variant iso_variants[] = {
 };
 
 static const struct weft_scenario example_lru_isolate = {
-	.name = "example-lru-isolate",
-	.summary = "example: isolating LRU pages on the mm kit (2 CPUs)",
-	.source = "docs/examples/lru-isolate",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct iso_world),
-	.nr_opcodes = 2,
-	.opnames = iso_ops,
-	.max_ops = 4,
-	.decision_hint = 64,
+	WEFT_SCENARIO_PLAIN("example-lru-isolate",
+	                    "example: isolating LRU pages on the mm kit (2 CPUs)",
+	                    "docs/examples/lru-isolate",
+	                    2, 2, sizeof(struct iso_world), 2, iso_ops, 4, 64,
+	                    iso_files, iso_setup, iso_thread, iso_variants),
 	.default_lock = WEFT_LOCK_TICKET,   /* spinlocks are FIFO (qspinlock) */
-	.files = iso_files,
-	.setup = iso_setup,
-	.thread = iso_thread,
 	.quiesce = iso_quiesce,
 	.describe = iso_describe,
 	.state_bucket = iso_bucket,
-	.variants = iso_variants,
-	.nr_variants = 2,
 	.triggers = iso_triggers,
 	.trigger_lens = iso_trigger_lens,
 };

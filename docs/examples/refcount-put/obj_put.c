@@ -20,6 +20,7 @@
  * command line comes from the installed libweft_main.
  */
 #include <weft/kernel.h>
+#include <weft/scenario.h>
 
 enum { V_SPLIT_PUT, V_DEC_AND_TEST };
 
@@ -108,23 +109,13 @@ static const struct weft_variant obj_variants[] = {
 };
 
 static const struct weft_scenario example_obj_put = {
-	.name = "example-obj-put",
-	.summary = "example: a put that decrements, then looks (2 CPUs)",
-	.source = "docs/examples/refcount-put",
-	.nr_cpus = 2,
-	.nr_threads = 2,
-	.world_size = sizeof(struct obj_world),
-	.nr_opcodes = 1,
-	.opnames = obj_ops,
-	.max_ops = 4,
-	.decision_hint = 64,
-	.files = obj_files,
-	.setup = obj_setup,
-	.thread = obj_thread,
+	WEFT_SCENARIO_PLAIN("example-obj-put",
+	                    "example: a put that decrements, then looks (2 CPUs)",
+	                    "docs/examples/refcount-put",
+	                    2, 2, sizeof(struct obj_world), 1, obj_ops, 4, 64,
+	                    obj_files, obj_setup, obj_thread, obj_variants),
 	.quiesce = obj_quiesce,
 	.fields = obj_fields,
-	.variants = obj_variants,
-	.nr_variants = 2,
 };
 
 WEFT_DEFINE_REGISTRY(&example_obj_put);
