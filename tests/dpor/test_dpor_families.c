@@ -80,6 +80,16 @@ static uint64_t final_hash(const struct weft_scenario *sc)
 	return final_extra ? (h ^ final_extra()) * 1099511628211ull : h;
 }
 
+/* How many of want's final states got lacks. */
+static size_t states_missed(const struct hash_set *want, const struct hash_set *got)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < want->n; i++)
+		n += !hash_set_has(got, want->h[i]);
+	return n;
+}
+
 /* One execution of a search: counted, its final state added to s (if
  * any); false at a bug (the search stops there). */
 static bool counted(struct outcome *out, const struct weft_exec_result *r,
@@ -274,9 +284,7 @@ static void refusals(void)
 			      "%s bound %d: weft_choose(3) runs %llu executions, weft_choose(1) %llu "
 			      "(why: '%s')", weft_por_name(m), bound == WEFT_BOUND_NONE ? -1 : (int)bound,
 			      (unsigned long long)c.execs, (unsigned long long)a.execs, c.why);
-			size_t missed = 0;
-			for (size_t i = 0; i < sp.n; i++)
-				missed += !hash_set_has(&sd, sp.h[i]);
+			size_t missed = states_missed(&sp, &sd);
 			CHECK(sp.n >= 3 && !missed,
 			      "%s bound %d: %zu of plain dfs's %zu final states not reached",
 			      weft_por_name(m), bound == WEFT_BOUND_NONE ? -1 : (int)bound, missed, sp.n);
@@ -296,9 +304,7 @@ static void refusals(void)
 	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++) {
 		struct hash_set sd = { 0 };
 		b = run_dpor(&rw, 0, m, WEFT_BOUND_NONE, NULL, 0, &sd);
-		size_t missed = 0;
-		for (size_t i = 0; i < sp.n; i++)
-			missed += !hash_set_has(&sd, sp.h[i]);
+		size_t missed = states_missed(&sp, &sd);
 		CHECK(b.complete && !missed, "%s, threads sharing a CPU: %s, %zu of %zu final states "
 		      "missed (why: '%s')", weft_por_name(m), b.complete ? "certified" : "not certified",
 		      missed, sp.n, b.why);
@@ -327,9 +333,7 @@ static void refusals(void)
 		for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++) {
 			struct hash_set sd = { 0 };
 			b = run_dpor(&rw, 0, m, WEFT_BOUND_NONE, NULL, 0, &sd);
-			size_t missed = 0;
-			for (size_t i = 0; i < se.n; i++)
-				missed += !hash_set_has(&sd, se.h[i]);
+			size_t missed = states_missed(&se, &sd);
 			CHECK(b.complete && !missed, "%s, lock %s, a child shut out of its CPU: %s, %zu "
 			      "of %zu final states missed (why: '%s')", weft_por_name(m),
 			      lk == WEFT_LOCK_TAS ? "tas" : "ticket",
@@ -512,9 +516,7 @@ static void multi_record(unsigned bound)
 				      weft_por_name(m), (unsigned long long)d.execs,
 				      d.complete ? "certified" : d.why);
 			} else {
-				size_t lost = 0;
-				for (size_t k = 0; k < sd.n; k++)
-					lost += !hash_set_has(&sp, sd.h[k]);
+				size_t lost = states_missed(&sd, &sp);
 				CHECK(!d.bug && d.complete && lost == 0,
 				      "%s bound %d: %s DPOR %s, lost %zu of %zu final states (%s)",
 				      mr_names[sh], bd, weft_por_name(m),
@@ -545,9 +547,7 @@ static unsigned shared_unbounded(const struct weft_scenario *sc, unsigned vi, co
 	struct outcome b = run_dpor(sc, vi, WEFT_POR_SOURCE, WEFT_BOUND_NONE, wl, wl_len, &sp);
 
 	if (!a.bug && !b.bug && a.complete && b.execs < CAP) {
-		size_t lost = 0;
-		for (size_t k = 0; k < sd.n; k++)
-			lost += !hash_set_has(&sp, sd.h[k]);
+		size_t lost = states_missed(&sd, &sp);
 		CHECK(b.complete && lost == 0,
 		      "%s:%s unbounded, a shared CPU: source-DPOR %s, lost %zu of %zu final states "
 		      "(plain dfs %llu executions, dpor %llu; why: '%s')", sc->name,
@@ -590,9 +590,7 @@ static void families(unsigned bound)
 				if (strstr(b.why, "sharing a CPU"))
 					shared += shared_unbounded(sc, vi, wl, wl_len);
 			} else {
-				size_t lost = 0;
-				for (size_t k = 0; k < sd.n; k++)
-					lost += !hash_set_has(&sp, sd.h[k]);
+				size_t lost = states_missed(&sd, &sp);
 				CHECK(lost == 0,
 				      "%s:%s bound %u: source-DPOR lost %zu of %zu final states "
 				      "(plain dfs %llu executions, dpor %llu)",

@@ -733,16 +733,15 @@ static unsigned spawn_cpu(unsigned n)
 static void thread_slot_clear(struct wthread *t, void (*fn)(void *world, void *arg), void *arg,
 			      const char *label)
 {
-	t->started = false;
-	t->has_ticket = false;
-	t->wait_chan = NULL;
-	t->wait_class = NULL;
-	t->last_site = NULL;
-	t->wake_step1 = 0;
 	t->fn = fn;
 	t->arg = arg;
 	t->label = label;
 	t->end_ev = UINT32_MAX;
+	t->started = t->has_ticket = false;
+	t->wait_chan = NULL;
+	t->wait_class = NULL;
+	t->last_site = NULL;
+	t->wake_step1 = 0;
 }
 
 int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu,

@@ -439,6 +439,29 @@ static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
 	return NIL;
 }
 
+/* An array of per words a event (clocks, CPU links) holding event n, grown
+ * by doubling; false (the execution no longer logged, not certified) when
+ * memory runs out. */
+static bool grow_per_event(struct weft_dpor *d, uint32_t **a, uint32_t *cap, uint32_t n,
+			   unsigned per)
+{
+	if (n + 1 <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 256;
+	while (c < n + 1)
+		c *= 2;
+	uint32_t *na = realloc(*a, (size_t)c * per * sizeof(uint32_t));
+	if (!na) {
+		set_incomplete(d, &d->capped, "out of memory");
+		go_stale(d);
+		d->logging = false;
+		return false;
+	}
+	*a = na;
+	*cap = c;
+	return true;
+}
+
 /* Is record si another record of the last event's step, or the first
  * operation of a new thread after records it made before its first point
  * (passed without a decision): one transition? (Unless it is a phantom.) */
@@ -473,20 +496,8 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 		d->logging = false;
 		return;
 	}
-	if (n + 1 > d->capclk) {
-		uint32_t c = d->capclk ? d->capclk : 256;
-		while (c < n + 1)
-			c *= 2;
-		uint32_t *nc = realloc(d->clk, (size_t)c * NT * sizeof(uint32_t));
-		if (!nc) {
-			set_incomplete(d, &d->capped, "out of memory");
-			go_stale(d);
-			d->logging = false;
-			return;
-		}
-		d->clk = nc;
-		d->capclk = c;
-	}
+	if (!grow_per_event(d, &d->clk, &d->capclk, n, NT))
+		return;
 	d->nev = n + 1;
 	struct ev *e = &d->ev[n];
 	unsigned t = si->tid;
@@ -698,20 +709,8 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 
 	if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_YIELD || e->d.kind == WEFT_DEP_END)
 		return;
-	if (n + 1 > d->capcpu) {
-		uint32_t c = d->capcpu ? d->capcpu : 256;
-		while (c < n + 1)
-			c *= 2;
-		uint32_t *np = realloc(d->cpu_prev, (size_t)c * sizeof(*np));
-		if (!np) {
-			set_incomplete(d, &d->capped, "out of memory");
-			go_stale(d);
-			d->logging = false;
-			return;
-		}
-		d->cpu_prev = np;
-		d->capcpu = c;
-	}
+	if (!grow_per_event(d, &d->cpu_prev, &d->capcpu, n, 1))
+		return;
 	unsigned cpu = weft_thread_cpu(e->tid) % WEFT_MAX_CPUS;
 	unsigned t = e->tid;
 	if (e->d.nx < DEP_NX)
