@@ -11,7 +11,11 @@
  *  - optimality: unbounded optimal DPOR runs exactly one execution per
  *    trace and never a sleep-set-blocked one (programs without yields);
  *  - certificates: every search that ends says complete, except where a
- *    cap was hit on purpose.
+ *    cap was hit on purpose;
+ *  - a shared CPU: 128 spawning programs whose child runs on its parent's
+ *    CPU, and one pinned, where a spinlock section (or a spin for one)
+ *    shuts the other thread out: unbounded, every reduction reaches every
+ *    trace plain dfs reaches; bounded, each refuses and says why.
  *
  * Traces are fingerprinted by trace_class.h, independently of dpor.c.
  * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);
