@@ -483,6 +483,7 @@ int main(void)
 		P.ops[2][0] = (struct op){ O_A, 2, 0, 0 };
 		P.nops[MAXT] = 1;
 		P.ops[MAXT][0] = (struct op){ O_W, 0, 2, 1 };
+		rp.nr_threads = P.nthreads;   /* as gen() leaves it */
 		for (int lk = 0; lk < 2 && shared_only < 0; lk++) {
 			enum weft_lock_model lock = lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
 			cur_prog = 999;
