@@ -374,6 +374,18 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 /* A record of the step of event m (the last one, of the same thread):
  * the transition's dependence becomes the union (dep.x), and the record's
  * races and order are m's. */
+/* A sleeper wakes at a dependent record of a step beyond its first. */
+static void wake_sleepers(struct weft_dpor *d, const struct dep *r)
+{
+	for (uint32_t q = d->slp; q; q &= q - 1) {
+		const struct info *in = &d->slpi[lowest(q)];
+		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
+							       : dep_conflict(r, &in->d));
+		if (w)
+			d->slp &= (uint16_t)~bit(lowest(q));
+	}
+}
+
 static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step_info *si,
 			 const struct dep *r)
 {
@@ -406,14 +418,7 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
 	if (d->stale || d->new_start == NIL || m < d->new_start)
 		return;
-	/* a sleeper wakes at a dependent record */
-	for (uint32_t q = d->slp; q; q &= q - 1) {
-		const struct info *in = &d->slpi[lowest(q)];
-		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
-							       : dep_conflict(r, &in->d));
-		if (w)
-			d->slp &= (uint16_t)~bit(lowest(q));
-	}
+	wake_sleepers(d, r);
 	/* the wakeup-tree node that learnt this transition from its first record */
 	if (d->mode == WEFT_POR_OPTIMAL && d->cursor != NIL && d->cursor_ev == m)
 		d->nd[d->cursor].d = e->d;
@@ -439,9 +444,9 @@ static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
 	return NIL;
 }
 
-/* An array of per words a event (clocks, CPU links) holding event n, grown
- * by doubling; false (the execution no longer logged, not certified) when
- * memory runs out. */
+/* A per-event array (per words an event: clocks, CPU links) made to hold
+ * event n, grown by doubling; false (the execution no longer logged, not
+ * certified) when memory runs out. */
 static bool grow_per_event(struct weft_dpor *d, uint32_t **a, uint32_t *cap, uint32_t n,
 			   unsigned per)
 {
@@ -746,17 +751,10 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	d->cpu_last[cpu] = n + 1;
 	if (d->stale || d->new_start == NIL || n < d->new_start)
 		return;
-	/* a sleeper on this CPU wakes */
-	for (uint32_t q = d->slp; q; q &= q - 1) {
-		const struct info *in = &d->slpi[lowest(q)];
-		struct dep r = { .loc = d->cpu_loc0 + cpu, .size = 1, .kind = WEFT_DEP_WRITE, .w = 1 };
-		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(&r, &in->s)
-							       : dep_conflict(&r, &in->d));
-		if (w)
-			d->slp &= (uint16_t)~bit(lowest(q));
-	}
-	if (d->mode == WEFT_POR_OPTIMAL && d->cursor != NIL && d->cursor_ev == n)
-		d->nd[d->cursor].d = e->d;
+	/* a sleeper on this CPU wakes (cpu_dep searches as source-DPOR: no
+	 * wakeup-tree node to update) */
+	const struct dep r = { .loc = d->cpu_loc0 + cpu, .size = 1, .kind = WEFT_DEP_WRITE, .w = 1 };
+	wake_sleepers(d, &r);
 }
 
 void weft_dpor_step(void *st, const struct weft_step_info *si)
