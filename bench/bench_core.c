@@ -33,6 +33,7 @@
 #include <weft/strategy.h>
 
 #include "fiber.h"   /* core/src/machine: the internal fiber API under test */
+#include "bench_median.h"
 
 #define WEFT_BENCH_REPS 5
 
@@ -47,19 +48,6 @@ static double bench_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ------------------------------------------------------ context switches */
@@ -293,8 +281,10 @@ static int mode_core(bool quick)
 #endif
 		v_uc[i] = switch_ucontext(rounds / 10);
 	}
-	double ns_api = median(v_api, WEFT_BENCH_REPS), ns_raw = median(v_raw, WEFT_BENCH_REPS);
-	double ns_bare = median(v_bare, WEFT_BENCH_REPS), ns_uc = median(v_uc, WEFT_BENCH_REPS);
+	double ns_api = bench_median_sort(v_api, WEFT_BENCH_REPS);
+	double ns_raw = bench_median_sort(v_raw, WEFT_BENCH_REPS);
+	double ns_bare = bench_median_sort(v_bare, WEFT_BENCH_REPS);
+	double ns_uc = bench_median_sort(v_uc, WEFT_BENCH_REPS);
 
 	struct weft_random rs;
 	struct exec_rate rr, rd;

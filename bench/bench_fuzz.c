@@ -38,6 +38,7 @@
 #include <weft/strategy.h>
 
 #include "bench_fuzz.h"
+#include "bench_median.h"
 #include "cli.h"
 #include "harness.h"
 /* bench_clock(), bench_fmt_si(); this file writes to the FILEs it is given,
@@ -57,13 +58,6 @@ struct bf_row {
 	char note[200];
 };
 
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(const double *v0, unsigned n)
 {
 	double v[BF_MAX_SEEDS];
@@ -71,8 +65,7 @@ static double median(const double *v0, unsigned n)
 	if (!n)
 		return INFINITY;
 	memcpy(v, v0, n * sizeof(*v));
-	qsort(v, n, sizeof(*v), cmpd);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return bench_median_sort(v, n);
 }
 
 static void finish(struct bf_row *r)

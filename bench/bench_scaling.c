@@ -51,6 +51,8 @@
 #include <weft/scenario.h>
 #include <weft/strategy.h>
 
+#include "bench_median.h"
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -310,19 +312,6 @@ static struct seed_result run_genome(const struct row_cfg *c, unsigned seed)
 
 /* --------------------------------------------------------------- output */
 
-static int cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(*v), cmpd);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static bool first_row = true;
 
 /* s as a JSON string: quotes, backslashes and control bytes escaped. */
@@ -360,7 +349,7 @@ static void cell(const char *workload, unsigned threads, double steps_per_thread
 		if (x.why)
 			why = x.why;
 	}
-	double med = median(ex, runs);
+	double med = bench_median_sort(ex, runs);
 	printf("%s    {\"workload\": \"%s\", \"threads\": %u, \"steps_per_thread\": %.1f, "
 	       "\"searcher\": \"%s\", \"seeds\": %u, \"found\": %u, ",
 	       first_row ? "" : ",\n", workload, threads, steps_per_thread, searcher_name[s], runs,
