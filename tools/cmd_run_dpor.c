@@ -161,16 +161,16 @@ static void search(struct run *R, unsigned bound)
 		/* under a bound an unfair choice is a frame that costs a
 		 * preemption (core/src/search/dpor.c); unbounded it is not */
 		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
-		/* threads sharing a CPU: certified unbounded only (dpor.c) */
+		/* threads sharing a CPU are certified (dpor.c); interrupts and
+		 * migration are not */
 		bool irq_ctx = weft_contexts_active() &&
-			       (weft_cli_uses_contexts(a->sc) || bound != WEFT_BOUND_NONE);
+			       (weft_cli_uses_contexts(a->sc) || weft_interrupts_active());
 		if (a->por_auto && (irq_ctx || unfair || weft_untracked_why() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			fallback_why = weft_untracked_why() ? weft_untracked_why()
 				: irq_ctx
-				? "an execution ran an interrupt handler, migrated a thread, or "
-				  "ran threads sharing a CPU under a preemption bound, which the "
-				  "reduction does not model"
+				? "an execution ran an interrupt handler or migrated a thread, "
+				  "which the reduction does not model"
 				: unfair
 				? "fair scheduling passed over a spinning thread, which the "
 				  "reduction does not track"

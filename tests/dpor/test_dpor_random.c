@@ -13,9 +13,9 @@
  *  - certificates: every search that ends says complete, except where a
  *    cap was hit on purpose;
  *  - a shared CPU: 128 spawning programs whose child runs on its parent's
- *    CPU, and one pinned, where a spinlock section (or a spin for one)
- *    shuts the other thread out: unbounded, every reduction reaches every
- *    trace plain dfs reaches; bounded, each refuses and says why.
+ *    CPU, and two pinned, where a spinlock section (or a spin for one)
+ *    shuts the other thread out: every reduction, unbounded and at each
+ *    bound, certifies and reaches every trace plain dfs reaches.
  *
  * Traces are fingerprinted by trace_class.h, independently of dpor.c.
  * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);
@@ -55,11 +55,11 @@ struct prog {
 static struct prog P;
 /* The child's CPU: a CPU of its own (7), except in the shared-CPU check
  * (0, its parent's: a spinlock section of either excludes the other, an
- * order no access shows; every unbounded reduction reaches every trace
- * plain dfs reaches, and the bounded ones refuse). */
+ * order no access shows; every reduction reaches every trace plain dfs
+ * reaches, unbounded and bounded). */
 static unsigned child_cpu = 7;
 static bool shared_cpu;
-static unsigned shared_refusals;
+static unsigned shared_bounded;   /* bounded searches of them certified */
 
 struct rw {
 	int x[NVARS];
@@ -310,15 +310,9 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 	weft_dpor_get_stats(d, &st);
 	tot_dpor[m] += st.executions;
 	bool complete = weft_dpor_complete(d);
-	/* a shared CPU under a bound: the bounded reduction refuses, and says
-	 * why (its delay argument moves blocks a CPU holder may forbid); where
-	 * it certifies (the child never ran beside its parent), the traces
-	 * are checked as everywhere */
-	if (shared_cpu && bound != WEFT_BOUND_NONE && !complete) {
-		CHECK(weft_dpor_done(d) && strstr(weft_dpor_why_incomplete(d), "sharing a CPU"),
-		      "a shared CPU under bound %u: %s", bound, weft_dpor_why_incomplete(d));
-		shared_refusals++;
-	} else if (!complete && !((P.has_yield || P.has_choice) && m == WEFT_POR_OPTIMAL)) {
+	if (shared_cpu && bound != WEFT_BOUND_NONE && complete)
+		shared_bounded++;
+	if (!complete && !((P.has_yield || P.has_choice) && m == WEFT_POR_OPTIMAL)) {
 		CHECK(complete, "search incomplete: %s", weft_dpor_why_incomplete(d));
 		fail_ctx("incomplete", m, lock, bound);
 	}
@@ -465,37 +459,62 @@ int main(void)
 				check_program(lock, &all, &want);
 			}
 		}
-		/* pinned: the program of test_dpor_families' SHARED_EXCL (there
+		/* pinned:
+		 * 999: the program of test_dpor_families' SHARED_EXCL (there
 		 * without T2), whose child is shut out by its parent's spin for
 		 * the lock T1 holds: races through the CPU must put the child
 		 * first at its parent's attempt, not an initial of the reversal's
-		 * sequence (T1's, which the sleep set already covers) */
-		P = (struct prog){ .nthreads = 3 };
-		P.nops[0] = 3;
-		P.ops[0][0] = (struct op){ O_R, 2, 1, 1 };
-		P.ops[0][1] = (struct op){ O_SPAWN, 0, 2, 0 };
-		P.ops[0][2] = (struct op){ O_CS, 0, 2, 0 };
-		P.nops[1] = 3;
-		P.ops[1][0] = (struct op){ O_R, 0, 2, 1 };
-		P.ops[1][1] = (struct op){ O_W, 2, 2, 0 };
-		P.ops[1][2] = (struct op){ O_CS, 0, 2, 0 };
-		P.nops[2] = 1;
-		P.ops[2][0] = (struct op){ O_A, 2, 0, 0 };
-		P.nops[MAXT] = 1;
-		P.ops[MAXT][0] = (struct op){ O_W, 0, 2, 1 };
-		rp.nr_threads = P.nthreads;   /* as gen() leaves it */
-		for (int lk = 0; lk < 2 && shared_only < 0; lk++) {
-			enum weft_lock_model lock = lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
-			cur_prog = 999;
-			CHECK(plain_classes(lock, WEFT_BOUND_NONE, &all), "the pinned shared-CPU "
-			      "program is small enough for plain dfs");
-			check_program(lock, &all, &want);
+		 * sequence (T1's, which the sleep set already covers);
+		 * 998: seed 13's program 1055, whose trace "child's section, T2's
+		 * first write, the child's read, T1's section, the parent's, T2's
+		 * second write" sleep sets lost (T1 asleep after the child's read,
+		 * its section explored earlier): threads sharing a CPU search
+		 * without them (dpor.c). */
+		for (unsigned pin = 0; pin < 2 && shared_only < 0; pin++) {
+			P = (struct prog){ .nthreads = 3 };
+			if (pin == 0) {
+				P.nops[0] = 3;
+				P.ops[0][0] = (struct op){ O_R, 2, 1, 1 };
+				P.ops[0][1] = (struct op){ O_SPAWN, 0, 2, 0 };
+				P.ops[0][2] = (struct op){ O_CS, 0, 2, 0 };
+				P.nops[1] = 3;
+				P.ops[1][0] = (struct op){ O_R, 0, 2, 1 };
+				P.ops[1][1] = (struct op){ O_W, 2, 2, 0 };
+				P.ops[1][2] = (struct op){ O_CS, 0, 2, 0 };
+				P.nops[2] = 1;
+				P.ops[2][0] = (struct op){ O_A, 2, 0, 0 };
+				P.nops[MAXT] = 1;
+				P.ops[MAXT][0] = (struct op){ O_W, 0, 2, 1 };
+			} else {
+				P.nops[0] = 4;
+				P.ops[0][0] = (struct op){ O_R, 2, 0, 0 };
+				P.ops[0][1] = (struct op){ O_R, 0, 2, 0 };
+				P.ops[0][2] = (struct op){ O_SPAWN, 1, 2, 0 };
+				P.ops[0][3] = (struct op){ O_CS, 0, 2, 0 };
+				P.nops[1] = 1;
+				P.ops[1][0] = (struct op){ O_TRY, 1, 0, 0 };
+				P.nops[2] = 2;
+				P.ops[2][0] = (struct op){ O_W, 2, 0, 1 };
+				P.ops[2][1] = (struct op){ O_W, 1, 1, 0 };
+				P.nops[MAXT] = 2;
+				P.ops[MAXT][0] = (struct op){ O_CS, 1, 0, 0 };
+				P.ops[MAXT][1] = (struct op){ O_R, 2, 1, 0 };
+			}
+			rp.nr_threads = P.nthreads;   /* as gen() leaves it */
+			for (int lk = 0; lk < 2; lk++) {
+				enum weft_lock_model lock = lk ? WEFT_LOCK_TICKET : WEFT_LOCK_TAS;
+				cur_prog = 999 - pin;
+				CHECK(plain_classes(lock, WEFT_BOUND_NONE, &all), "the pinned shared-CPU "
+				      "program %u is small enough for plain dfs", cur_prog);
+				check_program(lock, &all, &want);
+			}
 		}
 		printf("shared CPU: %u spawning programs (%u with a spinlock section in the parent "
-		       "or the child) agree with plain dfs unbounded; %u bounded searches refused\n",
-		       seen, excluding, shared_refusals);
-		CHECK(shared_only >= 0 || shared_refusals >= seen, "bounded searches of a shared "
-		      "CPU certified: %u refusals in %u programs", shared_refusals, seen);
+		       "or the child) agree with plain dfs; %u bounded searches certified\n",
+		       seen, excluding, shared_bounded);
+		/* sleep and source at bounds 0-3 */
+		CHECK(shared_only >= 0 || shared_bounded >= 8 * seen, "bounded searches of a "
+		      "shared CPU: %u certified in %u programs", shared_bounded, seen);
 		CHECK(shared_only >= 0 || (seen >= 100 && excluding >= 30), "too few programs for the shared-CPU check "
 		      "(%u, %u with a spinlock section)", seen, excluding);
 		shared_cpu = false;

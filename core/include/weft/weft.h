@@ -923,9 +923,15 @@ int weft_last_thread_irq(unsigned tid);
  * execution: interrupts declared, migration, or two threads sharing a CPU
  * (then a thread may be excluded by another context holding its CPU,
  * which no dependence record shows: partial-order reduction makes every
- * two events on one CPU dependent, weft_thread_cpu(), and does not
- * certify interrupts or migration). */
+ * two events on one CPU dependent, weft_thread_cpu(), bounded or not,
+ * and does not certify interrupts or migration). */
 bool weft_contexts_active(void);
+/* Whether the current (or last) execution has an interrupt pseudo-thread:
+ * a declared handler's (sc->nr_irqs) or one the machine made on demand (a
+ * CPU's timer softirq, <weft/timer.h>). Partial-order reduction does not
+ * certify such an execution: a handler runs on top of the thread it
+ * interrupts, an order no dependence record shows. */
+bool weft_interrupts_active(void);
 /* The CPU thread tid of the current execution is on now (for a strategy's
  * ops->on_step; without migration, its CPU for the whole execution). */
 unsigned weft_thread_cpu(unsigned tid);

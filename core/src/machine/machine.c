@@ -1507,6 +1507,11 @@ bool weft_contexts_active(void)
 	return M.ctx_active;
 }
 
+bool weft_interrupts_active(void)
+{
+	return M.ctx_active && (M.sc->nr_irqs || M.irq_threads);
+}
+
 unsigned weft_thread_cpu(unsigned tid)
 {
 	return tid < WEFT_EXEC_MAX_THREADS ? M.cpu_of[tid] : 0;

@@ -14,6 +14,15 @@
  * not x2 (or p has no x2). The frame's default subtree is explored first
  * (depth first), so that evidence is in before its alternatives are
  * picked.
+ *
+ * Threads sharing a CPU (cpu_dep, dpor_clocks.c cpu_record()): what p
+ * holds after x (preemption or interrupts off, a spinlock held or spun
+ * for) shuts the other threads of its CPU out, so moving x (or a free
+ * decision's block) to the front can make a run infeasible where no
+ * event conflicts with x. A frame of p is therefore justified once any
+ * other thread of p's CPU has an event after x in the explored run,
+ * whatever it saw; a hold shuts out only its own CPU's threads, so the
+ * evidence from other CPUs is as above.
  */
 #include "dpor_state.h"
 
@@ -140,6 +149,10 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 					with everything, of any later event */
 	struct freeblk fb[64];
 	unsigned nfb = 0;
+	/* cpu_dep: the other threads of p's CPU, and the threads with an
+	 * event after the one at hand (the scan runs backwards); no thread
+	 * migrates (dpor.c refuses it), so a thread's CPU is its last one */
+	uint16_t mates[NT] = { 0 }, later = 0;
 
 	/* The evidence is asked for the threads of events only (min_but()),
 	 * and gathered from the end back to the first event of a frame still
@@ -149,6 +162,11 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 
 	for (unsigned t = 0; t < NT; t++)
 		ymin[t] = amin[t] = emin[t] = UINT32_MAX;
+	for (unsigned t = 0; d->cpu_dep && t < NT; t++)
+		for (unsigned q = 0; q < NT; q++)
+			if (q != t && ((d->seen >> t) & (d->seen >> q) & 1u) &&
+			    weft_thread_cpu(t) == weft_thread_cpu(q))
+				mates[t] |= (uint16_t)bit(q);
 	for (uint32_t k = 0; k < d->nfr && kmin == d->nev; k++) {
 		const struct frame *f = &d->fr[k];
 		if (!f->just && f->first_ev < d->nev && f->cur >= 0 && f->cur == (int)f->chosen)
@@ -190,7 +208,8 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				/* stranding a yield takes the yielder running again
 				 * right after x: a second preemption unless x's
 				 * transition ends p's block */
-				bool just = ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound);
+				bool just = (ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound)) ||
+					    (later & mates[p]);
 				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
 				if (!just && !(e->flags & EV_PHANTOM)) {
 					just = jm_evidence(d, jm, e, p, lim, unl, amin, emin);
@@ -208,12 +227,13 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 			    (fb[i].t1 != NIL && e->tidx > fb[i].t1))
 				continue;
 			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
-			bool just = ymin[p] <= lim;
+			bool just = ymin[p] <= lim || (later & mates[p]);
 			if (!just)
 				just = jm_evidence(d, jm, e, p, lim, false, amin, emin);
 			if (just)
 				justify_frame(d, f);
 		}
+		later |= (uint16_t)bit(p);
 		if (e->flags & EV_PHANTOM)
 			continue;
 		if (e->d.kind == WEFT_DEP_YIELD) {

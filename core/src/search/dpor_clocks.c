@@ -690,7 +690,8 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
  * thread on CPU c, but a yield (which conflicts with everything) and an
  * end (one transition with the op before it):
  *  - writes c's slot (cpu_loc0 + c): any two events on c are dependent for
- *    the sleep sets, the wakeup trees and the bounded evidence;
+ *    the races and the bounded evidence (dpor_bound.c; the search keeps no
+ *    sleep sets then, dpor.c);
  *  - races with every event on c of another thread that its thread had
  *    not seen before it (before: its thread's clock before the event; the
  *    event's own data races join clocks that would hide the rest), not
@@ -749,12 +750,6 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
 	d->cpu_prev[n] = d->cpu_last[cpu];
 	d->cpu_last[cpu] = n + 1;
-	if (d->stale || d->new_start == NIL || n < d->new_start)
-		return;
-	/* a sleeper on this CPU wakes (cpu_dep searches as source-DPOR: no
-	 * wakeup-tree node to update) */
-	const struct dep r = { .loc = d->cpu_loc0 + cpu, .size = 1, .kind = WEFT_DEP_WRITE, .w = 1 };
-	wake_sleepers(d, &r);
 }
 
 void weft_dpor_step(void *st, const struct weft_step_info *si)

@@ -243,7 +243,8 @@ struct weft_dpor {
 	bool restart;              /* start over in ymode at the next begin */
 	bool cpu_dep;              /* threads share a CPU: every event writes its
 				      CPU's slot (cpu_loc0 + CPU), so any two
-				      events on one CPU are dependent */
+				      events on one CPU are dependent; no sleep
+				      sets */
 	bool cpu_restart;          /* cpu_dep was just set: start over */
 	bool capped, nondet, lost, ctx, fair, wide, untracked;
 	const char *why;
