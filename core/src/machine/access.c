@@ -14,24 +14,6 @@
 
 #include "sched.h"
 
-/* The value aop stores over old (a load: old); mask: the access's bytes */
-static inline __attribute__((always_inline)) uint64_t op_value(unsigned aop, uint64_t old,
-								uint64_t a, uint64_t b, uint64_t mask)
-{
-	switch (aop) {
-	case WEFT_A_STORE: return a;
-	case WEFT_A_ADD: return old + a;
-	case WEFT_A_XCHG: return a;
-	case WEFT_A_CMPXCHG: return old == (a & mask) ? b : old;
-	case WEFT_A_OR: return old | a;
-	case WEFT_A_ANDNOT: return old & ~a;
-	case WEFT_A_ADD_UNLESS: return old == (b & mask) ? old : old + a;
-	case WEFT_A_XOR: return old ^ a;
-	case WEFT_A_NAND: return ~(old & a);
-	default: return old;   /* WEFT_A_LOAD */
-	}
-}
-
 static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned size, unsigned aop,
 							    uint64_t a, uint64_t b,
 		      uint64_t *newv)
@@ -46,7 +28,7 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 			*newv = old;
 			return old;
 		}
-		nv = op_value(aop, old, a, b, ~0ull);
+		nv = weft_op_value(aop, old, a, b, ~0ull);
 		__atomic_store_n((uint64_t *)addr, nv, __ATOMIC_RELAXED);
 		*newv = nv;
 		return old;
@@ -62,7 +44,7 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 		*newv = old;
 		return old;
 	}
-	nv = op_value(aop, old, a, b, mask) & mask;
+	nv = weft_op_value(aop, old, a, b, mask) & mask;
 	switch (size) {
 	case 1: __atomic_store_n((uint8_t *)addr, (uint8_t)nv, __ATOMIC_RELAXED); break;
 	case 2: __atomic_store_n((uint16_t *)addr, (uint16_t)nv, __ATOMIC_RELAXED); break;

@@ -714,6 +714,25 @@ bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
  * program's atomic section (rt/). Returns the old value, *newv the new. */
 uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		       uint64_t *newv);
+/* The value aop (WEFT_A_*) leaves in place of old (a load: old); mask: the
+ * access's bytes. The funnel's and the weak memory's one definition. */
+static inline __attribute__((always_inline)) uint64_t weft_op_value(unsigned aop, uint64_t old,
+								     uint64_t a, uint64_t b,
+								     uint64_t mask)
+{
+	switch (aop) {
+	case WEFT_A_STORE: return a;
+	case WEFT_A_ADD: return old + a;
+	case WEFT_A_XCHG: return a;
+	case WEFT_A_CMPXCHG: return old == (a & mask) ? b : old;
+	case WEFT_A_OR: return old | a;
+	case WEFT_A_ANDNOT: return old & ~a;
+	case WEFT_A_ADD_UNLESS: return old == (b & mask) ? old : old + a;
+	case WEFT_A_XOR: return old ^ a;
+	case WEFT_A_NAND: return ~(old & a);
+	default: return old;   /* WEFT_A_LOAD */
+	}
+}
 
 /* ---------------------------------------------------------- the shadow */
 
