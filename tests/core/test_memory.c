@@ -8,6 +8,8 @@
  * a mov): a store made under a lock of its own may still be buffered when
  * the thread's next load runs (SB), but one made under a lock the other
  * side takes is visible to it; a task switch on a CPU is a full barrier.
+ * Every atomic operation changes memory under every model (V_XOR: xor,
+ * which tso and lkmm once computed as "no change").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@
 #include "../model_driver.h"
 
 enum { V_PLAIN, V_MB, V_RMW, V_LOCK, V_OWN, V_CORR, V_SPIN, V_PLAINACC, V_OWNLOCK,
-       V_SHAREDLOCK, V__COUNT };
+       V_SHAREDLOCK, V_XOR, V__COUNT };
 
 struct sb_world {
 	long x, y;
@@ -28,6 +30,7 @@ struct sb_world {
 	spinlock_t lock;
 	spinlock_t own[2];
 	atomic_t a;
+	unsigned long bits;
 };
 
 static unsigned variant;
@@ -88,6 +91,9 @@ static void sb_thread(void *w, unsigned tid)
 		spin_unlock(&W->lock);
 		W->r[tid] = READ_ONCE(*other);
 		break;
+	case V_XOR:   /* each flips its own bit: both set in the end */
+		change_bit(tid, &W->bits);
+		break;
 	case V_SPIN:  /* a waiter sees a buffered store in the end */
 		if (tid == 0)
 			WRITE_ONCE(W->x, 1);
@@ -109,6 +115,10 @@ static void sb_quiesce(void *w)
 	if (variant == V_CORR) {
 		BUG_ON(W->rr[0] == 2 && W->rr[1] == 1);
 		BUG_ON(weft_peek(W->x) != 2);   /* the last store wins (CoWW) */
+		return;
+	}
+	if (variant == V_XOR) {
+		BUG_ON(weft_peek(W->bits) != 3);
 		return;
 	}
 	if (variant == V_SPIN)

@@ -20,6 +20,19 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 {
 	uint64_t old = 0, nv;
 
+	/* a word, the most frequent size, tested first: no mask, no second
+	 * size switch */
+	if (__builtin_expect(size == 8, 1)) {
+		old = __atomic_load_n((uint64_t *)addr, __ATOMIC_RELAXED);
+		if (aop == WEFT_A_LOAD) {
+			*newv = old;
+			return old;
+		}
+		nv = weft_op_value(aop, old, a, b, ~0ull);
+		__atomic_store_n((uint64_t *)addr, nv, __ATOMIC_RELAXED);
+		*newv = nv;
+		return old;
+	}
 	switch (size) {
 	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
 	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
@@ -27,20 +40,11 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 	default: old = __atomic_load_n((uint64_t *)addr, __ATOMIC_RELAXED); break;
 	}
 	uint64_t mask = size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
-	switch (aop) {
-	case WEFT_A_LOAD: *newv = old; return old;
-	case WEFT_A_STORE: nv = a; break;
-	case WEFT_A_ADD: nv = old + a; break;
-	case WEFT_A_XCHG: nv = a; break;
-	case WEFT_A_CMPXCHG: nv = old == (a & mask) ? b : old; break;
-	case WEFT_A_OR: nv = old | a; break;
-	case WEFT_A_ANDNOT: nv = old & ~a; break;
-	case WEFT_A_ADD_UNLESS: nv = old == (b & mask) ? old : old + a; break;
-	case WEFT_A_XOR: nv = old ^ a; break;
-	case WEFT_A_NAND: nv = ~(old & a); break;
-	default: nv = old; break;
+	if (aop == WEFT_A_LOAD) {
+		*newv = old;
+		return old;
 	}
-	nv &= mask;
+	nv = weft_op_value(aop, old, a, b, mask) & mask;
 	switch (size) {
 	case 1: __atomic_store_n((uint8_t *)addr, (uint8_t)nv, __ATOMIC_RELAXED); break;
 	case 2: __atomic_store_n((uint16_t *)addr, (uint16_t)nv, __ATOMIC_RELAXED); break;

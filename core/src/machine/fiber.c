@@ -258,29 +258,22 @@ void weft_fiber_started(struct weft_fiber *self, struct weft_fiber *from)
  * are left to TSan. The host context's accesses (world reset, setup,
  * audits) happen before/after every thread by construction: ignored.
  */
+#ifdef WEFT_TSAN
 void weft_tsan_acquire(const void *addr)
 {
-#ifdef WEFT_TSAN
 	__tsan_acquire((void *)addr);
-#endif
-	(void)addr;
 }
 
 void weft_tsan_release(const void *addr)
 {
-#ifdef WEFT_TSAN
 	__tsan_release((void *)addr);
-#endif
-	(void)addr;
 }
 
 void weft_tsan_host_ignore(bool on)
 {
-#ifdef WEFT_TSAN
 	if (on)
 		__tsan_ignore_thread_begin();
 	else
 		__tsan_ignore_thread_end();
-#endif
-	(void)on;
 }
+#endif

@@ -395,25 +395,28 @@ static void thread_main(void *arg);
  * one execution stay unordered unless the model orders them. */
 static int tsan_start_sync, tsan_done_sync;
 
-static void record_decision(const struct weft_decision *d, int chosen)
+/* The record of decision d (kept for reproducers, always), filled before
+ * the strategy picks, while d's fields are still at hand, and counted
+ * (M.nr_dec) only once the choice is in; NULL when the records are full. */
+static struct weft_decision_rec *decision_slot(const struct weft_decision *d)
 {
 	if (M.nr_dec == M.cap_dec) {
 		size_t cap = M.cap_dec ? M.cap_dec * 2 : 1024;
 		if (cap > WEFT_MAX_RECORD_DECISIONS)
-			return;
+			return NULL;
 		struct weft_decision_rec *n = realloc(M.dec, cap * sizeof(*n));
 		if (!n)
-			return;
+			return NULL;
 		M.dec = n;
 		M.cap_dec = cap;
 	}
-	struct weft_decision_rec *r = &M.dec[M.nr_dec++];
+	struct weft_decision_rec *r = &M.dec[M.nr_dec];
 	r->step = d->step;
 	r->runnable = d->runnable;
 	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
 	r->dflt = (uint8_t)d->dflt;
-	r->chosen = (uint8_t)chosen;
 	r->site_id = d->site ? site_id(d->site) : 0;
+	return r;
 }
 
 /* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
@@ -433,10 +436,14 @@ unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s
 	uint64_t fair = d.runnable & ~d.unfair;
 	uint64_t threads = fair & ~M.irq_threads;
 	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : fair);
+	struct weft_decision_rec *r = decision_slot(&d);
 	int c = M.ops->pick_next(M.st, &d);
 	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(d.runnable & tbit((unsigned)c)))
 		c = d.dflt;
-	record_decision(&d, c);   /* always: cheap, and it makes reproducers */
+	if (r) {
+		r->chosen = (uint8_t)c;
+		M.nr_dec++;
+	}
 	if (d.cur >= 0 && c != d.cur) {
 		M.preemptions++;
 		M.next_flags |= WEFT_EVF_PREEMPTED;

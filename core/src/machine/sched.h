@@ -418,20 +418,6 @@ static inline uint64_t unfair_of(uint64_t e)
 void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		     const struct weft_site *s);
 
-/* The fairness bookkeeping of the event the current thread just traced:
- * progress, or an observation that may be a spin (fairness.c). */
-static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-			      const struct weft_site *s)
-{
-	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
-		return;
-	/* under await a thread alone is looked at too: its spin blocks it,
-	 * and the hang is reported at once rather than at the step budget */
-	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
-		weft_fair_event(ev, loc, old, val, s);
-	else
-		M.run_id++;   /* alone, it starves nobody: a fresh run after */
-}
 
 /* await (await.c): block the current thread, which spun (sched_point_at);
  * wake the waiters on loc after another thread's event ev there (weft_trace) */
@@ -453,6 +439,23 @@ static inline uint64_t trace_val(uint64_t v)
 	uint64_t w = (uintptr_t)M.world;
 
 	return v - w < M.loc_limit ? (1ull << 63) | (v - w) : v;
+}
+
+/* The fairness bookkeeping of the event the current thread just traced:
+ * progress, or an observation that may be a spin (fairness.c). old and
+ * val are the operation's values, not yet trace_val()'s: converted only
+ * when looked at (one run in WEFT_FAIR_RUN events at most). */
+static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
+{
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
+		return;
+	/* under await a thread alone is looked at too: its spin blocks it,
+	 * and the hang is reported at once rather than at the step budget */
+	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
+		weft_fair_event(ev, loc, trace_val(old), trace_val(val), s);
+	else
+		M.run_id++;   /* alone, it starves nobody: a fresh run after */
 }
 
 static inline void fb_hit_to(uint8_t *map, uint64_t feature)
@@ -529,16 +532,18 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 #define TRACE_HOST (host || (!lean && M.cur < 0))
 	uint8_t tid = TRACE_HOST ? 0xff : (uint8_t)TRACE_CUR;
 
-	old = trace_val(old);
-	val = trace_val(val);
+	/* old and val are traced as trace_val() makes them: converted where
+	 * they are used, so that a search's execution (no ring) and the
+	 * fairness's short runs do not convert them at every event */
 	struct weft_event *e = NULL;
 	if (!M.keep_ring) {
 		M.evseq++;   /* a search's execution: no hash, no ring (M.keep_ring) */
 	} else {
+		uint64_t told = trace_val(old), tval = trace_val(val);
 		if (lean)
-			trace_hash2(tid, ev, loc, old, val, s);
+			trace_hash2(tid, ev, loc, told, tval, s);
 		else
-			trace_hash(tid, ev, loc, old, val, s);
+			trace_hash(tid, ev, loc, told, tval, s);
 		e = &M.ring[M.evseq++ % WEFT_TRACE_RING];
 		e->step = M.step;
 		e->tid = tid;
@@ -547,8 +552,8 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 		e->flags = M.next_flags | (TRACE_HOST ? 0 : M.th[TRACE_CUR].ctx_flags);
 		e->loc = loc;
 		e->site = s;
-		e->old = old;
-		e->val = val;
+		e->old = told;
+		e->val = tval;
 		/* display only (never hashed): the model's call of a helper */
 		e->caller = M.callers[TRACE_CUR + 1].c;
 		if (__builtin_expect(e->caller != NULL, 0) && M.callers[TRACE_CUR + 1].fresh) {
@@ -559,7 +564,7 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
 	if (__builtin_expect(M.nr_await != 0, 0) && loc != WEFT_NO_LOC && ev != WEFT_EV_READ)
-		weft_await_event(ev, loc, old, val);
+		weft_await_event(ev, loc, trace_val(old), trace_val(val));
 #undef TRACE_CUR
 #undef TRACE_HOST
 	M.next_flags = 0;
@@ -709,6 +714,25 @@ bool weft_warn2(enum weft_kind k, const void *obj, const struct weft_site *s,
  * program's atomic section (rt/). Returns the old value, *newv the new. */
 uint64_t weft_apply_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		       uint64_t *newv);
+/* The value aop (WEFT_A_*) leaves in place of old (a load: old); mask: the
+ * access's bytes. The funnel's and the weak memory's one definition. */
+static inline __attribute__((always_inline)) uint64_t weft_op_value(unsigned aop, uint64_t old,
+								     uint64_t a, uint64_t b,
+								     uint64_t mask)
+{
+	switch (aop) {
+	case WEFT_A_STORE: return a;
+	case WEFT_A_ADD: return old + a;
+	case WEFT_A_XCHG: return a;
+	case WEFT_A_CMPXCHG: return old == (a & mask) ? b : old;
+	case WEFT_A_OR: return old | a;
+	case WEFT_A_ANDNOT: return old & ~a;
+	case WEFT_A_ADD_UNLESS: return old == (b & mask) ? old : old + a;
+	case WEFT_A_XOR: return old ^ a;
+	case WEFT_A_NAND: return ~(old & a);
+	default: return old;   /* WEFT_A_LOAD */
+	}
+}
 
 /* ---------------------------------------------------------- the shadow */
 
