@@ -354,13 +354,7 @@ static void z10_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z10_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0],
-				   Z10_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z10, Z10)
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */
 static uint32_t z10_state_bucket(const void *w, uint32_t off)

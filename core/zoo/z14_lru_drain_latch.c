@@ -498,13 +498,7 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z14_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0],
-				   Z14_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z14, Z14)
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:
  * mapped or not; a page field: the page model's bucket. */

@@ -361,13 +361,7 @@ static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z4_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z4_world *W = w;
-
-	return weft_swap_model_stats(&W->si, z4_stat_names, Z4_NR_STATS, &W->stat[0][0],
-				     WEFT_MAX_THREADS, names, vals, max);
-}
+WEFT_SWAP_STATS_FN(z4, Z4)
 
 static uint32_t z4_state_bucket(const void *w, uint32_t off)
 {

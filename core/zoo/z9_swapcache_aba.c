@@ -732,13 +732,7 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z9_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z9_world *W = w;
-
-	return weft_swap_model_stats(&W->si, z9_stat_names, Z9_NR_STATS, &W->stat[0][0],
-				     Z9_THREADS, names, vals, max);
-}
+WEFT_SWAP_STATS_FN(z9, Z9)
 
 /* A swap_map byte (count 0/1/many x HAS_CACHE x slot); a page field: the
  * page model's bucket with PG_swapcache and the slot it caches (the ABA is
