@@ -162,16 +162,7 @@ static void z10_put_page(struct z10_world *W, struct weft_page *page)
 /* The page mapped at a with a reference, or NULL (ptl taken inside). */
 static struct weft_page *z10_get_mapped(struct z10_world *W, unsigned a)
 {
-	struct weft_page *page = NULL;
-
-	spin_lock(&W->pt.ptl);
-	uint32_t pte = weft_ptep_get(&W->pt, a);
-	if (weft_pte_present(pte)) {
-		page = &W->mm.pages[weft_pte_pfn(pte)];
-		weft_get_page(&W->mm, page);
-	}
-	spin_unlock(&W->pt.ptl);
-	return page;
+	return weft_follow_page_get(&W->mm, W->pt, a);
 }
 
 /*

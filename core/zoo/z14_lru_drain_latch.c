@@ -282,16 +282,7 @@ static void z14_fault(struct z14_world *W, unsigned tid, unsigned arg)
 /* follow_page(FOLL_GET): the page mapped at a with a reference, or NULL. */
 static struct weft_page *z14_follow_page(struct z14_world *W, unsigned a)
 {
-	struct weft_page *p = NULL;
-
-	spin_lock(&W->pt.ptl);
-	uint32_t pte = weft_ptep_get(&W->pt, a);
-	if (weft_pte_present(pte)) {
-		p = &W->mm.pages[weft_pte_pfn(pte)];
-		weft_get_page(&W->mm, p);
-	}
-	spin_unlock(&W->pt.ptl);
-	return p;
+	return weft_follow_page_get(&W->mm, W->pt, a);
 }
 
 /* isolate_lru_page() of v5.10: 0, or -EBUSY for a page not on the LRU.
