@@ -73,6 +73,42 @@ static void del_page_from_lru(struct weft_page *p)
 		weft_page_clear(p, active);
 }
 
+/*
+ * The loops every era writes the same way. Macros, not functions: their
+ * reads and lock operations stay sites of the era's function that expands
+ * them (a site id hashes the function), as when each era wrote them out.
+ */
+
+/* A scan from the tail of LRU list head (the oldest page first), lru->lock
+ * held: the statement that follows runs for at most nr pages, e the entry
+ * READ_ONCE(head.prev) read and p its page, until the list is empty. The
+ * statement takes e off the tail (or the scan sees it again); continue
+ * goes on to the next page. */
+#define lru_for_each_tail(head, nr, e, p)                                      \
+	for (struct weft_list_head *e; (nr)-- && (e = READ_ONCE(head.prev)) != &head;) \
+		for (struct weft_page *p = lru_to_page(e), *once_ = p; once_; once_ = NULL)
+
+/* release_pages()'s walk of pages[0 .. n): the statement that follows runs
+ * for each page p whose reference was the last one, counted or not. */
+#define for_each_last_put(lru, pages, n, p)                                    \
+	for (unsigned i_ = 0; i_ < (n); i_++)                                  \
+		for (struct weft_page *p = (pages)[i_], *once_ = p;            \
+		     once_ && (weft_mm_stat((lru)->mm, WEFT_MM_STAT_RELEASE),    \
+			       weft_put_page_testzero((lru)->mm, p));            \
+		     once_ = NULL)
+
+/* shrink_cache()'s writepage path, lru->lock held: a reference taken, the
+ * lock dropped while the page is used, the reference put, the lock taken
+ * again. */
+#define use_page_unlocked(lru, p)                                              \
+	do {                                                                   \
+		weft_page_cache_get(lru, p);                                   \
+		spin_unlock(&lru->lock);                                       \
+		use_page(p);                                                   \
+		weft_page_cache_release(lru, p);                               \
+		spin_lock(&lru->lock);                                         \
+	} while (0)
+
 void weft_page_cache_get(struct weft_lru *lru, struct weft_page *p)
 {
 	if (weft_lru_buggy_era(lru))
@@ -177,12 +213,7 @@ void weft_release_pages(struct weft_lru *lru, struct weft_page **pages, unsigned
 	case WEFT_LRU_RECHECK:
 	case WEFT_LRU_TESTONE:
 		/* 2.5.33 release_pages(): one lock for the batch */
-		for (unsigned i = 0; i < n; i++) {
-			struct weft_page *p = pages[i];
-
-			weft_mm_stat(lru->mm, WEFT_MM_STAT_RELEASE);
-			if (!weft_put_page_testzero(lru->mm, p))
-				continue;
+		for_each_last_put(lru, pages, n, p) {
 			if (!held) {
 				spin_lock(&lru->lock);
 				held = true;
@@ -195,12 +226,7 @@ void weft_release_pages(struct weft_lru *lru, struct weft_page **pages, unsigned
 		break;
 	case WEFT_LRU_UNLESS_ZERO:
 		/* 2.6.16 release_pages() */
-		for (unsigned i = 0; i < n; i++) {
-			struct weft_page *p = pages[i];
-
-			weft_mm_stat(lru->mm, WEFT_MM_STAT_RELEASE);
-			if (!weft_put_page_testzero(lru->mm, p))
-				continue;
+		for_each_last_put(lru, pages, n, p) {
 			if (weft_page_test(p, lru)) {
 				if (!held) {
 					spin_lock(&lru->lock);
@@ -298,12 +324,7 @@ void weft_activate_page(struct weft_lru *lru, struct weft_page *p)
 void weft_refill_inactive(struct weft_lru *lru, unsigned nr)
 {
 	spin_lock(&lru->lock);
-	while (nr--) {
-		struct weft_list_head *e = READ_ONCE(lru->active.prev);
-
-		if (e == &lru->active)
-			break;
-		struct weft_page *p = lru_to_page(e);
+	lru_for_each_tail(lru->active, nr, e, p) {
 		weft_list_del(e);
 		weft_page_clear(p, active);
 		weft_list_add(e, &lru->inactive);
@@ -320,12 +341,7 @@ static unsigned shrink_cache_2_4(struct weft_lru *lru, unsigned nr)
 	unsigned taken = 0;
 
 	spin_lock(&lru->lock);
-	while (nr--) {
-		struct weft_list_head *e = READ_ONCE(lru->inactive.prev);
-
-		if (e == &lru->inactive)
-			break;
-		struct weft_page *p = lru_to_page(e);
+	lru_for_each_tail(lru->inactive, nr, e, p) {
 		BUG_ON(!weft_page_test(p, lru));
 		weft_list_del(e);
 		weft_list_add(e, &lru->inactive);
@@ -337,12 +353,8 @@ static unsigned shrink_cache_2_4(struct weft_lru *lru, unsigned nr)
 			continue;
 		}
 		/* window: the count read above is stale by now */
-		weft_page_cache_get(lru, p);
-		spin_unlock(&lru->lock);
-		use_page(p);
-		weft_page_cache_release(lru, p);
+		use_page_unlocked(lru, p);
 		taken++;
-		spin_lock(&lru->lock);
 	}
 	spin_unlock(&lru->lock);
 	return taken;
@@ -356,12 +368,7 @@ static unsigned shrink_cache_plus_cache(struct weft_lru *lru, unsigned nr)
 	unsigned taken = 0;
 
 	spin_lock(&lru->lock);
-	while (nr--) {
-		struct weft_list_head *e = READ_ONCE(lru->inactive.prev);
-
-		if (e == &lru->inactive)
-			break;
-		struct weft_page *p = lru_to_page(e);
+	lru_for_each_tail(lru->inactive, nr, e, p) {
 		BUG_ON(!weft_page_test(p, lru));
 		weft_list_del(e);
 		weft_mm_stat(mm, WEFT_MM_STAT_SHRINK_SCANNED);
@@ -375,12 +382,8 @@ static unsigned shrink_cache_plus_cache(struct weft_lru *lru, unsigned nr)
 			continue;
 		}
 		weft_list_add(e, &lru->inactive);
-		weft_page_cache_get(lru, p);
-		spin_unlock(&lru->lock);
-		use_page(p);
-		weft_page_cache_release(lru, p);
+		use_page_unlocked(lru, p);
 		taken++;
-		spin_lock(&lru->lock);
 	}
 	spin_unlock(&lru->lock);
 	return taken;
@@ -398,12 +401,7 @@ static unsigned shrink_cache_isolate(struct weft_lru *lru, unsigned nr)
 	if (nr > WEFT_RELEASE_BATCH)
 		nr = WEFT_RELEASE_BATCH;
 	spin_lock(&lru->lock);
-	while (nr--) {
-		struct weft_list_head *e = READ_ONCE(lru->inactive.prev);
-
-		if (e == &lru->inactive)
-			break;
-		struct weft_page *p = lru_to_page(e);
+	lru_for_each_tail(lru->inactive, nr, e, p) {
 		weft_mm_stat(mm, WEFT_MM_STAT_SHRINK_SCANNED);
 		if (lru->scheme == WEFT_LRU_UNLESS_ZERO) {
 			BUG_ON(!weft_page_test(p, lru));
@@ -663,14 +661,25 @@ static bool in_field(uint32_t off, uintptr_t base, size_t len)
 	return off >= base && off < base + len;
 }
 
+/* Whether world offset off lies in the object obj of size bytes; if so *f
+ * is its offset inside obj. */
+static bool in_object(const void *obj, size_t size, const void *world, uint32_t off, uint32_t *f)
+{
+	uintptr_t b = (uintptr_t)obj - (uintptr_t)world;
+
+	if (!in_field(off, b, size))
+		return false;
+	*f = off - (uint32_t)b;
+	return true;
+}
+
 bool weft_lru_describe(const struct weft_lru *lru, const void *world, uint32_t off, char *buf,
 		       size_t n)
 {
-	uintptr_t b = (uintptr_t)lru - (uintptr_t)world;
+	uint32_t f;
 
-	if (!in_field(off, b, sizeof(*lru)))
+	if (!in_object(lru, sizeof(*lru), world, off, &f))
 		return false;
-	uint32_t f = off - (uint32_t)b;
 	if (in_field(f, offsetof(struct weft_lru, lock), sizeof(lru->lock)))
 		snprintf(buf, n, "pagemap_lru_lock");
 	else if (in_field(f, offsetof(struct weft_lru, inactive), sizeof(lru->inactive)))
@@ -689,11 +698,10 @@ bool weft_lru_describe(const struct weft_lru *lru, const void *world, uint32_t o
 bool weft_mapping_describe(const struct weft_mapping *m, const void *world, uint32_t off,
 			   char *buf, size_t n)
 {
-	uintptr_t b = (uintptr_t)m - (uintptr_t)world;
+	uint32_t f;
 
-	if (!in_field(off, b, sizeof(*m)))
+	if (!in_object(m, sizeof(*m), world, off, &f))
 		return false;
-	uint32_t f = off - (uint32_t)b;
 	if (in_field(f, offsetof(struct weft_mapping, lock), sizeof(m->lock)))
 		snprintf(buf, n, "pagecache_lock");
 	else

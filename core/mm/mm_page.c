@@ -81,6 +81,20 @@ static void free_stack_remove(struct weft_mm *mm, unsigned nr)
 	}
 }
 
+/* The end of an order-0 allocation, zone_lock held and p off the free
+ * stack: a new page with no flags and its first reference, the lock
+ * dropped. A macro, not a function: its accesses stay sites of the
+ * allocator it stands in (a site id hashes the function), as when each
+ * allocator wrote them out. */
+#define ORDER0_ALLOC_DONE(mm, p)                                               \
+	do {                                                                   \
+		prep_new_page(mm, p, 0);                                       \
+		WRITE_ONCE(p->flags, 0ul);                                     \
+		atomic_set(&p->count, mm->biased ? 0 : 1);                     \
+		weft_mm_stat(mm, WEFT_MM_STAT_PAGE_ALLOC);                     \
+		spin_unlock(&mm->zone_lock);                                   \
+	} while (0)
+
 struct weft_page *weft_page_alloc_at(struct weft_mm *mm, unsigned nr)
 {
 	struct weft_page *p;
@@ -94,11 +108,7 @@ struct weft_page *weft_page_alloc_at(struct weft_mm *mm, unsigned nr)
 		return NULL;
 	}
 	free_stack_remove(mm, nr);
-	prep_new_page(mm, p, 0);
-	WRITE_ONCE(p->flags, 0ul);
-	atomic_set(&p->count, mm->biased ? 0 : 1);
-	weft_mm_stat(mm, WEFT_MM_STAT_PAGE_ALLOC);
-	spin_unlock(&mm->zone_lock);
+	ORDER0_ALLOC_DONE(mm, p);
 	return p;
 }
 
@@ -112,11 +122,7 @@ struct weft_page *weft_page_alloc(struct weft_mm *mm)
 		return NULL;
 	}
 	p = &mm->pages[mm->free[--mm->nr_free]];
-	prep_new_page(mm, p, 0);
-	WRITE_ONCE(p->flags, 0ul);
-	atomic_set(&p->count, mm->biased ? 0 : 1);
-	weft_mm_stat(mm, WEFT_MM_STAT_PAGE_ALLOC);
-	spin_unlock(&mm->zone_lock);
+	ORDER0_ALLOC_DONE(mm, p);
 	return p;
 }
 
@@ -156,49 +162,42 @@ struct weft_page *weft_folio_alloc(struct weft_mm *mm, unsigned order)
 	return &mm->pages[base];
 }
 
+/* A failed free_pages_check(): the zone lock dropped, then a bad-free
+ * report on field (the other side: its last write) at a site of its own,
+ * what, and free_pages_check() returns false. A macro: the unlock and the
+ * report stay sites of free_pages_check() (a site id hashes the function),
+ * one each per check as when each check wrote them out. */
+#define FREE_CHECK_FAILED(field, what, ...)                                     \
+	do {                                                                   \
+		struct weft_access other = weft_last_write(field);             \
+		spin_unlock(&mm->zone_lock);                                   \
+		weft_report2(WEFT_KIND_BAD_FREE, field, WEFT_SITE(WEFT_EV_NOTE, what), \
+			     &other, __VA_ARGS__);                              \
+		return false;                                                  \
+	} while (0)
+
 /* free_pages_check(): what must hold of a page given back. The zone lock
  * is dropped before a report (a report from setup returns). */
 static bool free_pages_check(struct weft_mm *mm, struct weft_page *p, unsigned long flags)
 {
 	unsigned nr = weft_page_nr(mm, p);
 	int count = weft_page_peek_count(mm, p);
-	struct weft_access other;
 
-	if (count != 0) {
-		other = weft_last_write(&p->count);
-		spin_unlock(&mm->zone_lock);
-		weft_report2(WEFT_KIND_BAD_FREE, &p->count,
-			     WEFT_SITE(WEFT_EV_NOTE, "__free_pages_ok: page_count(page) != 0"),
-			     &other, "page %u freed with count %d", nr, count);
-		return false;
-	}
+	if (count != 0)
+		FREE_CHECK_FAILED(&p->count, "__free_pages_ok: page_count(page) != 0",
+				  "page %u freed with count %d", nr, count);
 	if (flags & (1ul << WEFT_PG_lru | 1ul << WEFT_PG_active) ||
-	    weft_list_linked(&p->lru)) {
-		other = weft_last_write(&p->flags);
-		spin_unlock(&mm->zone_lock);
-		weft_report2(WEFT_KIND_BAD_FREE, &p->flags,
-			     WEFT_SITE(WEFT_EV_NOTE, "__free_pages_ok: BUG_ON(PageLRU(page))"),
-			     &other, "page %u freed while on the LRU (PG_lru %lu, PG_active %lu, linked %d)",
-			     nr, flags >> WEFT_PG_lru & 1, flags >> WEFT_PG_active & 1,
-			     weft_list_linked(&p->lru));
-		return false;
-	}
-	if (flags & (1ul << WEFT_PG_locked)) {
-		other = weft_last_write(&p->flags);
-		spin_unlock(&mm->zone_lock);
-		weft_report2(WEFT_KIND_BAD_FREE, &p->flags,
-			     WEFT_SITE(WEFT_EV_NOTE, "__free_pages_ok: BUG_ON(PageLocked(page))"),
-			     &other, "page %u freed while locked", nr);
-		return false;
-	}
-	if (weft_peek(p->mapping)) {
-		other = weft_last_write(&p->mapping);
-		spin_unlock(&mm->zone_lock);
-		weft_report2(WEFT_KIND_BAD_FREE, &p->mapping,
-			     WEFT_SITE(WEFT_EV_NOTE, "__free_pages_ok: BUG_ON(page->mapping)"),
-			     &other, "page %u freed while still in a mapping", nr);
-		return false;
-	}
+	    weft_list_linked(&p->lru))
+		FREE_CHECK_FAILED(&p->flags, "__free_pages_ok: BUG_ON(PageLRU(page))",
+				  "page %u freed while on the LRU (PG_lru %lu, PG_active %lu, "
+				  "linked %d)", nr, flags >> WEFT_PG_lru & 1,
+				  flags >> WEFT_PG_active & 1, weft_list_linked(&p->lru));
+	if (flags & (1ul << WEFT_PG_locked))
+		FREE_CHECK_FAILED(&p->flags, "__free_pages_ok: BUG_ON(PageLocked(page))",
+				  "page %u freed while locked", nr);
+	if (weft_peek(p->mapping))
+		FREE_CHECK_FAILED(&p->mapping, "__free_pages_ok: BUG_ON(page->mapping)",
+				  "page %u freed while still in a mapping", nr);
 	/* <weft/mm/mapcount.h>; no site of this file's (its scenarios'
 	 * fingerprints): the report drops the zone lock itself */
 	int mapped = weft_mapcount_at_free(mm, p);

@@ -162,16 +162,7 @@ static void z10_put_page(struct z10_world *W, struct weft_page *page)
 /* The page mapped at a with a reference, or NULL (ptl taken inside). */
 static struct weft_page *z10_get_mapped(struct z10_world *W, unsigned a)
 {
-	struct weft_page *page = NULL;
-
-	spin_lock(&W->pt.ptl);
-	uint32_t pte = weft_ptep_get(&W->pt, a);
-	if (weft_pte_present(pte)) {
-		page = &W->mm.pages[weft_pte_pfn(pte)];
-		weft_get_page(&W->mm, page);
-	}
-	spin_unlock(&W->pt.ptl);
-	return page;
+	return weft_follow_page_get(&W->mm, W->pt, a);
 }
 
 /*
@@ -354,13 +345,7 @@ static void z10_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z10_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z10_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z10_stat_names, Z10_NR_STATS, &W->stat[0][0],
-				   Z10_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z10, Z10)
 
 /* The page model's bucket with PG_mlocked x PG_locked; NR_MLOCK 0/1/2/more. */
 static uint32_t z10_state_bucket(const void *w, uint32_t off)

@@ -526,13 +526,7 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z11_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z11_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z11_stat_names, Z11_NR_STATS, &W->stat[0][0],
-				   Z11_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z11, Z11)
 
 /* A batch counter: which CPU and how full; the generation: its value; a
  * slot: which page it names; a page field: the page model's bucket. */

@@ -282,16 +282,7 @@ static void z14_fault(struct z14_world *W, unsigned tid, unsigned arg)
 /* follow_page(FOLL_GET): the page mapped at a with a reference, or NULL. */
 static struct weft_page *z14_follow_page(struct z14_world *W, unsigned a)
 {
-	struct weft_page *p = NULL;
-
-	spin_lock(&W->pt.ptl);
-	uint32_t pte = weft_ptep_get(&W->pt, a);
-	if (weft_pte_present(pte)) {
-		p = &W->mm.pages[weft_pte_pfn(pte)];
-		weft_get_page(&W->mm, p);
-	}
-	spin_unlock(&W->pt.ptl);
-	return p;
+	return weft_follow_page_get(&W->mm, W->pt, a);
 }
 
 /* isolate_lru_page() of v5.10: 0, or -EBUSY for a page not on the LRU.
@@ -498,13 +489,7 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z14_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z14_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z14_stat_names, Z14_NR_STATS, &W->stat[0][0],
-				   Z14_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z14, Z14)
 
 /* A batch counter: which CPU and how full; the sequence: its value; a PTE:
  * mapped or not; a page field: the page model's bucket. */

@@ -306,13 +306,7 @@ static void z15_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z15_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z15_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z15_stat_names, Z15_NR_STATS, &W->stat[0][0],
-				   Z15_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z15, Z15)
 
 static uint32_t z15_state_bucket(const void *w, uint32_t off)
 {

@@ -197,13 +197,7 @@ static void z16_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z16_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z16_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z16_stat_names, Z16_NR_STATS, &W->stat[0][0],
-				   Z16_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z16, Z16)
 
 static uint32_t z16_state_bucket(const void *w, uint32_t off)
 {

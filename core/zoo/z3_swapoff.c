@@ -488,13 +488,7 @@ static void z3_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z3_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z3_world *W = w;
-
-	return weft_swap_model_stats(&W->si, z3_stat_names, Z3_NR_STATS, &W->stat[0][0],
-				     WEFT_MAX_THREADS, names, vals, max);
-}
+WEFT_SWAP_STATS_FN(z3, Z3)
 
 static uint32_t z3_state_bucket(const void *w, uint32_t off)
 {

@@ -305,10 +305,8 @@ static void z4_op(struct z4_world *W, const struct weft_op *op)
 		weft_mm_swap_out(si, &W->pt, a);
 		break;
 	case Z4_OP_READ:
-		z4_access(W, a, false);
-		break;
 	case Z4_OP_WRITE:
-		z4_access(W, a, true);
+		z4_access(W, a, op->code == Z4_OP_WRITE);
 		break;
 	case Z4_OP_ZAP:
 		z4_zap(W, a, 1 + ((op->arg >> 4) & 3));
@@ -336,21 +334,8 @@ static void z4_quiesce(void *w)
 	const struct weft_site *s =
 		WEFT_SITE(WEFT_EV_NOTE, "audit: memory holds the version last written");
 
-	for (unsigned a = 0; a < W->pt.nr; a++) {
-		uint32_t want = W->truth[a];
-		const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt.pte[a]));
-		if (!want || !obj)
-			continue;
-		uint32_t got = weft_peek(*obj);
-		if (got != want) {
-			struct weft_access other = weft_last_write(obj);
-			weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,
-				     "address %u holds version %#x; %#x was written there last", a,
-				     got, want);
-			return;
-		}
-	}
-	weft_swap_audit(&W->si, pts, 1);
+	if (weft_swap_audit_data(&W->si, &W->pt, W->truth, s, ""))
+		weft_swap_audit(&W->si, pts, 1);
 }
 
 static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
@@ -361,13 +346,7 @@ static void z4_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z4_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z4_world *W = w;
-
-	return weft_swap_model_stats(&W->si, z4_stat_names, Z4_NR_STATS, &W->stat[0][0],
-				     WEFT_MAX_THREADS, names, vals, max);
-}
+WEFT_SWAP_STATS_FN(z4, Z4)
 
 static uint32_t z4_state_bucket(const void *w, uint32_t off)
 {

@@ -519,13 +519,7 @@ static void z5_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z5_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z5_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z5_stat_names, Z5_NR_STATS, &W->stat[0][0],
-				   Z5_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z5, Z5)
 
 /* A swap_map byte (count class x HAS_CACHE x slot); an index's swap entry
  * (set or not x index); else the page model's bucket. */

@@ -574,13 +574,7 @@ static void z6_describe(const void *w, uint32_t off, char *buf, size_t n)
 		weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z6_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z6_world *W = w;
-
-	return weft_mm_model_stats(&W->mm, z6_stat_names, Z6_NR_STATS, &W->stat[0][0],
-				   Z6_THREADS, names, vals, max);
-}
+WEFT_MM_STATS_FN(z6, Z6)
 
 /* A slot write: which page it now names (0 none); a page field: the page
  * model's bucket (count 0/1/2/many, allocated, page nr), with "waits for

@@ -696,20 +696,11 @@ static void z9_quiesce(void *w)
 		WEFT_SITE(WEFT_EV_NOTE, "audit: memory holds the version last written");
 
 	for (unsigned p = 0; p < Z9_PROCS; p++) {
-		for (unsigned a = 0; a < Z9_PTES; a++) {
-			uint32_t want = W->truth[p][a];
-			const uint32_t *obj = weft_swap_pte_data(&W->si, weft_peek(W->pt[p].pte[a]));
-			if (!want || !obj)
-				continue;
-			uint32_t got = weft_peek(*obj);
-			if (got != want) {
-				struct weft_access other = weft_last_write(obj);
-				weft_report2(WEFT_KIND_DATA_LOSS, obj, s, &other,
-					     "P%u address %u holds version %#x; %#x was written "
-					     "there last", p, a, got, want);
-				return;
-			}
-		}
+		char proc[8];
+
+		snprintf(proc, sizeof(proc), "P%u ", p);
+		if (!weft_swap_audit_data(&W->si, &W->pt[p], W->truth[p], s, proc))
+			return;
 	}
 	if (!weft_mm_audit_unlocked(&W->mm, WEFT_SITE(WEFT_EV_NOTE,
 							"audit: no page locked at quiescence")))
@@ -732,13 +723,7 @@ static void z9_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static unsigned z9_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z9_world *W = w;
-
-	return weft_swap_model_stats(&W->si, z9_stat_names, Z9_NR_STATS, &W->stat[0][0],
-				     Z9_THREADS, names, vals, max);
-}
+WEFT_SWAP_STATS_FN(z9, Z9)
 
 /* A swap_map byte (count 0/1/many x HAS_CACHE x slot); a page field: the
  * page model's bucket with PG_swapcache and the slot it caches (the ABA is

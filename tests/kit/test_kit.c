@@ -15,7 +15,11 @@
  *    pte_same() recheck it maps an entry the zap freed, and swap_free()
  *    reports the count going below zero;
  *  - weft_mm_audit_unlocked(): a page left locked at quiescence is an
- *    assertion at the caller's site, unlocked pages pass.
+ *    assertion at the caller's site, unlocked pages pass;
+ *  - weft_swap_audit_data(): an address holds the version last written
+ *    there, in its page or in the slot its swap PTE names; a slot written
+ *    behind the model's back is data loss at the caller's site, naming the
+ *    address and both versions.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -47,6 +51,8 @@ enum {
 	V_WB_NEVER_ENDS,   /* nobody ends writeback: T2 sleeps for ever */
 	V_SWAPIN_PINNED,   /* T0 swaps address 0 in, T1 zaps it */
 	V_SWAPIN_NO_RECHECK, /* the same without pte_same(): swap-count-underflow */
+	V_DATA_KEPT,       /* address 0 swapped out, 1 present: both hold their versions */
+	V_DATA_LOST,       /* the same, then slot 0 overwritten: data loss at quiescence */
 	V_NR
 };
 
@@ -58,6 +64,7 @@ struct kw {
 	int owner;          /* 1 while T0 holds the page lock */
 	struct weft_swap_info si;   /* V_SWAPIN_* */
 	struct weft_pgtable pt;
+	uint32_t truth[2];          /* V_DATA_*: the version written at each address */
 };
 
 WEFT_TEST_SETUP(kw, struct kw)
@@ -128,11 +135,33 @@ static void kw_zap(struct kw *W)
 	spin_unlock(&pt->ptl);
 }
 
+/* V_DATA_*: version v written to the page mapped at addr, as the oracle's
+ * truth */
+static void kw_write(struct kw *W, unsigned addr, uint32_t v)
+{
+	uint32_t pte = weft_ptep_get(&W->pt, addr);
+
+	WRITE_ONCE(W->mm.pages[weft_pte_pfn(pte)].data, v);
+	W->truth[addr] = v;
+}
+
 static void kw_thread(void *w, unsigned tid)
 {
 	struct kw *W = w;
 	struct weft_page *p = W->p;
 
+	if (W->variant >= V_DATA_KEPT) {
+		if (tid == 0) {
+			weft_mm_fault_anon(&W->si, &W->pt, 0, 0);
+			kw_write(W, 0, 5);
+			weft_mm_swap_out(&W->si, &W->pt, 0);
+			weft_mm_fault_anon(&W->si, &W->pt, 1, 0);
+			kw_write(W, 1, 9);
+			if (W->variant == V_DATA_LOST)
+				WRITE_ONCE(W->si.data[weft_pte_swp_offset(weft_ptep_get(&W->pt, 0))], 7);
+		}
+		return;
+	}
 	if (W->variant >= V_SWAPIN_PINNED) {
 		if (tid == 0) {
 			/* a page at address 0, swapped out and out of the swap cache */
@@ -204,6 +233,10 @@ static void kw_quiesce(void *w)
 
 	if (W->variant >= V_SWAPIN_PINNED) {
 		struct weft_pgtable *const pts[] = { &W->pt };
+		if (W->variant >= V_DATA_KEPT &&
+		    !weft_swap_audit_data(&W->si, &W->pt, W->truth,
+					  WEFT_SITE(WEFT_EV_NOTE, "audit: the versions written"), ""))
+			return;
 		weft_swap_audit(&W->si, pts, 1);
 		return;
 	}
@@ -240,6 +273,8 @@ static const struct weft_variant kw_variants[V_NR] = {
 	WEFT_TEST_CASE("wb-never-ends", WEFT_KIND_LOST_WAKEUP),
 	WEFT_TEST_CASE("swapin-pinned", WEFT_KIND_NONE),
 	WEFT_TEST_CASE("swapin-no-recheck", WEFT_KIND_SWAP_UNDERFLOW),
+	WEFT_TEST_CASE("data-kept", WEFT_KIND_NONE),
+	WEFT_TEST_CASE("data-lost", WEFT_KIND_DATA_LOSS),
 };
 
 static const struct weft_scenario kw_sc = {
@@ -280,6 +315,11 @@ int main(void)
 			CHECK(strstr(r.report.msg, "ends with PG_locked 1, PG_waiters 0") &&
 			      r.report.here.site && !strcmp(r.report.here.site->func, "kw_quiesce"),
 			      "the audit reports at the caller's site: %s", r.report.msg);
+		if (v == V_DATA_LOST)
+			CHECK(!strcmp(r.report.msg, "address 0 holds version 0x7; 0x5 was written "
+						    "there last") &&
+			      r.report.here.site && !strcmp(r.report.here.site->func, "kw_quiesce"),
+			      "the data audit reports at the caller's site: %s", r.report.msg);
 		if (v == V_MAPPED_FREE) {
 			CHECK(strstr(r.report.msg, "nonzero mapcount") != NULL, "message: %s",
 			      r.report.msg);

@@ -45,6 +45,10 @@ int main(void)
 	CHECK(mm_last_stat(t.sc, "swap_slots_allocated") == 2,
 	      "slot 0 allocated twice: the LIFO reuse (%llu)",
 	      (unsigned long long)mm_last_stat(t.sc, "swap_slots_allocated"));
+	/* WEFT_SWAP_STATS_FN(): the model's rows (above), the device's, then
+	 * the page model's */
+	CHECK(mm_last_stat(t.sc, "page_alloc") >= 2, "the faults allocated pages (%llu)",
+	      (unsigned long long)mm_last_stat(t.sc, "page_alloc"));
 	zoo_print_trigger("z4", &o.r);
 
 	zoo_dfs_minimal("z4-swapin-aba:z4", NULL, 1, WEFT_KIND_DATA_LOSS);

@@ -63,5 +63,7 @@ int main(void)
 	      zoo_stat(Z6 ":fix", "rcu_grace_period_frees") == 1,
 	      "fix: the free waited for the grace period");
 	CHECK(zoo_stat(Z6 ":fix", "remove_mapping_freed") == 1, "fix: the page was removed and freed");
+	/* WEFT_MM_STATS_FN(): the page model's rows follow the model's */
+	CHECK(zoo_stat(Z6 ":fix", "page_free") >= 1, "fix: the page model counted the free");
 	return check_done();
 }

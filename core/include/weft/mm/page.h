@@ -249,6 +249,21 @@ unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *v
 unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
 			     unsigned nr, const unsigned long *stat, unsigned nr_threads,
 			     const char **names, uint64_t *vals, unsigned max);
+/* p##_stats(), that callback for a scenario named after one prefix (as
+ * <weft/scenario.h>): its world struct p##_world has the page model mm and
+ * `unsigned long stat[rows][P##_NR_STATS]`, named p##_stat_names. */
+#define WEFT_MM_STATS_FN(p, P) __WEFT_MODEL_STATS_FN(p, P, weft_mm_model_stats, mm)
+/* (model_stats is weft_mm_model_stats() or another with its arguments,
+ * model the world's field it takes) */
+#define __WEFT_MODEL_STATS_FN(p, P, model_stats, model)                                 \
+	static unsigned p##_stats(const void *w, const char **names, uint64_t *vals,     \
+				  unsigned max)                                          \
+	{                                                                                \
+		const struct p##_world *W = w;                                           \
+		return model_stats(&W->model, p##_stat_names, P##_NR_STATS,              \
+				   &W->stat[0][0], (unsigned)ARRAY_SIZE(W->stat), names, \
+				   vals, max);                                           \
+	}
 
 /*
  * Page-leak audit at quiescence (main context). owned_fn returns how many

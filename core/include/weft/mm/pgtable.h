@@ -102,6 +102,25 @@ static inline unsigned weft_pte_range_end(const struct weft_pgtable *pt, unsigne
 		for (uint32_t pte = weft_ptep_get(pt, i), __weft_pte_once = 1;     \
 		     __weft_pte_once && !weft_pte_none(pte); __weft_pte_once = 0)
 
+/* follow_page(FOLL_GET) of address addr, ptl taken inside: the page the
+ * table pt maps there, with a reference (weft_get_page() of mm, the page
+ * model of <weft/mm/page.h>), or NULL. pt is the table itself, not a
+ * pointer. A macro so the lock and the PTE read are the caller's sites,
+ * named as it would write them: spin_lock(&pt.ptl), weft_ptep_get(&pt,
+ * addr). */
+#define weft_follow_page_get(mm, pt, addr)                                        \
+	({                                                                         \
+		struct weft_page *__weft_page = NULL;                              \
+		spin_lock(&pt.ptl);                                                \
+		uint32_t __weft_pte = weft_ptep_get(&pt, addr);                    \
+		if (weft_pte_present(__weft_pte)) {                                \
+			__weft_page = &(mm)->pages[weft_pte_pfn(__weft_pte)];      \
+			weft_get_page(mm, __weft_page);                            \
+		}                                                                  \
+		spin_unlock(&pt.ptl);                                              \
+		__weft_page;                                                       \
+	})
+
 /* Audit helper (no scheduling point): how many PTEs hold exactly pte. */
 static inline unsigned weft_pgtable_count(const struct weft_pgtable *pt, uint32_t pte)
 {

@@ -233,6 +233,11 @@ unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, ui
 unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
 			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
 			       const char **names, uint64_t *vals, unsigned max);
+/* p##_stats() of a swap scenario, as WEFT_MM_STATS_FN() of <weft/mm/page.h>
+ * with the swap device si of p##_world (its rows between the model's and
+ * the pages'). */
+#define WEFT_SWAP_STATS_FN(p, P) __WEFT_MODEL_STATS_FN(p, P, weft_swap_model_stats, si)
+
 /* describe() helper for a swap world: an offset inside si or one of the
  * page tables pts[0 .. nr_pts) (process p's are "P<p> ..."); false if it
  * is in neither (then weft_mm_describe() names the pages'). */

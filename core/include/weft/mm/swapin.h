@@ -34,10 +34,21 @@ void weft_swap_read_folio(struct weft_swap_info *si, struct weft_page *page, uns
 void weft_swapin_map(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned addr,
 		     unsigned off, struct weft_page *folio, struct weft_page *page);
 
+/* The quiescence oracle of such a model (main context, no scheduling
+ * point): every address a of pt whose truth[a] is not 0, the version the
+ * model wrote there last, holds it in its page or in the slot its swap PTE
+ * names (weft_swap_pte_data()). Else a data-loss report at site, the
+ * caller's (a site id hashes the function: the audit's is the model's),
+ * naming the address "<prefix>address a", the other side the last write
+ * of the copy read. False after a report. */
+bool weft_swap_audit_data(const struct weft_swap_info *si, const struct weft_pgtable *pt,
+			  const uint32_t *truth, const struct weft_site *site, const char *prefix);
+
 #ifndef WEFT_KIT_INTERNAL
 #define weft_zap_present_pte(...) WEFT_KIT_VOID(zap_present_pte, #__VA_ARGS__, __VA_ARGS__)
 #define weft_swap_read_folio(...) WEFT_KIT_VOID(swap_read_folio, #__VA_ARGS__, __VA_ARGS__)
 #define weft_swapin_map(...) WEFT_KIT_VOID(swapin_map, #__VA_ARGS__, __VA_ARGS__)
+#define weft_swap_audit_data(...) WEFT_KIT_VAL(bool, swap_audit_data, #__VA_ARGS__, __VA_ARGS__)
 #endif
 
 #endif
