@@ -167,7 +167,8 @@ pid_t fuzz_start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const env
 }
 
 /* AFL++ wants non-empty seeds: copy them, the empty one as a single 0
- * byte (an empty workload: the same serial run). */
+ * byte (too short to be a genome: a fresh walk genome, as libFuzzer's
+ * empty input is; weft_raw_input). */
 static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 {
 
