@@ -1,6 +1,7 @@
 /*
  * genome.c - the schedule genome: the version-1 input encoding (weft.h,
- * docs/strategies.md) and how the bytes strategy runs one.
+ * docs/strategies.md), how the bytes strategy runs one, and the fresh
+ * genome a raw fuzzer input too short to be one stands for.
  *
  * A genome is a workload, a schedule mode and sparse overrides:
  *  - serial: the machine's non-preemptive default;
