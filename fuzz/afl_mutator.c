@@ -25,6 +25,7 @@ struct weft_afl {
 	unsigned vi;
 	struct weft_bytes b;
 	uint8_t out[WEFT_INPUT_MAX];
+	uint8_t fresh[WEFT_INPUT_MAX];   /* a short parent's genome (weft_raw_input) */
 	uint64_t calls;
 	/* the shape of the last parent: AFL++ asks for many mutations of one
 	 * queue entry in a row, and each shape costs an execution here */
@@ -103,7 +104,10 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 	if (!a->calls || h != a->shape_hash) {
 		memset(&a->shape, 0, sizeof(a->shape));
 		a->shape_hash = h;
-		weft_bytes_init(&a->b, a->m.sc, buf, n);
+		size_t run_len = n;
+		const uint8_t *run = weft_raw_input(a->m.sc, a->m.memory, buf, &run_len,
+						    a->fresh);
+		weft_bytes_init(&a->b, a->m.sc, run, run_len);
 		if (weft_execute(&o, &weft_strategy_bytes, &a->b, &r) == 0) {
 			a->shape.known = a->b.genome;
 			a->shape.steps = r.steps;

@@ -4,9 +4,11 @@
  * the program at link time, see <weft/fuzz.h>).
  *
  * One input is one search step: the bytes strategy runs it once (a genome
- * or a legacy input, weft.h) on a zeroed world, without trace hashing (a
- * report is re-run with full recording before it is printed). A report
- * prints the ERROR:/SUMMARY: lines and aborts so the engine keeps the input.
+ * or a legacy input, weft.h; an input of 0 or 1 bytes as the fresh genome
+ * of weft_raw_input(), strategy.h) on a zeroed world, without trace
+ * hashing (a report is re-run with full recording before it is printed).
+ * A report prints the ERROR:/SUMMARY: lines and aborts so the engine keeps
+ * the input.
  *
  * Feedback (docs/fuzzing.md, "feedback"): code coverage (the engine's
  * own), plus the interleaving families chosen by WEFT_FUZZ_FEATURES (by
@@ -401,13 +403,18 @@ static void systematic_stage(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static uint8_t short_genome[WEFT_INPUT_MAX];
+	size_t run_len = size;
+	/* libFuzzer's start-up inputs (empty, "\n") run as fresh genomes */
+	const uint8_t *run = weft_raw_input(opts.sc, opts.memory, data, &run_len, short_genome);
+
 	weft_fuzz_glue_begin();
-	weft_bytes_init(&bytes_st, opts.sc, data, size);
+	weft_bytes_init(&bytes_st, opts.sc, run, run_len);
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
 	weft_fuzz_glue_count(result.steps);
 	search_execs++;
 	if (stops(result.kind))
-		report(data, size);
+		report(run, run_len);
 	shape_store(data, size, &result);
 	uint8_t *map = weft_fuzz_glue_end();
 	bool fresh = false;

@@ -174,18 +174,6 @@ static void random_mode(struct weft_mutator *m, struct weft_genome *g)
 	}
 }
 
-static void random_workload(struct weft_mutator *m, struct weft_genome *g)
-{
-	uint8_t wl[1 + 2 * 255];
-	size_t n = weft_random_workload(m->sc, &m->rng, wl, sizeof(wl));
-
-	g->nr_ops = n ? wl[0] : 0;
-	for (unsigned k = 0; k < g->nr_ops; k++) {
-		g->wl[k].t_op = wl[1 + 2 * k];
-		g->wl[k].arg = wl[2 + 2 * k];
-	}
-}
-
 /* Weak memory: a version-2 genome asking for the target's model. */
 static void make_v2(struct weft_mutator *m, struct weft_genome *g)
 {
@@ -201,22 +189,20 @@ size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap)
 
 	memset(&g, 0, offsetof(struct weft_genome, wl));
 	g.nr_ov = 0;
-	random_workload(m, &g);
+	weft_genome_fresh_workload(&g, m->sc, &m->rng);
 	random_mode(m, &g);
-	if (m->memory) {
-		/* a delay rate of 24..59 in 64: below 24 the store-buffering
-		 * and message-passing bugs need 2-10x the executions (Z14,
-		 * Z15 at rate 8 against 40-56; `weft_fuzz_tool yield` with the
-		 * rate fixed), above 56 Z16 needs 2x; the delay arm still
-		 * moves a parent's rate anywhere in 0..63 */
-		make_v2(m, &g);
-		g.mem = (uint8_t)(g.mem | (24 + below(m, 36)) << 2);
-	}
+	weft_genome_fresh_delays(&g, m->memory, &m->rng);
 	return weft_genome_encode(&g, out, cap);
 }
 
-static void to_genome(struct weft_genome *g, const uint8_t *data, size_t size)
+/* The genome the target ran for data: a short input's fresh genome
+ * (weft_raw_input) included, so its mutations are local edits of it. */
+static void to_genome(struct weft_mutator *m, struct weft_genome *g, const uint8_t *data,
+		      size_t size)
 {
+	static uint8_t fresh[WEFT_INPUT_MAX];
+
+	data = weft_raw_input(m->sc, m->memory, data, &size, fresh);
 	if (weft_input_is_genome(data, size)) {
 		weft_genome_decode(g, data, size);
 		return;
@@ -499,10 +485,10 @@ size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, s
 	arm = pick_arm(m);
 	if (max > sizeof(out))
 		max = sizeof(out);
-	/* a parent without workload ops (the serial seed, the engine's empty
-	 * and one-byte start-up inputs) has nothing a local arm can keep */
+	/* a parent without workload ops (the serial seed) has nothing a
+	 * local arm can keep */
 	if (arm != WEFT_MUT_FRESH && m->fixed_arm < 0) {
-		to_genome(&g, data, size);
+		to_genome(m, &g, data, size);
 		if (!g.nr_ops)
 			arm = WEFT_MUT_FRESH;
 	}
@@ -515,7 +501,7 @@ size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, s
 		arm = WEFT_MUT_FRESH;
 		n = weft_mutator_generate(m, out, max);
 	} else {
-		to_genome(&g, data, size);
+		to_genome(m, &g, data, size);
 		/* an arm with nothing to act on falls back to another */
 		for (unsigned tries = 0; !apply(m, arm, &g, shape) && tries < 4; tries++)
 			arm = WEFT_MUT_MODE + below(m, WEFT_MUT_OP_CHANGE);

@@ -219,6 +219,15 @@ int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len
 	return store_and_print(o, &mr, min, min_len, outdir, strategy, json, out, pathout, pathn);
 }
 
+int weft_cli_import_raw(const struct weft_run_opts *o, const uint8_t *in, size_t len,
+			const char *outdir, const char *strategy, bool json)
+{
+	static uint8_t fresh[WEFT_INPUT_MAX];
+	const uint8_t *run = weft_raw_input(o->sc, o->memory, in, &len, fresh);
+
+	return weft_cli_import(o, run, len, outdir, strategy, json, stdout, NULL, 0);
+}
+
 /* Minimize the machine's last execution (r) and store it; json: one
  * object, as weft_cli_import prints. */
 static int store_last(const struct weft_run_opts *o, const struct weft_exec_result *r,
@@ -365,5 +374,5 @@ int cmd_import(int argc, char **argv)
 				       cli_prog);
 	/* a fuzz target's crash: the target's optional detectors */
 	cli_continue_past_warnings(&o, want_kinds);
-	return weft_cli_import(&o, buf, (size_t)n, outdir, strategy, json, stdout, NULL, 0);
+	return weft_cli_import_raw(&o, buf, (size_t)n, outdir, strategy, json);
 }

@@ -63,7 +63,7 @@ int cmd_min(int argc, char **argv)
 		int rc = cli_target_opts("min", target, lock_s, memory_s, &o);
 		if (rc)
 			return rc;
-		return weft_cli_import(&o, buf, (size_t)n, outdir, "fuzzer", json, stdout, NULL, 0);
+		return weft_cli_import_raw(&o, buf, (size_t)n, outdir, "fuzzer", json);
 	}
 	if (target || lock_s || memory_s)
 		return cli_usage_error("min: a .weft file names its own target, lock and memory "

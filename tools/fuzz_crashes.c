@@ -203,7 +203,10 @@ enum weft_kind fuzz_rerun(const struct fuzz_opts *o, const char *crash, bool pri
 
 	if (len < 0)
 		return WEFT_KIND_NONE;
-	weft_bytes_init(&b, o->sc, buf, (size_t)len);
+	static uint8_t fresh[WEFT_INPUT_MAX];
+	size_t run_len = (size_t)len;
+	const uint8_t *run = weft_raw_input(o->sc, o->memory, buf, &run_len, fresh);
+	weft_bytes_init(&b, o->sc, run, run_len);
 	if (weft_execute(&ro, &weft_strategy_bytes, &b, &r) < 0)
 		return WEFT_KIND_NONE;
 	if (print && r.kind != WEFT_KIND_NONE)

@@ -166,8 +166,11 @@ pid_t fuzz_start_libfuzzer(const struct fuzz_opts *o, int logfd, char *const env
 	return fuzz_spawn(argv, logfd, envs);
 }
 
-/* AFL++ wants non-empty seeds: copy them, the empty one as a single 0
- * byte (an empty workload: the same serial run). */
+/* AFL++ wants non-empty seeds: copy them, the empty one as the serial
+ * genome FF C1 (the serial run of the empty workload, which the single 0
+ * byte written here before meant: an input of 0 or 1 bytes is now a fresh
+ * genome, weft_raw_input, which may report, and afl-fuzz refuses to start
+ * on a seed that crashes when it calibrates the seeds). */
 static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 {
 
@@ -191,8 +194,9 @@ static int afl_inputs(const struct fuzz_opts *o, char *dir, size_t cap)
 				continue;
 		}
 		if (len == 0) {
-			buf[0] = 0;
-			len = 1;
+			buf[0] = WEFT_GENOME_MAGIC0;
+			buf[1] = WEFT_GENOME_MAGIC1;
+			len = 2;
 		}
 		char p[PATH_MAX + 400];
 		FILE *f = NULL;

@@ -27,6 +27,12 @@
 int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len,
 		    const char *outdir, const char *strategy, bool json, FILE *out, char *pathout,
 		    size_t pathn);
+/* weft_cli_import of a raw fuzzer input (a crash file): one of 0 or 1
+ * bytes runs as the fresh genome the fuzz targets ran (weft_raw_input);
+ * prints to stdout. A .weft file's own raw input goes to weft_cli_import
+ * as it is: there an empty input is the serial run it recorded. */
+int weft_cli_import_raw(const struct weft_run_opts *o, const uint8_t *in, size_t len,
+			const char *outdir, const char *strategy, bool json);
 
 /*
  * A finding of weft run: the machine's last execution is its recorded

@@ -11,7 +11,11 @@
  *  - the mutator (genome_mutate.c) is deterministic: two mutators given the
  *    same seeds and rewards make the same inputs; every output is a genome
  *    that runs; ov-insert lands inside the parent's own execution; a
- *    rewarded arm's share grows.
+ *    rewarded arm's share grows;
+ *  - a raw input of 0 or 1 bytes stands for a fresh walk genome
+ *    (weft_raw_input: random workload, version 2 at a delay rate of 24..59
+ *    under weak memory), the same bytes in every build (pinned), and the
+ *    mutator edits that genome; an input of 2 or more bytes is itself.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +303,87 @@ static void test_golden(void)
 	}
 }
 
+/* The empty input's genome on z1-lru:z1a, pinned: the short-input stream
+ * draws the same in every build (WEFT_GENOME_PRINT=1 prints it). */
+static const char short_golden[] =
+	"ffc1010028370359341490122318fd082407da101617ce20f40400225f189e06"
+	"d317b814da003c10d91405037b102c13cc1368268c202c04de1271127703c502"
+	"3a226525e715eb238a28ea06bd060903a211af18bf1120202114c303d721aa04"
+	"6212ef02d6156d2314102e237511b217ad";
+
+static void test_short_inputs(void)
+{
+	static const char *const specs[] = { "z1-lru:z1a", "z16-page-uptodate:z16" };
+	static uint8_t scratch[WEFT_INPUT_MAX], again[WEFT_INPUT_MAX];
+	uint8_t first[WEFT_INPUT_MAX];
+	size_t first_len = 0;
+
+	for (unsigned s = 0; s < 2; s++) {
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find(specs[s], &vi);
+		CHECK(sc, "no scenario %s", specs[s]);
+		for (int v = -1; v < 256; v++) {
+			uint8_t byte = (uint8_t)v;
+			size_t n = v < 0 ? 0 : 1, m = n;
+			const uint8_t *g = weft_raw_input(sc, sc->memory, &byte, &n, scratch);
+			const uint8_t *h = weft_raw_input(sc, sc->memory, &byte, &m, again);
+			struct weft_genome d;
+			CHECK(g == scratch && weft_input_is_genome(g, n), "%s: input %d: no genome",
+			      specs[s], v);
+			CHECK(n == m && !memcmp(g, h, n), "%s: input %d: two genomes", specs[s], v);
+			weft_genome_decode(&d, g, n);
+			CHECK(d.mode == WEFT_MODE_WALK && d.param == 0 && d.nr_ops >= 1 && !d.nr_ov,
+			      "%s: input %d: mode %u param %u, %u ops, %u overrides", specs[s], v,
+			      d.mode, d.param, d.nr_ops, d.nr_ov);
+			if (sc->memory)
+				CHECK(d.version == 2 && (d.mem & 3u) == sc->memory &&
+					      d.mem >> 2 >= 24 && d.mem >> 2 <= 59,
+				      "%s: input %d: version %u mem %02x", specs[s], v, d.version, d.mem);
+			else
+				CHECK(d.version == 1, "%s: input %d: version %u", specs[s], v, d.version);
+			if (s == 0 && v < 0) {
+				memcpy(first, g, n);
+				first_len = n;
+			} else if (s == 0) {
+				CHECK(n != first_len || memcmp(g, first, n),
+				      "input %d: the empty input's genome", v);
+			}
+		}
+	}
+	char hex[2 * WEFT_INPUT_MAX + 1];
+	for (size_t k = 0; k < first_len; k++)
+		snprintf(hex + 2 * k, 3, "%02x", first[k]);
+	hex[2 * first_len] = 0;
+	if (getenv("WEFT_GENOME_PRINT"))
+		printf("short-input genome (z1-lru:z1a, empty input): %s\n", hex);
+	else
+		CHECK(!strcmp(hex, short_golden), "empty input's genome %s, pinned %s", hex,
+		      short_golden);
+
+	/* two bytes or more: the input itself (the serial seed, a legacy input) */
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+	const uint8_t serial[2] = { WEFT_GENOME_MAGIC0, WEFT_GENOME_MAGIC1 }, legacy[2] = { 1, 0x10 };
+	size_t n = 2;
+	CHECK(weft_raw_input(sc, 0, serial, &n, scratch) == serial && n == 2, "serial seed");
+	CHECK(weft_raw_input(sc, 0, legacy, &n, scratch) == legacy && n == 2, "legacy input");
+
+	/* the mutator edits the genome a short input ran: a new seed keeps
+	 * its workload and walk mode */
+	static struct weft_mutator mu;
+	uint8_t buf[WEFT_INPUT_MAX];
+	struct weft_genome want, got;
+	weft_genome_decode(&want, first, first_len);
+	weft_mutator_init(&mu, sc, 5);
+	mu.fixed_arm = WEFT_MUT_SEED;
+	n = weft_mutator_mutate(&mu, buf, 0, sizeof(buf), 1, NULL);
+	weft_genome_decode(&got, buf, n);
+	CHECK(got.mode == WEFT_MODE_WALK && got.seed != want.seed && got.nr_ops == want.nr_ops &&
+		      !memcmp(got.wl, want.wl, want.nr_ops * sizeof(want.wl[0])),
+	      "a seed mutation of the empty input: mode %u, %u ops (its genome: %u)", got.mode,
+	      got.nr_ops, want.nr_ops);
+}
+
 int main(void)
 {
 	srand(12345);
@@ -311,5 +396,6 @@ int main(void)
 	test_modes("z1-lru:z1a");
 	test_override_locality();
 	test_mutator();
+	test_short_inputs();
 	return check_done();
 }

@@ -114,11 +114,12 @@ struct weft_mutator {
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed);
 /* A random genome: weft_random_workload()'s workload distribution, a mode
  * drawn from serial, walk, pct d2/d3, pos; under a weak memory model a
- * version-2 genome with a delay rate drawn from 0..63 (of 64). Returns its
- * length. */
+ * version-2 genome with a delay rate drawn from 24..59 (of 64;
+ * weft_genome_fresh_delays). Returns its length. */
 size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap);
-/* Mutate data (a genome; a legacy input becomes the serial genome of its
- * workload) in place with one arm; seed is the engine's. */
+/* Mutate data (a genome; an input of 0 or 1 bytes the fresh genome it
+ * stands for, weft_raw_input; a legacy input becomes the serial genome of
+ * its workload) in place with one arm; seed is the engine's. */
 size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, size_t max,
 			   uint32_t seed, const struct weft_fuzz_shape *shape);
 /* The execution of data (just run) found something new (gain) or not:
