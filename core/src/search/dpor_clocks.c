@@ -371,9 +371,6 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	}
 }
 
-/* A record of the step of event m (the last one, of the same thread):
- * the transition's dependence becomes the union (dep.x), and the record's
- * races and order are m's. */
 /* A sleeper wakes at a dependent record of a step beyond its first. */
 static void wake_sleepers(struct weft_dpor *d, const struct dep *r)
 {
@@ -386,6 +383,9 @@ static void wake_sleepers(struct weft_dpor *d, const struct dep *r)
 	}
 }
 
+/* A record of the step of event m (the last one, of the same thread):
+ * the transition's dependence becomes the union (dep.x), and the record's
+ * races and order are m's. */
 static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step_info *si,
 			 const struct dep *r)
 {
