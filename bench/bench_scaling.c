@@ -209,6 +209,10 @@ static struct seed_result run_dpor(const struct row_cfg *c)
 									    : weft_dpor_why_incomplete(d);
 			break;
 		}
+		struct weft_dpor_stats st;
+		weft_dpor_get_stats(d, &st);
+		if (!st.bound_cuts)
+			break;   /* every larger bound makes the same search (as weft run stops) */
 	}
 	weft_dpor_free(d);
 	x.steps = (double)steps;

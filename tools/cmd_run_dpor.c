@@ -28,6 +28,7 @@
 struct level {
 	unsigned bound;
 	uint64_t execs, redundant;
+	uint64_t bound_cuts;         /* choices the bound left out */
 	bool complete;
 	double secs;
 };
@@ -58,6 +59,9 @@ struct run {
 	bool complete;               /* every search complete so far */
 	const char *why;             /* why not */
 	uint64_t workloads;          /* workloads searched */
+	bool saturated;              /* the last level searched cut nothing: the
+					levels up to the bound asked for would
+					repeat it */
 	uint8_t wl[WEFT_INPUT_MAX];  /* the current workload */
 	size_t wl_len;
 	double t0, last_progress;
@@ -193,6 +197,7 @@ static void search(struct run *R, unsigned bound)
 	weft_dpor_get_stats(R->d, &st);
 	L->execs = st.executions;
 	L->redundant = st.redundant;
+	L->bound_cuts = st.bound_cuts;
 	L->complete = !R->bug && !R->cut_by_other && !R->infeasible && weft_dpor_complete(R->d);
 	L->secs = now() - t0;
 	R->execs += st.executions;
@@ -217,18 +222,28 @@ static void search(struct run *R, unsigned bound)
 	}
 }
 
-/* Every level of the current workload: 0 .. bound, or none. */
+/* Every level of the current workload: 0 .. bound, or none. A complete
+ * level at which the bound left no choice out (weft_dpor_stats.bound_cuts)
+ * ends the iteration: every larger bound would make the same search. */
 static void search_workload(struct run *R)
 {
 	unsigned b = R->a->bound;
 
 	R->workloads++;
+	R->saturated = false;
 	if (b == WEFT_BOUND_NONE) {
 		search(R, b);
 		return;
 	}
-	for (unsigned k = 0; k <= b && !R->bug; k++)
+	for (unsigned k = 0; k <= b && !R->bug; k++) {
+		unsigned n = R->nlv;
 		search(R, k);
+		const struct level *L = &R->lv[R->nlv - 1];
+		if (R->nlv > n && L->bound == k && L->complete && !L->bound_cuts && k < b) {
+			R->saturated = true;
+			break;
+		}
+	}
 }
 
 /* Every workload of exactly n more ops for threads t.. (canonical: ops
@@ -277,6 +292,8 @@ static void print_bound(FILE *f, unsigned b)
 
 static void print_levels_text(const struct run *R)
 {
+	unsigned bmax = R->a->bound;
+
 	for (unsigned i = 0; i < R->nlv; i++) {
 		const struct level *L = &R->lv[i];
 		if (L->bound == WEFT_BOUND_NONE)
@@ -289,6 +306,14 @@ static void print_levels_text(const struct run *R)
 		       L->complete ? "complete" : R->bug && i + 1 == R->nlv ? "stopped at a bug"
 									  : "NOT complete",
 		       L->secs);
+		if (R->saturated && i + 1 == R->nlv) {
+			if (L->bound + 1 == bmax)
+				printf("  bound %u", bmax);
+			else
+				printf("  bounds %u..%u", L->bound + 1, bmax);
+			printf(": the same search as bound %u (the bound left no choice out)\n",
+			       L->bound);
+		}
 	}
 }
 
@@ -304,6 +329,8 @@ static void print_levels_json(const struct run *R)
 		       L->execs, L->redundant, L->complete ? "true" : "false", L->secs);
 	}
 	printf("]");
+	if (R->saturated && R->nlv)
+		printf(", \"same_search_from_bound\": %u", R->lv[R->nlv - 1].bound);
 }
 
 int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)

@@ -274,12 +274,23 @@ static uint64_t tot_plain, tot_dpor[4];
 static int only_mode = -1, only_lock = -1;
 static long only_bound = -2;
 
-static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned bound,
-		       const struct hash_set *want, const struct hash_set *all)
+/* A bounded search as a whole: its executions' traces in order. One whose
+ * bound left no choice out (bound_cuts 0) must be repeated exactly under
+ * every larger bound: weft run stops its iterative bounding there. */
+struct search_print {
+	bool valid, saturated;
+	uint64_t fold, executions;
+};
+static unsigned saturations_checked;
+
+static struct search_print check_mode(enum weft_por m, enum weft_lock_model lock, unsigned bound,
+				      const struct hash_set *want, const struct hash_set *all)
 {
+	struct search_print sp = { 0 };
+
 	if ((only_mode >= 0 && (int)m != only_mode) || (only_lock >= 0 && (int)lock != only_lock) ||
 	    (only_bound != -2 && (long)(int)bound != only_bound))
-		return;
+		return sp;
 	static struct tc tc;
 	static struct hash_set got;
 	struct weft_dpor *d = weft_dpor_new();
@@ -302,6 +313,7 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 		}
 		if (!hash_set_add(&got, tc.last))
 			dup = true;
+		sp.fold = (sp.fold ^ tc.last) * 0x100000001b3ULL;
 		if (bound != WEFT_BOUND_NONE && r.preemptions > bound)
 			over = true;
 		if (got.n > 100000)
@@ -310,6 +322,9 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 	weft_dpor_get_stats(d, &st);
 	tot_dpor[m] += st.executions;
 	bool complete = weft_dpor_complete(d);
+	sp.valid = true;
+	sp.saturated = complete && bound != WEFT_BOUND_NONE && st.bound_cuts == 0;
+	sp.executions = st.executions;
 	if (shared_cpu && bound != WEFT_BOUND_NONE && complete)
 		shared_bounded++;
 	if (!complete && !((P.has_yield || P.has_choice) && m == WEFT_POR_OPTIMAL)) {
@@ -357,19 +372,36 @@ static void check_mode(enum weft_por m, enum weft_lock_model lock, unsigned boun
 			fail_ctx("fallbacks", m, lock, bound);
 	}
 	weft_dpor_free(d);
+	return sp;
 }
 
 /* Every search of the current program against plain dfs's traces: each
  * reduction unbounded (all: the traces), sleep and source at bounds 0-3. */
 static void check_program(enum weft_lock_model lock, struct hash_set *all, struct hash_set *want)
 {
+	struct search_print prev[WEFT_POR_SOURCE + 1] = { { 0 } };
+
 	for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_OPTIMAL; m++)
 		check_mode(m, lock, WEFT_BOUND_NONE, all, all);
 	for (unsigned k = 0; k <= 3; k++) {
-		if (!plain_classes(lock, k, want))
+		if (!plain_classes(lock, k, want)) {
+			memset(prev, 0, sizeof(prev));
 			continue;
-		for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_SOURCE; m++)
-			check_mode(m, lock, k, want, all);
+		}
+		for (enum weft_por m = WEFT_POR_SLEEP; m <= WEFT_POR_SOURCE; m++) {
+			struct search_print sp = check_mode(m, lock, k, want, all);
+			if (sp.valid && prev[m].valid && prev[m].saturated) {
+				saturations_checked++;
+				CHECK(sp.fold == prev[m].fold && sp.executions == prev[m].executions,
+				      "bound %u cut no choice, but bound %u searched otherwise "
+				      "(%llu executions against %llu)", k - 1, k,
+				      (unsigned long long)sp.executions,
+				      (unsigned long long)prev[m].executions);
+				if (sp.fold != prev[m].fold)
+					fail_ctx("saturated search changed", m, lock, k);
+			}
+			prev[m] = sp;
+		}
 	}
 }
 
@@ -520,7 +552,13 @@ int main(void)
 		shared_cpu = false;
 		child_cpu = 7;
 	}
-	if (only < 0)
+	if (only < 0) {
 		CHECK(tested >= nprog / 2, "too few programs were small enough (%u)", tested);
+		printf("%u searches cut no choice at a bound and were repeated exactly at the "
+		       "next\n", saturations_checked);
+		if (only_mode < 0 && only_bound == -2)
+			CHECK(saturations_checked >= nprog, "too few saturated searches to check "
+			      "(%u)", saturations_checked);
+	}
 	return check_done();
 }

@@ -295,11 +295,15 @@ struct weft_dpor_stats {
 				    made branch points (each value explored);
 				    a model that chooses makes optimal DPOR go
 				    on as source-DPOR, as yields do */
-	uint64_t cpu_restarts;   /* threads shared a CPU: the unbounded search
-				    started over once with any two events on one
-				    CPU dependent (1 or 0), and optimal DPOR went
-				    on as source-DPOR; a bounded one does not
-				    certify (weft_dpor_why_incomplete()) */
+	uint64_t cpu_restarts;   /* threads shared a CPU: the search started over
+				    once with any two events on one CPU dependent
+				    (1 or 0), and optimal DPOR went on as
+				    source-DPOR */
+	uint64_t bound_cuts;     /* bounded: choices left out, or frames not
+				    justified, because of the bound. 0 on a
+				    complete search means that every larger bound
+				    makes exactly the same search (weft run stops
+				    its iterative bounding there) */
 };
 
 struct weft_dpor;

@@ -208,6 +208,7 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				/* stranding a yield takes the yielder running again
 				 * right after x: a second preemption unless x's
 				 * transition ends p's block */
+				bool strands = ymin[p] <= lim && !stops;
 				bool just = (ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound)) ||
 					    (later & mates[p]);
 				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
@@ -218,6 +219,8 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				}
 				if (just)
 					justify_frame(d, f);
+				else if (strands)
+					d->st.bound_cuts++;   /* a larger bound justifies it */
 			}
 		}
 		/* events of free decisions' blocks */

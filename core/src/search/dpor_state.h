@@ -431,14 +431,21 @@ static inline unsigned choice_cost(const struct frame *f, unsigned t)
 	return (unsigned)(f->cur >= 0 && (int)t != f->cur) + ((f->unfair >> t) & 1u);
 }
 
-static inline bool in_bound(const struct weft_dpor *d, const struct frame *f, unsigned t)
+/* Every choice the bound leaves out is counted (st.bound_cuts): a search
+ * that counted none makes the same decisions under any larger bound,
+ * since the bound reaches the search only here, in bound_mask() and in
+ * weft_dpor_justify()'s yield rule (which counts its own). */
+static inline bool in_bound(struct weft_dpor *d, const struct frame *f, unsigned t)
 {
 	if (!d->bounded)
 		return true;
-	return f->preempt + choice_cost(f, t) <= d->bound;
+	if (f->preempt + choice_cost(f, t) <= d->bound)
+		return true;
+	d->st.bound_cuts++;
+	return false;
 }
 
-static inline uint32_t bound_mask(const struct weft_dpor *d, const struct frame *f, uint32_t m)
+static inline uint32_t bound_mask(struct weft_dpor *d, const struct frame *f, uint32_t m)
 {
 	if (!d->bounded || (f->preempt + 2 <= d->bound))
 		return m;
