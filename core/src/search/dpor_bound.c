@@ -138,6 +138,8 @@ static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const
 			continue;
 		for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
 			const struct jmask *m = &jm[b];
+			if (b > r.loc && m->cut != d->epoch)
+				continue;   /* as the byte before it: no hit there */
 			if (m->epoch == d->epoch && jm_hit(d, m, r.w, p, lim, plain_only && k == 0))
 				return true;
 		}
@@ -252,6 +254,10 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				      : ri == 0 && e->d.lk == LK_UNLOCK  ? JM_U
 				      : r.w                              ? JM_W
 									 : JM_R;
+			if (r.loc < d->nloc)
+				jm[r.loc].cut = d->epoch;
+			if (r.loc + r.size < d->nloc)
+				jm[r.loc + r.size].cut = d->epoch;
 			for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
 				struct jmask *m = &jm[b];
 				if (m->epoch != d->epoch) {

@@ -362,10 +362,13 @@ struct later {
 };
 
 /* ... per world byte: reads, writes, test-and-set spin_locks and their
- * unlocks (kept apart for unlock_hit()). */
+ * unlocks (kept apart for unlock_hit()). cut: the epoch in which some
+ * range recorded began or ended right before this byte; without one the
+ * byte has had the same ranges as the byte before it, so the same
+ * evidence. */
 enum { JM_R, JM_W, JM_A, JM_U, JM_KINDS };
 struct jmask {
-	uint32_t epoch;
+	uint32_t epoch, cut;
 	struct later k[JM_KINDS];
 };
 
