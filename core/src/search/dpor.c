@@ -460,7 +460,11 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 		f->bt = (uint16_t)cand;
 		if (f->cur < 0 || t == (unsigned)f->cur) {
 			f->bt = (uint16_t)bit(t);
-			f->just = 0;
+			/* one with no alternative in the bound (a preemption
+			 * past it) has nothing to justify: its frame is done,
+			 * and the search asks no evidence for it (allowed only
+			 * shrinks, bt grows by justification only) */
+			f->just = !bound_mask(d, f, f->allowed & ~f->bt);
 		}
 	} else {
 		f->bt = (uint16_t)bit(t);

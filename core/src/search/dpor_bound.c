@@ -58,37 +58,44 @@ static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim)
 	return false;
 }
 
-static bool jm_hit(const struct jmask *m, const struct dep *x, unsigned p, uint32_t lim,
-		   bool plain_only)
+/* The clock an event's evidence is judged by: a spin_lock's is its clock
+ * without the release edge (moving x first would only make it wait). */
+static inline const uint32_t *evidence_clock(const struct weft_dpor *d, uint32_t k)
 {
-	if (m->w[p] <= lim || (x->w && m->r[p] <= lim))
+	uint32_t alt = d->ev[k].alt;
+
+	return alt != NIL ? &d->aclk[alt] : clk_of((struct weft_dpor *)d, k);
+}
+
+/* Has an event in l of another thread than p not seen p's op after its
+ * (clock[p] <= lim)? own: l's events are judged by their own clocks,
+ * else by evidence_clock(). */
+static inline bool later_hit(const struct weft_dpor *d, const struct later *l, unsigned p,
+			     uint32_t lim, bool own)
+{
+	for (uint32_t m = l->has & ~bit(p); m; m &= m - 1) {
+		uint32_t k = l->first[lowest(m)];
+		const uint32_t *c = own ? clk_of((struct weft_dpor *)d, k) : evidence_clock(d, k);
+		if (c[p] <= lim)
+			return true;
+	}
+	return false;
+}
+
+static inline void later_add(struct later *l, unsigned p, uint32_t k)
+{
+	l->has |= (uint16_t)bit(p);
+	l->first[p] = k;
+}
+
+static bool jm_hit(const struct weft_dpor *d, const struct jmask *m, bool w, unsigned p,
+		   uint32_t lim, bool plain_only)
+{
+	if (later_hit(d, &m->k[JM_W], p, lim, false) || (w && later_hit(d, &m->k[JM_R], p, lim, false)))
 		return true;
 	if (plain_only)
 		return false;
-	return m->a[p] <= lim || m->u[p] <= lim;
-}
-
-/* mm[q] = min(mm[q], c[q]) for every thread q but p, four threads at a
- * time up to nq (a multiple of 4 covering every thread that ran),
- * branch-free: entries of threads that have not run are written, never
- * read (weft_dpor_justify() asks only the threads of events; every clock
- * entry is initialized, exec_reset()). */
-typedef uint32_t u32x4 __attribute__((vector_size(16)));
-
-static inline void min_but(uint32_t *mm, const uint32_t *c, unsigned p, unsigned nq)
-{
-	uint32_t keep = mm[p];
-
-	_Static_assert(NT % 4 == 0, "clocks in whole vectors");
-	for (unsigned q = 0; q < nq; q += 4) {
-		u32x4 x, y, lt;
-		memcpy(&x, &c[q], sizeof(x));
-		memcpy(&y, &mm[q], sizeof(y));
-		lt = (u32x4)(x < y);
-		y = (x & lt) | (y & ~lt);
-		memcpy(&mm[q], &y, sizeof(y));
-	}
-	mm[p] = keep;
+	return later_hit(d, &m->k[JM_A], p, lim, false) || later_hit(d, &m->k[JM_U], p, lim, false);
 }
 
 /* A free decision (no current thread) chose its default d. Choosing
@@ -114,26 +121,26 @@ static void justify_frame(struct weft_dpor *d, struct frame *f)
 		}
 }
 
-/* Does a later event recorded in jm (and amin, emin) conflict with p's
+/* Does a later event recorded in jm (and any, every) conflict with p's
  * event x and not see p's op after it (clock[p] <= lim)? */
 static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const struct ev *x,
-			unsigned p, uint32_t lim, bool plain_only, const uint32_t *amin,
-			const uint32_t *emin)
+			unsigned p, uint32_t lim, bool plain_only, const struct later *all,
+			const struct later *every)
 {
 	struct xrange r;
 
-	if (amin[p] <= lim)
+	if (later_hit(d, all, p, lim, true))
 		return true;   /* a transition that conflicts with everything */
 	if (x->d.xall)
-		return emin[p] <= lim;
+		return later_hit(d, every, p, lim, true);
 	for (unsigned k = 0; dep_range(&x->d, k, &r); k++) {
 		if (r.loc == WEFT_NO_LOC)
 			continue;
-		struct dep one = x->d;
-		one.w = r.w;
 		for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
 			const struct jmask *m = &jm[b];
-			if (m->epoch == d->epoch && jm_hit(m, &one, p, lim, plain_only && k == 0))
+			if (b > r.loc && m->cut != d->epoch)
+				continue;   /* as the byte before it: no hit there */
+			if (m->epoch == d->epoch && jm_hit(d, m, r.w, p, lim, plain_only && k == 0))
 				return true;
 		}
 	}
@@ -143,10 +150,8 @@ static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const
 void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 {
 	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
-	uint32_t ymin[NT];           /* least clock[p] of a later yield of another
-					thread than p */
-	uint32_t amin[NT], emin[NT]; /* the same of a later event that conflicts
-					with everything, of any later event */
+	/* the later yields, events that conflict with everything, events */
+	struct later yields = { 0 }, all = { 0 }, every = { 0 };
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 	/* cpu_dep: the other threads of p's CPU, and the threads with an
@@ -154,14 +159,11 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 	 * migrates (dpor.c refuses it), so a thread's CPU is its last one */
 	uint16_t mates[NT] = { 0 }, later = 0;
 
-	/* The evidence is asked for the threads of events only (min_but()),
-	 * and gathered from the end back to the first event of a frame still
-	 * unjustified: what runs before it is evidence for no frame. */
-	const unsigned nq = d->seen ? (32u - (unsigned)__builtin_clz(d->seen) + 3u) & ~3u : 0u;
+	/* The evidence is gathered from the end back to the first event of a
+	 * frame still unjustified: what runs before it is evidence for no
+	 * frame. */
 	uint32_t kmin = d->nev;
 
-	for (unsigned t = 0; t < NT; t++)
-		ymin[t] = amin[t] = emin[t] = UINT32_MAX;
 	for (unsigned t = 0; d->cpu_dep && t < NT; t++)
 		for (unsigned q = 0; q < NT; q++)
 			if (q != t && ((d->seen >> t) & (d->seen >> q) & 1u) &&
@@ -208,18 +210,19 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				/* stranding a yield takes the yielder running again
 				 * right after x: a second preemption unless x's
 				 * transition ends p's block */
-				bool strands = ymin[p] <= lim && !stops;
-				bool just = (ymin[p] <= lim && (stops || f->preempt + 2 <= d->bound)) ||
+				bool just = ((stops || f->preempt + 2 <= d->bound) &&
+					     later_hit(d, &yields, p, lim, true)) ||
 					    (later & mates[p]);
 				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
 				if (!just && !(e->flags & EV_PHANTOM)) {
-					just = jm_evidence(d, jm, e, p, lim, unl, amin, emin);
+					just = jm_evidence(d, jm, e, p, lim, unl, &all, &every);
 					if (!just && unl)
 						just = unlock_hit(d, k, lim);
 				}
 				if (just)
 					justify_frame(d, f);
-				else if (strands)
+				else if (!stops && f->preempt + 2 > d->bound &&
+					 later_hit(d, &yields, p, lim, true))
 					d->st.bound_cuts++;   /* a larger bound justifies it */
 			}
 		}
@@ -230,44 +233,42 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 			    (fb[i].t1 != NIL && e->tidx > fb[i].t1))
 				continue;
 			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
-			bool just = ymin[p] <= lim || (later & mates[p]);
+			bool just = (later & mates[p]) || later_hit(d, &yields, p, lim, true);
 			if (!just)
-				just = jm_evidence(d, jm, e, p, lim, false, amin, emin);
+				just = jm_evidence(d, jm, e, p, lim, false, &all, &every);
 			if (just)
 				justify_frame(d, f);
 		}
 		later |= (uint16_t)bit(p);
 		if (e->flags & EV_PHANTOM)
 			continue;
-		if (e->d.kind == WEFT_DEP_YIELD) {
-			min_but(ymin, clk_of(d, k), p, nq);
-		}
+		if (e->d.kind == WEFT_DEP_YIELD)
+			later_add(&yields, p, k);
 		if (e->tidx > last[p])
 			last[p] = e->tidx;
-		min_but(emin, clk_of(d, k), p, nq);
+		later_add(&every, p, k);
 		if (e->d.xall)
-			min_but(amin, clk_of(d, k), p, nq);
-		/* a spin_lock's evidence is its clock without the release
-		 * edge: moving x first would only make it wait */
-		const uint32_t *c = e->alt != NIL ? &d->aclk[e->alt] : clk_of(d, k);
+			later_add(&all, p, k);
 		struct xrange r;
 		for (unsigned ri = 0; dep_range(&e->d, ri, &r); ri++) {
 			if (r.loc == WEFT_NO_LOC)
 				continue;
+			unsigned kind = ri == 0 && e->d.lk == LK_BLOCKING ? JM_A
+				      : ri == 0 && e->d.lk == LK_UNLOCK  ? JM_U
+				      : r.w                              ? JM_W
+									 : JM_R;
+			if (r.loc < d->nloc)
+				jm[r.loc].cut = d->epoch;
+			if (r.loc + r.size < d->nloc)
+				jm[r.loc + r.size].cut = d->epoch;
 			for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
 				struct jmask *m = &jm[b];
 				if (m->epoch != d->epoch) {
 					m->epoch = d->epoch;
-					memset(m->r, 0xff, sizeof(m->r));
-					memset(m->w, 0xff, sizeof(m->w));
-					memset(m->a, 0xff, sizeof(m->a));
-					memset(m->u, 0xff, sizeof(m->u));
+					for (unsigned i = 0; i < JM_KINDS; i++)
+						m->k[i].has = 0;
 				}
-				uint32_t *mm = ri == 0 && e->d.lk == LK_BLOCKING ? m->a
-					     : ri == 0 && e->d.lk == LK_UNLOCK  ? m->u
-					     : r.w                              ? m->w
-										: m->r;
-				min_but(mm, c, p, nq);
+				later_add(&m->k[kind], p, k);
 			}
 		}
 	}

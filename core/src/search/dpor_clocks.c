@@ -17,8 +17,13 @@ static void sig_words(const struct xrange *e, uint64_t out[SIGW], bool *all)
 		*all = true;
 		return;
 	}
-	for (uint32_t b = e->loc; b < e->loc + e->size; b++)
-		out[(b >> 6) % SIGW] |= 1ull << (b & 63);
+	/* the bytes b of [loc, loc + size) as bits b & 63 of word (b >> 6) % SIGW,
+	 * a run within one 64-byte word at a time */
+	for (uint32_t b = e->loc, end = e->loc + e->size; b < end;) {
+		uint32_t off = b & 63, n = end - b < 64 - off ? end - b : 64 - off;
+		out[(b >> 6) % SIGW] |= (n == 64 ? ~0ull : (1ull << n) - 1) << off;
+		b += n;
+	}
 }
 
 void weft_dpor_sig_add(struct sig *s, const struct dep *e)

@@ -349,13 +349,27 @@ struct weft_dpor {
 	struct weft_dpor_stats st;
 };
 
-/* The bounded search's evidence per world byte (dpor_bound.c, weft_dpor_justify()). */
+/* The bounded search's evidence (dpor_bound.c, weft_dpor_justify()): the
+ * threads with an event later than the one at hand (of a kind), and each
+ * one's earliest such event. A thread's clocks only grow along its events
+ * (each starts from its thread's clock, tclk; a spin_lock's clock without
+ * its release edge lies between that and its own), so the least clock[p]
+ * of a later event of thread r is that of r's earliest one: the least
+ * over the threads other than p looks at one event per thread. */
+struct later {
+	uint16_t has;            /* threads with such an event */
+	uint32_t first[NT];      /* each one's earliest (event index) */
+};
+
+/* ... per world byte: reads, writes, test-and-set spin_locks and their
+ * unlocks (kept apart for unlock_hit()). cut: the epoch in which some
+ * range recorded began or ended right before this byte; without one the
+ * byte has had the same ranges as the byte before it, so the same
+ * evidence. */
+enum { JM_R, JM_W, JM_A, JM_U, JM_KINDS };
 struct jmask {
-	uint32_t epoch;
-	uint32_t r[NT], w[NT];   /* least clock[p] of a later read / write by
-				    another thread than p, per p */
-	uint32_t a[NT], u[NT];   /* the same for test-and-set spin_locks and
-				    their unlocks, kept apart for unlock_hit() */
+	uint32_t epoch, cut;
+	struct later k[JM_KINDS];
 };
 
 /* ------------------------------------------------------------- utilities */
