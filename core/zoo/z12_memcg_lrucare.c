@@ -155,9 +155,7 @@ static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 	struct z12_world *W = w;
 
 	WEFT_SCENARIO_SETUP_START(Z12, W, variant, wl, Z12_V_FIX);
-	weft_mm_init(&W->mm, Z12_PAGES, false);
-	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
-	weft_lru_batches_init(&W->b, &W->lru, 1);
+	weft_lru_batches_setup(&W->b, &W->lru, &W->mm, Z12_PAGES, 1);
 	for (unsigned i = 0; i < Z12_PAGES; i++) {
 		/* swap-cache pages on the inactive list, charged to memcg 1;
 		 * the allocation's reference is the swap cache's */
@@ -518,13 +516,7 @@ const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 		   "end_page_writeback rotates under lru_lock from an interrupt (v3.3-rc1)",
 	.source = "mm/memcontrol.c __mem_cgroup_commit_charge_lrucare() v3.3-rc1; \"memcg: fix "
 		  "deadlock by inverting lrucare nesting\" (2012); mm/swap.c rotate_reclaimable_page()",
-	.nr_cpus = Z12_CPUS,
-	.nr_threads = Z12_THREADS,
-	WEFT_SCENARIO_WORLD(z12, Z12),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z12),
+	WEFT_SCENARIO_ZOO(z12, Z12, Z12_CPUS, 1024, 1),
 	.irqs = z12_irqs,
 	.nr_irqs = 1,
 };

@@ -660,14 +660,8 @@ const struct weft_scenario weft_scn_z13_zonelist_seq = {
 		  "\"mm/page_alloc: fix race condition between build_all_zonelists and page "
 		  "allocation\" (2022), \"mm/page_alloc: fix potential deadlock on "
 		  "zonelist_update_seq seqlock\" (2023)",
-	.nr_cpus = Z13_CPUS,
-	.nr_threads = Z13_THREADS,
-	WEFT_SCENARIO_WORLD(z13, Z13),
-	.decision_hint = 1024,
+	WEFT_SCENARIO_ZOO(z13, Z13, Z13_CPUS, 1024, 1),
 	.step_budget = 4000,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z13),
 	.irqs = z13_irqs,
 	.nr_irqs = 1,
 };

@@ -435,11 +435,5 @@ const struct weft_scenario weft_scn_z1_lru = {
 	.name = "z1-lru",
 	.summary = "Z1: LRU walker vs final page release, page double free (2002) and its fixes",
 	.source = "seeds/000 (D. Phillips, lkml 30 Aug 2002); 2.4.19, 2.5.33, 2.6.6-mm2, 2.6.16",
-	.nr_cpus = Z1_THREADS,
-	.nr_threads = Z1_THREADS,
-	WEFT_SCENARIO_WORLD(z1, Z1),
-	.decision_hint = 8192,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z1),
+	WEFT_SCENARIO_ZOO(z1, Z1, Z1_THREADS, 8192, 1),
 };

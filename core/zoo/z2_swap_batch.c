@@ -201,11 +201,5 @@ const struct weft_scenario weft_scn_z2_swap_batch = {
 		   "(2024)",
 	.source = "mm/swapfile.c v6.11-rc free_swap_and_cache_nr(); linux-mm, Aug 2024 "
 		  "(seeds/001)",
-	.nr_cpus = Z2_THREADS,
-	.nr_threads = Z2_THREADS,
-	WEFT_SCENARIO_WORLD(z2, Z2),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z2),
+	WEFT_SCENARIO_ZOO(z2, Z2, Z2_THREADS, 4096, 1),
 };

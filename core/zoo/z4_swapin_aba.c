@@ -392,8 +392,8 @@ WEFT_SCENARIO_ONE_TRIGGER(z4, 2,
 	0x10 | Z4_OP_WRITE, 0x00,
 	0x20 | Z4_OP_SWAPOUT, 0x00,
 	/* schedule entries [pos lo][pos hi][b] */
-	96, 0, 0,
-	132, 0, 0,
+	96, 0, 0,              /* decision 96: to T1 */
+	132, 0, 0,             /* decision 132: to T2 */
 );
 
 const struct weft_scenario weft_scn_z4_swapin_aba = {
@@ -402,11 +402,5 @@ const struct weft_scenario weft_scn_z4_swapin_aba = {
 		   "(2024)",
 	.source = "mm/memory.c v6.7 do_swap_page(); K. Song, mm/swap: fix race when skipping "
 		  "swapcache, Feb 2024",
-	.nr_cpus = Z4_THREADS,
-	.nr_threads = Z4_THREADS,
-	WEFT_SCENARIO_WORLD(z4, Z4),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 2,
-	WEFT_SCENARIO_HOOKS(z4),
+	WEFT_SCENARIO_ZOO(z4, Z4, Z4_THREADS, 4096, 2),
 };

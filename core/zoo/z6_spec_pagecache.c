@@ -656,11 +656,5 @@ const struct weft_scenario weft_scn_z6_spec_pagecache = {
 		   "(lockless pagecache, 2005-2008)",
 	.source = "N. Piggin, lockless pagecache; v2.6.27 find_get_page(), __remove_mapping(), "
 		  "page_cache_get_speculative(), page_freeze_refs()",
-	.nr_cpus = Z6_THREADS,
-	.nr_threads = Z6_THREADS,
-	WEFT_SCENARIO_WORLD(z6, Z6),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z6),
+	WEFT_SCENARIO_ZOO(z6, Z6, Z6_THREADS, 1024, 1),
 };

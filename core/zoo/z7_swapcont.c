@@ -192,11 +192,5 @@ const struct weft_scenario weft_scn_z7_swapcont = {
 		   "cluster's insert links the list: corrupt counts (2017)",
 	.source = "mm/swapfile.c v4.14-rc swap_count_continued(), "
 		  "add_swap_count_continuation(); commit 2628bd6fc052",
-	.nr_cpus = Z7_THREADS,
-	.nr_threads = Z7_THREADS,
-	WEFT_SCENARIO_WORLD(z7, Z7),
-	.decision_hint = 8192,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z7),
+	WEFT_SCENARIO_ZOO(z7, Z7, Z7_THREADS, 8192, 1),
 };

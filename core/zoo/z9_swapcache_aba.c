@@ -807,11 +807,5 @@ const struct weft_scenario weft_scn_z9_swapcache_aba = {
 		   "(2010)",
 	.source = "mm/memory.c v2.6.35 do_swap_page(); mm: fix swapin race condition; "
 		  "mm: further fix swapin race condition (Sep 2010)",
-	.nr_cpus = Z9_THREADS,
-	.nr_threads = Z9_THREADS,
-	WEFT_SCENARIO_WORLD(z9, Z9),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z9),
+	WEFT_SCENARIO_ZOO(z9, Z9, Z9_THREADS, 4096, 1),
 };

@@ -34,6 +34,14 @@
 	.nr_variants = sizeof(p##_variants) / sizeof(p##_variants[0]),                  \
 	.triggers = p##_triggers, .trigger_lens = p##_trigger_lens
 
+/* A zoo model's fields after its name, summary and source: cpus CPUs and
+ * P##_THREADS threads, the world and the hooks named after p, the decision
+ * hint, test-and-set locks, and the model version. */
+#define WEFT_SCENARIO_ZOO(p, P, cpus, hint, version)                                   \
+	.nr_cpus = (cpus), .nr_threads = P##_THREADS, WEFT_SCENARIO_WORLD(p, P),          \
+	.decision_hint = (hint), .default_lock = WEFT_LOCK_TAS, .model_version = (version), \
+	WEFT_SCENARIO_HOOKS(p)
+
 /* The trigger input p##_trigger (bytes encoding: the arguments) that all
  * nr variants take (a fixed variant must stay silent on the bug's own
  * schedule), and the tables p##_triggers and p##_trigger_lens of it. */
@@ -41,6 +49,12 @@
 	static const uint8_t p##_trigger[] = { __VA_ARGS__ };                           \
 	static const uint8_t *const p##_triggers[nr] = { [0 ...(nr)-1] = p##_trigger };  \
 	static const size_t p##_trigger_lens[nr] = { [0 ...(nr)-1] = sizeof(p##_trigger) }
+
+/* The header of a version-2 genome (weft.h) as a trigger's first bytes: a
+ * serial run (mode param 0, seed 0) asking for memory model mem with no
+ * delay rate; n, the op count, follows. */
+#define WEFT_GENOME_V2_SERIAL(mem)                                                      \
+	WEFT_GENOME_MAGIC0, WEFT_GENOME_MAGIC2, WEFT_MODE_SERIAL, 0, 0, 0, 0, 0, (mem)
 
 /* The start of p##_setup: the variant (one out of range runs as fix) and
  * the workload, copied into W->nr_ops and W->ops (P##_THREADS threads of
