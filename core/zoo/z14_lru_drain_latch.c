@@ -418,12 +418,10 @@ static void z14_quiesce(void *w)
 	if (weft_lru_audit(&W->lru))
 		return;
 	for (unsigned a = 0; a < Z14_PTES; a++) {
-		uint32_t pte = weft_peek(W->pt.pte[a]);
-		if (!weft_pte_present(pte))
-			continue;
-		struct weft_page *p = &W->mm.pages[weft_pte_pfn(pte)];
-		if (WEFT_LRU_AUDIT_ONE_HOME(&W->b, p, "audit: a mapped page is on the LRU or batched",
-					    "page %u at address %u", weft_page_nr(&W->mm, p), a))
+		struct weft_page *p = weft_pte_peek_page(&W->mm, &W->pt, a);
+
+		if (p && WEFT_LRU_AUDIT_ONE_HOME(&W->b, p, "audit: a mapped page is on the LRU or batched",
+						 "page %u at address %u", weft_page_nr(&W->mm, p), a))
 			return;
 	}
 	weft_mm_audit_leaks(&W->mm, z14_owners, W);

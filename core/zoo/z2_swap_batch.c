@@ -100,9 +100,7 @@ static void z2_op(struct z2_world *W, const struct weft_op *op)
 
 	switch (op->code) {
 	case Z2_OP_SWAPOUT:
-		if (weft_pte_none(weft_ptep_get(&W->pt, a)))
-			weft_mm_fault_anon(si, &W->pt, a, (op->arg >> 4) & 3);
-		weft_mm_swap_out(si, &W->pt, a);
+		weft_mm_fault_and_swap_out(si, &W->pt, a, (op->arg >> 4) & 3);
 		break;
 	case Z2_OP_SPLIT:
 		weft_mm_split(si, &W->pt, a);

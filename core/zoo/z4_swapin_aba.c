@@ -300,9 +300,7 @@ static void z4_op(struct z4_world *W, const struct weft_op *op)
 
 	switch (op->code) {
 	case Z4_OP_SWAPOUT:
-		if (weft_pte_none(weft_ptep_get(&W->pt, a)))
-			weft_mm_fault_anon(si, &W->pt, a, 0);
-		weft_mm_swap_out(si, &W->pt, a);
+		weft_mm_fault_and_swap_out(si, &W->pt, a, 0);
 		break;
 	case Z4_OP_READ:
 	case Z4_OP_WRITE:

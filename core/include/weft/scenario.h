@@ -74,6 +74,18 @@
 		W->stat[weft_current_tid() % P##_THREADS][s]++;                         \
 	}
 
+/* A quiesce() check of a counter the threads incremented: got (unsigned
+ * long), read at addr, must be expected (unsigned), else a lost-update
+ * report at a site of the caller's. */
+#define WEFT_SCENARIO_CHECK_SUM(addr, got, expected)                                    \
+	do {                                                                            \
+		if ((got) != (expected))                                                \
+			weft_report(WEFT_KIND_LOST_UPDATE, (addr),                      \
+				    WEFT_SITE(WEFT_EV_NOTE, "counter == sum of increments"), \
+				    "counter is %lu after %u increments: %lu lost", (got),  \
+				    (expected), (expected) - (got));                    \
+	} while (0)
+
 /* A scenario's identity and plain fields, for one whose hooks are not
  * named after one prefix (the demos, the benchmarks, the examples): name,
  * summary and source; cpus and threads (nr_cpus 0: set at run time); the
