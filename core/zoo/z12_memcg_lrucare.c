@@ -143,12 +143,7 @@ struct z12_world {
 	unsigned long stat[Z12_THREADS + 1][Z12_NR_STATS];   /* + the handler */
 };
 
-static inline void z12_stat(struct z12_world *W, enum z12_stat s)
-{
-	unsigned t = weft_current_tid();
-
-	W->stat[t < Z12_THREADS ? t : Z12_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FNS_CTX(z12, Z12)
 
 static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
@@ -442,14 +437,6 @@ static void z12_describe(const void *w, uint32_t off, char *buf, size_t n)
 		   !weft_lru_describe(&W->lru, w, off, buf, n)) {
 		weft_mm_describe(&W->mm, w, off, buf, n);
 	}
-}
-
-static unsigned z12_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z12_world *W = w;
-
-	return weft_stat_rows(z12_stat_names, Z12_NR_STATS, &W->stat[0][0], Z12_THREADS + 1, names,
-			      vals, max);
 }
 
 /* A page_cgroup: used and owner; a page field: the page model's bucket. */

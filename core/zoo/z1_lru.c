@@ -424,12 +424,7 @@ static const uint8_t z1b_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00, 0x00, 0x00,
 static const uint8_t z1c_trigger[] = { 0x02, 0x08, 0x00, 0x21, 0x00, 0x02, 0x00, 0x00,
 				       0x03, 0x00, 0x00 };
 
-static const uint8_t *const z1_triggers[Z1_NR_VARIANTS] = {
-	z1a_trigger, z1b_trigger, z1c_trigger, NULL, NULL, NULL, NULL,
-};
-static const size_t z1_trigger_lens[Z1_NR_VARIANTS] = {
-	sizeof(z1a_trigger), sizeof(z1b_trigger), sizeof(z1c_trigger), 0, 0, 0, 0,
-};
+WEFT_SCENARIO_TRIGGERS(z1, Z1_NR_VARIANTS, z1a_trigger, z1b_trigger, z1c_trigger);
 
 const struct weft_scenario weft_scn_z1_lru = {
 	.name = "z1-lru",

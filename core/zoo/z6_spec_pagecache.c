@@ -644,11 +644,7 @@ static const uint8_t z6b_trigger[] = {
 	2, 0x00 | Z6_OP_REMOVE, 0x00, 0x10 | Z6_OP_LOOKUP, 0x00,
 	0x08, 0x00, 0x00,
 };
-static const uint8_t *const z6_triggers[Z6_NR_VARIANTS] = { z6a_trigger, z6b_trigger,
-							    z6a_trigger };
-static const size_t z6_trigger_lens[Z6_NR_VARIANTS] = { sizeof(z6a_trigger),
-							sizeof(z6b_trigger),
-							sizeof(z6a_trigger) };
+WEFT_SCENARIO_TRIGGERS(z6, Z6_NR_VARIANTS, z6a_trigger, z6b_trigger, z6a_trigger);
 
 const struct weft_scenario weft_scn_z6_spec_pagecache = {
 	.name = "z6-spec-pagecache",

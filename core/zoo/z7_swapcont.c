@@ -179,12 +179,8 @@ static const uint8_t z7_small_trigger[] = {
 	2, Z7_DUP(1, 4, 3), Z7_DUP(0, 0, 3),
 	0x16, 0x00, 0x00,
 };
-static const uint8_t *const z7_triggers[Z7_NR_VARIANTS] = {
-	z7_trigger, z7_small_trigger, z7_trigger, z7_small_trigger,
-};
-static const size_t z7_trigger_lens[Z7_NR_VARIANTS] = {
-	sizeof(z7_trigger), sizeof(z7_small_trigger), sizeof(z7_trigger), sizeof(z7_small_trigger),
-};
+WEFT_SCENARIO_TRIGGERS(z7, Z7_NR_VARIANTS, z7_trigger, z7_small_trigger, z7_trigger,
+		       z7_small_trigger);
 
 const struct weft_scenario weft_scn_z7_swapcont = {
 	.name = "z7-swapcont",

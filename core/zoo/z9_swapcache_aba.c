@@ -795,11 +795,8 @@ static const struct weft_variant z9_variants[Z9_NR_VARIANTS] = {
 static const uint8_t z9_trigger[] = Z9_TRIGGER(0x3b);
 static const uint8_t z9_trigger_fix1[] = Z9_TRIGGER(0x3c);
 static const uint8_t z9_trigger_fix[] = Z9_TRIGGER(0x3d);
-static const uint8_t *const z9_triggers[Z9_NR_VARIANTS] = { z9_trigger, z9_trigger_fix1,
-							    z9_trigger_fix };
-static const size_t z9_trigger_lens[Z9_NR_VARIANTS] = { sizeof(z9_trigger),
-							sizeof(z9_trigger_fix1),
-							sizeof(z9_trigger_fix) };
+WEFT_SCENARIO_TRIGGERS(z9, Z9_NR_VARIANTS,
+		       z9_trigger, z9_trigger_fix1, z9_trigger_fix);
 
 const struct weft_scenario weft_scn_z9_swapcache_aba = {
 	.name = "z9-swapcache-aba",
