@@ -61,12 +61,8 @@ static void counter_quiesce(void *w)
 	unsigned long got = W->variant == V_ATOMIC ? (unsigned long)weft_peek(W->atomic.counter)
 						   : weft_peek(W->plain);
 
-	if (got != W->expected)
-		weft_report(WEFT_KIND_LOST_UPDATE,
-			    W->variant == V_ATOMIC ? (void *)&W->atomic : (void *)&W->plain,
-			    WEFT_SITE(WEFT_EV_NOTE, "counter == sum of increments"),
-			    "counter is %lu after %u increments: %lu lost", got, W->expected,
-			    W->expected - got);
+	WEFT_SCENARIO_CHECK_SUM(W->variant == V_ATOMIC ? (void *)&W->atomic : (void *)&W->plain, got,
+				W->expected);
 }
 
 static const struct weft_field counter_fields[] = {

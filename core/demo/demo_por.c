@@ -67,12 +67,8 @@ static void wr_quiesce(void *w)
 	unsigned long got = W->variant == WR_RACY ? (unsigned long)weft_peek(W->counter)
 						  : (unsigned long)weft_peek(W->acounter.counter);
 
-	if (got != W->expected)
-		weft_report(WEFT_KIND_LOST_UPDATE,
-			    W->variant == WR_RACY ? (void *)&W->counter : (void *)&W->acounter,
-			    WEFT_SITE(WEFT_EV_NOTE, "counter == sum of increments"),
-			    "counter is %lu after %u increments: %lu lost", got, W->expected,
-			    W->expected - got);
+	WEFT_SCENARIO_CHECK_SUM(W->variant == WR_RACY ? (void *)&W->counter : (void *)&W->acounter,
+				got, W->expected);
 }
 
 static void wr_describe(const void *w, uint32_t off, char *buf, size_t n)

@@ -517,9 +517,7 @@ static const struct weft_variant xs_variants[] = {
 
 /* T0 splits, T1 looks up index 7 (the second half), then 5 (the first) */
 static const uint8_t xs_trigger[] = { 3, 0x01, 0x00, 0x10, 0x03, 0x10, 0x01 };
-static const uint8_t *const xs_triggers[] = { xs_trigger, xs_trigger, xs_trigger };
-static const size_t xs_trigger_lens[] = { sizeof(xs_trigger), sizeof(xs_trigger),
-					  sizeof(xs_trigger) };
+WEFT_SCENARIO_TRIGGERS(xs, 3, xs_trigger, xs_trigger, xs_trigger);
 
 const struct weft_scenario weft_scn_demo_xa_split = {
 	WEFT_SCENARIO_PLAIN("demo-xa-split",

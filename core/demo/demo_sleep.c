@@ -146,11 +146,7 @@ static const struct weft_variant mutex_variants[] = {
 
 static const uint8_t mutex_trigger[] = TRIGGER_1(1);
 static const uint8_t mutex_trigger_owner[] = TRIGGER_1(3);
-static const uint8_t *const mutex_triggers[] = { mutex_trigger, mutex_trigger,
-						 mutex_trigger_owner, mutex_trigger_owner };
-static const size_t mutex_trigger_lens[] = { sizeof(mutex_trigger), sizeof(mutex_trigger),
-					     sizeof(mutex_trigger_owner),
-					     sizeof(mutex_trigger_owner) };
+WEFT_SCENARIO_TRIGGERS(mutex, 4, mutex_trigger, mutex_trigger, mutex_trigger_owner, mutex_trigger_owner);
 
 const struct weft_scenario weft_scn_demo_mutex = {
 	WEFT_SCENARIO_PLAIN("demo-mutex",
@@ -232,8 +228,7 @@ static const struct weft_variant rwsem_variants[] = {
 };
 
 static const uint8_t rwsem_trigger[] = TRIGGER_1(2);
-static const uint8_t *const rwsem_triggers[] = { rwsem_trigger, rwsem_trigger };
-static const size_t rwsem_trigger_lens[] = { sizeof(rwsem_trigger), sizeof(rwsem_trigger) };
+WEFT_SCENARIO_TRIGGERS(rwsem, 2, rwsem_trigger, rwsem_trigger);
 
 const struct weft_scenario weft_scn_demo_rwsem = {
 	WEFT_SCENARIO_PLAIN("demo-rwsem",
@@ -340,9 +335,7 @@ static const struct weft_variant waitq_variants[] = {
 };
 
 static const uint8_t waitq_trigger[] = TRIGGER_1(1);
-static const uint8_t *const waitq_triggers[] = { waitq_trigger, waitq_trigger, waitq_trigger };
-static const size_t waitq_trigger_lens[] = { sizeof(waitq_trigger), sizeof(waitq_trigger),
-					     sizeof(waitq_trigger) };
+WEFT_SCENARIO_TRIGGERS(waitq, 3, waitq_trigger, waitq_trigger, waitq_trigger);
 
 const struct weft_scenario weft_scn_demo_waitq = {
 	WEFT_SCENARIO_PLAIN("demo-waitq",
@@ -442,9 +435,7 @@ static const struct weft_variant completion_variants[] = {
 };
 
 static const uint8_t completion_trigger[] = TRIGGER_1(2);
-static const uint8_t *const completion_triggers[] = { completion_trigger, completion_trigger };
-static const size_t completion_trigger_lens[] = { sizeof(completion_trigger),
-						  sizeof(completion_trigger) };
+WEFT_SCENARIO_TRIGGERS(completion, 2, completion_trigger, completion_trigger);
 
 const struct weft_scenario weft_scn_demo_completion = {
 	WEFT_SCENARIO_PLAIN("demo-completion",
@@ -547,8 +538,7 @@ static const struct weft_variant condvar_variants[] = {
 
 /* T1 first (a free choice at the start), preempted at decision 2 */
 static const uint8_t condvar_trigger[] = { 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00 };
-static const uint8_t *const condvar_triggers[] = { condvar_trigger, condvar_trigger };
-static const size_t condvar_trigger_lens[] = { sizeof(condvar_trigger), sizeof(condvar_trigger) };
+WEFT_SCENARIO_TRIGGERS(condvar, 2, condvar_trigger, condvar_trigger);
 
 const struct weft_scenario weft_scn_demo_condvar = {
 	WEFT_SCENARIO_PLAIN("demo-condvar",
@@ -643,9 +633,7 @@ static const struct weft_variant pagelock_variants[] = {
 };
 
 static const uint8_t pagelock_trigger[] = TRIGGER_1(2);
-static const uint8_t *const pagelock_triggers[] = { pagelock_trigger, pagelock_trigger };
-static const size_t pagelock_trigger_lens[] = { sizeof(pagelock_trigger),
-						sizeof(pagelock_trigger) };
+WEFT_SCENARIO_TRIGGERS(pagelock, 2, pagelock_trigger, pagelock_trigger);
 
 const struct weft_scenario weft_scn_demo_pagelock = {
 	WEFT_SCENARIO_PLAIN("demo-pagelock",

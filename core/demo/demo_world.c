@@ -135,9 +135,7 @@ static void stack_describe(const void *w, uint32_t off, char *buf, size_t n)
 static const char *const stack_ops[] = { "pop" };
 /* the empty workload (one pop each) is enough for every buggy variant */
 static const uint8_t stack_trigger[] = { 0 };
-static const uint8_t *const stack_triggers[] = { stack_trigger, stack_trigger, stack_trigger,
-						  NULL };
-static const size_t stack_trigger_lens[] = { 1, 1, 1, 0 };
+WEFT_SCENARIO_TRIGGERS(stack, 4, stack_trigger, stack_trigger, stack_trigger);
 static const char *const stack_files[] = { "demo_world.c", NULL };
 
 static const struct weft_variant stack_variants[] = {

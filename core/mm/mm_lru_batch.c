@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include <weft/mm/lru_batch.h>
+#include <weft/workqueue.h>
+
+struct workqueue_struct weft_mm_percpu_wq = { "mm_percpu_wq" };
 
 void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, unsigned size)
 {
@@ -19,6 +22,14 @@ void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, uns
 		return;
 	b->lru = lru;
 	b->size = size < 1 ? 1 : size > WEFT_FBATCH_MAX ? WEFT_FBATCH_MAX : size;
+}
+
+void weft_lru_batches_setup(struct weft_lru_batches *b, struct weft_lru *lru, struct weft_mm *mm,
+			    unsigned nr_pages, unsigned size)
+{
+	weft_mm_init(mm, nr_pages, false);
+	weft_lru_init(lru, mm, WEFT_LRU_UNLESS_ZERO, false);
+	weft_lru_batches_init(b, lru, size);
 }
 
 /* folio_batch_add(): false when the batch is now full. */

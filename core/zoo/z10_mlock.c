@@ -406,11 +406,5 @@ const struct weft_scenario weft_scn_z10_mlock = {
 		   "drift against migration (2014, CVE-2014-3122)",
 	.source = "mm/rmap.c v3.14 try_to_unmap_cluster(), mm/mlock.c mlock_vma_page(); "
 		  "V. Babka, commit 57e68e9cd65b",
-	.nr_cpus = Z10_THREADS,
-	.nr_threads = Z10_THREADS,
-	WEFT_SCENARIO_WORLD(z10, Z10),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z10),
+	WEFT_SCENARIO_ZOO(z10, Z10, Z10_THREADS, 1024, 1),
 };

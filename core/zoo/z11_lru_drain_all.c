@@ -160,25 +160,16 @@ struct z11_world {
 
 WEFT_SCENARIO_STAT_FN(z11, Z11)
 
-static void z11_drain_work_fn(struct work_struct *w);
-
-/* mm_percpu_wq: a bound workqueue (every queue runs on the per-CPU
- * kworkers in <weft/workqueue.h>) */
-static struct workqueue_struct z11_mm_percpu_wq = { "mm_percpu_wq" };
-#define mm_percpu_wq (&z11_mm_percpu_wq)
+WEFT_LRU_DRAIN_WORK_FN(z11_drain_work_fn, struct z11_world)
 
 static void z11_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z11_world *W = w;
 
 	WEFT_SCENARIO_SETUP_START(Z11, W, variant, wl, Z11_V_FIX);
-	weft_mm_init(&W->mm, Z11_PAGES, false);
-	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
-	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
+	weft_lru_batches_setup(&W->b, &W->lru, &W->mm, Z11_PAGES, WEFT_FBATCH_MAX);
 	spin_lock_init(&W->mapping.i_pages_lock);
-	mutex_init(&W->drain_lock);
-	for (unsigned c = 0; c < Z11_CPUS; c++)
-		INIT_WORK(&W->lru_add_drain_work[c], z11_drain_work_fn);
+	WEFT_LRU_DRAIN_ALL_INIT(W, Z11_CPUS, z11_drain_work_fn);
 }
 
 /* ------------------------------------------------------ page references */
@@ -219,16 +210,6 @@ static struct weft_page *z11_find_get_page(struct z11_world *W, unsigned s)
 }
 
 /* ---------------------------------------------------- lru_add_drain_all */
-
-/* lru_add_drain_per_cpu(): the work item of each CPU runs on its kworker. */
-static void z11_drain_work_fn(struct work_struct *w)
-{
-	unsigned cpu = raw_smp_processor_id();
-	struct z11_world *W = (struct z11_world *)((char *)(w - cpu) -
-						   offsetof(struct z11_world, lru_add_drain_work));
-
-	weft_lru_add_drain(&W->b);
-}
 
 /*
  * The oracle's "batched before (A)" under a weak memory model: the pages
@@ -273,7 +254,6 @@ static bool z11_batched_before(const struct z11_world *W, unsigned tid, unsigned
 static void z11_lru_add_drain_all(struct z11_world *W, unsigned tid)
 {
 	unsigned this_gen, gen;
-	uint32_t has_work = 0;   /* the static has_work cpumask: under the mutex */
 
 	z11_stat(W, Z11_STAT_DRAIN_ALL);
 	/* pagevec counter stores of this CPU visible before the load */
@@ -300,16 +280,7 @@ static void z11_lru_add_drain_all(struct z11_world *W, unsigned tid)
 		smp_mb();
 	}
 
-	for (unsigned cpu = 0; cpu < Z11_CPUS; cpu++) {
-		if (weft_lru_cpu_needs_drain(&W->b, cpu)) {
-			queue_work_on(cpu, mm_percpu_wq, &W->lru_add_drain_work[cpu]);
-			has_work |= 1u << cpu;
-			z11_stat(W, Z11_STAT_WORK_QUEUED);
-		}
-	}
-	for (unsigned cpu = 0; cpu < Z11_CPUS; cpu++)
-		if (has_work >> cpu & 1)
-			flush_work(&W->lru_add_drain_work[cpu]);
+	WEFT_LRU_DRAIN_CPUS(W, Z11_CPUS, z11_stat(W, Z11_STAT_WORK_QUEUED));
 
 	if (W->variant == Z11_V_BUGGY) {
 		/* the bug: the generation moves only now, after a loop that
@@ -482,19 +453,10 @@ static void z11_quiesce(void *w)
 		return;
 	for (unsigned s = 0; s < Z11_SLOTS; s++) {
 		struct weft_page *p = weft_peek(W->mapping.slots[s]);
-		bool on_lru, batched;
 
-		if (!p)
-			continue;
-		on_lru = weft_page_peek_flag(p, lru);
-		batched = weft_lru_batch_refs(&W->b, p) > 0;
-		if (on_lru == batched) {
-			weft_report(WEFT_KIND_LRU_STATE, &p->flags,
-				    WEFT_SITE(WEFT_EV_NOTE, "audit: a cached page is on the LRU or batched"),
-				    "page %u in slot %u: on the LRU %d, batched %d (exactly one must "
-				    "hold)", weft_page_nr(&W->mm, p), s, on_lru, batched);
+		if (p && WEFT_LRU_AUDIT_ONE_HOME(&W->b, p, "audit: a cached page is on the LRU or batched",
+						 "page %u in slot %u", weft_page_nr(&W->mm, p), s))
 			return;
-		}
 	}
 	weft_mm_audit_leaks(&W->mm, z11_owners, W);
 }
@@ -506,7 +468,6 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 	const struct z11_world *W = w;
 	uint32_t sl = (uint32_t)offsetof(struct z11_world, mapping.slots);
 	uint32_t il = (uint32_t)offsetof(struct z11_world, mapping.i_pages_lock);
-	uint32_t wk = (uint32_t)offsetof(struct z11_world, lru_add_drain_work);
 
 	if (off >= sl && off < sl + sizeof(W->mapping.slots))
 		snprintf(buf, n, "bdev page cache slot %u",
@@ -515,15 +476,8 @@ static void z11_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "mapping->i_pages lock");
 	else if (off == offsetof(struct z11_world, lru_drain_gen))
 		snprintf(buf, n, "lru_drain_gen");
-	else if (off >= offsetof(struct z11_world, drain_lock) &&
-		 off < offsetof(struct z11_world, drain_lock) + sizeof(W->drain_lock))
-		snprintf(buf, n, "lru_add_drain_all lock (mutex)");
-	else if (off >= wk && off < wk + sizeof(W->lru_add_drain_work))
-		snprintf(buf, n, "CPU%u lru_add_drain_work",
-			 (unsigned)((off - wk) / sizeof(W->lru_add_drain_work[0])));
-	else if (!weft_lru_batches_describe(&W->b, w, off, buf, n) &&
-		 !weft_lru_describe(&W->lru, w, off, buf, n))
-		weft_mm_describe(&W->mm, w, off, buf, n);
+	else
+		WEFT_LRU_DRAIN_ALL_DESCRIBE(W, struct z11_world, off, buf, n);
 }
 
 WEFT_MM_STATS_FN(z11, Z11)
@@ -584,11 +538,5 @@ const struct weft_scenario weft_scn_z11_lru_drain_all = {
 	.source = "mm/swap.c __lru_add_drain_all() v5.5-v5.10; \"mm/swap.c: piggyback "
 		  "lru_add_drain_all() calls\" (2019), \"mm/swap: Do not abuse the seqcount_t "
 		  "latching API\" (2020)",
-	.nr_cpus = Z11_CPUS,
-	.nr_threads = Z11_THREADS,
-	WEFT_SCENARIO_WORLD(z11, Z11),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z11),
+	WEFT_SCENARIO_ZOO(z11, Z11, Z11_CPUS, 1024, 1),
 };

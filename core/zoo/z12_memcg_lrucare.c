@@ -143,21 +143,14 @@ struct z12_world {
 	unsigned long stat[Z12_THREADS + 1][Z12_NR_STATS];   /* + the handler */
 };
 
-static inline void z12_stat(struct z12_world *W, enum z12_stat s)
-{
-	unsigned t = weft_current_tid();
-
-	W->stat[t < Z12_THREADS ? t : Z12_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FNS_CTX(z12, Z12)
 
 static void z12_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
 	struct z12_world *W = w;
 
 	WEFT_SCENARIO_SETUP_START(Z12, W, variant, wl, Z12_V_FIX);
-	weft_mm_init(&W->mm, Z12_PAGES, false);
-	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
-	weft_lru_batches_init(&W->b, &W->lru, 1);
+	weft_lru_batches_setup(&W->b, &W->lru, &W->mm, Z12_PAGES, 1);
 	for (unsigned i = 0; i < Z12_PAGES; i++) {
 		/* swap-cache pages on the inactive list, charged to memcg 1;
 		 * the allocation's reference is the swap cache's */
@@ -446,14 +439,6 @@ static void z12_describe(const void *w, uint32_t off, char *buf, size_t n)
 	}
 }
 
-static unsigned z12_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z12_world *W = w;
-
-	return weft_stat_rows(z12_stat_names, Z12_NR_STATS, &W->stat[0][0], Z12_THREADS + 1, names,
-			      vals, max);
-}
-
 /* A page_cgroup: used and owner; a page field: the page model's bucket. */
 static uint32_t z12_state_bucket(const void *w, uint32_t off)
 {
@@ -518,13 +503,7 @@ const struct weft_scenario weft_scn_z12_memcg_lrucare = {
 		   "end_page_writeback rotates under lru_lock from an interrupt (v3.3-rc1)",
 	.source = "mm/memcontrol.c __mem_cgroup_commit_charge_lrucare() v3.3-rc1; \"memcg: fix "
 		  "deadlock by inverting lrucare nesting\" (2012); mm/swap.c rotate_reclaimable_page()",
-	.nr_cpus = Z12_CPUS,
-	.nr_threads = Z12_THREADS,
-	WEFT_SCENARIO_WORLD(z12, Z12),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z12),
+	WEFT_SCENARIO_ZOO(z12, Z12, Z12_CPUS, 1024, 1),
 	.irqs = z12_irqs,
 	.nr_irqs = 1,
 };

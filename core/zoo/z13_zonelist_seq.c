@@ -170,12 +170,7 @@ struct z13_world {
 	unsigned long stat[Z13_THREADS + 1][Z13_NR_STATS];
 };
 
-static inline void z13_stat(struct z13_world *W, enum z13_stat s)
-{
-	unsigned t = weft_current_tid();
-
-	W->stat[t < Z13_THREADS ? t : Z13_THREADS][s]++;
-}
+WEFT_SCENARIO_STAT_FNS_CTX(z13, Z13)
 
 static void z13_setup(void *w, unsigned variant, const struct weft_workload *wl)
 {
@@ -569,14 +564,6 @@ static void z13_describe(const void *w, uint32_t off, char *buf, size_t n)
 	}
 }
 
-static unsigned z13_stats(const void *w, const char **names, uint64_t *vals, unsigned max)
-{
-	const struct z13_world *W = w;
-
-	return weft_stat_rows(z13_stat_names, Z13_NR_STATS, &W->stat[0][0], Z13_THREADS + 1, names,
-			      vals, max);
-}
-
 /* The sequence's parity, the zonerefs' contents, a zone's free count. */
 static uint32_t z13_state_bucket(const void *w, uint32_t off)
 {
@@ -646,11 +633,7 @@ static const uint8_t z13_trigger[] = {
 	1, 0x00 | Z13_OP_OFFLINE, 0x00,
 	0x12, 0x00, 0x00, 0x13, 0x00, 0x00,
 };
-static const uint8_t *const z13_triggers[Z13_NR_VARIANTS] = { z13_noseq_trigger, z13_trigger,
-							      z13_trigger };
-static const size_t z13_trigger_lens[Z13_NR_VARIANTS] = {
-	sizeof(z13_noseq_trigger), sizeof(z13_trigger), sizeof(z13_trigger),
-};
+WEFT_SCENARIO_TRIGGERS(z13, Z13_NR_VARIANTS, z13_noseq_trigger, z13_trigger, z13_trigger);
 
 const struct weft_scenario weft_scn_z13_zonelist_seq = {
 	.name = "z13-zonelist-seq",
@@ -660,14 +643,8 @@ const struct weft_scenario weft_scn_z13_zonelist_seq = {
 		  "\"mm/page_alloc: fix race condition between build_all_zonelists and page "
 		  "allocation\" (2022), \"mm/page_alloc: fix potential deadlock on "
 		  "zonelist_update_seq seqlock\" (2023)",
-	.nr_cpus = Z13_CPUS,
-	.nr_threads = Z13_THREADS,
-	WEFT_SCENARIO_WORLD(z13, Z13),
-	.decision_hint = 1024,
+	WEFT_SCENARIO_ZOO(z13, Z13, Z13_CPUS, 1024, 1),
 	.step_budget = 4000,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z13),
 	.irqs = z13_irqs,
 	.nr_irqs = 1,
 };

@@ -138,26 +138,6 @@ struct z14_world {
 
 WEFT_SCENARIO_STAT_FN(z14, Z14)
 
-static void z14_drain_work_fn(struct work_struct *w);
-
-static struct workqueue_struct z14_mm_percpu_wq = { "mm_percpu_wq" };
-#define mm_percpu_wq (&z14_mm_percpu_wq)
-
-static void z14_setup(void *w, unsigned variant, const struct weft_workload *wl)
-{
-	struct z14_world *W = w;
-
-	WEFT_SCENARIO_SETUP_START(Z14, W, variant, wl, Z14_V_FIX);
-	weft_mm_init(&W->mm, Z14_PAGES, false);
-	weft_lru_init(&W->lru, &W->mm, WEFT_LRU_UNLESS_ZERO, false);
-	weft_lru_batches_init(&W->b, &W->lru, WEFT_FBATCH_MAX);
-	weft_pgtable_init(&W->pt, Z14_PTES);
-	spin_lock_init(&W->pt.ptl);
-	mutex_init(&W->drain_lock);
-	for (unsigned c = 0; c < Z14_CPUS; c++)
-		INIT_WORK(&W->lru_add_drain_work[c], z14_drain_work_fn);
-}
-
 /* lru_cache_add(), and the oracle's note of who batched the page. */
 static void z14_lru_cache_add(struct z14_world *W, struct weft_page *p)
 {
@@ -168,32 +148,14 @@ static void z14_lru_cache_add(struct z14_world *W, struct weft_page *p)
 
 /* ---------------------------------------------------- lru_add_drain_all */
 
-/* lru_add_drain_per_cpu(): the work item of each CPU runs on its kworker. */
-static void z14_drain_work_fn(struct work_struct *w)
-{
-	unsigned cpu = raw_smp_processor_id();
-	struct z14_world *W = (struct z14_world *)((char *)(w - cpu) -
-						   offsetof(struct z14_world, lru_add_drain_work));
-
-	weft_lru_add_drain(&W->b);
-}
+/* lru_add_drain_per_cpu() */
+WEFT_LRU_DRAIN_WORK_FN(z14_drain_work_fn, struct z14_world)
 
 /* The loop both versions share: queue a drain on every CPU whose batches
  * are not empty (racy reads, cpu_needs_drain()), flush them. */
 static void z14_drain_cpus(struct z14_world *W)
 {
-	uint32_t has_work = 0;   /* the static has_work cpumask: under the mutex */
-
-	for (unsigned cpu = 0; cpu < Z14_CPUS; cpu++) {
-		if (weft_lru_cpu_needs_drain(&W->b, cpu)) {
-			queue_work_on(cpu, mm_percpu_wq, &W->lru_add_drain_work[cpu]);
-			has_work |= 1u << cpu;
-			z14_stat(W, Z14_STAT_WORK_QUEUED);
-		}
-	}
-	for (unsigned cpu = 0; cpu < Z14_CPUS; cpu++)
-		if (has_work >> cpu & 1)
-			flush_work(&W->lru_add_drain_work[cpu]);
+	WEFT_LRU_DRAIN_CPUS(W, Z14_CPUS, z14_stat(W, Z14_STAT_WORK_QUEUED));
 }
 
 /* lru_add_drain_all() of v5.5: the seqcount latch. */
@@ -251,6 +213,17 @@ static void z14_lru_add_drain_all(struct z14_world *W)
 		z14_drain_all_latch(W);
 	else
 		z14_drain_all_gen(W);
+}
+
+static void z14_setup(void *w, unsigned variant, const struct weft_workload *wl)
+{
+	struct z14_world *W = w;
+
+	WEFT_SCENARIO_SETUP_START(Z14, W, variant, wl, Z14_V_FIX);
+	weft_lru_batches_setup(&W->b, &W->lru, &W->mm, Z14_PAGES, WEFT_FBATCH_MAX);
+	weft_pgtable_init(&W->pt, Z14_PTES);
+	spin_lock_init(&W->pt.ptl);
+	WEFT_LRU_DRAIN_ALL_INIT(W, Z14_CPUS, z14_drain_work_fn);
 }
 
 /* --------------------------------------------------------------- ops */
@@ -445,19 +418,11 @@ static void z14_quiesce(void *w)
 	if (weft_lru_audit(&W->lru))
 		return;
 	for (unsigned a = 0; a < Z14_PTES; a++) {
-		uint32_t pte = weft_peek(W->pt.pte[a]);
-		if (!weft_pte_present(pte))
-			continue;
-		struct weft_page *p = &W->mm.pages[weft_pte_pfn(pte)];
-		bool on_lru = weft_page_peek_flag(p, lru);
-		bool batched = weft_lru_batch_refs(&W->b, p) > 0;
-		if (on_lru == batched) {
-			weft_report(WEFT_KIND_LRU_STATE, &p->flags,
-				    WEFT_SITE(WEFT_EV_NOTE, "audit: a mapped page is on the LRU or batched"),
-				    "page %u at address %u: on the LRU %d, batched %d (exactly one must "
-				    "hold)", weft_page_nr(&W->mm, p), a, on_lru, batched);
+		struct weft_page *p = weft_pte_peek_page(&W->mm, &W->pt, a);
+
+		if (p && WEFT_LRU_AUDIT_ONE_HOME(&W->b, p, "audit: a mapped page is on the LRU or batched",
+						 "page %u at address %u", weft_page_nr(&W->mm, p), a))
 			return;
-		}
 	}
 	weft_mm_audit_leaks(&W->mm, z14_owners, W);
 }
@@ -469,7 +434,6 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 	const struct z14_world *W = w;
 	uint32_t pt = (uint32_t)offsetof(struct z14_world, pt.pte);
 	uint32_t ptl = (uint32_t)offsetof(struct z14_world, pt.ptl);
-	uint32_t wk = (uint32_t)offsetof(struct z14_world, lru_add_drain_work);
 
 	if (off >= pt && off < pt + sizeof(W->pt.pte))
 		snprintf(buf, n, "PTE of address %u", (unsigned)((off - pt) / sizeof(W->pt.pte[0])));
@@ -478,15 +442,8 @@ static void z14_describe(const void *w, uint32_t off, char *buf, size_t n)
 	else if (off == offsetof(struct z14_world, seq))
 		snprintf(buf, n, W->variant == Z14_V_BUGGY ? "lru_add_drain_all seqcount"
 							   : "lru_drain_gen");
-	else if (off >= offsetof(struct z14_world, drain_lock) &&
-		 off < offsetof(struct z14_world, drain_lock) + sizeof(W->drain_lock))
-		snprintf(buf, n, "lru_add_drain_all lock (mutex)");
-	else if (off >= wk && off < wk + sizeof(W->lru_add_drain_work))
-		snprintf(buf, n, "CPU%u lru_add_drain_work",
-			 (unsigned)((off - wk) / sizeof(W->lru_add_drain_work[0])));
-	else if (!weft_lru_batches_describe(&W->b, w, off, buf, n) &&
-		 !weft_lru_describe(&W->lru, w, off, buf, n))
-		weft_mm_describe(&W->mm, w, off, buf, n);
+	else
+		WEFT_LRU_DRAIN_ALL_DESCRIBE(W, struct z14_world, off, buf, n);
 }
 
 WEFT_MM_STATS_FN(z14, Z14)
@@ -541,10 +498,7 @@ static const struct weft_variant z14_variants[Z14_NR_VARIANTS] = {
  * when T1's loop reads it.
  */
 WEFT_SCENARIO_ONE_TRIGGER(z14, Z14_NR_VARIANTS,
-	0xff, 0xc2,             /* genome version 2 */
-	WEFT_MODE_SERIAL, 0,    /* mode, param */
-	0, 0, 0, 0,             /* seed */
-	WEFT_MEM_TSO,           /* mem: tso, no delay rate */
+	WEFT_GENOME_V2_SERIAL(WEFT_MEM_TSO),
 	3,                      /* ops */
 	0x00 | Z14_OP_FAULT, 0x00, 0x00 | Z14_OP_MOVE, 0x00, 0x10 | Z14_OP_DRAIN, 0x00,
 	16, 0x00, 0x00,         /* T0 after its 16th step: run T1 */
@@ -557,12 +511,6 @@ const struct weft_scenario weft_scn_z14_lru_drain_latch = {
 		   "piggyback on a drain that read its batch as empty (store buffering)",
 	.source = "mm/swap.c lru_add_drain_all() v5.5-v5.10; \"mm/swap: Do not abuse the "
 		  "seqcount_t latching API\" (2020)",
-	.nr_cpus = Z14_CPUS,
-	.nr_threads = Z14_THREADS,
-	WEFT_SCENARIO_WORLD(z14, Z14),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z14),
+	WEFT_SCENARIO_ZOO(z14, Z14, Z14_CPUS, 1024, 1),
 	.memory = WEFT_MEM_LKMM,
 };

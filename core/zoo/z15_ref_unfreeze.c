@@ -345,10 +345,7 @@ static const struct weft_variant z15_variants[Z15_NR_VARIANTS] = {
  * the execution) gets delay code 10 (32 steps).
  */
 WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS,
-	0xff, 0xc2,             /* genome version 2 */
-	WEFT_MODE_SERIAL, 0,    /* mode, param */
-	0, 0, 0, 0,             /* seed */
-	WEFT_MEM_LKMM,          /* mem: lkmm, no delay rate */
+	WEFT_GENOME_V2_SERIAL(WEFT_MEM_LKMM),
 	2,                      /* ops */
 	0x00 | Z15_OP_MIGRATE, 0x00, 0x10 | Z15_OP_LOOKUP, 0x00,
 	20, 0x00, 0x00,         /* T0 after its 20th step: run T1 */
@@ -362,12 +359,6 @@ const struct weft_scenario weft_scn_z15_ref_unfreeze = {
 	.source = "mm/migrate.c migrate_page_move_mapping(), mm/filemap.c find_get_entry() "
 		  "v4.12; \"mm/page_ref: Ensure page_ref_unfreeze is ordered against prior "
 		  "accesses\" (2017)",
-	.nr_cpus = 2,
-	.nr_threads = Z15_THREADS,
-	WEFT_SCENARIO_WORLD(z15, Z15),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z15),
+	WEFT_SCENARIO_ZOO(z15, Z15, 2, 1024, 1),
 	.memory = WEFT_MEM_LKMM,
 };

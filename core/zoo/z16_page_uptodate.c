@@ -235,10 +235,7 @@ static const struct weft_variant z16_variants[Z16_NR_VARIANTS] = {
  * flag's test asked before it) reads the older version (code 1).
  */
 WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS,
-	0xff, 0xc2,             /* genome version 2 */
-	WEFT_MODE_SERIAL, 0,    /* mode, param */
-	0, 0, 0, 0,             /* seed */
-	WEFT_MEM_LKMM,          /* mem: lkmm, no delay rate */
+	WEFT_GENOME_V2_SERIAL(WEFT_MEM_LKMM),
 	2,                      /* ops */
 	0x00 | Z16_OP_FILL, 0x00, 0x10 | Z16_OP_READ, 0x00,
 	2, 0x80, 0x80 | 1,      /* weak choice 2 (from 0): the older version */
@@ -250,12 +247,6 @@ const struct weft_scenario weft_scn_z16_page_uptodate = {
 		   "PageUptodate() without smp_wmb()/smp_rmb(): message passing, weak memory)",
 	.source = "mm/filemap.c do_generic_file_read() v2.6.26; \"mm: fix PageUptodate data "
 		  "race\" (2008)",
-	.nr_cpus = 2,
-	.nr_threads = Z16_THREADS,
-	WEFT_SCENARIO_WORLD(z16, Z16),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z16),
+	WEFT_SCENARIO_ZOO(z16, Z16, 2, 1024, 1),
 	.memory = WEFT_MEM_LKMM,
 };

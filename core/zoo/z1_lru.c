@@ -424,22 +424,11 @@ static const uint8_t z1b_trigger[] = { 0x02, 0x01, 0x00, 0x12, 0x00, 0x00, 0x00,
 static const uint8_t z1c_trigger[] = { 0x02, 0x08, 0x00, 0x21, 0x00, 0x02, 0x00, 0x00,
 				       0x03, 0x00, 0x00 };
 
-static const uint8_t *const z1_triggers[Z1_NR_VARIANTS] = {
-	z1a_trigger, z1b_trigger, z1c_trigger, NULL, NULL, NULL, NULL,
-};
-static const size_t z1_trigger_lens[Z1_NR_VARIANTS] = {
-	sizeof(z1a_trigger), sizeof(z1b_trigger), sizeof(z1c_trigger), 0, 0, 0, 0,
-};
+WEFT_SCENARIO_TRIGGERS(z1, Z1_NR_VARIANTS, z1a_trigger, z1b_trigger, z1c_trigger);
 
 const struct weft_scenario weft_scn_z1_lru = {
 	.name = "z1-lru",
 	.summary = "Z1: LRU walker vs final page release, page double free (2002) and its fixes",
 	.source = "seeds/000 (D. Phillips, lkml 30 Aug 2002); 2.4.19, 2.5.33, 2.6.6-mm2, 2.6.16",
-	.nr_cpus = Z1_THREADS,
-	.nr_threads = Z1_THREADS,
-	WEFT_SCENARIO_WORLD(z1, Z1),
-	.decision_hint = 8192,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z1),
+	WEFT_SCENARIO_ZOO(z1, Z1, Z1_THREADS, 8192, 1),
 };

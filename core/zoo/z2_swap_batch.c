@@ -100,9 +100,7 @@ static void z2_op(struct z2_world *W, const struct weft_op *op)
 
 	switch (op->code) {
 	case Z2_OP_SWAPOUT:
-		if (weft_pte_none(weft_ptep_get(&W->pt, a)))
-			weft_mm_fault_anon(si, &W->pt, a, (op->arg >> 4) & 3);
-		weft_mm_swap_out(si, &W->pt, a);
+		weft_mm_fault_and_swap_out(si, &W->pt, a, (op->arg >> 4) & 3);
 		break;
 	case Z2_OP_SPLIT:
 		weft_mm_split(si, &W->pt, a);
@@ -201,11 +199,5 @@ const struct weft_scenario weft_scn_z2_swap_batch = {
 		   "(2024)",
 	.source = "mm/swapfile.c v6.11-rc free_swap_and_cache_nr(); linux-mm, Aug 2024 "
 		  "(seeds/001)",
-	.nr_cpus = Z2_THREADS,
-	.nr_threads = Z2_THREADS,
-	WEFT_SCENARIO_WORLD(z2, Z2),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z2),
+	WEFT_SCENARIO_ZOO(z2, Z2, Z2_THREADS, 4096, 1),
 };

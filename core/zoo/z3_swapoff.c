@@ -545,8 +545,8 @@ WEFT_SCENARIO_ONE_TRIGGER(z3, 2,
 	0x10 | Z3_OP_KSWAPD, 0x00,
 	0x20 | Z3_OP_SWAPOFF, 0x00,
 	/* schedule entries [pos lo][pos hi][b] */
-	99, 0, 0,
-	142, 0, 0,
+	99, 0, 0,              /* decision 99: to T1 */
+	142, 0, 0,             /* decision 142: to T2 */
 );
 
 const struct weft_scenario weft_scn_z3_swapoff = {
@@ -555,11 +555,5 @@ const struct weft_scenario weft_scn_z3_swapoff = {
 		   "(2024, CVE-2024-26960)",
 	.source = "mm/swapfile.c v6.8 free_swap_and_cache(), swapoff(); R. Roberts, linux-mm "
 		  "Mar 2024",
-	.nr_cpus = Z3_THREADS,
-	.nr_threads = Z3_THREADS,
-	WEFT_SCENARIO_WORLD(z3, Z3),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 2,
-	WEFT_SCENARIO_HOOKS(z3),
+	WEFT_SCENARIO_ZOO(z3, Z3, Z3_THREADS, 4096, 2),
 };

@@ -300,9 +300,7 @@ static void z4_op(struct z4_world *W, const struct weft_op *op)
 
 	switch (op->code) {
 	case Z4_OP_SWAPOUT:
-		if (weft_pte_none(weft_ptep_get(&W->pt, a)))
-			weft_mm_fault_anon(si, &W->pt, a, 0);
-		weft_mm_swap_out(si, &W->pt, a);
+		weft_mm_fault_and_swap_out(si, &W->pt, a, 0);
 		break;
 	case Z4_OP_READ:
 	case Z4_OP_WRITE:
@@ -392,8 +390,8 @@ WEFT_SCENARIO_ONE_TRIGGER(z4, 2,
 	0x10 | Z4_OP_WRITE, 0x00,
 	0x20 | Z4_OP_SWAPOUT, 0x00,
 	/* schedule entries [pos lo][pos hi][b] */
-	96, 0, 0,
-	132, 0, 0,
+	96, 0, 0,              /* decision 96: to T1 */
+	132, 0, 0,             /* decision 132: to T2 */
 );
 
 const struct weft_scenario weft_scn_z4_swapin_aba = {
@@ -402,11 +400,5 @@ const struct weft_scenario weft_scn_z4_swapin_aba = {
 		   "(2024)",
 	.source = "mm/memory.c v6.7 do_swap_page(); K. Song, mm/swap: fix race when skipping "
 		  "swapcache, Feb 2024",
-	.nr_cpus = Z4_THREADS,
-	.nr_threads = Z4_THREADS,
-	WEFT_SCENARIO_WORLD(z4, Z4),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 2,
-	WEFT_SCENARIO_HOOKS(z4),
+	WEFT_SCENARIO_ZOO(z4, Z4, Z4_THREADS, 4096, 2),
 };

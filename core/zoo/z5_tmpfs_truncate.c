@@ -571,7 +571,7 @@ static const struct weft_variant z5_variants[Z5_NR_VARIANTS] = {
  */
 WEFT_SCENARIO_ONE_TRIGGER(z5, Z5_NR_VARIANTS,
 	2, 0x00 | Z5_OP_WRITEPAGE, 0x02, 0x10 | Z5_OP_TRUNCATE, 0x00,
-	0x1d, 0x00, 0x00,
+	0x1d, 0x00, 0x00,       /* decision 29: preempt T0 for T1 */
 );
 
 const struct weft_scenario weft_scn_z5_tmpfs_truncate = {
@@ -580,11 +580,5 @@ const struct weft_scenario weft_scn_z5_tmpfs_truncate = {
 		   "SWAP_MAP_SHMEM slot (2011)",
 	.source = "mm/shmem.c, mm/swapfile.c v3.0; H. Dickins, \"tmpfs: fix race between "
 		  "truncate and writepage\" (2011)",
-	.nr_cpus = Z5_THREADS,
-	.nr_threads = Z5_THREADS,
-	WEFT_SCENARIO_WORLD(z5, Z5),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z5),
+	WEFT_SCENARIO_ZOO(z5, Z5, Z5_THREADS, 1024, 1),
 };

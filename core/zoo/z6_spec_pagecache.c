@@ -644,11 +644,7 @@ static const uint8_t z6b_trigger[] = {
 	2, 0x00 | Z6_OP_REMOVE, 0x00, 0x10 | Z6_OP_LOOKUP, 0x00,
 	0x08, 0x00, 0x00,
 };
-static const uint8_t *const z6_triggers[Z6_NR_VARIANTS] = { z6a_trigger, z6b_trigger,
-							    z6a_trigger };
-static const size_t z6_trigger_lens[Z6_NR_VARIANTS] = { sizeof(z6a_trigger),
-							sizeof(z6b_trigger),
-							sizeof(z6a_trigger) };
+WEFT_SCENARIO_TRIGGERS(z6, Z6_NR_VARIANTS, z6a_trigger, z6b_trigger, z6a_trigger);
 
 const struct weft_scenario weft_scn_z6_spec_pagecache = {
 	.name = "z6-spec-pagecache",
@@ -656,11 +652,5 @@ const struct weft_scenario weft_scn_z6_spec_pagecache = {
 		   "(lockless pagecache, 2005-2008)",
 	.source = "N. Piggin, lockless pagecache; v2.6.27 find_get_page(), __remove_mapping(), "
 		  "page_cache_get_speculative(), page_freeze_refs()",
-	.nr_cpus = Z6_THREADS,
-	.nr_threads = Z6_THREADS,
-	WEFT_SCENARIO_WORLD(z6, Z6),
-	.decision_hint = 1024,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z6),
+	WEFT_SCENARIO_ZOO(z6, Z6, Z6_THREADS, 1024, 1),
 };

@@ -179,12 +179,8 @@ static const uint8_t z7_small_trigger[] = {
 	2, Z7_DUP(1, 4, 3), Z7_DUP(0, 0, 3),
 	0x16, 0x00, 0x00,
 };
-static const uint8_t *const z7_triggers[Z7_NR_VARIANTS] = {
-	z7_trigger, z7_small_trigger, z7_trigger, z7_small_trigger,
-};
-static const size_t z7_trigger_lens[Z7_NR_VARIANTS] = {
-	sizeof(z7_trigger), sizeof(z7_small_trigger), sizeof(z7_trigger), sizeof(z7_small_trigger),
-};
+WEFT_SCENARIO_TRIGGERS(z7, Z7_NR_VARIANTS, z7_trigger, z7_small_trigger, z7_trigger,
+		       z7_small_trigger);
 
 const struct weft_scenario weft_scn_z7_swapcont = {
 	.name = "z7-swapcont",
@@ -192,11 +188,5 @@ const struct weft_scenario weft_scn_z7_swapcont = {
 		   "cluster's insert links the list: corrupt counts (2017)",
 	.source = "mm/swapfile.c v4.14-rc swap_count_continued(), "
 		  "add_swap_count_continuation(); commit 2628bd6fc052",
-	.nr_cpus = Z7_THREADS,
-	.nr_threads = Z7_THREADS,
-	WEFT_SCENARIO_WORLD(z7, Z7),
-	.decision_hint = 8192,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z7),
+	WEFT_SCENARIO_ZOO(z7, Z7, Z7_THREADS, 8192, 1),
 };

@@ -277,7 +277,7 @@ static const char *const z8_files[] = { "z8_thp_split.c", "mm_folio.c", "mm_page
  */
 WEFT_SCENARIO_ONE_TRIGGER(z8, Z8_NR_VARIANTS,
 	1, (uint8_t)(1 << 4 | Z8_OP_LOCK), 2,
-	0x04, 0x00, 0x00,
+	0x04, 0x00, 0x00,       /* decision 4: T1 runs instead of T0 */
 );
 
 const struct weft_scenario weft_scn_z8_thp_split = {
@@ -286,11 +286,5 @@ const struct weft_scenario weft_scn_z8_thp_split = {
 		   "getter's PG_waiters is erased, a lost wakeup (2018)",
 	.source = "mm/huge_memory.c v4.16 __split_huge_page_tail(); v4.17 \"mm/huge_memory.c: "
 		  "reorder operations in __split_huge_page_tail()\"",
-	.nr_cpus = Z8_THREADS,
-	.nr_threads = Z8_THREADS,
-	WEFT_SCENARIO_WORLD(z8, Z8),
-	.decision_hint = 256,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z8),
+	WEFT_SCENARIO_ZOO(z8, Z8, Z8_THREADS, 256, 1),
 };

@@ -795,11 +795,8 @@ static const struct weft_variant z9_variants[Z9_NR_VARIANTS] = {
 static const uint8_t z9_trigger[] = Z9_TRIGGER(0x3b);
 static const uint8_t z9_trigger_fix1[] = Z9_TRIGGER(0x3c);
 static const uint8_t z9_trigger_fix[] = Z9_TRIGGER(0x3d);
-static const uint8_t *const z9_triggers[Z9_NR_VARIANTS] = { z9_trigger, z9_trigger_fix1,
-							    z9_trigger_fix };
-static const size_t z9_trigger_lens[Z9_NR_VARIANTS] = { sizeof(z9_trigger),
-							sizeof(z9_trigger_fix1),
-							sizeof(z9_trigger_fix) };
+WEFT_SCENARIO_TRIGGERS(z9, Z9_NR_VARIANTS,
+		       z9_trigger, z9_trigger_fix1, z9_trigger_fix);
 
 const struct weft_scenario weft_scn_z9_swapcache_aba = {
 	.name = "z9-swapcache-aba",
@@ -807,11 +804,5 @@ const struct weft_scenario weft_scn_z9_swapcache_aba = {
 		   "(2010)",
 	.source = "mm/memory.c v2.6.35 do_swap_page(); mm: fix swapin race condition; "
 		  "mm: further fix swapin race condition (Sep 2010)",
-	.nr_cpus = Z9_THREADS,
-	.nr_threads = Z9_THREADS,
-	WEFT_SCENARIO_WORLD(z9, Z9),
-	.decision_hint = 4096,
-	.default_lock = WEFT_LOCK_TAS,
-	.model_version = 1,
-	WEFT_SCENARIO_HOOKS(z9),
+	WEFT_SCENARIO_ZOO(z9, Z9, Z9_THREADS, 4096, 1),
 };

@@ -80,19 +80,24 @@ enum pageflags {
 };
 
 /* ------------------------------------------------------ mm_types.h */
+/* The first fields of struct page and struct folio (6.12): flags, the LRU
+ * link (or the mlock count), the mapping and the index. */
+#define WEFT_LINUX_PAGE_HEAD                                                    \
+	unsigned long flags;                                                    \
+	union {                                                                 \
+		struct list_head lru;                                           \
+		struct {                                                        \
+			void *__filler;                                         \
+			unsigned int mlock_count;                               \
+		};                                                              \
+	};                                                                      \
+	struct address_space *mapping;                                          \
+	pgoff_t index;
+
 /* struct page of 6.12, order-0 pages: the fields of the page-cache and
  * anonymous union arm, in order */
 struct page {
-	unsigned long flags;
-	union {
-		struct list_head lru;
-		struct {
-			void *__filler;
-			unsigned int mlock_count;
-		};
-	};
-	struct address_space *mapping;
-	pgoff_t index;
+	WEFT_LINUX_PAGE_HEAD
 	unsigned long private;
 	atomic_t _mapcount;       /* -1: no PTE maps it */
 	atomic_t _refcount;
@@ -100,16 +105,7 @@ struct page {
 
 /* struct folio of 6.12: the first page's fields under the folio's names */
 struct folio {
-	unsigned long flags;
-	union {
-		struct list_head lru;
-		struct {
-			void *__filler;
-			unsigned int mlock_count;
-		};
-	};
-	struct address_space *mapping;
-	pgoff_t index;
+	WEFT_LINUX_PAGE_HEAD
 	union {
 		void *private;
 		swp_entry_t swap;

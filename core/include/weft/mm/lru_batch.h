@@ -6,7 +6,8 @@
  * CPU's batches; lru_add_drain_all() queues a drain work item on every
  * CPU with something to drain and flushes them (a model writes its own
  * lru_add_drain_all() on top of weft_lru_add_drain_cpu() and
- * weft_lru_cpu_needs_drain(): Z11's bug is in that function).
+ * weft_lru_cpu_needs_drain(), or of the WEFT_LRU_DRAIN_* macros below:
+ * Z11's bug is in that function).
  *
  * Batches: lru_add (new pages), lru_deactivate (active -> inactive) under
  * the per-CPU local_lock (preemption off), and lru_move_tail (rotate to the
@@ -56,6 +57,11 @@ struct weft_lru_batches {
 
 /* Setup (main context). lru must use WEFT_LRU_UNLESS_ZERO. */
 void weft_lru_batches_init(struct weft_lru_batches *b, struct weft_lru *lru, unsigned size);
+/* Setup of the three: mm with nr_pages pages (counts unbiased), its LRU
+ * lru (WEFT_LRU_UNLESS_ZERO, no heuristic) and the batches b of size
+ * pages in front of it. */
+void weft_lru_batches_setup(struct weft_lru_batches *b, struct weft_lru *lru, struct weft_mm *mm,
+			    unsigned nr_pages, unsigned size);
 
 /* folio_add_lru(): the caller holds a reference; the batch takes one more
  * and the page reaches the LRU at the next drain of this CPU. */
@@ -91,11 +97,91 @@ uint32_t weft_lru_batches_state_bucket(const struct weft_lru_batches *b, const v
 bool weft_lru_batches_describe(const struct weft_lru_batches *b, const void *world,
 			       uint32_t off, char *buf, size_t n);
 
+/*
+ * lru_add_drain_all()'s per-CPU machinery (mm/swap.c v5.5-v5.10), for a
+ * model that writes the function itself around it. Macros, expanded in the
+ * model: the sites of the work items, the mutex and the flushes are the
+ * model's, and they name its world's members: W->b (the batches),
+ * W->drain_lock (struct weft_mutex) and W->lru_add_drain_work (a
+ * WEFT_PER_CPU(struct work_struct, ...)); <weft/workqueue.h> and
+ * <weft/sleep.h> are the model's to include.
+ */
+/* mm_percpu_wq (mm/vmstat.c), the bound workqueue the work items run on:
+ * one for every model, as the kernel's (a { "name" } workqueue of the
+ * model's own: <weft/workqueue.h>). */
+struct workqueue_struct;
+extern struct workqueue_struct weft_mm_percpu_wq;
+/* lru_add_drain_per_cpu() as the static function fn, the work item each
+ * CPU's kworker runs: it drains that CPU's batches of the world (type
+ * world) whose lru_add_drain_work[] holds the item. */
+#define WEFT_LRU_DRAIN_WORK_FN(fn, world)                                              \
+	static void fn(struct work_struct *w)                                           \
+	{                                                                               \
+		unsigned cpu = raw_smp_processor_id();                                  \
+		world *W = (world *)((char *)(w - cpu) - offsetof(world, lru_add_drain_work)); \
+		weft_lru_add_drain(&W->b);                                              \
+	}
+/* Setup: the mutex, and ncpus work items running fn. */
+#define WEFT_LRU_DRAIN_ALL_INIT(W, ncpus, fn)                                          \
+	do {                                                                            \
+		mutex_init(&W->drain_lock);                                             \
+		for (unsigned c = 0; c < (ncpus); c++)                                  \
+			INIT_WORK(&W->lru_add_drain_work[c], fn);                       \
+	} while (0)
+/* The loop under the mutex: queue a drain on each of the first ncpus CPUs
+ * whose batches are not empty (racy reads, cpu_needs_drain()), running
+ * the statement queued for each one queued, then flush them. */
+#define WEFT_LRU_DRAIN_CPUS(W, ncpus, queued)                                          \
+	do {                                                                            \
+		uint32_t has_work = 0;   /* the static has_work cpumask */              \
+		for (unsigned cpu = 0; cpu < (ncpus); cpu++) {                          \
+			if (weft_lru_cpu_needs_drain(&W->b, cpu)) {                     \
+				queue_work_on(cpu, &weft_mm_percpu_wq, &W->lru_add_drain_work[cpu]); \
+				has_work |= 1u << cpu;                                  \
+				queued;                                                 \
+			}                                                               \
+		}                                                                       \
+		for (unsigned cpu = 0; cpu < (ncpus); cpu++)                            \
+			if (has_work >> cpu & 1)                                        \
+				flush_work(&W->lru_add_drain_work[cpu]);                \
+	} while (0)
+/* describe() for the world W (of type world) at offset off: the mutex and
+ * the work items, else the batches, the LRU W->lru and the pages W->mm. */
+#define WEFT_LRU_DRAIN_ALL_DESCRIBE(W, world, off, buf, n)                             \
+	do {                                                                            \
+		uint32_t lk_ = (uint32_t)offsetof(world, drain_lock);                   \
+		uint32_t wk_ = (uint32_t)offsetof(world, lru_add_drain_work);           \
+		if ((off) >= lk_ && (off) < lk_ + sizeof(W->drain_lock))                \
+			snprintf(buf, n, "lru_add_drain_all lock (mutex)");             \
+		else if ((off) >= wk_ && (off) < wk_ + sizeof(W->lru_add_drain_work))   \
+			snprintf(buf, n, "CPU%u lru_add_drain_work",                    \
+				 (unsigned)(((off) - wk_) / sizeof(W->lru_add_drain_work[0]))); \
+		else if (!weft_lru_batches_describe(&W->b, W, off, buf, n) &&           \
+			 !weft_lru_describe(&W->lru, W, off, buf, n))                   \
+			weft_mm_describe(&W->mm, W, off, buf, n);                       \
+	} while (0)
+
+/* Audit at quiescence of a page p the model keeps (cached, mapped): it is
+ * on the LRU or in a batch of b, never both or neither. Else a report
+ * (lru-state) at a site of the caller's with the text what, naming the
+ * page as fmt with its arguments says; true if it reported. */
+#define WEFT_LRU_AUDIT_ONE_HOME(b, p, what, fmt, ...)                                  \
+	({                                                                              \
+		bool on_lru_ = weft_page_peek_flag(p, lru);                             \
+		bool batched_ = weft_lru_batch_refs(b, p) > 0;                          \
+		if (on_lru_ == batched_)                                                \
+			weft_report(WEFT_KIND_LRU_STATE, &(p)->flags, WEFT_SITE(WEFT_EV_NOTE, what), \
+				    fmt ": on the LRU %d, batched %d (exactly one must hold)", \
+				    __VA_ARGS__, on_lru_, batched_);                    \
+		on_lru_ == batched_;                                                    \
+	})
+
 #ifndef WEFT_KIT_INTERNAL
 /* The model's call of each operation is what reports and diagrams name
  * (WEFT_KIT_CALL_* of <weft/kernel.h>); the kit's own sources define
  * WEFT_KIT_INTERNAL and call one another directly. */
 #define weft_lru_batches_init(...) WEFT_KIT_VOID(lru_batches_init, #__VA_ARGS__, __VA_ARGS__)
+#define weft_lru_batches_setup(...) WEFT_KIT_VOID(lru_batches_setup, #__VA_ARGS__, __VA_ARGS__)
 #define weft_folio_add_lru(...) WEFT_KIT_VOID(folio_add_lru, #__VA_ARGS__, __VA_ARGS__)
 #define weft_folio_rotate_reclaimable(...) WEFT_KIT_VOID(folio_rotate_reclaimable, #__VA_ARGS__, __VA_ARGS__)
 #define weft_folio_deactivate(...) WEFT_KIT_VOID(folio_deactivate, #__VA_ARGS__, __VA_ARGS__)

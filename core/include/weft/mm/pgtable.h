@@ -121,6 +121,14 @@ static inline unsigned weft_pte_range_end(const struct weft_pgtable *pt, unsigne
 		__weft_page;                                                       \
 	})
 
+/* Audit helper (no scheduling point): the page of mm (<weft/mm/page.h>)
+ * the PTE at a maps, or NULL. */
+#define weft_pte_peek_page(mm, pt, a)                                              \
+	({                                                                         \
+		uint32_t __weft_pte = weft_peek((pt)->pte[a]);                     \
+		weft_pte_present(__weft_pte) ? &(mm)->pages[weft_pte_pfn(__weft_pte)] : NULL; \
+	})
+
 /* Audit helper (no scheduling point): how many PTEs hold exactly pte. */
 static inline unsigned weft_pgtable_count(const struct weft_pgtable *pt, uint32_t pte)
 {

@@ -181,6 +181,15 @@ int weft_mm_fault_anon(struct weft_swap_info *si, struct weft_pgtable *pt, unsig
  * add_to_swap() unless already in the swap cache, try_to_unmap() (swap
  * PTEs, swap_duplicate()), pageout. The folio stays in the swap cache. */
 int weft_mm_swap_out(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned addr);
+/* A swap-out workload op at addr: weft_mm_fault_anon() of order first where
+ * the PTE is none, then weft_mm_swap_out(). A macro: the PTE read is the
+ * caller's site. */
+#define weft_mm_fault_and_swap_out(si, pt, addr, order)                              \
+	do {                                                                         \
+		if (weft_pte_none(weft_ptep_get(pt, addr)))                          \
+			weft_mm_fault_anon(si, pt, addr, order);                      \
+		weft_mm_swap_out(si, pt, addr);                                       \
+	} while (0)
 /* do_swap_page() for the swap PTE at addr (swap cache hit, or a read into
  * a new folio after swapcache_prepare()). */
 int weft_mm_swap_in(struct weft_swap_info *si, struct weft_pgtable *pt, unsigned addr);
