@@ -585,17 +585,10 @@ static inline void wake(unsigned i)
 	M.runnable |= tbit(i);
 }
 
-unsigned weft_sched_wake_all(const void *chan)
-{
-	return weft_sched_wake_n(chan, ~0u);
-}
-
-unsigned weft_sched_wake_n(const void *chan, unsigned n)
+unsigned weft_sched_wake_scan(const void *chan, unsigned n)
 {
 	unsigned woken = 0;
 
-	if (!M.nr_blocked)
-		return 0;
 	for (unsigned i = 0; i < M.nr_threads && woken < n; i++) {
 		if (M.th[i].state == T_BLOCKED && M.th[i].wait_chan == chan) {
 			wake(i);

@@ -690,12 +690,22 @@ void weft_sched_exit(void);
  * (exploring every thread at every state can). */
 void weft_sched_infeasible(void);
 
+/* The scan behind weft_sched_wake_n(), with a thread blocked. */
+unsigned weft_sched_wake_scan(const void *chan, unsigned n);
+/* Make the first n threads blocked on chan runnable, oldest sleeper
+ * first by thread number; returns how many. Inline: every release wakes,
+ * and usually nobody is blocked (then it is one test, without the call
+ * and the scan's register saves). */
+static inline unsigned weft_sched_wake_n(const void *chan, unsigned n)
+{
+	return M.nr_blocked ? weft_sched_wake_scan(chan, n) : 0;
+}
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
-unsigned weft_sched_wake_all(const void *chan);
-/* Make the first n threads blocked on chan runnable, oldest sleeper
- * first by thread number; returns how many. */
-unsigned weft_sched_wake_n(const void *chan, unsigned n);
+static inline unsigned weft_sched_wake_all(const void *chan)
+{
+	return weft_sched_wake_n(chan, ~0u);
+}
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
 
