@@ -33,6 +33,18 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 		*newv = nv;
 		return old;
 	}
+	/* an int, the next most frequent: the same, with its mask constant */
+	if (size == 4) {
+		old = __atomic_load_n((uint32_t *)addr, __ATOMIC_RELAXED);
+		if (aop == WEFT_A_LOAD) {
+			*newv = old;
+			return old;
+		}
+		nv = weft_op_value(aop, old, a, b, 0xffffffffull) & 0xffffffffull;
+		__atomic_store_n((uint32_t *)addr, (uint32_t)nv, __ATOMIC_RELAXED);
+		*newv = nv;
+		return old;
+	}
 	switch (size) {
 	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
 	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
@@ -95,7 +107,7 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (!lean && M.fb && aop != WEFT_A_STORE)
 		feedback_read(loc, s);
 	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
-		shadow_write(loc, s);
+		shadow_write_f(loc, s, lean);
 		if (!lean && M.fb)
 			feedback_write(loc, s);
 		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)

@@ -759,15 +759,24 @@ static inline void check_uaf(uint32_t loc, const struct weft_site *s)
 	}
 }
 
-static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+/* The write of a model thread (thread: M.cur >= 0, known at the call
+ * site: no test of M.cur), or of whoever runs. */
+static inline __attribute__((always_inline)) void shadow_write_f(uint32_t loc,
+								 const struct weft_site *s,
+								 bool thread)
 {
 	struct shadow *sh = &M.shadow[loc];
 
 	sh->epoch = M.epoch;
 	sh->step = M.step;
 	sh->site = s;
-	sh->tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	sh->tid = thread || M.cur >= 0 ? (uint8_t)M.cur : 0xff;
 	sh->poisoned = 0;
+}
+
+static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+{
+	shadow_write_f(loc, s, false);
 }
 
 /* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */
