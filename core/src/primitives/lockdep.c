@@ -615,12 +615,20 @@ static inline void usage(int c, unsigned use, const void *lock, const struct wef
 /* The uses (1 << USE_*) of an acquisition by t, as its context stands. */
 static inline unsigned uses_of(const struct wthread *t)
 {
-	bool hard = t->in_irq == 1, soft = t->in_irq == 2;
-	bool hard_on = !hard && !t->irq_off;
-	bool soft_on = hard_on && !soft && !t->bh;
+	/* IN-HARDIRQ in a hard-IRQ handler (in_irq 1), IN-SOFTIRQ in a
+	 * softirq (2); HARDIRQ-ON outside a hard-IRQ handler with interrupts
+	 * on, SOFTIRQ-ON when also outside a softirq with bottom halves on */
+	unsigned in = t->in_irq, u;
 
-	return (unsigned)hard << USE_IN_HARDIRQ | (unsigned)hard_on << USE_HARDIRQ_ON |
-	       (unsigned)soft << USE_IN_SOFTIRQ | (unsigned)soft_on << USE_SOFTIRQ_ON;
+	if (__builtin_expect(in == 1, 0))
+		return 1u << USE_IN_HARDIRQ;
+	u = in == 2 ? 1u << USE_IN_SOFTIRQ : 0;
+	if (!t->irq_off) {
+		u |= 1u << USE_HARDIRQ_ON;
+		if (in != 2 && !t->bh)
+			u |= 1u << USE_SOFTIRQ_ON;
+	}
+	return u;
 }
 
 static __attribute__((noinline)) void acquire_slow(const void *lock, bool trylock,
@@ -686,24 +694,29 @@ static __attribute__((noinline)) void acquire_slow(const void *lock, bool tryloc
  * its id. It does what acquire_slow() would. */
 void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s)
 {
-	if (M.cur < 0)
+	int cur = M.cur;
+
+	if (cur < 0)
 		return;
-	unsigned cur = (unsigned)M.cur;
 	uint32_t loc = loc_of(lock);
 	unsigned slot = (loc * 0x9e3779b1u) >> 24;
-	if (class_cache[slot].gen == class_cache_gen && class_cache[slot].loc == loc &&
-	    (trylock || T[cur].n == 0) && T[cur].n < LD_MAX_HELD && s->id) {
-		unsigned c = class_cache[slot].cls;
-		const struct ld_class *k = &G.cls[c];
-		if (k->checked_exec == G.exec && !(uses_of(&M.th[cur]) & ~(unsigned)k->checked)) {
-			struct ld_held *h = &T[cur].h[T[cur].n++];
-			h->cls = (uint16_t)c;
-			h->trylock = trylock;
-			h->lock = lock;
-			h->at = (struct ld_use){ s->id, s, M.step, G.exec, (uint8_t)cur };
-			return;
-		}
-	}
+	if (class_cache[slot].gen != class_cache_gen || class_cache[slot].loc != loc)
+		goto slow;
+	unsigned n = T[cur].n;
+	if ((n && !trylock) || n >= LD_MAX_HELD || !s->id)
+		goto slow;
+	unsigned c = class_cache[slot].cls;
+	const struct ld_class *k = &G.cls[c];
+	if (k->checked_exec != G.exec || (uses_of(&M.th[cur]) & ~(unsigned)k->checked))
+		goto slow;
+	struct ld_held *h = &T[cur].h[n];
+	T[cur].n = (uint8_t)(n + 1);
+	h->cls = (uint16_t)c;
+	h->trylock = trylock;
+	h->lock = lock;
+	h->at = (struct ld_use){ s->id, s, M.step, G.exec, (uint8_t)cur };
+	return;
+slow:
 	acquire_slow(lock, trylock, s);
 }
 
