@@ -1356,6 +1356,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;
 	M.word_written = NULL;
+	M.host_quiet = !M.on_step && !M.fb && !o->record;
 	if (sc->setup)
 		sc->setup(M.world, o->variant, &M.wl);
 
@@ -1441,6 +1442,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	if (sc->world_ops && sc->world_ops->done)
 		sc->world_ops->done(M.world, M.world_size);
 	M.running = false;
+	M.host_quiet = false;
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

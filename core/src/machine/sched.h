@@ -263,6 +263,10 @@ struct weft_machine {
 	 * "lean" argument, constant, for a model thread) leave those checks
 	 * out. */
 	bool lean;
+	/* The host context's accesses (setup, audits) need none of: on_step,
+	 * interleaving feedback, recording. Decided before setup, cleared at
+	 * the end of weft_execute(): access_host_quiet() leaves them out. */
+	bool host_quiet;
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
 	bool infeasible;      /* weft_sched_infeasible() with a thread left */
@@ -519,14 +523,17 @@ static inline __attribute__((always_inline)) void trace_hash(uint8_t tid, unsign
 /* What a primitive's path knows at compile time about the event it traces
  * (weft_trace_f's mode, a constant): nothing; a model thread in a lean
  * execution (M.lean); the host context (M.cur < 0: setup, audits). */
-enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST };
+enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST,
+       WEFT_TRACE_HOST_QUIET /* the host, and M.host_quiet */ };
 
 static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint32_t loc,
 								uint64_t old, uint64_t val,
 								const struct weft_site *s,
 								unsigned mode)
 {
-	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
+	const bool lean = mode == WEFT_TRACE_LEAN;
+	const bool host = mode == WEFT_TRACE_HOST || mode == WEFT_TRACE_HOST_QUIET;
+	const bool unrecorded = lean || mode == WEFT_TRACE_HOST_QUIET;
 	/* the current thread (-1: the host), read where it is used */
 #define TRACE_CUR (host ? -1 : M.cur)
 #define TRACE_HOST (host || (!lean && M.cur < 0))
@@ -568,7 +575,7 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 #undef TRACE_CUR
 #undef TRACE_HOST
 	M.next_flags = 0;
-	if (!lean && M.o->record)
+	if (!unrecorded && M.o->record)
 		weft_record_event(e);
 }
 
@@ -759,24 +766,27 @@ static inline void check_uaf(uint32_t loc, const struct weft_site *s)
 	}
 }
 
-/* The write of a model thread (thread: M.cur >= 0, known at the call
- * site: no test of M.cur), or of whoever runs. */
+/* Who writes, when the call site knows (no test of M.cur): whoever runs,
+ * a model thread (M.cur >= 0), the host context (M.cur < 0). */
+enum { SHADOW_BY_ANY, SHADOW_BY_THREAD, SHADOW_BY_HOST };
+
 static inline __attribute__((always_inline)) void shadow_write_f(uint32_t loc,
 								 const struct weft_site *s,
-								 bool thread)
+								 unsigned by)
 {
 	struct shadow *sh = &M.shadow[loc];
 
 	sh->epoch = M.epoch;
 	sh->step = M.step;
 	sh->site = s;
-	sh->tid = thread || M.cur >= 0 ? (uint8_t)M.cur : 0xff;
+	sh->tid = by == SHADOW_BY_HOST ? 0xff
+		: by == SHADOW_BY_THREAD || M.cur >= 0 ? (uint8_t)M.cur : 0xff;
 	sh->poisoned = 0;
 }
 
 static inline void shadow_write(uint32_t loc, const struct weft_site *s)
 {
-	shadow_write_f(loc, s, false);
+	shadow_write_f(loc, s, SHADOW_BY_ANY);
 }
 
 /* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */
