@@ -641,9 +641,14 @@ static __attribute__((noinline)) void acquire_slow(const void *lock, bool tryloc
 	unsigned need = uses_of(t);
 	/* irq usage, as the context stands at the acquisition */
 	if (G.cls[c].checked_exec != G.exec || (need & ~(unsigned)G.cls[c].checked)) {
-		for (unsigned use = 0; use < USE__COUNT; use++)
-			if (need >> use & 1)
-				usage(c, use, lock, s);
+		if (need & 1u << USE_IN_HARDIRQ)
+			usage(c, USE_IN_HARDIRQ, lock, s);
+		if (need & 1u << USE_HARDIRQ_ON)
+			usage(c, USE_HARDIRQ_ON, lock, s);
+		if (need & 1u << USE_IN_SOFTIRQ)
+			usage(c, USE_IN_SOFTIRQ, lock, s);
+		if (need & 1u << USE_SOFTIRQ_ON)
+			usage(c, USE_SOFTIRQ_ON, lock, s);
 	}
 	/* order: every held class -> this one */
 	if (!trylock) {
