@@ -33,6 +33,18 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 		*newv = nv;
 		return old;
 	}
+	/* an int, the next most frequent: the same, with its mask constant */
+	if (size == 4) {
+		old = __atomic_load_n((uint32_t *)addr, __ATOMIC_RELAXED);
+		if (aop == WEFT_A_LOAD) {
+			*newv = old;
+			return old;
+		}
+		nv = weft_op_value(aop, old, a, b, 0xffffffffull) & 0xffffffffull;
+		__atomic_store_n((uint32_t *)addr, (uint32_t)nv, __ATOMIC_RELAXED);
+		*newv = nv;
+		return old;
+	}
 	switch (size) {
 	case 1: old = __atomic_load_n((uint8_t *)addr, __ATOMIC_RELAXED); break;
 	case 2: old = __atomic_load_n((uint16_t *)addr, __ATOMIC_RELAXED); break;
@@ -59,7 +71,10 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 				 const struct weft_site *s, struct weft_access *prev, bool check,
 				 unsigned mode)
 {
-	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
+	const bool lean = mode == WEFT_TRACE_LEAN;
+	const bool host = mode == WEFT_TRACE_HOST || mode == WEFT_TRACE_HOST_QUIET;
+	/* no on_step, feedback or recording to feed (M.lean, M.host_quiet) */
+	const bool quiet = lean || mode == WEFT_TRACE_HOST_QUIET;
 	uint64_t nv, old;
 	uint32_t loc;
 
@@ -90,13 +105,13 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	else
 		weft_trace_f(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s,
 			     mode);
-	if (!lean)
+	if (!quiet)
 		weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
-	if (!lean && M.fb && aop != WEFT_A_STORE)
+	if (!quiet && M.fb && aop != WEFT_A_STORE)
 		feedback_read(loc, s);
 	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old) && !buffered) {
-		shadow_write(loc, s);
-		if (!lean && M.fb)
+		shadow_write_f(loc, s, lean ? SHADOW_BY_THREAD : host ? SHADOW_BY_HOST : SHADOW_BY_ANY);
+		if (!quiet && M.fb)
 			feedback_write(loc, s);
 		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
 			M.word_written(loc, nv);
@@ -134,13 +149,22 @@ static __attribute__((noinline)) uint64_t access_host(void *addr, unsigned size,
 	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST);
 }
 
+/* weft_access() of the host context when M.host_quiet */
+static __attribute__((noinline)) uint64_t access_host_quiet(void *addr, unsigned size,
+							    unsigned aop, uint64_t a, uint64_t b,
+							    const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST_QUIET);
+}
+
 /* Each path is a call of its own (tail calls here): with one inline, the
  * register saves of its body ran before the test, on every path. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {
 	if (__builtin_expect(M.cur < 0, 0))
-		return access_host(addr, size, aop, a, b, s);
+		return M.host_quiet ? access_host_quiet(addr, size, aop, a, b, s)
+				    : access_host(addr, size, aop, a, b, s);
 	if (__builtin_expect(!M.lean, 0))
 		return access_full(addr, size, aop, a, b, s);
 	return access_lean(addr, size, aop, a, b, s);

@@ -585,17 +585,10 @@ static inline void wake(unsigned i)
 	M.runnable |= tbit(i);
 }
 
-unsigned weft_sched_wake_all(const void *chan)
-{
-	return weft_sched_wake_n(chan, ~0u);
-}
-
-unsigned weft_sched_wake_n(const void *chan, unsigned n)
+unsigned weft_sched_wake_scan(const void *chan, unsigned n)
 {
 	unsigned woken = 0;
 
-	if (!M.nr_blocked)
-		return 0;
 	for (unsigned i = 0; i < M.nr_threads && woken < n; i++) {
 		if (M.th[i].state == T_BLOCKED && M.th[i].wait_chan == chan) {
 			wake(i);
@@ -1363,6 +1356,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	weft_workload_decode(sc, M.wl_bytes, M.wl_len, &M.wl);
 	M.running = true;
 	M.word_written = NULL;
+	M.host_quiet = !M.on_step && !M.fb && !o->record;
 	if (sc->setup)
 		sc->setup(M.world, o->variant, &M.wl);
 
@@ -1448,6 +1442,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	if (sc->world_ops && sc->world_ops->done)
 		sc->world_ops->done(M.world, M.world_size);
 	M.running = false;
+	M.host_quiet = false;
 	weft_tsan_host_ignore(false);
 	r->steps = M.step;
 	r->decisions = M.decisions;

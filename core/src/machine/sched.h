@@ -263,6 +263,10 @@ struct weft_machine {
 	 * "lean" argument, constant, for a model thread) leave those checks
 	 * out. */
 	bool lean;
+	/* The host context's accesses (setup, audits) need none of: on_step,
+	 * interleaving feedback, recording. Decided before setup, cleared at
+	 * the end of weft_execute(): access_host_quiet() leaves them out. */
+	bool host_quiet;
 	uint8_t next_flags;
 	bool in_exec, aborted, stack_overflow;
 	bool infeasible;      /* weft_sched_infeasible() with a thread left */
@@ -519,14 +523,17 @@ static inline __attribute__((always_inline)) void trace_hash(uint8_t tid, unsign
 /* What a primitive's path knows at compile time about the event it traces
  * (weft_trace_f's mode, a constant): nothing; a model thread in a lean
  * execution (M.lean); the host context (M.cur < 0: setup, audits). */
-enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST };
+enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST,
+       WEFT_TRACE_HOST_QUIET /* the host, and M.host_quiet */ };
 
 static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint32_t loc,
 								uint64_t old, uint64_t val,
 								const struct weft_site *s,
 								unsigned mode)
 {
-	const bool lean = mode == WEFT_TRACE_LEAN, host = mode == WEFT_TRACE_HOST;
+	const bool lean = mode == WEFT_TRACE_LEAN;
+	const bool host = mode == WEFT_TRACE_HOST || mode == WEFT_TRACE_HOST_QUIET;
+	const bool unrecorded = lean || mode == WEFT_TRACE_HOST_QUIET;
 	/* the current thread (-1: the host), read where it is used */
 #define TRACE_CUR (host ? -1 : M.cur)
 #define TRACE_HOST (host || (!lean && M.cur < 0))
@@ -568,7 +575,7 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 #undef TRACE_CUR
 #undef TRACE_HOST
 	M.next_flags = 0;
-	if (!lean && M.o->record)
+	if (!unrecorded && M.o->record)
 		weft_record_event(e);
 }
 
@@ -690,12 +697,22 @@ void weft_sched_exit(void);
  * (exploring every thread at every state can). */
 void weft_sched_infeasible(void);
 
+/* The scan behind weft_sched_wake_n(), with a thread blocked. */
+unsigned weft_sched_wake_scan(const void *chan, unsigned n);
+/* Make the first n threads blocked on chan runnable, oldest sleeper
+ * first by thread number; returns how many. Inline: every release wakes,
+ * and usually nobody is blocked (then it is one test, without the call
+ * and the scan's register saves). */
+static inline unsigned weft_sched_wake_n(const void *chan, unsigned n)
+{
+	return M.nr_blocked ? weft_sched_wake_scan(chan, n) : 0;
+}
 /* Make every thread blocked on chan runnable (in thread order); returns
  * how many. */
-unsigned weft_sched_wake_all(const void *chan);
-/* Make the first n threads blocked on chan runnable, oldest sleeper
- * first by thread number; returns how many. */
-unsigned weft_sched_wake_n(const void *chan, unsigned n);
+static inline unsigned weft_sched_wake_all(const void *chan)
+{
+	return weft_sched_wake_n(chan, ~0u);
+}
 /* Make thread tid runnable if it is blocked. */
 bool weft_sched_wake_thread(unsigned tid);
 
@@ -749,15 +766,27 @@ static inline void check_uaf(uint32_t loc, const struct weft_site *s)
 	}
 }
 
-static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+/* Who writes, when the call site knows (no test of M.cur): whoever runs,
+ * a model thread (M.cur >= 0), the host context (M.cur < 0). */
+enum { SHADOW_BY_ANY, SHADOW_BY_THREAD, SHADOW_BY_HOST };
+
+static inline __attribute__((always_inline)) void shadow_write_f(uint32_t loc,
+								 const struct weft_site *s,
+								 unsigned by)
 {
 	struct shadow *sh = &M.shadow[loc];
 
 	sh->epoch = M.epoch;
 	sh->step = M.step;
 	sh->site = s;
-	sh->tid = M.cur < 0 ? 0xff : (uint8_t)M.cur;
+	sh->tid = by == SHADOW_BY_HOST ? 0xff
+		: by == SHADOW_BY_THREAD || M.cur >= 0 ? (uint8_t)M.cur : 0xff;
 	sh->poisoned = 0;
+}
+
+static inline void shadow_write(uint32_t loc, const struct weft_site *s)
+{
+	shadow_write_f(loc, s, SHADOW_BY_ANY);
 }
 
 /* reads-from pairs (WEFT_FB_READS_FROM): last writer's site x reader's */

@@ -81,6 +81,9 @@ struct ld_class {
 	uint64_t key;
 	uint32_t loc;                   /* an instance, for names */
 	uint8_t used;                   /* 1 << USE_* */
+	uint8_t checked;                /* 1 << USE_*: checked in execution
+					   checked_exec (use[u].exec == G.exec) */
+	uint32_t checked_exec;
 	struct ld_use use[USE__COUNT];  /* use[u].exec: the execution of its
 					   last check (its first use there) */
 };
@@ -137,6 +140,19 @@ static bool setup_classes_on;   /* and WEFT_CHECK_LOCKDEP_SETUP_CLASSES */
 
 /* ---------------------------------------------------------- classes */
 
+/* A lock's class by its world offset, remembered: key_of() and
+ * class_find() are linear scans. An entry holds while its gen is
+ * class_cache_gen, which changes whenever a lock's key may (a lock
+ * initialised: weft_lockdep_init; setup_classes_on and the inits of a new
+ * execution: weft_lockdep_begin) or the class table is emptied
+ * (graph_reset). A class, once made, keeps its index until then. */
+#define LD_CLASS_CACHE 256
+static struct {
+	uint32_t loc, gen;
+	uint16_t cls;
+} class_cache[LD_CLASS_CACHE];
+static uint32_t class_cache_gen = 1;   /* 0: the zeroed entries are stale */
+
 static uint64_t key_of(const void *lock)
 {
 	uint32_t loc = loc_of(lock);
@@ -169,6 +185,22 @@ static int class_get(uint64_t key, uint32_t loc)
 	memset(&G.cls[c], 0, sizeof(G.cls[c]));
 	G.cls[c].key = key;
 	G.cls[c].loc = loc;
+	return c;
+}
+
+static inline int class_of_lock(const void *lock)
+{
+	uint32_t loc = loc_of(lock);
+	unsigned slot = (loc * 0x9e3779b1u) >> 24;
+
+	if (class_cache[slot].gen == class_cache_gen && class_cache[slot].loc == loc)
+		return class_cache[slot].cls;
+	int c = class_get(key_of(lock), loc);
+	if (c >= 0) {
+		class_cache[slot].loc = loc;
+		class_cache[slot].gen = class_cache_gen;
+		class_cache[slot].cls = (uint16_t)c;
+	}
 	return c;
 }
 
@@ -209,6 +241,7 @@ static void graph_reset(void)
 	G.full = false;
 	G.used_any = 0;
 	memset(G.adj, 0, sizeof(G.adj));
+	class_cache_gen++;
 }
 
 void weft_lockdep_reset(void)
@@ -228,6 +261,7 @@ static void weft_lockdep_begin(void)
 	setup_classes_on = weft_lockdep_on &&
 			   (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_SETUP_CLASSES) != 0;
 	nr_witness = 0;
+	class_cache_gen++;
 	if (inits_epoch != M.epoch) {   /* setup initialised no lock */
 		inits_epoch = M.epoch;
 		nr_inits = 0;
@@ -275,6 +309,7 @@ void weft_lockdep_init(const void *lock, const struct weft_site *s)
 
 	if (loc == WEFT_NO_LOC)
 		return;
+	class_cache_gen++;
 	if (inits_epoch != M.epoch) {
 		inits_epoch = M.epoch;
 		nr_inits = 0;
@@ -535,6 +570,11 @@ usage_first(int c, unsigned use, const void *lock, const struct weft_site *s)
 	k->used |= (uint8_t)(1u << use);
 	G.used_any |= (uint8_t)(1u << use);
 	k->use[use] = use_now(s);
+	if (k->checked_exec != G.exec) {
+		k->checked_exec = G.exec;
+		k->checked = 0;
+	}
+	k->checked |= (uint8_t)(1u << use);
 	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
 	if (!(k->used >> opp & 1)) {
 		/* safe -> unsafe through the graph (an IRQ-safe class reaching
@@ -572,27 +612,44 @@ static inline void usage(int c, unsigned use, const void *lock, const struct wef
 
 /* ---------------------------------------------------------- the hooks */
 
-void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s)
+/* The uses (1 << USE_*) of an acquisition by t, as its context stands. */
+static inline unsigned uses_of(const struct wthread *t)
 {
-	if (M.cur < 0)
-		return;
+	/* IN-HARDIRQ in a hard-IRQ handler (in_irq 1), IN-SOFTIRQ in a
+	 * softirq (2); HARDIRQ-ON outside a hard-IRQ handler with interrupts
+	 * on, SOFTIRQ-ON when also outside a softirq with bottom halves on */
+	unsigned in = t->in_irq, u;
+
+	if (__builtin_expect(in == 1, 0))
+		return 1u << USE_IN_HARDIRQ;
+	u = in == 2 ? 1u << USE_IN_SOFTIRQ : 0;
+	if (!t->irq_off) {
+		u |= 1u << USE_HARDIRQ_ON;
+		if (in != 2 && !t->bh)
+			u |= 1u << USE_SOFTIRQ_ON;
+	}
+	return u;
+}
+
+static __attribute__((noinline)) void acquire_slow(const void *lock, bool trylock,
+						   const struct weft_site *s)
+{
 	struct wthread *t = &M.th[M.cur];
-	uint64_t key = key_of(lock);
-	int c = class_get(key, loc_of(lock));
+	int c = class_of_lock(lock);
 	if (c < 0)
 		return;
+	unsigned need = uses_of(t);
 	/* irq usage, as the context stands at the acquisition */
-	bool hard = t->in_irq == 1, soft = t->in_irq == 2;
-	bool hard_on = !hard && !t->irq_off;
-	bool soft_on = hard_on && !soft && !t->bh;
-	if (hard)
-		usage(c, USE_IN_HARDIRQ, lock, s);
-	if (hard_on)
-		usage(c, USE_HARDIRQ_ON, lock, s);
-	if (soft)
-		usage(c, USE_IN_SOFTIRQ, lock, s);
-	if (soft_on)
-		usage(c, USE_SOFTIRQ_ON, lock, s);
+	if (G.cls[c].checked_exec != G.exec || (need & ~(unsigned)G.cls[c].checked)) {
+		if (need & 1u << USE_IN_HARDIRQ)
+			usage(c, USE_IN_HARDIRQ, lock, s);
+		if (need & 1u << USE_HARDIRQ_ON)
+			usage(c, USE_HARDIRQ_ON, lock, s);
+		if (need & 1u << USE_IN_SOFTIRQ)
+			usage(c, USE_IN_SOFTIRQ, lock, s);
+		if (need & 1u << USE_SOFTIRQ_ON)
+			usage(c, USE_SOFTIRQ_ON, lock, s);
+	}
 	/* order: every held class -> this one */
 	if (!trylock) {
 		for (unsigned i = 0; i < T[M.cur].n; i++) {
@@ -636,11 +693,40 @@ void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site
 	}
 }
 
-/* The lock is released: false (and a report) if the thread does not hold it. */
-bool weft_lockdep_release(const void *lock, const struct weft_site *s)
+/* The common acquisition has a fast path that calls nothing: a lock whose
+ * class is remembered, every use of it already checked in this execution
+ * (usage()), no edge to add (a trylock, or nothing held) and a site with
+ * its id. It does what acquire_slow() would. */
+void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s)
 {
-	if (M.cur < 0)
-		return true;
+	int cur = M.cur;
+
+	if (cur < 0)
+		return;
+	uint32_t loc = loc_of(lock);
+	unsigned slot = (loc * 0x9e3779b1u) >> 24;
+	if (class_cache[slot].gen != class_cache_gen || class_cache[slot].loc != loc)
+		goto slow;
+	unsigned n = T[cur].n;
+	if ((n && !trylock) || n >= LD_MAX_HELD || !s->id)
+		goto slow;
+	unsigned c = class_cache[slot].cls;
+	const struct ld_class *k = &G.cls[c];
+	if (k->checked_exec != G.exec || (uses_of(&M.th[cur]) & ~(unsigned)k->checked))
+		goto slow;
+	struct ld_held *h = &T[cur].h[n];
+	T[cur].n = (uint8_t)(n + 1);
+	h->cls = (uint16_t)c;
+	h->trylock = trylock;
+	h->lock = lock;
+	h->at = (struct ld_use){ s->id, s, M.step, G.exec, (uint8_t)cur };
+	return;
+slow:
+	acquire_slow(lock, trylock, s);
+}
+
+static __attribute__((noinline)) bool release_slow(const void *lock, const struct weft_site *s)
+{
 	for (unsigned i = T[M.cur].n; i-- > 0;) {
 		if (T[M.cur].h[i].lock != lock)
 			continue;
@@ -655,6 +741,20 @@ bool weft_lockdep_release(const void *lock, const struct weft_site *s)
 		    "T%d releases %s, which it does not hold (%u locks held)", M.cur, name,
 		    T[M.cur].n);
 	return false;
+}
+
+/* The lock is released: false (and a report) if the thread does not hold
+ * it. The last lock taken, the usual one, without a call. */
+bool weft_lockdep_release(const void *lock, const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return true;
+	unsigned cur = (unsigned)M.cur, n = T[cur].n;
+	if (n && T[cur].h[n - 1].lock == lock) {
+		T[cur].n = (uint8_t)(n - 1);
+		return true;
+	}
+	return release_slow(lock, s);
 }
 
 /* A thread (or a handler) ends: it must hold nothing. */

@@ -81,7 +81,7 @@ static inline __attribute__((always_inline)) void spin_lock_op(struct weft_spinl
 	if (!lean)
 		weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+		shadow_write_f(loc, s, SHADOW_BY_THREAD);
 	if (!lean && M.fb)
 		fb_hit(0x4c00000000000000ull ^ site_id(s));
 }
@@ -180,7 +180,7 @@ static inline __attribute__((always_inline)) void spin_unlock_op(struct weft_spi
 	if (!lean)
 		weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
 	if (loc != WEFT_NO_LOC)
-		shadow_write(loc, s);
+		shadow_write_f(loc, s, SHADOW_BY_THREAD);
 	if (!lean && __builtin_expect(weft_mem_weak, 0))
 		weft_mem_unlock(l, s);
 	weft_ctx_preempt_dec();
