@@ -170,11 +170,7 @@ static void pr_quiesce(void *w)
 			    P.killed ? "yes" : "no");
 }
 
-static struct weft_scenario prsc = {
-	.name = "diff-percpu-ref", .summary = "properties: percpu_ref", LS_ONE_PROGRAM,
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = pr_setup,
-	.thread = pr_thread, .quiesce = pr_quiesce,
-};
+PROPS_SCENARIO(prsc, "diff-percpu-ref", "properties: percpu_ref", pr);
 
 static unsigned gen(void)
 {

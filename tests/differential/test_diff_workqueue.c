@@ -139,11 +139,7 @@ static void wq_quiesce(void *w)
 				    weft_peek(W->w[k].data) & 1 ? " and is still pending" : "");
 }
 
-static struct weft_scenario wqsc = {
-	.name = "diff-workqueue", .summary = "properties: work items", LS_ONE_PROGRAM,
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = wq_setup,
-	.thread = wq_thread, .quiesce = wq_quiesce,
-};
+PROPS_SCENARIO(wqsc, "diff-workqueue", "properties: work items", wq);
 
 static unsigned gen(void)
 {
