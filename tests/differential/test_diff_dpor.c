@@ -96,12 +96,8 @@ static void rcu_cb_z(struct rcu_head *h)
 	WRITE_ONCE(Wp->z, READ_ONCE(Wp->z) + 1);
 }
 
-static void dp_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(dp, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	spin_lock_init(&W->l);
 	weft_pthread_mutex_init(&W->m, NULL);

@@ -80,12 +80,8 @@ static void unuse(void)
 	holders--;
 }
 
-static void pr_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(pr, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	holders = released = confirmed = 0;
 	percpu_ref_init(&W->ref, release, 0);

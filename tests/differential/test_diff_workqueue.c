@@ -80,12 +80,8 @@ static void work_fn(struct work_struct *w)
 	in_run[k]--;
 }
 
-static void wq_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(wq, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	for (unsigned k = 0; k < NW; k++) {
 		INIT_WORK(&W->w[k], work_fn);
