@@ -22,6 +22,22 @@ struct d_run {
 	struct weft_run_opts o;
 };
 
+/* The scenario sym of a diagram test: one bug, variant ("test only", of
+ * kind, found within min preemptions; prefix##_variants), over struct
+ * prefix##_world, one body a thread ("run"); its hooks and further fields
+ * after (WEFT_TEST_HOOKS(prefix) names the variants too). */
+static const char *const d_one_op[] __attribute__((unused)) = { "run" };
+#define D_SCENARIO(sym, prefix, name_, summary_, variant, kind, min, cpus, threads, ...) \
+	static const struct weft_variant prefix##_variants[] = {                          \
+		{ variant, NULL, true, "test only", "tests/diagrams", kind, min, 0 },     \
+	};                                                                                 \
+	static const struct weft_scenario sym = {                                          \
+		.name = name_, .summary = summary_, .source = "tests/diagrams",            \
+		.nr_cpus = cpus, .nr_threads = threads,                                    \
+		.world_size = sizeof(struct prefix##_world), .nr_opcodes = 1,              \
+		.opnames = d_one_op, .max_ops = 1, .decision_hint = 64, __VA_ARGS__        \
+	}
+
 /* dfs at bound (record on) on workload wl (NULL: the default) until a
  * report; kind NONE if none. */
 static inline struct d_run d_dfs_on(const struct weft_scenario *sc, unsigned variant,

@@ -23,7 +23,6 @@ struct cl_world {
 	int x;
 };
 
-static const char *const one_op[] = { "run" };
 static unsigned del_line, move_line, add_line;
 
 /* A model's own helper over the list helpers, called through a macro of
@@ -74,15 +73,10 @@ static void cl_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "x");
 }
 
-static const struct weft_variant cl_variants[] = {
-	{ "double-del", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LIST_CORRUPTION, 0, 0 },
-};
-static const struct weft_scenario cl_scn = {
-	.name = "diag-callers", .summary = "test only: list helpers called by a model",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct cl_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(cl), .describe = cl_describe,
-};
+D_SCENARIO(cl_scn, cl, "diag-callers",
+	   "test only: list helpers called by a model",
+	   "double-del", WEFT_KIND_LIST_CORRUPTION, 0, 2, 2,
+	   WEFT_TEST_HOOKS(cl), .describe = cl_describe);
 
 static bool is(const char *a, const char *b)
 {

@@ -29,8 +29,6 @@
 #include "diag_test.h"
 #include "../model_driver.h"
 
-static const char *const one_op[] = { "run" };
-
 /* ------------------------------------------------ stale compound_head */
 
 struct ch_world {
@@ -76,17 +74,10 @@ static void ch_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const struct weft_variant ch_variants[] = {
-	{ "stale-head", NULL, true, "test only", "tests/diagrams", WEFT_KIND_USE_AFTER_FREE, 1,
-	  0 },
-};
-
-static const struct weft_scenario ch_scn = {
-	.name = "diag-compound-head", .summary = "test only: a stale compound_head()",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct ch_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(ch), .describe = ch_describe,
-};
+D_SCENARIO(ch_scn, ch, "diag-compound-head",
+	   "test only: a stale compound_head()",
+	   "stale-head", WEFT_KIND_USE_AFTER_FREE, 1, 2, 2,
+	   WEFT_TEST_HOOKS(ch), .describe = ch_describe);
 
 /* -------------------------------------------------- unlocked PageLRU */
 
@@ -149,17 +140,10 @@ static void lru_describe(const void *w, uint32_t off, char *buf, size_t n)
 	weft_mm_describe(&W->mm, w, off, buf, n);
 }
 
-static const struct weft_variant lru_variants[] = {
-	{ "unlocked-test", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LIST_CORRUPTION, 1,
-	  0 },
-};
-
-static const struct weft_scenario lru_scn = {
-	.name = "diag-unlocked-lru", .summary = "test only: PageLRU tested without the LRU lock",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct lru_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(lru), .describe = lru_describe, .fields = lru_fields,
-};
+D_SCENARIO(lru_scn, lru, "diag-unlocked-lru",
+	   "test only: PageLRU tested without the LRU lock",
+	   "unlocked-test", WEFT_KIND_LIST_CORRUPTION, 1, 2, 2,
+	   WEFT_TEST_HOOKS(lru), .describe = lru_describe, .fields = lru_fields);
 
 /* ------------------------------------------------------- xarray split */
 
@@ -224,17 +208,10 @@ static void xsp_describe(const void *w, uint32_t off, char *buf, size_t n)
 			 (off - fo) % sizeof(struct xf) ? "nr" : "index");
 }
 
-static const struct weft_variant xsp_variants[] = {
-	{ "publish-first", NULL, true, "test only", "tests/diagrams", WEFT_KIND_BUG_ON, 1, 0 },
-};
-
-static const struct weft_scenario xsp_scn = {
-	.name = "diag-xa-split",
-	.summary = "test only: an xarray split publishes a folio before it is set up",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct xsp_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(xsp), .describe = xsp_describe,
-};
+D_SCENARIO(xsp_scn, xsp, "diag-xa-split",
+	   "test only: an xarray split publishes a folio before it is set up",
+	   "publish-first", WEFT_KIND_BUG_ON, 1, 2, 2,
+	   WEFT_TEST_HOOKS(xsp), .describe = xsp_describe);
 
 /* ------------------------------------------------------------- checks */
 

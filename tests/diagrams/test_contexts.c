@@ -21,8 +21,6 @@
 #include "diag_test.h"
 #include "../model_driver.h"
 
-static const char *const one_op[] = { "run" };
-
 static const struct weft_scenario *find(const char *spec, unsigned *vi)
 {
 	const struct weft_scenario *sc = weft_scenario_find(spec, vi);
@@ -170,17 +168,11 @@ static const struct weft_field sirq_fields[] = {
 static const struct weft_irq sirq_irqs[] = {
 	{ "net_rx", WEFT_SOFTIRQ, 1u, sirq_handler, true },
 };
-static const struct weft_variant sirq_variants[] = {
-	{ "racy", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LOST_UPDATE, 1, 0 },
-};
-static const struct weft_scenario sirq_scn = {
-	.name = "diag-softirq",
-	.summary = "test only: a softirq between a BH-off load and its store",
-	.source = "tests/diagrams", .nr_cpus = 1, .nr_threads = 1,
-	.world_size = sizeof(struct sirq_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, .thread = sirq_thread, .quiesce = sirq_quiesce, .fields = sirq_fields,
-	WEFT_TEST_VARIANTS(sirq), .irqs = sirq_irqs, .nr_irqs = 1,
-};
+D_SCENARIO(sirq_scn, sirq, "diag-softirq",
+	   "test only: a softirq between a BH-off load and its store",
+	   "racy", WEFT_KIND_LOST_UPDATE, 1, 1, 1,
+	   .thread = sirq_thread, .quiesce = sirq_quiesce, .fields = sirq_fields,
+	   WEFT_TEST_VARIANTS(sirq), .irqs = sirq_irqs, .nr_irqs = 1);
 
 static void check_softirq(void)
 {
@@ -267,17 +259,11 @@ static void wqd_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "work");
 }
 
-static const struct weft_variant wqd_variants[] = {
-	{ "racy", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LOST_UPDATE, 1, 0 },
-};
-static const struct weft_scenario wqd_scn = {
-	.name = "diag-workqueue",
-	.summary = "test only: a work item on CPU1 races with a thread of CPU1",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct wqd_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, WEFT_TEST_HOOKS(wqd), .quiesce = wqd_quiesce, .describe = wqd_describe,
-	.fields = wqd_fields,
-};
+D_SCENARIO(wqd_scn, wqd, "diag-workqueue",
+	   "test only: a work item on CPU1 races with a thread of CPU1",
+	   "racy", WEFT_KIND_LOST_UPDATE, 1, 2, 2,
+	   WEFT_TEST_HOOKS(wqd), .quiesce = wqd_quiesce, .describe = wqd_describe,
+	   .fields = wqd_fields);
 
 static void check_workqueue(void)
 {
@@ -345,17 +331,11 @@ static void mig_describe(const void *w, uint32_t off, char *buf, size_t n)
 		snprintf(buf, n, "x");
 }
 
-static const struct weft_variant mig_variants[] = {
-	{ "racy", NULL, true, "test only", "tests/diagrams", WEFT_KIND_LOST_UPDATE, 1, 0 },
-};
-static const struct weft_scenario mig_scn = {
-	.name = "diag-migrate",
-	.summary = "test only: a task migrates between its load and its store",
-	.source = "tests/diagrams", .nr_cpus = 2, .nr_threads = 2,
-	.world_size = sizeof(struct mig_world), .nr_opcodes = 1, .opnames = one_op, .max_ops = 1,
-	.decision_hint = 64, .thread = mig_thread, .quiesce = mig_quiesce, .describe = mig_describe,
-	WEFT_TEST_VARIANTS(mig), .migratable = 1u << 0,
-};
+D_SCENARIO(mig_scn, mig, "diag-migrate",
+	   "test only: a task migrates between its load and its store",
+	   "racy", WEFT_KIND_LOST_UPDATE, 1, 2, 2,
+	   .thread = mig_thread, .quiesce = mig_quiesce, .describe = mig_describe,
+	   WEFT_TEST_VARIANTS(mig), .migratable = 1u << 0);
 
 /* T0 is preempted after its load (second decision: T1 runs), every
  * choice (the migration's) picks 1: T0 resumes one CPU on. */

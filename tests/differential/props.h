@@ -11,6 +11,18 @@
 
 #include "lockstep.h"
 
+/* var, the scenario of a props_main() test: its generated program
+ * (LS_ONE_PROGRAM) on NT CPUs over the file's struct world, run by
+ * prefix##_setup, prefix##_thread and prefix##_quiesce; props_main() sets
+ * nr_threads from each generated program. */
+#define PROPS_SCENARIO(var, name_, summary_, prefix)                              \
+	static struct weft_scenario var = {                                      \
+		.name = name_, .summary = summary_, LS_ONE_PROGRAM, .nr_cpus = NT,  \
+		.nr_threads = 2, .world_size = sizeof(struct world),              \
+		.setup = prefix##_setup, .thread = prefix##_thread,               \
+		.quiesce = prefix##_quiesce,                                      \
+	}
+
 static void props_noop(const struct ls_ent *e)
 {
 	(void)e;

@@ -96,12 +96,8 @@ static void rcu_cb_z(struct rcu_head *h)
 	WRITE_ONCE(Wp->z, READ_ONCE(Wp->z) + 1);
 }
 
-static void dp_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(dp, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	spin_lock_init(&W->l);
 	weft_pthread_mutex_init(&W->m, NULL);
@@ -419,85 +415,58 @@ static void pinned(void)
 {
 	/* a use of the body, then (serially) its free: the free first is a
 	 * use-after-free only the poison record orders */
-	memset(&P, 0, sizeof(P));
-	P.nt = 2;
-	P.n[0] = 2;
-	P.ops[0][0] = (struct op){ O_USE, 0, 0 };
-	P.ops[0][1] = (struct op){ O_R, 1, 0 };
-	P.n[1] = 1;
-	P.ops[1][0] = (struct op){ O_FREE, 0, 0 };
+	P = (struct prog){ 2, { 2, 1 }, {
+		{ { O_USE, 0, 0 }, { O_R, 1, 0 } },
+		{ { O_FREE, 0, 0 } },
+	} };
 	check_prog(-1);
 	P.ops[0][0].y = 1;   /* the body's last word: the whole range is poisoned */
 	check_prog(-7);
 	/* cond_wait's release of the mutex against another locker */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	P.n[0] = 1;
-	P.ops[0][0] = (struct op){ O_CWAIT, 0, 0 };
-	P.n[1] = 1;
-	P.ops[1][0] = (struct op){ O_CSIGNAL, 0, 0 };
-	P.n[2] = 2;
-	P.ops[2][0] = (struct op){ O_CS, 0, 1 };
-	P.ops[2][1] = (struct op){ O_CSIGNAL, 0, 1 };
+	P = (struct prog){ 3, { 1, 1, 2 }, {
+		{ { O_CWAIT, 0, 0 } },
+		{ { O_CSIGNAL, 0, 0 } },
+		{ { O_CS, 0, 1 }, { O_CSIGNAL, 0, 1 } },
+	} };
 	check_prog(-2);
 	/* a free and an allocation of one body: they race through their
 	 * second records only (their first ones are different fields) */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	P.n[0] = 1;
-	P.ops[0][0] = (struct op){ O_ALLOC, 0, 0 };
-	P.n[1] = 1;
-	P.ops[1][0] = (struct op){ O_FREE, 0, 0 };
-	P.n[2] = 2;
-	P.ops[2][0] = (struct op){ O_W, 0, 0 };
-	P.ops[2][1] = (struct op){ O_ALLOC, 0, 0 };
+	P = (struct prog){ 3, { 1, 1, 2 }, {
+		{ { O_ALLOC, 0, 0 } },
+		{ { O_FREE, 0, 0 } },
+		{ { O_W, 0, 0 }, { O_ALLOC, 0, 0 } },
+	} };
 	check_prog(-4);
 	/* a use asleep (independent of the write that follows it) must wake
 	 * at the free's second record, or the use after the free is lost */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	P.n[0] = 1;
-	P.ops[0][0] = (struct op){ O_USE, 0, 0 };
-	P.n[1] = 1;
-	P.ops[1][0] = (struct op){ O_W, 1, 0 };
-	P.n[2] = 1;
-	P.ops[2][0] = (struct op){ O_FREE, 0, 0 };
+	P = (struct prog){ 3, { 1, 1, 1 }, {
+		{ { O_USE, 0, 0 } },
+		{ { O_W, 1, 0 } },
+		{ { O_FREE, 0, 0 } },
+	} };
 	check_prog(-5);
 	/* the same with an allocation (no report cuts the run short): the
 	 * sleeper that failed to wake runs last, its continuation stale, and
 	 * the race after it (x2) is never reversed */
-	memset(&P, 0, sizeof(P));
-	P.nt = 3;
-	P.n[0] = 2;
-	P.ops[0][0] = (struct op){ O_ALLOC, 0, 0 };
-	P.ops[0][1] = (struct op){ O_W, 2, 0 };
-	P.n[1] = 3;
-	P.ops[1][0] = (struct op){ O_W, 1, 0 };
-	P.ops[1][1] = (struct op){ O_R, 2, 0 };
-	P.ops[1][2] = (struct op){ O_W, 0, 0 };
-	P.n[2] = 1;
-	P.ops[2][0] = (struct op){ O_FREE, 0, 0 };
+	P = (struct prog){ 3, { 2, 3, 1 }, {
+		{ { O_ALLOC, 0, 0 }, { O_W, 2, 0 } },
+		{ { O_W, 1, 0 }, { O_R, 2, 0 }, { O_W, 0, 0 } },
+		{ { O_FREE, 0, 0 } },
+	} };
 	check_prog(-6);
 	/* a wake-up against a waiter, and a free racing both */
-	memset(&P, 0, sizeof(P));
-	P.nt = 2;
-	P.n[0] = 2;
-	P.ops[0][0] = (struct op){ O_QWAIT, 0, 0 };
-	P.ops[0][1] = (struct op){ O_USE, 1, 0 };
-	P.n[1] = 2;
-	P.ops[1][0] = (struct op){ O_FREE, 1, 0 };
-	P.ops[1][1] = (struct op){ O_QWAKE, 0, 0 };
+	P = (struct prog){ 2, { 2, 2 }, {
+		{ { O_QWAIT, 0, 0 }, { O_USE, 1, 0 } },
+		{ { O_FREE, 1, 0 }, { O_QWAKE, 0, 0 } },
+	} };
 	check_prog(-3);
 	/* a new thread's allocation and publishing store are one transition
 	 * (no decision at its first point): the store's race with the other
 	 * thread's load must be reversed at the decision that started it */
-	memset(&P, 0, sizeof(P));
-	P.nt = 2;
-	P.n[0] = 1;
-	P.ops[0][0] = (struct op){ O_PUBLISH, 0, 0 };
-	P.n[1] = 2;
-	P.ops[1][0] = (struct op){ O_R, 0, 0 };
-	P.ops[1][1] = (struct op){ O_W, 1, 0 };
+	P = (struct prog){ 2, { 1, 2 }, {
+		{ { O_PUBLISH, 0, 0 } },
+		{ { O_R, 0, 0 }, { O_W, 1, 0 } },
+	} };
 	check_prog(-8);
 	/* the same published by a spawned thread, its parent's join of it
 	 * blocked (a pthread program's main creating two threads) */

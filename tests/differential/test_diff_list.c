@@ -107,12 +107,8 @@ static int index_of(struct world *W, struct weft_list_head *p)
 	return -3;
 }
 
-static void dl_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(dl, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	weft_list_init(&W->head);
 	for (int i = 0; i < NODES; i++)
 		weft_list_init(&W->node[i]);

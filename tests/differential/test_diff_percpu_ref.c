@@ -80,12 +80,8 @@ static void unuse(void)
 	holders--;
 }
 
-static void pr_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(pr, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	holders = released = confirmed = 0;
 	percpu_ref_init(&W->ref, release, 0);
@@ -170,11 +166,7 @@ static void pr_quiesce(void *w)
 			    P.killed ? "yes" : "no");
 }
 
-static struct weft_scenario prsc = {
-	.name = "diff-percpu-ref", .summary = "properties: percpu_ref", LS_ONE_PROGRAM,
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = pr_setup,
-	.thread = pr_thread, .quiesce = pr_quiesce,
-};
+PROPS_SCENARIO(prsc, "diff-percpu-ref", "properties: percpu_ref", pr);
 
 static unsigned gen(void)
 {

@@ -102,12 +102,8 @@ static void cb_free(struct rcu_head *h)
 	weft_poison(o, sizeof(*o), WEFT_SITE(WEFT_EV_FREE, "kfree(o) in the callback"));
 }
 
-static void rc_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(rc, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	memset(in_sec, 0, sizeof(in_sec));
 	memset(sec_no, 0, sizeof(sec_no));

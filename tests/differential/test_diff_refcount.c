@@ -126,12 +126,8 @@ static enum weft_kind ref_op(const struct op *o, int *v, int *res)
 
 /* ------------------------------------------------------------- the program */
 
-static void rf_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(rf, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	refcount_set(&W->r, P.start);
 	for (unsigned k = 0; k < P.n; k++) {
 		const struct op *o = &P.ops[k];

@@ -89,12 +89,8 @@ struct world {
 static bool got[NT][OP__N][2];
 static bool had_waiters[NT][2];
 
-static void w_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(w, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	for (unsigned k = 0; k < 2; k++) {
 		init_waitqueue_head(&W->wq[k]);
 		init_completion(&W->c[k]);

@@ -80,12 +80,8 @@ static void work_fn(struct work_struct *w)
 	in_run[k]--;
 }
 
-static void wq_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(wq, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	for (unsigned k = 0; k < NW; k++) {
 		INIT_WORK(&W->w[k], work_fn);
@@ -139,11 +135,7 @@ static void wq_quiesce(void *w)
 				    weft_peek(W->w[k].data) & 1 ? " and is still pending" : "");
 }
 
-static struct weft_scenario wqsc = {
-	.name = "diff-workqueue", .summary = "properties: work items", LS_ONE_PROGRAM,
-	.nr_cpus = NT, .nr_threads = 2, .world_size = sizeof(struct world), .setup = wq_setup,
-	.thread = wq_thread, .quiesce = wq_quiesce,
-};
+PROPS_SCENARIO(wqsc, "diff-workqueue", "properties: work items", wq);
 
 static unsigned gen(void)
 {

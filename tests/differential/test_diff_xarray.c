@@ -301,12 +301,8 @@ static void run_op(unsigned i, const struct op *o)
 	compare_all(i);
 }
 
-static void xd_setup(void *w, unsigned v, const struct weft_workload *wl)
+LS_SETUP(xd, struct world)
 {
-	struct world *W = w;
-
-	(void)v;
-	(void)wl;
 	Wp = W;
 	xa_init(&W->xa);
 }
