@@ -21,8 +21,11 @@
  * decision's block) to the front can make a run infeasible where no
  * event conflicts with x. A frame of p is therefore justified once any
  * other thread of p's CPU has an event after x in the explored run,
- * whatever it saw; a hold shuts out only its own CPU's threads, so the
- * evidence from other CPUs is as above.
+ * whatever it saw. That is not enough for a certificate: with it the
+ * bounded search still missed weft-workqueue's parallel:unbound lost
+ * update at bound 1 (a kworker spawned onto its flusher's CPU), so a
+ * bounded search over a shared CPU never certifies (dpor.c, dpor_end());
+ * the rule only widens what such a search explores.
  */
 #include "dpor_state.h"
 
