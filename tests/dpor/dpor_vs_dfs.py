@@ -24,8 +24,10 @@ import os
 import subprocess
 import sys
 
+# WEFT_DPOR_VS_DFS_ITERATIONS=N, WEFT_DPOR_VS_DFS_BOUNDS="0 1 2 3 none":
+# a longer hunt than ctest's
 ITERATIONS = os.environ.get("WEFT_DPOR_VS_DFS_ITERATIONS", "3000")
-BOUNDS = (0, 1, 2)
+BOUNDS = os.environ.get("WEFT_DPOR_VS_DFS_BOUNDS", "0 1 2").split()
 
 
 def variants_of(tool):
@@ -72,14 +74,15 @@ def main():
             for bound in BOUNDS:
                 try:
                     plain = search(tool, spec, bound, "none")
-                    reduced = [(por or "default", search(tool, spec, bound, por))
-                               for por in (None, "source", "sleep")]
+                    pors = (None, "source", "sleep") if bound != "none" else \
+                        (None, "source", "sleep", "optimal")
+                    reduced = [(por or "default", search(tool, spec, bound, por)) for por in pors]
                 except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
                     print("dpor_vs_dfs: %s" % e)
                     return 2
                 for how, red in reduced:
                     pairs += 1
-                    where = "%s %s --bound %d" % (name, spec, bound)
+                    where = "%s %s --bound %s" % (name, spec, bound)
                     if red["verdict"] == "clean" and red.get("complete") and \
                        plain["verdict"] == "bug":
                         wrong.append("%s: the %s search (por %s) says complete and clean in "
