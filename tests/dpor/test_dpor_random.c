@@ -16,8 +16,7 @@
  *    CPU, and two pinned, where a spinlock section (or a spin for one)
  *    shuts the other thread out: unbounded, every reduction certifies and
  *    reaches every trace plain dfs reaches; bounded, each refuses and says
- *    why (it certified a workqueue model whose bug plain dfs finds within
- *    the bound: core/src/search/dpor.c, dpor_end()).
+ *    why (core/src/search/dpor.c, dpor_end()).
  *
  * Traces are fingerprinted by trace_class.h, independently of dpor.c.
  * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);

@@ -19,7 +19,8 @@
  *               (a load and a store with a point between); T0 flushes
  *               the workqueue and checks 2. unbound (bug): system_unbound_wq
  *               runs them at once (assertion: an update lost);
- *               ordered (clean): one after the other.
+ *               ordered (clean): one after the other. parallel-spread:
+ *               the same on 3 CPUs, a CPU for each kworker.
  *  teardown     T0 is an event source: if the device is alive it queues
  *               the device's work, which writes a kmalloc()ed buffer; T1
  *               tears the device down: alive := 0, flush_workqueue(),
@@ -240,6 +241,12 @@ static const struct weft_variant pa_variants[] = {
 WEFT_TEST_SCENARIO(parallel, "parallel",
 		   "test: two work items add to a plain counter",
 		   struct pa_world, 2, 1, 32, pa);
+/* the same with a CPU for each kworker: no CPU is shared, so the bounded
+ * reduction certifies it, and must find the lost update (a worker's step
+ * that dequeues the next item writes the worklist: workqueue.c) */
+WEFT_TEST_SCENARIO(parallel_spread, "parallel-spread",
+		   "test: two work items add to a plain counter, a CPU for each kworker",
+		   struct pa_world, 3, 1, 32, pa);
 
 /* -------------------------------------------------------------- teardown */
 
@@ -565,4 +572,5 @@ static const struct weft_variant sf_variants[] = {
 WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its own work item",
 		   struct sf_world, 1, 1, 16, sf);
 
-WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush);
+WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush,
+		     &parallel_spread);

@@ -518,6 +518,14 @@ static void worker_fn(void *world, void *arg)
 				struct qent e = q_at(p, 0);
 				p->head = (p->head + 1) % WEFT_WORKQUEUE_MAX;
 				p->n--;
+				/* the dequeue is in the step before the take's store
+				 * (that store's scheduling point comes after it): a
+				 * worker that looks at the worklist from that point on
+				 * finds it gone, so the step writes the worklist too
+				 * (without this record the bounded reduction certified
+				 * weft-workqueue's parallel-spread:unbound, whose lost
+				 * update plain dfs finds with one preemption) */
+				weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0, &take_site);
 				for (;;) {
 					struct work_struct *w = e.w;
 					unsigned cpu = bound(p) ? p->idx : M.cpu_of[me->tid];

@@ -21,11 +21,8 @@
  * decision's block) to the front can make a run infeasible where no
  * event conflicts with x. A frame of p is therefore justified once any
  * other thread of p's CPU has an event after x in the explored run,
- * whatever it saw. That is not enough for a certificate: with it the
- * bounded search still missed weft-workqueue's parallel:unbound lost
- * update at bound 1 (a kworker spawned onto its flusher's CPU), so a
- * bounded search over a shared CPU never certifies (dpor.c, dpor_end());
- * the rule only widens what such a search explores.
+ * whatever it saw. A bounded search over a shared CPU does not certify
+ * for now (dpor.c, dpor_end()): the rule only widens what it explores.
  */
 #include "dpor_state.h"
 
