@@ -165,20 +165,15 @@ static void search(struct run *R, unsigned bound)
 		/* under a bound an unfair choice is a frame that costs a
 		 * preemption (core/src/search/dpor.c); unbounded it is not */
 		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
-		/* threads sharing a CPU are certified unbounded only (dpor.c);
-		 * interrupts and migration never */
+		/* threads sharing a CPU are certified (dpor.c); interrupts and
+		 * migration are not */
 		bool irq_ctx = weft_contexts_active() &&
-			       (weft_cli_uses_contexts(a->sc) || weft_interrupts_active() ||
-				bound != WEFT_BOUND_NONE);
+			       (weft_cli_uses_contexts(a->sc) || weft_interrupts_active());
 		if (a->por_auto && (irq_ctx || unfair || weft_untracked_why() ||
 				    weft_last_nr_threads() > WEFT_MAX_THREADS)) {
 			fallback_why = weft_untracked_why() ? weft_untracked_why()
 				: irq_ctx
-				? bound != WEFT_BOUND_NONE && !weft_interrupts_active() &&
-				  !weft_cli_uses_contexts(a->sc)
-				? "an execution ran threads sharing a CPU under a preemption "
-				  "bound, which the bounded reduction does not certify"
-				: "an execution ran an interrupt handler or migrated a thread, "
+				? "an execution ran an interrupt handler or migrated a thread, "
 				  "which the reduction does not model"
 				: unfair
 				? "fair scheduling passed over a spinning thread, which the "

@@ -21,8 +21,8 @@
  * decision's block) to the front can make a run infeasible where no
  * event conflicts with x. A frame of p is therefore justified once any
  * other thread of p's CPU has an event after x in the explored run,
- * whatever it saw. A bounded search over a shared CPU does not certify
- * for now (dpor.c, dpor_end()): the rule only widens what it explores.
+ * whatever it saw; a hold shuts out only its own CPU's threads, so the
+ * evidence from other CPUs is as above.
  */
 #include "dpor_state.h"
 
