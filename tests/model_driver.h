@@ -60,6 +60,18 @@ static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
 	.variants = prefix##_variants,  \
 	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
+/* The initializer of a scenario a test runs itself and never registers
+ * (no summary, no source, no sites' files): world_t on cpus CPUs with
+ * threads threads, one "nop" each (WEFT_TEST_NOP_OP), decision_hint
+ * hint; further designated fields (WEFT_TEST_HOOKS(prefix), .cpu_of,
+ * .irqs...) after. */
+#define WEFT_TEST_UNLISTED(name_, world_t, cpus, threads, hint, ...)                 \
+	{                                                                          \
+		.name = name_, .summary = "", .source = "", .nr_cpus = cpus,       \
+		.nr_threads = threads, .world_size = sizeof(world_t), WEFT_TEST_NOP_OP, \
+		.decision_hint = hint, __VA_ARGS__                                 \
+	}
+
 /* The workload alphabet of a test scenario whose threads each run one
  * fixed body: the one opcode "nop", once a thread. */
 static const char *const weft_test_nop_ops[] = { "nop" };
