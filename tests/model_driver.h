@@ -109,4 +109,21 @@ static const char *const weft_test_nop_ops[] = { "nop" };
 		((world_t *)w)->variant = variant;                                         \
 	}
 
+/* The setup of a world with no variants and no workload to read: it runs
+ * the block after the macro with W, the world (the block is the function
+ * prefix##_init_world: a site inside it names that function):
+ *     WEFT_TEST_SETUP_WORLD(xd, struct world)
+ *     {
+ *             xa_init(&W->xa);
+ *     }                                                                  */
+#define WEFT_TEST_SETUP_WORLD(prefix, world_t)                                             \
+	static void prefix##_init_world(world_t *W);                                       \
+	static void prefix##_setup(void *w, unsigned v, const struct weft_workload *wl)    \
+	{                                                                                  \
+		(void)v;                                                                   \
+		(void)wl;                                                                  \
+		prefix##_init_world((world_t *)w);                                         \
+	}                                                                                  \
+	static void prefix##_init_world(world_t *W)
+
 #endif

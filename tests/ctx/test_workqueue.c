@@ -69,12 +69,8 @@ static void fn(struct work_struct *w)
 	WRITE_ONCE(W->in_fn, 0);
 }
 
-static void wq_setup(void *w, unsigned v, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(wq, struct wq_world)
 {
-	struct wq_world *W = w;
-
-	(void)v;
-	(void)wl;
 	INIT_WORK(&W->w, fn);
 	INIT_WORK(&W->w2, fn);
 }
