@@ -60,6 +60,18 @@ static const char *const weft_test_files[] = { WEFT_TEST_FILE, NULL };
 	.variants = prefix##_variants,  \
 	.nr_variants = sizeof(prefix##_variants) / sizeof(prefix##_variants[0])
 
+/* The initializer of a scenario a test runs itself and never registers
+ * (no summary, no source, no sites' files): world_t on cpus CPUs with
+ * threads threads, one "nop" each (WEFT_TEST_NOP_OP), decision_hint
+ * hint; further designated fields (WEFT_TEST_HOOKS(prefix), .cpu_of,
+ * .irqs...) after. */
+#define WEFT_TEST_UNLISTED(name_, world_t, cpus, threads, hint, ...)                 \
+	{                                                                          \
+		.name = name_, .summary = "", .source = "", .nr_cpus = cpus,       \
+		.nr_threads = threads, .world_size = sizeof(world_t), WEFT_TEST_NOP_OP, \
+		.decision_hint = hint, __VA_ARGS__                                 \
+	}
+
 /* The workload alphabet of a test scenario whose threads each run one
  * fixed body: the one opcode "nop", once a thread. */
 static const char *const weft_test_nop_ops[] = { "nop" };
@@ -96,5 +108,22 @@ static const char *const weft_test_nop_ops[] = { "nop" };
 		(void)wl;                                                                  \
 		((world_t *)w)->variant = variant;                                         \
 	}
+
+/* The setup of a world with no variants and no workload to read: it runs
+ * the block after the macro with W, the world (the block is the function
+ * prefix##_init_world: a site inside it names that function):
+ *     WEFT_TEST_SETUP_WORLD(xd, struct world)
+ *     {
+ *             xa_init(&W->xa);
+ *     }                                                                  */
+#define WEFT_TEST_SETUP_WORLD(prefix, world_t)                                             \
+	static void prefix##_init_world(world_t *W);                                       \
+	static void prefix##_setup(void *w, unsigned v, const struct weft_workload *wl)    \
+	{                                                                                  \
+		(void)v;                                                                   \
+		(void)wl;                                                                  \
+		prefix##_init_world((world_t *)w);                                         \
+	}                                                                                  \
+	static void prefix##_init_world(world_t *W)
 
 #endif

@@ -166,11 +166,8 @@ static const struct weft_irq hard0[] = { { "hard0", WEFT_HARDIRQ, 1, cw_irq, tru
 static const struct weft_irq soft0[] = { { "soft0", WEFT_SOFTIRQ, 1, cw_irq, true } };
 static const struct weft_irq hard01[] = { { "hard01", WEFT_HARDIRQ, 3, cw_irq, true } };
 
-static struct weft_scenario cw_sc = {
-	.name = "ctx-test", .summary = "", .source = "", .nr_cpus = 1, .nr_threads = 2,
-	.world_size = sizeof(struct cw), WEFT_TEST_NOP_OP,
-	.decision_hint = 256, WEFT_TEST_HOOKS(cw),
-};
+static struct weft_scenario cw_sc =
+	WEFT_TEST_UNLISTED("ctx-test", struct cw, 1, 2, 256, WEFT_TEST_HOOKS(cw));
 
 struct outcome {
 	uint64_t executions;

@@ -45,12 +45,10 @@ static const uint8_t ia_cpu_of[] = { 1 };
 static const struct weft_irq ia_irqs[] = {
 	{ "again_irq", WEFT_HARDIRQ, 1u << 0, ia_handler, true },
 };
-static const struct weft_scenario ia_sc = {
-	.name = "irq-again-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
-	.cpu_of = ia_cpu_of, .world_size = sizeof(struct ia_world), WEFT_TEST_NOP_OP,
-	.decision_hint = 1024, .thread = ia_thread,
-	WEFT_TEST_VARIANTS(ia), .irqs = ia_irqs, .nr_irqs = 1,
-};
+static const struct weft_scenario ia_sc =
+	WEFT_TEST_UNLISTED("irq-again-test", struct ia_world, 2, 1, 1024, .cpu_of = ia_cpu_of,
+			   .thread = ia_thread, WEFT_TEST_VARIANTS(ia), .irqs = ia_irqs,
+			   .nr_irqs = 1);
 
 int main(void)
 {

@@ -112,11 +112,9 @@ static void bw_quiesce(void *w)
 
 WEFT_TEST_ONLY_VARIANT(bw, "per-CPU LRU batches");
 static const uint8_t bw_cpu_of[] = { 0, 0, 1 };
-static const struct weft_scenario bw_sc = {
-	.name = "lru-batch-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 3,
-	.cpu_of = bw_cpu_of, .world_size = sizeof(struct bw), WEFT_TEST_NOP_OP,
-	.decision_hint = 1024, WEFT_TEST_HOOKS(bw), .quiesce = bw_quiesce,
-};
+static const struct weft_scenario bw_sc =
+	WEFT_TEST_UNLISTED("lru-batch-test", struct bw, 2, 3, 1024, .cpu_of = bw_cpu_of,
+			   WEFT_TEST_HOOKS(bw), .quiesce = bw_quiesce);
 
 int main(void)
 {

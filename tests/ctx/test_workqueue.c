@@ -69,12 +69,8 @@ static void fn(struct work_struct *w)
 	WRITE_ONCE(W->in_fn, 0);
 }
 
-static void wq_setup(void *w, unsigned v, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(wq, struct wq_world)
 {
-	struct wq_world *W = w;
-
-	(void)v;
-	(void)wl;
 	INIT_WORK(&W->w, fn);
 	INIT_WORK(&W->w2, fn);
 }
@@ -128,11 +124,8 @@ static void wq_thread(void *w, unsigned tid)
 }
 
 WEFT_TEST_ONLY_VARIANT(wq, "work items and their flushes");
-static const struct weft_scenario wq_sc = {
-	.name = "wq-test", .summary = "", .source = "", .nr_cpus = 2, .nr_threads = 1,
-	.world_size = sizeof(struct wq_world), WEFT_TEST_NOP_OP,
-	.decision_hint = 256, WEFT_TEST_HOOKS(wq),
-};
+static const struct weft_scenario wq_sc =
+	WEFT_TEST_UNLISTED("wq-test", struct wq_world, 2, 1, 256, WEFT_TEST_HOOKS(wq));
 
 struct agg {
 	uint64_t executions;

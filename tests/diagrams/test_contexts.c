@@ -212,12 +212,8 @@ static void wqd_child(void *world, void *arg)
 	WRITE_ONCE(W->done, 1);
 }
 
-static void wqd_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(wqd, struct wqd_world)
 {
-	struct wqd_world *W = w;
-
-	(void)variant;
-	(void)wl;
 	INIT_WORK(&W->w, wqd_fn);
 }
 

@@ -30,6 +30,8 @@
 #include <weft/kernel.h>
 #include <weft/strategy.h>
 
+#include "../model_driver.h"
+
 #define LS_MAX_LOG 8192
 #define LS_MAX_DEC 4096
 
@@ -204,22 +206,6 @@ static const struct weft_variant ls_variants[] __attribute__((unused)) = {
 #define LS_ONE_PROGRAM                                                          \
 	.source = "test", .nr_opcodes = 1, .opnames = ls_opnames, .max_ops = 1,    \
 	.decision_hint = LS_MAX_DEC, .variants = ls_variants, .nr_variants = 1
-
-/* prefix##_setup, the setup of a program (it has no variants and no
- * workload): runs the block after the macro with W, the world:
- *     LS_SETUP(xd, struct world)
- *     {
- *             xa_init(&W->xa);
- *     }                                                                  */
-#define LS_SETUP(prefix, world_t)                                                \
-	static void prefix##_init_world(world_t *W);                              \
-	static void prefix##_setup(void *w, unsigned v, const struct weft_workload *wl) \
-	{                                                                        \
-		(void)v;                                                         \
-		(void)wl;                                                        \
-		prefix##_init_world((world_t *)w);                               \
-	}                                                                        \
-	static void prefix##_init_world(world_t *W)
 
 /* fn, the setup of a program whose world_t has one spinlock, l, that its
  * critical sections take: initialises l (the program has no variants and

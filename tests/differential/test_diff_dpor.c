@@ -96,7 +96,7 @@ static void rcu_cb_z(struct rcu_head *h)
 	WRITE_ONCE(Wp->z, READ_ONCE(Wp->z) + 1);
 }
 
-LS_SETUP(dp, struct world)
+WEFT_TEST_SETUP_WORLD(dp, struct world)
 {
 	Wp = W;
 	spin_lock_init(&W->l);

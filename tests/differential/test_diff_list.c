@@ -107,7 +107,7 @@ static int index_of(struct world *W, struct weft_list_head *p)
 	return -3;
 }
 
-LS_SETUP(dl, struct world)
+WEFT_TEST_SETUP_WORLD(dl, struct world)
 {
 	weft_list_init(&W->head);
 	for (int i = 0; i < NODES; i++)

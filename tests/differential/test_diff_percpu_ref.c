@@ -80,7 +80,7 @@ static void unuse(void)
 	holders--;
 }
 
-LS_SETUP(pr, struct world)
+WEFT_TEST_SETUP_WORLD(pr, struct world)
 {
 	Wp = W;
 	holders = released = confirmed = 0;

@@ -102,7 +102,7 @@ static void cb_free(struct rcu_head *h)
 	weft_poison(o, sizeof(*o), WEFT_SITE(WEFT_EV_FREE, "kfree(o) in the callback"));
 }
 
-LS_SETUP(rc, struct world)
+WEFT_TEST_SETUP_WORLD(rc, struct world)
 {
 	Wp = W;
 	memset(in_sec, 0, sizeof(in_sec));

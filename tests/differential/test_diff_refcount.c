@@ -126,7 +126,7 @@ static enum weft_kind ref_op(const struct op *o, int *v, int *res)
 
 /* ------------------------------------------------------------- the program */
 
-LS_SETUP(rf, struct world)
+WEFT_TEST_SETUP_WORLD(rf, struct world)
 {
 	refcount_set(&W->r, P.start);
 	for (unsigned k = 0; k < P.n; k++) {

@@ -89,7 +89,7 @@ struct world {
 static bool got[NT][OP__N][2];
 static bool had_waiters[NT][2];
 
-LS_SETUP(w, struct world)
+WEFT_TEST_SETUP_WORLD(w, struct world)
 {
 	for (unsigned k = 0; k < 2; k++) {
 		init_waitqueue_head(&W->wq[k]);

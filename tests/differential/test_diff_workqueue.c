@@ -80,7 +80,7 @@ static void work_fn(struct work_struct *w)
 	in_run[k]--;
 }
 
-LS_SETUP(wq, struct world)
+WEFT_TEST_SETUP_WORLD(wq, struct world)
 {
 	Wp = W;
 	for (unsigned k = 0; k < NW; k++) {

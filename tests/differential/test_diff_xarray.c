@@ -301,7 +301,7 @@ static void run_op(unsigned i, const struct op *o)
 	compare_all(i);
 }
 
-LS_SETUP(xd, struct world)
+WEFT_TEST_SETUP_WORLD(xd, struct world)
 {
 	Wp = W;
 	xa_init(&W->xa);

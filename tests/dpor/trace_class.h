@@ -19,6 +19,7 @@
 
 #include <weft/strategy.h>
 
+#include "decorator.h"
 #include "hash_set.h"   /* the sets of fingerprints the tests compare */
 
 #ifndef TC_MAX
@@ -147,13 +148,6 @@ static void tc_end(void *st, const struct weft_exec_result *r)
 		t->inner->end(t->inner_st, r);
 }
 
-static const struct weft_strategy_ops tc_ops = {
-	.name = "trace-class",
-	.begin = tc_begin,
-	.pick_next = tc_pick,
-	.pick_value = tc_value,
-	.end = tc_end,
-	.on_step = tc_step,
-};
+static const struct weft_strategy_ops tc_ops = WEFT_TEST_DECORATOR_OPS(tc, "trace-class");
 
 #endif

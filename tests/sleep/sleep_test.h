@@ -13,6 +13,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "decorator.h"
 
 /* ------------------------------------------------------------ step log */
 
@@ -194,14 +195,7 @@ static inline void st_dfs_end(void *st, const struct weft_exec_result *r)
 	weft_strategy_dfs.end(&x->d, r);
 }
 
-static const struct weft_strategy_ops st_dfs_ops = {
-	.name = "dfs+pending",
-	.begin = st_dfs_begin,
-	.pick_next = st_dfs_pick,
-	.pick_value = st_dfs_value,
-	.end = st_dfs_end,
-	.on_step = st_dfs_step,
-};
+static const struct weft_strategy_ops st_dfs_ops = WEFT_TEST_DECORATOR_OPS(st_dfs, "dfs+pending");
 
 struct st_dfs_out {
 	struct weft_exec_result r;   /* the first report, or the last execution */

@@ -87,11 +87,8 @@ static const struct weft_variant kn_variants[] = {
 	{ "rwsem-not-held", NULL, true, "", "", WEFT_KIND_WARN_ON, 0, KN_RWSEM_NOT_HELD },
 	{ "spin-not-held", NULL, true, "", "", WEFT_KIND_WARN_ON, 0, KN_SPIN_NOT_HELD },
 };
-static const struct weft_scenario kn_sc = {
-	.name = "kernel-names", .summary = "", .source = "", .nr_cpus = 3, .nr_threads = 3,
-	.world_size = sizeof(struct kn_world), WEFT_TEST_NOP_OP,
-	.decision_hint = 256, WEFT_TEST_HOOKS(kn),
-};
+static const struct weft_scenario kn_sc =
+	WEFT_TEST_UNLISTED("kernel-names", struct kn_world, 3, 3, 256, WEFT_TEST_HOOKS(kn));
 
 int main(void)
 {
