@@ -15,7 +15,9 @@
  *  - a shared CPU: 128 spawning programs whose child runs on its parent's
  *    CPU, and two pinned, where a spinlock section (or a spin for one)
  *    shuts the other thread out: every reduction, unbounded and at each
- *    bound, certifies and reaches every trace plain dfs reaches.
+ *    bound, certifies and reaches every trace plain dfs reaches; with
+ *    WEFT_DPOR_HOLD, the parent's and the child's sections hold the CPU
+ *    with preemption or interrupts off instead, or take a mutex.
  *
  * Traces are fingerprinted by trace_class.h, independently of dpor.c.
  * WEFT_DPOR_PROGRAMS=N runs N programs (TAS; half as many under the ticket lock; default 100);
@@ -26,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <weft/context.h>
 #include <weft/kernel.h>
+#include <weft/sleep.h>
 #include <weft/strategy.h>
 
 #include "check.h"
@@ -34,7 +38,8 @@
 #include "plain_ops.h"
 #include "../model_driver.h"
 
-enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O__N };
+enum op_kind { O_R, O_W, O_A, O_CS, O_TRY, O_IF, O_Y, O_SPAWN, O_JOIN, O_CH, O_PD, O_IRQ, O_MX,
+	       O__N };
 PLAIN_OPS_MATCH(O_R, O_W, O_A, O_CS);
 
 struct op {
@@ -65,6 +70,7 @@ struct rw {
 	int x[NVARS];
 	spinlock_t l[2];
 	int child[MAXT];
+	struct mutex mx;
 };
 
 static void run_ops(struct rw *W, unsigned body, unsigned self);
@@ -117,6 +123,27 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 			if (body < MAXT && W->child[body])
 				WEFT_THREAD_JOIN(W->child[body] - 1);
 			break;
+		/* WEFT_DPOR_HOLD: a CPU held without a lock word (preemption
+		 * or interrupts off), and a sleeping lock, which gives the CPU
+		 * up while it waits */
+		case O_PD:
+			preempt_disable();
+			last = READ_ONCE(W->x[o->x]);
+			WRITE_ONCE(W->x[o->y], last + 1);
+			preempt_enable();
+			break;
+		case O_IRQ:
+			local_irq_disable();
+			last = READ_ONCE(W->x[o->x]);
+			WRITE_ONCE(W->x[o->y], last + 2);
+			local_irq_enable();
+			break;
+		case O_MX:
+			mutex_lock(&W->mx);
+			last = READ_ONCE(W->x[o->x]);
+			WRITE_ONCE(W->x[o->y], last + 3);
+			mutex_unlock(&W->mx);
+			break;
 		}
 	}
 }
@@ -144,6 +171,18 @@ static unsigned rnd(unsigned n)
  * mostly of one lock); WEFT_DPOR_CHOICE: a fifth of the reads and writes
  * become weft_choose()s of 2 or 3 values (a read, a write or an atomic) */
 static bool locky, choicey;
+/* WEFT_DPOR_HOLD (the shared-CPU check only): each spinlock section of the
+ * parent and the child becomes, by thirds, a section with preemption off,
+ * one with interrupts off, or a mutex section */
+static bool holdy;
+
+static void hold_ops(void)
+{
+	for (unsigned t = 0; t <= MAXT; t++)
+		for (unsigned i = 0; t == 0 || t == MAXT ? i < P.nops[t] : false; i++)
+			if (P.ops[t][i].kind == O_CS)
+				P.ops[t][i].kind = (uint8_t)(O_PD + rnd(3));
+}
 
 static void gen(void)
 {
@@ -204,7 +243,7 @@ static void gen(void)
 static void print_prog(void)
 {
 	static const char *const names[] = { "R", "W", "A", "CS", "TRY", "IF", "Y", "SPAWN", "JOIN",
-					     "CH" };
+					     "CH", "PD", "IRQ", "MX" };
 
 	for (unsigned t = 0; t <= MAXT; t++) {
 		if (t >= P.nthreads && t != MAXT)
@@ -417,6 +456,7 @@ int main(void)
 	debug = getenv("WEFT_DPOR_DEBUG") != NULL;
 	locky = getenv("WEFT_DPOR_LOCKY") != NULL;
 	choicey = getenv("WEFT_DPOR_CHOICE") != NULL;
+	holdy = getenv("WEFT_DPOR_HOLD") != NULL;
 	/* WEFT_DPOR_MODE=source WEFT_DPOR_LOCK=tas|ticket WEFT_DPOR_BOUND=-1|K:
 	 * check only that case (with WEFT_DPOR_ONLY, for debugging) */
 	if ((e = getenv("WEFT_DPOR_MODE"))) {
@@ -465,7 +505,7 @@ int main(void)
 	 * parent's spinlock sections exclude the child from the CPU and the
 	 * child's the parent; every bounded one refuses */
 	if (only < 0) {
-		unsigned seen = 0, excluding = 0;
+		unsigned seen = 0, excluding = 0, holding = 0;
 		child_cpu = 0;
 		shared_cpu = true;
 		for (int lk = 0; lk < 2; lk++) {
@@ -473,11 +513,15 @@ int main(void)
 			rnd_state = seed * 0x9e3779b97f4a7c15ull + 99 + (uint64_t)lk;
 			for (unsigned p = 0, n = 0; p < 3000 && n < 64; p++) {
 				gen();
-				bool spawns = false, cs = false;
+				if (holdy)
+					hold_ops();
+				bool spawns = false, cs = false, hold = false;
 				for (unsigned t = 0; t <= MAXT; t++)
 					for (unsigned i = 0; i < P.nops[t]; i++) {
-						spawns |= t == 0 && P.ops[t][i].kind == O_SPAWN;
-						cs |= (t == 0 || t == MAXT) && P.ops[t][i].kind == O_CS;
+						unsigned k = P.ops[t][i].kind;
+						spawns |= t == 0 && k == O_SPAWN;
+						cs |= (t == 0 || t == MAXT) && (k == O_CS || k >= O_PD);
+						hold |= k >= O_PD;
 					}
 				if (!spawns || !plain_classes(lock, WEFT_BOUND_NONE, &all))
 					continue;
@@ -488,6 +532,7 @@ int main(void)
 					print_prog();
 				seen++;
 				excluding += cs;
+				holding += hold;
 				check_program(lock, &all, &want);
 			}
 		}
@@ -549,6 +594,12 @@ int main(void)
 		      "shared CPU: %u certified in %u programs", shared_bounded, seen);
 		CHECK(shared_only >= 0 || (seen >= 100 && excluding >= 30), "too few programs for the shared-CPU check "
 		      "(%u, %u with a spinlock section)", seen, excluding);
+		if (holdy) {
+			printf("shared CPU: %u of them with preemption or interrupts off, or a mutex, "
+			       "in the parent or the child\n", holding);
+			CHECK(shared_only >= 0 || holding >= 30, "too few programs hold the CPU "
+			      "(%u)", holding);
+		}
 		shared_cpu = false;
 		child_cpu = 7;
 	}
