@@ -51,7 +51,8 @@ const char weft_help_run[] =
 	"  --workload-args A the args --workloads enumerates: 0 .. A-1 (default 2;\n"
 	"                    models take args modulo their own bounds)\n"
 	"  --lock tas|ticket lock model: unfair test-and-set (default) or FIFO ticket\n"
-	"  --memory M        memory model of the fake CPUs: sc (default), tso (a FIFO\n"
+	"  --memory M        memory model of the fake CPUs (default: the scenario's,\n"
+	"                    which weft list shows, else sc): sc, tso (a FIFO\n"
 	"                    store buffer per CPU: the strategy chooses when each\n"
 	"                    buffered store becomes visible), lkmm (the kernel's model:\n"
 	"                    stores to different locations visible out of order, loads\n"
@@ -195,6 +196,7 @@ int cmd_run(int argc, char **argv)
 	bool json = false, stats = false, quiet = false, lockdep = true;
 	enum weft_lock_model lock = WEFT_LOCK_TAS;
 	bool lock_set = false;
+	bool memory_set = false;   /* else the scenario's model (weft_scenario.memory) */
 	enum weft_memory_model memory = WEFT_MEM_SC;
 	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
@@ -281,6 +283,7 @@ int cmd_run(int argc, char **argv)
 			const char *why = "";
 			if (!weft_memory_parse(v, &memory, &why))
 				return cli_usage_error("run: --memory '%s': %s", v, why);
+			memory_set = true;
 		} else if (!strcmp(a, "--delay-bound")) {
 			NEEDV();
 			if (!cli_parse_u64(v, &delay_bound) || delay_bound > 255)
@@ -318,6 +321,11 @@ int cmd_run(int argc, char **argv)
 		return WEFT_EXIT_USAGE;
 	if (!lock_set)
 		lock = sc->default_lock;
+	/* the model the scenario's bugs need, as weft fuzz, import and bench
+	 * take it: a buggy weak-memory variant run without --memory must not
+	 * come out clean under sc */
+	if (!memory_set && sc->memory <= WEFT_MEM_LKMM)
+		memory = (enum weft_memory_model)sc->memory;
 	if (wl_hex) {
 		char why[160];
 		long n = cli_workload_decode(wl_hex, wl, sizeof(wl), why, sizeof(why));
@@ -689,6 +697,9 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
+		if (!memory_set && memory != WEFT_MEM_SC)
+			printf("memory: %s, the scenario's model (--memory sc runs it sequentially "
+			       "consistent)\n", weft_memory_name(memory));
 		if (memory == WEFT_MEM_LKMM)
 			printf("weak memory: lkmm for compiled models is stronger than the LKMM: no "
 			       "load buffering, multicopy-atomic propagation only "

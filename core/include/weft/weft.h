@@ -402,11 +402,11 @@ struct weft_scenario {
 	 * ("lock A"), when describe() is absent or names nothing; ended by
 	 * { 0, NULL }. */
 	const struct weft_field *fields;
-	/* Optional: the memory model (enum weft_memory_model) the tools that
-	 * run every variant (weft bench, the fuzz targets, CI) search this
-	 * scenario under: its buggy variants need it (weak memory only), its
-	 * fixes stay silent under it. A run's --memory still decides; sc (0)
-	 * for the rest. */
+	/* Optional: the memory model (enum weft_memory_model) its buggy
+	 * variants need (weak memory only) and its fixes stay silent under:
+	 * weft run, fuzz, import and bench, the fuzz targets and CI search the
+	 * scenario under it unless --memory says otherwise; sc (0) for the
+	 * rest. */
 	unsigned memory;
 	/* Optional: the bytes of the heap kmalloc() and kmem_cache_alloc()
 	 * take from (<weft/slab.h>), after the world in the same zeroed
