@@ -988,6 +988,10 @@ uint32_t weft_last_thread_end(unsigned tid);
  * an unfinished thread to join).
  */
 bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_block);
+/* Of the threads in the mask among (bit tid), those weft_thread_pending()
+ * answers for now (started, runnable, paused before an operation): one
+ * call where a strategy would ask about each. */
+uint64_t weft_threads_paused(uint64_t among);
 /* weft_step_info.flags: a record of spin_lock() (ACQUIRE, BLOCKED) or
  * spin_unlock() (RELEASE): a spin wait, which under the test-and-set
  * model changes nothing when it finds the lock held, unlike a sleeping

@@ -851,6 +851,20 @@ bool weft_thread_pending(unsigned tid, struct weft_step_info *out, bool *would_b
 	return true;
 }
 
+uint64_t weft_threads_paused(uint64_t among)
+{
+	uint64_t r = 0;
+
+	if (M.nr_threads < 64)
+		among &= (1ull << M.nr_threads) - 1;
+	for (; among; among &= among - 1) {
+		const struct wthread *t = &M.th[__builtin_ctzll(among)];
+		if (t->started && t->state == T_RUNNABLE && t->last_site)
+			r |= among & -among;
+	}
+	return r;
+}
+
 bool weft_thread_woken(unsigned tid, unsigned *waker, uint32_t *step)
 {
 	if (tid >= M.nr_threads || !M.th[tid].wake_step1)

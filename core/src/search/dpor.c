@@ -120,8 +120,10 @@ enum weft_por weft_por_default(unsigned bound)
 /* ------------------------------------------------------------ frames */
 
 /* A thread whose next operation would block without changing any state:
- * a test-and-set spin_lock of a held lock, a join of a running thread. */
-static bool blocks_stateless(struct weft_dpor *d, unsigned t)
+ * a test-and-set spin_lock of a held lock, a join of a running thread.
+ * paused: whether weft_thread_pending() answers for t (weft_threads_paused()),
+ * unless its next op is known already. */
+static bool blocks_stateless(struct weft_dpor *d, unsigned t, bool paused)
 {
 	struct weft_step_info pi;
 	bool wb = false;
@@ -134,7 +136,7 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t)
 			return !d->end_ev[d->pend_arg[t]];
 		return loc_at(d, d->pend_loc[t])->held;
 	}
-	if (!weft_thread_pending(t, &pi, &wb)) {
+	if (!paused || !weft_thread_pending(t, &pi, &wb)) {
 		if ((d->seen & bit(t)) || !(d->fop_known & bit(t)))
 			return false;
 		/* not started: its first op, learnt before */
@@ -545,10 +547,16 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	 * and the current thread is never made to block at once (its
 	 * attempt may be needed later, after some yield). */
 	bool post_yield = d->after_yield && cur < 0;
-	if (!d->ymode || (d->bounded && !post_yield))
+	if (!d->ymode || (d->bounded && !post_yield)) {
+		/* threads with no record yet are often not started: asked
+		 * about at once (a thread with one asks weft_thread_pending()) */
+		uint64_t fresh = run & ~(uint64_t)d->pend_known & ~(uint64_t)d->seen;
+		uint64_t paused = (run & ~fresh) | (fresh ? weft_threads_paused(fresh) : 0);
 		for (uint32_t m = run; m; m &= m - 1)
-			if ((!d->ymode || (int)lowest(m) != cur) && blocks_stateless(d, lowest(m)))
+			if ((!d->ymode || (int)lowest(m) != cur) &&
+			    blocks_stateless(d, lowest(m), (paused >> lowest(m)) & 1))
 				allowed &= ~bit(lowest(m));
+	}
 	if (cur >= 0 && !(allowed & bit((unsigned)cur)) && (run & bit((unsigned)cur)))
 		return decided(d, dec, (unsigned)cur, NIL);   /* it blocks now, for free */
 	if (!allowed)
