@@ -33,11 +33,13 @@ KNOWN = {
         "published, per-thread or per-CPU state, or a model's own unmarked access "
         "(a model defect, DESIGN.md); not a family's record",
     "kthread (task)":
-        "a task_struct's fields besides weft_state, set by kthread_create() for the "
-        "new thread and by the thread itself; not yet triaged",
+        "a thread's pid and comm, filled in by its first current() (kthread.c, "
+        "task_named()) with values of its own number: every way to a task_struct "
+        "(current, kthread_create()) fills them first, so no thread sees them unset",
     "timer (sleep_timer)":
-        "schedule_timeout()'s own timer, set up by its thread before it is armed (the "
-        "arming records the base); not yet triaged",
+        "schedule_timeout() sets its own timer's function in the step before "
+        "weft_timer_arm()'s point: the timer is not pending then (its last sleep "
+        "deleted it synchronously), so no other thread reads it; not moved yet",
 }
 CLASS = re.compile(r"unrecorded change: .*\[(.*)\] changed")
 SUMMARY = re.compile(r"weft: dpor audit: (\d+) windows checked, (\d+) unrecorded changes")
