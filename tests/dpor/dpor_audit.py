@@ -23,6 +23,8 @@ import re
 import subprocess
 import sys
 
+from dpor_vs_dfs import variants_of   # every "scenario:variant" of a tool
+
 # WEFT_DPOR_AUDIT_DFS=N, WEFT_DPOR_AUDIT_RANDOM=N: a longer hunt than ctest's
 DFS = os.environ.get("WEFT_DPOR_AUDIT_DFS", "60")
 RANDOM = os.environ.get("WEFT_DPOR_AUDIT_RANDOM", "40")
@@ -43,18 +45,6 @@ KNOWN = {
 }
 CLASS = re.compile(r"unrecorded change: .*\[(.*)\] changed")
 SUMMARY = re.compile(r"weft: dpor audit: (\d+) windows checked, (\d+) unrecorded changes")
-
-
-def variants_of(tool):
-    out = subprocess.run([tool, "list"], capture_output=True, text=True, check=True).stdout
-    scenario = None
-    for line in out.splitlines():
-        if line and not line[0].isspace():
-            scenario = line.split()[0]
-        elif line.startswith("  ") and not line.startswith("    ") and scenario:
-            fields = line.split()
-            if len(fields) >= 2 and fields[1] in ("bug", "clean"):
-                yield "%s:%s" % (scenario, fields[0])
 
 
 def audited(tool, spec, how):
@@ -86,13 +76,13 @@ def main():
         return 2
     bindir, tools = sys.argv[1], sys.argv[2:]
     faults, variants, windows, known = [], 0, 0, {}
-    for name in tools:
+    try:
+        listed = [(name, list(variants_of(os.path.join(bindir, name)))) for name in tools]
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("dpor_audit: cannot list a tool: %s" % e)
+        return 2
+    for name, specs in listed:
         tool = os.path.join(bindir, name)
-        try:
-            specs = list(variants_of(tool))
-        except (OSError, subprocess.CalledProcessError) as e:
-            print("dpor_audit: cannot list %s: %s" % (tool, e))
-            return 2
         for spec in specs:
             variants += 1
             for how in (["--strategy", "dfs", "--iterations", DFS],
