@@ -25,6 +25,12 @@
  *              between two threads: handoff (clean); abba-rwsem (two
  *              rwsems taken in opposite orders with the killable forms:
  *              lock-order-inversion).
+ *  is-locked   spin_is_locked() as a check: own (each thread asserts the
+ *              lock it holds with assert_spin_locked(): clean); other (T1
+ *              takes T0's lock for free when spin_is_locked() says so:
+ *              assertion when T0 is inside; the reductions certified it
+ *              clean while spin_is_locked() had no dependence record,
+ *              spinlock.c).
  */
 #include <weft/kernel.h>
 #include <weft/slab.h>
@@ -315,4 +321,48 @@ WEFT_TEST_SCENARIO(completion_timeout, "completion-timeout",
 		   "test: a request freed by a waiter whose wait timed out",
 		   struct ct_world, 2, 2, 64, ct, .heap_size = 64);
 
-WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout);
+/* ---------------------------------------------------------------- is-locked */
+
+enum { IL_OWN, IL_OTHER };
+
+struct il_world {
+	unsigned variant;
+	spinlock_t lock;
+	int data;   /* under lock */
+};
+
+WEFT_TEST_SETUP(il, struct il_world)
+{
+	W->data = 1;
+	spin_lock_init(&W->lock);
+}
+
+static void il_thread(void *w, unsigned tid)
+{
+	struct il_world *W = w;
+	bool own = tid == 0 || W->variant == IL_OWN;
+
+	/* other: "nobody holds it now", true only when T0 is not inside */
+	if (!own && spin_is_locked(&W->lock))
+		weft_report(WEFT_KIND_ASSERT, &W->lock, WEFT_TEST_NOTE_SITE("il free"),
+			    "the lock T1 took for free is held");
+	if (!own)
+		return;
+	spin_lock(&W->lock);
+	assert_spin_locked(&W->lock);
+	WRITE_ONCE(W->data, READ_ONCE(W->data) + 1);
+	spin_unlock(&W->lock);
+}
+
+static const struct weft_variant il_variants[] = {
+	WEFT_TEST_FIX("own", "each thread asserts the lock it holds", IL_OWN),
+	WEFT_TEST_BUG("other", "T1 takes spin_is_locked() of T0's lock for \"free now\"",
+		      WEFT_KIND_ASSERT, IL_OTHER),
+};
+
+WEFT_TEST_SCENARIO(is_locked, "is-locked",
+		   "test: spin_is_locked() and assert_spin_locked()",
+		   struct il_world, 2, 2, 64, il);
+
+WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout,
+		     &is_locked);

@@ -23,6 +23,13 @@
  *             hlist_del_rcu() under its lock; T1 looks them up in
  *             rcu_read_lock(). sync: synchronize_rcu() before the free
  *             (clean under sc, tso and lkmm); no-sync: rcu-free-in-use.
+ *  rcu-hold   T0 takes gp in rcu_read_lock() and never loads through it;
+ *             T1 frees the entry gp points at. unpublish: NULL first, then
+ *             synchronize_rcu() (clean); published: the free while gp
+ *             still points at it (rcu-free-in-use, only if the free falls
+ *             between the dereference and the unlock: the bounded DPOR
+ *             search certified it clean before the free and the
+ *             dereference had dependence records, rcu.c).
  *  list-move  T0 moves entries between two lists under a spinlock
  *             (list_move_tail(), list_del_init(), list_for_each_entry_safe());
  *             T1 counts both lists under the same lock: locked (clean);
@@ -325,4 +332,50 @@ WEFT_TEST_SCENARIO(rcu_hash, "rcu-hash",
 		   "test: a hash chain (hlist) under RCU",
 		   struct rh_world, 2, 2, 64, rh, .quiesce = rh_quiesce);
 
-WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn, &rcu_hash);
+/* --------------------------------------------------------------- rcu-hold */
+
+enum { RHO_UNPUBLISH, RHO_PUBLISHED };
+
+struct rho_world {
+	unsigned variant;
+	struct entry *gp;
+	struct entry a;
+};
+
+WEFT_TEST_SETUP(rho, struct rho_world)
+{
+	W->a.val = 10;
+	W->gp = &W->a;
+}
+
+static void rho_thread(void *w, unsigned tid)
+{
+	struct rho_world *W = w;
+
+	if (tid == 0) {
+		/* holds the pointer inside the section, never loads through it */
+		rcu_read_lock();
+		struct entry *p = rcu_dereference(W->gp);
+		rcu_read_unlock();
+		(void)p;
+		return;
+	}
+	if (W->variant == RHO_UNPUBLISH) {
+		rcu_assign_pointer(W->gp, NULL);
+		synchronize_rcu();
+	}
+	weft_poison(&W->a, sizeof(W->a), WEFT_TEST_NOTE_SITE("kfree(a)"));
+}
+
+static const struct weft_variant rho_variants[] = {
+	WEFT_TEST_FIX("unpublish", "rcu_assign_pointer(gp, NULL), synchronize_rcu(), then the free",
+		      RHO_UNPUBLISH),
+	WEFT_TEST_BUG("published", "the free while gp still points at it",
+		      WEFT_KIND_RCU_FREE_IN_USE, RHO_PUBLISHED),
+};
+
+WEFT_TEST_SCENARIO(rcu_hold, "rcu-hold",
+		   "test: a reader holds an RCU pointer it never loads through",
+		   struct rho_world, 2, 2, 64, rho);
+
+WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn, &rcu_hash, &rcu_hold);

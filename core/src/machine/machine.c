@@ -213,6 +213,7 @@ int weft_machine_init(void)
 		M.stack_size = (size_t)atoi(env) * 1024;
 	install_overflow_handler();
 	hooks_gather();
+	weft_dep_audit_init();
 	M.cur = -1;
 	M.inited = true;
 	return 0;
@@ -1339,6 +1340,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.hashing = o->no_trace_hash ? 0 : (o->checks & WEFT_CHECK_TRACE_HASH2) ? WEFT_HASH2 : WEFT_HASH1;
 	M.keep_ring = M.hashing || o->record;
 	M.on_step = ops->on_step;
+	if (__builtin_expect(weft_point_hook != NULL, 0))
+		weft_dep_audit_wrap();
 	M.nr_threads = sc->nr_threads;
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		M.cpu_of[i] = (uint8_t)weft_cpu_of(sc, i);
@@ -1394,6 +1397,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
 		M.lean = (M.hashing == WEFT_HASH2 || !M.hashing) && !M.on_step && !M.fb &&
 			 !weft_mem_weak && !o->record;
+		if (__builtin_expect(weft_point_hook != NULL, 0))
+			weft_dep_audit_begin();
 		M.in_exec = true;
 		/* savemask 0: saving the mask is an rt_sigprocmask syscall per
 		 * execution (a third of a small scenario's time, measured by
@@ -1432,6 +1437,8 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 		M.in_exec = false;
 		M.lean = false;
 		M.cur = -1;
+		if (__builtin_expect(weft_point_hook != NULL, 0))
+			weft_dep_audit_end(!M.aborted && r->kind == WEFT_KIND_NONE);
 		/* weak memory: every store is visible before the audits */
 		if (__builtin_expect(weft_mem_weak, 0) && !M.aborted && r->kind == WEFT_KIND_NONE)
 			weft_mem_drain_all();

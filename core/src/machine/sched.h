@@ -820,6 +820,8 @@ static inline void feedback_write(uint32_t loc, const struct weft_site *s)
  * primitives/families.def lists them; machine.c and shadow.c call the hooks
  * in that order. Every hook is optional.
  */
+struct weft_audit_state;
+
 struct weft_family {
 	const char *name;
 	/* Execution start: the scenario's threads and the interrupt
@@ -862,7 +864,50 @@ struct weft_family {
 	 * woken from such a sleep (by M.cur, in its step; s: where tid
 	 * sleeps). */
 	void (*sleeping)(unsigned tid, bool asleep, const struct weft_site *s);
+	/* The dependence audit only (dep_audit.c, WEFT_DPOR_AUDIT): the state
+	 * the family keeps in the machine, outside the world, behind a
+	 * location its records name (a worklist behind its wq_pool[] byte):
+	 * up to cap pairs of that location and a digest that changes whenever
+	 * that state does. Returns how many. */
+	unsigned (*audit_state)(struct weft_audit_state *out, unsigned cap);
 };
+
+struct weft_audit_state {
+	uint32_t loc;
+	uint64_t digest;
+};
+
+/* One step of an audit_state digest (0 stays the digest of an empty state
+ * only where the family says so: it returns 0 for it itself). */
+static inline uint64_t weft_audit_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+}
+
+/* The core area's parts, for naming an offset by its family
+ * (primitives/families.c, from core_state.h): offsets from M.core_off.
+ * alias_size > 0: the part is state the family's records name by another
+ * range, [alias_off, alias_off + alias_size), which every step that reads
+ * the part records (why says so): the dependence audit takes a write
+ * record there as covering a change of the part. */
+struct weft_core_region {
+	const char *name;
+	uint32_t off, size;
+	uint32_t alias_off, alias_size;
+	const char *why;
+};
+extern const struct weft_core_region weft_core_regions[];
+extern const unsigned weft_nr_core_regions;
+
+/* The dependence audit (dep_audit.c; WEFT_DPOR_AUDIT, docs/strategies.md):
+ * init at weft_machine_init() sets weft_point_hook when asked; the others
+ * run only then: wrap puts the audit in front of M.on_step, begin takes
+ * the first copy once the threads exist, end checks the last step (clean:
+ * the execution ended without a report). */
+void weft_dep_audit_init(void);
+void weft_dep_audit_wrap(void);
+void weft_dep_audit_begin(void);
+void weft_dep_audit_end(bool clean);
 
 /* The families, in families.def order (primitives/families.c). */
 extern const struct weft_family *const weft_families[];

@@ -36,6 +36,7 @@ struct mem_state mem;
 
 uint32_t weft_mem_due = UINT32_MAX;
 bool weft_mem_weak;
+void (*weft_point_hook)(void);
 
 static bool lkmm(void)
 {
@@ -63,7 +64,7 @@ void weft_mem_reset(enum weft_memory_model m)
 		hist_reset();
 	weft_mem_weak = m != WEFT_MEM_SC;
 	buffers_at_rest = !weft_mem_weak;
-	weft_mem_due = weft_mem_weak ? 0 : UINT32_MAX;
+	weft_mem_due = weft_mem_weak || weft_point_hook ? 0 : UINT32_MAX;
 }
 
 enum weft_memory_model weft_last_memory(void)
@@ -181,6 +182,8 @@ static bool orders_itself(const struct weft_site *s)
 
 void weft_mem_point(const struct weft_site *s)
 {
+	if (__builtin_expect(weft_point_hook != NULL, 0))
+		weft_point_hook();
 	if (mem.nr_buffered)
 		sb_flush_due();
 	/* spin_unlock() is a release store (x86: a plain mov): it leaves the

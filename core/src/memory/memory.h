@@ -46,8 +46,14 @@
 
 #include <weft/weft.h>
 
-/* UINT32_MAX under sc; 0 under a weak model (every point calls in). */
+/* UINT32_MAX under sc; 0 under a weak model (every point calls in), or
+ * while weft_point_hook is set. */
 extern uint32_t weft_mem_due;
+/* A debugging observer of the machine (machine/dep_audit.c, set once at
+ * weft_machine_init() from WEFT_DPOR_AUDIT): called at every scheduling
+ * point, first thing in weft_mem_point(). NULL (always, unless asked):
+ * under sc weft_mem_due stays UINT32_MAX and the hot path is as it was. */
+extern void (*weft_point_hook)(void);
 /* A weak model is on for the current execution. */
 extern bool weft_mem_weak;
 

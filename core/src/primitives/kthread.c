@@ -200,13 +200,21 @@ static void kthread_main(void *world, void *arg)
 	(void)world;
 	(void)arg;
 	weft_schedule(&first_sleep_site);
-	if (!stop_test(p, &first_stop_site))
-		p->weft_result = p->weft_threadfn(p->weft_data);
+	bool ran = !stop_test(p, &first_stop_site);
+	int result = ran ? p->weft_threadfn(p->weft_data) : 0;
 	sched_point_at(&exit_site, &p->weft_exited, 1, NULL);
 	uint32_t loc = loc_of(&p->weft_exited);
+	/* the result is stored in the exit's step, which records it: in the
+	 * step of threadfn's last operation it was a change with no record
+	 * (kthread_stop() reads it once it saw weft_exited) */
+	if (ran)
+		p->weft_result = result;
 	p->weft_exited = 1;
 	weft_trace(WEFT_EV_WRITE, loc, 0, 1, &exit_site);
 	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, &exit_site);
+	if (ran)
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(&p->weft_result), sizeof(p->weft_result), 0,
+				&exit_site);
 	if (p->weft_usage == 0)
 		task_free(p, tid, &exit_site);
 }
@@ -231,6 +239,9 @@ struct task_struct *weft_kthread_create(int (*threadfn)(void *data), void *data,
 	va_start(ap, namefmt);
 	weft_kthread_init(p, threadfn, data, namefmt, ap);
 	va_end(ap);
+	/* the new task filled in: before the pointer reaches anyone, but a
+	 * change of the core area this step makes */
+	weft_sched_step(WEFT_DEP_WRITE, loc_of(p), sizeof(*p), 0, s);
 	/* kthread() sleeps TASK_UNINTERRUPTIBLE until its first wake-up
 	 * (kthread_run()'s, made here in the same step) */
 	if (!run)

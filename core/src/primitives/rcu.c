@@ -22,7 +22,10 @@
  *    cb_done, kthread), as the kthread's take/retire of a callback (and
  *    its check of an empty queue before it sleeps); rcu_barrier():
  *    BLOCKED, then ACQUIRE of the same words;
- *  - rcu_dereference(): the READ of the pointer (weft_access()).
+ *  - rcu_dereference(): the READ of the pointer (weft_access()), and in a
+ *    section a WRITE of the thread's bookkeeping bk[t] (the pointer held);
+ *  - a free (rcu_freed(), in the freeing step): a READ of the whole RCU
+ *    state, which it checks for readers holding a pointer into it.
  * A kthread step may carry two records (the queue WRITE and, when no
  * sleep was needed, the grace period's ACQUIRE; a kfree_rcu() free adds
  * the poison's WRITE), as free_one()'s store and poison share one step.
@@ -328,6 +331,11 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 		h->loc = ploc;
 		h->step = M.step;
 		h->site = s;
+		/* the held pointer is what another thread's free checks
+		 * (rcu_freed()): without this record the free looked
+		 * independent of the dereference, and a free between it and
+		 * the unlock was never explored */
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(b), sizeof(*b), 0, s);
 	}
 	return v;
 }
@@ -338,6 +346,12 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 {
 	struct weft_rcu_core *r = &M.core->rcu;
 
+	/* the free reads every reader's section and held pointers (through
+	 * nr_readers when there is none): one record of the whole RCU state,
+	 * so that it is dependent with each rcu_read_lock(), unlock and
+	 * rcu_dereference() of another thread */
+	if (M.cur >= 0)
+		weft_sched_step(WEFT_DEP_READ, loc_of(r), sizeof(*r), 0, s);
 	if (!r->nr_readers)
 		return;
 	for (unsigned t = 0; t < rcu_nr_threads(); t++) {

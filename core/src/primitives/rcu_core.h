@@ -36,7 +36,8 @@ struct weft_rcu_held {
 	const struct weft_site *site;
 };
 
-/* Per-thread bookkeeping (for reports; nobody depends on it). */
+/* Per-thread bookkeeping: for reports, and the pointers held, which a
+ * free by another thread checks (rcu_freed(): rcu-free-in-use). */
 struct weft_rcu_book {
 	uint32_t lock_step;        /* the outermost rcu_read_lock() of the */
 	const struct weft_site *lock_site;          /* current section */

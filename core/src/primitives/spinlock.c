@@ -283,5 +283,11 @@ bool weft_spin_is_locked(const struct weft_spinlock *l)
 		return false;
 	if (__builtin_expect(weft_mem_weak, 0) && M.cur >= 0)
 		weft_mem_observe_lock(l, false);
+	/* no scheduling point (a test inside the caller's step), but a read
+	 * of the lock all the same: without this record the reductions took
+	 * it for independent of every lock and unlock, and certified a model
+	 * that tests another thread's lock (weft-lock-forms is-locked:other) */
+	if (M.cur >= 0)
+		weft_sched_step(WEFT_DEP_READ, loc_of(l), sizeof(*l), 0, &site);
 	return __atomic_load_n(&l->locked, __ATOMIC_RELAXED) != 0;
 }

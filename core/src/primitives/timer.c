@@ -564,8 +564,31 @@ static bool timer_describe(uint32_t off, char *buf, size_t n)
 	return false;
 }
 
+/* The dependence audit (dep_audit.c): each used base's pending timers and
+ * the one running, and jiffies: the state their core bytes stand for in
+ * the records (0: no timer, jiffies as at the start). */
+static unsigned timer_audit_state(struct weft_audit_state *out, unsigned cap)
+{
+	unsigned k = 0;
+
+	if (timer_epoch != M.epoch || !cap)
+		return 0;   /* not touched in this execution: as at its start */
+	out[k++] = (struct weft_audit_state){ loc_of(&M.core->timer_jiffies),
+					      jiffies_now - INITIAL_JIFFIES };
+	for (uint64_t m = bases_used; m && k < cap; m &= m - 1) {
+		unsigned cpu = (unsigned)__builtin_ctzll(m);
+		const struct timer_base *b = &bases[cpu];
+		uint64_t h = b->running ? weft_audit_mix(0, (uintptr_t)b->running) : 0;
+		for (unsigned i = 0; i < b->n; i++)
+			h = weft_audit_mix(h, (uintptr_t)b->q[i]);
+		out[k++] = (struct weft_audit_state){ base_loc(cpu), h };
+	}
+	return k;
+}
+
 const struct weft_family weft_family_timer = {
 	.name = "timer",
+	.audit_state = timer_audit_state,
 	.freed = timer_freed,
 	.switched = timer_switched,
 	.describe = timer_describe,

@@ -1187,9 +1187,29 @@ static bool wq_describe(uint32_t off, char *buf, size_t n)
 	return true;
 }
 
+/* The dependence audit (dep_audit.c): each used pool's worklist, the
+ * state its wq_pool[] byte stands for in the records (0: empty). */
+static unsigned wq_audit_state(struct weft_audit_state *out, unsigned cap)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < nr_used_pools && k < cap; i++) {
+		const struct pool *p = &pools[used_pools[i]];
+		uint64_t h = 0;
+		for (unsigned j = 0; j < p->n; j++) {
+			struct qent e = q_at(p, j);
+			h = weft_audit_mix(h, (uintptr_t)e.w);
+			h = weft_audit_mix(h, (uint64_t)e.slot << 32 | e.color);
+		}
+		out[k++] = (struct weft_audit_state){ pool_loc(p), h };
+	}
+	return k;
+}
+
 const struct weft_family weft_family_workqueue = {
 	.name = "workqueue",
 	.begin = weft_wq_reset,
 	.describe = wq_describe,
+	.audit_state = wq_audit_state,
 	.sleeping = wq_sleeping,
 };

@@ -1,0 +1,313 @@
+/*
+ * dep_audit.c - the dependence audit (WEFT_DPOR_AUDIT=1): a debugging mode
+ * that checks the dependence records (weft_sched_step(), sched.h) which
+ * partial-order reduction trusts, against what each step really changed.
+ *
+ * At every scheduling point it compares the world and the families' core
+ * area (every location, [0, M.loc_limit)) with a copy taken at the point
+ * before, and each family's state outside the world behind a location its
+ * records name (struct weft_family's audit_state: a worklist behind its
+ * wq_pool[] byte) with the digest taken then. A changed byte, or a changed
+ * digest, that no write-class record of the step(s) in between covers is
+ * reported on stderr: such a step looked independent of a later access to
+ * that location, and DPOR may have left an order unexplored (a1de7ac's
+ * worklist dequeue was one).
+ *
+ * Write-class records are the kinds dpor_clocks.c's classify() marks as
+ * writes: WEFT_DEP_WRITE, ACQUIRE, RELEASE, BLOCKED, and a READ at a
+ * trylock's site. Every byte below M.loc_limit counts: no byte of the
+ * world or of the core area is bookkeeping that another thread never reads
+ * (none is excluded; a family that adds such state keeps it outside the
+ * world, in the machine).
+ *
+ * Only under sc (a weak model's buffered stores become visible at points
+ * of other threads, a flush with no record by design) and for executions
+ * that end without a report (a report ends a step before its records).
+ * A window can hold more than one step where a family counts a step
+ * without a scheduling point (a sleep's wake-up, a join): the audit then
+ * checks the changes of those steps together against all their records,
+ * which can only hide a fault, never invent one.
+ *
+ * Off unless WEFT_DPOR_AUDIT is set when the machine starts: then
+ * weft_point_hook is set and weft_mem_due is 0 under sc too, so every
+ * point calls in; otherwise nothing here runs and the hot path is as it
+ * was (bench/instr-per-step).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+#define AUDIT_RECORDS 512
+#define AUDIT_STATES 256
+#define AUDIT_FINDINGS 256
+
+static struct {
+	bool active;               /* this execution is audited */
+	uint8_t *snap;             /* the locations at the last point */
+	size_t snap_cap;
+	uint32_t snap_len;
+	uint32_t snap_step;        /* the first step of the window */
+	int snap_tid;              /* the thread that ran it */
+	struct weft_audit_state st[AUDIT_STATES];
+	unsigned nr_st;
+	struct weft_step_info rec[AUDIT_RECORDS];
+	unsigned nr_rec;
+	bool rec_overflow;
+	void (*inner)(void *st, const struct weft_step_info *si);
+	/* per process */
+	uint64_t windows, changes;
+	struct finding {
+		const struct weft_site *site;
+		uint32_t region;        /* where the change starts, per region */
+		uint64_t count;
+	} found[AUDIT_FINDINGS];
+	unsigned nr_found;
+	bool weak_noted, overflow_noted;
+} A;
+
+static bool writes(const struct weft_step_info *si)
+{
+	switch (si->kind) {
+	case WEFT_DEP_WRITE:
+	case WEFT_DEP_ACQUIRE:
+	case WEFT_DEP_RELEASE:
+	case WEFT_DEP_BLOCKED:
+		return si->loc != WEFT_NO_LOC;
+	case WEFT_DEP_READ:
+		return si->loc != WEFT_NO_LOC && si->site && si->site->ev == WEFT_EV_TRYLOCK;
+	default:
+		return false;
+	}
+}
+
+static bool covered_range(uint32_t off, uint32_t len)
+{
+	for (unsigned i = 0; i < A.nr_rec; i++) {
+		const struct weft_step_info *r = &A.rec[i];
+		uint32_t size = r->size ? r->size : 1;
+		if (writes(r) && r->loc < off + len && off < r->loc + size)
+			return true;
+	}
+	return false;
+}
+
+/* A change of off is covered by a write record of off, or, in a part of
+ * the core area that a family names by another range (its alias), by a
+ * write record overlapping that range. */
+static bool covered(uint32_t off)
+{
+	if (covered_range(off, 1))
+		return true;
+	if (off < M.core_off || off - M.core_off >= weft_core_size)
+		return false;
+	for (unsigned i = 0; i < weft_nr_core_regions; i++) {
+		const struct weft_core_region *r = &weft_core_regions[i];
+		if (off - M.core_off >= r->off && off - M.core_off < r->off + r->size)
+			return r->alias_size &&
+			       covered_range(M.core_off + r->alias_off, r->alias_size);
+	}
+	return false;
+}
+
+static void audit_step(void *st, const struct weft_step_info *si)
+{
+	if (A.nr_rec < AUDIT_RECORDS)
+		A.rec[A.nr_rec++] = *si;
+	else
+		A.rec_overflow = true;
+	if (A.inner)
+		A.inner(st, si);
+}
+
+static const char *kind_name(unsigned k)
+{
+	static const char *const names[] = { "none", "read", "write", "acquire", "release",
+					     "blocked", "spawn", "join", "end", "yield" };
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+/* The part of the world or core area off is in: a core region's start
+ * (its family), else the location itself. */
+static uint32_t region_of(uint32_t off, const char **family)
+{
+	*family = NULL;
+	if (off >= M.core_off && off < M.core_off + weft_core_size) {
+		for (unsigned i = 0; i < weft_nr_core_regions; i++) {
+			const struct weft_core_region *r = &weft_core_regions[i];
+			if (off - M.core_off >= r->off && off - M.core_off < r->off + r->size) {
+				*family = r->name;
+				return M.core_off + r->off;
+			}
+		}
+		*family = "core (padding)";
+	}
+	return off;
+}
+
+/* One unrecorded change at [off, off + len) (a digest's: len 0) of the
+ * window that ends now: counted, printed the first time its first
+ * record's site and region are seen. */
+static void finding(uint32_t off, uint32_t len)
+{
+	const char *family;
+	uint32_t region = region_of(off, &family);
+	const struct weft_site *site = A.nr_rec ? A.rec[0].site : NULL;
+
+	A.changes++;
+	for (unsigned i = 0; i < A.nr_found; i++)
+		if (A.found[i].site == site && A.found[i].region == region) {
+			A.found[i].count++;
+			return;
+		}
+	if (A.nr_found < AUDIT_FINDINGS)
+		A.found[A.nr_found++] = (struct finding){ site, region, 1 };
+
+	char what[96];
+	weft_describe_loc(M.sc, off, what, sizeof(what));
+	/* the funnel's last write of it (shadow.c), if in this window */
+	const struct shadow *sh = len ? &M.shadow[off] : NULL;
+	bool funnel = sh && sh->epoch == M.epoch && sh->step >= A.snap_step && sh->site;
+	int tid = A.nr_rec && A.rec[0].tid != 0xff ? A.rec[0].tid : A.snap_tid;
+	fprintf(stderr,
+		"weft: dpor audit: unrecorded change: %s: step %u (to %u), T%d: %s %u (%u bytes) "
+		"[%s] changed, no write record of the step covers it\n",
+		M.sc->name, A.snap_step, M.step - 1, tid, len ? "world offset" : "the state behind location",
+		off, len, family ? family : "the model's world");
+	fprintf(stderr, "weft: dpor audit:   that is %s\n", what);
+	if (funnel)
+		fprintf(stderr, "weft: dpor audit:   written by the funnel at %s:%u %s(): %s\n",
+			sh->site->file, sh->site->line, sh->site->func, sh->site->what);
+	else if (len)
+		fprintf(stderr, "weft: dpor audit:   written by plain C (no traced access)\n");
+	if (!A.nr_rec)
+		fprintf(stderr, "weft: dpor audit:   the step has no record\n");
+	for (unsigned i = 0; i < A.nr_rec && i < 8; i++) {
+		const struct weft_step_info *r = &A.rec[i];
+		fprintf(stderr, "weft: dpor audit:   record: step %u T%d %s", r->step,
+			r->tid == 0xff ? -1 : r->tid, kind_name(r->kind));
+		if (r->loc != WEFT_NO_LOC)
+			fprintf(stderr, " %u+%u", r->loc, r->size ? r->size : 1);
+		if (r->site)
+			fprintf(stderr, " at %s:%u %s(): %s", r->site->file, r->site->line,
+				r->site->func, r->site->what);
+		fputc('\n', stderr);
+	}
+}
+
+static unsigned gather_states(struct weft_audit_state *out, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < weft_nr_families && n < cap; i++)
+		if (weft_families[i]->audit_state)
+			n += weft_families[i]->audit_state(out + n, cap - n);
+	return n;
+}
+
+static void snapshot(void)
+{
+	A.snap_len = M.loc_limit;
+	memcpy(A.snap, M.world, A.snap_len);
+	A.nr_st = gather_states(A.st, AUDIT_STATES);
+	A.snap_step = M.step;
+	A.snap_tid = M.cur;
+	A.nr_rec = 0;
+	A.rec_overflow = false;
+}
+
+/* The window since the last point ends: its changes against its records. */
+static void check(void)
+{
+	A.windows++;
+	if (A.rec_overflow) {
+		if (!A.overflow_noted)
+			fprintf(stderr, "weft: dpor audit: a window had more than %u records: "
+				"not checked\n", AUDIT_RECORDS);
+		A.overflow_noted = true;
+		return;
+	}
+	if (memcmp(A.snap, M.world, A.snap_len)) {
+		const uint8_t *now = M.world;
+		for (uint32_t off = 0; off < A.snap_len; off++) {
+			if (A.snap[off] == now[off] || covered(off))
+				continue;
+			uint32_t end = off + 1;
+			while (end < A.snap_len && A.snap[end] != now[end] && !covered(end))
+				end++;
+			finding(off, end - off);
+			off = end;
+		}
+	}
+	struct weft_audit_state cur[AUDIT_STATES];
+	unsigned n = gather_states(cur, AUDIT_STATES);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t before = 0;   /* a state that was not there: its empty digest */
+		for (unsigned k = 0; k < A.nr_st; k++)
+			if (A.st[k].loc == cur[i].loc)
+				before = A.st[k].digest;
+		if (before != cur[i].digest && !covered(cur[i].loc))
+			finding(cur[i].loc, 0);
+	}
+}
+
+static void audit_point(void)
+{
+	if (!A.active || M.cur < 0)
+		return;
+	check();
+	snapshot();
+}
+
+static void summary(void)
+{
+	fprintf(stderr, "weft: dpor audit: %llu windows checked, %llu unrecorded changes "
+		"(%u distinct)\n", (unsigned long long)A.windows,
+		(unsigned long long)A.changes, A.nr_found);
+}
+
+void weft_dep_audit_init(void)
+{
+	const char *e = getenv("WEFT_DPOR_AUDIT");
+
+	if (!e || !*e || !strcmp(e, "0"))
+		return;
+	weft_point_hook = audit_point;
+	atexit(summary);
+}
+
+void weft_dep_audit_wrap(void)
+{
+	A.inner = M.on_step;
+	M.on_step = audit_step;
+	A.active = false;
+	A.nr_rec = 0;
+}
+
+void weft_dep_audit_begin(void)
+{
+	if (weft_mem_weak) {
+		if (!A.weak_noted)
+			fprintf(stderr, "weft: dpor audit: not under a weak memory model "
+				"(buffered stores become visible unrecorded by design)\n");
+		A.weak_noted = true;
+		return;
+	}
+	if (A.snap_cap < M.loc_limit) {
+		free(A.snap);
+		A.snap = malloc(M.loc_limit);
+		A.snap_cap = A.snap ? M.loc_limit : 0;
+		if (!A.snap)
+			return;
+	}
+	A.active = true;
+	snapshot();
+}
+
+void weft_dep_audit_end(bool clean)
+{
+	if (A.active && clean)
+		check();
+	A.active = false;
+}
