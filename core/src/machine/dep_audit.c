@@ -46,6 +46,8 @@
 static struct {
 	bool active;               /* this execution is audited */
 	uint8_t *snap;             /* the locations at the last point */
+	uint8_t *changer;          /* per world byte: 1 + the thread that changed
+				      it unrecorded in this execution, or 0 */
 	size_t snap_cap;
 	uint32_t snap_len;
 	uint32_t snap_step;        /* the first step of the window */
@@ -57,7 +59,7 @@ static struct {
 	bool rec_overflow;
 	void (*inner)(void *st, const struct weft_step_info *si);
 	/* per process */
-	uint64_t windows, changes;
+	uint64_t windows, changes, shared;
 	struct finding {
 		const struct weft_site *site;
 		uint32_t region;        /* where the change starts, per region */
@@ -111,8 +113,39 @@ static bool covered(uint32_t off)
 	return false;
 }
 
+/* A record of thread t touching a byte another thread changed with no
+ * record (the model's world: plain C of a model): the reductions took the
+ * two for independent, so an order between them may be unexplored. Such a
+ * byte is shared state a model must access with a marked access
+ * (WRITE_ONCE(), an atomic); per-thread state (vm_event-like counters)
+ * never meets another thread's record and is not reported. */
+static void shared_check(const struct weft_step_info *si)
+{
+	if (!A.active || si->loc == WEFT_NO_LOC || si->tid == 0xff)
+		return;
+	uint32_t size = si->size ? si->size : 1;
+	for (uint32_t b = si->loc; b < si->loc + size && b < A.snap_len; b++) {
+		unsigned c = A.changer[b];
+		if (!c || c - 1 == si->tid)
+			continue;
+		A.changer[b] = 0;   /* once per change */
+		A.shared++;
+		char what[96];
+		weft_describe_loc(M.sc, b, what, sizeof(what));
+		fprintf(stderr,
+			"weft: dpor audit: unrecorded shared change: %s: step %u, T%u's %s of "
+			"world offset %u (%s) [the model's world, shared] meets T%u's change of "
+			"it with no record\n", M.sc->name, si->step, si->tid,
+			si->kind == WEFT_DEP_READ ? "read" : "access", b, what, c - 1);
+		if (si->site)
+			fprintf(stderr, "weft: dpor audit:   at %s:%u %s(): %s\n", si->site->file,
+				si->site->line, si->site->func, si->site->what);
+	}
+}
+
 static void audit_step(void *st, const struct weft_step_info *si)
 {
+	shared_check(si);
 	if (A.nr_rec < AUDIT_RECORDS)
 		A.rec[A.nr_rec++] = *si;
 	else
@@ -156,6 +189,10 @@ static void finding(uint32_t off, uint32_t len)
 	const struct weft_site *site = A.nr_rec ? A.rec[0].site : NULL;
 
 	A.changes++;
+	int changer = A.nr_rec && A.rec[0].tid != 0xff ? A.rec[0].tid : A.snap_tid;
+	if (!family && changer >= 0)
+		for (uint32_t b = off; b < off + len; b++)
+			A.changer[b] = (uint8_t)(changer + 1);
 	for (unsigned i = 0; i < A.nr_found; i++)
 		if (A.found[i].site == site && A.found[i].region == region) {
 			A.found[i].count++;
@@ -263,8 +300,9 @@ static void audit_point(void)
 static void summary(void)
 {
 	fprintf(stderr, "weft: dpor audit: %llu windows checked, %llu unrecorded changes "
-		"(%u distinct)\n", (unsigned long long)A.windows,
-		(unsigned long long)A.changes, A.nr_found);
+		"(%u distinct), %llu of the model's world met by another thread's record\n",
+		(unsigned long long)A.windows, (unsigned long long)A.changes, A.nr_found,
+		(unsigned long long)A.shared);
 }
 
 void weft_dep_audit_init(void)
@@ -296,11 +334,14 @@ void weft_dep_audit_begin(void)
 	}
 	if (A.snap_cap < M.loc_limit) {
 		free(A.snap);
+		free(A.changer);
 		A.snap = malloc(M.loc_limit);
-		A.snap_cap = A.snap ? M.loc_limit : 0;
-		if (!A.snap)
+		A.changer = malloc(M.loc_limit);
+		A.snap_cap = A.snap && A.changer ? M.loc_limit : 0;
+		if (!A.snap_cap)
 			return;
 	}
+	memset(A.changer, 0, M.loc_limit);
 	A.active = true;
 	snapshot();
 }
