@@ -169,8 +169,13 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t, bool paused)
 static void exec_reset(struct weft_dpor *d)
 {
 	d->nev = d->nrc = d->naclk = 0;
+	/* loc[] and the bounded evidence jm[] are valid in the epoch they
+	 * carry: on a wrap (2^32 executions) both are cleared, or an entry
+	 * from 2^32 executions ago would pass for this execution's */
 	if (++d->epoch == 0) {
 		memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
+		if (d->jm)
+			memset(d->jm, 0, (size_t)d->nloc * sizeof(*d->jm));
 		d->epoch = 1;
 	}
 	memset(d->tclk, 0, sizeof(d->tclk));
@@ -609,7 +614,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 			 * every trace. */
 			if (d->cpu_dep)
 				d->slp = 0;
-					d->cursor = f->wchild;
+			d->cursor = f->wchild;
 			d->st.states++;
 			memset(&f->ci, 0, sizeof(f->ci));
 			f->vblk = f->vfirst = 0;
