@@ -315,9 +315,7 @@ void bench_section_throughput(void)
 	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
 		    "| ns/step | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n");
 	bench_js_section("throughput");
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
-			continue;
+	BENCH_FOR_EACH_SELECTED(i, false) {
 		bool first = true;
 		for (unsigned k = 0; k < i; k++)
 			if (!bench_vars[k].buggy && !strcmp(bench_vars[k].scenario, bench_vars[i].scenario))

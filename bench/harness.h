@@ -194,6 +194,14 @@ const char *bench_skip_row(enum skind k, const char *engine, unsigned param);
 bool bench_section_on(const char *name);
 /* Is this variant in the per-variant sections? */
 bool bench_selected(const struct bvariant *v);
+/* The loop over the variants a per-variant section measures: the buggy
+ * ones (time to bug) or the fixed ones (silence, throughput), each in
+ * bench_selected(). i indexes bench_vars. */
+#define BENCH_FOR_EACH_SELECTED(i, want_buggy)                                    \
+	for (unsigned i = 0; i < bench_nr_vars; i++)                              \
+		if (bench_vars[i].buggy != (want_buggy) || !bench_selected(&bench_vars[i])) \
+			continue;                                                 \
+		else
 
 /* --------------------------------------------------------- sections */
 
