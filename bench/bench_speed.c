@@ -140,10 +140,7 @@ void bench_section_core(void)
 		    "%g round trips (ns per switch):\n\n",
 		bench_jnum(n, "reps", -1), bench_jnum(n, "switch_rounds", -1));
 	fprintf(md, "| switch | ns/switch | × bare asm |\n|---|---:|---:|\n");
-	struct {
-		const char *name;
-		double v;
-	} rows[] = {
+	const struct bench_figure rows[] = {
 		{ "weft_fiber_switch (Weft's fiber API, what the machine calls)", T.sw_api },
 		{ "weft_ctx_switch (Weft's asm routine alone)", raw },
 		{ "bare asm switch written in bench/ (reference)", T.sw_bare },

@@ -144,6 +144,11 @@ void bench_js_num(const char *key, double v, bool comma);
 void bench_js_kstr(const char *key, const char *v, bool comma);
 void bench_js_section(const char *name);
 void bench_js_end_section(void);
+/* A row of a two-column markdown table: a label and its figure. */
+struct bench_figure {
+	const char *name;
+	double v;
+};
 /* Numbers for the markdown table: "-" when unknown. */
 const char *bench_fmt_num(char *buf, size_t n, double v, int prec);
 const char *bench_fmt_si(char *buf, size_t n, double v);
