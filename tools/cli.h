@@ -52,8 +52,12 @@ void cli_print_help(FILE *f, const char *text);
 /* "1 preemption", "2 preemptions": n and the noun, singular or plural. */
 const char *cli_plural(char *buf, size_t n, unsigned long long count, const char *noun);
 
-/* Prints "weft: msg" to stderr and returns WEFT_EXIT_USAGE. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "weft: msg" to stderr and returns code, the exit code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error() of a bad flag or argument: WEFT_EXIT_USAGE. */
+#define cli_usage_error(...) cli_error(WEFT_EXIT_USAGE, __VA_ARGS__)
+/* cli_error() of a file that cannot be read or written: WEFT_EXIT_IO. */
+#define cli_io_error(...) cli_error(WEFT_EXIT_IO, __VA_ARGS__)
 /* In an option loop (int i over argv, a = argv[i], v = argv[i + 1] or
  * NULL): option a takes a value; without one, command cmd's usage error. */
 #define CLI_NEEDV(cmd)                                                             \
@@ -62,8 +66,6 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 			return cli_usage_error("%s: %s needs a value", (cmd), a);  \
 		i++;                                                               \
 	} while (0)
-/* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
-int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An argument of command cmd that is no flag it knows: a flag ("-x") is
  * unknown, the first operand is stored in *operand, a second one is
  * unexpected. 0, or the usage error's exit code. */

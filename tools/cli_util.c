@@ -44,25 +44,16 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 	return buf;
 }
 
-static int cli_verror(int code, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-
-static int cli_verror(int code, const char *fmt, va_list ap)
-{
-	fputs("weft: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\n", stderr);
-	return code;
-}
-
-int cli_usage_error(const char *fmt, ...)
+int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	int rc = cli_verror(WEFT_EXIT_USAGE, fmt, ap);
+	fputs("weft: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n", stderr);
 	va_end(ap);
-	return rc;
+	return code;
 }
 
 int cli_operand(const char *cmd, const char *a, const char **operand)
@@ -73,16 +64,6 @@ int cli_operand(const char *cmd, const char *a, const char **operand)
 		return cli_usage_error("%s: unexpected argument '%s'", cmd, a);
 	*operand = a;
 	return 0;
-}
-
-int cli_io_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int rc = cli_verror(WEFT_EXIT_IO, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 bool cli_flag_take(const char *cmd, const struct cli_flag *flags, int argc, char **argv, int *i,
