@@ -49,10 +49,7 @@ void bench_section_program(void)
 		bench_fmt_si(b1, 32, bench_jnum(mi, "own_n", -1)),
 		bench_fmt_si(b2, 32, bench_jnum(mi, "shared_n", -1)));
 	fprintf(md, "| access | ns/access |\n|---|---:|\n");
-	struct {
-		const char *name;
-		double v;
-	} rows[] = {
+	const struct bench_figure rows[] = {
 		{ "uninstrumented (the same loop, no -fsanitize=thread)", T.p_plain },
 		{ "instrumented, the thread's own stack (not a point)", T.p_own },
 		{ "instrumented, a __thread variable (not a point)", T.p_tls },

@@ -43,39 +43,26 @@ static double now(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* one load and one store per iteration: two instrumented accesses */
-static __attribute__((noinline)) long loop(int *a, long n)
-{
-	long s = 0;
-
-	for (long i = 0; i < n; i++) {
-		s += a[i & 63];
-		a[(i * 7) & 63] = (int)i;
+/* The measured loop: one load and one store per iteration, two accesses to
+ * a through LOAD and STORE. Every access form runs this one loop, so the
+ * figures differ by the access alone. */
+#define ACCESS_LOOP(name, LOAD, STORE)                                        \
+	static __attribute__((noinline)) long name(int *a, long n)            \
+	{                                                                     \
+		long s = 0;                                                   \
+									      \
+		for (long i = 0; i < n; i++) {                                \
+			s += LOAD(a[i & 63]);                                 \
+			STORE(a[(i * 7) & 63], (int)i);                       \
+		}                                                             \
+		return s;                                                     \
 	}
-	return s;
-}
+#define C_LOAD(x) (x)
+#define C_STORE(x, v) ((x) = (v))
 
-static __attribute__((noinline)) long loop_read_once(long n)
-{
-	long s = 0;
-
-	for (long i = 0; i < n; i++) {
-		s += READ_ONCE(shared[i & 63]);
-		WRITE_ONCE(shared[(i * 7) & 63], (int)i);
-	}
-	return s;
-}
-
-static __attribute__((noinline)) long loop_plain_macro(long n)
-{
-	long s = 0;
-
-	for (long i = 0; i < n; i++) {
-		s += PLAIN_READ(shared[i & 63]);
-		PLAIN_WRITE(shared[(i * 7) & 63], (int)i);
-	}
-	return s;
-}
+ACCESS_LOOP(loop, C_LOAD, C_STORE)
+ACCESS_LOOP(loop_read_once, READ_ONCE, WRITE_ONCE)
+ACCESS_LOOP(loop_plain_macro, PLAIN_READ, PLAIN_WRITE)
 
 static void *adder(void *arg)
 {
@@ -114,8 +101,8 @@ static int micro(const char *path)
 	double tls = BEST(loop(mine, OWN_N), OWN_N);
 	double plain = BEST(bench_plain_loop(local, OWN_N), OWN_N);
 	double shr = BEST(loop(shared, SHARED_N), SHARED_N);
-	double ronce = BEST(loop_read_once(SHARED_N), SHARED_N);
-	double pmac = BEST(loop_plain_macro(SHARED_N), SHARED_N);
+	double ronce = BEST(loop_read_once(shared, SHARED_N), SHARED_N);
+	double pmac = BEST(loop_plain_macro(shared, SHARED_N), SHARED_N);
 	f = fopen(path, "w");
 	if (!f)
 		return 3;

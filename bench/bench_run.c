@@ -26,6 +26,25 @@ const char *const weft_bench_sections[] = { "core", "program", "throughput", "me
 					    "ttb", "silence", "scaling", "fuzz", "fuzz-ablation",
 					    NULL };
 
+/* The sections before fuzz, in the order they run: cheap ones first, so
+ * that a --budget cut falls on the long tail of time-to-bug seeds and on
+ * silence, never on a whole section. then, if set, runs right after run
+ * (the headline needs the time-to-bug results). */
+static const struct {
+	const char *name;
+	void (*run)(void);
+	void (*then)(void);
+} serial_sections[] = {
+	{ "core", bench_section_core, bench_section_empty_libfuzzer },
+	{ "program", bench_section_program, NULL },
+	{ "throughput", bench_section_throughput, NULL },
+	{ "memory", bench_section_memory, NULL },
+	{ "min", bench_section_min, NULL },
+	{ "ttb", bench_section_ttb, bench_section_headline },
+	{ "silence", bench_section_silence, NULL },
+	{ "scaling", bench_section_scaling, NULL },
+};
+
 /* bench.md and bench.json into B.out, each written whole or not at all. */
 static int write_outputs(const char *md_buf, size_t md_len, const char *js_buf, size_t js_len)
 {
@@ -111,28 +130,13 @@ int weft_bench_run(const struct weft_bench_opts *o, struct weft_bench_result *r)
 	fprintf(stderr, "weft bench: writing %s/bench.md and %s/bench.json (log: %s)\n", B.out,
 		B.out, path);
 	bench_section_machine();
-	if (bench_section_on("core")) {
-		bench_section_core();
-		bench_section_empty_libfuzzer();
+	for (unsigned i = 0; i < sizeof(serial_sections) / sizeof(serial_sections[0]); i++) {
+		if (!bench_section_on(serial_sections[i].name))
+			continue;
+		serial_sections[i].run();
+		if (serial_sections[i].then)
+			serial_sections[i].then();
 	}
-	if (bench_section_on("program"))
-		bench_section_program();
-	/* cheap sections first: a --budget cut falls on the long tail of
-	 * time-to-bug seeds and on silence, never on a whole section */
-	if (bench_section_on("throughput"))
-		bench_section_throughput();
-	if (bench_section_on("memory"))
-		bench_section_memory();
-	if (bench_section_on("min"))
-		bench_section_min();
-	if (bench_section_on("ttb")) {
-		bench_section_ttb();
-		bench_section_headline();
-	}
-	if (bench_section_on("silence"))
-		bench_section_silence();
-	if (bench_section_on("scaling"))
-		bench_section_scaling();
 	if (bench_section_on("fuzz") || (B.sections && bench_section_on("fuzz-ablation"))) {
 		/* bench_fuzz.c: searchers side by side, issue 12's targets */
 		struct bench_fuzz_opts fo = {

@@ -135,9 +135,7 @@ void bench_section_silence(void)
 	fprintf(md, "| target | strategy | workload | budget | executions | reports | note |\n"
 		    "|---|---|---|---|---:|---:|---|\n");
 	bench_js_section("silence");
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
-			continue;
+	BENCH_FOR_EACH_SELECTED(i, false) {
 		for (unsigned s = 0; s < NR_STRATEGIES; s++) {
 			/* one dfs bound (2) and one fuzz form per engine is enough */
 			if (!strcmp(bench_strategies[s].name, "dfs-b1") ||

@@ -140,10 +140,7 @@ void bench_section_core(void)
 		    "%g round trips (ns per switch):\n\n",
 		bench_jnum(n, "reps", -1), bench_jnum(n, "switch_rounds", -1));
 	fprintf(md, "| switch | ns/switch | × bare asm |\n|---|---:|---:|\n");
-	struct {
-		const char *name;
-		double v;
-	} rows[] = {
+	const struct bench_figure rows[] = {
 		{ "weft_fiber_switch (Weft's fiber API, what the machine calls)", T.sw_api },
 		{ "weft_ctx_switch (Weft's asm routine alone)", raw },
 		{ "bare asm switch written in bench/ (reference)", T.sw_bare },
@@ -315,9 +312,7 @@ void bench_section_throughput(void)
 	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
 		    "| ns/step | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n");
 	bench_js_section("throughput");
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
-			continue;
+	BENCH_FOR_EACH_SELECTED(i, false) {
 		bool first = true;
 		for (unsigned k = 0; k < i; k++)
 			if (!bench_vars[k].buggy && !strcmp(bench_vars[k].scenario, bench_vars[i].scenario))

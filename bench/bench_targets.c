@@ -65,8 +65,8 @@ void bench_section_targets(void)
 	unsigned nz = 0, okz = 0, unk = 0;
 	double worst = 0;
 	char worst_v[64] = "";
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (!bench_vars[i].buggy || !bench_vars[i].zoo[0] || !bench_selected(&bench_vars[i]))
+	BENCH_FOR_EACH_SELECTED(i, true) {
+		if (!bench_vars[i].zoo[0])
 			continue;
 		nz++;
 		const struct ttb *t = &bench_ttb_results[i][lf];
@@ -94,9 +94,8 @@ void bench_section_targets(void)
 		   !nz ? "no zoo variant in this build" : unk ? "weft fuzz not measured" : NULL);
 
 	/* >= 1000x faster than stress on Z1a/Z1b */
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (!bench_vars[i].buggy || !bench_selected(&bench_vars[i]) ||
-		    (strcasecmp(bench_vars[i].zoo, "Z1a") && strcasecmp(bench_vars[i].zoo, "Z1b")))
+	BENCH_FOR_EACH_SELECTED(i, true) {
+		if (strcasecmp(bench_vars[i].zoo, "Z1a") && strcasecmp(bench_vars[i].zoo, "Z1b"))
 			continue;
 		const struct ttb *w = &bench_ttb_results[i][lf], *s = &bench_ttb_results[i][st];
 		char name[96];
@@ -121,8 +120,8 @@ void bench_section_targets(void)
 	/* feedback fuzzer: >= 2x fewer executions than pct, median over the zoo */
 	double ratios[2][MAX_VARIANTS];
 	unsigned nr[2] = { 0, 0 };
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (!bench_vars[i].buggy || !bench_vars[i].zoo[0] || !bench_selected(&bench_vars[i]))
+	BENCH_FOR_EACH_SELECTED(i, true) {
+		if (!bench_vars[i].zoo[0])
 			continue;
 		const struct ttb *w = &bench_ttb_results[i][lf];
 		if (w->med_e <= 0)

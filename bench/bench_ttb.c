@@ -367,9 +367,7 @@ void bench_section_ttb(void)
 		    "min exec | max exec | cap/run | note |\n"
 		    "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	bench_js_section("time_to_bug");
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (!bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
-			continue;
+	BENCH_FOR_EACH_SELECTED(i, true) {
 		for (unsigned s = 0; s < NR_STRATEGIES; s++)
 			ttb_row(i, s);
 	}
@@ -416,9 +414,7 @@ void bench_section_headline(void)
 		    "| stress / weft fuzz | random median | stress / random |\n"
 		    "|---|---|---:|---|---:|---:|---:|---:|\n");
 	bench_js_section("headline");
-	for (unsigned i = 0; i < bench_nr_vars; i++) {
-		if (!bench_vars[i].buggy || !bench_selected(&bench_vars[i]))
-			continue;
+	BENCH_FOR_EACH_SELECTED(i, true) {
 		const struct ttb *w = &bench_ttb_results[i][lf], *r = &bench_ttb_results[i][rnd], *s = &bench_ttb_results[i][st];
 		double rw, lw, rr, lr;
 		ratio_cell(c1, sizeof(c1), w, s, &rw, &lw);

@@ -144,6 +144,11 @@ void bench_js_num(const char *key, double v, bool comma);
 void bench_js_kstr(const char *key, const char *v, bool comma);
 void bench_js_section(const char *name);
 void bench_js_end_section(void);
+/* A row of a two-column markdown table: a label and its figure. */
+struct bench_figure {
+	const char *name;
+	double v;
+};
 /* Numbers for the markdown table: "-" when unknown. */
 const char *bench_fmt_num(char *buf, size_t n, double v, int prec);
 const char *bench_fmt_si(char *buf, size_t n, double v);
@@ -194,6 +199,14 @@ const char *bench_skip_row(enum skind k, const char *engine, unsigned param);
 bool bench_section_on(const char *name);
 /* Is this variant in the per-variant sections? */
 bool bench_selected(const struct bvariant *v);
+/* The loop over the variants a per-variant section measures: the buggy
+ * ones (time to bug) or the fixed ones (silence, throughput), each in
+ * bench_selected(). i indexes bench_vars. */
+#define BENCH_FOR_EACH_SELECTED(i, want_buggy)                                    \
+	for (unsigned i = 0; i < bench_nr_vars; i++)                              \
+		if (bench_vars[i].buggy != (want_buggy) || !bench_selected(&bench_vars[i])) \
+			continue;                                                 \
+		else
 
 /* --------------------------------------------------------- sections */
 

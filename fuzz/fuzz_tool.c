@@ -218,10 +218,7 @@ static int naive_begin(void *st, uint8_t *wl, size_t cap)
 {
 	struct naive *nv = st;
 
-	if (nv->wl_len > cap)
-		return -1;
-	memcpy(wl, nv->wl, nv->wl_len);
-	return (int)nv->wl_len;
+	return weft_begin_fixed_workload(wl, cap, nv->wl, nv->wl_len);
 }
 
 static int naive_pick(void *st, const struct weft_decision *d)

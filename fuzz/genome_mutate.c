@@ -48,6 +48,9 @@ uint64_t weft_fuzz_hash(const uint8_t *data, size_t size)
 enum { MC_WALK, MC_P4, MC_P16, MC_P48, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
 _Static_assert(MC__COUNT == WEFT_MUT_MODE_CLASSES, "the mode classes of <weft/fuzz.h>");
 static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1.5, 1 };
+/* a walk class's genome parameter: its preemption chance in 256 */
+static const uint8_t walk_param[MC_P48 + 1] = { [MC_WALK] = 0, [MC_P4] = 4, [MC_P16] = 16,
+						 [MC_P48] = 48 };
 
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed)
 {
@@ -110,6 +113,28 @@ static int mode_class(const struct weft_genome *g)
 	}
 }
 
+/* An index drawn in proportion to w[0..n), after each weight where gate is
+ * NULL or gate[i] > 0 is raised to at least floor_share x sum (sum: the
+ * weights' total before that); fallback if rounding leaves the draw past
+ * the last weight. One rng draw. */
+static unsigned draw_floored(struct weft_rng *rng, double *w, unsigned n, double sum,
+			     double floor_share, const double *gate, unsigned fallback)
+{
+	for (unsigned i = 0; i < n; i++)
+		if ((!gate || gate[i] > 0) && w[i] < floor_share * sum)
+			w[i] = floor_share * sum;
+	sum = 0;
+	for (unsigned i = 0; i < n; i++)
+		sum += w[i];
+	double x = (double)(weft_rng_next(rng) >> 11) * 0x1p-53 * sum;
+	for (unsigned i = 0; i < n; i++) {
+		if (x < w[i])
+			return i;
+		x -= w[i];
+	}
+	return fallback;
+}
+
 static unsigned pick_mode(struct weft_mutator *m)
 {
 	double w[MC__COUNT], sum = 0;
@@ -119,19 +144,7 @@ static unsigned pick_mode(struct weft_mutator *m)
 					   (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
 		sum += w[c];
 	}
-	for (unsigned c = 0; c < MC__COUNT; c++)
-		if (m->mode_prior[c] > 0 && w[c] < 0.03 * sum)
-			w[c] = 0.03 * sum;
-	sum = 0;
-	for (unsigned c = 0; c < MC__COUNT; c++)
-		sum += w[c];
-	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
-	for (unsigned c = 0; c < MC__COUNT; c++) {
-		if (x < w[c])
-			return c;
-		x -= w[c];
-	}
-	return MC_WALK;
+	return draw_floored(&m->rng, w, MC__COUNT, sum, 0.03, m->mode_prior, MC_WALK);
 }
 
 /* A mode and its parameter (pct's k from the running mean length). */
@@ -141,21 +154,14 @@ static void random_mode(struct weft_mutator *m, struct weft_genome *g)
 
 	g->seed = (uint32_t)weft_rng_next(&m->rng);
 	g->param = 0;
-	switch (pick_mode(m)) {
+	unsigned c = pick_mode(m);
+	switch (c) {
 	case MC_WALK:
-		g->mode = WEFT_MODE_WALK;
-		break;
 	case MC_P4:
-		g->mode = WEFT_MODE_WALK;
-		g->param = 4;
-		break;
 	case MC_P16:
-		g->mode = WEFT_MODE_WALK;
-		g->param = 16;
-		break;
 	case MC_P48:
 		g->mode = WEFT_MODE_WALK;
-		g->param = 48;
+		g->param = walk_param[c];
 		break;
 	case MC_PCT2:
 		g->mode = WEFT_MODE_PCT;
@@ -248,19 +254,7 @@ static unsigned pick_arm(struct weft_mutator *m)
 		sum += w[a];
 	}
 	/* a floor of 2% per arm: a starved arm can still show it got better */
-	for (unsigned a = 0; a < na; a++)
-		if (w[a] < 0.02 * sum)
-			w[a] = 0.02 * sum;
-	sum = 0;
-	for (unsigned a = 0; a < na; a++)
-		sum += w[a];
-	double x = (double)(weft_rng_next(&m->rng) >> 11) * 0x1p-53 * sum;
-	for (unsigned a = 0; a < na; a++) {
-		if (x < w[a])
-			return a;
-		x -= w[a];
-	}
-	return na - 1;
+	return draw_floored(&m->rng, w, na, sum, 0.02, NULL, na - 1);
 }
 
 /* The delay arm: the rate r (each store delayed with probability r/64), or

@@ -60,7 +60,7 @@
  * ddmin over them removes each reordering the verdict does not need. */
 struct cand {
 	unsigned nr_ops, nr_pre, nr_cho, nr_dly;
-	struct { uint8_t t_op, arg; } wl[255];
+	struct weft_wl_op wl[255];
 	struct { uint32_t occ, site; uint8_t cur, t; } pre[MIN_MAX_PRE];
 	struct { uint32_t idx; uint32_t v; } cho[MIN_MAX_CHO];
 	struct { uint32_t idx; uint8_t code; } dly[MIN_MAX_DLY];

@@ -313,17 +313,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv)
 		weft_report(WEFT_KIND_CRASH, NULL, s, "%s at address %p%s", strsignal(sig),
 			    si->si_addr, rt_from_program((void *)pc) ? "" : " (in a library)");
 	}
-	struct sigaction *o = &old_act[sig];
-	if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction) {
-		o->sa_sigaction(sig, si, ucv);
-		return;
-	}
-	if (o->sa_handler != SIG_IGN && o->sa_handler != SIG_DFL && o->sa_handler) {
-		o->sa_handler(sig);
-		return;
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
+	weft_chain_signal(&old_act[sig], sig, si, ucv);
 }
 
 /* ------------------------------------------------------------- watchdog */

@@ -52,8 +52,12 @@ void cli_print_help(FILE *f, const char *text);
 /* "1 preemption", "2 preemptions": n and the noun, singular or plural. */
 const char *cli_plural(char *buf, size_t n, unsigned long long count, const char *noun);
 
-/* Prints "weft: msg" to stderr and returns WEFT_EXIT_USAGE. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "weft: msg" to stderr and returns code, the exit code. */
+int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* cli_error() of a bad flag or argument: WEFT_EXIT_USAGE. */
+#define cli_usage_error(...) cli_error(WEFT_EXIT_USAGE, __VA_ARGS__)
+/* cli_error() of a file that cannot be read or written: WEFT_EXIT_IO. */
+#define cli_io_error(...) cli_error(WEFT_EXIT_IO, __VA_ARGS__)
 /* In an option loop (int i over argv, a = argv[i], v = argv[i + 1] or
  * NULL): option a takes a value; without one, command cmd's usage error. */
 #define CLI_NEEDV(cmd)                                                             \
@@ -62,8 +66,6 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 			return cli_usage_error("%s: %s needs a value", (cmd), a);  \
 		i++;                                                               \
 	} while (0)
-/* Prints "weft: msg" to stderr and returns WEFT_EXIT_IO. */
-int cli_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An argument of command cmd that is no flag it knows: a flag ("-x") is
  * unknown, the first operand is stored in *operand, a second one is
  * unexpected. 0, or the usage error's exit code. */
@@ -83,6 +85,12 @@ struct cli_flag {
  * Returns 0, or the usage error's exit code. */
 int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
 		   const char *need, const char **arg);
+/* argv[*i] if it is one of flags (a list ended by { 0 }): a switch set, or
+ * a flag's value stored and *i moved past it; true, with *rc 0 or the
+ * usage error's exit code ("cmd: --x needs a value"). False for any other
+ * argument: a command that parses more flags itself goes on with it. */
+bool cli_flag_take(const char *cmd, const struct cli_flag *flags, int argc, char **argv, int *i,
+		   int *rc);
 
 /* Strict number parsing: the whole string, in range. false on error. */
 bool cli_parse_u64(const char *s, uint64_t *out);
@@ -107,9 +115,26 @@ void cli_json_str(FILE *f, const char *s);
 
 /* Resolve "scenario[:variant]" or print the list of names and fail. */
 const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi);
+/* cli_scenario() of the operand of a command that needs one: with none
+ * given, the usage error "cmd: which NOUN? (weft list)". NULL after a
+ * usage error (exit code WEFT_EXIT_USAGE). */
+const struct weft_scenario *cli_operand_scenario(const char *cmd, const char *noun,
+						 const char *spec, unsigned *vi);
 
 /* Parse "--lock tas|ticket". */
 bool cli_parse_lock(const char *s, enum weft_lock_model *out);
+/* The model flags of the commands that run a target's code in process
+ * (run, fuzz): --lock tas|ticket and --memory M, unset until given. */
+struct cli_model_flags {
+	enum weft_lock_model lock;
+	enum weft_memory_model memory;
+	bool lock_set, memory_set;
+};
+/* If a is --lock or --memory: its value v parsed into *m, and true, with
+ * *rc 0 or the usage error's exit code (the caller skips v). False for any
+ * other argument. (cmd_import.c, as cli_target_opts(): bin/weft only.) */
+bool cli_model_flag(const char *cmd, const char *a, const char *v, struct cli_model_flags *m,
+		    int *rc);
 /* A command's target and its lock: the scenario's default lock unless
  * lock_s ("tas"/"ticket") names one. NULL after the usage error (exit 2;
  * *rc holds it). */

@@ -44,25 +44,16 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 	return buf;
 }
 
-static int cli_verror(int code, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-
-static int cli_verror(int code, const char *fmt, va_list ap)
-{
-	fputs("weft: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\n", stderr);
-	return code;
-}
-
-int cli_usage_error(const char *fmt, ...)
+int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	int rc = cli_verror(WEFT_EXIT_USAGE, fmt, ap);
+	fputs("weft: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\n", stderr);
 	va_end(ap);
-	return rc;
+	return code;
 }
 
 int cli_operand(const char *cmd, const char *a, const char **operand)
@@ -75,14 +66,24 @@ int cli_operand(const char *cmd, const char *a, const char **operand)
 	return 0;
 }
 
-int cli_io_error(const char *fmt, ...)
+bool cli_flag_take(const char *cmd, const struct cli_flag *flags, int argc, char **argv, int *i,
+		   int *rc)
 {
-	va_list ap;
+	const char *a = argv[*i];
+	const struct cli_flag *f = flags;
 
-	va_start(ap, fmt);
-	int rc = cli_verror(WEFT_EXIT_IO, fmt, ap);
-	va_end(ap);
-	return rc;
+	while (f->name && strcmp(f->name, a) && !(f->alias && !strcmp(f->alias, a)))
+		f++;
+	if (!f->name)
+		return false;
+	*rc = 0;
+	if (f->on)
+		*f->on = true;
+	else if (*i + 1 >= argc)
+		*rc = cli_usage_error("%s: %s needs a value", cmd, a);
+	else
+		*f->value = argv[++*i];
+	return true;
 }
 
 int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag *flags,
@@ -90,15 +91,10 @@ int cli_parse_args(const char *cmd, int argc, char **argv, const struct cli_flag
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const struct cli_flag *f = flags;
-		while (f->name && strcmp(f->name, a) && !(f->alias && !strcmp(f->alias, a)))
-			f++;
-		if (f->name && f->on) {
-			*f->on = true;
-		} else if (f->name) {
-			if (i + 1 >= argc)
-				return cli_usage_error("%s: %s needs a value", cmd, a);
-			*f->value = argv[++i];
+		int rc;
+		if (cli_flag_take(cmd, flags, argc, argv, &i, &rc)) {
+			if (rc)
+				return rc;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("%s: unknown flag '%s' (%s help %s)", cmd, a, cli_prog,
 					       cmd);
@@ -240,6 +236,16 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 	return sc;
 }
 
+const struct weft_scenario *cli_operand_scenario(const char *cmd, const char *noun,
+						 const char *spec, unsigned *vi)
+{
+	if (!spec) {
+		cli_usage_error("%s: which %s? (%s list)", cmd, noun, cli_prog);
+		return NULL;
+	}
+	return cli_scenario(spec, vi);
+}
+
 const struct weft_scenario *cli_scenario_lock(const char *cmd, const char *spec,
 					      const char *lock_s, unsigned *vi,
 					      enum weft_lock_model *lock, int *rc)
@@ -271,7 +277,6 @@ bool cli_parse_lock(const char *s, enum weft_lock_model *out)
 	}
 	return false;
 }
-
 
 bool cli_parse_kinds(const char *s, uint64_t *mask, char *bad, size_t badn)
 {

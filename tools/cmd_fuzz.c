@@ -97,23 +97,30 @@ static bool have_cmd(const char *name)
 static int parse(int argc, char **argv, struct fuzz_opts *o)
 {
 	const char *spec = NULL;
-	bool lock_set = false, memory_set = false;
+	struct cli_model_flags model = { 0 };
+	int flag_rc;
 
 	o->engine = "libfuzzer";
 	o->time = 60;
 	o->jobs = 1;
 	o->seed = 1;
 	o->out = "weft-out";
+	const struct cli_flag flags[] = {
+		{ "--json", NULL, &o->json, NULL },
+		{ "--keep-going", NULL, &o->keep_going, NULL },
+		{ "--no-feedback", NULL, &o->no_feedback, NULL },
+		{ "--out", NULL, NULL, &o->out },
+		{ "--build-dir", NULL, NULL, &o->build_dir },
+		{ "--target-bin", NULL, NULL, &o->target_bin },
+		{ 0 },
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEEDV() CLI_NEEDV("fuzz")
-		if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--keep-going")) {
-			o->keep_going = true;
-		} else if (!strcmp(a, "--no-feedback")) {
-			o->no_feedback = true;
+		if (cli_flag_take("fuzz", flags, argc, argv, &i, &flag_rc)) {
+			if (flag_rc)
+				return flag_rc;
 		} else if (!strcmp(a, "--engine")) {
 			NEEDV();
 			if (strcmp(v, "libfuzzer") && strcmp(v, "afl"))
@@ -138,26 +145,10 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 			if (o->only_kind == WEFT_KIND_NONE)
 				return cli_usage_error("fuzz: --kind takes a report kind "
 						       "(docs/detectors.md), not '%s'", v);
-		} else if (!strcmp(a, "--out")) {
-			NEEDV();
-			o->out = v;
-		} else if (!strcmp(a, "--build-dir")) {
-			NEEDV();
-			o->build_dir = v;
-		} else if (!strcmp(a, "--target-bin")) {
-			NEEDV();
-			o->target_bin = v;
-		} else if (!strcmp(a, "--lock")) {
-			NEEDV();
-			if (!cli_parse_lock(v, &o->lock))
-				return cli_usage_error("fuzz: --lock takes tas or ticket, not '%s'", v);
-			lock_set = true;
-		} else if (!strcmp(a, "--memory")) {
-			NEEDV();
-			const char *why = "";
-			if (!weft_memory_parse(v, &o->memory, &why))
-				return cli_usage_error("fuzz: --memory '%s': %s", v, why);
-			memory_set = true;
+		} else if (cli_model_flag("fuzz", a, v, &model, &flag_rc)) {
+			if (flag_rc)
+				return flag_rc;
+			i++;
 		} else {
 			int rc = cli_operand("fuzz", a, &spec);
 			if (rc)
@@ -165,15 +156,11 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 		}
 #undef NEEDV
 	}
-	if (!spec)
-		return cli_usage_error("fuzz: which SCENARIO:VARIANT? (%s list)", cli_prog);
-	o->sc = cli_scenario(spec, &o->vi);
+	o->sc = cli_operand_scenario("fuzz", "SCENARIO:VARIANT", spec, &o->vi);
 	if (!o->sc)
 		return WEFT_EXIT_USAGE;
-	if (!lock_set)
-		o->lock = o->sc->default_lock;
-	if (!memory_set)
-		o->memory = (enum weft_memory_model)o->sc->memory;
+	o->lock = model.lock_set ? model.lock : o->sc->default_lock;
+	o->memory = model.memory_set ? model.memory : (enum weft_memory_model)o->sc->memory;
 	if (!strcmp(o->engine, "afl") && o->seed == 0)
 		o->seed = 1;
 	snprintf(o->target, sizeof(o->target), "fuzz_%s_%s", o->sc->name,

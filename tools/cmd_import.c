@@ -287,6 +287,28 @@ int weft_cli_min_execution(const struct weft_run_opts *o, const struct weft_exec
 	return store_last(o, r, strategy, outdir, json, out, NULL, 0);
 }
 
+bool cli_model_flag(const char *cmd, const char *a, const char *v, struct cli_model_flags *m,
+		    int *rc)
+{
+	bool is_lock = !strcmp(a, "--lock");
+	const char *why = "";
+
+	if (!is_lock && strcmp(a, "--memory"))
+		return false;
+	*rc = 0;
+	if (!v)
+		*rc = cli_usage_error("%s: %s needs a value", cmd, a);
+	else if (is_lock && !cli_parse_lock(v, &m->lock))
+		*rc = cli_usage_error("%s: --lock takes tas or ticket, not '%s'", cmd, v);
+	else if (!is_lock && !weft_memory_parse(v, &m->memory, &why))
+		*rc = cli_usage_error("%s: --memory '%s': %s", cmd, v, why);
+	else if (is_lock)
+		m->lock_set = true;
+	else
+		m->memory_set = true;
+	return true;
+}
+
 int cli_target_opts(const char *cmd, const char *spec, const char *lock_s, const char *memory_s,
 		    struct weft_run_opts *o)
 {

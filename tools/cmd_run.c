@@ -194,10 +194,8 @@ int cmd_run(int argc, char **argv)
 	const char *wl_hex = NULL, *outdir = NULL;
 	uint64_t seed = 1, iterations = 0, depth = 2, bound = 2, steps = 0;
 	bool json = false, stats = false, quiet = false, lockdep = true;
-	enum weft_lock_model lock = WEFT_LOCK_TAS;
-	bool lock_set = false;
-	bool memory_set = false;   /* else the scenario's model (weft_scenario.memory) */
-	enum weft_memory_model memory = WEFT_MEM_SC;
+	struct cli_model_flags model = { .lock = WEFT_LOCK_TAS, .memory = WEFT_MEM_SC };
+	int flag_rc;
 	uint64_t delay_bound = WEFT_DFS_DELAY_BOUND;
 	bool bound_none = false, por_set = false;
 	uint64_t fair_bound = 0;
@@ -217,21 +215,26 @@ int cmd_run(int argc, char **argv)
 	uint64_t other[WEFT_KIND__COUNT] = { 0 }, nr_other = 0;
 	uint64_t cut_by_other = 0;    /* executions a skipped report cut short */
 
+	const struct cli_flag flags[] = {
+		{ "--json", NULL, &json, NULL },
+		{ "--stats", NULL, &stats, NULL },
+		{ "--quiet", NULL, &quiet, NULL },
+		{ "--strategy", NULL, NULL, &strategy },
+		{ "--workload", NULL, NULL, &wl_hex },
+		{ "--input", NULL, NULL, &input_path },
+		{ "--input-hex", NULL, NULL, &input_hex },
+		{ "--out", NULL, NULL, &outdir },
+		{ 0 },
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEEDV() CLI_NEEDV("run")
-		if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--stats")) {
-			stats = true;
+		if (cli_flag_take("run", flags, argc, argv, &i, &flag_rc)) {
+			if (flag_rc)
+				return flag_rc;
 		} else if (!strcmp(a, "--no-lockdep")) {
 			lockdep = false;
-		} else if (!strcmp(a, "--quiet")) {
-			quiet = true;
-		} else if (!strcmp(a, "--strategy")) {
-			NEEDV();
-			strategy = v;
 		} else if (!strcmp(a, "--seed")) {
 			NEEDV();
 			if (!cli_parse_u64(v, &seed))
@@ -273,39 +276,20 @@ int cmd_run(int argc, char **argv)
 			NEEDV();
 			if (!cli_parse_u64(v, &steps) || !steps || steps > UINT32_MAX)
 				return cli_usage_error("run: --steps takes a positive number");
-		} else if (!strcmp(a, "--lock")) {
-			NEEDV();
-			if (!cli_parse_lock(v, &lock))
-				return cli_usage_error("run: --lock takes tas or ticket, not '%s'", v);
-			lock_set = true;
-		} else if (!strcmp(a, "--memory")) {
-			NEEDV();
-			const char *why = "";
-			if (!weft_memory_parse(v, &memory, &why))
-				return cli_usage_error("run: --memory '%s': %s", v, why);
-			memory_set = true;
+		} else if (cli_model_flag("run", a, v, &model, &flag_rc)) {
+			if (flag_rc)
+				return flag_rc;
+			i++;
 		} else if (!strcmp(a, "--delay-bound")) {
 			NEEDV();
 			if (!cli_parse_u64(v, &delay_bound) || delay_bound > 255)
 				return cli_usage_error("run: --delay-bound takes 0..255");
-		} else if (!strcmp(a, "--workload")) {
-			NEEDV();
-			wl_hex = v;
 		} else if (!strcmp(a, "--kind")) {
 			NEEDV();
 			char bad[256];
 			if (!cli_parse_kinds(v, &want_kinds, bad, sizeof(bad)))
 				return cli_usage_error("run: --kind: no report kind '%s' "
 						       "(docs/detectors.md)", bad);
-		} else if (!strcmp(a, "--input")) {
-			NEEDV();
-			input_path = v;
-		} else if (!strcmp(a, "--out")) {
-			NEEDV();
-			outdir = v;
-		} else if (!strcmp(a, "--input-hex")) {
-			NEEDV();
-			input_hex = v;
 		} else {
 			int rc = cli_operand("run", a, &spec);
 			if (rc)
@@ -313,18 +297,16 @@ int cmd_run(int argc, char **argv)
 		}
 #undef NEEDV
 	}
-	if (!spec)
-		return cli_usage_error("run: which scenario? (%s list)", cli_prog);
 	unsigned vi;
-	const struct weft_scenario *sc = cli_scenario(spec, &vi);
+	const struct weft_scenario *sc = cli_operand_scenario("run", "scenario", spec, &vi);
 	if (!sc)
 		return WEFT_EXIT_USAGE;
-	if (!lock_set)
-		lock = sc->default_lock;
+	enum weft_lock_model lock = model.lock_set ? model.lock : sc->default_lock;
+	enum weft_memory_model memory = model.memory;
 	/* the model the scenario's bugs need, as weft fuzz, import and bench
 	 * take it: a buggy weak-memory variant run without --memory must not
 	 * come out clean under sc */
-	if (!memory_set && sc->memory <= WEFT_MEM_LKMM)
+	if (!model.memory_set && sc->memory <= WEFT_MEM_LKMM)
 		memory = (enum weft_memory_model)sc->memory;
 	if (wl_hex) {
 		char why[160];
@@ -697,7 +679,7 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
-		if (!memory_set && memory != WEFT_MEM_SC)
+		if (!model.memory_set && memory != WEFT_MEM_SC)
 			printf("memory: %s, the scenario's model (--memory sc runs it sequentially "
 			       "consistent)\n", weft_memory_name(memory));
 		if (memory == WEFT_MEM_LKMM)

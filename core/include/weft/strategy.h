@@ -131,6 +131,9 @@ extern const struct weft_strategy_ops weft_strategy_random;
 /* Random workload bytes for sc (shared by random and pct). */
 size_t weft_random_workload(const struct weft_scenario *sc, struct weft_rng *r,
 			    uint8_t *wl, size_t cap);
+/* A begin() hook's answer for a fixed workload of len bytes: copied into
+ * wl and its length, or -1 (nothing to run) when it is longer than cap. */
+int weft_begin_fixed_workload(uint8_t *wl, size_t cap, const uint8_t *fixed, size_t len);
 
 /* ------------------------------------------------------------------- pct */
 

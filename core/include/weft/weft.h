@@ -644,9 +644,15 @@ struct weft_entry {
 	uint8_t b;
 };
 
+/* One workload op as both encodings hold it (the bytes above and a
+ * genome's workload section): thread << 4 | opcode, and the argument. */
+struct weft_wl_op {
+	uint8_t t_op, arg;
+};
+
 struct weft_input {
 	unsigned nr_wl_ops;
-	struct { uint8_t t_op, arg; } wl[255];
+	struct weft_wl_op wl[255];
 	unsigned nr_entries;
 	struct weft_entry e[WEFT_MAX_ENTRIES];
 };
@@ -742,7 +748,7 @@ struct weft_genome {
 	uint8_t version;    /* 1 or 2 */
 	uint8_t mem;        /* version 2: the mem byte */
 	unsigned nr_ops;
-	struct { uint8_t t_op, arg; } wl[255];
+	struct weft_wl_op wl[255];
 	unsigned nr_ov;
 	struct weft_override ov[WEFT_MAX_ENTRIES];
 };

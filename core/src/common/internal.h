@@ -4,6 +4,15 @@
 
 #include <weft/weft.h>
 
+/* The workload ops of both byte encodings (input.c, genome.c): up to n
+ * two-byte ops from buf[i], as many as len holds, into wl[0..*nr).
+ * Returns the index past the last one read. */
+size_t weft_wl_decode(struct weft_wl_op *wl, unsigned *nr, unsigned n, const uint8_t *buf,
+		      size_t len, size_t i);
+/* Their encoding: the op count nr, then the ops, from buf[i] (the caller
+ * has checked the room: 1 + 2 x nr bytes). Returns the index past them. */
+size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsigned nr);
+
 /* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
 static inline uint64_t weft_mix64(uint64_t z)
 {

@@ -125,7 +125,11 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 #endif
 		siglongjmp(M.overflow_jmp, 1);
 	}
-	struct sigaction *old = sig == SIGBUS ? &old_bus : &old_segv;
+	weft_chain_signal(sig == SIGBUS ? &old_bus : &old_segv, sig, si, uc);
+}
+
+void weft_chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
+{
 	if (old->sa_flags & SA_SIGINFO && old->sa_sigaction) {
 		old->sa_sigaction(sig, si, uc);
 		return;

@@ -43,6 +43,7 @@
 #define WEFT_SCHED_H
 
 #include <setjmp.h>
+#include <signal.h>
 
 #include <weft/kernel.h>
 #include <weft/strategy.h>
@@ -379,6 +380,12 @@ static inline uint32_t loc_of(const void *p)
  * as before).
  */
 bool weft_out_of_world(const void *p, size_t size, const struct weft_site *s);
+
+/* The end of a fault handler of the machine's (a fiber's stack overflow)
+ * or the runtime's (a crash of the program) for a fault it does not keep:
+ * sig passed on to old, the handler installed before it, or, where that
+ * was none or SIG_IGN, the default action (sig raised under SIG_DFL). */
+void weft_chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc);
 
 static inline bool in_world(const void *p, size_t size, const struct weft_site *s)
 {

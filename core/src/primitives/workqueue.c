@@ -257,6 +257,18 @@ static struct wq_slot *slot_of(const struct workqueue_struct *wq, const struct w
 	return sl;
 }
 
+/* The slot of wq for a queueing call (what names it in the report): none
+ * from setup or an audit, where no thread runs that could own the work. */
+static struct wq_slot *queue_slot(const struct workqueue_struct *wq, const char *what,
+				  const struct weft_site *s)
+{
+	if (M.cur < 0) {
+		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", what);
+		return NULL;
+	}
+	return slot_of(wq, s);
+}
+
 /* what a flush of sl sleeps on: the workqueue itself (reports name it) */
 static const char system_wq_chan = 0;
 static const void *flush_chan(const struct wq_slot *sl)
@@ -622,11 +634,7 @@ static bool queue_refused(struct wq_slot *sl, const struct weft_site *s)
 bool weft_queue_work(struct workqueue_struct *wq, int cpu, struct work_struct *w,
 		     const struct weft_site *s)
 {
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s, "queue_work_on from setup or an audit");
-		return false;
-	}
-	struct wq_slot *sl = slot_of(wq, s);
+	struct wq_slot *sl = queue_slot(wq, "queue_work_on", s);
 	if (!sl)
 		return false;
 	if (test_and_set_pending(w, s) & 1ul << WEFT_WORK_PENDING)
@@ -1085,11 +1093,7 @@ static void queue_delayed_owned(struct wq_slot *sl, int cpu, struct delayed_work
 bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
 			     unsigned long delay, const struct weft_site *s)
 {
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
-		return false;
-	}
-	struct wq_slot *sl = slot_of(wq, s);
+	struct wq_slot *sl = queue_slot(wq, s->what, s);
 	if (!sl)
 		return false;
 	if (test_and_set_pending(&dw->work, s) & 1ul << WEFT_WORK_PENDING)
@@ -1124,11 +1128,7 @@ bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_
 	struct work_struct *w = &dw->work;
 	uint32_t loc = loc_of(&w->data);
 
-	if (M.cur < 0) {
-		weft_report(WEFT_KIND_ASSERT, NULL, s, "%s from setup or an audit", s->what);
-		return false;
-	}
-	struct wq_slot *sl = slot_of(wq, s);
+	struct wq_slot *sl = queue_slot(wq, s->what, s);
 	if (!sl)
 		return false;
 	sched_point_at(s, &w->data, sizeof(w->data), NULL);

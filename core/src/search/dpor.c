@@ -408,10 +408,7 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	d->capclk = tkc;
 	exec_reset(d);
 	d->new_start = d->branching ? NIL : 0;
-	if (d->wl_len > cap)
-		return -1;
-	memcpy(wl, d->wl, d->wl_len);
-	return (int)d->wl_len;
+	return weft_begin_fixed_workload(wl, cap, d->wl, d->wl_len);
 }
 
 /* A frame's decision for a new state. Returns the thread, or -1 if every

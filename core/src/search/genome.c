@@ -64,11 +64,7 @@ void weft_genome_decode(struct weft_genome *g, const uint8_t *buf, size_t len)
 		g->mem = at(buf, len, 8);
 	i = g->version == 2 ? WEFT_GENOME_HEADER2 : WEFT_GENOME_HEADER;
 	unsigned n = at(buf, len, i - 1);   /* the last header byte */
-	for (unsigned k = 0; k < n && i + 2 <= len; k++, i += 2) {
-		g->wl[k].t_op = buf[i];
-		g->wl[k].arg = buf[i + 1];
-		g->nr_ops++;
-	}
+	i = weft_wl_decode(g->wl, &g->nr_ops, n, buf, len, i);
 	/* a declared op count larger than the bytes: no overrides (as legacy) */
 	if (g->nr_ops < n)
 		return;
@@ -98,11 +94,7 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 		buf[i++] = (uint8_t)(g->seed >> s);
 	if (g->version == 2)
 		buf[i++] = g->mem;
-	buf[i++] = (uint8_t)g->nr_ops;
-	for (unsigned k = 0; k < g->nr_ops; k++) {
-		buf[i++] = g->wl[k].t_op;
-		buf[i++] = g->wl[k].arg;
-	}
+	i = weft_wl_encode(buf, i, g->wl, g->nr_ops);
 	for (unsigned k = 0; k < nov; k++) {
 		buf[i++] = (uint8_t)g->ov[k].key;
 		buf[i++] = (uint8_t)(g->ov[k].key >> 8);
@@ -196,12 +188,7 @@ size_t weft_genome_run_init(struct weft_genome_run *gr, const struct weft_scenar
 		sort_ov(gr->tov[t], gr->nr_tov[t]);
 	sort_ov(gr->cov, gr->nr_cov);
 	sort_ov(gr->dov, gr->nr_dov);
-	wl[0] = (uint8_t)g->nr_ops;
-	for (unsigned k = 0; k < g->nr_ops; k++) {
-		wl[1 + 2 * k] = g->wl[k].t_op;
-		wl[2 + 2 * k] = g->wl[k].arg;
-	}
-	return 1 + 2 * (size_t)g->nr_ops;
+	return weft_wl_encode(wl, 0, g->wl, g->nr_ops);
 }
 
 /* Before the execution: the mode's random state. */

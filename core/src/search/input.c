@@ -16,6 +16,31 @@
 
 #include <weft/weft.h>
 
+#include "internal.h"
+
+size_t weft_wl_decode(struct weft_wl_op *wl, unsigned *nr, unsigned n, const uint8_t *buf,
+		      size_t len, size_t i)
+{
+	unsigned k = 0;
+
+	for (; k < n && i + 2 <= len; k++, i += 2) {
+		wl[k].t_op = buf[i];
+		wl[k].arg = buf[i + 1];
+	}
+	*nr = k;
+	return i;
+}
+
+size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsigned nr)
+{
+	buf[i++] = (uint8_t)nr;
+	for (unsigned k = 0; k < nr; k++) {
+		buf[i++] = wl[k].t_op;
+		buf[i++] = wl[k].arg;
+	}
+	return i;
+}
+
 void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len)
 {
 	size_t i = 0;
@@ -29,19 +54,12 @@ void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len)
 		struct weft_genome g;
 		weft_genome_decode(&g, buf, len);
 		in->nr_wl_ops = g.nr_ops;
-		for (unsigned k = 0; k < g.nr_ops; k++) {
-			in->wl[k].t_op = g.wl[k].t_op;
-			in->wl[k].arg = g.wl[k].arg;
-		}
+		for (unsigned k = 0; k < g.nr_ops; k++)
+			in->wl[k] = g.wl[k];
 		return;
 	}
 	unsigned n = buf[0];
-	i = 1;
-	for (unsigned k = 0; k < n && i + 2 <= len; k++, i += 2) {
-		in->wl[k].t_op = buf[i];
-		in->wl[k].arg = buf[i + 1];
-		in->nr_wl_ops++;
-	}
+	i = weft_wl_decode(in->wl, &in->nr_wl_ops, n, buf, len, 1);
 	/* a declared op count larger than the bytes: the schedule is empty */
 	if (in->nr_wl_ops < n)
 		return;
@@ -60,11 +78,7 @@ size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap)
 		return 0;
 	if (in->nr_wl_ops == 0 && in->nr_entries == 0)
 		return 0;
-	buf[i++] = (uint8_t)in->nr_wl_ops;
-	for (unsigned k = 0; k < in->nr_wl_ops; k++) {
-		buf[i++] = in->wl[k].t_op;
-		buf[i++] = in->wl[k].arg;
-	}
+	i = weft_wl_encode(buf, i, in->wl, in->nr_wl_ops);
 	for (unsigned k = 0; k < in->nr_entries; k++) {
 		buf[i++] = (uint8_t)in->e[k].pos;
 		buf[i++] = (uint8_t)(in->e[k].pos >> 8);

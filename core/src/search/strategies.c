@@ -116,10 +116,7 @@ static int bytes_begin(void *st, uint8_t *wl, size_t cap)
 	b->next_pre = b->next_cho = 0;
 	if (b->genome)
 		weft_genome_run_begin(&b->gr);
-	if (b->wl_len > cap)
-		return -1;
-	memcpy(wl, b->wl, b->wl_len);
-	return (int)b->wl_len;
+	return weft_begin_fixed_workload(wl, cap, b->wl, b->wl_len);
 }
 
 static int bytes_pick(void *st, const struct weft_decision *d)
@@ -242,15 +239,20 @@ size_t weft_random_workload(const struct weft_scenario *sc, struct weft_rng *r, 
 	return 1 + 2 * (size_t)n;
 }
 
+int weft_begin_fixed_workload(uint8_t *wl, size_t cap, const uint8_t *fixed, size_t len)
+{
+	if (len > cap)
+		return -1;
+	if (len)   /* fixed may be NULL then */
+		memcpy(wl, fixed, len);
+	return (int)len;
+}
+
 static int fill_wl(const struct weft_scenario *sc, struct weft_rng *r, const uint8_t *fixed,
 		   size_t fixed_len, uint8_t *wl, size_t cap)
 {
-	if (fixed) {
-		if (fixed_len > cap)
-			return -1;
-		memcpy(wl, fixed, fixed_len);
-		return (int)fixed_len;
-	}
+	if (fixed)
+		return weft_begin_fixed_workload(wl, cap, fixed, fixed_len);
 	return (int)weft_random_workload(sc, r, wl, cap);
 }
 
@@ -646,11 +648,7 @@ static int replay_begin(void *st, uint8_t *wl, size_t cap)
 {
 	struct weft_replay_strategy *r = st;
 
-	if (r->wl_len > cap)
-		return -1;
-	if (r->wl_len)
-		memcpy(wl, r->wl, r->wl_len);
-	return (int)r->wl_len;
+	return weft_begin_fixed_workload(wl, cap, r->wl, r->wl_len);
 }
 
 static void desync(struct weft_replay_strategy *r, uint32_t idx, const struct weft_decision *d,
