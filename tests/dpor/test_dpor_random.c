@@ -126,24 +126,23 @@ static void run_ops(struct rw *W, unsigned body, unsigned self)
 		/* WEFT_DPOR_HOLD: a CPU held without a lock word (preemption
 		 * or interrupts off), and a sleeping lock, which gives the CPU
 		 * up while it waits */
+#define HELD_SECTION(enter, leave, add)                      \
+	do {                                                 \
+		enter;                                       \
+		last = READ_ONCE(W->x[o->x]);                \
+		WRITE_ONCE(W->x[o->y], last + (add));        \
+		leave;                                       \
+	} while (0)
 		case O_PD:
-			preempt_disable();
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[o->y], last + 1);
-			preempt_enable();
+			HELD_SECTION(preempt_disable(), preempt_enable(), 1);
 			break;
 		case O_IRQ:
-			local_irq_disable();
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[o->y], last + 2);
-			local_irq_enable();
+			HELD_SECTION(local_irq_disable(), local_irq_enable(), 2);
 			break;
 		case O_MX:
-			mutex_lock(&W->mx);
-			last = READ_ONCE(W->x[o->x]);
-			WRITE_ONCE(W->x[o->y], last + 3);
-			mutex_unlock(&W->mx);
+			HELD_SECTION(mutex_lock(&W->mx), mutex_unlock(&W->mx), 3);
 			break;
+#undef HELD_SECTION
 		}
 	}
 }
