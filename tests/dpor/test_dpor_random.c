@@ -177,10 +177,14 @@ static bool holdy;
 
 static void hold_ops(void)
 {
-	for (unsigned t = 0; t <= MAXT; t++)
-		for (unsigned i = 0; t == 0 || t == MAXT ? i < P.nops[t] : false; i++)
-			if (P.ops[t][i].kind == O_CS)
-				P.ops[t][i].kind = (uint8_t)(O_PD + rnd(3));
+	static const unsigned parent_and_child[] = { 0, MAXT };
+
+	for (unsigned h = 0; h < 2; h++) {
+		struct op *ops = P.ops[parent_and_child[h]];
+		for (unsigned i = 0; i < P.nops[parent_and_child[h]]; i++)
+			if (ops[i].kind == O_CS)
+				ops[i].kind = (uint8_t)(O_PD + rnd(3));
+	}
 }
 
 static void gen(void)

@@ -189,10 +189,10 @@ static void finding(uint32_t off, uint32_t len)
 	const struct weft_site *site = A.nr_rec ? A.rec[0].site : NULL;
 
 	A.changes++;
-	int changer = A.nr_rec && A.rec[0].tid != 0xff ? A.rec[0].tid : A.snap_tid;
-	if (!family && changer >= 0)
+	int tid = A.nr_rec && A.rec[0].tid != 0xff ? A.rec[0].tid : A.snap_tid;
+	if (!family && tid >= 0)
 		for (uint32_t b = off; b < off + len; b++)
-			A.changer[b] = (uint8_t)(changer + 1);
+			A.changer[b] = (uint8_t)(tid + 1);
 	for (unsigned i = 0; i < A.nr_found; i++)
 		if (A.found[i].site == site && A.found[i].region == region) {
 			A.found[i].count++;
@@ -206,7 +206,6 @@ static void finding(uint32_t off, uint32_t len)
 	/* the funnel's last write of it (shadow.c), if in this window */
 	const struct shadow *sh = len ? &M.shadow[off] : NULL;
 	bool funnel = sh && sh->epoch == M.epoch && sh->step >= A.snap_step && sh->site;
-	int tid = A.nr_rec && A.rec[0].tid != 0xff ? A.rec[0].tid : A.snap_tid;
 	fprintf(stderr,
 		"weft: dpor audit: unrecorded change: %s: step %u (to %u), T%d: %s %u (%u bytes) "
 		"[%s] changed, no write record of the step covers it\n",
