@@ -37,6 +37,11 @@
  *               (6.13's refcount_set_release() and
  *               refcount_inc_not_zero_acquire()): without them lkmm finds
  *               the recheck reading the old key.
+ *  cache-destroy T0 frees the slot's object under the slot's lock; T1
+ *               destroys the cache. destroy-at-once (bug): the destroy
+ *               may run before the free (bad-free, "Objects remaining");
+ *               drain-first (clean): T1 drains the slot under the lock
+ *               first.
  *  misuse       kfree() of a pointer inside an object, and of memory that
  *               is not the heap's (bad-free, both); kfree(NULL) (clean).
  *  no-heap      kmalloc() in a scenario without .heap_size: limit-reached,
@@ -328,6 +333,63 @@ WEFT_TEST_SCENARIO(typesafe, "typesafe",
 		   "freed and reused",
 		   struct ts_world, 2, 2, 48, ts, .heap_size = 256);
 
+/* --------------------------------------------------------- cache-destroy */
+
+enum { CD_DESTROY_AT_ONCE, CD_DRAIN_UNDER_LOCK };
+
+struct cd_obj {
+	int data;
+};
+
+struct cd_world {
+	unsigned variant;
+	spinlock_t lock;
+	struct kmem_cache *cache;
+	struct cd_obj *slot;
+};
+
+WEFT_TEST_SETUP(cd, struct cd_world)
+{
+	spin_lock_init(&W->lock);
+	W->cache = KMEM_CACHE(cd_obj, 0);
+	W->slot = kmem_cache_alloc(W->cache, GFP_KERNEL);
+}
+
+/* takes the slot's object, if still there, and frees it */
+static void cd_drain(struct cd_world *W)
+{
+	spin_lock(&W->lock);
+	struct cd_obj *o = READ_ONCE(W->slot);
+	WRITE_ONCE(W->slot, NULL);
+	if (o)
+		kmem_cache_free(W->cache, o);
+	spin_unlock(&W->lock);
+}
+
+static void cd_thread(void *w, unsigned tid)
+{
+	struct cd_world *W = w;
+
+	if (tid == 0) {
+		cd_drain(W);
+		return;
+	}
+	if (W->variant == CD_DRAIN_UNDER_LOCK)
+		cd_drain(W);
+	kmem_cache_destroy(W->cache);
+}
+
+static const struct weft_variant cd_variants[] = {
+	WEFT_TEST_BUG("destroy-at-once", "T1 destroys the cache while T0 may still hold an object",
+		      WEFT_KIND_BAD_FREE, CD_DESTROY_AT_ONCE),
+	WEFT_TEST_FIX("drain-first", "T1 drains the slot under its lock, then destroys the cache",
+		      CD_DRAIN_UNDER_LOCK),
+};
+
+WEFT_TEST_SCENARIO(cache_destroy, "cache-destroy",
+		   "test: kmem_cache_destroy() while another thread frees the cache's last object",
+		   struct cd_world, 2, 2, 32, cd, .heap_size = 64);
+
 /* ---------------------------------------------------------------- misuse */
 
 enum { MU_INSIDE, MU_NOT_HEAP, MU_NULL };
@@ -389,4 +451,5 @@ static const struct weft_variant nh_variants[] = {
 WEFT_TEST_SCENARIO(no_heap, "no-heap", "test: kmalloc() in a scenario with no heap",
 		   struct nh_world, 1, 1, 16, nh);
 
-WEFT_DEFINE_REGISTRY(&obj_lookup, &teardown, &lazy_init, &alloc_locked, &typesafe, &misuse, &no_heap);
+WEFT_DEFINE_REGISTRY(&obj_lookup, &teardown, &lazy_init, &alloc_locked, &typesafe, &cache_destroy, &misuse,
+		     &no_heap);

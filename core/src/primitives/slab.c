@@ -10,10 +10,12 @@
  * valid memory on the cache's freelist, newest first, as SLUB's per-CPU
  * freelist hands them out.
  *
- * Dependence records: every allocation and free writes the allocator's
- * location, the heap's first byte (the bump pointer and the freelists
- * decide which block the next allocation gets), and the block it hands out
- * or takes back (weft_unpoison()/weft_poison(): one WRITE over the range).
+ * Dependence records: every allocation, free and kmem_cache_destroy()
+ * writes the allocator's location, the heap's first byte (the bump pointer
+ * and the freelists decide which block the next allocation gets; the
+ * destroy's check reads every block's state), and an allocation or free
+ * the block it hands out or takes back (weft_unpoison()/weft_poison(): one
+ * WRITE over the range).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,6 +284,10 @@ void weft_kmem_cache_destroy(struct kmem_cache *c, const struct weft_site *s)
 	if (!c || cache_index(c, s) < 0)
 		return;
 	unsigned ci = (unsigned)(c - slab.caches);
+	/* its check reads every block's state, which allocations and frees
+	 * write: the same point and allocator record they make */
+	if (has_heap())
+		slab_op(s);
 	for (unsigned i = 0; i < slab.nr; i++)
 		if (slab.b[i].cache == (int16_t)ci && !slab.b[i].freed &&
 		    !weft_is_poisoned(M.world + slab.b[i].off)) {
