@@ -31,8 +31,16 @@
  *              assertion when T0 is inside; the reductions certified it
  *              clean while spin_is_locked() had no dependence record,
  *              spinlock.c).
+ *  query-held  T1 asks once, with a trylock or a state query, what T0 is
+ *              doing with a mutex, semaphore, rwsem (downgrade_write()
+ *              included), rwlock, spinlock, completion or wait queue, and
+ *              reports when it saw T0's window: every variant is a bug
+ *              that plain dfs finds in one order only, so a reduction that
+ *              lacks the query's or T0's dependence record certifies it
+ *              (dpor_vs_dfs runs them all).
  */
 #include <weft/kernel.h>
+#include <weft/rwlock.h>
 #include <weft/slab.h>
 #include <weft/timer.h>
 
@@ -364,5 +372,198 @@ WEFT_TEST_SCENARIO(is_locked, "is-locked",
 		   "test: spin_is_locked() and assert_spin_locked()",
 		   struct il_world, 2, 2, 64, il);
 
+/* ------------------------------------------------------------ query-held */
+
+enum {
+	QH_MUTEX_TRYLOCK,
+	QH_MUTEX_IS_LOCKED,
+	QH_DOWN_TRYLOCK,
+	QH_DOWN_READ_TRYLOCK,
+	QH_DOWN_WRITE_TRYLOCK,
+	QH_DOWNGRADE_WRITE,
+	QH_READ_TRYLOCK,
+	QH_WRITE_TRYLOCK,
+	QH_SPIN_TRYLOCK_IRQSAVE,
+	QH_COMPLETION_DONE,
+	QH_TRY_WAIT_FOR_COMPLETION,
+	QH_WAITQUEUE_ACTIVE,
+};
+
+struct qh_world {
+	unsigned variant;
+	struct mutex mutex;
+	struct semaphore sem;
+	struct rw_semaphore rwsem;
+	rwlock_t rwlock;
+	spinlock_t lock;
+	struct completion done;
+	wait_queue_head_t wq;
+	int flag;
+};
+
+WEFT_TEST_SETUP(qh, struct qh_world)
+{
+	mutex_init(&W->mutex);
+	sema_init(&W->sem, 1);
+	init_rwsem(&W->rwsem);
+	rwlock_init(&W->rwlock);
+	spin_lock_init(&W->lock);
+	init_completion(&W->done);
+	init_waitqueue_head(&W->wq);
+}
+
+/* T0's window: what T1's one query must not see held (or must see done) */
+static void qh_window(struct qh_world *W)
+{
+	switch (W->variant) {
+	case QH_MUTEX_TRYLOCK:
+	case QH_MUTEX_IS_LOCKED:
+		mutex_lock(&W->mutex);
+		mutex_unlock(&W->mutex);
+		break;
+	case QH_DOWN_TRYLOCK:
+		down(&W->sem);
+		up(&W->sem);
+		break;
+	case QH_DOWN_READ_TRYLOCK:
+		down_write(&W->rwsem);
+		up_write(&W->rwsem);
+		break;
+	case QH_DOWN_WRITE_TRYLOCK:
+		down_read(&W->rwsem);
+		up_read(&W->rwsem);
+		break;
+	case QH_DOWNGRADE_WRITE:
+		down_write(&W->rwsem);
+		downgrade_write(&W->rwsem);   /* readers may enter from here on */
+		up_read(&W->rwsem);
+		break;
+	case QH_READ_TRYLOCK:
+		write_lock(&W->rwlock);
+		write_unlock(&W->rwlock);
+		break;
+	case QH_WRITE_TRYLOCK:
+		read_lock(&W->rwlock);
+		read_unlock(&W->rwlock);
+		break;
+	case QH_SPIN_TRYLOCK_IRQSAVE:
+		spin_lock(&W->lock);
+		spin_unlock(&W->lock);
+		break;
+	case QH_COMPLETION_DONE:
+	case QH_TRY_WAIT_FOR_COMPLETION:
+		complete(&W->done);
+		break;
+	case QH_WAITQUEUE_ACTIVE:
+		wait_event(W->wq, READ_ONCE(W->flag));
+		break;
+	}
+}
+
+/* T1's query: true when it saw T0 inside its window (or not yet done) */
+static bool qh_saw_busy(struct qh_world *W)
+{
+	unsigned long flags;
+	bool busy = false;
+
+	switch (W->variant) {
+	case QH_MUTEX_TRYLOCK:
+		busy = !mutex_trylock(&W->mutex);
+		if (!busy)
+			mutex_unlock(&W->mutex);
+		break;
+	case QH_MUTEX_IS_LOCKED:
+		busy = mutex_is_locked(&W->mutex);
+		break;
+	case QH_DOWN_TRYLOCK:
+		busy = down_trylock(&W->sem) != 0;
+		if (!busy)
+			up(&W->sem);
+		break;
+	case QH_DOWN_READ_TRYLOCK:
+	case QH_DOWNGRADE_WRITE:
+		busy = !down_read_trylock(&W->rwsem);
+		if (!busy)
+			up_read(&W->rwsem);
+		break;
+	case QH_DOWN_WRITE_TRYLOCK:
+		busy = !down_write_trylock(&W->rwsem);
+		if (!busy)
+			up_write(&W->rwsem);
+		break;
+	case QH_READ_TRYLOCK:
+		busy = !read_trylock(&W->rwlock);
+		if (!busy)
+			read_unlock(&W->rwlock);
+		break;
+	case QH_WRITE_TRYLOCK:
+		busy = !write_trylock(&W->rwlock);
+		if (!busy)
+			write_unlock(&W->rwlock);
+		break;
+	case QH_SPIN_TRYLOCK_IRQSAVE:
+		busy = !spin_trylock_irqsave(&W->lock, flags);
+		if (!busy)
+			spin_unlock_irqrestore(&W->lock, flags);
+		break;
+	case QH_COMPLETION_DONE:
+		busy = !completion_done(&W->done);
+		break;
+	case QH_TRY_WAIT_FOR_COMPLETION:
+		busy = !try_wait_for_completion(&W->done);
+		break;
+	case QH_WAITQUEUE_ACTIVE:
+		busy = waitqueue_active(&W->wq);
+		WRITE_ONCE(W->flag, 1);
+		wake_up(&W->wq);
+		break;
+	}
+	return busy;
+}
+
+static void qh_thread(void *w, unsigned tid)
+{
+	struct qh_world *W = w;
+
+	if (tid == 0) {
+		qh_window(W);
+		return;
+	}
+	if (qh_saw_busy(W))
+		weft_report(WEFT_KIND_ASSERT, W, WEFT_TEST_NOTE_SITE("qh busy"),
+			    "the query saw the other thread's window");
+}
+
+#define QH_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant qh_variants[] = {
+	QH_BUG("mutex-trylock", "mutex_trylock() while T0 may hold the mutex", QH_MUTEX_TRYLOCK),
+	QH_BUG("mutex-is-locked", "mutex_is_locked() while T0 may hold the mutex",
+	       QH_MUTEX_IS_LOCKED),
+	QH_BUG("down-trylock", "down_trylock() while T0 may hold the semaphore", QH_DOWN_TRYLOCK),
+	QH_BUG("down-read-trylock", "down_read_trylock() while T0 may hold the rwsem for write",
+	       QH_DOWN_READ_TRYLOCK),
+	QH_BUG("down-write-trylock", "down_write_trylock() while T0 may hold the rwsem for read",
+	       QH_DOWN_WRITE_TRYLOCK),
+	QH_BUG("downgrade-write", "down_read_trylock() before T0's downgrade_write() lets it in",
+	       QH_DOWNGRADE_WRITE),
+	QH_BUG("read-trylock", "read_trylock() while T0 may hold the rwlock for write",
+	       QH_READ_TRYLOCK),
+	QH_BUG("write-trylock", "write_trylock() while T0 may hold the rwlock for read",
+	       QH_WRITE_TRYLOCK),
+	QH_BUG("spin-trylock-irqsave", "spin_trylock_irqsave() while T0 may hold the lock",
+	       QH_SPIN_TRYLOCK_IRQSAVE),
+	QH_BUG("completion-done", "completion_done() before T0 may have completed",
+	       QH_COMPLETION_DONE),
+	QH_BUG("try-wait-for-completion", "try_wait_for_completion() before T0 may have completed",
+	       QH_TRY_WAIT_FOR_COMPLETION),
+	QH_BUG("waitqueue-active", "waitqueue_active() while T0 may be queued", QH_WAITQUEUE_ACTIVE),
+};
+
+WEFT_TEST_SCENARIO(query_held, "query-held",
+		   "test: trylocks and state queries racing with another thread's lock, "
+		   "completion or wait",
+		   struct qh_world, 2, 2, 64, qh);
+
 WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout,
-		     &is_locked);
+		     &is_locked, &query_held);
