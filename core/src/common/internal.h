@@ -13,26 +13,6 @@ size_t weft_wl_decode(struct weft_wl_op *wl, unsigned *nr, unsigned n, const uin
  * has checked the room: 1 + 2 x nr bytes). Returns the index past them. */
 size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsigned nr);
 
-/* rw_semaphore.held (<weft/sleep.h>): thread t's read holds, 2 bits,
- * saturating at 3 (each build keeps the exact depths beside it) */
-static inline unsigned weft_held_summary(uint32_t held, unsigned t)
-{
-	return held >> (2 * t) & 3u;
-}
-
-/* held after thread t's read hold (d > 0) or release (d < 0): a saturated
- * summary stays */
-static inline uint32_t weft_held_summary_add(uint32_t held, unsigned t, int d)
-{
-	unsigned h = weft_held_summary(held, t);
-
-	if (d > 0 && h < 3)
-		h++;
-	else if (d < 0 && h > 0 && h < 3)
-		h--;
-	return (held & ~(3u << (2 * t))) | h << (2 * t);
-}
-
 /* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
 static inline uint64_t weft_mix64(uint64_t z)
 {

@@ -36,7 +36,6 @@
 #include <weft/timer.h>
 #include <weft/wait_bit.h>
 
-#include "internal.h"
 #include "native_tasks.h"
 
 enum {
