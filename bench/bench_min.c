@@ -146,10 +146,7 @@ void bench_section_min(void)
 			v->variant, src[0] ? src : "-", cell[0], cell[1], cell[2], cell[3],
 			bench_fmt_si(b2, 32, mexecs),
 			bench_fmt_num(b1, 32, n ? secs : -1, 3), why[0] ? "not measured: " : "", why);
-		bench_js_sep();
-		fprintf(js, "{");
-		bench_js_kstr("scenario", v->scenario, true);
-		bench_js_kstr("variant", v->variant, true);
+		bench_js_variant_row(v->scenario, v->variant);
 		bench_js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
 		bench_js_kstr("input_from", src[0] ? src : NULL, true);
 		for (unsigned k = 0; k < 4; k++) {

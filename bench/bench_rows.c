@@ -38,6 +38,14 @@ void bench_js_kstr(const char *key, const char *v, bool comma)
 		fprintf(js, ", ");
 }
 
+void bench_js_variant_row(const char *scenario, const char *variant)
+{
+	bench_js_sep();
+	fprintf(js, "{");
+	bench_js_kstr("scenario", scenario, true);
+	bench_js_kstr("variant", variant, true);
+}
+
 void bench_js_section(const char *name)
 {
 	fprintf(js, ",\n  \"%s\": [", name);

@@ -109,10 +109,7 @@ out:;
 		s->name, workload, reports < 0 ? "-" : budget, bench_fmt_si(b1, 32, execs),
 		reports < 0 ? "-" : reports == 0 ? "0" : "**REPORTED**",
 		why[0] && reports < 0 ? "not measured: " : "", why);
-	bench_js_sep();
-	fprintf(js, "{");
-	bench_js_kstr("scenario", v->scenario, true);
-	bench_js_kstr("variant", v->variant, true);
+	bench_js_variant_row(v->scenario, v->variant);
 	bench_js_kstr("strategy", s->name, true);
 	bench_js_kstr("workload", workload, true);
 	bench_js_num("executions", execs, true);

@@ -289,10 +289,7 @@ out:;
 		bench_fmt_si(b4, 32, decs), bench_fmt_num(b5, 32, steps > 0 ? steps / execs : -1, 0),
 		bench_fmt_num(b6, 32, steps > 0 ? secs * 1e9 / steps : -1, 0),
 		why[0] && rate < 0 ? "not measured: " : "", why);
-	bench_js_sep();
-	fprintf(js, "{");
-	bench_js_kstr("scenario", v->scenario, true);
-	bench_js_kstr("variant", v->variant, true);
+	bench_js_variant_row(v->scenario, v->variant);
 	bench_js_kstr("engine", engine, true);
 	bench_js_num("executions", execs, true);
 	bench_js_num("seconds", secs, true);

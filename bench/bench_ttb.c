@@ -321,10 +321,7 @@ static void ttb_row(unsigned vi, unsigned si)
 		bench_fmt_si(b[3], 32, t->med_e), bench_fmt_si(b[4], 32, t->min_e), bench_fmt_si(b[5], 32, t->max_e),
 		t->cap > 0 ? capb : "-", note);
 
-	bench_js_sep();
-	fprintf(js, "{");
-	bench_js_kstr("scenario", v->scenario, true);
-	bench_js_kstr("variant", v->variant, true);
+	bench_js_variant_row(v->scenario, v->variant);
 	bench_js_kstr("zoo", v->zoo[0] ? v->zoo : NULL, true);
 	bench_js_kstr("strategy", s->name, true);
 	bench_js_kstr("kind", v->kind[0] ? v->kind : NULL, true);
@@ -423,10 +420,7 @@ void bench_section_headline(void)
 			bench_vars[i].zoo[0] ? bench_vars[i].zoo : "-", bench_vars[i].variant,
 			bench_fmt_secs(b1, 32, s->med_s), s->found, s->runs, bench_fmt_secs(b2, 32, w->med_s), c1,
 			bench_fmt_secs(b3, 32, r->med_s), c2);
-		bench_js_sep();
-		fprintf(js, "{");
-		bench_js_kstr("scenario", bench_vars[i].scenario, true);
-		bench_js_kstr("variant", bench_vars[i].variant, true);
+		bench_js_variant_row(bench_vars[i].scenario, bench_vars[i].variant);
 		bench_js_kstr("zoo", bench_vars[i].zoo[0] ? bench_vars[i].zoo : NULL, true);
 		bench_js_num("stress_median_seconds", s->med_s, true);
 		fprintf(js, "\"stress_found\": %u, \"stress_seeds\": %u, ", s->found, s->runs);

@@ -142,6 +142,9 @@ extern FILE *bench_md_out, *bench_js_out;
 void bench_js_sep(void);
 void bench_js_num(const char *key, double v, bool comma);
 void bench_js_kstr(const char *key, const char *v, bool comma);
+/* The start of a section's JSON row of one variant: its scenario and
+ * variant keys, the next key to follow */
+void bench_js_variant_row(const char *scenario, const char *variant);
 void bench_js_section(const char *name);
 void bench_js_end_section(void);
 /* A row of a two-column markdown table: a label and its figure. */

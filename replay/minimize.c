@@ -58,13 +58,40 @@
 /* Weak memory: dly[] are the stores kept buffered (the idx-th store of the
  * execution gets delay code `code`); every other store is visible at once.
  * ddmin over them removes each reordering the verdict does not need. */
+/* A sparse array's entry: the value of one index that is not 0 */
+struct idx_val {
+	uint32_t idx, v;
+};
+
 struct cand {
 	unsigned nr_ops, nr_pre, nr_cho, nr_dly;
 	struct weft_wl_op wl[255];
 	struct { uint32_t occ, site; uint8_t cur, t; } pre[MIN_MAX_PRE];
-	struct { uint32_t idx; uint32_t v; } cho[MIN_MAX_CHO];
-	struct { uint32_t idx; uint8_t code; } dly[MIN_MAX_DLY];
+	struct idx_val cho[MIN_MAX_CHO];
+	struct idx_val dly[MIN_MAX_DLY];   /* v: the delay code */
 };
+
+/* The value of index in a sparse array (0 where it has none) */
+static uint32_t idx_val_at(const struct idx_val *e, unsigned n, uint32_t index)
+{
+	/* few entries: a linear scan */
+	for (unsigned k = 0; k < n; k++)
+		if (e[k].idx == index)
+			return e[k].v;
+	return 0;
+}
+
+/* Value v of index i (not 0) added to a sparse array of at most cap;
+ * false when it is full */
+static bool idx_val_add(struct idx_val *e, unsigned *n, unsigned cap, size_t i, uint32_t v)
+{
+	if (*n == cap)
+		return false;
+	e[*n].idx = (uint32_t)i;
+	e[*n].v = v;
+	++*n;
+	return true;
+}
 
 /* Occurrence counts of (current thread, site) pairs in one execution. */
 #define OCC_SLOTS 2048
@@ -146,21 +173,14 @@ static uint32_t sparse_value(void *st, uint32_t index, uint32_t n)
 {
 	struct sparse *s = st;
 
-	/* few entries: a linear scan */
-	for (unsigned k = 0; k < s->c->nr_cho; k++)
-		if (s->c->cho[k].idx == index)
-			return s->c->cho[k].v % n;
-	return 0;
+	return idx_val_at(s->c->cho, s->c->nr_cho, index) % n;
 }
 
 static uint32_t sparse_delay(void *st, uint32_t index, uint32_t ncodes)
 {
 	struct sparse *s = st;
 
-	for (unsigned k = 0; k < s->c->nr_dly; k++)
-		if (s->c->dly[k].idx == index)
-			return s->c->dly[k].code % ncodes;
-	return 0;
+	return idx_val_at(s->c->dly, s->c->nr_dly, index) % ncodes;
 }
 
 static const struct weft_strategy_ops sparse_ops = {
@@ -181,7 +201,8 @@ struct mctx {
 	struct weft_min_measure m;
 	unsigned args;                /* sum of cur's op arguments */
 	bool by_args;                 /* args is the last key (the final pass) */
-	struct weft_dfs *dfs;
+	struct weft_dfs *dfs;         /* &fixed->d */
+	struct dfs_fixed *fixed;
 	struct weft_exec_result last;
 	struct occ_tab *occ;
 };
@@ -288,26 +309,16 @@ static bool from_last(const struct mctx *x, struct cand *c)
 		np++;
 	}
 	for (size_t i = 0; i < nc; i++)
-		if (v[i]) {
-			if (ncho == MIN_MAX_CHO)
-				return false;
-			c->cho[ncho].idx = (uint32_t)i;
-			c->cho[ncho].v = v[i];
-			ncho++;
-		}
+		if (v[i] && !idx_val_add(c->cho, &ncho, MIN_MAX_CHO, i, v[i]))
+			return false;
 	c->nr_pre = np;
 	c->nr_cho = ncho;
 	size_t ny;
 	const uint8_t *y = weft_last_delays(&ny);
 	unsigned ndly = 0;
 	for (size_t i = 0; i < ny; i++)
-		if (y[i]) {
-			if (ndly == MIN_MAX_DLY)
-				return false;
-			c->dly[ndly].idx = (uint32_t)i;
-			c->dly[ndly].code = y[i];
-			ndly++;
-		}
+		if (y[i] && !idx_val_add(c->dly, &ndly, MIN_MAX_DLY, i, y[i]))
+			return false;
 	c->nr_dly = ndly;
 	for (unsigned k = 0; k < c->nr_ops; k++) {
 		uint8_t t = c->wl[k].t_op;
@@ -331,6 +342,21 @@ static void ops_from_bytes(struct cand *c, const uint8_t *wl, size_t n)
 
 /* Try candidate c (scratch): adopt it (or its canonical form) if it
  * reproduces and is smaller. */
+/* x->a, a copy of the current candidate to change and try */
+static struct cand *copy_of_cur(struct mctx *x)
+{
+	memcpy(x->a, x->cur, sizeof(*x->a));
+	return x->a;
+}
+
+/* c, measured m, becomes the current candidate */
+static void make_current(struct mctx *x, const struct cand *c, const struct weft_min_measure *m)
+{
+	memcpy(x->cur, c, sizeof(*x->cur));
+	x->m = *m;
+	x->args = arg_sum(x->cur);
+}
+
 static bool try_adopt(struct mctx *x, struct cand *c)
 {
 	struct weft_min_measure m, mc;
@@ -346,10 +372,30 @@ static bool try_adopt(struct mctx *x, struct cand *c)
 	}
 	if (!smaller(x->by_args, &m, arg_sum(c), &x->m, x->args))
 		return false;
-	memcpy(x->cur, c, sizeof(*c));
-	x->m = m;
-	x->args = arg_sum(c);
+	make_current(x, c, &m);
 	return true;
+}
+
+/* The current candidate with op k's argument v instead, adopted if smaller */
+static bool try_arg(struct mctx *x, unsigned k, uint8_t v)
+{
+	struct cand *c = copy_of_cur(x);
+
+	c->wl[k].arg = v;
+	return try_adopt(x, c);
+}
+
+/* c, the current candidate with its workload changed, adopted as a serial
+ * run (no preemptions: the default schedule runs the threads one after
+ * another), else with the current schedule (c's, as a failed try leaves c
+ * as it was) */
+static bool try_serial_first(struct mctx *x, struct cand *c)
+{
+	c->nr_pre = 0;
+	if (try_adopt(x, c))
+		return true;
+	c->nr_pre = x->cur->nr_pre;
+	return try_adopt(x, c);
 }
 
 static void drop(struct cand *c, int what, unsigned from, unsigned n)
@@ -388,8 +434,7 @@ static bool ddmin(struct mctx *x, int what)
 		bool progress = false;
 		for (unsigned from = 0; from < n && x->execs < MIN_MAX_EXECS;) {
 			unsigned len = chunk < n - from ? chunk : n - from;
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			drop(x->a, what, from, len);
+			drop(copy_of_cur(x), what, from, len);
 			if (try_adopt(x, x->a)) {
 				progress = any = true;
 				n = count(x->cur, what);
@@ -411,45 +456,19 @@ static bool ddmin(struct mctx *x, int what)
  * enumerate within its delay bound, each code a frame (a bug with one
  * long-delayed store and one preemption is beyond the per-bound cap). */
 struct dfs_fixed {
-	struct weft_dfs *d;
+	struct weft_dfs d;   /* first: to dfs's hooks a struct dfs_fixed is its dfs */
 	const struct cand *c;
 };
 
-static int fixed_begin(void *st, uint8_t *wl, size_t cap)
-{
-	return weft_strategy_dfs.begin(((struct dfs_fixed *)st)->d, wl, cap);
-}
-
-static int fixed_pick(void *st, const struct weft_decision *d)
-{
-	return weft_strategy_dfs.pick_next(((struct dfs_fixed *)st)->d, d);
-}
-
-static uint32_t fixed_value(void *st, uint32_t index, uint32_t n)
-{
-	return weft_strategy_dfs.pick_value(((struct dfs_fixed *)st)->d, index, n);
-}
-
-static void fixed_end(void *st, const struct weft_exec_result *r)
-{
-	weft_strategy_dfs.end(((struct dfs_fixed *)st)->d, r);
-}
-
 static uint32_t fixed_delay(void *st, uint32_t index, uint32_t ncodes)
 {
-	struct sparse s = { ((struct dfs_fixed *)st)->c, 0, NULL };
+	const struct cand *c = ((struct dfs_fixed *)st)->c;
 
-	return sparse_delay(&s, index, ncodes);
+	return idx_val_at(c->dly, c->nr_dly, index) % ncodes;
 }
 
-static const struct weft_strategy_ops dfs_fixed_ops = {
-	.name = "minimize-dfs",
-	.begin = fixed_begin,
-	.pick_next = fixed_pick,
-	.pick_value = fixed_value,
-	.end = fixed_end,
-	.pick_delay = fixed_delay,
-};
+/* weft_strategy_dfs with fixed_delay (set by dfs_fewer()) */
+static struct weft_strategy_ops dfs_fixed_ops;
 
 static bool dfs_fewer(struct mctx *x)
 {
@@ -465,7 +484,10 @@ static bool dfs_fewer(struct mctx *x)
 	/* the candidate's delays kept (weak memory) first, then dfs's own */
 	static struct cand fixed_c;
 	memcpy(&fixed_c, x->cur, sizeof(fixed_c));
-	struct dfs_fixed fx = { x->dfs, &fixed_c };
+	x->fixed->c = &fixed_c;
+	dfs_fixed_ops = weft_strategy_dfs;
+	dfs_fixed_ops.name = "minimize-dfs";
+	dfs_fixed_ops.pick_delay = fixed_delay;
 	for (unsigned pass = fixed_c.nr_dly ? 0 : 1; pass < 2; pass++)
 	for (unsigned b = 0; b < x->m.preemptions && b <= MIN_DFS_BOUND; b++) {
 		struct weft_exec_result r;
@@ -474,13 +496,12 @@ static bool dfs_fewer(struct mctx *x)
 			x->dfs->delay_bound = 0;
 		for (unsigned it = 0; it < MIN_DFS_EXECS && x->execs < MIN_MAX_EXECS; it++) {
 			if (weft_execute(&x->o, pass ? &weft_strategy_dfs : &dfs_fixed_ops,
-					 pass ? (void *)x->dfs : (void *)&fx, &r) < 0)
+					 pass ? (void *)x->dfs : (void *)x->fixed, &r) < 0)
 				break;
 			x->execs++;
 			if (r.kind != x->kind || site_of(&r) != x->site)
 				continue;
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			if (from_last(x, x->a) && try_adopt(x, x->a))
+			if (from_last(x, copy_of_cur(x)) && try_adopt(x, x->a))
 				return true;
 		}
 	}
@@ -501,14 +522,9 @@ static bool drop_ops_search(struct mctx *x, unsigned k, unsigned j, unsigned bud
 	memcpy(x->b, x->cur, sizeof(*x->b));
 	if (k < x->b->nr_ops) {
 		/* j > k first, so that k's index still names its op */
-		if (j < x->b->nr_ops && j > k) {
-			memmove(&x->b->wl[j], &x->b->wl[j + 1],
-				(x->b->nr_ops - j - 1) * sizeof(x->b->wl[0]));
-			x->b->nr_ops--;
-		}
-		memmove(&x->b->wl[k], &x->b->wl[k + 1],
-			(x->b->nr_ops - k - 1) * sizeof(x->b->wl[0]));
-		x->b->nr_ops--;
+		if (j < x->b->nr_ops && j > k)
+			drop(x->b, 1, j, 1);
+		drop(x->b, 1, k, 1);
 	} else {
 		x->b->nr_ops = 0;
 	}
@@ -688,13 +704,9 @@ static void canonical_threads(struct mctx *x)
 	 * at the same measure (two schedule entries of one program point
 	 * could be reordered by the sort, and only the first one counts) */
 	struct weft_min_measure mn;
-	memcpy(x->a, x->cur, sizeof(*x->a));
-	normalize(x->a, nt);
-	if (run(x, x->a, &mn) && !smaller(x->by_args, &x->m, x->args, &mn, arg_sum(x->a))) {
-		memcpy(x->cur, x->a, sizeof(*x->a));
-		x->m = mn;
-		x->args = arg_sum(x->cur);
-	}
+	normalize(copy_of_cur(x), nt);
+	if (run(x, x->a, &mn) && !smaller(x->by_args, &x->m, x->args, &mn, arg_sum(x->a)))
+		make_current(x, x->a, &mn);
 	/* every permutation of up to 4 threads (24), else every swap */
 	unsigned nperm = nt <= 4 ? 1 : 0;
 	for (unsigned i = 2; i <= nt && nt <= 4; i++)
@@ -730,8 +742,7 @@ static void canonical_threads(struct mctx *x)
 			perm[b] = (uint8_t)a;
 		}
 		struct weft_min_measure m, mc;
-		memcpy(x->a, x->cur, sizeof(*x->a));
-		permute(x->a, perm, nt);
+		permute(copy_of_cur(x), perm, nt);
 		if (!run(x, x->a, &m))
 			continue;
 		/* its own canonical schedule, when no worse */
@@ -743,11 +754,8 @@ static void canonical_threads(struct mctx *x)
 		}
 		bool better = smaller(x->by_args, &m, arg_sum(x->a), &x->m, x->args);
 		bool same = !better && !smaller(x->by_args, &x->m, x->args, &m, arg_sum(x->a));
-		if (better || (same && cand_cmp(x->a, x->cur) < 0)) {
-			memcpy(x->cur, x->a, sizeof(*x->a));
-			x->m = m;
-			x->args = arg_sum(x->cur);
-		}
+		if (better || (same && cand_cmp(x->a, x->cur) < 0))
+			make_current(x, x->a, &m);
 	}
 }
 
@@ -760,11 +768,11 @@ static void normalize_args(struct mctx *x)
 	for (unsigned k = 0; k < x->cur->nr_ops && x->execs < MIN_MAX_EXECS; k++)
 		for (unsigned t = 0; t < sizeof(tries) && x->cur->wl[k].arg > tries[t]; t++) {
 			uint8_t v = x->cur->wl[k].arg;
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			for (unsigned j = k; j < x->a->nr_ops; j++)
-				if (x->a->wl[j].arg == v)
-					x->a->wl[j].arg = tries[t];
-			if (try_adopt(x, x->a))
+			struct cand *c = copy_of_cur(x);
+			for (unsigned j = k; j < c->nr_ops; j++)
+				if (c->wl[j].arg == v)
+					c->wl[j].arg = tries[t];
+			if (try_adopt(x, c))
 				break;
 			/* another object moves the program points the schedule
 			 * names: search for a schedule of its own */
@@ -773,12 +781,9 @@ static void normalize_args(struct mctx *x)
 				break;
 		}
 	for (unsigned k = 0; k < x->cur->nr_ops && x->execs < MIN_MAX_EXECS; k++)
-		for (unsigned t = 0; t < sizeof(tries) && x->cur->wl[k].arg > tries[t]; t++) {
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			x->a->wl[k].arg = tries[t];
-			if (try_adopt(x, x->a))
+		for (unsigned t = 0; t < sizeof(tries) && x->cur->wl[k].arg > tries[t]; t++)
+			if (try_arg(x, k, tries[t]))
 				break;
-		}
 }
 
 static bool fewer_steps(struct mctx *x)
@@ -790,18 +795,16 @@ static bool fewer_steps(struct mctx *x)
 		for (unsigned t = 0; t < sizeof(tries); t++) {
 			if (x->cur->wl[k].arg <= tries[t])
 				break;
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			x->a->wl[k].arg = tries[t];
-			if (try_adopt(x, x->a)) {
+			if (try_arg(x, k, tries[t])) {
 				any = true;
 				break;
 			}
 		}
 	for (unsigned k = 0; k < x->cur->nr_pre; k++)
 		for (unsigned d = 1; d <= 8 && d < x->cur->pre[k].occ; d *= 2) {
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			x->a->pre[k].occ -= d;
-			if (try_adopt(x, x->a)) {
+			struct cand *c = copy_of_cur(x);
+			c->pre[k].occ -= d;
+			if (try_adopt(x, c)) {
 				any = true;
 				break;
 			}
@@ -822,30 +825,19 @@ static bool reorder_ops(struct mctx *x)
 		for (unsigned t = 0; t < nt; t++) {
 			if (t == t0)
 				continue;
-			/* with the schedule, and as a serial run without it */
-			for (int serial = 1; serial >= 0; serial--) {
-				memcpy(x->a, x->cur, sizeof(*x->a));
-				x->a->wl[k].t_op = (uint8_t)(t << 4 | (x->a->wl[k].t_op & 15u));
-				if (serial)
-					x->a->nr_pre = 0;
-				if (try_adopt(x, x->a)) {
-					any = true;
-					break;
-				}
-			}
-			if (any && (x->cur->wl[k].t_op >> 4) % nt == t)
-				break;
-		}
-		for (int serial = 1; k > 0 && serial >= 0; serial--) {
-			memcpy(x->a, x->cur, sizeof(*x->a));
-			memmove(&x->a->wl[1], &x->a->wl[0], k * sizeof(x->a->wl[0]));
-			x->a->wl[0] = x->cur->wl[k];
-			if (serial)
-				x->a->nr_pre = 0;
-			if (try_adopt(x, x->a)) {
+			struct cand *c = copy_of_cur(x);
+			c->wl[k].t_op = (uint8_t)(t << 4 | (c->wl[k].t_op & 15u));
+			if (try_serial_first(x, c)) {
 				any = true;
-				break;
+				if ((x->cur->wl[k].t_op >> 4) % nt == t)
+					break;
 			}
+		}
+		if (k > 0) {
+			struct cand *c = copy_of_cur(x);
+			memmove(&c->wl[1], &c->wl[0], k * sizeof(c->wl[0]));
+			c->wl[0] = x->cur->wl[k];
+			any |= try_serial_first(x, c);
 		}
 	}
 	return any;
@@ -857,15 +849,15 @@ static bool fewer_threads(struct mctx *x)
 	unsigned nt = x->sc->nr_threads ? x->sc->nr_threads : 1;
 
 	for (unsigned t = 0; t < nt; t++) {
-		memcpy(x->a, x->cur, sizeof(*x->a));
+		struct cand *c = copy_of_cur(x);
 		unsigned j = 0;
-		for (unsigned k = 0; k < x->a->nr_ops; k++)
-			if ((x->a->wl[k].t_op >> 4) % nt != t)
-				x->a->wl[j++] = x->a->wl[k];
-		if (j == x->a->nr_ops)
+		for (unsigned k = 0; k < c->nr_ops; k++)
+			if ((c->wl[k].t_op >> 4) % nt != t)
+				c->wl[j++] = c->wl[k];
+		if (j == c->nr_ops)
 			continue;
-		x->a->nr_ops = j;
-		any |= try_adopt(x, x->a);
+		c->nr_ops = j;
+		any |= try_adopt(x, c);
 	}
 	return any;
 }
@@ -898,13 +890,9 @@ static int minimize(struct mctx *x, uint8_t *out, size_t *out_len, struct weft_m
 
 	/* start from the canonical form when it is no worse */
 	x->args = arg_sum(x->cur);
-	memcpy(x->a, x->cur, sizeof(*x->a));
-	if (from_last(x, x->a) && run(x, x->a, &m) &&
-	    !smaller(false, &x->m, x->args, &m, arg_sum(x->a))) {
-		memcpy(x->cur, x->a, sizeof(*x->a));
-		x->m = m;
-		x->args = arg_sum(x->cur);
-	}
+	if (from_last(x, copy_of_cur(x)) && run(x, x->a, &m) &&
+	    !smaller(false, &x->m, x->args, &m, arg_sum(x->a)))
+		make_current(x, x->a, &m);
 	for (unsigned round = 0; round < 4; round++) {
 		bool any = false;
 		any |= ddmin(x, 0);
@@ -978,9 +966,10 @@ static int setup(struct mctx *x, const struct weft_run_opts *o)
 	x->cur = calloc(1, sizeof(*x->cur));
 	x->a = calloc(1, sizeof(*x->a));
 	x->b = calloc(1, sizeof(*x->b));
-	x->dfs = malloc(sizeof(*x->dfs));
+	x->fixed = malloc(sizeof(*x->fixed));
+	x->dfs = x->fixed ? &x->fixed->d : NULL;
 	x->occ = malloc(sizeof(*x->occ));
-	return x->cur && x->a && x->b && x->dfs && x->occ ? 0 : WEFT_ENOMEM;
+	return x->cur && x->a && x->b && x->fixed && x->occ ? 0 : WEFT_ENOMEM;
 }
 
 static void teardown(struct mctx *x)
@@ -988,7 +977,7 @@ static void teardown(struct mctx *x)
 	free(x->cur);
 	free(x->a);
 	free(x->b);
-	free(x->dfs);
+	free(x->fixed);
 	free(x->occ);
 }
 

@@ -177,17 +177,13 @@ static const char *site_name(uint32_t id, char *buf, size_t n)
 }
 
 /* The replay strategy, with the sites a file does not store filled in
- * from the execution (the trace hash still covers them). */
+ * from the execution (the trace hash still covers them): replay's hooks
+ * but fill_pick. */
 struct fill_sites {
-	struct weft_replay_strategy rs;
+	struct weft_replay_strategy rs;   /* first: to replay's hooks a fill_sites is its rs */
 	struct weft_decision_rec *dec;
 	size_t nd;
 };
-
-static int fill_begin(void *st, uint8_t *wl, size_t cap)
-{
-	return weft_strategy_replay.begin(&((struct fill_sites *)st)->rs, wl, cap);
-}
 
 static int fill_pick(void *st, const struct weft_decision *d)
 {
@@ -198,29 +194,8 @@ static int fill_pick(void *st, const struct weft_decision *d)
 	return weft_strategy_replay.pick_next(&f->rs, d);
 }
 
-static uint32_t fill_value(void *st, uint32_t index, uint32_t n)
-{
-	return weft_strategy_replay.pick_value(&((struct fill_sites *)st)->rs, index, n);
-}
-
-static void fill_end(void *st, const struct weft_exec_result *r)
-{
-	weft_strategy_replay.end(&((struct fill_sites *)st)->rs, r);
-}
-
-static uint32_t fill_delay(void *st, uint32_t index, uint32_t ncodes)
-{
-	return weft_strategy_replay.pick_delay(&((struct fill_sites *)st)->rs, index, ncodes);
-}
-
-static const struct weft_strategy_ops fill_sites_ops = {
-	.name = "replay",
-	.begin = fill_begin,
-	.pick_next = fill_pick,
-	.pick_value = fill_value,
-	.end = fill_end,
-	.pick_delay = fill_delay,
-};
+/* weft_strategy_replay with fill_pick (set by weft_replay_execute()) */
+static struct weft_strategy_ops fill_sites_ops;
 
 void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
 			  unsigned vi, struct weft_run_opts *o)
@@ -259,6 +234,8 @@ int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario
 	weft_replay_strategy_init(&fs.rs, rf->workload, rf->workload_len, fs.dec, fs.nd,
 				  rf->choices, rf->nr_choices);
 	weft_replay_strategy_delays(&fs.rs, rf->delays, rf->nr_delays);
+	fill_sites_ops = weft_strategy_replay;
+	fill_sites_ops.pick_next = fill_pick;
 	rc = weft_execute(&o, &fill_sites_ops, &fs, &c->r);
 	free(fs.dec);
 	if (rc)

@@ -228,32 +228,33 @@ void *realloc(void *p, size_t n)
 	return q;
 }
 
-void *memalign(size_t align, size_t n);
-void *memalign(size_t align, size_t n)
+/* The aligned allocations: what (a C library function) called from ra;
+ * NULL for an alignment that is not a power of two */
+static void *aligned_block(size_t align, size_t n, const void *ra, const char *what)
 {
-	if (!serve(__builtin_return_address(0)))
+	if (!serve(ra))
 		return __libc_memalign(align, n);
 	if (!align || (align & (align - 1)))
 		return NULL;
-	return arena_alloc(n, align, __builtin_return_address(0), "memalign");
+	return arena_alloc(n, align, ra, what);
+}
+
+void *memalign(size_t align, size_t n);
+void *memalign(size_t align, size_t n)
+{
+	return aligned_block(align, n, __builtin_return_address(0), "memalign");
 }
 
 void *aligned_alloc(size_t align, size_t n)
 {
-	if (!serve(__builtin_return_address(0)))
-		return __libc_memalign(align, n);
-	if (!align || (align & (align - 1)))
-		return NULL;
-	return arena_alloc(n, align, __builtin_return_address(0), "aligned_alloc");
+	return aligned_block(align, n, __builtin_return_address(0), "aligned_alloc");
 }
 
 int posix_memalign(void **out, size_t align, size_t n)
 {
 	if (!align || (align & (align - 1)) || align % sizeof(void *))
 		return EINVAL;
-	void *p = serve(__builtin_return_address(0))
-			  ? arena_alloc(n, align, __builtin_return_address(0), "posix_memalign")
-			  : __libc_memalign(align, n);
+	void *p = aligned_block(align, n, __builtin_return_address(0), "posix_memalign");
 	if (!p)
 		return ENOMEM;
 	*out = p;
@@ -263,9 +264,7 @@ int posix_memalign(void **out, size_t align, size_t n)
 void *valloc(size_t n);
 void *valloc(size_t n)
 {
-	if (!serve(__builtin_return_address(0)))
-		return __libc_memalign(4096, n);
-	return arena_alloc(n, 4096, __builtin_return_address(0), "valloc");
+	return aligned_block(4096, n, __builtin_return_address(0), "valloc");
 }
 
 size_t malloc_usable_size(void *p);

@@ -240,50 +240,50 @@ static unsigned next_rand(void)
 	return (unsigned)(rt_x.rand_state >> 33) & 0x7fffffffu;
 }
 
+/* The C library's function name, for a call outside an execution: looked
+ * up on the first into *real */
+static void *libc_fn(void **real, const char *name)
+{
+	if (!*real)
+		*real = dlsym(RTLD_NEXT, name);
+	return *real;
+}
+
 int rand(void)
 {
-	static int (*real)(void);
-	if (!rt_active()) {
-		if (!real)
-			real = (int (*)(void))dlsym(RTLD_NEXT, "rand");
-		return real();
-	}
+	static void *real;
+	if (!rt_active())
+		return ((int (*)(void))libc_fn(&real, "rand"))();
 	return (int)next_rand();
 }
 
 long random(void)
 {
-	static long (*real)(void);
-	if (!rt_active()) {
-		if (!real)
-			real = (long (*)(void))dlsym(RTLD_NEXT, "random");
-		return real();
-	}
+	static void *real;
+	if (!rt_active())
+		return ((long (*)(void))libc_fn(&real, "random"))();
 	return (long)next_rand();
+}
+
+/* srand() and srandom(): the one generator of rand() and random() */
+static void seed_rand(unsigned seed, void **real, const char *name)
+{
+	if (!rt_active())
+		((void (*)(unsigned))libc_fn(real, name))(seed);
+	else
+		rt_x.rand_state = seed;
 }
 
 void srand(unsigned seed)
 {
-	static void (*real)(unsigned);
-	if (!rt_active()) {
-		if (!real)
-			real = (void (*)(unsigned))dlsym(RTLD_NEXT, "srand");
-		real(seed);
-		return;
-	}
-	rt_x.rand_state = seed;
+	static void *real;
+	seed_rand(seed, &real, "srand");
 }
 
 void srandom(unsigned seed)
 {
-	static void (*real)(unsigned);
-	if (!rt_active()) {
-		if (!real)
-			real = (void (*)(unsigned))dlsym(RTLD_NEXT, "srandom");
-		real(seed);
-		return;
-	}
-	rt_x.rand_state = seed;
+	static void *real;
+	seed_rand(seed, &real, "srandom");
 }
 
 /* --------------------------------------------------------------- crashes */

@@ -135,6 +135,12 @@ struct cli_model_flags {
  * other argument. (cmd_import.c, as cli_target_opts(): bin/weft only.) */
 bool cli_model_flag(const char *cmd, const char *a, const char *v, struct cli_model_flags *m,
 		    int *rc);
+/* The lock and the memory model of a run of sc: those m names, else the
+ * scenario's (its default lock; the memory model its bugs need, so that a
+ * buggy weak-memory variant run without --memory does not come out clean
+ * under sc). weft run and weft fuzz (cmd_import.c). */
+void cli_model_of(const struct cli_model_flags *m, const struct weft_scenario *sc,
+		  enum weft_lock_model *lock, enum weft_memory_model *memory);
 /* A command's target and its lock: the scenario's default lock unless
  * lock_s ("tas"/"ticket") names one. NULL after the usage error (exit 2;
  * *rc holds it). */

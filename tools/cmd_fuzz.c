@@ -159,8 +159,7 @@ static int parse(int argc, char **argv, struct fuzz_opts *o)
 	o->sc = cli_operand_scenario("fuzz", "SCENARIO:VARIANT", spec, &o->vi);
 	if (!o->sc)
 		return WEFT_EXIT_USAGE;
-	o->lock = model.lock_set ? model.lock : o->sc->default_lock;
-	o->memory = model.memory_set ? model.memory : (enum weft_memory_model)o->sc->memory;
+	cli_model_of(&model, o->sc, &o->lock, &o->memory);
 	if (!strcmp(o->engine, "afl") && o->seed == 0)
 		o->seed = 1;
 	snprintf(o->target, sizeof(o->target), "fuzz_%s_%s", o->sc->name,

@@ -309,6 +309,17 @@ bool cli_model_flag(const char *cmd, const char *a, const char *v, struct cli_mo
 	return true;
 }
 
+void cli_model_of(const struct cli_model_flags *m, const struct weft_scenario *sc,
+		  enum weft_lock_model *lock, enum weft_memory_model *memory)
+{
+	*lock = m->lock_set ? m->lock : sc->default_lock;
+	*memory = WEFT_MEM_SC;
+	if (m->memory_set)
+		*memory = m->memory;
+	else if (sc->memory <= WEFT_MEM_LKMM)
+		*memory = (enum weft_memory_model)sc->memory;
+}
+
 int cli_target_opts(const char *cmd, const char *spec, const char *lock_s, const char *memory_s,
 		    struct weft_run_opts *o)
 {

@@ -301,13 +301,9 @@ int cmd_run(int argc, char **argv)
 	const struct weft_scenario *sc = cli_operand_scenario("run", "scenario", spec, &vi);
 	if (!sc)
 		return WEFT_EXIT_USAGE;
-	enum weft_lock_model lock = model.lock_set ? model.lock : sc->default_lock;
-	enum weft_memory_model memory = model.memory;
-	/* the model the scenario's bugs need, as weft fuzz, import and bench
-	 * take it: a buggy weak-memory variant run without --memory must not
-	 * come out clean under sc */
-	if (!model.memory_set && sc->memory <= WEFT_MEM_LKMM)
-		memory = (enum weft_memory_model)sc->memory;
+	enum weft_lock_model lock;
+	enum weft_memory_model memory;
+	cli_model_of(&model, sc, &lock, &memory);
 	if (wl_hex) {
 		char why[160];
 		long n = cli_workload_decode(wl_hex, wl, sizeof(wl), why, sizeof(why));

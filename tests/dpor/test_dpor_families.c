@@ -660,19 +660,7 @@ static void buggy(unsigned bound)
 			if (!sc->variants[vi].buggy)
 				continue;
 			uint8_t wl[WEFT_INPUT_MAX];
-			struct weft_input in;
-			size_t wl_len = 0;
-			if (sc->triggers && sc->trigger_lens && sc->triggers[vi]) {
-				weft_input_decode(&in, sc->triggers[vi], sc->trigger_lens[vi]);
-				if (1 + 2 * (size_t)in.nr_wl_ops <= sizeof(wl)) {
-					wl[0] = (uint8_t)in.nr_wl_ops;
-					for (unsigned k = 0; k < in.nr_wl_ops; k++) {
-						wl[1 + 2 * k] = in.wl[k].t_op;
-						wl[2 + 2 * k] = in.wl[k].arg;
-					}
-					wl_len = 1 + 2 * (size_t)in.nr_wl_ops;
-				}
-			}
+			size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 			if (!wl_len)
 				wl_len = weft_dfs_workload(sc, 0, wl, sizeof(wl), NULL);
 			struct outcome a = run_dfs(sc, vi, bound, wl, wl_len, NULL);

@@ -192,20 +192,6 @@ static struct dfs_out run_dfs(const struct weft_scenario *sc, unsigned vi, const
 	return out;
 }
 
-/* The workload section of a bytes input (the trigger encoding). */
-static size_t workload_of(const uint8_t *in, size_t len, uint8_t *wl)
-{
-	struct weft_input x;
-
-	weft_input_decode(&x, in, len);
-	wl[0] = (uint8_t)x.nr_wl_ops;
-	for (unsigned k = 0; k < x.nr_wl_ops; k++) {
-		wl[1 + 2 * k] = x.wl[k].t_op;
-		wl[2 + 2 * k] = x.wl[k].arg;
-	}
-	return 1 + 2 * (size_t)x.nr_wl_ops;
-}
-
 /*
  * Pinned counts: executions of plain dfs, searched to the end, on each
  * workload: "trigger" is the variant's own trigger input's workload (what
@@ -251,7 +237,7 @@ static void test_counts(bool print)
 			CHECK(sc->triggers && sc->triggers[vi], "%s declares no trigger", p->spec);
 			if (!sc->triggers || !sc->triggers[vi])
 				continue;
-			wl_len = workload_of(sc->triggers[vi], sc->trigger_lens[vi], wl);
+			wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
 		} else {
 			for (size_t i = 0; p->wl[2 * i]; i++) {
 				unsigned v;
@@ -284,27 +270,29 @@ static void test_counts(bool print)
 	}
 }
 
+/* dfs over sc at bound b (under cap executions) ends early, uncertified,
+ * and says why (overflow): cut is what cuts the search */
+static void check_cut(const struct weft_scenario *sc, unsigned b, long long cap, const char *cut)
+{
+	struct dfs_out d = run_dfs(sc, 0, NULL, 0, b, cap);
+
+	CHECK(d.executions > 0 && d.executions < cap, "%s: %lld executions", sc->name,
+	      d.executions);
+	CHECK(!d.complete, "%s: dfs certified a search with %s", sc->name, cut);
+	CHECK(d.overflow, "%s: dfs did not notice %s", sc->name, cut);
+}
+
 /* dfs cannot certify a search its frame stack cut: more decisions than
  * WEFT_DFS_MAX_DEPTH */
 static void test_deep(void)
 {
-	struct dfs_out d = run_dfs(&weft_test_scn_deep, 0, NULL, 0, 0, 1000);
-
-	CHECK(d.executions > 0 && d.executions < 1000, "test-deep: %lld executions",
-	      d.executions);
-	CHECK(!d.complete, "test-deep: dfs says complete after a cut search");
-	CHECK(d.overflow, "test-deep: dfs did not notice the cut");
+	check_cut(&weft_test_scn_deep, 0, 1000, "its frame stack cut");
 }
 
 /* nor a model that is not a function of its decisions */
 static void test_nondet(void)
 {
-	struct dfs_out d = run_dfs(&weft_test_scn_nondet, 0, NULL, 0, 2, 100000);
-
-	CHECK(d.executions > 0 && d.executions < 100000, "test-nondet: %lld executions",
-	      d.executions);
-	CHECK(!d.complete, "test-nondet: dfs certified a nondeterministic model");
-	CHECK(d.overflow, "test-nondet: dfs did not notice the divergence");
+	check_cut(&weft_test_scn_nondet, 2, 100000, "a nondeterministic model");
 }
 
 /* The same guarantee against the strategy alone, fed decisions by hand:
@@ -336,18 +324,25 @@ static void feed(struct weft_dfs *d, const int *cur, unsigned n)
 	feed_masks(d, cur, both, n);
 }
 
+/* d, fed by hand, ends within max executions */
+static void check_ends(struct weft_dfs *d, unsigned max)
+{
+	uint8_t wl[WEFT_INPUT_MAX];
+
+	CHECK(weft_strategy_dfs.begin(d, wl, sizeof(wl)) < 0, "dfs: more than %u executions", max);
+}
+
 static void test_nondet_unit(void)
 {
 	static struct weft_dfs d;
 	static const int t0[] = { 0, 0, 0 }, t1[] = { 1, 0, 0 };
-	uint8_t wl[WEFT_INPUT_MAX];
 
 	/* the honest model: every execution meets T0 current three times;
 	 * bound 1 leaves three alternatives, then the search is complete */
 	weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
 	for (unsigned k = 0; k < 4; k++)
 		feed(&d, t0, 3);
-	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 4 executions");
+	check_ends(&d, 4);
 	CHECK(d.complete && !d.overflow, "dfs: the honest model was not certified");
 
 	/* the second execution meets T1 current at decision 0 of its prefix */
@@ -356,7 +351,7 @@ static void test_nondet_unit(void)
 	feed(&d, t1, 3);
 	for (unsigned k = 0; k < 2; k++)
 		feed(&d, t0, 3);
-	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 4 executions");
+	check_ends(&d, 4);
 	CHECK(!d.complete, "dfs certified a search whose replayed prefix met another decision");
 	CHECK(d.overflow, "dfs did not notice the replayed prefix meet another decision");
 }
@@ -376,7 +371,7 @@ static void test_nondet_mask(void)
 	weft_dfs_init(&d, &weft_test_scn_nondet, 1, NULL, 0);
 	for (unsigned k = 0; k < 7; k++)
 		feed_masks(&d, cur, all, 3);
-	CHECK(weft_strategy_dfs.begin(&d, wl, sizeof(wl)) < 0, "dfs: more than 7 executions");
+	check_ends(&d, 7);
 	CHECK(d.complete && !d.overflow, "dfs: the honest three-thread model was not certified");
 
 	for (unsigned v = 0; v < 2; v++) {

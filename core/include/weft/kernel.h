@@ -88,21 +88,7 @@ uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_si
 void *weft_plain_point(const void *addr, unsigned size, const struct weft_site *s);
 void weft_plain_done(const void *addr, unsigned size, uint64_t old, uint64_t val,
 		     const struct weft_site *s);
-void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
-bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
-bool weft_spin_is_locked(const struct weft_spinlock *l);
-/* spin_lock_init(): a free lock whose lockdep class is this init site */
-void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
-unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
-				 const struct weft_site *s);
-bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
-			       const struct weft_site *s);
-void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s);
+/* the spinlock's functions: <weft/weft.h>, beside struct weft_spinlock */
 void weft_yield(const struct weft_site *s);
 /* A fence (enum weft_fence_kind): an event in the trace, and under a weak
  * memory model the ordering it gives. weft_barrier() is a full one. */

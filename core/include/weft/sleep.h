@@ -63,6 +63,26 @@ struct weft_rw_semaphore {
 	uint32_t nr_waiters;
 };
 
+/* held's summary of thread t's read holds (the machine and the native
+ * build keep the exact depths beside it) */
+static inline unsigned weft_held_summary(uint32_t held, unsigned t)
+{
+	return held >> (2 * t) & 3u;
+}
+
+/* held after thread t's read hold (d > 0) or release (d < 0): a saturated
+ * summary stays */
+static inline uint32_t weft_held_summary_add(uint32_t held, unsigned t, int d)
+{
+	unsigned h = weft_held_summary(held, t);
+
+	if (d > 0 && h < 3)
+		h++;
+	else if (d < 0 && h > 0 && h < 3)
+		h--;
+	return (held & ~(3u << (2 * t))) | h << (2 * t);
+}
+
 /* struct semaphore (kernel/locking/semaphore.c). */
 struct weft_semaphore {
 	uint32_t count;

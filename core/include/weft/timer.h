@@ -213,15 +213,22 @@ struct delayed_work {
 
 void weft_delayed_work_timer_fn(struct timer_list *t);
 void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn);
-bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-				const struct weft_site *s);
-bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-			      const struct weft_site *s);
-/* the same on workqueue wq (NULL: system_wq); the _on forms above use system_wq */
+/* on workqueue wq (NULL: system_wq); both libraries define these, and the
+ * _on forms below are theirs on system_wq */
 bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
 			     unsigned long delay, const struct weft_site *s);
 bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
 			   unsigned long delay, const struct weft_site *s);
+static inline bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw,
+					      unsigned long delay, const struct weft_site *s)
+{
+	return weft_queue_delayed_work(NULL, cpu, dw, delay, s);
+}
+static inline bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw,
+					    unsigned long delay, const struct weft_site *s)
+{
+	return weft_mod_delayed_work(NULL, cpu, dw, delay, s);
+}
 bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s);
 bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s);
 

@@ -1106,6 +1106,27 @@ struct weft_spinlock {
 	uint32_t serving;  /* ticket being served */
 };
 
+#ifndef WEFT_NATIVE
+/* The spinlock of the controlled build, for <weft/kernel.h> and
+ * <weft/linux/kernel_compat.h> (the native build's are <weft/native.h>'s
+ * inlines): every form disables preemption while it is held. */
+void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
+bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
+bool weft_spin_is_locked(const struct weft_spinlock *l);
+/* spin_lock_init(): a free lock whose lockdep class is this init site */
+void weft_spin_lock_init(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
+unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
+				 const struct weft_site *s);
+bool weft_spin_trylock_irqsave(struct weft_spinlock *l, unsigned long *flags,
+			       const struct weft_site *s);
+void weft_spin_lock_bh(struct weft_spinlock *l, const struct weft_site *s);
+void weft_spin_unlock_bh(struct weft_spinlock *l, const struct weft_site *s);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

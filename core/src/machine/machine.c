@@ -326,17 +326,27 @@ void weft_feedback_route(uint8_t *map, uint8_t *aux, size_t size, unsigned in_ma
 
 /* -------------------------------------------------------------- tracing */
 
+/* A full record array a of *cap elements of size bytes, reallocated to
+ * twice as many (first when empty), at most max; NULL when that is over
+ * max or there is no memory (a and *cap stay as they were). */
+static void *record_grown(void *a, size_t *cap, size_t first, size_t max, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : first;
+	void *n = c > max ? NULL : realloc(a, c * size);
+
+	if (n)
+		*cap = c;
+	return n;
+}
+
 void weft_record_event(const struct weft_event *e)
 {
 	if (M.nr_ev == M.cap_ev) {
-		size_t cap = M.cap_ev ? M.cap_ev * 2 : 4096;
-		if (cap > WEFT_MAX_RECORD_EVENTS)
-			goto state_hash;
-		struct weft_event *n = realloc(M.ev, cap * sizeof(*n));
+		struct weft_event *n = record_grown(M.ev, &M.cap_ev, 4096, WEFT_MAX_RECORD_EVENTS,
+						    sizeof(*n));
 		if (!n)
 			goto state_hash;
 		M.ev = n;
-		M.cap_ev = cap;
 	}
 	M.ev[M.nr_ev++] = *e;
 state_hash:
@@ -406,14 +416,11 @@ static int tsan_start_sync, tsan_done_sync;
 static struct weft_decision_rec *decision_slot(const struct weft_decision *d)
 {
 	if (M.nr_dec == M.cap_dec) {
-		size_t cap = M.cap_dec ? M.cap_dec * 2 : 1024;
-		if (cap > WEFT_MAX_RECORD_DECISIONS)
-			return NULL;
-		struct weft_decision_rec *n = realloc(M.dec, cap * sizeof(*n));
+		struct weft_decision_rec *n = record_grown(M.dec, &M.cap_dec, 1024,
+							   WEFT_MAX_RECORD_DECISIONS, sizeof(*n));
 		if (!n)
 			return NULL;
 		M.dec = n;
-		M.cap_dec = cap;
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec];
 	r->step = d->step;

@@ -373,23 +373,17 @@ static unsigned held_of(const struct weft_rw_semaphore *r, unsigned t)
 
 	if (x)
 		return x->depth;
-	return nat_reads_full[t] ? (LD(r->held) >> (2 * t) & 3u) : 0;
+	return nat_reads_full[t] ? weft_held_summary(LD(r->held), t) : 0;
 }
 
 /* under nq */
 static void held_add(struct weft_rw_semaphore *r, unsigned t, int d)
 {
-	uint32_t all = LD(r->held);
-	unsigned h = all >> (2 * t) & 3u;
 	struct nat_read *x = nat_read(r, t, d > 0);
 
 	if (x && (d > 0 || x->depth))
 		x->depth += (uint32_t)d;
-	if (d > 0 && h < 3)
-		h++;
-	else if (d < 0 && h > 0 && h < 3)
-		h--;
-	ST(r->held, (all & ~(3u << (2 * t))) | h << (2 * t));
+	ST(r->held, weft_held_summary_add(LD(r->held), t, d));
 }
 
 /* under nq: the last read hold of r is gone */

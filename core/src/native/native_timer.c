@@ -155,12 +155,6 @@ bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delaye
 	return !weft_timer_arm(&dw->timer, weft_jiffies() + delay, WEFT_TIMER_MOD, 0, s);
 }
 
-bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-				const struct weft_site *s)
-{
-	return weft_queue_delayed_work(NULL, cpu, dw, delay, s);
-}
-
 bool weft_cancel_delayed_work(struct delayed_work *dw, bool sync, const struct weft_site *s)
 {
 	int t = weft_timer_del(&dw->timer, sync ? WEFT_TIMER_DEL_SYNC : WEFT_TIMER_DEL, s);
@@ -175,12 +169,6 @@ bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_
 
 	weft_queue_delayed_work(wq, cpu, dw, delay, s);
 	return was;
-}
-
-bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-			      const struct weft_site *s)
-{
-	return weft_mod_delayed_work(NULL, cpu, dw, delay, s);
 }
 
 bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)

@@ -556,7 +556,7 @@ static inline unsigned held_of(const struct weft_rw_semaphore *r, unsigned tid)
 
 	if (h)
 		return h->depth;
-	return read_holds_full_epoch == M.epoch ? (r->held >> (2 * tid) & 3u) : 0;
+	return read_holds_full_epoch == M.epoch ? weft_held_summary(r->held, tid) : 0;
 }
 
 static struct weft_site held_limit_site = { __FILE__, "held_add",
@@ -573,16 +573,11 @@ static inline void held_add(struct weft_rw_semaphore *r, unsigned tid, int d)
 			    "threads 0..%d only (WEFT_MAX_THREADS)", tid, WEFT_MAX_THREADS - 1);
 		return;
 	}
-	unsigned h = r->held >> (2 * tid) & 3u;
 	struct weft_hold *x = read_hold(r, tid, d > 0);
 
 	if (x && (d > 0 || x->depth))
 		x->depth += (uint32_t)d;
-	if (d > 0 && h < 3)
-		h++;
-	else if (d < 0 && h > 0 && h < 3)
-		h--;   /* a saturated summary stays (read_holds has the depth) */
-	r->held = (r->held & ~(3u << (2 * tid))) | h << (2 * tid);
+	r->held = weft_held_summary_add(r->held, tid, d);   /* read_holds has the depth */
 }
 
 /* The last read hold of r is gone. */

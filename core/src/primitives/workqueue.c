@@ -1102,12 +1102,6 @@ bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delaye
 	return true;
 }
 
-bool weft_queue_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-				const struct weft_site *s)
-{
-	return weft_queue_delayed_work(NULL, cpu, dw, delay, s);
-}
-
 /* cancel_delayed_work(_sync)(): a pending timer is deleted (its PENDING
  * bit is then the canceller's, as try_to_grab_pending() takes it), then
  * the work is cancelled as cancel_work(_sync)() does; true if it was
@@ -1153,12 +1147,6 @@ bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_
 	}
 	queue_delayed_owned(sl, cpu, dw, delay, s);
 	return was;
-}
-
-bool weft_mod_delayed_work_on(int cpu, struct delayed_work *dw, unsigned long delay,
-			      const struct weft_site *s)
-{
-	return weft_mod_delayed_work(NULL, cpu, dw, delay, s);
 }
 
 /* flush_delayed_work(): a pending timer is deleted and its work queued at

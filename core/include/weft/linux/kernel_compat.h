@@ -341,14 +341,7 @@ static inline unsigned long find_next_bit(const unsigned long *addr, unsigned lo
  * an unlock a release under a weak --memory; deadlocks, bad unlocks and
  * lockdep-lite's order checks are the kit's. */
 void weft_rt_enter(void);
-void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s);
-bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_lock_irq(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock_irq(struct weft_spinlock *l, const struct weft_site *s);
-unsigned long weft_spin_lock_irqsave(struct weft_spinlock *l, const struct weft_site *s);
-void weft_spin_unlock_irqrestore(struct weft_spinlock *l, unsigned long flags,
-				 const struct weft_site *s);
+/* weft_spin_*(): <weft/weft.h> */
 typedef struct weft_spinlock spinlock_t;
 #define __SPIN_LOCK_UNLOCKED(name) { 0, 0, 0 }
 #define DEFINE_SPINLOCK(name) spinlock_t name = __SPIN_LOCK_UNLOCKED(name)
