@@ -24,8 +24,8 @@
  * of other threads, a flush with no record by design) and for executions
  * that end without a report (a report ends a step before its records).
  * A window ends at every point and at every switch to another thread (a
- * thread's start and a wake-up run code before their first point), so it
- * is one thread's. It can hold more than one step of it where a family
+ * thread's start and a wake-up run code before their first point;
+ * weft_mem_switch_in() calls in), so it is one thread's. It can hold more than one step of it where a family
  * counts a step without a scheduling point (a sleep's wake-up, a join):
  * the audit then checks the changes of those steps together against all
  * their records, which can only hide a fault, never invent one.
@@ -39,8 +39,8 @@
  * is a dependence the reductions do not see.
  *
  * Off unless WEFT_DPOR_AUDIT is set when the machine starts: then
- * weft_point_hook is set and weft_mem_due is 0 under sc too, so every
- * point calls in; otherwise nothing here runs and the hot path is as it
+ * weft_point_hook is set and weft_mem_due is 0 and weft_mem_switch_due
+ * true under sc too, so every point and every switch calls in; otherwise nothing here runs and the hot path is as it
  * was (bench/instr-per-step).
  */
 #include <stdio.h>
@@ -420,14 +420,6 @@ static void check(void)
 static void audit_point(void)
 {
 	if (!A.active || M.cur < 0)
-		return;
-	check();
-	snapshot();
-}
-
-void weft_dep_audit_switch(void)
-{
-	if (!A.active)
 		return;
 	check();
 	snapshot();

@@ -477,13 +477,9 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		       (uint64_t)(M.th[prev].last_site ? site_id(M.th[prev].last_site) : 0) << 24 ^
 		       (n->last_site ? site_id(n->last_site) : 0));
 	M.cur = (int)next;
-	/* the audit's windows are one thread's each: the thread switched in
-	 * may run code before its first point (a thread's start, a wake-up) */
-	if (__builtin_expect(weft_point_hook != NULL, 0))
-		weft_dep_audit_switch();
 	if (__builtin_expect(M.switch_watch, 0))
 		FAMILIES_CALL(switched, next);
-	if (__builtin_expect(weft_mem_weak, 0))
+	if (__builtin_expect(weft_mem_switch_due, 0))
 		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;

@@ -914,9 +914,6 @@ extern const unsigned weft_nr_core_regions;
 void weft_dep_audit_init(void);
 void weft_dep_audit_wrap(void);
 void weft_dep_audit_begin(void);
-/* at a switch to another thread (M.cur already the next one): the window
- * of the thread that ran ends, one of the next begins */
-void weft_dep_audit_switch(void);
 void weft_dep_audit_end(bool clean);
 
 /* The families, in families.def order (primitives/families.c). */
