@@ -13,11 +13,12 @@ workqueue dequeue's missing worklist record).
 Known classes (KNOWN below, each with why it is left) are counted and
 printed, not failed: changes in the models' own world (plain C of a model
 or of the mm kit: the families' records are not at stake there) and the
-family state not yet triaged. A change in any other class fails. A change
-of the model's world that a record of another thread later touches is
-its own class ("[the model's world, shared]": shared state written with
-plain C, which the reductions take for independent of that access): open,
-counted and printed until the kit's and the models' cases are triaged.
+family state not yet triaged. A change in any other class fails. So does
+a change of the model's world that a record of another thread later
+touches with no record ordering the two ("[the model's world, shared]":
+state the reductions take for independent of that access; an object
+initialised before it is published, or guarded by a lock both hold, is
+ordered by the records and not reported).
 
 Exit: 0 no unrecorded change outside KNOWN, 1 some (each printed once per
 tool and variant), 2 usage or a tool that could not be run.
@@ -38,12 +39,6 @@ KNOWN = {
         "plain C of a model or of the mm kit on world state: an object not yet "
         "published, per-thread or per-CPU state, or a model's own unmarked access "
         "(a model defect, DESIGN.md); not a family's record",
-    "the model's world, shared":
-        "OPEN (not yet triaged): a byte of the world changed with no record (plain C "
-        "of a model or of the mm kit: page->version at allocation, list poisoning, "
-        "page->data, page->order) that a record of another thread later touches; "
-        "benign where a lock both hold orders the two, a missed order otherwise; "
-        "dpor_vs_dfs finds no wrong verdict on these variants at bounds 0-3",
     "kthread (task)":
         "a thread's pid and comm, filled in by its first current() (kthread.c, "
         "task_named()) with values of its own number: every way to a task_struct "

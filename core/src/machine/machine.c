@@ -486,7 +486,7 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	M.cur = (int)next;
 	if (__builtin_expect(M.switch_watch, 0))
 		FAMILIES_CALL(switched, next);
-	if (__builtin_expect(weft_mem_weak, 0))
+	if (__builtin_expect(weft_mem_switch_due, 0))
 		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;

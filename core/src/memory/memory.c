@@ -36,6 +36,7 @@ struct mem_state mem;
 
 uint32_t weft_mem_due = UINT32_MAX;
 bool weft_mem_weak;
+bool weft_mem_switch_due;
 void (*weft_point_hook)(void);
 
 static bool lkmm(void)
@@ -65,6 +66,7 @@ void weft_mem_reset(enum weft_memory_model m)
 	weft_mem_weak = m != WEFT_MEM_SC;
 	buffers_at_rest = !weft_mem_weak;
 	weft_mem_due = weft_mem_weak || weft_point_hook ? 0 : UINT32_MAX;
+	weft_mem_switch_due = weft_mem_weak || weft_point_hook;
 }
 
 enum weft_memory_model weft_last_memory(void)
@@ -234,8 +236,10 @@ void weft_mem_switch_in(unsigned tid)
 {
 	unsigned cpu = M.cpu_of[tid];
 
-	if (M.irq_threads >> tid & 1)
-		return;   /* an interrupt continues its CPU's program order */
+	if (__builtin_expect(weft_point_hook != NULL, 0))
+		weft_point_hook();   /* M.cur is tid: its window begins */
+	if (!weft_mem_weak || M.irq_threads >> tid & 1)
+		return;   /* sc; an interrupt continues its CPU's program order */
 	int last = mem.last_task[cpu];
 	mem.last_task[cpu] = (int16_t)tid;
 	if (last >= 0 && last != (int)tid)

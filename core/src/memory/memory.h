@@ -56,6 +56,9 @@ extern uint32_t weft_mem_due;
 extern void (*weft_point_hook)(void);
 /* A weak model is on for the current execution. */
 extern bool weft_mem_weak;
+/* weft_mem_switch_in() is due at a switch: a weak model, or
+ * weft_point_hook set (the hook's windows end at a switch too). */
+extern bool weft_mem_switch_due;
 
 /* Execution start: the model of this execution; empty buffers. */
 void weft_mem_reset(enum weft_memory_model m);
@@ -92,7 +95,8 @@ void weft_mem_unlock(const void *lock, const struct weft_site *s);
 void weft_mem_observe_lock(const void *lock, bool acquire);
 /* Thread tid runs next: a task that follows another task on its CPU does
  * so through __schedule()'s full barrier (the CPU's buffer drains); an
- * interrupt continues the CPU's program order. */
+ * interrupt continues the CPU's program order. Called while
+ * weft_mem_switch_due (weft_point_hook first, then the weak model's). */
 void weft_mem_switch_in(unsigned tid);
 /* A thread moved from one CPU to another (through the run queues' locks):
  * its stores on from become visible, and on to it sees what from saw. */

@@ -178,23 +178,32 @@ unsigned long weft_wait_for_completion_timeout(struct weft_completion *x, unsign
 	loc = obj_loc(x, sizeof(*x), s);
 	while (!x->done && left > 0) {
 		w = weft_wl_entry(me);
-		if (w->chan != x) {
+		bool joins = w->chan != x;
+		if (joins) {
 			weft_wl_add(me, x, WL_EXCLUSIVE | WL_TIMED);
 			x->nr_waiters++;
 		}
+		/* done read as 0, and the first time the waiter count written:
+		 * complete() depends on both (without a record the step that
+		 * joins the list looked independent of it, and the reductions
+		 * took complete() before it and after it for one order) */
+		weft_sched_step(joins ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, sizeof(*x), 0, s);
 		w->flags &= (uint8_t)~WL_TASK_WOKEN;
 		w->task_state = TASK_UNINTERRUPTIBLE;
 		left = weft_schedule_timeout(left, s);
 	}
+	uint32_t waiters = x->nr_waiters;
 	weft_wl_taken(x, &x->nr_waiters);
 	w = weft_wl_entry(me);
 	w->task_state = TASK_RUNNING;
 	w->flags &= (uint8_t)~WL_TASK_WOKEN;
 	if (!x->done) {
-		/* timed out: what it read was done == 0 */
+		/* timed out: what it read was done == 0; off the list, it
+		 * wrote the waiter count */
 		M.next_flags |= WEFT_EVF_FAILED;
 		weft_trace(WEFT_EV_READ, loc, 0, 0, s);
-		weft_sched_step(WEFT_DEP_READ, loc, sizeof(*x), 0, s);
+		weft_sched_step(waiters != x->nr_waiters ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc,
+				sizeof(*x), 0, s);
 		return 0;
 	}
 	completion_take(x, loc, s);
