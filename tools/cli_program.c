@@ -174,6 +174,10 @@ int cli_program_handoff(int argc, char **argv)
 			return WEFT_EXIT_STALE;
 		}
 		if (!links_weft_runtime(rf.program.path)) {
+			if (!strcmp(cmd, "info")) {
+				weft_replay_free(&rf);
+				return -1;   /* the metadata is all in the file */
+			}
 			fprintf(stderr, "weft: %s was recorded by the program %s, which is not a "
 				"weft program any more (rebuilt without libweft_rt); rebuild it "
 				"with weft-cc\n", argv[i], rf.program.path);
