@@ -50,14 +50,38 @@ static void not_modelled(void *pc, const char *what)
 		    "run in one process): the execution stops here, no verdict", what);
 }
 
-pid_t fork(void)
-{
-	if (!rt_active())
-		return get_fork()();
-	not_modelled(PC(), "fork()");
-	errno = ENOSYS;
-	return -1;
-}
+/* name(params) as the C library's outside executions; during one, the
+ * report, errno err and the failure value fail. */
+#define NOT_MODELLED(ret, name, params, args, fail, err)                        \
+	ret name params                                                         \
+	{                                                                       \
+		if (!rt_active())                                               \
+			return get_##name() args;                               \
+		not_modelled(PC(), #name "()");                                 \
+		errno = (err);                                                  \
+		return (fail);                                                  \
+	}
+
+NOT_MODELLED(pid_t, fork, (void), (), -1, ENOSYS)
+NOT_MODELLED(int, execve, (const char *path, char *const argv[], char *const envp[]),
+	     (path, argv, envp), -1, ENOSYS)
+NOT_MODELLED(int, execv, (const char *path, char *const argv[]), (path, argv), -1, ENOSYS)
+NOT_MODELLED(int, execvp, (const char *file, char *const argv[]), (file, argv), -1, ENOSYS)
+NOT_MODELLED(int, execvpe, (const char *file, char *const argv[], char *const envp[]),
+	     (file, argv, envp), -1, ENOSYS)
+NOT_MODELLED(int, fexecve, (int fd, char *const argv[], char *const envp[]), (fd, argv, envp),
+	     -1, ENOSYS)
+NOT_MODELLED(int, system, (const char *cmd), (cmd), -1, ENOSYS)
+NOT_MODELLED(FILE *, popen, (const char *cmd, const char *mode), (cmd, mode), NULL, ENOSYS)
+/* posix_spawn returns its error number */
+NOT_MODELLED(int, posix_spawn,
+	     (pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
+	      const posix_spawnattr_t *attr, char *const argv[], char *const envp[]),
+	     (pid, path, fa, attr, argv, envp), ENOSYS, ENOSYS)
+NOT_MODELLED(int, posix_spawnp,
+	     (pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
+	      const posix_spawnattr_t *attr, char *const argv[], char *const envp[]),
+	     (pid, file, fa, attr, argv, envp), ENOSYS, ENOSYS)
 
 /* Outside executions a fork: vfork's child may not return from the
  * function that called vfork(), and this wrapper is one. */
@@ -68,85 +92,4 @@ pid_t vfork(void)
 	not_modelled(PC(), "vfork()");
 	errno = ENOSYS;
 	return -1;
-}
-
-int execve(const char *path, char *const argv[], char *const envp[])
-{
-	if (!rt_active())
-		return get_execve()(path, argv, envp);
-	not_modelled(PC(), "execve()");
-	errno = ENOSYS;
-	return -1;
-}
-
-int execv(const char *path, char *const argv[])
-{
-	if (!rt_active())
-		return get_execv()(path, argv);
-	not_modelled(PC(), "execv()");
-	errno = ENOSYS;
-	return -1;
-}
-
-int execvp(const char *file, char *const argv[])
-{
-	if (!rt_active())
-		return get_execvp()(file, argv);
-	not_modelled(PC(), "execvp()");
-	errno = ENOSYS;
-	return -1;
-}
-
-int execvpe(const char *file, char *const argv[], char *const envp[])
-{
-	if (!rt_active())
-		return get_execvpe()(file, argv, envp);
-	not_modelled(PC(), "execvpe()");
-	errno = ENOSYS;
-	return -1;
-}
-
-int fexecve(int fd, char *const argv[], char *const envp[])
-{
-	if (!rt_active())
-		return get_fexecve()(fd, argv, envp);
-	not_modelled(PC(), "fexecve()");
-	errno = ENOSYS;
-	return -1;
-}
-
-int system(const char *cmd)
-{
-	if (!rt_active())
-		return get_system()(cmd);
-	not_modelled(PC(), "system()");
-	errno = ENOSYS;
-	return -1;
-}
-
-FILE *popen(const char *cmd, const char *mode)
-{
-	if (!rt_active())
-		return get_popen()(cmd, mode);
-	not_modelled(PC(), "popen()");
-	errno = ENOSYS;
-	return NULL;
-}
-
-int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
-		const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
-{
-	if (!rt_active())
-		return get_posix_spawn()(pid, path, fa, attr, argv, envp);
-	not_modelled(PC(), "posix_spawn()");
-	return ENOSYS;
-}
-
-int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
-		 const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
-{
-	if (!rt_active())
-		return get_posix_spawnp()(pid, file, fa, attr, argv, envp);
-	not_modelled(PC(), "posix_spawnp()");
-	return ENOSYS;
 }
