@@ -374,6 +374,9 @@ static const struct call calls[] = {
 	{ "smp_store_release", L_STORE, ST_RELEASE, 2, 0, false },
 	{ "rcu_assign_pointer", L_STORE, ST_RCU, 2, 0, false },
 	{ "atomic_set", L_STORE, ST_ATOMIC, 2, 0, false },
+	/* linux-kernel.def: smp_load_acquire() and smp_store_release() of the counter */
+	{ "atomic_read_acquire", L_LOAD, LD_ACQUIRE, 1, 0, true },
+	{ "atomic_set_release", L_STORE, ST_RELEASE, 2, 0, false },
 	{ "smp_mb", L_FENCE, WEFT_FENCE_MB, 0, 0, false },
 	{ "smp_rmb", L_FENCE, WEFT_FENCE_RMB, 0, 0, false },
 	{ "smp_wmb", L_FENCE, WEFT_FENCE_WMB, 0, 0, false },

@@ -93,8 +93,10 @@ static int64_t binop(int op, int64_t a, int64_t b)
 	case '+': return (int64_t)((uint64_t)a + (uint64_t)b);
 	case '-': return (int64_t)((uint64_t)a - (uint64_t)b);
 	case '*': return (int64_t)((uint64_t)a * (uint64_t)b);
-	case '/': return b ? a / b : 0;
-	case '%': return b ? a % b : 0;
+	/* herd7 has no undefined behaviour to copy: x / 0 and x % 0 are 0, and
+	 * INT64_MIN / -1 wraps (the host's idiv would trap on it) */
+	case '/': return !b ? 0 : b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+	case '%': return !b || b == -1 ? 0 : a % b;
 	}
 	return 0;
 }

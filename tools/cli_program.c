@@ -19,7 +19,9 @@
  * WEFT_PROGRAM_AS how the user named it (for the commands it prints).
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +49,54 @@ static bool path_flag(const char *f)
 		if (!strcmp(f, *p))
 			return true;
 	return false;
+}
+
+/* Whether the executable at path was linked by weft-cc or weft_instrument():
+ * its dynamic symbol table names weft_rt_main, the libweft_rt entry that
+ * rt_start.c's __wrap_main calls (a dynamic symbol: strip keeps it). Any
+ * other executable would ignore WEFT_PROGRAM_CLI and run natively, so its
+ * exit status would pass for a verdict. The file is untrusted: every
+ * offset is checked against its size (Elf64 only, as rt_elf.c). */
+static bool links_weft_runtime(const char *path)
+{
+	static const char entry[] = "weft_rt_main";
+	FILE *f = fopen(path, "rb");
+	unsigned char *img = NULL;
+	bool found = false;
+	long size;
+
+	if (!f)
+		return false;
+	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < (long)sizeof(Elf64_Ehdr) ||
+	    size > (1L << 30) || fseek(f, 0, SEEK_SET) != 0 || !(img = malloc((size_t)size)) ||
+	    fread(img, 1, (size_t)size, f) != (size_t)size)
+		goto out;
+	const Elf64_Ehdr *eh = (const void *)img;
+	uint64_t n = (uint64_t)size;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > n ||
+	    (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > n - eh->e_shoff)
+		goto out;
+	const Elf64_Shdr *sh = (const void *)(img + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum && !found; i++) {
+		if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_offset > n ||
+		    sh[i].sh_size > n - sh[i].sh_offset)
+			continue;
+		const Elf64_Shdr *str = &sh[sh[i].sh_link];
+		if (str->sh_offset > n || str->sh_size > n - str->sh_offset)
+			continue;
+		const Elf64_Sym *sym = (const void *)(img + sh[i].sh_offset);
+		const char *names = (const char *)img + str->sh_offset;
+		for (uint64_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym) && !found; k++)
+			found = sym[k].st_name < str->sh_size &&
+				str->sh_size - sym[k].st_name >= sizeof(entry) &&
+				!memcmp(names + sym[k].st_name, entry, sizeof(entry));
+	}
+out:
+	free(img);
+	fclose(f);
+	return found;
 }
 
 static int exec_program(const char *path, char **argv)
@@ -83,6 +133,13 @@ int cli_program_handoff(int argc, char **argv)
 			nv[0] = argv[i];
 			for (int k = 1, j = 1; k < argc; k++)
 				nv[j++] = k == i ? (char *)PLACEHOLDER : argv[k];
+			if (!links_weft_runtime(argv[i])) {
+				free(nv);
+				return cli_usage_error("%s is not a weft program: it was not linked "
+						       "with libweft_rt (build it with weft-cc or "
+						       "weft_instrument(): "
+						       "docs/testing-c-programs.md)", argv[i]);
+			}
 			setenv("WEFT_PROGRAM_AS", argv[i], 1);
 			return exec_program(argv[i], nv);
 		}
@@ -113,6 +170,17 @@ int cli_program_handoff(int argc, char **argv)
 			fprintf(stderr, "weft: %s was recorded by the program %s, which is not there "
 				"any more (%s); rebuild it where it was\n", argv[i], rf.program.path,
 				strerror(errno));
+			weft_replay_free(&rf);
+			return WEFT_EXIT_STALE;
+		}
+		if (!links_weft_runtime(rf.program.path)) {
+			if (!strcmp(cmd, "info")) {
+				weft_replay_free(&rf);
+				return -1;   /* the metadata is all in the file */
+			}
+			fprintf(stderr, "weft: %s was recorded by the program %s, which is not a "
+				"weft program any more (rebuilt without libweft_rt); rebuild it "
+				"with weft-cc\n", argv[i], rf.program.path);
 			weft_replay_free(&rf);
 			return WEFT_EXIT_STALE;
 		}
