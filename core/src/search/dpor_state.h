@@ -206,12 +206,23 @@ struct race {
 			     goes first at i's frame, not v's initials */
 };
 
+/* Per world byte. Its state (lw, la, rdm, held, its rd[]) is valid in its
+ * epoch; an older one stands for a byte not accessed in this execution
+ * (all 0: loc_at()). A run of bytes [h, h + 1 + run), accessed as one
+ * range since they were last accessed apart, keeps lw, rdm and rd[] at its
+ * head h only (back 0), whose epoch decides; its other bytes (back: their
+ * distance to h) hold stale copies of them. A run's bytes have the same
+ * lw, rdm and rd[t] for t in rdm (dpor_clocks.c, run_make()); la and held
+ * belong to each byte, run or not. Runs outlive epochs (a run of bytes not
+ * accessed yet is still alike): only a partial access splits one. */
 struct loc {
 	uint32_t epoch;
 	uint32_t lw;      /* last write (event + 1) */
 	uint32_t la;      /* last acquire */
 	uint16_t rdm;     /* threads that read it since the last write (their
 			     last reads are in weft_dpor.rd) */
+	uint16_t run;     /* a head: the bytes after it in its run */
+	uint16_t back;    /* a run's other byte: the distance to its head */
 	uint8_t held;     /* a lock: its holder + 1 (0: free) */
 };
 
