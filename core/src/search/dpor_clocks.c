@@ -136,6 +136,7 @@ static void run_split(struct weft_dpor *d, uint32_t b)
 			frd[lowest(m)] = hrd[lowest(m)];
 	}
 	hl->run = 0;
+	hl->remade = d->epoch;
 }
 
 /* Is [b0, b1) one run (then its state is b0's)? If not, no run overlaps
@@ -169,6 +170,7 @@ static inline void run_make(struct weft_dpor *d, uint32_t b0, uint32_t b1)
 	if (b1 - b0 - 1 > UINT16_MAX)
 		return;
 	d->loc[b0].run = (uint16_t)(b1 - b0 - 1);
+	d->loc[b0].remade = d->epoch;
 	for (uint32_t b = b0 + 1; b < b1; b++)
 		d->loc[b].back = (uint16_t)(b - b0);
 }

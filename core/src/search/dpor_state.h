@@ -224,6 +224,8 @@ struct loc {
 	uint16_t run;     /* a head: the bytes after it in its run */
 	uint16_t back;    /* a run's other byte: the distance to its head */
 	uint8_t held;     /* a lock: its holder + 1 (0: free) */
+	uint32_t remade;  /* a head: the epoch in which its run was last made
+			     or split (range_alone()) */
 };
 
 struct vitem {
@@ -438,6 +440,19 @@ static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
 		l->epoch = d->epoch;
 	}
 	return l;
+}
+
+/* Was every access of this execution to a byte of [a, a + s) (s > 1) one
+ * to exactly that range? Yes if it is a run that no access of this
+ * execution made or split: an access to some of its bytes splits it
+ * (dpor_clocks.c, run_whole()), and a run made again after that is
+ * remade in this epoch. (The CPU slots are written without runs.) */
+static inline bool range_alone(const struct weft_dpor *d, uint32_t a, uint32_t s)
+{
+	const struct loc *l = &d->loc[a];
+
+	return s > 1 && a + s <= d->cpu_loc0 && !l->back && l->run == s - 1 &&
+	       l->remade != d->epoch;
 }
 
 static inline void go_stale(struct weft_dpor *d)
