@@ -136,7 +136,9 @@ static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const
 	for (unsigned k = 0; dep_range(&x->d, k, &r); k++) {
 		if (r.loc == WEFT_NO_LOC)
 			continue;
-		for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+		/* a range alone: recorded at its first byte only (below) */
+		uint32_t end = range_alone(d, r.loc, r.size) ? r.loc + 1 : r.loc + r.size;
+		for (uint32_t b = r.loc; b < end && b < d->nloc; b++) {
 			const struct jmask *m = &jm[b];
 			if (b > r.loc && m->cut != d->epoch)
 				continue;   /* as the byte before it: no hit there */
@@ -261,7 +263,11 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 				jm[r.loc].cut = d->epoch;
 			if (r.loc + r.size < d->nloc)
 				jm[r.loc + r.size].cut = d->epoch;
-			for (uint32_t b = r.loc; b < r.loc + r.size && b < d->nloc; b++) {
+			/* a range alone: every range recorded or asked about
+			 * that has its bytes is the same range */
+			uint32_t end = range_alone(d, r.loc, r.size) ? r.loc + 1
+								     : r.loc + r.size;
+			for (uint32_t b = r.loc; b < end && b < d->nloc; b++) {
 				struct jmask *m = &jm[b];
 				if (m->epoch != d->epoch) {
 					m->epoch = d->epoch;

@@ -5,6 +5,12 @@
  * analysed at the end of the execution, dpor_races.c), sleepers wake at
  * a dependent event. The search, its references and the machine's
  * quirks: dpor.c; the shared state: dpor_state.h.
+ *
+ * Length (~850 lines): the event log's construction (a record's
+ * classification, its clock, its races, the per-byte location state with
+ * its runs, sleepers, the wakeup-tree cursor, the CPU-sharing order) is
+ * one pass over each record, kept together since each step reads what
+ * the ones before it left in the same event.
  */
 #include "dpor_state.h"
 
@@ -112,6 +118,69 @@ static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct dep 
 	}
 }
 
+/* The run of byte b: its bytes get their head's state, each then a byte
+ * alone (a byte not accessed in this execution gets it with its own la
+ * and held cleared, as loc_at() would). */
+static void run_split(struct weft_dpor *d, uint32_t b)
+{
+	uint32_t h = b - d->loc[b].back;
+	struct loc *hl = loc_at(d, h);
+	const uint32_t *hrd = &d->rd[(size_t)h * NT];
+
+	for (uint32_t i = 1; i <= hl->run; i++) {
+		struct loc *f = &d->loc[h + i];
+		uint32_t *frd = &d->rd[(size_t)(h + i) * NT];
+		if (f->epoch != d->epoch) {
+			f->la = 0;
+			f->held = 0;
+			f->epoch = d->epoch;
+		}
+		f->lw = hl->lw;
+		f->rdm = hl->rdm;
+		f->back = 0;
+		for (uint32_t m = hl->rdm; m; m &= m - 1)
+			frd[lowest(m)] = hrd[lowest(m)];
+	}
+	hl->run = 0;
+	hl->remade = d->epoch;
+}
+
+/* Is [b0, b1) one run (then its state is b0's)? If not, no run overlaps
+ * it any more: its bytes are bytes alone, and fresh says whether none of
+ * them was accessed in this execution (so all have the same state). */
+static inline bool run_whole(struct weft_dpor *d, uint32_t b0, uint32_t b1, bool *fresh)
+{
+	const struct loc *l = &d->loc[b0];
+
+	if (!l->back && l->run == b1 - b0 - 1)
+		return true;
+	if (b1 - b0 == 1) {
+		run_split(d, b0);
+		return true;
+	}
+	*fresh = true;
+	for (uint32_t b = b0; b < b1; b++) {
+		l = &d->loc[b];
+		if (l->back || l->run)
+			run_split(d, b);
+		if (l->epoch == d->epoch && (l->lw || l->rdm))
+			*fresh = false;
+	}
+	return false;
+}
+
+/* [b0, b1), bytes alone with the same state (each one's updated for the
+ * access), becomes a run. */
+static inline void run_make(struct weft_dpor *d, uint32_t b0, uint32_t b1)
+{
+	if (b1 - b0 - 1 > UINT16_MAX)
+		return;
+	d->loc[b0].run = (uint16_t)(b1 - b0 - 1);
+	d->loc[b0].remade = d->epoch;
+	for (uint32_t b = b0 + 1; b < b1; b++)
+		d->loc[b].back = (uint16_t)(b - b0);
+}
+
 /* Races and happens-before of real event n (clock C, being built), for
  * its record r: the first record of its step (first), or another one of
  * the same step (then C is n's clock so far). */
@@ -136,8 +205,15 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 			if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
 				d->naclk = d->ev[n].alt + NT;
 		}
-		for (uint32_t b = b0; b < b1; b++)
-			loc_update(d, b, r, e->tid, n);
+		bool fresh = false;
+		if (b0 < b1 && run_whole(d, b0, b1, &fresh)) {
+			loc_update(d, b0, r, e->tid, n);
+		} else if (b0 < b1) {
+			for (uint32_t b = b0; b < b1; b++)
+				loc_update(d, b, r, e->tid, n);
+			if (r->w || fresh)
+				run_make(d, b0, b1);
+		}
 		goto locks;
 	}
 	/* the thread that woke this one: it orders this event, and the two
@@ -154,7 +230,9 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 	}
 	uint32_t plw = 0, prdm = 0;
 	const uint32_t *prd = NULL;
-	for (uint32_t b = b0; b < b1; b++) {
+	/* a run: its bytes after the first add nothing (as below) */
+	bool fresh = false, whole = b0 < b1 && run_whole(d, b0, b1, &fresh), same_all = true;
+	for (uint32_t b = b0; b < (whole ? b0 + 1 : b1); b++) {
 		struct loc *l = loc_at(d, b);
 		const uint32_t *rd = &d->rd[(size_t)b * NT];
 		uint32_t lw = l->lw, rdm = l->rdm;
@@ -166,11 +244,13 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 		 * previous byte's reads as they were) */
 		if (prd && plw == lw && prdm == rdm) {
 			bool same = true;
-			for (uint32_t m = r->w ? rdm : 0; m && same; m &= m - 1)
+			for (uint32_t m = rdm; m && same; m &= m - 1)
 				same = prd[lowest(m)] == rd[lowest(m)];
 			if (same)
 				continue;
 		}
+		if (b != b0)
+			same_all = false;
 		plw = lw;
 		prdm = rdm;
 		prd = rd;
@@ -200,6 +280,10 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 			}
 		}
 	}
+	/* every byte was like the first: so they are after this access (a
+	 * read adds the same reader to each; a write leaves them alike) */
+	if (!whole && b0 < b1 && (r->w || same_all))
+		run_make(d, b0, b1);
 	if (over)
 		set_incomplete(d, &d->capped, "too many conflicting accesses to one range");
 	/* most recent first */

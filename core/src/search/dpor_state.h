@@ -206,13 +206,26 @@ struct race {
 			     goes first at i's frame, not v's initials */
 };
 
+/* Per world byte. Its state (lw, la, rdm, held, its rd[]) is valid in its
+ * epoch; an older one stands for a byte not accessed in this execution
+ * (all 0: loc_at()). A run of bytes [h, h + 1 + run), accessed as one
+ * range since they were last accessed apart, keeps lw, rdm and rd[] at its
+ * head h only (back 0), whose epoch decides; its other bytes (back: their
+ * distance to h) hold stale copies of them. A run's bytes have the same
+ * lw, rdm and rd[t] for t in rdm (dpor_clocks.c, run_make()); la and held
+ * belong to each byte, run or not. Runs outlive epochs (a run of bytes not
+ * accessed yet is still alike): only a partial access splits one. */
 struct loc {
 	uint32_t epoch;
 	uint32_t lw;      /* last write (event + 1) */
 	uint32_t la;      /* last acquire */
 	uint16_t rdm;     /* threads that read it since the last write (their
 			     last reads are in weft_dpor.rd) */
+	uint16_t run;     /* a head: the bytes after it in its run */
+	uint16_t back;    /* a run's other byte: the distance to its head */
 	uint8_t held;     /* a lock: its holder + 1 (0: free) */
+	uint32_t remade;  /* a head: the epoch in which its run was last made
+			     or split (range_alone()) */
 };
 
 struct vitem {
@@ -427,6 +440,19 @@ static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
 		l->epoch = d->epoch;
 	}
 	return l;
+}
+
+/* Was every access of this execution to a byte of [a, a + s) (s > 1) one
+ * to exactly that range? Yes if it is a run that no access of this
+ * execution made or split: an access to some of its bytes splits it
+ * (dpor_clocks.c, run_whole()), and a run made again after that is
+ * remade in this epoch. (The CPU slots are written without runs.) */
+static inline bool range_alone(const struct weft_dpor *d, uint32_t a, uint32_t s)
+{
+	const struct loc *l = &d->loc[a];
+
+	return s > 1 && a + s <= d->cpu_loc0 && !l->back && l->run == s - 1 &&
+	       l->remade != d->epoch;
 }
 
 static inline void go_stale(struct weft_dpor *d)
