@@ -139,8 +139,9 @@ int cmd_help(int argc, char **argv)
 #include "commands.def"
 #undef X
 		printf("\n%s help COMMAND (or COMMAND --help) shows every flag of COMMAND.\n"
-		       "exit codes: 0 clean, 1 bug found, 2 usage error, 3 I/O or format error,\n"
-		       "            4 replay diverged (DESYNC), 5 replay file made by another model\n",
+		       "exit codes: 0 clean, 1 bug found (or limit-reached: no verdict), 2 usage error,\n"
+		       "            3 I/O or format error, 4 replay diverged (DESYNC),\n"
+		       "            5 replay file made by another model\n",
 		       cli_prog);
 		return WEFT_EXIT_CLEAN;
 	}

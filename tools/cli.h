@@ -52,6 +52,13 @@ void cli_print_help(FILE *f, const char *text);
 /* "1 preemption", "2 preemptions": n and the noun, singular or plural. */
 const char *cli_plural(char *buf, size_t n, unsigned long long count, const char *noun);
 
+/* A run's end line names what ended it: "found" a bug, or "stopped" at a
+ * limit of Weft's (limit-reached: no verdict about the program). */
+const char *cli_found_or_stopped(int kind);
+/* For limit-reached, the line that says it is no verdict and why the exit
+ * code is still 1; nothing for other kinds. */
+void cli_print_limit_note(int kind);
+
 /* Prints "weft: msg" to stderr and returns code, the exit code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* cli_error() of a bad flag or argument: WEFT_EXIT_USAGE. */

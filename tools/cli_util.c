@@ -44,6 +44,18 @@ const char *cli_plural(char *buf, size_t n, unsigned long long count, const char
 	return buf;
 }
 
+const char *cli_found_or_stopped(int kind)
+{
+	return kind == WEFT_KIND_LIMIT ? "stopped" : "found";
+}
+
+void cli_print_limit_note(int kind)
+{
+	if (kind == WEFT_KIND_LIMIT)
+		printf("no verdict: the execution reached a limit of Weft's, not a bug of the "
+		       "program (exit code 1 all the same: the search did not finish)\n");
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;

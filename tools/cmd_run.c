@@ -635,8 +635,9 @@ int cmd_run(int argc, char **argv)
 		printf("}\n");
 	} else if (bug) {
 		weft_report_print(stdout, &o, &r);
-		printf("found after %s in %.3f s (%s)\n",
+		printf("%s after %s in %.3f s (%s)\n", cli_found_or_stopped(r.kind),
 		       cli_plural(b1, sizeof(b1), found_at, "execution"), secs, ops->name);
+		cli_print_limit_note(r.kind);
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (det_rc)

@@ -490,14 +490,16 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		printf("}\n");
 	} else if (R.bug) {
 		weft_report_print(stdout, &R.o, &R.r);
-		printf("found after %" PRIu64 " execution%s in %.3f s (dfs, por %s", R.found_at,
-		       R.found_at == 1 ? "" : "s", secs, weft_por_name(a->por));
+		printf("%s after %" PRIu64 " execution%s in %.3f s (dfs, por %s",
+		       cli_found_or_stopped(R.r.kind), R.found_at, R.found_at == 1 ? "" : "s", secs,
+		       weft_por_name(a->por));
 		if (unbounded)
 			printf(", no bound");
 		else
 			printf(", at bound %u: every smaller bound was searched completely first",
 			       found_bound);
 		printf(")\n");
+		cli_print_limit_note(R.r.kind);
 		if (a->workloads) {
 			printf("workload ");
 			cli_hex_print(stdout, R.wl, R.wl_len);

@@ -35,7 +35,7 @@ Exit codes, shared by every subcommand:
 | code | meaning |
 |---|---|
 | 0 | clean: no detector report (or the command succeeded) |
-| 1 | a bug: a detector reported (run, fuzz, stress), a recorded bug reproduced (replay), a crash reproduced (import, min) |
+| 1 | a bug: a detector reported (run, fuzz, stress), a recorded bug reproduced (replay), a crash reproduced (import, min); also `limit-reached`, which is no verdict (an execution hit a limit of Weft's, `docs/detectors.md`; the run prints "stopped after", not "found after") but ends the search all the same |
 | 2 | usage error: a bad flag or argument |
 | 3 | I/O, format or corrupt-input error (a hostile `.weft` file ends here, never in an assert) |
 | 4 | DESYNC: a replay diverged from its recording |
