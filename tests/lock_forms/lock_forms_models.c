@@ -460,7 +460,15 @@ static void qh_window(struct qh_world *W)
 	}
 }
 
-/* T1's query: true when it saw T0 inside its window (or not yet done) */
+/* T1's query: true when it saw T0 inside its window (or not yet done).
+ * A trylock that succeeds gives the lock back at once. */
+#define QH_TRY(taken, give_back)                                               \
+	do {                                                                   \
+		busy = !(taken);                                               \
+		if (!busy)                                                     \
+			give_back;                                             \
+	} while (0)
+
 static bool qh_saw_busy(struct qh_world *W)
 {
 	unsigned long flags;
@@ -468,43 +476,30 @@ static bool qh_saw_busy(struct qh_world *W)
 
 	switch (W->variant) {
 	case QH_MUTEX_TRYLOCK:
-		busy = !mutex_trylock(&W->mutex);
-		if (!busy)
-			mutex_unlock(&W->mutex);
+		QH_TRY(mutex_trylock(&W->mutex), mutex_unlock(&W->mutex));
 		break;
 	case QH_MUTEX_IS_LOCKED:
 		busy = mutex_is_locked(&W->mutex);
 		break;
 	case QH_DOWN_TRYLOCK:
-		busy = down_trylock(&W->sem) != 0;
-		if (!busy)
-			up(&W->sem);
+		QH_TRY(down_trylock(&W->sem) == 0, up(&W->sem));
 		break;
 	case QH_DOWN_READ_TRYLOCK:
 	case QH_DOWNGRADE_WRITE:
-		busy = !down_read_trylock(&W->rwsem);
-		if (!busy)
-			up_read(&W->rwsem);
+		QH_TRY(down_read_trylock(&W->rwsem), up_read(&W->rwsem));
 		break;
 	case QH_DOWN_WRITE_TRYLOCK:
-		busy = !down_write_trylock(&W->rwsem);
-		if (!busy)
-			up_write(&W->rwsem);
+		QH_TRY(down_write_trylock(&W->rwsem), up_write(&W->rwsem));
 		break;
 	case QH_READ_TRYLOCK:
-		busy = !read_trylock(&W->rwlock);
-		if (!busy)
-			read_unlock(&W->rwlock);
+		QH_TRY(read_trylock(&W->rwlock), read_unlock(&W->rwlock));
 		break;
 	case QH_WRITE_TRYLOCK:
-		busy = !write_trylock(&W->rwlock);
-		if (!busy)
-			write_unlock(&W->rwlock);
+		QH_TRY(write_trylock(&W->rwlock), write_unlock(&W->rwlock));
 		break;
 	case QH_SPIN_TRYLOCK_IRQSAVE:
-		busy = !spin_trylock_irqsave(&W->lock, flags);
-		if (!busy)
-			spin_unlock_irqrestore(&W->lock, flags);
+		QH_TRY(spin_trylock_irqsave(&W->lock, flags),
+		       spin_unlock_irqrestore(&W->lock, flags));
 		break;
 	case QH_COMPLETION_DONE:
 		busy = !completion_done(&W->done);
