@@ -13,9 +13,9 @@
  * Dependence records: every allocation, free and kmem_cache_destroy()
  * writes the allocator's location, the heap's first byte (the bump pointer
  * and the freelists decide which block the next allocation gets; the
- * destroy's check reads every block's state), and an allocation or free
- * the block it hands out or takes back (weft_unpoison()/weft_poison(): one
- * WRITE over the range).
+ * destroy's check reads every block's state). An allocation or a free also
+ * writes the block it hands out or takes back (weft_unpoison() /
+ * weft_poison(): one WRITE over the range).
  */
 #include <stdio.h>
 #include <stdlib.h>
