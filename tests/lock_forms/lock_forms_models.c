@@ -412,119 +412,110 @@ WEFT_TEST_SETUP(qh, struct qh_world)
 	init_waitqueue_head(&W->wq);
 }
 
-/* T0's window: what T1's one query must not see held (or must see done) */
-static void qh_window(struct qh_world *W)
-{
-	switch (W->variant) {
-	case QH_MUTEX_TRYLOCK:
-	case QH_MUTEX_IS_LOCKED:
-		mutex_lock(&W->mutex);
-		mutex_unlock(&W->mutex);
-		break;
-	case QH_DOWN_TRYLOCK:
-		down(&W->sem);
-		up(&W->sem);
-		break;
-	case QH_DOWN_READ_TRYLOCK:
-		down_write(&W->rwsem);
-		up_write(&W->rwsem);
-		break;
-	case QH_DOWN_WRITE_TRYLOCK:
-		down_read(&W->rwsem);
-		up_read(&W->rwsem);
-		break;
-	case QH_DOWNGRADE_WRITE:
-		down_write(&W->rwsem);
-		downgrade_write(&W->rwsem);   /* readers may enter from here on */
-		up_read(&W->rwsem);
-		break;
-	case QH_READ_TRYLOCK:
-		write_lock(&W->rwlock);
-		write_unlock(&W->rwlock);
-		break;
-	case QH_WRITE_TRYLOCK:
-		read_lock(&W->rwlock);
-		read_unlock(&W->rwlock);
-		break;
-	case QH_SPIN_TRYLOCK_IRQSAVE:
-		spin_lock(&W->lock);
-		spin_unlock(&W->lock);
-		break;
-	case QH_COMPLETION_DONE:
-	case QH_TRY_WAIT_FOR_COMPLETION:
-		complete(&W->done);
-		break;
-	case QH_WAITQUEUE_ACTIVE:
-		wait_event(W->wq, READ_ONCE(W->flag));
-		break;
-	}
-}
-
-/* T1's query: true when it saw T0 inside its window (or not yet done).
- * A trylock that succeeds gives the lock back at once. */
-#define QH_TRY(taken, give_back)                                               \
-	do {                                                                   \
-		busy = !(taken);                                               \
-		if (!busy)                                                     \
-			give_back;                                             \
+/* A lock's window is one hold, taken and given back (T0); a trylock that
+ * succeeds gives the lock back at once (T1). */
+#define QH_HOLD(take, give_back) \
+	do {                     \
+		take;            \
+		give_back;       \
+	} while (0)
+#define QH_TRY(taken, give_back)   \
+	do {                       \
+		busy = !(taken);   \
+		if (!busy)         \
+			give_back; \
 	} while (0)
 
-static bool qh_saw_busy(struct qh_world *W)
-{
-	unsigned long flags;
-	bool busy = false;
-
-	switch (W->variant) {
-	case QH_MUTEX_TRYLOCK:
-		QH_TRY(mutex_trylock(&W->mutex), mutex_unlock(&W->mutex));
-		break;
-	case QH_MUTEX_IS_LOCKED:
-		busy = mutex_is_locked(&W->mutex);
-		break;
-	case QH_DOWN_TRYLOCK:
-		QH_TRY(down_trylock(&W->sem) == 0, up(&W->sem));
-		break;
-	case QH_DOWN_READ_TRYLOCK:
-	case QH_DOWNGRADE_WRITE:
-		QH_TRY(down_read_trylock(&W->rwsem), up_read(&W->rwsem));
-		break;
-	case QH_DOWN_WRITE_TRYLOCK:
-		QH_TRY(down_write_trylock(&W->rwsem), up_write(&W->rwsem));
-		break;
-	case QH_READ_TRYLOCK:
-		QH_TRY(read_trylock(&W->rwlock), read_unlock(&W->rwlock));
-		break;
-	case QH_WRITE_TRYLOCK:
-		QH_TRY(write_trylock(&W->rwlock), write_unlock(&W->rwlock));
-		break;
-	case QH_SPIN_TRYLOCK_IRQSAVE:
-		QH_TRY(spin_trylock_irqsave(&W->lock, flags),
-		       spin_unlock_irqrestore(&W->lock, flags));
-		break;
-	case QH_COMPLETION_DONE:
-		busy = !completion_done(&W->done);
-		break;
-	case QH_TRY_WAIT_FOR_COMPLETION:
-		busy = !try_wait_for_completion(&W->done);
-		break;
-	case QH_WAITQUEUE_ACTIVE:
-		busy = waitqueue_active(&W->wq);
-		WRITE_ONCE(W->flag, 1);
-		wake_up(&W->wq);
-		break;
-	}
-	return busy;
-}
-
+/* Each variant's two sides together: T0's window, and T1's one query,
+ * busy when it saw T0 inside the window (or not yet done). */
 static void qh_thread(void *w, unsigned tid)
 {
 	struct qh_world *W = w;
+	bool t0 = tid == 0, busy = false;
+	unsigned long flags;
 
-	if (tid == 0) {
-		qh_window(W);
-		return;
+	switch (W->variant) {
+	case QH_MUTEX_TRYLOCK:
+		if (t0)
+			QH_HOLD(mutex_lock(&W->mutex), mutex_unlock(&W->mutex));
+		else
+			QH_TRY(mutex_trylock(&W->mutex), mutex_unlock(&W->mutex));
+		break;
+	case QH_MUTEX_IS_LOCKED:
+		if (t0)
+			QH_HOLD(mutex_lock(&W->mutex), mutex_unlock(&W->mutex));
+		else
+			busy = mutex_is_locked(&W->mutex);
+		break;
+	case QH_DOWN_TRYLOCK:
+		if (t0)
+			QH_HOLD(down(&W->sem), up(&W->sem));
+		else
+			QH_TRY(down_trylock(&W->sem) == 0, up(&W->sem));
+		break;
+	case QH_DOWN_READ_TRYLOCK:
+		if (t0)
+			QH_HOLD(down_write(&W->rwsem), up_write(&W->rwsem));
+		else
+			QH_TRY(down_read_trylock(&W->rwsem), up_read(&W->rwsem));
+		break;
+	case QH_DOWN_WRITE_TRYLOCK:
+		if (t0)
+			QH_HOLD(down_read(&W->rwsem), up_read(&W->rwsem));
+		else
+			QH_TRY(down_write_trylock(&W->rwsem), up_write(&W->rwsem));
+		break;
+	case QH_DOWNGRADE_WRITE:
+		if (t0) {
+			down_write(&W->rwsem);
+			downgrade_write(&W->rwsem);   /* readers may enter from here on */
+			up_read(&W->rwsem);
+		} else {
+			QH_TRY(down_read_trylock(&W->rwsem), up_read(&W->rwsem));
+		}
+		break;
+	case QH_READ_TRYLOCK:
+		if (t0)
+			QH_HOLD(write_lock(&W->rwlock), write_unlock(&W->rwlock));
+		else
+			QH_TRY(read_trylock(&W->rwlock), read_unlock(&W->rwlock));
+		break;
+	case QH_WRITE_TRYLOCK:
+		if (t0)
+			QH_HOLD(read_lock(&W->rwlock), read_unlock(&W->rwlock));
+		else
+			QH_TRY(write_trylock(&W->rwlock), write_unlock(&W->rwlock));
+		break;
+	case QH_SPIN_TRYLOCK_IRQSAVE:
+		if (t0)
+			QH_HOLD(spin_lock(&W->lock), spin_unlock(&W->lock));
+		else
+			QH_TRY(spin_trylock_irqsave(&W->lock, flags),
+			       spin_unlock_irqrestore(&W->lock, flags));
+		break;
+	case QH_COMPLETION_DONE:
+		if (t0)
+			complete(&W->done);
+		else
+			busy = !completion_done(&W->done);
+		break;
+	case QH_TRY_WAIT_FOR_COMPLETION:
+		if (t0)
+			complete(&W->done);
+		else
+			busy = !try_wait_for_completion(&W->done);
+		break;
+	case QH_WAITQUEUE_ACTIVE:
+		if (t0) {
+			wait_event(W->wq, READ_ONCE(W->flag));
+		} else {
+			busy = waitqueue_active(&W->wq);
+			WRITE_ONCE(W->flag, 1);
+			wake_up(&W->wq);
+		}
+		break;
 	}
-	if (qh_saw_busy(W))
+	if (busy)
 		weft_report(WEFT_KIND_ASSERT, W, WEFT_TEST_NOTE_SITE("qh busy"),
 			    "the query saw the other thread's window");
 }
