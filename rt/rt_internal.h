@@ -290,6 +290,10 @@ void rt_time_sleep(uint64_t ns);
 /* Forget the threads' names of the last execution (rt_pthread_np.c). */
 void rt_pthread_np_reset(void);
 
+/* End the execution with a limit-reached report: the call `what` (at pc)
+ * is not modelled, for the reason `why` (rt_process.c). */
+void rt_not_modelled(void *pc, const char *what, const char *why);
+
 /* Complete the announced plain store (rt_tsan.c). */
 void rt_flush_slow(void);
 static inline void rt_flush(void)

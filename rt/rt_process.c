@@ -13,14 +13,18 @@
  *   system, popen,              a child process (their own fork)
  *   posix_spawn, posix_spawnp
  *
- * The variadic execl, execlp and execle are left to the C library (they
- * cannot forward their arguments); they call execve's system call without
- * going through the symbol, as glibc builds them.
+ *   execl, execlp, execle       as their vector forms (outside executions
+ *                               their arguments are gathered into the
+ *                               vector that execv, execvp, execve take)
+ *
+ * pthread_cancel, pthread_kill and pthread_sigqueue (rt_pthread_np.c) end
+ * an execution the same way, through rt_not_modelled().
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -42,12 +46,17 @@ REAL(int, posix_spawn, pid_t *, const char *, const posix_spawn_file_actions_t *
 REAL(int, posix_spawnp, pid_t *, const char *, const posix_spawn_file_actions_t *,
      const posix_spawnattr_t *, char *const[], char *const[])
 
+void rt_not_modelled(void *pc, const char *what, const char *why)
+{
+	rt_flush();   /* the store the thread announced before the call is in the trace */
+	weft_report(WEFT_KIND_LIMIT, NULL, RT_CALL_SITE(pc, WEFT_EV_NOTE, what),
+		    "limit reached: %s is not modelled under Weft (%s): the execution stops "
+		    "here, no verdict", what, why);
+}
+
 static void not_modelled(void *pc, const char *what)
 {
-	rt_flush();
-	weft_report(WEFT_KIND_LIMIT, NULL, RT_CALL_SITE(pc, WEFT_EV_NOTE, what),
-		    "limit reached: %s is not modelled under Weft (a program's executions "
-		    "run in one process): the execution stops here, no verdict", what);
+	rt_not_modelled(pc, what, "a program's executions run in one process");
 }
 
 /* name(params) as the C library's outside executions; during one, the
@@ -93,3 +102,62 @@ pid_t vfork(void)
 	errno = ENOSYS;
 	return -1;
 }
+
+/* The arguments after `first` up to the NULL that ends them, as a vector
+ * (malloc'd; NULL with errno ENOMEM); *after_null is the pointer that
+ * follows the NULL when want_envp (execle's environment). */
+static char **gather_args(const char *first, va_list ap, int want_envp, char *const **after_null)
+{
+	va_list count;
+	size_t n = 0;
+
+	va_copy(count, ap);
+	if (first)
+		while (va_arg(count, const char *))
+			n++;
+	va_end(count);
+	char **argv = malloc((n + 2) * sizeof *argv);
+	if (!argv) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	size_t i = 0;
+	argv[i++] = (char *)first;
+	if (first) {
+		for (; i <= n; i++)
+			argv[i] = va_arg(ap, char *);
+		argv[i] = va_arg(ap, char *);   /* the NULL */
+	}
+	if (want_envp)
+		*after_null = va_arg(ap, char *const *);
+	return argv;
+}
+
+/* execl-style name(path_or_file, arg, ..., NULL[, envp]): during an
+ * execution the report; outside, the vector form with the arguments
+ * gathered. */
+#define NOT_MODELLED_LIST(name, vector_call, want_envp)                        \
+	int name(const char *path, const char *arg, ...)                      \
+	{                                                                       \
+		if (rt_active()) {                                              \
+			not_modelled(PC(), #name "()");                         \
+			errno = ENOSYS;                                         \
+			return -1;                                              \
+		}                                                               \
+		char *const *envp = NULL;                                       \
+		va_list ap;                                                     \
+		va_start(ap, arg);                                              \
+		char **argv = gather_args(arg, ap, (want_envp), &envp);         \
+		va_end(ap);                                                     \
+		if (!argv)                                                      \
+			return -1;                                              \
+		int rc = vector_call;                                           \
+		int saved = errno;                                              \
+		free(argv);                                                     \
+		errno = saved;                                                  \
+		return rc;                                                      \
+	}
+
+NOT_MODELLED_LIST(execl, get_execv()(path, argv), 0)
+NOT_MODELLED_LIST(execlp, get_execvp()(path, argv), 0)
+NOT_MODELLED_LIST(execle, get_execve()(path, argv, envp), 1)

@@ -288,9 +288,7 @@ int pthread_getcpuclockid(pthread_t th, clockid_t *clk)
 
 static int not_modelled(void *pc, const char *what)
 {
-	weft_report(WEFT_KIND_LIMIT, NULL, RT_CALL_SITE(pc, WEFT_EV_NOTE, what),
-		    "limit reached: %s is not modelled under Weft (threads are never cancelled "
-		    "or signalled): the execution stops here, no verdict", what);
+	rt_not_modelled(pc, what, "threads are never cancelled or signalled");
 	return ENOTSUP;
 }
 
