@@ -302,10 +302,10 @@ static void print_levels_text(const struct run *R)
 		       L->execs == 1 ? "" : "s");
 		if (L->redundant)
 			printf(" (%" PRIu64 " covered by others: sleep-set blocked)", L->redundant);
-		printf(", %s (%.3f s)\n",
-		       L->complete ? "complete" : R->bug && i + 1 == R->nlv ? "stopped at a bug"
-									  : "NOT complete",
-		       L->secs);
+		const char *ended = !R->bug || i + 1 != R->nlv ? "NOT complete"
+				    : R->r.kind == WEFT_KIND_LIMIT ? "stopped at a limit of Weft's"
+								   : "stopped at a bug";
+		printf(", %s (%.3f s)\n", L->complete ? "complete" : ended, L->secs);
 		if (R->saturated && i + 1 == R->nlv) {
 			if (L->bound + 1 == bmax)
 				printf("  bound %u", bmax);
