@@ -46,7 +46,9 @@ const char weft_help_litmus[] =
 	"A test that uses a primitive this build does not model is skipped, with the\n"
 	"reason: never counted as a pass.\n"
 	"exit: 0 every test as expected (or no --expect), 1 a test contradicts its\n"
-	"      Result line, 2 usage, 3 a file cannot be read or parsed (FILE:LINE:COL)\n";
+	"      Result line or an execution ended in a report other than a deadlock\n"
+	"      (the test misuses a primitive: fail, with or without --expect), 2 usage,\n"
+	"      3 a file cannot be read or parsed (FILE:LINE:COL)\n";
 
 struct lopts {
 	struct weft_litmus_run_opts ro;
@@ -58,6 +60,12 @@ static const char *verdict_of(const struct weft_litmus *t, const struct weft_lit
 {
 	enum weft_litmus_expect e = weft_litmus_expected(t);
 
+	/* an execution that ended in a report other than a deadlock (the test
+	 * misuses a primitive, or dereferences what is no variable) has no
+	 * final state: the counts are of the executions that did not, and a
+	 * Never test would pass on none at all */
+	if (r->report != WEFT_KIND_NONE && r->report != WEFT_KIND_DEADLOCK)
+		return "fail";
 	if (!o->expect || e == WEFT_LITMUS_UNKNOWN)
 		return "unchecked";
 	switch (e) {
@@ -102,14 +110,16 @@ static void print_text(const char *file, const struct weft_litmus *t,
 	if (r->filtered)
 		printf("Filtered: %" PRIu64 "\n", r->filtered);
 	if (r->report)
-		printf("Report: %s (%s)\n", weft_kind_name(r->report), r->report_msg);
+		printf("Report: %s (%s)%s\n", weft_kind_name(r->report), r->report_msg,
+		       r->report == WEFT_KIND_DEADLOCK ? ""
+		       : ": the test is wrong (no outcome of such an execution is counted)");
 	printf("Condition %s\n", weft_litmus_condition(t));
 	printf("Observation %s %s %" PRIu64 " %" PRIu64 "\n", name,
 	       weft_litmus_expect_name(r->observed), r->positive, r->negative);
 	printf("Time %s %.3f (%" PRIu64 " executions, %s, --memory %s%s)\n", name, r->seconds,
 	       r->executions, o->ro.strategy, weft_memory_name(o->ro.memory),
 	       !strcmp(o->ro.strategy, "dfs") ? r->complete ? ", complete" : ", incomplete" : "");
-	if (o->expect)
+	if (o->expect || !strcmp(v, "fail"))
 		printf("Expect %s %s: %s (%s)\n", name, weft_litmus_expect_name(weft_litmus_expected(t)),
 		       v, file);
 	printf("\n");
