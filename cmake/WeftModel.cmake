@@ -114,6 +114,8 @@ endfunction()
 # told apart, clang's reads before writes kept, -g and frame pointers; the
 # link wraps main() (libweft_rt_start) and links libweft_rt. The result
 # runs natively as ./prog and under `weft run ./prog`. gcc and clang.
+# -UNDEBUG: a Release or RelWithDebInfo build type's -DNDEBUG would compile
+# the program's assert()s out, and with them the bugs only they check.
 function(weft_instrument tgt)
   if(TARGET weft::weft_rt)
     set(_rt weft::weft_rt)
@@ -125,7 +127,7 @@ function(weft_instrument tgt)
     message(FATAL_ERROR "weft_instrument: this weft has no libweft_rt (built with WEFT_SANITIZE, or not on Linux)")
   endif()
   target_compile_options(${tgt} PRIVATE -fsanitize=thread -g -fno-omit-frame-pointer
-    -fsanitize-coverage=trace-pc)
+    -fsanitize-coverage=trace-pc -UNDEBUG)
   if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
     target_compile_options(${tgt} PRIVATE "SHELL:-mllvm -tsan-distinguish-volatile=1"
       "SHELL:-mllvm -tsan-instrument-read-before-write=1")

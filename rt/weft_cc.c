@@ -228,6 +228,10 @@ int main(int argc, char **argv)
 	bool compile_only = false;
 	int nsrc = 0;
 	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-DNDEBUG") ||
+		    (!strcmp(argv[i], "-D") && i + 1 < argc && !strcmp(argv[i + 1], "NDEBUG")))
+			fprintf(stderr, "weft-cc: warning: -DNDEBUG compiles assert() out: a bug only "
+					"an assertion checks is not reported under weft run\n");
 		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-S") || !strcmp(argv[i], "-E") ||
 		    !strcmp(argv[i], "-M") || !strcmp(argv[i], "-MM"))
 			compile_only = true;
