@@ -44,8 +44,11 @@
  *                 kthread sleeps in schedule() after set_current_state()
  *                 (the other thread sets the flag, without a wake-up: it
  *                 holds no reference to the task), in wait_event() or in
- *                 wait_on_bit(). No model of the tools called
- *                 task_is_running() before.
+ *                 wait_on_bit(). woken-wait-event, woken-wait-var: it
+ *                 reports when it saw the kthread running after a test
+ *                 that sent it to sleep and before its next test, which
+ *                 only the wake-up's write of the task state allows. No
+ *                 model of the tools called task_is_running() before.
  */
 #include <errno.h>
 
@@ -373,12 +376,16 @@ WEFT_TEST_SCENARIO(kthread_work, "kthread-work",
 
 /* ------------------------------------------------------------ task-query */
 
-/* the variants: the three sleeps, then the same with the waker T0 */
-enum { TQ_SET_STATE, TQ_WAIT_EVENT, TQ_WAIT_BIT, TQ_NR_SLEEPS };
+/* the variants: the three sleeps, the same with the waker T0, and two
+ * sleeps (wait_event(), wait_var_event()) asked about after they began
+ * (-woken) */
+enum { TQ_SET_STATE, TQ_WAIT_EVENT, TQ_WAIT_BIT, TQ_NR_SLEEPS, TQ_WOKEN_WAIT_VAR = 2 * TQ_NR_SLEEPS + 1 };
 
 struct tq_world {
 	unsigned variant;
 	int flag;
+	int checks;        /* the sleeper's tests of flag */
+	int last_unset;    /* its last test (or the one under way) found 0 */
 	unsigned long bits;
 	wait_queue_head_t wq;
 };
@@ -389,19 +396,46 @@ WEFT_TEST_SETUP(tq, struct tq_world)
 	W->bits = 1;
 }
 
+static bool tq_woken(const struct tq_world *W)
+{
+	return W->variant >= 2 * TQ_NR_SLEEPS;
+}
+
+/* the sleep of a variant: TQ_SET_STATE, TQ_WAIT_EVENT, TQ_WAIT_BIT or
+ * TQ_WOKEN_WAIT_VAR */
+static unsigned tq_sleep(const struct tq_world *W)
+{
+	if (W->variant == TQ_WOKEN_WAIT_VAR)
+		return TQ_WOKEN_WAIT_VAR;
+	return tq_woken(W) ? TQ_WAIT_EVENT : W->variant % TQ_NR_SLEEPS;
+}
+
+/* the sleeper's test of flag, counted: the result first, then the count */
+static int tq_check(struct tq_world *W)
+{
+	int f = READ_ONCE(W->flag);
+
+	WRITE_ONCE(W->last_unset, !f);
+	WRITE_ONCE(W->checks, READ_ONCE(W->checks) + 1);
+	return f;
+}
+
 static int tq_sleeper(void *data)
 {
 	struct tq_world *W = data;
 
-	switch (W->variant % TQ_NR_SLEEPS) {
+	switch (tq_sleep(W)) {
 	case TQ_SET_STATE:
 		sleep_until(&W->flag, true);
 		break;
 	case TQ_WAIT_EVENT:
-		wait_event(W->wq, READ_ONCE(W->flag));
+		wait_event(W->wq, tq_check(W));
 		break;
 	case TQ_WAIT_BIT:
 		wait_on_bit(&W->bits, 0, TASK_UNINTERRUPTIBLE);
+		break;
+	case TQ_WOKEN_WAIT_VAR:
+		wait_var_event(&W->flag, tq_check(W));
 		break;
 	}
 	return 0;
@@ -411,7 +445,7 @@ static int tq_sleeper(void *data)
  * reference to the kthread's task: it sets the flag alone */
 static void tq_release(struct tq_world *W, struct task_struct *k)
 {
-	switch (W->variant % TQ_NR_SLEEPS) {
+	switch (tq_sleep(W)) {
 	case TQ_SET_STATE:
 		smp_store_release(&W->flag, 1);
 		if (k)
@@ -424,7 +458,32 @@ static void tq_release(struct tq_world *W, struct task_struct *k)
 	case TQ_WAIT_BIT:
 		clear_and_wake_up_bit(0, &W->bits);
 		break;
+	case TQ_WOKEN_WAIT_VAR:
+		WRITE_ONCE(W->flag, 1);
+		wake_up_var(&W->flag);
+		break;
 	}
+}
+
+/* The query: asleep (the kthread's sleep before it, the wake-up after),
+ * or, -woken, running while the kthread's second or later test, made
+ * after prepare_to_wait() (the first is made before it, as the kernel's
+ * wait_event() does), found 0 and no test completed during the query:
+ * only the wake-up's change of the task state makes it running there */
+static void tq_query(struct tq_world *W, struct task_struct *k)
+{
+	if (!tq_woken(W)) {
+		if (!task_is_running(k))
+			weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tq asleep"),
+				    "task_is_running() saw the kthread asleep");
+		return;
+	}
+	int checks = READ_ONCE(W->checks);
+	int unset = READ_ONCE(W->last_unset);
+	bool running = task_is_running(k);
+	if (checks >= 2 && unset && running && READ_ONCE(W->checks) == checks)
+		weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tq woken"),
+			    "task_is_running() saw the kthread woken before it tested again");
 }
 
 static void tq_thread(void *w, unsigned tid)
@@ -441,9 +500,7 @@ static void tq_thread(void *w, unsigned tid)
 		return;
 	get_task_struct(k);
 	wake_up_process(k);
-	if (!task_is_running(k))
-		weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tq asleep"),
-			    "task_is_running() saw the kthread asleep");
+	tq_query(W, k);
 	tq_release(W, k);
 	put_task_struct(k);
 }
@@ -463,6 +520,13 @@ static const struct weft_variant tq_variants[] = {
 	       TQ_NR_SLEEPS + TQ_WAIT_EVENT),
 	TQ_BUG("wait-bit-waker-first", "wait-bit, the waker T0 and the query T1's",
 	       TQ_NR_SLEEPS + TQ_WAIT_BIT),
+	TQ_BUG("woken-wait-event",
+	       "task_is_running() of a kthread T0 may wake from wait_event() before it tests again",
+	       2 * TQ_NR_SLEEPS),
+	TQ_BUG("woken-wait-var",
+	       "task_is_running() of a kthread T0 may wake from wait_var_event() before it tests "
+	       "again",
+	       TQ_WOKEN_WAIT_VAR),
 };
 
 WEFT_TEST_SCENARIO(task_query, "task-query",
