@@ -44,10 +44,12 @@
  *                 kthread sleeps in schedule() after set_current_state()
  *                 (the other thread sets the flag, without a wake-up: it
  *                 holds no reference to the task), in wait_event() or in
- *                 wait_on_bit(). woken-wait-event, woken-wait-var: it
- *                 reports when it saw the kthread running after a test
- *                 that sent it to sleep and before its next test, which
- *                 only the wake-up's write of the task state allows. No
+ *                 wait_on_bit(). woken-wait-event, woken-wait-var (T1
+ *                 makes and asks, T0 alone lets go): T1 reports when it
+ *                 saw the kthread running after a test that sent it to
+ *                 sleep and before its next test, which only the
+ *                 wake-up's write of the task state allows (wake_up()
+ *                 records its wait queue, not the woken task's state). No
  *                 model of the tools called task_is_running() before.
  */
 #include <errno.h>
@@ -501,7 +503,8 @@ static void tq_thread(void *w, unsigned tid)
 	get_task_struct(k);
 	wake_up_process(k);
 	tq_query(W, k);
-	tq_release(W, k);
+	if (!tq_woken(W))   /* -woken: T0 lets it go; the query's thread touches nothing else */
+		tq_release(W, k);
 	put_task_struct(k);
 }
 
