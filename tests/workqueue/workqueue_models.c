@@ -572,5 +572,81 @@ static const struct weft_variant sf_variants[] = {
 WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its own work item",
 		   struct sf_world, 1, 1, 16, sf);
 
+/* ------------------------------------------------------------ work-query */
+
+enum { WQ_CANCEL_WORK, WQ_CANCEL_THEN_RAN, WQ_CANCEL_SYNC_THEN_RAN, WQ_WORK_PENDING };
+
+struct wq_world {
+	unsigned variant;
+	struct work_struct work;
+	int queued;
+	int ran;
+};
+
+static void wq_fn(struct work_struct *work)
+{
+	struct wq_world *W = container_of(work, struct wq_world, work);
+
+	WRITE_ONCE(W->ran, 1);
+}
+
+WEFT_TEST_SETUP(wq, struct wq_world)
+{
+	INIT_WORK(&W->work, wq_fn);
+}
+
+static void wq_thread(void *w, unsigned tid)
+{
+	struct wq_world *W = w;
+	bool busy = false;
+
+	if (tid == 0) {
+		queue_work(system_unbound_wq, &W->work);
+		WRITE_ONCE(W->queued, 1);
+		return;
+	}
+	if (!READ_ONCE(W->queued))
+		return;
+	switch (W->variant) {
+	case WQ_CANCEL_WORK:
+		busy = !cancel_work(&W->work);
+		break;
+	case WQ_CANCEL_THEN_RAN:
+		if (cancel_work(&W->work)) {
+			flush_work(&W->work);
+			if (READ_ONCE(W->ran))
+				weft_report(WEFT_KIND_ASSERT, &W->ran, WEFT_TEST_NOTE_SITE("wq ran"),
+					    "the item ran though cancel_work() returned true");
+		}
+		break;
+	case WQ_CANCEL_SYNC_THEN_RAN:
+		if (cancel_work_sync(&W->work) && READ_ONCE(W->ran))
+			weft_report(WEFT_KIND_ASSERT, &W->ran, WEFT_TEST_NOTE_SITE("wq sync ran"),
+				    "the item ran though cancel_work_sync() returned true");
+		break;
+	case WQ_WORK_PENDING:
+		busy = !work_pending(&W->work) && !READ_ONCE(W->ran);
+		break;
+	}
+	if (busy)
+		weft_report(WEFT_KIND_ASSERT, W, WEFT_TEST_NOTE_SITE("wq busy"),
+			    "the query saw the item between its queueing and its run");
+}
+
+static const struct weft_variant wq_variants[] = {
+	WEFT_TEST_BUG("cancel-work", "cancel_work() after the worker took the item",
+		      WEFT_KIND_ASSERT, WQ_CANCEL_WORK),
+	WEFT_TEST_FIX("cancel-then-ran", "cancel_work() true: the item does not run",
+		      WQ_CANCEL_THEN_RAN),
+	WEFT_TEST_FIX("cancel-sync-then-ran", "cancel_work_sync() true: the item did not run",
+		      WQ_CANCEL_SYNC_THEN_RAN),
+	WEFT_TEST_BUG("work-pending", "work_pending() after the take, before the function",
+		      WEFT_KIND_ASSERT, WQ_WORK_PENDING),
+};
+
+WEFT_TEST_SCENARIO(work_query, "work-query",
+		   "test: cancel_work() and work_pending() of an item another thread queued",
+		   struct wq_world, 3, 2, 32, wq);
+
 WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush,
-		     &parallel_spread);
+		     &parallel_spread, &work_query);
