@@ -49,6 +49,15 @@
  *               meets first); stop-cancel-destroy (clean): stop under the
  *               lock, cancel_delayed_work_sync(), destroy_workqueue().
  *  self-flush   a work item flushes its own workqueue (deadlock).
+ *  work-query   T0 queues an item on system_unbound_wq; T1, once it saw
+ *               the queueing, asks once: cancel-work (bug: cancel_work()
+ *               false, the worker took the item first); work-pending (bug:
+ *               work_pending() false before the function ran, the take's
+ *               window); cancel-then-ran, cancel-sync-then-ran (clean: a
+ *               cancel_work() or cancel_work_sync() that returns true
+ *               leaves the item unrun; both returned true during a take,
+ *               and the item ran). Each bug is found in an order plain dfs
+ *               does not run first (dpor_vs_dfs compares the reductions).
  */
 #include <weft/kernel.h>
 #include <weft/slab.h>
