@@ -447,24 +447,19 @@ static int tq_sleeper(void *data)
  * reference to the kthread's task: it sets the flag alone */
 static void tq_release(struct tq_world *W, struct task_struct *k)
 {
-	switch (tq_sleep(W)) {
-	case TQ_SET_STATE:
-		smp_store_release(&W->flag, 1);
-		if (k)
-			wake_up_process(k);
-		break;
-	case TQ_WAIT_EVENT:
-		WRITE_ONCE(W->flag, 1);
-		wake_up(&W->wq);
-		break;
-	case TQ_WAIT_BIT:
+	unsigned sleep = tq_sleep(W);
+
+	if (sleep == TQ_WAIT_BIT) {
 		clear_and_wake_up_bit(0, &W->bits);
-		break;
-	case TQ_WOKEN_WAIT_VAR:
-		WRITE_ONCE(W->flag, 1);
-		wake_up_var(&W->flag);
-		break;
+		return;
 	}
+	smp_store_release(&W->flag, 1);
+	if (sleep == TQ_WAIT_EVENT)
+		wake_up(&W->wq);
+	else if (sleep == TQ_WOKEN_WAIT_VAR)
+		wake_up_var(&W->flag);
+	else if (k)
+		wake_up_process(k);
 }
 
 /* The query: asleep (the kthread's sleep before it, the wake-up after),

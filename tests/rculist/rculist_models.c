@@ -442,12 +442,11 @@ WEFT_TEST_SETUP(rq, struct rq_world)
 }
 
 /* Each variant's two sides together: T0's change, and T1's one query or
- * update, busy when it ran before T0's change (dfs runs T0 first: the
+ * update, true when it ran before T0's change (dfs runs T0 first: the
  * reductions find it only by reversing the two). */
-static void rq_thread(void *w, unsigned tid)
+static bool rq_side(struct rq_world *W, bool t0)
 {
-	struct rq_world *W = w;
-	bool t0 = tid == 0, busy = false;
+	bool busy = false;
 	struct percpu_ref *ref = &W->ref;
 	struct xarray *xa = &W->xa;
 
@@ -524,8 +523,13 @@ static void rq_thread(void *w, unsigned tid)
 		}
 		break;
 	}
-	if (busy)
-		weft_report(WEFT_KIND_ASSERT, W, WEFT_TEST_NOTE_SITE("rq busy"),
+	return busy;
+}
+
+static void rq_thread(void *w, unsigned tid)
+{
+	if (rq_side(w, tid == 0))
+		weft_report(WEFT_KIND_ASSERT, w, WEFT_TEST_NOTE_SITE("rq busy"),
 			    "the query ran before the other thread's change");
 }
 

@@ -586,17 +586,14 @@ WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its o
 enum { WQ_CANCEL_WORK, WQ_CANCEL_THEN_RAN, WQ_CANCEL_SYNC_THEN_RAN, WQ_WORK_PENDING };
 
 struct wq_world {
-	unsigned variant;
 	struct work_struct work;
-	int queued;
-	int ran;
+	int queued, ran;   /* T0 queued it; the function began */
+	unsigned variant;
 };
 
 static void wq_fn(struct work_struct *work)
 {
-	struct wq_world *W = container_of(work, struct wq_world, work);
-
-	WRITE_ONCE(W->ran, 1);
+	WRITE_ONCE(container_of(work, struct wq_world, work)->ran, 1);
 }
 
 WEFT_TEST_SETUP(wq, struct wq_world)
