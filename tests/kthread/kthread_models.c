@@ -32,12 +32,32 @@
  *                 work (clean under sc, tso
  *                 and lkmm), or reads the result without the flush
  *                 (assertion).
+ *  task-query     T0 makes a kthread that sleeps until T1 (or T0 itself,
+ *                 after its query) lets it go, and asks task_is_running()
+ *                 of it once (-waker-first: T1 makes and asks, T0 lets
+ *                 go, so plain dfs runs the wake-up first); it reports
+ *                 when it saw the kthread asleep, which needs the
+ *                 kthread's sleep before the query and the wake-up after
+ *                 it: plain dfs finds each, a reduction that lacks a
+ *                 record of the task state's writes (the sleep's or the
+ *                 wake-up's) may not (dpor_vs_dfs runs them all). The
+ *                 kthread sleeps in schedule() after set_current_state()
+ *                 (the other thread sets the flag, without a wake-up: it
+ *                 holds no reference to the task), in wait_event() or in
+ *                 wait_on_bit(). woken-wait-event, woken-wait-var (T1
+ *                 makes and asks, T0 alone lets go): T1 reports when it
+ *                 saw the kthread running after a test that sent it to
+ *                 sleep and before its next test, which only the
+ *                 wake-up's write of the task state allows (wake_up()
+ *                 records its wait queue, not the woken task's state). No
+ *                 model of the tools called task_is_running() before.
  */
 #include <errno.h>
 
 #include <weft/kernel.h>
 #include <weft/kthread.h>
 #include <weft/timer.h>
+#include <weft/wait_bit.h>
 #include <weft/workqueue.h>
 
 #define WEFT_TEST_SOURCE "tests/kthread"
@@ -356,4 +376,160 @@ WEFT_TEST_SCENARIO(kthread_work, "kthread-work",
 		   "test: a kthread hands data to a work item",
 		   struct kq_world, 3, 1, 64, kq);
 
-WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work);
+/* ------------------------------------------------------------ task-query */
+
+/* the variants: the three sleeps, the same with the waker T0, and two
+ * sleeps (wait_event(), wait_var_event()) asked about after they began
+ * (-woken) */
+enum { TQ_SET_STATE, TQ_WAIT_EVENT, TQ_WAIT_BIT, TQ_NR_SLEEPS, TQ_WOKEN_WAIT_VAR = 2 * TQ_NR_SLEEPS + 1 };
+
+struct tq_world {
+	unsigned variant;
+	int flag;
+	int checks;        /* the sleeper's tests of flag */
+	int last_unset;    /* its last test (or the one under way) found 0 */
+	unsigned long bits;
+	wait_queue_head_t wq;
+};
+
+WEFT_TEST_SETUP(tq, struct tq_world)
+{
+	init_waitqueue_head(&W->wq);
+	W->bits = 1;
+}
+
+static bool tq_woken(const struct tq_world *W)
+{
+	return W->variant >= 2 * TQ_NR_SLEEPS;
+}
+
+/* the sleep of a variant: TQ_SET_STATE, TQ_WAIT_EVENT, TQ_WAIT_BIT or
+ * TQ_WOKEN_WAIT_VAR */
+static unsigned tq_sleep(const struct tq_world *W)
+{
+	if (W->variant == TQ_WOKEN_WAIT_VAR)
+		return TQ_WOKEN_WAIT_VAR;
+	return tq_woken(W) ? TQ_WAIT_EVENT : W->variant % TQ_NR_SLEEPS;
+}
+
+/* the sleeper's test of flag, counted: the result first, then the count */
+static int tq_check(struct tq_world *W)
+{
+	int f = READ_ONCE(W->flag);
+
+	WRITE_ONCE(W->last_unset, !f);
+	WRITE_ONCE(W->checks, READ_ONCE(W->checks) + 1);
+	return f;
+}
+
+static int tq_sleeper(void *data)
+{
+	struct tq_world *W = data;
+
+	switch (tq_sleep(W)) {
+	case TQ_SET_STATE:
+		sleep_until(&W->flag, true);
+		break;
+	case TQ_WAIT_EVENT:
+		wait_event(W->wq, tq_check(W));
+		break;
+	case TQ_WAIT_BIT:
+		wait_on_bit(&W->bits, 0, TASK_UNINTERRUPTIBLE);
+		break;
+	case TQ_WOKEN_WAIT_VAR:
+		wait_var_event(&W->flag, tq_check(W));
+		break;
+	}
+	return 0;
+}
+
+/* lets the sleeper go (T1's, and T0's after its query); T1 holds no
+ * reference to the kthread's task: it sets the flag alone */
+static void tq_release(struct tq_world *W, struct task_struct *k)
+{
+	unsigned sleep = tq_sleep(W);
+
+	if (sleep == TQ_WAIT_BIT) {
+		clear_and_wake_up_bit(0, &W->bits);
+		return;
+	}
+	smp_store_release(&W->flag, 1);
+	if (sleep == TQ_WAIT_EVENT)
+		wake_up(&W->wq);
+	else if (sleep == TQ_WOKEN_WAIT_VAR)
+		wake_up_var(&W->flag);
+	else if (k)
+		wake_up_process(k);
+}
+
+/* The query: asleep (the kthread's sleep before it, the wake-up after),
+ * or, -woken, running while the kthread's second or later test, made
+ * after prepare_to_wait() (the first is made before it, as the kernel's
+ * wait_event() does), found 0 and no test completed during the query:
+ * only the wake-up's change of the task state makes it running there */
+static void tq_query(struct tq_world *W, struct task_struct *k)
+{
+	if (!tq_woken(W)) {
+		if (!task_is_running(k))
+			weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tq asleep"),
+				    "task_is_running() saw the kthread asleep");
+		return;
+	}
+	int checks = READ_ONCE(W->checks);
+	int unset = READ_ONCE(W->last_unset);
+	bool running = task_is_running(k);
+	if (checks >= 2 && unset && running && READ_ONCE(W->checks) == checks)
+		weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tq woken"),
+			    "task_is_running() saw the kthread woken before it tested again");
+}
+
+static void tq_thread(void *w, unsigned tid)
+{
+	struct tq_world *W = w;
+
+	if (tid == (W->variant < TQ_NR_SLEEPS)) {
+		tq_release(W, NULL);
+		return;
+	}
+	/* held until after T0's own release: the kthread returns then */
+	struct task_struct *k = kthread_create(tq_sleeper, W, "tq-sleeper");
+	if (IS_ERR(k))
+		return;
+	get_task_struct(k);
+	wake_up_process(k);
+	tq_query(W, k);
+	if (!tq_woken(W))   /* -woken: T0 lets it go; the query's thread touches nothing else */
+		tq_release(W, k);
+	put_task_struct(k);
+}
+
+#define TQ_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant tq_variants[] = {
+	TQ_BUG("set-state", "task_is_running() of a kthread that may sleep in schedule()",
+	       TQ_SET_STATE),
+	TQ_BUG("wait-event", "task_is_running() of a kthread that may sleep in wait_event()",
+	       TQ_WAIT_EVENT),
+	TQ_BUG("wait-bit", "task_is_running() of a kthread that may sleep in wait_on_bit()",
+	       TQ_WAIT_BIT),
+	TQ_BUG("set-state-waker-first", "set-state, the waker T0 and the query T1's",
+	       TQ_NR_SLEEPS + TQ_SET_STATE),
+	TQ_BUG("wait-event-waker-first", "wait-event, the waker T0 and the query T1's",
+	       TQ_NR_SLEEPS + TQ_WAIT_EVENT),
+	TQ_BUG("wait-bit-waker-first", "wait-bit, the waker T0 and the query T1's",
+	       TQ_NR_SLEEPS + TQ_WAIT_BIT),
+	TQ_BUG("woken-wait-event",
+	       "task_is_running() of a kthread T0 may wake from wait_event() before it tests again",
+	       2 * TQ_NR_SLEEPS),
+	TQ_BUG("woken-wait-var",
+	       "task_is_running() of a kthread T0 may wake from wait_var_event() before it tests "
+	       "again",
+	       TQ_WOKEN_WAIT_VAR),
+};
+
+WEFT_TEST_SCENARIO(task_query, "task-query",
+		   "test: task_is_running() of a kthread another thread may wake",
+		   struct tq_world, 2, 2, 64, tq);
+
+WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work,
+		     &task_query);

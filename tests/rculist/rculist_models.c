@@ -36,9 +36,22 @@
  *             unlocked-count (T1 walks without the lock: a wrong count,
  *             an assertion, or a walk led round a half-moved entry for
  *             ever, a livelock).
+ *  rcu-query  one thread asks once, with a percpu_ref query or get, an
+ *             xarray update, xa_load() or xa_get_order(), what the other
+ *             did to a percpu_ref or an xarray (both on RCU:
+ *             <weft/percpu_ref.h>, <weft/xarray.h>), and reports in the
+ *             order plain dfs does not run first: every variant is a bug
+ *             a reduction finds only by reversing the two, so one that
+ *             lacks a dependence record of either side certifies it
+ *             (dpor_vs_dfs runs them all). No model of the tools called
+ *             percpu_ref_is_zero(), _is_dying(), _switch_to_atomic(),
+ *             _tryget_many(), xa_store(), xa_erase(), xa_insert(),
+ *             xa_cmpxchg(), xa_split() or xa_get_order() before.
  */
 #include <weft/kernel.h>
+#include <weft/percpu_ref.h>
 #include <weft/rculist.h>
+#include <weft/xarray.h>
 
 #define WEFT_TEST_SOURCE "tests/rculist"
 #define WEFT_TEST_FILE "rculist_models.c"
@@ -378,4 +391,173 @@ WEFT_TEST_SCENARIO(rcu_hold, "rcu-hold",
 		   "test: a reader holds an RCU pointer it never loads through",
 		   struct rho_world, 2, 2, 64, rho);
 
-WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn, &rcu_hash, &rcu_hold);
+/* ------------------------------------------------------------- rcu-query */
+
+enum {
+	RQ_PR_IS_ZERO,
+	RQ_PR_IS_DYING,
+	RQ_PR_SWITCH_TO_ATOMIC,
+	RQ_PR_TRYGET_MANY,
+	RQ_XA_STORE,
+	RQ_XA_ERASE,
+	RQ_XA_INSERT,
+	RQ_XA_CMPXCHG,
+	RQ_XA_SPLIT,
+	RQ_XA_SPLIT_NOMEM,
+};
+
+struct rq_world {
+	unsigned variant;
+	struct percpu_ref ref;
+	struct xarray xa;
+	int obj[4];   /* entries: 4-byte aligned pointers into the world */
+};
+
+static void rq_release(struct percpu_ref *ref)
+{
+	(void)ref;
+}
+
+/* The index the xarray variants race on, and rcu-query's split: an order-2
+ * entry at 4..7 (XA_SPLIT), or an order-4 entry at 48..63 beside leaves in
+ * root slots 0..5 (XA_SPLIT_NOMEM: two of the five free nodes are needed). */
+#define RQ_INDEX 3ul
+
+WEFT_TEST_SETUP(rq, struct rq_world)
+{
+	unsigned v = W->variant;
+
+	percpu_ref_init(&W->ref, rq_release,
+			v == RQ_PR_IS_ZERO || v == RQ_PR_TRYGET_MANY ? PERCPU_REF_INIT_ATOMIC : 0);
+	xa_init(&W->xa);
+	if (v == RQ_XA_ERASE || v == RQ_XA_INSERT || v == RQ_XA_CMPXCHG)
+		xa_store(&W->xa, RQ_INDEX, &W->obj[0], 0);
+	if (v == RQ_XA_SPLIT)
+		xa_store_order(&W->xa, 4, 2, &W->obj[0], 0);
+	if (v == RQ_XA_SPLIT_NOMEM) {
+		for (unsigned long i = 0; i < 48; i += 8)
+			xa_store(&W->xa, i, &W->obj[1], 0);
+		xa_store_order(&W->xa, 48, 4, &W->obj[0], 0);
+	}
+}
+
+/* Each variant's two sides together: T0's change, and T1's one query or
+ * update, true when it ran before T0's change (dfs runs T0 first: the
+ * reductions find it only by reversing the two). */
+static bool rq_side(struct rq_world *W, bool t0)
+{
+	bool busy = false;
+	struct percpu_ref *ref = &W->ref;
+	struct xarray *xa = &W->xa;
+
+	switch (W->variant) {
+	case RQ_PR_IS_ZERO:   /* atomic mode: the count is the atomic one */
+		if (t0)
+			percpu_ref_put(ref);
+		else
+			busy = !percpu_ref_is_zero(ref);
+		break;
+	case RQ_PR_IS_DYING:
+		if (t0)
+			percpu_ref_kill(ref);
+		else
+			busy = !percpu_ref_is_dying(ref);
+		break;
+	case RQ_PR_SWITCH_TO_ATOMIC:
+		/* zero once the switch's callback summed the counters; dfs
+		 * runs T1 first here, while T0 waits for the callback: busy
+		 * when T1 ran after it */
+		if (t0) {
+			percpu_ref_put(ref);
+			percpu_ref_switch_to_atomic_sync(ref);
+		} else {
+			busy = percpu_ref_is_zero(ref);
+		}
+		break;
+	case RQ_PR_TRYGET_MANY:
+		if (t0)
+			percpu_ref_put(ref);
+		else if ((busy = percpu_ref_tryget_many(ref, 2)))
+			percpu_ref_put_many(ref, 2);
+		break;
+	case RQ_XA_STORE:
+		if (t0)
+			xa_store(xa, RQ_INDEX, &W->obj[0], 0);
+		else
+			busy = xa_load(xa, RQ_INDEX) == NULL;
+		break;
+	case RQ_XA_ERASE:
+		if (t0)
+			xa_erase(xa, RQ_INDEX);
+		else
+			busy = xa_load(xa, RQ_INDEX) != NULL;
+		break;
+	case RQ_XA_INSERT:
+		if (t0)
+			xa_erase(xa, RQ_INDEX);
+		else
+			busy = xa_insert(xa, RQ_INDEX, &W->obj[1], 0) != 0;
+		break;
+	case RQ_XA_CMPXCHG:
+		if (t0)
+			xa_store(xa, RQ_INDEX, &W->obj[1], 0);
+		else
+			busy = xa_cmpxchg(xa, RQ_INDEX, &W->obj[0], &W->obj[2], 0) == &W->obj[0];
+		break;
+	case RQ_XA_SPLIT:
+		if (t0)
+			xa_split(xa, 4, 0, &W->obj[0]);
+		else
+			busy = xa_get_order(xa, 5) != 0;
+		break;
+	case RQ_XA_SPLIT_NOMEM:
+		/* here T1 changes, T0 asks: T1 frees the leaves of root slots
+		 * 0..3 (back after a grace period) and takes four others, which
+		 * leaves one free node until the RCU callbacks give the four
+		 * back; T0's split needs two */
+		if (t0) {
+			busy = xa_split(xa, 48, 0, &W->obj[0]) != 0;
+		} else {
+			xa_store_order(xa, 0, 5, &W->obj[1], 0);
+			xa_split(xa, 0, 0, &W->obj[1]);
+		}
+		break;
+	}
+	return busy;
+}
+
+static void rq_thread(void *w, unsigned tid)
+{
+	if (rq_side(w, tid == 0))
+		weft_report(WEFT_KIND_ASSERT, w, WEFT_TEST_NOTE_SITE("rq busy"),
+			    "the query ran before the other thread's change");
+}
+
+#define RQ_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant rq_variants[] = {
+	RQ_BUG("pr-is-zero", "percpu_ref_is_zero() while T0 may drop the last reference",
+	       RQ_PR_IS_ZERO),
+	RQ_BUG("pr-is-dying", "percpu_ref_is_dying() while T0 may kill the ref", RQ_PR_IS_DYING),
+	RQ_BUG("pr-switch-to-atomic",
+	       "percpu_ref_is_zero() while T0 may drop its reference and switch to atomic "
+	       "(percpu_ref_switch_to_atomic_sync())",
+	       RQ_PR_SWITCH_TO_ATOMIC),
+	RQ_BUG("pr-tryget-many", "percpu_ref_tryget_many() while T0 may drop the last reference",
+	       RQ_PR_TRYGET_MANY),
+	RQ_BUG("xa-store", "xa_load() while T0 may xa_store() there", RQ_XA_STORE),
+	RQ_BUG("xa-erase", "xa_load() while T0 may xa_erase() there", RQ_XA_ERASE),
+	RQ_BUG("xa-insert", "xa_insert() while T0 may xa_erase() there", RQ_XA_INSERT),
+	RQ_BUG("xa-cmpxchg", "xa_cmpxchg() while T0 may xa_store() there", RQ_XA_CMPXCHG),
+	RQ_BUG("xa-split", "xa_get_order() while T0 may xa_split() the entry", RQ_XA_SPLIT),
+	RQ_BUG("xa-split-nomem",
+	       "xa_split() while T0's freed nodes may still wait for their grace period",
+	       RQ_XA_SPLIT_NOMEM),
+};
+
+WEFT_TEST_SCENARIO(rcu_query, "rcu-query",
+		   "test: percpu_ref and xarray queries and updates racing with another thread's "
+		   "change",
+		   struct rq_world, 2, 2, 64, rq);
+
+WEFT_DEFINE_REGISTRY(&rcu_del, &rcu_add, &list_move_scn, &rcu_hash, &rcu_hold, &rcu_query);

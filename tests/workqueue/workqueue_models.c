@@ -49,6 +49,15 @@
  *               meets first); stop-cancel-destroy (clean): stop under the
  *               lock, cancel_delayed_work_sync(), destroy_workqueue().
  *  self-flush   a work item flushes its own workqueue (deadlock).
+ *  work-query   T0 queues an item on system_unbound_wq; T1, once it saw
+ *               the queueing, asks once: cancel-work (bug: cancel_work()
+ *               false, the worker took the item first); work-pending (bug:
+ *               work_pending() false before the function ran, the take's
+ *               window); cancel-then-ran, cancel-sync-then-ran (clean: a
+ *               cancel_work() or cancel_work_sync() that returns true
+ *               leaves the item unrun; both returned true during a take,
+ *               and the item ran). Each bug is found in an order plain dfs
+ *               does not run first (dpor_vs_dfs compares the reductions).
  */
 #include <weft/kernel.h>
 #include <weft/slab.h>
@@ -572,5 +581,78 @@ static const struct weft_variant sf_variants[] = {
 WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its own work item",
 		   struct sf_world, 1, 1, 16, sf);
 
+/* ------------------------------------------------------------ work-query */
+
+enum { WQ_CANCEL_WORK, WQ_CANCEL_THEN_RAN, WQ_CANCEL_SYNC_THEN_RAN, WQ_WORK_PENDING };
+
+struct wq_world {
+	struct work_struct work;
+	int queued, ran;   /* T0 queued it; the function began */
+	unsigned variant;
+};
+
+static void wq_fn(struct work_struct *work)
+{
+	WRITE_ONCE(container_of(work, struct wq_world, work)->ran, 1);
+}
+
+WEFT_TEST_SETUP(wq, struct wq_world)
+{
+	INIT_WORK(&W->work, wq_fn);
+}
+
+static void wq_thread(void *w, unsigned tid)
+{
+	struct wq_world *W = w;
+	bool busy = false;
+
+	if (tid == 0) {
+		queue_work(system_unbound_wq, &W->work);
+		WRITE_ONCE(W->queued, 1);
+		return;
+	}
+	if (!READ_ONCE(W->queued))
+		return;
+	switch (W->variant) {
+	case WQ_CANCEL_WORK:
+		busy = !cancel_work(&W->work);
+		break;
+	case WQ_CANCEL_THEN_RAN:
+		if (cancel_work(&W->work)) {
+			flush_work(&W->work);
+			if (READ_ONCE(W->ran))
+				weft_report(WEFT_KIND_ASSERT, &W->ran, WEFT_TEST_NOTE_SITE("wq ran"),
+					    "the item ran though cancel_work() returned true");
+		}
+		break;
+	case WQ_CANCEL_SYNC_THEN_RAN:
+		if (cancel_work_sync(&W->work) && READ_ONCE(W->ran))
+			weft_report(WEFT_KIND_ASSERT, &W->ran, WEFT_TEST_NOTE_SITE("wq sync ran"),
+				    "the item ran though cancel_work_sync() returned true");
+		break;
+	case WQ_WORK_PENDING:
+		busy = !work_pending(&W->work) && !READ_ONCE(W->ran);
+		break;
+	}
+	if (busy)
+		weft_report(WEFT_KIND_ASSERT, W, WEFT_TEST_NOTE_SITE("wq busy"),
+			    "the query saw the item between its queueing and its run");
+}
+
+static const struct weft_variant wq_variants[] = {
+	WEFT_TEST_BUG("cancel-work", "cancel_work() after the worker took the item",
+		      WEFT_KIND_ASSERT, WQ_CANCEL_WORK),
+	WEFT_TEST_FIX("cancel-then-ran", "cancel_work() true: the item does not run",
+		      WQ_CANCEL_THEN_RAN),
+	WEFT_TEST_FIX("cancel-sync-then-ran", "cancel_work_sync() true: the item did not run",
+		      WQ_CANCEL_SYNC_THEN_RAN),
+	WEFT_TEST_BUG("work-pending", "work_pending() after the take, before the function",
+		      WEFT_KIND_ASSERT, WQ_WORK_PENDING),
+};
+
+WEFT_TEST_SCENARIO(work_query, "work-query",
+		   "test: cancel_work() and work_pending() of an item another thread queued",
+		   struct wq_world, 3, 2, 32, wq);
+
 WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush,
-		     &parallel_spread);
+		     &parallel_spread, &work_query);

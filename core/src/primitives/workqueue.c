@@ -1006,22 +1006,25 @@ static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *t
 		weft_sched_block(w, &cancel_other_class, s);
 		M.step++;
 	}
-	if (timer)
-		weft_timer_del_step(timer, s);
+	bool timer_was = timer && weft_timer_del_step(timer, s);
 	/* pending: on a worklist or its timer deleted just now (an item being
 	 * taken is a run's already) */
 	bool taken = !weft_peek(w->running) && worker_has(w);
 	bool was_pending = (weft_peek(w->data) & PENDING) && !taken;
+	/* Grabbed only off a list or a pending timer. PENDING on an item on
+	 * neither is a take under way between its store to w->running and its
+	 * clear_bit(): the kernel clears PENDING in the take, under the pool
+	 * lock try_to_grab_pending() takes too, so the grab finds the item
+	 * idle (-EAGAIN until the clear) and the cancel returns false; it
+	 * returned true, and the item ran (weft-workqueue work-query). */
 	if (!sync) {
 		if (!taken)
 			set_data(w, loc, w->data & ~PENDING, s);
-		if (was_pending)
-			unqueue(w, s);
-		return was_pending;
+		return was_pending && (timer_was || unqueue(w, s));
 	}
 	set_data(w, loc, w->data | PENDING | CANCELING, s);
 	if (was_pending)
-		unqueue(w, s);
+		was_pending = timer_was || unqueue(w, s);
 	while (worker_has(w)) {
 		struct worker *me = worker_of[M.cur];
 		if (me && worker_having(w) == me) {
