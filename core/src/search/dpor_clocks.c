@@ -378,8 +378,11 @@ static void cursor_step(struct weft_dpor *d, uint32_t n)
 	d->cursor = c;
 }
 
-static void classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o,
-		     bool *phantom)
+/* Inlined in log_record(), once per record: its call, and phantom
+ * through memory, were about 630 of its 2,000 instructions per execution
+ * of demo-por-locks:one-lock (optimal; docs/benchmark-notes.md). */
+static inline __attribute__((always_inline)) void
+classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o, bool *phantom)
 {
 	o->loc = si->loc;
 	o->size = si->size ? si->size : 1;
