@@ -562,7 +562,8 @@ static bool grow_per_event(struct weft_dpor *d, uint32_t **a, uint32_t *cap, uin
 /* Is record si another record of the last event's step, or the first
  * operation of a new thread after records it made before its first point
  * (passed without a decision): one transition? (Unless it is a phantom.) */
-static bool continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
+static inline __attribute__((always_inline)) bool
+continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
 {
 	if (!d->nev)
 		return false;
