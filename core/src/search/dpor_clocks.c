@@ -507,7 +507,7 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	}
 	uint32_t *C = clk_of(d, m);
 	conflicts(d, m, C, r, false);
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = m + 1;
 	if (d->stale || d->new_start == NIL || m < d->new_start)
 		return;
 	wake_sleepers(d, r);
@@ -668,7 +668,7 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	if (phantom)
 		d->after_yield = false;
 	uint32_t *C = clk_of(d, n);
-	memcpy(C, d->tclk[t], sizeof(d->tclk[t]));
+	thread_clock(d, t, C);
 	if (phantom) {
 		/* a blocked attempt that changes nothing: not in the trace;
 		 * it races with the acquire that holds the lock */
@@ -704,7 +704,7 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	C[t] = e->tidx;
 	if (phantom) {
 		conflicts(d, n, C, &e->d, true);
-		memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+		d->tclk_ev[t] = n + 1;
 		for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 			d->absorber[lowest(m)] = n + 1;
 		d->yield_open = 0;
@@ -724,7 +724,7 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	}
 	conflicts(d, n, C, &e->d, true);
 	d->exempt = NIL;
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = n + 1;
 	for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 		d->absorber[lowest(m)] = n + 1;
 	if (e->d.kind == WEFT_DEP_YIELD) {
@@ -840,7 +840,7 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	}
 	for (uint32_t m = seen; m; m &= m - 1)
 		join(C, clk_of(d, last_of[lowest(m)]));
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = n + 1;
 	d->cpu_prev[n] = d->cpu_last[cpu];
 	d->cpu_last[cpu] = n + 1;
 }
@@ -853,7 +853,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	if (si->tid >= NT || !d->logging)
 		return;
 	if (d->cpu_dep && !continues_last_event(d, si)) {
-		memcpy(d->cpu_pre, d->tclk[si->tid], sizeof(d->cpu_pre));
+		thread_clock(d, si->tid, d->cpu_pre);
 		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
 			join(d->cpu_pre, clk_of(d, d->spawn_ev[si->tid] - 1));   /* after its spawn */
 	}
