@@ -668,7 +668,11 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	if (phantom)
 		d->after_yield = false;
 	uint32_t *C = clk_of(d, n);
-	thread_clock(d, t, C);
+	/* a replayed real event's clock is the previous execution's
+	 * (conflicts() copies it over C): the edges below build nothing */
+	bool replayed = d->fast && !phantom;
+	if (!replayed)
+		thread_clock(d, t, C);
 	if (phantom) {
 		/* a blocked attempt that changes nothing: not in the trace;
 		 * it races with the acquire that holds the lock */
@@ -711,15 +715,16 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 		d->last_ev[t] = n + 1;
 		return;
 	}
-	if (e->tidx == 1 && d->spawn_ev[t])
+	if (!replayed && e->tidx == 1 && d->spawn_ev[t])
 		join(C, clk_of(d, d->spawn_ev[t] - 1));
-	if (e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
+	if (!replayed && e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
 		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
 	d->exempt = wkev;
 	/* the yield rule: a yielder's next event comes after what ran first
 	 * after its yield (an order, not a race: it cannot be reversed) */
 	if (d->absorber[t] && !d->bounded) {
-		join(C, clk_of(d, d->absorber[t] - 1));
+		if (!replayed)
+			join(C, clk_of(d, d->absorber[t] - 1));
 		d->absorber[t] = 0;
 	}
 	conflicts(d, n, C, &e->d, true);
