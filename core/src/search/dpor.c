@@ -178,7 +178,7 @@ static void exec_reset(struct weft_dpor *d)
 			memset(d->jm, 0, (size_t)d->nloc * sizeof(*d->jm));
 		d->epoch = 1;
 	}
-	memset(d->tclk, 0, sizeof(d->tclk));
+	memset(d->tclk_ev, 0, sizeof(d->tclk_ev));
 	memset(d->ntidx, 0, sizeof(d->ntidx));
 	memset(d->spawn_ev, 0, sizeof(d->spawn_ev));
 	memset(d->end_ev, 0, sizeof(d->end_ev));

@@ -378,8 +378,11 @@ static void cursor_step(struct weft_dpor *d, uint32_t n)
 	d->cursor = c;
 }
 
-static void classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o,
-		     bool *phantom)
+/* Inlined in log_record(), once per record: its call, and phantom
+ * through memory, were about 630 of its 2,000 instructions per execution
+ * of demo-por-locks:one-lock (optimal; docs/benchmark-notes.md). */
+static inline __attribute__((always_inline)) void
+classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep *o, bool *phantom)
 {
 	o->loc = si->loc;
 	o->size = si->size ? si->size : 1;
@@ -504,7 +507,7 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	}
 	uint32_t *C = clk_of(d, m);
 	conflicts(d, m, C, r, false);
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = m + 1;
 	if (d->stale || d->new_start == NIL || m < d->new_start)
 		return;
 	wake_sleepers(d, r);
@@ -559,7 +562,8 @@ static bool grow_per_event(struct weft_dpor *d, uint32_t **a, uint32_t *cap, uin
 /* Is record si another record of the last event's step, or the first
  * operation of a new thread after records it made before its first point
  * (passed without a decision): one transition? (Unless it is a phantom.) */
-static bool continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
+static inline __attribute__((always_inline)) bool
+continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
 {
 	if (!d->nev)
 		return false;
@@ -664,7 +668,11 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	if (phantom)
 		d->after_yield = false;
 	uint32_t *C = clk_of(d, n);
-	memcpy(C, d->tclk[t], sizeof(d->tclk[t]));
+	/* a replayed real event's clock is the previous execution's
+	 * (conflicts() copies it over C): the edges below build nothing */
+	bool replayed = d->fast && !phantom;
+	if (!replayed)
+		thread_clock(d, t, C);
 	if (phantom) {
 		/* a blocked attempt that changes nothing: not in the trace;
 		 * it races with the acquire that holds the lock */
@@ -700,27 +708,28 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	C[t] = e->tidx;
 	if (phantom) {
 		conflicts(d, n, C, &e->d, true);
-		memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+		d->tclk_ev[t] = n + 1;
 		for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 			d->absorber[lowest(m)] = n + 1;
 		d->yield_open = 0;
 		d->last_ev[t] = n + 1;
 		return;
 	}
-	if (e->tidx == 1 && d->spawn_ev[t])
+	if (!replayed && e->tidx == 1 && d->spawn_ev[t])
 		join(C, clk_of(d, d->spawn_ev[t] - 1));
-	if (e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
+	if (!replayed && e->d.kind == WEFT_DEP_JOIN && d->end_ev[e->d.arg])
 		join(C, clk_of(d, d->end_ev[e->d.arg] - 1));
 	d->exempt = wkev;
 	/* the yield rule: a yielder's next event comes after what ran first
 	 * after its yield (an order, not a race: it cannot be reversed) */
 	if (d->absorber[t] && !d->bounded) {
-		join(C, clk_of(d, d->absorber[t] - 1));
+		if (!replayed)
+			join(C, clk_of(d, d->absorber[t] - 1));
 		d->absorber[t] = 0;
 	}
 	conflicts(d, n, C, &e->d, true);
 	d->exempt = NIL;
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = n + 1;
 	for (uint32_t m = d->yield_open & ~bit(t); m; m &= m - 1)
 		d->absorber[lowest(m)] = n + 1;
 	if (e->d.kind == WEFT_DEP_YIELD) {
@@ -836,7 +845,7 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	}
 	for (uint32_t m = seen; m; m &= m - 1)
 		join(C, clk_of(d, last_of[lowest(m)]));
-	memcpy(d->tclk[t], C, sizeof(d->tclk[t]));
+	d->tclk_ev[t] = n + 1;
 	d->cpu_prev[n] = d->cpu_last[cpu];
 	d->cpu_last[cpu] = n + 1;
 }
@@ -849,7 +858,7 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	if (si->tid >= NT || !d->logging)
 		return;
 	if (d->cpu_dep && !continues_last_event(d, si)) {
-		memcpy(d->cpu_pre, d->tclk[si->tid], sizeof(d->cpu_pre));
+		thread_clock(d, si->tid, d->cpu_pre);
 		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
 			join(d->cpu_pre, clk_of(d, d->spawn_ev[si->tid] - 1));   /* after its spawn */
 	}

@@ -304,7 +304,9 @@ struct weft_dpor {
 	uint32_t *cpu_prev;                  /* per event: the event before it on
 						its CPU + 1 (capcpu events) */
 	uint32_t capcpu;
-	uint32_t tclk[NT][NT];
+	uint32_t tclk_ev[NT];                /* each thread's clock: that of the last
+						event it was copied from (+ 1; 0: none,
+						all zero), thread_clock() */
 	uint32_t ntidx[NT];
 	uint32_t spawn_ev[NT], end_ev[NT];   /* event + 1 */
 	uint32_t last_ev[NT];                /* each thread's last real event + 1 */
@@ -365,7 +367,7 @@ struct weft_dpor {
 /* The bounded search's evidence (dpor_bound.c, weft_dpor_justify()): the
  * threads with an event later than the one at hand (of a kind), and each
  * one's earliest such event. A thread's clocks only grow along its events
- * (each starts from its thread's clock, tclk; a spin_lock's clock without
+ * (each starts from its thread's clock, tclk_ev; a spin_lock's clock without
  * its release edge lies between that and its own), so the least clock[p]
  * of a later event of thread r is that of r's earliest one: the least
  * over the threads other than p looks at one event per thread. */
@@ -407,6 +409,18 @@ static inline bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 static inline uint32_t *clk_of(struct weft_dpor *d, uint32_t k)
 {
 	return &d->clk[(size_t)k * NT];
+}
+
+/* Thread t's clock into out (its next event starts from it): that of its
+ * last event logged with one, the last whose clock log_record(),
+ * merge_record() or cpu_record() finished; kept as that event's index
+ * (tclk_ev), not a copy. */
+static inline void thread_clock(struct weft_dpor *d, unsigned t, uint32_t out[NT])
+{
+	if (d->tclk_ev[t])
+		memcpy(out, clk_of(d, d->tclk_ev[t] - 1), NT * sizeof(uint32_t));
+	else
+		memset(out, 0, NT * sizeof(uint32_t));
 }
 
 static inline void join(uint32_t *c, const uint32_t *o)
