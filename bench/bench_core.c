@@ -4,9 +4,9 @@
  * `weft bench` that must go on past the first bug.
  *
  *   weft-microbench core [--quick]
- *	ns per context switch: Weft's fiber API (weft_fiber_switch), its bare
- *	asm routine (weft_ctx_switch), a minimal asm switch written here
- *	(bench_bare_x86_64.S) and swapcontext(3); then executions, steps and
+ *	ns per context switch: Weft's fiber API (weft_fiber_switch), its asm
+ *	routine called with nothing around it (weft_ctx_switch: the bare
+ *	switch, the reference) and swapcontext(3); then executions, steps and
  *	scheduling decisions per second of "bench-2x50" (2 CPUs, 50
  *	scheduling points each, defined below and not in the registry) under
  *	the seeded random strategy and under a strategy that always takes the
@@ -37,10 +37,11 @@
 
 #define WEFT_BENCH_REPS 5
 
-void weft_ctx_switch(void **save_sp, void *new_sp);   /* core/src/machine/fiber_x86_64.S */
-#if defined(__x86_64__)
-void bench_bare_switch(void **save_sp, void *new_sp);  /* bench_bare_x86_64.S */
-#endif
+/* core/src/machine/fiber_<arch>.S: the least a switch between C stacks
+ * can do (save the callee-saved registers, swap the stack pointer,
+ * restore, return), so called directly it is the bare switch the fiber
+ * API's C wrapper is measured against. */
+void weft_ctx_switch(void **save_sp, void *new_sp);
 
 static double bench_now(void)
 {
@@ -90,33 +91,6 @@ static double switch_weft_raw(uint64_t rounds)
 	double t0 = bench_now();
 	for (uint64_t i = 0; i < rounds; i++)
 		weft_ctx_switch(&fb_main.sp, fb_peer.sp);
-	return (bench_now() - t0) * 1e9 / (2.0 * (double)rounds);
-}
-#endif
-
-#if defined(__x86_64__)
-static void *bare_main_sp, *bare_peer_sp;
-static uint64_t bare_stack[8192] __attribute__((aligned(16)));
-
-static void bare_entry(void)
-{
-	for (;;)
-		bench_bare_switch(&bare_peer_sp, bare_main_sp);
-}
-
-static double switch_bare(uint64_t rounds)
-{
-	/* [r15 r14 r13 r12 rbx rbp ret fake-ret]: after the six pops and the
-	 * ret, rsp is 8 mod 16, as on entry to any function. */
-	uint64_t *sp = &bare_stack[8192 - 8];
-
-	memset(sp, 0, 8 * sizeof(*sp));
-	sp[6] = (uint64_t)(uintptr_t)bare_entry;
-	bare_peer_sp = sp;
-	bench_bare_switch(&bare_main_sp, bare_peer_sp);
-	double t0 = bench_now();
-	for (uint64_t i = 0; i < rounds; i++)
-		bench_bare_switch(&bare_main_sp, bare_peer_sp);
 	return (bench_now() - t0) * 1e9 / (2.0 * (double)rounds);
 }
 #endif
@@ -265,8 +239,7 @@ static int mode_core(bool quick)
 
 	/* The methods take turns within each repetition, so a slow spell of
 	 * a shared machine hits all of them alike. */
-	double v_api[WEFT_BENCH_REPS], v_raw[WEFT_BENCH_REPS], v_bare[WEFT_BENCH_REPS],
-		v_uc[WEFT_BENCH_REPS];
+	double v_api[WEFT_BENCH_REPS], v_raw[WEFT_BENCH_REPS], v_uc[WEFT_BENCH_REPS];
 	for (unsigned i = 0; i < WEFT_BENCH_REPS; i++) {
 		v_api[i] = switch_weft_api(rounds);
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -274,16 +247,10 @@ static int mode_core(bool quick)
 #else
 		v_raw[i] = -1;
 #endif
-#if defined(__x86_64__)
-		v_bare[i] = switch_bare(rounds);
-#else
-		v_bare[i] = -1;
-#endif
 		v_uc[i] = switch_ucontext(rounds / 10);
 	}
 	double ns_api = bench_median_sort(v_api, WEFT_BENCH_REPS);
 	double ns_raw = bench_median_sort(v_raw, WEFT_BENCH_REPS);
-	double ns_bare = bench_median_sort(v_bare, WEFT_BENCH_REPS);
 	double ns_uc = bench_median_sort(v_uc, WEFT_BENCH_REPS);
 
 	struct weft_random rs;
@@ -299,8 +266,8 @@ static int mode_core(bool quick)
 
 	printf("{\n  \"reps\": %u, \"switch_rounds\": %" PRIu64 ",\n", WEFT_BENCH_REPS, rounds);
 	printf("  \"switch_ns\": {\"weft_fiber_switch\": %.2f, \"weft_ctx_switch\": %.2f, "
-	       "\"bare_asm\": %.2f, \"swapcontext\": %.2f},\n",
-	       ns_api, ns_raw, ns_bare, ns_uc);
+	       "\"swapcontext\": %.2f},\n",
+	       ns_api, ns_raw, ns_uc);
 	printf("  \"scenario\": \"%s\", \"cpus\": 2, \"points_per_cpu\": %u,\n", bench_2x50.name,
 	       BENCH_POINTS);
 	print_rate("random", &rr, true);

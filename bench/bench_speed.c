@@ -131,9 +131,8 @@ void bench_section_core(void)
 	const struct jnode *sw = bench_jget(n, "switch_ns"), *rr = bench_jget(n, "random"),
 			   *rd = bench_jget(n, "default");
 	T.sw_api = bench_jnum(sw, "weft_fiber_switch", -1);
-	T.sw_bare = bench_jnum(sw, "bare_asm", -1);
+	T.sw_bare = bench_jnum(sw, "weft_ctx_switch", -1);
 	T.sw_uc = bench_jnum(sw, "swapcontext", -1);
-	double raw = bench_jnum(sw, "weft_ctx_switch", -1);
 	T.dec_per_s = bench_jnum(rr, "decisions_per_s", -1);
 	T.exec_2x50 = bench_jnum(rr, "exec_per_s", -1);
 	fprintf(md, "Context switch, ping-pong between two stacks, median of %g repetitions of "
@@ -142,11 +141,11 @@ void bench_section_core(void)
 	fprintf(md, "| switch | ns/switch | × bare asm |\n|---|---:|---:|\n");
 	const struct bench_figure rows[] = {
 		{ "weft_fiber_switch (Weft's fiber API, what the machine calls)", T.sw_api },
-		{ "weft_ctx_switch (Weft's asm routine alone)", raw },
-		{ "bare asm switch written in bench/ (reference)", T.sw_bare },
+		{ "weft_ctx_switch (Weft's asm routine with nothing around it: the bare switch, "
+		  "reference)", T.sw_bare },
 		{ "swapcontext(3) (glibc; one rt_sigprocmask per call)", T.sw_uc },
 	};
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		fprintf(md, "| %s | %s | %s |\n", rows[i].name, bench_fmt_num(b1, 32, rows[i].v, 2),
 			bench_fmt_num(b2, 32, T.sw_bare > 0 && rows[i].v > 0 ? rows[i].v / T.sw_bare : -1,
 				2));

@@ -493,6 +493,20 @@ static void *r_array(struct rbuf *r, uint64_t max, const char *what, size_t each
 	return a;
 }
 
+/* A counted array of values (r_array(): count, cap, then room) into dst,
+ * each value read by read (r_le() or r_var() of r), and its length into
+ * nr; dst is NULL, r->rc set, when the count is refused. */
+#define R_VALUES(r, dst, nr, max, what, each, read)                                    \
+	do {                                                                              \
+		uint64_t n_;                                                              \
+		(dst) = r_array((r), (max), (what), (each), sizeof(*(dst)), &n_);         \
+		if (!(dst))                                                               \
+			break;                                                            \
+		for (uint64_t i_ = 0; i_ < n_ && !(r)->rc; i_++)                          \
+			(dst)[i_] = (__typeof__(*(dst)))(read);                           \
+		(nr) = (size_t)n_;                                                        \
+	} while (0)
+
 /* A name or text field: printable ASCII only (plus spaces), at most cap. */
 static void r_str(struct rbuf *r, char *dst, size_t cap, bool name, const char *what)
 {
@@ -805,17 +819,10 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 				rf->workload_len = r.n;
 			break;
 		}
-		case WEFT_RT_SITES: {
-			uint64_t n;
-			sites = r_array(&r, WEFT_REPLAY_MAX_SITES, "site count", 4,
-					 sizeof(*sites), &n);
-			if (!sites)
-				break;
-			nsites = (size_t)n;
-			for (size_t k = 0; k < nsites; k++)
-				sites[k] = (uint32_t)r_le(&r, 4);
+		case WEFT_RT_SITES:
+			R_VALUES(&r, sites, nsites, WEFT_REPLAY_MAX_SITES, "site count", 4,
+				 r_le(&r, 4));
 			break;
-		}
 		case WEFT_RT_DECISIONS: {
 			uint64_t n;
 			/* each decision takes at least 2 bytes */
@@ -887,17 +894,10 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			}
 			break;
 		}
-		case WEFT_RT_CHOICES: {
-			uint64_t n;
-			rf->choices = r_array(&r, WEFT_REPLAY_MAX_CHOICES, "choice count", 1,
-					 sizeof(*rf->choices), &n);
-			if (!rf->choices)
-				break;
-			for (size_t i = 0; i < n && !r.rc; i++)
-				rf->choices[i] = (uint32_t)r_var(&r, UINT32_MAX, "choice value");
-			rf->nr_choices = (size_t)n;
+		case WEFT_RT_CHOICES:
+			R_VALUES(&r, rf->choices, rf->nr_choices, WEFT_REPLAY_MAX_CHOICES,
+				 "choice count", 1, r_var(&r, UINT32_MAX, "choice value"));
 			break;
-		}
 		case WEFT_RT_VERDICT: {
 			char kname[33];
 			r_str(&r, kname, 32, true, "kind name");
@@ -924,14 +924,8 @@ static int parse_sections(struct rbuf *top, struct weft_replay *rf)
 			rf->trace_hash = r_le(&r, 8);
 			rf->steps = (uint32_t)r_var(&r, UINT32_MAX, "steps");
 			rf->preemptions = (uint32_t)r_var(&r, UINT32_MAX, "preemptions");
-			uint64_t n;
-			rf->state_hashes = r_array(&r, WEFT_REPLAY_MAX_HASHES, "state hash count", 8,
-					 sizeof(*rf->state_hashes), &n);
-			if (!rf->state_hashes)
-				break;
-			for (size_t i = 0; i < n; i++)
-				rf->state_hashes[i] = r_le(&r, 8);
-			rf->nr_state_hashes = (size_t)n;
+			R_VALUES(&r, rf->state_hashes, rf->nr_state_hashes, WEFT_REPLAY_MAX_HASHES,
+				 "state hash count", 8, r_le(&r, 8));
 			break;
 		}
 		}

@@ -282,57 +282,25 @@ void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_
 	shadow_write(loc, s);
 }
 
+/* __tsan_<form>read<n>() and __tsan_<form>write<n>(), a form's pair (the
+ * prototypes keep -Wmissing-prototypes quiet: only the compiler calls them) */
+#define PLAIN_PAIR(form, n, read_cls, write_cls)                                  \
+	void __tsan_##form##read##n(void *a);                                     \
+	void __tsan_##form##read##n(void *a) { rd(a, n, read_cls, PC()); }        \
+	void __tsan_##form##write##n(void *a);                                    \
+	void __tsan_##form##write##n(void *a) { wr(a, n, write_cls, PC()); }
+
 #define PLAIN(n)                                                                  \
-	void __tsan_read##n(void *a);                                             \
-	void __tsan_read##n(void *a) { rd(a, n, RT_READ, PC()); }                 \
-	void __tsan_write##n(void *a);                                            \
-	void __tsan_write##n(void *a) { wr(a, n, RT_WRITE, PC()); }               \
-	void __tsan_unaligned_read##n(void *a);                                   \
-	void __tsan_unaligned_read##n(void *a) { rd(a, n, RT_READ, PC()); }       \
-	void __tsan_unaligned_write##n(void *a);                                  \
-	void __tsan_unaligned_write##n(void *a) { wr(a, n, RT_WRITE, PC()); }     \
-	void __tsan_volatile_read##n(void *a);                                    \
-	void __tsan_volatile_read##n(void *a) { rd(a, n, RT_VREAD, PC()); }       \
-	void __tsan_volatile_write##n(void *a);                                   \
-	void __tsan_volatile_write##n(void *a) { wr(a, n, RT_VWRITE, PC()); }     \
-	void __tsan_unaligned_volatile_read##n(void *a);                          \
-	void __tsan_unaligned_volatile_read##n(void *a) { rd(a, n, RT_VREAD, PC()); } \
-	void __tsan_unaligned_volatile_write##n(void *a);                         \
-	void __tsan_unaligned_volatile_write##n(void *a) { wr(a, n, RT_VWRITE, PC()); }
+	PLAIN_PAIR(, n, RT_READ, RT_WRITE)                                        \
+	PLAIN_PAIR(unaligned_, n, RT_READ, RT_WRITE)                              \
+	PLAIN_PAIR(volatile_, n, RT_VREAD, RT_VWRITE)                             \
+	PLAIN_PAIR(unaligned_volatile_, n, RT_VREAD, RT_VWRITE)
 
 PLAIN(1)
 PLAIN(2)
 PLAIN(4)
 PLAIN(8)
 PLAIN(16)
-
-void __tsan_read_range(void *a, unsigned long size);
-void __tsan_read_range(void *a, unsigned long size)
-{
-	if (size && rt_shared(a))
-		read_slow(a, (unsigned)(size > UINT32_MAX ? UINT32_MAX : size), RT_RANGE_READ, PC());
-}
-
-void __tsan_write_range(void *a, unsigned long size);
-void __tsan_write_range(void *a, unsigned long size)
-{
-	if (size && rt_shared(a))
-		write_slow(a, (unsigned)(size > UINT32_MAX ? UINT32_MAX : size), RT_RANGE_WRITE, PC());
-}
-
-/* C++ virtual pointers (the program's, if it is C++) are plain accesses. */
-void __tsan_vptr_update(void **vptr, void *val);
-void __tsan_vptr_update(void **vptr, void *val)
-{
-	(void)val;
-	wr(vptr, sizeof(void *), RT_WRITE, PC());
-}
-
-void __tsan_vptr_read(void **vptr);
-void __tsan_vptr_read(void **vptr)
-{
-	rd(vptr, sizeof(void *), RT_READ, PC());
-}
 
 /* The interposed mem* functions (rt_libc.c) as range accesses. */
 void rt_range_read(const void *a, size_t n, uintptr_t pc);
@@ -347,6 +315,33 @@ void rt_range_write(void *a, size_t n, uintptr_t pc)
 {
 	if (n && rt_shared(a))
 		write_slow(a, (unsigned)(n > UINT32_MAX ? UINT32_MAX : n), RT_RANGE_WRITE, pc);
+}
+
+/* unsigned long is size_t on the targets the runtime builds for (LP64) */
+void __tsan_read_range(void *a, unsigned long size);
+void __tsan_read_range(void *a, unsigned long size)
+{
+	rt_range_read(a, size, PC());
+}
+
+void __tsan_write_range(void *a, unsigned long size);
+void __tsan_write_range(void *a, unsigned long size)
+{
+	rt_range_write(a, size, PC());
+}
+
+/* C++ virtual pointers (the program's, if it is C++) are plain accesses. */
+void __tsan_vptr_update(void **vptr, void *val);
+void __tsan_vptr_update(void **vptr, void *val)
+{
+	(void)val;
+	wr(vptr, sizeof(void *), RT_WRITE, PC());
+}
+
+void __tsan_vptr_read(void **vptr);
+void __tsan_vptr_read(void **vptr)
+{
+	rd(vptr, sizeof(void *), RT_READ, PC());
 }
 
 /* ------------------------------------------------------------- atomics */

@@ -388,17 +388,7 @@ void weft_page_ref_unfreeze(struct weft_mm *mm, struct weft_page *p, int count)
 
 /* ------------------------------------------------------------- counters */
 
-unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s)
-{
-	return weft_stat_sum(&mm->stat[0][0], WEFT_MM_NR_STATS, WEFT_MAX_THREADS, s);
-}
-
-unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
-		       unsigned max)
-{
-	return weft_stat_rows(weft_mm_stat_names, WEFT_MM_NR_STATS, &mm->stat[0][0],
-			      WEFT_MAX_THREADS, names, vals, max);
-}
+WEFT_KIT_STAT_FNS(weft_mm, struct weft_mm, WEFT_MM_NR_STATS)
 
 unsigned weft_mm_model_stats(const struct weft_mm *mm, const char *const *stat_names,
 			     unsigned nr, const unsigned long *stat, unsigned nr_threads,

@@ -1116,17 +1116,7 @@ uint32_t weft_swap_state_bucket(const struct weft_swap_info *si, const void *wor
 	return 1 + ((c > 1 ? 2u : c) | ((b & WEFT_SWAP_HAS_CACHE) ? 4u : 0u) | s << 3);
 }
 
-unsigned long weft_swap_stat_sum(const struct weft_swap_info *si, enum weft_swap_stat s)
-{
-	return weft_stat_sum(&si->stat[0][0], WEFT_SWAP_NR_STATS, WEFT_MAX_THREADS, s);
-}
-
-unsigned weft_swap_stats(const struct weft_swap_info *si, const char **names, uint64_t *vals,
-			 unsigned max)
-{
-	return weft_stat_rows(weft_swap_stat_names, WEFT_SWAP_NR_STATS, &si->stat[0][0],
-			      WEFT_MAX_THREADS, names, vals, max);
-}
+WEFT_KIT_STAT_FNS(weft_swap, struct weft_swap_info, WEFT_SWAP_NR_STATS)
 
 unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *const *stat_names,
 			       unsigned nr, const unsigned long *stat, unsigned nr_threads,
@@ -1134,8 +1124,11 @@ unsigned weft_swap_model_stats(const struct weft_swap_info *si, const char *cons
 {
 	unsigned k = weft_stat_rows(stat_names, nr, stat, nr_threads, names, vals, max);
 
-	k += weft_swap_stats(si, names + k, vals + k, max - k);
-	return k + weft_mm_stats(si->mm, names + k, vals + k, max - k);
+	/* the swap model's rows, then the pages': weft_mm_model_stats() with
+	 * the swap model's counters as its model's */
+	return k + weft_mm_model_stats(si->mm, weft_swap_stat_names, WEFT_SWAP_NR_STATS,
+				       &si->stat[0][0], WEFT_MAX_THREADS, names + k, vals + k,
+				       max - k);
 }
 
 bool weft_swap_pgtables_describe(const struct weft_swap_info *si, const struct weft_pgtable *pts,

@@ -36,12 +36,8 @@ struct ch_world {
 	struct weft_page *head;
 };
 
-static void ch_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(ch, struct ch_world)
 {
-	struct ch_world *W = w;
-
-	(void)variant;
-	(void)wl;
 	weft_mm_init(&W->mm, 4, false);
 	W->head = weft_compound_alloc(&W->mm, 1);   /* pages 0 (head) and 1 */
 }
@@ -67,17 +63,18 @@ static void ch_thread(void *w, unsigned tid)
 	}
 }
 
-static void ch_describe(const void *w, uint32_t off, char *buf, size_t n)
+/* The describe() of a world whose first field is its page model (this one
+ * and lru_world): its offsets are the page model's. */
+static void mm_first_describe(const void *w, uint32_t off, char *buf, size_t n)
 {
-	const struct ch_world *W = w;
-
-	weft_mm_describe(&W->mm, w, off, buf, n);
+	weft_mm_describe(w, w, off, buf, n);
 }
+_Static_assert(offsetof(struct ch_world, mm) == 0, "mm_first_describe() reads mm at 0");
 
 D_SCENARIO(ch_scn, ch, "diag-compound-head",
 	   "test only: a stale compound_head()",
 	   "stale-head", WEFT_KIND_USE_AFTER_FREE, 1, 2, 2,
-	   WEFT_TEST_HOOKS(ch), .describe = ch_describe);
+	   WEFT_TEST_HOOKS(ch), .describe = mm_first_describe);
 
 /* -------------------------------------------------- unlocked PageLRU */
 
@@ -88,12 +85,8 @@ struct lru_world {
 	struct weft_page *page;
 };
 
-static void lru_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(lru, struct lru_world)
 {
-	struct lru_world *W = w;
-
-	(void)variant;
-	(void)wl;
 	weft_mm_init(&W->mm, 2, false);
 	weft_list_init(&W->inactive);
 	W->page = weft_page_alloc(&W->mm);
@@ -133,17 +126,12 @@ static const struct weft_field lru_fields[] = {
 	{ 0, NULL },
 };
 
-static void lru_describe(const void *w, uint32_t off, char *buf, size_t n)
-{
-	const struct lru_world *W = w;
-
-	weft_mm_describe(&W->mm, w, off, buf, n);
-}
+_Static_assert(offsetof(struct lru_world, mm) == 0, "mm_first_describe() reads mm at 0");
 
 D_SCENARIO(lru_scn, lru, "diag-unlocked-lru",
 	   "test only: PageLRU tested without the LRU lock",
 	   "unlocked-test", WEFT_KIND_LIST_CORRUPTION, 1, 2, 2,
-	   WEFT_TEST_HOOKS(lru), .describe = lru_describe, .fields = lru_fields);
+	   WEFT_TEST_HOOKS(lru), .describe = mm_first_describe, .fields = lru_fields);
 
 /* ------------------------------------------------------- xarray split */
 
@@ -156,12 +144,8 @@ struct xsp_world {
 	struct xf f[8];
 };
 
-static void xsp_setup(void *w, unsigned variant, const struct weft_workload *wl)
+WEFT_TEST_SETUP_WORLD(xsp, struct xsp_world)
 {
-	struct xsp_world *W = w;
-
-	(void)variant;
-	(void)wl;
 	xa_init(&W->xa);
 	WRITE_ONCE(W->f[4].index, 4u);
 	WRITE_ONCE(W->f[4].nr, 4u);
@@ -238,76 +222,79 @@ static struct d_run found(const struct weft_scenario *sc, enum weft_kind want)
 	return run;
 }
 
-static void check_compound_head(void)
+/* A row the diagram must keep: thread tid's event whose text has a (then
+ * b, where b is not NULL); what names it in a failure. */
+struct cause_row {
+	unsigned tid;
+	const char *a, *b, *what;
+};
+
+/* A scenario dfs bound 1 finds (kind, one preemption), T0's decisive step
+ * (the first event of T0 with decisive, then decisive_b), the rows that
+ * show the cause (up to four), and a text the diagram's rows contain. */
+struct cause_case {
+	const struct weft_scenario *sc;
+	enum weft_kind kind;
+	const char *decisive, *decisive_b, *decisive_what;
+	struct cause_row kept[4];
+	const char *row_text;
+};
+
+static const struct cause_case cases[] = {
+	{ &ch_scn, WEFT_KIND_USE_AFTER_FREE,
+	  "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0", "the stale read",
+	  {
+		  /* T0's stale compound_head() read of the tail, returning the head */
+		  { 0, "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0",
+		    "stale compound_head() read" },
+		  /* the split's store that made the tail its own head, which
+		   * T0's second compound_head() read */
+		  { 1, "page 1 ->lru.next", "\u2192 0", "the split's clear" },
+		  { 0, "page 1 ->lru.next = 0", NULL, "the second read" },
+		  /* the reference taken on the head */
+		  { 0, "page 0 ->count 1 \u2192 2", NULL, "the get on the head" },
+	  },
+	  "READ_ONCE_NOCHECK(p->lru.next): page 1" },
+	{ &lru_scn, WEFT_KIND_LIST_CORRUPTION, "test_bit(PG_lru", NULL, "the unlocked test",
+	  {
+		  { 0, "test_bit(PG_lru, &p->flags): page 0 ->flags = 0x20", NULL,
+		    "unlocked PageLRU test" },
+		  { 1, "__clear_bit(PG_lru, &p->flags) store: page 0 ->flags 0x20", NULL,
+		    "the other isolator's __ClearPageLRU" },
+		  { 1, "list_del(&p->lru): page 0 ->lru.next", NULL, "the first list_del" },
+	  },
+	  "test_bit(PG_lru, &p->flags): page 0" },
+	{ &xsp_scn, WEFT_KIND_BUG_ON, "->slots[6] = &folio 6", NULL, "the lookup's load",
+	  {
+		  /* the store that published folio 6, and the lookup that found it */
+		  { 1, "->slots[6]", "\u2192 &folio 6", "the publishing store" },
+		  { 0, "->slots[6] = &folio 6", NULL, "the lookup's load" },
+	  },
+	  "&folio 6" },
+};
+
+static void check_cause(const struct cause_case *c)
 {
-	struct d_run run = found(&ch_scn, WEFT_KIND_USE_AFTER_FREE);
+	struct d_run run = found(c->sc, c->kind);
 	struct weft_trace_view v;
 	char *d = d_diagram(&run, false);
 
 	d_view(&run, &v);
 	if (getenv("DIAG_VERBOSE"))
 		printf("%s\n", d);
-	long rd = d_find(&v, 0, "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0");
-	CHECK(rd >= 0 && not_before_switch(rd), "the stale read is not the step before the preemption");
-	/* T0's stale compound_head() read of the tail, returning the head */
-	CHECK(d_kept(&v, 0, "READ_ONCE_NOCHECK(p->lru.next): page 1 ->lru.next", "&page 0"),
-	      "stale compound_head() read hidden:\n%s", d);
-	/* the split's store that made the tail its own head, which T0's
-	 * second compound_head() read */
-	CHECK(d_kept(&v, 1, "page 1 ->lru.next", "\u2192 0"), "the split's clear hidden:\n%s", d);
-	CHECK(d_kept(&v, 0, "page 1 ->lru.next = 0", NULL), "the second read hidden:\n%s", d);
-	/* the reference taken on the head */
-	CHECK(d_kept(&v, 0, "page 0 ->count 1 \u2192 2", NULL), "the get on the head hidden:\n%s", d);
-	CHECK(strstr(d, "READ_ONCE_NOCHECK(p->lru.next): page 1") != NULL, "row text:\n%s", d);
-	weft_trace_view_fini(&v);
-	free(d);
-}
-
-static void check_unlocked_lru(void)
-{
-	struct d_run run = found(&lru_scn, WEFT_KIND_LIST_CORRUPTION);
-	struct weft_trace_view v;
-	char *d = d_diagram(&run, false);
-
-	d_view(&run, &v);
-	if (getenv("DIAG_VERBOSE"))
-		printf("%s\n", d);
-	long t = d_find(&v, 0, "test_bit(PG_lru", NULL);
-	CHECK(t >= 0 && not_before_switch(t), "the unlocked test is not the step before the preemption");
-	CHECK(d_kept(&v, 0, "test_bit(PG_lru, &p->flags): page 0 ->flags = 0x20", NULL),
-	      "unlocked PageLRU test hidden:\n%s", d);
-	CHECK(d_kept(&v, 1, "__clear_bit(PG_lru, &p->flags) store: page 0 ->flags 0x20",
-		     NULL), "the other isolator's __ClearPageLRU hidden:\n%s", d);
-	CHECK(d_kept(&v, 1, "list_del(&p->lru): page 0 ->lru.next", NULL),
-	      "the first list_del hidden:\n%s", d);
-	CHECK(strstr(d, "test_bit(PG_lru, &p->flags): page 0") != NULL, "row text:\n%s", d);
-	weft_trace_view_fini(&v);
-	free(d);
-}
-
-static void check_xa_split(void)
-{
-	struct d_run run = found(&xsp_scn, WEFT_KIND_BUG_ON);
-	struct weft_trace_view v;
-	char *d = d_diagram(&run, false);
-
-	d_view(&run, &v);
-	if (getenv("DIAG_VERBOSE"))
-		printf("%s\n", d);
-	long ld = d_find(&v, 0, "->slots[6] = &folio 6", NULL);
-	CHECK(ld >= 0 && not_before_switch(ld), "the lookup's load is not the step before the preemption");
-	/* the store that published folio 6, and the lookup that found it */
-	CHECK(d_kept(&v, 1, "->slots[6]", "\u2192 &folio 6"), "the publishing store hidden:\n%s", d);
-	CHECK(d_kept(&v, 0, "->slots[6] = &folio 6", NULL), "the lookup's load hidden:\n%s", d);
-	CHECK(strstr(d, "&folio 6") != NULL, "row text:\n%s", d);
+	long i = d_find(&v, 0, c->decisive, c->decisive_b);
+	CHECK(i >= 0 && not_before_switch(i), "%s: %s is not the step before the preemption",
+	      c->sc->name, c->decisive_what);
+	for (const struct cause_row *k = c->kept; k < c->kept + 4 && k->a; k++)
+		CHECK(d_kept(&v, k->tid, k->a, k->b), "%s: %s hidden:\n%s", c->sc->name, k->what, d);
+	CHECK(strstr(d, c->row_text) != NULL, "%s: row text:\n%s", c->sc->name, d);
 	weft_trace_view_fini(&v);
 	free(d);
 }
 
 int main(void)
 {
-	check_compound_head();
-	check_unlocked_lru();
-	check_xa_split();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_cause(&cases[i]);
 	return check_done();
 }

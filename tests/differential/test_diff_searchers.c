@@ -32,6 +32,7 @@
 #include <weft/strategy.h>
 
 #include "check.h"
+#include "hash_set.h"
 #include "lockstep.h"
 #include "plain_ops.h"
 
@@ -81,11 +82,8 @@ static struct weft_scenario srsc = {
 
 /* ----------------------------------------------------------- state sets */
 
+/* a program with this many final states or more is not small enough */
 #define MAXS 512
-struct set {
-	uint64_t h[MAXS];
-	unsigned n;
-};
 
 static uint64_t state(void)
 {
@@ -97,25 +95,11 @@ static uint64_t state(void)
 	return h;
 }
 
-static bool has(const struct set *s, uint64_t h)
-{
-	for (unsigned i = 0; i < s->n; i++)
-		if (s->h[i] == h)
-			return true;
-	return false;
-}
-
-static void add(struct set *s, uint64_t h)
-{
-	if (!has(s, h) && s->n < MAXS)
-		s->h[s->n++] = h;
-}
-
 static const uint8_t empty_wl[1] = { 0 };
 static uint32_t max_steps;   /* the longest execution dfs ran */
 
 /* every final state within bound preemptions; false if dfs did not finish */
-static bool dfs_states(unsigned bound, struct set *out)
+static bool dfs_states(unsigned bound, struct hash_set *out)
 {
 	static struct weft_dfs d;
 	struct weft_run_opts o = { .sc = &srsc, .no_trace_hash = true };
@@ -126,7 +110,7 @@ static bool dfs_states(unsigned bound, struct set *out)
 	weft_dfs_init(&d, &srsc, bound, empty_wl, sizeof(empty_wl));
 	max_steps = 0;
 	while (n++ < 20000 && weft_execute(&o, &weft_strategy_dfs, &d, &r) == 0) {
-		add(out, state());
+		hash_set_add(out, state());
 		if (r.steps > max_steps)
 			max_steps = r.steps;
 	}
@@ -176,7 +160,7 @@ static const struct weft_strategy_ops pctref_ops = {
 
 /* Every state pct of depth d with change points in [1, k] can reach (on
  * programs without weft_choose(): pct's values are its own stream's). */
-static void pct_space(unsigned d, uint32_t k, struct set *out, bool values_any)
+static void pct_space(unsigned d, uint32_t k, struct hash_set *out, bool values_any)
 {
 	static const uint8_t perms[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
 					     { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
@@ -197,7 +181,7 @@ static void pct_space(unsigned d, uint32_t k, struct set *out, bool values_any)
 					p.prio[t] = d + rank;
 				}
 				weft_execute(&o, &pctref_ops, &p, &r);
-				add(out, state());
+				hash_set_add(out, state());
 			}
 	}
 }
@@ -215,7 +199,7 @@ static size_t genome(uint8_t *b, unsigned mode, unsigned param, uint32_t seed)
 	return WEFT_GENOME_HEADER;
 }
 
-static void sample(enum searcher s, uint64_t seed, struct set *out)
+static void sample(enum searcher s, uint64_t seed, struct hash_set *out)
 {
 	static struct weft_random rnd;
 	static struct weft_pct pct;
@@ -251,7 +235,7 @@ static void sample(enum searcher s, uint64_t seed, struct set *out)
 			break;
 		}
 		}
-		add(out, state());
+		hash_set_add(out, state());
 	}
 }
 
@@ -288,7 +272,7 @@ static unsigned failures, tested;
 
 static void check_prog(long p, uint64_t seed)
 {
-	static struct set all, space, got;
+	static struct hash_set all, space, got;
 
 	srsc.nr_threads = P.nt;
 	if (!dfs_states(WEFT_BOUND_NONE, &all))
@@ -296,7 +280,7 @@ static void check_prog(long p, uint64_t seed)
 	tested++;
 	for (enum searcher s = 0; s < S__N; s++) {
 		sample(s, seed + s, &got);
-		const struct set *want = &all;
+		const struct hash_set *want = &all;
 		if (depth_of[s]) {
 			/* k: the longest run (pct's estimate grows to it), or the
 			 * genome's 2^(param >> 3) */
@@ -310,12 +294,12 @@ static void check_prog(long p, uint64_t seed)
 		for (unsigned t = 0; t < P.nt; t++)
 			for (unsigned i = 0; i < P.n[t]; i++)
 				chooses |= P.ops[t][i].k == O_CHOOSE;
-		for (unsigned i = 0; i < want->n && !(depth_of[s] && chooses); i++)
-			missing += !has(&got, want->h[i]);
-		for (unsigned i = 0; i < got.n; i++)
-			foreign += !has(&all, got.h[i]);
+		for (size_t i = 0; i < want->n && !(depth_of[s] && chooses); i++)
+			missing += !hash_set_has(&got, want->h[i]);
+		for (size_t i = 0; i < got.n; i++)
+			foreign += !hash_set_has(&all, got.h[i]);
 		CHECK(!missing && !foreign,
-		      "program %ld, %s: %u of the %u states it must reach missing, %u it reached that "
+		      "program %ld, %s: %u of the %zu states it must reach missing, %u it reached that "
 		      "plain dfs does not (%u runs)", p, sname[s], missing, want->n, foreign,
 		      runs_of[s]);
 		if ((missing || foreign) && failures++ < 5)

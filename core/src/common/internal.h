@@ -6,12 +6,35 @@
 
 /* The workload ops of both byte encodings (input.c, genome.c): up to n
  * two-byte ops from buf[i], as many as len holds, into wl[0..*nr).
- * Returns the index past the last one read. */
+ * Returns where the schedule's three-byte records start: the index past
+ * the last op, or len when the bytes end before the n ops (a declared op
+ * count larger than the bytes: no schedule, in both encodings). */
 size_t weft_wl_decode(struct weft_wl_op *wl, unsigned *nr, unsigned n, const uint8_t *buf,
 		      size_t len, size_t i);
 /* Their encoding: the op count nr, then the ops, from buf[i] (the caller
  * has checked the room: 1 + 2 x nr bytes). Returns the index past them. */
 size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsigned nr);
+/* The schedule records after the ops, in both encodings three bytes each:
+ * a 16-bit little-endian key (an input entry's position, a genome
+ * override's key; the field named key) and a byte b. Decoding appends them
+ * to recs[nr..] from buf[i] while three bytes are left and there is room
+ * (WEFT_MAX_ENTRIES); encoding writes recs[0..nr) from buf[i] (the caller
+ * has checked the room). Both leave i past what they read or wrote. */
+#define WEFT_REC3_DECODE(recs, nr, key, buf, len, i)                                   \
+	do {                                                                            \
+		for (; (i) + 3 <= (len) && (nr) < WEFT_MAX_ENTRIES; (i) += 3, (nr)++) { \
+			(recs)[nr].key = (uint16_t)((buf)[i] | (buf)[(i) + 1] << 8);     \
+			(recs)[nr].b = (buf)[(i) + 2];                                   \
+		}                                                                       \
+	} while (0)
+#define WEFT_REC3_ENCODE(buf, i, recs, nr, key)                                        \
+	do {                                                                            \
+		for (unsigned rec3_k = 0; rec3_k < (nr); rec3_k++) {                    \
+			(buf)[(i)++] = (uint8_t)(recs)[rec3_k].key;                      \
+			(buf)[(i)++] = (uint8_t)((recs)[rec3_k].key >> 8);               \
+			(buf)[(i)++] = (recs)[rec3_k].b;                                 \
+		}                                                                       \
+	} while (0)
 
 /* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
 static inline uint64_t weft_mix64(uint64_t z)

@@ -65,14 +65,7 @@ void weft_genome_decode(struct weft_genome *g, const uint8_t *buf, size_t len)
 	i = g->version == 2 ? WEFT_GENOME_HEADER2 : WEFT_GENOME_HEADER;
 	unsigned n = at(buf, len, i - 1);   /* the last header byte */
 	i = weft_wl_decode(g->wl, &g->nr_ops, n, buf, len, i);
-	/* a declared op count larger than the bytes: no overrides (as legacy) */
-	if (g->nr_ops < n)
-		return;
-	for (; i + 3 <= len && g->nr_ov < WEFT_MAX_ENTRIES; i += 3) {
-		struct weft_override *o = &g->ov[g->nr_ov++];
-		o->key = (uint16_t)(buf[i] | buf[i + 1] << 8);
-		o->b = buf[i + 2];
-	}
+	WEFT_REC3_DECODE(g->ov, g->nr_ov, key, buf, len, i);
 }
 
 size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
@@ -95,11 +88,7 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 	if (g->version == 2)
 		buf[i++] = g->mem;
 	i = weft_wl_encode(buf, i, g->wl, g->nr_ops);
-	for (unsigned k = 0; k < nov; k++) {
-		buf[i++] = (uint8_t)g->ov[k].key;
-		buf[i++] = (uint8_t)(g->ov[k].key >> 8);
-		buf[i++] = g->ov[k].b;
-	}
+	WEFT_REC3_ENCODE(buf, i, g->ov, nov, key);
 	return i;
 }
 

@@ -28,7 +28,7 @@ size_t weft_wl_decode(struct weft_wl_op *wl, unsigned *nr, unsigned n, const uin
 		wl[k].arg = buf[i + 1];
 	}
 	*nr = k;
-	return i;
+	return k < n ? len : i;
 }
 
 size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsigned nr)
@@ -60,14 +60,7 @@ void weft_input_decode(struct weft_input *in, const uint8_t *buf, size_t len)
 	}
 	unsigned n = buf[0];
 	i = weft_wl_decode(in->wl, &in->nr_wl_ops, n, buf, len, 1);
-	/* a declared op count larger than the bytes: the schedule is empty */
-	if (in->nr_wl_ops < n)
-		return;
-	for (; i + 3 <= len && in->nr_entries < WEFT_MAX_ENTRIES; i += 3) {
-		struct weft_entry *e = &in->e[in->nr_entries++];
-		e->pos = (uint16_t)(buf[i] | buf[i + 1] << 8);
-		e->b = buf[i + 2];
-	}
+	WEFT_REC3_DECODE(in->e, in->nr_entries, pos, buf, len, i);
 }
 
 size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap)
@@ -79,11 +72,7 @@ size_t weft_input_encode(const struct weft_input *in, uint8_t *buf, size_t cap)
 	if (in->nr_wl_ops == 0 && in->nr_entries == 0)
 		return 0;
 	i = weft_wl_encode(buf, i, in->wl, in->nr_wl_ops);
-	for (unsigned k = 0; k < in->nr_entries; k++) {
-		buf[i++] = (uint8_t)in->e[k].pos;
-		buf[i++] = (uint8_t)(in->e[k].pos >> 8);
-		buf[i++] = in->e[k].b;
-	}
+	WEFT_REC3_ENCODE(buf, i, in->e, in->nr_entries, pos);
 	return i;
 }
 

@@ -243,6 +243,22 @@ unsigned long weft_mm_stat_sum(const struct weft_mm *mm, enum weft_mm_stat s);
 /* Fills a scenario's stats callback: names and summed values. */
 unsigned weft_mm_stats(const struct weft_mm *mm, const char **names, uint64_t *vals,
 		       unsigned max);
+/* The definitions of p##_stat_sum() and p##_stats() (as the two above) for
+ * a kit model type_t whose counters are `unsigned long
+ * stat[WEFT_MAX_THREADS][nr]` of enum p##_stat, named p##_stat_names:
+ * weft_stat_sum() and weft_stat_rows() of that table. The page model's
+ * (mm_page.c) and the swap model's (mm_swap.c). */
+#define WEFT_KIT_STAT_FNS(p, type_t, nr)                                                \
+	unsigned long p##_stat_sum(const type_t *o, enum p##_stat s)                   \
+	{                                                                              \
+		return weft_stat_sum(&o->stat[0][0], (nr), WEFT_MAX_THREADS, s);       \
+	}                                                                              \
+	unsigned p##_stats(const type_t *o, const char **names, uint64_t *vals,        \
+			   unsigned max)                                               \
+	{                                                                              \
+		return weft_stat_rows(p##_stat_names, (nr), &o->stat[0][0],            \
+				      WEFT_MAX_THREADS, names, vals, max);             \
+	}
 /* A stats callback whole: the model's own per-thread counters (as
  * weft_stat_rows() of <weft/weft.h>: stat is `unsigned long
  * stat[nr_threads][nr]`, named stat_names), then the page model's. */
