@@ -8,6 +8,10 @@
  * Hostile input: every read is bounds-checked through peek(); every array
  * has its cap, and an overflow is a syntax error naming the place; no
  * recursion deeper than MAX_DEPTH.
+ *
+ * Longer than ~800 lines: one recursive-descent parser (the lexer, the
+ * node arena, expressions, statements, the test's parts) whose sections
+ * share the parse state and its error path (struct ps, fail()).
  */
 #include <ctype.h>
 #include <stdarg.h>
