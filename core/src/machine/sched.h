@@ -203,6 +203,8 @@ struct weft_machine {
 	void (*world_resume)(unsigned tid);   /* sc->world_ops->resume, or NULL */
 	const struct weft_strategy_ops *ops;
 	void *st;
+	/* ops->uniform(st), or NULL: weft_sched_decide() draws the pick */
+	struct weft_rng *pick_rng;
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
