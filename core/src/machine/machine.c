@@ -500,13 +500,12 @@ unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s
 	return decided(r, cur, (int)weft_uniform_pick(M.pick_rng, offer));
 }
 
-void weft_sched_switch_to(unsigned next, bool leaving)
+/* weft_sched_switch_to() with anything to do besides the switch itself */
+static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 {
 	int prev = M.cur;
 	struct wthread *n = &M.th[next];
 
-	if ((int)next == prev)
-		return;
 	M.switches++;
 	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
 	M.run_id++;
@@ -526,22 +525,54 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		n->pass_step = UINT32_MAX;
 		n->last_site = NULL;
 		weft_fiber_reset(&n->fib, thread_main, (void *)(uintptr_t)next);
+	} else {
+		/* n resumes inside its own call of this function (every started
+		 * thread that runs again was paused here; the other switches
+		 * out of a thread, to the host, leave it for good): what that
+		 * call does once n runs again is done here, before entering n,
+		 * with M.cur already n and nothing between. So nothing is live
+		 * across the switch below, which is a tail call and the
+		 * function saves no register. A preempted migratable task picks
+		 * the CPU it resumes on. */
+		if (__builtin_expect(n->may_migrate, 0))
+			FAMILIES_CALL(resumed, next);
+		if (__builtin_expect(M.world_resume != NULL, 0))
+			M.world_resume(next);
 	}
-	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 #ifdef WEFT_TSAN
+	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 	if (__builtin_expect(M.draining, 0)) {
 		/* an aborted execution's paused fiber, resumed only to hand its
 		 * accesses over to the host context (see drain_for_tsan) */
 		weft_tsan_release(&tsan_done_sync);
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 	}
+#else
+	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 #endif
-	/* resumed (prev runs again): a preempted migratable task picks the CPU
-	 * it resumes on */
-	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
-		FAMILIES_CALL(resumed, (unsigned)prev);
-	if (__builtin_expect(prev >= 0 && M.world_resume != NULL, 0))
-		M.world_resume((unsigned)prev);
+}
+
+/* The common switch, to a started thread with nobody to tell, calls
+ * nothing but the fiber switch (a tail call): no register saved. */
+void weft_sched_switch_to(unsigned next, bool leaving)
+{
+	int prev = M.cur;
+	struct wthread *n = &M.th[next];
+
+	if ((int)next == prev)
+		return;
+#ifndef WEFT_TSAN
+	if (__builtin_expect(n->started && !n->may_migrate && !M.fb_sw && !M.switch_watch &&
+			     !weft_mem_switch_due && !M.world_resume, 1)) {
+		M.switches++;
+		M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
+		M.run_id++;
+		M.cur = (int)next;
+		weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
+		return;
+	}
+#endif
+	switch_full(next, leaving);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
