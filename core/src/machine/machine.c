@@ -433,27 +433,6 @@ decision_slot(uint64_t offer, int cur, int dflt, const struct weft_site *s)
 	return r;
 }
 
-/* The end of a decision once c is chosen: its record, and the
- * preemption's bookkeeping. */
-static inline __attribute__((always_inline)) unsigned decided(struct weft_decision_rec *r,
-							       int cur, int c)
-{
-	if (r) {
-		r->chosen = (uint8_t)c;
-		M.nr_dec++;
-	}
-	if (cur >= 0 && c != cur) {
-		M.preemptions++;
-		M.next_flags |= WEFT_EVF_PREEMPTED;
-		/* a task preempted while preemptible may resume elsewhere */
-		if (__builtin_expect(M.sc->migratable >> cur & 1, 0) &&
-		    !M.th[cur].on_cpu_stack && !M.th[cur].preempt && !M.th[cur].irq_off && !M.th[cur].bh &&
-		    !M.th[cur].in_irq)
-			M.th[cur].may_migrate = true;
-	}
-	return (unsigned)c;
-}
-
 /* weft_sched_decide() in general: the strategy's pick_next() asked with a
  * struct weft_decision. */
 static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_ok,
@@ -473,31 +452,20 @@ static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_o
 	int c = M.pick_rng ? (int)weft_uniform_pick(M.pick_rng, offer) : M.ops->pick_next(M.st, &d);
 	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(offer & tbit((unsigned)c)))
 		c = dflt;
-	return decided(r, cur, c);
+	return decision_done(r, cur, c);
 }
 
 /* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
  * thread may continue (a preemption point). A strategy whose pick is a
  * uniform draw (ops->uniform: random) is drawn here, on the same
- * generator, without the call and the struct weft_decision: when no
- * thread spins (no unfair choice), the record has room and the site has
- * its id, on a path that calls nothing and so saves no register; anything
- * else is decide_asked()'s (a tail call). */
+ * generator, without the call and the struct weft_decision, on a path
+ * that calls nothing and so saves no register (decide_drawn_ok(),
+ * sched.h); anything else is decide_asked()'s (a tail call). */
 unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s)
 {
-	if (!M.pick_rng || M.spinners || M.nr_dec == M.cap_dec || !s || !s->id)
+	if (!decide_drawn_ok(s))
 		return decide_asked(offer, cur_ok, s);
-	M.decisions++;
-	int cur = cur_ok ? M.cur : -1;
-	uint64_t threads = offer & ~M.irq_threads;
-	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : offer);
-	struct weft_decision_rec *r = &M.dec[M.nr_dec];
-	r->step = M.step;
-	r->runnable = offer;
-	r->cur = cur < 0 ? 0xff : (uint8_t)cur;
-	r->dflt = (uint8_t)dflt;
-	r->site_id = s->id;
-	return decided(r, cur, (int)weft_uniform_pick(M.pick_rng, offer));
+	return decide_drawn(offer, cur_ok, s);
 }
 
 /* weft_sched_switch_to() with anything to do besides the switch itself */
