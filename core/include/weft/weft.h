@@ -604,6 +604,8 @@ struct weft_step_info {
  * Scheduler trait: begin an execution, pick the next thread, pick a value,
  * end the execution. All hooks but pick_next are optional.
  */
+struct weft_rng;   /* <weft/strategy.h> */
+
 struct weft_strategy_ops {
 	const char *name;
 	/* Fill the workload bytes for the next execution; return how many.
@@ -623,6 +625,13 @@ struct weft_strategy_ops {
 	 * an input never makes a run weaker than its options allow. Called
 	 * after begin. */
 	int (*memory)(void *st);
+	/* Optional: pick_next() reads nothing of the decision but runnable,
+	 * and returns the thread a uniform draw of the returned generator
+	 * names: the weft_rng_below(r, number of runnable threads)-th of
+	 * them, lowest first. The machine then makes that draw itself, at
+	 * the cost of neither the call nor the struct weft_decision. Asked
+	 * once per execution, after begin. */
+	struct weft_rng *(*uniform)(void *st);
 };
 
 /* ------------------------------------------------------------- the input */

@@ -2,7 +2,7 @@
 #ifndef WEFT_INTERNAL_H
 #define WEFT_INTERNAL_H
 
-#include <weft/weft.h>
+#include <weft/strategy.h>
 
 /* The workload ops of both byte encodings (input.c, genome.c): up to n
  * two-byte ops from buf[i], as many as len holds, into wl[0..*nr).
@@ -79,6 +79,41 @@ static inline unsigned weft_nth_bit(uint64_t mask, unsigned n)
 	for (; n; n--)
 		mask &= mask - 1;
 	return (unsigned)__builtin_ctzll(mask);
+}
+
+static inline uint64_t weft_rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman and Vigna): the next number of r. Inline, the
+ * one definition behind weft_rng_next() and the draws of the search and
+ * the machine. */
+static inline uint64_t weft_rng_step(struct weft_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t res = weft_rotl64(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = weft_rotl64(s[3], 45);
+	return res;
+}
+
+/* Uniform in [0, n), n > 0: weft_rng_below(), inline. */
+static inline uint32_t weft_rng_draw(struct weft_rng *r, uint32_t n)
+{
+	return (uint32_t)(((weft_rng_step(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* A thread of mask (not empty) drawn uniformly from r: the random
+ * strategy's pick, and the machine's draw of it (ops->uniform). */
+static inline unsigned weft_uniform_pick(struct weft_rng *r, uint64_t mask)
+{
+	return weft_nth_bit(mask, weft_rng_draw(r, weft_popcount64(mask)));
 }
 
 void weft_sites_init(void);

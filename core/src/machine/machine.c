@@ -410,12 +410,14 @@ static void thread_main(void *arg);
  * one execution stay unordered unless the model orders them. */
 static int tsan_start_sync, tsan_done_sync;
 
-/* The record of decision d (kept for reproducers, always), filled before
- * the strategy picks, while d's fields are still at hand, and counted
- * (M.nr_dec) only once the choice is in; NULL when the records are full. */
-static struct weft_decision_rec *decision_slot(const struct weft_decision *d)
+/* The record of the decision at the current step (kept for reproducers,
+ * always), filled before the strategy picks, from fields still in
+ * registers, and counted (M.nr_dec) only once the choice is in; NULL when
+ * the records are full. */
+static inline __attribute__((always_inline)) struct weft_decision_rec *
+decision_slot(uint64_t offer, int cur, int dflt, const struct weft_site *s)
 {
-	if (M.nr_dec == M.cap_dec) {
+	if (__builtin_expect(M.nr_dec == M.cap_dec, 0)) {
 		struct weft_decision_rec *n = record_grown(M.dec, &M.cap_dec, 1024,
 							   WEFT_MAX_RECORD_DECISIONS, sizeof(*n));
 		if (!n)
@@ -423,58 +425,55 @@ static struct weft_decision_rec *decision_slot(const struct weft_decision *d)
 		M.dec = n;
 	}
 	struct weft_decision_rec *r = &M.dec[M.nr_dec];
-	r->step = d->step;
-	r->runnable = d->runnable;
-	r->cur = d->cur < 0 ? 0xff : (uint8_t)d->cur;
-	r->dflt = (uint8_t)d->dflt;
-	r->site_id = d->site ? site_id(d->site) : 0;
+	r->step = M.step;
+	r->runnable = offer;
+	r->cur = cur < 0 ? 0xff : (uint8_t)cur;
+	r->dflt = (uint8_t)dflt;
+	r->site_id = s ? site_id(s) : 0;
 	return r;
 }
 
-/* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
- * thread may continue (a preemption point). */
-unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s)
+/* weft_sched_decide() in general: the strategy's pick_next() asked with a
+ * struct weft_decision. */
+static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_ok,
+							const struct weft_site *s)
 {
-	struct weft_decision d;
-
-	d.index = M.decisions++;
-	d.step = M.step;
-	d.runnable = offer;
-	d.unfair = unfair_of(offer);
-	d.cur = cur_ok && !(d.unfair >> M.cur & 1) ? M.cur : -1;
-	d.site = s;
+	uint32_t index = M.decisions++;
+	uint64_t unfair = unfair_of(offer);
+	int cur = cur_ok && !(unfair >> M.cur & 1) ? M.cur : -1;
 	/* the default after a switch is the lowest fair thread; a pending
 	 * interrupt only when nothing else can run */
-	uint64_t fair = d.runnable & ~d.unfair;
+	uint64_t fair = offer & ~unfair;
 	uint64_t threads = fair & ~M.irq_threads;
-	d.dflt = d.cur >= 0 ? d.cur : (int)lowest(threads ? threads : fair);
-	struct weft_decision_rec *r = decision_slot(&d);
-	int c = M.ops->pick_next(M.st, &d);
-	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(d.runnable & tbit((unsigned)c)))
-		c = d.dflt;
-	if (r) {
-		r->chosen = (uint8_t)c;
-		M.nr_dec++;
-	}
-	if (d.cur >= 0 && c != d.cur) {
-		M.preemptions++;
-		M.next_flags |= WEFT_EVF_PREEMPTED;
-		/* a task preempted while preemptible may resume elsewhere */
-		if (__builtin_expect(M.sc->migratable >> d.cur & 1, 0) &&
-		    !M.th[d.cur].on_cpu_stack && !M.th[d.cur].preempt && !M.th[d.cur].irq_off && !M.th[d.cur].bh &&
-		    !M.th[d.cur].in_irq)
-			M.th[d.cur].may_migrate = true;
-	}
-	return (unsigned)c;
+	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : fair);
+	struct weft_decision_rec *r = decision_slot(offer, cur, dflt, s);
+	struct weft_decision d = { .index = index, .step = M.step, .cur = cur, .runnable = offer,
+				   .dflt = dflt, .site = s, .unfair = unfair };
+	int c = M.pick_rng ? (int)weft_uniform_pick(M.pick_rng, offer) : M.ops->pick_next(M.st, &d);
+	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(offer & tbit((unsigned)c)))
+		c = dflt;
+	return decision_done(r, cur, c);
 }
 
-void weft_sched_switch_to(unsigned next, bool leaving)
+/* Ask the strategy; returns the chosen runnable thread. cur_ok: the current
+ * thread may continue (a preemption point). A strategy whose pick is a
+ * uniform draw (ops->uniform: random) is drawn here, on the same
+ * generator, without the call and the struct weft_decision, on a path
+ * that calls nothing and so saves no register (decide_drawn_ok(),
+ * sched.h); anything else is decide_asked()'s (a tail call). */
+unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s)
+{
+	if (!decide_drawn_ok(s))
+		return decide_asked(offer, cur_ok, s);
+	return decide_drawn(offer, cur_ok, s);
+}
+
+/* weft_sched_switch_to() with anything to do besides the switch itself */
+static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 {
 	int prev = M.cur;
 	struct wthread *n = &M.th[next];
 
-	if ((int)next == prev)
-		return;
 	M.switches++;
 	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
 	M.run_id++;
@@ -494,22 +493,54 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 		n->pass_step = UINT32_MAX;
 		n->last_site = NULL;
 		weft_fiber_reset(&n->fib, thread_main, (void *)(uintptr_t)next);
+	} else {
+		/* n resumes inside its own call of this function (every started
+		 * thread that runs again was paused here; the other switches
+		 * out of a thread, to the host, leave it for good): what that
+		 * call does once n runs again is done here, before entering n,
+		 * with M.cur already n and nothing between. So nothing is live
+		 * across the switch below, which is a tail call and the
+		 * function saves no register. A preempted migratable task picks
+		 * the CPU it resumes on. */
+		if (__builtin_expect(n->may_migrate, 0))
+			FAMILIES_CALL(resumed, next);
+		if (__builtin_expect(M.world_resume != NULL, 0))
+			M.world_resume(next);
 	}
-	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 #ifdef WEFT_TSAN
+	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 	if (__builtin_expect(M.draining, 0)) {
 		/* an aborted execution's paused fiber, resumed only to hand its
 		 * accesses over to the host context (see drain_for_tsan) */
 		weft_tsan_release(&tsan_done_sync);
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 	}
+#else
+	weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 #endif
-	/* resumed (prev runs again): a preempted migratable task picks the CPU
-	 * it resumes on */
-	if (__builtin_expect(prev >= 0 && M.th[prev].may_migrate, 0))
-		FAMILIES_CALL(resumed, (unsigned)prev);
-	if (__builtin_expect(prev >= 0 && M.world_resume != NULL, 0))
-		M.world_resume((unsigned)prev);
+}
+
+/* The common switch, to a started thread with nobody to tell, calls
+ * nothing but the fiber switch (a tail call): no register saved. */
+void weft_sched_switch_to(unsigned next, bool leaving)
+{
+	int prev = M.cur;
+	struct wthread *n = &M.th[next];
+
+	if ((int)next == prev)
+		return;
+#ifndef WEFT_TSAN
+	if (__builtin_expect(n->started && !n->may_migrate && !M.fb_sw && !M.switch_watch &&
+			     !weft_mem_switch_due && !M.world_resume, 1)) {
+		M.switches++;
+		M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
+		M.run_id++;
+		M.cur = (int)next;
+		weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
+		return;
+	}
+#endif
+	switch_full(next, leaving);
 }
 
 static void stuck_report(void) __attribute__((noreturn));
@@ -1330,6 +1361,7 @@ int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *
 	M.sc = sc;
 	M.ops = ops;
 	M.st = st;
+	M.pick_rng = ops->uniform ? ops->uniform(st) : NULL;
 	M.res = r;
 	M.world_size = weft_world_extent(sc);   /* the heap too: zeroed, in the world */
 	/* weft_peek_ptr()'s one comparison; a world under 16 bytes (never

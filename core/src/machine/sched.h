@@ -203,6 +203,8 @@ struct weft_machine {
 	void (*world_resume)(unsigned tid);   /* sc->world_ops->resume, or NULL */
 	const struct weft_strategy_ops *ops;
 	void *st;
+	/* ops->uniform(st), or NULL: weft_sched_decide() draws the pick */
+	struct weft_rng *pick_rng;
 	struct weft_exec_result *res;
 	uint8_t *world;
 	size_t world_size, world_cap;
@@ -633,6 +635,56 @@ void weft_sched_switch_to(unsigned next, bool leaving);
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
 
+/* The end of a decision once c is chosen (weft_sched_decide()): its
+ * record r (NULL: the records are full), and a preemption's bookkeeping. */
+static inline __attribute__((always_inline)) unsigned decision_done(struct weft_decision_rec *r,
+								     int cur, int c)
+{
+	if (r) {
+		r->chosen = (uint8_t)c;
+		M.nr_dec++;
+	}
+	if (cur >= 0 && c != cur) {
+		M.preemptions++;
+		M.next_flags |= WEFT_EVF_PREEMPTED;
+		/* a task preempted while preemptible may resume elsewhere */
+		if (__builtin_expect(M.sc->migratable >> cur & 1, 0) &&
+		    !M.th[cur].on_cpu_stack && !M.th[cur].preempt && !M.th[cur].irq_off && !M.th[cur].bh &&
+		    !M.th[cur].in_irq)
+			M.th[cur].may_migrate = true;
+	}
+	return (unsigned)c;
+}
+
+/* Whether the decision at site s may be drawn by decide_drawn(): the
+ * strategy's pick is a uniform draw (ops->uniform, M.pick_rng), no thread
+ * spins (so none is unfair), the record has room and s its id. */
+static inline bool decide_drawn_ok(const struct weft_site *s)
+{
+	return M.pick_rng && !M.spinners && M.nr_dec != M.cap_dec && s && s->id;
+}
+
+/* weft_sched_decide() when decide_drawn_ok(s): the record, and the draw
+ * that the strategy's pick_next() would make, on the same generator;
+ * calls nothing. */
+static inline __attribute__((always_inline)) unsigned decide_drawn(uint64_t offer, int cur_ok,
+								    const struct weft_site *s)
+{
+	M.decisions++;
+	int cur = cur_ok ? M.cur : -1;
+	/* the default after a switch: the lowest thread; a pending interrupt
+	 * only when nothing else can run */
+	uint64_t threads = offer & ~M.irq_threads;
+	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : offer);
+	struct weft_decision_rec *r = &M.dec[M.nr_dec];
+	r->step = M.step;
+	r->runnable = offer;
+	r->cur = cur < 0 ? 0xff : (uint8_t)cur;
+	r->dflt = (uint8_t)dflt;
+	r->site_id = s->id;
+	return decision_done(r, cur, (int)weft_uniform_pick(M.pick_rng, offer));
+}
+
 /*
  * The scheduling point before every visible operation of a model thread:
  * s is the operation's site; addr/size what it will touch (NULL, 0 for
@@ -657,7 +709,9 @@ sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
 		t->pass = false;
 		t->pass_step = M.step + 1;
 	} else if (e & (e - 1)) {
-		unsigned next = weft_sched_decide(e, 1, s);
+		/* a lean path draws random's decision in place (no call) */
+		unsigned next = lean && decide_drawn_ok(s) ? decide_drawn(e, 1, s)
+							   : weft_sched_decide(e, 1, s);
 		if ((int)next != M.cur)
 			weft_sched_switch_to(next, false);
 	}

@@ -30,42 +30,19 @@ void weft_rng_seed(struct weft_rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-/* xoshiro256** (Blackman and Vigna). Inline here: the exported functions
- * below may be interposed in a shared libweft, so the compiler calls them
- * even from this file; the random strategy draws one number per decision
- * and two per workload operation. */
-static inline uint64_t rng_next(struct weft_rng *r)
-{
-	uint64_t *s = r->s;
-	uint64_t res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return res;
-}
-
-static inline uint32_t rng_below(struct weft_rng *r, uint32_t n)
-{
-	return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-
+/* xoshiro256** itself: weft_rng_step() and weft_rng_draw() (internal.h,
+ * inline: the exported functions below may be interposed in a shared
+ * libweft, so the compiler calls them even from this file; the random
+ * strategy draws one number per decision and two per workload operation,
+ * and the machine draws a decision of random's itself, ops->uniform). */
 uint64_t weft_rng_next(struct weft_rng *r)
 {
-	return rng_next(r);
+	return weft_rng_step(r);
 }
 
 uint32_t weft_rng_below(struct weft_rng *r, uint32_t n)
 {
-	return rng_below(r, n);
+	return weft_rng_draw(r, n);
 }
 
 static unsigned hint_of(const struct weft_scenario *sc)
@@ -225,14 +202,14 @@ size_t weft_random_workload(const struct weft_scenario *sc, struct weft_rng *r, 
 	unsigned nt = sc->nr_threads ? sc->nr_threads : 1;
 	unsigned max = sc->max_ops ? sc->max_ops : 8;
 	unsigned lim = nt * max < 255 ? nt * max : 255;
-	unsigned n = 1 + rng_below(r, lim);
+	unsigned n = 1 + weft_rng_draw(r, lim);
 
 	if (1 + 2 * (size_t)n > cap)
 		n = (unsigned)((cap - 1) / 2);
 	wl[0] = (uint8_t)n;
 	for (unsigned k = 0; k < n; k++) {
-		uint64_t x = rng_next(r);
-		wl[1 + 2 * k] = (uint8_t)((rng_below(r, nt) << 4) |
+		uint64_t x = weft_rng_step(r);
+		wl[1 + 2 * k] = (uint8_t)((weft_rng_draw(r, nt) << 4) |
 					  (unsigned)(x % (sc->nr_opcodes ? sc->nr_opcodes : 1)));
 		wl[2 + 2 * k] = (uint8_t)(x >> 32);
 	}
@@ -276,7 +253,13 @@ static int random_pick(void *st, const struct weft_decision *d)
 {
 	struct weft_random *r = st;
 
-	return (int)weft_nth_bit(d->runnable, rng_below(&r->rng, weft_popcount64(d->runnable)));
+	return (int)weft_uniform_pick(&r->rng, d->runnable);
+}
+
+/* random_pick() reads d->runnable only: the machine may draw it itself */
+static struct weft_rng *random_uniform(void *st)
+{
+	return &((struct weft_random *)st)->rng;
 }
 
 static uint32_t random_value(void *st, uint32_t index, uint32_t n)
@@ -284,7 +267,7 @@ static uint32_t random_value(void *st, uint32_t index, uint32_t n)
 	struct weft_random *r = st;
 
 	(void)index;
-	return rng_below(&r->rng, n);
+	return weft_rng_draw(&r->rng, n);
 }
 
 /* The weak-memory probability model of random and pct (docs/strategies.md):
@@ -292,9 +275,9 @@ static uint32_t random_value(void *st, uint32_t index, uint32_t n)
  * uniform over 1..ncodes-1 (1..8 steps, then 16, 32, ... 1024). */
 static uint32_t delay_draw(struct weft_rng *r, uint32_t ncodes)
 {
-	if (ncodes < 2 || !rng_below(r, 2))
+	if (ncodes < 2 || !weft_rng_draw(r, 2))
 		return 0;
-	return 1 + rng_below(r, ncodes - 1);
+	return 1 + weft_rng_draw(r, ncodes - 1);
 }
 
 static uint32_t random_delay(void *st, uint32_t index, uint32_t ncodes)
@@ -311,6 +294,7 @@ const struct weft_strategy_ops weft_strategy_random = {
 	.pick_next = random_pick,
 	.pick_value = random_value,
 	.pick_delay = random_delay,
+	.uniform = random_uniform,
 };
 
 /* ------------------------------------------------------------------ pct */
