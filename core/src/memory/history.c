@@ -30,22 +30,37 @@ void hist_reset(void)
 {
 	mem.now = 0;
 	mem.nr_hist = 0;
-	memset(mem.newest, 0xff, sizeof(mem.newest));
-	memset(mem.slot_lost, 0, sizeof(mem.slot_lost));
-	memset(mem.view, 0, sizeof(mem.view));
-	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS; c++)
-		for (unsigned i = 0; i < COH_SLOTS; i++)
-			mem.view[c].coh[i].loc = WEFT_NO_LOC;
+	if (++mem.lkmm_epoch == 0) {
+		/* a wrap: a view or slot set up 2^32 resets ago would pass */
+		memset(mem.view, 0, sizeof(mem.view));
+		memset(mem.slot, 0, sizeof(mem.slot));
+		mem.lkmm_epoch = 1;
+	}
 }
 
-static unsigned word_slot(uint32_t loc)
+void cpu_view_init(struct cpu_view *vw)
 {
-	return (loc >> 3) % HIST_SLOTS;
+	memset(vw, 0, sizeof(*vw));
+	vw->epoch = mem.lkmm_epoch;
+	for (unsigned i = 0; i < COH_SLOTS; i++)
+		vw->coh[i].loc = WEFT_NO_LOC;
+}
+
+/* The slot of loc's 8-byte word (direct-mapped), set up on its first use
+ * in this lkmm execution, as cpu_view() (16 KB cleared per reset before). */
+static struct hist_slot *word_slot(uint32_t loc)
+{
+	struct hist_slot *sl = &mem.slot[(loc >> 3) % HIST_SLOTS];
+
+	if (sl->epoch != mem.lkmm_epoch)
+		*sl = (struct hist_slot){ .loc = WEFT_NO_LOC, .idx = HIST_NONE, .tau = HIST_NONE,
+					  .epoch = mem.lkmm_epoch };
+	return sl;
 }
 
 void hist_write(uint32_t loc, unsigned size, uint64_t old)
 {
-	unsigned s = word_slot(loc);
+	struct hist_slot *sl = word_slot(loc);
 	uint32_t idx = mem.nr_hist++;
 	struct hist_write *w = &mem.hist[idx % HIST_CAP];
 
@@ -54,20 +69,20 @@ void hist_write(uint32_t loc, unsigned size, uint64_t old)
 	w->size = (uint8_t)size;
 	w->tau = mem.now;
 	w->old = old;
-	if (mem.newest[s].loc == (loc & ~7u)) {
-		w->prev = mem.newest[s].idx;
-		w->prev_tau = mem.newest[s].tau;
+	if (sl->loc == (loc & ~7u)) {
+		w->prev = sl->idx;
+		w->prev_tau = sl->tau;
 	} else {
 		/* the slot's word changed: the other word's chain is gone,
 		 * and this word's, if it had one, was forgotten before */
-		if (mem.newest[s].loc != WEFT_NO_LOC && mem.newest[s].tau > mem.slot_lost[s])
-			mem.slot_lost[s] = mem.newest[s].tau;
+		if (sl->loc != WEFT_NO_LOC && sl->tau > sl->lost)
+			sl->lost = sl->tau;
 		w->prev = HIST_NONE;
-		w->prev_tau = mem.slot_lost[s];
+		w->prev_tau = sl->lost;
 	}
-	mem.newest[s].loc = loc & ~7u;
-	mem.newest[s].idx = idx;
-	mem.newest[s].tau = mem.now;
+	sl->loc = loc & ~7u;
+	sl->idx = idx;
+	sl->tau = mem.now;
 }
 
 /* The logged write idx, if still in the ring and the one expected. */
@@ -113,7 +128,7 @@ static const struct hist_write *newest_write_of(uint32_t idx, uint32_t tau, uint
 unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned size,
 		       uint32_t floor, struct version *v)
 {
-	unsigned s = word_slot(loc), n = 1;
+	unsigned n = 1;
 	uint32_t bound = 0;
 
 	(void)cpu;
@@ -121,12 +136,12 @@ unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned
 	v[0].tau = 0;
 	if (loc == WEFT_NO_LOC)
 		return 1;
-	if (mem.newest[s].loc != (loc & ~7u)) {
-		v[0].tau = mem.slot_lost[s];   /* never written, or forgotten */
+	const struct hist_slot *sl = word_slot(loc);
+	if (sl->loc != (loc & ~7u)) {
+		v[0].tau = sl->lost;   /* never written, or forgotten */
 		return 1;
 	}
-	const struct hist_write *w =
-		newest_write_of(mem.newest[s].idx, mem.newest[s].tau, loc, size, &bound);
+	const struct hist_write *w = newest_write_of(sl->idx, sl->tau, loc, size, &bound);
 	if (!w) {
 		v[0].tau = bound;
 		return 1;
@@ -177,7 +192,7 @@ static void coh_set(struct cpu_view *vw, uint32_t loc, uint32_t tau)
 
 uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc)
 {
-	const struct cpu_view *vw = &mem.view[cpu];
+	const struct cpu_view *vw = cpu_view(cpu);
 	uint32_t f = vw->floor, c = coh_get(vw, loc);
 
 	if (c > f)
@@ -193,7 +208,7 @@ uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc)
 void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct version *v,
 	       uint32_t sat)
 {
-	struct cpu_view *vw = &mem.view[cpu];
+	struct cpu_view *vw = cpu_view(cpu);
 
 	(void)addr;
 	if (sat > vw->maxsat)
@@ -213,5 +228,5 @@ void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct ver
 void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau)
 {
 	if (loc != WEFT_NO_LOC)
-		coh_set(&mem.view[cpu], loc, tau);
+		coh_set(cpu_view(cpu), loc, tau);
 }

@@ -110,7 +110,7 @@ static void full_barrier(unsigned cpu)
 {
 	weft_mem_drain_cpu(cpu);
 	if (lkmm())
-		mem.view[cpu].floor = mem.now;
+		cpu_view(cpu)->floor = mem.now;
 }
 
 void weft_mem_fence(unsigned kind)
@@ -121,8 +121,11 @@ void weft_mem_fence(unsigned kind)
 	case WEFT_FENCE_RMB:
 		/* tso keeps loads in order; lkmm: later loads read at or after
 		 * the time every earlier load read at */
-		if (lkmm() && mem.view[cpu].maxsat > mem.view[cpu].floor)
-			mem.view[cpu].floor = mem.view[cpu].maxsat;
+		if (lkmm()) {
+			struct cpu_view *vw = cpu_view(cpu);
+			if (vw->maxsat > vw->floor)
+				vw->floor = vw->maxsat;
+		}
 		break;
 	case WEFT_FENCE_WMB:
 		/* tso keeps stores in order; lkmm: later stores follow every
@@ -229,7 +232,7 @@ void weft_mem_observe_lock(const void *lock, bool acquire)
 			break;
 		}
 	/* an acquire: later loads read at "now" */
-	mem.view[cpu].floor = mem.now;
+	cpu_view(cpu)->floor = mem.now;
 }
 
 void weft_mem_switch_in(unsigned tid)
@@ -262,7 +265,7 @@ void weft_mem_yield(void)
 	/* stores become visible in finite time: a spin-wait (cpu_relax())
 	 * reads the latest of memory */
 	if (lkmm())
-		mem.view[cur_cpu()].floor = mem.now;
+		cpu_view(cur_cpu())->floor = mem.now;
 }
 
 /* ------------------------------------------------------------- stores */
@@ -334,8 +337,9 @@ static uint64_t load(uint8_t *addr, uint32_t loc, unsigned size, const struct we
 		k = ask(n);
 	uint32_t sat = ver[k].tau > floor ? ver[k].tau : floor;
 	view_read(cpu, addr, loc, &ver[k], sat);
-	if (order_of(s) == WEFT_SITE_ACQUIRE && sat > mem.view[cpu].floor)
-		mem.view[cpu].floor = sat;
+	struct cpu_view *vw = cpu_view(cpu);
+	if (order_of(s) == WEFT_SITE_ACQUIRE && sat > vw->floor)
+		vw->floor = sat;
 	*newest = ver[0].val;
 	return ver[k].val;
 }
@@ -395,7 +399,7 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 	if (!failed)
 		mem_store_now(cpu, addr, loc, size, v);
 	if (lkmm()) {
-		struct cpu_view *vw = &mem.view[cpu];
+		struct cpu_view *vw = cpu_view(cpu);
 		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE))
 			vw->floor = mem.now;   /* later loads read at or after it */
 		else if (loc != WEFT_NO_LOC)

@@ -76,6 +76,7 @@ struct hist_write {
 #define COH_SLOTS 64
 #define DEP_SLOTS 8
 struct cpu_view {
+	uint32_t epoch;     /* the lkmm execution it was set up in (cpu_view()) */
 	uint32_t floor;     /* every load reads a version current at or after it */
 	uint32_t maxsat;    /* the latest time a load of this CPU read at */
 	struct { uint32_t loc, tau; } coh[COH_SLOTS];   /* per location: the
@@ -101,10 +102,16 @@ struct mem_state {
 	uint32_t now;
 	uint32_t nr_hist;                /* writes logged (ring index: % HIST_CAP) */
 	struct hist_write hist[HIST_CAP];
-	struct { uint32_t loc, idx, tau; } newest[HIST_SLOTS];
-	uint32_t slot_lost[HIST_SLOTS];  /* the newest write a slot's word
-				    change forgot (0: none) */
+	struct hist_slot {
+		uint32_t loc, idx, tau;  /* the word's newest write (loc
+					    WEFT_NO_LOC: none) */
+		uint32_t lost;           /* the newest write a change of the
+					    slot's word forgot (0: none) */
+		uint32_t epoch;          /* as cpu_view's (hist_slot()) */
+	} slot[HIST_SLOTS];
 	struct cpu_view view[WEFT_EXEC_MAX_CPUS];
+	uint32_t lkmm_epoch;             /* bumped by hist_reset(): views and
+				    slots of an older epoch are stale */
 };
 
 extern struct mem_state mem;
@@ -141,6 +148,19 @@ const struct sb_entry *sb_newest_store(const void *addr, unsigned size);
 /* ------------------------------------------------------------ history.c */
 
 void hist_reset(void);
+void cpu_view_init(struct cpu_view *vw);
+/* cpu's view, set up on its first use in this lkmm execution: an execution
+ * touches the views of its own CPUs only, and clearing all 64 (~42 KB and
+ * a 4,096-entry loop) at every reset was most of a weak zoo execution's
+ * instructions (z16: 8 steps). */
+static inline struct cpu_view *cpu_view(unsigned cpu)
+{
+	struct cpu_view *vw = &mem.view[cpu];
+
+	if (__builtin_expect(vw->epoch != mem.lkmm_epoch, 0))
+		cpu_view_init(vw);
+	return vw;
+}
 /* Log a write of loc (old: what it replaced) at time ++mem.now. */
 void hist_write(uint32_t loc, unsigned size, uint64_t old);
 /* The versions of [addr, addr+size) (loc) a load of cpu may read, newest
