@@ -163,13 +163,6 @@ static bool grow(void **a, uint32_t *cap, uint32_t need, size_t each)
 	return true;
 }
 
-static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 static uint64_t states_digest(void)
 {
 	struct weft_audit_state st[256];
@@ -180,11 +173,54 @@ static uint64_t states_digest(void)
 	return h;
 }
 
-/* the families' core area and their state outside the world */
-static uint64_t core_hash(void)
+/* The core area's snapshots of E, one per step from 1 (up to a budget:
+ * steps before snap_steps have one). */
+#define SWAP_SNAP_BUDGET (256u << 20)
+static uint8_t *snaps;
+static size_t snaps_cap;
+static uint32_t snap_steps;
+
+static uint32_t core_len(void)
 {
-	uint32_t end = M.loc_limit, from = M.core_off < end ? M.core_off : end;
-	return hash_bytes(states_digest(), M.world + from, end - from);
+	return M.loc_limit > M.core_off ? M.loc_limit - M.core_off : 0;
+}
+
+static void snap_core(uint32_t s)
+{
+	size_t len = core_len(), need = ((size_t)s + 1) * len;
+	if (s < snap_steps || need > SWAP_SNAP_BUDGET)
+		return;
+	if (need > snaps_cap) {
+		size_t c = snaps_cap ? snaps_cap : (size_t)64 * len + 64;
+		while (c < need)
+			c *= 2;
+		uint8_t *n = realloc(snaps, c);
+		if (!n)
+			return;
+		snaps = n;
+		snaps_cap = c;
+	}
+	/* a step no point began (a join's, a wake-up's) is never paired */
+	for (; snap_steps <= s; snap_steps++)
+		memcpy(snaps + (size_t)snap_steps * len, M.world + M.core_off, len);
+}
+
+/* Does the word at off, E's value in e and the re-run's in r, hold the
+ * number of a step the swap moved, moved with it (a stamp for reports:
+ * rcu_core.h's lock_step)? A's steps [a, b) run as
+ * [a + (c - b), c), B's [b, c) as [a, a + (c - b)). */
+static bool moved_stamp(const uint8_t *e, const uint8_t *r, uint32_t off, uint32_t len)
+{
+	uint32_t w = off & ~3u, ve, vr;
+	if (!S.a || w + 4 > len)
+		return false;
+	memcpy(&ve, e + w, 4);
+	memcpy(&vr, r + w, 4);
+	if (ve >= S.a && ve < S.b)
+		return vr == ve + (S.c - S.b);
+	if (ve >= S.b && ve < S.c)
+		return vr == ve - (S.b - S.a);
+	return false;
 }
 
 static void note_end(struct srun *x, const struct weft_exec_result *r)
@@ -255,6 +291,20 @@ static unsigned swapped(uint32_t s)
 	return s < S.a + (S.c - S.b) ? S.t2 : S.t1;
 }
 
+/* E's first decision at the point after step x or later */
+static uint32_t e_decisions_from(uint32_t x)
+{
+	uint32_t lo = 0, hi = S.e.ndec;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (S.e.dec[mid].x < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* E's decision at the point after step x, the occ-th there, or NULL */
 static const struct sdec *e_decision(uint32_t x, uint32_t occ)
 {
@@ -285,15 +335,28 @@ static void swap_point(void)
 		if (!step_slot(&S.e, s))
 			return;
 		S.e.tid[s] = (uint8_t)M.cur;
-		S.e.core[s] = core_hash();
+		S.e.core[s] = states_digest();
+		snap_core(s);
 		S.e.site[s] = M.th[M.cur].last_site;
 		return;
 	}
 	unsigned want = swapped(s);
 	if (want != NO_TID && want != (unsigned)M.cur)
 		differ("step %u runs T%d, not T%u", s, M.cur, want);
-	if (S.a && s == S.c && s < S.e.nstep && S.e.core[s] && core_hash() != S.e.core[s])
-		differ("the core area or a family's state differs right after the pair");
+	if (S.a && s == S.c && s < S.e.nstep && S.e.tid[s] != NO_TID) {
+		if (states_digest() != S.e.core[s])
+			differ("a family's state outside the world differs right after the pair");
+		uint32_t len = core_len();
+		const uint8_t *e = snaps + (size_t)s * len, *r = M.world + M.core_off;
+		for (uint32_t i = 0; s < snap_steps && i < len; i++)
+			if (e[i] != r[i] && !moved_stamp(e, r, i, len)) {
+				char what[96];
+				weft_describe_loc(M.sc, M.core_off + i, what, sizeof(what));
+				differ("the core area differs right after the pair at world offset %u "
+				       "(%s)", M.core_off + i, what);
+				break;
+			}
+	}
 }
 
 /* ------------------------------------------------- recording E */
@@ -524,6 +587,11 @@ static bool independent(uint32_t a, uint32_t *b, uint32_t *c)
 	unsigned t1 = S.e.tid[a], t2 = S.e.tid[*b];
 	if (t1 == t2 || !(S.e.mask[a - 1] >> t2 & 1))
 		return false;
+	/* one decision at a point of the region: a second one at a point
+	 * (a thread chosen that ended or slept before a step) is E's to repeat */
+	for (uint32_t x = a - 1; x < *c; x++)
+		if (e_decisions_from(x + 1) - e_decisions_from(x) > 1)
+			return false;
 	uint32_t a0 = recs_from(a), a1 = recs_from(*b), b0 = a1, b1 = recs_from(*c);
 	for (uint32_t x = a0; x < a1; x++)
 		if (S.e.rec[x].tid != t1 || !takes_part(&S.e.rec[x]))
@@ -601,7 +669,8 @@ static int compare_ends(uint32_t *at)
 	}
 	int worst = 0;
 	for (uint32_t b = 0; b < S.e.end_len; b++) {
-		if (S.e.end_world[b] == S.re.end_world[b])
+		if (S.e.end_world[b] == S.re.end_world[b] ||
+		    moved_stamp(S.e.end_world, S.re.end_world, b, S.e.end_len))
 			continue;
 		if (*at == UINT32_MAX)
 			*at = b;
@@ -759,6 +828,7 @@ int weft_swap_audit_execute(const struct weft_run_opts *o, const struct weft_str
 	S.wl_len = 0;
 	S.last_step = UINT32_MAX;
 	reset_run(&S.e);
+	snap_steps = 1;   /* step 0 has none */
 	S.recording = true;
 	int rc = weft_execute_one(o, &rec, NULL, r);
 	S.recording = false;
