@@ -1312,8 +1312,7 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 	const struct weft_scenario *sc = o->sc;
 	int n;
 
-	if (!M.inited && weft_machine_init())
-		return WEFT_ENOMEM;
+	/* the machine is initialised (weft_execute()) */
 	char why[160];
 	if (weft_scenario_check(sc, why, sizeof(why)))
 		return WEFT_EINVAL;
