@@ -31,10 +31,9 @@ variant), 2 usage or a tool that could not be run.
 """
 import os
 import re
-import subprocess
 import sys
 
-from dpor_vs_dfs import variants_of   # every "scenario:variant" of a tool
+from dpor_audit import audit_tools, audited_by   # the dependence audit's driver
 
 # WEFT_SWAP_AUDIT_DFS=N, WEFT_SWAP_AUDIT_RANDOM=N: a longer hunt than ctest's;
 # WEFT_SWAP_AUDIT_PAIRS: pairs checked per execution
@@ -51,69 +50,12 @@ SUMMARY = re.compile(r"weft: swap audit: (\d+) pairs checked, (\d+) not commutin
                      r"(\d+) differing only")
 
 
-def audited(tool, spec, how):
-    # --memory sc: the audit skips weak executions
-    cmd = [tool, "run", spec, "--memory", "sc", "--json"] + how
-    env = dict(os.environ, WEFT_SWAP_AUDIT=PAIRS)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
-    m = SUMMARY.search(p.stderr)
-    # 0 clean, 1 a bug, 4 nondeterminism (tests/verdicts does so on purpose)
-    if p.returncode not in (0, 1, 4) or not m:
-        raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode,
-                                                  p.stderr.strip()[-400:]))
-    found, known, unknown = [], {}, False
-    for l in p.stderr.splitlines():
-        if not l.startswith("weft: swap audit:") or SUMMARY.search(l):
-            continue
-        c = CLASS.search(l)
-        if c:
-            unknown = c.group(1) not in KNOWN
-            if not unknown:
-                known[c.group(1)] = known.get(c.group(1), 0) + 1
-        if unknown:
-            found.append(l)
-    return int(m.group(1)), found, known
-
-
 def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write(__doc__)
-        return 2
-    bindir, tools = sys.argv[1], sys.argv[2:]
-    faults, variants, pairs, known = [], 0, 0, {}
-    try:
-        listed = [(name, list(variants_of(os.path.join(bindir, name)))) for name in tools]
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("swap_audit: cannot list a tool: %s" % e)
-        return 2
-    for name, specs in listed:
-        tool = os.path.join(bindir, name)
-        for spec in specs:
-            variants += 1
-            for how in (["--strategy", "dfs", "--iterations", DFS],
-                        ["--strategy", "random", "--iterations", RANDOM, "--seed", "1"]):
-                try:
-                    n, found, k = audited(tool, spec, how)
-                    for c in k:
-                        known.setdefault(c, set()).add("%s %s" % (name, spec))
-                except (RuntimeError, subprocess.TimeoutExpired) as e:
-                    print("swap_audit: %s" % e)
-                    return 2
-                pairs += n
-                if found:
-                    faults.append("%s %s (%s):\n  %s" % (name, spec, how[1], "\n  ".join(found)))
-    for c, where in sorted(known.items()):
-        print("swap_audit: known, left: [%s] in %d variants (%s): %s"
-              % (c, len(where), ", ".join(sorted(where)[:4]) + (", ..." if len(where) > 4 else ""),
-                 KNOWN[c]))
-    for f in faults:
-        print("NOT COMMUTING: " + f)
-    print("swap_audit: %d variants of %d tools, %d pairs checked, %d with findings"
-          % (variants, len(tools), pairs, len(faults)))
-    if variants < 10 or pairs == 0:
-        print("swap_audit: too little audited (%d variants, %d pairs)" % (variants, pairs))
-        return 2
-    return 1 if faults else 0
+    return audit_tools(
+        "swap_audit", sys.argv, __doc__,
+        lambda tool, spec, how: audited_by(tool, spec, how, "WEFT_SWAP_AUDIT", PAIRS,
+                                           "weft: swap audit:", SUMMARY, CLASS, KNOWN),
+        KNOWN, ("pairs checked", "findings", "NOT COMMUTING"), DFS, RANDOM)
 
 
 if __name__ == "__main__":

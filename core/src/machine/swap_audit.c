@@ -69,6 +69,7 @@
  * best together.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,21 +151,6 @@ static struct {
 	unsigned nr_found;
 } S;
 
-static bool grow(void **a, uint32_t *cap, uint32_t need, size_t each)
-{
-	if (need <= *cap)
-		return true;
-	uint32_t c = *cap ? *cap : 256;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*a, (size_t)c * each);
-	if (!n)
-		return false;
-	*a = n;
-	*cap = c;
-	return true;
-}
-
 static uint64_t states_digest(void)
 {
 	struct weft_audit_state st[256];
@@ -230,7 +216,7 @@ static void note_end(struct srun *x, const struct weft_exec_result *r)
 	x->kind = r->kind;
 	x->end_digest = states_digest();
 	uint32_t cap = x->end_len;
-	if (grow((void **)&x->end_world, &cap, M.loc_limit, 1))
+	if (weft_grow((void **)&x->end_world, &cap, M.loc_limit, 1))
 		memcpy(x->end_world, M.world, M.loc_limit);
 	x->end_len = x->end_world && cap >= M.loc_limit ? M.loc_limit : 0;
 }
@@ -244,11 +230,11 @@ static void reset_run(struct srun *x)
 /* step s of run x exists, with no thread, decision or hash yet */
 static bool step_slot(struct srun *x, uint32_t s)
 {
-	if (!grow((void **)&x->tid, &x->captid, s + 1, 1) ||
-	    !grow((void **)&x->mask, &x->capmask, s + 1, sizeof(uint64_t)) ||
-	    !grow((void **)&x->core, &x->capcore, s + 1, sizeof(uint64_t)) ||
-	    !grow((void **)&x->site, &x->capsite, s + 1, sizeof(*x->site)) ||
-	    !grow((void **)&x->woken, &x->capwoken, s + 1, sizeof(*x->woken)))
+	if (!weft_grow((void **)&x->tid, &x->captid, s + 1, 1) ||
+	    !weft_grow((void **)&x->mask, &x->capmask, s + 1, sizeof(uint64_t)) ||
+	    !weft_grow((void **)&x->core, &x->capcore, s + 1, sizeof(uint64_t)) ||
+	    !weft_grow((void **)&x->site, &x->capsite, s + 1, sizeof(*x->site)) ||
+	    !weft_grow((void **)&x->woken, &x->capwoken, s + 1, sizeof(*x->woken)))
 		return false;
 	for (; x->nstep <= s; x->nstep++) {
 		x->tid[x->nstep] = NO_TID;
@@ -262,7 +248,7 @@ static bool step_slot(struct srun *x, uint32_t s)
 
 static void add_rec(struct srun *x, const struct weft_step_info *si)
 {
-	if (!grow((void **)&x->rec, &x->caprec, x->nrec + 1, sizeof(*x->rec)))
+	if (!weft_grow((void **)&x->rec, &x->caprec, x->nrec + 1, sizeof(*x->rec)))
 		return;
 	x->rec[x->nrec++] = (struct srec){ si->site, si->step, si->loc, si->size ? si->size : 1,
 					   si->arg, si->tid, si->kind, si->flags };
@@ -295,13 +281,15 @@ static unsigned swapped(uint32_t s)
 	return s < S.a + (S.c - S.b) ? S.t2 : S.t1;
 }
 
-/* E's first decision at the point after step x or later */
-static uint32_t e_decisions_from(uint32_t x)
+/* The first of n elements (stride bytes apart, from base) whose uint32_t
+ * at off is key or more: they are in its order. */
+static uint32_t first_from(const void *base, uint32_t n, size_t stride, size_t off, uint32_t key)
 {
-	uint32_t lo = 0, hi = S.e.ndec;
+	uint32_t lo = 0, hi = n;
 	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (S.e.dec[mid].x < x)
+		uint32_t mid = (lo + hi) / 2, v;
+		memcpy(&v, (const uint8_t *)base + (size_t)mid * stride + off, sizeof(v));
+		if (v < key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -309,19 +297,17 @@ static uint32_t e_decisions_from(uint32_t x)
 	return lo;
 }
 
+/* E's first decision at the point after step x or later */
+static uint32_t e_decisions_from(uint32_t x)
+{
+	return first_from(S.e.dec, S.e.ndec, sizeof(*S.e.dec), offsetof(struct sdec, x), x);
+}
+
 /* E's decision at the point after step x, the occ-th there, or NULL */
 static const struct sdec *e_decision(uint32_t x, uint32_t occ)
 {
-	uint32_t lo = 0, hi = S.e.ndec;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (S.e.dec[mid].x < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	lo += occ;
-	return lo < S.e.ndec && S.e.dec[lo].x == x ? &S.e.dec[lo] : NULL;
+	uint32_t i = e_decisions_from(x) + occ;
+	return i < S.e.ndec && S.e.dec[i].x == x ? &S.e.dec[i] : NULL;
 }
 
 /* At every scheduling point (weft_mem_point(), after the decision and
@@ -395,7 +381,7 @@ static int rec_pick_next(void *st, const struct weft_decision *d)
 		c = d->dflt;   /* as weft_sched_decide() takes it */
 	if (step_slot(&S.e, d->step))
 		S.e.mask[d->step] = d->runnable;
-	if (grow((void **)&S.e.dec, &S.e.capdec, S.e.ndec + 1, sizeof(*S.e.dec)))
+	if (weft_grow((void **)&S.e.dec, &S.e.capdec, S.e.ndec + 1, sizeof(*S.e.dec)))
 		S.e.dec[S.e.ndec++] = (struct sdec){ d->runnable, d->step, (uint8_t)c };
 	return c;
 }
@@ -404,7 +390,7 @@ static uint32_t rec_pick_value(void *st, uint32_t index, uint32_t n)
 {
 	uint32_t v = S.inner->pick_value ? S.inner->pick_value(S.inner_st, index, n) : 0;
 	(void)st;
-	if (grow((void **)&S.e.ch, &S.e.capch, S.e.nch + 1, sizeof(*S.e.ch)))
+	if (weft_grow((void **)&S.e.ch, &S.e.capch, S.e.nch + 1, sizeof(*S.e.ch)))
 		S.e.ch[S.e.nch++] = (struct schoice){ v, (uint8_t)(M.cur < 0 ? NO_TID : M.cur) };
 	return v;
 }
@@ -566,15 +552,7 @@ static bool takes_part(const struct srec *r)
  * order) */
 static uint32_t recs_from(uint32_t s)
 {
-	uint32_t lo = 0, hi = S.e.nrec;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (S.e.rec[mid].step < s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return first_from(S.e.rec, S.e.nrec, sizeof(*S.e.rec), offsetof(struct srec, step), s);
 }
 
 /* The end of E's segment from step a: the steps of its thread up to the
