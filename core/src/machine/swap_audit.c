@@ -52,7 +52,10 @@
  * state), pairs past the first N of an execution (those taken are spread
  * over it), executions under a weak memory model, with CPU contexts or
  * interrupts, or ending with a report (all skipped), a wrong record the
- * other segment is dependent on anyway, and non-adjacent reorderings.
+ * other segment is dependent on anyway, non-adjacent reorderings, and a
+ * transition with no point of its own (a thread that runs from its start
+ * to its end without one, as is-locked:other's T1, whose spin_is_locked()
+ * has no point: two decisions at one step, which are not paired).
  *
  * Off unless WEFT_SWAP_AUDIT is set when the machine starts: then
  * weft_execute() runs each execution through weft_swap_audit_execute();
