@@ -62,12 +62,14 @@
  * otherwise weft_execute() tests weft_swap_audit_pairs once per execution
  * and nothing runs per step (bench/instr-per-step). The re-runs go
  * through the machine like any execution, after E's strategy has seen
- * E's end, with their own answers; the last one is E again (a check that
- * E repeats itself, printed when it does not), so what the machine keeps
- * of the last execution (its events, decisions) is E's. Lockdep's facts
- * across executions (lockdep_persist) do see the re-runs.
+ * E's end, with their own answers. The first is E as it was: an E that
+ * does not repeat itself (a model nondeterministic on purpose,
+ * tests/verdicts) has no pairs compared ("not reproducible" in the
+ * summary). The last is E again, so what the machine keeps of the last
+ * execution (its events, decisions) is E's. Lockdep's facts across
+ * executions (lockdep_persist) do see the re-runs.
  *
- * Length (~820 lines): recording E, the scripted re-run and its checks,
+ * Length (~900 lines): recording E, the scripted re-run and its checks,
  * and the pairing share one state and one notion of a segment, and read
  * best together.
  */
@@ -87,7 +89,7 @@ unsigned weft_swap_audit_pairs;
 struct srec {
 	const struct weft_site *site;
 	uint32_t step, loc, size, arg;
-	uint8_t tid, kind, flags;
+	uint8_t tid, kind;
 };
 
 /* a decision: at the point after step x, the thread chosen to run step x + 1 */
@@ -103,16 +105,17 @@ struct schoice {
 };
 
 /* what E or a re-run did: its decisions; per step number (from 1) the
- * thread whose point began it (NO_TID: none seen), whether a decision was
- * made at the point after it, the core area's hash at its point */
+ * thread whose point began it (NO_TID: none seen), the runnable set of a
+ * decision at the point after it (0: none), the families' audit_state
+ * digest at its point (the core area's bytes: snap_core()) */
 struct srun {
 	struct sdec *dec;
 	uint32_t ndec, capdec;
 	uint8_t *tid;
-	uint64_t *mask, *core;
+	uint64_t *mask, *digest;
 	const struct weft_site **site;   /* of the step's point */
 	uint32_t *woken;        /* the waker's step, if woken since its last step */
-	uint32_t nstep, captid, capmask, capcore, capsite, capwoken;
+	uint32_t nstep, captid, capmask, capdigest, capsite, capwoken;
 	struct srec *rec;
 	uint32_t nrec, caprec;
 	struct schoice *ch;
@@ -235,7 +238,7 @@ static bool step_slot(struct srun *x, uint32_t s)
 {
 	if (!weft_grow((void **)&x->tid, &x->captid, s + 1, 1) ||
 	    !weft_grow((void **)&x->mask, &x->capmask, s + 1, sizeof(uint64_t)) ||
-	    !weft_grow((void **)&x->core, &x->capcore, s + 1, sizeof(uint64_t)) ||
+	    !weft_grow((void **)&x->digest, &x->capdigest, s + 1, sizeof(uint64_t)) ||
 	    !weft_grow((void **)&x->site, &x->capsite, s + 1, sizeof(*x->site)) ||
 	    !weft_grow((void **)&x->woken, &x->capwoken, s + 1, sizeof(*x->woken)))
 		return false;
@@ -244,7 +247,7 @@ static bool step_slot(struct srun *x, uint32_t s)
 		x->woken[x->nstep] = 0;
 		x->site[x->nstep] = NULL;
 		x->mask[x->nstep] = 0;
-		x->core[x->nstep] = 0;
+		x->digest[x->nstep] = 0;
 	}
 	return true;
 }
@@ -254,7 +257,7 @@ static void add_rec(struct srun *x, const struct weft_step_info *si)
 	if (!weft_grow((void **)&x->rec, &x->caprec, x->nrec + 1, sizeof(*x->rec)))
 		return;
 	x->rec[x->nrec++] = (struct srec){ si->site, si->step, si->loc, si->size ? si->size : 1,
-					   si->arg, si->tid, si->kind, si->flags };
+					   si->arg, si->tid, si->kind };
 }
 
 static const char *kind_name(unsigned k)
@@ -334,7 +337,7 @@ static void swap_point(void)
 		    ws >= S.prev_of[M.cur])
 			S.e.woken[s] = ws;
 		S.prev_of[M.cur] = s;
-		S.e.core[s] = states_digest();
+		S.e.digest[s] = states_digest();
 		snap_core(s);
 		S.e.site[s] = M.th[M.cur].last_site;
 		return;
@@ -343,7 +346,7 @@ static void swap_point(void)
 	if (want != NO_TID && want != (unsigned)M.cur)
 		differ("step %u runs T%d, not T%u", s, M.cur, want);
 	if (S.a && s == S.c && s < S.e.nstep && S.e.tid[s] != NO_TID) {
-		if (states_digest() != S.e.core[s])
+		if (states_digest() != S.e.digest[s])
 			differ("a family's state outside the world differs right after the pair");
 		uint32_t len = core_len();
 		const uint8_t *e = snaps + (size_t)s * len, *r = M.world + M.core_off;
