@@ -52,23 +52,26 @@ CLASS = re.compile(r"unrecorded (?:shared )?change: .*\[(.*)\] (?:changed|meets)
 SUMMARY = re.compile(r"weft: dpor audit: (\d+) windows checked, (\d+) unrecorded changes")
 
 
-def audited(tool, spec, how):
-    # --memory sc: the audit skips weak executions (flushes are unrecorded by design)
+def audited_by(tool, spec, how, env_var, value, tag, summary, cls, known_why):
+    """One run of tool on spec under an audit (env_var=value): the count
+    its summary line gives, its lines outside the known classes, and the
+    known classes met (class -> count)."""
+    # --memory sc: the audits skip weak executions (flushes are unrecorded by design)
     cmd = [tool, "run", spec, "--memory", "sc", "--json"] + how
-    env = dict(os.environ, WEFT_DPOR_AUDIT="1")
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
-    m = SUMMARY.search(p.stderr)
+    env = dict(os.environ, **{env_var: value})
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    m = summary.search(p.stderr)
     # 0 clean, 1 a bug, 4 nondeterminism (tests/verdicts does so on purpose)
     if p.returncode not in (0, 1, 4) or not m:
         raise RuntimeError("%s exited %d: %s" % (" ".join(cmd), p.returncode,
                                                   p.stderr.strip()[-400:]))
     found, known, unknown = [], {}, False
     for l in p.stderr.splitlines():
-        if not l.startswith("weft: dpor audit:") or SUMMARY.search(l):
+        if not l.startswith(tag) or summary.search(l):
             continue
-        c = CLASS.search(l)
+        c = cls.search(l)
         if c:
-            unknown = c.group(1) not in KNOWN
+            unknown = c.group(1) not in known_why
             if not unknown:
                 known[c.group(1)] = known.get(c.group(1), 0) + 1
         if unknown:
@@ -76,45 +79,59 @@ def audited(tool, spec, how):
     return int(m.group(1)), found, known
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.stderr.write(__doc__)
+def audit_tools(name, argv, doc, audited, known_why, counted, dfs, rnd):
+    """Every variant of every tool of argv (BINDIR TOOL...) by dfs (dfs
+    executions) and random (rnd), through audited(tool, spec, how); prints
+    the known classes, each finding (counted: what the summary counts, what
+    a finding is, its label), and a summary line. Returns the exit
+    code: 0 none, 1 findings, 2 usage or a tool that could not be run."""
+    if len(argv) < 3:
+        sys.stderr.write(doc)
         return 2
-    bindir, tools = sys.argv[1], sys.argv[2:]
-    faults, variants, windows, known = [], 0, 0, {}
+    bindir, tools = argv[1], argv[2:]
+    faults, variants, total, known = [], 0, 0, {}
     try:
-        listed = [(name, list(variants_of(os.path.join(bindir, name)))) for name in tools]
+        listed = [(t, list(variants_of(os.path.join(bindir, t)))) for t in tools]
     except (OSError, subprocess.CalledProcessError) as e:
-        print("dpor_audit: cannot list a tool: %s" % e)
+        print("%s: cannot list a tool: %s" % (name, e))
         return 2
-    for name, specs in listed:
-        tool = os.path.join(bindir, name)
+    for tname, specs in listed:
+        tool = os.path.join(bindir, tname)
         for spec in specs:
             variants += 1
-            for how in (["--strategy", "dfs", "--iterations", DFS],
-                        ["--strategy", "random", "--iterations", RANDOM, "--seed", "1"]):
+            for how in (["--strategy", "dfs", "--iterations", dfs],
+                        ["--strategy", "random", "--iterations", rnd, "--seed", "1"]):
                 try:
                     n, found, k = audited(tool, spec, how)
-                    for c, count in k.items():
-                        known.setdefault(c, set()).add("%s %s" % (name, spec))
+                    for c in k:
+                        known.setdefault(c, set()).add("%s %s" % (tname, spec))
                 except (RuntimeError, subprocess.TimeoutExpired) as e:
-                    print("dpor_audit: %s" % e)
+                    print("%s: %s" % (name, e))
                     return 2
-                windows += n
+                total += n
                 if found:
-                    faults.append("%s %s (%s):\n  %s" % (name, spec, how[1], "\n  ".join(found)))
+                    faults.append("%s %s (%s):\n  %s" % (tname, spec, how[1], "\n  ".join(found)))
     for c, where in sorted(known.items()):
-        print("dpor_audit: known, left: [%s] in %d variants (%s): %s"
-              % (c, len(where), ", ".join(sorted(where)[:4]) + (", ..." if len(where) > 4 else ""),
-                 KNOWN[c]))
+        print("%s: known, left: [%s] in %d variants (%s): %s"
+              % (name, c, len(where),
+                 ", ".join(sorted(where)[:4]) + (", ..." if len(where) > 4 else ""),
+                 known_why[c]))
     for f in faults:
-        print("UNRECORDED: " + f)
-    print("dpor_audit: %d variants of %d tools, %d steps checked, %d with unrecorded changes"
-          % (variants, len(tools), windows, len(faults)))
-    if variants < 10 or windows == 0:
-        print("dpor_audit: too little audited (%d variants, %d steps)" % (variants, windows))
+        print("%s: %s" % (counted[2], f))
+    print("%s: %d variants of %d tools, %d %s, %d with %s"
+          % (name, variants, len(tools), total, counted[0], len(faults), counted[1]))
+    if variants < 10 or total == 0:
+        print("%s: too little audited (%d variants, %d %s)" % (name, variants, total, counted[0]))
         return 2
     return 1 if faults else 0
+
+
+def main():
+    return audit_tools(
+        "dpor_audit", sys.argv, __doc__,
+        lambda tool, spec, how: audited_by(tool, spec, how, "WEFT_DPOR_AUDIT", "1",
+                                           "weft: dpor audit:", SUMMARY, CLASS, KNOWN),
+        KNOWN, ("steps checked", "unrecorded changes", "UNRECORDED"), DFS, RANDOM)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 #ifndef WEFT_INTERNAL_H
 #define WEFT_INTERNAL_H
 
+#include <stdlib.h>
+
 #include <weft/strategy.h>
 
 /* The workload ops of both byte encodings (input.c, genome.c): up to n
@@ -35,6 +37,23 @@ size_t weft_wl_encode(uint8_t *buf, size_t i, const struct weft_wl_op *wl, unsig
 			(buf)[(i)++] = (recs)[rec3_k].b;                                 \
 		}                                                                       \
 	} while (0)
+
+/* An array *p of *cap elements of elem bytes made to hold need, grown
+ * by doubling (from 64); false (unchanged) when memory runs out. */
+static inline bool weft_grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	uint32_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*p, (size_t)c * elem);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
 
 /* A 64-bit finaliser (Stafford's Mix13, as in splitmix64). */
 static inline uint64_t weft_mix64(uint64_t z)

@@ -97,6 +97,8 @@ static struct {
 	} found[AUDIT_FINDINGS];
 	unsigned nr_found;
 	bool weak_noted, overflow_noted, clocks_noted;
+	bool enabled;              /* WEFT_DPOR_AUDIT (weft_point_hook may be the
+				      swap audit's alone, swap_audit.c) */
 } A;
 
 static bool writes(const struct weft_step_info *si)
@@ -361,7 +363,7 @@ static void finding(uint32_t off, uint32_t len)
 	}
 }
 
-static unsigned gather_states(struct weft_audit_state *out, unsigned cap)
+unsigned weft_audit_gather_states(struct weft_audit_state *out, unsigned cap)
 {
 	unsigned n = 0;
 
@@ -375,7 +377,7 @@ static void snapshot(void)
 {
 	A.snap_len = M.loc_limit;
 	memcpy(A.snap, M.world, A.snap_len);
-	A.nr_st = gather_states(A.st, AUDIT_STATES);
+	A.nr_st = weft_audit_gather_states(A.st, AUDIT_STATES);
 	A.snap_step = M.step;
 	A.snap_tid = M.cur;
 	A.nr_rec = 0;
@@ -406,7 +408,7 @@ static void check(void)
 		}
 	}
 	struct weft_audit_state cur[AUDIT_STATES];
-	unsigned n = gather_states(cur, AUDIT_STATES);
+	unsigned n = weft_audit_gather_states(cur, AUDIT_STATES);
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t before = 0;   /* a state that was not there: its empty digest */
 		for (unsigned k = 0; k < A.nr_st; k++)
@@ -440,11 +442,14 @@ void weft_dep_audit_init(void)
 	if (!e || !*e || !strcmp(e, "0"))
 		return;
 	weft_point_hook = audit_point;
+	A.enabled = true;
 	atexit(summary);
 }
 
 void weft_dep_audit_wrap(void)
 {
+	if (!A.enabled)
+		return;
 	A.inner = M.on_step;
 	M.on_step = audit_step;
 	A.active = false;
@@ -453,6 +458,8 @@ void weft_dep_audit_wrap(void)
 
 void weft_dep_audit_begin(void)
 {
+	if (!A.enabled)
+		return;
 	if (weft_mem_weak) {
 		if (!A.weak_noted)
 			fprintf(stderr, "weft: dpor audit: not under a weak memory model "

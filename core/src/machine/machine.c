@@ -218,6 +218,7 @@ int weft_machine_init(void)
 	install_overflow_handler();
 	hooks_gather();
 	weft_dep_audit_init();
+	weft_swap_audit_init();
 	M.cur = -1;
 	M.inited = true;
 	return 0;
@@ -1329,11 +1330,20 @@ static void drain_for_tsan(void)
 int weft_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *ops, void *st,
 		 struct weft_exec_result *r)
 {
+	if (!M.inited && weft_machine_init())
+		return WEFT_ENOMEM;
+	if (__builtin_expect(weft_swap_audit_pairs != 0, 0))
+		return weft_swap_audit_execute(o, ops, st, r);
+	return weft_execute_one(o, ops, st, r);
+}
+
+int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_ops *ops, void *st,
+		     struct weft_exec_result *r)
+{
 	const struct weft_scenario *sc = o->sc;
 	int n;
 
-	if (!M.inited && weft_machine_init())
-		return WEFT_ENOMEM;
+	/* the machine is initialised (weft_execute()) */
 	char why[160];
 	if (weft_scenario_check(sc, why, sizeof(why)))
 		return WEFT_EINVAL;

@@ -969,6 +969,19 @@ void weft_dep_audit_init(void);
 void weft_dep_audit_wrap(void);
 void weft_dep_audit_begin(void);
 void weft_dep_audit_end(bool clean);
+/* Every family's audit_state pairs, in families.def order (up to cap). */
+unsigned weft_audit_gather_states(struct weft_audit_state *out, unsigned cap);
+
+/* The commutation audit (swap_audit.c; WEFT_SWAP_AUDIT=N, docs/strategies.md):
+ * init at weft_machine_init() sets weft_swap_audit_pairs (N) when asked;
+ * weft_execute() then runs each execution through weft_swap_audit_execute(),
+ * which runs it, and re-runs, by weft_execute_one() (one execution). */
+extern unsigned weft_swap_audit_pairs;
+void weft_swap_audit_init(void);
+int weft_swap_audit_execute(const struct weft_run_opts *o, const struct weft_strategy_ops *ops,
+			    void *st, struct weft_exec_result *r);
+int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_ops *ops, void *st,
+		     struct weft_exec_result *r);
 
 /* The families, in families.def order (primitives/families.c). */
 extern const struct weft_family *const weft_families[];

@@ -389,22 +389,7 @@ struct jmask {
 
 /* ------------------------------------------------------------- utilities */
 
-static inline bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	uint32_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*p, (size_t)c * elem);
-	if (!n)
-		return false;
-	*p = n;
-	*cap = c;
-	return true;
-}
-
-#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+#define GROW(arr, cap, need) weft_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 static inline uint32_t *clk_of(struct weft_dpor *d, uint32_t k)
 {
