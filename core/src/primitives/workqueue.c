@@ -1018,6 +1018,12 @@ static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *t
 	 * idle (-EAGAIN until the clear) and the cancel returns false; it
 	 * returned true, and the item ran (weft-workqueue work-query). */
 	if (!sync) {
+		/* what it found of a take (w->running, written in the take's
+		 * step with the worklist): without the record a cancel that
+		 * found the item taken looked independent of the take, and the
+		 * order where it takes the item off the list first went
+		 * unexplored (the commutation audit, weft-workqueue work-query) */
+		weft_sched_step(WEFT_DEP_READ, loc_of(&w->running), sizeof(w->running), 0, s);
 		if (!taken)
 			set_data(w, loc, w->data & ~PENDING, s);
 		return was_pending && (timer_was || unqueue(w, s));
