@@ -526,11 +526,11 @@ static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 void weft_sched_switch_to(unsigned next, bool leaving)
 {
 	int prev = M.cur;
-	struct wthread *n = &M.th[next];
 
 	if ((int)next == prev)
 		return;
 #ifndef WEFT_TSAN
+	struct wthread *n = &M.th[next];
 	if (__builtin_expect(n->started && !n->may_migrate && !M.fb_sw && !M.switch_watch &&
 			     !weft_mem_switch_due && !M.world_resume, 1)) {
 		M.switches++;
