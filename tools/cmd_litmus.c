@@ -55,16 +55,21 @@ struct lopts {
 	bool expect, json;
 };
 
+/* An execution ended in a report other than a deadlock (the test misuses a
+ * primitive, or dereferences what is no variable): it has no final state,
+ * the counts are of the executions that did not, and a Never test would
+ * pass on none at all. */
+static bool misuse_reported(const struct weft_litmus_result *r)
+{
+	return r->report != WEFT_KIND_NONE && r->report != WEFT_KIND_DEADLOCK;
+}
+
 static const char *verdict_of(const struct weft_litmus *t, const struct weft_litmus_result *r,
 			      const struct lopts *o)
 {
 	enum weft_litmus_expect e = weft_litmus_expected(t);
 
-	/* an execution that ended in a report other than a deadlock (the test
-	 * misuses a primitive, or dereferences what is no variable) has no
-	 * final state: the counts are of the executions that did not, and a
-	 * Never test would pass on none at all */
-	if (r->report != WEFT_KIND_NONE && r->report != WEFT_KIND_DEADLOCK)
+	if (misuse_reported(r))
 		return "fail";
 	if (!o->expect || e == WEFT_LITMUS_UNKNOWN)
 		return "unchecked";
@@ -111,8 +116,9 @@ static void print_text(const char *file, const struct weft_litmus *t,
 		printf("Filtered: %" PRIu64 "\n", r->filtered);
 	if (r->report)
 		printf("Report: %s (%s)%s\n", weft_kind_name(r->report), r->report_msg,
-		       r->report == WEFT_KIND_DEADLOCK ? ""
-		       : ": the test is wrong (no outcome of such an execution is counted)");
+		       misuse_reported(r)
+			       ? ": the test is wrong (no outcome of such an execution is counted)"
+			       : "");
 	printf("Condition %s\n", weft_litmus_condition(t));
 	printf("Observation %s %s %" PRIu64 " %" PRIu64 "\n", name,
 	       weft_litmus_expect_name(r->observed), r->positive, r->negative);
