@@ -107,7 +107,7 @@ struct mem_state {
 					    WEFT_NO_LOC: none) */
 		uint32_t lost;           /* the newest write a change of the
 					    slot's word forgot (0: none) */
-		uint32_t epoch;          /* as cpu_view's (hist_slot()) */
+		uint32_t epoch;          /* as cpu_view's (word_slot()) */
 	} slot[HIST_SLOTS];
 	struct cpu_view view[WEFT_EXEC_MAX_CPUS];
 	uint32_t lkmm_epoch;             /* bumped by hist_reset(): views and
