@@ -372,7 +372,7 @@ static uint32_t z10_state_bucket(const void *w, uint32_t off)
 static const char *const z10_opnames[Z10_NR_OPS] = { "reclaim", "migrate", "mlock" };
 
 static const char *const z10_files[] = {
-	"z10_mlock.c", "mm_page.c", "mm_page.h", "mm_pgtable.h", "mm_pagelock.c", NULL,
+	"z10_mlock.c", "mm_page.c", "mm_pagelock.c", NULL,
 };
 
 static const struct weft_variant z10_variants[Z10_NR_VARIANTS] = {

@@ -502,7 +502,7 @@ static const char *const z11_opnames[Z11_NR_OPS] = {
 
 static const char *const z11_files[] = {
 	"z11_lru_drain_all.c", "mm_lru_batch.c", "lru_batch.h", "mm_lru.c", "mm_page.c",
-	"mm_page.h", NULL,
+	NULL,
 };
 
 static const struct weft_variant z11_variants[Z11_NR_VARIANTS] = {

@@ -464,7 +464,7 @@ static const char *const z12_opnames[Z12_NR_OPS] = {
 
 static const char *const z12_files[] = {
 	"z12_memcg_lrucare.c", "mm_lru_batch.c", "lru_batch.h", "mm_lru.c", "mm_page.c",
-	"mm_page.h", NULL,
+	NULL,
 };
 
 static const struct weft_variant z12_variants[Z12_NR_VARIANTS] = {

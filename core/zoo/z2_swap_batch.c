@@ -175,7 +175,7 @@ static const char *const z2_opnames[Z2_NR_OPS] = {
 };
 
 static const char *const z2_files[] = {
-	"z2_swap_batch.c", "mm_swap.c", "mm_swap.h", "mm_pgtable.h", "mm_page.c", "mm_page.h",
+	"z2_swap_batch.c", "mm_swap.c", "mm_page.c",
 	NULL,
 };
 

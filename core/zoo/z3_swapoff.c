@@ -513,7 +513,7 @@ static const char *const z3_opnames[Z3_NR_OPS] = {
 };
 
 static const char *const z3_files[] = {
-	"z3_swapoff.c", "mm_swap.c", "mm_swap.h", "mm_pgtable.h", "mm_page.c", "mm_page.h",
+	"z3_swapoff.c", "mm_swap.c", "mm_page.c",
 	NULL,
 };
 

@@ -358,7 +358,7 @@ static const char *const z4_opnames[Z4_NR_OPS] = {
 };
 
 static const char *const z4_files[] = {
-	"z4_swapin_aba.c", "mm_swap.c", "mm_swap.h", "mm_pgtable.h", "mm_page.c", "mm_page.h",
+	"z4_swapin_aba.c", "mm_swap.c", "mm_page.c",
 	NULL,
 };
 

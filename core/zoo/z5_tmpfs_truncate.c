@@ -544,7 +544,7 @@ static const char *const z5_opnames[Z5_NR_OPS] = {
 };
 
 static const char *const z5_files[] = {
-	"z5_tmpfs_truncate.c", "mm_shmem.c", "mm_shmem.h", "mm_page.c", "mm_page.h", NULL,
+	"z5_tmpfs_truncate.c", "mm_shmem.c", "mm_page.c", NULL,
 };
 
 static const struct weft_variant z5_variants[Z5_NR_VARIANTS] = {

@@ -602,7 +602,7 @@ static const char *const z6_opnames[Z6_NR_OPS] = {
 };
 
 static const char *const z6_files[] = {
-	"z6_spec_pagecache.c", "mm_page.c", "mm_page.h", NULL,
+	"z6_spec_pagecache.c", "mm_page.c", NULL,
 };
 
 static const struct weft_variant z6_variants[Z6_NR_VARIANTS] = {

@@ -747,8 +747,7 @@ static uint32_t z9_state_bucket(const void *w, uint32_t off)
 static const char *const z9_opnames[Z9_NR_OPS] = { "read", "write", "zap", "swapout" };
 
 static const char *const z9_files[] = {
-	"z9_swapcache_aba.c", "mm_swap.c", "mm_swap.h", "mm_pgtable.h", "mm_page.c",
-	"mm_page.h", "mm_pagelock.c", NULL,
+	"z9_swapcache_aba.c", "mm_swap.c", "mm_page.c", "mm_pagelock.c", NULL,
 };
 
 static const struct weft_variant z9_variants[Z9_NR_VARIANTS] = {
