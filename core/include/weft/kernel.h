@@ -185,8 +185,9 @@ void weft_report2(enum weft_kind k, const void *obj, const struct weft_site *s,
 		  const struct weft_access *other, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 bool weft_in_thread(void);
-/* Distinct for every execution of the process (setup to audits): for a
- * kit's own per-execution tables. */
+/* Distinct for every execution of the process (setup to audits) among
+ * the last 2^32 (a 32-bit counter that wraps, never to 0): for a kit's
+ * own per-execution tables, whose entries are overwritten sooner. */
 uint32_t weft_execution_id(void);
 /* Threads that come and go (kthread_run()/pthread_create() style): start
  * fn(world, arg) as a new model thread on fake CPU cpu (taken modulo the

@@ -137,6 +137,27 @@ static inline unsigned weft_uniform_pick(struct weft_rng *r, uint64_t mask)
 
 void weft_sites_init(void);
 
+/* Epoch counters. An entry of a table kept across executions (the
+ * machine's shadow, the lkmm CPU views and word slots, DPOR's loc[] and
+ * jm[]) is valid while it carries its counter's current epoch; epoch 0 is
+ * never current, so a zeroed entry is stale. Advances the counter; true on
+ * a wrap (after 2^32 advances), when the caller must clear its table: an
+ * entry set up 2^32 advances ago would pass for a current one.
+ * WEFT_EPOCH_WRAP_EVERY=k (read by weft_machine_init(), for tests) makes
+ * every counter leap from epoch 1 to 2^32 - k, so that it wraps back to 1
+ * every k + 1 advances with epoch 1's entries still in the tables (ctest
+ * epoch_wrap). */
+extern uint32_t weft_epoch_wrap_every;
+static inline bool weft_epoch_advance(uint32_t *epoch)
+{
+	if (__builtin_expect(weft_epoch_wrap_every != 0, 0) && *epoch == 1)
+		*epoch = (uint32_t)0 - weft_epoch_wrap_every - 1;
+	if (__builtin_expect(++*epoch != 0, 1))
+		return false;
+	*epoch = 1;
+	return true;
+}
+
 /* The size of the primitive families' state of one execution, the core
  * area after the world (primitives/core_state.h, families.c): world offsets
  * below the world rounded up to 64 bytes plus this are locations. */

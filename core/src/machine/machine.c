@@ -219,6 +219,9 @@ int weft_machine_init(void)
 	hooks_gather();
 	weft_dep_audit_init();
 	weft_swap_audit_init();
+	env = getenv("WEFT_EPOCH_WRAP_EVERY");
+	if (env && *env)
+		weft_epoch_wrap_every = (uint32_t)strtoul(env, NULL, 10);
 	M.cur = -1;
 	M.inited = true;
 	return 0;
@@ -928,6 +931,8 @@ unsigned weft_current_tid(void)
 	return M.cur < 0 ? 0 : (unsigned)M.cur;
 }
 
+uint32_t weft_epoch_wrap_every;
+
 uint32_t weft_execution_id(void)
 {
 	return M.epoch;   /* monotonic: a bigger world does not restart it */
@@ -1384,10 +1389,8 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 	else
 		memset(M.world, 0, M.world_size);
 	core_reset(sc, M.world_size);
-	if (++M.epoch == 0) {
+	if (weft_epoch_advance(&M.epoch))
 		memset(M.shadow, 0, M.world_cap * sizeof(*M.shadow));
-		M.epoch = 1;
-	}
 	M.step_budget = o->step_budget ? o->step_budget
 			: sc->step_budget ? sc->step_budget : WEFT_DEFAULT_STEP_BUDGET;
 	M.hashing = o->no_trace_hash ? 0 : (o->checks & WEFT_CHECK_TRACE_HASH2) ? WEFT_HASH2 : WEFT_HASH1;

@@ -30,11 +30,9 @@ void hist_reset(void)
 {
 	mem.now = 0;
 	mem.nr_hist = 0;
-	if (++mem.lkmm_epoch == 0) {
-		/* a wrap: a view or slot set up 2^32 resets ago would pass */
+	if (weft_epoch_advance(&mem.lkmm_epoch)) {
 		memset(mem.view, 0, sizeof(mem.view));
 		memset(mem.slot, 0, sizeof(mem.slot));
-		mem.lkmm_epoch = 1;
 	}
 }
 

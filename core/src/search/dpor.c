@@ -170,13 +170,11 @@ static void exec_reset(struct weft_dpor *d)
 {
 	d->nev = d->nrc = d->naclk = 0;
 	/* loc[] and the bounded evidence jm[] are valid in the epoch they
-	 * carry: on a wrap (2^32 executions) both are cleared, or an entry
-	 * from 2^32 executions ago would pass for this execution's */
-	if (++d->epoch == 0) {
+	 * carry (weft_epoch_advance()) */
+	if (weft_epoch_advance(&d->epoch)) {
 		memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
 		if (d->jm)
 			memset(d->jm, 0, (size_t)d->nloc * sizeof(*d->jm));
-		d->epoch = 1;
 	}
 	memset(d->tclk_ev, 0, sizeof(d->tclk_ev));
 	memset(d->ntidx, 0, sizeof(d->ntidx));
