@@ -50,8 +50,9 @@
  * What it cannot see: a swap that changes nothing in this execution (a
  * read whose value does not matter here: the pair commutes on this
  * state), pairs past the first N of an execution (those taken are spread
- * over it), executions under a weak memory model, with CPU contexts or
- * interrupts, or ending with a report (all skipped), a wrong record the
+ * over it), executions under a weak memory model, with interrupts, with
+ * migration, or ending with a report (all skipped), two threads of one
+ * CPU (contexts active: dependent, as DPOR takes them), a wrong record the
  * other segment is dependent on anyway, non-adjacent reorderings, and a
  * transition with no point of its own (a thread that runs from its start
  * to its end without one, as is-locked:other's T1, whose spin_is_locked()
@@ -584,6 +585,11 @@ static bool independent(uint32_t a, uint32_t *b, uint32_t *c)
 	unsigned t1 = S.e.tid[a], t2 = S.e.tid[*b];
 	if (t1 == t2 || !(S.e.mask[a - 1] >> t2 & 1))
 		return false;
+	/* threads sharing a CPU (contexts active, no interrupt, no
+	 * migration): dependent, as DPOR takes any two events of one CPU
+	 * (dpor_clocks.c, cpu_record()) */
+	if (weft_contexts_active() && M.cpu_of[t1] == M.cpu_of[t2])
+		return false;
 	/* B's thread woken by A (dpor_clocks.c: the waker orders the woken
 	 * thread's event, and the two cannot be reversed) */
 	for (uint32_t y = *b; y < *c; y++)
@@ -838,7 +844,8 @@ int weft_swap_audit_execute(const struct weft_run_opts *o, const struct weft_str
 	if (rc < 0)
 		return rc;
 	if (r->kind != WEFT_KIND_NONE || r->infeasible || r->cut_short || weft_mem_weak ||
-	    weft_contexts_active() || weft_interrupts_active() || (size_t)S.wl_len > sizeof(S.wl)) {
+	    weft_interrupts_active() || (weft_contexts_active() && M.sc->migratable) ||
+	    (size_t)S.wl_len > sizeof(S.wl)) {
 		S.skipped++;
 		return rc;
 	}

@@ -59,12 +59,37 @@ void xa_init(struct xarray *xa)
 
 /* --------------------------------------------------------------- nodes */
 
+#ifndef WEFT_NATIVE
+#include "sched.h"
+/* The pool's scans below peek at busy[1..upto) and decide which node is
+ * taken, or ENOMEM; a node's free (node_rcu_free(), after its grace
+ * period) writes busy[] without xa_lock. A READ record of the bytes read
+ * (no point, nothing traced) lets the reductions order the two. Its site
+ * is not in the weft_sites section: the fingerprint of a scenario listing
+ * xarray.c (demo-xa-split), and its stored replays, stay as they were. */
+static void pool_read(const struct xarray *xa, unsigned upto)
+{
+	static struct weft_site pool_site = { __FILE__, __func__, "the node pool's busy[]",
+					      __LINE__, WEFT_EV_READ, 0,
+					      WEFT_SITE_FLAGS_DEFAULT };
+
+	weft_sched_step(WEFT_DEP_READ, loc_of(&xa->busy[1]), upto - 1, 0, &pool_site);
+}
+#else
+static void pool_read(const struct xarray *xa, unsigned upto)
+{
+	(void)xa;
+	(void)upto;
+}
+#endif
+
 static unsigned nr_free_nodes(struct xarray *xa)
 {
 	unsigned n = 0;
 
 	for (unsigned i = 1; i < WEFT_XA_NR_NODES; i++)
 		n += !weft_peek(xa->busy[i]);
+	pool_read(xa, WEFT_XA_NR_NODES);
 	return n;
 }
 
@@ -74,6 +99,7 @@ static struct xa_node *alloc_node(struct xarray *xa, unsigned offset)
 	for (unsigned i = 1; i < WEFT_XA_NR_NODES; i++) {
 		if (weft_peek(xa->busy[i]))
 			continue;
+		pool_read(xa, i + 1);
 		if (cmpxchg(&xa->busy[i], 0, 1) != 0)
 			continue;
 		struct xa_node *n = &xa->nodes[i];
@@ -81,6 +107,7 @@ static struct xa_node *alloc_node(struct xarray *xa, unsigned offset)
 		n->offset = (unsigned char)offset;
 		return n;
 	}
+	pool_read(xa, WEFT_XA_NR_NODES);
 	return NULL;
 }
 
