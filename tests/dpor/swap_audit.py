@@ -17,14 +17,15 @@ printed, not failed: a difference only in bytes of the models' own world
 that no record names (plain C of a model or of the mm kit; the families'
 records are not at stake there).
 
-Over all fifteen registered tools (about a minute) one finding is left,
+Over all fifteen registered tools (about 20 s) one finding is left,
 understood and not a missing record: demo-waitq's wait_event() and
 recheck variants, where a wake_up() between the waiter's test of the
 condition and its schedule() makes schedule() record a READ of the wait
 queue it took off before its point (weft_schedule() reads its waiter's
 list before the point, waitqueue.c): the other order records no such
 read. An extra record only adds a dependence (the reductions explore
-more, never less); the ctest's six tools do not include it.
+more, never less); the ctest's tools do not include it
+(tests/dpor/CMakeLists.txt).
 
 Exit: 0 no finding outside KNOWN, 1 some (each printed once per tool and
 variant), 2 usage or a tool that could not be run.
