@@ -490,6 +490,7 @@ static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;
+		M.started |= tbit(next);
 		n->pass = true;
 		n->pass_step = UINT32_MAX;
 		n->last_site = NULL;
@@ -672,6 +673,7 @@ static void thread_main(void *arg)
 			FAMILIES_CALL(deliver_irq, tid);
 			weft_tsan_release(&tsan_done_sync);
 			t->started = false;
+			M.started &= ~tbit(tid);
 			if (t->irq_again) {
 				t->irq_again = false;
 			} else {
@@ -687,6 +689,7 @@ static void thread_main(void *arg)
 			if (t->state != T_RUNNABLE || M.cur != (int)tid)
 				__builtin_trap();
 			t->started = true;
+			M.started |= tbit(tid);
 			t->pass = true;
 			t->pass_step = UINT32_MAX;
 			t->last_site = NULL;
@@ -782,6 +785,7 @@ static void thread_slot_clear(struct wthread *t, void (*fn)(void *world, void *a
 	t->label = label;
 	t->end_ev = UINT32_MAX;
 	t->started = t->has_ticket = false;
+	M.started &= ~tbit((unsigned)(t - M.th));
 	t->wait_chan = NULL;
 	t->wait_class = NULL;
 	t->last_site = NULL;
@@ -899,13 +903,11 @@ uint64_t weft_threads_paused(uint64_t among)
 {
 	uint64_t r = 0;
 
-	if (M.nr_threads < 64)
-		among &= (1ull << M.nr_threads) - 1;
-	for (; among; among &= among - 1) {
-		const struct wthread *t = &M.th[__builtin_ctzll(among)];
-		if (t->started && t->state == T_RUNNABLE && t->last_site)
+	/* started and runnable from the masks (no thread of a mask is past
+	 * nr_threads); most threads a search asks about are not started */
+	for (among &= M.started & M.runnable; among; among &= among - 1)
+		if (M.th[__builtin_ctzll(among)].last_site)
 			r |= among & -among;
-	}
 	return r;
 }
 
