@@ -406,6 +406,19 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	d->cappclk = d->capclk;
 	d->clk = tk;
 	d->capclk = tkc;
+	uint8_t *tch = d->pdch;
+	uint32_t tchc = d->cappdch;
+	d->pdch = d->dch;
+	d->cappdch = d->capdch;
+	d->npdch = d->ndch;
+	d->dch = tch;
+	d->capdch = tchc;
+	d->ndch = 0;
+	/* the last execution learnt no first op: the decisions before this
+	 * one's branch see what they saw then, and choose as they chose */
+	d->replay_choices = d->branching && !d->vbranch && d->fop_gen == d->fop_gen_begin;
+	d->branch_dec = d->replay_choices ? d->fr[d->replay].dec : 0;
+	d->fop_gen_begin = d->fop_gen;
 	exec_reset(d);
 	d->new_start = d->branching ? NIL : 0;
 	return weft_begin_fixed_workload(wl, cap, d->wl, d->wl_len);
@@ -476,8 +489,24 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 	return (int)t;
 }
 
+/* Keeps c as decision index's choice (dch) for the next execution. */
+static void note_choice(struct weft_dpor *d, uint32_t index, unsigned c)
+{
+	if (__builtin_expect(index >= d->capdch, 0) && !GROW(d->dch, d->capdch, index + 1)) {
+		d->ndch = 0;   /* the next execution replays none */
+		return;
+	}
+	if (index >= d->ndch) {
+		if (__builtin_expect(index > d->ndch, 0))
+			memset(d->dch + d->ndch, NO_CHOICE, index - d->ndch);
+		d->ndch = index + 1;
+	}
+	d->dch[index] = (uint8_t)c;
+}
+
 static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigned c, uint32_t frame)
 {
+	note_choice(d, dec->index, c);
 	if (dec->cur >= 0 && (int)c != dec->cur)
 		d->npre++;
 	if (d->bounded && (dec->unfair >> c & 1))
@@ -516,8 +545,10 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	 * never dearer than plain dfs's charge) */
 	if (d->await_tid >= 0 &&
 	    (cur == d->await_tid ||
-	     (cur < 0 && d->bounded && (dec->unfair & run) >> d->await_tid & 1)))
+	     (cur < 0 && d->bounded && (dec->unfair & run) >> d->await_tid & 1))) {
+		note_choice(d, dec->index, (unsigned)d->await_tid);
 		return d->await_tid;
+	}
 	/* fair scheduling made a choice unfair (a thread spins). The bounded
 	 * search makes it a frame where choosing a spinner costs a preemption
 	 * (choice_cost()), as plain dfs does; a spin conflicts with every
@@ -538,6 +569,24 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 			       "follows threads 0..15 only (use --por none)");
 		go_stale(d);
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
+	/* a decision of the replayed prefix: the previous execution's choice
+	 * (its blocking test read the same log, pending ops and first ops);
+	 * a replayed frame still checks what the machine offers */
+	if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
+		uint32_t k = d->k;
+		if (k < d->replay && d->fr[k].dec == dec->index) {
+			struct frame *f = &d->fr[k];
+			if (f->runnable == run && f->cur == cur && f->preempt == d->npre &&
+			    (!d->bounded || f->unfair == (uint16_t)dec->unfair)) {
+				f->first_ev = NIL;
+				d->k = k + 1;
+				return decided(d, dec, f->chosen, k);
+			}
+		} else if (dec->index < d->npdch && d->pdch[dec->index] < NT &&
+			   (run >> d->pdch[dec->index] & 1)) {
+			return decided(d, dec, d->pdch[dec->index], NIL);
+		}
 	}
 	uint32_t allowed = (uint32_t)run;
 	/* Not enabled: a thread that would block without changing anything.
@@ -1012,6 +1061,8 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->pev);
 	free(d->clk);
 	free(d->pclk);
+	free(d->dch);
+	free(d->pdch);
 	free(d->rc);
 	free(d->aclk);
 	free(d->loc);

@@ -450,6 +450,7 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 		arg = o->arg;
 	}
 	if (!(d->fop_known & bit(t))) {
+		d->fop_gen++;
 		d->fop_known |= (uint16_t)bit(t);
 		d->fop_kind[t] = kind;
 		d->fop_loc[t] = loc;
@@ -457,6 +458,7 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	} else if (d->fop_kind[t] != kind || d->fop_loc[t] != loc || d->fop_arg[t] != arg) {
 		set_incomplete(d, &d->nondet,
 			       "a thread's first operation changed: the model is nondeterministic");
+		d->fop_gen++;
 		d->fop_kind[t] = kind;
 		d->fop_loc[t] = loc;
 		d->fop_arg[t] = arg;
