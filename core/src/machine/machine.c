@@ -673,7 +673,6 @@ static void thread_main(void *arg)
 			FAMILIES_CALL(deliver_irq, tid);
 			weft_tsan_release(&tsan_done_sync);
 			t->started = false;
-			M.started &= ~tbit(tid);
 			if (t->irq_again) {
 				t->irq_again = false;
 			} else {
@@ -689,7 +688,6 @@ static void thread_main(void *arg)
 			if (t->state != T_RUNNABLE || M.cur != (int)tid)
 				__builtin_trap();
 			t->started = true;
-			M.started |= tbit(tid);
 			t->pass = true;
 			t->pass_step = UINT32_MAX;
 			t->last_site = NULL;
@@ -785,7 +783,6 @@ static void thread_slot_clear(struct wthread *t, void (*fn)(void *world, void *a
 	t->label = label;
 	t->end_ev = UINT32_MAX;
 	t->started = t->has_ticket = false;
-	M.started &= ~tbit((unsigned)(t - M.th));
 	t->wait_chan = NULL;
 	t->wait_class = NULL;
 	t->last_site = NULL;
@@ -812,6 +809,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 
 	t->state = T_RUNNABLE;
 	thread_slot_clear(t, fn, arg, label);
+	M.started &= ~tbit(n);
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
@@ -903,11 +901,14 @@ uint64_t weft_threads_paused(uint64_t among)
 {
 	uint64_t r = 0;
 
-	/* started and runnable from the masks (no thread of a mask is past
-	 * nr_threads); most threads a search asks about are not started */
-	for (among &= M.started & M.runnable; among; among &= among - 1)
-		if (M.th[__builtin_ctzll(among)].last_site)
+	/* runnable, and started once in this execution, from the masks (no
+	 * thread of either is past nr_threads): most threads a search asks
+	 * about are not started */
+	for (among &= M.started & M.runnable; among; among &= among - 1) {
+		const struct wthread *t = &M.th[__builtin_ctzll(among)];
+		if (t->started && t->last_site)
 			r |= among & -among;
+	}
 	return r;
 }
 
@@ -1434,6 +1435,7 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;
+		M.started = 0;
 		M.nr_blocked = 0;
 		for (unsigned i = 0; i < M.nr_threads; i++) {
 			M.th[i].state = T_RUNNABLE;
