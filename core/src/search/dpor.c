@@ -489,16 +489,27 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 	return (int)t;
 }
 
-/* Keeps c as decision index's choice (dch) for the next execution. */
-static void note_choice(struct weft_dpor *d, uint32_t index, unsigned c)
+/* note_choice() for a decision past dch's end: grows it, fills any
+ * decision not asked with NO_CHOICE. False: no memory (the next execution
+ * replays none). */
+static __attribute__((noinline, cold)) bool choices_grow(struct weft_dpor *d, uint32_t index)
 {
-	if (__builtin_expect(index >= d->capdch, 0) && !GROW(d->dch, d->capdch, index + 1)) {
-		d->ndch = 0;   /* the next execution replays none */
-		return;
+	if (index >= d->capdch && !GROW(d->dch, d->capdch, index + 1)) {
+		d->ndch = 0;
+		return false;
 	}
+	if (index > d->ndch)
+		memset(d->dch + d->ndch, NO_CHOICE, index - d->ndch);
+	return true;
+}
+
+/* Keeps c as decision index's choice (dch) for the next execution. */
+static inline void note_choice(struct weft_dpor *d, uint32_t index, unsigned c)
+{
 	if (index >= d->ndch) {
-		if (__builtin_expect(index > d->ndch, 0))
-			memset(d->dch + d->ndch, NO_CHOICE, index - d->ndch);
+		if (__builtin_expect(index != d->ndch || index >= d->capdch, 0) &&
+		    !choices_grow(d, index))
+			return;
 		d->ndch = index + 1;
 	}
 	d->dch[index] = (uint8_t)c;
