@@ -406,14 +406,10 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	d->cappclk = d->capclk;
 	d->clk = tk;
 	d->capclk = tkc;
-	uint8_t *tch = d->pdch;
-	uint32_t tchc = d->cappdch;
-	d->pdch = d->dch;
-	d->cappdch = d->capdch;
-	d->npdch = d->ndch;
-	d->dch = tch;
-	d->capdch = tchc;
-	d->ndch = 0;
+	struct choice_log last = d->dch;
+	d->dch = d->pdch;
+	d->pdch = last;
+	d->dch.n = 0;
 	/* the last execution learnt no first op: the decisions before this
 	 * one's branch see what they saw then, and choose as they chose */
 	d->replay_choices = d->branching && !d->vbranch && d->fop_gen == d->fop_gen_begin;
@@ -492,27 +488,28 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 /* note_choice() for a decision past dch's end: grows it, fills any
  * decision not asked with NO_CHOICE. False: no memory (the next execution
  * replays none). */
-static __attribute__((noinline, cold)) bool choices_grow(struct weft_dpor *d, uint32_t index)
+static __attribute__((noinline, cold)) bool choices_grow(struct choice_log *l, uint32_t index)
 {
-	if (index >= d->capdch && !GROW(d->dch, d->capdch, index + 1)) {
-		d->ndch = 0;
+	if (index >= l->cap && !GROW(l->c, l->cap, index + 1)) {
+		l->n = 0;
 		return false;
 	}
-	if (index > d->ndch)
-		memset(d->dch + d->ndch, NO_CHOICE, index - d->ndch);
+	if (index > l->n)
+		memset(l->c + l->n, NO_CHOICE, index - l->n);
 	return true;
 }
 
 /* Keeps c as decision index's choice (dch) for the next execution. */
 static inline void note_choice(struct weft_dpor *d, uint32_t index, unsigned c)
 {
-	if (index >= d->ndch) {
-		if (__builtin_expect(index != d->ndch || index >= d->capdch, 0) &&
-		    !choices_grow(d, index))
+	struct choice_log *l = &d->dch;
+
+	if (index >= l->n) {
+		if (__builtin_expect(index != l->n || index >= l->cap, 0) && !choices_grow(l, index))
 			return;
-		d->ndch = index + 1;
+		l->n = index + 1;
 	}
-	d->dch[index] = (uint8_t)c;
+	l->c[index] = (uint8_t)c;
 }
 
 static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigned c, uint32_t frame)
@@ -594,9 +591,9 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 				d->k = k + 1;
 				return decided(d, dec, f->chosen, k);
 			}
-		} else if (dec->index < d->npdch && d->pdch[dec->index] < NT &&
-			   (run >> d->pdch[dec->index] & 1)) {
-			return decided(d, dec, d->pdch[dec->index], NIL);
+		} else if (dec->index < d->pdch.n && d->pdch.c[dec->index] < NT &&
+			   (run >> d->pdch.c[dec->index] & 1)) {
+			return decided(d, dec, d->pdch.c[dec->index], NIL);
 		}
 	}
 	uint32_t allowed = (uint32_t)run;
@@ -1072,8 +1069,8 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->pev);
 	free(d->clk);
 	free(d->pclk);
-	free(d->dch);
-	free(d->pdch);
+	free(d->dch.c);
+	free(d->pdch.c);
 	free(d->rc);
 	free(d->aclk);
 	free(d->loc);

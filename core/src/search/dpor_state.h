@@ -292,8 +292,10 @@ struct weft_dpor {
 	 * replays the previous execution's (dpor_pick()) when nothing its
 	 * blocking test reads from past executions changed since that one
 	 * began: the first ops learnt (fop_gen). */
-	uint8_t *dch, *pdch;
-	uint32_t ndch, capdch, npdch, cappdch;
+	struct choice_log {
+		uint8_t *c;
+		uint32_t n, cap;
+	} dch, pdch;
 	uint32_t fop_gen;          /* bumped when a first op is learnt or changes */
 	uint32_t fop_gen_begin;    /* fop_gen when this execution began */
 	uint32_t branch_dec;       /* the branch frame's decision index */
