@@ -493,6 +493,7 @@ static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 		weft_mem_switch_in(next);
 	if (!n->started) {
 		n->started = true;
+		M.started |= tbit(next);
 		n->pass = true;
 		n->pass_step = UINT32_MAX;
 		n->last_site = NULL;
@@ -811,6 +812,7 @@ int weft_sched_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cpu
 
 	t->state = T_RUNNABLE;
 	thread_slot_clear(t, fn, arg, label);
+	M.started &= ~tbit(n);
 	weft_fair_thread_reset(t);
 	M.callers[n + 1].c = NULL;
 	M.callers[n + 1].fresh = false;
@@ -902,11 +904,12 @@ uint64_t weft_threads_paused(uint64_t among)
 {
 	uint64_t r = 0;
 
-	if (M.nr_threads < 64)
-		among &= (1ull << M.nr_threads) - 1;
-	for (; among; among &= among - 1) {
+	/* runnable, and started once in this execution, from the masks (no
+	 * thread of either is past nr_threads): most threads a search asks
+	 * about are not started */
+	for (among &= M.started & M.runnable; among; among &= among - 1) {
 		const struct wthread *t = &M.th[__builtin_ctzll(among)];
-		if (t->started && t->state == T_RUNNABLE && t->last_site)
+		if (t->started && t->last_site)
 			r |= among & -among;
 	}
 	return r;
@@ -1435,6 +1438,7 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 
 	if (r->kind == WEFT_KIND_NONE) {
 		M.runnable = 0;
+		M.started = 0;
 		M.nr_blocked = 0;
 		for (unsigned i = 0; i < M.nr_threads; i++) {
 			M.th[i].state = T_RUNNABLE;

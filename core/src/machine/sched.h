@@ -226,6 +226,9 @@ struct weft_machine {
 	uint8_t cpu_of[WEFT_EXEC_MAX_THREADS];   /* per execution: trace() runs at every step */
 	int cur;
 	uint64_t runnable;
+	uint64_t started;        /* the threads started in this execution (an
+				    interrupt's pseudo-thread stays in it
+				    between deliveries, when started is false) */
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t free_choices;   /* weft_choose() calls of more than one value */
 	uint32_t lone_yields;

@@ -404,6 +404,15 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	d->cappclk = d->capclk;
 	d->clk = tk;
 	d->capclk = tkc;
+	struct choice_log last = d->dch;
+	d->dch = d->pdch;
+	d->pdch = last;
+	d->dch.n = 0;
+	/* the last execution learnt no first op: the decisions before this
+	 * one's branch see what they saw then, and choose as they chose */
+	d->replay_choices = d->branching && !d->vbranch && d->fop_gen == d->fop_gen_begin;
+	d->branch_dec = d->replay_choices ? d->fr[d->replay].dec : 0;
+	d->fop_gen_begin = d->fop_gen;
 	exec_reset(d);
 	d->new_start = d->branching ? NIL : 0;
 	return weft_begin_fixed_workload(wl, cap, d->wl, d->wl_len);
@@ -474,8 +483,36 @@ static int choose_new(struct weft_dpor *d, struct frame *f)
 	return (int)t;
 }
 
+/* note_choice() for a decision past dch's end: grows it, fills any
+ * decision not asked with NO_CHOICE. False: no memory (the next execution
+ * replays none). */
+static __attribute__((noinline, cold)) bool choices_grow(struct choice_log *l, uint32_t index)
+{
+	if (index >= l->cap && !GROW(l->c, l->cap, index + 1)) {
+		l->n = 0;
+		return false;
+	}
+	if (index > l->n)
+		memset(l->c + l->n, NO_CHOICE, index - l->n);
+	return true;
+}
+
+/* Keeps c as decision index's choice (dch) for the next execution. */
+static inline void note_choice(struct weft_dpor *d, uint32_t index, unsigned c)
+{
+	struct choice_log *l = &d->dch;
+
+	if (index >= l->n) {
+		if (__builtin_expect(index != l->n || index >= l->cap, 0) && !choices_grow(l, index))
+			return;
+		l->n = index + 1;
+	}
+	l->c[index] = (uint8_t)c;
+}
+
 static int decided(struct weft_dpor *d, const struct weft_decision *dec, unsigned c, uint32_t frame)
 {
+	note_choice(d, dec->index, c);
 	if (dec->cur >= 0 && (int)c != dec->cur)
 		d->npre++;
 	if (d->bounded && (dec->unfair >> c & 1))
@@ -514,8 +551,10 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	 * never dearer than plain dfs's charge) */
 	if (d->await_tid >= 0 &&
 	    (cur == d->await_tid ||
-	     (cur < 0 && d->bounded && (dec->unfair & run) >> d->await_tid & 1)))
+	     (cur < 0 && d->bounded && (dec->unfair & run) >> d->await_tid & 1))) {
+		note_choice(d, dec->index, (unsigned)d->await_tid);
 		return d->await_tid;
+	}
 	/* fair scheduling made a choice unfair (a thread spins). The bounded
 	 * search makes it a frame where choosing a spinner costs a preemption
 	 * (choice_cost()), as plain dfs does; a spin conflicts with every
@@ -536,6 +575,24 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 			       "follows threads 0..15 only (use --por none)");
 		go_stale(d);
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
+	}
+	/* a decision of the replayed prefix: the previous execution's choice
+	 * (its blocking test read the same log, pending ops and first ops);
+	 * a replayed frame still checks what the machine offers */
+	if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
+		uint32_t k = d->k;
+		if (k < d->replay && d->fr[k].dec == dec->index) {
+			struct frame *f = &d->fr[k];
+			if (f->runnable == run && f->cur == cur && f->preempt == d->npre &&
+			    (!d->bounded || f->unfair == (uint16_t)dec->unfair)) {
+				f->first_ev = NIL;
+				d->k = k + 1;
+				return decided(d, dec, f->chosen, k);
+			}
+		} else if (dec->index < d->pdch.n && d->pdch.c[dec->index] < NT &&
+			   (run >> d->pdch.c[dec->index] & 1)) {
+			return decided(d, dec, d->pdch.c[dec->index], NIL);
+		}
 	}
 	uint32_t allowed = (uint32_t)run;
 	/* Not enabled: a thread that would block without changing anything.
@@ -1010,6 +1067,8 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->pev);
 	free(d->clk);
 	free(d->pclk);
+	free(d->dch.c);
+	free(d->pdch.c);
 	free(d->rc);
 	free(d->aclk);
 	free(d->loc);

@@ -450,6 +450,7 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 		arg = o->arg;
 	}
 	if (!(d->fop_known & bit(t))) {
+		d->fop_gen++;
 		d->fop_known |= (uint16_t)bit(t);
 		d->fop_kind[t] = kind;
 		d->fop_loc[t] = loc;
@@ -457,6 +458,7 @@ static void learn_first_op(struct weft_dpor *d, unsigned t, const struct weft_st
 	} else if (d->fop_kind[t] != kind || d->fop_loc[t] != loc || d->fop_arg[t] != arg) {
 		set_incomplete(d, &d->nondet,
 			       "a thread's first operation changed: the model is nondeterministic");
+		d->fop_gen++;
 		d->fop_kind[t] = kind;
 		d->fop_loc[t] = loc;
 		d->fop_arg[t] = arg;
@@ -517,20 +519,21 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 }
 
 /* The event that woke thread t since its last record (NIL if none): the
- * waker's last event at or before the step of the wake-up. */
-static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n)
+ * waker's last event at or before the step of the wake-up. seen and
+ * last_step are t's before the event being logged (d->seen, last_step[t]). */
+static uint32_t waker_event(const struct weft_dpor *d, unsigned t, uint32_t n, bool seen,
+			    uint32_t last_step)
 {
 	unsigned wk;
 	uint32_t ws;
 
-	if (!(d->seen & bit(t)) || !weft_thread_woken(t, &wk, &ws) || wk >= NT || wk == t ||
-	    ws <= d->last_step[t])
+	if (!seen || !weft_thread_woken(t, &wk, &ws) || wk >= NT || wk == t || ws <= last_step)
 		return NIL;
 	for (uint32_t i = n; i-- > 0;) {
 		const struct ev *x = &d->ev[i];
 		if (x->tid == wk && x->step <= ws && !(x->flags & EV_PHANTOM))
 			return i;
-		if (x->step < d->last_step[t])
+		if (x->step < last_step)
 			break;   /* before the sleeper's last record: not the waker */
 	}
 	return NIL;
@@ -608,9 +611,10 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 		e->d.xall = 1;
 	e->tid = (uint8_t)t;
 	e->step = si->step;
-	/* a spin wait's wake-up is no order: a spinner's acquire races
-	 * with the release (the lock rules and aclk handle it) */
-	uint32_t wkev = phantom || (si->flags & WEFT_STEP_SPIN) ? NIL : waker_event(d, t, n);
+	/* the waker is looked up below, once the event is known to be new:
+	 * as this thread was before this event */
+	bool was_seen = d->seen & bit(t);
+	uint32_t was_last_step = d->last_step[t];
 	d->last_step[t] = si->step;
 	d->pend_known &= (uint16_t)~bit(t);
 	if (!(d->seen & bit(t))) {
@@ -671,6 +675,12 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	/* a replayed real event's clock is the previous execution's
 	 * (conflicts() copies it over C): the edges below build nothing */
 	bool replayed = d->fast && !phantom;
+	/* a spin wait's wake-up is no order: a spinner's acquire races
+	 * with the release (the lock rules and aclk handle it); a replayed
+	 * event's waker orders nothing (conflicts() copies its clock) */
+	uint32_t wkev = phantom || replayed || (si->flags & WEFT_STEP_SPIN)
+				? NIL
+				: waker_event(d, t, n, was_seen, was_last_step);
 	if (!replayed)
 		thread_clock(d, t, C);
 	if (phantom) {

@@ -31,6 +31,7 @@
 
 #define NT WEFT_MAX_THREADS
 #define NIL 0xffffffffu
+#define NO_CHOICE 0xffu   /* struct weft_dpor's dch: a decision not asked */
 
 static inline uint32_t bit(unsigned t)
 {
@@ -286,6 +287,19 @@ struct weft_dpor {
 	uint32_t *pclk;            /* and its clocks: a replayed prefix's are the same */
 	uint32_t cappclk;
 	bool fast;                 /* the event being logged replays pev's */
+	/* each decision's choice by its index (NO_CHOICE: not asked), in this
+	 * execution and the previous one. A decision before the branch's
+	 * replays the previous execution's (dpor_pick()) when nothing its
+	 * blocking test reads from past executions changed since that one
+	 * began: the first ops learnt (fop_gen). */
+	struct choice_log {
+		uint8_t *c;
+		uint32_t n, cap;
+	} dch, pdch;
+	uint32_t fop_gen;          /* bumped when a first op is learnt or changes */
+	uint32_t fop_gen_begin;    /* fop_gen when this execution began */
+	uint32_t branch_dec;       /* the branch frame's decision index */
+	bool replay_choices;       /* decisions before branch_dec replay pdch */
 	struct race *rc;
 	uint32_t nrc, caprc;
 	uint32_t *aclk;
