@@ -157,91 +157,6 @@ static __attribute__((noinline)) uint64_t access_host_quiet(void *addr, unsigned
 	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST_QUIET);
 }
 
-#ifndef WEFT_TSAN
-/*
- * The quick path: access_lean()'s, for a model thread of a lean execution
- * when none of M.quick_off's reasons holds and only one thread may run
- * (no decision), as a leaf. A decision (two threads or more eligible)
- * goes to access_lean() at once: the draw and a switch need its registers
- * anyway. Whatever would make access_lean() call out is tested before
- * anything changes, and then the whole access is access_lean()'s: a pass
- * or a pending await of the thread, an operand outside the world or on
- * freed bytes, the step budget. Fairness's look at a run of
- * WEFT_FAIR_RUN events or more, which calls out only when another thread
- * could run or spins block, goes on in a tail call (access_quick_run()).
- * Under WEFT_TSAN every access takes access_lean().
- */
-
-/* The quick path's event ends a run of WEFT_FAIR_RUN events or more: the
- * rest of weft_trace_f() and access_op() after fair_event()'s count. */
-static __attribute__((noinline)) uint64_t access_quick_run(uint32_t loc, unsigned aop,
-							   uint64_t old, uint64_t nv,
-							   const struct weft_site *s)
-{
-	if (aop == WEFT_A_LOAD)
-		fair_event_long(WEFT_EV_READ, loc, nv, old, s);
-	else
-		fair_event_long(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s);
-	M.next_flags = 0;
-	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
-		shadow_write_f(loc, s, SHADOW_BY_THREAD);
-		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
-			M.word_written(loc, nv);
-	}
-	return old;
-}
-
-/* The quick path's store changed a word a family follows (M.word_written). */
-static __attribute__((noinline)) uint64_t access_quick_written(uint32_t loc, uint64_t old,
-							       uint64_t nv)
-{
-	M.word_written(loc, nv);
-	return old;
-}
-
-static __attribute__((noinline)) uint64_t access_quick(void *addr, unsigned size, unsigned aop,
-						       uint64_t a, uint64_t b,
-						       const struct weft_site *s)
-{
-	uint64_t e = eligible();
-
-	if (e & (e - 1))
-		return access_lean(addr, size, aop, a, b, s);   /* a decision */
-
-	struct wthread *t = &M.th[M.cur];
-	uintptr_t off = (uintptr_t)addr - (uintptr_t)M.world;
-
-	if (__builtin_expect(t->pass | t->await_pending, 0) ||
-	    __builtin_expect(M.step >= M.step_budget, 0) ||
-	    __builtin_expect(!(off < M.world_size && M.world_size - off >= size), 0) ||
-	    __builtin_expect(M.shadow[off].epoch == M.epoch && M.shadow[off].poisoned, 0))
-		return access_lean(addr, size, aop, a, b, s);
-	/* sched_point_at_f()'s without a decision, with its tests above */
-	t->last_site = s;
-	t->pend_addr = addr;
-	t->pend_size = size;
-	t->pend_class = NULL;
-	M.step++;
-	/* access_op()'s, then weft_trace_f()'s without a ring */
-	uint32_t loc = (uint32_t)off;
-	uint64_t nv, old = do_op(addr, size, aop, a, b, &nv);
-	M.evseq++;
-	if (M.fair && __builtin_expect(++M.run_len >= WEFT_FAIR_RUN, 0)) {
-		/* fair_event_long()'s test, inline for the thread alone */
-		if ((eligible() & ~tbit((unsigned)M.cur)) || M.await_spins)
-			return access_quick_run(loc, aop, old, nv, s);
-		M.run_id++;   /* alone, it starves nobody: a fresh run after */
-	}
-	M.next_flags = 0;
-	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
-		shadow_write_f(loc, s, SHADOW_BY_THREAD);
-		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
-			return access_quick_written(loc, old, nv);
-	}
-	return old;
-}
-#endif
-
 /* Each path is a call of its own (tail calls here): with one inline, the
  * register saves of its body ran before the test, on every path. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
@@ -250,10 +165,6 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 	if (__builtin_expect(M.cur < 0, 0))
 		return M.host_quiet ? access_host_quiet(addr, size, aop, a, b, s)
 				    : access_host(addr, size, aop, a, b, s);
-#ifndef WEFT_TSAN
-	if (__builtin_expect(!M.quick_off, 1))
-		return access_quick(addr, size, aop, a, b, s);
-#endif
 	if (__builtin_expect(!M.lean, 0))
 		return access_full(addr, size, aop, a, b, s);
 	return access_lean(addr, size, aop, a, b, s);

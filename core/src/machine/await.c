@@ -113,7 +113,6 @@ void weft_await_block(const struct weft_site *s)
 	weft_trace(WEFT_EV_BLOCK, t->spin_loc, 0, (uint64_t)M.cur, &await_site);
 	weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, &await_site);
 	M.nr_await++;
-	quick_off_set(WEFT_QUICK_AWAIT, true);
 	weft_sched_block(t->reads, &await_class, s);
 	/* woken: what it read changed; its next run starts a fresh read set */
 }
@@ -143,7 +142,6 @@ void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val)
 		for (unsigned k = 0; k < t->nr_reads; k++) {
 			if (t->reads[k] == loc) {
 				M.nr_await--;
-				quick_off_set(WEFT_QUICK_AWAIT, M.nr_await != 0);
 				weft_sched_wake_thread(i);
 				break;
 			}

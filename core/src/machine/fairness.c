@@ -148,7 +148,6 @@ void weft_fair_spun(unsigned tid, const struct weft_site *s, uint32_t loc)
 		M.spinners |= tbit(tid);
 	else
 		M.spinners &= ~tbit(tid);
-	quick_spinners();
 }
 
 uint64_t weft_fair_offer(uint64_t e)
@@ -165,7 +164,6 @@ uint64_t weft_fair_offer(uint64_t e)
 			unfair |= tbit(t);
 		}
 	}
-	quick_spinners();
 	if (unfair == e)
 		return 0;   /* they spin on each other: none is fairer */
 	if (unfair)
@@ -182,7 +180,6 @@ void weft_fair_ran(unsigned tid)
 		if (!M.spin_wait[t])
 			M.spinners &= ~tbit(t);
 	}
-	quick_spinners();
 }
 
 /* A thread's fairness state at its start: nothing of an earlier
@@ -208,12 +205,10 @@ void weft_fair_reset(void)
 	M.fair_state = (M.o->checks & WEFT_CHECK_FAIR_STATE) != 0;
 	M.await_spins = M.fair && M.fair_state && M.o->memory == WEFT_MEM_SC;
 	M.nr_await = 0;
-	quick_off_set(WEFT_QUICK_AWAIT, false);
 	M.await_hang = false;
 	M.fair_restricted = false;
 	M.untracked = NULL;
 	M.spinners = 0;
-	quick_spinners();
 	M.run_len = 0;
 	M.run_id++;
 	for (unsigned i = 0; i < M.nr_threads; i++)

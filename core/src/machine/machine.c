@@ -220,7 +220,6 @@ int weft_machine_init(void)
 	weft_dep_audit_init();
 	weft_swap_audit_init();
 	M.cur = -1;
-	M.quick_off = WEFT_QUICK_EXEC;
 	M.inited = true;
 	return 0;
 }
@@ -1451,9 +1450,6 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
 		M.lean = (M.hashing == WEFT_HASH2 || !M.hashing) && !M.on_step && !M.fb &&
 			 !weft_mem_weak && !o->record;
-		M.quick_off = (M.lean && !M.keep_ring && M.pick_rng ? 0 : WEFT_QUICK_EXEC) |
-			      (M.spinners ? WEFT_QUICK_SPINNERS : 0) |
-			      (M.nr_await ? WEFT_QUICK_AWAIT : 0);
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_begin();
 		M.in_exec = true;
@@ -1493,7 +1489,6 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		}
 		M.in_exec = false;
 		M.lean = false;
-		M.quick_off = WEFT_QUICK_EXEC;
 		M.cur = -1;
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_end(!M.aborted && r->kind == WEFT_KIND_NONE);

@@ -266,11 +266,6 @@ struct weft_machine {
 	 * "lean" argument, constant, for a model thread) leave those checks
 	 * out. */
 	bool lean;
-	/* Why a lean model thread's access may not take the quick path
-	 * (access.c: access_quick()): the WEFT_QUICK_* below that hold now;
-	 * 0: none. Each bit is set and cleared where its condition changes,
-	 * so that the quick path tests this one word, not the fields. */
-	uint32_t quick_off;
 	/* The host context's accesses (setup, audits) need none of: on_step,
 	 * interleaving feedback, recording. Decided before setup, cleared at
 	 * the end of weft_execute(): access_host_quiet() leaves them out. */
@@ -334,28 +329,6 @@ struct weft_machine {
 /* The one machine of this process. core/src files call it M. */
 extern struct weft_machine weft_machine_state;
 #define M weft_machine_state
-
-/* M.quick_off's reasons. The quick path has no ring, no trace hash, no
- * recording, no on_step or feedback, sc memory and random's uniform draw
- * (M.lean, !M.keep_ring, M.pick_rng: WEFT_QUICK_EXEC, set for the whole
- * execution), no spinner (fairness.c) and no thread blocked in await
- * (await.c). */
-enum {
-	WEFT_QUICK_EXEC = 1u << 0,     /* not a lean search execution, or none runs */
-	WEFT_QUICK_SPINNERS = 1u << 1, /* M.spinners != 0 */
-	WEFT_QUICK_AWAIT = 1u << 2,    /* M.nr_await != 0 */
-};
-
-static inline void quick_off_set(uint32_t why, bool on)
-{
-	M.quick_off = on ? M.quick_off | why : M.quick_off & ~why;
-}
-
-/* After every change of M.spinners. */
-static inline void quick_spinners(void)
-{
-	quick_off_set(WEFT_QUICK_SPINNERS, M.spinners != 0);
-}
 
 /* ----------------------------------------------------------- utilities */
 
@@ -485,23 +458,17 @@ static inline uint64_t trace_val(uint64_t v)
  * progress, or an observation that may be a spin (fairness.c). old and
  * val are the operation's values, not yet trace_val()'s: converted only
  * when looked at (one run in WEFT_FAIR_RUN events at most). */
-static inline void fair_event_long(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-				   const struct weft_site *s)
+static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
+			      const struct weft_site *s)
 {
+	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
+		return;
 	/* under await a thread alone is looked at too: its spin blocks it,
 	 * and the hang is reported at once rather than at the step budget */
 	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
 		weft_fair_event(ev, loc, trace_val(old), trace_val(val), s);
 	else
 		M.run_id++;   /* alone, it starves nobody: a fresh run after */
-}
-
-static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
-			      const struct weft_site *s)
-{
-	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
-		return;
-	fair_event_long(ev, loc, old, val, s);   /* a run of WEFT_FAIR_RUN events or more */
 }
 
 static inline void fb_hit_to(uint8_t *map, uint64_t feature)
