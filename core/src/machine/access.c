@@ -298,9 +298,32 @@ void weft_fence(unsigned kind, const struct weft_site *s)
 	weft_trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
 }
 
-void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+/* weft_note()'s event through weft_trace() */
+static __attribute__((noinline)) void note_traced(const struct weft_site *s, uint64_t a,
+						  uint64_t b)
 {
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, a, b, s);
+}
+
+void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+{
+	/* weft_trace()'s in a search's execution (no ring, no recording:
+	 * !M.keep_ring), as a leaf unless fairness looks at the run (a
+	 * model thread's run of WEFT_FAIR_RUN events or more with another
+	 * thread eligible, or spins that block): a note has no location, so
+	 * nothing awaits it */
+	if (__builtin_expect(!M.keep_ring, 1)) {
+		bool counted = M.fair && M.cur >= 0;
+		if (!counted || M.run_len + 1 < WEFT_FAIR_RUN ||
+		    (!(eligible() & ~tbit((unsigned)M.cur)) && !M.await_spins)) {
+			M.evseq++;
+			if (counted && ++M.run_len >= WEFT_FAIR_RUN)
+				M.run_id++;   /* alone (fair_event()): a fresh run after */
+			M.next_flags = 0;
+			return;
+		}
+	}
+	note_traced(s, a, b);
 }
 
 uint32_t weft_choose(uint32_t n, const struct weft_site *s)
