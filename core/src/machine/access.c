@@ -157,13 +157,59 @@ static __attribute__((noinline)) uint64_t access_host_quiet(void *addr, unsigned
 	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST_QUIET);
 }
 
+#ifndef WEFT_TSAN
+/* access_host_quiet()'s store changed a word a family follows
+ * (M.word_written): the call, after the leaf below. */
+static __attribute__((noinline)) uint64_t host_written(uint32_t loc, uint64_t old, uint64_t nv)
+{
+	M.word_written(loc, nv);
+	return old;
+}
+
+/*
+ * access_host_quiet() as a leaf, for a search's execution (no ring, no
+ * trace hash: !M.keep_ring), where setup and audits write and read the
+ * world. What would call out is tested before anything changes (an
+ * operand outside the world, a freed byte, a thread blocked in await that
+ * a store may wake: access_host_quiet() does the whole access then), or
+ * comes after it in a tail call (a followed word's store); so the common
+ * access saves no register (access_host_quiet() saves six and keeps a
+ * frame for the ring's event). Under WEFT_TSAN (the accesses' acquire and release
+ * annotations) the host's accesses take access_host_quiet().
+ */
+static __attribute__((noinline)) uint64_t access_host_leaf(void *addr, unsigned size, unsigned aop,
+							   uint64_t a, uint64_t b,
+							   const struct weft_site *s)
+{
+	uintptr_t off = (uintptr_t)addr - (uintptr_t)M.world;
+
+	if (__builtin_expect(M.keep_ring | (M.nr_await != 0), 0) ||
+	    __builtin_expect(!(off < M.world_size && M.world_size - off >= size), 0) ||
+	    __builtin_expect(M.shadow[off].epoch == M.epoch && M.shadow[off].poisoned, 0))
+		return access_host_quiet(addr, size, aop, a, b, s);
+	/* access_op()'s and weft_trace_f()'s for WEFT_TRACE_HOST_QUIET
+	 * without a ring: the host has no fairness and awaits no event */
+	uint64_t nv, old = do_op(addr, size, aop, a, b, &nv);
+	M.evseq++;
+	M.next_flags = 0;
+	if (aop != WEFT_A_LOAD && (aop != WEFT_A_CMPXCHG || nv != old)) {
+		shadow_write_f((uint32_t)off, s, SHADOW_BY_HOST);
+		if (__builtin_expect(M.word_written != NULL, 0) && nv != old)
+			return host_written((uint32_t)off, old, nv);
+	}
+	return old;
+}
+#else
+#define access_host_leaf access_host_quiet
+#endif
+
 /* Each path is a call of its own (tail calls here): with one inline, the
  * register saves of its body ran before the test, on every path. */
 uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 		     const struct weft_site *s)
 {
 	if (__builtin_expect(M.cur < 0, 0))
-		return M.host_quiet ? access_host_quiet(addr, size, aop, a, b, s)
+		return M.host_quiet ? access_host_leaf(addr, size, aop, a, b, s)
 				    : access_host(addr, size, aop, a, b, s);
 	if (__builtin_expect(!M.lean, 0))
 		return access_full(addr, size, aop, a, b, s);
@@ -252,9 +298,32 @@ void weft_fence(unsigned kind, const struct weft_site *s)
 	weft_trace(WEFT_EV_BARRIER, WEFT_NO_LOC, 0, 0, s);
 }
 
-void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+/* weft_note()'s event through weft_trace() */
+static __attribute__((noinline)) void note_traced(const struct weft_site *s, uint64_t a,
+						  uint64_t b)
 {
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, a, b, s);
+}
+
+void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
+{
+	/* weft_trace()'s in a search's execution (no ring, no recording:
+	 * !M.keep_ring), as a leaf unless fairness looks at the run (a
+	 * model thread's run of WEFT_FAIR_RUN events or more with another
+	 * thread eligible, or spins that block): a note has no location, so
+	 * nothing awaits it */
+	if (__builtin_expect(!M.keep_ring, 1)) {
+		bool counted = M.fair && M.cur >= 0;
+		if (!counted || M.run_len + 1 < WEFT_FAIR_RUN ||
+		    (!(eligible() & ~tbit((unsigned)M.cur)) && !M.await_spins)) {
+			M.evseq++;
+			if (counted && ++M.run_len >= WEFT_FAIR_RUN)
+				M.run_id++;   /* alone (fair_event()): a fresh run after */
+			M.next_flags = 0;
+			return;
+		}
+	}
+	note_traced(s, a, b);
 }
 
 uint32_t weft_choose(uint32_t n, const struct weft_site *s)
