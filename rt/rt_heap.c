@@ -21,8 +21,9 @@
  * Detectors: free of a freed block (double-free), of a pointer that is
  * not a block's start (invalid-free), accesses to freed blocks
  * (use-after-free, through the shadow), and at exit every block no
- * pointer in the program's globals, the live threads' stacks or other
- * reachable blocks points into (memory-leak), as LeakSanitizer decides.
+ * pointer in the program's globals, the live threads' stacks and __thread
+ * variables or other reachable blocks points into (memory-leak), as
+ * LeakSanitizer decides.
  * A full arena is a limit, reported as such (WEFT_HEAP_MIB raises it).
  */
 #define _GNU_SOURCE
@@ -338,6 +339,18 @@ void rt_heap_leak_check(void)
 		const struct wthread *w = &M.th[t];
 		if (w->started && w->state != T_DONE && w->fib.sp && (int)t != M.abort_tid)
 			fresh += scan(w->fib.sp, (uint8_t *)w->fib.stack_lo + w->fib.stack_size);
+	}
+	/* and every thread alive at exit keeps what its __thread variables
+	 * point to, the one that ended the process too (it is done by now, its
+	 * storage is not gone): LeakSanitizer scans thread-local storage
+	 * (use_tls); a thread that ended before frees its block */
+	for (unsigned t = 0; t < M.nr_threads; t++) {
+		size_t n = 0;
+		bool alive = M.th[t].started &&
+			     (M.th[t].state != T_DONE || (rt_x.exited && t == rt_x.exit_tid));
+		const uint8_t *tls = alive ? rt_tls_copy(t, &n) : NULL;
+		if (tls)
+			fresh += scan(tls, tls + n);
 	}
 	while (fresh) {
 		fresh = 0;

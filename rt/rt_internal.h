@@ -236,6 +236,7 @@ struct rt_exec {
 	} deferred[WEFT_EXEC_MAX_THREADS];
 	int exit_status;          /* exit(n), main's return */
 	bool exited;
+	unsigned exit_tid;        /* the thread that ended the process (when exited) */
 	bool assumed;             /* ended by __VERIFIER_assume(0): no audit */
 	bool in_reach_error;      /* reach_error() reported (rt_tsan.c) */
 	uint64_t rand_state;
@@ -322,6 +323,8 @@ void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_
 void rt_heap_reset(void);
 /* At exit: blocks no pointer reaches any more (rt_heap.c). */
 void rt_heap_leak_check(void);
+/* Thread tid's __thread block now (NULL: never ran; rt_world.c). */
+const uint8_t *rt_tls_copy(unsigned tid, size_t *n);
 /* "heap block 3 (malloc in f() at prog.c:12)" for a world offset. */
 bool rt_heap_describe(uintptr_t addr, char *buf, size_t n);
 /* Is pc in the executable's text (a call from the program itself)? */

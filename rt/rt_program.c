@@ -97,6 +97,7 @@ void rt_program_exit(int st, const void *pc)
 			break;
 		}
 	rt_x.exited = true;
+	rt_x.exit_tid = (unsigned)M.cur;
 	rt_x.exit_status = st;
 	weft_trace(WEFT_EV_NOTE, WEFT_NO_LOC, 0, (uint64_t)(unsigned)st, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);

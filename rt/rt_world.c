@@ -210,6 +210,21 @@ static void world_resume(unsigned tid)
 	tls_owner = (int)tid;
 }
 
+/* Thread tid's copy of the __thread block as it is now: the live block if
+ * it ran last, its saved copy, or NULL when it never ran (its copy is then
+ * the initial image, which holds no heap pointer). The leak scan's roots. */
+const uint8_t *rt_tls_copy(unsigned tid, size_t *n)
+{
+	if (!rt_img.tls_data || !rt_img.tls_memsz)
+		return NULL;
+	*n = rt_img.tls_memsz;
+	if ((int)tid == tls_owner)
+		return rt_img.tls_data;
+	if (tls_copies && tid < WEFT_EXEC_MAX_THREADS && (tls_saved >> tid & 1))
+		return tls_copies + (size_t)tid * rt_img.tls_memsz;
+	return NULL;
+}
+
 static void world_reset(uint8_t *world, size_t size)
 {
 	(void)world;

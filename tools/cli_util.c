@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -232,6 +233,23 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 {
 	const struct weft_scenario *sc = weft_scenario_find(spec, vi);
 
+	if (!sc && strchr(spec, '/')) {
+		/* No scenario name has a '/': this was meant as a program
+		 * (cli_program_handoff() takes every executable regular file
+		 * with a '/' before a command gets here), so say what is wrong
+		 * with the path instead of listing scenarios. */
+		struct stat st;
+		if (stat(spec, &st) != 0)
+			fprintf(stderr, "weft: %s: %s (a program to test is an executable "
+				"built by weft-cc: docs/testing-c-programs.md; scenarios are "
+				"NAME:VARIANT: weft list)\n", spec, strerror(errno));
+		else
+			fprintf(stderr, "weft: %s is not an executable program (a program to "
+				"test is an executable built by weft-cc: "
+				"docs/testing-c-programs.md; scenarios are NAME:VARIANT: "
+				"weft list)\n", spec);
+		return NULL;
+	}
 	if (!sc) {
 		fprintf(stderr, "weft: no scenario or variant '%s'; known:\n", spec);
 		for (unsigned i = 0; i < weft_nr_scenarios; i++)

@@ -32,6 +32,18 @@ const char weft_help_stress[] =
 int cmd_stress(int argc, char **argv)
 {
 	char self[PATH_MAX], path[PATH_MAX + 16];
+
+	if (weft_program_self()) {
+		/* `weft stress ./prog`: the program, handed the command line
+		 * (cli_program.c), is its own stress test */
+		const char *as = getenv("WEFT_PROGRAM_AS");
+		fprintf(stderr,
+			"weft: stress: %s is a program: run it directly, it runs natively on "
+			"real threads; `weft stress` runs the zoo's and the demos' scenarios "
+			"(docs/testing-c-programs.md)\n",
+			as && *as ? as : weft_program_self()->path);
+		return 2;
+	}
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n <= 0)
