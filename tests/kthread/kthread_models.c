@@ -531,5 +531,220 @@ WEFT_TEST_SCENARIO(task_query, "task-query",
 		   "test: task_is_running() of a kthread another thread may wake",
 		   struct tq_world, 2, 2, 64, tq);
 
+/* ------------------------------------------------------------ task-spin */
+
+/* The blocking waits that are not schedule(): each sets the task's state
+ * (TASK_UNINTERRUPTIBLE) while it sleeps, as the kernel's wait loops do
+ * (__mutex_lock_common(), rwsem_down_*_slowpath(), __down_common(),
+ * do_wait_for_common(), folio_wait_bit_common()), and the wake-up makes it
+ * TASK_RUNNING again. */
+enum { TS_MUTEX, TS_RWSEM_READ, TS_RWSEM_WRITE, TS_SEMAPHORE, TS_COMPLETION, TS_PAGE_LOCK,
+       TS_NR_WAITS };
+
+enum { TS_LOCKED = 0, TS_WAITERS = 1 };   /* the page-lock word's bits */
+
+struct ts_world {
+	unsigned variant;
+	struct mutex m;
+	struct rw_semaphore r;
+	struct semaphore sem;
+	struct completion done;
+	unsigned long page;   /* PG_locked, PG_waiters */
+};
+
+WEFT_TEST_SETUP(ts, struct ts_world)
+{
+	mutex_init(&W->m);
+	init_rwsem(&W->r);
+	sema_init(&W->sem, 0);
+	init_completion(&W->done);
+}
+
+static unsigned ts_wait(const struct ts_world *W)
+{
+	return W->variant % TS_NR_WAITS;
+}
+
+/* folio_lock() and folio_unlock() on W->page (mm/filemap.c) */
+static void ts_page_lock(struct ts_world *W)
+{
+	if (test_and_set_bit_lock(TS_LOCKED, &W->page))
+		weft_wait_on_bit_waiters(&W->page, TS_LOCKED, TS_WAITERS, true,
+					 WEFT_SITE(WEFT_EV_LOCK, "__folio_lock(&W->page)"));
+}
+
+static void ts_page_unlock(struct ts_world *W)
+{
+	unsigned long old = weft_clear_bit_unlock_fetch(
+		TS_LOCKED, &W->page, WEFT_SITE(WEFT_EV_RMW, "folio_xor_flags_has_waiters(&W->page)"));
+
+	if (old & 1ul << TS_WAITERS)
+		weft_wake_up_bit_waiters(&W->page, TS_LOCKED, TS_WAITERS,
+					 WEFT_SITE(WEFT_EV_WAKE, "folio_wake_bit(&W->page)"));
+}
+
+/* The holder's side: takes the object the sleeper will wait on (nothing
+ * for a semaphore at 0 or a completion), and gives it back or signals */
+static void ts_hold(struct ts_world *W)
+{
+	switch (ts_wait(W)) {
+	case TS_MUTEX:
+		mutex_lock(&W->m);
+		break;
+	case TS_RWSEM_READ:
+		down_write(&W->r);
+		break;
+	case TS_RWSEM_WRITE:
+		down_read(&W->r);
+		break;
+	case TS_PAGE_LOCK:
+		ts_page_lock(W);
+		break;
+	}
+}
+
+static void ts_let_go(struct ts_world *W)
+{
+	switch (ts_wait(W)) {
+	case TS_MUTEX:
+		mutex_unlock(&W->m);
+		break;
+	case TS_RWSEM_READ:
+		up_write(&W->r);
+		break;
+	case TS_RWSEM_WRITE:
+		up_read(&W->r);
+		break;
+	case TS_SEMAPHORE:
+		up(&W->sem);
+		break;
+	case TS_COMPLETION:
+		complete(&W->done);
+		break;
+	case TS_PAGE_LOCK:
+		ts_page_unlock(W);
+		break;
+	}
+}
+
+/* The kthread: blocks in the variant's wait until the holder lets go */
+static int ts_sleeper(void *data)
+{
+	struct ts_world *W = data;
+
+	switch (ts_wait(W)) {
+	case TS_MUTEX:
+		mutex_lock(&W->m);
+		mutex_unlock(&W->m);
+		break;
+	case TS_RWSEM_READ:
+		down_read(&W->r);
+		up_read(&W->r);
+		break;
+	case TS_RWSEM_WRITE:
+		down_write(&W->r);
+		up_write(&W->r);
+		break;
+	case TS_SEMAPHORE:
+		down(&W->sem);
+		break;
+	case TS_COMPLETION:
+		wait_for_completion(&W->done);
+		break;
+	case TS_PAGE_LOCK:
+		ts_page_lock(W);
+		ts_page_unlock(W);
+		break;
+	}
+	return 0;
+}
+
+/* T0 holds the object, starts the kthread and spins until it sleeps in
+ * the wait (task_is_running() false), then lets go: correct, and it ends
+ * only if the wait sets the task state. */
+static void ts_thread(void *w, unsigned tid)
+{
+	struct ts_world *W = w;
+
+	(void)tid;
+	ts_hold(W);
+	struct task_struct *k = kthread_create(ts_sleeper, W, "ts-sleeper");
+	if (IS_ERR(k))
+		return;
+	get_task_struct(k);
+	wake_up_process(k);
+	while (task_is_running(k))
+		cpu_relax();
+	ts_let_go(W);
+	put_task_struct(k);
+}
+
+static const struct weft_variant ts_variants[] = {
+	WEFT_TEST_FIX("mutex", "spin until a kthread sleeps in mutex_lock(), then unlock", TS_MUTEX),
+	WEFT_TEST_FIX("rwsem-read", "spin until a kthread sleeps in down_read(), then up_write()",
+		      TS_RWSEM_READ),
+	WEFT_TEST_FIX("rwsem-write", "spin until a kthread sleeps in down_write(), then up_read()",
+		      TS_RWSEM_WRITE),
+	WEFT_TEST_FIX("semaphore", "spin until a kthread sleeps in down(), then up()", TS_SEMAPHORE),
+	WEFT_TEST_FIX("completion",
+		      "spin until a kthread sleeps in wait_for_completion(), then complete()",
+		      TS_COMPLETION),
+	WEFT_TEST_FIX("page-lock", "spin until a kthread sleeps in folio_lock(), then unlock",
+		      TS_PAGE_LOCK),
+};
+
+WEFT_TEST_SCENARIO(task_spin, "task-spin",
+		   "test: spin on task_is_running() until a kthread sleeps in a lock or wait",
+		   struct ts_world, 2, 1, 64, ts);
+
+/* ------------------------------------------------------------ task-blocked */
+
+/* The same waits, with the holder T1 and the query T0's, made once: T0
+ * reports when it saw the kthread asleep, which needs the kthread's
+ * block before the query and T1's release after it. A reduction finds it
+ * only if the block's and the wake-up's writes of the task state are
+ * records (dpor_vs_dfs compares; the ctests run source and optimal). */
+static void tb_thread(void *w, unsigned tid)
+{
+	struct ts_world *W = w;
+
+	if (tid == 1) {
+		ts_hold(W);
+		ts_let_go(W);
+		return;
+	}
+	struct task_struct *k = kthread_create(ts_sleeper, W, "tb-sleeper");
+	if (IS_ERR(k))
+		return;
+	get_task_struct(k);
+	wake_up_process(k);
+	if (!task_is_running(k))
+		weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tb asleep"),
+			    "task_is_running() saw the kthread asleep in its wait");
+	put_task_struct(k);
+}
+
+#define TB_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant tb_variants[] = {
+	TB_BUG("mutex", "task_is_running() of a kthread that may sleep in mutex_lock()", TS_MUTEX),
+	TB_BUG("rwsem-read", "task_is_running() of a kthread that may sleep in down_read()",
+	       TS_RWSEM_READ),
+	TB_BUG("rwsem-write", "task_is_running() of a kthread that may sleep in down_write()",
+	       TS_RWSEM_WRITE),
+	TB_BUG("semaphore", "task_is_running() of a kthread that may sleep in down()",
+	       TS_SEMAPHORE),
+	TB_BUG("completion",
+	       "task_is_running() of a kthread that may sleep in wait_for_completion()",
+	       TS_COMPLETION),
+	TB_BUG("page-lock", "task_is_running() of a kthread that may sleep in folio_lock()",
+	       TS_PAGE_LOCK),
+};
+
+#define tb_setup ts_setup
+WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
+		   "test: task_is_running() of a kthread that may sleep in a lock or wait",
+		   struct ts_world, 2, 2, 64, tb);
+
 WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work,
-		     &task_query);
+		     &task_query, &task_spin, &task_blocked);
