@@ -51,6 +51,17 @@
  *                 wake-up's write of the task state allows (wake_up()
  *                 records its wait queue, not the woken task's state). No
  *                 model of the tools called task_is_running() before.
+ *  task-spin      T0 holds a mutex, an rwsem (for write, or for read), a
+ *                 page lock, or a semaphore at 0 or a completion, starts a
+ *                 kthread that waits for it, spins while
+ *                 task_is_running() says the kthread runs, and lets go:
+ *                 correct (clean), as the kernel's wait loops sleep
+ *                 TASK_UNINTERRUPTIBLE (a spin forever, a false livelock,
+ *                 while they left the state TASK_RUNNING).
+ *  task-blocked   the same waits asked about once by another thread,
+ *                 which reports when it saw the kthread asleep (a bug
+ *                 every strategy must find; the reductions through the
+ *                 records of the task state's writes).
  */
 #include <errno.h>
 
@@ -550,6 +561,7 @@ struct ts_world {
 	struct semaphore sem;
 	struct completion done;
 	unsigned long page;   /* PG_locked, PG_waiters */
+	struct task_struct *task;   /* task-blocked: the kthread's, published */
 };
 
 WEFT_TEST_SETUP(ts, struct ts_world)
@@ -699,29 +711,34 @@ WEFT_TEST_SCENARIO(task_spin, "task-spin",
 
 /* ------------------------------------------------------------ task-blocked */
 
-/* The same waits, with the holder T1 and the query T0's, made once: T0
- * reports when it saw the kthread asleep, which needs the kthread's
- * block before the query and T1's release after it. A reduction finds it
- * only if the block's and the wake-up's writes of the task state are
- * records (dpor_vs_dfs compares; the ctests run source and optimal). */
+/* The same waits, asked about once: T0 holds the object, starts the
+ * kthread, publishes its task and lets go; T1 asks task_is_running() of
+ * the task it found published and reports when it saw the kthread asleep,
+ * which needs the kthread's block before the query and T0's release after
+ * it (-asker-first: T1 holds, T0 asks). The query touches nothing else of
+ * the others, and each thread has a CPU of its own: a reduction orders the
+ * query between the two only by the block's and the wake-up's writes of
+ * the task state (without the wake-up's record, source and optimal DPOR
+ * certify the T1-asks variants clean: mutant wl-wake-state-unrecorded). */
 static void tb_thread(void *w, unsigned tid)
 {
 	struct ts_world *W = w;
 
-	if (tid == 1) {
-		ts_hold(W);
-		ts_let_go(W);
+	if (tid == (W->variant < TS_NR_WAITS)) {
+		struct task_struct *k = smp_load_acquire(&W->task);
+		if (k && !task_is_running(k))
+			weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tb asleep"),
+				    "task_is_running() saw the kthread asleep in its wait");
 		return;
 	}
+	ts_hold(W);
 	struct task_struct *k = kthread_create(ts_sleeper, W, "tb-sleeper");
 	if (IS_ERR(k))
 		return;
-	get_task_struct(k);
+	get_task_struct(k);   /* the asker's: kept to the end */
 	wake_up_process(k);
-	if (!task_is_running(k))
-		weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tb asleep"),
-			    "task_is_running() saw the kthread asleep in its wait");
-	put_task_struct(k);
+	smp_store_release(&W->task, k);
+	ts_let_go(W);
 }
 
 #define TB_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
@@ -739,12 +756,16 @@ static const struct weft_variant tb_variants[] = {
 	       TS_COMPLETION),
 	TB_BUG("page-lock", "task_is_running() of a kthread that may sleep in folio_lock()",
 	       TS_PAGE_LOCK),
+	TB_BUG("mutex-asker-first", "mutex, the holder T1 and the query T0's",
+	       TS_NR_WAITS + TS_MUTEX),
+	TB_BUG("completion-asker-first", "completion, the waker T1 and the query T0's",
+	       TS_NR_WAITS + TS_COMPLETION),
 };
 
 #define tb_setup ts_setup
 WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
 		   "test: task_is_running() of a kthread that may sleep in a lock or wait",
-		   struct ts_world, 2, 2, 64, tb);
+		   struct ts_world, 3, 2, 64, tb);
 
 WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work,
 		     &task_query, &task_spin, &task_blocked);
