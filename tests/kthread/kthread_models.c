@@ -49,7 +49,7 @@
  *                 saw the kthread running after a test that sent it to
  *                 sleep and before its next test, which only the
  *                 wake-up's write of the task state allows (wake_up()
- *                 records its wait queue, not the woken task's state). No
+ *                 records its wait queue and, after it, that write). No
  *                 model of the tools called task_is_running() before.
  *  task-spin      T0 holds a mutex, an rwsem (for write, or for read), a
  *                 page lock, or a semaphore at 0 or a completion, starts a
