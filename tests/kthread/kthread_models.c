@@ -595,79 +595,43 @@ static void ts_page_unlock(struct ts_world *W)
 					 WEFT_SITE(WEFT_EV_WAKE, "folio_wake_bit(&W->page)"));
 }
 
-/* The holder's side: takes the object the sleeper will wait on (nothing
- * for a semaphore at 0 or a completion), and gives it back or signals */
-static void ts_hold(struct ts_world *W)
+/* Takes the variant's object (give: gives it back): the holder first
+ * (nothing for a semaphore at 0 or a completion, which it signals when it
+ * gives), then the kthread, which sleeps in its wait until the holder
+ * gives. An rwsem's holder and sleeper take opposite sides. */
+static void ts_use(struct ts_world *W, bool holder, bool give)
 {
+	bool write = holder == (ts_wait(W) == TS_RWSEM_READ);
+
 	switch (ts_wait(W)) {
 	case TS_MUTEX:
-		mutex_lock(&W->m);
-		break;
-	case TS_RWSEM_READ:
-		down_write(&W->r);
-		break;
-	case TS_RWSEM_WRITE:
-		down_read(&W->r);
+		give ? mutex_unlock(&W->m) : mutex_lock(&W->m);
 		break;
 	case TS_PAGE_LOCK:
-		ts_page_lock(W);
-		break;
-	}
-}
-
-static void ts_let_go(struct ts_world *W)
-{
-	switch (ts_wait(W)) {
-	case TS_MUTEX:
-		mutex_unlock(&W->m);
+		give ? ts_page_unlock(W) : ts_page_lock(W);
 		break;
 	case TS_RWSEM_READ:
-		up_write(&W->r);
-		break;
 	case TS_RWSEM_WRITE:
-		up_read(&W->r);
+		if (write)
+			give ? up_write(&W->r) : down_write(&W->r);
+		else
+			give ? up_read(&W->r) : down_read(&W->r);
 		break;
 	case TS_SEMAPHORE:
-		up(&W->sem);
+		if (holder == give)
+			holder ? up(&W->sem) : down(&W->sem);
 		break;
 	case TS_COMPLETION:
-		complete(&W->done);
-		break;
-	case TS_PAGE_LOCK:
-		ts_page_unlock(W);
+		if (holder == give)
+			holder ? complete(&W->done) : wait_for_completion(&W->done);
 		break;
 	}
 }
 
-/* The kthread: blocks in the variant's wait until the holder lets go */
 static int ts_sleeper(void *data)
 {
-	struct ts_world *W = data;
-
-	switch (ts_wait(W)) {
-	case TS_MUTEX:
-		mutex_lock(&W->m);
-		mutex_unlock(&W->m);
-		break;
-	case TS_RWSEM_READ:
-		down_read(&W->r);
-		up_read(&W->r);
-		break;
-	case TS_RWSEM_WRITE:
-		down_write(&W->r);
-		up_write(&W->r);
-		break;
-	case TS_SEMAPHORE:
-		down(&W->sem);
-		break;
-	case TS_COMPLETION:
-		wait_for_completion(&W->done);
-		break;
-	case TS_PAGE_LOCK:
-		ts_page_lock(W);
-		ts_page_unlock(W);
-		break;
-	}
+	ts_use(data, false, false);
+	ts_use(data, false, true);
 	return 0;
 }
 
@@ -679,7 +643,7 @@ static void ts_thread(void *w, unsigned tid)
 	struct ts_world *W = w;
 
 	(void)tid;
-	ts_hold(W);
+	ts_use(W, true, false);
 	struct task_struct *k = kthread_create(ts_sleeper, W, "ts-sleeper");
 	if (IS_ERR(k))
 		return;
@@ -687,7 +651,7 @@ static void ts_thread(void *w, unsigned tid)
 	wake_up_process(k);
 	while (task_is_running(k))
 		cpu_relax();
-	ts_let_go(W);
+	ts_use(W, true, true);
 	put_task_struct(k);
 }
 
@@ -731,14 +695,14 @@ static void tb_thread(void *w, unsigned tid)
 				    "task_is_running() saw the kthread asleep in its wait");
 		return;
 	}
-	ts_hold(W);
+	ts_use(W, true, false);
 	struct task_struct *k = kthread_create(ts_sleeper, W, "tb-sleeper");
 	if (IS_ERR(k))
 		return;
 	get_task_struct(k);   /* the asker's: kept to the end */
 	wake_up_process(k);
 	smp_store_release(&W->task, k);
-	ts_let_go(W);
+	ts_use(W, true, true);
 }
 
 #define TB_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
