@@ -49,8 +49,19 @@
  *                 saw the kthread running after a test that sent it to
  *                 sleep and before its next test, which only the
  *                 wake-up's write of the task state allows (wake_up()
- *                 records its wait queue, not the woken task's state). No
+ *                 records its wait queue and, after it, that write). No
  *                 model of the tools called task_is_running() before.
+ *  task-spin      T0 holds a mutex, an rwsem (for write, or for read), a
+ *                 page lock, or a semaphore at 0 or a completion, starts a
+ *                 kthread that waits for it, spins while
+ *                 task_is_running() says the kthread runs, and lets go:
+ *                 correct (clean), as the kernel's wait loops sleep
+ *                 TASK_UNINTERRUPTIBLE (a spin forever, a false livelock,
+ *                 while they left the state TASK_RUNNING).
+ *  task-blocked   the same waits asked about once by another thread,
+ *                 which reports when it saw the kthread asleep (a bug
+ *                 every strategy must find; the reductions through the
+ *                 records of the task state's writes).
  */
 #include <errno.h>
 
@@ -531,5 +542,194 @@ WEFT_TEST_SCENARIO(task_query, "task-query",
 		   "test: task_is_running() of a kthread another thread may wake",
 		   struct tq_world, 2, 2, 64, tq);
 
+/* ------------------------------------------------------------ task-spin */
+
+/* The blocking waits that are not schedule(): each sets the task's state
+ * (TASK_UNINTERRUPTIBLE) while it sleeps, as the kernel's wait loops do
+ * (__mutex_lock_common(), rwsem_down_*_slowpath(), __down_common(),
+ * do_wait_for_common(), folio_wait_bit_common()), and the wake-up makes it
+ * TASK_RUNNING again. */
+enum { TS_MUTEX, TS_RWSEM_READ, TS_RWSEM_WRITE, TS_SEMAPHORE, TS_COMPLETION, TS_PAGE_LOCK,
+       TS_NR_WAITS };
+
+enum { TS_LOCKED = 0, TS_WAITERS = 1 };   /* the page-lock word's bits */
+
+struct ts_world {
+	unsigned variant;
+	struct mutex m;
+	struct rw_semaphore r;
+	struct semaphore sem;
+	struct completion done;
+	unsigned long page;   /* PG_locked, PG_waiters */
+	struct task_struct *task;   /* task-blocked: the kthread's, published */
+};
+
+WEFT_TEST_SETUP(ts, struct ts_world)
+{
+	mutex_init(&W->m);
+	init_rwsem(&W->r);
+	sema_init(&W->sem, 0);
+	init_completion(&W->done);
+}
+
+static unsigned ts_wait(const struct ts_world *W)
+{
+	return W->variant % TS_NR_WAITS;
+}
+
+/* folio_lock() and folio_unlock() on W->page (mm/filemap.c) */
+static void ts_page_lock(struct ts_world *W)
+{
+	if (test_and_set_bit_lock(TS_LOCKED, &W->page))
+		weft_wait_on_bit_waiters(&W->page, TS_LOCKED, TS_WAITERS, true,
+					 WEFT_SITE(WEFT_EV_LOCK, "__folio_lock(&W->page)"));
+}
+
+static void ts_page_unlock(struct ts_world *W)
+{
+	unsigned long old = weft_clear_bit_unlock_fetch(
+		TS_LOCKED, &W->page, WEFT_SITE(WEFT_EV_RMW, "folio_xor_flags_has_waiters(&W->page)"));
+
+	if (old & 1ul << TS_WAITERS)
+		weft_wake_up_bit_waiters(&W->page, TS_LOCKED, TS_WAITERS,
+					 WEFT_SITE(WEFT_EV_WAKE, "folio_wake_bit(&W->page)"));
+}
+
+/* Takes the variant's object (give: gives it back): the holder first
+ * (nothing for a semaphore at 0 or a completion, which it signals when it
+ * gives), then the kthread, which sleeps in its wait until the holder
+ * gives. An rwsem's holder and sleeper take opposite sides. */
+static void ts_use(struct ts_world *W, bool holder, bool give)
+{
+	bool write = holder == (ts_wait(W) == TS_RWSEM_READ);
+
+	switch (ts_wait(W)) {
+	case TS_MUTEX:
+		give ? mutex_unlock(&W->m) : mutex_lock(&W->m);
+		break;
+	case TS_PAGE_LOCK:
+		give ? ts_page_unlock(W) : ts_page_lock(W);
+		break;
+	case TS_RWSEM_READ:
+	case TS_RWSEM_WRITE:
+		if (write)
+			give ? up_write(&W->r) : down_write(&W->r);
+		else
+			give ? up_read(&W->r) : down_read(&W->r);
+		break;
+	case TS_SEMAPHORE:
+		if (holder == give)
+			holder ? up(&W->sem) : down(&W->sem);
+		break;
+	case TS_COMPLETION:
+		if (holder == give)
+			holder ? complete(&W->done) : wait_for_completion(&W->done);
+		break;
+	}
+}
+
+static int ts_sleeper(void *data)
+{
+	ts_use(data, false, false);
+	ts_use(data, false, true);
+	return 0;
+}
+
+/* T0 holds the object, starts the kthread and spins until it sleeps in
+ * the wait (task_is_running() false), then lets go: correct, and it ends
+ * only if the wait sets the task state. */
+static void ts_thread(void *w, unsigned tid)
+{
+	struct ts_world *W = w;
+
+	(void)tid;
+	ts_use(W, true, false);
+	struct task_struct *k = kthread_create(ts_sleeper, W, "ts-sleeper");
+	if (IS_ERR(k))
+		return;
+	get_task_struct(k);
+	wake_up_process(k);
+	while (task_is_running(k))
+		cpu_relax();
+	ts_use(W, true, true);
+	put_task_struct(k);
+}
+
+static const struct weft_variant ts_variants[] = {
+	WEFT_TEST_FIX("mutex", "spin until a kthread sleeps in mutex_lock(), then unlock", TS_MUTEX),
+	WEFT_TEST_FIX("rwsem-read", "spin until a kthread sleeps in down_read(), then up_write()",
+		      TS_RWSEM_READ),
+	WEFT_TEST_FIX("rwsem-write", "spin until a kthread sleeps in down_write(), then up_read()",
+		      TS_RWSEM_WRITE),
+	WEFT_TEST_FIX("semaphore", "spin until a kthread sleeps in down(), then up()", TS_SEMAPHORE),
+	WEFT_TEST_FIX("completion",
+		      "spin until a kthread sleeps in wait_for_completion(), then complete()",
+		      TS_COMPLETION),
+	WEFT_TEST_FIX("page-lock", "spin until a kthread sleeps in folio_lock(), then unlock",
+		      TS_PAGE_LOCK),
+};
+
+WEFT_TEST_SCENARIO(task_spin, "task-spin",
+		   "test: spin on task_is_running() until a kthread sleeps in a lock or wait",
+		   struct ts_world, 2, 1, 64, ts);
+
+/* ------------------------------------------------------------ task-blocked */
+
+/* The same waits, asked about once: T0 holds the object, starts the
+ * kthread, publishes its task and lets go; T1 asks task_is_running() of
+ * the task it found published and reports when it saw the kthread asleep,
+ * which needs the kthread's block before the query and T0's release after
+ * it (-asker-first: T1 holds, T0 asks). The query touches nothing else of
+ * the others, and each thread has a CPU of its own: a reduction orders the
+ * query between the two only by the block's and the wake-up's writes of
+ * the task state (without the wake-up's record, source and optimal DPOR
+ * certify the T1-asks variants clean: mutant wl-wake-state-unrecorded). */
+static void tb_thread(void *w, unsigned tid)
+{
+	struct ts_world *W = w;
+
+	if (tid == (W->variant < TS_NR_WAITS)) {
+		struct task_struct *k = smp_load_acquire(&W->task);
+		if (k && !task_is_running(k))
+			weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("tb asleep"),
+				    "task_is_running() saw the kthread asleep in its wait");
+		return;
+	}
+	ts_use(W, true, false);
+	struct task_struct *k = kthread_create(ts_sleeper, W, "tb-sleeper");
+	if (IS_ERR(k))
+		return;
+	get_task_struct(k);   /* the asker's: kept to the end */
+	wake_up_process(k);
+	smp_store_release(&W->task, k);
+	ts_use(W, true, true);
+}
+
+#define TB_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant tb_variants[] = {
+	TB_BUG("mutex", "task_is_running() of a kthread that may sleep in mutex_lock()", TS_MUTEX),
+	TB_BUG("rwsem-read", "task_is_running() of a kthread that may sleep in down_read()",
+	       TS_RWSEM_READ),
+	TB_BUG("rwsem-write", "task_is_running() of a kthread that may sleep in down_write()",
+	       TS_RWSEM_WRITE),
+	TB_BUG("semaphore", "task_is_running() of a kthread that may sleep in down()",
+	       TS_SEMAPHORE),
+	TB_BUG("completion",
+	       "task_is_running() of a kthread that may sleep in wait_for_completion()",
+	       TS_COMPLETION),
+	TB_BUG("page-lock", "task_is_running() of a kthread that may sleep in folio_lock()",
+	       TS_PAGE_LOCK),
+	TB_BUG("mutex-asker-first", "mutex, the holder T1 and the query T0's",
+	       TS_NR_WAITS + TS_MUTEX),
+	TB_BUG("completion-asker-first", "completion, the waker T1 and the query T0's",
+	       TS_NR_WAITS + TS_COMPLETION),
+};
+
+#define tb_setup ts_setup
+WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
+		   "test: task_is_running() of a kthread that may sleep in a lock or wait",
+		   struct ts_world, 3, 2, 64, tb);
+
 WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work,
-		     &task_query);
+		     &task_query, &task_spin, &task_blocked);

@@ -704,23 +704,23 @@ static void test_no_steps_asleep(void)
 		unsigned t0_records;     /* T0's dependence records (its END
 					    included), whatever n */
 	} cases[] = {
-		/* BLOCKED, ACQUIRE */
-		{ V_STEPS_COMPLETION, "completion", false, 3 },
-		/* BLOCKED, ACQUIRE, RELEASE */
-		{ V_STEPS_MUTEX, "mutex", true, 4 },
-		{ V_STEPS_SEM, "semaphore", true, 4 },
-		{ V_STEPS_RWSEM, "rwsem", true, 4 },
+		/* BLOCKED (+ the task state, TASK_UNINTERRUPTIBLE), ACQUIRE */
+		{ V_STEPS_COMPLETION, "completion", false, 4 },
+		/* BLOCKED (+ the task state), ACQUIRE, RELEASE */
+		{ V_STEPS_MUTEX, "mutex", true, 5 },
+		{ V_STEPS_SEM, "semaphore", true, 5 },
+		{ V_STEPS_RWSEM, "rwsem", true, 5 },
 		/* READ cond, WRITE prepare (+ the task state), READ cond,
 		 * BLOCKED schedule, READ woken (+ the task state), WRITE
 		 * prepare (+ the task state), READ cond, WRITE finish (+ the
 		 * task state) */
 		{ V_STEPS_WAITQ, "wait_event", false, 13 },
-		/* ACQUIRE m, READ flag, RELEASE m + BLOCKED cv (one step),
-		 * ACQUIRE m, READ flag, RELEASE m */
-		{ V_STEPS_COND, "condvar", false, 8 },
-		/* WRITE trylock, BLOCKED slow path, ACQUIRE handed over, WRITE
-		 * unlock */
-		{ V_STEPS_PAGE, "page lock", true, 5 },
+		/* ACQUIRE m, READ flag, RELEASE m + BLOCKED cv (+ the task
+		 * state: one step), ACQUIRE m, READ flag, RELEASE m */
+		{ V_STEPS_COND, "condvar", false, 9 },
+		/* WRITE trylock, BLOCKED slow path (+ the task state), ACQUIRE
+		 * handed over, WRITE unlock */
+		{ V_STEPS_PAGE, "page lock", true, 6 },
 	};
 	static const int t1_then_t0[] = { 1, 0, -2 };
 	struct st_script *s = calloc(1, sizeof(*s));
@@ -1051,18 +1051,22 @@ static void test_dependence(void)
 		rel += si->kind == WEFT_DEP_RELEASE;
 	}
 	CHECK(acq == 2 && rel == 2, "mutex: %u ACQUIRE, %u RELEASE records", acq, rel);
-	/* completion: T0 sleeps (BLOCKED), T1 releases, T0 acquires (the
-	 * setup's records, by the host, and the threads' ENDs left out) */
+	/* completion: T0 sleeps (BLOCKED, then the WRITE of its task state,
+	 * TASK_UNINTERRUPTIBLE), T1 releases (RELEASE, then the WRITE of T0's
+	 * task state, TASK_RUNNING), T0 acquires (the setup's records, by the
+	 * host, and the threads' ENDs left out) */
 	r = st_run_prio(&pw_sc, V_STEPS_COMPLETION, WEFT_LOCK_TAS, s, NULL, false);
 	struct weft_step_info th[8];
 	unsigned nth = 0;
 	for (unsigned i = 0; i < s->log.n && nth < 8; i++)
 		if (s->log.s[i].tid != 0xff && s->log.s[i].kind != WEFT_DEP_END)
 			th[nth++] = s->log.s[i];
-	CHECK(nth == 3 && th[0].tid == 0 && th[0].kind == WEFT_DEP_BLOCKED && th[1].tid == 1 &&
-		      th[1].kind == WEFT_DEP_RELEASE && th[2].tid == 0 &&
-		      th[2].kind == WEFT_DEP_ACQUIRE && th[0].loc == c && th[1].loc == c &&
-		      th[2].loc == c && th[0].size == sizeof(struct weft_completion),
+	CHECK(nth == 5 && th[0].tid == 0 && th[0].kind == WEFT_DEP_BLOCKED && th[1].tid == 0 &&
+		      th[1].kind == WEFT_DEP_WRITE && th[1].size == 1 && th[1].loc != c &&
+		      th[2].tid == 1 && th[2].kind == WEFT_DEP_RELEASE && th[3].tid == 1 &&
+		      th[3].kind == WEFT_DEP_WRITE && th[3].loc == th[1].loc && th[3].size == 1 &&
+		      th[4].tid == 0 && th[4].kind == WEFT_DEP_ACQUIRE && th[0].loc == c &&
+		      th[2].loc == c && th[4].loc == c && th[0].size == sizeof(struct weft_completion),
 	      "completion records: %u thread records", nth);
 	/* cond_wait: one step, two records (RELEASE m, BLOCKED cv) */
 	r = st_run_prio(&pw_sc, V_STEPS_COND, WEFT_LOCK_TAS, s, NULL, false);

@@ -10,7 +10,10 @@
  *    (<weft/timer.h>, <weft/sleep.h>): its location is the task's
  *    weft_state byte, which those calls and wake_up_process() write
  *    through the scheduler as steps of their own, so the race of a
- *    wake-up with a sleeper's condition check is explored.
+ *    wake-up with a sleeper's condition check is explored. A task asleep
+ *    in a sleeping lock, a completion or the page lock (<weft/sleep.h>)
+ *    is TASK_UNINTERRUPTIBLE from its block to the wake-up, which makes
+ *    it TASK_RUNNING (both steps write the state).
  *  - wake_up_process(p) is try_to_wake_up(p, TASK_NORMAL): a full barrier
  *    (smp_mb__after_spinlock()), then, if p's state is not TASK_RUNNING,
  *    TASK_RUNNING and, if p sleeps in schedule(), runnable. 1 if it woke

@@ -164,6 +164,9 @@ static void nw_wait_turn(unsigned t, const void *obj, uint32_t *nr_waiters, uint
 		__atomic_fetch_add(nr_waiters, 1, __ATOMIC_RELAXED);
 	}
 	ST(nw[t].woken, 0);
+	/* the kernel's wait loops sleep TASK_UNINTERRUPTIBLE; nw_wake()
+	 * makes it TASK_RUNNING (as the model's weft_wl_sleep()) */
+	nw[t].task_state = TASK_UNINTERRUPTIBLE;
 	pthread_mutex_unlock(&nq);
 	nw_sleep(t);
 	pthread_mutex_lock(&nq);
@@ -953,9 +956,15 @@ void weft_wait_on_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	}
 	nw_add(t, word, lock ? NW_EXCLUSIVE | NW_LOCK : 0);
 	nw[t].bit = (uint8_t)bit;
-	pthread_mutex_unlock(&nq);
-	nw_sleep(t);     /* a lock waiter is woken holding the bit */
-	pthread_mutex_lock(&nq);
+	/* TASK_UNINTERRUPTIBLE until the waker takes it off the list (a
+	 * wake_up_process() sends it back to sleep: WQ_FLAG_DONE) */
+	while (nw[t].chan == word) {
+		ST(nw[t].woken, 0);
+		nw[t].task_state = TASK_UNINTERRUPTIBLE;
+		pthread_mutex_unlock(&nq);
+		nw_sleep(t);     /* a lock waiter is woken holding the bit */
+		pthread_mutex_lock(&nq);
+	}
 	nw[t].flags &= (uint8_t)~NW_GRANTED;
 	pthread_mutex_unlock(&nq);
 }

@@ -9,7 +9,8 @@
  * weft_state byte is the location every step on the state records
  * (waitqueue.c), so wake_up_process() and the sleeper's
  * set_current_state(), prepare_to_wait(), schedule() and finish_wait() are
- * dependent. The stop flag, the exit and the reference count are traced
+ * dependent, as are a wait loop's block and its waker (sleep.c:
+ * weft_wl_sleep(), weft_wl_step()) with task_is_running(). The stop flag, the exit and the reference count are traced
  * writes of the task's own bytes.
  *
  * A kthread's task is freed when its thread function has returned and no

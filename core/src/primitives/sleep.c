@@ -43,6 +43,7 @@
 
 #include <weft/kernel.h>
 
+#include "core_state.h"
 #include "families.h"
 #include "waiters.h"
 
@@ -114,24 +115,65 @@ unsigned weft_wl_count(const void *chan, uint8_t mask, uint8_t want)
 	return n;
 }
 
+/* The threads whose task state a wake-up of step wl_woken_step (of
+ * execution wl_woken_epoch) changed to TASK_RUNNING: weft_wl_step()
+ * records those writes after the step's own record. */
+static uint64_t wl_woken;
+static uint32_t wl_woken_step, wl_woken_epoch;
+
 bool weft_wl_wake(unsigned tid, const void *chan)
 {
 	struct weft_waiter *w = weft_wl_entry(tid);
 
-	w->task_state = TASK_RUNNING;
+	if (w->task_state != TASK_RUNNING) {
+		/* try_to_wake_up(): the waker writes the state (a task
+		 * already running is left as it is, as ttwu_state_match()
+		 * does, and nothing is written) */
+		w->task_state = TASK_RUNNING;
+		if (wl_woken_step != M.step || wl_woken_epoch != M.epoch) {
+			wl_woken = 0;
+			wl_woken_step = M.step;
+			wl_woken_epoch = M.epoch;
+		}
+		wl_woken |= tbit(tid);
+	}
 	if (M.th[tid].state != T_BLOCKED || M.th[tid].wait_chan != chan)
 		return false;
 	weft_sched_wake_thread(tid);
 	return true;
 }
 
+void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_site *s)
+{
+	weft_sched_step(kind, loc, size, 0, s);
+	if (!wl_woken || wl_woken_step != M.step || wl_woken_epoch != M.epoch)
+		return;
+	for (uint64_t m = wl_woken; m; m &= m - 1)
+		weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)__builtin_ctzll(m)), 1, 0,
+				s);
+	wl_woken = 0;
+}
+
 void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
 		   uint64_t holder, const struct weft_site *s)
 {
 	uint32_t loc = loc_of(chan);
+	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
+	/* schedule() comes here with the state its caller set; every other
+	 * wait loop (the sleeping locks', do_wait_for_common(),
+	 * folio_wait_bit_common(), a futex's) sets it itself before it
+	 * sleeps, set_current_state(TASK_UNINTERRUPTIBLE) (the _killable and
+	 * _interruptible forms' states differ only for signals, which are
+	 * not modelled). The waker's weft_wl_wake() makes it TASK_RUNNING. */
+	bool sets_state = w->task_state == TASK_RUNNING;
 
 	weft_trace(WEFT_EV_WAIT, loc, holder, 0, s);
 	weft_sched_step(WEFT_DEP_BLOCKED, loc, size, 0, s);
+	if (sets_state) {
+		w->task_state = TASK_UNINTERRUPTIBLE;
+		w->flags &= (uint8_t)~WL_TASK_WOKEN;
+		weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+	}
 	if (M.fb)
 		fb_hit(0x5700000000000000ull ^ site_id(s));
 	weft_sched_block(chan, wc, s);
@@ -478,7 +520,7 @@ void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 	}
 	sched_point_at(s, m, sizeof(*m), NULL);
 	weft_mutex_release(m, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), s);
 }
 
 bool weft_wl_query(const void *obj, uint32_t size, const uint32_t *word,
@@ -833,7 +875,7 @@ static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t o
 	weft_trace(WEFT_EV_UNLOCK, loc, old, rw_state(r), s);
 	if (mask)
 		weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcountll(mask), s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*r), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(*r), s);
 	obj_written(loc, s);
 }
 
@@ -1047,6 +1089,6 @@ void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 	weft_trace(WEFT_EV_UNLOCK, loc, old, sem->count, s);
 	if (mask)
 		weft_wl_trace_wake(sem, mask, 1, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*sem), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(*sem), s);
 	obj_written(loc, s);
 }

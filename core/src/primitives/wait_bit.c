@@ -199,5 +199,5 @@ void weft_wake_up_hashed(void *key, unsigned bit, const struct weft_site *active
 	weft_wl_trace_wake(key, mask, n, wake);
 	if (n)
 		bucket_add(q, -(int)n, &wake_dequeue_site);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, 1, 0, wake);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, 1, wake);
 }

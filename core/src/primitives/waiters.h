@@ -15,7 +15,11 @@
  *    its machine wait_chan (it sleeps only while on the list).
  *  - task_state is TASK_RUNNING except between prepare_to_wait() or
  *    set_current_state() and the wake-up, finish_wait() or
- *    __set_current_state(TASK_RUNNING) that ends it. A wake_up_process()
+ *    __set_current_state(TASK_RUNNING) that ends it, and while a wait
+ *    loop (weft_wl_sleep(): a sleeping lock's, a completion's, a page
+ *    lock's) sleeps: TASK_UNINTERRUPTIBLE from its block to the wake-up
+ *    (weft_wl_wake()), both steps recording a WRITE of the state, which
+ *    task_is_running() reads (kthread.c). A wake_up_process()
  *    (kthread.c) makes it TASK_RUNNING without taking the thread off its
  *    list: WL_TASK_WOKEN marks it until it prepares to wait again, and
  *    wake_up() passes over it, as try_to_wake_up() fails on a running task.
@@ -68,10 +72,17 @@ unsigned weft_wl_count(const void *chan, uint8_t mask, uint8_t want);
 /* Make tid TASK_RUNNING and, if it sleeps on chan, runnable. True if it
  * was asleep (a wake-up the trace shows). */
 bool weft_wl_wake(unsigned tid, const void *chan);
+/* The record of a step that may have woken threads with weft_wl_wake()
+ * (a release, a complete(), a wake-up): weft_sched_step(kind, loc, size),
+ * then a WRITE of the task state of each thread whose state it made
+ * TASK_RUNNING (after the step's own record, which is its kind). */
+void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_site *s);
 /*
  * The current thread falls asleep on chan (it is on chan's list): a WAIT
  * event (old: 1 + the thread it waits for, or 0), a BLOCKED record over
- * [chan, chan+size), and the block. Returns when it runs again, as a new
+ * [chan, chan+size), TASK_UNINTERRUPTIBLE and a WRITE record of its task
+ * state if it was TASK_RUNNING (every caller but schedule()), and the
+ * block. Returns when it runs again, as a new
  * step whose operation the caller performs (re-check, or take what was
  * handed over).
  */

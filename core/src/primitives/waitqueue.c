@@ -107,7 +107,7 @@ void weft_complete(struct weft_completion *x, bool all, const struct weft_site *
 	weft_trace(WEFT_EV_RMW, loc, old, x->done, s);
 	if (mask)
 		weft_wl_trace_wake(x, mask, (unsigned)__builtin_popcountll(mask), s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*x), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(*x), s);
 	obj_written(loc, s);
 }
 
@@ -541,7 +541,7 @@ static void wq_wake_up(void *obj, uint32_t size, struct weft_wait_queue_head *wq
 	mask = wq_wake(wq, nr_exclusive, &n);
 	wq->wakes++;
 	weft_wl_trace_wake(obj, mask, n, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc, size, 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, size, s);
 	obj_written(loc, s);
 }
 
@@ -615,7 +615,7 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 		c->wq.nr_queued++;
 	}
 	weft_mutex_release(m, s);
-	weft_sched_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), s);
 	if (spurious) {
 		weft_trace(WEFT_EV_WAIT, loc, 0, 2, s);
 		weft_sched_step(WEFT_DEP_READ, loc, sizeof(*c), 0, s);
@@ -731,7 +731,12 @@ void weft_wait_on_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 	}
 	weft_wl_add(me, word, lock ? WL_EXCLUSIVE | WL_LOCK : 0);
 	weft_wl_entry(me)->bit = (uint8_t)bit;
-	weft_wl_sleep(word, sizeof(*word), &bit_class, (uint64_t)(weft_bitlock_holder(loc) + 1), s);
+	/* until weft_wake_up_bit_waiters() says done (WQ_FLAG_DONE): a
+	 * wake_up_process() of the sleeper sends it back to sleep */
+	do
+		weft_wl_sleep(word, sizeof(*word), &bit_class,
+			      (uint64_t)(weft_bitlock_holder(loc) + 1), s);
+	while (!(weft_wl_entry(me)->flags & WL_GRANTED));
 	/* woken by weft_wake_up_bit_waiters(): a lock waiter holds the bit
 	 * (handed over), a plain waiter saw it clear */
 	weft_wl_entry(me)->flags &= (uint8_t)~WL_GRANTED;
@@ -787,5 +792,5 @@ void weft_wake_up_bit_waiters(unsigned long *word, unsigned bit, unsigned waiter
 		weft_trace(WEFT_EV_RMW, loc, old, nv, s);
 		obj_written(loc, s);
 	}
-	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*word), 0, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(*word), s);
 }
