@@ -355,20 +355,31 @@ void weft_yield(const struct weft_site *s)
 	}
 	weft_trace(WEFT_EV_YIELD, WEFT_NO_LOC, 0, 0, s);
 	weft_sched_step(WEFT_DEP_YIELD, WEFT_NO_LOC, 0, 0, s);
-	/* A yield hands the CPU to another runnable thread whenever there is
-	 * one (as CHESS treats yields: a spinning thread is never chosen over
-	 * a thread that can make progress). That switch is free, and the
-	 * strategy only chooses among the others. Under fair scheduling the
-	 * yielder then waits until those others have run (fairness.c). */
-	uint64_t others = eligible() & ~tbit((unsigned)M.cur);
+	/* A yield hands the CPU to another runnable thread by default (as
+	 * CHESS treats yields: a spinning thread is not chosen over a thread
+	 * that can make progress), and that switch is free. Under fair
+	 * scheduling the yielder is offered too, as the unfair choice of a
+	 * thread that spun (fairness.c): sched_yield() returns at once while
+	 * the others run on CPUs of their own, and after a sleep nothing
+	 * need have run, so a program that takes a yield for a wait has a
+	 * bug some schedule shows. dfs charges going on as a preemption,
+	 * pct passes it over, random may draw it; without fair scheduling
+	 * the yielder is not offered (every spin would go on by default). */
+	unsigned cur = (unsigned)M.cur;
+	uint64_t others = eligible() & ~tbit(cur);
 	if (M.fair)
-		weft_fair_spun((unsigned)M.cur, s, WEFT_NO_LOC);
+		weft_fair_spun(cur, s, WEFT_NO_LOC);
 	if (others) {
 		M.lone_yields = 0;
-		unsigned next = others & (others - 1) ? weft_sched_decide(others, 0, s)
-						      : lowest(others);
-		M.next_flags |= WEFT_EVF_SWITCHED;
-		weft_sched_switch_to(next, false);
+		unsigned next;
+		if (M.fair && (M.spinners >> cur & 1))
+			next = weft_sched_decide(others | tbit(cur), 1, s);
+		else
+			next = others & (others - 1) ? weft_sched_decide(others, 0, s) : lowest(others);
+		if (next != cur) {
+			M.next_flags |= WEFT_EVF_SWITCHED;
+			weft_sched_switch_to(next, false);
+		}
 	} else if (__builtin_expect(weft_mem_weak, 0) && M.lone_yields == 0) {
 		/* alone: time passes for the other CPUs' buffers too */
 		M.lone_yields++;
