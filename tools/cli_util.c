@@ -238,16 +238,14 @@ const struct weft_scenario *cli_scenario(const char *spec, unsigned *vi)
 		 * (cli_program_handoff() takes every executable regular file
 		 * with a '/' before a command gets here), so say what is wrong
 		 * with the path instead of listing scenarios. */
+		static const char hint[] = "a program to test is an executable built by "
+					   "weft-cc: docs/testing-c-programs.md; scenarios "
+					   "are NAME:VARIANT: weft list";
 		struct stat st;
 		if (stat(spec, &st) != 0)
-			fprintf(stderr, "weft: %s: %s (a program to test is an executable "
-				"built by weft-cc: docs/testing-c-programs.md; scenarios are "
-				"NAME:VARIANT: weft list)\n", spec, strerror(errno));
+			fprintf(stderr, "weft: %s: %s (%s)\n", spec, strerror(errno), hint);
 		else
-			fprintf(stderr, "weft: %s is not an executable program (a program to "
-				"test is an executable built by weft-cc: "
-				"docs/testing-c-programs.md; scenarios are NAME:VARIANT: "
-				"weft list)\n", spec);
+			fprintf(stderr, "weft: %s is not an executable program (%s)\n", spec, hint);
 		return NULL;
 	}
 	if (!sc) {

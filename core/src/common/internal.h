@@ -146,7 +146,7 @@ void weft_sites_init(void);
  * WEFT_EPOCH_WRAP_EVERY=k (read by weft_machine_init(), for tests) makes
  * every counter leap from epoch 1 to 2^32 - k, so that it wraps back to 1
  * every k + 1 advances with epoch 1's entries still in the tables (ctest
- * epoch_wrap). */
+ * core_epoch_wrap). */
 extern uint32_t weft_epoch_wrap_every;
 static inline bool weft_epoch_advance(uint32_t *epoch)
 {

@@ -372,7 +372,7 @@ void weft_yield(const struct weft_site *s)
 	if (others) {
 		M.lone_yields = 0;
 		unsigned next;
-		if (M.fair && (M.spinners >> cur & 1))
+		if (M.fair)   /* cur spun (weft_fair_spun(): others is not empty) */
 			next = weft_sched_decide(others | tbit(cur), 1, s);
 		else
 			next = others & (others - 1) ? weft_sched_decide(others, 0, s) : lowest(others);

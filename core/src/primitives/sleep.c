@@ -149,7 +149,7 @@ void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_
 	if (!wl_woken || wl_woken_step != M.step || wl_woken_epoch != M.epoch)
 		return;
 	for (uint64_t m = wl_woken; m; m &= m - 1)
-		weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)__builtin_ctzll(m)), 1, 0,
+		weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc(lowest(m)), 1, 0,
 				s);
 	wl_woken = 0;
 }
