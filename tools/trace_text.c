@@ -5,6 +5,7 @@
  * trace_view.c decides which events are shown; this file only words them.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,11 +234,28 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 			snprintf(buf, n, "%s [does not sleep: already woken]", what);
 		else if (holder_name(v, e->old, a, sizeof(a)))
 			snprintf(buf, n, "%s [sleeps: %s held by %s]", what, obj, a);
-		else
+		else if (obj[0])
 			snprintf(buf, n, "%s [sleeps on %s]", what, obj);
+		else   /* schedule(): on no wait queue */
+			snprintf(buf, n, "%s [sleeps]", what);
 		break;
 	case WEFT_EV_WAKE: {
-		/* old: mask of the threads woken; val: how many */
+		/* wake_up_state() (kthread.c): loc the task's state, old the state
+		 * it found, val whether it woke the task */
+		unsigned task;
+		int end = 0;
+		if (sscanf(obj, "T%u's task state%n", &task, &end) == 1 && end && !obj[end] &&
+		    task < v->nthreads) {
+			const char *t = weft_trace_thread(v, task);
+			if (e->val)
+				snprintf(buf, n, "%s [wakes %s]", what, t);
+			else if (e->old == 0)
+				snprintf(buf, n, "%s [%s awake already]", what, t);
+			else
+				snprintf(buf, n, "%s [%s sleeps in a state it does not wake]", what, t);
+			break;
+		}
+		/* every other wake-up: old the mask of the threads woken, val how many */
 		char who[96] = "";
 		size_t k = 0;
 		for (unsigned t = 0; t < 32 && k + 24 < sizeof(who); t++)

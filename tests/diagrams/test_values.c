@@ -8,15 +8,20 @@
  *  - site labels undo the kit's internal spellings ("test_bit(PG_dirty,
  *    &p->flags)", not "test_bit(WEFT_PG_dirty, &(p)->flags)");
  *  - a lock taken by setup is "held by setup" (a spinlock's was T0's);
- *  - a bit lock released with a plain store names no holder afterwards.
+ *  - a bit lock released with a plain store names no holder afterwards;
+ *  - wake_up_process() names the task it woke (its event's old value is
+ *    the task state, which the text read as a mask: T2 asleep in
+ *    TASK_UNINTERRUPTIBLE, 2, was "wakes T1"); schedule() on no wait
+ *    queue "sleeps", not "sleeps on ".
  */
 #include <weft/kernel.h>
+#include <weft/kthread.h>
 #include <weft/mm/page.h>
 
 #include "diag_test.h"
 #include "../model_driver.h"
 
-enum { V_LONG, V_PTE, V_LABEL, V_SETUP_SPIN, V_SETUP_MUTEX, V_BIT_PLAIN, V_NR };
+enum { V_LONG, V_PTE, V_LABEL, V_SETUP_SPIN, V_SETUP_MUTEX, V_BIT_PLAIN, V_TASK_WAKE, V_NR };
 
 struct vw {
 	unsigned variant;
@@ -26,7 +31,29 @@ struct vw {
 	struct weft_mutex mutex;
 	unsigned long word;
 	struct weft_page page;
+	int woken;
 };
+
+/* V_TASK_WAKE's kthreads: T1 ends at once, T2 sleeps until woken */
+static int vw_idle(void *data)
+{
+	(void)data;
+	return 0;
+}
+
+static int vw_sleeper(void *data)
+{
+	int *woken = data;
+
+	for (;;) {
+		set_current_state(TASK_UNINTERRUPTIBLE);
+		if (smp_load_acquire(woken))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
 
 WEFT_TEST_SETUP(vw, struct vw)
 {
@@ -78,6 +105,17 @@ static void vw_thread(void *w, unsigned tid)
 						 WEFT_SITE(WEFT_EV_LOCK, "wait_on_bit_lock(&W->word)"));
 		}
 		break;
+	case V_TASK_WAKE:
+		if (tid == 0) {
+			(void)kthread_run(vw_idle, NULL, "idle");
+			struct task_struct *k = kthread_run(vw_sleeper, &W->woken, "sleeper");
+			while (task_is_running(k))
+				cpu_relax();
+			smp_store_release(&W->woken, 1);
+			wake_up_process(k);
+			BUG_ON(READ_ONCE(W->woken));
+		}
+		break;
 	}
 }
 
@@ -105,6 +143,7 @@ static const struct weft_variant vw_variants[V_NR] = {
 	V("long", WEFT_KIND_BUG_ON),        V("pte", WEFT_KIND_BUG_ON),
 	V("label", WEFT_KIND_BUG_ON),       V("setup-spin", WEFT_KIND_DEADLOCK),
 	V("setup-mutex", WEFT_KIND_LOST_WAKEUP), V("bit-plain", WEFT_KIND_LOST_WAKEUP),
+	V("task-wake", WEFT_KIND_BUG_ON),
 };
 
 static const struct weft_scenario vw_sc = {
@@ -177,6 +216,12 @@ int main(void)
 			CHECK(!strstr(d, "held by T0"), "a released bit lock's holder named:\n%s", d);
 			CHECK(text_has(&run, "wait_on_bit_lock(&W->word) [sleeps on the word]"),
 			      "diagram:\n%s", d);
+			break;
+		case V_TASK_WAKE:
+			CHECK(text_has(&run, "wake_up_process(k) [wakes sleeper (T2)]") ||
+			      text_has(&run, "wake_up_process(k) [wakes T2]"), "diagram:\n%s", d);
+			CHECK(!text_has(&run, "[wakes T1]"), "diagram:\n%s", d);
+			CHECK(strstr(d, "schedule() [sleeps]\n") != NULL, "diagram:\n%s", d);
 			break;
 		}
 		if (getenv("DIAG_VERBOSE"))
