@@ -84,6 +84,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
 	}
 	a->m.byte_mutate = flip_bytes;
 	a->vi = vi;
+	a->m.variant = vi;
 	return a;
 }
 
@@ -105,7 +106,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 		memset(&a->shape, 0, sizeof(a->shape));
 		a->shape_hash = h;
 		size_t run_len = n;
-		const uint8_t *run = weft_raw_input(a->m.sc, a->m.memory, buf, &run_len,
+		const uint8_t *run = weft_raw_input(a->m.sc, a->m.variant, a->m.memory, buf, &run_len,
 						    a->fresh);
 		weft_bytes_init(&a->b, a->m.sc, run, run_len);
 		if (weft_execute(&o, &weft_strategy_bytes, &a->b, &r) == 0) {

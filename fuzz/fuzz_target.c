@@ -4,8 +4,8 @@
  * the program at link time, see <weft/fuzz.h>).
  *
  * One input is one search step: the bytes strategy runs it once (a genome
- * or a legacy input, weft.h; an input of 0 or 1 bytes as the fresh genome
- * of weft_raw_input(), strategy.h) on a zeroed world, without trace
+ * or a legacy input, weft.h; an input of 0 or 1 bytes as the genome of
+ * weft_raw_input(), strategy.h) on a zeroed world, without trace
  * hashing (a report is re-run with full recording before it is printed).
  * A report prints the ERROR:/SUMMARY: lines and aborts so the engine keeps
  * the input.
@@ -278,6 +278,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		dfs_cap = (unsigned)atoi(e);
 	weft_mutator_init(&mut, sc, 0x5745465446555a5aull);
 	mut.memory = opts.memory;
+	mut.variant = opts.variant;
 	e = getenv("WEFT_FUZZ_MUTATOR");
 	structured = !(e && !strcmp(e, "bytes"));
 	mut.adaptive = env_on("WEFT_FUZZ_BANDIT", true);
@@ -406,7 +407,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint8_t short_genome[WEFT_INPUT_MAX];
 	size_t run_len = size;
 	/* libFuzzer's start-up inputs (empty, "\n") run as fresh genomes */
-	const uint8_t *run = weft_raw_input(opts.sc, opts.memory, data, &run_len, short_genome);
+	const uint8_t *run = weft_raw_input(opts.sc, opts.variant, opts.memory, data, &run_len, short_genome);
 
 	weft_fuzz_glue_begin();
 	weft_bytes_init(&bytes_st, opts.sc, run, run_len);

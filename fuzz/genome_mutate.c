@@ -208,7 +208,7 @@ static void to_genome(struct weft_mutator *m, struct weft_genome *g, const uint8
 {
 	static uint8_t fresh[WEFT_INPUT_MAX];
 
-	data = weft_raw_input(m->sc, m->memory, data, &size, fresh);
+	data = weft_raw_input(m->sc, m->variant, m->memory, data, &size, fresh);
 	if (weft_input_is_genome(data, size)) {
 		weft_genome_decode(g, data, size);
 		return;
@@ -564,6 +564,7 @@ int weft_fuzz_write_seeds(const struct weft_scenario *sc, unsigned vi, const cha
 		return -1;
 	weft_mutator_init(&m, sc, seed);
 	m.memory = sc->memory;
+	m.variant = vi;
 	/* the serial run of the empty workload, as the legacy empty input */
 	buf[0] = WEFT_GENOME_MAGIC0;
 	buf[1] = WEFT_GENOME_MAGIC1;

@@ -223,7 +223,7 @@ int weft_cli_import_raw(const struct weft_run_opts *o, const uint8_t *in, size_t
 			const char *outdir, const char *strategy, bool json)
 {
 	static uint8_t fresh[WEFT_INPUT_MAX];
-	const uint8_t *run = weft_raw_input(o->sc, o->memory, in, &len, fresh);
+	const uint8_t *run = weft_raw_input(o->sc, o->variant, o->memory, in, &len, fresh);
 
 	return weft_cli_import(o, run, len, outdir, strategy, json, stdout, NULL, 0);
 }

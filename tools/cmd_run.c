@@ -439,11 +439,11 @@ int cmd_run(int argc, char **argv)
 			free(st);
 			return cli_usage_error("run: --strategy bytes needs --input or --input-hex");
 		}
-		/* a raw fuzzer input: 0 or 1 bytes are a fresh genome, as the
+		/* a raw fuzzer input: 0 or 1 bytes are a genome (weft_raw_input()), as the
 		 * fuzz targets and `weft import` read them */
 		static uint8_t fresh[WEFT_INPUT_MAX];
 		size_t raw_len = (size_t)input_len;
-		const uint8_t *raw = weft_raw_input(sc, memory, input, &raw_len, fresh);
+		const uint8_t *raw = weft_raw_input(sc, vi, memory, input, &raw_len, fresh);
 		weft_bytes_init(&st->b, sc, raw, raw_len);
 		ops = &weft_strategy_bytes;
 		iterations = 1;

@@ -205,7 +205,7 @@ enum weft_kind fuzz_rerun(const struct fuzz_opts *o, const char *crash, bool pri
 		return WEFT_KIND_NONE;
 	static uint8_t fresh[WEFT_INPUT_MAX];
 	size_t run_len = (size_t)len;
-	const uint8_t *run = weft_raw_input(o->sc, o->memory, buf, &run_len, fresh);
+	const uint8_t *run = weft_raw_input(o->sc, o->vi, o->memory, buf, &run_len, fresh);
 	weft_bytes_init(&b, o->sc, run, run_len);
 	if (weft_execute(&ro, &weft_strategy_bytes, &b, &r) < 0)
 		return WEFT_KIND_NONE;

@@ -303,13 +303,39 @@ static void test_golden(void)
 	}
 }
 
-/* The empty input's genome on z1-lru:z1a, pinned: the short-input stream
- * draws the same in every build (WEFT_GENOME_PRINT=1 prints it). */
+/* The one-byte input 0x00's genome on z1-lru:z1a, pinned: the short-input
+ * stream draws the same in every build (WEFT_GENOME_PRINT=1 prints it). */
 static const char short_golden[] =
-	"ffc1010028370359341490122318fd082407da101617ce20f40400225f189e06"
-	"d317b814da003c10d91405037b102c13cc1368268c202c04de1271127703c502"
-	"3a226525e715eb238a28ea06bd060903a211af18bf1120202114c303d721aa04"
-	"6212ef02d6156d2314102e237511b217ad";
+	"ffc10100ac5feb1944142807d0177016c423782864150021532706063628df07"
+	"f113bc05681352267f2148235913dc18a4125f14cb065907be224d18a022a512"
+	"8f10db177818171116231c07d62473158824a910d9246026ed035405e2044324"
+	"64222b26f6207611b8256f20492745120311f40251125120e815590311209d14"
+	"e008e308fe0730248f059d020122ba013a";
+
+/* The empty input's genome: dfs's first execution where the scenario
+ * declares a trigger (the trigger workload, serially), else a walk. */
+static void check_empty_input(const struct weft_scenario *sc, unsigned vi, const char *spec)
+{
+	static uint8_t scratch[WEFT_INPUT_MAX];
+	uint8_t wl[1 + 2 * 255];
+	size_t n = 0, nwl = weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
+	const uint8_t *g = weft_raw_input(sc, vi, sc->memory, NULL, &n, scratch);
+	struct weft_genome d;
+
+	CHECK(g == scratch && weft_input_is_genome(g, n), "%s: empty input: no genome", spec);
+	weft_genome_decode(&d, g, n);
+	if (nwl) {
+		bool same = d.nr_ops == wl[0];
+		for (unsigned k = 0; same && k < d.nr_ops; k++)
+			same = d.wl[k].t_op == wl[1 + 2 * k] && d.wl[k].arg == wl[2 + 2 * k];
+		CHECK(d.mode == WEFT_MODE_SERIAL && d.version == 1 && !d.nr_ov && same,
+		      "%s: empty input: mode %u version %u, %u ops (trigger %u), %u overrides", spec,
+		      d.mode, d.version, d.nr_ops, wl[0], d.nr_ov);
+	} else {
+		CHECK(d.mode == WEFT_MODE_WALK && !d.nr_ov,
+		      "%s: empty input without a trigger: mode %u, %u overrides", spec, d.mode, d.nr_ov);
+	}
+}
 
 static void test_short_inputs(void)
 {
@@ -322,11 +348,12 @@ static void test_short_inputs(void)
 		unsigned vi;
 		const struct weft_scenario *sc = weft_scenario_find(specs[s], &vi);
 		CHECK(sc, "no scenario %s", specs[s]);
-		for (int v = -1; v < 256; v++) {
+		check_empty_input(sc, vi, specs[s]);
+		for (int v = 0; v < 256; v++) {
 			uint8_t byte = (uint8_t)v;
-			size_t n = v < 0 ? 0 : 1, m = n;
-			const uint8_t *g = weft_raw_input(sc, sc->memory, &byte, &n, scratch);
-			const uint8_t *h = weft_raw_input(sc, sc->memory, &byte, &m, again);
+			size_t n = 1, m = 1;
+			const uint8_t *g = weft_raw_input(sc, vi, sc->memory, &byte, &n, scratch);
+			const uint8_t *h = weft_raw_input(sc, vi, sc->memory, &byte, &m, again);
 			struct weft_genome d;
 			CHECK(g == scratch && weft_input_is_genome(g, n), "%s: input %d: no genome",
 			      specs[s], v);
@@ -341,12 +368,12 @@ static void test_short_inputs(void)
 				      "%s: input %d: version %u mem %02x", specs[s], v, d.version, d.mem);
 			else
 				CHECK(d.version == 1, "%s: input %d: version %u", specs[s], v, d.version);
-			if (s == 0 && v < 0) {
+			if (s == 0 && v == 0) {
 				memcpy(first, g, n);
 				first_len = n;
 			} else if (s == 0) {
 				CHECK(n != first_len || memcmp(g, first, n),
-				      "input %d: the empty input's genome", v);
+				      "input %d: input 0x00's genome", v);
 			}
 		}
 	}
@@ -355,18 +382,49 @@ static void test_short_inputs(void)
 		snprintf(hex + 2 * k, 3, "%02x", first[k]);
 	hex[2 * first_len] = 0;
 	if (getenv("WEFT_GENOME_PRINT"))
-		printf("short-input genome (z1-lru:z1a, empty input): %s\n", hex);
+		printf("short-input genome (z1-lru:z1a, input 00): %s\n", hex);
 	else
-		CHECK(!strcmp(hex, short_golden), "empty input's genome %s, pinned %s", hex,
+		CHECK(!strcmp(hex, short_golden), "input 00's genome %s, pinned %s", hex,
 		      short_golden);
 
-	/* two bytes or more: the input itself (the serial seed, a legacy input) */
+	/* every scenario's empty input, with and without a trigger; one
+	 * without must exist for the walk branch to be tested */
+	unsigned untriggered = 0;
+	for (unsigned i = 0; i < weft_nr_scenarios; i++) {
+		const struct weft_scenario *sc = weft_scenarios[i];
+		uint8_t wl[1 + 2 * 255];
+		for (unsigned vi = 0; vi < sc->nr_variants; vi++) {
+			check_empty_input(sc, vi, sc->name);
+			untriggered += !weft_dfs_workload(sc, vi, wl, sizeof(wl), NULL);
+		}
+	}
+	CHECK(untriggered > 0, "no variant without a trigger: the walk branch is untested");
+
+	/* the empty input of Z10, a bug of its trigger under no preemption, is
+	 * the bug: libFuzzer's and AFL++'s first execution reports it */
 	unsigned vi;
-	const struct weft_scenario *sc = weft_scenario_find("z1-lru:z1a", &vi);
+	const struct weft_scenario *sc = weft_scenario_find("z10-mlock:z10", &vi);
+	CHECK(sc, "no z10-mlock:z10");
+	if (sc) {
+		static struct weft_bytes b;
+		struct weft_exec_result r;
+		struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+					   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)sc->memory };
+		size_t n = 0;
+		const uint8_t *g = weft_raw_input(sc, vi, sc->memory, NULL, &n, scratch);
+		weft_bytes_init(&b, sc, g, n);
+		CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r) == 0 &&
+			      r.kind == sc->variants[vi].expect_kind,
+		      "z10's empty input: %s, expected %s", weft_kind_name(r.kind),
+		      weft_kind_name(sc->variants[vi].expect_kind));
+	}
+
+	/* two bytes or more: the input itself (the serial seed, a legacy input) */
+	sc = weft_scenario_find("z1-lru:z1a", &vi);
 	const uint8_t serial[2] = { WEFT_GENOME_MAGIC0, WEFT_GENOME_MAGIC1 }, legacy[2] = { 1, 0x10 };
 	size_t n = 2;
-	CHECK(weft_raw_input(sc, 0, serial, &n, scratch) == serial && n == 2, "serial seed");
-	CHECK(weft_raw_input(sc, 0, legacy, &n, scratch) == legacy && n == 2, "legacy input");
+	CHECK(weft_raw_input(sc, vi, 0, serial, &n, scratch) == serial && n == 2, "serial seed");
+	CHECK(weft_raw_input(sc, vi, 0, legacy, &n, scratch) == legacy && n == 2, "legacy input");
 
 	/* the mutator edits the genome a short input ran: a new seed keeps
 	 * its workload and walk mode */
@@ -375,12 +433,14 @@ static void test_short_inputs(void)
 	struct weft_genome want, got;
 	weft_genome_decode(&want, first, first_len);
 	weft_mutator_init(&mu, sc, 5);
+	mu.variant = vi;
 	mu.fixed_arm = WEFT_MUT_SEED;
-	n = weft_mutator_mutate(&mu, buf, 0, sizeof(buf), 1, NULL);
+	buf[0] = 0;
+	n = weft_mutator_mutate(&mu, buf, 1, sizeof(buf), 1, NULL);
 	weft_genome_decode(&got, buf, n);
 	CHECK(got.mode == WEFT_MODE_WALK && got.seed != want.seed && got.nr_ops == want.nr_ops &&
 		      !memcmp(got.wl, want.wl, want.nr_ops * sizeof(want.wl[0])),
-	      "a seed mutation of the empty input: mode %u, %u ops (its genome: %u)", got.mode,
+	      "a seed mutation of input 00: mode %u, %u ops (its genome: %u)", got.mode,
 	      got.nr_ops, want.nr_ops);
 }
 

@@ -67,19 +67,25 @@ extern const struct weft_strategy_ops weft_strategy_bytes;
 
 /*
  * A raw fuzzer input too short to be a genome (0 or 1 bytes: libFuzzer runs
- * the empty input and "\n" before its first mutation) stands for a fresh
- * walk genome: a random workload, the walk mode (uniform over the runnable
- * threads, as the random strategy) and, under a weak memory model, a
- * version-2 genome asking for it with a delay rate of 24..59 in 64, all
- * drawn from a stream seeded by the input's length and byte alone.
+ * the empty input and "\n" before its first mutation) stands for a genome:
+ *  - the empty input, when the scenario declares a trigger workload
+ *    (weft_dfs_workload() of variant), is dfs's first execution: that
+ *    workload, serially (the default at every decision), so a bug of the
+ *    trigger under no preemption is the first execution of every engine;
+ *  - otherwise a fresh walk genome: a random workload, the walk mode
+ *    (uniform over the runnable threads, as the random strategy) and, under
+ *    a weak memory model, a version-2 genome asking for it with a delay
+ *    rate of 24..59 in 64, all drawn from a stream seeded by the input's
+ *    length and byte alone.
  * weft_raw_input() returns buf itself for any longer input, else that
  * genome encoded into scratch (WEFT_INPUT_MAX bytes), with *len its
  * length. The fuzz targets, their mutators, `weft import` and `weft min`
- * of a raw input read inputs through it (memory: the run's model, the
- * weakest a genome may ask for); weft_bytes_init() keeps the legacy
- * meaning (the empty input is the serial run of the empty workload).
+ * of a raw input read inputs through it (variant: the target's; memory: the
+ * run's model, the weakest a genome may ask for); weft_bytes_init() keeps
+ * the legacy meaning (the empty input is the serial run of the empty
+ * workload).
  */
-const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned memory,
+const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned variant, unsigned memory,
 			      const uint8_t *buf, size_t *len, uint8_t *scratch);
 /* A fresh genome's parts, as weft_raw_input() and the mutators' generation
  * draw them: the workload of weft_random_workload(); under a weak memory

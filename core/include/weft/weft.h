@@ -731,8 +731,9 @@ bool weft_scenario_takes_workload(const struct weft_scenario *sc);
  *                (key & 0x7fff)-th store gets delay code b & 15
  * A legacy input starting FF C2 (255 ops, the first 0xC2) is read as a
  * version-2 genome. A raw fuzzer input of 0 or 1 bytes is, to the fuzz
- * targets and `weft import`, a fresh walk genome (weft_raw_input(),
- * strategy.h); to weft_bytes_init() it keeps its legacy meaning.
+ * targets and `weft import`, a genome: dfs's first execution or a fresh
+ * walk genome (weft_raw_input(), strategy.h); to weft_bytes_init() it keeps
+ * its legacy meaning.
  */
 #define WEFT_GENOME_MAGIC0 0xffu
 #define WEFT_GENOME_MAGIC1 0xc1u

@@ -120,12 +120,12 @@ void weft_genome_fresh_delays(struct weft_genome *g, unsigned memory, struct wef
 	g->mem = (uint8_t)((memory & 3u) | (24 + weft_rng_below(r, 36)) << 2);
 }
 
-/* The seed of a short input's genome: its length and its byte, nothing
- * else (no build, host or run state), so the crash file of a short input
- * re-runs the same genome in `weft import` and in every build. */
+/* The seed of a short input's walk genome: its length and its byte,
+ * nothing else (no build, host or run state), so the crash file of a short
+ * input re-runs the same genome in `weft import` and in every build. */
 #define SHORT_INPUT_SEED 0x5745465453484f52ull   /* "WEFTSHOR" */
 
-const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned memory,
+const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned variant, unsigned memory,
 			      const uint8_t *buf, size_t *len, uint8_t *scratch)
 {
 	struct weft_genome g;
@@ -133,14 +133,29 @@ const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned memory,
 
 	if (*len >= 2)
 		return buf;
-	weft_rng_seed(&r, SHORT_INPUT_SEED ^ (uint64_t)*len << 8 ^ (*len ? buf[0] : 0u));
 	memset(&g, 0, offsetof(struct weft_genome, wl));
 	g.nr_ov = 0;
 	g.version = 1;
-	weft_genome_fresh_workload(&g, sc, &r);
-	g.mode = WEFT_MODE_WALK;
-	g.seed = (uint32_t)weft_rng_next(&r);
-	weft_genome_fresh_delays(&g, memory, &r);
+	uint8_t wl[1 + 2 * 255];
+	size_t n = *len ? 0 : weft_dfs_workload(sc, variant < sc->nr_variants ? variant : 0, wl,
+						 sizeof(wl), NULL);
+	if (n) {
+		/* dfs's first execution: the trigger it searches first, the
+		 * default at every decision; a bug of that trigger under no
+		 * preemption is found by the first input every engine runs */
+		g.nr_ops = wl[0];
+		for (unsigned k = 0; k < g.nr_ops; k++) {
+			g.wl[k].t_op = wl[1 + 2 * k];
+			g.wl[k].arg = wl[2 + 2 * k];
+		}
+		g.mode = WEFT_MODE_SERIAL;
+	} else {
+		weft_rng_seed(&r, SHORT_INPUT_SEED ^ (uint64_t)*len << 8 ^ (*len ? buf[0] : 0u));
+		weft_genome_fresh_workload(&g, sc, &r);
+		g.mode = WEFT_MODE_WALK;
+		g.seed = (uint32_t)weft_rng_next(&r);
+		weft_genome_fresh_delays(&g, memory, &r);
+	}
 	*len = weft_genome_encode(&g, scratch, WEFT_INPUT_MAX);
 	return scratch;
 }

@@ -109,6 +109,9 @@ struct weft_mutator {
 	 * one genomes are version 2 asking for it, and the delay arm runs;
 	 * sc (0) keeps every genome version 1 */
 	unsigned memory;
+	/* the target's variant: the empty input's genome is its dfs trigger
+	 * (weft_raw_input) */
+	unsigned variant;
 };
 
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed);
