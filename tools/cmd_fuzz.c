@@ -372,7 +372,7 @@ int cmd_fuzz(int argc, char **argv)
 			struct name_set cur = { .n = 0 };
 			fuzz_crash_files(&o, &cur);
 			for (unsigned i = 0; i < cur.n && crashes.n < MAX_CRASHES; i++)
-				if (!fuzz_set_has(&old_crashes, cur.names[i]) &&
+				if (!fuzz_set_has_unchanged(&old_crashes, cur.names[i]) &&
 				    !fuzz_set_has(&crashes, cur.names[i]))
 					crashes.names[crashes.n++] = strdup(cur.names[i]);
 			fuzz_set_free(&cur);

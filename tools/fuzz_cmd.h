@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include <weft/strategy.h>
 
@@ -59,6 +60,7 @@ struct fuzz_opts {
 
 struct name_set {
 	char *names[1024];
+	struct timespec mtime[1024];   /* as fuzz_list_files() found them */
 	unsigned n;
 };
 
@@ -89,6 +91,7 @@ int fuzz_ensure_target(struct fuzz_opts *o);
 /* fuzz_crashes.c */
 void fuzz_set_free(struct name_set *s);
 bool fuzz_set_has(const struct name_set *s, const char *name);
+bool fuzz_set_has_unchanged(const struct name_set *s, const char *name);
 void fuzz_list_files(const char *dir, const char *prefix, const char *suffix,
 		     struct name_set *s);
 void fuzz_crash_files(const struct fuzz_opts *o, struct name_set *s);

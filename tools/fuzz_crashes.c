@@ -42,6 +42,20 @@ bool fuzz_set_has(const struct name_set *s, const char *name)
 	return false;
 }
 
+/* name is in s and has not been written since s was listed: an engine
+ * that finds an input again (the same seed, a deterministic first input)
+ * rewrites the crash file of that name. */
+bool fuzz_set_has_unchanged(const struct name_set *s, const char *name)
+{
+	struct stat st;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (!strcmp(s->names[i], name))
+			return !stat(name, &st) && st.st_mtim.tv_sec == s->mtime[i].tv_sec &&
+			       st.st_mtim.tv_nsec == s->mtime[i].tv_nsec;
+	return false;
+}
+
 /* Regular files of dir whose names start with prefix (all if ""). */
 void fuzz_list_files(const char *dir, const char *prefix, const char *suffix,
 		       struct name_set *s)
@@ -59,8 +73,11 @@ void fuzz_list_files(const char *dir, const char *prefix, const char *suffix,
 		if (sl && (l < sl || strcmp(de->d_name + l - sl, suffix)))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		if (fuzz_is_file(p) && !fuzz_set_has(s, p))
+		struct stat st;
+		if (fuzz_is_file(p) && !fuzz_set_has(s, p) && !stat(p, &st)) {
+			s->mtime[s->n] = st.st_mtim;
 			s->names[s->n++] = strdup(p);
+		}
 	}
 	closedir(d);
 }
