@@ -745,6 +745,26 @@ static uint32_t declaration(struct ps *p)
 	return first;
 }
 
+/* A C statement keyword this parser has no node for (a loop, a jump):
+ * named in the error, which would otherwise be "expected ';'" at the
+ * token after it. Leaves the position as it was. */
+static bool unsupported_statement(struct ps *p, char *w, size_t wn)
+{
+	static const char *const kws[] = { "while", "for", "do", "switch", "goto", "return",
+					   "break", "continue" };
+
+	for (size_t i = 0; i < sizeof(kws) / sizeof(kws[0]); i++) {
+		struct mark save = mark(p);
+		bool hit = keyword(p, kws[i]);
+		rewind_to(p, save);
+		if (hit) {
+			snprintf(w, wn, "%s", kws[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
 static uint32_t statement(struct ps *p)
 {
 	char w[64];
@@ -773,6 +793,10 @@ static uint32_t statement(struct ps *p)
 			p->t->n[k].b = th;
 			p->t->n[k].c = el;
 		}
+	} else if (unsupported_statement(p, w, sizeof(w))) {
+		fail(p, "'%s' is not supported in a process body (statements: declarations, "
+		     "assignments, calls, if/else, blocks)", w);
+		k = 0;
 	} else {
 		struct mark save = mark(p);
 		if (ident(p, w, sizeof(w)) && is_type(w)) {

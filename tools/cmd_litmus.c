@@ -129,12 +129,31 @@ static void print_text(const char *file, const struct weft_litmus *t,
 	 * only a complete dfs search makes one; a witnessed Sometimes needs
 	 * one execution */
 	enum weft_litmus_expect e = weft_litmus_expected(t);
-	bool sampled = !strcmp(v, "ok") && e != WEFT_LITMUS_SOMETIMES &&
-		       !(!strcmp(o->ro.strategy, "dfs") && r->complete);
+	bool claim = !strcmp(v, "ok") && e != WEFT_LITMUS_SOMETIMES;
+	bool dfs_done = !strcmp(o->ro.strategy, "dfs") && r->complete;
+	bool sampled = claim && !dfs_done;
+	/* a complete dfs covered what its bounds let it: a preemption bound,
+	 * and under a weak model the delay bound, which cuts weak choices as
+	 * --bound cuts preemptions (an outcome that needs one more is not
+	 * searched) */
+	char within[160] = "";
+	bool pbound = o->ro.preemption_bound != WEFT_BOUND_NONE, weak = o->ro.memory != WEFT_MEM_SC;
+	if (claim && dfs_done && pbound && weak)
+		snprintf(within, sizeof(within),
+			 ", within %u preemptions and %u weak choices per execution: --bound none "
+			 "and a larger --delay-bound search more",
+			 o->ro.preemption_bound, o->ro.delay_bound);
+	else if (claim && dfs_done && pbound)
+		snprintf(within, sizeof(within), ", within %u preemptions: --bound none searches more",
+			 o->ro.preemption_bound);
+	else if (claim && dfs_done && weak)
+		snprintf(within, sizeof(within),
+			 ", within %u weak choices per execution: a larger --delay-bound searches more",
+			 o->ro.delay_bound);
 	if (o->expect || !strcmp(v, "fail"))
 		printf("Expect %s %s: %s (%s)%s\n", name, weft_litmus_expect_name(e), v, file,
 		       sampled ? ", on the executions sampled: --strategy dfs searches them all"
-			       : "");
+			       : within);
 	printf("\n");
 }
 
@@ -158,8 +177,18 @@ static void print_json(const char *file, const struct weft_litmus *t,
 	printf(", \"observed\": \"%s\", \"condition\": ", weft_litmus_expect_name(r->observed));
 	cli_json_str(stdout, weft_litmus_condition(t));
 	printf(", \"positive\": %" PRIu64 ", \"negative\": %" PRIu64 ", \"executions\": %" PRIu64
-	       ", \"complete\": %s, \"seconds\": %.6f, \"report\": ",
+	       ", \"complete\": %s, \"seconds\": %.6f",
 	       r->positive, r->negative, r->executions, r->complete ? "true" : "false", r->seconds);
+	if (!strcmp(o->ro.strategy, "dfs")) {
+		/* what "complete" covered: the bounds of the search */
+		if (o->ro.preemption_bound == WEFT_BOUND_NONE)
+			printf(", \"bound\": \"none\"");
+		else
+			printf(", \"bound\": %u", o->ro.preemption_bound);
+		if (o->ro.memory != WEFT_MEM_SC)
+			printf(", \"delay_bound\": %u", o->ro.delay_bound);
+	}
+	printf(", \"report\": ");
 	if (r->report)
 		cli_json_str(stdout, weft_kind_name(r->report));
 	else

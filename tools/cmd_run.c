@@ -601,6 +601,8 @@ int cmd_run(int argc, char **argv)
 			printf(", \"why_incomplete\": ");
 			cli_json_str(stdout, dfs_why(&st->d, cut_by_other, det_rc));
 		}
+		if (dfs && memory != WEFT_MEM_SC)
+			printf(", \"delay_bound\": %" PRIu64, delay_bound);
 		if (dfs && dfs_fair_bound != WEFT_BOUND_NONE)
 			printf(", \"fair_bound\": %u", dfs_fair_bound);
 		if (dfs && !bug && st->d.exhausted && st->d.fair_pruned)
@@ -669,6 +671,11 @@ int cmd_run(int argc, char **argv)
 				       wl_given ? "from --workload" : NULL, wl_from);
 			if (!dfs_certified)
 				printf(" (%s)", dfs_why(&st->d, cut_by_other, det_rc));
+			else if (memory != WEFT_MEM_SC)
+				/* the delay bound cuts the weak choices as --bound
+				 * cuts preemptions: a certificate within it */
+				printf(", within %" PRIu64 " weak choices per execution "
+				       "(--delay-bound)", delay_bound);
 		} else if (have_wl) {
 			printf(", %s", wl_len > 1 ? "workload " : "");
 			print_workload(sc, wl, wl_len, NULL, NULL);

@@ -90,6 +90,12 @@ int main(int argc, char **argv)
 	error_case("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (0:r7=1)\n",
 		   "P0 has no register r7");
 	error_case("C t\n(* open\n", "unterminated (* comment");
+	/* a loop is named, not "expected ';'" at its body's brace */
+	error_case("C t\n{}\nP0(int *x) { int r0; while (1) { r0 = READ_ONCE(*x); } }\n"
+		   "exists (0:r0=0)\n",
+		   "bad.litmus:3:22: 'while' is not supported in a process body");
+	error_case("C t\n{}\nP0(int *x) { return; }\nexists (x=0)\n",
+		   "'return' is not supported");
 	error_case("C t\n{}\nP1(int *x) { }\nexists (x=1)\n", "out of order");
 	/* a name longer than its field is refused, never cut (two names
 	 * sharing their first bytes would become one variable) */
