@@ -361,7 +361,21 @@ static bool kthread_describe(uint32_t off, char *buf, size_t n)
 	return true;
 }
 
+/* The dependence audit: each thread's task state (kept in its waiter
+ * entry, outside the world) behind its weft_state byte, which every step
+ * that changes it must record (TASK_RUNNING, 0: the empty digest). */
+static unsigned kthread_audit_state(struct weft_audit_state *out, unsigned cap)
+{
+	unsigned k = 0;
+
+	for (unsigned t = 0; t < M.nr_threads && k < cap; t++)
+		out[k++] = (struct weft_audit_state){ weft_task_state_loc(t),
+						      weft_wl_entry(t)->task_state };
+	return k;
+}
+
 const struct weft_family weft_family_kthread = {
 	.name = "kthread",
 	.describe = kthread_describe,
+	.audit_state = kthread_audit_state,
 };
