@@ -175,7 +175,8 @@ static bool barrier_busy(const void *chan, unsigned tid)
 	return r->cb_done != r->cb_queued;
 }
 
-/* The kthread asleep on an empty queue: idle, never stuck. */
+/* The kthread asleep on an empty queue: idle, never stuck (left
+ * TASK_RUNNING, as a workqueue worker idle: workqueue.c, worker_idle). */
 static const struct weft_wait_class rcu_idle_class = {
 	.name = "RCU callback queue", .sleeps = true, .idle = true,
 };

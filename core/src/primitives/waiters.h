@@ -17,9 +17,10 @@
  *    set_current_state() and the wake-up, finish_wait() or
  *    __set_current_state(TASK_RUNNING) that ends it, and while a wait
  *    loop (weft_wl_sleep(): a sleeping lock's, a completion's, a page
- *    lock's) sleeps: TASK_UNINTERRUPTIBLE from its block to the wake-up
- *    (weft_wl_wake()), both steps recording a WRITE of the state, which
- *    task_is_running() reads (kthread.c). A wake_up_process()
+ *    lock's), an RCU, workqueue or timer wait (weft_wl_block()) or
+ *    kthread_stop() sleeps: TASK_UNINTERRUPTIBLE from its block to the
+ *    wake-up (weft_wl_wake()), both steps recording a WRITE of the state,
+ *    which task_is_running() reads (kthread.c). A wake_up_process()
  *    (kthread.c) makes it TASK_RUNNING without taking the thread off its
  *    list: WL_TASK_WOKEN marks it until it prepares to wait again, and
  *    wake_up() passes over it, as try_to_wake_up() fails on a running task.

@@ -314,7 +314,11 @@ static int worker_owner(const void *chan)
 	return ((const struct worker *)chan)->tid;
 }
 
-/* a worker waiting for work: idle, never stuck */
+/* a worker waiting for work: idle, never stuck (TASK_IDLE in the kernel,
+ * left TASK_RUNNING here: weft_sched_block(), not weft_wl_block(); a model
+ * names a worker's task only through current in a work item, and a state
+ * record at every idle sleep and kick would be one more dependence in
+ * every workqueue model's search) */
 static const struct weft_wait_class worker_idle = {
 	.name = "worklist", .sleeps = true, .idle = true, .owner = worker_owner,
 };
