@@ -198,11 +198,16 @@ static void wake_gp_waiters(struct weft_rcu_core *r, unsigned t)
 }
 
 /* Sleep until the grace period of snapshot sn is over; the ACQUIRE record
- * of rd[] at the step it is seen over. */
+ * of rd[] at the step it is seen over. TASK_UNINTERRUPTIBLE meanwhile
+ * (synchronize_rcu()), but the callback kthread's wait leaves it
+ * TASK_RUNNING, as its idle sleep (a model names that task only through
+ * current in a callback: its state's records would only add orders to
+ * every call_rcu() model's search). */
 static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const struct weft_site *s)
 {
 	uint32_t loc = loc_of(r->rd);
 	uint32_t waited = sn->mask;
+	bool own = M.cur == (int)r->kthread - 1;
 	int who;
 
 	/* what weft_thread_pending() says of this thread from now on (the
@@ -217,7 +222,10 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 	while ((who = gp_blocker(r, sn)) >= 0) {
 		weft_trace(WEFT_EV_BLOCK, loc_of(&r->rd[who]), (uint64_t)who + 1, 0, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(r->rd), 0, s);
-		weft_wl_block(sn, &rcu_gp_class, s);
+		if (own)
+			weft_sched_block(sn, &rcu_gp_class, s);
+		else
+			weft_wl_block(sn, &rcu_gp_class, s);
 		M.step++;
 	}
 	weft_trace(WEFT_EV_WAIT, WEFT_NO_LOC, waited, 0, s);
