@@ -73,6 +73,11 @@
  *                 (Scenarios of their own: a larger ts_world would move
  *                 the core area, and the task state's location with it,
  *                 in task-spin's and task-blocked's traces.)
+ *
+ * Length (~1,000 lines): one program for the task and kthread API, a
+ * section per scenario (about 100 lines each) sharing the driver and its
+ * ctests; splitting it into a file per scenario would give each its own
+ * program and CMake block for no shared code.
  */
 #include <errno.h>
 

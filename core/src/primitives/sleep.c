@@ -3,10 +3,11 @@
  * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
  * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
  *
- * Length (~1,060 lines): the wait lists (weft_wl_*) and the three sleeping
- * locks on them (mutex, rw_semaphore with its per-reader holds,
- * semaphore), a section each; moving each lock to a file of its own is
- * the next seam (issue 24).
+ * Length (~1,120 lines): the wait lists (weft_wl_*, with the task-state
+ * helpers every wait shares: weft_wl_block(), weft_wl_wake_all()) and
+ * the three sleeping locks on them (mutex, rw_semaphore with its
+ * per-reader holds, semaphore), a section each; moving each lock to a
+ * file of its own is the next seam (issue 24).
  *
  * Every operation that may sleep calls might_sleep() first (the
  * !TASK_RUNNING warning here, the atomic-context check of context.c);
