@@ -954,9 +954,13 @@ WEFT_TEST_SCENARIO(task_spin_wait, "task-spin-wait",
  * waiting, wakes the sleeper, publishes its task and lets the wait end;
  * T1 asks task_is_running() of the task it found published and reports
  * when it saw the sleeper asleep, which needs the sleeper's block before
- * the query and the end of the wait after it. A reduction orders the
- * query between the two only by the block's and the wake-up's writes of
- * the task state. */
+ * the query and the end of the wait after it. For synchronize-rcu, whose
+ * waker is T0's rcu_read_unlock(), a reduction orders the query between
+ * the two only by the block's and the wake-up's writes of the task state
+ * (mutant rcu-wake-state-unrecorded); the other wakers are threads of
+ * their own (the worker, the callback, the stopped kthread), whose
+ * wake-up comes in a later step than T0's release, and other races order
+ * the query there. */
 static void twb_thread(void *w, unsigned tid)
 {
 	struct tw_world *W = w;
