@@ -62,6 +62,22 @@
  *                 which reports when it saw the kthread asleep (a bug
  *                 every strategy must find; the reductions through the
  *                 records of the task state's writes).
+ *  task-spin-wait the same spin, on a kthread asleep in synchronize_rcu(),
+ *                 rcu_barrier(), flush_work(), flush_workqueue(),
+ *                 cancel_work_sync() or del_timer_sync() of a running
+ *                 item or callback, or kthread_stop() of a kthread that
+ *                 has not exited, each kept waiting by T0 (a false
+ *                 livelock while those waits left the task TASK_RUNNING).
+ *  task-blocked-wait  those waits asked about once by another thread (as
+ *                 task-blocked: a bug every strategy must find).
+ *                 (Scenarios of their own: a larger ts_world would move
+ *                 the core area, and the task state's location with it,
+ *                 in task-spin's and task-blocked's traces.)
+ *
+ * Length (~1,000 lines): one program for the task and kthread API, a
+ * section per scenario (about 100 lines each) sharing the driver and its
+ * ctests; splitting it into a file per scenario would give each its own
+ * program and CMake block for no shared code.
  */
 #include <errno.h>
 
@@ -731,5 +747,264 @@ WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
 		   "test: task_is_running() of a kthread that may sleep in a lock or wait",
 		   struct ts_world, 3, 2, 64, tb);
 
+/* ------------------------------------------------------- task-spin-wait */
+
+/* The waits that block outside the wait lists (weft_sched_block() of the
+ * RCU, workqueue, timer and kthread primitives): each sleeps
+ * TASK_UNINTERRUPTIBLE in the kernel (wait_for_completion() inside
+ * synchronize_rcu(), rcu_barrier(), __flush_work(), __flush_workqueue(),
+ * __cancel_work_sync(), kthread_stop(); del_timer_sync()'s wait for a
+ * running callback sleeps on the timer base's expiry lock under
+ * PREEMPT_RT and spins otherwise: as a sleep here). T0 keeps the wait
+ * waiting: an RCU read-side section (and, for rcu_barrier(), a callback
+ * queued inside it), a mutex the running work item or the kthread to be
+ * stopped waits for, or a timer callback it lets return. */
+enum { TW_SYNC_RCU, TW_RCU_BARRIER, TW_FLUSH_WORK, TW_FLUSH_WQ, TW_CANCEL_SYNC,
+       TW_DEL_TIMER_SYNC, TW_KTHREAD_STOP, TW_NR_WAITS };
+
+/* The CPUs: T0 and T1 on 0 and 1, the sleeper on 2, and on 3 what it
+ * waits for (a timer callback there keeps every thread of CPU 3 off it
+ * while it runs) */
+enum { TW_SLEEPER_CPU = 2, TW_OTHER_CPU = 3 };
+
+struct tw_world {
+	unsigned variant;
+	struct mutex m;
+	struct work_struct work;
+	struct timer_list timer;
+	struct rcu_head head;
+	struct completion started;  /* the item, the callback or the kthread runs */
+	int go;                     /* the timer callback may return */
+	struct task_struct *inner;  /* kthread-stop: the kthread the sleeper stops */
+	struct task_struct *task;   /* task-blocked-wait: the sleeper's, published */
+};
+
+static void tw_work(struct work_struct *w)
+{
+	struct tw_world *W = container_of(w, struct tw_world, work);
+
+	complete(&W->started);
+	mutex_lock(&W->m);
+	mutex_unlock(&W->m);
+}
+
+static void tw_fire(struct timer_list *t)
+{
+	struct tw_world *W = from_timer(W, t, timer);
+
+	complete(&W->started);
+	while (!READ_ONCE(W->go))
+		cpu_relax();
+}
+
+static void tw_rcu_cb(struct rcu_head *head)
+{
+	(void)head;
+}
+
+static int tw_inner(void *data)
+{
+	struct tw_world *W = data;
+
+	complete(&W->started);
+	mutex_lock(&W->m);
+	mutex_unlock(&W->m);
+	return 0;
+}
+
+WEFT_TEST_SETUP(tw, struct tw_world)
+{
+	mutex_init(&W->m);
+	INIT_WORK(&W->work, tw_work);
+	timer_setup(&W->timer, tw_fire, 0);
+	init_completion(&W->started);
+}
+
+static unsigned tw_wait(const struct tw_world *W)
+{
+	return W->variant % TW_NR_WAITS;
+}
+
+/* T0 starts what keeps the sleeper's wait waiting (hold) or lets it end
+ * (!hold); an item, a callback or a kthread it waits for has started
+ * when it returns (a wait on one not yet started ends at once, or takes
+ * it off its list). */
+static void tw_keep(struct tw_world *W, bool hold)
+{
+	switch (tw_wait(W)) {
+	case TW_SYNC_RCU:
+	case TW_RCU_BARRIER:
+		if (!hold) {
+			rcu_read_unlock();
+			return;
+		}
+		rcu_read_lock();
+		if (tw_wait(W) == TW_RCU_BARRIER)
+			call_rcu(&W->head, tw_rcu_cb);
+		return;
+	case TW_DEL_TIMER_SYNC:
+		if (!hold) {
+			WRITE_ONCE(W->go, 1);
+			return;
+		}
+		W->timer.expires = jiffies + HZ;
+		add_timer_on(&W->timer, TW_OTHER_CPU);
+		break;
+	default:
+		if (!hold) {
+			mutex_unlock(&W->m);
+			return;
+		}
+		mutex_lock(&W->m);
+		if (tw_wait(W) == TW_KTHREAD_STOP) {
+			W->inner = kthread_run_on_cpu(tw_inner, W, TW_OTHER_CPU, "tw-inner/%u");
+			if (IS_ERR(W->inner))
+				W->inner = NULL;
+			else
+				get_task_struct(W->inner);   /* the stopper's */
+		} else {
+			queue_work_on(TW_OTHER_CPU, system_wq, &W->work);
+		}
+		break;
+	}
+	wait_for_completion(&W->started);
+}
+
+static int tw_sleeper(void *data)
+{
+	struct tw_world *W = data;
+
+	switch (tw_wait(W)) {
+	case TW_SYNC_RCU: synchronize_rcu(); break;
+	case TW_RCU_BARRIER: rcu_barrier(); break;
+	case TW_FLUSH_WORK: flush_work(&W->work); break;
+	case TW_FLUSH_WQ: flush_workqueue(system_wq); break;
+	case TW_CANCEL_SYNC: cancel_work_sync(&W->work); break;
+	case TW_DEL_TIMER_SYNC: del_timer_sync(&W->timer); break;
+	case TW_KTHREAD_STOP:
+		if (W->inner)
+			kthread_stop_put(W->inner);
+		break;
+	}
+	return 0;
+}
+
+/* The sleeper, made (not yet woken) before T0 holds anything: an RCU
+ * read-side section may not sleep in kthread_create(). */
+static struct task_struct *tw_start(struct tw_world *W)
+{
+	struct task_struct *k = kthread_create_on_cpu(tw_sleeper, W, TW_SLEEPER_CPU, "tw-sleeper/%u");
+
+	if (IS_ERR(k))
+		return NULL;
+	get_task_struct(k);
+	tw_keep(W, true);
+	wake_up_process(k);
+	return k;
+}
+
+/* T0 spins until the sleeper sleeps in its wait, then lets the wait end:
+ * correct, and it ends only if the wait sets the task state. */
+static void tw_thread(void *w, unsigned tid)
+{
+	struct tw_world *W = w;
+	struct task_struct *k = tw_start(W);
+
+	(void)tid;
+	if (!k)
+		return;
+	while (task_is_running(k))
+		cpu_relax();
+	tw_keep(W, false);
+	put_task_struct(k);
+}
+
+static const struct weft_variant tw_variants[] = {
+	WEFT_TEST_FIX("synchronize-rcu",
+		      "spin until a kthread sleeps in synchronize_rcu(), then rcu_read_unlock()",
+		      TW_SYNC_RCU),
+	WEFT_TEST_FIX("rcu-barrier",
+		      "spin until a kthread sleeps in rcu_barrier(), then rcu_read_unlock()",
+		      TW_RCU_BARRIER),
+	WEFT_TEST_FIX("flush-work",
+		      "spin until a kthread sleeps in flush_work() of a running item, then let "
+		      "the item end", TW_FLUSH_WORK),
+	WEFT_TEST_FIX("flush-workqueue",
+		      "spin until a kthread sleeps in flush_workqueue(), then let the item end",
+		      TW_FLUSH_WQ),
+	WEFT_TEST_FIX("cancel-work-sync",
+		      "spin until a kthread sleeps in cancel_work_sync() of a running item, "
+		      "then let the item end", TW_CANCEL_SYNC),
+	WEFT_TEST_FIX("del-timer-sync",
+		      "spin until a kthread sleeps in del_timer_sync() of a running callback, "
+		      "then let the callback end", TW_DEL_TIMER_SYNC),
+	WEFT_TEST_FIX("kthread-stop",
+		      "spin until a kthread sleeps in kthread_stop(), then let the stopped "
+		      "kthread exit", TW_KTHREAD_STOP),
+};
+
+WEFT_TEST_SCENARIO(task_spin_wait, "task-spin-wait",
+		   "test: spin on task_is_running() until a kthread sleeps in an RCU, "
+		   "workqueue, timer or kthread wait",
+		   struct tw_world, 4, 1, 64, tw);
+
+/* -------------------------------------------------- task-blocked-wait */
+
+/* The same waits, asked about once (as task-blocked): T0 keeps the wait
+ * waiting, wakes the sleeper, publishes its task and lets the wait end;
+ * T1 asks task_is_running() of the task it found published and reports
+ * when it saw the sleeper asleep, which needs the sleeper's block before
+ * the query and the end of the wait after it. For synchronize-rcu, whose
+ * waker is T0's rcu_read_unlock(), a reduction orders the query between
+ * the two only by the block's and the wake-up's writes of the task state
+ * (mutant rcu-wake-state-unrecorded); the other wakers are threads of
+ * their own (the worker, the callback, the stopped kthread), whose
+ * wake-up comes in a later step than T0's release, and other races order
+ * the query there. */
+static void twb_thread(void *w, unsigned tid)
+{
+	struct tw_world *W = w;
+
+	if (tid == 1) {
+		struct task_struct *k = smp_load_acquire(&W->task);
+		if (k && !task_is_running(k))
+			weft_report(WEFT_KIND_ASSERT, k, WEFT_TEST_NOTE_SITE("twb asleep"),
+				    "task_is_running() saw the kthread asleep in its wait");
+		return;
+	}
+	struct task_struct *k = tw_start(W);
+	if (!k)
+		return;
+	smp_store_release(&W->task, k);   /* the asker's reference: kept to the end */
+	tw_keep(W, false);
+}
+
+#define TWB_BUG(name, what, id) WEFT_TEST_BUG(name, what, WEFT_KIND_ASSERT, id)
+
+static const struct weft_variant twb_variants[] = {
+	TWB_BUG("synchronize-rcu",
+		"task_is_running() of a kthread that may sleep in synchronize_rcu()", TW_SYNC_RCU),
+	TWB_BUG("rcu-barrier", "task_is_running() of a kthread that may sleep in rcu_barrier()",
+		TW_RCU_BARRIER),
+	TWB_BUG("flush-work", "task_is_running() of a kthread that may sleep in flush_work()",
+		TW_FLUSH_WORK),
+	TWB_BUG("flush-workqueue",
+		"task_is_running() of a kthread that may sleep in flush_workqueue()", TW_FLUSH_WQ),
+	TWB_BUG("cancel-work-sync",
+		"task_is_running() of a kthread that may sleep in cancel_work_sync()",
+		TW_CANCEL_SYNC),
+	TWB_BUG("del-timer-sync",
+		"task_is_running() of a kthread that may sleep in del_timer_sync()",
+		TW_DEL_TIMER_SYNC),
+	TWB_BUG("kthread-stop", "task_is_running() of a kthread that may sleep in kthread_stop()",
+		TW_KTHREAD_STOP),
+};
+
+#define twb_setup tw_setup
+WEFT_TEST_SCENARIO(task_blocked_wait, "task-blocked-wait",
+		   "test: task_is_running() of a kthread that may sleep in an RCU, workqueue, "
+		   "timer or kthread wait",
+		   struct tw_world, 4, 2, 64, twb);
+
 WEFT_DEFINE_REGISTRY(&kthread_wake, &kthread_stop_scn, &kthread_timer, &kthread_work,
-		     &task_query, &task_spin, &task_blocked);
+		     &task_query, &task_spin, &task_blocked, &task_spin_wait, &task_blocked_wait);

@@ -11,9 +11,13 @@
  *    weft_state byte, which those calls and wake_up_process() write
  *    through the scheduler as steps of their own, so the race of a
  *    wake-up with a sleeper's condition check is explored. A task asleep
- *    in a sleeping lock, a completion or the page lock (<weft/sleep.h>)
- *    is TASK_UNINTERRUPTIBLE from its block to the wake-up, which makes
- *    it TASK_RUNNING (both steps write the state).
+ *    in a sleeping lock, a completion or the page lock (<weft/sleep.h>),
+ *    in synchronize_rcu(), rcu_barrier(), flush_work(),
+ *    flush_workqueue(), cancel_work_sync(), del_timer_sync() or
+ *    kthread_stop() is TASK_UNINTERRUPTIBLE from its block to the
+ *    wake-up, which makes it TASK_RUNNING (both steps write the state).
+ *    The idle sleeps of Weft's own threads (a workqueue worker's, the RCU
+ *    callback kthread's) leave it TASK_RUNNING.
  *  - wake_up_process(p) is try_to_wake_up(p, TASK_NORMAL): a full barrier
  *    (smp_mb__after_spinlock()), then, if p's state is not TASK_RUNNING,
  *    TASK_RUNNING and, if p sleeps in schedule(), runnable. 1 if it woke

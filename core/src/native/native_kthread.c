@@ -172,10 +172,12 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 	task_ref(k, +1, s);
 	ST(k->weft_should_stop, 1);
 	weft_wake_up_state(k, TASK_NORMAL, s);
+	weft_native_task_polls(true);
 	while (!LD(k->weft_exited)) {
 		weft_native_poll();
 		sched_yield();
 	}
+	weft_native_task_polls(false);
 	int ret = k->weft_result;
 	task_ref(k, put ? -2 : -1, s);
 	return ret;

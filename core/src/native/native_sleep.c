@@ -1117,6 +1117,13 @@ bool weft_native_task_wake(unsigned tid, unsigned state)
 	return woke;
 }
 
+void weft_native_task_polls(bool asleep)
+{
+	pthread_mutex_lock(&nq);
+	nw[me()].task_state = asleep ? TASK_UNINTERRUPTIBLE : TASK_RUNNING;
+	pthread_mutex_unlock(&nq);
+}
+
 bool weft_native_task_running(unsigned tid)
 {
 	pthread_mutex_lock(&nq);

@@ -11,6 +11,8 @@
 
 #include <weft/timer.h>
 
+#include "native_tasks.h"
+
 /* Virtual, as under Weft: at least the expiry of every timer fired. */
 static unsigned long native_jiffies = INITIAL_JIFFIES;
 
@@ -107,8 +109,13 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 						  __ATOMIC_SEQ_CST);
 		__atomic_fetch_or(&t->weft_pending, set, __ATOMIC_SEQ_CST);
 		ret = (old & PENDING_MASK) != 0;
-		if (!sync || !__atomic_load_n(&t->weft_running, __ATOMIC_SEQ_CST))
+		if (!sync || !__atomic_load_n(&t->weft_running, __ATOMIC_SEQ_CST)) {
+			if (spins)
+				weft_native_task_polls(false);
 			return ret;
+		}
+		if (!spins)
+			weft_native_task_polls(true);
 		weft_native_poll();
 		if (spins % 64 == 63)
 			sched_yield();

@@ -193,8 +193,13 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	for (unsigned spins = 0;; spins++) {
 		weft_native_poll();
 		if (!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
-		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST))
+		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST)) {
+			if (waited)
+				weft_native_task_polls(false);
 			return waited;
+		}
+		if (!waited)
+			weft_native_task_polls(true);
 		waited = true;
 		if (spins % 64 == 63)
 			sched_yield();
@@ -211,8 +216,12 @@ bool weft_cancel_work(struct work_struct *w, bool sync, const struct weft_site *
 	weft_native_poll();
 	bool was = __atomic_fetch_and(&w->data, ~(1ul << WEFT_WORK_PENDING), __ATOMIC_SEQ_CST) &
 		   1ul << WEFT_WORK_PENDING;
+	if (sync)
+		weft_native_task_polls(true);
 	for (unsigned spins = 0; sync && __atomic_load_n(&w->running, __ATOMIC_SEQ_CST); spins++)
 		poll_wait(spins);
+	if (sync)
+		weft_native_task_polls(false);
 	return was;
 }
 
@@ -239,6 +248,7 @@ void weft_flush_workqueue(struct workqueue_struct *wq, unsigned how, const struc
 	unsigned n = __atomic_load_n(&nr_items, __ATOMIC_ACQUIRE);
 
 	(void)s;
+	weft_native_task_polls(true);
 	for (unsigned spins = 0;; spins++) {
 		if (how != WEFT_WQ_FLUSH)
 			n = __atomic_load_n(&nr_items, __ATOMIC_ACQUIRE);
@@ -249,6 +259,7 @@ void weft_flush_workqueue(struct workqueue_struct *wq, unsigned how, const struc
 			break;
 		poll_wait(spins);
 	}
+	weft_native_task_polls(false);
 	if (how == WEFT_WQ_DESTROY && made_of(wq))
 		__atomic_store_n(&made_of(wq)->destroyed, 1, __ATOMIC_RELEASE);
 }

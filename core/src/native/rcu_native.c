@@ -26,6 +26,7 @@
 
 #include <weft/kernel.h>
 
+#include "native_tasks.h"
 #include "rcu_native.h"
 
 #define NATIVE_MAX_CBS 64
@@ -164,7 +165,9 @@ void weft_synchronize_rcu(const struct weft_site *s)
 	weft_native_poll();
 	weft_rcu_might_sleep(s);
 	snapshot(&mask, gen);
+	weft_native_task_polls(true);
 	gp_wait(mask, gen);
+	weft_native_task_polls(false);
 }
 
 static void invoke(struct ncb *cb)
@@ -240,12 +243,14 @@ void weft_rcu_barrier(const struct weft_site *s)
 	weft_native_poll();
 	weft_rcu_might_sleep(s);
 	uint32_t target = __atomic_load_n(&R.queued, __ATOMIC_SEQ_CST);
+	weft_native_task_polls(true);
 	for (unsigned spins = 0; (int32_t)(__atomic_load_n(&R.done, __ATOMIC_SEQ_CST) - target) < 0;
 	     spins++) {
 		weft_native_poll();
 		if (spins % 16 == 15)
 			sched_yield();
 	}
+	weft_native_task_polls(false);
 }
 
 void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s)

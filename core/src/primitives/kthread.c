@@ -40,6 +40,14 @@ static struct task_freed {
 	const struct weft_site *site;
 } freed_at[WEFT_EXEC_MAX_THREADS];
 
+/* thread i waits in kthread_stop() for the exit of thread stopping[i].of - 1
+ * (valid in the execution of its epoch): asleep TASK_UNINTERRUPTIBLE until
+ * that exit wakes it, as complete(&kthread->exited) does */
+static struct stopping {
+	uint32_t epoch;
+	uint8_t of;
+} stopping[WEFT_EXEC_MAX_THREADS];
+
 static struct task_struct *task_named(unsigned tid)
 {
 	struct task_struct *p = &weft_core()->task[tid];
@@ -211,8 +219,15 @@ static void kthread_main(void *world, void *arg)
 	if (ran)
 		p->weft_result = result;
 	p->weft_exited = 1;
+	/* complete(&kthread->exited): its stoppers run again (their joins
+	 * end with this thread, at its end, in this scheduling step) */
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		if (stopping[i].epoch == M.epoch && stopping[i].of == tid + 1) {
+			stopping[i].epoch = 0;
+			weft_wl_wake(i, &p->weft_exited);
+		}
 	weft_trace(WEFT_EV_WRITE, loc, 0, 1, &exit_site);
-	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, &exit_site);
+	weft_wl_step(WEFT_DEP_WRITE, loc, 1, &exit_site);
 	if (ran)
 		weft_sched_step(WEFT_DEP_WRITE, loc_of(&p->weft_result), sizeof(p->weft_result), 0,
 				&exit_site);
@@ -290,6 +305,13 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 	weft_trace(WEFT_EV_WRITE, loc, old, 1, s);
 	weft_sched_step(WEFT_DEP_WRITE, loc, 1, 0, s);
 	weft_wake_up_state(k, TASK_NORMAL, &stop_wake_site);
+	/* wait_for_completion(&kthread->exited) sleeps unless it exited (its
+	 * exit and its end are one scheduling step: the join then goes on) */
+	weft_sched_step(WEFT_DEP_READ, loc_of(&k->weft_exited), 1, 0, &stop_wake_site);
+	if (!k->weft_exited) {
+		stopping[M.cur] = (struct stopping){ M.epoch, (uint8_t)(tid + 1) };
+		weft_wl_task_sleeps(&stop_wake_site);
+	}
 	weft_thread_join(tid, &stop_wait_site);
 	int ret = k->weft_result;
 	sched_point_at(&stop_put_site, &k->weft_usage, sizeof(k->weft_usage), NULL);
@@ -339,7 +361,21 @@ static bool kthread_describe(uint32_t off, char *buf, size_t n)
 	return true;
 }
 
+/* The dependence audit: each thread's task state (kept in its waiter
+ * entry, outside the world) behind its weft_state byte, which every step
+ * that changes it must record (TASK_RUNNING, 0: the empty digest). */
+static unsigned kthread_audit_state(struct weft_audit_state *out, unsigned cap)
+{
+	unsigned k = 0;
+
+	for (unsigned t = 0; t < M.nr_threads && k < cap; t++)
+		out[k++] = (struct weft_audit_state){ weft_task_state_loc(t),
+						      weft_wl_entry(t)->task_state };
+	return k;
+}
+
 const struct weft_family weft_family_kthread = {
 	.name = "kthread",
 	.describe = kthread_describe,
+	.audit_state = kthread_audit_state,
 };

@@ -51,6 +51,7 @@
 #include "core_state.h"
 #include "families.h"
 #include "sched.h"
+#include "waiters.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -174,7 +175,8 @@ static bool barrier_busy(const void *chan, unsigned tid)
 	return r->cb_done != r->cb_queued;
 }
 
-/* The kthread asleep on an empty queue: idle, never stuck. */
+/* The kthread asleep on an empty queue: idle, never stuck (left
+ * TASK_RUNNING, as a workqueue worker idle: workqueue.c, worker_idle). */
 static const struct weft_wait_class rcu_idle_class = {
 	.name = "RCU callback queue", .sleeps = true, .idle = true,
 };
@@ -191,16 +193,21 @@ static void wake_gp_waiters(struct weft_rcu_core *r, unsigned t)
 			continue;
 		const struct weft_rcu_snap *sn = w->wait_chan;
 		if ((sn->mask >> t & 1) && gp_blocker(r, sn) < 0)
-			weft_sched_wake_thread(i);
+			weft_wl_wake(i, sn);
 	}
 }
 
 /* Sleep until the grace period of snapshot sn is over; the ACQUIRE record
- * of rd[] at the step it is seen over. */
+ * of rd[] at the step it is seen over. TASK_UNINTERRUPTIBLE meanwhile
+ * (synchronize_rcu()), but the callback kthread's wait leaves it
+ * TASK_RUNNING, as its idle sleep (a model names that task only through
+ * current in a callback: its state's records would only add orders to
+ * every call_rcu() model's search). */
 static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const struct weft_site *s)
 {
 	uint32_t loc = loc_of(r->rd);
 	uint32_t waited = sn->mask;
+	bool own = M.cur == (int)r->kthread - 1;
 	int who;
 
 	/* what weft_thread_pending() says of this thread from now on (the
@@ -215,7 +222,10 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 	while ((who = gp_blocker(r, sn)) >= 0) {
 		weft_trace(WEFT_EV_BLOCK, loc_of(&r->rd[who]), (uint64_t)who + 1, 0, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(r->rd), 0, s);
-		weft_sched_block(sn, &rcu_gp_class, s);
+		if (own)
+			weft_sched_block(sn, &rcu_gp_class, s);
+		else
+			weft_wl_block(sn, &rcu_gp_class, s);
 		M.step++;
 	}
 	weft_trace(WEFT_EV_WAIT, WEFT_NO_LOC, waited, 0, s);
@@ -290,7 +300,7 @@ void weft_rcu_read_unlock(const struct weft_site *s)
 		wake_gp_waiters(r, t);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, old, old - 1, s);
-	weft_sched_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), 0, s);
+	weft_wl_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), s);
 	shadow_write(loc, s);
 }
 
@@ -459,7 +469,7 @@ static void wake_barriers(struct weft_rcu_core *r)
 		struct wthread *w = &M.th[i];
 		if (w->state == T_BLOCKED && w->wait_class == &rcu_barrier_class &&
 		    (int32_t)(r->cb_done - r->bk[i].barrier_target) >= 0)
-			weft_sched_wake_thread(i);
+			weft_wl_wake(i, &r->cb_done);
 	}
 }
 
@@ -480,7 +490,7 @@ static void rcu_cb_kthread(void *world, void *arg)
 			ran = false;
 		}
 		weft_trace(WEFT_EV_RMW, qloc, old, r->cb_done, &batch_site);
-		weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, &batch_site);
+		weft_wl_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), &batch_site);
 		shadow_write(qloc, &batch_site);
 		if (r->cb_done == r->cb_queued) {
 			/* idle until call_rcu(); the re-check is the next step */
@@ -581,7 +591,7 @@ void weft_rcu_barrier(const struct weft_site *s)
 	while ((int32_t)(r->cb_done - target) < 0) {
 		weft_trace(WEFT_EV_BLOCK, qloc, r->kthread, target, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, qloc, 3 * sizeof(uint32_t), 0, s);
-		weft_sched_block(&r->cb_done, &rcu_barrier_class, s);
+		weft_wl_block(&r->cb_done, &rcu_barrier_class, s);
 		M.step++;
 	}
 	weft_trace(WEFT_EV_WAIT, qloc, target, r->cb_done, s);

@@ -3,10 +3,11 @@
  * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
  * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
  *
- * Length (~1,060 lines): the wait lists (weft_wl_*) and the three sleeping
- * locks on them (mutex, rw_semaphore with its per-reader holds,
- * semaphore), a section each; moving each lock to a file of its own is
- * the next seam (issue 24).
+ * Length (~1,120 lines): the wait lists (weft_wl_*, with the task-state
+ * helpers every wait shares: weft_wl_block(), weft_wl_wake_all()) and
+ * the three sleeping locks on them (mutex, rw_semaphore with its
+ * per-reader holds, semaphore), a section each; moving each lock to a
+ * file of its own is the next seam (issue 24).
  *
  * Every operation that may sleep calls might_sleep() first (the
  * !TASK_RUNNING warning here, the atomic-context check of context.c);
@@ -116,36 +117,50 @@ unsigned weft_wl_count(const void *chan, uint8_t mask, uint8_t want)
 }
 
 /* The threads whose task state a wake-up of step wl_woken_step (of
- * execution wl_woken_epoch) changed to TASK_RUNNING: weft_wl_step()
+ * execution wl_woken_epoch) changed to TASK_RUNNING: weft_wl_woken_step()
  * records those writes after the step's own record. */
 static uint64_t wl_woken;
 static uint32_t wl_woken_step, wl_woken_epoch;
 
-bool weft_wl_wake(unsigned tid, const void *chan)
+/* try_to_wake_up(): the waker writes the state (a task already running is
+ * left as it is, as ttwu_state_match() does, and nothing is written) */
+static void task_woken(unsigned tid)
 {
 	struct weft_waiter *w = weft_wl_entry(tid);
 
-	if (w->task_state != TASK_RUNNING) {
-		/* try_to_wake_up(): the waker writes the state (a task
-		 * already running is left as it is, as ttwu_state_match()
-		 * does, and nothing is written) */
-		w->task_state = TASK_RUNNING;
-		if (wl_woken_step != M.step || wl_woken_epoch != M.epoch) {
-			wl_woken = 0;
-			wl_woken_step = M.step;
-			wl_woken_epoch = M.epoch;
-		}
-		wl_woken |= tbit(tid);
+	if (w->task_state == TASK_RUNNING)
+		return;
+	w->task_state = TASK_RUNNING;
+	if (wl_woken_step != M.step || wl_woken_epoch != M.epoch) {
+		wl_woken = 0;
+		wl_woken_step = M.step;
+		wl_woken_epoch = M.epoch;
 	}
+	wl_woken |= tbit(tid);
+}
+
+bool weft_wl_wake(unsigned tid, const void *chan)
+{
+	task_woken(tid);
 	if (M.th[tid].state != T_BLOCKED || M.th[tid].wait_chan != chan)
 		return false;
 	weft_sched_wake_thread(tid);
 	return true;
 }
 
-void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_site *s)
+unsigned weft_wl_wake_all(const void *chan, const struct weft_site *s)
 {
-	weft_sched_step(kind, loc, size, 0, s);
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		if (M.th[i].state == T_BLOCKED && M.th[i].wait_chan == chan)
+			n += weft_wl_wake(i, chan);
+	weft_wl_woken_step(s);
+	return n;
+}
+
+void weft_wl_woken_step(const struct weft_site *s)
+{
 	if (!wl_woken || wl_woken_step != M.step || wl_woken_epoch != M.epoch)
 		return;
 	for (uint64_t m = wl_woken; m; m &= m - 1)
@@ -154,29 +169,45 @@ void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_
 	wl_woken = 0;
 }
 
+void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_site *s)
+{
+	weft_sched_step(kind, loc, size, 0, s);
+	weft_wl_woken_step(s);
+}
+
+void weft_wl_task_sleeps(const struct weft_site *s)
+{
+	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
+
+	if (w->task_state != TASK_RUNNING)
+		return;
+	w->task_state = TASK_UNINTERRUPTIBLE;
+	w->flags &= (uint8_t)~WL_TASK_WOKEN;
+	weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
+}
+
+void weft_wl_block(const void *chan, const struct weft_wait_class *wc, const struct weft_site *s)
+{
+	weft_wl_task_sleeps(s);
+	weft_sched_block(chan, wc, s);
+}
+
 void weft_wl_sleep(const void *chan, uint32_t size, const struct weft_wait_class *wc,
 		   uint64_t holder, const struct weft_site *s)
 {
 	uint32_t loc = loc_of(chan);
-	struct weft_waiter *w = weft_wl_entry((unsigned)M.cur);
+
+	weft_trace(WEFT_EV_WAIT, loc, holder, 0, s);
+	weft_sched_step(WEFT_DEP_BLOCKED, loc, size, 0, s);
+	if (M.fb)
+		fb_hit(0x5700000000000000ull ^ site_id(s));
 	/* schedule() comes here with the state its caller set; every other
 	 * wait loop (the sleeping locks', do_wait_for_common(),
 	 * folio_wait_bit_common(), a futex's) sets it itself before it
 	 * sleeps, set_current_state(TASK_UNINTERRUPTIBLE) (the _killable and
 	 * _interruptible forms' states differ only for signals, which are
 	 * not modelled). The waker's weft_wl_wake() makes it TASK_RUNNING. */
-	bool sets_state = w->task_state == TASK_RUNNING;
-
-	weft_trace(WEFT_EV_WAIT, loc, holder, 0, s);
-	weft_sched_step(WEFT_DEP_BLOCKED, loc, size, 0, s);
-	if (sets_state) {
-		w->task_state = TASK_UNINTERRUPTIBLE;
-		w->flags &= (uint8_t)~WL_TASK_WOKEN;
-		weft_sched_step(WEFT_DEP_WRITE, weft_task_state_loc((unsigned)M.cur), 1, 0, s);
-	}
-	if (M.fb)
-		fb_hit(0x5700000000000000ull ^ site_id(s));
-	weft_sched_block(chan, wc, s);
+	weft_wl_block(chan, wc, s);
 	weft_tsan_acquire(chan);
 	/* running again: what it does now is the next step */
 	if (++M.step > M.step_budget)

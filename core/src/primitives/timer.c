@@ -29,6 +29,7 @@
 
 #include "core_state.h"
 #include "families.h"
+#include "waiters.h"
 
 static struct timer_base {
 	int softirq;                             /* its pseudo-thread, or -1 */
@@ -376,7 +377,7 @@ int weft_timer_del(struct timer_list *t, enum weft_timer_del how, const struct w
 		}
 		weft_trace(WEFT_EV_BLOCK, loc, t->weft_pending, (uint64_t)runs_on, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, base_loc((unsigned)runs_on), 1, 0, s);
-		weft_sched_block(t, &sync_class, s);
+		weft_wl_block(t, &sync_class, s);
 		M.step++;
 		/* the callback ended, and may have re-armed t: detach again */
 	}
@@ -439,7 +440,7 @@ static void run_timer_softirq(void *world, unsigned cpu)
 	if (__builtin_expect(weft_mem_weak, 0))
 		weft_mem_unlock(&M.core->timer_base[cpu], &base_unlock_site);
 	weft_sched_step(WEFT_DEP_WRITE, base_loc(cpu), 1, 0, &fired_site);
-	weft_sched_wake_all(t);   /* del_timer_sync() waiters */
+	weft_wl_wake_all(t, &fired_site);   /* del_timer_sync() waiters */
 	if (next_due(b) >= 0)
 		weft_ctx_softirq_raise((unsigned)b->softirq);
 }

@@ -17,9 +17,10 @@
  *    set_current_state() and the wake-up, finish_wait() or
  *    __set_current_state(TASK_RUNNING) that ends it, and while a wait
  *    loop (weft_wl_sleep(): a sleeping lock's, a completion's, a page
- *    lock's) sleeps: TASK_UNINTERRUPTIBLE from its block to the wake-up
- *    (weft_wl_wake()), both steps recording a WRITE of the state, which
- *    task_is_running() reads (kthread.c). A wake_up_process()
+ *    lock's), an RCU, workqueue or timer wait (weft_wl_block()) or
+ *    kthread_stop() sleeps: TASK_UNINTERRUPTIBLE from its block to the
+ *    wake-up (weft_wl_wake()), both steps recording a WRITE of the state,
+ *    which task_is_running() reads (kthread.c). A wake_up_process()
  *    (kthread.c) makes it TASK_RUNNING without taking the thread off its
  *    list: WL_TASK_WOKEN marks it until it prepares to wait again, and
  *    wake_up() passes over it, as try_to_wake_up() fails on a running task.
@@ -77,6 +78,22 @@ bool weft_wl_wake(unsigned tid, const void *chan);
  * then a WRITE of the task state of each thread whose state it made
  * TASK_RUNNING (after the step's own record, which is its kind). */
 void weft_wl_step(unsigned kind, uint32_t loc, uint32_t size, const struct weft_site *s);
+/* Those WRITEs alone, for a step that made its own record before it woke
+ * anyone. */
+void weft_wl_woken_step(const struct weft_site *s);
+/* After the step's own record: weft_wl_wake() of every thread asleep on
+ * chan (the waits outside the wait lists, which weft_wl_block() put to
+ * sleep), and their WRITEs (weft_wl_woken_step()). How many it woke. */
+unsigned weft_wl_wake_all(const void *chan, const struct weft_site *s);
+/* The current thread is about to sleep in a wait loop: TASK_UNINTERRUPTIBLE
+ * and a WRITE record of its state, if it was TASK_RUNNING (schedule()
+ * comes with the state its caller set). */
+void weft_wl_task_sleeps(const struct weft_site *s);
+/* weft_wl_task_sleeps(), then weft_sched_block(chan, wc, s): the sleep of
+ * every wait (weft_wl_sleep()'s, and the RCU, workqueue and timer waits
+ * that block outside the wait lists; their wakers use weft_wl_wake() or
+ * weft_wl_wake_all()), after the step's BLOCKED record. */
+void weft_wl_block(const void *chan, const struct weft_wait_class *wc, const struct weft_site *s);
 /*
  * The current thread falls asleep on chan (it is on chan's list): a WAIT
  * event (old: 1 + the thread it waits for, or 0), a BLOCKED record over

@@ -189,7 +189,7 @@ unsigned long weft_wait_for_completion_timeout(struct weft_completion *x, unsign
 		 * took complete() before it and after it for one order) */
 		weft_sched_step(joins ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, sizeof(*x), 0, s);
 		w->flags &= (uint8_t)~WL_TASK_WOKEN;
-		w->task_state = TASK_UNINTERRUPTIBLE;
+		weft_wl_task_sleeps(s);   /* and its WRITE record */
 		left = weft_schedule_timeout(left, s);
 	}
 	uint32_t waiters = x->nr_waiters;

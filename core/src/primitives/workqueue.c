@@ -62,6 +62,7 @@
 #include "core_state.h"
 #include "families.h"
 #include "sched.h"
+#include "waiters.h"
 
 struct workqueue_struct weft_system_highpri_wq = { "events_highpri" },
 	weft_system_long_wq = { "events_long" }, weft_system_unbound_wq = { "events_unbound" },
@@ -313,7 +314,11 @@ static int worker_owner(const void *chan)
 	return ((const struct worker *)chan)->tid;
 }
 
-/* a worker waiting for work: idle, never stuck */
+/* a worker waiting for work: idle, never stuck (TASK_IDLE in the kernel,
+ * left TASK_RUNNING here: weft_sched_block(), not weft_wl_block(); a model
+ * names a worker's task only through current in a work item, and a state
+ * record at every idle sleep and kick would be one more dependence in
+ * every workqueue model's search) */
 static const struct weft_wait_class worker_idle = {
 	.name = "worklist", .sleeps = true, .idle = true, .owner = worker_owner,
 };
@@ -492,7 +497,7 @@ static void item_gone(struct wq_slot *sl, struct pool *p, const struct weft_site
 		}
 	}
 	if (sl->nr_flushers)
-		weft_sched_wake_all(flush_chan(sl));
+		weft_wl_wake_all(flush_chan(sl), s);
 }
 
 /* worker_thread() and process_one_work() of one worker. The stores of an
@@ -587,7 +592,7 @@ static void worker_fn(void *world, void *arg)
 						count(me, true);
 					}
 					pool_release(p);
-					weft_sched_wake_all(w);   /* flush_work() waiters */
+					weft_wl_wake_all(w, &take_site);   /* flush_work() waiters */
 					item_gone(sl, p, &take_site);
 					if (!me->again.w)
 						break;
@@ -740,7 +745,7 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		waited = true;
 		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
-		weft_sched_block(w, &flush_class, s);
+		weft_wl_block(w, &flush_class, s);
 		M.step++;
 	}
 	pools_acquire();
@@ -850,7 +855,7 @@ void weft_flush_workqueue(struct workqueue_struct *wq, unsigned how, const struc
 		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
 		sl->nr_flushers++;
-		weft_sched_block(flush_chan(sl), &wqflush_class, s);
+		weft_wl_block(flush_chan(sl), &wqflush_class, s);
 		sl->nr_flushers--;
 		M.step++;
 		pools_read(s);
@@ -949,7 +954,7 @@ static bool unqueue(struct work_struct *w, const struct weft_site *s)
 			inactive_remove(sl, i);
 			weft_sched_step(WEFT_DEP_WRITE, pool_loc(p), 1, 0, s);
 			if (sl->nr_flushers)
-				weft_sched_wake_all(flush_chan(sl));
+				weft_wl_wake_all(flush_chan(sl), s);
 			return true;
 		}
 	}
@@ -1003,7 +1008,7 @@ static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *t
 		}
 		weft_trace(WEFT_EV_BLOCK, loc, w->data, 0, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(w->data), 0, s);
-		weft_sched_block(w, &cancel_other_class, s);
+		weft_wl_block(w, &cancel_other_class, s);
 		M.step++;
 	}
 	bool timer_was = timer && weft_timer_del_step(timer, s);
@@ -1040,13 +1045,13 @@ static bool cancel_common(struct work_struct *w, bool sync, struct timer_list *t
 		}
 		weft_trace(WEFT_EV_BLOCK, loc, weft_peek(w->data), weft_peek(w->running), s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(*w), 0, s);
-		weft_sched_block(w, &cancel_run_class, s);
+		weft_wl_block(w, &cancel_run_class, s);
 		M.step++;
 	}
 	pools_acquire();
 	weft_sched_step(WEFT_DEP_READ, loc_of(&w->running), sizeof(w->running), 0, s);
 	set_data(w, loc, w->data & ~(PENDING | CANCELING), s);
-	weft_sched_wake_all(w);   /* flushers and other cancellers */
+	weft_wl_wake_all(w, s);   /* flushers and other cancellers */
 	return was_pending;
 }
 
