@@ -30,7 +30,11 @@
  *  chain        an item requeues itself until it ran three times; T0
  *               waits for the chain, then checks the count.
  *               flush (bug): flush_workqueue() waits for the first run
- *               only (assertion); drain (clean): drain_workqueue().
+ *               only (assertion); drain (clean): drain_workqueue();
+ *               flush-work (bug): flush_work() waits for the instance
+ *               pending or running when it began, not for the requeues
+ *               (kernel/workqueue.c, flush_work(): "idle on return if it
+ *               hasn't been requeued since flush started").
  *  destroy      T1 queues the work once; T0 destroys the workqueue.
  *               no-wait (bug): the queueing may come after
  *               destroy_workqueue() (use-after-free); wait-first (clean):
@@ -321,7 +325,7 @@ WEFT_TEST_SCENARIO(teardown, "teardown", "test: a device's work queued while it 
 
 /* ----------------------------------------------------------------- chain */
 
-enum { CH_FLUSH, CH_DRAIN };
+enum { CH_FLUSH, CH_DRAIN, CH_FLUSH_WORK };
 
 struct ch_world {
 	unsigned variant;
@@ -354,6 +358,8 @@ static void ch_thread(void *w, unsigned tid)
 	queue_work(W->wq, &W->work);
 	if (W->variant == CH_DRAIN)
 		drain_workqueue(W->wq);
+	else if (W->variant == CH_FLUSH_WORK)
+		flush_work(&W->work);
 	else
 		flush_workqueue(W->wq);
 	if (READ_ONCE(W->runs) != 3)
@@ -365,6 +371,8 @@ static const struct weft_variant ch_variants[] = {
 	WEFT_TEST_BUG("flush", "flush_workqueue() does not wait for the requeues",
 		      WEFT_KIND_ASSERT, CH_FLUSH),
 	WEFT_TEST_FIX("drain", "drain_workqueue() waits for the whole chain", CH_DRAIN),
+	WEFT_TEST_BUG("flush-work", "flush_work() waits for the instance queued when it began, "
+		      "not for its requeues", WEFT_KIND_ASSERT, CH_FLUSH_WORK),
 };
 
 WEFT_TEST_SCENARIO(chain, "chain", "test: a self-requeueing work item waited for",

@@ -17,8 +17,10 @@
  *                                     there (never two runs at once)
  *   schedule_work_on(cpu, &w)         the same on the system workqueue
  *   schedule_work(&w)                 on the calling CPU
- *   flush_work(&w)                    sleep until w is neither pending
- *                                     nor running; true if it waited
+ *   flush_work(&w)                    sleep until the instance of w
+ *                                     pending or running when it began
+ *                                     has run (not a requeue queued
+ *                                     after); true if it waited
  *   work_pending(&w)
  *   queue_work(wq, &w)                queue_work_on() the calling CPU
  *                                     (a bound workqueue's WORK_CPU_UNBOUND)

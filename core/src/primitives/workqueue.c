@@ -337,12 +337,30 @@ static int flush_owner(const void *chan)
 	return p && p->nr_workers ? p->wk[0].tid : -1;
 }
 
+/* The instances a flush_work() waits for: start_flush_work() queues its
+ * barrier right after the instance pending when the flush starts (in the
+ * worklist), else after the one running (in the worker's scheduled list),
+ * so an instance queued after the flush started (a work that requeues
+ * itself) runs after the flush returns (kernel/workqueue.c: "guaranteed
+ * to be idle on return if it hasn't been requeued since flush started").
+ * until: w->seq once those instances completed; w: the item a thread is
+ * flushing (NULL: none), valid in execution epoch. A pending instance that
+ * a cancel removes ends the wait when nothing is left pending or running
+ * (its barrier would run at once); one queued again after that cancel is
+ * waited for, which the kernel's barrier would not. */
+static struct {
+	const struct work_struct *w;
+	uint32_t until, epoch;
+} flushing[WEFT_EXEC_MAX_THREADS];
+
 static bool flush_busy(const void *chan, unsigned tid)
 {
 	const struct work_struct *w = chan;
+	bool busy = (weft_peek(w->data) & 1ul << WEFT_WORK_PENDING) || weft_peek(w->running);
 
-	(void)tid;
-	return (weft_peek(w->data) & 1ul << WEFT_WORK_PENDING) || weft_peek(w->running);
+	if (busy && flushing[tid].w == w && flushing[tid].epoch == M.epoch)
+		busy = (int32_t)(weft_peek(w->seq) - flushing[tid].until) < 0;
+	return busy;
 }
 
 static const struct weft_wait_class flush_class = {
@@ -735,11 +753,16 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	sched_point_at(s, w, sizeof(*w), &flush_class);
 	thread_loc(w, sizeof(*w), s);
 	check_uaf(loc, s);
+	flushing[M.cur].w = w;
+	flushing[M.cur].epoch = M.epoch;
+	flushing[M.cur].until = weft_peek(w->seq) + !!weft_peek(w->running) +
+				!!(weft_peek(w->data) & 1ul << WEFT_WORK_PENDING);
 	while (flush_busy(w, (unsigned)M.cur)) {
 		struct worker *me = worker_of[M.cur];
 		if (me && (me->cur.w == w || me->again.w == w)) {
 			weft_report(WEFT_KIND_DEADLOCK, w, s,
 				    "flush_work() of a work item from its own worker");
+			flushing[M.cur].w = NULL;
 			return false;
 		}
 		waited = true;
@@ -748,6 +771,7 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 		weft_wl_block(w, &flush_class, s);
 		M.step++;
 	}
+	flushing[M.cur].w = NULL;
 	pools_acquire();
 	weft_trace(WEFT_EV_WAIT, loc, waited, weft_peek(w->seq), s);
 	weft_sched_step(WEFT_DEP_READ, loc, sizeof(*w), 0, s);
