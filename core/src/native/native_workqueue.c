@@ -4,8 +4,8 @@
  * worker), so items run as concurrently as the kernel's unbound pools let
  * them (an item queued again while it runs is run again by its thread); a
  * workqueue with max_active 1 (an ordered one) runs its items one at a
- * time in queueing order. flush_work() polls until the item is
- * neither pending nor running, flush_workqueue() until the items queued
+ * time in queueing order. flush_work() polls until the instances pending
+ * or running when it began have run, flush_workqueue() until the items queued
  * on the workqueue before it have ended. A stress test's approximation:
  * the machine's version (workqueue.c) is the one searches rely on.
  */
@@ -190,10 +190,17 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	bool waited = false;
 
 	(void)s;
+	/* the instances pending or running now (workqueue.c, flushing[]); the
+	 * flags read before the count: a run that ends in between makes this
+	 * wait for one more instance, or until the item is idle */
+	unsigned until = !!__atomic_load_n(&w->running, __ATOMIC_SEQ_CST) +
+			 !!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING);
+	until += __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST);
 	for (unsigned spins = 0;; spins++) {
 		weft_native_poll();
-		if (!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
-		    !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST)) {
+		if ((!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING) &&
+		     !__atomic_load_n(&w->running, __ATOMIC_SEQ_CST)) ||
+		    (int)(__atomic_load_n(&w->seq, __ATOMIC_SEQ_CST) - until) >= 0) {
 			if (waited)
 				weft_native_task_polls(false);
 			return waited;
