@@ -911,7 +911,7 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 /* A record of a skipped prefix: counted, and checked against the log
  * (the first record of each event: its thread, step and kind; the others:
  * their thread). Returns false when it diverges. */
-static bool skip_record(struct weft_dpor *d, const struct weft_step_info *si, uint32_t r)
+static inline bool skip_record(struct weft_dpor *d, const struct weft_step_info *si, uint32_t r)
 {
 	uint32_t k = d->rn;
 
@@ -927,10 +927,25 @@ static bool skip_record(struct weft_dpor *d, const struct weft_step_info *si, ui
 	return k > 0 && d->ev[k - 1].tid == si->tid && r < d->ev[k].rec;
 }
 
+/* A record logged (out of line: a skipped record does not pay its frame) */
+static __attribute__((noinline)) void step_logged(struct weft_dpor *d,
+						  const struct weft_step_info *si)
+{
+	uint32_t n = d->nev;
+
+	if (d->cpu_dep && !continues_last_event(d, si)) {
+		thread_clock(d, si->tid, d->cpu_pre);
+		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
+			join(d->cpu_pre, clk_of(d, d->spawn_ev[si->tid] - 1));   /* after its spawn */
+	}
+	log_record(d, si);
+	if (d->cpu_dep && d->nev == n + 1 && d->logging)
+		cpu_record(d, n);
+}
+
 void weft_dpor_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_dpor *d = st;
-	uint32_t n = d->nev;
 
 	if (si->tid >= NT || !d->logging)
 		return;
@@ -940,12 +955,5 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 			weft_dpor_skip_diverged(d);
 		return;
 	}
-	if (d->cpu_dep && !continues_last_event(d, si)) {
-		thread_clock(d, si->tid, d->cpu_pre);
-		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
-			join(d->cpu_pre, clk_of(d, d->spawn_ev[si->tid] - 1));   /* after its spawn */
-	}
-	log_record(d, si);
-	if (d->cpu_dep && d->nev == n + 1 && d->logging)
-		cpu_record(d, n);
+	step_logged(d, si);
 }
