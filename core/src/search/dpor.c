@@ -614,18 +614,11 @@ static int default_choice(const struct weft_decision *dec, uint32_t allowed)
 	return fair ? (int)lowest(fair) : allowed ? (int)lowest(allowed) : dec->dflt;
 }
 
-static int dpor_pick(void *st, const struct weft_decision *dec)
+static __attribute__((noinline)) int pick_full(struct weft_dpor *d,
+					       const struct weft_decision *dec)
 {
-	struct weft_dpor *d = st;
 	int cur = dec->cur;
 	uint64_t run = dec->runnable;
-
-	/* the branch's decision ends a skipped prefix: all of it was seen */
-	if (__builtin_expect(d->skipping, 0) && dec->index >= d->branch_dec) {
-		if (d->rn != d->skip_floor || d->nrec != d->ev[d->skip_floor].rec)
-			weft_dpor_skip_diverged(d);
-		d->skipping = false;
-	}
 	/* the current thread may have run ops that leave no dependence record
 	 * (a choice, a note) since its next op was cached, for instance after
 	 * a switch the machine made without a decision: ask again */
@@ -669,7 +662,13 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	/* a decision of the replayed prefix: the previous execution's choice
 	 * (its blocking test read the same log, pending ops and first ops);
 	 * a replayed frame still checks what the machine offers */
-	if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
+	if (d->replay_choices && dec->index >= d->branch_dec && d->skipping) {
+		/* the branch's decision ends a skipped prefix: all of it was
+		 * seen (a decision that replays none ends it in divergence) */
+		if (d->rn != d->skip_floor || d->nrec != d->ev[d->skip_floor].rec)
+			weft_dpor_skip_diverged(d);
+		d->skipping = false;
+	} else if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
 		uint32_t k = d->k;
 		if (k < d->replay && d->fr[k].dec == dec->index) {
 			struct frame *f = &d->fr[k];
@@ -811,6 +810,39 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	if (d->nfr > d->st.max_depth)
 		d->st.max_depth = d->nfr;
 	return decided(d, dec, (unsigned)c, k);
+}
+
+/* A decision: one of the replayed prefix that replays the previous
+ * execution's choice (the common case) here, the rest in pick_full(),
+ * whose frame that case need not pay. The same answers as pick_full()'s
+ * first steps: no thread awaited, no unfair choice unbounded (both
+ * handled there first), a replayed frame or the choice log's entry. */
+static int dpor_pick(void *st, const struct weft_decision *dec)
+{
+	struct weft_dpor *d = st;
+
+	if (d->replay_choices && dec->index < d->branch_dec && !d->stale && d->await_tid < 0 &&
+	    (!dec->unfair || d->bounded) && !(dec->runnable >> NT)) {
+		uint64_t run = dec->runnable;
+		int cur = dec->cur;
+		uint32_t k = d->k;
+		if (cur >= 0)
+			d->pend_known &= (uint16_t)~bit((unsigned)cur);
+		if (k < d->replay && d->fr[k].dec == dec->index) {
+			struct frame *f = &d->fr[k];
+			if (f->runnable == run && f->cur == cur && f->preempt == d->npre &&
+			    (!d->bounded || f->unfair == (uint16_t)dec->unfair)) {
+				if (!d->skipping)
+					f->first_ev = NIL;   /* logged again */
+				d->k = k + 1;
+				return decided(d, dec, f->chosen, k);
+			}
+		} else if (dec->index < d->pdch.n && d->pdch.c[dec->index] < NT &&
+			   (run >> d->pdch.c[dec->index] & 1)) {
+			return decided(d, dec, d->pdch.c[dec->index], NIL);
+		}
+	}
+	return pick_full(d, dec);
 }
 
 /* ---------------------------------------------------------- analysis */
