@@ -461,6 +461,7 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 	 * one's branch see what they saw then, and choose as they chose */
 	d->replay_choices = d->branching && !d->vbranch && d->fop_gen == d->fop_gen_begin;
 	d->branch_dec = d->replay_choices ? d->fr[d->replay].dec : 0;
+	d->replay_lim = d->branch_dec;
 	d->fop_gen_begin = d->fop_gen;
 	/* Its prefix (the events before the branch frame's first, P) need not
 	 * be logged again when its decisions are replayed from the choice
@@ -821,8 +822,8 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 {
 	struct weft_dpor *d = st;
 
-	if (d->replay_choices && dec->index < d->branch_dec && !d->stale && d->await_tid < 0 &&
-	    (!dec->unfair || d->bounded) && !(dec->runnable >> NT)) {
+	if (dec->index < d->replay_lim && d->await_tid < 0 && (!dec->unfair || d->bounded) &&
+	    !(dec->runnable >> NT)) {
 		uint64_t run = dec->runnable;
 		int cur = dec->cur;
 		uint32_t k = d->k;

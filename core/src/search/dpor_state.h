@@ -324,6 +324,8 @@ struct weft_dpor {
 	uint32_t fop_gen_begin;    /* fop_gen when this execution began */
 	uint32_t branch_dec;       /* the branch frame's decision index */
 	bool replay_choices;       /* decisions before branch_dec replay pdch */
+	uint32_t replay_lim;       /* branch_dec while they do and the execution
+				      is not stale (go_stale()), else 0 */
 	struct race *rc;
 	uint32_t nrc, caprc;
 	uint32_t *aclk;
@@ -546,6 +548,7 @@ static inline bool range_alone(const struct weft_dpor *d, uint32_t a, uint32_t s
 static inline void go_stale(struct weft_dpor *d)
 {
 	d->stale = true;
+	d->replay_lim = 0;
 	if (d->valid_end == NIL)
 		d->valid_end = d->nev;
 }
