@@ -16,7 +16,7 @@
  *    here justifies alternatives by a delay argument instead of their
  *    conservative points, see weft_dpor_justify()).
  *
- * Length (~1,040 lines): the frame stack, the ops the machine calls, the
+ * Length (~1,330 lines): the frame stack, the ops the machine calls, the
  * per-frame analysis of the log and the API share the search state of
  * dpor_state.h; dependence and clocks (dpor_clocks.c), the source-set and
  * wakeup-tree race analysis (dpor_races.c) and bounding (dpor_bound.c)
@@ -27,7 +27,12 @@
  * machine reports through ops->on_step becomes an event log with vector
  * clocks; races are found as events run and analysed at the end of the
  * execution, for events past the replayed prefix only (the prefix's were
- * analysed when it was new).
+ * analysed when it was new). Most executions do not log their prefix
+ * again at all: the last execution's log is kept in place, cut at the
+ * branch frame's first event, with the per-byte state undone to that
+ * point and the per-thread state from a snapshot taken when the frame
+ * was new (dpor_begin(), skip_to()); the prefix's records are only
+ * checked against the log, and its decisions replay the last choices.
  *
  * The machine's quirks, and how they map onto the textbook model:
  *  - A decision is taken only with >= 2 runnable threads. A frame (a node
@@ -179,7 +184,7 @@ bool weft_dpor_undo_grow(struct weft_dpor *d, bool rd)
  * the first event of (d->replay), the log cut there. */
 static void skip_to(struct weft_dpor *d, uint32_t P)
 {
-	const struct ev *e = &d->ev[P];
+	struct ev *e = &d->ev[P];
 	const struct tsnap *s = &d->snap[d->replay];
 
 	while (d->nul > e->ul) {
@@ -208,6 +213,10 @@ static void skip_to(struct weft_dpor *d, uint32_t P)
 	d->nev = P;
 	d->skip_floor = P;
 	d->skipping = true;
+	/* the records before P's are the prefix's: P's own is never matched
+	 * (skip_record() reads no event past P) */
+	d->skip_rec = e->rec;
+	e->rec = NIL;
 }
 
 /* A skipped prefix did not replay as logged: the execution is no longer
@@ -666,7 +675,7 @@ static __attribute__((noinline)) int pick_full(struct weft_dpor *d,
 	if (d->replay_choices && dec->index >= d->branch_dec && d->skipping) {
 		/* the branch's decision ends a skipped prefix: all of it was
 		 * seen (a decision that replays none ends it in divergence) */
-		if (d->rn != d->skip_floor || d->nrec != d->ev[d->skip_floor].rec)
+		if (d->rn != d->skip_floor || d->nrec != d->skip_rec)
 			weft_dpor_skip_diverged(d);
 		d->skipping = false;
 	} else if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {

@@ -6,9 +6,10 @@
  * a dependent event. The search, its references and the machine's
  * quirks: dpor.c; the shared state: dpor_state.h.
  *
- * Length (~850 lines): the event log's construction (a record's
+ * Length (~960 lines): the event log's construction (a record's
  * classification, its clock, its races, the per-byte location state with
- * its runs, sleepers, the wakeup-tree cursor, the CPU-sharing order) is
+ * its runs and undo logs, sleepers, the wakeup-tree cursor, the
+ * CPU-sharing order, a skipped prefix's records) is
  * one pass over each record, kept together since each step reads what
  * the ones before it left in the same event.
  */
@@ -908,16 +909,28 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	d->cpu_last[cpu] = n + 1;
 }
 
-/* A record of a skipped prefix: counted, and checked against the log
- * (the first record of each event: its thread, step and kind; the others:
- * their thread). Returns false when it diverges. */
+/* A record of a skipped prefix: counted, and checked against the log as
+ * a logged prefix is (log_record()): the first record of each event by
+ * its thread, kind, location and size (classify()'s: none for a kind
+ * without one or past the world), the others by their thread (the
+ * record counts place each; event P's is no match, skip_to()). Returns
+ * false when it diverges. */
 static inline bool skip_record(struct weft_dpor *d, const struct weft_step_info *si, uint32_t r)
 {
 	uint32_t k = d->rn;
 
-	if (k < d->skip_floor && d->ev[k].rec == r) {
+	if (d->ev[k].rec == r) {
 		const struct ev *e = &d->ev[k];
-		if (e->tid != si->tid || e->step != si->step || e->d.kind != si->kind)
+		if (e->tid != si->tid || e->d.kind != si->kind)
+			return false;
+		if (e->d.loc != si->loc) {
+			bool keeps = si->kind == WEFT_DEP_READ || si->kind == WEFT_DEP_WRITE ||
+				     si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_RELEASE ||
+				     si->kind == WEFT_DEP_BLOCKED;
+			if (e->d.loc != WEFT_NO_LOC || (keeps && si->loc < d->cpu_loc0))
+				return false;
+		}
+		if (e->d.size != si->size && (si->size || e->d.size != 1))
 			return false;
 		d->rn = k + 1;
 		if ((int)si->tid == d->await_tid)
@@ -947,13 +960,15 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 {
 	struct weft_dpor *d = st;
 
-	if (si->tid >= NT || !d->logging)
+	if (si->tid >= NT)
 		return;
-	uint32_t r = d->nrec++;
-	if (d->skipping) {
-		if (!skip_record(d, si, r))
+	if (d->skipping) {   /* (logging) */
+		if (!skip_record(d, si, d->nrec++))
 			weft_dpor_skip_diverged(d);
 		return;
 	}
+	if (!d->logging)
+		return;
+	d->nrec++;
 	step_logged(d, si);
 }

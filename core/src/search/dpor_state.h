@@ -351,6 +351,7 @@ struct weft_dpor {
 	bool skipping;             /* this execution's prefix is being skipped */
 	uint32_t skip_floor;       /* the prefix skipped: P (0: none) */
 	uint32_t rn;               /* skipping: prefix events seen */
+	uint32_t skip_rec;         /* skipping: the records before event P */
 	uint32_t nrec;             /* records of this execution */
 	uint32_t alt_hi;           /* aclk's end of the events' alt clocks */
 	struct tsnap *snap;        /* per frame */
