@@ -16,7 +16,7 @@
  *    here justifies alternatives by a delay argument instead of their
  *    conservative points, see weft_dpor_justify()).
  *
- * Length (~1,040 lines): the frame stack, the ops the machine calls, the
+ * Length (~1,330 lines): the frame stack, the ops the machine calls, the
  * per-frame analysis of the log and the API share the search state of
  * dpor_state.h; dependence and clocks (dpor_clocks.c), the source-set and
  * wakeup-tree race analysis (dpor_races.c) and bounding (dpor_bound.c)
@@ -27,7 +27,12 @@
  * machine reports through ops->on_step becomes an event log with vector
  * clocks; races are found as events run and analysed at the end of the
  * execution, for events past the replayed prefix only (the prefix's were
- * analysed when it was new).
+ * analysed when it was new). Most executions do not log their prefix
+ * again at all: the last execution's log is kept in place, cut at the
+ * branch frame's first event, with the per-byte state undone to that
+ * point and the per-thread state from a snapshot taken when the frame
+ * was new (dpor_begin(), skip_to()); the prefix's records are only
+ * checked against the log, and its decisions replay the last choices.
  *
  * The machine's quirks, and how they map onto the textbook model:
  *  - A decision is taken only with >= 2 runnable threads. A frame (a node
@@ -166,33 +171,104 @@ static bool blocks_stateless(struct weft_dpor *d, unsigned t, bool paused)
 
 /* ------------------------------------------------------------ the ops */
 
-static void exec_reset(struct weft_dpor *d)
+bool weft_dpor_undo_grow(struct weft_dpor *d, bool rd)
 {
-	d->nev = d->nrc = d->naclk = 0;
-	/* loc[] and the bounded evidence jm[] are valid in the epoch they
-	 * carry (weft_epoch_advance()) */
-	if (weft_epoch_advance(&d->epoch)) {
-		memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
-		if (d->jm)
-			memset(d->jm, 0, (size_t)d->nloc * sizeof(*d->jm));
+	if (rd ? GROW(d->ur, d->capur, d->nur + 1) : GROW(d->ul, d->capul, d->nul + 1))
+		return true;
+	d->undo_ok = false;   /* the next execution logs its prefix again */
+	return false;
+}
+
+/* The state before event P of the last execution's log: loc[] and rd[]
+ * undone to it, the per-thread state of the snapshot of the frame it is
+ * the first event of (d->replay), the log cut there. */
+static void skip_to(struct weft_dpor *d, uint32_t P)
+{
+	struct ev *e = &d->ev[P];
+	const struct tsnap *s = &d->snap[d->replay];
+
+	while (d->nul > e->ul) {
+		d->nul--;
+		d->loc[d->ul[d->nul].b] = d->ul[d->nul].l;
 	}
-	memset(d->tclk_ev, 0, sizeof(d->tclk_ev));
-	memset(d->ntidx, 0, sizeof(d->ntidx));
-	memset(d->spawn_ev, 0, sizeof(d->spawn_ev));
-	memset(d->end_ev, 0, sizeof(d->end_ev));
-	memset(d->blk_acq, 0, sizeof(d->blk_acq));
-	memset(d->queued, 0, sizeof(d->queued));
-	d->seen = 0;
+	while (d->nur > e->ur) {
+		d->nur--;
+		d->rd[d->ur[d->nur].i] = d->ur[d->nur].v;
+	}
+	memcpy(d->tclk_ev, s->tclk_ev, sizeof(d->tclk_ev));
+	memcpy(d->ntidx, s->ntidx, sizeof(d->ntidx));
+	memcpy(d->spawn_ev, s->spawn_ev, sizeof(d->spawn_ev));
+	memcpy(d->end_ev, s->end_ev, sizeof(d->end_ev));
+	memcpy(d->last_ev, s->last_ev, sizeof(d->last_ev));
+	memcpy(d->last_yield, s->last_yield, sizeof(d->last_yield));
+	memcpy(d->absorber, s->absorber, sizeof(d->absorber));
+	memcpy(d->queued, s->queued, sizeof(d->queued));
+	memcpy(d->blk_acq, s->blk_acq, sizeof(d->blk_acq));
+	memcpy(d->last_step, s->last_step, sizeof(d->last_step));
+	d->seen = s->seen;
+	d->yield_open = s->yield_open;
+	d->yielded = s->yielded;
+	d->after_yield = s->after_yield;
+	d->naclk = d->alt_hi = s->alt_hi;
+	d->nev = P;
+	d->skip_floor = P;
+	d->skipping = true;
+	/* the records before P's are the prefix's: P's own is never matched
+	 * (skip_record() reads no event past P) */
+	d->skip_rec = e->rec;
+	e->rec = NIL;
+}
+
+/* A skipped prefix did not replay as logged: the execution is no longer
+ * logged (its log state is the branch point's), and the search not
+ * certified. */
+void weft_dpor_skip_diverged(struct weft_dpor *d)
+{
+	set_incomplete(d, &d->nondet, "a replayed prefix diverged: the model is nondeterministic");
+	d->skipping = false;
+	d->logging = false;
+	d->undo_ok = false;
+	d->nfr = d->k ? d->k - 1 : 0;
+	go_stale(d);
+}
+
+static void exec_reset(struct weft_dpor *d, bool skip)
+{
+	d->nrc = 0;
+	d->nrec = 0;
+	d->rn = 0;
+	/* the bounded evidence jm[] is valid in the epoch it carries
+	 * (weft_epoch_advance()), loc[] in lepoch */
+	if (weft_epoch_advance(&d->epoch) && d->jm)
+		memset(d->jm, 0, (size_t)d->nloc * sizeof(*d->jm));
+	if (skip) {
+		skip_to(d, d->prefix_events);
+	} else {
+		d->nev = d->naclk = d->alt_hi = 0;
+		d->skip_floor = 0;
+		d->skipping = false;
+		if (weft_epoch_advance(&d->lepoch))
+			memset(d->loc, 0, (size_t)d->nloc * sizeof(*d->loc));
+		d->nul = d->nur = 0;
+		d->undo_ok = (uint64_t)d->nloc * NT <= UINT32_MAX;
+		memset(d->tclk_ev, 0, sizeof(d->tclk_ev));
+		memset(d->ntidx, 0, sizeof(d->ntidx));
+		memset(d->spawn_ev, 0, sizeof(d->spawn_ev));
+		memset(d->end_ev, 0, sizeof(d->end_ev));
+		memset(d->blk_acq, 0, sizeof(d->blk_acq));
+		memset(d->queued, 0, sizeof(d->queued));
+		memset(d->last_ev, 0, sizeof(d->last_ev));
+		memset(d->last_yield, 0, sizeof(d->last_yield));
+		memset(d->absorber, 0, sizeof(d->absorber));
+		d->seen = 0;
+		d->yielded = false;
+		d->yield_open = 0;
+		d->after_yield = false;
+	}
 	d->exempt = NIL;
 	d->cursor_ev = NIL;
 	d->pend_known = d->pend_lockish = 0;
 	memset(d->cpu_last, 0, sizeof(d->cpu_last));
-	memset(d->last_ev, 0, sizeof(d->last_ev));
-	memset(d->last_yield, 0, sizeof(d->last_yield));
-	d->yielded = false;
-	memset(d->absorber, 0, sizeof(d->absorber));
-	d->yield_open = 0;
-	d->after_yield = false;
 	d->await_tid = -1;
 	d->await_frame = NIL;
 	d->last_frame = NIL;
@@ -390,30 +466,43 @@ static int dpor_begin(void *st, uint8_t *wl, size_t cap)
 		clear_frames(d);
 		d->prefix_events = 0;
 	}
-	/* the last log becomes the previous one, for the prefix check */
-	struct ev *t = d->pev;
-	uint32_t tc = d->cappev;
-	d->pev = d->ev;
-	d->cappev = d->capev;
-	d->npev = d->nev;
-	d->ev = t;
-	d->capev = tc;
-	uint32_t *tk = d->pclk;
-	uint32_t tkc = d->cappclk;
-	d->pclk = d->clk;
-	d->cappclk = d->capclk;
-	d->clk = tk;
-	d->capclk = tkc;
-	struct choice_log last = d->dch;
-	d->dch = d->pdch;
-	d->pdch = last;
-	d->dch.n = 0;
 	/* the last execution learnt no first op: the decisions before this
 	 * one's branch see what they saw then, and choose as they chose */
 	d->replay_choices = d->branching && !d->vbranch && d->fop_gen == d->fop_gen_begin;
 	d->branch_dec = d->replay_choices ? d->fr[d->replay].dec : 0;
+	d->replay_lim = d->branch_dec;
 	d->fop_gen_begin = d->fop_gen;
-	exec_reset(d);
+	/* Its prefix (the events before the branch frame's first, P) need not
+	 * be logged again when its decisions are replayed from the choice
+	 * log, the log of the last execution still holds P as that frame's
+	 * first event, the undo logs cover the log and the frame's snapshot
+	 * was taken (not under cpu_dep, whose CPU order is not in it): the
+	 * log stays in place, cut at P (skip_to()). */
+	uint32_t P = d->prefix_events;
+	bool skip = d->replay_choices && d->undo_ok && !d->cpu_dep && !d->nondet &&
+		    d->replay < d->nfr && d->snap[d->replay].ok && P < d->nev &&
+		    (d->ev[P].flags & EV_FIRST) && d->ev[P].frame == d->replay;
+	if (!skip) {
+		/* the last log becomes the previous one, for the prefix check */
+		struct ev *t = d->pev;
+		uint32_t tc = d->cappev;
+		d->pev = d->ev;
+		d->cappev = d->capev;
+		d->npev = d->nev;
+		d->ev = t;
+		d->capev = tc;
+		uint32_t *tk = d->pclk;
+		uint32_t tkc = d->cappclk;
+		d->pclk = d->clk;
+		d->cappclk = d->capclk;
+		d->clk = tk;
+		d->capclk = tkc;
+	}
+	struct choice_log last = d->dch;
+	d->dch = d->pdch;
+	d->pdch = last;
+	d->dch.n = 0;
+	exec_reset(d, skip);
 	d->new_start = d->branching ? NIL : 0;
 	return weft_begin_fixed_workload(wl, cap, d->wl, d->wl_len);
 }
@@ -535,9 +624,9 @@ static int default_choice(const struct weft_decision *dec, uint32_t allowed)
 	return fair ? (int)lowest(fair) : allowed ? (int)lowest(allowed) : dec->dflt;
 }
 
-static int dpor_pick(void *st, const struct weft_decision *dec)
+static __attribute__((noinline)) int pick_full(struct weft_dpor *d,
+					       const struct weft_decision *dec)
 {
-	struct weft_dpor *d = st;
 	int cur = dec->cur;
 	uint64_t run = dec->runnable;
 	/* the current thread may have run ops that leave no dependence record
@@ -565,11 +654,15 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	 * says why) and from here follows the fair default, never a spinner
 	 * while another thread can run. */
 	if (__builtin_expect(dec->unfair != 0, 0) && !d->bounded) {
+		if (d->skipping)
+			weft_dpor_skip_diverged(d);   /* the snapshot's run had none */
 		go_stale(d);
 		return decided(d, dec, (unsigned)dec->dflt, NIL);
 	}
 	/* a thread numbered NT or more (its clocks have no slot) */
 	if (__builtin_expect(dec->runnable >> NT != 0, 0)) {
+		if (d->skipping)
+			weft_dpor_skip_diverged(d);
 		set_incomplete(d, &d->wide,
 			       "an execution has more than 16 threads: partial-order reduction "
 			       "follows threads 0..15 only (use --por none)");
@@ -579,13 +672,20 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	/* a decision of the replayed prefix: the previous execution's choice
 	 * (its blocking test read the same log, pending ops and first ops);
 	 * a replayed frame still checks what the machine offers */
-	if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
+	if (d->replay_choices && dec->index >= d->branch_dec && d->skipping) {
+		/* the branch's decision ends a skipped prefix: all of it was
+		 * seen (a decision that replays none ends it in divergence) */
+		if (d->rn != d->skip_floor || d->nrec != d->skip_rec)
+			weft_dpor_skip_diverged(d);
+		d->skipping = false;
+	} else if (d->replay_choices && dec->index < d->branch_dec && !d->stale) {
 		uint32_t k = d->k;
 		if (k < d->replay && d->fr[k].dec == dec->index) {
 			struct frame *f = &d->fr[k];
 			if (f->runnable == run && f->cur == cur && f->preempt == d->npre &&
 			    (!d->bounded || f->unfair == (uint16_t)dec->unfair)) {
-				f->first_ev = NIL;
+				if (!d->skipping)
+					f->first_ev = NIL;   /* logged again */
 				d->k = k + 1;
 				return decided(d, dec, f->chosen, k);
 			}
@@ -593,6 +693,9 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 			   (run >> d->pdch.c[dec->index] & 1)) {
 			return decided(d, dec, d->pdch.c[dec->index], NIL);
 		}
+		/* a skipped prefix has no log state to decide from */
+		if (d->skipping)
+			weft_dpor_skip_diverged(d);
 	}
 	uint32_t allowed = (uint32_t)run;
 	/* Not enabled: a thread that would block without changing anything.
@@ -625,7 +728,8 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	if (d->stale || (!(allowed & (allowed - 1)) && !(replaying && d->fr[k].dec == dec->index)))
 		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
 
-	if (k >= d->max_frames || !GROW(d->fr, d->capfr, k + 1)) {
+	if (k >= d->max_frames || !GROW(d->fr, d->capfr, k + 1) ||
+	    !GROW(d->snap, d->capsnap, k + 1)) {
 		set_incomplete(d, &d->capped, "the decision-stack cap was hit");
 		go_stale(d);
 		return decided(d, dec, (unsigned)default_choice(dec, allowed), NIL);
@@ -685,6 +789,7 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 		f->S = d->slp;
 		f->nS = f->nX = 0;
 		f->first_ev = NIL;
+		d->snap[k].ok = false;
 		f->wut = f->wchild = NIL;
 		f->vblk = f->vfirst = 0;
 		memset(&f->ci, 0, sizeof(f->ci));
@@ -715,6 +820,39 @@ static int dpor_pick(void *st, const struct weft_decision *dec)
 	if (d->nfr > d->st.max_depth)
 		d->st.max_depth = d->nfr;
 	return decided(d, dec, (unsigned)c, k);
+}
+
+/* A decision: one of the replayed prefix that replays the previous
+ * execution's choice (the common case) here, the rest in pick_full(),
+ * whose frame that case need not pay. The same answers as pick_full()'s
+ * first steps: no thread awaited, no unfair choice unbounded (both
+ * handled there first), a replayed frame or the choice log's entry. */
+static int dpor_pick(void *st, const struct weft_decision *dec)
+{
+	struct weft_dpor *d = st;
+
+	if (dec->index < d->replay_lim && d->await_tid < 0 && (!dec->unfair || d->bounded) &&
+	    !(dec->runnable >> NT)) {
+		uint64_t run = dec->runnable;
+		int cur = dec->cur;
+		uint32_t k = d->k;
+		if (cur >= 0)
+			d->pend_known &= (uint16_t)~bit((unsigned)cur);
+		if (k < d->replay && d->fr[k].dec == dec->index) {
+			struct frame *f = &d->fr[k];
+			if (f->runnable == run && f->cur == cur && f->preempt == d->npre &&
+			    (!d->bounded || f->unfair == (uint16_t)dec->unfair)) {
+				if (!d->skipping)
+					f->first_ev = NIL;   /* logged again */
+				d->k = k + 1;
+				return decided(d, dec, f->chosen, k);
+			}
+		} else if (dec->index < d->pdch.n && d->pdch.c[dec->index] < NT &&
+			   (run >> d->pdch.c[dec->index] & 1)) {
+			return decided(d, dec, d->pdch.c[dec->index], NIL);
+		}
+	}
+	return pick_full(d, dec);
 }
 
 /* ---------------------------------------------------------- analysis */
@@ -889,6 +1027,10 @@ static void dpor_end(void *st, const struct weft_exec_result *r)
 	struct weft_dpor *d = st;
 
 	(void)r;
+	if (d->skipping)
+		weft_dpor_skip_diverged(d);   /* it never reached its branch */
+	if (!d->logging)
+		d->undo_ok = false;   /* the undo logs stop where the log did */
 	if (d->trace)
 		dump(d);
 	/* Threads sharing a CPU: one that holds the CPU (preemption or
@@ -985,7 +1127,9 @@ static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
 	uint32_t j = d->kc;
 	if (j < d->ncf) {
 		struct cframe *c = &d->cf[j];
-		if (c->at != d->k || c->n != n || c->first_ev != d->nev) {
+		if (c->at != d->k || c->n != n || c->first_ev != (d->skipping ? d->rn : d->nev)) {
+			if (d->skipping)
+				weft_dpor_skip_diverged(d);
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->ncf = j;
@@ -1003,6 +1147,10 @@ static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
 	} else {
 		if (d->stale)
 			return 0;   /* covered by others, or already incomplete */
+		if (d->skipping) {
+			weft_dpor_skip_diverged(d);   /* a value frame the prefix had not */
+			return 0;
+		}
 		if (j >= d->max_frames || !GROW(d->cf, d->capcf, j + 1)) {
 			set_incomplete(d, &d->capped, "the decision-stack cap was hit");
 			go_stale(d);
@@ -1077,6 +1225,9 @@ void weft_dpor_free(struct weft_dpor *d)
 	free(d->jm);
 	free(d->fs);
 	free(d->cpu_prev);
+	free(d->ul);
+	free(d->ur);
+	free(d->snap);
 	free(d);
 }
 
@@ -1108,7 +1259,7 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 		d->rd = rd;
 		d->jm = jm;
 		d->nloc = nloc;
-		d->epoch = 0;
+		d->epoch = d->lepoch = 0;
 	}
 	d->nloc = nloc;
 	d->cpu_loc0 = cpu_loc0;
@@ -1135,6 +1286,8 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	d->nnd = 0;
 	d->freend = NIL;
 	d->nev = d->npev = 0;
+	d->undo_ok = false;
+	d->skipping = false;
 	d->nfs = 0;
 	if (d->fs)
 		memset(d->fs, 0, FINAL_STATES_CAP * sizeof(*d->fs));

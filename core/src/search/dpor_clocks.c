@@ -6,9 +6,10 @@
  * a dependent event. The search, its references and the machine's
  * quirks: dpor.c; the shared state: dpor_state.h.
  *
- * Length (~850 lines): the event log's construction (a record's
+ * Length (~960 lines): the event log's construction (a record's
  * classification, its clock, its races, the per-byte location state with
- * its runs, sleepers, the wakeup-tree cursor, the CPU-sharing order) is
+ * its runs and undo logs, sleepers, the wakeup-tree cursor, the
+ * CPU-sharing order, a skipped prefix's records) is
  * one pass over each record, kept together since each step reads what
  * the ones before it left in the same event.
  */
@@ -107,12 +108,14 @@ static void record_race(struct weft_dpor *d, uint32_t i, uint32_t j, const uint3
 static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct dep *r, unsigned tid,
 			      uint32_t n)
 {
+	undo_loc(d, b);
 	struct loc *l = loc_at(d, b);
 
 	if (r->w) {
 		l->lw = n + 1;
 		l->rdm = 0;
 	} else {
+		undo_rd(d, b * NT + tid);
 		d->rd[(size_t)b * NT + tid] = n + 1;
 		l->rdm |= (uint16_t)bit(tid);
 	}
@@ -124,25 +127,29 @@ static inline void loc_update(struct weft_dpor *d, uint32_t b, const struct dep 
 static void run_split(struct weft_dpor *d, uint32_t b)
 {
 	uint32_t h = b - d->loc[b].back;
+	undo_loc(d, h);
 	struct loc *hl = loc_at(d, h);
 	const uint32_t *hrd = &d->rd[(size_t)h * NT];
 
 	for (uint32_t i = 1; i <= hl->run; i++) {
+		undo_loc(d, h + i);
 		struct loc *f = &d->loc[h + i];
 		uint32_t *frd = &d->rd[(size_t)(h + i) * NT];
-		if (f->epoch != d->epoch) {
+		if (f->epoch != d->lepoch) {
 			f->la = 0;
 			f->held = 0;
-			f->epoch = d->epoch;
+			f->epoch = d->lepoch;
 		}
 		f->lw = hl->lw;
 		f->rdm = hl->rdm;
 		f->back = 0;
-		for (uint32_t m = hl->rdm; m; m &= m - 1)
+		for (uint32_t m = hl->rdm; m; m &= m - 1) {
+			undo_rd(d, (h + i) * NT + lowest(m));
 			frd[lowest(m)] = hrd[lowest(m)];
+		}
 	}
 	hl->run = 0;
-	hl->remade = d->epoch;
+	hl->remade = d->lepoch;
 }
 
 /* Is [b0, b1) one run (then its state is b0's)? If not, no run overlaps
@@ -163,7 +170,7 @@ static inline bool run_whole(struct weft_dpor *d, uint32_t b0, uint32_t b1, bool
 		l = &d->loc[b];
 		if (l->back || l->run)
 			run_split(d, b);
-		if (l->epoch == d->epoch && (l->lw || l->rdm))
+		if (l->epoch == d->lepoch && (l->lw || l->rdm))
 			*fresh = false;
 	}
 	return false;
@@ -175,10 +182,13 @@ static inline void run_make(struct weft_dpor *d, uint32_t b0, uint32_t b1)
 {
 	if (b1 - b0 - 1 > UINT16_MAX)
 		return;
+	undo_loc(d, b0);
 	d->loc[b0].run = (uint16_t)(b1 - b0 - 1);
-	d->loc[b0].remade = d->epoch;
-	for (uint32_t b = b0 + 1; b < b1; b++)
+	d->loc[b0].remade = d->lepoch;
+	for (uint32_t b = b0 + 1; b < b1; b++) {
+		undo_loc(d, b);
 		d->loc[b].back = (uint16_t)(b - b0);
+	}
 }
 
 /* Races and happens-before of real event n (clock C, being built), for
@@ -204,6 +214,8 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 			d->ev[n].alt = d->pev[n].alt;
 			if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->naclk)
 				d->naclk = d->ev[n].alt + NT;
+			if (d->ev[n].alt != NIL && d->ev[n].alt + NT > d->alt_hi)
+				d->alt_hi = d->ev[n].alt + NT;
 		}
 		bool fresh = false;
 		if (b0 < b1 && run_whole(d, b0, b1, &fresh)) {
@@ -327,12 +339,14 @@ static void conflicts(struct weft_dpor *d, uint32_t n, uint32_t *C, const struct
 			d->ev[n].alt = d->naclk;
 			memcpy(&d->aclk[d->naclk], C, NT * sizeof(uint32_t));
 			d->naclk += NT;
+			d->alt_hi = d->naclk;
 		}
 		if (rel != NIL)
 			join(C, clk_of(d, rel));
 	}
 locks:
-	if (r->w && b0 < b1) {
+	if (r->w && b0 < b1 && (r->kind == WEFT_DEP_ACQUIRE || r->kind == WEFT_DEP_RELEASE)) {
+		undo_loc(d, b0);
 		struct loc *l = loc_at(d, b0);
 		if (r->kind == WEFT_DEP_ACQUIRE) {
 			l->la = n + 1;
@@ -577,6 +591,28 @@ continues_last_event(const struct weft_dpor *d, const struct weft_step_info *si)
 	       si->kind != WEFT_DEP_YIELD && si->kind != WEFT_DEP_JOIN;
 }
 
+/* The per-thread state before event nev, for a frame whose chosen
+ * thread's first event it is. */
+static __attribute__((noinline)) void snapshot(struct weft_dpor *d, struct tsnap *s)
+{
+	memcpy(s->tclk_ev, d->tclk_ev, sizeof(s->tclk_ev));
+	memcpy(s->ntidx, d->ntidx, sizeof(s->ntidx));
+	memcpy(s->spawn_ev, d->spawn_ev, sizeof(s->spawn_ev));
+	memcpy(s->end_ev, d->end_ev, sizeof(s->end_ev));
+	memcpy(s->last_ev, d->last_ev, sizeof(s->last_ev));
+	memcpy(s->last_yield, d->last_yield, sizeof(s->last_yield));
+	memcpy(s->absorber, d->absorber, sizeof(s->absorber));
+	memcpy(s->queued, d->queued, sizeof(s->queued));
+	memcpy(s->blk_acq, d->blk_acq, sizeof(s->blk_acq));
+	memcpy(s->last_step, d->last_step, sizeof(s->last_step));
+	s->alt_hi = d->alt_hi;
+	s->seen = d->seen;
+	s->yield_open = d->yield_open;
+	s->yielded = d->yielded;
+	s->after_yield = d->after_yield;
+	s->ok = !d->cpu_dep && d->undo_ok;
+}
+
 static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 {
 	bool phantom;
@@ -584,6 +620,14 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	if (continues_last_event(d, si)) {
 		struct dep r = { 0 };   /* gcc -O3: x[] read only below nx */
 		classify(d, si, &r, &phantom);
+		if (!phantom && __builtin_expect(d->nev <= d->skip_floor, 0)) {
+			/* the skipped prefix's last event, kept as the last
+			 * execution left it, would gain a record: never seen
+			 * (a decision separates them) */
+			set_incomplete(d, &d->nondet,
+				       "a replayed prefix diverged: the model is nondeterministic");
+			go_stale(d);
+		}
 		if (!phantom) {
 			merge_record(d, d->nev - 1, si, &r);
 			d->last_step[si->tid] = si->step;
@@ -599,9 +643,14 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 	}
 	if (!grow_per_event(d, &d->clk, &d->capclk, n, NT))
 		return;
-	d->nev = n + 1;
 	struct ev *e = &d->ev[n];
 	unsigned t = si->tid;
+	if ((int)t == d->await_tid && d->await_frame != NIL && !d->snap[d->await_frame].ok)
+		snapshot(d, &d->snap[d->await_frame]);
+	d->nev = n + 1;
+	e->rec = d->nrec - 1;
+	e->ul = d->nul;
+	e->ur = d->nur;
 	classify(d, si, &e->d, &phantom);
 	/* a spin (fair scheduling's judgement, made before this record)
 	 * conflicts with every other thread's events: its place among them
@@ -860,13 +909,43 @@ static void cpu_record(struct weft_dpor *d, uint32_t n)
 	d->cpu_last[cpu] = n + 1;
 }
 
-void weft_dpor_step(void *st, const struct weft_step_info *si)
+/* A record of a skipped prefix: counted, and checked against the log as
+ * a logged prefix is (log_record()): the first record of each event by
+ * its thread, kind, location and size (classify()'s: none for a kind
+ * without one or past the world), the others by their thread (the
+ * record counts place each; event P's is no match, skip_to()). Returns
+ * false when it diverges. */
+static inline bool skip_record(struct weft_dpor *d, const struct weft_step_info *si, uint32_t r)
 {
-	struct weft_dpor *d = st;
+	uint32_t k = d->rn;
+
+	if (d->ev[k].rec == r) {
+		const struct ev *e = &d->ev[k];
+		if (e->tid != si->tid || e->d.kind != si->kind)
+			return false;
+		if (e->d.loc != si->loc) {
+			bool keeps = si->kind == WEFT_DEP_READ || si->kind == WEFT_DEP_WRITE ||
+				     si->kind == WEFT_DEP_ACQUIRE || si->kind == WEFT_DEP_RELEASE ||
+				     si->kind == WEFT_DEP_BLOCKED;
+			if (e->d.loc != WEFT_NO_LOC || (keeps && si->loc < d->cpu_loc0))
+				return false;
+		}
+		if (e->d.size != si->size && (si->size || e->d.size != 1))
+			return false;
+		d->rn = k + 1;
+		if ((int)si->tid == d->await_tid)
+			d->await_tid = -1;
+		return true;
+	}
+	return k > 0 && d->ev[k - 1].tid == si->tid && r < d->ev[k].rec;
+}
+
+/* A record logged (out of line: a skipped record does not pay its frame) */
+static __attribute__((noinline)) void step_logged(struct weft_dpor *d,
+						  const struct weft_step_info *si)
+{
 	uint32_t n = d->nev;
 
-	if (si->tid >= NT || !d->logging)
-		return;
 	if (d->cpu_dep && !continues_last_event(d, si)) {
 		thread_clock(d, si->tid, d->cpu_pre);
 		if (!d->ntidx[si->tid] && d->spawn_ev[si->tid])
@@ -875,4 +954,21 @@ void weft_dpor_step(void *st, const struct weft_step_info *si)
 	log_record(d, si);
 	if (d->cpu_dep && d->nev == n + 1 && d->logging)
 		cpu_record(d, n);
+}
+
+void weft_dpor_step(void *st, const struct weft_step_info *si)
+{
+	struct weft_dpor *d = st;
+
+	if (si->tid >= NT)
+		return;
+	if (d->skipping) {   /* (logging) */
+		if (!skip_record(d, si, d->nrec++))
+			weft_dpor_skip_diverged(d);
+		return;
+	}
+	if (!d->logging)
+		return;
+	d->nrec++;
+	step_logged(d, si);
 }

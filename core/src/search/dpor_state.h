@@ -142,6 +142,8 @@ struct ev {
 	uint32_t tidx;    /* 1-based among its thread's real events (0: phantom) */
 	uint32_t alt;     /* a spin_lock after a release: its clock without the
 			     release edge, in aclk (NIL: none) */
+	uint32_t rec;     /* the execution's index of its first record */
+	uint32_t ul, ur;  /* the undo logs' lengths when it was logged */
 };
 
 /* Sleep-set and explored-set entries: a thread and its next event (exact,
@@ -229,6 +231,28 @@ struct loc {
 			     or split (range_alone()) */
 };
 
+/* The per-thread log state before the first event of a frame's chosen
+ * thread (dpor_clocks.c, log_record()): an execution that branches at the
+ * frame starts from it instead of logging its prefix again (dpor.c,
+ * dpor_begin()). Taken once, when the frame is new: its prefix is the same
+ * in every execution that replays the frame. */
+struct tsnap {
+	uint32_t tclk_ev[NT], ntidx[NT], spawn_ev[NT], end_ev[NT], last_ev[NT];
+	uint32_t last_yield[NT], absorber[NT], queued[NT], blk_acq[NT], last_step[NT];
+	uint32_t alt_hi;
+	uint16_t seen, yield_open;
+	bool yielded, after_yield, ok;
+};
+
+/* Undo logs of loc[] and rd[]: the old value of each entry changed. */
+struct uloc {
+	uint32_t b;
+	struct loc l;
+};
+struct urd {
+	uint32_t i, v;
+};
+
 struct vitem {
 	uint32_t k;       /* event */
 	const uint32_t *c;
@@ -300,13 +324,38 @@ struct weft_dpor {
 	uint32_t fop_gen_begin;    /* fop_gen when this execution began */
 	uint32_t branch_dec;       /* the branch frame's decision index */
 	bool replay_choices;       /* decisions before branch_dec replay pdch */
+	uint32_t replay_lim;       /* branch_dec while they do and the execution
+				      is not stale (go_stale()), else 0 */
 	struct race *rc;
 	uint32_t nrc, caprc;
 	uint32_t *aclk;
 	uint32_t naclk, capaclk;   /* in clocks */
 	struct loc *loc;
 	uint32_t *rd;              /* NT per byte: each thread's last read + 1 */
-	uint32_t nloc, epoch;
+	uint32_t nloc;
+	uint32_t epoch;            /* this execution's (jm[]) */
+	uint32_t lepoch;           /* loc[]'s: advanced by an execution that logs
+				      its prefix again, kept by one that skips it */
+	/* Skipping the replayed prefix: an execution that branches at a frame
+	 * whose snapshot (snap) is taken starts from the last execution's log
+	 * cut at the frame's first event P (ev[], clk[] and aclk[] kept in
+	 * place), loc[] and rd[] undone to what they were before P (ul, ur),
+	 * and the per-thread state of the snapshot; the prefix's records are
+	 * only counted and checked against the log (skipping, rn, nrec) until
+	 * the branch's decision. */
+	struct uloc *ul;
+	uint32_t nul, capul;
+	struct urd *ur;
+	uint32_t nur, capur;
+	bool undo_ok;              /* the undo logs cover the whole log */
+	bool skipping;             /* this execution's prefix is being skipped */
+	uint32_t skip_floor;       /* the prefix skipped: P (0: none) */
+	uint32_t rn;               /* skipping: prefix events seen */
+	uint32_t skip_rec;         /* skipping: the records before event P */
+	uint32_t nrec;             /* records of this execution */
+	uint32_t alt_hi;           /* aclk's end of the events' alt clocks */
+	struct tsnap *snap;        /* per frame */
+	uint32_t capsnap;
 	uint32_t cpu_loc0;         /* the CPU slots: [cpu_loc0, cpu_loc0 +
 				      WEFT_MAX_CPUS) = [.., nloc), past the
 				      world and the core area */
@@ -442,35 +491,65 @@ static inline void set_incomplete(struct weft_dpor *d, bool *flag, const char *w
 		d->why = why;
 }
 
+/* (A byte made current here and not undone stands for the same state as
+ * a stale one: all 0.) */
 static inline struct loc *loc_at(struct weft_dpor *d, uint32_t b)
 {
 	struct loc *l = &d->loc[b];
 
-	if (l->epoch != d->epoch) {
+	if (l->epoch != d->lepoch) {
 		l->lw = l->la = 0;
 		l->rdm = 0;
 		l->held = 0;
-		l->epoch = d->epoch;
+		l->epoch = d->lepoch;
 	}
 	return l;
+}
+
+bool weft_dpor_undo_grow(struct weft_dpor *d, bool rd);
+
+/* Byte b's state (and thread t's last read of it, t < NT) as it is, onto
+ * the undo logs, before a change. */
+static inline void undo_loc(struct weft_dpor *d, uint32_t b)
+{
+	if (__builtin_expect(d->nul >= d->capul, 0) && !weft_dpor_undo_grow(d, false))
+		return;
+	d->ul[d->nul].b = b;
+	d->ul[d->nul].l = d->loc[b];
+	d->nul++;
+}
+
+static inline void undo_rd(struct weft_dpor *d, uint32_t i)
+{
+	if (__builtin_expect(d->nur >= d->capur, 0) && !weft_dpor_undo_grow(d, true))
+		return;
+	d->ur[d->nur].i = i;
+	d->ur[d->nur].v = d->rd[i];
+	d->nur++;
 }
 
 /* Was every access of this execution to a byte of [a, a + s) (s > 1) one
  * to exactly that range? Yes if it is a run that no access of this
  * execution made or split: an access to some of its bytes splits it
  * (dpor_clocks.c, run_whole()), and a run made again after that is
- * remade in this epoch. (The CPU slots are written without runs.) */
+ * remade in this epoch. (The CPU slots are written without runs.) An
+ * execution that skipped its prefix keeps the epoch of the one that
+ * logged it last: remade in it then says made or split by an access of
+ * some execution whose log this one continues, the prefix's (kept, and
+ * undone with the rest beyond it), or a no that could be a yes (asks and
+ * records every byte: the same evidence). */
 static inline bool range_alone(const struct weft_dpor *d, uint32_t a, uint32_t s)
 {
 	const struct loc *l = &d->loc[a];
 
 	return s > 1 && a + s <= d->cpu_loc0 && !l->back && l->run == s - 1 &&
-	       l->remade != d->epoch;
+	       l->remade != d->lepoch;
 }
 
 static inline void go_stale(struct weft_dpor *d)
 {
 	d->stale = true;
+	d->replay_lim = 0;
 	if (d->valid_end == NIL)
 		d->valid_end = d->nev;
 }
@@ -517,6 +596,8 @@ static inline uint32_t node_find(const struct weft_dpor *d, uint32_t parent, uns
 	return NIL;
 }
 
+/* dpor.c */
+void weft_dpor_skip_diverged(struct weft_dpor *d);
 /* dpor_clocks.c */
 void weft_dpor_sig_add(struct sig *s, const struct dep *e);
 void weft_dpor_step(void *st, const struct weft_step_info *si);
