@@ -196,6 +196,23 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->nr_stores = 0;
 	t->await_pending = false;
 	t->spun_step = 0;
+	/* its start is a change: its first yield follows one */
+	t->yield_wr = M.fair_wr[t - M.th] ^ 1;
+	t->yield_run = 0;
+	t->yield_site = NULL;
+	t->yield_frames = 0;
+	t->spur_loc = WEFT_NO_LOC;
+	t->spur_wr = 0;
+}
+
+uint64_t weft_fair_others(unsigned tid)
+{
+	uint64_t h = 0;
+
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		if (i != tid)
+			h += M.fair_wr[i] * (2 * i + 1);
+	return h;
 }
 
 /* Execution start. */

@@ -1,0 +1,43 @@
+/*
+ * sleep_handoff.c with two sleeps: main sleeps twice "to let the worker
+ * run" and reads its result. Two yields in a row order nothing either.
+ * A yielder back at the same yield, having looked at something and
+ * changed nothing, repeats a spin iteration, which the fairness bound
+ * prunes without calling the search incomplete; two different sleeps in
+ * a row are not that, so dfs --bound none must not certify this program
+ * (it ends incomplete, "fairness bound 0", or finds the bug). -DFIXED
+ * joins the worker before the read.
+ *
+ * weft-expect: bug assertion
+ * weft-expect-fixed: verified
+ * weft-found-by: dfs random
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <unistd.h>
+
+static int result;
+
+static void *worker(void *arg)
+{
+	result = 42;
+	return arg;
+}
+
+int main(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, worker, NULL);
+#ifdef FIXED
+	pthread_join(t, NULL);
+#else
+	usleep(1000);
+	sched_yield();
+#endif
+	assert(result == 42);
+#ifndef FIXED
+	pthread_join(t, NULL);
+#endif
+	return 0;
+}
