@@ -380,7 +380,7 @@ void weft_yield(const struct weft_site *s)
 	uint64_t others = eligible() & ~tbit(cur);
 	if (M.fair) {
 		struct wthread *t = &M.th[cur];
-		bool changed = M.fair_wr[cur] != t->yield_wr;
+		bool changed = !t->yield_site || M.fair_wr[cur] != t->yield_wr;
 		bool fresh = changed && t->yield_run != M.run_id;
 		uint64_t frames = weft_await_frames();
 		bool retry = !changed && t->yield_site == s && before && before->ev != WEFT_EV_YIELD &&

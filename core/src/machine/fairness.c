@@ -196,8 +196,8 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->nr_stores = 0;
 	t->await_pending = false;
 	t->spun_step = 0;
-	/* its start is a change: its first yield follows one */
-	t->yield_wr = M.fair_wr[t - M.th] ^ 1;
+	/* its start is a change: its first yield (no yield_site) follows one */
+	t->yield_wr = 0;
 	t->yield_run = 0;
 	t->yield_site = NULL;
 	t->yield_frames = 0;

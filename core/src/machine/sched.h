@@ -154,8 +154,8 @@ struct wthread {
 	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
 	/* yields (weft_yield()) and spurious wake-ups (weft_cond_wait()):
-	 * M.fair_wr[] of this thread at its last yield (its start: one
-	 * apart, so that its first yield follows a change), that yield's site
+	 * M.fair_wr[] of this thread at its last yield (none before its
+	 * first: its start is a change), that yield's site
 	 * and the stack's hash there, M.run_id when it
 	 * last went on at a yield (0: never), and the condition variable of
 	 * its last spurious wake-up (WEFT_NO_LOC: none) with the other
@@ -478,8 +478,9 @@ static inline uint64_t trace_val(uint64_t v)
 /* What the event the current thread just traced changed for the other
  * threads, folded into M.fair_wr[M.cur]: a store or read-modify-write that
  * changed the value, a free, an allocation, a spawn, a wake-up, an end
- * each add an odd constant; a lock's acquisition and its release (a
- * trylock that took it) xor the same hash of the lock, so that a loop
+ * each add 1; a lock's acquisition and its release (a trylock that took
+ * it) xor the same word (the lock's location in the high half, a low
+ * half that no run of additions of 1 undoes), so that a loop
  * iteration that takes and drops a lock changes nothing. A read, a failed
  * attempt, a store of the value there, a yield, a barrier, a note, a
  * choice, a sleep, a join change nothing. weft_yield() compares it
@@ -493,18 +494,18 @@ static inline __attribute__((always_inline)) void fair_mark(unsigned ev, uint32_
 	switch (ev) {
 	case WEFT_EV_WRITE: case WEFT_EV_RMW:
 		if (old != val)
-			*w += 0x9e3779b97f4a7c15ull;
+			(*w)++;
 		break;
 	case WEFT_EV_TRYLOCK:
 		if (M.next_flags & WEFT_EVF_FAILED)
 			break;
 		__attribute__((fallthrough));   /* taken */
 	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
-		*w ^= ((uint64_t)loc << 32 | 0x10c4) * 0xbf58476d1ce4e5b9ull;
+		*w ^= (uint64_t)loc << 32 | 0x10c4;
 		break;
 	case WEFT_EV_FREE: case WEFT_EV_ALLOC: case WEFT_EV_SPAWN: case WEFT_EV_WAKE:
 	case WEFT_EV_END:
-		*w += 0x9e3779b97f4a7c15ull;
+		(*w)++;
 		break;
 	default:
 		break;
