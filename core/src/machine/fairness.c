@@ -8,7 +8,9 @@
  * (weft_fair_event: a read, a failed trylock or cmpxchg, a test-and-set
  * that found the bit set, at the same site and location, with no other
  * thread's write to it and no progress of its own since), or a yield
- * (cpu_relax(), cond_resched()) — cannot change what it waits for by
+ * (cpu_relax(), cond_resched()) other than its first since it changed
+ * something (weft_yield(): that one offers it as a fair alternative) —
+ * cannot change what it waits for by
  * running again. Until every thread that was eligible when it spun has
  * run a step or stopped being eligible, choosing it is unfair
  * (weft_decision.unfair): the default is another thread and switching
