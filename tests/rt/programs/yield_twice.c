@@ -1,12 +1,12 @@
 /*
- * sleep_handoff.c with two sleeps: main sleeps twice "to let the worker
+ * sleep_handoff.c with two yields: main yields twice "to let the worker
  * run" and reads its result. Two yields in a row order nothing either.
  * A yielder back at the same yield, having looked at something and
  * changed nothing, repeats a spin iteration, which the fairness bound
- * prunes without calling the search incomplete; two different sleeps in
- * a row are not that, so dfs --bound none must not certify this program
- * (it ends incomplete, "fairness bound 0", or finds the bug). -DFIXED
- * joins the worker before the read.
+ * prunes without calling the search incomplete; two different yields
+ * in a row, with nothing between them, are not that: dfs finds the bug
+ * at bound 2, and plain dfs --bound none ends incomplete ("fairness
+ * bound 0"). -DFIXED joins the worker before the read.
  *
  * weft-expect: bug assertion
  * weft-expect-fixed: verified
@@ -14,7 +14,7 @@
  */
 #include <assert.h>
 #include <pthread.h>
-#include <unistd.h>
+#include <sched.h>
 
 static int result;
 
@@ -32,7 +32,7 @@ int main(void)
 #ifdef FIXED
 	pthread_join(t, NULL);
 #else
-	usleep(1000);
+	sched_yield();
 	sched_yield();
 #endif
 	assert(result == 42);
