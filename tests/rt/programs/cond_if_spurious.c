@@ -10,6 +10,7 @@
  *
  * weft-expect: bug assertion
  * weft-expect-fixed: verified
+ * weft-plain-unbounded: yes
  * weft-env: WEFT_SPURIOUS_WAKEUPS=1
  */
 #include <assert.h>

@@ -11,6 +11,7 @@
  * weft-expect: bug assertion
  * weft-expect-fixed: verified
  * weft-found-by: dfs random
+ * weft-plain-unbounded: yes
  */
 #include <assert.h>
 #include <pthread.h>
