@@ -608,6 +608,8 @@ int cmd_run(int argc, char **argv)
 		if (dfs && !bug && st->d.exhausted && st->d.fair_pruned)
 			printf(", \"fair_bounded\": true, \"fair_pruned\": %" PRIu64,
 			       st->d.fair_pruned);
+		if (dfs && !bug && st->d.exhausted && st->d.retry_pruned)
+			printf(", \"spin_retries_pruned\": %" PRIu64, st->d.retry_pruned);
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
 		if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
@@ -681,6 +683,10 @@ int cmd_run(int argc, char **argv)
 			print_workload(sc, wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
+		if (dfs && st->d.exhausted && st->d.retry_pruned)
+			printf("assumed: a yield loop back at its yield with nothing changed repeats "
+			       "itself (%s not run again; docs/strategies.md, \"Fairness\")\n",
+			       cli_plural(b1, sizeof(b1), st->d.retry_pruned, "iteration"));
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (!model.memory_set && memory != WEFT_MEM_SC)

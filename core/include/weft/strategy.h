@@ -196,6 +196,9 @@ struct weft_dfs_frame {
 	uint8_t preempt_before;  /* preemptions before this decision */
 	uint8_t delayed_before;  /* stores given a non-zero delay before it */
 	uint8_t unfair_before;   /* unfair choices before it (fair_bound) */
+	uint8_t retry1;          /* 1 + the thread whose unfair choice only
+				    repeats its spin (weft_decision.spin_retry;
+				    0: none) */
 };
 /* Weak memory: dfs enumerates every delay code of at most this many
  * stores per execution (weft_dfs.delay_bound; 0: none delayed). */
@@ -223,6 +226,11 @@ struct weft_dfs {
 	 * default): none pruned, an unfair choice costs a preemption only. */
 	unsigned fair_bound;
 	uint64_t fair_pruned;    /* branches the fairness bound pruned */
+	/* branches it pruned that only repeat a spin iteration
+	 * (weft_decision.spin_retry): under the good-samaritan assumption
+	 * they reach nothing the search did not, so they do not make it
+	 * incomplete (not in fair_pruned) */
+	uint64_t retry_pruned;
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];
 };

@@ -565,6 +565,14 @@ struct weft_decision {
 	 * Never cur or dflt. Choosing one is unfair: dfs counts it as a
 	 * preemption, pct passes it over while a fair one is runnable. */
 	uint64_t unfair;
+	/* Threads of unfair whose choice would only repeat an iteration of
+	 * their spin: they yielded twice with nothing changed in between
+	 * (docs/strategies.md, "Fairness"). Under the good-samaritan
+	 * assumption (a spin iteration has no effect but the retry) nothing
+	 * lies behind such a choice that the other choices do not reach:
+	 * dfs's fairness bound prunes it without calling the search
+	 * incomplete. */
+	uint64_t spin_retry;
 };
 
 struct weft_exec_result;

@@ -345,6 +345,8 @@ void weft_yield(const struct weft_site *s)
 {
 	if (M.cur < 0)
 		return;
+	/* the operation before this yield (a yield: none in between) */
+	const struct weft_site *before = M.th[M.cur].last_site;
 	M.step++;
 	M.th[M.cur].last_site = s;
 	if (M.step > M.step_budget)
@@ -358,29 +360,56 @@ void weft_yield(const struct weft_site *s)
 	/* A yield hands the CPU to another runnable thread by default (as
 	 * CHESS treats yields: a spinning thread is not chosen over a thread
 	 * that can make progress), and that switch is free. Under fair
-	 * scheduling the yielder is offered too, as the unfair choice of a
-	 * thread that spun (fairness.c): sched_yield() returns at once while
-	 * the others run on CPUs of their own, and after a sleep nothing
-	 * need have run, so a program that takes a yield for a wait has a
-	 * bug some schedule shows. dfs charges going on as a preemption,
-	 * pct passes it over, random may draw it; without fair scheduling
-	 * the yielder is not offered (every spin would go on by default). */
+	 * scheduling the yielder is offered too: sched_yield() returns at
+	 * once while the others run on CPUs of their own, and after a sleep
+	 * nothing need have run, so a program that takes a yield for a wait
+	 * has a bug some schedule shows. Its first yield since it changed
+	 * something (fair_mark(); its start counts), unless it went on at its
+	 * last yield with no other thread run since, offers it as a fair
+	 * alternative: going on is free, the default is another thread.
+	 * Otherwise it spun (fairness.c) and going on is unfair: dfs charges
+	 * it as a preemption, pct passes it over, random may draw it; and
+	 * when it is back at the same yield, having looked at something and
+	 * changed nothing since (and, in a program, with the same locals on
+	 * its stack: weft_await_frames()), going on repeats an iteration of
+	 * its spin, which under the good-samaritan assumption (an iteration
+	 * has no effect but the retry) reaches nothing the other choices do
+	 * not (weft_decision.spin_retry). Without fair scheduling the
+	 * yielder is not offered (every spin would go on by default). */
 	unsigned cur = (unsigned)M.cur;
 	uint64_t others = eligible() & ~tbit(cur);
-	if (M.fair)
-		weft_fair_spun(cur, s, WEFT_NO_LOC);
-	if (others) {
-		M.lone_yields = 0;
-		unsigned next;
-		if (M.fair)   /* cur spun (weft_fair_spun(): others is not empty) */
-			next = weft_sched_decide(others | tbit(cur), 1, s);
-		else
-			next = others & (others - 1) ? weft_sched_decide(others, 0, s) : lowest(others);
-		if (next != cur) {
-			M.next_flags |= WEFT_EVF_SWITCHED;
-			weft_sched_switch_to(next, false);
+	if (M.fair) {
+		struct wthread *t = &M.th[cur];
+		bool changed = !t->yield_site || M.fair_wr[cur] != t->yield_wr;
+		bool fresh = changed && t->yield_run != M.run_id;
+		uint64_t frames = weft_await_frames();
+		bool retry = !changed && t->yield_site == s && before && before->ev != WEFT_EV_YIELD &&
+			     t->yield_frames == frames;
+		t->yield_wr = M.fair_wr[cur];
+		t->yield_site = s;
+		t->yield_frames = frames;
+		if (!fresh)
+			weft_fair_spun(cur, s, WEFT_NO_LOC);
+		if (others) {
+			M.lone_yields = 0;
+			unsigned next = weft_sched_decide_yield(others | tbit(cur), cur, fresh,
+								retry ? tbit(cur) : 0, s);
+			if (next == cur) {
+				t->yield_run = M.run_id;
+			} else {
+				M.next_flags |= WEFT_EVF_SWITCHED;
+				weft_sched_switch_to(next, false);
+			}
+			return;
 		}
-	} else if (__builtin_expect(weft_mem_weak, 0) && M.lone_yields == 0) {
+	} else if (others) {
+		M.lone_yields = 0;
+		unsigned next = others & (others - 1) ? weft_sched_decide(others, 0, s) : lowest(others);
+		M.next_flags |= WEFT_EVF_SWITCHED;
+		weft_sched_switch_to(next, false);
+		return;
+	}
+	if (__builtin_expect(weft_mem_weak, 0) && M.lone_yields == 0) {
 		/* alone: time passes for the other CPUs' buffers too */
 		M.lone_yields++;
 		weft_mem_drain_all();

@@ -8,7 +8,9 @@
  * (weft_fair_event: a read, a failed trylock or cmpxchg, a test-and-set
  * that found the bit set, at the same site and location, with no other
  * thread's write to it and no progress of its own since), or a yield
- * (cpu_relax(), cond_resched()) — cannot change what it waits for by
+ * (cpu_relax(), cond_resched()) other than its first since it changed
+ * something (weft_yield(): that one offers it as a fair alternative) —
+ * cannot change what it waits for by
  * running again. Until every thread that was eligible when it spun has
  * run a step or stopped being eligible, choosing it is unfair
  * (weft_decision.unfair): the default is another thread and switching
@@ -196,6 +198,23 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->nr_stores = 0;
 	t->await_pending = false;
 	t->spun_step = 0;
+	/* its start is a change: its first yield (no yield_site) follows one */
+	t->yield_wr = 0;
+	t->yield_run = 0;
+	t->yield_site = NULL;
+	t->yield_frames = 0;
+	t->spur_loc = WEFT_NO_LOC;
+	t->spur_wr = 0;
+}
+
+uint64_t weft_fair_others(unsigned tid)
+{
+	uint64_t h = 0;
+
+	for (unsigned i = 0; i < M.nr_threads; i++)
+		if (i != tid)
+			h += M.fair_wr[i] * (2 * i + 1);
+	return h;
 }
 
 /* Execution start. */

@@ -438,8 +438,12 @@ decision_slot(uint64_t offer, int cur, int dflt, const struct weft_site *s)
 }
 
 /* weft_sched_decide() in general: the strategy's pick_next() asked with a
- * struct weft_decision. */
+ * struct weft_decision. not_dflt: threads the default is not, unless
+ * every fair thread is one (a yielder offered as a fair alternative);
+ * retry: threads whose unfair choice only repeats a spin iteration
+ * (weft_decision.spin_retry). */
 static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_ok,
+							uint64_t not_dflt, uint64_t retry,
 							const struct weft_site *s)
 {
 	uint32_t index = M.decisions++;
@@ -448,11 +452,14 @@ static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_o
 	/* the default after a switch is the lowest fair thread; a pending
 	 * interrupt only when nothing else can run */
 	uint64_t fair = offer & ~unfair;
+	if (fair & ~not_dflt)
+		fair &= ~not_dflt;
 	uint64_t threads = fair & ~M.irq_threads;
 	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : fair);
 	struct weft_decision_rec *r = decision_slot(offer, cur, dflt, s);
 	struct weft_decision d = { .index = index, .step = M.step, .cur = cur, .runnable = offer,
-				   .dflt = dflt, .site = s, .unfair = unfair };
+				   .dflt = dflt, .site = s, .unfair = unfair,
+				   .spin_retry = retry & unfair };
 	int c = M.pick_rng ? (int)weft_uniform_pick(M.pick_rng, offer) : M.ops->pick_next(M.st, &d);
 	if (c < 0 || c >= WEFT_EXEC_MAX_THREADS || !(offer & tbit((unsigned)c)))
 		c = dflt;
@@ -468,8 +475,21 @@ static __attribute__((noinline)) unsigned decide_asked(uint64_t offer, int cur_o
 unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s)
 {
 	if (!decide_drawn_ok(s))
-		return decide_asked(offer, cur_ok, s);
-	return decide_drawn(offer, cur_ok, s);
+		return decide_asked(offer, cur_ok, 0, 0, s);
+	return decide_drawn(offer, cur_ok, 0, s);
+}
+
+unsigned weft_sched_decide_yield(uint64_t offer, unsigned yielder, bool fair, uint64_t retry,
+				 const struct weft_site *s)
+{
+	/* fair: the yielder is neither the default nor unfair, and going on
+	 * is no preemption (cur_ok 0); else it spun (weft_fair_spun()), and
+	 * the decision is any preemption point's */
+	uint64_t not_dflt = fair ? tbit(yielder) : 0;
+
+	if (!decide_drawn_ok(s))
+		return decide_asked(offer, !fair, not_dflt, retry, s);
+	return decide_drawn(offer, !fair, not_dflt, s);
 }
 
 /* weft_sched_switch_to() with anything to do besides the switch itself */

@@ -153,6 +153,18 @@ struct wthread {
 	bool await_pending;
 	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
+	/* yields (weft_yield()) and spurious wake-ups (weft_cond_wait()):
+	 * M.fair_wr[] of this thread at its last yield (none before its
+	 * first: its start is a change), that yield's site
+	 * and the stack's hash there, M.run_id when it
+	 * last went on at a yield (0: never), and the condition variable of
+	 * its last spurious wake-up (WEFT_NO_LOC: none) with the other
+	 * threads' weft_fair_others() then */
+	uint64_t yield_wr, yield_run;
+	const struct weft_site *yield_site;   /* its last yield's site */
+	uint64_t yield_frames;               /* weft_await_frames() there */
+	uint32_t spur_loc;
+	uint64_t spur_wr;
 
 	/* context (context.c): the kernel's preempt_count, split, and what a
 	 * machine-made thread is; two words, reset with two stores per
@@ -250,6 +262,9 @@ struct weft_machine {
 	const char *untracked;
 	uint64_t spinners;
 	uint64_t spin_wait[WEFT_EXEC_MAX_THREADS];
+	/* per thread, what its events changed for the others (fair_mark()):
+	 * equal at two points, nothing changed in between */
+	uint64_t fair_wr[WEFT_EXEC_MAX_THREADS];
 	uint64_t plain_old;   /* value under the pending PLAIN_WRITE */
 	uint32_t evseq;       /* events traced in this execution */
 	uint64_t hash;
@@ -416,6 +431,9 @@ uint64_t weft_fair_offer(uint64_t e);
 void weft_fair_ran(unsigned tid);
 void weft_fair_reset(void);
 void weft_fair_thread_reset(struct wthread *t);
+/* What the threads but tid changed (M.fair_wr[]), folded: equal at two
+ * points, none of them changed anything in between. */
+uint64_t weft_fair_others(unsigned tid);
 /* The spinners (and the threads that run) for a livelock report. */
 size_t weft_fair_describe(char *buf, size_t n);
 
@@ -457,13 +475,52 @@ static inline uint64_t trace_val(uint64_t v)
 	return v - w < M.loc_limit ? (1ull << 63) | (v - w) : v;
 }
 
+/* What the event the current thread just traced changed for the other
+ * threads, folded into M.fair_wr[M.cur]: a store or read-modify-write that
+ * changed the value, a free, an allocation, a spawn, a wake-up, an end
+ * each add 1; a lock's acquisition and its release (a trylock that took
+ * it) xor the same word (the lock's location in the high half, a low
+ * half that no run of additions of 1 undoes), so that a loop
+ * iteration that takes and drops a lock changes nothing. A read, a failed
+ * attempt, a store of the value there, a yield, a barrier, a note, a
+ * choice, a sleep, a join change nothing. weft_yield() compares it
+ * across a thread's yields, weft_cond_wait() the others' across a
+ * spurious wake-up. ev is a constant on most paths. */
+static inline __attribute__((always_inline)) void fair_mark(unsigned ev, uint32_t loc,
+							     uint64_t old, uint64_t val)
+{
+	uint64_t *w = &M.fair_wr[M.cur];
+
+	switch (ev) {
+	case WEFT_EV_WRITE: case WEFT_EV_RMW:
+		if (old != val)
+			(*w)++;
+		break;
+	case WEFT_EV_TRYLOCK:
+		if (M.next_flags & WEFT_EVF_FAILED)
+			break;
+		__attribute__((fallthrough));   /* taken */
+	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
+		*w ^= (uint64_t)loc << 32 | 0x10c4;
+		break;
+	case WEFT_EV_FREE: case WEFT_EV_ALLOC: case WEFT_EV_SPAWN: case WEFT_EV_WAKE:
+	case WEFT_EV_END:
+		(*w)++;
+		break;
+	default:
+		break;
+	}
+}
+
 /* The fairness bookkeeping of the event the current thread just traced:
- * progress, or an observation that may be a spin (fairness.c). old and
- * val are the operation's values, not yet trace_val()'s: converted only
- * when looked at (one run in WEFT_FAIR_RUN events at most). */
+ * what it changed (fair_mark()), its progress, or an observation that may
+ * be a spin (fairness.c). old and val are the operation's values, not yet
+ * trace_val()'s: converted only when looked at (one run in WEFT_FAIR_RUN
+ * events at most). */
 static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 			      const struct weft_site *s)
 {
+	fair_mark(ev, loc, old, val);
 	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
 	/* under await a thread alone is looked at too: its spin blocks it,
@@ -634,6 +691,12 @@ static inline uint64_t eligible(void)
  * preemption point), unless it spins (fairness: then switching away is
  * free and the default is another thread). */
 unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s);
+/* The decision at a yield of yielder (weft_yield()), offer holding it and
+ * the others: fair, the yielder may go on at no cost but is not the
+ * default; else it spun, and retry (0 or its bit) says that going on
+ * would only repeat its spin (weft_decision.spin_retry). */
+unsigned weft_sched_decide_yield(uint64_t offer, unsigned yielder, bool fair, uint64_t retry,
+				 const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
@@ -671,14 +734,17 @@ static inline bool decide_drawn_ok(const struct weft_site *s)
  * that the strategy's pick_next() would make, on the same generator;
  * calls nothing. */
 static inline __attribute__((always_inline)) unsigned decide_drawn(uint64_t offer, int cur_ok,
+								    uint64_t not_dflt,
 								    const struct weft_site *s)
 {
 	M.decisions++;
 	int cur = cur_ok ? M.cur : -1;
-	/* the default after a switch: the lowest thread; a pending interrupt
-	 * only when nothing else can run */
-	uint64_t threads = offer & ~M.irq_threads;
-	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : offer);
+	/* the default after a switch: the lowest thread but not_dflt's (a
+	 * yielder offered as a fair alternative); a pending interrupt only
+	 * when nothing else can run */
+	uint64_t pref = offer & ~not_dflt ? offer & ~not_dflt : offer;
+	uint64_t threads = pref & ~M.irq_threads;
+	int dflt = cur >= 0 ? cur : (int)lowest(threads ? threads : pref);
 	struct weft_decision_rec *r = &M.dec[M.nr_dec];
 	r->step = M.step;
 	r->runnable = offer;
@@ -713,7 +779,7 @@ sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
 		t->pass_step = M.step + 1;
 	} else if (e & (e - 1)) {
 		/* a lean path draws random's decision in place (no call) */
-		unsigned next = lean && decide_drawn_ok(s) ? decide_drawn(e, 1, s)
+		unsigned next = lean && decide_drawn_ok(s) ? decide_drawn(e, 1, 0, s)
 							   : weft_sched_decide(e, 1, s);
 		if ((int)next != M.cur)
 			weft_sched_switch_to(next, false);

@@ -606,8 +606,20 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 	sched_point_at(s, c, sizeof(*c), &cond_class);
 	weft_wl_might_sleep(c, s);
 	loc = obj_loc(c, sizeof(*c), s);
-	if (c->spurious)
+	/* A spurious wake-up is a choice (value 1), at most once per wait
+	 * until another thread changes something (fair scheduling): a
+	 * waiter woken spuriously again with nothing changed would only
+	 * re-check the same state and wait again (the good-samaritan
+	 * assumption, docs/strategies.md "Fairness"), and a choice at every
+	 * wait made a wait loop endless for dfs. */
+	struct wthread *t = &M.th[me];
+	if (c->spurious && (!M.fair || t->spur_loc != loc || weft_fair_others(me) != t->spur_wr)) {
 		spurious = weft_choose(2, s) != 0;
+		if (spurious && M.fair) {
+			t->spur_loc = loc;
+			t->spur_wr = weft_fair_others(me);
+		}
+	}
 	/* one step: on the condition's list, the mutex released (its owner
 	 * checked, a waiter of it woken), asleep */
 	if (!spurious) {

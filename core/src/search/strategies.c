@@ -473,7 +473,12 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 				if (pre > d->bound || del > d->delay_bound)
 					continue;
 				if (unfair && f->unfair_before + 1u > d->fair_bound) {
-					d->fair_pruned++;   /* the fairness bound, not the space */
+					/* the fairness bound, not the space, unless the
+					 * branch only repeats a spin (weft_decision.spin_retry) */
+					if (f->retry1 == alt + 1)
+						d->retry_pruned++;
+					else
+						d->fair_pruned++;
 					continue;
 				}
 				break;
@@ -497,7 +502,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 }
 
 static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_t unfair,
-		      uint8_t dflt, uint8_t kind)
+		      uint64_t retry, uint8_t dflt, uint8_t kind)
 {
 	struct weft_dfs_frame *f = &d->f[i];
 	unsigned pre = 0, del = 0, unf = 0;
@@ -506,6 +511,7 @@ static void new_frame(struct weft_dfs *d, uint32_t i, uint64_t runnable, uint64_
 		frame_counts(&d->f[i - 1], &pre, &del, &unf);
 	f->runnable = runnable;
 	f->unfair = unfair;
+	f->retry1 = retry ? (uint8_t)(__builtin_ctzll(retry) + 1) : 0;
 	f->dflt = dflt;
 	f->cur_runnable = kind;
 	f->chosen = dflt;
@@ -535,8 +541,8 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 			d->overflow = true;   /* nondeterministic model: cannot certify */
 		return f->chosen;
 	}
-	new_frame(d, i, dec->runnable, dec->unfair, (uint8_t)dec->dflt,
-		  dec->cur >= 0);
+	new_frame(d, i, dec->runnable, dec->unfair, dec->spin_retry & dec->unfair,
+		  (uint8_t)dec->dflt, dec->cur >= 0);
 	return dec->dflt;
 }
 
@@ -559,7 +565,7 @@ static uint32_t dfs_choice_frame(struct weft_dfs *d, uint32_t n, uint8_t kind)
 			d->overflow = true;   /* nondeterministic model */
 		return f->chosen;
 	}
-	new_frame(d, i, vals, 0, 0, kind);
+	new_frame(d, i, vals, 0, 0, 0, kind);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
  *
  * weft-expect: bug assertion
  * weft-expect-fixed: verified
+ * weft-plain-unbounded: yes
  * weft-found-by: dfs random
  */
 #include <assert.h>
