@@ -683,10 +683,6 @@ int cmd_run(int argc, char **argv)
 			print_workload(sc, wl, wl_len, NULL, NULL);
 		}
 		printf("\n");
-		if (dfs && st->d.exhausted && st->d.retry_pruned)
-			printf("assumed: a yield loop back at its yield with nothing changed repeats "
-			       "itself (%s not run again; docs/strategies.md, \"Fairness\")\n",
-			       cli_plural(b1, sizeof(b1), st->d.retry_pruned, "iteration"));
 		if (dfs && por_why)
 			printf("search: plain dfs, without partial-order reduction: %s\n", por_why);
 		if (!model.memory_set && memory != WEFT_MEM_SC)

@@ -226,10 +226,11 @@ struct weft_dfs {
 	 * default): none pruned, an unfair choice costs a preemption only. */
 	unsigned fair_bound;
 	uint64_t fair_pruned;    /* branches the fairness bound pruned */
-	/* branches it pruned that only repeat a spin iteration
-	 * (weft_decision.spin_retry): under the good-samaritan assumption
-	 * they reach nothing the search did not, so they do not make it
-	 * incomplete (not in fair_pruned) */
+	/* of fair_pruned, the branches that only repeat a spin iteration
+	 * (weft_decision.spin_retry): the same yield, nothing changed since.
+	 * Under the good-samaritan assumption they reach nothing new, but a
+	 * thread's locals are not seen (a bounded poll's counter), so they
+	 * still make the search incomplete */
 	uint64_t retry_pruned;
 	uint64_t executions;
 	struct weft_dfs_frame f[WEFT_DFS_MAX_DEPTH];

@@ -153,7 +153,7 @@ struct wthread {
 	bool await_pending;
 	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
-	/* yields (weft_yield()) and spurious wake-ups (weft_cond_wait()):
+	/* yields (weft_yield()) and spurious wake-ups (a condition variable's wait):
 	 * M.fair_wr[] of this thread at its last yield (none before its
 	 * first: its start is a change), that yield's site
 	 * and the stack's hash there, M.run_id when it
@@ -484,7 +484,7 @@ static inline uint64_t trace_val(uint64_t v)
  * iteration that takes and drops a lock changes nothing. A read, a failed
  * attempt, a store of the value there, a yield, a barrier, a note, a
  * choice, a sleep, a join change nothing. weft_yield() compares it
- * across a thread's yields, weft_cond_wait() the others' across a
+ * across a thread's yields, a condition variable's wait the others' across a
  * spurious wake-up. ev is a constant on most paths. */
 static inline __attribute__((always_inline)) void fair_mark(unsigned ev, uint32_t loc,
 							     uint64_t old, uint64_t val)

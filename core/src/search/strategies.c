@@ -473,12 +473,16 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 				if (pre > d->bound || del > d->delay_bound)
 					continue;
 				if (unfair && f->unfair_before + 1u > d->fair_bound) {
-					/* the fairness bound, not the space, unless the
-					 * branch only repeats a spin (weft_decision.spin_retry) */
+					/* the fairness bound, not the space; a branch
+					 * that only repeats a spin iteration
+					 * (weft_decision.spin_retry) is counted apart,
+					 * and cut as well: the repeat is taken from what
+					 * Weft sees (the site, the thread's changes), not
+					 * from the thread's locals, so a bounded poll's
+					 * give-up path is such a branch */
 					if (f->retry1 == alt + 1)
 						d->retry_pruned++;
-					else
-						d->fair_pruned++;
+					d->fair_pruned++;
 					continue;
 				}
 				break;
