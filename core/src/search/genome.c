@@ -94,17 +94,23 @@ size_t weft_genome_encode(const struct weft_genome *g, uint8_t *buf, size_t cap)
 
 /* ---------------------------------------------------- fresh genomes */
 
-void weft_genome_fresh_workload(struct weft_genome *g, const struct weft_scenario *sc,
-				struct weft_rng *r)
+/* g's workload: the legacy workload bytes wl ([n][thread|op, arg]...), n
+ * bytes of them (0: none) */
+static void genome_take_workload(struct weft_genome *g, const uint8_t *wl, size_t n)
 {
-	uint8_t wl[1 + 2 * 255];
-	size_t n = weft_random_workload(sc, r, wl, sizeof(wl));
-
 	g->nr_ops = n ? wl[0] : 0;
 	for (unsigned k = 0; k < g->nr_ops; k++) {
 		g->wl[k].t_op = wl[1 + 2 * k];
 		g->wl[k].arg = wl[2 + 2 * k];
 	}
+}
+
+void weft_genome_fresh_workload(struct weft_genome *g, const struct weft_scenario *sc,
+				struct weft_rng *r)
+{
+	uint8_t wl[1 + 2 * 255];
+
+	genome_take_workload(g, wl, weft_random_workload(sc, r, wl, sizeof(wl)));
 }
 
 void weft_genome_fresh_delays(struct weft_genome *g, unsigned memory, struct weft_rng *r)
@@ -143,11 +149,7 @@ const uint8_t *weft_raw_input(const struct weft_scenario *sc, unsigned variant, 
 		/* dfs's first execution: the trigger it searches first, the
 		 * default at every decision; a bug of that trigger under no
 		 * preemption is found by the first input every engine runs */
-		g.nr_ops = wl[0];
-		for (unsigned k = 0; k < g.nr_ops; k++) {
-			g.wl[k].t_op = wl[1 + 2 * k];
-			g.wl[k].arg = wl[2 + 2 * k];
-		}
+		genome_take_workload(&g, wl, n);
 		g.mode = WEFT_MODE_SERIAL;
 	} else {
 		weft_rng_seed(&r, SHORT_INPUT_SEED ^ (uint64_t)*len << 8 ^ (*len ? buf[0] : 0u));
