@@ -53,7 +53,7 @@ static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1
  * the best searcher's over the shallow zoo bugs (walk, walk p48, pct d8,
  * pos; no serial run finds any of them; docs/fuzzing.md, "the warm-up's
  * mix"). */
-static const double warmup_prior[MC__COUNT] = { 2, 0, 0, 2, 0, 0, 2, 0, 4 };
+static const double warmup_prior[MC__COUNT] = { 2, 0, 0, 2, 0, 0, 1, 0, 5 };
 /* a walk class's genome parameter: its preemption chance in 256 */
 static const uint8_t walk_param[MC_P48 + 1] = { [MC_WALK] = 0, [MC_P4] = 4, [MC_P16] = 16,
 						 [MC_P48] = 48 };
