@@ -49,9 +49,10 @@ enum { MC_WALK, MC_P4, MC_P16, MC_P48, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC_P
 _Static_assert(MC__COUNT == WEFT_MUT_MODE_CLASSES, "the mode classes of <weft/fuzz.h>");
 static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1.5, 1, 0 };
 /* The warm-up's own shares (its forced fresh genomes, a random search):
- * the mix whose expected executions per hit are within the least factor of
- * the best searcher's over the shallow zoo bugs (walk, walk p48, pct d8,
- * pos; no serial run finds any of them; docs/fuzzing.md, "the warm-up's
+ * near the mix whose expected executions per hit are within the least
+ * factor of the best searcher's over the shallow zoo bugs (walk, walk p48,
+ * pos, pct d8; no serial run finds any of them, Z5 only pct), the better of
+ * two such mixes measured over 30-60 seeds (docs/fuzzing.md, "The warm-up's
  * mix"). */
 static const double warmup_prior[MC__COUNT] = { 2, 0, 0, 2, 0, 0, 1, 0, 5 };
 /* a walk class's genome parameter: its preemption chance in 256 */
