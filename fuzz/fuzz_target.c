@@ -187,23 +187,26 @@ static unsigned parse_features(const char *e)
 	return m;
 }
 
-/* WEFT_FUZZ_MODES: the mode classes' prior shares, all of them, comma-
- * separated; nonzero when malformed. */
+/* WEFT_FUZZ_MODES, WEFT_FUZZ_WARMUP_MODES: the mode classes' prior shares,
+ * comma-separated, all of them or all but the last (pct d8, then 0: the
+ * eight of the lists written before it existed); nonzero when malformed. */
 static int parse_modes(const char *e, double *prior)
 {
-	double v[WEFT_MUT_MODE_CLASSES], sum = 0;
+	double v[WEFT_MUT_MODE_CLASSES] = { 0 }, sum = 0;
+	unsigned c;
 
-	for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++) {
+	for (c = 0; c < WEFT_MUT_MODE_CLASSES; c++) {
 		char *end;
 		v[c] = strtod(e, &end);
 		if (end == e || !(v[c] >= 0) || v[c] > 1e6)
 			return -1;
 		sum += v[c];
-		if (c + 1 < WEFT_MUT_MODE_CLASSES && *end != ',')
-			return -1;
-		e = end + (c + 1 < WEFT_MUT_MODE_CLASSES);
+		e = end;
+		if (*e != ',')
+			break;
+		e++;
 	}
-	if (*e || !(sum > 0))
+	if (*e || c + 1 < WEFT_MUT_MODE_CLASSES - 1 || !(sum > 0))
 		return -1;
 	memcpy(prior, v, sizeof(v));
 	return 0;
@@ -283,12 +286,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	structured = !(e && !strcmp(e, "bytes"));
 	mut.adaptive = env_on("WEFT_FUZZ_BANDIT", true);
 	mut.mode_bandit = env_on("WEFT_FUZZ_MODE_BANDIT", true);
-	e = getenv("WEFT_FUZZ_MODES");
-	if (e && *e && parse_modes(e, mut.mode_prior)) {
-		fprintf(stderr, "weft: WEFT_FUZZ_MODES=%s: want %d shares >= 0, comma-separated "
-				"(walk, walk p4, p16, p48, pct d2, d3, pos, serial)\n",
-			e, WEFT_MUT_MODE_CLASSES);
-		exit(WEFT_EXIT_USAGE);
+	static const char *const mode_env[2] = { "WEFT_FUZZ_MODES", "WEFT_FUZZ_WARMUP_MODES" };
+	for (unsigned k = 0; k < 2; k++) {
+		e = getenv(mode_env[k]);
+		if (e && *e && parse_modes(e, k ? mut.warmup_prior : mut.mode_prior)) {
+			fprintf(stderr, "weft: %s=%s: want %d or %d shares >= 0, comma-separated "
+					"(walk, walk p4, p16, p48, pct d2, d3, pos, serial[, pct d8])\n",
+				mode_env[k], e, WEFT_MUT_MODE_CLASSES - 1, WEFT_MUT_MODE_CLASSES);
+			exit(WEFT_EXIT_USAGE);
+		}
 	}
 	e = getenv("WEFT_FUZZ_WARMUP");
 	if (e && *e)
@@ -344,7 +350,14 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 		fprintf(stderr, "; modes:");
 		for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++)
 			fprintf(stderr, " %.0f/%.0f", mut.mgain[c], mut.mtries[c]);
-		fprintf(stderr, "; input mode %d\n", n > 2 && repro[0] == 0xff ? repro[2] : -1);
+		fprintf(stderr, "; input mode %d", n > 2 && repro[0] == 0xff ? repro[2] : -1);
+		/* the arm and mode class that made the reporting input (the
+		 * last mutation's output; otherwise a start-up input or the
+		 * systematic stage's) */
+		bool last = mut.last_arm >= 0 && weft_fuzz_hash(repro, n) == mut.last_hash;
+		fprintf(stderr, "; made by %s class %d after %llu mutations\n",
+			last ? weft_mut_arm_name((unsigned)mut.last_arm) : "-", last ? mut.last_mode : -1,
+			(unsigned long long)mut.total);
 	}
 	ro.no_trace_hash = false;
 	ro.feedback = false;

@@ -18,6 +18,10 @@
  *                                     random and pct strategies, and fresh
  *                                     genomes of each schedule mode (what
  *                                     the mutator's generation draws from)
+ *   weft_fuzz_tool mix S:V [N]       the mutator's own fresh genomes (its
+ *                                     mode priors, or WEFT_FUZZ_MODES; no
+ *                                     rewards): executions per report and
+ *                                     tries per mode class
  *   weft_fuzz_tool locality S:V [N]  fraction of single-byte mutations of a
  *                                     crashing input that still crash: the
  *                                     bytes encoding vs a naive one byte per
@@ -479,6 +483,81 @@ static int cmd_yield(unsigned n)
 	return 0;
 }
 
+/* --------------------------------------------------------------- mix */
+
+/* N fresh genomes as the mutator generates them (weft_mutator_generate:
+ * its workload, mode and delay draws, pct's k from the running mean
+ * length), no rewards: the generation's own yield and which mode class
+ * made each hit (docs/fuzzing.md, "the warm-up's mix"). */
+static int cmd_mix(unsigned n)
+{
+	static struct weft_mutator m;
+	static struct weft_bytes b;
+	enum weft_kind k = sc->variants[vi].expect_kind;
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
+				   .memory = (uint8_t)sc->memory };
+	struct weft_exec_result r;
+	unsigned tries[WEFT_MUT_MODE_CLASSES] = { 0 }, hits[WEFT_MUT_MODE_CLASSES] = { 0 }, all = 0;
+	uint8_t buf[WEFT_INPUT_MAX];
+
+	if (!k)
+		return 2;
+	if (WEFT_WARNING_KINDS & ~(1ull << k)) {
+		o.checks |= WEFT_CHECK_CONTINUE_WARNINGS;
+		o.continue_kinds = weft_continue_kinds(o.checks, 1ull << k);
+	}
+	weft_mutator_init(&m, sc, 0x5745465446555a5aull);
+	m.memory = o.memory;
+	m.variant = vi;
+	/* WEFT_FUZZ_WARMUP_MODES, else WEFT_FUZZ_MODES (the warm-up's
+	 * genomes when either is "warm"): 8 or 9 shares */
+	const char *e = getenv("WEFT_FUZZ_WARMUP_MODES");
+	double *prior = m.warmup_prior;
+	m.warm = true;
+	if (!(e && *e)) {
+		e = getenv("WEFT_FUZZ_MODES");
+		prior = m.mode_prior;
+		m.warm = false;
+	}
+	if (e && !strcmp(e, "warm"))
+		e = NULL;
+	else if (!(e && *e))
+		m.warm = false;
+	for (unsigned c = 0; e && *e && c < WEFT_MUT_MODE_CLASSES; c++) {
+		char *end;
+		prior[c] = strtod(e, &end);
+		for (unsigned d = c + 1; d < WEFT_MUT_MODE_CLASSES; d++)
+			prior[d] = 0;
+		e = *end == ',' ? end + 1 : end;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = weft_mutator_generate(&m, buf, sizeof(buf));
+		struct weft_genome g;
+		weft_genome_decode(&g, buf, len);
+		unsigned c = g.mode == WEFT_MODE_WALK ?
+				     (!g.param ? 0 : g.param < 10 ? 1 : g.param < 32 ? 2 : 3) :
+			     g.mode == WEFT_MODE_PCT ?
+				     ((g.param & 7) == 7 ? 8 : (g.param & 7) >= 2 ? 5 : 4) :
+			     g.mode == WEFT_MODE_POS ? 6 : 7;
+		weft_bytes_init(&b, sc, buf, len);
+		if (weft_execute(&o, &weft_strategy_bytes, &b, &r) < 0)
+			continue;
+		weft_mutator_reward(&m, buf, len, false, r.steps);
+		tries[c]++;
+		hits[c] += r.kind == k;
+		all += r.kind == k;
+	}
+	printf("%s:%s  kind %s, %u fresh genomes: %.1f executions per hit (%u hits)\n", sc->name,
+	       sc->variants[vi].name, weft_kind_name(k), n, all ? (double)n / all : INFINITY, all);
+	static const char *const names[] = { "walk", "walk p4", "walk p16", "walk p48", "pct d2",
+					     "pct d3", "pos", "serial", "pct d8" };
+	for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++)
+		printf("  %-10s tries %6u  hits %5u  %10.1f per hit\n", names[c], tries[c], hits[c],
+		       hits[c] ? (double)tries[c] / hits[c] : INFINITY);
+	return 0;
+}
+
 /* ------------------------------------------------------------- speed */
 
 /* Executions per second of the machine alone on a folder of inputs (a
@@ -552,6 +631,8 @@ int main(int argc, char **argv)
 		return cmd_locality(argc == 4 ? (unsigned)atoi(argv[3]) : 10);
 	if (!strcmp(argv[1], "yield") && argc <= 4)
 		return cmd_yield(argc == 4 ? (unsigned)atoi(argv[3]) : 20000);
+	if (!strcmp(argv[1], "mix") && argc <= 4)
+		return cmd_mix(argc == 4 ? (unsigned)atoi(argv[3]) : 20000);
 	if (!strcmp(argv[1], "speed") && (argc == 4 || argc == 5))
 		return cmd_speed(argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 20);
 	fprintf(stderr, "weft_fuzz_tool: bad arguments (see fuzz/fuzz_tool.c)\n");

@@ -42,12 +42,19 @@ uint64_t weft_fuzz_hash(const uint8_t *data, size_t size)
 
 /* Mode classes: walk, sparse walks (a preemption with probability 4, 16
  * or 48 in 256 where the running thread could go on), pct d2, pct d3, pos,
- * serial. Default prior shares 35/10/15/15/15/10 with the sparse walks'
- * 10 split in three (generation starts near the `random` and `pct`
+ * serial, pct d8. Default prior shares 35/10/15/15/15/10/0 with the sparse
+ * walks' 10 split in three (generation starts near the `random` and `pct`
  * strategies' distributions); measured yields move them. */
-enum { MC_WALK, MC_P4, MC_P16, MC_P48, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC__COUNT };
+enum { MC_WALK, MC_P4, MC_P16, MC_P48, MC_PCT2, MC_PCT3, MC_POS, MC_SERIAL, MC_PCT8, MC__COUNT };
 _Static_assert(MC__COUNT == WEFT_MUT_MODE_CLASSES, "the mode classes of <weft/fuzz.h>");
-static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1.5, 1 };
+static const double mode_prior[MC__COUNT] = { 3.5, 0.33, 0.33, 0.34, 1.5, 1.5, 1.5, 1, 0 };
+/* The warm-up's own shares (its forced fresh genomes, a random search):
+ * near the mix whose expected executions per hit are within the least
+ * factor of the best searcher's over the shallow zoo bugs (walk, walk p48,
+ * pos, pct d8; no serial run finds any of them, Z5 only pct), the better of
+ * two such mixes measured over 30-60 seeds (docs/fuzzing.md, "The warm-up's
+ * mix"). */
+static const double warmup_prior[MC__COUNT] = { 2, 0, 0, 2, 0, 0, 1, 0, 5 };
 /* a walk class's genome parameter: its preemption chance in 256 */
 static const uint8_t walk_param[MC_P48 + 1] = { [MC_WALK] = 0, [MC_P4] = 4, [MC_P16] = 16,
 						 [MC_P48] = 48 };
@@ -66,6 +73,7 @@ void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, u
 	m->gain[WEFT_MUT_FRESH] = 4;
 	m->tries[WEFT_MUT_FRESH] = 4;
 	memcpy(m->mode_prior, mode_prior, sizeof(m->mode_prior));
+	memcpy(m->warmup_prior, warmup_prior, sizeof(m->warmup_prior));
 	m->mode_bandit = true;
 	m->warmup = 512;
 	m->warmup_fresh = 900;
@@ -105,7 +113,7 @@ static int mode_class(const struct weft_genome *g)
 	case WEFT_MODE_WALK:
 		return !g->param ? MC_WALK : g->param < 10 ? MC_P4 : g->param < 32 ? MC_P16 : MC_P48;
 	case WEFT_MODE_PCT:
-		return (g->param & 7) >= 2 ? MC_PCT3 : MC_PCT2;
+		return (g->param & 7) == 7 ? MC_PCT8 : (g->param & 7) >= 2 ? MC_PCT3 : MC_PCT2;
 	case WEFT_MODE_POS:
 		return MC_POS;
 	default:
@@ -138,13 +146,16 @@ static unsigned draw_floored(struct weft_rng *rng, double *w, unsigned n, double
 static unsigned pick_mode(struct weft_mutator *m)
 {
 	double w[MC__COUNT], sum = 0;
+	const double *prior = m->warm ? m->warmup_prior : m->mode_prior;
 
 	for (unsigned c = 0; c < MC__COUNT; c++) {
-		w[c] = m->mode_prior[c] * (m->adaptive && m->mode_bandit ?
-					   (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
+		w[c] = prior[c] * (m->adaptive && m->mode_bandit ?
+				   (m->mgain[c] + 1) / (m->mtries[c] + 2) : 1);
 		sum += w[c];
 	}
-	return draw_floored(&m->rng, w, MC__COUNT, sum, 0.03, m->mode_prior, MC_WALK);
+	if (!(sum > 0))
+		return MC_WALK;
+	return draw_floored(&m->rng, w, MC__COUNT, sum, 0.03, prior, MC_WALK);
 }
 
 /* A mode and its parameter (pct's k from the running mean length). */
@@ -170,6 +181,10 @@ static void random_mode(struct weft_mutator *m, struct weft_genome *g)
 	case MC_PCT3:
 		g->mode = WEFT_MODE_PCT;
 		g->param = (uint8_t)(2 | e << 3);
+		break;
+	case MC_PCT8:
+		g->mode = WEFT_MODE_PCT;
+		g->param = (uint8_t)(7 | e << 3);
 		break;
 	case MC_POS:
 		g->mode = WEFT_MODE_POS;
@@ -243,8 +258,10 @@ static unsigned pick_arm(struct weft_mutator *m)
 		uint64_t share = m->warmup_fresh;
 		if (m->total >= m->warmup)
 			share = share * m->warmup / (m->total + 1) * m->warmup / (m->total + 1);
-		if (share && weft_rng_below(&m->rng, 1000) < share)
+		if (share && weft_rng_below(&m->rng, 1000) < share) {
+			m->warm = true;   /* its mode from the warm-up's shares */
 			return WEFT_MUT_FRESH;
+		}
 	}
 	/* the delay arm only under weak memory (an sc target's arms and
 	 * their draws are as before it existed) */
@@ -476,6 +493,7 @@ size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, s
 
 	m->rng.s[0] ^= seed;
 	weft_rng_next(&m->rng);
+	m->warm = false;
 	arm = pick_arm(m);
 	if (max > sizeof(out))
 		max = sizeof(out);
@@ -503,6 +521,7 @@ size_t weft_mutator_mutate(struct weft_mutator *m, uint8_t *data, size_t size, s
 	}
 	if (!n)
 		n = weft_mutator_generate(m, out, max);
+	m->warm = false;
 	memcpy(data, out, n);
 done:
 	m->tries[arm] += 1;

@@ -11,7 +11,9 @@
  *  - the mutator (genome_mutate.c) is deterministic: two mutators given the
  *    same seeds and rewards make the same inputs; every output is a genome
  *    that runs; ov-insert lands inside the parent's own execution; a
- *    rewarded arm's share grows;
+ *    rewarded arm's share grows; the warm-up's forced fresh genomes draw
+ *    their mode from the warm-up's shares, other fresh genomes from the
+ *    prior;
  *  - a raw input of 0 or 1 bytes stands for a fresh walk genome
  *    (weft_raw_input: random workload, version 2 at a delay rate of 24..59
  *    under weak memory), the same bytes in every build (pinned), and the
@@ -253,6 +255,35 @@ static void test_mutator(void)
 	}
 	CHECK(2 * seed_after > 3 * seed_before, "the rewarded arm's share: %u then %u of 1000",
 	      seed_before, seed_after);
+	/* the warm-up's forced fresh genomes take their mode class from the
+	 * warm-up's shares (here pct d8 alone), every other fresh genome from
+	 * the prior (here walk alone) */
+	weft_mutator_init(&a, sc, 13);
+	for (unsigned c = 0; c < WEFT_MUT_MODE_CLASSES; c++) {
+		a.mode_prior[c] = c == 0;
+		a.warmup_prior[c] = c == WEFT_MUT_MODE_CLASSES - 1;
+	}
+	a.mode_bandit = false;
+	a.warmup = 1000;
+	a.warmup_fresh = 1000;
+	nx = weft_mutator_generate(&a, x, sizeof(x));
+	unsigned warm_pct8 = 0, later_walk = 0;
+	for (unsigned i = 0; i < 400; i++) {
+		if (i == 200) {
+			a.warmup_fresh = 0;
+			a.fixed_arm = WEFT_MUT_FRESH;
+		}
+		nx = weft_mutator_mutate(&a, x, nx, sizeof(x), i, NULL);
+		struct weft_genome d;
+		weft_genome_decode(&d, x, nx);
+		if (i < 200)
+			warm_pct8 += d.mode == WEFT_MODE_PCT && (d.param & 7) == 7;
+		else
+			later_walk += d.mode == WEFT_MODE_WALK && d.param == 0;
+	}
+	CHECK(warm_pct8 == 200 && later_walk == 200,
+	      "warm-up genomes in pct d8: %u of 200; later fresh genomes walks: %u of 200",
+	      warm_pct8, later_walk);
 }
 
 /*

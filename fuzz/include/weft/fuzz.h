@@ -91,13 +91,17 @@ struct weft_mutator {
 	uint64_t last_hash;
 	/* the same bandit over the schedule modes a genome is given
 	 * (WEFT_MUT_MODE_CLASSES classes: walk, walk p4/p16/p48, pct d2/d3,
-	 * pos, serial) */
-#define WEFT_MUT_MODE_CLASSES 8
+	 * pos, serial, pct d8) */
+#define WEFT_MUT_MODE_CLASSES 9
 	double mgain[WEFT_MUT_MODE_CLASSES], mtries[WEFT_MUT_MODE_CLASSES];
 	/* the prior share of each mode class; whether measured yields move
 	 * them (false: the prior alone, an ablation) */
 	double mode_prior[WEFT_MUT_MODE_CLASSES];
 	bool mode_bandit;
+	/* the prior shares of the warm-up's forced fresh genomes (below), and
+	 * whether the genome being made is one */
+	double warmup_prior[WEFT_MUT_MODE_CLASSES];
+	bool warm;
 	/* the first `warmup` mutations are fresh genomes `warmup_fresh` in
 	 * 1000 of the time, mutation n after them warmup_fresh *
 	 * (warmup/n)^2 (a campaign starts as a random search) */
@@ -116,7 +120,8 @@ struct weft_mutator {
 
 void weft_mutator_init(struct weft_mutator *m, const struct weft_scenario *sc, uint64_t seed);
 /* A random genome: weft_random_workload()'s workload distribution, a mode
- * drawn from serial, walk, pct d2/d3, pos; under a weak memory model a
+ * drawn from serial, walk, pct d2/d3/d8, pos (the warm-up's shares for
+ * the warm-up's forced fresh genomes, m->warm, else the prior); under a weak memory model a
  * version-2 genome with a delay rate drawn from 24..59 (of 64;
  * weft_genome_fresh_delays). Returns its length. */
 size_t weft_mutator_generate(struct weft_mutator *m, uint8_t *out, size_t cap);
