@@ -67,7 +67,10 @@
  *                 cancel_work_sync() or del_timer_sync() of a running
  *                 item or callback, or kthread_stop() of a kthread that
  *                 has not exited, each kept waiting by T0 (a false
- *                 livelock while those waits left the task TASK_RUNNING).
+ *                 livelock while those waits left the task TASK_RUNNING);
+ *                 and a kthread_stop() woken by wake_up_process() before
+ *                 the exit, which sleeps again (a false livelock while
+ *                 its join went back to sleep TASK_RUNNING).
  *  task-blocked-wait  those waits asked about once by another thread (as
  *                 task-blocked: a bug every strategy must find).
  *                 (Scenarios of their own: a larger ts_world would move
@@ -761,6 +764,10 @@ WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
  * stopped waits for, or a timer callback it lets return. */
 enum { TW_SYNC_RCU, TW_RCU_BARRIER, TW_FLUSH_WORK, TW_FLUSH_WQ, TW_CANCEL_SYNC,
        TW_DEL_TIMER_SYNC, TW_KTHREAD_STOP, TW_NR_WAITS };
+/* kthread-stop-woken (the variant after the waits): kthread-stop, and once
+ * the sleeper sleeps T0 wakes it with wake_up_process() and spins again:
+ * its wait goes back to sleep */
+enum { TW_KTHREAD_STOP_WOKEN = TW_NR_WAITS };
 
 /* The CPUs: T0 and T1 on 0 and 1, the sleeper on 2, and on 3 what it
  * waits for (a timer callback there keeps every thread of CPU 3 off it
@@ -822,7 +829,7 @@ WEFT_TEST_SETUP(tw, struct tw_world)
 
 static unsigned tw_wait(const struct tw_world *W)
 {
-	return W->variant % TW_NR_WAITS;
+	return W->variant == TW_KTHREAD_STOP_WOKEN ? TW_KTHREAD_STOP : W->variant % TW_NR_WAITS;
 }
 
 /* T0 starts what keeps the sleeper's wait waiting (hold) or lets it end
@@ -915,6 +922,11 @@ static void tw_thread(void *w, unsigned tid)
 		return;
 	while (task_is_running(k))
 		cpu_relax();
+	if (W->variant == TW_KTHREAD_STOP_WOKEN) {
+		wake_up_process(k);
+		while (task_is_running(k))
+			cpu_relax();
+	}
 	tw_keep(W, false);
 	put_task_struct(k);
 }
@@ -941,6 +953,10 @@ static const struct weft_variant tw_variants[] = {
 	WEFT_TEST_FIX("kthread-stop",
 		      "spin until a kthread sleeps in kthread_stop(), then let the stopped "
 		      "kthread exit", TW_KTHREAD_STOP),
+	WEFT_TEST_FIX("kthread-stop-woken",
+		      "spin until a kthread sleeps in kthread_stop(), wake_up_process() it, "
+		      "spin until it sleeps again, then let the stopped kthread exit",
+		      TW_KTHREAD_STOP_WOKEN),
 };
 
 WEFT_TEST_SCENARIO(task_spin_wait, "task-spin-wait",

@@ -862,6 +862,12 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
 
 void weft_thread_join(int tid, const struct weft_site *s)
 {
+	weft_thread_join_asleep(tid, s, NULL);
+}
+
+void weft_thread_join_asleep(int tid, const struct weft_site *s,
+			     void (*asleep)(const struct weft_site *s))
+{
 	if (M.cur < 0)
 		return;
 	if (tid < 0 || (unsigned)tid >= M.nr_threads) {
@@ -874,6 +880,8 @@ void weft_thread_join(int tid, const struct weft_site *s)
 	if (tid == M.cur)
 		weft_report(WEFT_KIND_DEADLOCK, NULL, s, "T%d joins itself", tid);
 	while (t->state != T_DONE) {
+		if (asleep)
+			asleep(s);
 		weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)tid, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, (uint32_t)tid, s);
 		weft_sched_block(t, &join_class, s);

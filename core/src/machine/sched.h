@@ -698,6 +698,13 @@ unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s
 unsigned weft_sched_decide_yield(uint64_t offer, unsigned yielder, bool fair, uint64_t retry,
 				 const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
+/* weft_thread_join() whose caller sleeps in it (kthread_stop()'s wait for
+ * the exit): asleep(s), if any, before each block, sets the sleeper's
+ * task state again (a wake-up of it that did not end the wait made it
+ * TASK_RUNNING: the kernel's wait loop sets it again before it sleeps),
+ * with its WRITE record */
+void weft_thread_join_asleep(int tid, const struct weft_site *s,
+			     void (*asleep)(const struct weft_site *s));
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
 
