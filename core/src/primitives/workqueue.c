@@ -314,11 +314,10 @@ static int worker_owner(const void *chan)
 	return ((const struct worker *)chan)->tid;
 }
 
-/* a worker waiting for work: idle, never stuck (TASK_IDLE in the kernel,
- * left TASK_RUNNING here: weft_sched_block(), not weft_wl_block(); a model
- * names a worker's task only through current in a work item, and a state
- * record at every idle sleep and kick would be one more dependence in
- * every workqueue model's search) */
+/* a worker waiting for work: idle, never stuck; TASK_IDLE, as
+ * worker_thread() sleeps (a model may name a worker's task through current
+ * in a work item and spin on task_is_running() of it): the idle step and
+ * kick_pool()'s wake-up write its state, with their records */
 static const struct weft_wait_class worker_idle = {
 	.name = "worklist", .sleeps = true, .idle = true, .owner = worker_owner,
 };
@@ -438,8 +437,8 @@ static void kick(struct pool *p, const struct weft_site *s)
 {
 	if (!need_more_worker(p))
 		return;
-	if (p->nr_idle)
-		weft_sched_wake_n(&p->wk[p->idle[p->nr_idle - 1]], 1);
+	if (p->nr_idle)   /* wake_up_process(): TASK_RUNNING, recorded */
+		weft_wl_wake_all(&p->wk[p->idle[p->nr_idle - 1]], s);
 	else
 		worker_create(p, s);
 }
@@ -623,7 +622,7 @@ static void worker_fn(void *world, void *arg)
 		}
 		p->idle[p->nr_idle++] = (uint8_t)(me - p->wk);
 		weft_sched_step(WEFT_DEP_BLOCKED, pool_loc(p), 1, 0, &idle_site);
-		weft_sched_block(me, &worker_idle, &idle_site);
+		weft_wl_block(me, &worker_idle, &idle_site);   /* TASK_IDLE */
 		M.step++;
 	}
 }
