@@ -67,7 +67,12 @@
  *                 cancel_work_sync() or del_timer_sync() of a running
  *                 item or callback, or kthread_stop() of a kthread that
  *                 has not exited, each kept waiting by T0 (a false
- *                 livelock while those waits left the task TASK_RUNNING).
+ *                 livelock while those waits left the task TASK_RUNNING);
+ *                 and a kthread_stop() woken by wake_up_process() before
+ *                 the exit, which sleeps again (a false livelock while
+ *                 its join went back to sleep TASK_RUNNING); and the
+ *                 workqueue worker or RCU callback kthread that ran an
+ *                 item or callback (current in it), until it sleeps idle.
  *  task-blocked-wait  those waits asked about once by another thread (as
  *                 task-blocked: a bug every strategy must find).
  *                 (Scenarios of their own: a larger ts_world would move
@@ -761,6 +766,15 @@ WEFT_TEST_SCENARIO(task_blocked, "task-blocked",
  * stopped waits for, or a timer callback it lets return. */
 enum { TW_SYNC_RCU, TW_RCU_BARRIER, TW_FLUSH_WORK, TW_FLUSH_WQ, TW_CANCEL_SYNC,
        TW_DEL_TIMER_SYNC, TW_KTHREAD_STOP, TW_NR_WAITS };
+/* kthread-stop-woken (the variant after the waits): kthread-stop, and once
+ * the sleeper sleeps T0 wakes it with wake_up_process() and spins again:
+ * its wait goes back to sleep */
+enum { TW_KTHREAD_STOP_WOKEN = TW_NR_WAITS };
+/* worker-idle, rcu-kthread-idle (the variants after it): a work item or an
+ * RCU callback publishes current (W->task), and T0 spins until that
+ * worker or the callback kthread sleeps idle, as worker_thread() sleeps
+ * TASK_IDLE (a false livelock while they stayed TASK_RUNNING idle) */
+enum { TW_WORKER_IDLE = TW_NR_WAITS + 1, TW_RCU_IDLE };
 
 /* The CPUs: T0 and T1 on 0 and 1, the sleeper on 2, and on 3 what it
  * waits for (a timer callback there keeps every thread of CPU 3 off it
@@ -783,6 +797,10 @@ static void tw_work(struct work_struct *w)
 {
 	struct tw_world *W = container_of(w, struct tw_world, work);
 
+	if (W->variant == TW_WORKER_IDLE) {
+		smp_store_release(&W->task, current);
+		return;
+	}
 	complete(&W->started);
 	mutex_lock(&W->m);
 	mutex_unlock(&W->m);
@@ -799,7 +817,10 @@ static void tw_fire(struct timer_list *t)
 
 static void tw_rcu_cb(struct rcu_head *head)
 {
-	(void)head;
+	struct tw_world *W = container_of(head, struct tw_world, head);
+
+	if (W->variant == TW_RCU_IDLE)
+		smp_store_release(&W->task, current);
 }
 
 static int tw_inner(void *data)
@@ -822,7 +843,7 @@ WEFT_TEST_SETUP(tw, struct tw_world)
 
 static unsigned tw_wait(const struct tw_world *W)
 {
-	return W->variant % TW_NR_WAITS;
+	return W->variant == TW_KTHREAD_STOP_WOKEN ? TW_KTHREAD_STOP : W->variant % TW_NR_WAITS;
 }
 
 /* T0 starts what keeps the sleeper's wait waiting (hold) or lets it end
@@ -908,13 +929,30 @@ static struct task_struct *tw_start(struct tw_world *W)
 static void tw_thread(void *w, unsigned tid)
 {
 	struct tw_world *W = w;
-	struct task_struct *k = tw_start(W);
+	struct task_struct *k;
 
 	(void)tid;
+	if (W->variant == TW_WORKER_IDLE || W->variant == TW_RCU_IDLE) {
+		if (W->variant == TW_WORKER_IDLE)
+			queue_work_on(TW_OTHER_CPU, system_wq, &W->work);
+		else
+			call_rcu(&W->head, tw_rcu_cb);
+		while (!(k = smp_load_acquire(&W->task)))
+			cpu_relax();
+		while (task_is_running(k))
+			cpu_relax();
+		return;
+	}
+	k = tw_start(W);
 	if (!k)
 		return;
 	while (task_is_running(k))
 		cpu_relax();
+	if (W->variant == TW_KTHREAD_STOP_WOKEN) {
+		wake_up_process(k);
+		while (task_is_running(k))
+			cpu_relax();
+	}
 	tw_keep(W, false);
 	put_task_struct(k);
 }
@@ -941,6 +979,16 @@ static const struct weft_variant tw_variants[] = {
 	WEFT_TEST_FIX("kthread-stop",
 		      "spin until a kthread sleeps in kthread_stop(), then let the stopped "
 		      "kthread exit", TW_KTHREAD_STOP),
+	WEFT_TEST_FIX("kthread-stop-woken",
+		      "spin until a kthread sleeps in kthread_stop(), wake_up_process() it, "
+		      "spin until it sleeps again, then let the stopped kthread exit",
+		      TW_KTHREAD_STOP_WOKEN),
+	WEFT_TEST_FIX("worker-idle",
+		      "spin until the worker that ran a work item (current in it) sleeps idle",
+		      TW_WORKER_IDLE),
+	WEFT_TEST_FIX("rcu-kthread-idle",
+		      "spin until the kthread that ran an RCU callback (current in it) sleeps idle",
+		      TW_RCU_IDLE),
 };
 
 WEFT_TEST_SCENARIO(task_spin_wait, "task-spin-wait",

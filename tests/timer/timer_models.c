@@ -30,6 +30,17 @@
  *                   event (the data is not there), handled right, and a
  *                   plain timed sleep; a sleep on no wait queue that
  *                   wake_up() cannot find (lost wakeup).
+ *  timer-migrate    one migratable task arms its object's timer and tears
+ *                   the object down: alone on its CPU the callback could
+ *                   only interrupt it, but the task may migrate after
+ *                   mod_timer(), the timer fires on the arming CPU, and
+ *                   del_timer() on the new CPU returns while the callback
+ *                   runs there (use-after-free); del_timer_sync() waits.
+ *  dwork-flush      flush_work() of a delayed work whose timer is pending
+ *                   returns at once (start_flush_work() finds the work on
+ *                   no pool: it is not queued yet), so a result read after
+ *                   it may not be there (assertion); flush_delayed_work()
+ *                   queues it at once and waits.
  */
 #include <weft/kernel.h>
 #include <weft/timer.h>
@@ -592,5 +603,103 @@ WEFT_TEST_SCENARIO(work_publish, "work-publish",
 		   "test: a work item or timer callback sees what was stored before it was queued",
 		   struct wp_world, 2, 1, 64, wp);
 
+/* ---------------------------------------------------------- timer-migrate */
+
+enum { TM_DEL, TM_DEL_SYNC };
+
+struct tm_world {
+	unsigned variant;
+	struct td_obj obj;
+};
+
+static void tm_callback(struct timer_list *t)
+{
+	struct td_obj *o = from_timer(o, t, timer);
+
+	WRITE_ONCE(o->hits, READ_ONCE(o->hits) + 1);
+}
+
+WEFT_TEST_SETUP(tm, struct tm_world)
+{
+	timer_setup(&W->obj.timer, tm_callback, 0);
+}
+
+/* The lone task: arms, deletes, frees. Bound to one CPU this is safe (the
+ * callback can only interrupt it and run to completion); a user task may
+ * be moved to the other CPU at any preemption point. */
+static void tm_thread(void *w, unsigned tid)
+{
+	struct tm_world *W = w;
+	struct td_obj *o = &W->obj;
+
+	(void)tid;
+	mod_timer(&o->timer, jiffies + 1);
+	if (W->variant == TM_DEL)
+		del_timer(&o->timer);
+	else
+		del_timer_sync(&o->timer);
+	kfree_obj(o);
+}
+
+static const struct weft_variant tm_variants[] = {
+	WEFT_TEST_BUG("del-timer",
+	              "a migratable task: mod_timer(), del_timer(), kfree()",
+	              WEFT_KIND_USE_AFTER_FREE, TM_DEL),
+	WEFT_TEST_FIX("del-timer-sync", "the same with del_timer_sync()", TM_DEL_SYNC),
+};
+
+WEFT_TEST_SCENARIO(timer_migrate, "timer-migrate",
+		   "test: a lone migratable task tears down an object with a timer",
+		   struct tm_world, 2, 1, 64, tm,
+		   .migratable = 1u << 0);
+
+/* ------------------------------------------------------------ dwork-flush */
+
+enum { DF_FLUSH_WORK, DF_FLUSH_DELAYED };
+
+struct df_world {
+	unsigned variant;
+	struct delayed_work dw;
+	int result;
+};
+
+static void df_fn(struct work_struct *w)
+{
+	struct df_world *W = container_of(to_delayed_work(w), struct df_world, dw);
+
+	WRITE_ONCE(W->result, 1);
+}
+
+WEFT_TEST_SETUP(df, struct df_world)
+{
+	INIT_DELAYED_WORK(&W->dw, df_fn);
+}
+
+static void df_thread(void *w, unsigned tid)
+{
+	struct df_world *W = w;
+
+	(void)tid;
+	schedule_delayed_work(&W->dw, HZ);
+	if (W->variant == DF_FLUSH_WORK)
+		flush_work(&W->dw.work);
+	else
+		flush_delayed_work(&W->dw);
+	if (!READ_ONCE(W->result))
+		weft_report(WEFT_KIND_ASSERT, &W->result, WEFT_SITE(WEFT_EV_NOTE, "df result"),
+			    "the flush returned before the delayed work ran");
+}
+
+static const struct weft_variant df_variants[] = {
+	WEFT_TEST_BUG("flush-work",
+	              "flush_work() of a delayed work whose timer is pending, then its result",
+	              WEFT_KIND_ASSERT, DF_FLUSH_WORK),
+	WEFT_TEST_FIX("flush-delayed", "the same with flush_delayed_work()", DF_FLUSH_DELAYED),
+};
+
+WEFT_TEST_SCENARIO(dwork_flush, "dwork-flush",
+		   "test: flushing a delayed work whose timer is pending",
+		   struct df_world, 2, 1, 64, df);
+
 WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait,
-		     &work_publish);
+		     &work_publish, &timer_migrate, &dwork_flush);

@@ -24,7 +24,12 @@
  *  - Threads are bound to their CPU (like per-CPU kthreads) unless the
  *    scenario marks them migratable (struct weft_scenario.migratable):
  *    then smp_processor_id() and __this_cpu_*() in preemptible code are
- *    `preemptible-percpu` reports, as CONFIG_DEBUG_PREEMPT gives them.
+ *    `preemptible-percpu` reports, as CONFIG_DEBUG_PREEMPT gives them. A
+ *    migratable thread may move (a model choice) when it runs again after
+ *    a preemption, and at a preemption point where it goes on while its
+ *    CPU holds another live thread or a pending interrupt that cannot hit
+ *    every CPU (a timer's softirq): alone on its CPU a callback could only
+ *    interrupt it, moved it runs beside it.
  *  - might_sleep() (every sleeping primitive calls it) in atomic context
  *    is a `sleep-in-atomic` report.
  * None of this changes an execution that uses none of it: a scenario with

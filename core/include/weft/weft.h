@@ -389,7 +389,9 @@ struct weft_scenario {
 	/* Optional: threads (bit t = thread t) that may migrate between CPUs,
 	 * as user tasks do; others are bound to their CPU like per-CPU
 	 * kthreads. smp_processor_id() and __this_cpu_*() in preemptible code
-	 * of a migratable thread are reports (CONFIG_DEBUG_PREEMPT). */
+	 * of a migratable thread are reports (CONFIG_DEBUG_PREEMPT). A
+	 * migratable thread may move at its preemption points
+	 * (<weft/context.h>). */
 	uint32_t migratable;
 	/* Optional detectors (WEFT_CHECK_*) this scenario opts out of, e.g. a
 	 * demo of the deadlock detector that lockdep would pre-empt. */

@@ -568,6 +568,38 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	switch_full(next, leaving);
 }
 
+/* Thread tid, migratable, goes on at a preemption point (s) where others
+ * could run instead: unless it holds its CPU, the kernel could move it now
+ * as well as after a preemption (the stopper of its CPU preempts it and
+ * pushes it away: a lone task too). The resumed hook (context.c) moves it
+ * only where the move can change what may happen, as a model choice; a
+ * thread moved is as good as preempted there: who runs next is decided
+ * again, as its old CPU's contexts may now run beside it. */
+void weft_sched_stay_migratable(unsigned tid, const struct weft_site *s)
+{
+	struct wthread *t = &M.th[tid];
+	unsigned from = M.cpu_of[tid];
+
+	if (M.sc->nr_cpus < 2 || t->on_cpu_stack || t->preempt || t->irq_off || t->bh ||
+	    t->in_irq)
+		return;
+	t->may_migrate = WEFT_MIGRATE_STAYS;
+	FAMILIES_CALL(resumed, tid);
+	t->may_migrate = 0;
+	if (M.cpu_of[tid] == from)
+		return;
+	/* the move is a step of its own (the decision after it is not the one
+	 * before it: pct's change point may fall on either) */
+	if (__builtin_expect(++M.step > M.step_budget, 0))
+		weft_sched_livelock("step budget exhausted");
+	uint64_t e = eligible();
+	if (e & (e - 1)) {
+		unsigned next = weft_sched_decide(e, 1, s);
+		if (next != tid)
+			weft_sched_switch_to(next, false);
+	}
+}
+
 static void stuck_report(void) __attribute__((noreturn));
 
 /* The current thread can no longer run (blocked or done): pick another or
@@ -862,6 +894,12 @@ int weft_thread_spawn(void (*fn)(void *world, void *arg), void *arg, unsigned cp
 
 void weft_thread_join(int tid, const struct weft_site *s)
 {
+	weft_thread_join_asleep(tid, s, NULL);
+}
+
+void weft_thread_join_asleep(int tid, const struct weft_site *s,
+			     void (*asleep)(const struct weft_site *s))
+{
 	if (M.cur < 0)
 		return;
 	if (tid < 0 || (unsigned)tid >= M.nr_threads) {
@@ -874,6 +912,8 @@ void weft_thread_join(int tid, const struct weft_site *s)
 	if (tid == M.cur)
 		weft_report(WEFT_KIND_DEADLOCK, NULL, s, "T%d joins itself", tid);
 	while (t->state != T_DONE) {
+		if (asleep)
+			asleep(s);
 		weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)tid, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, (uint32_t)tid, s);
 		weft_sched_block(t, &join_class, s);

@@ -57,6 +57,8 @@
 struct weft_core_state;
 
 enum { T_IDLE = 0, T_RUNNABLE, T_BLOCKED, T_DONE };
+/* struct wthread.may_migrate: why the resumed hook may move the thread */
+enum { WEFT_MIGRATE_RESUMES = 1, WEFT_MIGRATE_STAYS = 2 };
 
 /* The owner word of a lock taken by setup (no thread): a spinlock's
  * locked, a mutex's owner, an rwsem's writer. Owner callbacks return
@@ -180,7 +182,10 @@ struct wthread {
 			bool irq_again;     /* an interrupt raised again while it ran */
 			uint8_t irq1;       /* 1 + the scenario irq it delivers; 0: none */
 			bool daemon;        /* an idle wait of it is not a stuck thread */
-			bool may_migrate;   /* preempted while preemptible, migratable */
+			/* migratable and preemptible: WEFT_MIGRATE_RESUMES (it was
+			 * preempted) or WEFT_MIGRATE_STAYS (it goes on at a
+			 * preemption point), for the resumed hook; 0 otherwise */
+			uint8_t may_migrate;
 		};
 		uint64_t ctx_words[2];
 	};
@@ -698,6 +703,14 @@ unsigned weft_sched_decide(uint64_t offer, int cur_ok, const struct weft_site *s
 unsigned weft_sched_decide_yield(uint64_t offer, unsigned yielder, bool fair, uint64_t retry,
 				 const struct weft_site *s);
 void weft_sched_switch_to(unsigned next, bool leaving);
+void weft_sched_stay_migratable(unsigned tid, const struct weft_site *s);
+/* weft_thread_join() whose caller sleeps in it (kthread_stop()'s wait for
+ * the exit): asleep(s), if any, before each block, sets the sleeper's
+ * task state again (a wake-up of it that did not end the wait made it
+ * TASK_RUNNING: the kernel's wait loop sets it again before it sleeps),
+ * with its WRITE record */
+void weft_thread_join_asleep(int tid, const struct weft_site *s,
+			     void (*asleep)(const struct weft_site *s));
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
 
@@ -717,7 +730,7 @@ static inline __attribute__((always_inline)) unsigned decision_done(struct weft_
 		if (__builtin_expect(M.sc->migratable >> cur & 1, 0) &&
 		    !M.th[cur].on_cpu_stack && !M.th[cur].preempt && !M.th[cur].irq_off && !M.th[cur].bh &&
 		    !M.th[cur].in_irq)
-			M.th[cur].may_migrate = true;
+			M.th[cur].may_migrate = WEFT_MIGRATE_RESUMES;
 	}
 	return (unsigned)c;
 }
@@ -783,6 +796,8 @@ sched_point_at_f(const struct weft_site *s, const void *addr, unsigned size,
 							   : weft_sched_decide(e, 1, s);
 		if ((int)next != M.cur)
 			weft_sched_switch_to(next, false);
+		else if (__builtin_expect(M.sc->migratable >> next & 1, 0))
+			weft_sched_stay_migratable(next, s);
 	}
 	if (__builtin_expect(M.spinners != 0, 0))
 		weft_fair_ran((unsigned)M.cur);
@@ -959,8 +974,12 @@ struct weft_family {
 	void (*begin)(void);
 	/* Thread tid was just spawned (weft_sched_spawn), runnable, not run. */
 	void (*spawned)(unsigned tid);
-	/* Thread tid, preempted while migratable (t->may_migrate), runs again:
-	 * called only then, right after the switch back to it. */
+	/* Thread tid, preempted while migratable (t->may_migrate is
+	 * WEFT_MIGRATE_RESUMES), runs again: called right after the switch
+	 * back to it; or, migratable and preemptible, it goes on at a
+	 * preemption point where others could run (WEFT_MIGRATE_STAYS): the
+	 * kernel may move it there too (its CPU's stopper preempts it). May
+	 * move it to another CPU (M.cpu_of); clears t->may_migrate. */
 	void (*resumed)(unsigned tid);
 	/* Interrupt pseudo-thread tid (thread_irq() >= 0) delivers its
 	 * interrupt, on its own fiber: runs the handler to completion. */

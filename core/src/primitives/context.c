@@ -349,13 +349,46 @@ void weft_ctx_softirq_raise(unsigned tid)
 static struct weft_site migrate_site = { __FILE__, "weft_ctx_migrate", "migrate", __LINE__,
 					 WEFT_EV_CTX, 0, WEFT_SITE_SC };
 
+/* Whether moving T tid off its CPU c can change what may happen, besides
+ * the CPU a later operation names (a timer armed, a per-CPU access): c
+ * holds another thread that has not ended (while either holds c the other
+ * cannot run), or an interrupt is pending that may hit c but not every
+ * CPU (a timer's softirq, on its arming CPU only), which on c could only
+ * interrupt T tid and elsewhere runs beside it. */
+static bool migration_matters(unsigned tid)
+{
+	unsigned c = M.cpu_of[tid], n = nr_cpus();
+	uint64_t all = n >= 64 ? ~0ull : (1ull << n) - 1;
+
+	for (uint64_t m = M.cpu_threads[c] & ~tbit(tid); m; m &= m - 1)
+		if (M.th[lowest(m)].state != T_DONE)
+			return true;
+	for (uint64_t m = M.irq_threads & M.runnable; m; m &= m - 1) {
+		unsigned i = lowest(m);
+		uint64_t hits;
+		if (M.th[i].irq1 == WEFT_IRQ1_DYNAMIC)
+			hits = 1ull << M.cpu_of[i];
+		else
+			hits = irq_of(i)->cpus ? irq_of(i)->cpus & all : all;
+		if ((hits >> c & 1) && hits != all)
+			return true;
+	}
+	return false;
+}
+
+/* The resumed hook: T tid, preempted while migratable, runs again (it may
+ * resume on any CPU), or goes on at a preemption point (it may be moved
+ * where that matters: migration_matters()). */
 static void weft_ctx_migrate(unsigned tid)
 {
 	struct wthread *t = &M.th[tid];
 	unsigned n = nr_cpus(), from = M.cpu_of[tid];
+	bool stays = t->may_migrate == WEFT_MIGRATE_STAYS;
 
-	t->may_migrate = false;
+	t->may_migrate = 0;
 	if (n < 2 || (t->preempt || t->irq_off || t->bh || t->in_irq))
+		return;
+	if (stays && !migration_matters(tid))
 		return;
 	/* 0 keeps it where it was; k moves it k CPUs on */
 	unsigned to = (from + weft_choose(n, &migrate_site)) % n;

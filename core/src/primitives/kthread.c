@@ -312,7 +312,10 @@ int weft_kthread_stop(struct task_struct *k, bool put, const struct weft_site *s
 		stopping[M.cur] = (struct stopping){ M.epoch, (uint8_t)(tid + 1) };
 		weft_wl_task_sleeps(&stop_wake_site);
 	}
-	weft_thread_join(tid, &stop_wait_site);
+	/* a wake_up_process() of the stopper before the exit finds it in the
+	 * join: it goes back to sleep TASK_UNINTERRUPTIBLE, as
+	 * wait_for_completion()'s loop sets it again */
+	weft_thread_join_asleep(tid, &stop_wait_site, weft_wl_task_sleeps);
 	int ret = k->weft_result;
 	sched_point_at(&stop_put_site, &k->weft_usage, sizeof(k->weft_usage), NULL);
 	task_ref(k, tid, put ? -2 : -1, &stop_put_site);

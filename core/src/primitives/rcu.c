@@ -175,8 +175,9 @@ static bool barrier_busy(const void *chan, unsigned tid)
 	return r->cb_done != r->cb_queued;
 }
 
-/* The kthread asleep on an empty queue: idle, never stuck (left
- * TASK_RUNNING, as a workqueue worker idle: workqueue.c, worker_idle). */
+/* The kthread asleep on an empty queue: idle, never stuck; asleep
+ * TASK_INTERRUPTIBLE in the kernel (as a workqueue worker idle:
+ * workqueue.c, worker_idle), not running, with the records of its state. */
 static const struct weft_wait_class rcu_idle_class = {
 	.name = "RCU callback queue", .sleeps = true, .idle = true,
 };
@@ -199,15 +200,15 @@ static void wake_gp_waiters(struct weft_rcu_core *r, unsigned t)
 
 /* Sleep until the grace period of snapshot sn is over; the ACQUIRE record
  * of rd[] at the step it is seen over. TASK_UNINTERRUPTIBLE meanwhile
- * (synchronize_rcu()), but the callback kthread's wait leaves it
- * TASK_RUNNING, as its idle sleep (a model names that task only through
- * current in a callback: its state's records would only add orders to
- * every call_rcu() model's search). */
+ * (synchronize_rcu()); the callback kthread's wait is left TASK_RUNNING
+ * (unlike its idle sleep): its state's records, with the reader's wake-up
+ * of it, added orders to every call_rcu() model's bounded search
+ * (demo-rcu:call-rcu dfs bound 2: 83 -> 114 executions, bound 3: 205 ->
+ * 331), and a model names that task only through current in a callback. */
 static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const struct weft_site *s)
 {
 	uint32_t loc = loc_of(r->rd);
 	uint32_t waited = sn->mask;
-	bool own = M.cur == (int)r->kthread - 1;
 	int who;
 
 	/* what weft_thread_pending() says of this thread from now on (the
@@ -222,7 +223,7 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 	while ((who = gp_blocker(r, sn)) >= 0) {
 		weft_trace(WEFT_EV_BLOCK, loc_of(&r->rd[who]), (uint64_t)who + 1, 0, s);
 		weft_sched_step(WEFT_DEP_BLOCKED, loc, sizeof(r->rd), 0, s);
-		if (own)
+		if (M.cur == (int)r->kthread - 1)
 			weft_sched_block(sn, &rcu_gp_class, s);
 		else
 			weft_wl_block(sn, &rcu_gp_class, s);
@@ -494,7 +495,7 @@ static void rcu_cb_kthread(void *world, void *arg)
 		shadow_write(qloc, &batch_site);
 		if (r->cb_done == r->cb_queued) {
 			/* idle until call_rcu(); the re-check is the next step */
-			weft_sched_block(&r->cb_queued, &rcu_idle_class, &batch_site);
+			weft_wl_block(&r->cb_queued, &rcu_idle_class, &batch_site);
 			M.step++;
 			continue;
 		}
@@ -562,7 +563,7 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 		int k = weft_sched_spawn(rcu_cb_kthread, NULL, M.cpu_of[M.cur], "rcuc", &spawn_site);
 		r->kthread = (uint32_t)(k + 1);
 	} else {
-		weft_sched_wake_all(&r->cb_queued);   /* an idle kthread */
+		weft_wl_wake_all(&r->cb_queued, s);   /* an idle kthread */
 	}
 }
 

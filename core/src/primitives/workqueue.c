@@ -314,11 +314,10 @@ static int worker_owner(const void *chan)
 	return ((const struct worker *)chan)->tid;
 }
 
-/* a worker waiting for work: idle, never stuck (TASK_IDLE in the kernel,
- * left TASK_RUNNING here: weft_sched_block(), not weft_wl_block(); a model
- * names a worker's task only through current in a work item, and a state
- * record at every idle sleep and kick would be one more dependence in
- * every workqueue model's search) */
+/* a worker waiting for work: idle, never stuck; TASK_IDLE, as
+ * worker_thread() sleeps (a model may name a worker's task through current
+ * in a work item and spin on task_is_running() of it): the idle step and
+ * kick_pool()'s wake-up write its state, with their records */
 static const struct weft_wait_class worker_idle = {
 	.name = "worklist", .sleeps = true, .idle = true, .owner = worker_owner,
 };
@@ -438,8 +437,8 @@ static void kick(struct pool *p, const struct weft_site *s)
 {
 	if (!need_more_worker(p))
 		return;
-	if (p->nr_idle)
-		weft_sched_wake_n(&p->wk[p->idle[p->nr_idle - 1]], 1);
+	if (p->nr_idle)   /* wake_up_process(): TASK_RUNNING, recorded */
+		weft_wl_wake_all(&p->wk[p->idle[p->nr_idle - 1]], s);
 	else
 		worker_create(p, s);
 }
@@ -623,7 +622,7 @@ static void worker_fn(void *world, void *arg)
 		}
 		p->idle[p->nr_idle++] = (uint8_t)(me - p->wk);
 		weft_sched_step(WEFT_DEP_BLOCKED, pool_loc(p), 1, 0, &idle_site);
-		weft_sched_block(me, &worker_idle, &idle_site);
+		weft_wl_block(me, &worker_idle, &idle_site);   /* TASK_IDLE */
 		M.step++;
 	}
 }
@@ -742,6 +741,29 @@ static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 	return true;
 }
 
+/* Whether w is queued: on a pool's worklist, a worker's scheduled
+ * `again`, or its workqueue's inactive list (the kernel's work->data
+ * names a pwq), or being taken by a worker (the kernel's take and its
+ * marking running are one step under the pool lock). A delayed work whose
+ * timer is pending holds PENDING but is on none. */
+static bool queued(const struct work_struct *w)
+{
+	for (unsigned u = 0; u < nr_used_pools; u++) {
+		const struct pool *p = &pools[used_pools[u]];
+		for (unsigned i = 0; i < p->n; i++)
+			if (q_at(p, i).w == w)
+				return true;
+		for (unsigned k = 0; k < p->nr_workers; k++)
+			if (p->wk[k].again.w == w || p->wk[k].taking == w)
+				return true;
+	}
+	for (unsigned si = 0; si < nr_slots; si++)
+		for (unsigned i = 0; i < slots[si].nr_inactive; i++)
+			if (slots[si].inactive[i].w == w)
+				return true;
+	return false;
+}
+
 bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 {
 	bool waited = false;
@@ -755,8 +777,11 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	check_uaf(loc, s);
 	flushing[M.cur].w = w;
 	flushing[M.cur].epoch = M.epoch;
+	/* start_flush_work(): a barrier after the queued instance, else after
+	 * the running one, else none; PENDING alone (a delayed work's timer,
+	 * a cancel's grab) is not waited for: the work is on no pwq */
 	flushing[M.cur].until = weft_peek(w->seq) + !!weft_peek(w->running) +
-				!!(weft_peek(w->data) & 1ul << WEFT_WORK_PENDING);
+				((weft_peek(w->data) & 1ul << WEFT_WORK_PENDING) && queued(w));
 	while (flush_busy(w, (unsigned)M.cur)) {
 		struct worker *me = worker_of[M.cur];
 		if (me && (me->cur.w == w || me->again.w == w)) {
@@ -1092,8 +1117,13 @@ void weft_delayed_work_timer_fn(struct timer_list *t)
 	struct delayed_work *dw = container_of(t, struct delayed_work, timer);
 	struct wq_slot *sl = slot_of(dw->wq, &dwork_fire_site);
 
-	if (sl && !queue_refused(sl, &dwork_fire_site))
+	if (sl && !queue_refused(sl, &dwork_fire_site)) {
 		queue_owned(sl, dw->cpu, &dw->work, &dwork_fire_site);
+		/* set_work_pwq(): work->data names the pwq now, which a
+		 * flush_work() reads (it waits for a queued work only) */
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(&dw->work.data), sizeof(dw->work.data), 0,
+				&dwork_fire_site);
+	}
 }
 
 void weft_init_delayed_work(struct delayed_work *dw, work_func_t fn)
