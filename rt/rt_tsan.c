@@ -12,7 +12,9 @@
  *   __tsan_atomic{8,16,32,64}_*: weft_access() with the operation (the
  *   machine performs it, sequentially consistent), the C11 order kept in
  *   the site ("[atomic fetch_add relaxed]");
- *   __tsan_atomic_thread_fence: weft_barrier(); __tsan_func_entry/_exit:
+ *   __tsan_atomic_thread_fence: by its order, seq_cst weft_barrier(),
+ *   acquire smp_rmb(), release smp_wmb(), acq_rel both, relaxed nothing;
+ *   __tsan_func_entry/_exit:
  *   each thread's call stack (and SV-COMP's __VERIFIER_atomic_*
  *   functions, which run without a scheduling point); __tsan_init.
  *
@@ -446,7 +448,25 @@ void __tsan_atomic_thread_fence(int mo)
 		return;
 	}
 	rt_flush();
-	weft_barrier(rt_site(PC(), RT_FENCE | order(mo) << 8, WEFT_EV_BARRIER, NULL));
+	/* C11's fences by their order, never stronger than the hardware's:
+	 * only seq_cst orders a store before a later load (x86 emits mfence
+	 * for it alone: an acq_rel fence between a store and a load lets
+	 * store buffering show). acquire orders loads before it with what
+	 * follows, release what precedes it with stores after it; a compiled
+	 * program gets no load buffering (docs/memory-model.md), so these are
+	 * smp_rmb() and smp_wmb(), acq_rel both, relaxed nothing. */
+	unsigned o = order(mo);
+	if (o == 0)
+		return;
+	const struct weft_site *s = rt_site(PC(), RT_FENCE | o << 8, WEFT_EV_BARRIER, NULL);
+	if (o == 5) {
+		weft_barrier(s);
+		return;
+	}
+	if (o != 3)   /* consume, acquire, acq_rel */
+		weft_fence(WEFT_FENCE_RMB, s);
+	if (o >= 3)   /* release, acq_rel */
+		weft_fence(WEFT_FENCE_WMB, s);
 }
 
 void __tsan_atomic_signal_fence(int mo);
