@@ -23,6 +23,7 @@
  * the real memory with sequential consistency.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
@@ -712,9 +713,32 @@ void rt_tsan_thread_reset(unsigned tid)
 }
 
 /* Called by every instrumented translation unit's constructor. */
+/* Every instrumented module's constructor calls __tsan_init(). One that is
+ * not the executable (an instrumented shared library) has globals outside
+ * the world: they keep their values from one execution to the next (a
+ * false report, a replay that diverges) and their accesses are no
+ * scheduling points (races missed). rt_foreign_modules() names it, and
+ * weft refuses the program (rt_main.c). */
+static char foreign_name[256];
+static unsigned nr_foreign;
+
 void __tsan_init(void);
 void __tsan_init(void)
 {
+	Dl_info di;
+	struct link_map *lm = NULL;
+
+	if (!dladdr1((void *)PC(), &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_name ||
+	    !lm->l_name[0])
+		return;   /* the executable (its link map has no name) */
+	if (!nr_foreign++)
+		snprintf(foreign_name, sizeof(foreign_name), "%s", lm->l_name);
+}
+
+unsigned rt_foreign_modules(const char **first)
+{
+	*first = foreign_name;
+	return nr_foreign;
 }
 
 void rt_tsan_init(void);
