@@ -383,4 +383,8 @@ void rt_watchdog_start(void);
  * and the first one's path in *first. */
 unsigned rt_foreign_modules(const char **first);
 
+/* stdin read alike by every execution (rt_world.c): rewound when it is a
+ * file, the program refused when it read a pipe or a terminal. */
+void rt_stdin_init(void);
+
 #endif
