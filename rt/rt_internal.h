@@ -379,4 +379,12 @@ void rt_signals_install(void);
 /* The wall-clock watchdog of executions that stop taking steps (rt_libc.c). */
 void rt_watchdog_start(void);
 
+/* Instrumented modules other than the executable (rt_tsan.c): their count,
+ * and the first one's path in *first. */
+unsigned rt_foreign_modules(const char **first);
+
+/* stdin read alike by every execution (rt_world.c): rewound when it is a
+ * file, the program refused when it read a pipe or a terminal. */
+void rt_stdin_init(void);
+
 #endif

@@ -72,9 +72,32 @@ static int engine_main(int argc, char **argv, int (*real_main)(int, char **, cha
 }
 #endif
 
+/* Under weft (any engine or the command line): refuse a program with an
+ * instrumented shared library, whose globals are outside the world
+ * (rt_tsan.c, __tsan_init()). */
+static bool foreign_refused(void)
+{
+	const char *name;
+	unsigned n = rt_foreign_modules(&name);
+
+	if (!n)
+		return false;
+	fprintf(stderr,
+		"weft: %s is an instrumented shared library%s: its globals are outside the "
+		"program's world (restored before every execution, the scheduling points), so "
+		"they would keep their values from one execution to the next and their races "
+		"would not be searched; link its code into the executable, as a static library "
+		"(docs/testing-c-programs.md)\n",
+		name, n > 1 ? " (and others)" : "");
+	return true;
+}
+
 int weft_rt_main(int argc, char **argv, char **envp, int (*real_main)(int, char **, char **))
 {
 	const char *engine = getenv("WEFT_PROGRAM_ENGINE");
+	const char *cli = getenv("WEFT_PROGRAM_CLI");
+	if (((engine && *engine) || (cli && *cli)) && foreign_refused())
+		return WEFT_EXIT_USAGE;
 	if (engine && !strcmp(engine, "bench")) {
 		int rt_bench_main(char *argv0);
 		char *pargv[2] = { argv[0], NULL };

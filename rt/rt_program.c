@@ -237,6 +237,7 @@ int rt_program_init(int argc, char **argv, int (*real_main)(int, char **, char *
 	}
 	rt_tsan_init();
 	rt_watchdog_start();
+	rt_stdin_init();
 	weft_dynamic_sites(rt_site_by_id);
 	rt_real_main = real_main;
 	rt_argc = argc;

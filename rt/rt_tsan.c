@@ -12,7 +12,9 @@
  *   __tsan_atomic{8,16,32,64}_*: weft_access() with the operation (the
  *   machine performs it, sequentially consistent), the C11 order kept in
  *   the site ("[atomic fetch_add relaxed]");
- *   __tsan_atomic_thread_fence: weft_barrier(); __tsan_func_entry/_exit:
+ *   __tsan_atomic_thread_fence: by its order, seq_cst weft_barrier(),
+ *   acquire smp_rmb(), release smp_wmb(), acq_rel both, relaxed nothing;
+ *   __tsan_func_entry/_exit:
  *   each thread's call stack (and SV-COMP's __VERIFIER_atomic_*
  *   functions, which run without a scheduling point); __tsan_init.
  *
@@ -21,6 +23,7 @@
  * the real memory with sequential consistency.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
@@ -446,7 +449,25 @@ void __tsan_atomic_thread_fence(int mo)
 		return;
 	}
 	rt_flush();
-	weft_barrier(rt_site(PC(), RT_FENCE | order(mo) << 8, WEFT_EV_BARRIER, NULL));
+	/* C11's fences by their order, never stronger than the hardware's:
+	 * only seq_cst orders a store before a later load (x86 emits mfence
+	 * for it alone: an acq_rel fence between a store and a load lets
+	 * store buffering show). acquire orders loads before it with what
+	 * follows, release what precedes it with stores after it; a compiled
+	 * program gets no load buffering (docs/memory-model.md), so these are
+	 * smp_rmb() and smp_wmb(), acq_rel both, relaxed nothing. */
+	unsigned o = order(mo);
+	if (o == 0)
+		return;
+	const struct weft_site *s = rt_site(PC(), RT_FENCE | o << 8, WEFT_EV_BARRIER, NULL);
+	if (o == 5) {
+		weft_barrier(s);
+		return;
+	}
+	if (o != 3)   /* consume, acquire, acq_rel */
+		weft_fence(WEFT_FENCE_RMB, s);
+	if (o >= 3)   /* release, acq_rel */
+		weft_fence(WEFT_FENCE_WMB, s);
 }
 
 void __tsan_atomic_signal_fence(int mo);
@@ -692,9 +713,32 @@ void rt_tsan_thread_reset(unsigned tid)
 }
 
 /* Called by every instrumented translation unit's constructor. */
+/* Every instrumented module's constructor calls __tsan_init(). One that is
+ * not the executable (an instrumented shared library) has globals outside
+ * the world: they keep their values from one execution to the next (a
+ * false report, a replay that diverges) and their accesses are no
+ * scheduling points (races missed). rt_foreign_modules() names it, and
+ * weft refuses the program (rt_main.c). */
+static char foreign_name[256];
+static unsigned nr_foreign;
+
 void __tsan_init(void);
 void __tsan_init(void)
 {
+	Dl_info di;
+	struct link_map *lm = NULL;
+
+	if (!dladdr1((void *)PC(), &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_name ||
+	    !lm->l_name[0])
+		return;   /* the executable (its link map has no name) */
+	if (!nr_foreign++)
+		snprintf(foreign_name, sizeof(foreign_name), "%s", lm->l_name);
+}
+
+unsigned rt_foreign_modules(const char **first)
+{
+	*first = foreign_name;
+	return nr_foreign;
 }
 
 void rt_tsan_init(void);

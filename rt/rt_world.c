@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fiber.h"
@@ -225,10 +226,53 @@ const uint8_t *rt_tls_copy(unsigned tid, size_t *n)
 	return NULL;
 }
 
+/* stdin: every execution must read the same input. A regular file is
+ * rewound before each execution (the stream and the descriptor); /dev/null
+ * gives every execution the same end of file; anything else (a pipe, a
+ * terminal) cannot be read again, so a program that read it through the
+ * stream (its buffer exists, or it met the end) is refused before its
+ * next execution: later executions would have read what the first left
+ * (a search of `echo 2 | weft run ./prog` saw the 2 once and called the
+ * program verified on executions that read nothing). */
+static enum { STDIN_OTHER, STDIN_FILE, STDIN_NULL } stdin_kind;
+static off_t stdin_off0;
+
+void rt_stdin_init(void)
+{
+	struct stat st, dn;
+	off_t o = lseek(0, 0, SEEK_CUR);
+
+	if (fstat(0, &st) != 0)
+		stdin_kind = STDIN_NULL;   /* closed: every read fails alike */
+	else if (S_ISREG(st.st_mode) && o >= 0) {
+		stdin_kind = STDIN_FILE;
+		stdin_off0 = o;
+	} else if (stat("/dev/null", &dn) == 0 && st.st_dev == dn.st_dev && st.st_ino == dn.st_ino)
+		stdin_kind = STDIN_NULL;
+	else
+		stdin_kind = STDIN_OTHER;
+}
+
+static void stdin_rewind(void)
+{
+	if (stdin_kind == STDIN_FILE) {
+		fseeko(stdin, stdin_off0, SEEK_SET);
+		clearerr(stdin);
+	} else if (stdin_kind == STDIN_OTHER && (stdin->_IO_read_base || feof(stdin))) {
+		fprintf(stderr, "weft: the program read its standard input, which is not a file: "
+			"only the first execution saw it, and the next would read what that "
+			"one left; give the input as a file (./prog < FILE), which every "
+			"execution reads from the start (docs/testing-c-programs.md)\n");
+		fflush(NULL);
+		_exit(WEFT_EXIT_USAGE);
+	}
+}
+
 static void world_reset(uint8_t *world, size_t size)
 {
 	(void)world;
 	(void)size;
+	stdin_rewind();
 	memcpy(rt_w.snap_lo, rt_w.snapshot, (size_t)(rt_w.snap_hi - rt_w.snap_lo));
 	/* __thread variables start from their initial values in every
 	 * thread of every execution: else an execution saw what the last one

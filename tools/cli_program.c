@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,22 @@ unsigned cli_program_self_argv(char **argv, unsigned n, unsigned cap)
 		argv[n++] = pg->argv[i];
 	argv[n] = NULL;
 	return n;
+}
+
+bool cli_last_unrecorded(const struct weft_exec_result *r, char *why, size_t n)
+{
+	size_t nd;
+
+	weft_last_decisions(&nd);
+	if (r->decisions <= nd)
+		return false;
+	snprintf(why, n,
+		 "not replayable: the execution took %" PRIu32 " scheduling decisions, more than "
+		 "the %zu a replay records, so it has no reproducer and no .weft file and its "
+		 "determinism is not checked (a shorter run, with fewer loop iterations, can "
+		 "be replayed)",
+		 r->decisions, nd);
+	return true;
 }
 
 void cli_print_reproduce(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,

@@ -531,7 +531,11 @@ int cmd_run(int argc, char **argv)
 	 * a stored finding, keeps its trace */
 	const struct weft_run_opts search_o = o;
 	o.no_trace_hash = false;
-	if (ran) {
+	/* an execution longer than the decision records cannot be re-run:
+	 * say so, rather than blame the program for the re-run's divergence */
+	char unrec_why[256] = "";
+	bool unrecorded = ran && cli_last_unrecorded(&r, unrec_why, sizeof(unrec_why));
+	if (ran && !unrecorded) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = r;
 		if (bug && memory != WEFT_MEM_SC)
@@ -540,6 +544,8 @@ int cmd_run(int argc, char **argv)
 		det_rc = weft_check_determinism_rerun(&search_o, &first, &again, det_why,
 						      sizeof(det_why));
 		r = det_rc ? first : again;
+	} else if (unrecorded) {
+		needs_weak = -1;
 	}
 	bool dfs = ops == &weft_strategy_dfs;
 	bool dfs_certified = dfs && st->d.complete && !cut_by_other && !det_rc;
@@ -556,7 +562,7 @@ int cmd_run(int argc, char **argv)
 
 	char artifact[4096] = "";
 	int art_rc = 0;
-	if (bug && outdir && !det_rc && json)
+	if (bug && outdir && !det_rc && !unrecorded && json)
 		art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir, stderr,
 						artifact, sizeof(artifact));
 	char b1[48];
@@ -611,12 +617,15 @@ int cmd_run(int argc, char **argv)
 		if (dfs && !bug && st->d.exhausted && st->d.retry_pruned)
 			printf(", \"spin_retries_pruned\": %" PRIu64, st->d.retry_pruned);
 		printf(", \"trace_hash\": \"%016" PRIx64 "\"", r.trace_hash);
-		if (ran) {
+		if (unrecorded) {
+			printf(", \"replayable\": false, \"not_replayable\": ");
+			cli_json_str(stdout, unrec_why);
+		} else if (ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
 		}
-		if (bug && memory != WEFT_MEM_SC)
+		if (bug && memory != WEFT_MEM_SC && needs_weak >= 0)
 			printf(", \"needs_weak_memory\": %s", needs_weak == 1 ? "true" : "false");
 		if (artifact[0]) {
 			printf(", \"artifact\": ");
@@ -651,8 +660,11 @@ int cmd_run(int argc, char **argv)
 			       "with every store visible at once does not fail)\n");
 		else if (memory != WEFT_MEM_SC && needs_weak == 0)
 			printf("weak memory: the same schedule fails under --memory sc too\n");
-		cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
-		if (outdir && !det_rc) {
+		if (unrecorded)
+			printf("weft: %s\n", unrec_why);
+		else
+			cli_print_reproduce(sc, vi, lock, memory, repro, repro_len);
+		if (outdir && !det_rc && !unrecorded) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&o, &r, ops->name, repro, repro_len, outdir,
 							stdout, artifact, sizeof(artifact));
@@ -704,6 +716,8 @@ int cmd_run(int argc, char **argv)
 			printf("WARNING: %s\n", warning);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
+		if (unrecorded)
+			printf("weft: %s\n", unrec_why);
 	}
 	if (stats && !json)
 		cli_print_stats(stdout, sc, false);

@@ -398,7 +398,11 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	 * a stored finding, keeps its trace */
 	const struct weft_run_opts search_o = R.o;
 	R.o.no_trace_hash = false;
-	if (R.ran) {
+	/* an execution longer than the decision records cannot be re-run:
+	 * say so, rather than blame the program for the re-run's divergence */
+	char unrec_why[256] = "";
+	bool unrecorded = R.ran && cli_last_unrecorded(&R.r, unrec_why, sizeof(unrec_why));
+	if (R.ran && !unrecorded) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));
 		struct weft_exec_result first = R.r;
 		struct weft_exec_result again;
@@ -417,7 +421,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	unsigned found_bound = R.nlv ? R.lv[R.nlv - 1].bound : 0;
 	char artifact[4096] = "";
 	int art_rc = 0;
-	if (R.bug && a->outdir && !det_rc && a->json)
+	if (R.bug && a->outdir && !det_rc && !unrecorded && a->json)
 		art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len, a->outdir,
 						stderr, artifact, sizeof(artifact));
 	if (a->json) {
@@ -464,7 +468,10 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf(", \"found_at_bound\": ");
 			print_bound(stdout, found_bound);
 		}
-		if (R.ran) {
+		if (unrecorded) {
+			printf(", \"replayable\": false, \"not_replayable\": ");
+			cli_json_str(stdout, unrec_why);
+		} else if (R.ran) {
 			printf(", \"deterministic\": %s, \"input\": \"", det_rc ? "false" : "true");
 			cli_hex_print(stdout, repro, repro_len);
 			printf("\"");
@@ -509,8 +516,11 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			print_levels_text(&R);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
-		cli_print_reproduce(sc, a->vi, a->lock, WEFT_MEM_SC, repro, repro_len);
-		if (a->outdir && !det_rc) {
+		if (unrecorded)
+			printf("weft: %s\n", unrec_why);
+		else
+			cli_print_reproduce(sc, a->vi, a->lock, WEFT_MEM_SC, repro, repro_len);
+		if (a->outdir && !det_rc && !unrecorded) {
 			printf("\n");
 			art_rc = weft_cli_store_finding(&R.o, &R.r, strat, repro, repro_len,
 							a->outdir, stdout, artifact, sizeof(artifact));
@@ -586,6 +596,8 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 			printf("WARNING: %s\n", a->warning);
 		if (det_rc)
 			printf("weft: NONDETERMINISM: %s\n", det_why);
+		if (unrecorded)
+			printf("weft: %s\n", unrec_why);
 	}
 	if (a->stats && !a->json)
 		cli_print_stats(stdout, sc, false);

@@ -9,8 +9,16 @@
  *   SB, seq_cst fetch_add                   never
  *   MP, release store and acquire load      never
  *   MP, relaxed                             lkmm (tso keeps both orders)
+ *   SB, relaxed, seq_cst fences between     never
+ *   SB, relaxed, acq_rel fences between     tso, lkmm (only seq_cst orders
+ *                                           a store before a later load)
+ *   MP, relaxed, release fence / acquire    never
+ *   MP, relaxed, acq_rel fences             never
+ *   MP, relaxed, relaxed fences             lkmm
  *
- * -DSHAPE_MP selects MP; -DST, -DLD, -DRMW the orders (memory_order_*).
+ * -DSHAPE_MP selects MP; -DST, -DLD, -DRMW the orders (memory_order_*);
+ * -DFENCE0, -DFENCE1 an atomic_thread_fence() of that order between the
+ * two accesses of t0, t1.
  */
 #include <assert.h>
 #include <pthread.h>
@@ -25,12 +33,23 @@ static int r0, r1;
 #define STORE(v) atomic_store_explicit(&(v), 1, ST)
 #endif
 #define LOAD(v) atomic_load_explicit(&(v), LD)
+#ifdef FENCE0
+#define F0() atomic_thread_fence(FENCE0)
+#else
+#define F0() ((void)0)
+#endif
+#ifdef FENCE1
+#define F1() atomic_thread_fence(FENCE1)
+#else
+#define F1() ((void)0)
+#endif
 
 #ifndef SHAPE_MP
 static void *t0(void *arg)
 {
 	(void)arg;
 	STORE(x);
+	F0();
 	r0 = LOAD(y);
 	return NULL;
 }
@@ -39,6 +58,7 @@ static void *t1(void *arg)
 {
 	(void)arg;
 	STORE(y);
+	F1();
 	r1 = LOAD(x);
 	return NULL;
 }
@@ -48,6 +68,7 @@ static void *t0(void *arg)
 {
 	(void)arg;
 	atomic_store_explicit(&x, 1, memory_order_relaxed);
+	F0();
 	STORE(y);
 	return NULL;
 }
@@ -56,6 +77,7 @@ static void *t1(void *arg)
 {
 	(void)arg;
 	r0 = LOAD(y);
+	F1();
 	r1 = atomic_load_explicit(&x, memory_order_relaxed);
 	return NULL;
 }

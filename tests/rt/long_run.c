@@ -1,0 +1,47 @@
+/*
+ * long_run.c - a correct program whose executions are long: two threads
+ * each take a mutex argv[1] times (default 50000) and add to a counter
+ * under it, then main() checks the sum; with argv[2] ("racy") the adds
+ * skip the mutex and the check fails. 50000 rounds take about 270000
+ * scheduling decisions, more than an execution's decision records hold
+ * (2^18), so the execution can be neither re-run nor stored: weft run
+ * must say so, not call the program nondeterministic (ctests
+ * rt_long_run_*).
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static long counter;
+static long rounds = 50000;
+static int racy;
+
+static void *adder(void *arg)
+{
+	(void)arg;
+	for (long i = 0; i < rounds; i++) {
+		if (!racy)
+			pthread_mutex_lock(&m);
+		counter++;
+		if (!racy)
+			pthread_mutex_unlock(&m);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t a, b;
+
+	if (argc > 1)
+		rounds = atol(argv[1]);
+	racy = argc > 2 && strcmp(argv[2], "racy") == 0;
+	pthread_create(&a, NULL, adder, NULL);
+	pthread_create(&b, NULL, adder, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	assert(counter == 2 * rounds);
+	return 0;
+}
