@@ -280,9 +280,10 @@ static uint32_t store_after(unsigned cpu, const struct weft_site *s)
 	return b->wmb_seq;
 }
 
-/* A store of the current thread: buffered (true) or written now. */
+/* A store of the current thread: buffered (true) or written now. rmw:
+ * the write of an acquire read-modify-write (sb_entry.rmw). */
 static bool store(uint8_t *addr, uint32_t loc, unsigned size, uint64_t val,
-		  const struct weft_site *s)
+		  const struct weft_site *s, bool rmw)
 {
 	unsigned cpu = cur_cpu();
 	struct store_buffer *b = &mem.sb[cpu];
@@ -302,7 +303,7 @@ static bool store(uint8_t *addr, uint32_t loc, unsigned size, uint64_t val,
 	struct sb_entry e = { .addr = addr, .loc = loc, .size = (uint8_t)size, .kind = SB_STORE,
 			      .tid = (uint8_t)M.cur, .due = M.step + 1 + weft_delay_steps(code),
 			      .step = M.step, .seq = seq, .after = after < seq ? after : seq,
-			      .val = val & size_mask(size), .site = s };
+			      .val = val & size_mask(size), .site = s, .rmw = rmw };
 	sb_push(cpu, &e);
 	return true;
 }
@@ -373,13 +374,16 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		/* old: what memory holds now (the trace's before-value) */
 		old = mem_read(addr, size);
 		*nv = a & mask;
-		*buffered = store(addr, loc, size, a, s);
+		*buffered = store(addr, loc, size, a, s, false);
 		return old;
 	default:
 		break;
 	}
 	/* an atomic read-modify-write: on the latest value, after this CPU's
-	 * own stores to the location */
+	 * own stores to the location and every other CPU's buffered
+	 * read-modify-write there */
+	if (lkmm() && mem.nr_rmw)
+		sb_flush_rmw(cpu, addr, size);
 	if (!lkmm()) {
 		weft_mem_drain_cpu(cpu);   /* tso: a locked instruction */
 	} else if (mem.sb[cpu].n) {
@@ -394,6 +398,18 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 	 * nothing (LKMM); the others by their class */
 	bool failed = (aop == WEFT_A_CMPXCHG || aop == WEFT_A_ADD_UNLESS) && v == old;
 	unsigned ord = order_of(s);
+	if (lkmm() && !failed && ord == WEFT_SITE_ACQUIRE && size <= 8) {
+		/* An acquire orders the read, not the write, before what
+		 * follows (the kernel's
+		 * Atomic-RMW+mb__after_atomic-is-stronger-than-acquire): the
+		 * write is buffered as a relaxed store would be, and stays
+		 * atomic: every other write to its bytes joins memory after it
+		 * (mem_store_now(), sb_flush_rmw()). */
+		cpu_view(cpu)->floor = mem.now;
+		*buffered = store(addr, loc, size, v, s, true);
+		*nv = v;
+		return old;
+	}
 	if (lkmm() && !failed && (ord == 0 || ord == WEFT_SITE_RELEASE))
 		weft_mem_drain_cpu(cpu);   /* everything before it visible first */
 	if (!failed)
@@ -440,7 +456,7 @@ bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old,
 {
 	/* the model's own store went to memory: undo it, then store */
 	mem_write(addr, size, old);
-	return store(addr, loc, size, val, s);
+	return store(addr, loc, size, val, s, false);
 }
 
 uint64_t weft_peek_weak(const void *addr, unsigned size)

@@ -33,6 +33,8 @@ struct sb_entry {
 	uint8_t size;       /* SB_UNLOCK: 0 */
 	uint8_t kind;
 	uint8_t tid;
+	uint8_t rmw;        /* the write of an acquire read-modify-write: no
+			       other write to its bytes joins memory first */
 	uint32_t due;       /* visible at the first point at or after this step */
 	uint32_t step;      /* when the store executed */
 	uint32_t seq;       /* its CPU's program order */
@@ -90,6 +92,7 @@ struct mem_state {
 	enum weft_memory_model model;
 	unsigned nr_buffered;            /* entries over every CPU */
 	unsigned nr_unlocks;             /* SB_UNLOCK entries among them */
+	unsigned nr_rmw;                 /* rmw entries among them */
 	int16_t last_task[WEFT_EXEC_MAX_CPUS]; /* the task that ran last on a CPU */
 	uint32_t nr_delays;              /* weak choices asked (stores, loads) */
 	uint8_t delays[WEFT_MAX_DELAYS];
@@ -136,6 +139,10 @@ bool sb_constrains(unsigned cpu, const uint8_t *addr, unsigned size, uint32_t af
 bool sb_forward(unsigned cpu, const uint8_t *addr, unsigned size, uint64_t *v);
 /* Make cpu's stores to [addr, addr+size) visible (a read-modify-write). */
 void sb_flush_loc(unsigned cpu, const uint8_t *addr, unsigned size);
+/* Make every buffered read-modify-write's store to [addr, addr+size) of a
+ * CPU other than cpu visible (with what it follows): a write or a
+ * read-modify-write of cpu there comes after it in coherence order. */
+void sb_flush_rmw(unsigned cpu, const uint8_t *addr, unsigned size);
 /* Make cpu's entries older than seq `after` visible (a store that must
  * follow them is written to memory now: a read-modify-write). */
 void sb_flush_before(unsigned cpu, uint32_t after);

@@ -50,6 +50,8 @@ uint64_t size_mask(unsigned size)
 
 void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uint64_t v)
 {
+	if (__builtin_expect(mem.nr_rmw != 0, 0))
+		sb_flush_rmw(cpu, addr, size);   /* read-modify-writes stay atomic */
 	uint64_t old = mem_read(addr, size);
 
 	mem_write(addr, size, v);
@@ -70,6 +72,7 @@ void sb_reset(void)
 		mem.sb[c].next_seq = mem.sb[c].wmb_seq = 0;
 	mem.nr_buffered = 0;
 	mem.nr_unlocks = 0;
+	mem.nr_rmw = 0;
 }
 
 static bool overlaps(const struct sb_entry *a, const uint8_t *addr, unsigned size)
@@ -115,6 +118,8 @@ static void flush_at(unsigned cpu, unsigned i)
 				feedback_write(e->loc, e->site);
 		}
 	}
+	if (e->rmw)
+		mem.nr_rmw--;
 	memmove(&b->e[i], &b->e[i + 1], (b->n - i - 1) * sizeof(b->e[0]));
 	b->n--;
 	mem.nr_buffered--;
@@ -135,6 +140,8 @@ void sb_push(unsigned cpu, const struct sb_entry *e)
 	mem.nr_buffered++;
 	if (t->kind == SB_UNLOCK)
 		mem.nr_unlocks++;
+	if (t->rmw)
+		mem.nr_rmw++;
 }
 
 bool sb_constrains(unsigned cpu, const uint8_t *addr, unsigned size, uint32_t after)
@@ -176,6 +183,18 @@ void sb_flush_loc(unsigned cpu, const uint8_t *addr, unsigned size)
 			flush_at(cpu, i);   /* its older ones to the location first */
 			i = b->n;           /* rescan: indices moved */
 		}
+}
+
+void sb_flush_rmw(unsigned cpu, const uint8_t *addr, unsigned size)
+{
+	for (unsigned c = 0; c < WEFT_EXEC_MAX_CPUS && mem.nr_rmw; c++) {
+		struct store_buffer *b = &mem.sb[c];
+		for (unsigned i = b->n; c != cpu && i-- > 0;)
+			if (i < b->n && b->e[i].rmw && overlaps(&b->e[i], addr, size)) {
+				flush_at(c, i);   /* with the entries it follows */
+				i = b->n;         /* rescan: indices moved */
+			}
+	}
 }
 
 void sb_flush_before(unsigned cpu, uint32_t after)
