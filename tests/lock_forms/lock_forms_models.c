@@ -563,9 +563,11 @@ WEFT_TEST_SCENARIO(query_held, "query-held",
  * common exit frees it again (double free), whether or not T1 has run.
  * The kernel's timer may fire whenever T1 is slow, so the timeout before
  * T1 signals is an alternative every strategy must reach: the sleeper's
- * timer is the timer softirq's pseudo-thread (timer.c), which pct ranks
+ * timer is the timer softirq's pseudo-thread (timer.c), a fair
+ * alternative once T0 sleeps (dfs finds it at bound 0), which pct ranks
  * like any other thread, so pct finds it within a few executions (a red
- * team's report that pct missed such a bug did not reproduce here).
+ * team's report that pct missed such a bug did not reproduce here; the
+ * mutant timeout-unfair makes the timeout unfair, and pct misses it).
  * completion (bug):
  * wait_for_completion_timeout(); schedule (bug): prepare_to_wait() and
  * schedule_timeout() on a wait queue; completion-ok and schedule-ok
