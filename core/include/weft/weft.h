@@ -569,9 +569,10 @@ struct weft_decision {
 	 * their spin: they yielded twice with nothing changed in between
 	 * (docs/strategies.md, "Fairness"). Under the good-samaritan
 	 * assumption (a spin iteration has no effect but the retry) nothing
-	 * lies behind such a choice that the other choices do not reach:
-	 * dfs's fairness bound prunes it without calling the search
-	 * incomplete. */
+	 * lies behind such a choice that the other choices do not reach, but
+	 * a thread's locals are not seen (a bounded poll's counter): dfs's
+	 * fairness bound prunes it, counts it apart (JSON
+	 * spin_retries_pruned) and the search is then not complete. */
 	uint64_t spin_retry;
 };
 
