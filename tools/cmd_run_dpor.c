@@ -163,8 +163,10 @@ static void search(struct run *R, unsigned bound)
 			R->infeasible = true;
 		}
 		/* under a bound an unfair choice is a frame that costs a
-		 * preemption (core/src/search/dpor.c); unbounded it is not */
-		bool unfair = weft_fair_restricted() && bound == WEFT_BOUND_NONE;
+		 * preemption (core/src/search/dpor.c); unbounded it is not;
+		 * an unfair value (a spurious wake-up again) is neither */
+		bool unfair_value = weft_unfair_values();
+		bool unfair = (weft_fair_restricted() && bound == WEFT_BOUND_NONE) || unfair_value;
 		/* threads sharing a CPU are certified (dpor.c); interrupts and
 		 * migration are not */
 		bool irq_ctx = weft_contexts_active() &&
@@ -175,6 +177,9 @@ static void search(struct run *R, unsigned bound)
 				: irq_ctx
 				? "an execution ran an interrupt handler or migrated a thread, "
 				  "which the reduction does not model"
+				: unfair_value
+				? "a waiter could be woken spuriously again with nothing "
+				  "changed (an unfair choice), which the reduction does not take"
 				: unfair
 				? "fair scheduling passed over a spinning thread, which the "
 				  "reduction does not track"

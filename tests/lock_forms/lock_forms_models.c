@@ -31,6 +31,10 @@
  *              assertion when T0 is inside; the reductions certified it
  *              clean while spin_is_locked() had no dependence record,
  *              spinlock.c).
+ *  timeout-first  T0's timed wait (wait_for_completion_timeout(),
+ *              schedule_timeout()) times out before T1 signals, and its
+ *              timeout path frees the request twice: completion, schedule
+ *              (double-free); completion-ok, schedule-ok (clean).
  *  query-held  T1 asks once, with a trylock or a state query, what T0 is
  *              doing with a mutex, semaphore, rwsem (downgrade_write()
  *              included), rwlock, spinlock, completion or wait queue, and
@@ -551,5 +555,106 @@ WEFT_TEST_SCENARIO(query_held, "query-held",
 		   "completion or wait",
 		   struct qh_world, 2, 2, 64, qh);
 
+
+/* ------------------------------------------------------------ timeout-first */
+
+/* T0 waits with a timeout for T1, which takes a mutex, stores its result
+ * and signals; T0's timeout path is wrong: it frees the request and the
+ * common exit frees it again (double free), whether or not T1 has run.
+ * The kernel's timer may fire whenever T1 is slow, so the timeout before
+ * T1 signals is an alternative every strategy must reach: the sleeper's
+ * timer is the timer softirq's pseudo-thread (timer.c), a fair
+ * alternative once T0 sleeps (dfs finds it at bound 0), which pct ranks
+ * like any other thread, so pct finds it within a few executions (a red
+ * team's report that pct missed such a bug did not reproduce here; the
+ * mutant timeout-unfair makes the timeout unfair, and pct misses it).
+ * completion (bug):
+ * wait_for_completion_timeout(); schedule (bug): prepare_to_wait() and
+ * schedule_timeout() on a wait queue; completion-ok and schedule-ok
+ * (clean): the timeout path leaves the free to the common exit, after
+ * waiting for T1. */
+enum { TF_COMPLETION, TF_SCHEDULE, TF_COMPLETION_OK, TF_SCHEDULE_OK };
+
+struct tf_req {
+	int result;
+};
+
+struct tf_world {
+	unsigned variant;
+	struct mutex m;
+	struct completion done;
+	struct weft_wait_queue_head wq;
+	int flag;
+	struct tf_req *req;
+};
+
+WEFT_TEST_SETUP(tf, struct tf_world)
+{
+	mutex_init(&W->m);
+	init_completion(&W->done);
+	init_waitqueue_head(&W->wq);
+	W->req = kzalloc(sizeof(*W->req), GFP_KERNEL);
+}
+
+static void tf_thread(void *w, unsigned tid)
+{
+	struct tf_world *W = w;
+	struct tf_req *r = READ_ONCE(W->req);
+	bool timed_out;
+
+	if (tid == 1) {
+		mutex_lock(&W->m);
+		WRITE_ONCE(r->result, 1);
+		mutex_unlock(&W->m);
+		if (W->variant == TF_COMPLETION || W->variant == TF_COMPLETION_OK) {
+			complete(&W->done);
+		} else {
+			smp_store_release(&W->flag, 1);
+			wake_up(&W->wq);
+		}
+		return;
+	}
+	if (W->variant == TF_COMPLETION || W->variant == TF_COMPLETION_OK) {
+		timed_out = !wait_for_completion_timeout(&W->done, 2);
+	} else {
+		DEFINE_WAIT(wait);
+		long left = 2;
+		prepare_to_wait(&W->wq, &wait, TASK_UNINTERRUPTIBLE);
+		if (!smp_load_acquire(&W->flag))
+			left = schedule_timeout(left);
+		finish_wait(&W->wq, &wait);
+		timed_out = !left && !smp_load_acquire(&W->flag);
+	}
+	if (timed_out) {
+		if (W->variant == TF_COMPLETION || W->variant == TF_SCHEDULE) {
+			kfree(r);   /* the bug: the exit below frees it again */
+		} else if (W->variant == TF_COMPLETION_OK) {
+			wait_for_completion(&W->done);
+		} else {
+			wait_event(W->wq, smp_load_acquire(&W->flag));
+		}
+	}
+	kfree(r);
+}
+
+static const struct weft_variant tf_variants[] = {
+	WEFT_TEST_BUG("completion",
+	              "wait_for_completion_timeout()'s timeout path frees the request twice",
+	              WEFT_KIND_DOUBLE_FREE, TF_COMPLETION),
+	WEFT_TEST_BUG("schedule",
+	              "schedule_timeout()'s timeout path frees the request twice",
+	              WEFT_KIND_DOUBLE_FREE, TF_SCHEDULE),
+	WEFT_TEST_FIX("completion-ok",
+	              "after a wait_for_completion_timeout() timeout the waiter waits, then frees once",
+	              TF_COMPLETION_OK),
+	WEFT_TEST_FIX("schedule-ok",
+	              "after a schedule_timeout() timeout the waiter waits, then frees once",
+	              TF_SCHEDULE_OK),
+};
+
+WEFT_TEST_SCENARIO(timeout_first, "timeout-first",
+		   "test: a timed wait that times out before the signaller runs",
+		   struct tf_world, 2, 2, 128, tf, .heap_size = 64);
+
 WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout,
-		     &is_locked, &query_held);
+		     &is_locked, &query_held, &timeout_first);

@@ -185,8 +185,9 @@ extern const struct weft_strategy_ops weft_strategy_pct;
 #define WEFT_DFS_MAX_CHOICE 16
 struct weft_dfs_frame {
 	uint64_t runnable;
-	uint64_t unfair;         /* weft_decision.unfair: choosing one costs a
-				    preemption */
+	uint64_t unfair;         /* weft_decision.unfair (a value frame:
+				    weft_choice_unfair()): choosing one costs a
+				    preemption and counts against fair_bound */
 	uint8_t dflt;
 	uint8_t cur_runnable;    /* the current thread was runnable (2: the
 				    frame is a weft_choose() of the values in

@@ -571,9 +571,10 @@ struct weft_decision {
 	 * their spin: they yielded twice with nothing changed in between
 	 * (docs/strategies.md, "Fairness"). Under the good-samaritan
 	 * assumption (a spin iteration has no effect but the retry) nothing
-	 * lies behind such a choice that the other choices do not reach:
-	 * dfs's fairness bound prunes it without calling the search
-	 * incomplete. */
+	 * lies behind such a choice that the other choices do not reach, but
+	 * a thread's locals are not seen (a bounded poll's counter): dfs's
+	 * fairness bound prunes it, counts it apart (JSON
+	 * spin_retries_pruned) and the search is then not complete. */
 	uint64_t spin_retry;
 };
 
@@ -966,6 +967,19 @@ unsigned weft_thread_cpu(unsigned tid);
 /* Whether fair scheduling withheld a spinning thread at some decision of
  * the current (or last) execution (WEFT_CHECK_FAIR; docs/strategies.md). */
 bool weft_fair_restricted(void);
+/* Inside a pick_value() call: the values of this weft_choose() (bit v for
+ * value v) whose choice is unfair, as weft_decision.unfair's threads are,
+ * and only repeats an iteration of a wait loop (weft_decision.spin_retry):
+ * a spurious wake-up of a condition variable's waiter woken spuriously
+ * before with nothing changed by another thread since. Never value 0; 0
+ * for every other choice. dfs charges such a value as it charges an unfair
+ * thread (a preemption, and one against --fair-bound), pct passes it over,
+ * random may draw it. */
+uint64_t weft_choice_unfair(void);
+/* Whether the current (or last) execution had a weft_choose() with an
+ * unfair value (weft_choice_unfair()): partial-order reduction takes
+ * value 0 there and cannot certify, bounded or not. */
+bool weft_unfair_values(void);
 /* Why the last execution did something partial-order reduction cannot
  * reason about (an observation of another thread's state that no
  * dependence record shows: pthread_tryjoin_np() finding it running), or

@@ -326,6 +326,16 @@ void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
 	note_traced(s, a, b);
 }
 
+uint32_t weft_choose_unfair(uint32_t n, uint64_t unfair, const struct weft_site *s)
+{
+	M.choice_unfair = unfair & ~1ull;
+	if (M.choice_unfair)
+		M.unfair_values = true;
+	uint32_t v = weft_choose(n, s);
+	M.choice_unfair = 0;
+	return v;
+}
+
 uint32_t weft_choose(uint32_t n, const struct weft_site *s)
 {
 	uint32_t v = 0;

@@ -226,6 +226,7 @@ void weft_fair_reset(void)
 	M.nr_await = 0;
 	M.await_hang = false;
 	M.fair_restricted = false;
+	M.unfair_values = false;
 	M.untracked = NULL;
 	M.spinners = 0;
 	M.run_len = 0;

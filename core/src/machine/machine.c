@@ -1467,6 +1467,7 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 	M.cur = -1;
 	M.step = M.decisions = M.switches = M.preemptions = M.choices = 0;
 	M.free_choices = 0;
+	M.choice_unfair = 0;
 	M.lone_yields = 0;
 	M.evseq = 0;
 	M.hash = 0x5745465400000001ull; /* "WEFT" */
@@ -1663,6 +1664,16 @@ unsigned weft_thread_cpu(unsigned tid)
 bool weft_fair_restricted(void)
 {
 	return M.fair_restricted;
+}
+
+uint64_t weft_choice_unfair(void)
+{
+	return M.choice_unfair;
+}
+
+bool weft_unfair_values(void)
+{
+	return M.unfair_values;
 }
 
 void weft_sched_untracked(const char *why)

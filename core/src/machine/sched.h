@@ -248,6 +248,7 @@ struct weft_machine {
 				    between deliveries, when started is false) */
 	uint32_t step, decisions, switches, preemptions, choices;
 	uint32_t free_choices;   /* weft_choose() calls of more than one value */
+	uint64_t choice_unfair;  /* weft_choice_unfair(): during a pick_value() */
 	uint32_t lone_yields;
 	/* fair scheduling (docs/strategies.md, "Fairness"; CHESS's fair
 	 * scheduler, Musuvathi and Qadeer, PLDI 2008): a thread t in spinners
@@ -262,6 +263,7 @@ struct weft_machine {
 	uint32_t run_len;        /* events of M.cur since it was switched in */
 	uint64_t run_id;         /* bumped at every switch: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
+	bool unfair_values;      /* some weft_choose() had an unfair value */
 	/* an operation partial-order reduction has no dependence record for
 	 * happened (weft_sched_untracked()): why, or NULL */
 	const char *untracked;
@@ -441,6 +443,9 @@ void weft_fair_thread_reset(struct wthread *t);
 uint64_t weft_fair_others(unsigned tid);
 /* The spinners (and the threads that run) for a livelock report. */
 size_t weft_fair_describe(char *buf, size_t n);
+/* weft_choose() whose values in unfair (bit v: value v, never value 0)
+ * only repeat an iteration of a wait loop (weft_choice_unfair()). */
+uint32_t weft_choose_unfair(uint32_t n, uint64_t unfair, const struct weft_site *s);
 
 /* The threads of e whose choice is unfair: spinners that must let others
  * run first (0 if every thread of e spins, or none does). */

@@ -100,6 +100,12 @@ uint32_t weft_choose(uint32_t n, const struct weft_site *s)
 	return n > 1 && thread_rng ? weft_rng_below(thread_rng, n) : 0;
 }
 
+/* strategies.c asks it in pick_value(); natively no choice is unfair */
+uint64_t weft_choice_unfair(void)
+{
+	return 0;
+}
+
 unsigned weft_cpu_of(const struct weft_scenario *sc, unsigned tid)
 {
 	return sc->cpu_of ? sc->cpu_of[tid] : tid % (sc->nr_cpus ? sc->nr_cpus : 1);

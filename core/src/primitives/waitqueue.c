@@ -606,15 +606,23 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 	sched_point_at(s, c, sizeof(*c), &cond_class);
 	weft_wl_might_sleep(c, s);
 	loc = obj_loc(c, sizeof(*c), s);
-	/* A spurious wake-up is a choice (value 1), at most once per wait
-	 * until another thread changes something (fair scheduling): a
-	 * waiter woken spuriously again with nothing changed would only
-	 * re-check the same state and wait again (the good-samaritan
-	 * assumption, docs/strategies.md "Fairness"), and a choice at every
-	 * wait made a wait loop endless for dfs. */
+	/* A spurious wake-up is a choice (value 1) at every wait. Under fair
+	 * scheduling the first since another thread changed something is a
+	 * free alternative; a waiter woken spuriously again with nothing
+	 * changed since would, under the good-samaritan assumption
+	 * (docs/strategies.md "Fairness"), only re-check the same state and
+	 * wait again, but its locals are not seen: a waiter that counts its
+	 * wake-ups gives up after a few. So the repeat is an unfair choice
+	 * (weft_choice_unfair(), as a yield loop's repeated iteration is):
+	 * dfs's fairness bound prunes it and the search is then not
+	 * complete, pct passes it over, random may draw it. (A free choice
+	 * at every wait made a wait loop endless for dfs; a repeat not
+	 * offered at all made dfs --bound none call a counting waiter's
+	 * give-up path covered.) */
 	struct wthread *t = &M.th[me];
-	if (c->spurious && (!M.fair || t->spur_loc != loc || weft_fair_others(me) != t->spur_wr)) {
-		spurious = weft_choose(2, s) != 0;
+	if (c->spurious) {
+		bool again = M.fair && t->spur_loc == loc && weft_fair_others(me) == t->spur_wr;
+		spurious = weft_choose_unfair(2, again ? 2u : 0u, s) != 0;
 		if (spurious && M.fair) {
 			t->spur_loc = loc;
 			t->spur_wr = weft_fair_others(me);

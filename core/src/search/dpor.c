@@ -1112,6 +1112,19 @@ static uint32_t dpor_value(void *st, uint32_t index, uint32_t n)
 	(void)index;
 	if (n < 2 || !d->logging)
 		return 0;
+	if (__builtin_expect(weft_choice_unfair() != 0, 0)) {
+		/* a value that only repeats a wait loop's iteration (a
+		 * spurious wake-up again, nothing changed since): whether it
+		 * is one depends on the order of the others' changes, which
+		 * the reduction does not track, and it has no cost to charge;
+		 * value 0, no frame, and no certificate */
+		set_incomplete(d, &d->fair,
+			       "a waiter could be woken spuriously again with nothing changed "
+			       "(an unfair choice, docs/strategies.md \"Fairness\"), which "
+			       "partial-order reduction does not take: it cannot certify this "
+			       "(use --por none)");
+		return 0;
+	}
 	if (d->mode == WEFT_POR_OPTIMAL) {
 		d->restart = true;
 		return 0;

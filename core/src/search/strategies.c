@@ -377,8 +377,19 @@ static int pct_pick(void *st, const struct weft_decision *d)
 static uint32_t pct_value(void *st, uint32_t index, uint32_t n)
 {
 	struct weft_pct *p = st;
+	uint64_t unfair = weft_choice_unfair();
 
 	(void)index;
+	/* fairness: a value that only repeats a wait loop's iteration (a
+	 * spurious wake-up again, nothing changed) is passed over, as a
+	 * spinning thread is (value 0 is never unfair) */
+	if (__builtin_expect(unfair != 0, 0) && n <= 64) {
+		uint64_t fair = (n == 64 ? ~0ull : (1ull << n) - 1) & ~unfair;
+		uint32_t k = weft_rng_below(&p->rng, (uint32_t)__builtin_popcountll(fair));
+		while (k--)
+			fair &= fair - 1;
+		return (uint32_t)__builtin_ctzll(fair);
+	}
 	return weft_rng_below(&p->rng, n);
 }
 
@@ -437,7 +448,7 @@ static void frame_counts(const struct weft_dfs_frame *p, unsigned *pre, unsigned
 {
 	*pre = p->preempt_before + frame_cost(p, p->chosen);
 	*del = p->delayed_before + (p->cur_runnable == 3 && p->chosen != 0);
-	*unf = p->unfair_before + (p->cur_runnable < 2 && (p->unfair >> p->chosen & 1));
+	*unf = p->unfair_before + (p->unfair >> p->chosen & 1);
 }
 
 /* The alternative after `chosen` in the order: default, then the other
@@ -469,7 +480,7 @@ static int dfs_begin(void *st, uint8_t *wl, size_t cap)
 			while ((alt = next_alt(f, (unsigned)alt)) >= 0) {
 				unsigned pre = f->preempt_before + frame_cost(f, (unsigned)alt);
 				unsigned del = f->delayed_before + (f->cur_runnable == 3 && alt != 0);
-				bool unfair = f->cur_runnable < 2 && (f->unfair >> alt & 1);
+				bool unfair = f->unfair >> alt & 1;
 				if (pre > d->bound || del > d->delay_bound)
 					continue;
 				if (unfair && f->unfair_before + 1u > d->fair_bound) {
@@ -553,7 +564,7 @@ static int dfs_pick(void *st, const struct weft_decision *dec)
 /* A frame of its own whose alternatives are n values, 0 first (kind: the
  * frame's cur_runnable mark, 2 a value, 3 a delay code); replayed from the
  * prefix while there is one. */
-static uint32_t dfs_choice_frame(struct weft_dfs *d, uint32_t n, uint8_t kind)
+static uint32_t dfs_choice_frame(struct weft_dfs *d, uint32_t n, uint8_t kind, uint64_t unfair)
 {
 	uint32_t i = d->depth;
 
@@ -564,18 +575,24 @@ static uint32_t dfs_choice_frame(struct weft_dfs *d, uint32_t n, uint8_t kind)
 	d->depth++;
 	struct weft_dfs_frame *f = &d->f[i];
 	uint64_t vals = (1ull << n) - 1;
+	unfair &= vals;
 	if (i < d->replay_len) {
-		if (f->cur_runnable != kind || f->runnable != vals)
+		if (f->cur_runnable != kind || f->runnable != vals || f->unfair != unfair)
 			d->overflow = true;   /* nondeterministic model */
 		return f->chosen;
 	}
-	new_frame(d, i, vals, 0, 0, 0, kind);
+	/* an unfair value only repeats a wait loop's iteration
+	 * (weft_choice_unfair()): a spin retry, charged as an unfair thread */
+	new_frame(d, i, vals, unfair, unfair, 0, kind);
 	return 0;
 }
 
 /* A weft_choose() of n values: a frame of its own whose alternatives are
  * the values (0 first), at no preemption cost, so that complete covers
- * every value the model could choose. */
+ * every value the model could choose; but an unfair value
+ * (weft_choice_unfair(): a spurious wake-up again, nothing changed) costs
+ * a preemption and counts against the fairness bound, as an unfair
+ * thread does. */
 static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 {
 	struct weft_dfs *d = st;
@@ -585,7 +602,7 @@ static uint32_t dfs_value(void *st, uint32_t index, uint32_t n)
 		d->wide_choice = true;
 		return 0;
 	}
-	return dfs_choice_frame(d, n, 2);
+	return dfs_choice_frame(d, n, 2, weft_choice_unfair());
 }
 
 /* A store's delay code (weak memory): a frame whose alternatives are the
@@ -600,7 +617,7 @@ static uint32_t dfs_delay(void *st, uint32_t index, uint32_t ncodes)
 		ncodes = 16;
 	if (!d->delay_bound || ncodes < 2)
 		return 0;
-	return dfs_choice_frame(d, ncodes, 3);
+	return dfs_choice_frame(d, ncodes, 3, 0);
 }
 
 static void dfs_end(void *st, const struct weft_exec_result *r)
