@@ -40,6 +40,8 @@ enum ls_kind {
 	LS_BLOCKED,      /* thread tid went to sleep (or spins) inside its current op */
 	LS_ENTER,        /* an interrupt handler starts (tid: its pseudo-thread) */
 	LS_EXIT,         /* and returns */
+	LS_RELEASE,      /* thread tid released a lock inside its current op (a
+			    RELEASE record; only for a reference that asks) */
 };
 
 struct ls_ent {
@@ -80,6 +82,7 @@ static inline void ls_note(unsigned tid, unsigned kind, unsigned op, int val)
 struct ls_ref {
 	void (*event)(const struct ls_ent *e);
 	uint32_t (*eligible)(void);      /* optional: NULL compares no decisions */
+	bool releases;                   /* log LS_RELEASE entries */
 };
 
 enum ls_mode {
@@ -143,9 +146,12 @@ static inline uint32_t ls_value(void *st, uint32_t index, uint32_t n)
 
 static inline void ls_step(void *st, const struct weft_step_info *si)
 {
-	(void)st;
+	const struct ls_strategy *s = st;
+
 	if (si->kind == WEFT_DEP_BLOCKED)
 		ls_note(si->tid, LS_BLOCKED, 0xffff, 0);
+	else if (si->kind == WEFT_DEP_RELEASE && s->ref->releases)
+		ls_note(si->tid, LS_RELEASE, 0xffff, 0);
 }
 
 static const struct weft_strategy_ops ls_ops = {
@@ -190,7 +196,8 @@ static inline void ls_print_schedule(FILE *f, const struct ls_strategy *s)
 			fprintf(f, " T%u.%u=%d", e->tid, e->op, e->val);
 		else
 			fprintf(f, " T%u%s", e->tid, e->kind == LS_BLOCKED ? "/sleep" :
-						      e->kind == LS_ENTER ? "/irq" : "/iret");
+						      e->kind == LS_ENTER ? "/irq" :
+						      e->kind == LS_RELEASE ? "/rel" : "/iret");
 	}
 	fprintf(f, "\n");
 }
