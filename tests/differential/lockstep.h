@@ -41,7 +41,7 @@ enum ls_kind {
 	LS_ENTER,        /* an interrupt handler starts (tid: its pseudo-thread) */
 	LS_EXIT,         /* and returns */
 	LS_RELEASE,      /* thread tid released a lock inside its current op (a
-			    RELEASE record; only for a reference that asks) */
+			    RELEASE record; only if ls_log_releases) */
 };
 
 struct ls_ent {
@@ -82,8 +82,11 @@ static inline void ls_note(unsigned tid, unsigned kind, unsigned op, int val)
 struct ls_ref {
 	void (*event)(const struct ls_ent *e);
 	uint32_t (*eligible)(void);      /* optional: NULL compares no decisions */
-	bool releases;                   /* log LS_RELEASE entries */
 };
+
+/* A reference that splits unlocks at their release sets this: LS_RELEASE
+ * entries are logged. */
+static bool ls_log_releases;
 
 enum ls_mode {
 	LS_SERIAL = 0,   /* always the default */
@@ -146,11 +149,10 @@ static inline uint32_t ls_value(void *st, uint32_t index, uint32_t n)
 
 static inline void ls_step(void *st, const struct weft_step_info *si)
 {
-	const struct ls_strategy *s = st;
-
+	(void)st;
 	if (si->kind == WEFT_DEP_BLOCKED)
 		ls_note(si->tid, LS_BLOCKED, 0xffff, 0);
-	else if (si->kind == WEFT_DEP_RELEASE && s->ref->releases)
+	else if (si->kind == WEFT_DEP_RELEASE && ls_log_releases)
 		ls_note(si->tid, LS_RELEASE, 0xffff, 0);
 }
 

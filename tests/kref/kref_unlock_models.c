@@ -109,6 +109,16 @@ static const struct weft_variant ku_variants[] = {
 	              KU_RWSEM_KREF),
 };
 
+static const struct weft_field ku_fields[] = {
+	WEFT_FIELD(struct ku_world, obj.lock, "obj->lock"),
+	WEFT_FIELD(struct ku_world, obj.sem, "obj->sem"),
+	WEFT_FIELD(struct ku_world, obj.ref, "obj->ref"),
+	WEFT_FIELD(struct ku_world, obj.ready, "obj->ready"),
+	WEFT_FIELD(struct ku_world, obj.users, "obj->users"),
+	WEFT_FIELD(struct ku_world, obj.data, "obj->data"),
+	{ 0, NULL },
+};
+
 extern const struct weft_scenario weft_kref_unlock;   /* kref_models.c registers it */
 const struct weft_scenario weft_kref_unlock = {
 	.name = "kref-unlock",
@@ -121,4 +131,5 @@ const struct weft_scenario weft_kref_unlock = {
 	.decision_hint = 64,
 	.files = WEFT_TEST_FILES,
 	WEFT_TEST_HOOKS(ku),
+	.fields = ku_fields,
 };

@@ -615,7 +615,9 @@ void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 	w = weft_wl_first(m, 0, 0);
 	if (w >= 0 && weft_wl_wake((unsigned)w, m))
 		mask = tbit((unsigned)w);
-	weft_wl_trace_wake(m, mask, mask != 0, s);
+	/* n 1 with no mask: the first waiter was woken already (by another
+	 * unlocker's wake-up) and has not run yet */
+	weft_wl_trace_wake(m, mask, w >= 0, s);
 	weft_tsan_release(m);   /* raw_spin_unlock(&lock->wait_lock) */
 	weft_wl_step(WEFT_DEP_WRITE, loc, sizeof(*m), s);
 	obj_written(loc, s);
