@@ -376,7 +376,7 @@ int pthread_mutex_unlock(pthread_mutex_t *pm)
 			return 0;
 		}
 	}
-	weft_mutex_unlock(&m->m, SITE(WEFT_EV_UNLOCK, "pthread_mutex_unlock"));
+	weft_mutex_unlock_posix(&m->m, SITE(WEFT_EV_UNLOCK, "pthread_mutex_unlock"));
 	return 0;
 }
 
@@ -434,7 +434,7 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 	enter();
 	/* a timed wait may always return by its timeout: release, let the
 	 * others run, re-take (a signal meanwhile is not waited for) */
-	weft_mutex_unlock(&mx(m)->m, SITE(WEFT_EV_UNLOCK, "pthread_cond_timedwait: releases"));
+	weft_mutex_unlock_posix(&mx(m)->m, SITE(WEFT_EV_UNLOCK, "pthread_cond_timedwait: releases"));
 	weft_yield(SITE(WEFT_EV_YIELD, "pthread_cond_timedwait"));
 	weft_mutex_lock(&mx(m)->m, SITE(WEFT_EV_LOCK, "pthread_cond_timedwait: re-takes"));
 	return weft_choose(2, SITE(WEFT_EV_CHOICE, "pthread_cond_timedwait: timed out?"))
@@ -528,9 +528,9 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 		return get_pthread_rwlock_unlock()(l);
 	enter();
 	if (weft_peek(rw(l)->writer) == me() + 1)
-		weft_up_write(rw(l), SITE(WEFT_EV_UNLOCK, "pthread_rwlock_unlock"));
+		weft_up_write_posix(rw(l), SITE(WEFT_EV_UNLOCK, "pthread_rwlock_unlock"));
 	else
-		weft_up_read(rw(l), SITE(WEFT_EV_UNLOCK, "pthread_rwlock_unlock"));
+		weft_up_read_posix(rw(l), SITE(WEFT_EV_UNLOCK, "pthread_rwlock_unlock"));
 	return 0;
 }
 

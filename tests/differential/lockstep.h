@@ -40,6 +40,8 @@ enum ls_kind {
 	LS_BLOCKED,      /* thread tid went to sleep (or spins) inside its current op */
 	LS_ENTER,        /* an interrupt handler starts (tid: its pseudo-thread) */
 	LS_EXIT,         /* and returns */
+	LS_RELEASE,      /* thread tid released a lock inside its current op (a
+			    RELEASE record; only if ls_log_releases) */
 };
 
 struct ls_ent {
@@ -81,6 +83,10 @@ struct ls_ref {
 	void (*event)(const struct ls_ent *e);
 	uint32_t (*eligible)(void);      /* optional: NULL compares no decisions */
 };
+
+/* A reference that splits unlocks at their release sets this: LS_RELEASE
+ * entries are logged. */
+static bool ls_log_releases;
 
 enum ls_mode {
 	LS_SERIAL = 0,   /* always the default */
@@ -146,6 +152,8 @@ static inline void ls_step(void *st, const struct weft_step_info *si)
 	(void)st;
 	if (si->kind == WEFT_DEP_BLOCKED)
 		ls_note(si->tid, LS_BLOCKED, 0xffff, 0);
+	else if (si->kind == WEFT_DEP_RELEASE && ls_log_releases)
+		ls_note(si->tid, LS_RELEASE, 0xffff, 0);
 }
 
 static const struct weft_strategy_ops ls_ops = {
@@ -190,7 +198,8 @@ static inline void ls_print_schedule(FILE *f, const struct ls_strategy *s)
 			fprintf(f, " T%u.%u=%d", e->tid, e->op, e->val);
 		else
 			fprintf(f, " T%u%s", e->tid, e->kind == LS_BLOCKED ? "/sleep" :
-						      e->kind == LS_ENTER ? "/irq" : "/iret");
+						      e->kind == LS_ENTER ? "/irq" :
+						      e->kind == LS_RELEASE ? "/rel" : "/iret");
 	}
 	fprintf(f, "\n");
 }

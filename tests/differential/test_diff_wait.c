@@ -326,6 +326,7 @@ struct rthread {
 	bool granted;        /* handed the object by its waker */
 	bool cond_woken;     /* cond_wait: woken from the condition, re-taking the mutex */
 	bool task_sleeping;  /* between prepare_to_wait() and its wake-up/finish_wait() */
+	bool released;       /* its unlock released the lock; the wake-up is to come */
 	int on, on_obj;      /* what it sleeps on (TS_SLEEP) */
 	int wq_on;           /* the wait queue whose list it is on, or -1 */
 	unsigned rd_held[2]; /* read holds of each rwsem */
@@ -392,6 +393,14 @@ static void m_release(unsigned k)
 		R.th[w].granted = true;
 	}
 	wake_thread(w, ON_M, (int)k);
+}
+
+/* __mutex_unlock_slowpath()'s wake-up, after the release: the oldest
+ * waiter, whoever holds m now */
+static void m_wake_first(unsigned k)
+{
+	if (R.ml[k].n)
+		wake_thread(R.ml[k].tid[0], ON_M, (int)k);
 }
 
 /* mutex_lock()'s attempt (or its retry after a wake-up): true if it holds m */
@@ -642,7 +651,11 @@ static bool attempt(unsigned t, const struct op *o, int *val)
 		th->got[M_TRY][k] = false;
 		/* fall through */
 	case M_UNLOCK:
-		m_release(k);
+		if (th->released)
+			m_wake_first(k);
+		else
+			m_release(k);
+		th->released = false;
 		return true;
 	case R_DR:
 		if (th->granted) {
@@ -692,10 +705,13 @@ static bool attempt(unsigned t, const struct op *o, int *val)
 		th->got[R_TRYR][k] = false;
 		/* fall through */
 	case R_UR:
-		R.rreaders[k]--;
-		th->rd_held[k]--;
-		if (!R.rreaders[k])
+		if (!th->released) {
+			R.rreaders[k]--;
+			th->rd_held[k]--;
+		}
+		if (th->released || !R.rreaders[k])
 			rw_wake(k);
+		th->released = false;
 		return true;
 	case R_UW_IF:
 		if (!th->got[R_TRYW][k]) {
@@ -705,8 +721,10 @@ static bool attempt(unsigned t, const struct op *o, int *val)
 		th->got[R_TRYW][k] = false;
 		/* fall through */
 	case R_UW:
-		R.rwriter[k] = 0;
+		if (!th->released)
+			R.rwriter[k] = 0;
 		rw_wake(k);
+		th->released = false;
 		return true;
 	case R_DOWNGRADE:
 		R.rwriter[k] = 0;
@@ -788,6 +806,58 @@ static bool attempt(unsigned t, const struct op *o, int *val)
 	return true;
 }
 
+/*
+ * A RELEASE record of thread t inside op o. mutex_unlock() with waiters
+ * releases the owner word and only then wakes the oldest waiter (v6.12
+ * __mutex_unlock_slowpath(); a handoff, --lock ticket, hands over and
+ * wakes at once), and up_read() (the last reader) and up_write() with
+ * waiters likewise release before rwsem_wake() (Documentation/locking/
+ * mutex-design.rst, <weft/sleep.h>): here the release; the op's
+ * completion wakes. Every other RELEASE is the whole op (its completion).
+ */
+static void ref_release(unsigned t, const struct op *o)
+{
+	struct rthread *th = &R.th[t];
+	unsigned k = o->obj;
+	bool split = R.lock != WEFT_LOCK_TICKET;
+
+	switch (o->k) {
+	case M_UNLOCK_IF:
+		if (!th->got[M_TRY][k])
+			return;
+		/* fall through */
+	case M_UNLOCK:
+		if (split && R.ml[k].n) {
+			R.mowner[k] = 0;
+			th->released = true;
+		}
+		return;
+	case R_UR_IF:
+		if (!th->got[R_TRYR][k])
+			return;
+		/* fall through */
+	case R_UR:
+		if (split && R.rreaders[k] == 1 && R.rl[k].n) {
+			R.rreaders[k] = 0;
+			th->rd_held[k]--;
+			th->released = true;
+		}
+		return;
+	case R_UW_IF:
+		if (!th->got[R_TRYW][k])
+			return;
+		/* fall through */
+	case R_UW:
+		if (split && R.rl[k].n) {
+			R.rwriter[k] = 0;
+			th->released = true;
+		}
+		return;
+	default:
+		return;
+	}
+}
+
 static void ref_event(const struct ls_ent *e)
 {
 	if (e->tid >= P.nt) {
@@ -806,6 +876,10 @@ static void ref_event(const struct ls_ent *e)
 	int val;
 	bool done;
 
+	if (e->kind == LS_RELEASE) {
+		ref_release(e->tid, o);
+		return;
+	}
 	if (cond_phase)
 		th->cond_woken = true;
 	done = attempt(e->tid, o, &val);
@@ -1201,6 +1275,8 @@ int main(void)
 
 	static const enum weft_kind kinds[] = { WEFT_KIND_DEADLOCK, WEFT_KIND_LOST_WAKEUP };
 	static const char *const labels[] = { "deadlock", "lost-wakeup" };
+
+	ls_log_releases = true;   /* the reference splits contended unlocks (ref_release()) */
 
 	ls_run_programs(&progs, nprog, ls_large() ? 24 : 8);
 	ls_print_verdicts(nprog, nr_runs, verdicts, kinds, labels, 2);

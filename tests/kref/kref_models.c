@@ -120,4 +120,7 @@ WEFT_TEST_SCENARIO(kref_lookup, "kref-lookup",
 		   "test: looking up a kref'd object while its last reference goes",
 		   struct kr_world, 2, 2, 48, kr);
 
-WEFT_DEFINE_REGISTRY(&kref_lookup);
+/* kref_unlock_models.c */
+extern const struct weft_scenario weft_kref_unlock;
+
+WEFT_DEFINE_REGISTRY(&kref_lookup, &weft_kref_unlock);

@@ -30,6 +30,8 @@
  *  - with lockdep-lite on, mutexes and rw semaphores are lock classes
  *    (inversions at bound 0, locks held at exit, bad unlocks);
  *  - setup and audits never sleep (an assertion when they would);
+ *  - a contended mutex_unlock() or up_write() touches the lock after its
+ *    release: freeing it between is a use after free;
  *  - dependence records, and weft_thread_pending()'s "would block" against
  *    what the thread then does, over every dfs execution at bound 2;
  *  - pthread create/join, spurious wake-ups only when asked for.
@@ -57,6 +59,7 @@ enum {
 	V_TRYLOCK_UNDER_SPIN, V_COMPLETION_IN_RCU_LIKE,
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
 	V_PTHREAD, V_SPURIOUS_IF, V_NO_SPURIOUS_IF,
+	V_MUTEX_FREED_IN_UNLOCK, V_RWSEM_FREED_IN_UP, V_MUTEX_PUT_AFTER_UNLOCK,
 	V__COUNT
 };
 
@@ -659,6 +662,34 @@ static void pw_thread(void *w, unsigned tid)
 			weft_pthread_mutex_unlock(&W->m);
 		}
 		break;
+
+	/* an unlock touches its lock after the release: three users, the
+	 * last (counted under the lock) frees it after its own unlock, while
+	 * another's contended unlock may still be waking its waiter */
+	case V_MUTEX_FREED_IN_UNLOCK:
+	case V_RWSEM_FREED_IN_UP:
+	case V_MUTEX_PUT_AFTER_UNLOCK: {
+		bool rw = W->variant == V_RWSEM_FREED_IN_UP;
+		int n;
+		if (rw)
+			down_write(&W->rw);
+		else
+			mutex_lock(&W->m);
+		n = PLAIN_READ(W->x) + 1;
+		WRITE_ONCE(W->x, n);
+		if (rw)
+			up_write(&W->rw);
+		else
+			mutex_unlock(&W->m);
+		/* the fix: the use dropped after the unlock returned */
+		if (W->variant == V_MUTEX_PUT_AFTER_UNLOCK)
+			n = atomic_inc_return(&W->nlog);
+		if (n == 3)
+			weft_poison(rw ? (const void *)&W->rw : (const void *)&W->m,
+				    rw ? sizeof(W->rw) : sizeof(W->m),
+				    WEFT_SITE(WEFT_EV_NOTE, "the last user frees the lock"));
+		break;
+	}
 	}
 }
 
@@ -834,6 +865,20 @@ static void test_owner_checks(void)
 	       "which is free");
 	expect(V_PAGE_UNLOCK_FREED, 2, 0, WEFT_KIND_USE_AFTER_FREE,
 	       "unlock_page after the page was freed", "folio_unlock on page 0");
+}
+
+/* A contended mutex_unlock() (up_write()) wakes its waiter in a step
+ * after its release, which must find the lock not freed: a last user that
+ * frees it right after its own unlock is a use after free; dropping the use
+ * after the unlock returned is clean. */
+static void test_unlock_after_release(void)
+{
+	expect(V_MUTEX_FREED_IN_UNLOCK, 3, 2, WEFT_KIND_USE_AFTER_FREE,
+	       "mutex freed by its last user after its unlock", "on freed memory");
+	expect(V_RWSEM_FREED_IN_UP, 3, 2, WEFT_KIND_USE_AFTER_FREE,
+	       "rwsem freed by its last user after its up_write", "on freed memory");
+	expect(V_MUTEX_PUT_AFTER_UNLOCK, 3, 2, WEFT_KIND_NONE,
+	       "mutex freed by whoever drops the last use after unlocking", NULL);
 }
 
 /* Who a wake-up wakes: complete() one waiter (the other stays asleep: it
@@ -1113,6 +1158,7 @@ int main(void)
 	test_no_steps_asleep();
 	test_fifo();
 	test_owner_checks();
+	test_unlock_after_release();
 	test_classification();
 	test_wake_counts();
 	test_open_coded();

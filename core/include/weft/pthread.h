@@ -59,7 +59,7 @@
 	(weft_mutex_trylock((m), WEFT_SITE(WEFT_EV_TRYLOCK, "pthread_mutex_trylock(" #m ")")) \
 		 ? 0 : WEFT_EBUSY)
 #define weft_pthread_mutex_unlock(m) \
-	({ weft_mutex_unlock((m), WEFT_SITE(WEFT_EV_UNLOCK, "pthread_mutex_unlock(" #m ")")); 0; })
+	({ weft_mutex_unlock_posix((m), WEFT_SITE(WEFT_EV_UNLOCK, "pthread_mutex_unlock(" #m ")")); 0; })
 
 #define weft_pthread_cond_init(c, attr)                                               \
 	({                                                                            \

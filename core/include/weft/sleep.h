@@ -122,7 +122,12 @@ struct weft_wait_entry {
 void weft_mutex_init(struct weft_mutex *m, const struct weft_site *s);
 void weft_mutex_lock(struct weft_mutex *m, const struct weft_site *s);
 bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s);
+/* mutex_unlock(): with waiters, the release and the wake-up that touches m
+ * after it are two steps (the kernel's slow path); _posix: one step, as
+ * pthread_mutex_unlock() (POSIX lets the last user destroy the mutex at
+ * once). */
 void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s);
+void weft_mutex_unlock_posix(struct weft_mutex *m, const struct weft_site *s);
 bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s);
 
 void weft_init_rwsem(struct weft_rw_semaphore *r, const struct weft_site *s);
@@ -132,6 +137,10 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s);
 void weft_down_write(struct weft_rw_semaphore *r, const struct weft_site *s);
 int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site *s);
 void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s);
+/* up_read()/up_write() in one step (pthread_rwlock_unlock()): the two
+ * above wake waiters in a step after the release, as rwsem_wake() does */
+void weft_up_read_posix(struct weft_rw_semaphore *r, const struct weft_site *s);
+void weft_up_write_posix(struct weft_rw_semaphore *r, const struct weft_site *s);
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s);
 
 void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_site *s);

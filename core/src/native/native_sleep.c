@@ -305,7 +305,12 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	return ok;
 }
 
-static void mutex_release(struct weft_mutex *m, unsigned t, const struct weft_site *s)
+/* whole: in one go (pthread_mutex_unlock()); else as mutex_unlock() in
+ * the controlled build (sleep.c): with waiters and no handoff, the release
+ * and then, nq taken again, the wake-up of the first waiter, which reads
+ * m (a use after free under AddressSanitizer if another thread took m in
+ * between and freed it). */
+static void mutex_release(struct weft_mutex *m, unsigned t, bool whole, const struct weft_site *s)
 {
 	uint32_t owner = LD(m->owner);
 	int w;
@@ -324,6 +329,12 @@ static void mutex_release(struct weft_mutex *m, unsigned t, const struct weft_si
 	} else {
 		ST(m->owner, 0);
 	}
+	if (w >= 0 && weft_native_lock_model != WEFT_LOCK_TICKET && !whole) {
+		pthread_mutex_unlock(&nq);
+		sched_yield();
+		pthread_mutex_lock(&nq);
+		w = LD(m->nr_waiters) ? nw_next(m, 0, 0, 0) : -1;
+	}
 	if (w >= 0)
 		nw_wake((unsigned)w);
 	pthread_mutex_unlock(&nq);
@@ -336,7 +347,17 @@ void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 		ST(m->owner, 0);
 		return;
 	}
-	mutex_release(m, me(), s);
+	mutex_release(m, me(), false, s);
+}
+
+void weft_mutex_unlock_posix(struct weft_mutex *m, const struct weft_site *s)
+{
+	weft_native_poll();
+	if (!weft_native_in_model()) {
+		ST(m->owner, 0);
+		return;
+	}
+	mutex_release(m, me(), true, s);
 }
 
 bool weft_mutex_is_locked(struct weft_mutex *m, const struct weft_site *s)
@@ -534,7 +555,23 @@ int weft_down_write_trylock(struct weft_rw_semaphore *r, const struct weft_site 
 	return rwsem_trylock(r, true);
 }
 
-void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+/* Under nq, after a release that left r free: rwsem_wake(), as the
+ * controlled build does it (sleep.c): with waiters and no handoff, nq is
+ * dropped and taken again first, and the wake reads r (a use after free
+ * under AddressSanitizer if another thread took r meanwhile and freed it). */
+static void rwsem_wake_after(struct weft_rw_semaphore *r, bool whole)
+{
+	if (!whole && weft_native_lock_model != WEFT_LOCK_TICKET && nw_next(r, 0, 0, 0) >= 0) {
+		pthread_mutex_unlock(&nq);
+		sched_yield();
+		pthread_mutex_lock(&nq);
+		if (!LD(r->nr_waiters))
+			return;
+	}
+	rwsem_wake(r);
+}
+
+static void rwsem_up_read(struct weft_rw_semaphore *r, bool whole, const struct weft_site *s)
 {
 	unsigned t = me();
 
@@ -554,13 +591,23 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	held_add(r, t, -1);
 	if (__atomic_sub_fetch(&r->readers, 1, __ATOMIC_ACQ_REL) == 0) {
 		held_clear(r);
-		rwsem_wake(r);
+		rwsem_wake_after(r, whole);
 	}
 	pthread_mutex_unlock(&nq);
 }
 
+void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_up_read(r, false, s);
+}
+
+void weft_up_read_posix(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_up_read(r, true, s);
+}
+
 /* up_write() and downgrade_write(), which keeps a read lock. */
-static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
+static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade, bool whole,
 				const struct weft_site *s)
 {
 	unsigned t = me();
@@ -584,18 +631,23 @@ static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
 		held_add(r, t, 1);
 	}
 	ST(r->writer, 0);
-	rwsem_wake(r);
+	rwsem_wake_after(r, whole);
 	pthread_mutex_unlock(&nq);
 }
 
 void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	rwsem_write_release(r, false, s);
+	rwsem_write_release(r, false, false, s);
+}
+
+void weft_up_write_posix(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_write_release(r, false, true, s);
 }
 
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	rwsem_write_release(r, true, s);
+	rwsem_write_release(r, true, true, s);
 }
 
 /* -------------------------------------------------------------- semaphore */
@@ -897,7 +949,7 @@ void weft_cond_wait(struct weft_pthread_cond *c, struct weft_mutex *m, const str
 		__atomic_fetch_add(&c->wq.nr_queued, 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&nq);
-	mutex_release(m, t, s);      /* on the list first: no signal is missed */
+	mutex_release(m, t, true, s);   /* on the list first: no signal is missed */
 	if (!spurious)
 		nw_sleep(t);
 	mutex_acquire(m, t, s);

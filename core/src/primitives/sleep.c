@@ -3,7 +3,7 @@
  * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
  * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
  *
- * Length (~1,120 lines): the wait lists (weft_wl_*, with the task-state
+ * Length (~1,230 lines): the wait lists (weft_wl_*, with the task-state
  * helpers every wait shares: weft_wl_block(), weft_wl_wake_all()) and
  * the three sleeping locks on them (mutex, rw_semaphore with its
  * per-reader holds, semaphore), a section each; moving each lock to a
@@ -26,12 +26,19 @@
  *    deadlock at once, as lockdep reports recursive locking). Release wakes
  *    the oldest waiter; `--lock tas` leaves the mutex free for whoever runs
  *    first (optimistic stealing), `--lock ticket` hands it to that waiter
- *    (MUTEX_FLAG_HANDOFF). No optimistic spinning, no lockdep classes.
+ *    (MUTEX_FLAG_HANDOFF). With a waiter queued and no handoff, the
+ *    release and the wake-up are two steps (__mutex_unlock_slowpath()
+ *    takes the wait_lock after it released the owner word), so freeing
+ *    the mutex before the unlocker's wake-up is a use after free; the
+ *    pthread form releases in one step. No optimistic spinning, no
+ *    lockdep classes.
  *  - rw_semaphore: a reader queues behind a waiting writer (no reader
  *    lock stealing), so a recursive down_read() with a writer waiting
  *    deadlocks, as lockdep warns it may. A release wakes the oldest waiter
  *    if it is a writer, else grants every waiting reader
- *    (rwsem_mark_wake() since v5.3). Trylocks fail while anyone waits.
+ *    (rwsem_mark_wake() since v5.3), in a step of its own after the
+ *    release as the mutex's (rwsem_wake()). Trylocks fail while anyone
+ *    waits.
  *    up_read() by a thread holding no read lock is bad-unlock (lockdep).
  *  - semaphore: up() hands the count to the oldest waiter (__up()); no
  *    owner: up() by any thread is legal, and a sleeper nobody ups is a
@@ -498,15 +505,10 @@ bool weft_mutex_trylock(struct weft_mutex *m, const struct weft_site *s)
 	return ok;
 }
 
-/* The release of this step: checks the owner, frees or hands m over and
- * wakes the oldest waiter (UNLOCK and WAKE events, no dependence record:
- * the caller's). */
-void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
+/* The start of an unlock of m by the current thread: lockdep's release
+ * (mutex_release(), first in the kernel) and the owner check. */
+static void mutex_unlock_check(struct weft_mutex *m, uint32_t me, const struct weft_site *s)
 {
-	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
-	uint64_t mask = 0;
-	int w;
-
 	if (weft_lockdep_on)
 		weft_lockdep_release(m, s);   /* bad-unlock if not held */
 	if (m->owner != me) {
@@ -522,6 +524,21 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 				    "T%d unlocks a mutex held by T%d (mutexes are released by "
 				    "their owner)", M.cur, owner_tid(m->owner));
 	}
+}
+
+/* The release of this step: checks the owner, frees or hands m over and
+ * wakes the oldest waiter (UNLOCK and WAKE events, no dependence record:
+ * the caller's). One step: pthread_mutex_unlock() and the release of
+ * pthread_cond_wait() (POSIX lets the last user destroy a mutex it has
+ * just unlocked), and mutex_unlock() where nothing touches the mutex after
+ * its release (weft_mutex_unlock()). */
+void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc = obj_loc(m, sizeof(*m), s), me = (uint32_t)M.cur + 1;
+	uint64_t mask = 0;
+	int w;
+
+	mutex_unlock_check(m, me, s);
 	weft_tsan_release(m);
 	m->owner = 0;
 	w = weft_wl_first(m, 0, 0);
@@ -541,7 +558,7 @@ void weft_mutex_release(struct weft_mutex *m, const struct weft_site *s)
 	obj_written(loc, s);
 }
 
-void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
+void weft_mutex_unlock_posix(struct weft_mutex *m, const struct weft_site *s)
 {
 	if (M.cur < 0 && !in_world(m, sizeof(*m), s))
 		return;
@@ -552,6 +569,58 @@ void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
 	sched_point_at(s, m, sizeof(*m), NULL);
 	weft_mutex_release(m, s);
 	weft_wl_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), s);
+}
+
+/*
+ * mutex_unlock() (v6.12). Without waiters, __mutex_unlock_fast()'s one
+ * cmpxchg of the owner to 0 is all it does: one step. With waiters,
+ * __mutex_unlock_slowpath() releases the owner word first (keeping its
+ * flags) and only then takes lock->wait_lock to wake the first waiter:
+ * two steps, between which another thread may take the mutex (it is
+ * free), unlock it and, as the last user, free it; the second step's
+ * access to m is then a use after free (Documentation/locking/
+ * mutex-design.rst: mutex_unlock() may touch the mutex after it has
+ * released it). A handoff (--lock ticket, MUTEX_FLAG_HANDOFF) does not
+ * release before the wait_lock: the owner becomes the waiter inside it,
+ * and that waiter runs only once woken after it, so it stays one step.
+ */
+void weft_mutex_unlock(struct weft_mutex *m, const struct weft_site *s)
+{
+	uint32_t loc, me = (uint32_t)M.cur + 1;
+	uint64_t mask = 0;
+	int w;
+
+	if (M.cur < 0) {
+		weft_mutex_unlock_posix(m, s);
+		return;
+	}
+	sched_point_at(s, m, sizeof(*m), NULL);
+	if (M.o->lock == WEFT_LOCK_TICKET || weft_wl_first(m, 0, 0) < 0) {
+		weft_mutex_release(m, s);
+		weft_wl_step(WEFT_DEP_RELEASE, loc_of(m), sizeof(*m), s);
+		return;
+	}
+	/* the release: the owner word, the waiters flag kept */
+	loc = obj_loc(m, sizeof(*m), s);
+	mutex_unlock_check(m, me, s);
+	weft_tsan_release(m);
+	m->owner = 0;
+	weft_trace(WEFT_EV_UNLOCK, loc, me, 0, s);
+	weft_sched_step(WEFT_DEP_RELEASE, loc, sizeof(*m), 0, s);
+	obj_written(loc, s);
+	/* a step of its own: the wait_lock section wakes the first waiter
+	 * (whoever it is now), a write of the mutex, checked for a free */
+	sched_point_at(s, m, sizeof(*m), NULL);
+	loc = obj_loc(m, sizeof(*m), s);
+	w = weft_wl_first(m, 0, 0);
+	if (w >= 0 && weft_wl_wake((unsigned)w, m))
+		mask = tbit((unsigned)w);
+	/* n 1 with no mask: the first waiter was woken already (by another
+	 * unlocker's wake-up) and has not run yet */
+	weft_wl_trace_wake(m, mask, w >= 0, s);
+	weft_tsan_release(m);   /* raw_spin_unlock(&lock->wait_lock) */
+	weft_wl_step(WEFT_DEP_WRITE, loc, sizeof(*m), s);
+	obj_written(loc, s);
 }
 
 bool weft_wl_query(const void *obj, uint32_t size, const uint32_t *word,
@@ -910,7 +979,42 @@ static void rwsem_released(struct weft_rw_semaphore *r, uint32_t loc, uint64_t o
 	obj_written(loc, s);
 }
 
-void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+/*
+ * The end of an up_read() or up_write() that leaves r free with waiters
+ * (v6.12 __up_read(), __up_write()): the release (the count's atomic add)
+ * is one step; rwsem_wake(), which takes r->wait_lock and wakes or grants
+ * the waiters at the head of the list, is a step of its own, a write of r
+ * checked for a free: another CPU may take r in between (it is free),
+ * release it and free it as its last user. Preemption stays disabled
+ * from one to the other, as the kernel's does. A handoff (--lock ticket)
+ * reserves r for the waiter it wakes, which no other thread can take in
+ * between: there it stays one step.
+ */
+static void rwsem_release_then_wake(struct weft_rw_semaphore *r, uint32_t loc, uint64_t old,
+				    const struct weft_site *s)
+{
+	uint64_t mask;
+
+	rwsem_released(r, loc, old, 0, s);
+	weft_ctx_preempt_inc();
+	sched_point_at(s, r, sizeof(*r), NULL);
+	loc = obj_loc(r, sizeof(*r), s);
+	mask = rwsem_wake(r);
+	weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcountll(mask), s);
+	weft_tsan_release(r);   /* raw_spin_unlock_irqrestore(&sem->wait_lock) */
+	weft_wl_step(WEFT_DEP_WRITE, loc, sizeof(*r), s);
+	obj_written(loc, s);
+	weft_ctx_preempt_dec();
+}
+
+/* Whether a release that left r free wakes in a step of its own. */
+static bool rwsem_wakes_later(const struct weft_rw_semaphore *r, bool whole)
+{
+	return !whole && M.o->lock != WEFT_LOCK_TICKET && weft_wl_first(r, 0, 0) >= 0;
+}
+
+/* up_read(); whole: in one step (pthread_rwlock_unlock()) */
+static void rwsem_up_read(struct weft_rw_semaphore *r, bool whole, const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
 	uint32_t loc;
@@ -936,14 +1040,30 @@ void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
 	held_add(r, me, -1);
 	if (r->readers == 0) {
 		held_clear(r);
+		if (rwsem_wakes_later(r, whole)) {
+			rwsem_release_then_wake(r, loc, old, s);
+			return;
+		}
 		mask = rwsem_wake(r);
 	}
 	rwsem_released(r, loc, old, mask, s);
 }
 
+void weft_up_read(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_up_read(r, false, s);
+}
+
+void weft_up_read_posix(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_up_read(r, true, s);
+}
+
 /* up_write() and downgrade_write(), which keeps a read lock: either lets
- * the head of the wait list in (downgrade: only waiting readers). */
-static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
+ * the head of the wait list in (downgrade: only waiting readers). whole:
+ * in one step (downgrade_write(), whose caller still holds r for read,
+ * and pthread_rwlock_unlock()). */
+static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade, bool whole,
 				const struct weft_site *s)
 {
 	unsigned me = (unsigned)M.cur;
@@ -973,17 +1093,25 @@ static void rwsem_write_release(struct weft_rw_semaphore *r, bool downgrade,
 		r->readers++;
 		held_add(r, me, 1);
 	}
-	rwsem_released(r, loc, old, rwsem_wake(r), s);
+	if (!downgrade && rwsem_wakes_later(r, whole))
+		rwsem_release_then_wake(r, loc, old, s);
+	else
+		rwsem_released(r, loc, old, rwsem_wake(r), s);
 }
 
 void weft_up_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	rwsem_write_release(r, false, s);
+	rwsem_write_release(r, false, false, s);
+}
+
+void weft_up_write_posix(struct weft_rw_semaphore *r, const struct weft_site *s)
+{
+	rwsem_write_release(r, false, true, s);
 }
 
 void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s)
 {
-	rwsem_write_release(r, true, s);
+	rwsem_write_release(r, true, true, s);
 }
 
 /* -------------------------------------------------------------- semaphore */
