@@ -264,6 +264,9 @@ void weft_trace_event_text(const struct weft_trace_view *v, size_t i, char *buf,
 						      weft_trace_thread(v, t));
 		if (who[0])
 			snprintf(buf, n, "%s [wakes %s]", what, who);
+		else if (e->val == WEFT_WAKE_HELD_AGAIN)
+			snprintf(buf, n, "%s [wakes nobody: %s was taken again, its waiters sleep on]",
+				 what, obj);
 		else if (e->val)
 			snprintf(buf, n, "%s [%" PRIu64 " woken: awake already]", what, e->val);
 		else

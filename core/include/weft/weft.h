@@ -106,7 +106,8 @@ enum weft_ev {
 	WEFT_EV_SPAWN,    /* a thread started another (val = its number) */
 	WEFT_EV_JOIN,     /* a thread waited for another's end (val = its number) */
 	WEFT_EV_WAIT,     /* a sleeping primitive put its caller to sleep */
-	WEFT_EV_WAKE,     /* a sleeping primitive woke sleepers (val = how many) */
+	WEFT_EV_WAKE,     /* a sleeping primitive woke sleepers (val = how many,
+			     or WEFT_WAKE_HELD_AGAIN) */
 	WEFT_EV_END,      /* a spawned thread ended */
 	WEFT_EV_IRQ_ENTER,/* an interrupt handler starts on its CPU (val = CPU) */
 	WEFT_EV_IRQ_EXIT, /* and returns */
@@ -115,6 +116,10 @@ enum weft_ev {
 			     (weak memory: tid/cpu/site/loc/val are the store's,
 			     old the value it replaces in memory) */
 };
+
+/* WEFT_EV_WAKE's val when a lock's wake-up, a step after its release,
+ * found it taken again: its waiters sleep on (an rw_semaphore's rwsem_wake()) */
+#define WEFT_WAKE_HELD_AGAIN 0xffffffffu
 
 /*
  * A site is one place in a model that performs a visible operation.

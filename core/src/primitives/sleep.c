@@ -1000,7 +1000,12 @@ static void rwsem_release_then_wake(struct weft_rw_semaphore *r, uint32_t loc, u
 	sched_point_at(s, r, sizeof(*r), NULL);
 	loc = obj_loc(r, sizeof(*r), s);
 	mask = rwsem_wake(r);
-	weft_wl_trace_wake(r, mask, (unsigned)__builtin_popcountll(mask), s);
+	unsigned n = (unsigned)__builtin_popcountll(mask);
+	/* no one woken with waiters queued: r taken again since the release,
+	 * or its first waiter (a writer) woken already and not run yet */
+	if (!mask && weft_wl_first(r, 0, 0) >= 0)
+		n = r->writer || r->readers ? WEFT_WAKE_HELD_AGAIN : 1;
+	weft_wl_trace_wake(r, mask, n, s);
 	weft_tsan_release(r);   /* raw_spin_unlock_irqrestore(&sem->wait_lock) */
 	weft_wl_step(WEFT_DEP_WRITE, loc, sizeof(*r), s);
 	obj_written(loc, s);
