@@ -60,6 +60,7 @@ enum {
 	V_HOST_COMPLETION, V_HOST_MUTEX, V_HOST_WAIT_EVENT,
 	V_PTHREAD, V_SPURIOUS_IF, V_NO_SPURIOUS_IF,
 	V_MUTEX_FREED_IN_UNLOCK, V_RWSEM_FREED_IN_UP, V_MUTEX_PUT_AFTER_UNLOCK,
+	V_MSLEEP_UNDER_SPIN, V_COND_RESCHED_IRQ_OFF, V_DELAYS_OUTSIDE,
 	V__COUNT
 };
 
@@ -617,6 +618,32 @@ static void pw_thread(void *w, unsigned tid)
 			spin_unlock(&W->spin);
 		}
 		break;
+	case V_MSLEEP_UNDER_SPIN:
+		if (tid == 0) {
+			spin_lock(&W->spin);
+			msleep(1);
+			spin_unlock(&W->spin);
+		}
+		break;
+	case V_COND_RESCHED_IRQ_OFF:
+		if (tid == 0) {
+			local_irq_disable();
+			cond_resched();
+			local_irq_enable();
+		}
+		break;
+	case V_DELAYS_OUTSIDE:
+		/* the delay.h sleeps and cond_resched() outside atomic context */
+		if (tid == 0) {
+			spin_lock(&W->spin);
+			spin_unlock(&W->spin);
+			cond_resched();
+			msleep(1);
+			(void)msleep_interruptible(1);
+			ssleep(1);
+			usleep_range(10, 20);
+		}
+		break;
 	case V_COMPLETION_IN_RCU_LIKE:
 		if (tid == 0) {
 			local_irq_disable();
@@ -987,6 +1014,14 @@ static void test_atomic_context(void)
 	       NULL);
 	expect(V_COMPLETION_IN_RCU_LIKE, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC,
 	       "wait_for_completion with interrupts off", NULL);
+	/* cond_resched() calls __might_resched(), msleep() ends in schedule()
+	 * (both were a bare yield: clean under a spinlock) */
+	expect(V_MSLEEP_UNDER_SPIN, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "msleep under a spinlock",
+	       "sleeping function called from invalid context");
+	expect(V_COND_RESCHED_IRQ_OFF, 2, 0, WEFT_KIND_SLEEP_IN_ATOMIC,
+	       "cond_resched with interrupts off", "irqs_disabled() 1");
+	expect(V_DELAYS_OUTSIDE, 2, 2, WEFT_KIND_NONE, "delays and cond_resched outside a lock",
+	       NULL);
 }
 
 /* lockdep-lite (lockdep.c) sees mutexes and rw semaphores: an ABBA is an

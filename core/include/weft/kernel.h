@@ -801,18 +801,34 @@ unsigned weft_nr_cpu_ids(void);
 #ifndef WEFT_OWN_CPUMASK
 #define nr_cpu_ids weft_nr_cpu_ids()
 #endif
-#define cond_resched() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cond_resched()"))
+/* A yield that may sleep: might_sleep()'s check first (sleep-in-atomic
+ * in atomic context or an RCU reader; nothing natively), at the yield's
+ * own site (no new site: a scenario's fingerprint stays). cond_resched()
+ * calls __might_resched() (include/linux/sched.h), and the delay.h sleeps
+ * end in schedule(). */
+#ifndef WEFT_NATIVE
+void weft_might_sleep(const struct weft_site *s);
+#define WEFT_SLEEPING_YIELD(what)                                              \
+	({                                                                     \
+		const struct weft_site *weft_sy_ = WEFT_SITE(WEFT_EV_YIELD, what); \
+		weft_might_sleep(weft_sy_);                                    \
+		weft_yield(weft_sy_);                                          \
+	})
+#else
+#define WEFT_SLEEPING_YIELD(what) weft_yield(WEFT_SITE(WEFT_EV_YIELD, what))
+#endif
+#define cond_resched() WEFT_SLEEPING_YIELD("cond_resched()")
 #define cpu_relax() weft_yield(WEFT_SITE(WEFT_EV_YIELD, "cpu_relax()"))
 #ifndef WEFT_OWN_DELAY
 /* linux/delay.h's sleeps: a yield (the others run; time is not modelled,
  * so a loop that polls with them waits for what it polls, as a spin with
  * cond_resched() does) */
-#define msleep(ms) ((void)(ms), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "msleep(" #ms ")")))
+#define msleep(ms) ((void)(ms), WEFT_SLEEPING_YIELD("msleep(" #ms ")"))
 #define msleep_interruptible(ms) \
-	((void)(ms), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "msleep_interruptible(" #ms ")")), 0ul)
-#define ssleep(s) ((void)(s), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "ssleep(" #s ")")))
+	((void)(ms), WEFT_SLEEPING_YIELD("msleep_interruptible(" #ms ")"), 0ul)
+#define ssleep(s) ((void)(s), WEFT_SLEEPING_YIELD("ssleep(" #s ")"))
 #define usleep_range(lo, hi) \
-	((void)(lo), (void)(hi), weft_yield(WEFT_SITE(WEFT_EV_YIELD, "usleep_range(" #lo ", " #hi ")")))
+	((void)(lo), (void)(hi), WEFT_SLEEPING_YIELD("usleep_range(" #lo ", " #hi ")"))
 #endif /* WEFT_OWN_DELAY */
 
 /* Per-CPU data: an array indexed by fake CPU inside the world. */
