@@ -208,7 +208,10 @@ function(weft_add_kernel_model)
     VERBATIM)
   add_executable(${A_NAME} ${A_SOURCES})
   target_include_directories(${A_NAME} PRIVATE ${_dir})
-  set_source_files_properties(${A_SOURCES} PROPERTIES OBJECT_DEPENDS ${_out})
+  # the extraction before the target's compile (its objects then track the
+  # #included file through their depfiles); not OBJECT_DEPENDS, a property
+  # of the source file that every model sharing the harness would overwrite
+  # (tests/ktext/check-own-extraction)
   add_custom_target(${A_NAME}_ktext DEPENDS ${_out})
   add_dependencies(${A_NAME} ${A_NAME}_ktext)
   weft_instrument(${A_NAME})
