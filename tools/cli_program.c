@@ -308,9 +308,9 @@ bool cli_last_unrecorded(const struct weft_exec_result *r, char *why, size_t n)
 	snprintf(why, n,
 		 "not replayable: the execution took %" PRIu32 " scheduling decisions, more than "
 		 "the %zu a replay records, so it has no reproducer and no .weft file and its "
-		 "determinism is not checked (a shorter run, with fewer loop iterations, can "
-		 "be replayed)",
-		 r->decisions, nd);
+		 "determinism is not checked (a shorter run, with fewer loop iterations or "
+		 "--steps %zu at most, can be replayed)",
+		 r->decisions, nd, nd);
 	return true;
 }
 

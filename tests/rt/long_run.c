@@ -2,10 +2,12 @@
  * long_run.c - a correct program whose executions are long: two threads
  * each take a mutex argv[1] times (default 50000) and add to a counter
  * under it, then main() checks the sum; with argv[2] ("racy") the adds
- * skip the mutex and the check fails. 50000 rounds take about 270000
- * scheduling decisions, more than an execution's decision records hold
- * (2^18), so the execution can be neither re-run nor stored: weft run
- * must say so, not call the program nondeterministic (ctests
+ * skip the mutex and the check fails. 50000 rounds take about 500000
+ * steps and 560000 scheduling decisions (random), more than a replay held
+ * before it recorded 2^20 (the default step budget, 10^6 steps, fits):
+ * such an execution is replayed, and its bug stored and minimized; one
+ * longer than 2^20 decisions (--steps) can be neither re-run nor stored:
+ * weft run must say so, not call the program nondeterministic (ctests
  * rt_long_run_*).
  */
 #include <assert.h>
