@@ -311,6 +311,8 @@ int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size
 
 	if (w.oom || b.oom)
 		rc = WEFT_ENOMEM;
+	else if (w.n > WEFT_REPLAY_MAX_CONTENT)
+		rc = WEFT_EFORMAT;   /* a reader would refuse it: write nothing */
 	free(b.p);
 	if (rc) {
 		free(w.p);
@@ -383,6 +385,12 @@ int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len)
 		return rc;
 	rc = weft_replay_wrap(content, clen, 0, out, len);
 	free(content);
+	if (!rc && *len > WEFT_REPLAY_MAX_FILE) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		return WEFT_EFORMAT;
+	}
 	if (!rc && rf->memory)
 		(*out)[5] = WEFT_REPLAY_VERSION_MINOR_MEMORY;
 	return rc;

@@ -32,9 +32,9 @@ void cli_print_program_args(FILE *f);
 /* A finding's last line: the command that reproduces it from its input
  * (memory: a --memory flag where it is not sc), or why only its replay
  * file can (a lock-order report that relies on an earlier execution). */
-/* Whether the last execution (result r) took more decisions than the
- * machine records: then it cannot be re-run, replayed or stored, and
- * *why says so (a long loop, not a nondeterministic program). */
+/* Whether the last execution (result r) took more decisions or drew more
+ * values than the machine records: then it cannot be re-run, replayed or
+ * stored, and *why says so (a long loop, not a nondeterministic program). */
 bool cli_last_unrecorded(const struct weft_exec_result *r, char *why, size_t n);
 void cli_print_reproduce(const struct weft_scenario *sc, unsigned vi, enum weft_lock_model lock,
 			 enum weft_memory_model memory, const uint8_t *repro, size_t len);

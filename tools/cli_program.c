@@ -300,17 +300,26 @@ unsigned cli_program_self_argv(char **argv, unsigned n, unsigned cap)
 
 bool cli_last_unrecorded(const struct weft_exec_result *r, char *why, size_t n)
 {
-	size_t nd;
+	size_t nd, nc;
 
 	weft_last_decisions(&nd);
-	if (r->decisions <= nd)
+	weft_last_choices(&nc);
+	if (r->decisions > nd)
+		snprintf(why, n,
+			 "not replayable: the execution took %" PRIu32 " scheduling decisions, more "
+			 "than the %zu a replay records, so it has no reproducer and no .weft file and "
+			 "its determinism is not checked (a shorter run, with fewer loop iterations or "
+			 "--steps %zu at most, can be replayed)",
+			 r->decisions, nd, nd);
+	else if (r->nr_choices > nc)
+		snprintf(why, n,
+			 "not replayable: the execution drew %" PRIu32 " values (__VERIFIER_nondet_*, "
+			 "weft_choose), more than the %zu a replay records, so it has no reproducer "
+			 "and no .weft file and its determinism is not checked (a shorter run, with "
+			 "fewer draws, can be replayed)",
+			 r->nr_choices, nc);
+	else
 		return false;
-	snprintf(why, n,
-		 "not replayable: the execution took %" PRIu32 " scheduling decisions, more than "
-		 "the %zu a replay records, so it has no reproducer and no .weft file and its "
-		 "determinism is not checked (a shorter run, with fewer loop iterations, can "
-		 "be replayed)",
-		 r->decisions, nd);
 	return true;
 }
 

@@ -69,6 +69,12 @@ void weft_cli_diagram(FILE *f, const struct weft_scenario *sc, unsigned vi,
 	weft_trace_view_fini(&v);
 }
 
+/* weft_replay_save()'s WEFT_EFORMAT: the execution is beyond the format */
+#define too_large_error()                                                                  \
+	cli_io_error("not replayable: the execution is too large for a replay file (its "  \
+		     "content would exceed %u bytes or the compressed file %u): nothing "  \
+		     "stored", WEFT_REPLAY_MAX_CONTENT, WEFT_REPLAY_MAX_FILE)
+
 static void json_measure(FILE *f, const char *name, const struct weft_min_measure *m)
 {
 	fprintf(f, ", \"%s\": {\"preemptions\": %" PRIu32 ", \"ops\": %" PRIu32
@@ -103,6 +109,8 @@ static int store_and_print(const struct weft_run_opts *ro,
 	bool existed = false;
 	rc = weft_replay_save(&rf, outdir, path, sizeof(path), &existed);
 	weft_replay_free(&rf);
+	if (rc == WEFT_EFORMAT)
+		return too_large_error();
 	if (rc)
 		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
 				    strerror(errno));
@@ -258,6 +266,8 @@ static int store_last(const struct weft_run_opts *o, const struct weft_exec_resu
 		return cli_io_error("cannot build the replay file (%d)", rc);
 	rc = weft_replay_save(&rf, outdir, path, pathn, &existed);
 	weft_replay_free(&rf);
+	if (rc == WEFT_EFORMAT)
+		return too_large_error();
 	if (rc)
 		return cli_io_error("cannot write a replay file in '%s': %s", outdir,
 				    strerror(errno));

@@ -533,7 +533,7 @@ int cmd_run(int argc, char **argv)
 	o.no_trace_hash = false;
 	/* an execution longer than the decision records cannot be re-run:
 	 * say so, rather than blame the program for the re-run's divergence */
-	char unrec_why[256] = "";
+	char unrec_why[512] = "";
 	bool unrecorded = ran && cli_last_unrecorded(&r, unrec_why, sizeof(unrec_why));
 	if (ran && !unrecorded) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));

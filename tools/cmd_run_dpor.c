@@ -405,7 +405,7 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 	R.o.no_trace_hash = false;
 	/* an execution longer than the decision records cannot be re-run:
 	 * say so, rather than blame the program for the re-run's divergence */
-	char unrec_why[256] = "";
+	char unrec_why[512] = "";
 	bool unrecorded = R.ran && cli_last_unrecorded(&R.r, unrec_why, sizeof(unrec_why));
 	if (R.ran && !unrecorded) {
 		repro_len = weft_last_input(sc, repro, sizeof(repro));

@@ -80,7 +80,23 @@ struct row {
 	size_t call;           /* the helper call folded into this row, or SIZE_MAX */
 	unsigned nfold;
 	char objs[160];        /* the call's list nodes */
+	size_t nev;            /* events the row stands for (folded, repeated) */
+	size_t elided;         /* an elision marker: rows it stands for (0: not one) */
+	size_t elided_ev;      /* ... and their events */
+	uint32_t from, to;     /* ... and their steps */
 };
+
+/* A long execution (a loop of 10^5 rounds) would draw a row for most of
+ * its steps, and the default view keeps all rows in memory to size the
+ * columns: past DIAGRAM_CAP rows in memory, and past DIAGRAM_ROWS rows
+ * once loops are folded, the rows between the first DIAGRAM_HEAD and the
+ * last DIAGRAM_TAIL are dropped (but the failing access and the earlier
+ * conflicting one) and one row says how many and over which steps
+ * (--full draws every step). */
+#define DIAGRAM_HEAD 50
+#define DIAGRAM_TAIL 250
+#define DIAGRAM_ROWS 400
+#define DIAGRAM_CAP 8192
 
 /* Append text to a line buffer, padded to w display columns. */
 static void put_cell(char *out, size_t *o, size_t cap, const char *s, size_t bytes, size_t w)
@@ -303,6 +319,50 @@ static size_t fold_cycles(const struct weft_trace_view *v, struct row *rows, siz
 	return out;
 }
 
+/* Drop rows[head .. nr - tail) but the marked ones ("!!", "^^"), each
+ * stretch of dropped rows becoming one elision marker (an elision marker
+ * in it is merged); returns the new row count. */
+static size_t elide_rows(const struct weft_trace_view *v, struct row *rows, size_t nr,
+			 size_t head, size_t tail)
+{
+	size_t out = head, end = nr - tail;
+	struct row *m = NULL;
+
+	if (nr <= head + tail + 1)
+		return nr;
+	for (size_t i = head; i < end; i++) {
+		struct row cur = rows[i];   /* a new marker may take its place */
+		const struct row *rw = &cur;
+		if (!rw->elided && (!strcmp(rw->mark, "!!") || !strcmp(rw->mark, "^^"))) {
+			rows[out++] = *rw;
+			m = NULL;
+			continue;
+		}
+		uint32_t from = rw->elided ? rw->from : 0, to = rw->elided ? rw->to : 0;
+		if (!rw->elided && rw->idx != SIZE_MAX)
+			from = to = v->ev[rw->idx].step;
+		bool has_step = rw->elided || rw->idx != SIZE_MAX;
+		if (!m) {
+			struct row tmp;
+			memset(&tmp, 0, sizeof(tmp));
+			tmp.idx = SIZE_MAX;
+			tmp.call = SIZE_MAX;
+			tmp.host = true;
+			tmp.from = UINT32_MAX;
+			rows[out] = tmp;
+			m = &rows[out++];
+		}
+		m->elided += rw->elided ? rw->elided : 1;
+		m->elided_ev += rw->elided ? rw->elided_ev : rw->nev;
+		if (has_step && from < m->from)
+			m->from = from;
+		if (has_step && to > m->to)
+			m->to = to;
+	}
+	memmove(&rows[out], &rows[end], tail * sizeof(*rows));
+	return out + tail;
+}
+
 /* Helper calls folded in the default view: none of their events is
  * marked (the failure, the other side, a preemption inside). */
 static uint8_t *marked_calls(const struct weft_trace_view *v)
@@ -323,7 +383,11 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	const struct weft_scenario *sc = v->sc;
 	unsigned ncpu = sc->nr_cpus ? sc->nr_cpus : 1;
 	const struct weft_exec_result *r = v->r;
-	struct row *rows = calloc(v->n + 1, sizeof(*rows) * 2);
+	/* two rows at most per event (a preemption's marker, the event) */
+	size_t cap = 2 * (v->n + 1);
+	if (!full && cap > DIAGRAM_CAP)
+		cap = DIAGRAM_CAP;
+	struct row *rows = calloc(cap, sizeof(*rows));
 	uint8_t *marked = full ? NULL : marked_calls(v);
 	size_t nr = 0, w = COL_MIN, shown = 0;
 	/* threads seen on each CPU (bit t); several tasks on one: rows say whose */
@@ -374,6 +438,8 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		if (!full && st < 0 && (!weft_trace_involved(v, i) ||
 					(e->tid == 0xff && i != v->fail_idx && i != v->other_idx)))
 			goto next;
+		if (nr + 2 > cap)   /* not in the full view: its cap is every event's rows */
+			nr = elide_rows(v, rows, nr, DIAGRAM_HEAD, DIAGRAM_TAIL);
 		unsigned cpu = e->tid == 0xff ? 0 : weft_trace_cpu(v, i) % ncpu;
 		unsigned tid = weft_trace_tid(v, i);
 		bool irq = tid < WEFT_EXEC_MAX_THREADS && v->irq[tid] >= 0;
@@ -391,6 +457,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 				i != v->other_idx;
 		if (foldable && nr > 0 && rows[nr - 1].call == call) {
 			rows[nr - 1].nfold++;
+			rows[nr - 1].nev++;
 			fold_add(v, &rows[nr - 1], i);
 			shown++;
 			goto next;
@@ -407,6 +474,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		rw->repeat = 1;
 		rw->call = foldable ? call : SIZE_MAX;
 		rw->nfold = 1;
+		rw->nev = 1;
 		if (foldable)
 			fold_add(v, rw, i);
 		if (i == v->fail_idx)
@@ -451,6 +519,7 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		    rows[nr - 1].nfold == 1 && rw->call == SIZE_MAX &&
 		    !strcmp(rows[nr - 1].text, rw->text)) {
 			rows[nr - 1].repeat++;
+			rows[nr - 1].nev++;
 			goto next;
 		}
 		nr++;
@@ -476,6 +545,21 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 	}
 	if (!full)
 		nr = fold_cycles(v, rows, nr);
+	if (!full && nr > DIAGRAM_ROWS)
+		nr = elide_rows(v, rows, nr, DIAGRAM_HEAD, DIAGRAM_TAIL);
+	for (size_t k = 0; k < nr; k++) {
+		struct row *rw = &rows[k];
+		if (!rw->elided)
+			continue;
+		shown -= rw->elided_ev;
+		if (rw->from <= rw->to)
+			snprintf(rw->text, sizeof(rw->text),
+				 "\u22ee %zu rows not shown (%zu events, steps %" PRIu32 "\u2013%" PRIu32
+				 "; --full draws every step)", rw->elided, rw->elided_ev, rw->from, rw->to);
+		else
+			snprintf(rw->text, sizeof(rw->text),
+				 "\u22ee %zu rows not shown (--full draws every step)", rw->elided);
+	}
 	for (size_t k = 0; k < nr; k++) {
 		struct row *rw = &rows[k];
 		size_t tw = width(rw->text, sizeof(rw->text)) + lead(rw);
@@ -555,6 +639,10 @@ void weft_race_diagram(FILE *f, const struct weft_trace_view *v, bool full)
 		print_row(f, &rows[k], ncol, w, step);
 	}
 	rule(f, ncol, w, '-');
+	/* the machine records the first 2^20 events of an execution */
+	if (v->n && r->report.here.valid && r->report.here.step > v->ev[v->n - 1].step)
+		fprintf(f, "  (the trace holds the first %zu events, up to step %" PRIu32
+			   ": the steps after it are not drawn)\n", v->n, v->ev[v->n - 1].step);
 	if (r->kind != WEFT_KIND_NONE) {
 		const struct weft_caller *oc = v->other_idx < v->n ? v->ev[v->other_idx].caller
 								  : r->report.other_caller;

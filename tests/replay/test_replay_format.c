@@ -3,7 +3,10 @@
  * the demos and every buggy zoo variant, hostile-byte robustness of the
  * reader (every truncation, every single-bit flip of the content, every
  * value of each range-checked byte field), DESYNC on a tampered decision
- * and a tampered verdict, stale detection, and the never-overwrite writer.
+ * and a tampered verdict, stale detection, the never-overwrite writer, and
+ * the size limits (WEFT_REPLAY_MAX_DECISIONS decisions of a long execution
+ * are written and read back; the writer refuses content or a file a reader
+ * would refuse).
  *
  * usage: test_replay_format SCRATCH_DIR
  */
@@ -365,6 +368,121 @@ static void never_overwrite(void)
 	weft_replay_free(&rf);
 }
 
+/* The content's decisions section: the offset of its count varint. */
+static size_t decisions_at(const uint8_t *c, size_t n)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		uint8_t tag = c[off++];
+		uint64_t len = 0;
+		for (unsigned sh = 0; off < n; sh += 7) {
+			uint8_t b = c[off++];
+			len |= (uint64_t)(b & 0x7f) << sh;
+			if (!(b & 0x80))
+				break;
+		}
+		if (tag == WEFT_RT_DECISIONS)
+			return off;
+		off += (size_t)len;
+	}
+	return SIZE_MAX;
+}
+
+/* Decisions as a long execution of 64 threads may take them: mask has
+ * bit 63 (a 10-byte varint), step deltas of 4000 (2 bytes); bits: a
+ * pseudo-random mask per decision (incompressible). */
+static void fill_decisions(struct weft_replay *rf, size_t n, uint32_t site, bool noise)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	free(rf->dec);
+	rf->dec = calloc(n, sizeof(*rf->dec));
+	rf->nr_dec = rf->dec ? n : 0;
+	rf->nr_threads = 64;
+	for (size_t i = 0; i < rf->nr_dec; i++) {
+		struct weft_decision_rec *d = &rf->dec[i];
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		d->step = (uint32_t)(4000 * (i + 1));
+		d->runnable = (noise ? x : 0) | 1ull << 63 | 3;
+		d->cur = 0;
+		d->dflt = 1;
+		d->chosen = 63;
+		d->site_id = site;
+	}
+}
+
+static void size_limits(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("demo-abba:abba", &vi);
+	struct weft_run_opts o;
+	struct weft_exec_result r;
+	struct weft_replay rf, back;
+	uint8_t *c = NULL, *file = NULL;
+	size_t cn = 0, fn = 0;
+	char err[256] = "";
+
+	CHECK(find_bug(sc, vi, WEFT_LOCK_TAS, &o, &r), "abba: no bug");
+	CHECK(weft_replay_from_last(&rf, &o, &r, "dfs", NULL, 0) == 0, "capture");
+	uint32_t site = rf.nr_dec ? rf.dec[0].site_id : 1;
+	if (site == WEFT_SITE_ANY || !site)
+		site = 1;
+	rf.nr_state_hashes = 0;
+
+	/* as many decisions as the format holds, 2 bytes each (a thread going
+	 * on): written, read back whole */
+	fill_decisions(&rf, WEFT_REPLAY_MAX_DECISIONS, site, false);
+	for (size_t i = 0; i < rf.nr_dec; i++) {
+		rf.dec[i].step = (uint32_t)(i + 1);
+		rf.dec[i].runnable = 3;
+		rf.dec[i].dflt = rf.dec[i].chosen = 0;
+	}
+	CHECK(weft_replay_encode(&rf, &file, &fn) == 0, "%u decisions: encode",
+	      WEFT_REPLAY_MAX_DECISIONS);
+	CHECK(file && weft_replay_decode(file, fn, &back, err, sizeof(err)) == 0 &&
+	      back.nr_dec == WEFT_REPLAY_MAX_DECISIONS, "%u decisions: decode: %s",
+	      WEFT_REPLAY_MAX_DECISIONS, err);
+	weft_replay_free(&back);
+	free(file);
+	/* one more: the writer refuses, and so does the reader (by its count) */
+	CHECK(weft_replay_encode_content(&rf, &c, &cn) == 0, "encode_content");
+	size_t at = c ? decisions_at(c, cn) : SIZE_MAX;
+	CHECK(at + 3 <= cn && c[at] == 0x80 && c[at + 1] == 0x80 && c[at + 2] == 0x40,
+	      "the decision count 2^20 is the varint 80 80 40");
+	if (at + 3 <= cn) {
+		c[at] = 0x81;
+		err[0] = 0;
+		CHECK(weft_replay_decode_content(c, cn, &back, err, sizeof(err)) == WEFT_EFORMAT &&
+		      strstr(err, "decision count is 1048577, more than 1048576"),
+		      "a count above the cap: '%s'", err);
+	}
+	free(c);
+	c = NULL;
+	rf.nr_dec++;
+	CHECK(weft_replay_encode_content(&rf, &c, &cn) == WEFT_EINVAL && !c,
+	      "more decisions than the format holds must not be written");
+	rf.nr_dec--;
+
+	/* 17 bytes each: more content than a reader decompresses */
+	fill_decisions(&rf, WEFT_REPLAY_MAX_DECISIONS, site, false);
+	CHECK(weft_replay_encode_content(&rf, &c, &cn) == WEFT_EFORMAT && !c,
+	      "content over %u bytes must not be written", WEFT_REPLAY_MAX_CONTENT);
+	CHECK(weft_replay_encode(&rf, &file, &fn) == WEFT_EFORMAT && !file,
+	      "a file of content over %u bytes must not be written", WEFT_REPLAY_MAX_CONTENT);
+
+	/* incompressible masks: content within the cap, the file over 1 MiB */
+	fill_decisions(&rf, 200000, site, true);
+	CHECK(weft_replay_encode_content(&rf, &c, &cn) == 0 && cn <= WEFT_REPLAY_MAX_CONTENT,
+	      "200000 noisy decisions: content");
+	free(c);
+	CHECK(weft_replay_encode(&rf, &file, &fn) == WEFT_EFORMAT && !file && !fn,
+	      "a file over %u bytes must not be written", WEFT_REPLAY_MAX_FILE);
+	weft_replay_free(&rf);
+}
+
 int main(int argc, char **argv)
 {
 	scratch = argc > 1 ? argv[1] : "replay-scratch";
@@ -385,5 +503,6 @@ int main(int argc, char **argv)
 		round_trip(cases[i].spec, cases[i].lock);
 	CHECK(state_tampers >= 4, "only %u recordings had state hashes to change", state_tampers);
 	never_overwrite();
+	size_limits();
 	return check_done();
 }

@@ -204,7 +204,7 @@ enum { WEFT_HASH1 = 1, WEFT_HASH2 = 2 };   /* M.hashing: the trace hash's versio
 #define WEFT_DEFAULT_STEP_BUDGET 200000u
 #define WEFT_LONE_YIELD_LIMIT 1000u
 #define WEFT_MAX_RECORD_EVENTS (1u << 20)
-#define WEFT_MAX_RECORD_DECISIONS (1u << 18)
+#define WEFT_MAX_RECORD_DECISIONS (1u << 20)
 #define WEFT_MAX_CHOICES 4096
 
 struct weft_machine {

@@ -36,11 +36,13 @@ extern "C" {
 #define WEFT_REPLAY_HEADER_SIZE 8
 
 #define WEFT_REPLAY_MAX_FILE     (1u << 20)   /* compressed file */
-#define WEFT_REPLAY_MAX_CONTENT  (4u << 20)   /* decompressed content */
-#define WEFT_REPLAY_WINDOW_LOG   22           /* == log2(MAX_CONTENT) */
+#define WEFT_REPLAY_MAX_CONTENT  (16u << 20)  /* decompressed content */
+#define WEFT_REPLAY_WINDOW_LOG   24           /* == log2(MAX_CONTENT) */
 #define WEFT_REPLAY_MAX_NAME     64
 #define WEFT_REPLAY_MAX_SITES    4096
-#define WEFT_REPLAY_MAX_DECISIONS (1u << 18)
+/* every decision of an execution within the default step budget of a
+ * program (10^6 steps; the machine records as many, WEFT_MAX_RECORD_DECISIONS) */
+#define WEFT_REPLAY_MAX_DECISIONS (1u << 20)
 #define WEFT_REPLAY_MAX_CHOICES  4096
 #define WEFT_REPLAY_MAX_HASHES   (1u << 16)
 
@@ -157,7 +159,9 @@ int weft_replay_from_last(struct weft_replay *rf, const struct weft_run_opts *o,
 			  const struct weft_exec_result *r, const char *strategy,
 			  const uint8_t *raw, size_t raw_len);
 
-/* Serialize: header + one zstd frame (checksum on). *out is malloc'd. */
+/* Serialize: header + one zstd frame (checksum on). *out is malloc'd.
+ * WEFT_EFORMAT when the content would exceed WEFT_REPLAY_MAX_CONTENT or
+ * the file WEFT_REPLAY_MAX_FILE (a reader would refuse it). */
 int weft_replay_encode(const struct weft_replay *rf, uint8_t **out, size_t *len);
 /* The uncompressed content (sections only; for tests and the fuzz target). */
 int weft_replay_encode_content(const struct weft_replay *rf, uint8_t **out, size_t *len);
