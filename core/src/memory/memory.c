@@ -392,6 +392,12 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		sb_flush_before(cpu, mem.sb[cpu].wmb_seq);
 	}
 	old = mem_read(addr, size);
+	if (lkmm()) {
+		/* its read is a load a later smp_rmb() orders (it reads "now") */
+		struct cpu_view *vw = cpu_view(cpu);
+		if (mem.now > vw->maxsat)
+			vw->maxsat = mem.now;
+	}
 	/* the funnel's own operations (weft_op_value), xor and nand included */
 	uint64_t v = weft_op_value(aop, old, a, b, mask) & mask;
 	/* a cmpxchg or add_unless that fails writes nothing and orders
