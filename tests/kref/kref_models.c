@@ -122,5 +122,6 @@ WEFT_TEST_SCENARIO(kref_lookup, "kref-lookup",
 
 /* kref_unlock_models.c */
 extern const struct weft_scenario weft_kref_unlock;
+extern const struct weft_scenario weft_refcount_order;
 
-WEFT_DEFINE_REGISTRY(&kref_lookup, &weft_kref_unlock);
+WEFT_DEFINE_REGISTRY(&kref_lookup, &weft_kref_unlock, &weft_refcount_order);

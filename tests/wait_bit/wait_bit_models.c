@@ -150,7 +150,7 @@ WEFT_TEST_SCENARIO(ref_drain, "ref-drain",
 
 /* ---------------------------------------------------------------- bit-wait */
 
-enum { BW_CLEAR_AND_WAKE, BW_CLEAR_NO_MB, BW_WAKE_FIRST, BW_WAIT_OWN_BIT };
+enum { BW_CLEAR_AND_WAKE, BW_CLEAR_NO_MB, BW_WAKE_FIRST, BW_WAIT_OWN_BIT, BW_UNLOCK_NO_MB };
 enum { BW_BUSY = 3, BW_LOCK = 4 };
 
 struct bw_world {
@@ -185,6 +185,10 @@ static void bw_thread(void *w, unsigned tid)
 		clear_bit(BW_BUSY, &W->flags);
 		wake_up_bit(&W->flags, BW_BUSY);
 		break;
+	case BW_UNLOCK_NO_MB:   /* a release orders the wake-up's read of the queue after nothing */
+		clear_bit_unlock(BW_BUSY, &W->flags);
+		wake_up_bit(&W->flags, BW_BUSY);
+		break;
 	case BW_WAKE_FIRST:
 		wake_up_bit(&W->flags, BW_BUSY);
 		clear_bit_unlock(BW_BUSY, &W->flags);
@@ -203,6 +207,9 @@ static const struct weft_variant bw_variants[] = {
 	WEFT_TEST_BUG("wait-own-bit",
 	              "wait_on_bit() of a bit the thread took with wait_on_bit_lock() itself",
 	              WEFT_KIND_DEADLOCK, BW_WAIT_OWN_BIT),
+	WEFT_TEST_BUG("unlock-no-mb",
+	              "clear_bit_unlock() then wake_up_bit(): no smp_mb__after_atomic() (lkmm)",
+	              WEFT_KIND_LOST_WAKEUP, BW_UNLOCK_NO_MB),
 };
 
 WEFT_TEST_SCENARIO(bit_wait, "bit-wait",

@@ -477,12 +477,16 @@ struct completion {
 /* Bit locks (include/asm-generic/bitops/lock.h). */
 #ifndef WEFT_OWN_BITLOCK
 #ifndef WEFT_NATIVE
+/* an acquire and a release (weak memory only), as the kernel's: a wake-up
+ * after clear_bit_unlock() needs smp_mb__after_atomic() */
 #define test_and_set_bit_lock(nr, addr) \
 	weft_test_and_set_bit_lock((nr), (addr), \
-				   WEFT_SITE(WEFT_EV_RMW, "test_and_set_bit_lock(" #nr ", " #addr ")"))
+				   WEFT_SITE_F(WEFT_EV_RMW, "test_and_set_bit_lock(" #nr ", " #addr ")", \
+					       WEFT_SITE_ACQUIRE))
 #define clear_bit_unlock(nr, addr) \
 	weft_clear_bit_unlock((nr), (addr), \
-			      WEFT_SITE(WEFT_EV_RMW, "clear_bit_unlock(" #nr ", " #addr ")"))
+			      WEFT_SITE_F(WEFT_EV_RMW, "clear_bit_unlock(" #nr ", " #addr ")", \
+					  WEFT_SITE_RELEASE))
 #else
 #define test_and_set_bit_lock(nr, addr) test_and_set_bit(nr, addr)
 #define clear_bit_unlock(nr, addr) clear_bit(nr, addr)
