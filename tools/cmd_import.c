@@ -212,8 +212,11 @@ int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len
 			cli_json_str(out, vname);
 			fprintf(out, ", \"lock\": \"%s\"}\n", lname);
 		} else {
-			fprintf(out, "weft: the input does not fail on %s:%s (lock %s): nothing to "
-				     "store\n", sc->name, vname, lname);
+			/* the lock and memory model it ran under: a crash found
+			 * under lkmm does not fail under sc (--memory) */
+			fprintf(out, "weft: the input does not fail on %s:%s (lock %s, memory %s): "
+				     "nothing to store\n", sc->name, vname, lname,
+				weft_memory_name((enum weft_memory_model)o->memory));
 		}
 		return WEFT_EXIT_CLEAN;
 	}
