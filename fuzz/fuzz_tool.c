@@ -42,13 +42,21 @@
 static const struct weft_scenario *sc;
 static unsigned vi;
 
+/* The options every command runs the target with: its variant, default
+ * lock and memory model, the default checks. */
+static struct weft_run_opts tool_opts(void)
+{
+	return (struct weft_run_opts){ .sc = sc, .variant = vi, .lock = sc->default_lock,
+				       .checks = WEFT_CHECKS_DEFAULT,
+				       .memory = (uint8_t)sc->memory };
+}
+
 static struct weft_exec_result run_bytes(const uint8_t *buf, size_t len, bool record)
 {
 	static struct weft_bytes b;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .record = record, .checks = WEFT_CHECKS_DEFAULT,
-				   .memory = (uint8_t)sc->memory };
+	struct weft_run_opts o = tool_opts();
 	struct weft_exec_result r;
+	o.record = record;
 
 	weft_bytes_init(&b, sc, buf, len);
 	if (weft_execute(&o, &weft_strategy_bytes, &b, &r) < 0)
@@ -166,8 +174,7 @@ static size_t find_crash(uint64_t seed, uint8_t *buf, enum weft_kind *kind)
 		}
 	}
 	struct weft_random rs;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .checks = WEFT_CHECKS_DEFAULT, .memory = (uint8_t)sc->memory };
+	struct weft_run_opts o = tool_opts();
 	struct weft_exec_result r;
 	weft_random_init(&rs, sc, seed + 1, NULL, 0);
 	for (unsigned it = 0; it < 2000000; it++) {
@@ -363,11 +370,10 @@ static int cmd_yield(unsigned n)
 	static struct weft_pct ps;
 	static struct weft_bytes b;
 	enum weft_kind k = sc->variants[vi].expect_kind;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
-				   .memory = (uint8_t)sc->memory };
+	struct weft_run_opts o = tool_opts();
 	struct weft_exec_result r;
 	uint64_t steps = 0;
+	o.no_trace_hash = true;
 
 	if (!k) {
 		fprintf(stderr, "weft_fuzz_tool: %s:%s declares no bug kind\n", sc->name,
@@ -494,12 +500,11 @@ static int cmd_mix(unsigned n)
 	static struct weft_mutator m;
 	static struct weft_bytes b;
 	enum weft_kind k = sc->variants[vi].expect_kind;
-	struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
-				   .no_trace_hash = true, .checks = WEFT_CHECKS_DEFAULT,
-				   .memory = (uint8_t)sc->memory };
+	struct weft_run_opts o = tool_opts();
 	struct weft_exec_result r;
 	unsigned tries[WEFT_MUT_MODE_CLASSES] = { 0 }, hits[WEFT_MUT_MODE_CLASSES] = { 0 }, all = 0;
 	uint8_t buf[WEFT_INPUT_MAX];
+	o.no_trace_hash = true;
 
 	if (!k)
 		return 2;

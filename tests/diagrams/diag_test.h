@@ -161,6 +161,19 @@ static inline long d_find(const struct weft_trace_view *v, unsigned tid, const c
 	return -1;
 }
 
+/* Does an event of thread tid (0xff: any) of the run's last execution
+ * contain a in its text (as the diagram writes it, unwrapped)? */
+static inline bool d_text_has(const struct d_run *run, unsigned tid, const char *a)
+{
+	struct weft_trace_view v;
+	long i;
+
+	d_view(run, &v);
+	i = d_find(&v, tid, a, NULL);
+	weft_trace_view_fini(&v);
+	return i >= 0;
+}
+
 /* Such an event exists and the default view keeps it. */
 static inline bool d_kept(const struct weft_trace_view *v, unsigned tid, const char *a,
 			  const char *b)

@@ -165,18 +165,6 @@ static char *report_text(const struct d_run *run)
 	return out;
 }
 
-/* Some event's text, as the diagram writes it before wrapping. */
-static bool text_has(const struct d_run *run, const char *a)
-{
-	struct weft_trace_view v;
-	long i;
-
-	d_view(run, &v);
-	i = d_find(&v, 0, a, NULL);
-	weft_trace_view_fini(&v);
-	return i >= 0;
-}
-
 int main(void)
 {
 	for (unsigned v = 0; v < V_NR; v++) {
@@ -206,21 +194,21 @@ int main(void)
 		case V_SETUP_SPIN:
 			CHECK(strstr(run.r.report.msg, "held by setup") != NULL, "message: %s",
 			      run.r.report.msg);
-			CHECK(text_has(&run, "spin_lock(&W->lock) [waits: the lock held by setup]"),
+			CHECK(d_text_has(&run, 0, "spin_lock(&W->lock) [waits: the lock held by setup]"),
 			      "diagram:\n%s", d);
 			break;
 		case V_SETUP_MUTEX:
-			CHECK(text_has(&run, "[sleeps: the mutex held by setup]"), "diagram:\n%s", d);
+			CHECK(d_text_has(&run, 0, "[sleeps: the mutex held by setup]"), "diagram:\n%s", d);
 			break;
 		case V_BIT_PLAIN:
 			CHECK(!strstr(d, "held by T0"), "a released bit lock's holder named:\n%s", d);
-			CHECK(text_has(&run, "wait_on_bit_lock(&W->word) [sleeps on the word]"),
+			CHECK(d_text_has(&run, 0, "wait_on_bit_lock(&W->word) [sleeps on the word]"),
 			      "diagram:\n%s", d);
 			break;
 		case V_TASK_WAKE:
-			CHECK(text_has(&run, "wake_up_process(k) [wakes sleeper (T2)]") ||
-			      text_has(&run, "wake_up_process(k) [wakes T2]"), "diagram:\n%s", d);
-			CHECK(!text_has(&run, "[wakes T1]"), "diagram:\n%s", d);
+			CHECK(d_text_has(&run, 0, "wake_up_process(k) [wakes sleeper (T2)]") ||
+			      d_text_has(&run, 0, "wake_up_process(k) [wakes T2]"), "diagram:\n%s", d);
+			CHECK(!d_text_has(&run, 0, "[wakes T1]"), "diagram:\n%s", d);
 			CHECK(strstr(d, "schedule() [sleeps]\n") != NULL, "diagram:\n%s", d);
 			break;
 		}

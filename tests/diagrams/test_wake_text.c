@@ -80,18 +80,6 @@ static const struct weft_scenario ww_sc = {
 	.files = ww_files, WEFT_TEST_HOOKS(ww), .describe = ww_describe,
 };
 
-/* Some event's text, as the diagram writes it before wrapping. */
-static bool text_has(const struct d_run *run, const char *a)
-{
-	struct weft_trace_view v;
-	long i;
-
-	d_view(run, &v);
-	i = d_find(&v, 0, a, NULL);
-	weft_trace_view_fini(&v);
-	return i >= 0;
-}
-
 int main(void)
 {
 	static struct weft_dfs d;
@@ -110,9 +98,9 @@ int main(void)
 		run.kind = run.r.kind;
 		CHECK(run.kind == WEFT_KIND_BUG_ON, "kind %s", weft_kind_name(run.kind));
 		bugs++;
-		CHECK(!text_has(&run, "has no waiter"), "a queued waiter denied:\n%s",
+		CHECK(!d_text_has(&run, 0, "has no waiter"), "a queued waiter denied:\n%s",
 		      d_diagram(&run, false));
-		if (text_has(&run, "up_write(&W->sem) [wakes nobody: the rwsem was taken again, "
+		if (d_text_has(&run, 0, "up_write(&W->sem) [wakes nobody: the rwsem was taken again, "
 				   "its waiters sleep on]"))
 			said++;
 	}
