@@ -580,8 +580,7 @@ void weft_sched_stay_migratable(unsigned tid, const struct weft_site *s)
 	struct wthread *t = &M.th[tid];
 	unsigned from = M.cpu_of[tid];
 
-	if (M.sc->nr_cpus < 2 || t->on_cpu_stack || t->preempt || t->irq_off || t->bh ||
-	    t->in_irq)
+	if (M.sc->nr_cpus < 2 || thread_holds_cpu(t))
 		return;
 	t->may_migrate = WEFT_MIGRATE_STAYS;
 	FAMILIES_CALL(resumed, tid);

@@ -719,6 +719,13 @@ void weft_thread_join_asleep(int tid, const struct weft_site *s,
 void weft_sched_reschedule(bool leaving);
 void weft_sched_livelock(const char *why) __attribute__((noreturn));
 
+/* Does t hold its CPU (the kernel cannot move it now): on a per-CPU
+ * stack, preemption, interrupts or bottom halves off, or an interrupt? */
+static inline bool thread_holds_cpu(const struct wthread *t)
+{
+	return t->on_cpu_stack || t->preempt || t->irq_off || t->bh || t->in_irq;
+}
+
 /* The end of a decision once c is chosen (weft_sched_decide()): its
  * record r (NULL: the records are full), and a preemption's bookkeeping. */
 static inline __attribute__((always_inline)) unsigned decision_done(struct weft_decision_rec *r,
@@ -732,9 +739,7 @@ static inline __attribute__((always_inline)) unsigned decision_done(struct weft_
 		M.preemptions++;
 		M.next_flags |= WEFT_EVF_PREEMPTED;
 		/* a task preempted while preemptible may resume elsewhere */
-		if (__builtin_expect(M.sc->migratable >> cur & 1, 0) &&
-		    !M.th[cur].on_cpu_stack && !M.th[cur].preempt && !M.th[cur].irq_off && !M.th[cur].bh &&
-		    !M.th[cur].in_irq)
+		if (__builtin_expect(M.sc->migratable >> cur & 1, 0) && !thread_holds_cpu(&M.th[cur]))
 			M.th[cur].may_migrate = WEFT_MIGRATE_RESUMES;
 	}
 	return (unsigned)c;
