@@ -13,7 +13,8 @@
  *   machine performs it, sequentially consistent), the C11 order kept in
  *   the site ("[atomic fetch_add relaxed]");
  *   __tsan_atomic_thread_fence: by its order, seq_cst weft_barrier(),
- *   acquire smp_rmb(), release smp_wmb(), acq_rel both, relaxed nothing;
+ *   acquire smp_rmb(), release an A-cumulative smp_wmb(), acq_rel both,
+ *   relaxed nothing;
  *   __tsan_func_entry/_exit:
  *   each thread's call stack (and SV-COMP's __VERIFIER_atomic_*
  *   functions, which run without a scheduling point); __tsan_init.
@@ -455,7 +456,9 @@ void __tsan_atomic_thread_fence(int mo)
 	 * store buffering show). acquire orders loads before it with what
 	 * follows, release what precedes it with stores after it; a compiled
 	 * program gets no load buffering (docs/memory-model.md), so these are
-	 * smp_rmb() and smp_wmb(), acq_rel both, relaxed nothing. */
+	 * smp_rmb() and an A-cumulative smp_wmb() (WEFT_FENCE_RELEASE: what
+	 * the thread saw precedes its later stores, as C11's happens-before
+	 * with coherence requires), acq_rel both, relaxed nothing. */
 	unsigned o = order(mo);
 	if (o == 0)
 		return;
@@ -466,8 +469,8 @@ void __tsan_atomic_thread_fence(int mo)
 	}
 	if (o != 3)   /* consume, acquire, acq_rel */
 		weft_fence(WEFT_FENCE_RMB, s);
-	if (o >= 3)   /* release, acq_rel */
-		weft_fence(WEFT_FENCE_WMB, s);
+	if (o >= 3)   /* release, acq_rel: A-cumulative, unlike smp_wmb() */
+		weft_fence(WEFT_FENCE_RELEASE, s);
 }
 
 void __tsan_atomic_signal_fence(int mo);

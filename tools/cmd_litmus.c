@@ -82,8 +82,9 @@ static const char *verdict_of(const struct weft_litmus *t, const struct weft_lit
 		if (r->positive)
 			return "ok";
 		/* every model of this build forbids more than the kernel's:
-		 * sc and tso, and lkmm without load buffering, propagation that
-		 * is not multicopy-atomic, and with locks as full barriers
+		 * sc and tso, and lkmm without load buffering, with full
+		 * barriers, locks and dependencies ordering as in a
+		 * multicopy-atomic memory
 		 * (docs/memory-model.md; tests/litmus/kernel-litmus.sh pins
 		 * which tests each model cannot witness) */
 		return "stronger";

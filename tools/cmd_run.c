@@ -702,8 +702,8 @@ int cmd_run(int argc, char **argv)
 			       "consistent)\n", weft_memory_name(memory));
 		if (memory == WEFT_MEM_LKMM)
 			printf("weak memory: lkmm for compiled models is stronger than the LKMM: no "
-			       "load buffering, multicopy-atomic propagation only "
-			       "(docs/memory-model.md)\n");
+			       "load buffering; full barriers, locks and dependencies order as "
+			       "in a multicopy-atomic memory (docs/memory-model.md)\n");
 		if (nr_other) {
 			printf("other reports (not of --kind: warnings gone past, others skipped):");
 			for (unsigned k = 1; k < WEFT_KIND__COUNT; k++)

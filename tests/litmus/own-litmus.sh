@@ -28,7 +28,6 @@ m = sys.argv[2]
 lkmm_stronger = {
     "LB+wmbs": "a store is never moved across smp_wmb()",
     "R+wmb+mb": "propagation that is not multicopy-atomic",
-    "WRC+wmb+rmb": "a store moved across smp_wmb(), or propagation that is not multicopy-atomic",
 }
 bad = 0
 for d in rows:

@@ -15,8 +15,14 @@
  *   MP, relaxed, release fence / acquire    never
  *   MP, relaxed, acq_rel fences             never
  *   MP, relaxed, relaxed fences             lkmm
+ *   WRC, release store and acquire load     never (C11's happens-before:
+ *                                           t1 read x=1 before releasing)
+ *   WRC, relaxed, release fence / acquire   never (the same, by fences:
+ *                                           unlike smp_wmb(), A-cumulative)
+ *   WRC, relaxed                            lkmm
  *
- * -DSHAPE_MP selects MP; -DST, -DLD, -DRMW the orders (memory_order_*);
+ * -DSHAPE_MP selects MP, -DSHAPE_WRC write-to-read causality (t1 reads
+ * t2's x=1 and stores it to y; t0 reads y=1, then x); -DST, -DLD, -DRMW the orders (memory_order_*);
  * -DFENCE0, -DFENCE1 an atomic_thread_fence() of that order between the
  * two accesses of t0, t1.
  */
@@ -44,7 +50,37 @@ static int r0, r1;
 #define F1() ((void)0)
 #endif
 
-#ifndef SHAPE_MP
+#if defined(SHAPE_WRC)
+static int r2;
+
+static void *t2(void *arg)
+{
+	(void)arg;
+	atomic_store_explicit(&x, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static void *t1(void *arg)
+{
+	(void)arg;
+	/* what it read goes to y, not to a global of its own: a store of
+	 * its own before the fence would order y=1 after x=1 by itself */
+	int v = atomic_load_explicit(&x, memory_order_relaxed);
+	F1();
+	atomic_store_explicit(&y, v, ST);
+	return NULL;
+}
+
+static void *t0(void *arg)
+{
+	(void)arg;
+	r0 = LOAD(y);
+	F0();
+	r2 = atomic_load_explicit(&x, memory_order_relaxed);
+	return NULL;
+}
+#define FORBIDDEN (r0 == 1 && r2 == 0)   /* y=1: t1 read x=1 */
+#elif !defined(SHAPE_MP)
 static void *t0(void *arg)
 {
 	(void)arg;
@@ -90,6 +126,11 @@ int main(void)
 
 	pthread_create(&a, NULL, t0, NULL);
 	pthread_create(&b, NULL, t1, NULL);
+#ifdef SHAPE_WRC
+	pthread_t c;
+	pthread_create(&c, NULL, t2, NULL);
+	pthread_join(c, NULL);
+#endif
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	assert(!FORBIDDEN);

@@ -1137,6 +1137,9 @@ enum weft_fence_kind {
 	WEFT_FENCE_BEFORE_ATOMIC,     /* smp_mb__before_atomic() */
 	WEFT_FENCE_AFTER_ATOMIC,      /* smp_mb__after_atomic() */
 	WEFT_FENCE_AFTER_SPINLOCK,    /* smp_mb__after_spinlock() */
+	WEFT_FENCE_RELEASE,           /* C11's release fence: smp_wmb(), and what
+					 its CPU saw before precedes its later
+					 stores for every CPU (A-cumulative) */
 };
 
 struct weft_spinlock {

@@ -56,7 +56,7 @@ static struct hist_slot *word_slot(uint32_t loc)
 	return sl;
 }
 
-void hist_write(uint32_t loc, unsigned size, uint64_t old)
+void hist_write(uint32_t loc, unsigned size, uint64_t old, uint32_t cumul)
 {
 	struct hist_slot *sl = word_slot(loc);
 	uint32_t idx = mem.nr_hist++;
@@ -66,6 +66,7 @@ void hist_write(uint32_t loc, unsigned size, uint64_t old)
 	w->loc = loc;
 	w->size = (uint8_t)size;
 	w->tau = mem.now;
+	w->cumul = cumul;
 	w->old = old;
 	if (sl->loc == (loc & ~7u)) {
 		w->prev = sl->idx;
@@ -131,20 +132,21 @@ unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned
 
 	(void)cpu;
 	v[0].val = mem_read(addr, size);
-	v[0].tau = 0;
+	v[0].tau = v[0].cumul = 0;
 	if (loc == WEFT_NO_LOC)
 		return 1;
 	const struct hist_slot *sl = word_slot(loc);
 	if (sl->loc != (loc & ~7u)) {
-		v[0].tau = sl->lost;   /* never written, or forgotten */
+		v[0].tau = v[0].cumul = sl->lost;   /* never written, or forgotten */
 		return 1;
 	}
 	const struct hist_write *w = newest_write_of(sl->idx, sl->tau, loc, size, &bound);
 	if (!w) {
-		v[0].tau = bound;
+		v[0].tau = v[0].cumul = bound;
 		return 1;
 	}
 	v[0].tau = w->tau;
+	v[0].cumul = w->cumul;
 	/* a write of another offset or size ends the location's versions */
 	if (w->loc != loc || w->size != size)
 		return 1;
@@ -153,12 +155,26 @@ unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned
 		const struct hist_write *p = newest_write_of(w->prev, w->prev_tau, loc, size, &bound);
 		v[n].val = w->old;
 		v[n].tau = p ? p->tau : bound;
+		v[n].cumul = p ? p->cumul : bound;
 		n++;
 		if (!p || p->loc != loc || p->size != size)
 			break;
 		w = p;
 	}
 	return n;
+}
+
+uint32_t hist_newest_cumul(uint32_t loc, unsigned size)
+{
+	uint32_t bound = 0;
+
+	if (loc == WEFT_NO_LOC)
+		return mem.now;
+	const struct hist_slot *sl = word_slot(loc);
+	if (sl->loc != (loc & ~7u))
+		return sl->lost;
+	const struct hist_write *w = newest_write_of(sl->idx, sl->tau, loc, size, &bound);
+	return w ? w->cumul : bound;
 }
 
 /* --------------------------------------------------------------- views */
@@ -211,6 +227,8 @@ void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct ver
 	(void)addr;
 	if (sat > vw->maxsat)
 		vw->maxsat = sat;
+	if (v->cumul > vw->maxcumul)
+		vw->maxcumul = v->cumul;
 	if (loc != WEFT_NO_LOC)
 		coh_set(vw, loc, v->tau);
 	/* a value that points into the world heads an address dependency */
@@ -225,6 +243,9 @@ void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct ver
 
 void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau)
 {
+	struct cpu_view *vw = cpu_view(cpu);
+
+	vw->own = tau;
 	if (loc != WEFT_NO_LOC)
-		coh_set(cpu_view(cpu), loc, tau);
+		coh_set(vw, loc, tau);
 }

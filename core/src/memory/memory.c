@@ -109,8 +109,10 @@ static uint32_t ask(uint32_t ncodes)
 static void full_barrier(unsigned cpu)
 {
 	weft_mem_drain_cpu(cpu);
-	if (lkmm())
-		cpu_view(cpu)->floor = mem.now;
+	if (lkmm()) {
+		struct cpu_view *vw = cpu_view(cpu);
+		vw->floor = vw->fence = mem.now;
+	}
 }
 
 void weft_mem_fence(unsigned kind)
@@ -119,18 +121,35 @@ void weft_mem_fence(unsigned kind)
 
 	switch (kind) {
 	case WEFT_FENCE_RMB:
-		/* tso keeps loads in order; lkmm: later loads read at or after
-		 * the time every earlier load read at */
+		/* tso keeps loads in order; lkmm: later loads see what the
+		 * writes that earlier loads read had to be preceded by (their
+		 * cumul): the other writes of a time they read at need not
+		 * have reached this CPU (smp_rmb() is not cumulative) */
 		if (lkmm()) {
 			struct cpu_view *vw = cpu_view(cpu);
-			if (vw->maxsat > vw->floor)
-				vw->floor = vw->maxsat;
+			if (vw->maxcumul > vw->floor)
+				vw->floor = vw->maxcumul;
 		}
 		break;
+	case WEFT_FENCE_RELEASE:
+		/* a C11 release fence: smp_wmb(), and A-cumulative (what this
+		 * CPU saw before it precedes its later stores for everyone) */
+		if (lkmm()) {
+			struct cpu_view *vw = cpu_view(cpu);
+			uint32_t saw = vw->floor > vw->maxsat ? vw->floor : vw->maxsat;
+			if (vw->own > saw)
+				saw = vw->own;
+			if (saw > vw->fence)
+				vw->fence = saw;
+		}
+		__attribute__((fallthrough));
 	case WEFT_FENCE_WMB:
 		/* tso keeps stores in order; lkmm: later stores follow every
-		 * store buffered now */
+		 * store buffered now, and carry this CPU's stores as their
+		 * cumul (write_cumul()) */
 		mem.sb[cpu].wmb_seq = mem.sb[cpu].next_seq;
+		if (lkmm())
+			cpu_view(cpu)->wmb = true;
 		break;
 	default:
 		/* smp_mb(), and the fences this build treats as one:
@@ -231,8 +250,11 @@ void weft_mem_observe_lock(const void *lock, bool acquire)
 			weft_mem_drain_cpu(cpu);
 			break;
 		}
-	/* an acquire: later loads read at "now" */
-	cpu_view(cpu)->floor = mem.now;
+	/* an acquire: later loads read at "now"; the lock's handover is
+	 * taken as a full barrier for the stores after it too (the LKMM's
+	 * po-unlock-lock-po is a cumul-fence; A-cumulative here: stronger) */
+	struct cpu_view *vw = cpu_view(cpu);
+	vw->floor = vw->fence = mem.now;
 }
 
 void weft_mem_switch_in(unsigned tid)
@@ -288,22 +310,24 @@ static bool store(uint8_t *addr, uint32_t loc, unsigned size, uint64_t val,
 	unsigned cpu = cur_cpu();
 	struct store_buffer *b = &mem.sb[cpu];
 	uint32_t code = ask(WEFT_DELAY_CODES);
+	enum mem_ord ord = order_of(s) == WEFT_SITE_RELEASE ? MEM_ORD_RELEASE : MEM_ORD_RELAXED;
 
 	if (size > 8) {   /* not a value the buffer can hold */
 		weft_mem_drain_cpu(cpu);
-		mem_store_now(cpu, addr, loc, size, val);
+		mem_store_now(cpu, addr, loc, size, val, ord);
 		return false;
 	}
 	uint32_t after = store_after(cpu, s);
 	if (!code && !sb_constrains(cpu, addr, size, after)) {
-		mem_store_now(cpu, addr, loc, size, val & size_mask(size));
+		mem_store_now(cpu, addr, loc, size, val & size_mask(size), ord);
 		return false;
 	}
 	uint32_t seq = b->next_seq++;
 	struct sb_entry e = { .addr = addr, .loc = loc, .size = (uint8_t)size, .kind = SB_STORE,
 			      .tid = (uint8_t)M.cur, .due = M.step + 1 + weft_delay_steps(code),
 			      .step = M.step, .seq = seq, .after = after < seq ? after : seq,
-			      .val = val & size_mask(size), .site = s, .rmw = rmw };
+			      .val = val & size_mask(size), .site = s, .rmw = rmw,
+			      .ord = (uint8_t)ord };
 	sb_push(cpu, &e);
 	return true;
 }
@@ -338,9 +362,11 @@ static uint64_t load(uint8_t *addr, uint32_t loc, unsigned size, const struct we
 		k = ask(n);
 	uint32_t sat = ver[k].tau > floor ? ver[k].tau : floor;
 	view_read(cpu, addr, loc, &ver[k], sat);
+	/* an acquire: later loads see what the write it read had to be
+	 * preceded by (its cumul; coherence keeps this location's order) */
 	struct cpu_view *vw = cpu_view(cpu);
-	if (order_of(s) == WEFT_SITE_ACQUIRE && sat > vw->floor)
-		vw->floor = sat;
+	if (order_of(s) == WEFT_SITE_ACQUIRE && ver[k].cumul > vw->floor)
+		vw->floor = ver[k].cumul;
 	*newest = ver[0].val;
 	return ver[k].val;
 }
@@ -363,7 +389,7 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		if (aop == WEFT_A_STORE) {
 			old = mem_read(addr, size);
 			*nv = a & mask;
-			mem_store_now(cpu, addr, loc, size, *nv);
+			mem_store_now(cpu, addr, loc, size, *nv, MEM_ORD_FULL);
 			return old;
 		}
 	}
@@ -392,11 +418,16 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		sb_flush_before(cpu, mem.sb[cpu].wmb_seq);
 	}
 	old = mem_read(addr, size);
+	uint32_t read_cumul = 0;
 	if (lkmm()) {
-		/* its read is a load a later smp_rmb() orders (it reads "now") */
+		/* its read is a load a later smp_rmb() orders (it reads the
+		 * newest version, "now") */
 		struct cpu_view *vw = cpu_view(cpu);
+		read_cumul = hist_newest_cumul(loc, size);
 		if (mem.now > vw->maxsat)
 			vw->maxsat = mem.now;
+		if (read_cumul > vw->maxcumul)
+			vw->maxcumul = read_cumul;
 	}
 	/* the funnel's own operations (weft_op_value), xor and nand included */
 	uint64_t v = weft_op_value(aop, old, a, b, mask) & mask;
@@ -411,7 +442,9 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		 * write is buffered as a relaxed store would be, and stays
 		 * atomic: every other write to its bytes joins memory after it
 		 * (mem_store_now(), sb_flush_rmw()). */
-		cpu_view(cpu)->floor = mem.now;
+		struct cpu_view *vw = cpu_view(cpu);
+		if (read_cumul > vw->floor)
+			vw->floor = read_cumul;
 		*buffered = store(addr, loc, size, v, s, true);
 		*nv = v;
 		return old;
@@ -419,7 +452,9 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 	if (lkmm() && !failed && (ord == 0 || ord == WEFT_SITE_RELEASE))
 		weft_mem_drain_cpu(cpu);   /* everything before it visible first */
 	if (!failed)
-		mem_store_now(cpu, addr, loc, size, v);
+		mem_store_now(cpu, addr, loc, size, v,
+			      ord == 0 ? MEM_ORD_FULL
+				       : ord == WEFT_SITE_RELEASE ? MEM_ORD_RELEASE : MEM_ORD_RELAXED);
 	if (lkmm()) {
 		struct cpu_view *vw = cpu_view(cpu);
 		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE))

@@ -35,6 +35,7 @@ struct sb_entry {
 	uint8_t tid;
 	uint8_t rmw;        /* the write of an acquire read-modify-write: no
 			       other write to its bytes joins memory first */
+	uint8_t ord;        /* enum mem_ord */
 	uint32_t due;       /* visible at the first point at or after this step */
 	uint32_t step;      /* when the store executed */
 	uint32_t seq;       /* its CPU's program order */
@@ -70,6 +71,9 @@ struct hist_write {
 	uint32_t prev_tau;  /* its tau (the ring slot may have been reused);
 			       with HIST_NONE: the latest time a write to the
 			       word can have been forgotten (0: none was) */
+	uint32_t cumul;     /* a CPU that read it and then orders its loads
+			       (smp_rmb(), an acquire) reads at or after this
+			       time (write_cumul() in store_buffer.c) */
 	uint64_t old;       /* the value it replaced */
 };
 #define HIST_NONE 0xffffffffu
@@ -81,6 +85,13 @@ struct cpu_view {
 	uint32_t epoch;     /* the lkmm execution it was set up in (cpu_view()) */
 	uint32_t floor;     /* every load reads a version current at or after it */
 	uint32_t maxsat;    /* the latest time a load of this CPU read at */
+	uint32_t maxcumul;  /* the latest cumul of a version its loads read:
+			       where smp_rmb() puts the floor */
+	uint32_t fence;     /* "now" at its last full barrier: its later
+			       stores' cumul is at least this (A-cumulative) */
+	uint32_t own;       /* when its latest write joined memory */
+	bool wmb;           /* it ran an smp_wmb(): its later stores follow its
+			       earlier ones for every CPU (cumul >= own) */
 	struct { uint32_t loc, tau; } coh[COH_SLOTS];   /* per location: the
 			       version last read or written (CoRR, CoWR) */
 	struct { uint64_t v; uint32_t sat; } dep[DEP_SLOTS];   /* pointers loaded:
@@ -124,9 +135,17 @@ extern struct mem_state mem;
 uint64_t mem_read(const void *addr, unsigned size);
 void mem_write(void *addr, unsigned size, uint64_t v);
 uint64_t size_mask(unsigned size);
-/* Write a value to memory now, as cpu's store (lkmm: logged, and the
- * CPU's coherence moves to it). */
-void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uint64_t v);
+/* How a write orders what its CPU did before it, for the CPUs that read it
+ * (lkmm: its cumul, write_cumul() in store_buffer.c). */
+enum mem_ord {
+	MEM_ORD_RELAXED,   /* none (after an smp_wmb(): its CPU's stores) */
+	MEM_ORD_RELEASE,   /* everything its CPU did or saw (A-cumulative) */
+	MEM_ORD_FULL,      /* a fully ordered write: everything in memory */
+};
+/* Write a value to memory now, as cpu's store of order ord (lkmm: logged,
+ * and the CPU's coherence moves to it). */
+void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uint64_t v,
+		   enum mem_ord ord);
 void sb_reset(void);
 /* Buffer a store (or an unlock mark) of the current thread on cpu; the
  * entry is visible at or after due and after the entries `after` names. */
@@ -169,7 +188,7 @@ static inline struct cpu_view *cpu_view(unsigned cpu)
 	return vw;
 }
 /* Log a write of loc (old: what it replaced) at time ++mem.now. */
-void hist_write(uint32_t loc, unsigned size, uint64_t old);
+void hist_write(uint32_t loc, unsigned size, uint64_t old, uint32_t cumul);
 /* The versions of [addr, addr+size) (loc) a load of cpu may read, newest
  * first: values and the time each was written (0: before the history);
  * returns how many (at least 1: the current). */
@@ -177,6 +196,7 @@ void hist_write(uint32_t loc, unsigned size, uint64_t old);
 struct version {
 	uint64_t val;
 	uint32_t tau;       /* written at */
+	uint32_t cumul;     /* its write's cumul (its tau when not known) */
 };
 unsigned hist_versions(unsigned cpu, const uint8_t *addr, uint32_t loc, unsigned size,
 		       uint32_t floor, struct version *v);
@@ -187,6 +207,9 @@ uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc);
  * latest read time move; a pointer value is remembered for dependencies. */
 void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct version *v,
 	       uint32_t sat);
+/* The cumul of the newest version of [loc, loc+size) (what a
+ * read-modify-write reads). */
+uint32_t hist_newest_cumul(uint32_t loc, unsigned size);
 /* cpu's own store to loc became visible at tau. */
 void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau);
 

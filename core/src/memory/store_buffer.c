@@ -48,7 +48,44 @@ uint64_t size_mask(unsigned size)
 	return size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
 }
 
-void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uint64_t v)
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The cumul of cpu's write of order ord joining memory now: the time a
+ * CPU that reads it and then orders its loads (smp_rmb(), an acquire)
+ * must read at or after. A later time than the LKMM needs only orders
+ * more (stronger), never less. tools/memory-model/linux-kernel.cat: such a
+ * load may not read a version older than a write w2 when w2 ->prop-> an
+ * event of its CPU that happens before it; prop's cumul-fence chains give
+ * a write's own part here, happens-before through other CPUs the rest:
+ *  - A-cumul(strong-fence | po-rel): after a full barrier, every write of
+ *    a time before it (fence); a release, every write of a time its CPU
+ *    read at, was floored to, or wrote at;
+ *  - wmb, po-unlock-lock-po: its CPU's own earlier writes (own);
+ *  - rmw-sequence, and a read that happens before the write on its CPU
+ *    (ppo: a dependency Weft cannot see is assumed): the cumul of every
+ *    version its CPU read (maxcumul), never the read's own time: a write
+ *    its CPU saw need not have reached another CPU (WRC+wmb+rmb, IRIW with
+ *    smp_rmb()s: propagation that is not multicopy-atomic). */
+static uint32_t write_cumul(unsigned cpu, enum mem_ord ord)
+{
+	const struct cpu_view *vw = cpu_view(cpu);
+	uint32_t c = max_u32(vw->fence, vw->maxcumul);
+
+	switch (ord) {
+	case MEM_ORD_FULL:
+		return mem.now;
+	case MEM_ORD_RELEASE:
+		return max_u32(max_u32(c, vw->floor), max_u32(vw->maxsat, vw->own));
+	default:
+		return vw->wmb ? max_u32(c, vw->own) : c;
+	}
+}
+
+void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uint64_t v,
+		   enum mem_ord ord)
 {
 	if (__builtin_expect(mem.nr_rmw != 0, 0))
 		sb_flush_rmw(cpu, addr, size);   /* read-modify-writes stay atomic */
@@ -56,7 +93,7 @@ void mem_store_now(unsigned cpu, uint8_t *addr, uint32_t loc, unsigned size, uin
 
 	mem_write(addr, size, v);
 	if (mem.model == WEFT_MEM_LKMM && loc != WEFT_NO_LOC) {
-		hist_write(loc, size, old);
+		hist_write(loc, size, old, write_cumul(cpu, ord));
 		view_wrote(cpu, loc, mem.now);
 	}
 }
@@ -104,7 +141,7 @@ static void flush_at(unsigned cpu, unsigned i)
 		mem.nr_unlocks--;
 	} else {
 		uint64_t old = mem_read(e->addr, e->size);
-		mem_store_now(cpu, e->addr, e->loc, e->size, e->val);
+		mem_store_now(cpu, e->addr, e->loc, e->size, e->val, (enum mem_ord)e->ord);
 		weft_trace_flush(e->tid, (uint8_t)cpu, e->loc, old, e->val, e->site);
 		if (e->loc != WEFT_NO_LOC) {
 			/* the shadow names the store, as an unbuffered one would */
