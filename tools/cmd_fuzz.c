@@ -214,7 +214,10 @@ int cmd_fuzz(int argc, char **argv)
 		snprintf(e_wd, sizeof(e_wd), "WEFT_FUZZ_WRITE_DICT=%s", o.dict);
 		char *genv[8] = { e_ws, e_wd, NULL };
 		cli_program_target_env(genv, 2);
-		char *gargv[] = { o.bin, NULL };
+		/* an argument: the regression and AFL++ drivers' main() refuses
+		 * an empty command line (usage, exit 2) before the target's
+		 * initializer writes the seeds; every driver ignores -runs=0 */
+		char *gargv[] = { o.bin, "-runs=0", NULL };
 		pid_t gp = fuzz_spawn(gargv, -1, genv);
 		if (gp < 0 || fuzz_wait_exit(gp) != 0)
 			return cli_io_error("fuzz: %s could not write its seeds to %s", o.bin,

@@ -20,6 +20,8 @@ const char weft_help_info[] =
 	"  --json   one JSON object with the same fields: file, format_version,\n"
 	"           scenario, variant, fingerprint, current_fingerprint (null if the\n"
 	"           scenario is not in this build), stale, cpus, threads, lock,\n"
+	"           memory (sc|tso|lkmm), delayed_stores, lockdep, lockdep_facts,\n"
+	"           fair, continue_warnings (the checks the run used),\n"
 	"           strategy, tool, input (hex), workload (hex), decisions,\n"
 	"           preemptions, steps, choices, state_hashes, kind, site, site_id,\n"
 	"           step, thread, cpu, object, message, other {site_id, step,\n"

@@ -34,7 +34,8 @@ const char weft_help_min[] =
 	"  --force           minimize a stale .weft anyway\n"
 	"  --json            one JSON object (as weft import --json)\n"
 	"exit: 1 minimized and written, 0 the input does not fail, 2 usage, 3 I/O or\n"
-	"      format, 4 the written file does not replay, 5 stale file\n";
+	"      format, 4 the given .weft or the written file does not replay (DESYNC),\n"
+	"      5 stale file\n";
 
 int cmd_min(int argc, char **argv)
 {

@@ -8,8 +8,8 @@ const char weft_help_list[] =
 	"Lists every scenario and variant: whether the variant is known-buggy (bug) or\n"
 	"fixed (clean), its CPU count, its ZOO.md id, one line and its source.\n"
 	"  --json   one array of objects: scenario, variant, expect (\"bug\"|\"clean\"),\n"
-	"           cpus, threads, zoo (or null), kind and min_preemptions (buggy only),\n"
-	"           summary, source, fingerprint\n";
+	"           cpus, threads, memory (sc|tso|lkmm), zoo (or null), kind and\n"
+	"           min_preemptions (buggy only), summary, source, fingerprint\n";
 
 const char weft_help_help[] = "usage: weft help [COMMAND]\n";
 const char weft_help_version[] = "usage: weft version\n";
