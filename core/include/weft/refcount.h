@@ -248,4 +248,12 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
 	__weft_refcount_dec_and_lock_by(r, spin_lock_irqsave(lock, *(flags)), \
 					spin_unlock_irqrestore(lock, *(flags)))
 
+#ifndef WEFT_OWN_REFCOUNT_DEC_AND_MUTEX_LOCK
+/* refcount_dec_and_mutex_lock(): the same with a struct mutex (only the
+ * last put sleeps for it); a model with a refcount_dec_and_mutex_lock()
+ * of its own defines WEFT_OWN_REFCOUNT_DEC_AND_MUTEX_LOCK first */
+#define refcount_dec_and_mutex_lock(r, lock) \
+	__weft_refcount_dec_and_lock_by(r, mutex_lock(lock), mutex_unlock(lock))
+#endif
+
 #endif
