@@ -3,7 +3,7 @@
 # (installed with the package; find_package(weft) includes it).
 #
 #   weft_add_model(NAME prog SOURCES model.c ... VARIANTS scenario:variant ...
-#                  [CORPUS dir])
+#                  [CORPUS dir] [CHECK_ARGS run-option ...])
 #
 # makes, in the calling project:
 #   prog                 the weft command line with the model's registry
@@ -19,8 +19,14 @@
 #                        the genome mutator, generated seeds and dictionary
 #                        (libweft_fuzz, <weft/fuzz.h>);
 #   prog_regression      (regression engine) replays CORPUS/<target>/ of every
-#                        target; a ctest test of the same name when testing is
-#                        enabled.
+#                        target that has one; a ctest test
+#                        prog_regression_<target> each when testing is enabled;
+#   prog_check_<scenario>_<variant>  (ctest, testing enabled, any engine) one
+#                        test per VARIANTS entry, corpus or not: `prog run
+#                        scenario:variant CHECK_ARGS` must find the variant's
+#                        bug if the registry calls it a bug, and stay clean
+#                        if it calls it a fix (WeftModelCheck.cmake). CHECK_ARGS
+#                        default: --strategy dfs --bound 2 --iterations 200000.
 # Only the model's own sources are coverage-instrumented.
 # where this file is: the kernel-text extractor is found next to it
 # (installed: lib/cmake/weft/weft-kextract; in Weft's tree: tools/ktext/)
@@ -29,12 +35,15 @@ set(WEFT_FUZZ_ENGINE "regression" CACHE STRING "Fuzz engine of weft_add_model ta
 set(WEFT_FUZZ_LINK_FLAGS "" CACHE STRING "Link flags of fuzz targets (default -fsanitize=fuzzer, afl: Weft's own driver; OSS-Fuzz: $LIB_FUZZING_ENGINE)")
 
 function(weft_add_model)
-  cmake_parse_arguments(A "" "NAME;CORPUS" "SOURCES;VARIANTS" ${ARGN})
+  cmake_parse_arguments(A "" "NAME;CORPUS" "SOURCES;VARIANTS;CHECK_ARGS" ${ARGN})
   if(NOT A_NAME OR NOT A_SOURCES)
     message(FATAL_ERROR "weft_add_model(NAME prog SOURCES ... VARIANTS s:v ...)")
   endif()
   if(NOT A_CORPUS)
     set(A_CORPUS ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
+  endif()
+  if(NOT A_CHECK_ARGS)
+    set(A_CHECK_ARGS --strategy dfs --bound 2 --iterations 200000)
   endif()
   set(_engine ${WEFT_FUZZ_ENGINE})
   if(NOT _engine MATCHES "^(regression|libfuzzer|afl)$")
@@ -104,6 +113,19 @@ const char weft_program_cmake_args[] = \"-Dweft_DIR=${weft_DIR}\";
           add_test(NAME ${A_NAME}_regression_${_t} COMMAND ${_t} ${A_CORPUS}/${_t})
         endif()
       endforeach()
+    endif()
+  endif()
+  # every variant's verdict, with or without a corpus (a project with no
+  # corpus/ had no test at all: ctest said "No tests were found")
+  if(BUILD_TESTING OR CMAKE_TESTING_ENABLED)
+    foreach(sv IN LISTS A_VARIANTS)
+      string(MAKE_C_IDENTIFIER "${sv}" _c)
+      add_test(NAME ${A_NAME}_check_${_c} COMMAND ${CMAKE_COMMAND} -DPROG=$<TARGET_FILE:${A_NAME}>
+        -DVARIANT=${sv} "-DARGS=${A_CHECK_ARGS}" -P ${_WEFT_MODEL_CMAKE_DIR}/WeftModelCheck.cmake)
+    endforeach()
+    if(NOT A_VARIANTS)
+      message(STATUS "weft_add_model(${A_NAME}): no VARIANTS, so no fuzz targets and no tests "
+        "(name the scenario:variant pairs to test)")
     endif()
   endif()
 endfunction()

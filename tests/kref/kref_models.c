@@ -123,5 +123,10 @@ WEFT_TEST_SCENARIO(kref_lookup, "kref-lookup",
 /* kref_unlock_models.c */
 extern const struct weft_scenario weft_kref_unlock;
 extern const struct weft_scenario weft_refcount_order;
+/* refcount_put_order_models.c */
+extern const struct weft_scenario weft_refcount_put_order;
+/* refcount_mutex_models.c */
+extern const struct weft_scenario weft_refcount_mutex_lookup;
 
-WEFT_DEFINE_REGISTRY(&kref_lookup, &weft_kref_unlock, &weft_refcount_order);
+WEFT_DEFINE_REGISTRY(&kref_lookup, &weft_kref_unlock, &weft_refcount_order,
+		     &weft_refcount_put_order, &weft_refcount_mutex_lookup);

@@ -656,5 +656,8 @@ WEFT_TEST_SCENARIO(timeout_first, "timeout-first",
 		   "test: a timed wait that times out before the signaller runs",
 		   struct tf_world, 2, 2, 128, tf, .heap_size = 64);
 
+/* sem_timeout_models.c */
+extern const struct weft_scenario weft_sem_timeout;
+
 WEFT_DEFINE_REGISTRY(&raw_nested, &lock_irq, &cond_load, &killable, &completion_timeout,
-		     &is_locked, &query_held, &timeout_first);
+		     &is_locked, &query_held, &timeout_first, &weft_sem_timeout);

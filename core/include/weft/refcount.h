@@ -197,12 +197,15 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
  * memory only): the increments, _not_zero ones included, are unordered
  * (relaxed: a lookup's refcount_inc_not_zero() orders no later load; only
  * a control dependency keeps its stores); the decrements are releases;
- * refcount_sub_and_test() and refcount_dec_and_test() are a release with
- * an acquire on success, here fully ordered (stronger: a later access of
- * a put that did not drop the last reference may not pass it). */
-#define __WEFT_RC_SITE(what) WEFT_SITE(WEFT_EV_RMW, what)
+ * refcount_sub_and_test() and refcount_dec_and_test() are a release, and
+ * an acquire only on the path that returns true (the kernel's
+ * smp_acquire__after_ctrl_dep()): a put that did not drop the last
+ * reference orders no later load after it (the refcount_dec_and_lock()
+ * family inherits both). */
 #define __WEFT_RC_SITE_INC(what) WEFT_SITE_F(WEFT_EV_RMW, what, WEFT_SITE_RELAXED)
 #define __WEFT_RC_SITE_DEC(what) WEFT_SITE_F(WEFT_EV_RMW, what, WEFT_SITE_RELEASE)
+#define __WEFT_RC_SITE_DEC_TEST(what) \
+	WEFT_SITE_F(WEFT_EV_RMW, what, WEFT_SITE_RELEASE_ACQUIRE_ZERO)
 #define refcount_add(i, r) __weft_refcount_add((i), (r), NULL, __WEFT_RC_SITE_INC("refcount_add(" #r ")"))
 #define refcount_inc(r) __weft_refcount_add(1, (r), NULL, __WEFT_RC_SITE_INC("refcount_inc(" #r ")"))
 #define __refcount_inc(r, oldp) __weft_refcount_add(1, (r), (oldp), __WEFT_RC_SITE_INC("refcount_inc(" #r ")"))
@@ -213,11 +216,11 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
 #define __refcount_inc_not_zero(r, oldp) \
 	__weft_refcount_add_not_zero(1, (r), (oldp), __WEFT_RC_SITE_INC("refcount_inc_not_zero(" #r ")"))
 #define refcount_sub_and_test(i, r) \
-	__weft_refcount_sub_and_test((i), (r), NULL, __WEFT_RC_SITE("refcount_sub_and_test(" #r ")"))
+	__weft_refcount_sub_and_test((i), (r), NULL, __WEFT_RC_SITE_DEC_TEST("refcount_sub_and_test(" #r ")"))
 #define refcount_dec_and_test(r) \
-	__weft_refcount_sub_and_test(1, (r), NULL, __WEFT_RC_SITE("refcount_dec_and_test(" #r ")"))
+	__weft_refcount_sub_and_test(1, (r), NULL, __WEFT_RC_SITE_DEC_TEST("refcount_dec_and_test(" #r ")"))
 #define __refcount_dec_and_test(r, oldp) \
-	__weft_refcount_sub_and_test(1, (r), (oldp), __WEFT_RC_SITE("refcount_dec_and_test(" #r ")"))
+	__weft_refcount_sub_and_test(1, (r), (oldp), __WEFT_RC_SITE_DEC_TEST("refcount_dec_and_test(" #r ")"))
 #define refcount_dec(r) __weft_refcount_dec((r), NULL, __WEFT_RC_SITE_DEC("refcount_dec(" #r ")"))
 #define refcount_dec_if_one(r) __weft_refcount_dec_if_one((r), __WEFT_RC_SITE_DEC("refcount_dec_if_one(" #r ")"))
 #define refcount_dec_not_one(r)                                                 \
@@ -244,5 +247,13 @@ static inline bool __weft_refcount_dec_not_one(refcount_t *r, const struct weft_
 #define refcount_dec_and_lock_irqsave(r, lock, flags)                         \
 	__weft_refcount_dec_and_lock_by(r, spin_lock_irqsave(lock, *(flags)), \
 					spin_unlock_irqrestore(lock, *(flags)))
+
+#ifndef WEFT_OWN_REFCOUNT_DEC_AND_MUTEX_LOCK
+/* refcount_dec_and_mutex_lock(): the same with a struct mutex (only the
+ * last put sleeps for it); a model with a refcount_dec_and_mutex_lock()
+ * of its own defines WEFT_OWN_REFCOUNT_DEC_AND_MUTEX_LOCK first */
+#define refcount_dec_and_mutex_lock(r, lock) \
+	__weft_refcount_dec_and_lock_by(r, mutex_lock(lock), mutex_unlock(lock))
+#endif
 
 #endif

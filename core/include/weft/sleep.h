@@ -146,6 +146,11 @@ void weft_downgrade_write(struct weft_rw_semaphore *r, const struct weft_site *s
 void weft_sema_init(struct weft_semaphore *sem, unsigned val, const struct weft_site *s);
 void weft_down(struct weft_semaphore *sem, const struct weft_site *s);
 int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s);
+/* down_timeout(): 0 with the semaphore, -WEFT_ETIME when timeout jiffies
+ * (<weft/timer.h>) passed before an up() handed it over (at once when the
+ * count is 0 and timeout <= 0) */
+#define WEFT_ETIME 62   /* Linux's ETIME, without <errno.h> */
+int weft_down_timeout(struct weft_semaphore *sem, long timeout, const struct weft_site *s);
 void weft_up(struct weft_semaphore *sem, const struct weft_site *s);
 
 void weft_init_completion(struct weft_completion *x, const struct weft_site *s);
@@ -302,6 +307,11 @@ struct semaphore {
 #define down_trylock(sem) \
 	weft_down_trylock(__weft_sema(sem), WEFT_SITE(WEFT_EV_TRYLOCK, "down_trylock(" #sem ")"))
 #define up(sem) weft_up(__weft_sema(sem), WEFT_SITE(WEFT_EV_UNLOCK, "up(" #sem ")"))
+#ifndef WEFT_OWN_SEMAPHORE_TIMEOUT
+/* 0, or -ETIME (-62) when the timeout's jiffies passed first */
+#define down_timeout(sem, t) \
+	weft_down_timeout(__weft_sema(sem), (long)(t), WEFT_SITE(WEFT_EV_LOCK, "down_timeout(" #sem ")"))
+#endif /* WEFT_OWN_SEMAPHORE_TIMEOUT */
 #endif /* WEFT_OWN_SEMAPHORE */
 
 #ifndef WEFT_OWN_COMPLETION

@@ -153,7 +153,11 @@ struct weft_site {
  *    the _acquire forms, a lock's acquisition);
  *  - RELEASE: earlier accesses of its CPU stay before it
  *    (smp_store_release, the _release forms, spin_unlock: a release store
- *    that leaves the CPU's store buffer alone, where other unlocks drain).
+ *    that leaves the CPU's store buffer alone, where other unlocks drain);
+ *  - RELEASE_ACQUIRE_ZERO: a read-modify-write that is a release, and an
+ *    acquire too when the value it writes is 0 (refcount_dec_and_test(),
+ *    refcount_sub_and_test(): a release, then smp_acquire__after_ctrl_dep()
+ *    on the path that returns true).
  * A failed cmpxchg or add_unless orders nothing in any class (LKMM).
  */
 #define WEFT_SITE_ORD_SHIFT 1
@@ -161,6 +165,7 @@ struct weft_site {
 #define WEFT_SITE_RELAXED (1u << WEFT_SITE_ORD_SHIFT)
 #define WEFT_SITE_ACQUIRE (2u << WEFT_SITE_ORD_SHIFT)
 #define WEFT_SITE_RELEASE (3u << WEFT_SITE_ORD_SHIFT)
+#define WEFT_SITE_RELEASE_ACQUIRE_ZERO (4u << WEFT_SITE_ORD_SHIFT)
 #ifndef WEFT_SITE_FLAGS_DEFAULT
 #define WEFT_SITE_FLAGS_DEFAULT 0u
 #endif

@@ -449,7 +449,8 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		*nv = v;
 		return old;
 	}
-	if (lkmm() && !failed && (ord == 0 || ord == WEFT_SITE_RELEASE))
+	if (lkmm() && !failed &&
+	    (ord == 0 || ord == WEFT_SITE_RELEASE || ord == WEFT_SITE_RELEASE_ACQUIRE_ZERO))
 		weft_mem_drain_cpu(cpu);   /* everything before it visible first */
 	if (!failed)
 		mem_store_now(cpu, addr, loc, size, v,
@@ -457,7 +458,10 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 				       : ord == WEFT_SITE_RELEASE ? MEM_ORD_RELEASE : MEM_ORD_RELAXED);
 	if (lkmm()) {
 		struct cpu_view *vw = cpu_view(cpu);
-		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE))
+		/* refcount_dec_and_test()'s acquire is on the path that dropped
+		 * the count to 0 only (smp_acquire__after_ctrl_dep()) */
+		bool acq_zero = ord == WEFT_SITE_RELEASE_ACQUIRE_ZERO && v == 0;
+		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE || acq_zero))
 			vw->floor = mem.now;   /* later loads read at or after it */
 		else if (loc != WEFT_NO_LOC)
 			view_wrote(cpu, loc, mem.now);

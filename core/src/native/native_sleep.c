@@ -700,6 +700,26 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	return !ok;
 }
 
+/* As the completion's timed wait here: a few yields for the count, then
+ * the timeout's jiffies pass (native time is virtual) and -ETIME. */
+int weft_down_timeout(struct weft_semaphore *sem, long timeout, const struct weft_site *s)
+{
+	(void)s;
+	weft_native_poll();
+	for (unsigned spins = 0; spins < 64; spins++) {
+		pthread_mutex_lock(&nq);
+		bool ok = sem_take(sem);
+		pthread_mutex_unlock(&nq);
+		if (ok)
+			return 0;
+		if (timeout <= 0 || !weft_native_in_model())
+			return -WEFT_ETIME;
+		sched_yield();
+	}
+	weft_native_jiffies_pass((unsigned long)timeout);
+	return -WEFT_ETIME;
+}
+
 void weft_up(struct weft_semaphore *sem, const struct weft_site *s)
 {
 	int w;

@@ -3,7 +3,7 @@
  * sleeping locks: struct mutex (kernel/locking/mutex.c), struct
  * rw_semaphore (rwsem.c) and struct semaphore (semaphore.c), v6.8.
  *
- * Length (~1,230 lines): the wait lists (weft_wl_*, with the task-state
+ * Length (~1,320 lines): the wait lists (weft_wl_*, with the task-state
  * helpers every wait shares: weft_wl_block(), weft_wl_wake_all()) and
  * the three sleeping locks on them (mutex, rw_semaphore with its
  * per-reader holds, semaphore), a section each; moving each lock to a
@@ -42,7 +42,8 @@
  *    up_read() by a thread holding no read lock is bad-unlock (lockdep).
  *  - semaphore: up() hands the count to the oldest waiter (__up()); no
  *    owner: up() by any thread is legal, and a sleeper nobody ups is a
- *    lost wakeup.
+ *    lost wakeup. down_timeout() sleeps in schedule_timeout() (its timer
+ *    may fire first: -ETIME).
  *
  * Length: mutex, rwsem and semaphore share the wait lists, the owner and
  * hand-off rules and the lockdep hooks; each is about 200 lines here.
@@ -50,6 +51,7 @@
 #include <string.h>
 
 #include <weft/kernel.h>
+#include <weft/timer.h>
 
 #include "core_state.h"
 #include "families.h"
@@ -1222,6 +1224,68 @@ int weft_down_trylock(struct weft_semaphore *sem, const struct weft_site *s)
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, old, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*sem), 0, s);
 	return !ok;
+}
+
+/* down_timeout() (___down_common() with a timeout): the count if there is
+ * one; else on the list, TASK_UNINTERRUPTIBLE, asleep in schedule_timeout()
+ * until up() hands the count over (waiter.up: looked at first, so a
+ * hand-over that comes with the timer still wins) or the time runs out:
+ * off the list, -ETIME. From setup no time passes: -ETIME unless the
+ * count is there. */
+int weft_down_timeout(struct weft_semaphore *sem, long timeout, const struct weft_site *s)
+{
+	unsigned me = (unsigned)M.cur;
+	long left = timeout;
+	struct weft_waiter *w;
+	uint32_t loc, old = 0;
+
+	if (M.cur < 0 && !in_world(sem, sizeof(*sem), s))
+		return -WEFT_ETIME;
+	if (M.cur < 0) {
+		if (!sem->count)
+			return -WEFT_ETIME;
+		sem->count--;
+		return 0;
+	}
+	sched_point_at(s, sem, sizeof(*sem), &sem_class);
+	weft_wl_might_sleep(sem, s);
+	loc = obj_loc(sem, sizeof(*sem), s);
+	bool got = sem_take(sem, me, &old);
+	while (!got && left > 0) {
+		w = weft_wl_entry(me);
+		bool joins = w->chan != sem;
+		if (joins) {
+			weft_wl_add(me, sem, WL_EXCLUSIVE | WL_TIMED | WL_SEMA);
+			sem->nr_waiters++;
+		}
+		/* the count read as 0, and the first time the waiter count
+		 * written: up() depends on both (as the completion's timed
+		 * wait) */
+		weft_sched_step(joins ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc, sizeof(*sem), 0, s);
+		w->flags &= (uint8_t)~WL_TASK_WOKEN;
+		weft_wl_task_sleeps(s);   /* and its WRITE record */
+		left = weft_schedule_timeout(left, s);
+		got = sem_take(sem, me, &old);
+	}
+	uint32_t nr_before = sem->nr_waiters;
+	weft_wl_taken(sem, &sem->nr_waiters);
+	w = weft_wl_entry(me);
+	w->task_state = TASK_RUNNING;
+	w->flags &= (uint8_t)~WL_TASK_WOKEN;
+	if (!got) {
+		/* timed out: what it read was a count of 0; off the list, it
+		 * wrote the waiter count */
+		M.next_flags |= WEFT_EVF_FAILED;
+		weft_trace(WEFT_EV_READ, loc, 0, 0, s);
+		weft_sched_step(nr_before != sem->nr_waiters ? WEFT_DEP_WRITE : WEFT_DEP_READ, loc,
+				sizeof(*sem), 0, s);
+		return -WEFT_ETIME;
+	}
+	weft_tsan_acquire(sem);
+	weft_trace(WEFT_EV_LOCK, loc, old, sem->count, s);
+	weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(*sem), 0, s);
+	obj_written(loc, s);
+	return 0;
 }
 
 void weft_up(struct weft_semaphore *sem, const struct weft_site *s)

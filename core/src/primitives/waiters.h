@@ -44,6 +44,7 @@ enum {
 	WL_TIMED = 64,      /* a completion's waiter asleep in schedule_timeout()
 			     * (wait_for_completion_timeout()): its task state is
 			     * what it waits on, as a wait queue's waiter */
+	WL_SEMA = 128,      /* with WL_TIMED: a semaphore's (down_timeout()) */
 };
 
 struct weft_waiter {

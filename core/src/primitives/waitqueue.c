@@ -280,13 +280,17 @@ static const struct weft_wait_class var_class = WL_CLASS("var wait", true, no_ow
  * makes it running */
 static const struct weft_wait_class timed_completion_class =
 	WL_CLASS("completion", true, no_owner, wq_busy);
+/* ... and of down_timeout(): up() or its timer */
+static const struct weft_wait_class timed_sema_class =
+	WL_CLASS("semaphore", true, no_owner, wq_busy);
 
 /* What schedule() sleeps on: a wait queue head, or the first byte of a
  * hashed wait's key (the var, the word: wait_bit.c) */
 static uint32_t chan_size(const struct weft_waiter *w)
 {
 	if (w->flags & WL_TIMED)
-		return sizeof(struct weft_completion);
+		return (w->flags & WL_SEMA) ? sizeof(struct weft_semaphore)
+					    : sizeof(struct weft_completion);
 	return (w->flags & WL_HASHED) ? 1 : sizeof(struct weft_wait_queue_head);
 }
 
@@ -297,7 +301,7 @@ static const struct weft_wait_class *sleep_class(const struct weft_waiter *w)
 	if (w->flags & WL_HASHED)
 		return w->bit == WEFT_WAIT_VAR_BIT ? &var_class : &hashed_bit_class;
 	if (w->flags & WL_TIMED)
-		return &timed_completion_class;
+		return (w->flags & WL_SEMA) ? &timed_sema_class : &timed_completion_class;
 	return &wq_class;
 }
 
