@@ -455,7 +455,9 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 	if (!failed)
 		mem_store_now(cpu, addr, loc, size, v,
 			      ord == 0 ? MEM_ORD_FULL
-				       : ord == WEFT_SITE_RELEASE ? MEM_ORD_RELEASE : MEM_ORD_RELAXED);
+			      : ord == WEFT_SITE_RELEASE || ord == WEFT_SITE_RELEASE_ACQUIRE_ZERO
+				      ? MEM_ORD_RELEASE
+				      : MEM_ORD_RELAXED);
 	if (lkmm()) {
 		struct cpu_view *vw = cpu_view(cpu);
 		/* refcount_dec_and_test()'s acquire is on the path that dropped
