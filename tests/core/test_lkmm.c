@@ -1,5 +1,5 @@
 /*
- * test_lkmm.c - --memory lkmm, the kernel's model's multicopy-atomic part
+ * test_lkmm.c - --memory lkmm (the part of the kernel's model it has)
  * (core/src/memory/), each shape exhaustively by dfs (no preemption bound,
  * two weak choices per execution) against what the LKMM says of it, and
  * never shown under sc or tso where those forbid it:
@@ -10,8 +10,10 @@
  *    published pointer, also with set_bit() (a relaxed read-modify-write)
  *    as the flag; tso forbids all of them, sc too;
  *  - SB: found with no barrier and across a non-returning atomic (it
- *    orders nothing under lkmm; tso's locked instruction does); forbidden
- *    by smp_mb() and by a value-returning atomic;
+ *    orders nothing under lkmm; tso's locked instruction does), and with
+ *    atomic_inc() as the stores (its write may become visible after the
+ *    load that follows it); forbidden by smp_mb() and by a value-returning
+ *    atomic;
  *  - a failed trylock orders nothing (tools/memory-model/lock.cat: a
  *    failed trylock is a read with no ordering properties): a reader whose
  *    mutex_trylock() fails, the lock held by a writer that stored x before
@@ -31,6 +33,9 @@
  *    (prepare_to_wait() is smp_store_mb(), wake_up() a barrier before it
  *    looks); with the waker's waitqueue_active() shortcut a lost wakeup
  *    under tso and lkmm, and never once smp_mb() precedes the shortcut;
+ *    with atomic_inc() as the waker's store, a lost wakeup under lkmm
+ *    (never under tso: a locked instruction), and never once
+ *    smp_mb__after_atomic() follows it;
  *  - coherence: CoRR (two loads of one location never see it go back) and
  *    CoWR (a CPU reads its own store or a newer one);
  *  - every execution replays to the same trace (weft_check_determinism),
@@ -53,6 +58,7 @@ enum {
 	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS, V_MP_WMB_RMB_WORDMATE,
 	V_WAIT_EVENT, V_WAIT_OPEN_CODED, V_WQ_ACTIVE, V_WQ_ACTIVE_MB,
 	V_RCU_ASSIGN, V_RCU_INIT_POINTER,
+	V_SB_INCS, V_WQ_ACTIVE_INC, V_WQ_ACTIVE_INC_MB,
 	V__COUNT
 };
 
@@ -63,6 +69,7 @@ static const char *const names[V__COUNT] = {
 	"CoRR", "CoWR", "MP+mutex_trylock-fails", "MP+wmb+rmb(word-mate)",
 	"wait_event/wake_up", "prepare_to_wait/wake_up", "waitqueue_active", "mb+waitqueue_active",
 	"rcu_assign_pointer", "RCU_INIT_POINTER",
+	"SB(atomic_inc)", "atomic_inc+waitqueue_active", "atomic_inc+mb+waitqueue_active",
 };
 
 static unsigned variant;
@@ -71,7 +78,7 @@ struct lk_world {
 	long x, y;
 	long *p;
 	unsigned long flags;
-	atomic_t a;
+	atomic_t a, sb[2];
 	struct weft_mutex m;
 	long r[4];
 	int flag, mate;   /* one 8-byte word */
@@ -94,6 +101,10 @@ static void sleeper(struct lk_world *W)
 		wait_event(W->wq, READ_ONCE(W->x));
 		return;
 	}
+	if (variant == V_WQ_ACTIVE_INC || variant == V_WQ_ACTIVE_INC_MB) {
+		wait_event(W->wq, atomic_read(&W->a));
+		return;
+	}
 	DEFINE_WAIT(e);
 	for (;;) {
 		prepare_to_wait(&W->wq, &e, TASK_UNINTERRUPTIBLE);
@@ -106,9 +117,14 @@ static void sleeper(struct lk_world *W)
 
 static void waker(struct lk_world *W)
 {
-	WRITE_ONCE(W->x, 1);
+	if (variant == V_WQ_ACTIVE_INC || variant == V_WQ_ACTIVE_INC_MB)
+		atomic_inc(&W->a);
+	else
+		WRITE_ONCE(W->x, 1);
 	if (variant == V_WQ_ACTIVE_MB)
 		smp_mb();
+	if (variant == V_WQ_ACTIVE_INC_MB)
+		smp_mb__after_atomic();
 	if (variant == V_WAIT_EVENT || variant == V_WAIT_OPEN_CODED || waitqueue_active(&W->wq))
 		wake_up(&W->wq);
 }
@@ -234,6 +250,10 @@ static void lk_thread(void *w, unsigned tid)
 		(void)atomic_inc_return(&W->a);
 		W->r[tid] = READ_ONCE(*other);
 		break;
+	case V_SB_INCS:   /* the stores are atomic_inc() */
+		atomic_inc(&W->sb[tid]);
+		W->r[tid] = atomic_read(&W->sb[!tid]);
+		break;
 	case V_RCU_ASSIGN:
 	case V_RCU_INIT_POINTER:
 		if (tid == 0) {
@@ -255,6 +275,8 @@ static void lk_thread(void *w, unsigned tid)
 	case V_WAIT_OPEN_CODED:
 	case V_WQ_ACTIVE:
 	case V_WQ_ACTIVE_MB:
+	case V_WQ_ACTIVE_INC:
+	case V_WQ_ACTIVE_INC_MB:
 		if (tid == 0)
 			sleeper(W);
 		else
@@ -297,6 +319,7 @@ static void lk_quiesce(void *w)
 	case V_SB_MB:
 	case V_SB_NORET:
 	case V_SB_RET:
+	case V_SB_INCS:
 		BUG_ON(W->r[0] == 0 && W->r[1] == 0);
 		break;
 	case V_CORR:
@@ -347,7 +370,7 @@ int main(void)
 	static const bool lkmm_allows[V__COUNT] = {
 		[V_MP] = 1, [V_MP_WMB] = 1, [V_MP_RMB] = 1, [V_MP_BIT] = 1, [V_SB] = 1,
 		[V_SB_NORET] = 1, [V_MP_TRYLOCK_FAILS] = 1, [V_WQ_ACTIVE] = 1,
-		[V_RCU_INIT_POINTER] = 1,
+		[V_RCU_INIT_POINTER] = 1, [V_SB_INCS] = 1, [V_WQ_ACTIVE_INC] = 1,
 	};
 	static const bool tso_allows[V__COUNT] = { [V_SB] = 1, [V_WQ_ACTIVE] = 1 };
 

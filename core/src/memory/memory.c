@@ -435,15 +435,21 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 	 * nothing (LKMM); the others by their class */
 	bool failed = (aop == WEFT_A_CMPXCHG || aop == WEFT_A_ADD_UNLESS) && v == old;
 	unsigned ord = order_of(s);
-	if (lkmm() && !failed && ord == WEFT_SITE_ACQUIRE && size <= 8) {
-		/* An acquire orders the read, not the write, before what
-		 * follows (the kernel's
-		 * Atomic-RMW+mb__after_atomic-is-stronger-than-acquire): the
-		 * write is buffered as a relaxed store would be, and stays
-		 * atomic: every other write to its bytes joins memory after it
-		 * (mem_store_now(), sb_flush_rmw()). */
+	if (lkmm() && !failed && size <= 8 &&
+	    (ord == WEFT_SITE_ACQUIRE || ord == WEFT_SITE_RELAXED || ord == WEFT_SITE_RELEASE)) {
+		/* Nothing orders the write of an unordered, acquire or
+		 * release read-modify-write before the loads that follow it
+		 * (atomic_t.txt; the kernel's
+		 * Atomic-RMW+mb__after_atomic-is-stronger-than-acquire): it is
+		 * buffered as a store of its class would be (a release after
+		 * everything before it), so `atomic_inc(); if
+		 * (waitqueue_active())` without smp_mb__after_atomic() can
+		 * lose a wake-up. It stays atomic: every other write to its
+		 * bytes joins memory after it (mem_store_now(),
+		 * sb_flush_rmw()). An acquire orders its read before what
+		 * follows. */
 		struct cpu_view *vw = cpu_view(cpu);
-		if (read_cumul > vw->floor)
+		if (ord == WEFT_SITE_ACQUIRE && read_cumul > vw->floor)
 			vw->floor = read_cumul;
 		*buffered = store(addr, loc, size, v, s, true);
 		*nv = v;

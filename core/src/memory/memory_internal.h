@@ -33,7 +33,8 @@ struct sb_entry {
 	uint8_t size;       /* SB_UNLOCK: 0 */
 	uint8_t kind;
 	uint8_t tid;
-	uint8_t rmw;        /* the write of an acquire read-modify-write: no
+	uint8_t rmw;        /* the write of a read-modify-write (not fully
+			       ordered, not a refcount put): no
 			       other write to its bytes joins memory first */
 	uint8_t ord;        /* enum mem_ord */
 	uint32_t due;       /* visible at the first point at or after this step */
