@@ -575,6 +575,12 @@ static void worker_fn(void *world, void *arg)
 					 * grabbed it after the kernel's take */
 					if (!(weft_peek(w->data) & 1ul << WEFT_WORK_CANCELING))
 						clear_bit(WEFT_WORK_PENDING, &w->data);
+					/* set_work_pool_and_clear_pending()'s smp_mb(): the
+					 * clear is visible before the work function runs
+					 * (a requeue's test-and-set of PENDING, which reads
+					 * memory, sees it) */
+					if (__builtin_expect(weft_mem_weak, 0))
+						weft_mem_fence(WEFT_FENCE_MB);
 					/* The kernel's take clears PENDING under the pool lock,
 					 * which every grab takes: a grab that came at the clear's
 					 * scheduling point came after it. So the PENDING a
