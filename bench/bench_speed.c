@@ -107,7 +107,7 @@ void bench_section_machine(void)
 /* ------------------------------------------------- core micro-benchmarks */
 
 struct bench_measured bench_measured = { -1, -1, -1, -1, -1, -1, -1, "", -1, -1, 0, 0,
-					 -1, -1, -1, -1, -1, -1, -1 };
+					 -1, -1, -1, -1, -1, -1, -1, 0, "" };
 
 void bench_section_core(void)
 {
@@ -215,7 +215,8 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void throughput_row(const struct bvariant *v, const char *engine, const char *skip)
+/* One engine's row; returns its ns per step (-1: not measured). */
+static double throughput_row(const struct bvariant *v, const char *engine, const char *skip)
 {
 	char b1[32], b2[32], b3[32], b4[32], why[600] = "";
 	struct argv_buf a;
@@ -266,6 +267,8 @@ static void throughput_row(const struct bvariant *v, const char *engine, const c
 		if (td >= 0 && secs > 0)
 			decs = td / secs;
 		steps = bench_jnum(n, "total_steps", -1);
+		if (steps < 0 && execs > 0)   /* weft fuzz: "steps" (clean: all of them) */
+			steps = bench_jnum(n, "steps", -1);
 		if (bench_jstr(n, "verdict") && !strcmp(bench_jstr(n, "verdict"), "bug"))
 			snprintf(why, sizeof(why), "stopped at a report (a fixed variant should be clean)");
 	} else {
@@ -297,6 +300,7 @@ out:;
 	bench_js_num("steps_per_execution", steps > 0 ? steps / execs : -1, true);
 	bench_js_kstr("note", why[0] ? why : NULL, false);
 	fprintf(js, "}");
+	return steps > 0 && secs > 0 ? secs * 1e9 / steps : -1;
 }
 
 void bench_section_throughput(void)
@@ -307,6 +311,11 @@ void bench_section_throughput(void)
 	fprintf(md, "## Throughput per target (first fixed variant of each scenario)\n\n");
 	fprintf(md, "| target | engine | executions | seconds | exec/s | decisions/s | steps/exec "
 		    "| ns/step | note |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+	/* issue 23 item 2: the libFuzzer target's ns per step over in-process
+	 * random's, per scenario measured by both */
+	static unsigned over[64];
+	static double over_x[64];
+	unsigned nover = 0;
 	bench_js_section("throughput");
 	BENCH_FOR_EACH_SELECTED(i, false) {
 		bool first = true;
@@ -315,14 +324,42 @@ void bench_section_throughput(void)
 				first = false;
 		if (!first)
 			continue;
+		double ns[3];
 		for (unsigned e = 0; e < 3; e++)
-			throughput_row(&bench_vars[i], engines[e],
-				       B.quick && e && nscen ? "--quick measures the engines on the "
-							       "first scenario only" : NULL);
+			ns[e] = throughput_row(&bench_vars[i], engines[e],
+					       B.quick && e && nscen ? "--quick measures the engines "
+								       "on the first scenario only"
+								     : NULL);
+		if (ns[0] > 0 && ns[1] > 0 && nover < 64) {
+			over[nover] = i;
+			over_x[nover++] = ns[1] / ns[0];
+			if (!T.z1_lf_over && !strncmp(bench_vars[i].scenario, "z1-", 3)) {
+				T.z1_lf_over = ns[1] / ns[0];
+				snprintf(T.z1_lf_target, sizeof(T.z1_lf_target), "%.40s:%.40s",
+					 bench_vars[i].scenario, bench_vars[i].variant);
+			}
+		}
 		nscen++;
 	}
 	bench_js_end_section();
 	fprintf(md, "\n");
+	if (nover) {
+		fprintf(md, "libFuzzer target's ns/step over in-process random's (issue 23: ≤ 1.5×; "
+			    "wall clock, start-up and build check included; load-independent "
+			    "instructions: `bench/fuzz-overhead LFBUILD`):");
+		for (unsigned k = 0; k < nover; k++)
+			fprintf(md, "%s %s:%s **%.2f×**", k ? "," : "", bench_vars[over[k]].scenario,
+				bench_vars[over[k]].variant, over_x[k]);
+		fprintf(md, ".\n\n");
+		bench_js_section("fuzz_overhead");
+		for (unsigned k = 0; k < nover; k++) {
+			bench_js_sep();
+			fprintf(js, "{\"target\": \"%s:%s\", "
+				    "\"libfuzzer_over_random_ns_per_step\": %.3f}",
+				bench_vars[over[k]].scenario, bench_vars[over[k]].variant, over_x[k]);
+		}
+		bench_js_end_section();
+	}
 	/* issue 23's per-step figure: the median over the fixed variants
 	 * above, in-process seconds of `weft run --strategy random` */
 	if (tp_nr_ns_step) {

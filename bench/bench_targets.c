@@ -47,6 +47,10 @@ void bench_section_targets(void)
 	target_row(">= 200 k exec/s on the Z1 target", T.z1_exec_per_s > 0 ? m : "-",
 		   T.z1_exec_per_s > 0 ? T.z1_exec_per_s >= 2e5 : -1,
 		   T.z1_exec_per_s > 0 ? NULL : "no z1 scenario in this build");
+	snprintf(m, sizeof(m), "%.2f× (%s, ns per step, wall clock)", T.z1_lf_over, T.z1_lf_target);
+	target_row("libFuzzer target <= 1.5× in-process random per step (Z1)",
+		   T.z1_lf_over > 0 ? m : "-", T.z1_lf_over > 0 ? T.z1_lf_over <= 1.5 : -1,
+		   "instructions: bench/fuzz-overhead LFBUILD");
 
 	snprintf(m, sizeof(m), "%.2f ns own stack, %.2f ns __thread (%.2f ns uninstrumented)",
 		 T.p_own, T.p_tls, T.p_plain);

@@ -222,6 +222,10 @@ struct bench_measured {
 	uint64_t rss_small_n, rss_big_n;
 	/* instrumented programs (bench_prog.c) */
 	double p_own, p_tls, p_plain, p_shared, p_model, p_in, p_fork;
+	/* the libFuzzer target's ns/step over in-process random's on the
+	 * first z1 variant of the throughput section (0: not measured) */
+	double z1_lf_over;
+	char z1_lf_target[96];
 };
 extern struct bench_measured bench_measured;
 #define T bench_measured

