@@ -197,7 +197,13 @@ static bool judge_first(struct weft_dpor *d, const struct jev *j, uint32_t k, st
 	bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
 	if (!just && some && !(e->flags & EV_PHANTOM)) {
 		just = jm_evidence(d, j->jm, e, p, lim, unl, &j->all, &j->every);
-		if (!just && unl)
+		/* its y are later blocking attempts at x's lock: jm[]'s
+		 * acquires of its first byte (a clock no less than their
+		 * thread's earliest's) */
+		if (!just && unl &&
+		    (e->d.loc >= d->nloc ||
+		     (j->jm[e->d.loc].epoch == d->epoch &&
+		      later_hit(d, &j->jm[e->d.loc].k[JM_A], p, lim, false))))
 			just = unlock_hit(d, k, lim, from);
 	}
 	if (just)
