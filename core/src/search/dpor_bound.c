@@ -168,7 +168,8 @@ struct jev {
  * another thread of p's CPU (cpu_dep). from: unlock_hit()'s. p's events
  * after x are those whose index is above x's transition's (tidx: each
  * thread's are numbered in order, ntidx[p] the last). True: no later
- * event of another thread has missed p's ops after x, and p has some. */
+ * event of another thread has missed p's op after x (none has missed an
+ * earlier op of p either), or there is none. */
 static bool judge_first(struct weft_dpor *d, const struct jev *j, uint32_t k, struct frame *f,
 			bool mate, uint32_t from)
 {
@@ -211,7 +212,7 @@ static bool judge_first(struct weft_dpor *d, const struct jev *j, uint32_t k, st
 	else if (some && !stops && f->preempt + 2 > d->bound &&
 		 later_hit(d, &j->yields, p, lim, true))
 		d->st.bound_cuts++;   /* a larger bound justifies it */
-	return !some && lim == end;
+	return !some;
 }
 
 /* Event k (real, p's) is in the block of free decision b: needs b's frame
@@ -356,8 +357,10 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 	 * is a new event of another thread r, whose clock[p] is no less than
 	 * r's first new event's (struct later): least, the least of those.
 	 * For a frame of p that p's later ops follow, lim (judge_first()) is
-	 * x's transition's last index, less than a later frame's: once least
-	 * is above one frame's lim, it is above every earlier frame's of p. */
+	 * x's transition's last index, no more than a later frame's: once
+	 * least is above one frame's lim, it is above every earlier frame's
+	 * of p (and a frame with no later op of p has no lim: only no new
+	 * event of another thread at all is above it). */
 	uint16_t done = 0;
 	for (uint32_t k = d->nfr; k-- > 0 && done != (uint16_t)d->seen;) {
 		struct frame *f = &d->fr[k];
