@@ -37,9 +37,11 @@
  * the frame, then tried the lock. Its evidence in a run through "p
  * continues" is r's acquire y of the lock after an event of r that is
  * itself after the frame. Not used once yields are seen: right after a
- * yield, the attempt may be the only way back to the yielder.
+ * yield, the attempt may be the only way back to the yielder. Only the y
+ * from event from on are asked about (weft_dpor_justify(): the earlier
+ * ones gave no evidence when last asked).
  */
-static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim)
+static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim, uint32_t from)
 {
 	const struct ev *x = &d->ev[i];
 	uint16_t ran = 0;   /* threads with a real event after x */
@@ -48,7 +50,8 @@ static bool unlock_hit(const struct weft_dpor *d, uint32_t i, uint32_t lim)
 		const struct ev *y = &d->ev[j];
 		if (y->tid == x->tid || (y->flags & EV_PHANTOM))
 			continue;
-		if (y->d.lk == LK_BLOCKING && y->d.loc == x->d.loc && (ran & bit(y->tid))) {
+		if (j >= from && y->d.lk == LK_BLOCKING && y->d.loc == x->d.loc &&
+		    (ran & bit(y->tid))) {
 			const uint32_t *c = y->alt != NIL ? &d->aclk[y->alt] : clk_of((struct weft_dpor *)d, j);
 			if (c[x->tid] <= lim)
 				return true;
@@ -149,11 +152,134 @@ static bool jm_evidence(const struct weft_dpor *d, const struct jmask *jm, const
 	return false;
 }
 
+/* The evidence gathered so far (weft_dpor_justify()): the later yields,
+ * events that conflict with everything, and events, with jm[]. */
+struct jev {
+	struct later yields, all, every;
+	struct jmask *jm;
+};
+
+/* Event k is p's op x at the frame f that continued p (a preemption
+ * decision): needs f an alternative? A later y of another thread with
+ * y[p] <= tidx(x), or any later y if p has nothing after x (a yield or the
+ * end right after x belong to x's transition: nothing can run between
+ * them), that conflicts with x or is a yield (x may have been what ran
+ * right after it: moving x first could strand it). mate: a later event of
+ * another thread of p's CPU (cpu_dep). from: unlock_hit()'s. p's events
+ * after x are those whose index is above x's transition's (tidx: each
+ * thread's are numbered in order, ntidx[p] the last). True: no later
+ * event of another thread has missed p's op after x (none has missed an
+ * earlier op of p either), or there is none. */
+static bool judge_first(struct weft_dpor *d, const struct jev *j, uint32_t k, struct frame *f,
+			bool mate, uint32_t from)
+{
+	const struct ev *e = &d->ev[k];
+	unsigned p = e->tid;
+	uint32_t end = e->tidx;
+	bool stops = (e->flags & EV_PHANTOM) != 0;
+
+	for (uint32_t i = k + 1; i < d->nev && d->ev[i].tid == p && (d->ev[i].flags & EV_IMPLICIT);
+	     i++) {
+		end = d->ev[i].tidx;
+		stops = true;   /* x's transition ends p's block */
+	}
+	uint32_t lim = d->ntidx[p] > end ? end : UINT32_MAX - 1;   /* MAX: no event */
+	/* any evidence is a later event of another thread that has not seen
+	 * p's op after lim: of each thread the earliest has the least clock
+	 * (struct later), and the yields, the events that conflict with
+	 * everything and jm[]'s records are later events (judged by their
+	 * own clocks, or evidence clocks, no less) */
+	bool some = later_hit(d, &j->every, p, lim, false);
+	/* stranding a yield takes the yielder running again right after x: a
+	 * second preemption unless x's transition ends p's block */
+	bool just = (some && (stops || f->preempt + 2 <= d->bound) &&
+		     later_hit(d, &j->yields, p, lim, true)) ||
+		    mate;
+	bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
+	if (!just && some && !(e->flags & EV_PHANTOM)) {
+		just = jm_evidence(d, j->jm, e, p, lim, unl, &j->all, &j->every);
+		/* its y are later blocking attempts at x's lock: jm[]'s
+		 * acquires of its first byte (a clock no less than their
+		 * thread's earliest's) */
+		if (!just && unl &&
+		    (e->d.loc >= d->nloc ||
+		     (j->jm[e->d.loc].epoch == d->epoch &&
+		      later_hit(d, &j->jm[e->d.loc].k[JM_A], p, lim, false))))
+			just = unlock_hit(d, k, lim, from);
+	}
+	if (just)
+		justify_frame(d, f);
+	else if (some && !stops && f->preempt + 2 > d->bound &&
+		 later_hit(d, &j->yields, p, lim, true))
+		d->st.bound_cuts++;   /* a larger bound justifies it */
+	return !some;
+}
+
+/* Event k (real, p's) is in the block of free decision b: needs b's frame
+ * an alternative? */
+static void judge_block(struct weft_dpor *d, const struct jev *j, uint32_t k,
+			const struct freeblk *b, bool mate)
+{
+	const struct ev *e = &d->ev[k];
+	unsigned p = e->tid;
+	uint32_t lim = b->t1 != NIL && d->ntidx[p] > b->t1 ? b->t1 : UINT32_MAX - 1;
+
+	if (mate || (later_hit(d, &j->every, p, lim, false) &&
+		     (later_hit(d, &j->yields, p, lim, true) ||
+		      jm_evidence(d, j->jm, e, p, lim, false, &j->all, &j->every))))
+		justify_frame(d, &d->fr[b->frame]);
+}
+
+static inline bool in_block(const struct weft_dpor *d, const struct ev *e, const struct freeblk *b)
+{
+	const struct frame *f = &d->fr[b->frame];
+
+	return !f->just && f->chosen == e->tid && !(e->flags & EV_PHANTOM) && e->tidx >= b->t0 &&
+	       (b->t1 == NIL || e->tidx <= b->t1);
+}
+
+/* Records real event k as later evidence. */
+static void record(struct weft_dpor *d, struct jev *j, uint32_t k)
+{
+	const struct ev *e = &d->ev[k];
+	unsigned p = e->tid;
+	struct jmask *jm = j->jm;
+
+	if (e->d.kind == WEFT_DEP_YIELD)
+		later_add(&j->yields, p, k);
+	later_add(&j->every, p, k);
+	if (e->d.xall)
+		later_add(&j->all, p, k);
+	struct xrange r;
+	for (unsigned ri = 0; dep_range(&e->d, ri, &r); ri++) {
+		if (r.loc == WEFT_NO_LOC)
+			continue;
+		unsigned kind = ri == 0 && e->d.lk == LK_BLOCKING ? JM_A
+			      : ri == 0 && e->d.lk == LK_UNLOCK  ? JM_U
+			      : r.w                              ? JM_W
+								 : JM_R;
+		if (r.loc < d->nloc)
+			jm[r.loc].cut = d->epoch;
+		if (r.loc + r.size < d->nloc)
+			jm[r.loc + r.size].cut = d->epoch;
+		/* a range alone: every range recorded or asked about that has
+		 * its bytes is the same range */
+		uint32_t end = range_alone(d, r.loc, r.size) ? r.loc + 1 : r.loc + r.size;
+		for (uint32_t b = r.loc; b < end && b < d->nloc; b++) {
+			struct jmask *m = &jm[b];
+			if (m->epoch != d->epoch) {
+				m->epoch = d->epoch;
+				for (unsigned i = 0; i < JM_KINDS; i++)
+					m->k[i].has = 0;
+			}
+			later_add(&m->k[kind], p, k);
+		}
+	}
+}
+
 void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 {
-	uint32_t last[NT] = { 0 };   /* p's last (highest) event index seen */
-	/* the later yields, events that conflict with everything, events */
-	struct later yields = { 0 }, all = { 0 }, every = { 0 };
+	struct jev j = { .jm = jm };
 	struct freeblk fb[64];
 	unsigned nfb = 0;
 	/* cpu_dep: the other threads of p's CPU, and the threads with an
@@ -189,93 +315,75 @@ void weft_dpor_justify(struct weft_dpor *d, struct jmask *jm)
 		nfb++;
 	}
 
-	for (uint32_t k = d->nev; k-- > kmin;) {
+	/* The events before ns, this execution's replayed prefix, were the
+	 * last execution's too, with its frames, and its justification asked
+	 * each frame still unjustified about every event after the frame's
+	 * first: those of the prefix gave no evidence then, and give none
+	 * now. (Whether a prefix event y hits a prefix frame's x does not
+	 * depend on what follows the prefix: its clock[p] counts p's events
+	 * of the prefix only, so it is <= lim unless y saw p's op after x,
+	 * which then is in the prefix, in both executions.) So the new events
+	 * are recorded (scanning back from the end, each event judged by
+	 * those after it), and then the prefix's frames are judged by them
+	 * only. Not after a log cut short or stale (a sleep-set blocked
+	 * execution's goes on: it is whole), nor with threads sharing a CPU
+	 * (a CPU mate's later event is evidence whatever it saw). */
+	uint32_t ns = kmin;
+	if (d->jm_whole && !d->cpu_dep && d->new_start != NIL && d->new_start > kmin &&
+	    d->new_start <= d->nev)
+		ns = d->new_start;
+	d->jm_whole = d->logging && (!d->stale || d->redundant) && !d->nondet && !d->capped &&
+		      !d->wide && !d->cpu_dep;
+
+	for (uint32_t k = d->nev; k-- > ns;) {
 		const struct ev *e = &d->ev[k];
 		unsigned p = e->tid;
 		if ((e->flags & EV_FIRST) && e->frame < d->nfr) {
 			struct frame *f = &d->fr[e->frame];
-			if (!f->just && f->cur == (int)p && f->chosen == p) {
-				/* a later y of another thread with y[p] <= tidx(x),
-				 * or any later y if p has nothing after x (a yield or
-				 * the end right after x belong to x's transition:
-				 * nothing can run between them), that conflicts with
-				 * x or is a yield (x may have been what ran right
-				 * after it: moving x first could strand it) */
-				uint32_t end = e->tidx;
-				bool stops = (e->flags & EV_PHANTOM) != 0;
-				for (uint32_t j = k + 1; j < d->nev && d->ev[j].tid == p &&
-				     (d->ev[j].flags & EV_IMPLICIT); j++) {
-					end = d->ev[j].tidx;
-					stops = true;   /* x's transition ends p's block */
-				}
-				uint32_t lim = last[p] > end ? end : UINT32_MAX - 1;   /* MAX: no event */
-				/* stranding a yield takes the yielder running again
-				 * right after x: a second preemption unless x's
-				 * transition ends p's block */
-				bool just = ((stops || f->preempt + 2 <= d->bound) &&
-					     later_hit(d, &yields, p, lim, true)) ||
-					    (later & mates[p]);
-				bool unl = e->d.lk == LK_UNLOCK && !d->ymode;
-				if (!just && !(e->flags & EV_PHANTOM)) {
-					just = jm_evidence(d, jm, e, p, lim, unl, &all, &every);
-					if (!just && unl)
-						just = unlock_hit(d, k, lim);
-				}
-				if (just)
-					justify_frame(d, f);
-				else if (!stops && f->preempt + 2 > d->bound &&
-					 later_hit(d, &yields, p, lim, true))
-					d->st.bound_cuts++;   /* a larger bound justifies it */
-			}
+			if (!f->just && f->cur == (int)p && f->chosen == p)
+				judge_first(d, &j, k, f, later & mates[p], k + 1);
 		}
 		/* events of free decisions' blocks */
-		for (unsigned i = 0; i < nfb; i++) {
-			struct frame *f = &d->fr[fb[i].frame];
-			if (f->just || f->chosen != p || (e->flags & EV_PHANTOM) || e->tidx < fb[i].t0 ||
-			    (fb[i].t1 != NIL && e->tidx > fb[i].t1))
-				continue;
-			uint32_t lim = fb[i].t1 != NIL && last[p] > fb[i].t1 ? fb[i].t1 : UINT32_MAX - 1;
-			bool just = (later & mates[p]) || later_hit(d, &yields, p, lim, true);
-			if (!just)
-				just = jm_evidence(d, jm, e, p, lim, false, &all, &every);
-			if (just)
-				justify_frame(d, f);
-		}
+		for (unsigned i = 0; i < nfb; i++)
+			if (in_block(d, e, &fb[i]))
+				judge_block(d, &j, k, &fb[i], later & mates[p]);
 		later |= (uint16_t)bit(p);
-		if (e->flags & EV_PHANTOM)
+		if (!(e->flags & EV_PHANTOM))
+			record(d, &j, k);
+	}
+	if (ns == kmin)
+		return;
+	/* The prefix's frames (no CPU mates here), last first. Any evidence
+	 * is a new event of another thread r, whose clock[p] is no less than
+	 * r's first new event's (struct later): least, the least of those.
+	 * For a frame of p that p's later ops follow, lim (judge_first()) is
+	 * x's transition's last index, no more than a later frame's: once
+	 * least is above one frame's lim, it is above every earlier frame's
+	 * of p (and a frame with no later op of p has no lim: only no new
+	 * event of another thread at all is above it). */
+	uint16_t done = 0;
+	for (uint32_t k = d->nfr; k-- > 0 && done != (uint16_t)d->seen;) {
+		struct frame *f = &d->fr[k];
+		uint32_t x = f->first_ev;
+		if (x >= ns || x < kmin || f->just || f->cur < 0 || f->cur != (int)f->chosen)
 			continue;
-		if (e->d.kind == WEFT_DEP_YIELD)
-			later_add(&yields, p, k);
-		if (e->tidx > last[p])
-			last[p] = e->tidx;
-		later_add(&every, p, k);
-		if (e->d.xall)
-			later_add(&all, p, k);
-		struct xrange r;
-		for (unsigned ri = 0; dep_range(&e->d, ri, &r); ri++) {
-			if (r.loc == WEFT_NO_LOC)
+		const struct ev *e = &d->ev[x];
+		unsigned p = e->tid;
+		if ((done & bit(p)) || !(e->flags & EV_FIRST) || e->frame != k)
+			continue;
+		if (judge_first(d, &j, x, f, false, ns))
+			done |= (uint16_t)bit(p);
+	}
+	for (unsigned i = 0; i < nfb; i++) {
+		const struct frame *f = &d->fr[fb[i].frame];
+		for (uint32_t k = f->first_ev; k < ns && !f->just; k++) {
+			const struct ev *e = &d->ev[k];
+			if (e->tid != f->chosen || (e->flags & EV_PHANTOM))
 				continue;
-			unsigned kind = ri == 0 && e->d.lk == LK_BLOCKING ? JM_A
-				      : ri == 0 && e->d.lk == LK_UNLOCK  ? JM_U
-				      : r.w                              ? JM_W
-									 : JM_R;
-			if (r.loc < d->nloc)
-				jm[r.loc].cut = d->epoch;
-			if (r.loc + r.size < d->nloc)
-				jm[r.loc + r.size].cut = d->epoch;
-			/* a range alone: every range recorded or asked about
-			 * that has its bytes is the same range */
-			uint32_t end = range_alone(d, r.loc, r.size) ? r.loc + 1
-								     : r.loc + r.size;
-			for (uint32_t b = r.loc; b < end && b < d->nloc; b++) {
-				struct jmask *m = &jm[b];
-				if (m->epoch != d->epoch) {
-					m->epoch = d->epoch;
-					for (unsigned i = 0; i < JM_KINDS; i++)
-						m->k[i].has = 0;
-				}
-				later_add(&m->k[kind], p, k);
-			}
+			if (fb[i].t1 != NIL && e->tidx > fb[i].t1)
+				break;   /* past the block */
+			if (in_block(d, e, &fb[i]))
+				judge_block(d, &j, k, &fb[i], false);
 		}
 	}
 }

@@ -177,18 +177,18 @@ static inline bool run_whole(struct weft_dpor *d, uint32_t b0, uint32_t b1, bool
 }
 
 /* [b0, b1), bytes alone with the same state (each one's updated for the
- * access), becomes a run. */
+ * access), becomes a run. No undo log of its own: each byte's state
+ * before the event is already logged, by its loc_update() for this very
+ * access (both callers update every byte first), and the undo restores
+ * the earliest of a byte's entries last. */
 static inline void run_make(struct weft_dpor *d, uint32_t b0, uint32_t b1)
 {
 	if (b1 - b0 - 1 > UINT16_MAX)
 		return;
-	undo_loc(d, b0);
 	d->loc[b0].run = (uint16_t)(b1 - b0 - 1);
 	d->loc[b0].remade = d->lepoch;
-	for (uint32_t b = b0 + 1; b < b1; b++) {
-		undo_loc(d, b);
+	for (uint32_t b = b0 + 1; b < b1; b++)
 		d->loc[b].back = (uint16_t)(b - b0);
-	}
 }
 
 /* Races and happens-before of real event n (clock C, being built), for

@@ -420,6 +420,9 @@ struct weft_dpor {
 	struct vitem *v;
 	uint32_t capv;
 	struct jmask *jm;          /* bounded: per world byte, for weft_dpor_justify() */
+	bool jm_whole;             /* the last weft_dpor_justify() judged every
+				      unjustified frame by every event after it
+				      in a log neither stale nor cut short */
 
 	uint64_t *fs;
 	uint32_t nfs;
