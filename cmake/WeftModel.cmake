@@ -20,7 +20,11 @@
 #                        (libweft_fuzz, <weft/fuzz.h>);
 #   prog_regression      (regression engine) replays CORPUS/<target>/ of every
 #                        target that has one; a ctest test
-#                        prog_regression_<target> each when testing is enabled;
+#                        prog_regression_<target> each when testing is enabled
+#                        (a stored crash found under a weak memory model, a
+#                        version-2 genome, replays under the model it asks
+#                        for even if the registry declares none: the driver,
+#                        fuzz/regression_driver.c);
 #   prog_check_<scenario>_<variant>  (ctest, testing enabled, any engine) one
 #                        test per VARIANTS entry, corpus or not: `prog run
 #                        scenario:variant CHECK_ARGS` must find the variant's

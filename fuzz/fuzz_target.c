@@ -424,11 +424,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	weft_fuzz_glue_begin();
 	weft_bytes_init(&bytes_st, opts.sc, run, run_len);
+	/* a stored genome replays under the model it asks for (found under) */
+	uint8_t memory = opts.memory;
+	int asked = bytes_st.genome ? weft_genome_run_memory(&bytes_st.gr) : -1;
+	if (weft_fuzz_replaying && asked >= 0 && !weft_fuzz_memory_forced())
+		opts.memory = (uint8_t)asked;
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
 	weft_fuzz_glue_count(result.steps);
 	search_execs++;
 	if (stops(result.kind))
 		report(run, run_len);
+	opts.memory = memory;
 	shape_store(data, size, &result);
 	uint8_t *map = weft_fuzz_glue_end();
 	bool fresh = false;

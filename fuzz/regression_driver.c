@@ -148,6 +148,7 @@ int weft_fuzz_replay_main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [--expect-crash] FILE|DIR...\n", argv[0]);
 		return WEFT_EXIT_USAGE;
 	}
+	weft_fuzz_replaying = true;
 	LLVMFuzzerInitialize(&argc, &argv);
 	for (int i = first; i < argc && !rc; i++) {
 		struct stat st;

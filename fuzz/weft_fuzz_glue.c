@@ -297,6 +297,15 @@ enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc)
 	return lock_set ? lock_model : sc->default_lock;
 }
 
+bool weft_fuzz_replaying;
+
+bool weft_fuzz_memory_forced(void)
+{
+	const char *e = getenv("WEFT_FUZZ_MEMORY");
+
+	return e && *e;
+}
+
 bool weft_fuzz_memory(const struct weft_scenario *sc, unsigned *memory)
 {
 	const char *e = getenv("WEFT_FUZZ_MEMORY");

@@ -74,6 +74,17 @@ enum weft_lock_model weft_fuzz_lock(const struct weft_scenario *sc);
  * fuzz --memory), else sc's own; false, said on stderr, where the variable
  * names no model. */
 bool weft_fuzz_memory(const struct weft_scenario *sc, unsigned *memory);
+/* Whether WEFT_FUZZ_MEMORY names the model (else the scenario's own). */
+bool weft_fuzz_memory_forced(void);
+/* Set by the regression driver (and the AFL++ driver outside afl-fuzz)
+ * before the first input: the inputs are stored ones (a corpus, a crash
+ * kept in CORPUS/<target>/), not an engine's mutants, so a version-2 genome
+ * runs under the memory model it asks for, the one it was found under
+ * (weft fuzz --memory writes it there), unless WEFT_FUZZ_MEMORY says
+ * otherwise: a crash found under lkmm of a scenario that declares sc fails
+ * its ctest replay. While fuzzing, an input never runs weaker than the
+ * target's model (a mutated header must not weaken the run). */
+extern bool weft_fuzz_replaying;
 /* The map while attached, else NULL (tests and measurements). */
 uint8_t *weft_fuzz_map(void);
 

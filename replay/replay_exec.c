@@ -212,6 +212,47 @@ void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenar
 							     ? 1ull << rf->kind : ~0ull);
 }
 
+/* The bytes strategy with the file's store delays (a struct weft_bytes
+ * first: to the bytes hooks it is their state). */
+struct input_delays {
+	struct weft_bytes b;
+	const uint8_t *delays;
+	size_t nr_delays;
+};
+
+static uint32_t input_delay(void *st, uint32_t index, uint32_t ncodes)
+{
+	struct input_delays *d = st;
+
+	return index < d->nr_delays ? d->delays[index] % ncodes : 0;
+}
+
+int weft_replay_run_input(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, bool record, struct weft_run_opts *o,
+			  struct weft_exec_result *r)
+{
+	bool needs = false;
+
+	for (size_t i = 0; i < rf->nr_dec; i++)
+		needs |= rf->dec[i].chosen != rf->dec[i].dflt;
+	if (!rf->input_len && needs)
+		return WEFT_EINVAL;
+	struct input_delays *d = malloc(sizeof(*d));
+	struct weft_strategy_ops ops = weft_strategy_bytes;
+
+	if (!d)
+		return WEFT_ENOMEM;
+	weft_replay_run_opts(rf, sc, vi, o);
+	o->record = record;
+	weft_bytes_init(&d->b, sc, rf->input, rf->input_len);
+	d->delays = rf->delays;
+	d->nr_delays = rf->nr_delays;
+	ops.pick_delay = input_delay;
+	int rc = weft_execute(o, &ops, d, r);
+	free(d);
+	return rc;
+}
+
 int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario *sc,
 			unsigned vi, struct weft_replay_check *c)
 {
@@ -292,6 +333,18 @@ int weft_replay_execute(const struct weft_replay *rf, const struct weft_scenario
 								   rf->here.step))) {
 		char a[200], b[200];
 		c->desync = true;
+		if (c->r.kind == WEFT_KIND_NONE) {
+			/* it ran every recorded decision and ended clean: no
+			 * step diverged, the verdict is missing at the end */
+			c->desync_step = c->r.steps;
+			c->ended = true;
+			snprintf(c->why, sizeof(c->why),
+				 "the execution ended at step %u without the recorded verdict "
+				 "(%s at step %u, %s): the model may have changed since the "
+				 "recording", c->r.steps, weft_kind_name(rf->kind), rf->here.step,
+				 site_name(rf->here.site_id, a, sizeof(a)));
+			return 0;
+		}
 		c->desync_step = c->r.report.here.step < rf->here.step ? c->r.report.here.step
 								       : rf->here.step;
 		snprintf(c->why, sizeof(c->why),

@@ -27,12 +27,17 @@ const char weft_help_import[] =
 	"  --out DIR         where to write the .weft (default: .)\n"
 	"  --strategy NAME   what found it, recorded in the file (default: fuzzer)\n"
 	"  --kind K[,K...]   the kinds the fuzzer stopped at (weft fuzz --kind): the\n"
-	"                    input re-runs past the warnings of other kinds, as there\n"
-	"  --json            one JSON object: reproduced, scenario, variant, lock, kind,\n"
-	"                    site, artifact, bytes, existed, before, after, executions,\n"
-	"                    seconds, replay\n"
-	"exit: 1 the crash reproduces (artifact written), 0 it does not fail,\n"
-	"      2 usage, 3 I/O or format, 4 the written file does not replay (DESYNC)\n";
+	"                    input re-runs past the warnings of other kinds, as there;\n"
+	"                    one that fails with a kind not asked is not reproduced\n"
+	"                    (exit 0, naming the kind it got)\n"
+	"  --json            one JSON object: reproduced, scenario, variant, lock, memory,\n"
+	"                    kind, site, artifact, bytes, existed, before, after,\n"
+	"                    executions, seconds, replay (not reproduced: reproduced,\n"
+	"                    scenario, variant, lock, memory; of a kind not asked:\n"
+	"                    also kind, asked_kind)\n"
+	"exit: 1 the crash reproduces (artifact written), 0 it does not fail (or not\n"
+	"      with a --kind asked), 2 usage, 3 I/O or format, 4 the written file does\n"
+	"      not replay (DESYNC)\n";
 
 #include "race_diagram.h"
 
@@ -145,7 +150,9 @@ static int store_and_print(const struct weft_run_opts *ro,
 		cli_json_str(out, sc->name);
 		fprintf(out, ", \"variant\": ");
 		cli_json_str(out, vname);
-		fprintf(out, ", \"lock\": \"%s\", \"kind\": \"%s\", \"site\": ", lname,
+		fprintf(out, ", \"lock\": \"%s\", \"memory\": \"%s\", \"kind\": \"%s\", "
+			     "\"site\": ", lname,
+			weft_memory_name((enum weft_memory_model)back.memory),
 			weft_kind_name(c.r.kind));
 		if (s) {
 			char st[256];
@@ -210,7 +217,8 @@ int weft_cli_import(const struct weft_run_opts *o, const uint8_t *in, size_t len
 			cli_json_str(out, sc->name);
 			fprintf(out, ", \"variant\": ");
 			cli_json_str(out, vname);
-			fprintf(out, ", \"lock\": \"%s\"}\n", lname);
+			fprintf(out, ", \"lock\": \"%s\", \"memory\": \"%s\"}\n", lname,
+				weft_memory_name((enum weft_memory_model)o->memory));
 		} else {
 			/* the lock and memory model it ran under: a crash found
 			 * under lkmm does not fail under sc (--memory) */
@@ -353,6 +361,52 @@ int cli_target_opts(const char *cmd, const char *spec, const char *lock_s, const
 	return 0;
 }
 
+/* --kind: an input that fails with another kind is not the crash asked
+ * for (the fuzzer would not have stopped at it): say which kind it got,
+ * store nothing, exit 0 as for an input that does not fail. -1: it fails
+ * with an asked kind, or not at all (the import says so). */
+static int not_the_kind(const struct weft_run_opts *o, const uint8_t *in, size_t len,
+			uint64_t want, bool json)
+{
+	static uint8_t fresh[WEFT_INPUT_MAX];
+	const uint8_t *run = weft_raw_input(o->sc, o->variant, o->memory, in, &len, fresh);
+	struct weft_bytes *bs = malloc(sizeof(*bs));
+	struct weft_exec_result r;
+
+	if (!bs)
+		return cli_io_error("out of memory");
+	weft_bytes_init(bs, o->sc, run, len);
+	int erc = weft_execute(o, &weft_strategy_bytes, bs, &r);
+	free(bs);
+	if (erc)
+		return cli_io_error("import: cannot execute the input (%d)", erc);
+	if (r.kind == WEFT_KIND_NONE || (want >> r.kind & 1))
+		return -1;
+	const char *vname = o->sc->variants[o->variant].name;
+	char asked[512] = "";
+	for (unsigned k = 1; k < 64; k++)
+		if (want >> k & 1 && weft_kind_name((enum weft_kind)k))
+			snprintf(asked + strlen(asked), sizeof(asked) - strlen(asked), "%s%s",
+				 asked[0] ? "," : "", weft_kind_name((enum weft_kind)k));
+	if (json) {
+		printf("{\"reproduced\": false, \"scenario\": ");
+		cli_json_str(stdout, o->sc->name);
+		printf(", \"variant\": ");
+		cli_json_str(stdout, vname);
+		printf(", \"lock\": \"%s\", \"memory\": \"%s\", \"kind\": ",
+		       o->lock == WEFT_LOCK_TICKET ? "ticket" : "tas",
+		       weft_memory_name((enum weft_memory_model)o->memory));
+		cli_json_str(stdout, weft_kind_name(r.kind));
+		printf(", \"asked_kind\": ");
+		cli_json_str(stdout, asked);
+		printf("}\n");
+	} else {
+		printf("weft: the input fails on %s:%s with %s, not the asked --kind %s: nothing "
+		       "to store\n", o->sc->name, vname, weft_kind_name(r.kind), asked);
+	}
+	return WEFT_EXIT_CLEAN;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	const char *crash = NULL, *target = NULL, *outdir = ".", *strategy = "fuzzer";
@@ -420,5 +474,7 @@ int cmd_import(int argc, char **argv)
 				       cli_prog);
 	/* a fuzz target's crash: the target's optional detectors */
 	cli_continue_past_warnings(&o, want_kinds);
+	if (want_kinds && (rc = not_the_kind(&o, buf, (size_t)n, want_kinds, json)) >= 0)
+		return rc;
 	return weft_cli_import_raw(&o, buf, (size_t)n, outdir, strategy, json);
 }

@@ -26,19 +26,21 @@ const char weft_help_replay[] =
 	"                     no loop folded\n"
 	"  --json             one JSON object: file, scenario, variant, lock, reproduced,\n"
 	"                     verdict (\"bug\"|\"clean\"), kind, site, step, desync_step (null\n"
-	"                     if none), desync_reason, expected_kind, expected_step,\n"
-	"                     trace_hash, expected_trace_hash, steps, preemptions,\n"
-	"                     stale; with --variant: file, scenario, recorded_variant,\n"
-	"                     variant, verdict, kind, expected, steps, trace_hash\n"
+	"                     if none; the last step if the run ended without the\n"
+	"                     recorded verdict), desync_reason, expected_kind,\n"
+	"                     expected_step, trace_hash, expected_trace_hash, steps,\n"
+	"                     preemptions, stale; with --variant: file, scenario,\n"
+	"                     recorded_variant, variant, memory, verdict, kind,\n"
+	"                     expected, steps, trace_hash\n"
 	"  --trace-json OUT   write a Chrome trace / Perfetto JSON timeline to OUT\n"
 	"  --html OUT         write a self-contained HTML timeline to OUT\n"
 	"  --force            replay a stale file (recorded with another model fingerprint)\n"
 	"  --variant V        instead: run the file's raw fuzzer input (bytes strategy) on\n"
 	"                     variant V of the same scenario, e.g. a fixed variant, and\n"
-	"                     report its verdict (no DESYNC check: the model differs).\n"
-	"                     The raw input holds no store delays: a weak-memory\n"
-	"                     file's (weft info: delayed_stores) runs without them,\n"
-	"                     so even its own variant may come out clean\n"
+	"                     report its verdict (no DESYNC check: the model differs),\n"
+	"                     under the file's lock, memory model and store delays\n"
+	"                     (weft info: delayed_stores; the n-th store of the run\n"
+	"                     gets the n-th recorded store's delay)\n"
 	"  --quiet            no diagram (exit code and errors only)\n"
 	"exit: 1 the recorded bug reproduced (with --variant: V has a bug), 0 a clean\n"
 	"      recording reproduced (with --variant: V is clean), 2 usage, 3 I/O or\n"
@@ -96,22 +98,14 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 			break;
 	if (vi == sc->nr_variants)
 		return cli_usage_error("replay: %s has no variant '%s'", sc->name, variant);
-	bool needs = false;
-	for (size_t i = 0; i < rf->nr_dec; i++)
-		needs |= rf->dec[i].chosen != rf->dec[i].dflt;
-	if (!rf->input_len && needs)
-		return cli_io_error("replay: %s holds no raw fuzzer input (its schedule does not "
-				    "fit the bytes encoding): --variant cannot run it", file);
-	struct weft_bytes *bs = malloc(sizeof(*bs));
 	struct weft_exec_result r;
 	struct weft_run_opts o;
-	weft_replay_run_opts(rf, sc, vi, &o);
-	o.record = true;
-	if (!bs)
-		return cli_io_error("out of memory");
-	weft_bytes_init(bs, sc, rf->input, rf->input_len);
-	weft_execute(&o, &weft_strategy_bytes, bs, &r);
-	free(bs);
+	int erc = weft_replay_run_input(rf, sc, vi, true, &o, &r);
+	if (erc == WEFT_EINVAL)
+		return cli_io_error("replay: %s holds no raw fuzzer input (its schedule does not "
+				    "fit the bytes encoding): --variant cannot run it", file);
+	if (erc)
+		return cli_io_error("replay: cannot execute %s", file);
 	struct weft_trace_view v = { .sc = sc, .variant = vi, .lock = o.lock, .r = &r };
 	v.ev = weft_last_events(&v.n);
 	weft_trace_view_init(&v);
@@ -124,6 +118,7 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 		cli_json_str(stdout, rf->variant);
 		printf(", \"variant\": ");
 		cli_json_str(stdout, variant);
+		printf(", \"memory\": \"%s\"", weft_memory_name(weft_last_memory()));
 		printf(", \"verdict\": \"%s\", \"kind\": ", r.kind ? "bug" : "clean");
 		if (r.kind)
 			cli_json_str(stdout, weft_kind_name(r.kind));
@@ -132,9 +127,12 @@ static int replay_variant(const char *file, const struct weft_replay *rf,
 		printf(", \"expected\": \"%s\", \"steps\": %" PRIu32 ", \"trace_hash\": \"%016" PRIx64
 		       "\"}\n", sc->variants[vi].buggy ? "bug" : "clean", r.steps, r.trace_hash);
 	} else if (!quiet) {
-		printf("%s: raw input of %s:%s run on %s:%s (%s): %s\n", file, rf->scenario,
+		printf("%s: raw input of %s:%s run on %s:%s (%s, memory %s", file, rf->scenario,
 		       rf->variant, sc->name, variant, sc->variants[vi].buggy ? "buggy" : "fixed",
-		       r.kind ? weft_kind_name(r.kind) : "clean");
+		       weft_memory_name(weft_last_memory()));
+		if (rf->nr_delays)
+			printf(" with the recorded store delays");
+		printf("): %s\n", r.kind ? weft_kind_name(r.kind) : "clean");
 		if (r.kind)
 			weft_race_diagram(stdout, &v, full);
 	}
@@ -234,8 +232,12 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (c.desync) {
 		if (!json) {
-			fprintf(stderr, "weft: DESYNC: %s: the replay diverged from the recording at "
-					"step %" PRIu32 ": %s\n", file, c.desync_step, c.why);
+			if (c.ended)
+				fprintf(stderr, "weft: DESYNC: %s: %s\n", file, c.why);
+			else
+				fprintf(stderr, "weft: DESYNC: %s: the replay diverged from the "
+						"recording at step %" PRIu32 ": %s\n", file,
+					c.desync_step, c.why);
 			if (c.have_views) {
 				fprintf(stderr, "  decision #%" PRIu32 ":\n", c.desync_index);
 				print_dec(stderr, "recorded:", &c.expected);

@@ -2,8 +2,11 @@
 # check_cli.sh WEFT SCRATCH: the replay commands end to end on demo-abba:
 # import a raw crash, replay (exit 1, diagram), info, export (byte-equal
 # raw input that re-imports to the same artifact), timelines, min of a
-# .weft, --variant on the fixed variant (exit 0), a tampered decision
-# (exit 4), a stale fingerprint (exit 5, --force replays), and usage errors.
+# .weft, --variant on the fixed variant (exit 0), --variant of a
+# weak-memory regression file (its store delays: its own variant fails, the
+# fix is clean), import --kind of a crash of another kind (exit 0, naming
+# the kind it got, nothing stored), a tampered decision (exit 4), a stale
+# fingerprint (exit 5, --force replays), and usage errors.
 set -u
 weft=$1
 dir=$2
@@ -48,6 +51,22 @@ grep_out "already stored" "$dir/out" "re-import"
 check 1 "min of a .weft" "$weft" min "$f" --out "$dir/min"
 check 0 "--variant fixed" "$weft" replay --variant ordered "$f"
 check 2 "--variant unknown" "$weft" replay --variant nope "$f"
+# a weak-memory file's raw input runs with its recorded store delays
+z16="$(dirname "$0")/../../corpus/regressions/data-loss-z16-page-uptodate-z16-4b0f67cc.weft"
+check 1 "--variant of a weak-memory file, its own variant" "$weft" replay "$z16" --variant z16 --quiet
+check 1 "--variant --json of a weak-memory file" "$weft" replay "$z16" --variant z16 --json
+grep_out '"memory": "lkmm", "verdict": "bug", "kind": "data-loss"' "$dir/out" "--variant json"
+check 1 "--variant text of a weak-memory file" "$weft" replay "$z16" --variant z16
+grep_out "(buggy, memory lkmm with the recorded store delays): data-loss" "$dir/out" "--variant text"
+check 0 "--variant of a weak-memory file, the fix" "$weft" replay "$z16" --variant fix --quiet
+# --kind: a crash of another kind is not reproduced as the kind asked
+check 0 "import --kind of another kind" "$weft" import "$dir/crash" --target demo-abba:abba --kind data-loss --out "$dir/reg-kind"
+grep_out "fails on demo-abba:abba with deadlock, not the asked --kind data-loss: nothing to store" "$dir/out" "import --kind"
+[ ! -e "$dir/reg-kind" ] || [ -z "$(ls "$dir/reg-kind")" ] || { echo "FAIL import --kind: stored a file"; fail=$((fail + 1)); }
+check 0 "import --kind --json of another kind" "$weft" import "$dir/crash" --target demo-abba:abba --kind data-loss,lost-update --json --out "$dir/reg-kind"
+grep_out '"reproduced": false' "$dir/out" "import --kind json"
+grep_out '"kind": "deadlock", "asked_kind": "' "$dir/out" "import --kind json"
+check 1 "import --kind of its kind" "$weft" import "$dir/crash" --target demo-abba:abba --kind deadlock,data-loss --out "$dir/reg-kind"
 check 2 "replay without file" "$weft" replay
 check 2 "unknown flag" "$weft" replay --bogus "$f"
 for c in run fuzz replay min import litmus bench; do   # COMMAND --help is `help COMMAND`

@@ -207,6 +207,40 @@ static void verdict_tampers(struct weft_replay *back, const struct weft_scenario
 	back->here.site_id = site;
 }
 
+/* A recording whose replay runs every decision and ends clean, where the
+ * file says it ended in a bug (a model changed since): the DESYNC says the
+ * run ended at its last step without the verdict, never "step 0". */
+static void ended_without_verdict(void)
+{
+	unsigned vi;
+	const struct weft_scenario *sc = weft_scenario_find("demo-abba:ordered", &vi);
+	static struct weft_dfs dfs;
+	uint8_t wl[WEFT_INPUT_MAX];
+	size_t wl_len = weft_trigger_workload(sc, vi, wl, sizeof(wl));
+	struct weft_run_opts o = { .sc = sc, .variant = vi, .record = true };
+	struct weft_exec_result r;
+	struct weft_replay rf;
+	struct weft_replay_check c;
+
+	weft_dfs_init(&dfs, sc, 0, wl, wl_len);
+	CHECK(weft_execute(&o, &weft_strategy_dfs, &dfs, &r) == 0 && r.kind == WEFT_KIND_NONE &&
+	      r.steps > 2, "demo-abba:ordered: a clean run (kind %s, %u steps)",
+	      weft_kind_name(r.kind), r.steps);
+	CHECK(weft_replay_from_last(&rf, &o, &r, "dfs", NULL, 0) == 0, "clean capture");
+	CHECK(weft_replay_execute(&rf, sc, vi, &c) == 0 && c.reproduced, "clean replay: %s",
+	      c.why);
+	rf.kind = WEFT_KIND_LOST_UPDATE;
+	rf.here.step = r.steps;
+	CHECK(weft_replay_execute(&rf, sc, vi, &c) == 0 && c.desync && !c.reproduced &&
+	      c.ended && c.desync_step == r.steps && strstr(c.why, "ended at step") &&
+	      strstr(c.why, "without the recorded verdict (lost-update") &&
+	      strstr(c.why, "model may have changed"),
+	      "a replay that ends clean: desync %d at step %u of %u (%s)", c.desync,
+	      c.desync_step, r.steps, c.why);
+	printf("  ended without the verdict: DESYNC at step %u: %s\n", c.desync_step, c.why);
+	weft_replay_free(&rf);
+}
+
 static void round_trip(const char *spec, enum weft_lock_model lock)
 {
 	unsigned vi;
@@ -504,5 +538,6 @@ int main(int argc, char **argv)
 	CHECK(state_tampers >= 4, "only %u recordings had state hashes to change", state_tampers);
 	never_overwrite();
 	size_limits();
+	ended_without_verdict();
 	return check_done();
 }

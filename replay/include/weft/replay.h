@@ -152,6 +152,18 @@ void weft_replay_free(struct weft_replay *rf);
 void weft_replay_run_opts(const struct weft_replay *rf, const struct weft_scenario *sc,
 			  unsigned vi, struct weft_run_opts *o);
 
+/* Run rf's raw fuzzer input with the bytes strategy on variant vi of sc
+ * (weft replay --variant, the regression corpus's fixed-variant check),
+ * under what the file recorded beside it: its lock model, detectors,
+ * lockdep witness, memory model and store delays (the raw input holds no
+ * delays; the n-th store of the run gets the n-th recorded store's code,
+ * so on a variant with other stores they may fall on other stores).
+ * record: keep the events (a diagram). WEFT_EINVAL when the input cannot
+ * stand for the file (no raw input, and the schedule preempts). */
+int weft_replay_run_input(const struct weft_replay *rf, const struct weft_scenario *sc,
+			  unsigned vi, bool record, struct weft_run_opts *o,
+			  struct weft_exec_result *r);
+
 /* Fill rf from the last execution (weft_last_*; o->record must have been
  * set for the state hashes). raw/raw_len: the fuzzer input that produced
  * it, stored when the decisions do not fit the bytes encoding (NULL: none). */
@@ -220,6 +232,8 @@ struct weft_replay_check {
 	uint32_t desync_index;    /* decision index, or UINT32_MAX (hash) */
 	struct weft_decision_rec expected, got;
 	bool have_views;          /* expected/got are decisions */
+	bool ended;               /* it ran to its end (desync_step, its last
+				     step) without the recorded verdict */
 	char why[256];
 };
 
