@@ -52,7 +52,7 @@ check 1 "min of a .weft" "$weft" min "$f" --out "$dir/min"
 check 0 "--variant fixed" "$weft" replay --variant ordered "$f"
 check 2 "--variant unknown" "$weft" replay --variant nope "$f"
 # a weak-memory file's raw input runs with its recorded store delays
-z16="$(dirname "$0")/../../corpus/regressions/data-loss-z16-page-uptodate-z16-4b0f67cc.weft"
+z16="$(dirname "$0")/../../corpus/regressions/data-loss-z16-page-uptodate-z16-ae8f2ab2.weft"
 check 1 "--variant of a weak-memory file, its own variant" "$weft" replay "$z16" --variant z16 --quiet
 check 1 "--variant --json of a weak-memory file" "$weft" replay "$z16" --variant z16 --json
 grep_out '"memory": "lkmm", "verdict": "bug", "kind": "data-loss"' "$dir/out" "--variant json"
