@@ -93,22 +93,42 @@ static bool rcu_slot_ok(const struct weft_site *s)
 	return false;
 }
 
+/* Thread t cannot be preempted (preempt_disable(), local_bh_disable(),
+ * local_irq_save(), a spinlock, an interrupt or softirq handler, an RCU
+ * callback): since v5.0 (consolidated flavours) an RCU read-side critical
+ * section for every grace period (rcupdate.h: rcu_read_lock_sched()). */
+static bool ctx_atomic(unsigned t)
+{
+	const struct wthread *w = &M.th[t];
+
+	return t < M.nr_threads && w->state != T_DONE &&
+	       (w->preempt || w->irq_off || w->bh || w->in_irq);
+}
+
+/* Thread t is inside a read-side critical section: rcu_read_lock()'s, or
+ * a non-preemptible region. rd[t].gen moves when it leaves both. */
+static bool in_section(const struct weft_rcu_core *r, unsigned t)
+{
+	return r->rd[t].nesting || ctx_atomic(t);
+}
+
 static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
 {
 	sn->mask = 0;
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (r->rd[t].nesting) {
+		if (in_section(r, t)) {
 			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
 			sn->gen[t] = r->rd[t].gen;
 		}
 }
 
-/* A reader of the snapshot still inside the section it was in, or -1. */
+/* A reader of the snapshot still inside the section it was in, or -1
+ * (one not in a section now has left it, whatever its generation says). */
 static int gp_blocker(const struct weft_rcu_core *r, const struct weft_rcu_snap *sn)
 {
 	for (uint32_t m = sn->mask; m; m &= m - 1) {
 		unsigned t = lowest(m);
-		if (r->rd[t].gen == sn->gen[t])
+		if (r->rd[t].gen == sn->gen[t] && in_section(r, t))
 			return (int)t;
 	}
 	return -1;
@@ -139,7 +159,7 @@ static int sync_owner(const void *chan)
 	const struct weft_rcu_rd *rd = chan;
 
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (rd[t].nesting && (int)t != M.cur)
+		if ((rd[t].nesting || ctx_atomic(t)) && (int)t != M.cur)
 			return (int)t;
 	return -1;
 }
@@ -149,7 +169,7 @@ static bool sync_busy(const void *chan, unsigned tid)
 	const struct weft_rcu_rd *rd = chan;
 
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (rd[t].nesting && t != tid)
+		if ((rd[t].nesting || ctx_atomic(t)) && t != tid)
 			return true;
 	return false;
 }
@@ -235,6 +255,25 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 
 /* ----------------------------------------------------------- readers */
 
+/* Thread t left its read-side critical section (the outermost
+ * rcu_read_unlock() outside a non-preemptible region, or the end of such a
+ * region outside rcu_read_lock()): its generation moves, the pointers it
+ * held are dropped (a WRITE of its bookkeeping, which a free reads:
+ * rcu_freed()), and the grace periods it ended wake their waiters. */
+static void section_end(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
+{
+	struct weft_rcu_book *b = &r->bk[t];
+
+	r->rd[t].gen++;
+	b->unlock_step = M.step;
+	b->unlock_site = s;
+	if (b->nr_held) {
+		b->nr_held = 0;
+		weft_sched_step(WEFT_DEP_WRITE, loc_of(b), sizeof(*b), 0, s);
+	}
+	wake_gp_waiters(r, t);
+}
+
 /* The scheduling point of the current thread's read-side step at s, and
  * its reader record's location in *loc; NULL in the host context or where
  * the thread has no record (rcu_slot_ok()). */
@@ -262,10 +301,13 @@ void weft_rcu_read_lock(const struct weft_site *s)
 	old = rd->nesting;
 	rd->nesting = old + 1;
 	if (!old) {
-		struct weft_rcu_book *b = &r->bk[t];
-		b->lock_step = M.step;
-		b->lock_site = s;
-		b->nr_held = 0;
+		/* inside a non-preemptible region the section began there */
+		if (!ctx_atomic(t)) {
+			struct weft_rcu_book *b = &r->bk[t];
+			b->lock_step = M.step;
+			b->lock_site = s;
+			b->nr_held = 0;
+		}
 		r->nr_readers++;
 	}
 	weft_trace(WEFT_EV_LOCK, loc, old, old + 1, s);
@@ -293,12 +335,11 @@ void weft_rcu_read_unlock(const struct weft_site *s)
 	}
 	rd->nesting = old - 1;
 	if (old == 1) {
-		rd->gen++;
 		r->nr_readers--;
-		b->unlock_step = M.step;
-		b->unlock_site = s;
-		b->nr_held = 0;
-		wake_gp_waiters(r, t);
+		/* still non-preemptible: the section goes on until that ends
+		 * (weft_rcu_ctx_edge()) */
+		if (!ctx_atomic(t))
+			section_end(r, t, s);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, old, old - 1, s);
 	weft_wl_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), s);
@@ -323,17 +364,44 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 	struct weft_rcu_book *b = &r->bk[t];
 
 	if (!r->rd[t].nesting) {
-		if (how == WEFT_RCU_DEREF) {
+		const struct wthread *w = &M.th[t];
+		bool ok;
+		switch (how) {
+		case WEFT_RCU_DEREF_SCHED:   /* rcu_read_lock_sched_held(): !preemptible() */
+			ok = ctx_atomic(t);
+			break;
+		case WEFT_RCU_DEREF_BH:      /* rcu_read_lock_bh_held() */
+			ok = w->bh || w->in_irq || w->irq_off;
+			break;
+		case WEFT_RCU_DEREF_OK:
+			ok = true;
+			break;
+		default:
+			ok = false;
+		}
+		if (how == WEFT_RCU_DEREF || (!ok && how != WEFT_RCU_DEREF_PROTECTED_BAD)) {
+			/* rcu_read_lock_held() is lockdep's rcu_lock_map only: a
+			 * non-preemptible region is a reader for the grace period
+			 * but not for rcu_dereference() (v6.12 kernel/rcu/update.c) */
 			struct weft_access other = access_at((int)t, b->unlock_step, b->unlock_site);
 			weft_report2(WEFT_KIND_RCU_MISUSE, addr, s, other.valid ? &other : NULL,
-				     "%s outside an RCU read-side section (suspicious "
-				     "rcu_dereference_check() usage)", s->what);
-		} else if (how == WEFT_RCU_DEREF_PROTECTED_BAD) {
-			weft_report(WEFT_KIND_RCU_MISUSE, addr, s,
-				    "%s without the update-side protection it names and outside "
-				    "a read-side section", s->what);
+				     "%s outside an RCU read-side section%s (suspicious "
+				     "rcu_dereference_check() usage)", s->what,
+				     how == WEFT_RCU_DEREF && ctx_atomic(t)
+					     ? " of rcu_read_lock() (preemption off is one of "
+					       "rcu_dereference_sched())"
+					     : how == WEFT_RCU_DEREF_BH
+						     ? " (neither bottom halves nor interrupts off)"
+						     : how == WEFT_RCU_DEREF_SCHED ? " (preemptible)" : "");
+			return v;
 		}
-		return v;
+		if (!ctx_atomic(t)) {
+			if (how == WEFT_RCU_DEREF_PROTECTED_BAD)
+				weft_report(WEFT_KIND_RCU_MISUSE, addr, s,
+					    "%s without the update-side protection it names and "
+					    "outside a read-side section", s->what);
+			return v;
+		}
 	}
 	/* remember where the pointer points, for rcu-free-in-use */
 	uint32_t ploc = loc_of((const void *)(uintptr_t)v);
@@ -357,16 +425,17 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 {
 	struct weft_rcu_core *r = &M.core->rcu;
 
-	/* the free reads every reader's section and held pointers (through
-	 * nr_readers when there is none): one record of the whole RCU state,
-	 * so that it is dependent with each rcu_read_lock(), unlock and
-	 * rcu_dereference() of another thread */
+	/* the free reads every reader's held pointers: one record of the RCU
+	 * state past rd[], so that it is dependent with each rcu_dereference()
+	 * of another thread and with the end of a section that held one
+	 * (section_end()); not with rd[], which every non-preemptible region
+	 * writes (weft_rcu_ctx_edge()): a spinlock's step is no free's */
 	if (M.cur >= 0)
-		weft_sched_step(WEFT_DEP_READ, loc_of(r), sizeof(*r), 0, s);
-	if (!r->nr_readers)
-		return;
+		weft_sched_step(WEFT_DEP_READ, loc_of(&r->cb_queued),
+				(uint32_t)(sizeof(*r) - offsetof(struct weft_rcu_core, cb_queued)), 0,
+				s);
 	for (unsigned t = 0; t < rcu_nr_threads(); t++) {
-		if ((int)t == M.cur || !r->rd[t].nesting)
+		if ((int)t == M.cur || !in_section(r, t) || !r->bk[t].nr_held)
 			continue;
 		const struct weft_rcu_book *b = &r->bk[t];
 		unsigned n = b->nr_held < WEFT_RCU_MAX_HELD ? b->nr_held : WEFT_RCU_MAX_HELD;
@@ -398,6 +467,34 @@ static void rcu_thread_end(unsigned tid)
 	weft_report2(WEFT_KIND_RCU_MISUSE, &r->rd[tid], &end_site, &other,
 		     "T%u ends inside an RCU read-side section (nesting %u): its grace "
 		     "periods never end", tid, r->rd[tid].nesting);
+}
+
+/* Thread tid (the current one) entered or left every non-preemptible
+ * context (families.h). A record of rd[tid] always, so that a grace
+ * period's snapshot and wait (records of rd[]) are dependent with it; the
+ * state only once some family used the core area (before, no grace period
+ * has begun and rd[] is zero). */
+static struct weft_site ctx_site = { __FILE__, "weft_rcu_ctx_edge",
+				     "non-preemptible region (RCU read-side critical section)",
+				     __LINE__, WEFT_EV_NOTE, 0, WEFT_SITE_SC };
+
+void weft_rcu_ctx_edge(unsigned tid, bool atomic)
+{
+	if (tid >= WEFT_MAX_THREADS)
+		return;
+	struct weft_rcu_core *r = &M.core->rcu;
+	weft_sched_step(atomic ? WEFT_DEP_ACQUIRE : WEFT_DEP_RELEASE, loc_of(&r->rd[tid]),
+			sizeof(r->rd[tid]), 0, &ctx_site);
+	if (!M.core_used || r->rd[tid].nesting)
+		return;   /* inside rcu_read_lock(): its unlock ends the section */
+	const struct weft_site *s = M.th[tid].last_site ? M.th[tid].last_site : &ctx_site;
+	if (atomic) {
+		struct weft_rcu_book *b = &r->bk[tid];
+		b->lock_step = M.step;
+		b->lock_site = s;
+	} else {
+		section_end(r, tid, s);
+	}
 }
 
 unsigned weft_rcu_read_depth(unsigned tid)
@@ -461,6 +558,9 @@ static struct weft_site batch_site = { __FILE__, "rcu_do_batch", "rcu_do_batch()
 static struct weft_site gp_site = { __FILE__, "rcu_do_batch",
 				    "rcu_do_batch(): wait for the grace period", __LINE__,
 				    WEFT_EV_WAIT, 0, WEFT_SITE_SC };
+static struct weft_site softirq_site = { __FILE__, "rcu_do_batch",
+					"rcu_do_batch(): a callback in softirq context", __LINE__,
+					WEFT_EV_CTX, 0, WEFT_SITE_SC };
 static struct weft_site spawn_site = { __FILE__, "call_rcu", "spawn(rcu callback kthread)",
 				       __LINE__, WEFT_EV_SPAWN, 0, WEFT_SITE_SC };
 
@@ -502,7 +602,12 @@ static void rcu_cb_kthread(void *world, void *arg)
 		struct weft_rcu_cb *cb = &r->cb[r->cb_done % WEFT_RCU_MAX_CBS];
 		gp_wait(r, &cb->snap, &gp_site);
 		cb->active = false;   /* debug_rcu_head_unqueue() before the call */
+		/* in RCU_SOFTIRQ's context (rcu_core_si(), or rcuc/rcuo under
+		 * local_bh_disable()): not preemptible, in_softirq(), a sleep is
+		 * sleep-in-atomic, a lock is used IN-SOFTIRQ */
+		weft_ctx_softirq_enter(&softirq_site);
 		invoke(cb);
+		weft_ctx_softirq_exit(&softirq_site);
 		ran = true;
 		sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
 	}
