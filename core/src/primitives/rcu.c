@@ -112,14 +112,28 @@ static bool in_section(const struct weft_rcu_core *r, unsigned t)
 	return r->rd[t].nesting || ctx_atomic(t);
 }
 
+/* The readers a grace period starting now waits for. Under a weak memory
+ * model its start is a full barrier on every CPU where no reader is
+ * (rcu_gp_init(): a CPU notes the new grace period through its rcu_node
+ * lock, smp_mb__after_unlock_lock()), so that a section that begins after
+ * the start sees every store made before it (the grace-period guarantee:
+ * a section that is not waited for follows the start); rcu_read_lock()'s
+ * site orders its CPU by itself, a preempt_disable() does not. */
 static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
 {
+	uint64_t busy = 0;
+
 	sn->mask = 0;
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
 		if (in_section(r, t)) {
 			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
 			sn->gen[t] = r->rd[t].gen;
+			busy |= 1ull << M.cpu_of[t];
 		}
+	if (__builtin_expect(weft_mem_weak, 0))
+		for (unsigned c = 0; c < weft_nr_cpu_ids(); c++)
+			if (!(busy >> c & 1))
+				weft_mem_migrate(c, c);   /* a full barrier of CPU c */
 }
 
 /* A reader of the snapshot still inside the section it was in, or -1
@@ -258,20 +272,26 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 /* Thread t left its read-side critical section (the outermost
  * rcu_read_unlock() outside a non-preemptible region, or the end of such a
  * region outside rcu_read_lock()): its generation moves, the pointers it
- * held are dropped (a WRITE of its bookkeeping, which a free reads:
- * rcu_freed()), and the grace periods it ended wake their waiters. */
-static void section_end(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
+ * held are dropped, and the grace periods it ended wake their waiters.
+ * True if it dropped a pointer: the caller records a WRITE of the
+ * bookkeeping then (held_dropped()), after the step's first record, which
+ * a free reads (rcu_freed()). */
+static bool section_end(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
 {
 	struct weft_rcu_book *b = &r->bk[t];
+	bool held = b->nr_held != 0;
 
 	r->rd[t].gen++;
 	b->unlock_step = M.step;
 	b->unlock_site = s;
-	if (b->nr_held) {
-		b->nr_held = 0;
-		weft_sched_step(WEFT_DEP_WRITE, loc_of(b), sizeof(*b), 0, s);
-	}
+	b->nr_held = 0;
 	wake_gp_waiters(r, t);
+	return held;
+}
+
+static void held_dropped(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
+{
+	weft_sched_step(WEFT_DEP_WRITE, loc_of(&r->bk[t]), sizeof(r->bk[t]), 0, s);
 }
 
 /* The scheduling point of the current thread's read-side step at s, and
@@ -334,15 +354,18 @@ void weft_rcu_read_unlock(const struct weft_site *s)
 		return;
 	}
 	rd->nesting = old - 1;
+	bool dropped = false;
 	if (old == 1) {
 		r->nr_readers--;
 		/* still non-preemptible: the section goes on until that ends
 		 * (weft_rcu_ctx_edge()) */
 		if (!ctx_atomic(t))
-			section_end(r, t, s);
+			dropped = section_end(r, t, s);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, old, old - 1, s);
 	weft_wl_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), s);
+	if (dropped)
+		held_dropped(r, t, s);
 	shadow_write(loc, s);
 }
 
@@ -492,8 +515,8 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 		struct weft_rcu_book *b = &r->bk[tid];
 		b->lock_step = M.step;
 		b->lock_site = s;
-	} else {
-		section_end(r, tid, s);
+	} else if (section_end(r, tid, s)) {
+		held_dropped(r, tid, s);
 	}
 }
 
