@@ -39,18 +39,29 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic);
  * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
  * scenarios pay two stores per lock (and RCU's edge when the thread was
  * preemptible before or is after). */
-static inline void weft_ctx_preempt_inc(void)
+/* A lock's: true if the thread was preemptible before, and then the
+ * caller owes weft_rcu_ctx_edge(cur, true) after its own record (the first
+ * record of a step is the operation's, which weft_thread_pending() names
+ * and the reductions learn the lock from). */
+static inline bool weft_ctx_preempt_inc_owing(void)
 {
 	struct wthread *t = &M.th[M.cur];
 
 	if (t->preempt++ == 0) {
 		uint8_t before = t->ctx_flags;
 		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
-		if (!before)
-			weft_rcu_ctx_edge((unsigned)M.cur, true);
 		if (M.ctx_active)
 			weft_ctx_update(t, (unsigned)M.cur);
+		return !before;
 	}
+	return false;
+}
+
+/* Where the step's own record came before. */
+static inline void weft_ctx_preempt_inc(void)
+{
+	if (weft_ctx_preempt_inc_owing())
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 }
 
 static inline void weft_ctx_preempt_dec(void)

@@ -493,7 +493,8 @@ static void rcu_thread_end(unsigned tid)
 }
 
 /* Thread tid (the current one) entered or left every non-preemptible
- * context (families.h). A record of rd[tid] always, so that a grace
+ * context (families.h), after the step's own first record (a lock's
+ * entry: weft_ctx_preempt_inc_owing()). A record of rd[tid], so that a grace
  * period's snapshot and wait (records of rd[]) are dependent with it; the
  * state only once some family used the core area (before, no grace period
  * has begun and rd[] is zero). */
@@ -506,8 +507,11 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 	if (tid >= WEFT_MAX_THREADS)
 		return;
 	struct weft_rcu_core *r = &M.core->rcu;
-	weft_sched_step(atomic ? WEFT_DEP_ACQUIRE : WEFT_DEP_RELEASE, loc_of(&r->rd[tid]),
-			sizeof(r->rd[tid]), 0, &ctx_site);
+	/* not an interrupt's entry: it is its step's first (the handler's
+	 * operation is) */
+	if (!atomic || !(M.irq_threads >> tid & 1))
+		weft_sched_step(atomic ? WEFT_DEP_ACQUIRE : WEFT_DEP_RELEASE, loc_of(&r->rd[tid]),
+				sizeof(r->rd[tid]), 0, &ctx_site);
 	if (!M.core_used || r->rd[tid].nesting)
 		return;   /* inside rcu_read_lock(): its unlock ends the section */
 	const struct weft_site *s = M.th[tid].last_site ? M.th[tid].last_site : &ctx_site;
