@@ -507,21 +507,27 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 	if (tid >= WEFT_MAX_THREADS)
 		return;
 	struct weft_rcu_core *r = &M.core->rcu;
-	/* not an interrupt's entry: it is its step's first (the handler's
-	 * operation is) */
-	if (!atomic || !(M.irq_threads >> tid & 1))
-		weft_sched_step(atomic ? WEFT_DEP_ACQUIRE : WEFT_DEP_RELEASE, loc_of(&r->rd[tid]),
-				sizeof(r->rd[tid]), 0, &ctx_site);
-	if (!M.core_used || r->rd[tid].nesting)
-		return;   /* inside rcu_read_lock(): its unlock ends the section */
+	uint32_t loc = loc_of(&r->rd[tid]);
 	const struct weft_site *s = M.th[tid].last_site ? M.th[tid].last_site : &ctx_site;
+	/* the state only once used (before, no grace period has begun and
+	 * rd[] is zero); inside rcu_read_lock() its unlock ends the section */
+	bool live = M.core_used && !r->rd[tid].nesting;
+
 	if (atomic) {
-		struct weft_rcu_book *b = &r->bk[tid];
-		b->lock_step = M.step;
-		b->lock_site = s;
-	} else if (section_end(r, tid, s)) {
-		held_dropped(r, tid, s);
+		if (live) {
+			r->bk[tid].lock_step = M.step;
+			r->bk[tid].lock_site = s;
+		}
+		/* not an interrupt's entry: it is its step's first record (the
+		 * handler's operation is) */
+		if (!(M.irq_threads >> tid & 1))
+			weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd[tid]), 0, &ctx_site);
+		return;
 	}
+	bool dropped = live && section_end(r, tid, s);
+	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(r->rd[tid]), &ctx_site);   /* and its wake-ups */
+	if (dropped)
+		held_dropped(r, tid, s);
 }
 
 unsigned weft_rcu_read_depth(unsigned tid)
