@@ -2,18 +2,29 @@
  * rcu.c - RCU on the deterministic machine (<weft/rcu.h>): read-side
  * sections, grace periods as blocked threads, the callback kthread, and
  * the RCU detectors. State: struct weft_rcu_core in the core area
- * (rcu_core.h), so every field is a world location.
+ * (rcu_core.h), so every field is a world location. About 800 lines, one
+ * file: the readers, the grace periods, the kthread and the detectors
+ * share that state, its wait classes and its records.
  *
- * Grace periods. synchronize_rcu() snapshots the readers inside a section
- * (rd[t].nesting > 0) and their section generations, and sleeps on its
- * snapshot until every generation moved; the outermost rcu_read_unlock()
- * that moves the last one wakes it (precise wake-ups: a waiter is made
- * runnable only when its grace period is over, so it never re-blocks).
+ * Grace periods. A thread is inside a read-side section from its first
+ * entry into rcu_read_lock() or a non-preemptible region (preempt count,
+ * bottom halves or interrupts off, a handler, an RCU callback: consolidated
+ * flavours, v5.0+) to its last exit from both; rd[t].gen counts those
+ * exits. synchronize_rcu() snapshots the readers inside a section and
+ * their generations, and sleeps on its snapshot until every generation
+ * moved; the exit that moves the last one (the outermost rcu_read_unlock(),
+ * or context.c's weft_rcu_ctx_edge()) wakes it (precise wake-ups: a waiter
+ * is made runnable only when its grace period is over, so it never
+ * re-blocks).
  *
  * Dependence records (ops->on_step, for partial-order reduction):
  *  - rcu_read_lock(): ACQUIRE of the thread's reader slot rd[t];
  *  - rcu_read_unlock(): RELEASE of rd[t] when it ends the section (it may
  *    end a grace period and wake its waiter), else WRITE;
+ *  - entering a non-preemptible region from a preemptible one: ACQUIRE of
+ *    rd[t] (after the step's own record: a lock's comes first); leaving
+ *    the last one: RELEASE of rd[t] and the wake-ups' records;
+ *  - a section's end that drops held pointers: a WRITE of bk[t];
  *  - synchronize_rcu() and the callback kthread's wait: BLOCKED on the
  *    whole rd[] when they sleep, then ACQUIRE of rd[] when the grace
  *    period is over: dependent with every reader's lock and unlock, in
@@ -24,14 +35,15 @@
  *    BLOCKED, then ACQUIRE of the same words;
  *  - rcu_dereference(): the READ of the pointer (weft_access()), and in a
  *    section a WRITE of the thread's bookkeeping bk[t] (the pointer held);
- *  - a free (rcu_freed(), in the freeing step): a READ of the whole RCU
- *    state, which it checks for readers holding a pointer into it.
+ *  - a free (rcu_freed(), in the freeing step): a READ of the RCU state
+ *    past rd[] (the held pointers it checks), so not dependent with every
+ *    spinlock of another thread.
  * A kthread step may carry two records (the queue WRITE and, when no
  * sleep was needed, the grace period's ACQUIRE; a kfree_rcu() free adds
  * the poison's WRITE), as free_one()'s store and poison share one step.
  *
  * Where callbacks run, and why there: on a kthread, asynchronously (see
- * rcu.h). Running them inside the rcu_read_unlock() that ends the grace
+ * rcu.h), each in softirq context (weft_ctx_softirq_enter()). Running them inside the rcu_read_unlock() that ends the grace
  * period would make them synchronous with a reader and never later;
  * running them inside call_rcu() is never allowed by the kernel (the caller
  * may hold a lock the callback takes). On a thread of their own they run
