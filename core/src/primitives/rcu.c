@@ -30,7 +30,7 @@
  *    period is over: dependent with every reader's lock and unlock, in
  *    particular with the unlock that ended the grace period;
  *  - call_rcu()/kfree_rcu(): WRITE of the queue counters (cb_queued,
- *    cb_done, kthread), as the kthread's take/retire of a callback (and
+ *    cb_done, kthread) and a READ of rd[] (its snapshot), as the kthread's take/retire of a callback (and
  *    its check of an empty queue before it sleeps); rcu_barrier():
  *    BLOCKED, then ACQUIRE of the same words;
  *  - rcu_dereference(): the READ of the pointer (weft_access()), and in a
@@ -140,6 +140,7 @@ static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
 		if (in_section(r, t)) {
 			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
 			sn->gen[t] = r->rd[t].gen;
+			r->bk[t].watched = 1;
 			busy |= 1ull << M.cpu_of[t];
 		}
 	if (__builtin_expect(weft_mem_weak, 0))
@@ -294,6 +295,7 @@ static bool section_end(struct weft_rcu_core *r, unsigned t, const struct weft_s
 	bool held = b->nr_held != 0;
 
 	r->rd[t].gen++;
+	b->watched = 0;
 	b->unlock_step = M.step;
 	b->unlock_site = s;
 	b->nr_held = 0;
@@ -479,10 +481,16 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 			if (h->loc - loc >= len)
 				continue;
 			struct weft_access other = access_at((int)t, h->step, h->site);
-			weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
-				     "freed while T%u, inside the RCU read-side section it "
-				     "entered at step %u, holds it from %s", t, b->lock_step,
-				     h->site->what);
+			if (r->rd[t].nesting)
+				weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
+					     "freed while T%u, inside the RCU read-side section it "
+					     "entered at step %u, holds it from %s", t, b->lock_step,
+					     h->site->what);
+			else
+				weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
+					     "freed while T%u, inside a non-preemptible region (an "
+					     "RCU read-side section), holds it from %s", t,
+					     h->site->what);
 			return;
 		}
 	}
@@ -520,26 +528,35 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 		return;
 	struct weft_rcu_core *r = &M.core->rcu;
 	uint32_t loc = loc_of(&r->rd[tid]);
-	const struct weft_site *s = M.th[tid].last_site ? M.th[tid].last_site : &ctx_site;
-	/* the state only once used (before, no grace period has begun and
-	 * rd[] is zero); inside rcu_read_lock() its unlock ends the section */
-	bool live = M.core_used && !r->rd[tid].nesting;
 
 	if (atomic) {
-		if (live) {
-			r->bk[tid].lock_step = M.step;
-			r->bk[tid].lock_site = s;
-		}
 		/* not an interrupt's entry: it is its step's first record (the
 		 * handler's operation is) */
 		if (!(M.irq_threads >> tid & 1))
 			weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd[tid]), 0, &ctx_site);
 		return;
 	}
-	bool dropped = live && section_end(r, tid, s);
+	/* the end of a section outside rcu_read_lock() (whose unlock ends it
+	 * otherwise): it writes only what a grace period or a dereference of
+	 * this section wrote (all zero while the core area is unused), so a
+	 * region no grace period waits for and that held no pointer changes
+	 * nothing, whatever ran before it */
+	bool dropped = false;
+	if (!r->rd[tid].nesting) {
+		struct weft_rcu_book *b = &r->bk[tid];
+		if (b->nr_held) {
+			b->nr_held = 0;
+			dropped = true;
+		}
+		if (b->watched) {
+			b->watched = 0;
+			r->rd[tid].gen++;
+			wake_gp_waiters(r, tid);
+		}
+	}
 	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(r->rd[tid]), &ctx_site);   /* and its wake-ups */
 	if (dropped)
-		held_dropped(r, tid, s);
+		held_dropped(r, tid, &ctx_site);
 }
 
 unsigned weft_rcu_read_depth(unsigned tid)
@@ -708,6 +725,9 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	uint32_t old = r->cb_queued++;
 	weft_trace(WEFT_EV_RMW, qloc, old, r->cb_queued, s);
 	weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, s);
+	/* the snapshot read every reader's section: dependent with each entry
+	 * and end of one */
+	weft_sched_step(WEFT_DEP_READ, loc_of(r->rd), sizeof(r->rd), 0, s);
 	shadow_write(qloc, s);
 	if (!r->kthread) {
 		int k = weft_sched_spawn(rcu_cb_kthread, NULL, M.cpu_of[M.cur], "rcuc", &spawn_site);
