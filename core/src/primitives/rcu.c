@@ -425,8 +425,8 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 				     "%s outside an RCU read-side section%s (suspicious "
 				     "rcu_dereference_check() usage)", s->what,
 				     how == WEFT_RCU_DEREF && ctx_atomic(t)
-					     ? " of rcu_read_lock() (preemption off is one of "
-					       "rcu_dereference_sched())"
+					     ? " of rcu_read_lock() (preemption off makes one for "
+					       "rcu_dereference_sched(), not rcu_dereference())"
 					     : how == WEFT_RCU_DEREF_BH
 						     ? " (neither bottom halves nor interrupts off)"
 						     : how == WEFT_RCU_DEREF_SCHED ? " (preemptible)" : "");
