@@ -52,7 +52,7 @@ enum {
 	V_LITMUS, V_LITMUS_NOSYNC, V_NESTED, V_LATER, V_FREE_IN_USE, V_SYNC_FREE, V_KFREE_RCU,
 	V_KFREE_RCU_EARLY, V_BARRIER, V_CALL_TWICE, V_UNBALANCED, V_END_IN, V_SLEEP_IN,
 	V_DEREF_OUT, V_MIGHT_SLEEP, V_KFREE_THEN_RCU, V_DOUBLE_KFREE, V_PREEMPT_LITMUS,
-	V_BH_LITMUS, V_DEREF_SCHED, V_DEREF_PREEMPT, V_CB_SLEEPS, V_CB_SOFTIRQ, V_NR
+	V_BH_LITMUS, V_DEREF_SCHED, V_DEREF_PREEMPT, V_CB_SLEEPS, V_CB_SOFTIRQ, V_READ_LOCK_BH, V_NR
 };
 
 WEFT_TEST_SETUP(rw, struct rw)
@@ -265,6 +265,24 @@ static void rw_thread(void *w, unsigned tid)
 			preempt_enable();
 		}
 		break;
+	case V_READ_LOCK_BH:
+		/* rcu_read_lock_bh() disables bottom halves, _sched() preemption */
+		if (tid == 0) {
+			rcu_read_lock_bh();
+			bool bh = in_softirq();
+			(void)rcu_dereference_bh(W->gp);
+			rcu_read_unlock_bh();
+			rcu_read_lock_sched();
+			bool atomic = preempt_count() != 0;
+			(void)rcu_dereference_sched(W->gp);
+			rcu_read_unlock_sched();
+			if (!bh || !atomic || in_softirq() || preempt_count())
+				weft_report(WEFT_KIND_ASSERT, &W->gp,
+					    WEFT_SITE(WEFT_EV_NOTE, "rcu_read_lock_bh() context"),
+					    "rcu_read_lock_bh()/_sched() context wrong: in_softirq() %d, "
+					    "preempt_count() %d inside", bh, atomic);
+		}
+		break;
 	case V_CB_SLEEPS:
 	case V_CB_SOFTIRQ:
 		if (tid == 0)
@@ -464,6 +482,7 @@ int main(void)
 	expect_bug(V_DEREF_PREEMPT, 0, WEFT_KIND_RCU_MISUSE, "rcu_dereference() with preemption off");
 	expect_bug(V_CB_SLEEPS, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "might_sleep() in an RCU callback");
 	expect_clean(V_CB_SOFTIRQ, 2, "an RCU callback is in_softirq()");
+	expect_clean(V_READ_LOCK_BH, 1, "rcu_read_lock_bh()/_sched() disable bh/preemption");
 	CHECK(site_is(o.r.report.other.site, "kfree"), "other: the first kfree()");
 
 	printf("dependence records:\n");

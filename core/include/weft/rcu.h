@@ -6,7 +6,8 @@
  *
  *  - rcu_read_lock()/rcu_read_unlock() nest per thread; the outermost pair
  *    is a read-side section. rcu_read_lock_bh/_sched are the same flavour
- *    (one RCU since v5.0), and so is every region where the thread cannot
+ *    (one RCU since v5.0), with bottom halves / preemption disabled as the
+ *    kernel's; and so is every region where the thread cannot
  *    be preempted: preempt_disable(), local_bh_disable(), local_irq_save(),
  *    a spinlock held, an interrupt or softirq handler, an RCU callback
  *    (rcupdate.h, rcu_read_lock_sched(): "anything that disables
@@ -129,11 +130,28 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 #define rcu_head weft_rcu_head
 #define rcu_read_lock() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock()"))
 #define rcu_read_unlock() weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock()"))
-#define rcu_read_lock_bh() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_bh()"))
-#define rcu_read_unlock_bh() weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_bh()"))
-#define rcu_read_lock_sched() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_sched()"))
-#define rcu_read_unlock_sched() \
-	weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_sched()"))
+/* rcu_read_lock_bh()/_sched() disable bottom halves / preemption first, as
+ * the kernel's (include/linux/rcupdate.h), and undo it last */
+#define rcu_read_lock_bh()                                                      \
+	do {                                                                    \
+		local_bh_disable();                                             \
+		weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_bh()")); \
+	} while (0)
+#define rcu_read_unlock_bh()                                                    \
+	do {                                                                    \
+		weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_bh()")); \
+		local_bh_enable();                                              \
+	} while (0)
+#define rcu_read_lock_sched()                                                   \
+	do {                                                                    \
+		preempt_disable();                                              \
+		weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_sched()")); \
+	} while (0)
+#define rcu_read_unlock_sched()                                                 \
+	do {                                                                    \
+		weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_sched()")); \
+		preempt_enable();                                               \
+	} while (0)
 #define rcu_read_lock_held() weft_rcu_read_lock_held()
 
 /* lockdep_is_held() for a spinlock: held by the current thread. */
