@@ -146,7 +146,7 @@ static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
 	if (__builtin_expect(weft_mem_weak, 0))
 		for (unsigned c = 0; c < weft_nr_cpu_ids(); c++)
 			if (!(busy >> c & 1))
-				weft_mem_migrate(c, c);   /* a full barrier of CPU c */
+				weft_mem_cpu_barrier(c);
 }
 
 /* A reader of the snapshot still inside the section it was in, or -1
