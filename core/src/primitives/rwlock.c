@@ -117,7 +117,7 @@ unsigned long weft_rw_lock(struct weft_rwlock *l, bool write, unsigned mask,
 	sched_point_at(s, l, sizeof(*l), wc);
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
-	bool owed = weft_ctx_preempt_inc_owing();
+	weft_ctx_preempt_inc();
 	if (write && weft_lockdep_on)
 		weft_lockdep_acquire(l, false, s);
 	if (wc->busy(l, (unsigned)M.cur)) {
@@ -141,8 +141,6 @@ unsigned long weft_rw_lock(struct weft_rwlock *l, bool write, unsigned mask,
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, write, write ? l->writer : l->readers, s);
 	weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
-	if (owed)
-		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
 	if (M.fb)
@@ -154,7 +152,7 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 {
 	const struct weft_wait_class *wc = write ? &write_class : &read_class;
 	uint32_t loc;
-	bool ok, owed = false;
+	bool ok;
 
 	if (M.cur < 0) {
 		if (!in_world(l, sizeof(*l), s))
@@ -173,7 +171,7 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 	if (ok) {
 		if (__builtin_expect(weft_mem_weak, 0))
 			weft_mem_observe_lock(l, true);
-		owed = weft_ctx_preempt_inc_owing();
+		weft_ctx_preempt_inc();
 		if (write && weft_lockdep_on)
 			weft_lockdep_acquire(l, true, s);
 		if (write)
@@ -188,8 +186,6 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 	}
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, write, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*l), 0, s);
-	if (owed)
-		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	return ok;
 }
 
