@@ -1515,8 +1515,8 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		M.nr_threads += sc->nr_irqs;
 		weft_fair_reset();   /* the machine's own, before the families' */
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
-		M.lean_fb = (M.hashing == WEFT_HASH2 || !M.hashing) && !weft_mem_weak && !o->record;
-		M.lean = M.lean_fb && !M.on_step && !M.fb;
+		M.lean = (M.hashing == WEFT_HASH2 || !M.hashing) && !M.on_step && !M.fb &&
+			 !weft_mem_weak && !o->record;
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_begin();
 		M.in_exec = true;
@@ -1556,7 +1556,6 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		}
 		M.in_exec = false;
 		M.lean = false;
-		M.lean_fb = false;
 		M.cur = -1;
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_end(!M.aborted && r->kind == WEFT_KIND_NONE);
