@@ -341,15 +341,16 @@ static const struct weft_variant z15_variants[Z15_NR_VARIANTS] = {
 /*
  * Trigger (a version-2 genome asking for lkmm; under tso or sc it is
  * clean): T0 `migrate 0`; T1 `lookup 0`. T0 is preempted after its 20th
- * step (after the unfreeze); the store of slot 0 (the 6th weak choice of
- * the execution) gets delay code 10 (32 steps).
+ * step (after the unfreeze); the store of slot 0 (the 7th weak choice of
+ * the execution: the migration's relaxed atomics ask one each) gets delay
+ * code 10 (32 steps).
  */
 WEFT_SCENARIO_ONE_TRIGGER(z15, Z15_NR_VARIANTS,
 	WEFT_GENOME_V2_SERIAL(WEFT_MEM_LKMM),
 	2,                      /* ops */
 	0x00 | Z15_OP_MIGRATE, 0x00, 0x10 | Z15_OP_LOOKUP, 0x00,
 	20, 0x00, 0x00,         /* T0 after its 20th step: run T1 */
-	5, 0x80, 0x80 | 10,     /* weak choice 5 (from 0): delay code 10 */
+	6, 0x80, 0x80 | 10,     /* weak choice 6 (from 0): delay code 10 */
 );
 
 const struct weft_scenario weft_scn_z15_ref_unfreeze = {

@@ -231,14 +231,15 @@ static const struct weft_variant z16_variants[Z16_NR_VARIANTS] = {
 /*
  * Trigger (a version-2 genome asking for lkmm; clean under tso and sc):
  * T0 `fill 0`; T1 `read 0`, the serial schedule; the reader's load of the
- * contents (the execution's 3rd weak choice: the fill's store and the
- * flag's test asked before it) reads the older version (code 1).
+ * contents (the execution's 4th weak choice: the fill's store, the flag's
+ * set_bit() (its write may stay buffered) and the flag's test asked
+ * before it) reads the older version (code 1).
  */
 WEFT_SCENARIO_ONE_TRIGGER(z16, Z16_NR_VARIANTS,
 	WEFT_GENOME_V2_SERIAL(WEFT_MEM_LKMM),
 	2,                      /* ops */
 	0x00 | Z16_OP_FILL, 0x00, 0x10 | Z16_OP_READ, 0x00,
-	2, 0x80, 0x80 | 1,      /* weak choice 2 (from 0): the older version */
+	3, 0x80, 0x80 | 1,      /* weak choice 3 (from 0): the older version */
 );
 
 const struct weft_scenario weft_scn_z16_page_uptodate = {
