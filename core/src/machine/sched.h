@@ -908,6 +908,13 @@ static inline __attribute__((always_inline)) uint64_t weft_op_value(unsigned aop
 
 /* ---------------------------------------------------------- the shadow */
 
+/* weft_access() of a primitive's bookkeeping that the kernel keeps
+ * elsewhere, in memory the model may have freed meanwhile (a work item
+ * after its function returned): freed, it is a load instead (the same
+ * scheduling point, a READ event and record; no report, no store). */
+uint64_t weft_access_unless_freed(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				  const struct weft_site *s);
+
 static inline void check_uaf(uint32_t loc, const struct weft_site *s)
 {
 	struct shadow *sh = &M.shadow[loc];
