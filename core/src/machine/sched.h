@@ -234,6 +234,10 @@ struct weft_machine {
 				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
+	/* a family's freed hook to call while core is unused (a queued work
+	 * item: the other families' hooks, run with core, record what a
+	 * free reads of them); reset with core */
+	void (*freed_watch)(uint32_t loc, uint32_t len, const struct weft_site *s);
 	bool switch_watch;        /* call the families' switched hooks */
 	struct shadow *shadow;
 	uint32_t epoch;

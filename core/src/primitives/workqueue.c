@@ -649,6 +649,7 @@ static void worker_fn(void *world, void *arg)
 
 static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 			const struct weft_site *s);
+static void wq_freed(uint32_t loc, uint32_t len, const struct weft_site *s);
 static unsigned long test_and_set_pending(struct work_struct *w, const struct weft_site *s);
 
 /* A destroyed workqueue, or one being drained that the caller is not a
@@ -732,7 +733,10 @@ static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 			const struct weft_site *s)
 {
 	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
-	weft_core();   /* the freed hook checks frees for queued items (wq_freed()) */
+	/* frees are checked for queued items (wq_freed()); not weft_core(),
+	 * whose other hooks would add records to every free */
+	if (!M.core_used)
+		M.freed_watch = wq_freed;
 	/* running: queued behind itself on the pool that runs it (a read of
 	 * w->running in this step, recorded, not traced) */
 	uint32_t running = weft_peek(w->running);
