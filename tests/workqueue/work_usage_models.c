@@ -173,6 +173,7 @@ WEFT_TEST_SETUP(wf, struct wf_world)
 	if (W->variant == WF_FREE_INACTIVE) {
 		W->first = kzalloc(sizeof(*W->first), GFP_KERNEL);
 		INIT_WORK(&W->first->work, wf_fn);
+		W->wq = alloc_ordered_workqueue("wf", 0);
 	}
 }
 
@@ -183,9 +184,8 @@ static void wf_thread(void *w, unsigned tid)
 
 	(void)tid;
 	if (W->variant == WF_FREE_INACTIVE) {
-		struct workqueue_struct *wq = alloc_ordered_workqueue("wf", 0);
-		queue_work(wq, &W->first->work);
-		queue_work(wq, &o->work);   /* waits until the first ran */
+		queue_work(W->wq, &W->first->work);
+		queue_work(W->wq, &o->work);   /* waits until the first ran */
 		kfree(o);
 		return;
 	}
