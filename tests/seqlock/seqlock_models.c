@@ -20,6 +20,14 @@
  *             handler spins in read_seqbegin() on an odd sequence whose
  *             writer it interrupted, a livelock) or off (irq-off:
  *             write_seqlock_irq(), clean).
+ *  seq-preempt T0 writes a pair under a bare seqcount_t, T1 on the other
+ *             CPU reads it: preemptible (bug): write_seqcount_begin() with
+ *             preemption on, the kernel's seqprop_assert()
+ *             (lockdep_assert_preemption_disabled(): warn-on);
+ *             preempt-off, spinlock, irq-off (clean): preempt_disable(),
+ *             a spinlock or local_irq_disable() around the write; raw
+ *             (clean): raw_write_seqcount_begin() asserts nothing;
+ *             spinlock-type (clean): a seqcount_spinlock_t under its lock.
  */
 #include <weft/kernel.h>
 #include <weft/seqlock.h>
@@ -241,4 +249,96 @@ WEFT_TEST_SCENARIO(seq_irq, "seq-irq",
 		   .irqs = si_irqs,
 		   .nr_irqs = 1);
 
-WEFT_DEFINE_REGISTRY(&seq_pair, &seq_writers, &seq_irq);
+/* ------------------------------------------------------------- seq-preempt */
+
+enum { SQ_PREEMPTIBLE, SQ_PREEMPT_OFF, SQ_SPINLOCK, SQ_IRQ_OFF, SQ_RAW, SQ_SPINLOCK_TYPE };
+
+struct sq_world {
+	unsigned variant;
+	seqcount_t seq;
+	seqcount_spinlock_t lseq;
+	spinlock_t lock;
+	int a, b;
+};
+
+WEFT_TEST_SETUP(sq, struct sq_world)
+{
+	spin_lock_init(&W->lock);
+	seqcount_init(&W->seq);
+	seqcount_spinlock_init(&W->lseq, &W->lock);
+}
+
+static void sq_thread(void *w, unsigned tid)
+{
+	struct sq_world *W = w;
+	unsigned v = W->variant, seq;
+	int a, b;
+
+	if (tid == 1) {
+		do {
+			seq = v == SQ_SPINLOCK_TYPE ? read_seqcount_begin(&W->lseq)
+						    : read_seqcount_begin(&W->seq);
+			a = READ_ONCE(W->a);
+			b = READ_ONCE(W->b);
+		} while (v == SQ_SPINLOCK_TYPE ? read_seqcount_retry(&W->lseq, seq)
+					       : read_seqcount_retry(&W->seq, seq));
+		pair_check(a, b, &W->a);
+		return;
+	}
+	switch (v) {
+	case SQ_PREEMPT_OFF:
+		preempt_disable();
+		break;
+	case SQ_SPINLOCK:
+	case SQ_SPINLOCK_TYPE:
+		spin_lock(&W->lock);
+		break;
+	case SQ_IRQ_OFF:
+		local_irq_disable();
+		break;
+	}
+	if (v == SQ_RAW)
+		raw_write_seqcount_begin(&W->seq);
+	else if (v == SQ_SPINLOCK_TYPE)
+		write_seqcount_begin(&W->lseq);
+	else
+		write_seqcount_begin(&W->seq);
+	WRITE_ONCE(W->a, 1);
+	WRITE_ONCE(W->b, 1);
+	if (v == SQ_RAW)
+		raw_write_seqcount_end(&W->seq);
+	else if (v == SQ_SPINLOCK_TYPE)
+		write_seqcount_end(&W->lseq);
+	else
+		write_seqcount_end(&W->seq);
+	switch (v) {
+	case SQ_PREEMPT_OFF:
+		preempt_enable();
+		break;
+	case SQ_SPINLOCK:
+	case SQ_SPINLOCK_TYPE:
+		spin_unlock(&W->lock);
+		break;
+	case SQ_IRQ_OFF:
+		local_irq_enable();
+		break;
+	}
+}
+
+static const struct weft_variant sq_variants[] = {
+	WEFT_TEST_BUG("preemptible",
+	              "write_seqcount_begin() of a bare seqcount_t with preemption on",
+	              WEFT_KIND_WARN_ON, SQ_PREEMPTIBLE),
+	WEFT_TEST_FIX("preempt-off", "preempt_disable() around the write", SQ_PREEMPT_OFF),
+	WEFT_TEST_FIX("spinlock", "a spinlock around the write", SQ_SPINLOCK),
+	WEFT_TEST_FIX("irq-off", "local_irq_disable() around the write", SQ_IRQ_OFF),
+	WEFT_TEST_FIX("raw", "raw_write_seqcount_begin(), which asserts nothing", SQ_RAW),
+	WEFT_TEST_FIX("spinlock-type", "a seqcount_spinlock_t under its spinlock",
+	              SQ_SPINLOCK_TYPE),
+};
+
+WEFT_TEST_SCENARIO(seq_preempt, "seq-preempt",
+		   "test: a bare seqcount_t writer and preemption",
+		   struct sq_world, 2, 2, 48, sq);
+
+WEFT_DEFINE_REGISTRY(&seq_pair, &seq_writers, &seq_irq, &seq_preempt);

@@ -41,10 +41,17 @@
  *                   no pool: it is not queued yet), so a result read after
  *                   it may not be there (assertion); flush_delayed_work()
  *                   queues it at once and waits.
+ *  timer-xa         an xarray a timer callback erases from (xa_lock() in
+ *                   softirq context) and the task on its CPU stores into:
+ *                   with xa_store() (xa_lock(): irq-lock-inversion), with
+ *                   xa_lock_bh() around __xa_store(), or xa_store_bh()
+ *                   (clean: include/linux/xarray.h's _bh forms disable
+ *                   bottom halves).
  */
 #include <weft/kernel.h>
 #include <weft/timer.h>
 #include <weft/workqueue.h>
+#include <weft/xarray.h>
 
 #define WEFT_TEST_SOURCE "tests/timer"
 #define WEFT_TEST_FILE "timer_models.c"
@@ -701,5 +708,62 @@ WEFT_TEST_SCENARIO(dwork_flush, "dwork-flush",
 		   "test: flushing a delayed work whose timer is pending",
 		   struct df_world, 2, 1, 64, df);
 
+/* --------------------------------------------------------------- timer-xa */
+
+enum { TX_STORE, TX_LOCK_BH, TX_STORE_BH };
+
+struct tx_world {
+	unsigned variant;
+	struct xarray xa;
+	struct timer_list timer;
+};
+
+static void tx_callback(struct timer_list *t)
+{
+	struct tx_world *W = container_of(t, struct tx_world, timer);
+
+	xa_erase(&W->xa, 2);   /* xa_lock(), in softirq context */
+}
+
+WEFT_TEST_SETUP(tx, struct tx_world)
+{
+	xa_init(&W->xa);
+	timer_setup(&W->timer, tx_callback, 0);
+}
+
+static void tx_thread(void *w, unsigned tid)
+{
+	struct tx_world *W = w;
+
+	(void)tid;
+	mod_timer(&W->timer, jiffies + 1);
+	switch (W->variant) {
+	case TX_STORE:
+		xa_store(&W->xa, 2, xa_mk_value(1), GFP_KERNEL);
+		break;
+	case TX_LOCK_BH:
+		xa_lock_bh(&W->xa);
+		__xa_store(&W->xa, 2, xa_mk_value(1), GFP_ATOMIC);
+		xa_unlock_bh(&W->xa);
+		break;
+	default:
+		xa_store_bh(&W->xa, 2, xa_mk_value(1), GFP_KERNEL);
+		break;
+	}
+	del_timer_sync(&W->timer);
+}
+
+static const struct weft_variant tx_variants[] = {
+	WEFT_TEST_BUG("xa-store",
+	              "the task stores with xa_store() (xa_lock(), bottom halves on)",
+	              WEFT_KIND_IRQ_LOCK_INVERSION, TX_STORE),
+	WEFT_TEST_FIX("xa-lock-bh", "xa_lock_bh(), __xa_store(), xa_unlock_bh()", TX_LOCK_BH),
+	WEFT_TEST_FIX("xa-store-bh", "xa_store_bh()", TX_STORE_BH),
+};
+
+WEFT_TEST_SCENARIO(timer_xa, "timer-xa",
+		   "test: a timer callback and a task on its CPU share an xarray",
+		   struct tx_world, 1, 1, 128, tx);
+
 WEFT_DEFINE_REGISTRY(&timer_teardown, &timer_lock, &timer_arm, &dwork_teardown, &timed_wait,
-		     &work_publish, &timer_migrate, &dwork_flush);
+		     &work_publish, &timer_migrate, &dwork_flush, &timer_xa);

@@ -662,5 +662,7 @@ WEFT_TEST_SCENARIO(work_query, "work-query",
 		   "test: cancel_work() and work_pending() of an item another thread queued",
 		   struct wq_world, 3, 2, 32, wq);
 
+extern const struct weft_scenario weft_wq_cpu_range, weft_wq_work_free;   /* work_usage_models.c */
+
 WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush,
-		     &parallel_spread, &work_query);
+		     &parallel_spread, &work_query, &weft_wq_cpu_range, &weft_wq_work_free);

@@ -85,6 +85,9 @@ unsigned weft_raw_smp_processor_id(void);
 void weft_check_percpu(const struct weft_site *s);
 /* might_sleep(): a report in atomic context or an RCU read-side section. */
 void weft_might_sleep(const struct weft_site *s);
+/* lockdep_assert_preemption_disabled() of a model thread: a `warn-on`
+ * where preemption and interrupts are on (s->what names the caller). */
+void weft_assert_preemption_disabled(const struct weft_site *s);
 /* Raise interrupt irq (its index in the scenario's irqs[]): it becomes
  * pending and is delivered at a later scheduling point. A scheduling point
  * itself. Raising a pending interrupt does nothing (they coalesce); raising
@@ -126,6 +129,7 @@ static inline bool weft_irqs_disabled(void) { return false; }
 static inline unsigned weft_preempt_count(void) { return 0; }
 static inline unsigned weft_raw_smp_processor_id(void) { return weft_native_cpu; }
 static inline void weft_check_percpu(const struct weft_site *s) { (void)s; }
+static inline void weft_assert_preemption_disabled(const struct weft_site *s) { (void)s; }
 /* Native interrupts: a raised handler runs at once in the raiser's thread
  * (weft stress does not model asynchronous delivery). */
 void weft_irq_raise(unsigned irq, const struct weft_site *s);

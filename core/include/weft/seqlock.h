@@ -21,8 +21,12 @@
  *    `livelock`, the reason write_seqcount_begin() wants preemption off);
  *  - under `--memory lkmm`, a missing smp_rmb()/smp_wmb() in open-coded
  *    variants.
- * Every seqcount_LOCKNAME_t is seqcount_t here: the associated lock is
- * only a lockdep annotation in the kernel, and the init forms accept it.
+ * Every seqcount_LOCKNAME_t is a counter as seqcount_t is (a type of its
+ * own): the associated lock is only a lockdep annotation in the kernel,
+ * and the init forms accept it. write_seqcount_begin() of a bare
+ * seqcount_t with preemption on is a `warn-on` (the kernel's
+ * seqprop_assert(): lockdep_assert_preemption_disabled());
+ * raw_write_seqcount_begin() checks nothing, as the kernel's.
  *
  *   seqcount_t, SEQCNT_ZERO(name), seqcount_init(s),
  *   seqcount_spinlock_t (raw_spinlock, rwlock, mutex), seqcount_LOCKNAME_init(s, lock)
@@ -54,6 +58,12 @@ struct weft_seqcount {
 	unsigned sequence;
 };
 
+/* seqcount_LOCKNAME_t: the same counter, a type of its own (the kernel's
+ * holds the lock), so that write_seqcount_begin() tells a bare seqcount_t */
+struct weft_seqcount_locked {
+	unsigned sequence;
+};
+
 /* seqlock_t: the sequence and the writers' spinlock */
 struct weft_seqlock {
 	struct weft_seqcount seqcount;
@@ -63,10 +73,10 @@ struct weft_seqlock {
 #ifndef WEFT_OWN_SEQLOCK
 
 typedef struct weft_seqcount seqcount_t;
-typedef struct weft_seqcount seqcount_spinlock_t;
-typedef struct weft_seqcount seqcount_raw_spinlock_t;
-typedef struct weft_seqcount seqcount_rwlock_t;
-typedef struct weft_seqcount seqcount_mutex_t;
+typedef struct weft_seqcount_locked seqcount_spinlock_t;
+typedef struct weft_seqcount_locked seqcount_raw_spinlock_t;
+typedef struct weft_seqcount_locked seqcount_rwlock_t;
+typedef struct weft_seqcount_locked seqcount_mutex_t;
 typedef struct weft_seqlock seqlock_t;
 
 #define SEQCNT_ZERO(name) { 0 }
@@ -131,7 +141,29 @@ typedef struct weft_seqlock seqlock_t;
 	} while (0)
 #define raw_write_seqcount_begin(s) __weft_write_seqcount_begin(s, "raw_write_seqcount_begin(" #s ")")
 #define raw_write_seqcount_end(s) __weft_write_seqcount_end(s, "raw_write_seqcount_end(" #s ")")
-#define write_seqcount_begin(s) __weft_write_seqcount_begin(s, "write_seqcount_begin(" #s ")")
+/* seqprop_assert(): a bare seqcount_t's writer must run with preemption
+ * off (lockdep_assert_preemption_disabled(), a warn-on), or a reader on
+ * its CPU spins on the odd sequence while it is preempted. A
+ * seqcount_LOCKNAME_t's (lockdep_assert_held() of its lock) is not
+ * checked: the lock is not kept. The site is outside the weft_sites
+ * section (WEFT_CHECK_WORLD's way): no model's fingerprint changes. */
+static inline void __weft_seqprop_none(const struct weft_site *s)
+{
+	(void)s;
+}
+#define __weft_seqprop_assert(s, what_)                                                 \
+	({                                                                              \
+		static struct weft_site __weft_sps = {                                  \
+			__FILE__, __func__, (what_), __LINE__, WEFT_EV_NOTE, 0,          \
+			WEFT_SITE_FLAGS_DEFAULT };                                      \
+		_Generic((s), struct weft_seqcount * : weft_assert_preemption_disabled, \
+			 default : __weft_seqprop_none)(&__weft_sps);                    \
+	})
+#define write_seqcount_begin(s)                                                         \
+	do {                                                                            \
+		__weft_seqprop_assert(s, "write_seqcount_begin(" #s ")");              \
+		__weft_write_seqcount_begin(s, "write_seqcount_begin(" #s ")");         \
+	} while (0)
 #define write_seqcount_end(s) __weft_write_seqcount_end(s, "write_seqcount_end(" #s ")")
 /* write_seqcount_invalidate(): the sequence moves on by two, so every
  * reader in progress retries */

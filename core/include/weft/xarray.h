@@ -6,7 +6,8 @@
  *  - xa_load() is an RCU lookup: rcu_read_lock(), an rcu_dereference() of
  *    each slot on the way down (a sibling entry sends it to its canonical
  *    slot, a retry entry back to the top), rcu_read_unlock();
- *  - xa_store(), xa_cmpxchg(), xa_insert(), xa_erase() take xa_lock; the
+ *  - xa_store(), xa_cmpxchg(), xa_insert(), xa_erase() take xa_lock (their
+ *    _bh and _irq forms with bottom halves or interrupts off); the
  *    __xa_*() forms expect it held (xa_lock()/xa_unlock(), _irq, _bh);
  *  - multi-index entries: an entry of order k covers the 2^k naturally
  *    aligned indices around its index: a canonical slot plus sibling
@@ -140,14 +141,23 @@ static inline int xa_err(const void *entry)
 void xa_init(struct xarray *xa);
 #define xa_init_flags(xa, flags) xa_init(xa)
 
+/* include/linux/xarray.h's lock forms: _bh disables bottom halves, _irq
+ * interrupts, as spin_lock_bh()/spin_lock_irq() do (a softirq user, a
+ * timer callback, takes plain xa_lock()) */
 #define xa_lock(xa) spin_lock(&(xa)->xa_lock)
 #define xa_unlock(xa) spin_unlock(&(xa)->xa_lock)
 #define xa_lock_irq(xa) spin_lock_irq(&(xa)->xa_lock)
 #define xa_unlock_irq(xa) spin_unlock_irq(&(xa)->xa_lock)
-#define xa_lock_bh(xa) spin_lock(&(xa)->xa_lock)
-#define xa_unlock_bh(xa) spin_unlock(&(xa)->xa_lock)
+#define xa_lock_bh(xa) spin_lock_bh(&(xa)->xa_lock)
+#define xa_unlock_bh(xa) spin_unlock_bh(&(xa)->xa_lock)
 #define xa_lock_irqsave(xa, flags) spin_lock_irqsave(&(xa)->xa_lock, flags)
 #define xa_unlock_irqrestore(xa, flags) spin_unlock_irqrestore(&(xa)->xa_lock, flags)
+#ifndef WEFT_OWN_XA_FORMS
+#define xa_trylock(xa) spin_trylock(&(xa)->xa_lock)
+#define xa_lock_nested(xa, subclass) spin_lock_nested(&(xa)->xa_lock, subclass)
+#define xa_lock_irqsave_nested(xa, flags, subclass) \
+	spin_lock_irqsave_nested(&(xa)->xa_lock, flags, subclass)
+#endif
 
 /* The entry at index (RCU lookup: takes rcu_read_lock itself). */
 void *xa_load(struct xarray *xa, unsigned long index);
@@ -180,6 +190,45 @@ int xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void *e
 int __xa_split(struct xarray *xa, unsigned long index, unsigned new_order, void *entry);
 /* The order of the entry at index (0 if none), under the lock or RCU. */
 int xa_get_order(struct xarray *xa, unsigned long index);
+
+/* The _bh and _irq forms of the locked operations (include/linux/
+ * xarray.h's inlines): xa_lock_bh()/xa_lock_irq(), the __xa_*() form,
+ * the unlock. xa evaluated once. A model with these names (and
+ * xa_trylock(), xa_lock_nested(), xa_lock_irqsave_nested()) of its own
+ * defines WEFT_OWN_XA_FORMS first. */
+#define __weft_xa_locked(xa, how, name, call)                                            \
+	({                                                                                \
+		struct xarray *__weft_xa = (xa);                                          \
+		weft_spin_lock_##how(&__weft_xa->xa_lock,                                 \
+				     WEFT_SITE_F(WEFT_EV_LOCK, name ": xa_lock_" #how "()", \
+						 WEFT_SITE_ACQUIRE));                     \
+		__typeof__(call) __weft_xr = (call);                                      \
+		weft_spin_unlock_##how(&__weft_xa->xa_lock,                               \
+				       WEFT_SITE_F(WEFT_EV_UNLOCK,                        \
+						   name ": xa_unlock_" #how "()",         \
+						   WEFT_SITE_RELEASE));                   \
+		__weft_xr;                                                                \
+	})
+#ifndef WEFT_OWN_XA_FORMS
+#define xa_store_bh(xa, index, entry, gfp) \
+	__weft_xa_locked(xa, bh, "xa_store_bh(" #xa ")", __xa_store(__weft_xa, (index), (entry), (gfp)))
+#define xa_store_irq(xa, index, entry, gfp) \
+	__weft_xa_locked(xa, irq, "xa_store_irq(" #xa ")", __xa_store(__weft_xa, (index), (entry), (gfp)))
+#define xa_erase_bh(xa, index) \
+	__weft_xa_locked(xa, bh, "xa_erase_bh(" #xa ")", __xa_erase(__weft_xa, (index)))
+#define xa_erase_irq(xa, index) \
+	__weft_xa_locked(xa, irq, "xa_erase_irq(" #xa ")", __xa_erase(__weft_xa, (index)))
+#define xa_cmpxchg_bh(xa, index, old, entry, gfp)                                       \
+	__weft_xa_locked(xa, bh, "xa_cmpxchg_bh(" #xa ")",                               \
+			 __xa_cmpxchg(__weft_xa, (index), (old), (entry), (gfp)))
+#define xa_cmpxchg_irq(xa, index, old, entry, gfp)                                      \
+	__weft_xa_locked(xa, irq, "xa_cmpxchg_irq(" #xa ")",                             \
+			 __xa_cmpxchg(__weft_xa, (index), (old), (entry), (gfp)))
+#define xa_insert_bh(xa, index, entry, gfp) \
+	__weft_xa_locked(xa, bh, "xa_insert_bh(" #xa ")", __xa_insert(__weft_xa, (index), (entry), (gfp)))
+#define xa_insert_irq(xa, index, entry, gfp) \
+	__weft_xa_locked(xa, irq, "xa_insert_irq(" #xa ")", __xa_insert(__weft_xa, (index), (entry), (gfp)))
+#endif /* WEFT_OWN_XA_FORMS */
 
 /* describe() helper: "xa root ->slots[2]", "xa node 3 ->slots[5]",
  * "xa_lock"; false if off is not inside xa. */

@@ -67,8 +67,12 @@ static inline __attribute__((always_inline)) uint64_t do_op(void *addr, unsigned
 	return old;
 }
 
+/* check: CHECK_UAF, NO_CHECK, or UNLESS_FREED (freed memory: a load
+ * instead, with no report, no store and no shadow write) */
+enum { NO_CHECK, CHECK_UAF, UNLESS_FREED };
+
 static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
-				 const struct weft_site *s, struct weft_access *prev, bool check,
+				 const struct weft_site *s, struct weft_access *prev, unsigned check,
 				 unsigned mode)
 {
 	const bool lean = mode == WEFT_TRACE_LEAN;
@@ -83,8 +87,10 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	if (!in_world(addr, size, s))
 		return 0;   /* the host context: reported, not performed */
 	loc = (uint32_t)((uintptr_t)addr - (uintptr_t)M.world);
-	if (check)
+	if (check == CHECK_UAF)
 		check_uaf(loc, s);
+	else if (check == UNLESS_FREED && M.shadow[loc].epoch == M.epoch && M.shadow[loc].poisoned)
+		aop = WEFT_A_LOAD;
 	if (prev)
 		*prev = weft_last_write(addr);
 	bool buffered = false;
@@ -130,7 +136,7 @@ static __attribute__((noinline)) uint64_t access_full(void *addr, unsigned size,
 						      uint64_t a, uint64_t b,
 						      const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_ANY);
+	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_ANY);
 }
 
 /* weft_access() of a model thread in a lean execution */
@@ -138,7 +144,7 @@ static __attribute__((noinline)) uint64_t access_lean(void *addr, unsigned size,
 						      uint64_t a, uint64_t b,
 						      const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_LEAN);
+	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_LEAN);
 }
 
 /* weft_access() of the host context (setup, audits) */
@@ -146,7 +152,7 @@ static __attribute__((noinline)) uint64_t access_host(void *addr, unsigned size,
 						      uint64_t a, uint64_t b,
 						      const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST);
+	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_HOST);
 }
 
 /* weft_access() of the host context when M.host_quiet */
@@ -154,7 +160,7 @@ static __attribute__((noinline)) uint64_t access_host_quiet(void *addr, unsigned
 							    unsigned aop, uint64_t a, uint64_t b,
 							    const struct weft_site *s)
 {
-	return access_op(addr, size, aop, a, b, s, NULL, true, WEFT_TRACE_HOST_QUIET);
+	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_HOST_QUIET);
 }
 
 #ifndef WEFT_TSAN
@@ -219,13 +225,24 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 uint64_t weft_access_prev(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
 			  const struct weft_site *s, struct weft_access *prev)
 {
-	return access_op(addr, size, aop, a, b, s, prev, true, WEFT_TRACE_ANY);
+	return access_op(addr, size, aop, a, b, s, prev, CHECK_UAF, WEFT_TRACE_ANY);
+}
+
+uint64_t weft_access_unless_freed(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				  const struct weft_site *s)
+{
+	if (M.cur < 0)
+		return access_op(addr, size, aop, a, b, s, NULL, UNLESS_FREED,
+				 M.host_quiet ? WEFT_TRACE_HOST_QUIET : WEFT_TRACE_HOST);
+	if (!M.lean)
+		return access_op(addr, size, aop, a, b, s, NULL, UNLESS_FREED, WEFT_TRACE_ANY);
+	return access_op(addr, size, aop, a, b, s, NULL, UNLESS_FREED, WEFT_TRACE_LEAN);
 }
 
 uint64_t weft_load_nocheck(const void *addr, unsigned size, const struct weft_site *s)
 {
 	/* traced as a load; freed memory may be read */
-	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, false, WEFT_TRACE_ANY);
+	return access_op((void *)addr, size, WEFT_A_LOAD, 0, 0, s, NULL, NO_CHECK, WEFT_TRACE_ANY);
 }
 
 /* Where the host context's out-of-world plain access goes instead (it was

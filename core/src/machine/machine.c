@@ -304,6 +304,7 @@ static inline void core_reset(const struct weft_scenario *sc, size_t world_size)
 		M.core_zero_off = M.core_off;
 	}
 	M.core_used = false;
+	M.freed_watch = NULL;
 }
 
 /* Called by weft_poison() (shadow.c) for every freed range. */

@@ -234,6 +234,10 @@ struct weft_machine {
 				     last: offsets below are locations */
 	uint32_t core_zero_off;   /* core is all zero at this offset (or ~0u) */
 	bool core_used;           /* a family wrote core in this execution */
+	/* a family's freed hook to call while core is unused (a queued work
+	 * item: the other families' hooks, run with core, record what a
+	 * free reads of them); reset with core */
+	void (*freed_watch)(uint32_t loc, uint32_t len, const struct weft_site *s);
 	bool switch_watch;        /* call the families' switched hooks */
 	struct shadow *shadow;
 	uint32_t epoch;
@@ -907,6 +911,13 @@ static inline __attribute__((always_inline)) uint64_t weft_op_value(unsigned aop
 }
 
 /* ---------------------------------------------------------- the shadow */
+
+/* weft_access() of a primitive's bookkeeping that the kernel keeps
+ * elsewhere, in memory the model may have freed meanwhile (a work item
+ * after its function returned): freed, it is a load instead (the same
+ * scheduling point, a READ event and record; no report, no store). */
+uint64_t weft_access_unless_freed(void *addr, unsigned size, unsigned aop, uint64_t a, uint64_t b,
+				  const struct weft_site *s);
 
 static inline void check_uaf(uint32_t loc, const struct weft_site *s)
 {

@@ -66,6 +66,8 @@ static void shadow_mark(const void *addr, size_t len, unsigned ev, bool poisoned
 	shadow_fill(&M.shadow[loc], &e, len);
 	if (poisoned && M.core_used)
 		weft_families_freed(loc, (uint32_t)len, s);
+	else if (poisoned && M.freed_watch)
+		M.freed_watch(loc, (uint32_t)len, s);
 }
 
 void weft_poison(const void *addr, size_t len, const struct weft_site *s)

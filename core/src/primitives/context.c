@@ -546,6 +546,29 @@ bool weft_in_serving_softirq(void)
 	return M.cur >= 0 && M.th[M.cur].in_irq == 2;
 }
 
+void weft_assert_preemption_disabled(const struct weft_site *s)
+{
+	/* lockdep_assert_preemption_disabled(): preempt_count() (preemption,
+	 * bottom halves, interrupt context) 0 and interrupts enabled */
+	if (M.cur >= 0 && !atomic_ctx(&M.th[M.cur]))
+		weft_report(WEFT_KIND_WARN_ON, NULL, s,
+			    "lockdep_assert_preemption_disabled() in %s: called with preemption "
+			    "enabled", s->what);
+}
+
+bool weft_ctx_cpu_bad(unsigned cpu, const char *call, const struct weft_site *s)
+{
+	unsigned n = nr_cpus();
+
+	if (__builtin_expect(cpu < n, 1))
+		return false;
+	weft_report(WEFT_KIND_ASSERT, NULL, s,
+		    "%s on CPU %d: the scenario has %u CPU%s (0-%u); the kernel indexes "
+		    "per-CPU data with the number unchecked", call, (int)cpu, n, n == 1 ? "" : "s",
+		    n - 1);
+	return true;
+}
+
 bool weft_in_atomic(void)
 {
 	return M.cur >= 0 && atomic_ctx(&M.th[M.cur]);

@@ -26,6 +26,13 @@ void weft_ctx_irq_off(void);
 void weft_ctx_irq_set(unsigned long on);
 void weft_ctx_bh_add(int d);
 
+/* The CPU argument of an _on() form (queue_work_on(), add_timer_on(),
+ * kthread_create_on_cpu() ...) that names no CPU of the scenario: the
+ * kernel indexes per-CPU data with it unchecked, so it is reported (an
+ * `assertion`: a misuse of the API, as per_cpu() of a CPU with no slot)
+ * and true is returned. call names the operation. */
+bool weft_ctx_cpu_bad(unsigned cpu, const char *call, const struct weft_site *s);
+
 /* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
  * the counter and the event flag always, the CPU stack only when some CPU
  * is shared or interrupts exist (ctx_active), so one-thread-per-CPU

@@ -245,6 +245,8 @@ struct task_struct *weft_kthread_create(int (*threadfn)(void *data), void *data,
 			    "declare the thread in the scenario", s->what);
 		return ERR_PTR(-EINTR);
 	}
+	if (cpu != WEFT_CPU_ANY && weft_ctx_cpu_bad(cpu, s->what, s))
+		return ERR_PTR(-EINVAL);
 	sched_point(s);
 	weft_might_sleep(s);   /* it waits for kthreadd */
 	int n = weft_sched_spawn(kthread_main, NULL, cpu, NULL, s);

@@ -239,6 +239,8 @@ int weft_timer_arm(struct timer_list *t, unsigned long expires, enum weft_timer_
 			    "%s from setup or an audit: arm timers from a model thread", s->what);
 		return 0;
 	}
+	if (how == WEFT_TIMER_ADD_ON && weft_ctx_cpu_bad(cpu, s->what, s))
+		return 0;
 	sched_point_at(s, &t->weft_pending, sizeof(t->weft_pending), NULL);
 	return weft_timer_arm_step(t, expires, how, cpu, s);
 }

@@ -100,6 +100,10 @@ struct qent {
 	struct work_struct *w;
 	uint8_t slot;
 	uint32_t color;
+	/* the queueing (reports only): its site, thread, CPU and step */
+	const struct weft_site *site;
+	int8_t tid, cpu;
+	uint32_t step;
 };
 
 struct pool;
@@ -517,6 +521,13 @@ static void item_gone(struct wq_slot *sl, struct pool *p, const struct weft_site
 		weft_wl_wake_all(flush_chan(sl), s);
 }
 
+/* An access of the worker's to its item after the function returned:
+ * WRITE_ONCE()/READ_ONCE()'s site (the same id), skipping freed memory
+ * (weft_access_unless_freed()). */
+#define AFTER_RUN(x, aop, v, ev, what)                                                  \
+	((__typeof__(x))weft_access_unless_freed(&(x), sizeof(x), (aop), (uint64_t)(v), 0, \
+						 WEFT_SITE((ev), (what))))
+
 /* worker_thread() and process_one_work() of one worker. The stores of an
  * item's run stay in this function: their sites name it. */
 static void worker_fn(void *world, void *arg)
@@ -607,8 +618,17 @@ static void worker_fn(void *world, void *arg)
 					if (__builtin_expect(weft_mem_weak, 0))
 						weft_mem_observe_lock(pool_lock_byte(p), true);
 					w->func(w);
-					WRITE_ONCE(w->seq, READ_ONCE(w->seq) + 1);
-					WRITE_ONCE(w->running, 0);
+					/* The kernel's worker touches the item no more once
+					 * its function returned (which may have freed it:
+					 * process_one_work()); seq and running are Weft's
+					 * own, so a free since is no use-after-free: the
+					 * accesses skip freed memory (a read in their place) */
+					(void)AFTER_RUN(w->seq, WEFT_A_STORE,
+						  AFTER_RUN(w->seq, WEFT_A_LOAD, 0, WEFT_EV_READ,
+							    "READ_ONCE(w->seq)") + 1,
+						  WEFT_EV_WRITE, "WRITE_ONCE(w->seq)");
+					(void)AFTER_RUN(w->running, WEFT_A_STORE, 0, WEFT_EV_WRITE,
+						  "WRITE_ONCE(w->running)");
 					me->cur.w = NULL;
 					if (me->intensive) {
 						me->intensive = false;
@@ -635,6 +655,7 @@ static void worker_fn(void *world, void *arg)
 
 static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 			const struct weft_site *s);
+static void wq_freed(uint32_t loc, uint32_t len, const struct weft_site *s);
 static unsigned long test_and_set_pending(struct work_struct *w, const struct weft_site *s);
 
 /* A destroyed workqueue, or one being drained that the caller is not a
@@ -662,6 +683,8 @@ static bool queue_refused(struct wq_slot *sl, const struct weft_site *s)
 bool weft_queue_work(struct workqueue_struct *wq, int cpu, struct work_struct *w,
 		     const struct weft_site *s)
 {
+	if (cpu >= 0 && weft_ctx_cpu_bad((unsigned)cpu, s->what, s))
+		return false;
 	struct wq_slot *sl = queue_slot(wq, "queue_work_on", s);
 	if (!sl)
 		return false;
@@ -716,6 +739,10 @@ static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 			const struct weft_site *s)
 {
 	unsigned nr_cpus = M.sc->nr_cpus ? M.sc->nr_cpus : 1;
+	/* frees are checked for queued items (wq_freed()); not weft_core(),
+	 * whose other hooks would add records to every free */
+	if (!M.core_used)
+		M.freed_watch = wq_freed;
 	/* running: queued behind itself on the pool that runs it (a read of
 	 * w->running in this step, recorded, not traced) */
 	uint32_t running = weft_peek(w->running);
@@ -728,7 +755,8 @@ static bool queue_owned(struct wq_slot *sl, int cpu, struct work_struct *w,
 		p = pool_get(UNBOUND_POOL);
 	else
 		p = pool_get((cpu < 0 ? weft_raw_smp_processor_id() : (unsigned)cpu) % nr_cpus);
-	struct qent e = { w, (uint8_t)(sl - slots), sl->color };
+	struct qent e = { w, (uint8_t)(sl - slots), sl->color, s, (int8_t)M.cur,
+			  (int8_t)(M.cur < 0 ? -1 : (int)M.cpu_of[M.cur]), M.step };
 	if (sl->max_active && sl->nr_active[p->idx] >= sl->max_active) {
 		if (sl->nr_inactive == WEFT_WORKQUEUE_MAX) {
 			weft_report(WEFT_KIND_ASSERT, w, s,
@@ -1167,6 +1195,8 @@ static void queue_delayed_owned(struct wq_slot *sl, int cpu, struct delayed_work
 bool weft_queue_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_work *dw,
 			     unsigned long delay, const struct weft_site *s)
 {
+	if (cpu >= 0 && weft_ctx_cpu_bad((unsigned)cpu, s->what, s))
+		return false;
 	struct wq_slot *sl = queue_slot(wq, s->what, s);
 	if (!sl)
 		return false;
@@ -1196,6 +1226,8 @@ bool weft_mod_delayed_work(struct workqueue_struct *wq, int cpu, struct delayed_
 	struct work_struct *w = &dw->work;
 	uint32_t loc = loc_of(&w->data);
 
+	if (cpu >= 0 && weft_ctx_cpu_bad((unsigned)cpu, s->what, s))
+		return false;
 	struct wq_slot *sl = queue_slot(wq, s->what, s);
 	if (!sl)
 		return false;
@@ -1237,6 +1269,70 @@ bool weft_flush_delayed_work(struct delayed_work *dw, const struct weft_site *s)
 	return weft_flush_work(&dw->work, s);
 }
 
+/* debugobjects' "free active object" of a work_struct (kernel/workqueue.c
+ * debug_work_activate(), lib/debugobjects.c): freed while queued - on a
+ * worklist, handed to the worker running it, waiting past max_active, or
+ * being taken (the kernel's take, under the pool lock, is one step) - and
+ * not yet run. A running item may be freed (by its own function too). */
+static void wq_bad_free(struct qent e, const char *where, const struct weft_site *s)
+{
+	const struct weft_site *q = e.site;
+	struct weft_access queued = { q != NULL, e.tid, e.cpu, e.step, q };
+
+	weft_report2(WEFT_KIND_BAD_FREE, e.w, s, &queued,
+		    "ODEBUG: free active object: a work_struct queued by %s in %s() at %s:%u, %s, "
+		    "not yet run (cancel_work_sync() it first)",
+		    q ? q->what : "?", q ? q->func : "?", q ? weft_site_basename(q) : "?",
+		    q ? q->line : 0, where);
+}
+
+/* the queued item of [loc, loc + len) and where it waits; NULL if none */
+static const struct qent *queued_in(uint32_t loc, uint32_t len, char *where, size_t n)
+{
+#define FREED(w) ((w) && loc_of(w) != WEFT_NO_LOC && loc_of(w) - loc < len)
+	for (unsigned u = 0; u < nr_used_pools; u++) {
+		const struct pool *p = &pools[used_pools[u]];
+		for (unsigned i = 0; i < p->n; i++) {
+			const struct qent *e = &p->q[(p->head + i) % WEFT_WORKQUEUE_MAX];
+			if (!FREED(e->w))
+				continue;
+			if (bound(p))
+				snprintf(where, n, "on CPU%u's worklist", p->idx);
+			else
+				snprintf(where, n, "on the unbound pool's worklist");
+			return e;
+		}
+		for (unsigned k = 0; k < p->nr_workers; k++) {
+			const struct worker *wk = &p->wk[k];
+			if (FREED(wk->again.w)) {
+				snprintf(where, n, "handed to the worker running it");
+				return &wk->again;
+			}
+			if (FREED(wk->taking)) {
+				snprintf(where, n, "being taken by a worker");
+				return &wk->cur;
+			}
+		}
+	}
+	for (unsigned si = 0; si < nr_slots; si++)
+		for (unsigned i = 0; i < slots[si].nr_inactive; i++)
+			if (FREED(slots[si].inactive[i].w)) {
+				snprintf(where, n, "waiting past max_active");
+				return &slots[si].inactive[i];
+			}
+#undef FREED
+	return NULL;
+}
+
+static void wq_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
+{
+	char where[48];
+	const struct qent *e = queued_in(loc, len, where, sizeof(where));
+
+	if (e)
+		wq_bad_free(*e, where, s);
+}
+
 /* "workqueue \"name\"": a workqueue alloc_workqueue() made */
 static bool wq_describe(uint32_t off, char *buf, size_t n)
 {
@@ -1273,5 +1369,6 @@ const struct weft_family weft_family_workqueue = {
 	.begin = weft_wq_reset,
 	.describe = wq_describe,
 	.audit_state = wq_audit_state,
+	.freed = wq_freed,
 	.sleeping = wq_sleeping,
 };
