@@ -136,11 +136,7 @@ void weft_mem_fence(unsigned kind)
 		 * CPU saw before it precedes its later stores for everyone) */
 		if (lkmm()) {
 			struct cpu_view *vw = cpu_view(cpu);
-			uint32_t saw = vw->floor > vw->maxsat ? vw->floor : vw->maxsat;
-			if (vw->own > saw)
-				saw = vw->own;
-			if (saw > vw->fence)
-				vw->fence = saw;
+			vw->fence = max_u32(vw->fence, cpu_saw(vw));
 		}
 		__attribute__((fallthrough));
 	case WEFT_FENCE_WMB:

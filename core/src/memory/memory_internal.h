@@ -188,6 +188,19 @@ static inline struct cpu_view *cpu_view(unsigned cpu)
 		cpu_view_init(vw);
 	return vw;
 }
+static inline uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
+}
+
+/* What a CPU has seen, as a time: every write of a time it read at, was
+ * floored to, or wrote at. A release's cumul and a C11 release fence
+ * carry it (A-cumulative). */
+static inline uint32_t cpu_saw(const struct cpu_view *vw)
+{
+	return max_u32(max_u32(vw->floor, vw->maxsat), vw->own);
+}
+
 /* Log a write of loc (old: what it replaced) at time ++mem.now. */
 void hist_write(uint32_t loc, unsigned size, uint64_t old, uint32_t cumul);
 /* The versions of [addr, addr+size) (loc) a load of cpu may read, newest

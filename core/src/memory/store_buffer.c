@@ -48,11 +48,6 @@ uint64_t size_mask(unsigned size)
 	return size >= 8 ? ~0ull : (1ull << (size * 8)) - 1;
 }
 
-static uint32_t max_u32(uint32_t a, uint32_t b)
-{
-	return a > b ? a : b;
-}
-
 /* The cumul of cpu's write of order ord joining memory now: the time a
  * CPU that reads it and then orders its loads (smp_rmb(), an acquire)
  * must read at or after. A later time than the LKMM needs only orders
@@ -78,7 +73,7 @@ static uint32_t write_cumul(unsigned cpu, enum mem_ord ord)
 	case MEM_ORD_FULL:
 		return mem.now;
 	case MEM_ORD_RELEASE:
-		return max_u32(max_u32(c, vw->floor), max_u32(vw->maxsat, vw->own));
+		return max_u32(c, cpu_saw(vw));
 	default:
 		return vw->wmb ? max_u32(c, vw->own) : c;
 	}
