@@ -190,11 +190,15 @@ bool weft_flush_work(struct work_struct *w, const struct weft_site *s)
 	bool waited = false;
 
 	(void)s;
-	/* the instances pending or running now (workqueue.c, flushing[]); the
-	 * flags read before the count: a run that ends in between makes this
-	 * wait for one more instance, or until the item is idle */
-	unsigned until = !!__atomic_load_n(&w->running, __ATOMIC_SEQ_CST) +
-			 !!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING);
+	/* the instances pending or running now (workqueue.c, flushing[]).
+	 * PENDING read before running: a run marks itself running before it
+	 * takes PENDING, so an instance is seen in one or the other (read the
+	 * other way round, a run starting in between was seen in neither and
+	 * the flush returned at once). The flags read before the count: a run
+	 * that ends in between makes this wait for one more instance, or until
+	 * the item is idle. */
+	unsigned until = !!(__atomic_load_n(&w->data, __ATOMIC_SEQ_CST) & 1ul << WEFT_WORK_PENDING);
+	until += !!__atomic_load_n(&w->running, __ATOMIC_SEQ_CST);
 	until += __atomic_load_n(&w->seq, __ATOMIC_SEQ_CST);
 	for (unsigned spins = 0;; spins++) {
 		weft_native_poll();
