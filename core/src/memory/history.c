@@ -231,12 +231,19 @@ void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct ver
 		vw->maxcumul = v->cumul;
 	if (loc != WEFT_NO_LOC)
 		coh_set(vw, loc, v->tau);
+	view_dep(cpu, v->val, sat);
+}
+
+void view_dep(unsigned cpu, uint64_t val, uint32_t sat)
+{
+	struct cpu_view *vw = cpu_view(cpu);
+
 	/* a value that points into the world heads an address dependency */
-	if (v->val - (uint64_t)(uintptr_t)M.world < M.loc_limit && sat) {
+	if (val - (uint64_t)(uintptr_t)M.world < M.loc_limit && sat) {
 		unsigned i = vw->dep_next++ % DEP_SLOTS;
 		if (vw->dep[i].sat > vw->floor)
 			vw->floor = vw->dep[i].sat;   /* evicted: kept, coarser */
-		vw->dep[i].v = v->val;
+		vw->dep[i].v = val;
 		vw->dep[i].sat = sat;
 	}
 }

@@ -424,6 +424,11 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 			vw->maxsat = mem.now;
 		if (read_cumul > vw->maxcumul)
 			vw->maxcumul = read_cumul;
+		/* the value it read heads an address dependency as a load's
+		 * does: a try_cmpxchg() loop that fails and follows the
+		 * pointer it found (llist_del_first()) reads through it at or
+		 * after now, whatever the failure orders */
+		view_dep(cpu, old, mem.now);
 	}
 	/* the funnel's own operations (weft_op_value), xor and nand included */
 	uint64_t v = weft_op_value(aop, old, a, b, mask) & mask;

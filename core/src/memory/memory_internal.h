@@ -221,6 +221,10 @@ uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc);
  * latest read time move; a pointer value is remembered for dependencies. */
 void view_read(unsigned cpu, const uint8_t *addr, uint32_t loc, const struct version *v,
 	       uint32_t sat);
+/* cpu read val at time sat (a load, or a read-modify-write's read): a
+ * later load through it, as a pointer into the world, reads at or after
+ * sat (an address dependency, the LKMM's addr;[R] in ppo) */
+void view_dep(unsigned cpu, uint64_t val, uint32_t sat);
 /* The cumul of the newest version of [loc, loc+size) (what a
  * read-modify-write reads). */
 uint32_t hist_newest_cumul(uint32_t loc, unsigned size);
