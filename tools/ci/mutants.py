@@ -297,7 +297,7 @@ INTERPRETERS = {"sh", "bash", "dash", "python3", "python", "env", "nice", "timeo
 # weft with test models built in): the program under test is the model they
 # are told to run ("weft run z12-memcg-lrucare:z12 ..." runs z12-memcg-lrucare)
 MODEL_DRIVERS = {"weft", "weft-stress", "weft-verdicts", "weft-timers", "weft-kthreads",
-                 "weft-wait-bit", "weft-rwlock", "weft-seqlock", "weft-rculist", "weft-kref",
+                 "weft-wait-bit", "weft-rwlock", "weft-seqlock", "weft-rculist", "weft-llist", "weft-kref",
                  "weft-lock-forms", "weft-atomics", "weft-slab", "weft-workqueue"}
 
 
