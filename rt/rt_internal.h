@@ -39,6 +39,17 @@
 
 #include "sched.h"
 
+/* The program's lowest frame, for await's local state (machine/await.c:
+ * the stack from here to the top is hashed): the caller's stack pointer
+ * at the call of the function this is written in (frame pointers, which
+ * weft-cc keeps). Set by every entry from the program that can end an
+ * iteration of a spin: the __tsan_* accesses' slow paths (above their
+ * frame and the __tsan_* entry's) and the yields (sched_yield() and the
+ * sleeps, rt_libc.c), so that the frames of a call made since (the
+ * yield's own, over the dead frame of the last access's callee) are not
+ * taken for the program's locals. */
+#define RT_USER_SP() ((const char *)__builtin_frame_address(0) + 16)
+
 /* --------------------------------------------------------------- image */
 
 /* The executable, read from its file: symbols, the DWARF line table, the

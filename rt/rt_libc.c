@@ -197,6 +197,7 @@ int sched_yield(void)
 {
 	if (!rt_active())
 		return rt_real.sched_yield();
+	weft_user_sp = RT_USER_SP();
 	yield_at(PC(), "sched_yield");
 	return 0;
 }
@@ -205,6 +206,7 @@ int usleep(useconds_t us)
 {
 	if (!rt_active())
 		return rt_real.usleep(us);
+	weft_user_sp = RT_USER_SP();
 	yield_at(PC(), "usleep");
 	rt_time_sleep((uint64_t)us * 1000);
 	return 0;
@@ -214,6 +216,7 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	if (!rt_active())
 		return rt_real.nanosleep(req, rem);
+	weft_user_sp = RT_USER_SP();
 	yield_at(PC(), "nanosleep");
 	if (req && req->tv_sec >= 0 && req->tv_nsec >= 0)
 		rt_time_sleep((uint64_t)req->tv_sec * 1000000000ull + (uint64_t)req->tv_nsec);
@@ -226,6 +229,7 @@ unsigned sleep(unsigned s)
 {
 	if (!rt_active())
 		return rt_real.sleep(s);
+	weft_user_sp = RT_USER_SP();
 	yield_at(PC(), "sleep");
 	rt_time_sleep((uint64_t)s * 1000000000ull);
 	return 0;

@@ -200,11 +200,6 @@ static void reopen_deferred(void)
 	d->site = NULL;
 }
 
-/* The program's lowest frame at an access, for await's local state
- * (machine/await.c): above this function's frame (frame pointers, which
- * weft-cc keeps) and the __tsan_* entry's. */
-#define USER_SP() ((const char *)__builtin_frame_address(0) + 16)
-
 static inline void open_access(void *addr, unsigned size, const struct weft_site *s)
 {
 	rt_x.pend_addr = addr;
@@ -215,7 +210,7 @@ static inline void open_access(void *addr, unsigned size, const struct weft_site
 static __attribute__((noinline)) void read_slow(const void *addr, unsigned size, unsigned cls,
 						uintptr_t pc)
 {
-	weft_user_sp = USER_SP();
+	weft_user_sp = RT_USER_SP();
 	if (store_not_done()) {
 		struct rt_deferred_store *d = &rt_x.deferred[M.cur];
 		d->addr = rt_x.pend_addr;
@@ -250,7 +245,7 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsigned cls,
 						 uintptr_t pc)
 {
-	weft_user_sp = USER_SP();
+	weft_user_sp = RT_USER_SP();
 	rt_flush();
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_WRITE, NULL);
 	if (in_section())
@@ -362,7 +357,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 						      unsigned aop, uint64_t x, uint64_t y,
 						      int mo, uintptr_t pc)
 {
-	weft_user_sp = USER_SP();
+	weft_user_sp = RT_USER_SP();
 	rt_flush();
 	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
 									       : WEFT_EV_RMW;

@@ -408,13 +408,29 @@ void weft_yield(const struct weft_site *s)
 	if (M.fair) {
 		struct wthread *t = &M.th[cur];
 		bool changed = !t->yield_site || M.fair_wr[cur] != t->yield_wr;
-		bool fresh = changed && t->yield_run != M.run_id;
+		/* under await (a program under sc): a change by the others since
+		 * its last yield makes a yield fresh too, and a retry with none
+		 * read a state no one has changed since, so going on repeats it
+		 * until another thread changes something: it awaits that change
+		 * (await.c), as a spin on a read does, rather than spin as an
+		 * unfair choice (a sched_yield() loop was never covered
+		 * completely). Going on at a fresh yield is then one more
+		 * iteration at most before such a repeat. */
+		uint64_t others_now = M.await_spins ? weft_fair_others(cur) : 0;
+		bool others_changed = M.await_spins && t->yield_others != others_now;
+		bool fresh = (changed || others_changed) && t->yield_run != M.run_id;
 		uint64_t frames = weft_await_frames();
 		bool retry = !changed && t->yield_site == s && before && before->ev != WEFT_EV_YIELD &&
 			     t->yield_frames == frames;
+		bool repeat = retry && M.await_spins && !others_changed;
 		t->yield_wr = M.fair_wr[cur];
 		t->yield_site = s;
 		t->yield_frames = frames;
+		t->yield_others = others_now;
+		if (repeat) {
+			weft_await_any_block(s);
+			return;
+		}
 		if (!fresh)
 			weft_fair_spun(cur, s, WEFT_NO_LOC);
 		if (others) {

@@ -117,6 +117,25 @@ void weft_await_block(const struct weft_site *s)
 	/* woken: what it read changed; its next run starts a fresh read set */
 }
 
+/* At the yield s: the current thread's iteration since its last yield
+ * changed nothing and read what no other thread changed since (weft_yield):
+ * block until another thread changes anything (weft_await_event). */
+void weft_await_any_block(const struct weft_site *s)
+{
+	struct wthread *t = &M.th[M.cur];
+
+	t->await_pending = false;
+	t->await_any = true;
+	t->spin_site = s;
+	t->spin_loc = WEFT_NO_LOC;
+	t->nr_spins++;
+	weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)M.cur, &await_site);
+	weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, &await_site);
+	M.nr_await++;
+	weft_sched_block(t->reads, &await_class, s);
+	t->await_any = false;
+}
+
 /* Another thread's event ev at loc (not a read): a changed value there
  * wakes the threads that await it. */
 void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val)
@@ -132,6 +151,11 @@ void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val)
 		break;
 	case WEFT_EV_LOCK: case WEFT_EV_UNLOCK: case WEFT_EV_FREE: case WEFT_EV_ALLOC:
 		break;
+	case WEFT_EV_SPAWN: case WEFT_EV_WAKE: case WEFT_EV_END:
+		/* a change of no location (fair_mark() counts it): it wakes
+		 * only what awaits any change (pthread_tryjoin_np() in a
+		 * yielding loop sees the end) */
+		break;
 	default:
 		return;   /* not a change of memory (a block, a wait, a note) */
 	}
@@ -139,7 +163,12 @@ void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val)
 		struct wthread *t = &M.th[i];
 		if ((int)i == M.cur || !weft_await_is(t))
 			continue;
-		for (unsigned k = 0; k < t->nr_reads; k++) {
+		if (t->await_any) {
+			M.nr_await--;
+			weft_sched_wake_thread(i);
+			continue;
+		}
+		for (unsigned k = 0; k < t->nr_reads && loc != WEFT_NO_LOC; k++) {
 			if (t->reads[k] == loc) {
 				M.nr_await--;
 				weft_sched_wake_thread(i);

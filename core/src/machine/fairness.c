@@ -203,6 +203,8 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->yield_run = 0;
 	t->yield_site = NULL;
 	t->yield_frames = 0;
+	t->yield_others = 0;
+	t->await_any = false;
 	t->spur_loc = WEFT_NO_LOC;
 	t->spur_wr = 0;
 }

@@ -165,6 +165,8 @@ struct wthread {
 	uint64_t yield_wr, yield_run;
 	const struct weft_site *yield_site;   /* its last yield's site */
 	uint64_t yield_frames;               /* weft_await_frames() there */
+	uint64_t yield_others;               /* weft_fair_others() there (await) */
+	bool await_any;                      /* it awaits any other thread's change */
 	uint32_t spur_loc;
 	uint64_t spur_wr;
 
@@ -470,6 +472,9 @@ void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 /* await (await.c): block the current thread, which spun (sched_point_at);
  * wake the waiters on loc after another thread's event ev there (weft_trace) */
 void weft_await_block(const struct weft_site *s);
+/* At the yield s of the current thread, an iteration that repeats one
+ * nothing changed since: block until another thread changes anything. */
+void weft_await_any_block(const struct weft_site *s);
 void weft_await_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val);
 bool weft_await_note_read(uint32_t loc);
 uint64_t weft_await_frames(void);
@@ -653,7 +658,7 @@ static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint
 	}
 	if (M.fair && !TRACE_HOST)
 		fair_event(ev, loc, old, val, s);
-	if (__builtin_expect(M.nr_await != 0, 0) && loc != WEFT_NO_LOC && ev != WEFT_EV_READ)
+	if (__builtin_expect(M.nr_await != 0, 0) && ev != WEFT_EV_READ)
 		weft_await_event(ev, loc, trace_val(old), trace_val(val));
 #undef TRACE_CUR
 #undef TRACE_HOST
