@@ -275,6 +275,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	opts.feedback = weft_fuzz_feedback_on();
 	opts.no_trace_hash = true;
+	/* the genomes' executions (LLVMFuzzerTestOneInput) take the lean
+	 * access path with on_step and feedback; the systematic stage's dfs
+	 * and a report's re-run do not (they clear it) */
+	opts.genome_lean = true;
 	systematic = env_on("WEFT_FUZZ_SYSTEMATIC", WEFT_FUZZ_ENGINE_BUILD) && opts.feedback;
 	e = getenv("WEFT_FUZZ_DFS_CAP");
 	if (e && atoi(e) > 0)
@@ -361,6 +365,7 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 	}
 	ro.no_trace_hash = false;
 	ro.feedback = false;
+	ro.genome_lean = false;   /* as weft replay runs it */
 	weft_feedback_attach(NULL, 0);
 	if (n) {
 		weft_bytes_init(&b, opts.sc, repro, n);
@@ -390,6 +395,7 @@ static void systematic_stage(void)
 
 	memcpy(wl, w, nw);
 	ro.feedback = false;
+	ro.genome_lean = false;   /* dfs, not a genome */
 	weft_fuzz_glue_detach();
 	weft_dfs_init(&d, opts.sc, 1, wl, nw);
 	/* bound 1 over a long execution has about one execution per decision:

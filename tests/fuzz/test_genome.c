@@ -17,7 +17,9 @@
  *  - a raw input of 0 or 1 bytes stands for a fresh walk genome
  *    (weft_raw_input: random workload, version 2 at a delay rate of 24..59
  *    under weak memory), the same bytes in every build (pinned), and the
- *    mutator edits that genome; an input of 2 or more bytes is itself.
+ *    mutator edits that genome; an input of 2 or more bytes is itself;
+ *  - o->genome_lean (the fuzz targets' lean access path with on_step and
+ *    feedback) changes no execution, trace hash or feedback map.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -334,6 +336,52 @@ static void test_golden(void)
 	}
 }
 
+/*
+ * The fuzz targets run genomes with o->genome_lean (the lean access path
+ * with on_step and feedback kept): each golden genome, under trace hash
+ * version 2 (the lean path's) with every feedback on, runs the same
+ * execution with and without it: trace hash, counts, and feedback map.
+ */
+static void test_genome_lean(void)
+{
+	static uint8_t map[2][1u << 16];
+
+	for (unsigned i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+		unsigned vi;
+		const struct weft_scenario *sc = weft_scenario_find(golden[i].spec, &vi);
+		uint8_t buf[256];
+		size_t n = strlen(golden[i].hex) / 2;
+		static struct weft_bytes b;
+		struct weft_exec_result r[2];
+
+		for (size_t k = 0; k < n; k++)
+			buf[k] = (uint8_t)strtoul((char[]){ golden[i].hex[2 * k],
+							    golden[i].hex[2 * k + 1], 0 }, NULL, 16);
+		for (unsigned lean = 0; lean < 2; lean++) {
+			struct weft_run_opts o = { .sc = sc, .variant = vi, .lock = sc->default_lock,
+						   .checks = WEFT_CHECK_TRACE_HASH2, .feedback = true,
+						   .genome_lean = lean };
+			memset(map[lean], 0, sizeof(map[lean]));
+			weft_feedback_attach(map[lean], sizeof(map[lean]));
+			weft_bytes_init(&b, sc, buf, n);
+			CHECK(weft_execute(&o, &weft_strategy_bytes, &b, &r[lean]) == 0, "execute");
+			weft_feedback_attach(NULL, 0);
+		}
+		unsigned hits = 0;
+		for (size_t k = 0; k < sizeof(map[0]); k++)
+			hits += map[0][k] != 0;
+		CHECK(r[0].trace_hash == r[1].trace_hash && r[0].kind == r[1].kind &&
+			      r[0].steps == r[1].steps && r[0].decisions == r[1].decisions &&
+			      r[0].switches == r[1].switches && hits > 0 &&
+			      !memcmp(map[0], map[1], sizeof(map[0])),
+		      "%s %s with genome_lean: hash %016llx, %u steps, %u decisions, map %s "
+		      "(%u features); without: %016llx, %u steps, %u decisions",
+		      golden[i].spec, golden[i].hex, (unsigned long long)r[1].trace_hash, r[1].steps,
+		      r[1].decisions, memcmp(map[0], map[1], sizeof(map[0])) ? "differs" : "same",
+		      hits, (unsigned long long)r[0].trace_hash, r[0].steps, r[0].decisions);
+	}
+}
+
 /* The one-byte input 0x00's genome on z1-lru:z1a, pinned: the short-input
  * stream draws the same in every build (WEFT_GENOME_PRINT=1 prints it). */
 static const char short_golden[] =
@@ -479,6 +527,7 @@ int main(void)
 {
 	srand(12345);
 	test_golden();
+	test_genome_lean();
 	test_roundtrip();
 	test_serial_equals_legacy("demo-counter:racy");
 	test_serial_equals_legacy("z1-lru:z1a");

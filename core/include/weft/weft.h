@@ -909,6 +909,15 @@ struct weft_run_opts {
 	 * counted in the result (continued_kinds) and leave no trace event:
 	 * the execution goes on as if they had not fired. */
 	uint64_t continue_kinds;
+	/* A fuzz target's genome execution (set by the fuzz driver, nothing
+	 * else): a model thread's weft_access() takes the lean scheduling
+	 * point and trace and keeps the strategy's on_step and the
+	 * interleaving feedback, when the execution is lean but for those
+	 * two (no trace hash version 1, weak memory, recording or audit
+	 * hook). The same execution, trace hash and features as without it;
+	 * a strategy whose on_step or decisions need the full path (dfs's
+	 * DPOR records, the audits' points) must run without it. */
+	bool genome_lean;
 };
 
 struct weft_exec_result {

@@ -75,10 +75,13 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 				 const struct weft_site *s, struct weft_access *prev, unsigned check,
 				 unsigned mode)
 {
-	const bool lean = mode == WEFT_TRACE_LEAN;
+	/* WEFT_TRACE_LEAN_FB (M.lean_fb): a lean execution's point, trace
+	 * and shadow, with the strategy's on_step and the feedback kept */
+	const bool lean = mode == WEFT_TRACE_LEAN || mode == WEFT_TRACE_LEAN_FB;
 	const bool host = mode == WEFT_TRACE_HOST || mode == WEFT_TRACE_HOST_QUIET;
 	/* no on_step, feedback or recording to feed (M.lean, M.host_quiet) */
-	const bool quiet = lean || mode == WEFT_TRACE_HOST_QUIET;
+	const bool quiet = mode == WEFT_TRACE_LEAN || mode == WEFT_TRACE_HOST_QUIET;
+	const unsigned tmode = mode == WEFT_TRACE_LEAN_FB ? WEFT_TRACE_LEAN : mode;
 	uint64_t nv, old;
 	uint32_t loc;
 
@@ -107,10 +110,10 @@ static inline __attribute__((always_inline)) uint64_t access_op(void *addr, unsi
 	/* a load's event: old the newest value its CPU could see, val what it
 	 * read (they differ only for a stale read under weak memory) */
 	if (aop == WEFT_A_LOAD)
-		weft_trace_f(WEFT_EV_READ, loc, nv, old, s, mode);
+		weft_trace_f(WEFT_EV_READ, loc, nv, old, s, tmode);
 	else
 		weft_trace_f(aop == WEFT_A_STORE ? WEFT_EV_WRITE : WEFT_EV_RMW, loc, old, nv, s,
-			     mode);
+			     tmode);
 	if (!quiet)
 		weft_sched_step(aop == WEFT_A_LOAD ? WEFT_DEP_READ : WEFT_DEP_WRITE, loc, size, 0, s);
 	if (!quiet && M.fb && aop != WEFT_A_STORE)
@@ -145,6 +148,16 @@ static __attribute__((noinline)) uint64_t access_lean(void *addr, unsigned size,
 						      const struct weft_site *s)
 {
 	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_LEAN);
+}
+
+/* weft_access() of a model thread in an execution that is lean but for
+ * the strategy's on_step or the interleaving feedback, and asked for it
+ * (M.lean_fb: o->genome_lean, the fuzz targets' genome executions) */
+static __attribute__((noinline)) uint64_t access_lean_fb(void *addr, unsigned size, unsigned aop,
+							 uint64_t a, uint64_t b,
+							 const struct weft_site *s)
+{
+	return access_op(addr, size, aop, a, b, s, NULL, CHECK_UAF, WEFT_TRACE_LEAN_FB);
 }
 
 /* weft_access() of the host context (setup, audits) */
@@ -218,7 +231,8 @@ uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint64_t a, uint64
 		return M.host_quiet ? access_host_leaf(addr, size, aop, a, b, s)
 				    : access_host(addr, size, aop, a, b, s);
 	if (__builtin_expect(!M.lean, 0))
-		return access_full(addr, size, aop, a, b, s);
+		return M.lean_fb ? access_lean_fb(addr, size, aop, a, b, s)
+				 : access_full(addr, size, aop, a, b, s);
 	return access_lean(addr, size, aop, a, b, s);
 }
 

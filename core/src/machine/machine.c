@@ -1518,6 +1518,11 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		FAMILIES_CALL(begin);   /* contexts, lockdep, workqueues */
 		M.lean = (M.hashing == WEFT_HASH2 || !M.hashing) && !M.on_step && !M.fb &&
 			 !weft_mem_weak && !o->record;
+		/* only when the run asks (the fuzz targets' genomes): never
+		 * for DPOR's or an audit's on_step (the lean point skips
+		 * weft_mem_point(), the audits' hook) */
+		M.lean_fb = o->genome_lean && !M.lean && (M.hashing == WEFT_HASH2 || !M.hashing) &&
+			    !weft_mem_weak && !o->record && !weft_point_hook;
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_begin();
 		M.in_exec = true;
@@ -1557,6 +1562,7 @@ int weft_execute_one(const struct weft_run_opts *o, const struct weft_strategy_o
 		}
 		M.in_exec = false;
 		M.lean = false;
+		M.lean_fb = false;
 		M.cur = -1;
 		if (__builtin_expect(weft_point_hook != NULL, 0))
 			weft_dep_audit_end(!M.aborted && r->kind == WEFT_KIND_NONE);

@@ -297,6 +297,13 @@ struct weft_machine {
 	 * "lean" argument, constant, for a model thread) leave those checks
 	 * out. */
 	bool lean;
+	/* Not M.lean only for on_step or interleaving feedback, and the run
+	 * asked for it (o->genome_lean: the fuzz targets' genome executions,
+	 * never inferred from on_step: DPOR's and the audits' executions
+	 * need the full path's point): a model thread's weft_access() takes
+	 * the lean point and trace and keeps those two (access.c). The
+	 * primitives' lean paths still look at M.lean alone. */
+	bool lean_fb;
 	/* The host context's accesses (setup, audits) need none of: on_step,
 	 * interleaving feedback, recording. Decided before setup, cleared at
 	 * the end of weft_execute(): access_host_quiet() leaves them out. */
@@ -612,7 +619,10 @@ static inline __attribute__((always_inline)) void trace_hash(uint8_t tid, unsign
  * (weft_trace_f's mode, a constant): nothing; a model thread in a lean
  * execution (M.lean); the host context (M.cur < 0: setup, audits). */
 enum { WEFT_TRACE_ANY, WEFT_TRACE_LEAN, WEFT_TRACE_HOST,
-       WEFT_TRACE_HOST_QUIET /* the host, and M.host_quiet */ };
+       WEFT_TRACE_HOST_QUIET /* the host, and M.host_quiet */,
+       /* access_op() only (access.c): a model thread in M.lean_fb; traced
+	* as WEFT_TRACE_LEAN */
+       WEFT_TRACE_LEAN_FB };
 
 static inline __attribute__((always_inline)) void weft_trace_f(unsigned ev, uint32_t loc,
 								uint64_t old, uint64_t val,

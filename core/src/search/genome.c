@@ -230,6 +230,11 @@ void weft_genome_run_begin(struct weft_genome_run *gr)
 	}
 }
 
+/* Per decision and per step (mode_pick, weft_genome_run_value and _step)
+ * the generator is internal.h's inline weft_rng_step() and
+ * weft_rng_draw(): the same numbers as weft_rng_next() and
+ * weft_rng_below(), which are calls (a shared libweft may interpose
+ * them). */
 static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 {
 	const struct weft_genome *g = &gr->g;
@@ -239,12 +244,12 @@ static int mode_pick(struct weft_genome_run *gr, const struct weft_decision *d)
 	case WEFT_MODE_WALK:
 		if (g->param && d->cur >= 0) {
 			uint64_t others = m & ~(1ull << d->cur);
-			if ((weft_rng_next(&gr->rng) & 0xff) >= g->param || !others)
+			if ((weft_rng_step(&gr->rng) & 0xff) >= g->param || !others)
 				return d->cur;
-			return (int)weft_nth_bit(others, weft_rng_below(&gr->rng,
+			return (int)weft_nth_bit(others, weft_rng_draw(&gr->rng,
 								weft_popcount64(others)));
 		}
-		return (int)weft_nth_bit(m, weft_rng_below(&gr->rng, weft_popcount64(m)));
+		return (int)weft_nth_bit(m, weft_rng_draw(&gr->rng, weft_popcount64(m)));
 	case WEFT_MODE_PCT:
 		/* change point i lowers the running thread's priority to i */
 		if (d->cur >= 0)
@@ -302,7 +307,7 @@ uint32_t weft_genome_run_value(struct weft_genome_run *gr, uint32_t index, uint3
 		if (gr->cov[k].key > index)
 			break;
 	}
-	return gr->g.mode == WEFT_MODE_SERIAL ? 0 : weft_rng_below(&gr->rng, n);
+	return gr->g.mode == WEFT_MODE_SERIAL ? 0 : weft_rng_draw(&gr->rng, n);
 }
 
 uint32_t weft_genome_run_delay(struct weft_genome_run *gr, uint32_t index, uint32_t ncodes)
@@ -359,7 +364,7 @@ void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_inf
 	gr->last = (int)t;
 	if (gr->g.mode != WEFT_MODE_POS)
 		return;
-	gr->prio[t] = (uint32_t)weft_rng_next(&gr->rng);
+	gr->prio[t] = (uint32_t)weft_rng_step(&gr->rng);
 	if (!weft_thread_pending || si->loc == WEFT_NO_LOC)
 		return;
 	for (unsigned u = 0; u < gr->nr_threads; u++) {
@@ -367,6 +372,6 @@ void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_inf
 		if (u == t || !weft_thread_pending(u, &pi, NULL))
 			continue;
 		if (races(si, &pi))
-			gr->prio[u] = (uint32_t)weft_rng_next(&gr->rng);
+			gr->prio[u] = (uint32_t)weft_rng_step(&gr->rng);
 	}
 }

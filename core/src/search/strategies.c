@@ -144,6 +144,24 @@ static int bytes_memory(void *st)
 	return b->genome ? weft_genome_run_memory(&b->gr) : -1;
 }
 
+/* A walk genome at param 0 without thread overrides picks as random
+ * does: weft_genome_run_pick() is then mode_pick()'s uniform draw of the
+ * runnable threads from gr.rng (fairness aside: it draws from them all, as
+ * the machine's draw does), so the machine draws it itself (ops->uniform:
+ * no call, no struct weft_decision), on the same generator, in the same
+ * order with the choices' draws. Anything else asks. */
+static struct weft_rng *bytes_uniform(void *st)
+{
+	struct weft_bytes *b = st;
+
+	if (!b->genome || b->gr.g.mode != WEFT_MODE_WALK || b->gr.g.param)
+		return NULL;
+	for (unsigned t = 0; t < WEFT_MAX_THREADS; t++)
+		if (b->gr.nr_tov[t])
+			return NULL;
+	return &b->gr.rng;
+}
+
 /* Only a genome counts operations per thread (its overrides' keys). */
 static void bytes_step(void *st, const struct weft_step_info *si)
 {
@@ -161,6 +179,7 @@ const struct weft_strategy_ops weft_strategy_bytes = {
 	.on_step = bytes_step,
 	.pick_delay = bytes_delay,
 	.memory = bytes_memory,
+	.uniform = bytes_uniform,
 };
 
 int weft_entries_from_decisions(const struct weft_scenario *sc,
