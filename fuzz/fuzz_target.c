@@ -28,9 +28,12 @@
  * Every machine execution counts in the live counters (executions and
  * steps), the stage's included.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <weft/fuzz.h>
 
@@ -53,6 +56,9 @@ static bool rarity;
 static unsigned in_map = WEFT_FB_STATE | WEFT_FB_LOCK;
 /* WEFT_FUZZ_KIND (weft fuzz --kind): only this kind stops the target */
 static enum weft_kind only_kind;
+/* WEFT_FUZZ_KEEP_GOING=DIR (weft fuzz --keep-going): a report does not
+ * stop the target; the first input of each kind and site goes to DIR */
+static const char *keep_dir;
 
 static bool stops(enum weft_kind k)
 {
@@ -250,6 +256,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (e && *e)
 		in_map = parse_features(e);
 	rarity = env_on("WEFT_FUZZ_RARITY", true);
+	e = getenv("WEFT_FUZZ_KEEP_GOING");
+	if (e && *e)
+		keep_dir = e;
 	e = getenv("WEFT_FUZZ_KIND");
 	if (e && *e && (only_kind = weft_kind_from_name(e)) == WEFT_KIND_NONE) {
 		fprintf(stderr, "weft: WEFT_FUZZ_KIND=%s: not a report kind\n", e);
@@ -377,6 +386,54 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 	abort();
 }
 
+/* Keep-going (WEFT_FUZZ_KEEP_GOING=DIR): the first input of each report
+ * kind and site (the failing access's site id) is written to
+ * DIR/<kind>-<site id>, a one-execution reproducer the bytes strategy and
+ * `weft import` run, and the search goes on: an engine that stopped, or
+ * (libFuzzer -fork -ignore_crashes) restarted on the first crash found the
+ * same one again and again when the empty input or a seed reported. The
+ * file is made under a temporary (dot) name and linked into place, so that two
+ * processes of one campaign (-fork, AFL++ -S) keep one each and the
+ * reader never sees half of one. */
+static void keep_report(const struct weft_exec_result *r, const uint8_t *in, size_t n)
+{
+	static uint64_t seen_keys[256];
+	static unsigned nr_seen;
+	uint32_t site = r->report.here.site ? r->report.here.site->id : 0;
+	uint64_t key = (uint64_t)r->kind << 32 | site;
+	char path[4096], tmp[4200];
+
+	for (unsigned i = 0; i < nr_seen; i++)
+		if (seen_keys[i] == key)
+			return;
+	if (nr_seen < 256)
+		seen_keys[nr_seen++] = key;
+	snprintf(path, sizeof(path), "%s/%s-%08x", keep_dir, weft_kind_name(r->kind), site);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%08x.%ld", keep_dir, weft_kind_name(r->kind), site,
+		 (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	bool ok = fd >= 0 && write(fd, in, n) == (ssize_t)n;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (ok && link(tmp, path)) {
+		ok = false;
+		if (errno == EEXIST) {   /* another process kept this one */
+			unlink(tmp);
+			return;
+		}
+	}
+	if (fd >= 0)
+		unlink(tmp);
+	if (!ok) {
+		fprintf(stderr, "weft: keep-going: cannot write %s: %s\n", path, strerror(errno));
+		return;
+	}
+	weft_fuzz_glue_report();
+	fprintf(stderr, "weft: keep-going: %s at %s (%s), input kept in %s\n",
+		weft_kind_name(r->kind), r->report.here.site ? r->report.here.site->what : "-",
+		r->report.here.site ? r->report.here.site->func : "-", path);
+}
+
 /* ------------------------------------------------------- systematic */
 
 static void systematic_stage(void)
@@ -404,6 +461,11 @@ static void systematic_stage(void)
 		if (stops(r.kind)) {
 			uint8_t buf[WEFT_INPUT_MAX];
 			size_t n = weft_last_input(opts.sc, buf, sizeof(buf));
+			if (keep_dir) {
+				if (n)
+					keep_report(&r, buf, n);
+				continue;
+			}
 			result = r;
 			if (n)
 				repro_write(buf, n);
@@ -432,8 +494,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
 	weft_fuzz_glue_count(result.steps);
 	search_execs++;
-	if (stops(result.kind))
-		report(run, run_len);
+	if (stops(result.kind)) {
+		if (!keep_dir)
+			report(run, run_len);
+		keep_report(&result, run, run_len);
+	}
 	opts.memory = memory;
 	shape_store(data, size, &result);
 	uint8_t *map = weft_fuzz_glue_end();

@@ -58,7 +58,10 @@ const char weft_help_fuzz[] =
 	"                    for (default: the scenario's, sc but for the weak-memory zoo\n"
 	"                    entries); under a weak one the genomes carry the weak\n"
 	"                    choices (docs/memory-model.md)\n"
-	"  --keep-going      do not stop at the first crash: import every crash at the end\n"
+	"  --keep-going      do not stop at the first crash: the target keeps the first\n"
+	"                    input of each report kind and site (OUT/work/*/keep/) and\n"
+	"                    goes on (a bug the empty input hits does not hide others);\n"
+	"                    every one kept, and every engine crash, is imported at the end\n"
 	"  --no-feedback     without interleaving feedback (code coverage only; measurements)\n"
 	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
 	"                    (measurements: weft bench counts the declared kind only)\n"
@@ -202,6 +205,19 @@ int cmd_fuzz(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/repro", o.work);
 	if (fuzz_mkdirs(path))
 		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	/* --keep-going: the target keeps one input per report kind and site
+	 * here (WEFT_FUZZ_KEEP_GOING); an earlier run's would stop it from
+	 * keeping the same ones again, so they go */
+	snprintf(path, sizeof(path), "%s/keep", o.work);
+	if (o.keep_going) {
+		if (fuzz_mkdirs(path))
+			return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+		struct name_set stale = { .n = 0 };
+		fuzz_list_files(path, "", "", &stale);
+		for (unsigned i = 0; i < stale.n; i++)
+			unlink(stale.names[i]);
+		fuzz_set_free(&stale);
+	}
 	/* seeds and dictionary: the program's corpus folder, else generated
 	 * by the target itself (WEFT_FUZZ_WRITE_SEEDS, <weft/fuzz.h>) */
 	snprintf(o.seeds, sizeof(o.seeds), "%s/%s", o.src, o.target);
@@ -261,6 +277,11 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	snprintf(e_repro, sizeof(e_repro), "WEFT_FUZZ_REPRO_DIR=%s/repro", o.work);
 	envs[ne++] = e_repro;
+	static char e_keep[PATH_MAX + 500];
+	if (o.keep_going) {
+		snprintf(e_keep, sizeof(e_keep), "WEFT_FUZZ_KEEP_GOING=%s/keep", o.work);
+		envs[ne++] = e_keep;
+	}
 	ne = cli_program_target_env(envs, ne);
 	/* the target prints the model's report itself; libFuzzer's stack
 	 * trace of the abort() costs ~0.5 s of llvm-symbolizer per crash */
