@@ -21,10 +21,10 @@
  * when an input's execution reaches abstract state never seen in this
  * process, its workload's interleavings are searched by bounded dfs (bound
  * 1, at most WEFT_FUZZ_DFS_CAP executions) inside the same call. A bug
- * found there is a deterministic function of the input in a fresh process
- * (every state is new there), so the crash file reproduces with the target
- * alone; the one-execution reproducer is also written to
- * $WEFT_FUZZ_REPRO_DIR/repro-<hash> (what `weft fuzz` imports) and printed.
+ * found there is no function of that input alone (the stage waits for 1000
+ * executions in the process): its one-execution reproducer is written to
+ * $WEFT_FUZZ_REPRO_DIR/repro-<hash> and printed, and under libFuzzer's loop
+ * it is the next input, so that the crash file is the reproducer (below).
  * Every machine execution counts in the live counters (executions and
  * steps), the stage's included.
  */
@@ -436,6 +436,25 @@ static void keep_report(const struct weft_exec_result *r, const uint8_t *in, siz
 
 /* ------------------------------------------------------- systematic */
 
+#if defined(WEFT_FUZZ_LIBFUZZER)
+/* A bug the stage found, under libFuzzer's loop: its one-execution
+ * reproducer is the next input LLVMFuzzerCustomMutator hands libFuzzer,
+ * which runs it, so the input that aborts, and libFuzzer's crash file, is
+ * the reproducer itself (fuzz_X CRASH, weft import, an OSS-Fuzz
+ * reproduction run it alone). Before, the target aborted inside the input
+ * whose novelty started the stage, and that crash file run alone is one
+ * execution with no stage. Outside the loop (files run one by one: the
+ * mutator never ran), or when the reproducer does not come back within
+ * PENDING_TRIES inputs (longer than the mutation may be), the target
+ * aborts inside the input as before; the repro-* file is written either way. */
+#define PENDING_TRIES 64
+static uint8_t pending[WEFT_INPUT_MAX];
+static size_t pending_n;
+static unsigned pending_tries;
+static struct weft_exec_result pending_result;
+static bool mutating;   /* the custom mutator ran: libFuzzer's loop */
+#endif
+
 static void systematic_stage(void)
 {
 	static struct weft_dfs d;
@@ -466,9 +485,21 @@ static void systematic_stage(void)
 					keep_report(&r, buf, n);
 				continue;
 			}
-			result = r;
 			if (n)
 				repro_write(buf, n);
+#if defined(WEFT_FUZZ_LIBFUZZER)
+			if (n && mutating) {
+				memcpy(pending, buf, n);
+				pending_n = n;
+				pending_tries = 0;
+				pending_result = r;
+				fprintf(stderr, "weft: the systematic stage found a %s report: its "
+					"one-execution reproducer is the next input\n",
+					weft_kind_name(r.kind));
+				break;
+			}
+#endif
+			result = r;
 			report(buf, n);
 		}
 	}
@@ -484,6 +515,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* libFuzzer's start-up inputs (empty, "\n") run as fresh genomes */
 	const uint8_t *run = weft_raw_input(opts.sc, opts.variant, opts.memory, data, &run_len, short_genome);
 
+#if defined(WEFT_FUZZ_LIBFUZZER)
+	if (pending_n && ++pending_tries > PENDING_TRIES) {
+		/* never handed back: report it here, as before */
+		result = pending_result;
+		report(pending, pending_n);
+	}
+	if (pending_n && run_len == pending_n && !memcmp(run, pending, run_len))
+		pending_n = 0;   /* this is it: it reports below */
+#endif
 	weft_fuzz_glue_begin();
 	weft_bytes_init(&bytes_st, opts.sc, run, run_len);
 	/* a stored genome replays under the model it asks for (found under) */
@@ -541,6 +581,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+	mutating = true;
+	if (pending_n && pending_n <= max_size) {
+		memcpy(data, pending, pending_n);
+		return pending_n;
+	}
 	if (!structured)
 		return LLVMFuzzerMutate(data, size, max_size);
 	mut.byte_mutate = LLVMFuzzerMutate;

@@ -205,6 +205,13 @@ int cmd_fuzz(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/repro", o.work);
 	if (fuzz_mkdirs(path))
 		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	/* an earlier run's reproducers: the first crash of this one would be
+	 * swapped for one of them below (a bug, but maybe not this one) */
+	struct name_set old_repro = { .n = 0 };
+	fuzz_list_files(path, "repro-", "", &old_repro);
+	for (unsigned i = 0; i < old_repro.n; i++)
+		unlink(old_repro.names[i]);
+	fuzz_set_free(&old_repro);
 	/* --keep-going: the target keeps one input per report kind and site
 	 * here (WEFT_FUZZ_KEEP_GOING); an earlier run's would stop it from
 	 * keeping the same ones again, so they go */
@@ -447,7 +454,8 @@ int cmd_fuzz(int argc, char **argv)
 	munmap(stats, 4096);
 	fuzz_set_free(&old_crashes);
 	/* a crash found by the target's systematic stage: import its
-	 * one-execution reproducer, the engine's crash file runs the stage */
+	 * one-execution reproducer (under libFuzzer the crash file is that
+	 * reproducer; under AFL++ it is the input that started the stage) */
 	if (crashes.n && !o.keep_going) {
 		struct name_set rep = { .n = 0 };
 		char rdir[PATH_MAX + 400];
