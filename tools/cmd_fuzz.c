@@ -66,7 +66,8 @@ const char weft_help_fuzz[] =
 	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
 	"                    (measurements: weft bench counts the declared kind only)\n"
 	"  --build-dir DIR   the engine's build directory (default: beside this build)\n"
-	"  --json            one JSON object: scenario, variant, engine, verdict, kind,\n"
+	"  --json            one JSON object: scenario, variant, engine, verdict (bug,\n"
+	"                    clean, unreproducible, error), kind,\n"
 	"                    executions and steps (to the first report when there is\n"
 	"                    one; executions_total: all), seconds, seconds_to_crash\n"
 	"                    (from the start of this command), exec_per_sec, crash (raw input; a\n"
@@ -77,7 +78,8 @@ const char weft_help_fuzz[] =
 	"built with (a program made by weft_add_model() or this tree knows them).\n"
 	"Both engines start from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
 	"folder (corpus/<target>/) first.\n"
-	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
+	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure (also: weft import could\n"
+	"      not be run; JSON verdict \"error\"), 4 the crash did not reproduce\n";
 
 
 /* Subcommands compiled into this binary (is `import` there yet?). */
@@ -479,6 +481,10 @@ int cmd_fuzz(int argc, char **argv)
 	struct import_result ir = { .rc = -1 };
 	const char *first = crashes.n ? crashes.names[0] : NULL;
 	bool reproduced = false, can_import = have_cmd("import");
+	/* an import that could not run (this program gone: rebuilt while it
+	 * fuzzed, exec failed) says nothing of the crash: an I/O failure,
+	 * not "did not reproduce" */
+	bool import_unrun = false;
 	unsigned nr_imports = o.keep_going ? crashes.n : (crashes.n ? 1 : 0);
 	if (!o.json)
 		fprintf(stderr, "weft: %s after %" PRIu64 " executions in %.1f s (%.0f exec/s)\n",
@@ -504,6 +510,8 @@ int cmd_fuzz(int argc, char **argv)
 			fuzz_import_crash(&o, crashes.names[i], &r);
 			if (r.rc == WEFT_EXIT_BUG)
 				reproduced = true;
+			else if (r.rc < 0 || r.rc == 127)
+				import_unrun = true;
 			if (ir.rc != WEFT_EXIT_BUG) {
 				free(ir.json);
 				ir = r;
@@ -524,7 +532,10 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		}
 	}
-	if (can_import && nr_imports && !reproduced && !o.json)
+	if (can_import && nr_imports && !reproduced && import_unrun && !o.json)
+		fprintf(stderr, "weft: fuzz: could not run %s import (exit %d): the crash is "
+			"not judged; import it by hand (the command above)\n", cli_prog, ir.rc);
+	else if (can_import && nr_imports && !reproduced && !o.json)
 		fprintf(stderr, "weft: import did not reproduce the crash (exit %d)\n", ir.rc);
 
 	if (o.json) {
@@ -539,7 +550,8 @@ int cmd_fuzz(int argc, char **argv)
 		       o.engine, o.jobs, o.seed, o.no_feedback ? "false" : "true",
 		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(o.memory));
 		printf(", \"verdict\": \"%s\", \"kind\": ",
-		       crashes.n ? (reproduced ? "bug" : "unreproducible") : "clean");
+		       crashes.n ? (reproduced ? "bug" : import_unrun ? "error" : "unreproducible")
+				 : "clean");
 		if (kind != WEFT_KIND_NONE)
 			cli_json_str(stdout, weft_kind_name(kind));
 		else
@@ -584,6 +596,6 @@ int cmd_fuzz(int argc, char **argv)
 	fuzz_set_free(&crashes);
 	if (!nr_imports)
 		return WEFT_EXIT_CLEAN;
-	return reproduced ? WEFT_EXIT_BUG : WEFT_EXIT_DESYNC;
+	return reproduced ? WEFT_EXIT_BUG : import_unrun ? WEFT_EXIT_IO : WEFT_EXIT_DESYNC;
 }
 
