@@ -485,6 +485,7 @@ int cmd_fuzz(int argc, char **argv)
 	 * fuzzed, exec failed) says nothing of the crash: an I/O failure,
 	 * not "did not reproduce" */
 	bool import_unrun = false;
+	unsigned nr_reproduced = 0;
 	unsigned nr_imports = o.keep_going ? crashes.n : (crashes.n ? 1 : 0);
 	if (!o.json)
 		fprintf(stderr, "weft: %s after %" PRIu64 " executions in %.1f s (%.0f exec/s)\n",
@@ -508,8 +509,10 @@ int cmd_fuzz(int argc, char **argv)
 				printf("\n");
 			}
 			fuzz_import_crash(&o, crashes.names[i], &r);
-			if (r.rc == WEFT_EXIT_BUG)
+			if (r.rc == WEFT_EXIT_BUG) {
 				reproduced = true;
+				nr_reproduced++;
+			}
 			else if (r.rc < 0 || r.rc == 127)
 				import_unrun = true;
 			if (ir.rc != WEFT_EXIT_BUG) {
@@ -520,6 +523,7 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		} else {
 			reproduced |= k != WEFT_KIND_NONE;
+			nr_reproduced += k != WEFT_KIND_NONE;
 			if (!o.json) {
 				char tn[256];
 				printf("raw crash: %s\nreproduce: %s run %s --lock %s --memory %s "
@@ -532,6 +536,9 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		}
 	}
+	if (o.keep_going && nr_imports && !o.json)
+		fprintf(stderr, "weft: --keep-going: %u crash%s imported, %u reproduced\n",
+			nr_imports, nr_imports == 1 ? "" : "es", nr_reproduced);
 	if (can_import && nr_imports && !reproduced && import_unrun && !o.json)
 		fprintf(stderr, "weft: fuzz: could not run %s import (exit %d): the crash is "
 			"not judged; import it by hand (the command above)\n", cli_prog, ir.rc);
