@@ -21,16 +21,19 @@
  * when an input's execution reaches abstract state never seen in this
  * process, its workload's interleavings are searched by bounded dfs (bound
  * 1, at most WEFT_FUZZ_DFS_CAP executions) inside the same call. A bug
- * found there is a deterministic function of the input in a fresh process
- * (every state is new there), so the crash file reproduces with the target
- * alone; the one-execution reproducer is also written to
- * $WEFT_FUZZ_REPRO_DIR/repro-<hash> (what `weft fuzz` imports) and printed.
+ * found there is no function of that input alone (the stage waits for 1000
+ * executions in the process): its one-execution reproducer is written to
+ * $WEFT_FUZZ_REPRO_DIR/repro-<hash> and printed, and under libFuzzer's loop
+ * it is the next input, so that the crash file is the reproducer (below).
  * Every machine execution counts in the live counters (executions and
  * steps), the stage's included.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <weft/fuzz.h>
 
@@ -53,6 +56,9 @@ static bool rarity;
 static unsigned in_map = WEFT_FB_STATE | WEFT_FB_LOCK;
 /* WEFT_FUZZ_KIND (weft fuzz --kind): only this kind stops the target */
 static enum weft_kind only_kind;
+/* WEFT_FUZZ_KEEP_GOING=DIR (weft fuzz --keep-going): a report does not
+ * stop the target; the first input of each kind and site goes to DIR */
+static const char *keep_dir;
 
 static bool stops(enum weft_kind k)
 {
@@ -250,6 +256,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (e && *e)
 		in_map = parse_features(e);
 	rarity = env_on("WEFT_FUZZ_RARITY", true);
+	e = getenv("WEFT_FUZZ_KEEP_GOING");
+	if (e && *e)
+		keep_dir = e;
 	e = getenv("WEFT_FUZZ_KIND");
 	if (e && *e && (only_kind = weft_kind_from_name(e)) == WEFT_KIND_NONE) {
 		fprintf(stderr, "weft: WEFT_FUZZ_KIND=%s: not a report kind\n", e);
@@ -382,7 +391,74 @@ static void __attribute__((noreturn)) report(const uint8_t *repro, size_t n)
 	abort();
 }
 
+/* Keep-going (WEFT_FUZZ_KEEP_GOING=DIR): the first input of each report
+ * kind and site (the failing access's site id) is written to
+ * DIR/<kind>-<site id>, a one-execution reproducer the bytes strategy and
+ * `weft import` run, and the search goes on: an engine that stopped, or
+ * (libFuzzer -fork -ignore_crashes) restarted on the first crash found the
+ * same one again and again when the empty input or a seed reported. The
+ * file is made under a temporary (dot) name and linked into place, so that two
+ * processes of one campaign (-fork, AFL++ -S) keep one each and the
+ * reader never sees half of one. */
+static void keep_report(const struct weft_exec_result *r, const uint8_t *in, size_t n)
+{
+	static uint64_t seen_keys[256];
+	static unsigned nr_seen;
+	uint32_t site = r->report.here.site ? r->report.here.site->id : 0;
+	uint64_t key = (uint64_t)r->kind << 32 | site;
+	char path[4096], tmp[4200];
+
+	for (unsigned i = 0; i < nr_seen; i++)
+		if (seen_keys[i] == key)
+			return;
+	if (nr_seen < 256)
+		seen_keys[nr_seen++] = key;
+	snprintf(path, sizeof(path), "%s/%s-%08x", keep_dir, weft_kind_name(r->kind), site);
+	snprintf(tmp, sizeof(tmp), "%s/.%s-%08x.%ld", keep_dir, weft_kind_name(r->kind), site,
+		 (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	bool ok = fd >= 0 && write(fd, in, n) == (ssize_t)n;
+	if (fd >= 0 && close(fd))
+		ok = false;
+	if (ok && link(tmp, path)) {
+		ok = false;
+		if (errno == EEXIST) {   /* another process kept this one */
+			unlink(tmp);
+			return;
+		}
+	}
+	if (fd >= 0)
+		unlink(tmp);
+	if (!ok) {
+		fprintf(stderr, "weft: keep-going: cannot write %s: %s\n", path, strerror(errno));
+		return;
+	}
+	weft_fuzz_glue_report();
+	fprintf(stderr, "weft: keep-going: %s at %s (%s), input kept in %s\n",
+		weft_kind_name(r->kind), r->report.here.site ? r->report.here.site->what : "-",
+		r->report.here.site ? r->report.here.site->func : "-", path);
+}
+
 /* ------------------------------------------------------- systematic */
+
+#if defined(WEFT_FUZZ_LIBFUZZER)
+/* A bug the stage found, under libFuzzer's loop: its one-execution
+ * reproducer is the next input LLVMFuzzerCustomMutator hands libFuzzer,
+ * which runs it, so the input that aborts, and libFuzzer's crash file, is
+ * the reproducer itself (fuzz_X CRASH, weft import, an OSS-Fuzz
+ * reproduction run it alone). Before, the target aborted inside the input
+ * whose novelty started the stage, and that crash file run alone is one
+ * execution with no stage. Outside the loop (files run one by one: the
+ * mutator never ran), or when the reproducer does not come back within
+ * PENDING_TRIES inputs (longer than the mutation may be), the target
+ * aborts inside the input as before; the repro-* file is written either way. */
+#define PENDING_TRIES 64
+static uint8_t pending[WEFT_INPUT_MAX];
+static size_t pending_n;
+static unsigned pending_tries;
+static struct weft_exec_result pending_result;
+static bool mutating;   /* the custom mutator ran: libFuzzer's loop */
+#endif
 
 static void systematic_stage(void)
 {
@@ -410,9 +486,26 @@ static void systematic_stage(void)
 		if (stops(r.kind)) {
 			uint8_t buf[WEFT_INPUT_MAX];
 			size_t n = weft_last_input(opts.sc, buf, sizeof(buf));
-			result = r;
+			if (keep_dir) {
+				if (n)
+					keep_report(&r, buf, n);
+				continue;
+			}
 			if (n)
 				repro_write(buf, n);
+#if defined(WEFT_FUZZ_LIBFUZZER)
+			if (n && mutating) {
+				memcpy(pending, buf, n);
+				pending_n = n;
+				pending_tries = 0;
+				pending_result = r;
+				fprintf(stderr, "weft: the systematic stage found a %s report: its "
+					"one-execution reproducer is the next input\n",
+					weft_kind_name(r.kind));
+				break;
+			}
+#endif
+			result = r;
 			report(buf, n);
 		}
 	}
@@ -428,6 +521,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* libFuzzer's start-up inputs (empty, "\n") run as fresh genomes */
 	const uint8_t *run = weft_raw_input(opts.sc, opts.variant, opts.memory, data, &run_len, short_genome);
 
+#if defined(WEFT_FUZZ_LIBFUZZER)
+	if (pending_n && ++pending_tries > PENDING_TRIES) {
+		/* never handed back: report it here, as before */
+		result = pending_result;
+		report(pending, pending_n);
+	}
+	if (pending_n && run_len == pending_n && !memcmp(run, pending, run_len))
+		pending_n = 0;   /* this is it: it reports below */
+#endif
 	weft_fuzz_glue_begin();
 	weft_bytes_init(&bytes_st, opts.sc, run, run_len);
 	/* a stored genome replays under the model it asks for (found under) */
@@ -438,8 +540,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	weft_execute(&opts, &weft_strategy_bytes, &bytes_st, &result);
 	weft_fuzz_glue_count(result.steps);
 	search_execs++;
-	if (stops(result.kind))
-		report(run, run_len);
+	if (stops(result.kind)) {
+		if (!keep_dir)
+			report(run, run_len);
+		keep_report(&result, run, run_len);
+	}
 	opts.memory = memory;
 	shape_store(data, size, &result);
 	uint8_t *map = weft_fuzz_glue_end();
@@ -482,6 +587,11 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+	mutating = true;
+	if (pending_n && pending_n <= max_size) {
+		memcpy(data, pending, pending_n);
+		return pending_n;
+	}
 	if (!structured)
 		return LLVMFuzzerMutate(data, size, max_size);
 	mut.byte_mutate = LLVMFuzzerMutate;

@@ -58,12 +58,16 @@ const char weft_help_fuzz[] =
 	"                    for (default: the scenario's, sc but for the weak-memory zoo\n"
 	"                    entries); under a weak one the genomes carry the weak\n"
 	"                    choices (docs/memory-model.md)\n"
-	"  --keep-going      do not stop at the first crash: import every crash at the end\n"
+	"  --keep-going      do not stop at the first crash: the target keeps the first\n"
+	"                    input of each report kind and site (OUT/work/*/keep/) and\n"
+	"                    goes on (a bug the empty input hits does not hide others);\n"
+	"                    every one kept, and every engine crash, is imported at the end\n"
 	"  --no-feedback     without interleaving feedback (code coverage only; measurements)\n"
 	"  --kind K          stop only at a report of kind K; the target goes on past others\n"
 	"                    (measurements: weft bench counts the declared kind only)\n"
 	"  --build-dir DIR   the engine's build directory (default: beside this build)\n"
-	"  --json            one JSON object: scenario, variant, engine, verdict, kind,\n"
+	"  --json            one JSON object: scenario, variant, engine, verdict (bug,\n"
+	"                    clean, unreproducible, error), kind,\n"
 	"                    executions and steps (to the first report when there is\n"
 	"                    one; executions_total: all), seconds, seconds_to_crash\n"
 	"                    (from the start of this command), exec_per_sec, crash (raw input; a\n"
@@ -74,7 +78,8 @@ const char weft_help_fuzz[] =
 	"built with (a program made by weft_add_model() or this tree knows them).\n"
 	"Both engines start from the empty input; WEFT_FUZZ_SEEDS=corpus runs the seed\n"
 	"folder (corpus/<target>/) first.\n"
-	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure, 4 the crash did not reproduce\n";
+	"exit: 0 clean, 1 bug, 2 usage, 3 I/O or engine failure (also: weft import could\n"
+	"      not be run; JSON verdict \"error\"), 4 the crash did not reproduce\n";
 
 
 /* Subcommands compiled into this binary (is `import` there yet?). */
@@ -202,6 +207,26 @@ int cmd_fuzz(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/repro", o.work);
 	if (fuzz_mkdirs(path))
 		return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+	/* an earlier run's reproducers: the first crash of this one would be
+	 * swapped for one of them below (a bug, but maybe not this one) */
+	struct name_set old_repro = { .n = 0 };
+	fuzz_list_files(path, "repro-", "", &old_repro);
+	for (unsigned i = 0; i < old_repro.n; i++)
+		unlink(old_repro.names[i]);
+	fuzz_set_free(&old_repro);
+	/* --keep-going: the target keeps one input per report kind and site
+	 * here (WEFT_FUZZ_KEEP_GOING); an earlier run's would stop it from
+	 * keeping the same ones again, so they go */
+	snprintf(path, sizeof(path), "%s/keep", o.work);
+	if (o.keep_going) {
+		if (fuzz_mkdirs(path))
+			return cli_io_error("fuzz: cannot create %s: %s", path, strerror(errno));
+		struct name_set stale = { .n = 0 };
+		fuzz_list_files(path, "", "", &stale);
+		for (unsigned i = 0; i < stale.n; i++)
+			unlink(stale.names[i]);
+		fuzz_set_free(&stale);
+	}
 	/* seeds and dictionary: the program's corpus folder, else generated
 	 * by the target itself (WEFT_FUZZ_WRITE_SEEDS, <weft/fuzz.h>) */
 	snprintf(o.seeds, sizeof(o.seeds), "%s/%s", o.src, o.target);
@@ -261,6 +286,11 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	snprintf(e_repro, sizeof(e_repro), "WEFT_FUZZ_REPRO_DIR=%s/repro", o.work);
 	envs[ne++] = e_repro;
+	static char e_keep[PATH_MAX + 500];
+	if (o.keep_going) {
+		snprintf(e_keep, sizeof(e_keep), "WEFT_FUZZ_KEEP_GOING=%s/keep", o.work);
+		envs[ne++] = e_keep;
+	}
 	ne = cli_program_target_env(envs, ne);
 	/* the target prints the model's report itself; libFuzzer's stack
 	 * trace of the abort() costs ~0.5 s of llvm-symbolizer per crash */
@@ -426,7 +456,8 @@ int cmd_fuzz(int argc, char **argv)
 	munmap(stats, 4096);
 	fuzz_set_free(&old_crashes);
 	/* a crash found by the target's systematic stage: import its
-	 * one-execution reproducer, the engine's crash file runs the stage */
+	 * one-execution reproducer (under libFuzzer the crash file is that
+	 * reproducer; under AFL++ it is the input that started the stage) */
 	if (crashes.n && !o.keep_going) {
 		struct name_set rep = { .n = 0 };
 		char rdir[PATH_MAX + 400];
@@ -450,6 +481,11 @@ int cmd_fuzz(int argc, char **argv)
 	struct import_result ir = { .rc = -1 };
 	const char *first = crashes.n ? crashes.names[0] : NULL;
 	bool reproduced = false, can_import = have_cmd("import");
+	/* an import that could not run (this program gone: rebuilt while it
+	 * fuzzed, exec failed) says nothing of the crash: an I/O failure,
+	 * not "did not reproduce" */
+	bool import_unrun = false;
+	unsigned nr_reproduced = 0;
 	unsigned nr_imports = o.keep_going ? crashes.n : (crashes.n ? 1 : 0);
 	if (!o.json)
 		fprintf(stderr, "weft: %s after %" PRIu64 " executions in %.1f s (%.0f exec/s)\n",
@@ -473,8 +509,12 @@ int cmd_fuzz(int argc, char **argv)
 				printf("\n");
 			}
 			fuzz_import_crash(&o, crashes.names[i], &r);
-			if (r.rc == WEFT_EXIT_BUG)
+			if (r.rc == WEFT_EXIT_BUG) {
 				reproduced = true;
+				nr_reproduced++;
+			}
+			else if (r.rc < 0 || r.rc == 127)
+				import_unrun = true;
 			if (ir.rc != WEFT_EXIT_BUG) {
 				free(ir.json);
 				ir = r;
@@ -483,6 +523,7 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		} else {
 			reproduced |= k != WEFT_KIND_NONE;
+			nr_reproduced += k != WEFT_KIND_NONE;
 			if (!o.json) {
 				char tn[256];
 				printf("raw crash: %s\nreproduce: %s run %s --lock %s --memory %s "
@@ -495,7 +536,13 @@ int cmd_fuzz(int argc, char **argv)
 			}
 		}
 	}
-	if (can_import && nr_imports && !reproduced && !o.json)
+	if (o.keep_going && nr_imports && !o.json)
+		fprintf(stderr, "weft: --keep-going: %u crash%s imported, %u reproduced\n",
+			nr_imports, nr_imports == 1 ? "" : "es", nr_reproduced);
+	if (can_import && nr_imports && !reproduced && import_unrun && !o.json)
+		fprintf(stderr, "weft: fuzz: could not run %s import (exit %d): the crash is "
+			"not judged; import it by hand (the command above)\n", cli_prog, ir.rc);
+	else if (can_import && nr_imports && !reproduced && !o.json)
 		fprintf(stderr, "weft: import did not reproduce the crash (exit %d)\n", ir.rc);
 
 	if (o.json) {
@@ -510,7 +557,8 @@ int cmd_fuzz(int argc, char **argv)
 		       o.engine, o.jobs, o.seed, o.no_feedback ? "false" : "true",
 		       o.lock == WEFT_LOCK_TICKET ? "ticket" : "tas", weft_memory_name(o.memory));
 		printf(", \"verdict\": \"%s\", \"kind\": ",
-		       crashes.n ? (reproduced ? "bug" : "unreproducible") : "clean");
+		       crashes.n ? (reproduced ? "bug" : import_unrun ? "error" : "unreproducible")
+				 : "clean");
 		if (kind != WEFT_KIND_NONE)
 			cli_json_str(stdout, weft_kind_name(kind));
 		else
@@ -555,6 +603,6 @@ int cmd_fuzz(int argc, char **argv)
 	fuzz_set_free(&crashes);
 	if (!nr_imports)
 		return WEFT_EXIT_CLEAN;
-	return reproduced ? WEFT_EXIT_BUG : WEFT_EXIT_DESYNC;
+	return reproduced ? WEFT_EXIT_BUG : import_unrun ? WEFT_EXIT_IO : WEFT_EXIT_DESYNC;
 }
 

@@ -34,7 +34,10 @@ const char weft_help_run[] =
 	"                    \"limit reached: fairness bound K\", never complete\n"
 	"                    (default: 0 with --bound none, where an unbounded spin\n"
 	"                    loop would make the search endless; else none: an unfair\n"
-	"                    choice costs a preemption); docs/strategies.md\n"
+	"                    choice costs a preemption); a plain dfs bound: a K the\n"
+	"                    reduction would not apply (any K under --bound K', K > 0\n"
+	"                    under --bound none) runs plain dfs, and with --por P is\n"
+	"                    a usage error; docs/strategies.md\n"
 	"  --por P           dfs partial-order reduction: none (plain dfs), sleep,\n"
 	"                    source, optimal (default: optimal with --bound none,\n"
 	"                    else source; none for scenarios with interrupts or\n"
@@ -87,7 +90,13 @@ const char weft_help_run[] =
 	"                    when clean, of the last execution): preemptions, steps,\n"
 	"                    trace_hash, input (hex), deterministic; seconds; workload\n"
 	"                    (hex of a fixed one, else null) and workload_ops; dfs:\n"
-	"                    bound, complete; warning (when the certificate covers only\n"
+	"                    complete (true: no schedule within the three bounds was\n"
+	"                    left out; else why_incomplete) and the bounds it is\n"
+	"                    relative to: bound (preemptions, K or \"none\"), delay_bound\n"
+	"                    (weak choices per execution; null under sc, which makes\n"
+	"                    none), fair_bound (unfair choices per execution, K or\n"
+	"                    \"none\": under a preemption bound each costs a preemption);\n"
+	"                    warning (when the certificate covers only\n"
 	"                    the empty workload); with --kind: other_reports,\n"
 	"                    other_kinds {kind: count}\n"
 	"exit: 0 clean, 1 bug, 2 usage, 3 I/O, 4 an execution did not replay the same\n"
@@ -368,6 +377,25 @@ int cmd_run(int argc, char **argv)
 				por_why = "the scenario has interrupt handlers or migration, "
 					  "which the reduction does not model";
 		}
+		/* --fair-bound K is plain dfs's: the reduction charges an
+		 * unfair choice a preemption under a preemption bound, and
+		 * without one follows the fair default (K = 0). A K it would
+		 * not apply selects plain dfs (before, the reduction ran and
+		 * said "complete" of a search that ignored K). */
+		if (por != WEFT_POR_NONE && fair_bound_set && !fair_bound_none &&
+		    (b != WEFT_BOUND_NONE || fair_bound > 0)) {
+			if (por_set) {
+				free(st);
+				return cli_usage_error(
+					"run: --fair-bound %" PRIu64 " is a bound of plain dfs: --por %s "
+					"has none (under --bound K an unfair choice costs a preemption; "
+					"under --bound none it follows the fair default, 0); use --por "
+					"none", fair_bound, weft_por_name(por));
+			}
+			por = WEFT_POR_NONE;
+			por_why = "--fair-bound: partial-order reduction has no fairness bound "
+				  "(plain dfs applies it)";
+		}
 		if (por != WEFT_POR_NONE) {
 			if (!weft_por_sound(por, b)) {
 				free(st);
@@ -607,10 +635,16 @@ int cmd_run(int argc, char **argv)
 			printf(", \"why_incomplete\": ");
 			cli_json_str(stdout, dfs_why(&st->d, cut_by_other, det_rc));
 		}
+		/* a complete dfs is complete within three bounds: all three
+		 * are stated (null: sc makes no weak choices to bound) */
 		if (dfs && memory != WEFT_MEM_SC)
 			printf(", \"delay_bound\": %" PRIu64, delay_bound);
+		else if (dfs)
+			printf(", \"delay_bound\": null");
 		if (dfs && dfs_fair_bound != WEFT_BOUND_NONE)
 			printf(", \"fair_bound\": %u", dfs_fair_bound);
+		else if (dfs)
+			printf(", \"fair_bound\": \"none\"");
 		if (dfs && !bug && st->d.exhausted && st->d.fair_pruned)
 			printf(", \"fair_bounded\": true, \"fair_pruned\": %" PRIu64,
 			       st->d.fair_pruned);

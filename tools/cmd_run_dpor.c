@@ -450,6 +450,14 @@ int weft_cli_run_dpor(const struct weft_cli_dpor_args *a)
 		printf(", \"bound\": ");
 		print_bound(stdout, a->bound);
 		printf(", \"complete\": %s", !R.bug && R.complete ? "true" : "false");
+		/* the other two bounds a complete search is relative to: the
+		 * reduction runs under sc only (no weak choices to bound), and
+		 * has no fairness bound of its own: under a preemption bound an
+		 * unfair choice costs a preemption (as plain dfs's "none"), and
+		 * without one it follows the fair default, and a search that
+		 * met an unfair choice is not complete (as plain dfs's 0) */
+		printf(", \"memory\": \"sc\", \"delay_bound\": null, \"fair_bound\": %s",
+		       unbounded ? "0" : "\"none\"");
 		if (unbounded && !R.bug)
 			printf(", \"verified\": %s", R.complete ? "true" : "false");
 		if (a->por == WEFT_POR_OPTIMAL && R.traces_exact && !R.bug)

@@ -86,6 +86,12 @@ void fuzz_crash_files(const struct fuzz_opts *o, struct name_set *s)
 {
 	char d[PATH_MAX + 400];
 
+	if (o->keep_going) {
+		/* the target's kept reports (WEFT_FUZZ_KEEP_GOING, one per kind
+		 * and site), then whatever crashed the engine's way */
+		snprintf(d, sizeof(d), "%s/keep", o->work);
+		fuzz_list_files(d, "", "", s);
+	}
 	if (!strcmp(o->engine, "libfuzzer")) {
 		snprintf(d, sizeof(d), "%s/crashes", o->work);
 		fuzz_list_files(d, "crash-", "", s);
