@@ -110,7 +110,11 @@ int main(int argc, char **argv)
 	/* DPOR first: plain dfs's executions of a class it missed are shown
 	 * (the first few, DPOR_CLASSES_SHOW=N) */
 	struct weft_dpor *d = weft_dpor_new();
-	if (!d || weft_dpor_reset(d, sc, WEFT_POR_SOURCE, bound, sc->default_lock, wl, wl_len))
+	/* DPOR_CLASSES_DPOR_BOUND=B: DPOR at bound B instead (are the classes
+	 * it missed reached with more preemptions?) */
+	const char *db = getenv("DPOR_CLASSES_DPOR_BOUND");
+	unsigned dbound = db ? (unsigned)atoi(db) : bound;
+	if (!d || weft_dpor_reset(d, sc, WEFT_POR_SOURCE, dbound, sc->default_lock, wl, wl_len))
 		return 1;
 	tc.inner = &weft_strategy_dpor;
 	tc.inner_st = d;
@@ -152,7 +156,7 @@ int main(int argc, char **argv)
 	printf("%s:%s bound %u: plain dfs %llu executions%s, %zu classes (%llu reports, %llu "
 	       "overflowed)\n", sc->name, sc->variants[vi].name, bound, pe,
 	       dfs.complete ? "" : " (incomplete)", plain.n, bugs, over);
-	printf("  source-DPOR %llu executions%s, %zu classes, %zu of plain's missed\n", de,
-	       complete ? "" : " (incomplete)", got.n, missed);
+	printf("  source-DPOR (bound %u) %llu executions%s, %zu classes, %zu of plain's missed\n",
+	       dbound, de, complete ? "" : " (incomplete)", got.n, missed);
 	return missed != 0;
 }
