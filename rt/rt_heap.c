@@ -351,6 +351,11 @@ void rt_heap_leak_check(void)
 		const uint8_t *tls = alive ? rt_tls_copy(t, &n) : NULL;
 		if (tls)
 			fresh += scan(tls, tls + n);
+		/* its pthread_setspecific() values too (glibc keeps them in the
+		 * thread's descriptor, which LeakSanitizer scans) */
+		if (alive)
+			fresh += scan((const uint8_t *)rt_th[t].tls,
+				      (const uint8_t *)(rt_th[t].tls + 64));
 	}
 	while (fresh) {
 		fresh = 0;

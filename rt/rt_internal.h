@@ -50,6 +50,21 @@
  * taken for the program's locals. */
 #define RT_USER_SP() ((const char *)__builtin_frame_address(0) + 16)
 
+/* The runtime's own state that a program reads moved (a reading of the
+ * virtual clock, a draw of a generator): for fairness a change by the
+ * current thread (as a store that changed a value: its progress, and what
+ * its yields compare), and the end of a lone spin's count, so a loop that
+ * polls it (up to a deadline, until a draw comes) neither awaits nor
+ * spins: tests/rt/deadline_poll.c, spin_deadline.c. */
+static inline void rt_state_moved(void)
+{
+	if (M.cur >= 0) {
+		M.fair_wr[M.cur]++;
+		M.th[M.cur].progress += 1ull << 32;
+		M.lone_yields = 0;
+	}
+}
+
 /* --------------------------------------------------------------- image */
 
 /* The executable, read from its file: symbols, the DWARF line table, the
@@ -225,6 +240,9 @@ static inline void *rt_caller_pc(void *ra)
  * process: rt_stack_scrub() zeroes from below it. */
 extern uintptr_t rt_low_sp[WEFT_EXEC_MAX_THREADS];
 
+/* atexit() handlers one execution may register (glibc guarantees 32) */
+#define RT_ATEXIT_MAX 32
+
 /* Per execution (reset by rt_world_ops). */
 struct rt_exec {
 	/* a plain store the running thread announced and has not completed:
@@ -254,8 +272,21 @@ struct rt_exec {
 	unsigned nr_keys;
 	void (*key_dtor[64])(void *);
 	bool key_used[64];
+	/* the handlers atexit() (__cxa_atexit()) registered in this
+	 * execution: exit() and main()'s return run them, newest first, in the
+	 * thread that ends the process (rt_run_atexit(), rt_libc.c); never
+	 * registered with the C library, which would run them at the end of
+	 * the process that ran every execution */
+	struct rt_atexit {
+		void (*fn)(void *);
+		void *arg;
+	} atexit_fn[RT_ATEXIT_MAX];
+	unsigned nr_atexit;
+	bool atexit_ran;          /* exit() in a handler runs none again */
 };
 extern struct rt_exec rt_x;
+/* exit()'s and main()'s return's: run this execution's atexit() handlers */
+void rt_run_atexit(void);
 
 /* ------------------------------------------------------------ the hooks */
 

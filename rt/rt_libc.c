@@ -128,10 +128,50 @@ void *memset(void *d, int c, size_t n)
 
 /* ------------------------------------------------------------ the end */
 
+static void *libc_fn(void **real, const char *name);
+
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
+{
+	static void *real;
+	if (!rt_active())
+		return ((int (*)(void (*)(void *), void *, void *))libc_fn(&real, "__cxa_atexit"))(
+			fn, arg, dso);
+	if (rt_x.nr_atexit == RT_ATEXIT_MAX) {
+		weft_report(WEFT_KIND_LIMIT, NULL, RT_CALL_SITE(PC(), WEFT_EV_NOTE, "atexit"),
+			    "more than %d atexit() handlers in one execution", RT_ATEXIT_MAX);
+		return -1;
+	}
+	rt_x.atexit_fn[rt_x.nr_atexit].fn = fn;
+	rt_x.atexit_fn[rt_x.nr_atexit].arg = arg;
+	rt_x.nr_atexit++;
+	return 0;
+}
+
+/* glibc's atexit() is __cxa_atexit() with no argument (in libc_nonshared.a,
+ * linked into the program: it calls the one above) */
+int atexit(void (*fn)(void))
+{
+	return __cxa_atexit((void (*)(void *))(void (*)(void))fn, NULL, NULL);
+}
+
+void rt_run_atexit(void)
+{
+	if (rt_x.atexit_ran)
+		return;
+	rt_x.atexit_ran = true;
+	while (rt_x.nr_atexit) {
+		struct rt_atexit *h = &rt_x.atexit_fn[--rt_x.nr_atexit];
+		h->fn(h->arg);
+	}
+}
+
 void exit(int st)
 {
-	if (rt_active())
+	if (rt_active()) {
+		rt_run_atexit();
 		rt_program_exit(st, PC());
+	}
 	rt_real.exit(st);
 	__builtin_unreachable();
 }
@@ -241,6 +281,7 @@ static unsigned next_rand(void)
 {
 	/* the 64-bit LCG of Knuth's MMIX, high bits */
 	rt_x.rand_state = rt_x.rand_state * 6364136223846793005ull + 1442695040888963407ull;
+	rt_state_moved();
 	return (unsigned)(rt_x.rand_state >> 33) & 0x7fffffffu;
 }
 

@@ -115,6 +115,7 @@ void rt_main_thread(void *world, unsigned tid)
 	rt_stack_scrub(tid);
 	if (__builtin_setjmp(rt_th[0].jb) == 0) {
 		int st = rt_real_main(rt_argc, rt_argv, environ);
+		rt_run_atexit();   /* main()'s return is exit() */
 		rt_program_exit(st, NULL);
 	}
 	/* exit(0) with nothing else running, or pthread_exit() in main */

@@ -60,6 +60,7 @@ void rt_random_reset(void)
 static uint64_t step48(uint64_t *x)
 {
 	*x = (g.a * *x + g.c) & MASK48;
+	rt_state_moved();
 	return *x;
 }
 
@@ -169,6 +170,7 @@ void lcong48(unsigned short param[7])
 static uint64_t next_bytes(void)
 {
 	uint64_t z = (g.bytes += 0x9E3779B97F4A7C15ull);
+	rt_state_moved();
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
 	return z ^ (z >> 31);

@@ -69,14 +69,7 @@ static bool read_clock(clockid_t clk, struct timespec *ts)
 		return false;
 	}
 	clock_ns += READ_STEP_NS;
-	/* the clock moved: for fairness a change by this thread (as a store
-	 * that changed a value), so a loop that polls it up to a deadline
-	 * is no repeat of an iteration and no lone spin (both were a false
-	 * livelock: tests/rt/programs/yield_deadline.c) */
-	if (M.cur >= 0) {
-		M.fair_wr[M.cur]++;
-		M.lone_yields = 0;
-	}
+	rt_state_moved();
 	uint64_t t = base + clock_ns;
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);

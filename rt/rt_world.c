@@ -281,6 +281,10 @@ static void world_reset(uint8_t *world, size_t size)
 	if (rt_img.tls_data) {
 		if (!tls_copies && rt_img.tls_memsz)
 			tls_copies = calloc(WEFT_EXEC_MAX_THREADS, rt_img.tls_memsz);
+		/* the live copy is the running thread's: await compares it
+		 * across a spin's iterations with its stack */
+		weft_user_tls = rt_img.tls_data;
+		weft_user_tls_size = rt_img.tls_memsz;
 		tls_initial_image();
 		tls_saved = 0;
 		tls_owner = -1;

@@ -34,10 +34,13 @@
 #include "sched.h"
 
 const void *weft_user_sp;
+const void *weft_user_tls;
+size_t weft_user_tls_size;
 
 /* The current thread's local state: a hash of its stack from the
  * program's lowest frame (weft_user_sp) to the top, where -O0 keeps every
- * local; 0 when not known (then it never awaits). Registers are not seen:
+ * local, and of its __thread variables; 0 when not known (then it never
+ * awaits). Registers are not seen:
  * at -O1 and above a counter kept in one is missed (the docs say so). */
 typedef uint64_t __attribute__((may_alias, aligned(1))) word_any;
 
@@ -54,6 +57,12 @@ __attribute__((no_sanitize("address"))) uint64_t weft_await_frames(void)
 	for (const uint8_t *p = lo; p + 8 <= top; p += 8) {
 		h = weft_mix64(h ^ *(const word_any *)p);
 	}
+	/* its __thread variables: a count kept in one is a change too */
+	const uint8_t *tls = weft_user_tls, *tls_end = tls + weft_user_tls_size;
+	for (; tls && tls + 8 <= tls_end; tls += 8)
+		h = weft_mix64(h ^ *(const word_any *)tls);
+	for (; tls && tls < tls_end; tls++)
+		h = weft_mix64(h ^ *tls);
 	return h | 1;
 }
 

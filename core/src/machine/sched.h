@@ -490,6 +490,10 @@ uint64_t weft_await_frames(void);
  * the thread's local state, compared across spin iterations (await.c).
  * NULL: not known (models): no await. */
 extern const void *weft_user_sp;
+/* The program's live __thread block (rt/: the running thread's copy) and
+ * its size: part of the thread's local state too (NULL, 0: none). */
+extern const void *weft_user_tls;
+extern size_t weft_user_tls_size;
 bool weft_await_is(const struct wthread *t);
 size_t weft_await_describe(char *buf, size_t n);
 
