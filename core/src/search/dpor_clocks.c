@@ -491,6 +491,55 @@ static void wake_sleepers(struct weft_dpor *d, const struct dep *r)
 	}
 }
 
+/* Range r joins transition a's other ranges (dep.x). Once they are full,
+ * the two of them and r that lie closest become their hull (never the
+ * first range, whose kind and lock role the reductions read): the same
+ * bytes and those between, written if either was. More dependence, never
+ * less, so sound as xall is, which conflicts with everything and is kept
+ * for a hull wider than DEP_HULL_MAX. A step of a lock's release, the end
+ * of its RCU read-side section (rcu.c's record of the thread's reader
+ * slot) and two frees (z3-swapoff:fix's vfree() and kvfree(), adjacent)
+ * made xall with DEP_NX others: every frame before it justified
+ * (weft_dpor_justify()), 66,901 executions at bound 2 for 39,079. */
+#define DEP_HULL_MAX 4096u
+static void dep_add_range(struct dep *a, struct xrange r)
+{
+	if (a->xall)
+		return;
+	if (a->nx < DEP_NX) {
+		a->x[a->nx++] = r;
+		return;
+	}
+	struct xrange c[DEP_NX + 1];
+	memcpy(c, a->x, sizeof(a->x));
+	c[DEP_NX] = r;
+	unsigned bi = 0, bj = 1;
+	uint64_t best = UINT64_MAX, blo = 0, bhi = 0;
+	for (unsigned i = 0; i < DEP_NX + 1; i++)
+		for (unsigned j = i + 1; j < DEP_NX + 1; j++) {
+			uint64_t lo = c[i].loc < c[j].loc ? c[i].loc : c[j].loc;
+			uint64_t ei = (uint64_t)c[i].loc + c[i].size, ej = (uint64_t)c[j].loc + c[j].size;
+			uint64_t hi = ei > ej ? ei : ej;
+			if (hi - lo < best) {
+				best = hi - lo;
+				blo = lo;
+				bhi = hi;
+				bi = i;
+				bj = j;
+			}
+		}
+	if (best > DEP_HULL_MAX) {
+		a->xall = 1;
+		return;
+	}
+	unsigned n = 0;
+	a->x[n++] = (struct xrange){ (uint32_t)blo, (uint32_t)(bhi - blo),
+				     (uint8_t)(c[bi].w | c[bj].w) };
+	for (unsigned k = 0; k < DEP_NX + 1; k++)
+		if (k != bi && k != bj)
+			a->x[n++] = c[k];
+}
+
 /* A record of the step of event m (the last one, of the same thread):
  * the transition's dependence becomes the union (dep.x), and the record's
  * races and order are m's. */
@@ -501,12 +550,8 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	unsigned t = e->tid;
 	unsigned k = e->d.nx;
 
-	if (r->loc != WEFT_NO_LOC) {
-		if (e->d.nx < DEP_NX)
-			e->d.x[e->d.nx++] = (struct xrange){ r->loc, r->size, r->w };
-		else
-			e->d.xall = 1;
-	}
+	if (r->loc != WEFT_NO_LOC)
+		dep_add_range(&e->d, (struct xrange){ r->loc, r->size, r->w });
 	if (r->kind == WEFT_DEP_SPAWN && si->arg < NT)
 		d->spawn_ev[si->arg] = m + 1;
 	/* the replayed prefix must do what it did */
