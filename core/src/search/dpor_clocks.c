@@ -6,10 +6,11 @@
  * a dependent event. The search, its references and the machine's
  * quirks: dpor.c; the shared state: dpor_state.h.
  *
- * Length (~960 lines): the event log's construction (a record's
+ * Length (~1020 lines): the event log's construction (a record's
  * classification, its clock, its races, the per-byte location state with
  * its runs and undo logs, sleepers, the wakeup-tree cursor, the
- * CPU-sharing order, a skipped prefix's records) is
+ * CPU-sharing order, a skipped prefix's records, a step's ranges past
+ * DEP_NX) is
  * one pass over each record, kept together since each step reads what
  * the ones before it left in the same event.
  */
