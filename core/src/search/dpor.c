@@ -914,7 +914,7 @@ static bool dep_same(const struct dep *a, const struct dep *b)
 {
 	if (a->loc != b->loc || a->size != b->size || a->kind != b->kind || a->w != b->w ||
 	    a->arg != b->arg || a->lk != b->lk || a->y != b->y || a->nx != b->nx ||
-	    a->xall != b->xall)
+	    a->xall != b->xall || a->xhull != b->xhull)
 		return false;
 	for (unsigned i = 0; i < a->nx && i < DEP_NX; i++)
 		if (a->x[i].loc != b->x[i].loc || a->x[i].size != b->x[i].size ||

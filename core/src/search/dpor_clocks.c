@@ -406,7 +406,7 @@ classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep 
 	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
 	o->lk = LK_NONE;
 	o->y = 0;
-	o->nx = o->xall = 0;
+	o->nx = o->xall = o->xhull = 0;
 	*phantom = false;
 	unsigned sev = si->site ? si->site->ev : 0;
 	/* a test-and-set spinlock's lock (the machine flags it: sleeping
@@ -534,11 +534,29 @@ static void dep_add_range(struct dep *a, struct xrange r)
 		return;
 	}
 	unsigned n = 0;
+	a->xhull = 1;
 	a->x[n++] = (struct xrange){ (uint32_t)blo, (uint32_t)(bhi - blo),
 				     (uint8_t)(c[bi].w | c[bj].w) };
 	for (unsigned k = 0; k < DEP_NX + 1; k++)
 		if (k != bi && k != bj)
 			a->x[n++] = c[k];
+}
+
+/* Does p, the last execution's event, hold r, the k-th other record of
+ * the same event now (k: its nx before r)? Its x[k] is r's range, or some
+ * x[] holds it once two became a hull (later records of the step made
+ * x[k] wider). Past DEP_NX, unchecked. */
+static bool prefix_holds(const struct dep *p, unsigned k, const struct dep *r)
+{
+	if (k >= DEP_NX)
+		return true;
+	if (!p->xhull)
+		return p->nx > k && p->x[k].loc == r->loc && p->x[k].size == r->size;
+	for (unsigned i = 0; i < p->nx && i < DEP_NX; i++)
+		if (p->x[i].loc <= r->loc &&
+		    (uint64_t)r->loc + r->size <= (uint64_t)p->x[i].loc + p->x[i].size)
+			return true;
+	return false;
 }
 
 /* A record of the step of event m (the last one, of the same thread):
@@ -558,8 +576,7 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	/* the replayed prefix must do what it did */
 	if (d->branching && m < d->prefix_events && r->loc != WEFT_NO_LOC) {
 		const struct ev *p = m < d->npev ? &d->pev[m] : NULL;
-		if (!p || (k < DEP_NX && (p->d.nx <= k || p->d.x[k].loc != r->loc ||
-					   p->d.x[k].size != r->size))) {
+		if (!p || !prefix_holds(&p->d, k, r)) {
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->nfr = d->k ? d->k - 1 : 0;

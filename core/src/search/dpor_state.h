@@ -63,9 +63,11 @@ struct dep {
 	 * point between them), e.g. pthread_cond_wait()'s release of the
 	 * mutex and its sleep on the condition, a kthread's queue write and
 	 * grace-period acquire, a free's store and poison: their ranges, the
-	 * transition's dependence being the union. xall: more than fit (the
-	 * transition conflicts with everything). */
-	uint8_t nx, xall;
+	 * transition's dependence being the union. More than fit: two of
+	 * them became their hull (xhull: x[k] is no longer the k-th record's
+	 * range, but holds it; dpor_clocks.c, dep_add_range()), or, if that
+	 * is too wide, xall (the transition conflicts with everything). */
+	uint8_t nx, xall, xhull;
 	struct xrange {
 		uint32_t loc, size;
 		uint8_t w;
