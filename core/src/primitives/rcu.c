@@ -533,7 +533,8 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 		/* not an interrupt's entry: it is its step's first record (the
 		 * handler's operation is) */
 		if (!(M.irq_threads >> tid & 1))
-			weft_sched_step(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd[tid]), 0, &ctx_site);
+			weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd[tid]), 0,
+					  WEFT_STEP_CTX, &ctx_site);
 		return;
 	}
 	/* the end of a section outside rcu_read_lock() (whose unlock ends it
@@ -541,7 +542,7 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 	 * this section wrote (all zero while the core area is unused), so a
 	 * region no grace period waits for and that held no pointer changes
 	 * nothing, whatever ran before it */
-	bool dropped = false;
+	bool dropped = false, woke = false;
 	if (!r->rd[tid].nesting) {
 		struct weft_rcu_book *b = &r->bk[tid];
 		if (b->nr_held) {
@@ -552,9 +553,16 @@ void weft_rcu_ctx_edge(unsigned tid, bool atomic)
 			b->watched = 0;
 			r->rd[tid].gen++;
 			wake_gp_waiters(r, tid);
+			woke = true;
 		}
 	}
-	weft_wl_step(WEFT_DEP_RELEASE, loc, sizeof(r->rd[tid]), &ctx_site);   /* and its wake-ups */
+	/* flagged (WEFT_STEP_CTX): a lock step's RELEASE record that is not
+	 * the lock's, and no operation to count; its wake-ups' records only
+	 * when it woke, so that an operation's own wake-ups keep their place
+	 * after its own record */
+	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(r->rd[tid]), 0, WEFT_STEP_CTX, &ctx_site);
+	if (woke)
+		weft_wl_woken_step(&ctx_site);
 	if (dropped)
 		held_dropped(r, tid, &ctx_site);
 }
