@@ -23,7 +23,9 @@
  *    end a grace period and wake its waiter), else WRITE;
  *  - entering a non-preemptible region from a preemptible one: ACQUIRE of
  *    rd[t] (after the step's own record: a lock's comes first); leaving
- *    the last one: RELEASE of rd[t] and the wake-ups' records;
+ *    the last one: RELEASE of rd[t] and, when it ended a grace period,
+ *    the wake-ups' records; both flagged WEFT_STEP_CTX (no operation of
+ *    their own: the genome's counts and a test's lock step skip them);
  *  - a section's end that drops held pointers: a WRITE of bk[t];
  *  - synchronize_rcu() and the callback kthread's wait: BLOCKED on the
  *    whole rd[] when they sleep, then ACQUIRE of rd[] when the grace
