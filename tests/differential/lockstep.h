@@ -150,6 +150,12 @@ static inline uint32_t ls_value(void *st, uint32_t index, uint32_t n)
 static inline void ls_step(void *st, const struct weft_step_info *si)
 {
 	(void)st;
+	/* a non-preemptible region's end (RCU's reader slot, WEFT_STEP_CTX)
+	 * rides on an operation's step as a RELEASE record: no lock's release
+	 * (a release-then-wake's preemption re-enabled after its wake-up
+	 * looked like a second release of the lock to the references) */
+	if (si->flags & WEFT_STEP_CTX)
+		return;
 	if (si->kind == WEFT_DEP_BLOCKED)
 		ls_note(si->tid, LS_BLOCKED, 0xffff, 0);
 	else if (si->kind == WEFT_DEP_RELEASE && ls_log_releases)

@@ -24,6 +24,10 @@
  *    head; kfree_rcu() of a freed object (its rcu_head is freed memory) and
  *    a double kfree(); sleeping inside a section (synchronize_rcu(),
  *    might_sleep()) is sleep-in-atomic naming the section's rcu_read_lock();
+ *  - non-preemptible regions are sections (preempt_disable(),
+ *    local_bh_disable(): the litmus test), rcu_dereference_sched() is legal
+ *    there and rcu_dereference() is not (v6.12's lockdep); a callback runs
+ *    in softirq context (in_softirq(), might_sleep() is sleep-in-atomic);
  *  - determinism of executions with the callback kthread.
  */
 #include <weft/kernel.h>
@@ -47,7 +51,8 @@ struct rw {
 enum {
 	V_LITMUS, V_LITMUS_NOSYNC, V_NESTED, V_LATER, V_FREE_IN_USE, V_SYNC_FREE, V_KFREE_RCU,
 	V_KFREE_RCU_EARLY, V_BARRIER, V_CALL_TWICE, V_UNBALANCED, V_END_IN, V_SLEEP_IN,
-	V_DEREF_OUT, V_MIGHT_SLEEP, V_KFREE_THEN_RCU, V_DOUBLE_KFREE, V_NR
+	V_DEREF_OUT, V_MIGHT_SLEEP, V_KFREE_THEN_RCU, V_DOUBLE_KFREE, V_PREEMPT_LITMUS,
+	V_BH_LITMUS, V_DEREF_SCHED, V_DEREF_PREEMPT, V_CB_SLEEPS, V_CB_SOFTIRQ, V_READ_LOCK_BH, V_NR
 };
 
 WEFT_TEST_SETUP(rw, struct rw)
@@ -62,6 +67,22 @@ static void set_seven(struct rcu_head *head)
 	struct obj *o = weft_list_entry(head, struct obj, rcu);
 
 	WRITE_ONCE(o->v, 7);
+}
+
+/* an RCU callback in softirq context (rcu_do_batch()): it may not sleep */
+static void sleep_cb(struct rcu_head *head)
+{
+	(void)head;
+	might_sleep();
+}
+
+static void softirq_cb(struct rcu_head *head)
+{
+	struct obj *o = weft_list_entry(head, struct obj, rcu);
+
+	if (!in_softirq())
+		weft_report(WEFT_KIND_ASSERT, &o->v, WEFT_SITE(WEFT_EV_NOTE, "callback in softirq"),
+			    "an RCU callback runs outside softirq context");
 }
 
 static void reader(struct rw *W)
@@ -214,6 +235,58 @@ static void rw_thread(void *w, unsigned tid)
 			weft_kfree(&W->objs[2]);
 			weft_kfree(&W->objs[2]);
 		}
+		break;
+	case V_PREEMPT_LITMUS:
+	case V_BH_LITMUS:
+		/* a non-preemptible region is a section (v5.0+) */
+		if (tid == 0) {
+			if (W->variant == V_PREEMPT_LITMUS)
+				preempt_disable();
+			else
+				local_bh_disable();
+			WRITE_ONCE(W->in1, 1);
+			WRITE_ONCE(W->left1, 1);
+			if (W->variant == V_PREEMPT_LITMUS)
+				preempt_enable();
+			else
+				local_bh_enable();
+		} else {
+			litmus_updater(W, true);
+		}
+		break;
+	case V_DEREF_SCHED:
+	case V_DEREF_PREEMPT:
+		if (tid == 0) {
+			preempt_disable();
+			if (W->variant == V_DEREF_SCHED)
+				(void)rcu_dereference_sched(W->gp);
+			else
+				(void)rcu_dereference(W->gp);
+			preempt_enable();
+		}
+		break;
+	case V_READ_LOCK_BH:
+		/* rcu_read_lock_bh() disables bottom halves, _sched() preemption */
+		if (tid == 0) {
+			rcu_read_lock_bh();
+			bool bh = in_softirq();
+			(void)rcu_dereference_bh(W->gp);
+			rcu_read_unlock_bh();
+			rcu_read_lock_sched();
+			bool atomic = preempt_count() != 0;
+			(void)rcu_dereference_sched(W->gp);
+			rcu_read_unlock_sched();
+			if (!bh || !atomic || in_softirq() || preempt_count())
+				weft_report(WEFT_KIND_ASSERT, &W->gp,
+					    WEFT_SITE(WEFT_EV_NOTE, "rcu_read_lock_bh() context"),
+					    "rcu_read_lock_bh()/_sched() context wrong: in_softirq() %d, "
+					    "preempt_count() %d inside", bh, atomic);
+		}
+		break;
+	case V_CB_SLEEPS:
+	case V_CB_SOFTIRQ:
+		if (tid == 0)
+			call_rcu(&W->objs[2].rcu, W->variant == V_CB_SLEEPS ? sleep_cb : softirq_cb);
 		break;
 	}
 }
@@ -402,6 +475,14 @@ int main(void)
 	/* kfree_rcu() writes the freed object's rcu_head, as the kernel's does */
 	expect_bug(V_KFREE_THEN_RCU, 0, WEFT_KIND_USE_AFTER_FREE, "kfree() then kfree_rcu()");
 	o = expect_bug(V_DOUBLE_KFREE, 0, WEFT_KIND_DOUBLE_FREE, "kfree() twice");
+	printf("contexts (v6.12):\n");
+	expect_clean(V_PREEMPT_LITMUS, 3, "litmus: a preempt_disable() section");
+	expect_clean(V_BH_LITMUS, 3, "litmus: a local_bh_disable() section");
+	expect_clean(V_DEREF_SCHED, 1, "rcu_dereference_sched() with preemption off");
+	expect_bug(V_DEREF_PREEMPT, 0, WEFT_KIND_RCU_MISUSE, "rcu_dereference() with preemption off");
+	expect_bug(V_CB_SLEEPS, 0, WEFT_KIND_SLEEP_IN_ATOMIC, "might_sleep() in an RCU callback");
+	expect_clean(V_CB_SOFTIRQ, 2, "an RCU callback is in_softirq()");
+	expect_clean(V_READ_LOCK_BH, 1, "rcu_read_lock_bh()/_sched() disable bh/preemption");
 	CHECK(site_is(o.r.report.other.site, "kfree"), "other: the first kfree()");
 
 	printf("dependence records:\n");

@@ -16,6 +16,9 @@
  * the atomic count (minus the bias), call the confirmation
  * (percpu_ref_kill_and_confirm()'s confirm_kill: "tryget_live fails from
  * now on") and drop the switch's reference; the last put calls release.
+ * The callback runs in softirq context (rcu.h): so do confirm_kill and a
+ * release that its put calls (in_softirq(), no sleeping, their locks used
+ * in softirq context for lockdep), as in the kernel.
  * That wait is what swapoff() gets with percpu_ref_kill(); synchronize_rcu()
  * and what percpu_ref_switch_to_atomic_sync() waits for.
  *

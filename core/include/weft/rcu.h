@@ -6,7 +6,13 @@
  *
  *  - rcu_read_lock()/rcu_read_unlock() nest per thread; the outermost pair
  *    is a read-side section. rcu_read_lock_bh/_sched are the same flavour
- *    (one RCU since v4.20).
+ *    (one RCU since v5.0), with bottom halves / preemption disabled as the
+ *    kernel's; and so is every region where the thread cannot
+ *    be preempted: preempt_disable(), local_bh_disable(), local_irq_save(),
+ *    a spinlock held, an interrupt or softirq handler, an RCU callback
+ *    (rcupdate.h, rcu_read_lock_sched(): "anything that disables
+ *    preemption"). A thread's section lasts from its first entry into
+ *    either to its last exit from both.
  *  - synchronize_rcu() sleeps (weft_sched_block: a blocked thread, not a
  *    spin) until every thread that was inside a read-side section when it
  *    was called has left that section: a grace period in the scheduler.
@@ -18,11 +24,18 @@
  *    stuck, while its queue is empty), as the kernel runs them from
  *    RCU_SOFTIRQ or, with CONFIG_RCU_NOCB_CPU, from rcuo kthreads:
  *    asynchronously, never inside call_rcu(), at a time the strategy
- *    chooses once the grace period is over. rcu_barrier() sleeps until
- *    every callback queued before it has run.
+ *    chooses once the grace period is over. A callback runs in softirq
+ *    context, as RCU_SOFTIRQ's (rcu_core_si(); rcuc and rcuo kthreads run
+ *    rcu_do_batch() under local_bh_disable()): in_softirq() is true, a
+ *    sleep in it is sleep-in-atomic, a lock it takes is used in softirq
+ *    context for lockdep (irq-lock-inversion with the same lock taken
+ *    with bottom halves on elsewhere). rcu_barrier() sleeps until every
+ *    callback queued before it has run.
  *  - rcu_dereference() and rcu_assign_pointer() are marked accesses
- *    (scheduling points, traces, dependence records). Memory is
- *    sequentially consistent: their ordering guarantees hold trivially.
+ *    (scheduling points, traces, dependence records). rcu_assign_pointer()
+ *    is a release (smp_store_release()) under --memory tso|lkmm;
+ *    rcu_dereference() a READ_ONCE() whose address dependency orders the
+ *    accesses through the pointer; under sc both hold trivially.
  *
  * Detectors (docs/detectors.md):
  *  - rcu-free-in-use: an object is freed (weft_poison(): weft_kfree(), a
@@ -34,9 +47,13 @@
  *    use-after-free when touched);
  *  - rcu-misuse: rcu_read_unlock() without a section; a thread ending
  *    inside a section; rcu_dereference() outside a section (lockdep-RCU's
- *    "suspicious rcu_dereference_check() usage"), rcu_dereference_protected()
- *    whose condition is false; call_rcu() on a head already queued
- *    (CONFIG_DEBUG_OBJECTS_RCU_HEAD);
+ *    "suspicious rcu_dereference_check() usage"), as v6.12's lockdep
+ *    checks each: rcu_dereference() needs rcu_read_lock()
+ *    (rcu_read_lock_held(): preemption off is not enough),
+ *    rcu_dereference_sched() a section or preemption off,
+ *    rcu_dereference_bh() a section, bottom halves or interrupts off;
+ *    rcu_dereference_protected() whose condition is false; call_rcu() on a
+ *    head already queued (CONFIG_DEBUG_OBJECTS_RCU_HEAD);
  *  - sleep-in-atomic: sleeping inside a section (synchronize_rcu(),
  *    rcu_barrier() and every primitive that calls might_sleep()), naming
  *    the section's rcu_read_lock() (weft_rcu_might_sleep());
@@ -74,6 +91,8 @@ enum weft_rcu_deref_how {
 	WEFT_RCU_DEREF_OK,         /* a _check() whose condition held, _raw() */
 	WEFT_RCU_DEREF_PROTECTED_BAD, /* _protected() whose condition failed */
 	WEFT_RCU_DEREF_ACCESS,     /* rcu_access_pointer(): value only */
+	WEFT_RCU_DEREF_SCHED,      /* rcu_dereference_sched(): a section or not preemptible */
+	WEFT_RCU_DEREF_BH,         /* rcu_dereference_bh(): a section, bh or irqs off */
 };
 
 void weft_rcu_read_lock(const struct weft_site *s);
@@ -111,11 +130,28 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 #define rcu_head weft_rcu_head
 #define rcu_read_lock() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock()"))
 #define rcu_read_unlock() weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock()"))
-#define rcu_read_lock_bh() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_bh()"))
-#define rcu_read_unlock_bh() weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_bh()"))
-#define rcu_read_lock_sched() weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_sched()"))
-#define rcu_read_unlock_sched() \
-	weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_sched()"))
+/* rcu_read_lock_bh()/_sched() disable bottom halves / preemption first, as
+ * the kernel's (include/linux/rcupdate.h), and undo it last */
+#define rcu_read_lock_bh()                                                      \
+	do {                                                                    \
+		local_bh_disable();                                             \
+		weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_bh()")); \
+	} while (0)
+#define rcu_read_unlock_bh()                                                    \
+	do {                                                                    \
+		weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_bh()")); \
+		local_bh_enable();                                              \
+	} while (0)
+#define rcu_read_lock_sched()                                                   \
+	do {                                                                    \
+		preempt_disable();                                              \
+		weft_rcu_read_lock(WEFT_SITE(WEFT_EV_LOCK, "rcu_read_lock_sched()")); \
+	} while (0)
+#define rcu_read_unlock_sched()                                                 \
+	do {                                                                    \
+		weft_rcu_read_unlock(WEFT_SITE(WEFT_EV_UNLOCK, "rcu_read_unlock_sched()")); \
+		preempt_enable();                                               \
+	} while (0)
 #define rcu_read_lock_held() weft_rcu_read_lock_held()
 
 /* lockdep_is_held() for a spinlock: held by the current thread. */
@@ -125,9 +161,9 @@ void weft_kfree_sized(void *obj, size_t size, const struct weft_site *s);
 	((__typeof__(p))(uintptr_t)weft_rcu_deref(&(p), sizeof(p), (how),          \
 						  WEFT_SITE(WEFT_EV_READ, what)))
 #define rcu_dereference(p) __weft_rcu_deref(p, WEFT_RCU_DEREF, "rcu_dereference(" #p ")")
-#define rcu_dereference_bh(p) __weft_rcu_deref(p, WEFT_RCU_DEREF, "rcu_dereference_bh(" #p ")")
+#define rcu_dereference_bh(p) __weft_rcu_deref(p, WEFT_RCU_DEREF_BH, "rcu_dereference_bh(" #p ")")
 #define rcu_dereference_sched(p) \
-	__weft_rcu_deref(p, WEFT_RCU_DEREF, "rcu_dereference_sched(" #p ")")
+	__weft_rcu_deref(p, WEFT_RCU_DEREF_SCHED, "rcu_dereference_sched(" #p ")")
 #define rcu_dereference_check(p, c)                                             \
 	__weft_rcu_deref(p, (c) ? WEFT_RCU_DEREF_OK : WEFT_RCU_DEREF,              \
 			 "rcu_dereference_check(" #p ")")

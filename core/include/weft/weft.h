@@ -1063,6 +1063,13 @@ uint64_t weft_threads_paused(uint64_t among);
  * before that point (an allocation's, which has no point of its own) it
  * is one transition. */
 #define WEFT_STEP_PASSED 2u
+/* weft_step_info.flags: a record that a non-preemptible region's entry or
+ * exit adds to the step of the operation that changed the context (a
+ * lock, an unlock, preempt_disable() ...): the thread's RCU reader slot,
+ * which a grace period reads (rcu.c). It is no operation of its own: a
+ * strategy that counts operations or reads a lock's release from the
+ * records (the genome's overrides and POS, a test's lock step) skips it. */
+#define WEFT_STEP_CTX 4u
 /*
  * For strategies, during an execution: the last time thread tid was made
  * runnable after blocking (a wake-up), by which thread (0xff: the host) at

@@ -162,6 +162,11 @@ static inline bool weft_epoch_advance(uint32_t *epoch)
  * area after the world (primitives/core_state.h, families.c): world offsets
  * below the world rounded up to 64 bytes plus this are locations. */
 extern const uint32_t weft_core_size;
+/* RCU's reader slots (rcu.rd[]) in the core area: their offset from its
+ * start and their size. Every non-preemptible region's entry and exit
+ * records its thread's slot (rcu.c), so DPOR's block signatures give them
+ * bits of their own rather than alias them to world bytes. */
+extern const uint32_t weft_core_rd_off, weft_core_rd_size;
 
 /* Defines `static void NAME(TYPE *a, unsigned n)`: a stable insertion sort
  * of a small array by the unsigned field KEY (elements with equal keys

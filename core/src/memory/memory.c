@@ -273,6 +273,11 @@ void weft_mem_migrate(unsigned from, unsigned to)
 	full_barrier(to);
 }
 
+void weft_mem_cpu_barrier(unsigned cpu)
+{
+	full_barrier(cpu);
+}
+
 void weft_mem_resumed(void)
 {
 	full_barrier(cur_cpu());

@@ -104,6 +104,9 @@ void weft_mem_migrate(unsigned from, unsigned to);
 /* The newest store to addr still in a CPU's buffer (the last write made
  * there, not yet visible to every CPU): true and *a. */
 bool weft_mem_pending_store(const void *addr, struct weft_access *a);
+/* A full barrier of CPU cpu, whatever runs there (a grace period's
+ * quiescent state of a CPU with no reader). */
+void weft_mem_cpu_barrier(unsigned cpu);
 /* The current thread woke from a sleep: a full barrier on its CPU. */
 void weft_mem_resumed(void);
 /* A yield of the current thread (cpu_relax() in a spin-wait). */

@@ -155,7 +155,11 @@ static void cpu_remove(unsigned c, unsigned tid)
 
 void weft_ctx_update(struct wthread *t, unsigned tid)
 {
+	uint8_t before = t->ctx_flags;
+
 	t->ctx_flags = flags_of(t);
+	if (!before != !t->ctx_flags && (int)tid == M.cur && t->state != T_DONE)
+		weft_rcu_ctx_edge(tid, t->ctx_flags != 0);
 	if (!M.ctx_active)
 		return;
 	bool hold = atomic_ctx(t) && t->state != T_DONE;
@@ -500,6 +504,31 @@ void weft_local_bh_enable(const struct weft_site *s)
 		return;
 	}
 	t->bh--;
+	ctx_event(s, before);
+}
+
+/* An RCU callback's context (rcu.c): a softirq being served, the
+ * kernel's RCU_SOFTIRQ (rcu_core_si() -> rcu_do_batch(); rcuc and rcuo
+ * kthreads call it under local_bh_disable()). */
+void weft_ctx_softirq_enter(const struct weft_site *s)
+{
+	struct wthread *t = &M.th[M.cur];
+	uint8_t before = t->ctx_flags;
+
+	t->in_irq = 2;
+	ctx_event(s, before);
+}
+
+void weft_ctx_softirq_exit(const struct weft_site *s)
+{
+	struct wthread *t = &M.th[M.cur];
+	uint8_t before = t->ctx_flags;
+
+	if (t->preempt || t->bh || t->irq_off)
+		weft_report(WEFT_KIND_BUG_ON, NULL, t->last_site ? t->last_site : s,
+			    "%s returned with preempt_count changed (preempt %u, bh %u, irqs %s)",
+			    s->what, t->preempt, t->bh, t->irq_off ? "off" : "on");
+	t->in_irq = 0;
 	ctx_event(s, before);
 }
 

@@ -33,19 +33,42 @@ void weft_ctx_bh_add(int d);
  * and true is returned. call names the operation. */
 bool weft_ctx_cpu_bad(unsigned cpu, const char *call, const struct weft_site *s);
 
+/* rcu.c: thread tid (the current one) entered (atomic) or left every
+ * non-preemptible context (its ctx_flags became non-zero or zero): since
+ * v5.0 such a region is an RCU read-side critical section for
+ * synchronize_rcu() and call_rcu() (include/linux/rcupdate.h,
+ * rcu_read_lock_sched()): its dependence record, and its end of a grace
+ * period. context.c and the two functions below call it on every change. */
+void weft_rcu_ctx_edge(unsigned tid, bool atomic);
+
 /* Spinlocks imply preempt_disable() (and the _irq/_bh forms masking):
  * the counter and the event flag always, the CPU stack only when some CPU
  * is shared or interrupts exist (ctx_active), so one-thread-per-CPU
- * scenarios pay two stores per lock. */
-static inline void weft_ctx_preempt_inc(void)
+ * scenarios pay two stores per lock (and RCU's edge when the thread was
+ * preemptible before or is after). */
+/* A lock's: true if the thread was preemptible before, and then the
+ * caller owes weft_rcu_ctx_edge(cur, true) after its own record (the first
+ * record of a step is the operation's, which weft_thread_pending() names
+ * and the reductions learn the lock from). */
+static inline bool weft_ctx_preempt_inc_owing(void)
 {
 	struct wthread *t = &M.th[M.cur];
 
 	if (t->preempt++ == 0) {
+		uint8_t before = t->ctx_flags;
 		t->ctx_flags |= WEFT_EVF_NOPREEMPT;
 		if (M.ctx_active)
 			weft_ctx_update(t, (unsigned)M.cur);
+		return !before;
 	}
+	return false;
+}
+
+/* Where the step's own record came before. */
+static inline void weft_ctx_preempt_inc(void)
+{
+	if (weft_ctx_preempt_inc_owing())
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 }
 
 static inline void weft_ctx_preempt_dec(void)
@@ -54,10 +77,19 @@ static inline void weft_ctx_preempt_dec(void)
 
 	if (t->preempt && --t->preempt == 0) {
 		t->ctx_flags &= (uint8_t)~WEFT_EVF_NOPREEMPT;
+		if (!t->ctx_flags)
+			weft_rcu_ctx_edge((unsigned)M.cur, false);
 		if (M.ctx_active)
 			weft_ctx_update(t, (unsigned)M.cur);
 	}
 }
+
+/* context.c: the current thread runs an RCU callback (rcu.c's callback
+ * kthread, rcu_do_batch()): serving a softirq (RCU_SOFTIRQ) from enter to
+ * exit, as a timer's softirq handler: in_softirq(), not preemptible,
+ * lockdep's IN-SOFTIRQ usage; s names the step in the trace. */
+void weft_ctx_softirq_enter(const struct weft_site *s);
+void weft_ctx_softirq_exit(const struct weft_site *s);
 
 /* context.c: machine-made softirq pseudo-threads (timer.c's timer/N). */
 int weft_ctx_softirq_spawn(unsigned cpu, const struct weft_irq *desc, const char *label,

@@ -2,36 +2,50 @@
  * rcu.c - RCU on the deterministic machine (<weft/rcu.h>): read-side
  * sections, grace periods as blocked threads, the callback kthread, and
  * the RCU detectors. State: struct weft_rcu_core in the core area
- * (rcu_core.h), so every field is a world location.
+ * (rcu_core.h), so every field is a world location. About 800 lines, one
+ * file: the readers, the grace periods, the kthread and the detectors
+ * share that state, its wait classes and its records.
  *
- * Grace periods. synchronize_rcu() snapshots the readers inside a section
- * (rd[t].nesting > 0) and their section generations, and sleeps on its
- * snapshot until every generation moved; the outermost rcu_read_unlock()
- * that moves the last one wakes it (precise wake-ups: a waiter is made
- * runnable only when its grace period is over, so it never re-blocks).
+ * Grace periods. A thread is inside a read-side section from its first
+ * entry into rcu_read_lock() or a non-preemptible region (preempt count,
+ * bottom halves or interrupts off, a handler, an RCU callback: consolidated
+ * flavours, v5.0+) to its last exit from both; rd[t].gen counts those
+ * exits. synchronize_rcu() snapshots the readers inside a section and
+ * their generations, and sleeps on its snapshot until every generation
+ * moved; the exit that moves the last one (the outermost rcu_read_unlock(),
+ * or context.c's weft_rcu_ctx_edge()) wakes it (precise wake-ups: a waiter
+ * is made runnable only when its grace period is over, so it never
+ * re-blocks).
  *
  * Dependence records (ops->on_step, for partial-order reduction):
  *  - rcu_read_lock(): ACQUIRE of the thread's reader slot rd[t];
  *  - rcu_read_unlock(): RELEASE of rd[t] when it ends the section (it may
  *    end a grace period and wake its waiter), else WRITE;
+ *  - entering a non-preemptible region from a preemptible one: ACQUIRE of
+ *    rd[t] (after the step's own record: a lock's comes first); leaving
+ *    the last one: RELEASE of rd[t] and, when it ended a grace period,
+ *    the wake-ups' records; both flagged WEFT_STEP_CTX (no operation of
+ *    their own: the genome's counts and a test's lock step skip them);
+ *  - a section's end that drops held pointers: a WRITE of bk[t];
  *  - synchronize_rcu() and the callback kthread's wait: BLOCKED on the
  *    whole rd[] when they sleep, then ACQUIRE of rd[] when the grace
  *    period is over: dependent with every reader's lock and unlock, in
  *    particular with the unlock that ended the grace period;
  *  - call_rcu()/kfree_rcu(): WRITE of the queue counters (cb_queued,
- *    cb_done, kthread), as the kthread's take/retire of a callback (and
+ *    cb_done, kthread) and a READ of rd[] (its snapshot), as the kthread's take/retire of a callback (and
  *    its check of an empty queue before it sleeps); rcu_barrier():
  *    BLOCKED, then ACQUIRE of the same words;
  *  - rcu_dereference(): the READ of the pointer (weft_access()), and in a
  *    section a WRITE of the thread's bookkeeping bk[t] (the pointer held);
- *  - a free (rcu_freed(), in the freeing step): a READ of the whole RCU
- *    state, which it checks for readers holding a pointer into it.
+ *  - a free (rcu_freed(), in the freeing step): a READ of the RCU state
+ *    past rd[] (the held pointers it checks), so not dependent with every
+ *    spinlock of another thread.
  * A kthread step may carry two records (the queue WRITE and, when no
  * sleep was needed, the grace period's ACQUIRE; a kfree_rcu() free adds
  * the poison's WRITE), as free_one()'s store and poison share one step.
  *
  * Where callbacks run, and why there: on a kthread, asynchronously (see
- * rcu.h). Running them inside the rcu_read_unlock() that ends the grace
+ * rcu.h), each in softirq context (weft_ctx_softirq_enter()). Running them inside the rcu_read_unlock() that ends the grace
  * period would make them synchronous with a reader and never later;
  * running them inside call_rcu() is never allowed by the kernel (the caller
  * may hold a lock the callback takes). On a thread of their own they run
@@ -93,22 +107,57 @@ static bool rcu_slot_ok(const struct weft_site *s)
 	return false;
 }
 
-static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
+/* Thread t cannot be preempted (preempt_disable(), local_bh_disable(),
+ * local_irq_save(), a spinlock, an interrupt or softirq handler, an RCU
+ * callback): since v5.0 (consolidated flavours) an RCU read-side critical
+ * section for every grace period (rcupdate.h: rcu_read_lock_sched()). */
+static bool ctx_atomic(unsigned t)
 {
-	sn->mask = 0;
-	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (r->rd[t].nesting) {
-			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
-			sn->gen[t] = r->rd[t].gen;
-		}
+	const struct wthread *w = &M.th[t];
+
+	return t < M.nr_threads && w->state != T_DONE &&
+	       (w->preempt || w->irq_off || w->bh || w->in_irq);
 }
 
-/* A reader of the snapshot still inside the section it was in, or -1. */
+/* Thread t is inside a read-side critical section: rcu_read_lock()'s, or
+ * a non-preemptible region. rd[t].gen moves when it leaves both. */
+static bool in_section(const struct weft_rcu_core *r, unsigned t)
+{
+	return r->rd[t].nesting || ctx_atomic(t);
+}
+
+/* The readers a grace period starting now waits for. Under a weak memory
+ * model its start is a full barrier on every CPU where no reader is
+ * (rcu_gp_init(): a CPU notes the new grace period through its rcu_node
+ * lock, smp_mb__after_unlock_lock()), so that a section that begins after
+ * the start sees every store made before it (the grace-period guarantee:
+ * a section that is not waited for follows the start); rcu_read_lock()'s
+ * site orders its CPU by itself, a preempt_disable() does not. */
+static void snapshot(struct weft_rcu_core *r, struct weft_rcu_snap *sn)
+{
+	uint64_t busy = 0;
+
+	sn->mask = 0;
+	for (unsigned t = 0; t < rcu_nr_threads(); t++)
+		if (in_section(r, t)) {
+			sn->mask |= 1u << t;   /* t < WEFT_MAX_THREADS <= 32 */
+			sn->gen[t] = r->rd[t].gen;
+			r->bk[t].watched = 1;
+			busy |= 1ull << M.cpu_of[t];
+		}
+	if (__builtin_expect(weft_mem_weak, 0))
+		for (unsigned c = 0; c < weft_nr_cpu_ids(); c++)
+			if (!(busy >> c & 1))
+				weft_mem_cpu_barrier(c);
+}
+
+/* A reader of the snapshot still inside the section it was in, or -1
+ * (one not in a section now has left it, whatever its generation says). */
 static int gp_blocker(const struct weft_rcu_core *r, const struct weft_rcu_snap *sn)
 {
 	for (uint32_t m = sn->mask; m; m &= m - 1) {
 		unsigned t = lowest(m);
-		if (r->rd[t].gen == sn->gen[t])
+		if (r->rd[t].gen == sn->gen[t] && in_section(r, t))
 			return (int)t;
 	}
 	return -1;
@@ -139,7 +188,7 @@ static int sync_owner(const void *chan)
 	const struct weft_rcu_rd *rd = chan;
 
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (rd[t].nesting && (int)t != M.cur)
+		if ((rd[t].nesting || ctx_atomic(t)) && (int)t != M.cur)
 			return (int)t;
 	return -1;
 }
@@ -149,7 +198,7 @@ static bool sync_busy(const void *chan, unsigned tid)
 	const struct weft_rcu_rd *rd = chan;
 
 	for (unsigned t = 0; t < rcu_nr_threads(); t++)
-		if (rd[t].nesting && t != tid)
+		if ((rd[t].nesting || ctx_atomic(t)) && t != tid)
 			return true;
 	return false;
 }
@@ -235,6 +284,32 @@ static void gp_wait(struct weft_rcu_core *r, struct weft_rcu_snap *sn, const str
 
 /* ----------------------------------------------------------- readers */
 
+/* Thread t left its read-side critical section (the outermost
+ * rcu_read_unlock() outside a non-preemptible region, or the end of such a
+ * region outside rcu_read_lock()): its generation moves, the pointers it
+ * held are dropped, and the grace periods it ended wake their waiters.
+ * True if it dropped a pointer: the caller records a WRITE of the
+ * bookkeeping then (held_dropped()), after the step's first record, which
+ * a free reads (rcu_freed()). */
+static bool section_end(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
+{
+	struct weft_rcu_book *b = &r->bk[t];
+	bool held = b->nr_held != 0;
+
+	r->rd[t].gen++;
+	b->watched = 0;
+	b->unlock_step = M.step;
+	b->unlock_site = s;
+	b->nr_held = 0;
+	wake_gp_waiters(r, t);
+	return held;
+}
+
+static void held_dropped(struct weft_rcu_core *r, unsigned t, const struct weft_site *s)
+{
+	weft_sched_step(WEFT_DEP_WRITE, loc_of(&r->bk[t]), sizeof(r->bk[t]), 0, s);
+}
+
 /* The scheduling point of the current thread's read-side step at s, and
  * its reader record's location in *loc; NULL in the host context or where
  * the thread has no record (rcu_slot_ok()). */
@@ -262,10 +337,13 @@ void weft_rcu_read_lock(const struct weft_site *s)
 	old = rd->nesting;
 	rd->nesting = old + 1;
 	if (!old) {
-		struct weft_rcu_book *b = &r->bk[t];
-		b->lock_step = M.step;
-		b->lock_site = s;
-		b->nr_held = 0;
+		/* inside a non-preemptible region the section began there */
+		if (!ctx_atomic(t)) {
+			struct weft_rcu_book *b = &r->bk[t];
+			b->lock_step = M.step;
+			b->lock_site = s;
+			b->nr_held = 0;
+		}
 		r->nr_readers++;
 	}
 	weft_trace(WEFT_EV_LOCK, loc, old, old + 1, s);
@@ -292,16 +370,18 @@ void weft_rcu_read_unlock(const struct weft_site *s)
 		return;
 	}
 	rd->nesting = old - 1;
+	bool dropped = false;
 	if (old == 1) {
-		rd->gen++;
 		r->nr_readers--;
-		b->unlock_step = M.step;
-		b->unlock_site = s;
-		b->nr_held = 0;
-		wake_gp_waiters(r, t);
+		/* still non-preemptible: the section goes on until that ends
+		 * (weft_rcu_ctx_edge()) */
+		if (!ctx_atomic(t))
+			dropped = section_end(r, t, s);
 	}
 	weft_trace(WEFT_EV_UNLOCK, loc, old, old - 1, s);
 	weft_wl_step(old == 1 ? WEFT_DEP_RELEASE : WEFT_DEP_WRITE, loc, sizeof(*rd), s);
+	if (dropped)
+		held_dropped(r, t, s);
 	shadow_write(loc, s);
 }
 
@@ -323,17 +403,44 @@ uint64_t weft_rcu_deref(const void *addr, unsigned size, unsigned how,
 	struct weft_rcu_book *b = &r->bk[t];
 
 	if (!r->rd[t].nesting) {
-		if (how == WEFT_RCU_DEREF) {
+		const struct wthread *w = &M.th[t];
+		bool ok;
+		switch (how) {
+		case WEFT_RCU_DEREF_SCHED:   /* rcu_read_lock_sched_held(): !preemptible() */
+			ok = ctx_atomic(t);
+			break;
+		case WEFT_RCU_DEREF_BH:      /* rcu_read_lock_bh_held() */
+			ok = w->bh || w->in_irq || w->irq_off;
+			break;
+		case WEFT_RCU_DEREF_OK:
+			ok = true;
+			break;
+		default:
+			ok = false;
+		}
+		if (how == WEFT_RCU_DEREF || (!ok && how != WEFT_RCU_DEREF_PROTECTED_BAD)) {
+			/* rcu_read_lock_held() is lockdep's rcu_lock_map only: a
+			 * non-preemptible region is a reader for the grace period
+			 * but not for rcu_dereference() (v6.12 kernel/rcu/update.c) */
 			struct weft_access other = access_at((int)t, b->unlock_step, b->unlock_site);
 			weft_report2(WEFT_KIND_RCU_MISUSE, addr, s, other.valid ? &other : NULL,
-				     "%s outside an RCU read-side section (suspicious "
-				     "rcu_dereference_check() usage)", s->what);
-		} else if (how == WEFT_RCU_DEREF_PROTECTED_BAD) {
-			weft_report(WEFT_KIND_RCU_MISUSE, addr, s,
-				    "%s without the update-side protection it names and outside "
-				    "a read-side section", s->what);
+				     "%s outside an RCU read-side section%s (suspicious "
+				     "rcu_dereference_check() usage)", s->what,
+				     how == WEFT_RCU_DEREF && ctx_atomic(t)
+					     ? " of rcu_read_lock() (preemption off makes one for "
+					       "rcu_dereference_sched(), not rcu_dereference())"
+					     : how == WEFT_RCU_DEREF_BH
+						     ? " (neither bottom halves nor interrupts off)"
+						     : how == WEFT_RCU_DEREF_SCHED ? " (preemptible)" : "");
+			return v;
 		}
-		return v;
+		if (!ctx_atomic(t)) {
+			if (how == WEFT_RCU_DEREF_PROTECTED_BAD)
+				weft_report(WEFT_KIND_RCU_MISUSE, addr, s,
+					    "%s without the update-side protection it names and "
+					    "outside a read-side section", s->what);
+			return v;
+		}
 	}
 	/* remember where the pointer points, for rcu-free-in-use */
 	uint32_t ploc = loc_of((const void *)(uintptr_t)v);
@@ -357,16 +464,17 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 {
 	struct weft_rcu_core *r = &M.core->rcu;
 
-	/* the free reads every reader's section and held pointers (through
-	 * nr_readers when there is none): one record of the whole RCU state,
-	 * so that it is dependent with each rcu_read_lock(), unlock and
-	 * rcu_dereference() of another thread */
+	/* the free reads every reader's held pointers: one record of the RCU
+	 * state past rd[], so that it is dependent with each rcu_dereference()
+	 * of another thread and with the end of a section that held one
+	 * (section_end()); not with rd[], which every non-preemptible region
+	 * writes (weft_rcu_ctx_edge()): a spinlock's step is no free's */
 	if (M.cur >= 0)
-		weft_sched_step(WEFT_DEP_READ, loc_of(r), sizeof(*r), 0, s);
-	if (!r->nr_readers)
-		return;
+		weft_sched_step(WEFT_DEP_READ, loc_of(&r->cb_queued),
+				(uint32_t)(sizeof(*r) - offsetof(struct weft_rcu_core, cb_queued)), 0,
+				s);
 	for (unsigned t = 0; t < rcu_nr_threads(); t++) {
-		if ((int)t == M.cur || !r->rd[t].nesting)
+		if ((int)t == M.cur || !in_section(r, t) || !r->bk[t].nr_held)
 			continue;
 		const struct weft_rcu_book *b = &r->bk[t];
 		unsigned n = b->nr_held < WEFT_RCU_MAX_HELD ? b->nr_held : WEFT_RCU_MAX_HELD;
@@ -375,10 +483,16 @@ static void rcu_freed(uint32_t loc, uint32_t len, const struct weft_site *s)
 			if (h->loc - loc >= len)
 				continue;
 			struct weft_access other = access_at((int)t, h->step, h->site);
-			weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
-				     "freed while T%u, inside the RCU read-side section it "
-				     "entered at step %u, holds it from %s", t, b->lock_step,
-				     h->site->what);
+			if (r->rd[t].nesting)
+				weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
+					     "freed while T%u, inside the RCU read-side section it "
+					     "entered at step %u, holds it from %s", t, b->lock_step,
+					     h->site->what);
+			else
+				weft_report2(WEFT_KIND_RCU_FREE_IN_USE, M.world + h->loc, s, &other,
+					     "freed while T%u, inside a non-preemptible region (an "
+					     "RCU read-side section), holds it from %s", t,
+					     h->site->what);
 			return;
 		}
 	}
@@ -398,6 +512,61 @@ static void rcu_thread_end(unsigned tid)
 	weft_report2(WEFT_KIND_RCU_MISUSE, &r->rd[tid], &end_site, &other,
 		     "T%u ends inside an RCU read-side section (nesting %u): its grace "
 		     "periods never end", tid, r->rd[tid].nesting);
+}
+
+/* Thread tid (the current one) entered or left every non-preemptible
+ * context (families.h), after the step's own first record (a lock's
+ * entry: weft_ctx_preempt_inc_owing()). A record of rd[tid], so that a grace
+ * period's snapshot and wait (records of rd[]) are dependent with it; the
+ * state only once some family used the core area (before, no grace period
+ * has begun and rd[] is zero). */
+static struct weft_site ctx_site = { __FILE__, "weft_rcu_ctx_edge",
+				     "non-preemptible region (RCU read-side critical section)",
+				     __LINE__, WEFT_EV_NOTE, 0, WEFT_SITE_SC };
+
+void weft_rcu_ctx_edge(unsigned tid, bool atomic)
+{
+	if (tid >= WEFT_MAX_THREADS)
+		return;
+	struct weft_rcu_core *r = &M.core->rcu;
+	uint32_t loc = loc_of(&r->rd[tid]);
+
+	if (atomic) {
+		/* not an interrupt's entry: it is its step's first record (the
+		 * handler's operation is) */
+		if (!(M.irq_threads >> tid & 1))
+			weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(r->rd[tid]), 0,
+					  WEFT_STEP_CTX, &ctx_site);
+		return;
+	}
+	/* the end of a section outside rcu_read_lock() (whose unlock ends it
+	 * otherwise): it writes only what a grace period or a dereference of
+	 * this section wrote (all zero while the core area is unused), so a
+	 * region no grace period waits for and that held no pointer changes
+	 * nothing, whatever ran before it */
+	bool dropped = false, woke = false;
+	if (!r->rd[tid].nesting) {
+		struct weft_rcu_book *b = &r->bk[tid];
+		if (b->nr_held) {
+			b->nr_held = 0;
+			dropped = true;
+		}
+		if (b->watched) {
+			b->watched = 0;
+			r->rd[tid].gen++;
+			wake_gp_waiters(r, tid);
+			woke = true;
+		}
+	}
+	/* flagged (WEFT_STEP_CTX): a lock step's RELEASE record that is not
+	 * the lock's, and no operation to count; its wake-ups' records only
+	 * when it woke, so that an operation's own wake-ups keep their place
+	 * after its own record */
+	weft_sched_step_f(WEFT_DEP_RELEASE, loc, sizeof(r->rd[tid]), 0, WEFT_STEP_CTX, &ctx_site);
+	if (woke)
+		weft_wl_woken_step(&ctx_site);
+	if (dropped)
+		held_dropped(r, tid, &ctx_site);
 }
 
 unsigned weft_rcu_read_depth(unsigned tid)
@@ -461,6 +630,9 @@ static struct weft_site batch_site = { __FILE__, "rcu_do_batch", "rcu_do_batch()
 static struct weft_site gp_site = { __FILE__, "rcu_do_batch",
 				    "rcu_do_batch(): wait for the grace period", __LINE__,
 				    WEFT_EV_WAIT, 0, WEFT_SITE_SC };
+static struct weft_site softirq_site = { __FILE__, "rcu_do_batch",
+					"rcu_do_batch(): a callback in softirq context", __LINE__,
+					WEFT_EV_CTX, 0, WEFT_SITE_SC };
 static struct weft_site spawn_site = { __FILE__, "call_rcu", "spawn(rcu callback kthread)",
 				       __LINE__, WEFT_EV_SPAWN, 0, WEFT_SITE_SC };
 
@@ -502,7 +674,12 @@ static void rcu_cb_kthread(void *world, void *arg)
 		struct weft_rcu_cb *cb = &r->cb[r->cb_done % WEFT_RCU_MAX_CBS];
 		gp_wait(r, &cb->snap, &gp_site);
 		cb->active = false;   /* debug_rcu_head_unqueue() before the call */
+		/* in RCU_SOFTIRQ's context (rcu_core_si(), or rcuc/rcuo under
+		 * local_bh_disable()): not preemptible, in_softirq(), a sleep is
+		 * sleep-in-atomic, a lock is used IN-SOFTIRQ */
+		weft_ctx_softirq_enter(&softirq_site);
 		invoke(cb);
+		weft_ctx_softirq_exit(&softirq_site);
 		ran = true;
 		sched_point_at(&batch_site, &r->cb_queued, 3 * sizeof(uint32_t), NULL);
 	}
@@ -558,6 +735,9 @@ static void queue_cb(struct rcu_head *head, void (*func)(struct rcu_head *), voi
 	uint32_t old = r->cb_queued++;
 	weft_trace(WEFT_EV_RMW, qloc, old, r->cb_queued, s);
 	weft_sched_step(WEFT_DEP_WRITE, qloc, 3 * sizeof(uint32_t), 0, s);
+	/* the snapshot read every reader's section: dependent with each entry
+	 * and end of one */
+	weft_sched_step(WEFT_DEP_READ, loc_of(r->rd), sizeof(r->rd), 0, s);
 	shadow_write(qloc, s);
 	if (!r->kthread) {
 		int k = weft_sched_spawn(rcu_cb_kthread, NULL, M.cpu_of[M.cur], "rcuc", &spawn_site);

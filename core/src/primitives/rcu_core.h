@@ -40,6 +40,11 @@ struct weft_rcu_held {
  * free by another thread checks (rcu_freed(): rcu-free-in-use). */
 struct weft_rcu_book {
 	uint32_t lock_step;        /* the outermost rcu_read_lock() of the */
+	/* a grace period's snapshot holds this thread (in the padding before
+	 * lock_site: the layout, which traces name, stays): the end of its
+	 * non-preemptible region moves gen only then, so that a region that
+	 * no grace period waits for writes nothing */
+	uint32_t watched;
 	const struct weft_site *lock_site;          /* current section */
 	uint32_t unlock_step;      /* the rcu_read_unlock() that ended the */
 	const struct weft_site *unlock_site;        /* last section */

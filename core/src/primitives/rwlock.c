@@ -117,7 +117,7 @@ unsigned long weft_rw_lock(struct weft_rwlock *l, bool write, unsigned mask,
 	sched_point_at(s, l, sizeof(*l), wc);
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
-	weft_ctx_preempt_inc();
+	bool owed = weft_ctx_preempt_inc_owing();
 	if (write && weft_lockdep_on)
 		weft_lockdep_acquire(l, false, s);
 	if (wc->busy(l, (unsigned)M.cur)) {
@@ -141,6 +141,8 @@ unsigned long weft_rw_lock(struct weft_rwlock *l, bool write, unsigned mask,
 	weft_tsan_acquire(l);
 	weft_trace(WEFT_EV_LOCK, loc, write, write ? l->writer : l->readers, s);
 	weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	if (owed)
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	if (loc != WEFT_NO_LOC)
 		shadow_write(loc, s);
 	if (M.fb)
@@ -152,7 +154,7 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 {
 	const struct weft_wait_class *wc = write ? &write_class : &read_class;
 	uint32_t loc;
-	bool ok;
+	bool ok, owed = false;
 
 	if (M.cur < 0) {
 		if (!in_world(l, sizeof(*l), s))
@@ -171,7 +173,7 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 	if (ok) {
 		if (__builtin_expect(weft_mem_weak, 0))
 			weft_mem_observe_lock(l, true);
-		weft_ctx_preempt_inc();
+		owed = weft_ctx_preempt_inc_owing();
 		if (write && weft_lockdep_on)
 			weft_lockdep_acquire(l, true, s);
 		if (write)
@@ -186,6 +188,8 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 	}
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, write, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*l), 0, s);
+	if (owed)
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	return ok;
 }
 

@@ -48,7 +48,7 @@ static inline __attribute__((always_inline)) void spin_lock_op(struct weft_spinl
 	sched_point_at_f(s, l, sizeof(*l), &weft_spin_class, lean);
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
-	weft_ctx_preempt_inc();   /* spins, then holds, non-preemptibly */
+	bool owed = weft_ctx_preempt_inc_owing();   /* spins, then holds, non-preemptibly */
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(l, false, s);   /* at the attempt, as lock_acquire() */
 	struct wthread *t = &M.th[M.cur];
@@ -80,6 +80,8 @@ static inline __attribute__((always_inline)) void spin_lock_op(struct weft_spinl
 	weft_trace_f(WEFT_EV_LOCK, loc, 0, l->locked, s, lean ? WEFT_TRACE_LEAN : WEFT_TRACE_ANY);
 	if (!lean)
 		weft_sched_step_f(WEFT_DEP_ACQUIRE, loc, sizeof(*l), 0, WEFT_STEP_SPIN, s);
+	if (owed)
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	if (loc != WEFT_NO_LOC)
 		shadow_write_f(loc, s, SHADOW_BY_THREAD);
 	if (!lean && M.fb)
@@ -108,7 +110,7 @@ void weft_spin_lock(struct weft_spinlock *l, const struct weft_site *s)
 bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 {
 	uint32_t loc;
-	bool ok;
+	bool ok, owed = false;
 
 	if (M.cur < 0) {
 		if (!in_world(l, sizeof(*l), s))
@@ -130,7 +132,7 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	if (ok) {
 		if (M.o->lock == WEFT_LOCK_TICKET)
 			l->next++;
-		weft_ctx_preempt_inc();
+		owed = weft_ctx_preempt_inc_owing();
 		if (weft_lockdep_on)
 			weft_lockdep_acquire(l, true, s);
 		l->locked = (uint32_t)M.cur + 1;
@@ -142,6 +144,8 @@ bool weft_spin_trylock(struct weft_spinlock *l, const struct weft_site *s)
 	}
 	weft_trace(WEFT_EV_TRYLOCK, loc, ok, l->locked, s);
 	weft_sched_step(ok ? WEFT_DEP_ACQUIRE : WEFT_DEP_READ, loc, sizeof(*l), 0, s);
+	if (owed)
+		weft_rcu_ctx_edge((unsigned)M.cur, true);
 	if (M.fb)
 		fb_hit(0x5400000000000000ull ^ (uint64_t)ok << 40 ^ site_id(s));
 	return ok;

@@ -896,7 +896,7 @@ static void frame_info_from_log(struct weft_dpor *d, uint32_t k, const struct fr
 			f->blk_end = next->blk_end;
 			return;
 		}
-		weft_dpor_sig_add(&in->s, &e->d);
+		weft_dpor_sig_add(d, &in->s, &e->d);
 		f->blk_end = e->tidx;
 		if ((e->flags & EV_PHANTOM) || e->d.kind == WEFT_DEP_END ||
 		    e->d.kind == WEFT_DEP_YIELD) {
@@ -914,7 +914,7 @@ static bool dep_same(const struct dep *a, const struct dep *b)
 {
 	if (a->loc != b->loc || a->size != b->size || a->kind != b->kind || a->w != b->w ||
 	    a->arg != b->arg || a->lk != b->lk || a->y != b->y || a->nx != b->nx ||
-	    a->xall != b->xall)
+	    a->xall != b->xall || a->xhull != b->xhull)
 		return false;
 	for (unsigned i = 0; i < a->nx && i < DEP_NX; i++)
 		if (a->x[i].loc != b->x[i].loc || a->x[i].size != b->x[i].size ||
@@ -1253,7 +1253,8 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	/* the world and the core area after it (primitives/core_state.h: RCU's
 	 * readers and callback queue, the worklists), whose records name
 	 * offsets there */
-	uint32_t cpu_loc0 = (uint32_t)(((weft_world_extent(sc) + 63) & ~(size_t)63) + weft_core_size);
+	uint32_t core0 = (uint32_t)((weft_world_extent(sc) + 63) & ~(size_t)63);
+	uint32_t cpu_loc0 = core0 + weft_core_size;
 	uint32_t nloc = cpu_loc0 + WEFT_MAX_CPUS;
 	if (nloc > d->nloc) {
 		struct loc *l = calloc(nloc, sizeof(*l));
@@ -1276,6 +1277,8 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	}
 	d->nloc = nloc;
 	d->cpu_loc0 = cpu_loc0;
+	d->rd_lo = core0 + weft_core_rd_off;
+	d->rd_hi = d->rd_lo + weft_core_rd_size;
 	d->sc = sc;
 	d->mode = mode;
 	d->bound = bound;

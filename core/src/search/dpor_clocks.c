@@ -6,34 +6,49 @@
  * a dependent event. The search, its references and the machine's
  * quirks: dpor.c; the shared state: dpor_state.h.
  *
- * Length (~960 lines): the event log's construction (a record's
+ * Length (~1020 lines): the event log's construction (a record's
  * classification, its clock, its races, the per-byte location state with
  * its runs and undo logs, sleepers, the wakeup-tree cursor, the
- * CPU-sharing order, a skipped prefix's records) is
+ * CPU-sharing order, a skipped prefix's records, a step's ranges past
+ * DEP_NX) is
  * one pass over each record, kept together since each step reads what
  * the ones before it left in the same event.
  */
 #include "dpor_state.h"
 
-static void sig_words(const struct xrange *e, uint64_t out[SIGW], bool *all)
+static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_t out[SIGW],
+		      bool *all)
 {
 	memset(out, 0, SIGW * sizeof(uint64_t));
 	if (e->loc == WEFT_NO_LOC)
 		return;
-	if (e->size >= 64 * SIGW) {
+	if (e->size >= 64 * SIGW_WORLD) {
 		*all = true;
 		return;
 	}
-	/* the bytes b of [loc, loc + size) as bits b & 63 of word (b >> 6) % SIGW,
-	 * a run within one 64-byte word at a time */
+	/* the bytes b of [loc, loc + size) as bits b & 63 of word (b >> 6) %
+	 * SIGW_WORLD, a run within one 64-byte word at a time; a byte of RCU's
+	 * reader slots as bit (b - rd_lo) & 63 of word SIGW_WORLD + ((b - rd_lo)
+	 * >> 6) % 2: a region's record of rd[t] aliased world bytes, and made
+	 * blocks of models without RCU conflict (z4-swapin-aba:fix dfs --bound
+	 * 1: 558 executions for 552) */
 	for (uint32_t b = e->loc, end = e->loc + e->size; b < end;) {
-		uint32_t off = b & 63, n = end - b < 64 - off ? end - b : 64 - off;
-		out[(b >> 6) % SIGW] |= (n == 64 ? ~0ull : (1ull << n) - 1) << off;
+		bool rd = b >= d->rd_lo && b < d->rd_hi;
+		uint32_t base = rd ? b - d->rd_lo : b;
+		uint32_t lim = rd ? d->rd_hi : b < d->rd_lo ? d->rd_lo : UINT32_MAX;
+		uint32_t off = base & 63, n = end - b < 64 - off ? end - b : 64 - off;
+		if (n > lim - b)
+			n = lim - b;
+		uint64_t m = (n == 64 ? ~0ull : (1ull << n) - 1) << off;
+		if (rd)
+			out[SIGW_WORLD + (base >> 6) % (SIGW - SIGW_WORLD)] |= m;
+		else
+			out[(b >> 6) % SIGW_WORLD] |= m;
 		b += n;
 	}
 }
 
-void weft_dpor_sig_add(struct sig *s, const struct dep *e)
+void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct dep *e)
 {
 	uint64_t m[SIGW];
 	bool all = false;
@@ -48,7 +63,7 @@ void weft_dpor_sig_add(struct sig *s, const struct dep *e)
 	}
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(&r, m, &all);
+		sig_words(d, &r, m, &all);
 		if (all)
 			s->all = 1;
 		for (int i = 0; i < SIGW; i++) {
@@ -61,7 +76,7 @@ void weft_dpor_sig_add(struct sig *s, const struct dep *e)
 }
 
 /* Does executed event e conflict with anything in block s? */
-static bool sig_conflict(const struct dep *e, const struct sig *s)
+static bool sig_conflict(const struct weft_dpor *d, const struct dep *e, const struct sig *s)
 {
 	uint64_t m[SIGW];
 	bool all = false;
@@ -72,7 +87,7 @@ static bool sig_conflict(const struct dep *e, const struct sig *s)
 		return (s->joins >> e->arg) & 1;
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(&r, m, &all);
+		sig_words(d, &r, m, &all);
 		if (all)
 			return true;
 		for (int i = 0; i < SIGW; i++)
@@ -405,7 +420,7 @@ classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep 
 	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
 	o->lk = LK_NONE;
 	o->y = 0;
-	o->nx = o->xall = 0;
+	o->nx = o->xall = o->xhull = 0;
 	*phantom = false;
 	unsigned sev = si->site ? si->site->ev : 0;
 	/* a test-and-set spinlock's lock (the machine flags it: sleeping
@@ -484,11 +499,78 @@ static void wake_sleepers(struct weft_dpor *d, const struct dep *r)
 {
 	for (uint32_t q = d->slp; q; q &= q - 1) {
 		const struct info *in = &d->slpi[lowest(q)];
-		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(r, &in->s)
+		bool w = !in->known || (d->bounded && !in->one ? sig_conflict(d, r, &in->s)
 							       : dep_conflict(r, &in->d));
 		if (w)
 			d->slp &= (uint16_t)~bit(lowest(q));
 	}
+}
+
+/* Range r joins transition a's other ranges (dep.x). Once they are full,
+ * the two of them and r that lie closest become their hull (never the
+ * first range, whose kind and lock role the reductions read): the same
+ * bytes and those between, written if either was. More dependence, never
+ * less, so sound as xall is, which conflicts with everything and is kept
+ * for a hull wider than DEP_HULL_MAX. A step of a lock's release, the end
+ * of its RCU read-side section (rcu.c's record of the thread's reader
+ * slot) and two frees (z3-swapoff:fix's vfree() and kvfree(), adjacent)
+ * made xall with DEP_NX others: every frame before it justified
+ * (weft_dpor_justify()), 66,901 executions at bound 2 for 39,079. */
+#define DEP_HULL_MAX 4096u
+static void dep_add_range(struct dep *a, struct xrange r)
+{
+	if (a->xall)
+		return;
+	if (a->nx < DEP_NX) {
+		a->x[a->nx++] = r;
+		return;
+	}
+	struct xrange c[DEP_NX + 1];
+	memcpy(c, a->x, sizeof(a->x));
+	c[DEP_NX] = r;
+	unsigned bi = 0, bj = 1;
+	uint64_t best = UINT64_MAX, blo = 0, bhi = 0;
+	for (unsigned i = 0; i < DEP_NX + 1; i++)
+		for (unsigned j = i + 1; j < DEP_NX + 1; j++) {
+			uint64_t lo = c[i].loc < c[j].loc ? c[i].loc : c[j].loc;
+			uint64_t ei = (uint64_t)c[i].loc + c[i].size, ej = (uint64_t)c[j].loc + c[j].size;
+			uint64_t hi = ei > ej ? ei : ej;
+			if (hi - lo < best) {
+				best = hi - lo;
+				blo = lo;
+				bhi = hi;
+				bi = i;
+				bj = j;
+			}
+		}
+	if (best > DEP_HULL_MAX) {
+		a->xall = 1;
+		return;
+	}
+	unsigned n = 0;
+	a->xhull = 1;
+	a->x[n++] = (struct xrange){ (uint32_t)blo, (uint32_t)(bhi - blo),
+				     (uint8_t)(c[bi].w | c[bj].w) };
+	for (unsigned k = 0; k < DEP_NX + 1; k++)
+		if (k != bi && k != bj)
+			a->x[n++] = c[k];
+}
+
+/* Does p, the last execution's event, hold r, the k-th other record of
+ * the same event now (k: its nx before r)? Its x[k] is r's range, or some
+ * x[] holds it once two became a hull (later records of the step made
+ * x[k] wider). Past DEP_NX, unchecked. */
+static bool prefix_holds(const struct dep *p, unsigned k, const struct dep *r)
+{
+	if (k >= DEP_NX)
+		return true;
+	if (!p->xhull)
+		return p->nx > k && p->x[k].loc == r->loc && p->x[k].size == r->size;
+	for (unsigned i = 0; i < p->nx && i < DEP_NX; i++)
+		if (p->x[i].loc <= r->loc &&
+		    (uint64_t)r->loc + r->size <= (uint64_t)p->x[i].loc + p->x[i].size)
+			return true;
+	return false;
 }
 
 /* A record of the step of event m (the last one, of the same thread):
@@ -501,19 +583,14 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	unsigned t = e->tid;
 	unsigned k = e->d.nx;
 
-	if (r->loc != WEFT_NO_LOC) {
-		if (e->d.nx < DEP_NX)
-			e->d.x[e->d.nx++] = (struct xrange){ r->loc, r->size, r->w };
-		else
-			e->d.xall = 1;
-	}
+	if (r->loc != WEFT_NO_LOC)
+		dep_add_range(&e->d, (struct xrange){ r->loc, r->size, r->w });
 	if (r->kind == WEFT_DEP_SPAWN && si->arg < NT)
 		d->spawn_ev[si->arg] = m + 1;
 	/* the replayed prefix must do what it did */
 	if (d->branching && m < d->prefix_events && r->loc != WEFT_NO_LOC) {
 		const struct ev *p = m < d->npev ? &d->pev[m] : NULL;
-		if (!p || (k < DEP_NX && (p->d.nx <= k || p->d.x[k].loc != r->loc ||
-					   p->d.x[k].size != r->size))) {
+		if (!p || !prefix_holds(&p->d, k, r)) {
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->nfr = d->k ? d->k - 1 : 0;
@@ -754,7 +831,7 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 				const struct info *in = &d->slpi[lowest(m)];
 				bool joins = e->d.loc == WEFT_NO_LOC && e->d.arg == lowest(m);
 				if (!in->known || joins ||
-				    (in->one ? dep_conflict(&e->d, &in->d) : sig_conflict(&e->d, &in->s)))
+				    (in->one ? dep_conflict(&e->d, &in->d) : sig_conflict(d, &e->d, &in->s)))
 					d->slp &= (uint16_t)~bit(lowest(m));
 			}
 		}
@@ -827,7 +904,7 @@ static void log_record(struct weft_dpor *d, const struct weft_step_info *si)
 			for (uint32_t m = d->slp; m; m &= m - 1) {
 				const struct info *in = &d->slpi[lowest(m)];
 				bool w = !in->known ||
-					 (d->bounded && !in->one ? sig_conflict(&e->d, &in->s)
+					 (d->bounded && !in->one ? sig_conflict(d, &e->d, &in->s)
 								 : dep_conflict(&e->d, &in->d));
 				if (w)
 					d->slp &= (uint16_t)~bit(lowest(m));

@@ -63,9 +63,11 @@ struct dep {
 	 * point between them), e.g. pthread_cond_wait()'s release of the
 	 * mutex and its sleep on the condition, a kthread's queue write and
 	 * grace-period acquire, a free's store and poison: their ranges, the
-	 * transition's dependence being the union. xall: more than fit (the
-	 * transition conflicts with everything). */
-	uint8_t nx, xall;
+	 * transition's dependence being the union. More than fit: two of
+	 * them became their hull (xhull: x[k] is no longer the k-th record's
+	 * range, but holds it; dpor_clocks.c, dep_add_range()), or, if that
+	 * is too wide, xall (the transition conflicts with everything). */
+	uint8_t nx, xall, xhull;
 	struct xrange {
 		uint32_t loc, size;
 		uint8_t w;
@@ -73,8 +75,12 @@ struct dep {
 };
 
 /* A block of events, over-approximated: the bytes read and written
- * (world offset mod 256, 256 bits each), the threads whose end it joins. */
-#define SIGW 4
+ * (world offset mod 256, 256 bits each, in the first SIGW_WORLD words;
+ * RCU's reader slots, which every non-preemptible region's entry and
+ * exit records, in the last two: mod 128, aliasing no world byte), the
+ * threads whose end it joins. */
+#define SIGW_WORLD 4
+#define SIGW 6
 struct sig {
 	uint64_t r[SIGW], w[SIGW];
 	uint16_t joins;
@@ -356,6 +362,7 @@ struct weft_dpor {
 	uint32_t alt_hi;           /* aclk's end of the events' alt clocks */
 	struct tsnap *snap;        /* per frame */
 	uint32_t capsnap;
+	uint32_t rd_lo, rd_hi;     /* RCU's reader slots (block signatures) */
 	uint32_t cpu_loc0;         /* the CPU slots: [cpu_loc0, cpu_loc0 +
 				      WEFT_MAX_CPUS) = [.., nloc), past the
 				      world and the core area */
@@ -602,7 +609,7 @@ static inline uint32_t node_find(const struct weft_dpor *d, uint32_t parent, uns
 /* dpor.c */
 void weft_dpor_skip_diverged(struct weft_dpor *d);
 /* dpor_clocks.c */
-void weft_dpor_sig_add(struct sig *s, const struct dep *e);
+void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct dep *e);
 void weft_dpor_step(void *st, const struct weft_step_info *si);
 /* dpor_races.c */
 uint32_t weft_dpor_node_new(struct weft_dpor *d, unsigned tid, const struct dep *dp);

@@ -357,7 +357,10 @@ void weft_genome_run_step(struct weft_genome_run *gr, const struct weft_step_inf
 {
 	unsigned t = si->tid;
 
-	if (t >= WEFT_EXEC_MAX_THREADS)
+	/* a non-preemptible region's record of RCU's reader slot rides on
+	 * its operation's step: counting it would move every override and
+	 * POS draw of a model that merely takes a spinlock */
+	if (t >= WEFT_EXEC_MAX_THREADS || (si->flags & WEFT_STEP_CTX))
 		return;
 	if (t < WEFT_MAX_THREADS)   /* overrides name threads 0..15 (4 bits) */
 		gr->cnt[t]++;
