@@ -50,8 +50,9 @@
  * taken for the program's locals. */
 #define RT_USER_SP() ((const char *)__builtin_frame_address(0) + 16)
 
-/* The runtime's own state that a program reads moved (a reading of the
- * virtual clock, a draw of a generator): for fairness a change by the
+/* The thread's state outside the world moved (a reading of the virtual
+ * clock, a draw of a generator, a store to a __thread variable): for
+ * fairness a change by the
  * current thread (as a store that changed a value: its progress, and what
  * its yields compare), and the end of a lone spin's count, so a loop that
  * polls it (up to a deadline, until a draw comes) neither awaits nor

@@ -269,6 +269,9 @@ static inline void wr(void *addr, unsigned size, unsigned cls, uintptr_t pc)
 {
 	if (__builtin_expect(rt_shared(addr), 0))
 		write_slow(addr, size, cls, pc);
+	else if (__builtin_expect((uintptr_t)addr - (uintptr_t)weft_user_tls < weft_user_tls_size, 0))
+		rt_state_moved();   /* a __thread variable: the thread's own state moved
+				       (a spin that counts its polls there is no pure wait) */
 }
 
 void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_site *s)
