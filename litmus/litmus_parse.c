@@ -105,8 +105,8 @@ static void adv(struct ps *p)
 	p->i++;
 }
 
-/* A "Result:" whose value is none of herd7's four: the test says what no
- * run can check (an "Expect ... ?: unchecked" would pass it with exit 0).
+/* A "Result:" whose value is none of the four the kernel's litmus scripts
+ * know (herd7 reads no Result line): the test says what no run can check (an "Expect ... ?: unchecked" would pass it with exit 0).
  * The error is at the value: the place of the comment's start, counted on
  * to r. */
 static void bad_result(struct ps *p, struct mark open, size_t start, const char *r)
@@ -468,8 +468,8 @@ static const struct call calls[] = {
 
 /* The rest of the LKMM's vocabulary (linux-kernel.def): a test that
  * calls one is skipped with the reason, never run. docs/litmus.md lists
- * these names (tests/litmus/check-skipped.py keeps the two equal, and the
- * kernel's linux-kernel.def covered by calls[] and this table). A name in
+ * these names (tests/litmus/check-skipped.py keeps the two equal, and checks
+ * that calls[] and this table cover the kernel's linux-kernel.def). A name in
  * neither is skipped too, as "not a primitive weft models". */
 static const struct skip {
 	const char *name;
