@@ -10,7 +10,7 @@
 
 enum lk {
 	/* expressions */
-	L_NUM = 1,      /* num */
+	L_NUM = 1,      /* num; op 1: the placeholder of a call not modelled */
 	L_REG,          /* a: register index */
 	L_VAR,          /* a: shared variable: its address (a parameter name) */
 	L_DEREF,        /* a: address expression: a plain load */
@@ -53,9 +53,13 @@ struct lloc {
 	unsigned idx;           /* register or variable index */
 };
 
+_Static_assert(WEFT_LITMUS_MAX_VARS <= 32, "lproc.params is a 32-bit set of variables");
+
 struct lproc {
 	char name[8];           /* "P0" */
 	uint32_t body;          /* first statement */
+	uint32_t params;        /* bit v: variable v is a parameter (herd7: a register
+				 * holding its address; a name that is neither is refused) */
 	unsigned nr_regs;
 	char regs[WEFT_LITMUS_MAX_REGS][16];
 };
@@ -81,5 +85,9 @@ struct weft_litmus {
 	struct weft_site sites[WEFT_LITMUS_MAX_NODES];
 	char texts[WEFT_LITMUS_MAX_NODES][48];
 };
+
+/* binop(op, a, b) of two register values, as the runner computes it
+ * (litmus_run.c; the parser folds a constant divisor with it). */
+int64_t weft_litmus_binop(int op, int64_t a, int64_t b);
 
 #endif

@@ -105,6 +105,33 @@ static void adv(struct ps *p)
 	p->i++;
 }
 
+/* A "Result:" whose value is none of the four the kernel's litmus scripts
+ * know (herd7 reads no Result line): the test says what no run can check (an "Expect ... ?: unchecked" would pass it with exit 0).
+ * The error is at the value: the place of the comment's start, counted on
+ * to r. */
+static void bad_result(struct ps *p, struct mark open, size_t start, const char *r)
+{
+	char word[24];
+	size_t k = 0;
+	const char *end = p->s + p->i;
+
+	while (r + k < end && k + 1 < sizeof(word) && (isalnum((unsigned char)r[k]) || r[k] == '_'))
+		k++;
+	memcpy(word, r, k);
+	word[k] = 0;
+	p->line = open.line;
+	p->col = open.col;
+	for (const char *c = p->s + start; c < r; c++) {
+		if (*c == '\n') {
+			p->line++;
+			p->col = 1;
+		} else {
+			p->col++;
+		}
+	}
+	fail(p, "Result: '%s' is none of Never, Sometimes, Always, DEADLOCK", word);
+}
+
 /* Skip blanks and comments: (* ... *) (nesting), C comments. A comment's
  * "Result: X" sets the expectation. */
 static void skip(struct ps *p)
@@ -116,6 +143,7 @@ static void skip(struct ps *p)
 		} else if (c == '(' && peek_at(p, 1) == '*' && !p->in_c) {
 			unsigned lvl = 0;
 			size_t start = p->i;
+			struct mark open = mark(p);
 			do {
 				if (peek(p) == '(' && peek_at(p, 1) == '*') {
 					lvl++;
@@ -148,7 +176,11 @@ static void skip(struct ps *p)
 					p->t->expect = WEFT_LITMUS_ALWAYS;
 				else if (left >= 8 && !strncmp(r, "DEADLOCK", 8))
 					p->t->expect = WEFT_LITMUS_DEADLOCK;
+				else
+					bad_result(p, open, start, r);
 			}
+			if (p->failed)
+				return;
 		} else if (c == '/' && peek_at(p, 1) == '*') {
 			adv(p);
 			adv(p);
@@ -312,6 +344,27 @@ static int add_var(struct ps *p, const char *name)
 	return (int)p->t->nr_vars++;
 }
 
+/* A shared variable named in process p's body (by name or &name): herd7
+ * passes a process its parameters as registers holding their addresses, so
+ * any other name is a register never set (its deref is herd7's
+ * "Non-symbolic memory access"). A name that is neither a register nor a
+ * parameter of this process is refused here: a typo (*yy for *y) or a
+ * variable only another process declares, never a fresh variable. The
+ * error is at the name (at). */
+static int param_var(struct ps *p, const char *name, struct mark at)
+{
+	const struct lproc *pr = &p->t->procs[p->proc];
+	int v = var_index(p->t, name);
+
+	if (v < 0 || !(pr->params >> v & 1)) {
+		rewind_to(p, at);
+		fail(p, "'%s' is neither a register nor a parameter of %s (a shared variable "
+		     "a process uses must be among its parameters)", name, pr->name);
+		return 0;
+	}
+	return v;
+}
+
 static int reg_index(const struct lproc *pr, const char *name)
 {
 	for (unsigned r = 0; r < pr->nr_regs; r++)
@@ -413,6 +466,51 @@ static const struct call calls[] = {
 	{ "atomic_cmpxchg", L_RMW, 9, 3, WEFT_A_CMPXCHG, true },
 };
 
+/* The rest of the LKMM's vocabulary (linux-kernel.def): a test that
+ * calls one is skipped with the reason, never run. docs/litmus.md lists
+ * these names (tests/litmus/check-skipped.py keeps the two equal, and checks
+ * that calls[] and this table cover the kernel's linux-kernel.def). A name in
+ * neither is skipped too, as "not a primitive weft models". */
+static const struct skip {
+	const char *name;
+	const char *why;
+} skipped[] = {
+	{ "srcu_read_lock", "SRCU (weft models RCU, not SRCU)" },
+	{ "srcu_read_unlock", "SRCU (weft models RCU, not SRCU)" },
+	{ "srcu_down_read", "SRCU (weft models RCU, not SRCU)" },
+	{ "srcu_up_read", "SRCU (weft models RCU, not SRCU)" },
+	{ "synchronize_srcu", "SRCU (weft models RCU, not SRCU)" },
+	{ "synchronize_srcu_expedited", "SRCU (weft models RCU, not SRCU)" },
+	{ "smp_mb__after_srcu_read_unlock", "SRCU (weft models RCU, not SRCU)" },
+	{ "smp_mb__after_unlock_lock", "smp_mb__after_unlock_lock (no such fence in weft's locks)" },
+	{ "smp_store_mb", "smp_store_mb (not modelled: write WRITE_ONCE() then smp_mb())" },
+	{ "barrier", "barrier (the LKMM's compiler barrier is not modelled)" },
+	{ "synchronize_rcu_expedited", "synchronize_rcu_expedited (not modelled: synchronize_rcu() is)" },
+	{ "atomic_fetch_sub", "atomic_fetch_sub and its _relaxed/_acquire/_release forms (not modelled)" },
+	{ "atomic_fetch_dec", "atomic_fetch_dec and its _relaxed/_acquire/_release forms (not modelled)" },
+	{ "atomic_sub_and_test", "atomic_sub_and_test (not modelled)" },
+	{ "atomic_dec_and_test", "atomic_dec_and_test (not modelled)" },
+	{ "atomic_inc_and_test", "atomic_inc_and_test (not modelled)" },
+	{ "atomic_add_negative", "atomic_add_negative (not modelled)" },
+};
+
+/* The reason name (or its _relaxed/_acquire/_release form) is in
+ * skipped[], or NULL. */
+static const char *skip_reason(const char *name)
+{
+	static const char *const sfx[] = { "", "_relaxed", "_acquire", "_release" };
+	size_t n = strlen(name);
+
+	for (size_t k = 0; k < sizeof(skipped) / sizeof(skipped[0]); k++) {
+		size_t m = strlen(skipped[k].name);
+		for (unsigned j = 0; j < 4; j++)
+			if (n == m + strlen(sfx[j]) && !strncmp(name, skipped[k].name, m) &&
+			    !strcmp(name + m, sfx[j]))
+				return skipped[k].why;
+	}
+	return NULL;
+}
+
 static const struct call *find_call(const char *name, bool *suffixed)
 {
 	char base[64];
@@ -446,12 +544,13 @@ static uint32_t call_expr(struct ps *p, const char *name)
 	unsigned na = 0;
 
 	if (!c) {
-		if (!strncmp(name, "srcu_", 5) || !strcmp(name, "synchronize_srcu"))
+		const char *why = skip_reason(name);
+		if (why)
+			unsupported(p, why);
+		else if (!strncmp(name, "srcu_", 5))
 			unsupported(p, "SRCU (weft models RCU, not SRCU)");
-		else if (!strcmp(name, "smp_mb__after_unlock_lock"))
-			unsupported(p, "smp_mb__after_unlock_lock");
 		else {
-			char msg[96];
+			char msg[128];
 			snprintf(msg, sizeof(msg), "%s() is not a primitive weft models", name);
 			unsupported(p, msg);
 		}
@@ -468,8 +567,12 @@ static uint32_t call_expr(struct ps *p, const char *name)
 	}
 	if (p->failed)
 		return 0;
-	if (!c)
-		return node(p, L_NUM);   /* unsupported: the test is not run */
+	if (!c) {
+		uint32_t k = node(p, L_NUM);   /* unsupported: the test is not run */
+		if (k)
+			p->t->n[k].op = 1;     /* a placeholder: no constant */
+		return k;
+	}
 	if (na != c->nargs) {
 		fail(p, "%s takes %u argument%s, not %u", name, c->nargs, c->nargs == 1 ? "" : "s", na);
 		return 0;
@@ -554,6 +657,7 @@ static uint32_t primary(struct ps *p)
 	char w[64];
 	int64_t v;
 	uint32_t k;
+	struct mark at;
 
 	if (!deeper(p, "expression"))
 		return 0;
@@ -587,13 +691,16 @@ static uint32_t primary(struct ps *p)
 			site_of(p, k, WEFT_EV_READ, "plain load");
 		}
 	} else if (accept(p, "&")) {
+		skip(p);
+		at = mark(p);
 		if (!ident(p, w, sizeof(w))) {
 			fail(p, "expected a variable after '&'");
 			return 0;
 		}
-		k = node(p, L_VAR);
+		int var = p->proc >= 0 ? param_var(p, w, at) : add_var(p, w);
+		k = p->failed ? 0 : node(p, L_VAR);
 		if (k)
-			p->t->n[k].a = (uint32_t)add_var(p, w);
+			p->t->n[k].a = (uint32_t)var;
 	} else if (accept(p, "!") || accept(p, "~") || accept(p, "-")) {
 		char op = p->s[p->i - 1];
 		uint32_t a = primary(p);
@@ -602,7 +709,7 @@ static uint32_t primary(struct ps *p)
 			p->t->n[k].op = op;
 			p->t->n[k].a = a;
 		}
-	} else if (ident(p, w, sizeof(w))) {
+	} else if (at = mark(p), ident(p, w, sizeof(w))) {
 		if (accept(p, "(")) {
 			k = call_expr(p, w);
 		} else if (!strcmp(w, "NULL")) {
@@ -612,9 +719,11 @@ static uint32_t primary(struct ps *p)
 			if (k)
 				p->t->n[k].a = (uint32_t)reg_index(&p->t->procs[p->proc], w);
 		} else {
-			k = node(p, L_VAR);   /* a parameter: the variable's address */
+			/* a parameter: the variable's address */
+			int var = p->proc >= 0 ? param_var(p, w, at) : add_var(p, w);
+			k = p->failed ? 0 : node(p, L_VAR);
 			if (k)
-				p->t->n[k].a = (uint32_t)add_var(p, w);
+				p->t->n[k].a = (uint32_t)var;
 		}
 	} else {
 		int c = peek(p);
@@ -638,6 +747,34 @@ static int op_code(const char *s)
 	return s[1] ? s[0] * 256 + s[1] : s[0];
 }
 
+/* The value of expression k if it is made of numbers and operators only
+ * (no register, no memory); false if it is not, or nests deeper than
+ * MAX_DEPTH (a chain "1+1+1..." is a tree as deep as it is long). */
+static bool constant(const struct weft_litmus *t, uint32_t k, int64_t *v, unsigned depth)
+{
+	const struct lnode *n = &t->n[k];
+	int64_t a, b;
+
+	if (!k || depth > MAX_DEPTH)
+		return false;
+	switch (n->kind) {
+	case L_NUM:
+		*v = n->num;
+		return !n->op;
+	case L_UN:
+		if (!constant(t, n->a, &a, depth + 1))
+			return false;
+		*v = n->op == '!' ? !a : n->op == '~' ? ~a : (int64_t)(0 - (uint64_t)a);
+		return true;
+	case L_BIN:
+		if (!constant(t, n->a, &a, depth + 1) || !constant(t, n->b, &b, depth + 1))
+			return false;
+		*v = weft_litmus_binop(n->op, a, b);
+		return true;
+	}
+	return false;
+}
+
 static uint32_t binary(struct ps *p, unsigned lvl)
 {
 	if (lvl == NR_LEVELS)
@@ -659,7 +796,17 @@ static uint32_t binary(struct ps *p, unsigned lvl)
 		if (!hit || p->failed)
 			return a;
 		accept(p, hit);
+		struct mark at = (skip(p), mark(p));
 		uint32_t b = binary(p, lvl + 1);
+		int64_t zero;
+		if (!p->failed && (hit[0] == '/' || hit[0] == '%') &&
+		    constant(p->t, b, &zero, 0) && zero == 0) {
+			/* no value (a register that holds 0 at run time is
+			 * the runner's report) */
+			rewind_to(p, at);
+			fail(p, "%s by zero", hit[0] == '/' ? "division" : "modulo");
+			return 0;
+		}
 		uint32_t k = node(p, L_BIN);
 		if (!k)
 			return 0;
@@ -1071,7 +1218,9 @@ static void process(struct ps *p, const char *name)
 				fail(p, "expected a parameter");
 				return;
 			}
-			add_var(p, last);
+			int v = add_var(p, last);
+			if (!p->failed)
+				pr->params |= (uint32_t)1 << v;
 		} while (!p->failed && accept(p, ","));
 		expect(p, ")");
 	}

@@ -76,7 +76,7 @@ static void *checked(void *world, int64_t a, const struct lnode *n)
 
 static int64_t eval(void *world, unsigned tid, uint32_t k);
 
-static int64_t binop(int op, int64_t a, int64_t b)
+int64_t weft_litmus_binop(int op, int64_t a, int64_t b)
 {
 	switch (op) {
 	case '|' * 256 + '|': return a || b;
@@ -93,8 +93,9 @@ static int64_t binop(int op, int64_t a, int64_t b)
 	case '+': return (int64_t)((uint64_t)a + (uint64_t)b);
 	case '-': return (int64_t)((uint64_t)a - (uint64_t)b);
 	case '*': return (int64_t)((uint64_t)a * (uint64_t)b);
-	/* herd7 has no undefined behaviour to copy: x / 0 and x % 0 are 0, and
-	 * INT64_MIN / -1 wraps (the host's idiv would trap on it) */
+	/* INT64_MIN / -1 wraps (the host's idiv would trap on it); x / 0 and
+	 * x % 0 never get here (a constant zero is a parse error, a register
+	 * that holds 0 eval()'s report), 0 if they did */
 	case '/': return !b ? 0 : b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
 	case '%': return !b || b == -1 ? 0 : a % b;
 	}
@@ -145,7 +146,15 @@ static int64_t eval(void *world, unsigned tid, uint32_t k)
 			return 0;
 		if (n->op == '|' * 256 + '|' && a)
 			return 1;
-		return binop(n->op, a, eval(world, tid, n->b));
+		int64_t b = eval(world, tid, n->b);
+		if (!b && (n->op == '/' || n->op == '%')) {
+			/* no value: the test's bug, as a dereference of what
+			 * is no variable */
+			weft_report(WEFT_KIND_BUG_ON, NULL, NULL, "%s:%u: %s by zero (P%u)", T->file,
+				    n->line, n->op == '/' ? "division" : "modulo", tid);
+			return 0;
+		}
+		return weft_litmus_binop(n->op, a, b);
 	}
 	case L_UN: {
 		int64_t a = eval(world, tid, n->a);
