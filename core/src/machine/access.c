@@ -429,14 +429,16 @@ void weft_yield(const struct weft_site *s)
 		 * (await.c), as a spin on a read does, rather than spin as an
 		 * unfair choice (a sched_yield() loop was never covered
 		 * completely). Going on at a fresh yield is then one more
-		 * iteration at most before such a repeat. */
+		 * iteration at most before such a repeat. Only with its locals
+		 * known (frames, as a read's await): a count the stack does not
+		 * show would be taken for a repeat. */
 		uint64_t others_now = M.await_spins ? weft_fair_others(cur) : 0;
 		bool others_changed = M.await_spins && t->yield_others != others_now;
 		bool fresh = (changed || others_changed) && t->yield_run != M.run_id;
 		uint64_t frames = weft_await_frames();
 		bool retry = !changed && t->yield_site == s && before && before->ev != WEFT_EV_YIELD &&
 			     t->yield_frames == frames;
-		bool repeat = retry && M.await_spins && !others_changed;
+		bool repeat = retry && M.await_spins && !others_changed && frames;
 		t->yield_wr = M.fair_wr[cur];
 		t->yield_site = s;
 		t->yield_frames = frames;
