@@ -355,7 +355,7 @@ void rt_heap_leak_check(void)
 		 * thread's descriptor, which LeakSanitizer scans) */
 		if (alive)
 			fresh += scan((const uint8_t *)rt_th[t].tls,
-				      (const uint8_t *)(rt_th[t].tls + 64));
+				      (const uint8_t *)rt_th[t].tls + sizeof(rt_th[t].tls));
 	}
 	while (fresh) {
 		fresh = 0;

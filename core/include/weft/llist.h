@@ -91,17 +91,19 @@ static inline bool weft___llist_add_batch(struct weft_llist_node *new_first,
 	return !first;
 }
 
-/* llist_del_first(): the first entry off the list, NULL if empty. Only one
+/* llist_del_first() and llist_del_first_this(): the first entry off the
+ * list (only if it is `only`, when given), NULL if none was taken. One
  * consumer at a time (lib/llist.c): the cmpxchg compares the head with the
  * entry it read, not with the entry's ->next it read (ABA). */
-static inline struct weft_llist_node *weft_llist_del_first(struct weft_llist_head *h)
+static inline struct weft_llist_node *__weft_llist_del_first_if(struct weft_llist_head *h,
+								 struct weft_llist_node *only)
 {
 	struct weft_llist_node *entry = (struct weft_llist_node *)(uintptr_t)WEFT_ACCESS_F(
 		&h->first, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "smp_load_acquire(&head->first)",
 		WEFT_SITE_ACQUIRE);
 
 	for (;;) {
-		if (!entry)
+		if (!entry || (only && entry != only))
 			return NULL;
 		struct weft_llist_node *next = READ_ONCE(entry->next);
 		struct weft_llist_node *seen =
@@ -112,24 +114,16 @@ static inline struct weft_llist_node *weft_llist_del_first(struct weft_llist_hea
 	}
 }
 
+static inline struct weft_llist_node *weft_llist_del_first(struct weft_llist_head *h)
+{
+	return __weft_llist_del_first_if(h, NULL);
+}
+
 /* llist_del_first_this(): this off the list if it is the first entry */
 static inline bool weft_llist_del_first_this(struct weft_llist_head *h,
 					     struct weft_llist_node *this_)
 {
-	struct weft_llist_node *entry = (struct weft_llist_node *)(uintptr_t)WEFT_ACCESS_F(
-		&h->first, WEFT_A_LOAD, 0, 0, WEFT_EV_READ, "smp_load_acquire(&head->first)",
-		WEFT_SITE_ACQUIRE);
-
-	for (;;) {
-		if (entry != this_)
-			return false;
-		struct weft_llist_node *next = READ_ONCE(entry->next);
-		struct weft_llist_node *seen =
-			__weft_llist_cmpxchg(h, entry, next, "try_cmpxchg(&head->first)");
-		if (seen == entry)
-			return true;
-		entry = seen;
-	}
+	return __weft_llist_del_first_if(h, this_) != NULL;
 }
 
 /* llist_del_all(): the whole list, first entry first (xchg, fully ordered) */

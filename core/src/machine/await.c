@@ -110,6 +110,16 @@ bool weft_await_is(const struct wthread *t)
 	return t->state == T_BLOCKED && t->wait_class == &await_class;
 }
 
+/* Block the current thread t at s as a spin's wait until weft_await_event()
+ * wakes it. */
+static void await_sleep(struct wthread *t, const struct weft_site *s)
+{
+	weft_trace(WEFT_EV_BLOCK, t->spin_loc, 0, (uint64_t)M.cur, &await_site);
+	weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, &await_site);
+	M.nr_await++;
+	weft_sched_block(t->reads, &await_class, s);
+}
+
 /* At the scheduling point s of the current thread, which spun: block until
  * another thread changes what it read (weft_await_event wakes it). */
 void weft_await_block(const struct weft_site *s)
@@ -119,10 +129,7 @@ void weft_await_block(const struct weft_site *s)
 	t->await_pending = false;
 	if (t->reads_run != M.run_id || t->nr_reads > WEFT_AWAIT_LOCS)
 		return;   /* another run since it spun: it looks again */
-	weft_trace(WEFT_EV_BLOCK, t->spin_loc, 0, (uint64_t)M.cur, &await_site);
-	weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, &await_site);
-	M.nr_await++;
-	weft_sched_block(t->reads, &await_class, s);
+	await_sleep(t, s);
 	/* woken: what it read changed; its next run starts a fresh read set */
 }
 
@@ -138,10 +145,7 @@ void weft_await_any_block(const struct weft_site *s)
 	t->spin_site = s;
 	t->spin_loc = WEFT_NO_LOC;
 	t->nr_spins++;
-	weft_trace(WEFT_EV_BLOCK, WEFT_NO_LOC, 0, (uint64_t)M.cur, &await_site);
-	weft_sched_step(WEFT_DEP_BLOCKED, WEFT_NO_LOC, 0, 0, &await_site);
-	M.nr_await++;
-	weft_sched_block(t->reads, &await_class, s);
+	await_sleep(t, s);
 	t->await_any = false;
 }
 
