@@ -7,7 +7,9 @@
  *                   down: del_timer() then free races with a callback
  *                   already running (use-after-free); del_timer_sync(),
  *                   or timer_shutdown_sync() of a callback that re-arms
- *                   itself, waits for it; freeing with the timer still
+ *                   itself, waits for it (del_timer_sync() of one that
+ *                   always re-arms itself too: it detaches it again once
+ *                   the callback returned); freeing with the timer still
  *                   pending is debugobjects' "free active object".
  *  timer-lock       a callback takes a spinlock the task on its CPU holds
  *                   with spin_lock(): the softirq interrupts the holder
@@ -62,7 +64,7 @@
 /* --------------------------------------------------------- timer-teardown */
 
 enum { TD_DEL, TD_DEL_SYNC, TD_SHUTDOWN, TD_SHUTDOWN_ASYNC, TD_FREE_PENDING, TD_PERIODIC_SPIN,
-       TD_PERIODIC_WAIT };
+       TD_PERIODIC_WAIT, TD_REARM_DEL_SYNC };
 
 #define TD_PERIODS 3   /* the periodic-* variants wait for this many firings */
 
@@ -123,6 +125,7 @@ static void td_thread(void *w, unsigned tid)
 		del_timer(&o->timer);
 		break;
 	case TD_DEL_SYNC:
+	case TD_REARM_DEL_SYNC:   /* deletes again what the callback re-armed */
 		del_timer_sync(&o->timer);
 		break;
 	case TD_SHUTDOWN:
@@ -170,6 +173,9 @@ static const struct weft_variant td_variants[] = {
 	WEFT_TEST_FIX("periodic-wait",
 	              "wait_for_completion() of its third firing, then timer_shutdown_sync()",
 	              TD_PERIODIC_WAIT),
+	WEFT_TEST_FIX("rearm-del-sync",
+	              "a timer that always re-arms itself: del_timer_sync(), kfree()",
+	              TD_REARM_DEL_SYNC),
 };
 
 WEFT_TEST_SCENARIO(timer_teardown, "timer-teardown",

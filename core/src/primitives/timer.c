@@ -196,8 +196,13 @@ static bool machine_thread(const struct wthread *t)
 	return thread_irq(t) >= 0 || t->label != NULL;
 }
 
-/* Model threads not ended (*runnable: and runnable now). */
-static bool model_threads_alive(bool *runnable)
+static const struct weft_wait_class sync_class;
+
+/* Model threads not ended (*runnable: and runnable now, or runnable once
+ * the callback of timer that runs now returns: a del_timer_sync() of it
+ * waits for exactly that, and in the kernel it detaches the re-armed timer
+ * long before the next tick). */
+static bool model_threads_alive(const struct timer_list *timer, bool *runnable)
 {
 	bool alive = false;
 
@@ -207,7 +212,9 @@ static bool model_threads_alive(bool *runnable)
 		if (t->state == T_DONE || machine_thread(t))
 			continue;
 		alive = true;
-		*runnable |= t->state == T_RUNNABLE;
+		*runnable |= t->state == T_RUNNABLE ||
+			     (t->state == T_BLOCKED && t->wait_class == &sync_class &&
+			      t->wait_chan == (const void *)timer);
 	}
 	return alive;
 }
@@ -284,13 +291,14 @@ int weft_timer_arm_step(struct timer_list *t, unsigned long expires, unsigned ho
 	}
 	/* Armed by a thread the machine made (a periodic timer re-arming
 	 * itself, a chain of timers, delayed work re-queueing itself from its
-	 * worker): while a model thread is runnable it waits for the machine to
-	 * run one, so that it cannot fire again and again with no thread
-	 * moving - virtual time passes for the threads too. With every model
+	 * worker): while a model thread is runnable, or waits in
+	 * del_timer_sync() for this callback, it waits for the machine to run
+	 * one, so that it cannot fire again and again with no thread moving -
+	 * virtual time passes for the threads too. With every model
 	 * thread ended it never fires. */
 	bool model_runnable = false;
 	bool by_machine = machine_thread(&M.th[M.cur]);
-	bool late = by_machine && !model_threads_alive(&model_runnable);
+	bool late = by_machine && !model_threads_alive(t, &model_runnable);
 	bool held = by_machine && !late && model_runnable;
 	t->expires = expires;
 	b->q[b->n] = t;
