@@ -58,7 +58,7 @@ enum {
 	V_CORR, V_COWR, V_MP_TRYLOCK_FAILS, V_MP_WMB_RMB_WORDMATE,
 	V_WAIT_EVENT, V_WAIT_OPEN_CODED, V_WQ_ACTIVE, V_WQ_ACTIVE_MB,
 	V_RCU_ASSIGN, V_RCU_INIT_POINTER,
-	V_SB_INCS, V_WQ_ACTIVE_INC, V_WQ_ACTIVE_INC_MB,
+	V_SB_INCS, V_WQ_ACTIVE_INC, V_WQ_ACTIVE_INC_MB, V_WQ_HAS_SLEEPER,
 	V__COUNT
 };
 
@@ -70,6 +70,7 @@ static const char *const names[V__COUNT] = {
 	"wait_event/wake_up", "prepare_to_wait/wake_up", "waitqueue_active", "mb+waitqueue_active",
 	"rcu_assign_pointer", "RCU_INIT_POINTER",
 	"SB(atomic_inc)", "atomic_inc+waitqueue_active", "atomic_inc+mb+waitqueue_active",
+	"wq_has_sleeper",
 };
 
 static unsigned variant;
@@ -125,6 +126,11 @@ static void waker(struct lk_world *W)
 		smp_mb();
 	if (variant == V_WQ_ACTIVE_INC_MB)
 		smp_mb__after_atomic();
+	if (variant == V_WQ_HAS_SLEEPER) {   /* its smp_mb() is the shortcut's */
+		if (wq_has_sleeper(&W->wq))
+			wake_up(&W->wq);
+		return;
+	}
 	if (variant == V_WAIT_EVENT || variant == V_WAIT_OPEN_CODED || waitqueue_active(&W->wq))
 		wake_up(&W->wq);
 }
@@ -277,6 +283,7 @@ static void lk_thread(void *w, unsigned tid)
 	case V_WQ_ACTIVE_MB:
 	case V_WQ_ACTIVE_INC:
 	case V_WQ_ACTIVE_INC_MB:
+	case V_WQ_HAS_SLEEPER:
 		if (tid == 0)
 			sleeper(W);
 		else

@@ -378,6 +378,20 @@ struct completion {
 #define waitqueue_active(wq) \
 	weft_waitqueue_active((wq), WEFT_SITE(WEFT_EV_READ, "waitqueue_active(" #wq ")"))
 
+/* wq_has_sleeper() (include/linux/wait.h): smp_mb(), then
+ * waitqueue_active(): the waker's full barrier pairs with the one the
+ * sleeper's set_current_state() makes after queueing, so the waker's
+ * store before it and the sleeper's check of the condition cannot both
+ * miss. Switch: WEFT_OWN_WQ_HAS_SLEEPER. */
+#ifndef WEFT_OWN_WQ_HAS_SLEEPER
+#define wq_has_sleeper(wq)                                                           \
+	({                                                                           \
+		weft_fence(WEFT_FENCE_MB,                                            \
+			   WEFT_SITE(WEFT_EV_BARRIER, "wq_has_sleeper(" #wq ") smp_mb()")); \
+		weft_waitqueue_active((wq), WEFT_SITE(WEFT_EV_READ, "wq_has_sleeper(" #wq ")")); \
+	})
+#endif /* WEFT_OWN_WQ_HAS_SLEEPER */
+
 /*
  * wait_event(wq, condition) as include/linux/wait.h writes it: the
  * condition is model code (primitives: real scheduling points), tested
