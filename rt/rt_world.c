@@ -114,6 +114,8 @@ int rt_world_map(void)
 		return -1;
 	}
 	weft_fiber_stack_region(rt_w.stacks_lo, rt_w.stack_bytes);
+	if (rt_escape_init() != 0)
+		return -1;
 	rt_machine_thread = true;
 
 	size_t snap = (size_t)(rt_w.snap_hi - rt_w.snap_lo);
@@ -290,6 +292,7 @@ static void world_reset(uint8_t *world, size_t size)
 		tls_owner = -1;
 	}
 	rt_heap_reset();
+	rt_escape_reset();
 	rt_threads_reset();
 	memset(&rt_x, 0, sizeof(rt_x));
 	rt_pthread_np_reset();
