@@ -201,17 +201,17 @@ static bool store_not_done(void)
 }
 
 /* An access to a stack while a store that may write a pointer is announced
- * (rt_escape.c): complete the store first, unless it is still not done (an
- * aggregate copy's store, announced before its load: completed later). */
+ * (rt_escape.c): complete the store first. One still not done (an
+ * aggregate copy's store, announced before its load, or a store of the
+ * value that was there) is completed at the thread's next point, as
+ * before; its value is handed over then, and the stack accesses until
+ * then take the fast path again. */
 void rt_escape_settle(void)
 {
-	if (!rt_x.pend_site) {
-		if (!rt_x.deferred[M.cur].site)
-			rt_escape_disarm();
-		return;
-	}
-	if (!store_not_done())
+	if (rt_x.pend_site && !store_not_done())
 		rt_flush_slow();
+	else
+		rt_escape_disarm();
 }
 
 /* The read is done or open: a deferred store under sc, or a read done at
