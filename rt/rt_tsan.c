@@ -422,14 +422,14 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                 \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                  \
 	{                                                                          \
-		if (!rt_shared((const void *)a, sizeof(T)))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return __atomic_load_n(a, SEQ);                            \
 		return (T)atomic_slow((volatile void *)a, sizeof(T), WEFT_A_LOAD, 0, 0, mo, PC()); \
 	}                                                                          \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);              \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)               \
 	{                                                                          \
-		if (!rt_shared((const void *)a, sizeof(T)))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			__atomic_store_n(a, v, SEQ);                               \
 		else                                                               \
 			atomic_slow(a, sizeof(T), WEFT_A_STORE, (uint64_t)v, 0, mo, PC()); \
@@ -447,7 +447,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
 	{                                                                          \
 		(void)fmo;                                                         \
-		if (!rt_shared((const void *)a, sizeof(T))) {                                 \
+		if (!rt_shared((const void *)a, sizeof(T))) {                      \
 			__atomic_compare_exchange_n(a, &c, v, false, SEQ, SEQ);    \
 			return c;                                                  \
 		}                                                                  \
@@ -461,7 +461,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	int __tsan_atomic##bits##_compare_exchange_##name(volatile T *a, T *c, T v, int mo, int fmo) \
 	{                                                                          \
 		(void)fmo;                                                         \
-		if (!rt_shared((const void *)a, sizeof(T)))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return __atomic_compare_exchange_n(a, c, v, weak, SEQ, SEQ); \
 		T e = *c;                                                          \
 		T old = (T)atomic_slow(a, sizeof(T), WEFT_A_CMPXCHG, (uint64_t)e, (uint64_t)v, mo, PC()); \
@@ -475,7 +475,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);                \
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)                 \
 	{                                                                          \
-		if (!rt_shared((const void *)a, sizeof(T)))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return native;                                             \
 		return (T)atomic_slow(a, sizeof(T), aop, arg, 0, mo, PC());        \
 	}
