@@ -73,6 +73,7 @@ int thrd_create(thrd_t *thr, thrd_start_t fn, void *arg)
 	if (tid < WEFT_EXEC_MAX_THREADS) {
 		start_slot[tid].fn = fn;
 		start_slot[tid].arg = arg;
+		rt_escape_handoff((uint64_t)(uintptr_t)arg, RT_USER_FP());   /* as pthread_create()'s */
 	}
 	pthread_t th = 0;
 	int err = RT_AS_CALLER(pthread_create(&th, NULL, c11_start, (void *)(uintptr_t)tid));

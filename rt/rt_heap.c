@@ -22,15 +22,18 @@
  * not a block's start (invalid-free), accesses to freed blocks
  * (use-after-free, through the shadow), and at exit every block no
  * pointer in the program's globals, the live threads' stacks and __thread
- * variables or other reachable blocks points into (memory-leak), as
- * LeakSanitizer decides.
+ * variables, the loaded libraries' globals and the environment, or other
+ * reachable blocks points into (memory-leak), as LeakSanitizer decides.
  * A full arena is a limit, reported as such (WEFT_HEAP_MIB raises it).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rt_internal.h"
 
@@ -326,6 +329,55 @@ static size_t scan(const uint8_t *lo, const uint8_t *hi)
 	return fresh;
 }
 
+/* The writable segments (PT_LOAD with PF_W: .data, .bss) of every loaded
+ * object but the executable (its globals are scanned as the world's) and
+ * libweft_rt (Weft's own state, which holds the program's pointers it
+ * traced and would hide their blocks' leaks): the C library's state, as
+ * LeakSanitizer scans every module's globals (stdout's buffer given by
+ * setvbuf() is in one). In dl_iterate_phdr()'s order, the load order. */
+static int scan_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+	static uintptr_t self = UINTPTR_MAX;
+	size_t *fresh = data;
+
+	(void)size;
+	if (self == UINTPTR_MAX) {
+		Dl_info di;
+		struct link_map *lm = NULL;
+		self = dladdr1((void *)rt_heap_leak_check, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm
+			       ? lm->l_addr
+			       : 0;
+	}
+	if (!info->dlpi_name || !info->dlpi_name[0] || info->dlpi_addr == self)
+		return 0;   /* the executable, the runtime */
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+			continue;
+		const uint8_t *lo = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		*fresh += scan(lo, lo + ph->p_memsz);
+	}
+	return 0;
+}
+
+/* Roots the C library keeps outside its segments: the environment, whose
+ * array putenv() and setenv() allocate with the C library's malloc (which
+ * LeakSanitizer tracks and Weft does not): putenv(strdup("A=1")) keeps
+ * its block in it. */
+static size_t scan_libc_roots(void)
+{
+	size_t fresh = 0;
+
+	dl_iterate_phdr(scan_module, &fresh);
+	if (environ) {
+		size_t n = 0;
+		while (environ[n])
+			n++;
+		fresh += scan((const uint8_t *)environ, (const uint8_t *)(environ + n));
+	}
+	return fresh;
+}
+
 void rt_heap_leak_check(void)
 {
 	size_t fresh;
@@ -357,24 +409,33 @@ void rt_heap_leak_check(void)
 			fresh += scan((const uint8_t *)rt_th[t].tls,
 				      (const uint8_t *)rt_th[t].tls + sizeof(rt_th[t].tls));
 	}
-	while (fresh) {
-		fresh = 0;
-		for (size_t i = 0; i < nr_blk; i++)
-			if (blk[i].mark == 1) {
-				blk[i].mark = 2;
-				fresh += scan(rt_w.heap_lo + blk[i].off,
-					      rt_w.heap_lo + blk[i].off + blk[i].size);
-			}
-	}
 	size_t leaks = 0, bytes = 0;
 	struct block *first = NULL;
-	for (size_t i = 0; i < nr_blk; i++)
-		if (blk[i].state == B_LIVE && !blk[i].mark) {
-			leaks++;
-			bytes += blk[i].size;
-			if (!first)
-				first = &blk[i];
+	/* the C library's roots only when the program's leave a block
+	 * unreached: their scan is most of an execution's exit otherwise */
+	for (bool libc = false;; libc = true) {
+		while (fresh) {
+			fresh = 0;
+			for (size_t i = 0; i < nr_blk; i++)
+				if (blk[i].mark == 1) {
+					blk[i].mark = 2;
+					fresh += scan(rt_w.heap_lo + blk[i].off,
+						      rt_w.heap_lo + blk[i].off + blk[i].size);
+				}
 		}
+		leaks = bytes = 0;
+		first = NULL;
+		for (size_t i = 0; i < nr_blk; i++)
+			if (blk[i].state == B_LIVE && !blk[i].mark) {
+				leaks++;
+				bytes += blk[i].size;
+				if (!first)
+					first = &blk[i];
+			}
+		if (!first || libc)
+			break;
+		fresh = scan_libc_roots();
+	}
 	if (!first)
 		return;
 	struct weft_access alloc = { true, first->tid, M.cpu_of[first->tid], first->step,

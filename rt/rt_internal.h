@@ -49,6 +49,11 @@
  * yield's own, over the dead frame of the last access's callee) are not
  * taken for the program's locals. */
 #define RT_USER_SP() ((const char *)__builtin_frame_address(0) + 16)
+/* The program's frame pointer at that call: the caller's, which the
+ * prologue of the function this is written in saved (the __tsan_* entries
+ * in between leave the register alone), for rt_escape.c's search of the
+ * frame that holds a handed-over local. */
+#define RT_USER_FP() (*(const uintptr_t *)__builtin_frame_address(0))
 
 /* The thread's state outside the world moved (a reading of the virtual
  * clock, a draw of a generator, a store to a __thread variable): for
@@ -252,6 +257,7 @@ struct rt_exec {
 	void *pend_addr;
 	unsigned pend_size;
 	const struct weft_site *pend_site;
+	uintptr_t pend_fp;        /* the storing function's frame (RT_USER_FP) */
 	/* per thread, an announced store the next hook, a read's, found not
 	 * yet done: the compiler announces an aggregate copy's store before
 	 * its load (gcc's tsan pass instruments a statement's lhs first), so
@@ -263,6 +269,7 @@ struct rt_exec {
 		unsigned size;
 		const struct weft_site *site;
 		uint64_t old;
+		uintptr_t fp;
 	} deferred[WEFT_EXEC_MAX_THREADS];
 	int exit_status;          /* exit(n), main's return */
 	bool exited;
@@ -302,18 +309,92 @@ static inline bool rt_active(void)
 	return rt_lim && M.cur >= 0 && rt_machine_thread;
 }
 
+/* Escape marks of the stacks (rt_escape.c): one bit per 8-byte granule of
+ * [rt_w.stacks_lo, rt_w.stacks_hi) another thread may reach; every marked
+ * granule lies in [rt_esc_lo, rt_esc_lo + rt_esc_len) (len 0: none, the
+ * only test an unmarked stack's access pays). Reset at every execution. */
+#define RT_ESC_SHIFT 3
+extern uint64_t *rt_esc_bits;
+extern uintptr_t rt_esc_lo, rt_esc_len;
+extern bool rt_esc_armed;
+int rt_escape_init(void);
+void rt_escape_reset(void);
+/* A plain store that may write a pointer is announced (rt_tsan.c): stack
+ * accesses check the marks after completing it (rt_escape_settle()), until
+ * rt_flush_slow() has handed its value over and disarms. */
+void rt_escape_arm(void);
+void rt_escape_disarm(void);
+void rt_escape_settle(void);
+bool rt_escaped_slow(uintptr_t a, size_t size);
+/* Another thread's access to a stack (a point): mark what it touched. */
+void rt_escape_touch(const void *addr, size_t size);
+/* A value stored by a point, or handed to a new thread: if it points into
+ * a stack, mark the object it points to (and what that holds) escaped. fp:
+ * the frame pointer of the program's function that handed it (RT_USER_FP),
+ * where the search for the frame holding the object starts. */
+void rt_escape_handoff(uint64_t v, uintptr_t fp);
+/* The same for every aligned word of a range stored by a point. */
+void rt_escape_range(const void *addr, size_t size, uintptr_t fp);
+
+/* The filter range starts 16 bytes below the first mark: an access of up
+ * to 16 bytes that overlaps a marked granule starts inside it. */
+#define RT_ESC_FILTER 16
+static inline bool rt_escaped(uintptr_t a, size_t size)
+{
+	if (__builtin_expect(a - rt_esc_lo < rt_esc_len, 0))
+		return rt_escaped_slow(a, size);
+	return size > RT_ESC_FILTER && rt_esc_len && rt_escaped_slow(a, size);
+}
+
 /* addr is shared memory of the program: in the world and not on the
- * running thread's own stack (no other thread can reach that legally
- * unless the address escapes: then it is on another thread's stack, which
- * is in the world too). */
-static inline bool rt_shared(const void *addr)
+ * running thread's own stack, unless the granule is escaped there
+ * (rt_escape.c: another thread touched it, or was handed its address). A
+ * local's access that another thread may race with is a point for both. */
+static inline bool rt_shared(const void *addr, size_t size)
 {
 	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
 
 	if (off >= rt_lim || M.cur < 0)
 		return false;
 	const struct weft_fiber *f = &M.th[M.cur].fib;
-	return (uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size;
+	if ((uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size)
+		return true;
+	return rt_escaped((uintptr_t)addr, size);
+}
+
+/* rt_shared() for the plain accesses' hooks (at most 16 bytes), whose slow
+ * paths check the marks (rt_own_private()): true may also be a granule of
+ * the running thread's own stack near a mark. */
+static inline bool rt_shared_hint(const void *addr)
+{
+	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
+
+	if (off >= rt_lim || M.cur < 0)
+		return false;
+	const struct weft_fiber *f = &M.th[M.cur].fib;
+	if ((uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size)
+		return true;
+	return __builtin_expect((uintptr_t)addr - rt_esc_lo < rt_esc_len, 0);
+}
+
+/* In a plain access's slow path: addr is the running thread's own stack
+ * and not escaped (rt_shared_hint() let it through near a mark). */
+static inline bool rt_own_private(const void *addr, size_t size)
+{
+	const struct weft_fiber *f = &M.th[M.cur].fib;
+
+	return (uintptr_t)addr - (uintptr_t)f->stack_lo < f->stack_size &&
+	       !rt_escaped_slow((uintptr_t)addr, size);
+}
+
+/* At a point's access to addr: another thread's stack is touched (marked
+ * escaped from now on for its owner too). */
+static inline void rt_escape_note(const void *addr, size_t size)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	if (__builtin_expect(a - (uintptr_t)rt_w.stacks_lo < rt_w.stack_bytes, 0))
+		rt_escape_touch(addr, size);
 }
 
 /* The start of an atomic section (rt_tsan.c): a scheduling point, then

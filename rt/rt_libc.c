@@ -389,8 +389,9 @@ static void on_watchdog(int sig, siginfo_t *si, void *uc)
 	rt_x.deferred[M.cur].site = NULL;
 	weft_report(WEFT_KIND_LIMIT, NULL, M.th[M.cur].last_site,
 		    "limit reached: T%d ran %u s without a visible operation (an endless loop "
-		    "with no hook: build at -O0; WEFT_WATCHDOG_S); a wall-clock bound, not "
-		    "replayable", M.cur, watchdog_s);
+		    "that reaches no scheduling point: on the thread's own state, or left "
+		    "without a block hook by the optimizer, which -O0 keeps; "
+		    "WEFT_WATCHDOG_S); a wall-clock bound, not replayable", M.cur, watchdog_s);
 }
 
 static void *watchdog(void *arg)

@@ -191,6 +191,8 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 	rt_tsan_thread_reset((unsigned)tid);
 	t->fn = fn;
 	t->arg = arg;
+	/* a local handed to the new thread: its owner's accesses are points */
+	rt_escape_handoff((uint64_t)(uintptr_t)arg, RT_USER_FP());
 	t->detached = detach == PTHREAD_CREATE_DETACHED;
 	/* POSIX: pthread_create() synchronizes memory (4.12): under a weak
 	 * --memory the creator's stores are visible and the new thread reads

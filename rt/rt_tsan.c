@@ -143,6 +143,16 @@ uint64_t rt_section_op(void *addr, unsigned size, unsigned aop, uint64_t a, uint
  * store buffer forwards, which is what the program's own load must see.
  * Values keep their bits there (the buffer writes them back); under sc
  * they are normalized for the trace (rt_norm). */
+/* A store's value handed over: a pointer to a local stored where other
+ * threads can reach it (rt_escape.c); fp: the storing function's frame */
+static inline void handoff_stored(void *addr, unsigned size, uint64_t v, uintptr_t fp)
+{
+	if (size == 8)
+		rt_escape_handoff(v, fp);
+	else if (size > 8)
+		rt_escape_range(addr, size, fp);
+}
+
 void rt_flush_slow(void)
 {
 	const struct weft_site *s = rt_x.pend_site;
@@ -151,6 +161,8 @@ void rt_flush_slow(void)
 	uint64_t v = load(addr, size);
 
 	rt_x.pend_site = NULL;
+	if (s->ev == WEFT_EV_WRITE)   /* a pointer to a local stored where others see it */
+		handoff_stored(addr, size, v, rt_x.pend_fp);
 	if (!weft_mem_weak)
 		v = rt_norm(v);
 	weft_plain_done(addr, size, v, v, s);
@@ -161,11 +173,14 @@ void rt_flush_slow(void)
 		s = d->site;
 		d->site = NULL;
 		v = load(d->addr, d->size);
+		handoff_stored(d->addr, d->size, v, d->fp);
 		if (!weft_mem_weak)
 			v = rt_norm(v);
 		M.plain_old = d->old;
 		weft_plain_done(d->addr, d->size, v, v, s);
 	}
+	if (rt_esc_armed)
+		rt_escape_disarm();
 }
 
 /* At a read's hook: is the announced store still not done? Its memory
@@ -185,6 +200,20 @@ static bool store_not_done(void)
 	return now == M.plain_old;
 }
 
+/* An access to a stack while a store that may write a pointer is announced
+ * (rt_escape.c): complete the store first. One still not done (an
+ * aggregate copy's store, announced before its load, or a store of the
+ * value that was there) is completed at the thread's next point, as
+ * before; its value is handed over then, and the stack accesses until
+ * then take the fast path again. */
+void rt_escape_settle(void)
+{
+	if (rt_x.pend_site && !store_not_done())
+		rt_flush_slow();
+	else
+		rt_escape_disarm();
+}
+
 /* The read is done or open: a deferred store under sc, or a read done at
  * once, goes back to being the announced access */
 static void reopen_deferred(void)
@@ -194,14 +223,19 @@ static void reopen_deferred(void)
 	if (!d->site || rt_x.pend_site)
 		return;
 	rt_x.pend_addr = d->addr;
+	rt_x.pend_fp = d->fp;
+	if (d->size >= 8)
+		rt_escape_arm();
 	rt_x.pend_size = d->size;
 	rt_x.pend_site = d->site;
 	M.plain_old = d->old;
 	d->site = NULL;
 }
 
-static inline void open_access(void *addr, unsigned size, const struct weft_site *s)
+static inline void open_access(void *addr, unsigned size, const struct weft_site *s,
+			       uintptr_t fp)
 {
+	rt_x.pend_fp = fp;
 	rt_x.pend_addr = addr;
 	rt_x.pend_size = size;
 	rt_x.pend_site = s;
@@ -210,6 +244,8 @@ static inline void open_access(void *addr, unsigned size, const struct weft_site
 static __attribute__((noinline)) void read_slow(const void *addr, unsigned size, unsigned cls,
 						uintptr_t pc)
 {
+	if (rt_own_private(addr, size))
+		return;   /* near an escaped local, not one */
 	weft_user_sp = RT_USER_SP();
 	if (store_not_done()) {
 		struct rt_deferred_store *d = &rt_x.deferred[M.cur];
@@ -217,9 +253,11 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 		d->size = rt_x.pend_size;
 		d->site = rt_x.pend_site;
 		d->old = M.plain_old;
+		d->fp = rt_x.pend_fp;
 		rt_x.pend_site = NULL;
 	}
 	rt_flush();
+	rt_escape_note(addr, size);
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_READ, NULL);
 	if (in_section()) {
 		section_point(addr, size, s);
@@ -234,7 +272,7 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 	if (size > 8 && loc_of((const uint8_t *)addr + size - 1) != WEFT_NO_LOC)
 		check_uaf(loc_of((const uint8_t *)addr + size - 1), s);
 	if (weft_mem_weak) {
-		open_access((void *)addr, size, s);
+		open_access((void *)addr, size, s, RT_USER_FP());
 		return;
 	}
 	uint64_t v = rt_norm(load(addr, size));
@@ -245,8 +283,11 @@ static __attribute__((noinline)) void read_slow(const void *addr, unsigned size,
 static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsigned cls,
 						 uintptr_t pc)
 {
+	if (rt_own_private(addr, size))
+		return;   /* near an escaped local, not one */
 	weft_user_sp = RT_USER_SP();
 	rt_flush();
+	rt_escape_note(addr, size);
 	const struct weft_site *s = rt_site(pc, cls, WEFT_EV_WRITE, NULL);
 	if (in_section())
 		section_point(addr, size, s);
@@ -256,18 +297,20 @@ static __attribute__((noinline)) void write_slow(void *addr, unsigned size, unsi
 		check_uaf(loc_of((uint8_t *)addr + size - 1), s);
 	if (!weft_mem_weak)
 		M.plain_old = rt_norm(M.plain_old);
-	open_access(addr, size, s);
+	open_access(addr, size, s, RT_USER_FP());
+	if (size >= 8)   /* it may store a pointer to a local */
+		rt_escape_arm();
 }
 
 static inline void rd(const void *addr, unsigned size, unsigned cls, uintptr_t pc)
 {
-	if (__builtin_expect(rt_shared(addr), 0))
+	if (__builtin_expect(rt_shared_hint(addr), 0))
 		read_slow(addr, size, cls, pc);
 }
 
 static inline void wr(void *addr, unsigned size, unsigned cls, uintptr_t pc)
 {
-	if (__builtin_expect(rt_shared(addr), 0))
+	if (__builtin_expect(rt_shared_hint(addr), 0))
 		write_slow(addr, size, cls, pc);
 	else if (__builtin_expect((uintptr_t)addr - (uintptr_t)weft_user_tls < weft_user_tls_size, 0))
 		rt_state_moved();   /* a __thread variable: the thread's own state moved
@@ -276,7 +319,7 @@ static inline void wr(void *addr, unsigned size, unsigned cls, uintptr_t pc)
 
 void rt_silent_write(void *addr, unsigned size, uint64_t val, const struct weft_site *s)
 {
-	if (!rt_shared(addr))
+	if (!rt_shared(addr, size))
 		return;   /* the caller's own stack, or not the program's memory */
 	uint32_t loc = loc_of(addr);
 	weft_trace(WEFT_EV_WRITE, loc, 0, rt_norm(val), s);
@@ -309,13 +352,13 @@ void rt_range_read(const void *a, size_t n, uintptr_t pc);
 void rt_range_write(void *a, size_t n, uintptr_t pc);
 void rt_range_read(const void *a, size_t n, uintptr_t pc)
 {
-	if (n && rt_shared(a))
+	if (n && rt_shared(a, n))
 		read_slow(a, (unsigned)(n > UINT32_MAX ? UINT32_MAX : n), RT_RANGE_READ, pc);
 }
 
 void rt_range_write(void *a, size_t n, uintptr_t pc)
 {
-	if (n && rt_shared(a))
+	if (n && rt_shared(a, n))
 		write_slow(a, (unsigned)(n > UINT32_MAX ? UINT32_MAX : n), RT_RANGE_WRITE, pc);
 }
 
@@ -365,6 +408,9 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	unsigned ev = aop == WEFT_A_LOAD ? WEFT_EV_READ : aop == WEFT_A_STORE ? WEFT_EV_WRITE
 									       : WEFT_EV_RMW;
 	const struct weft_site *s = rt_site(pc, RT_ATOMIC | aop << 4 | order(mo) << 8, ev, NULL);
+	rt_escape_note((const void *)a, size);
+	if (size == 8 && (aop == WEFT_A_STORE || aop == WEFT_A_XCHG || aop == WEFT_A_CMPXCHG))
+		rt_escape_handoff(aop == WEFT_A_CMPXCHG ? y : x, RT_USER_FP());   /* a pointer it stores */
 	if (in_section())
 		return rt_section_op((void *)a, size, aop, x, y, s);
 	return weft_access((void *)a, size, aop, x, y, s);
@@ -376,14 +422,14 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo);                 \
 	T __tsan_atomic##bits##_load(const volatile T *a, int mo)                  \
 	{                                                                          \
-		if (!rt_shared((const void *)a))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return __atomic_load_n(a, SEQ);                            \
 		return (T)atomic_slow((volatile void *)a, sizeof(T), WEFT_A_LOAD, 0, 0, mo, PC()); \
 	}                                                                          \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo);              \
 	void __tsan_atomic##bits##_store(volatile T *a, T v, int mo)               \
 	{                                                                          \
-		if (!rt_shared((const void *)a))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			__atomic_store_n(a, v, SEQ);                               \
 		else                                                               \
 			atomic_slow(a, sizeof(T), WEFT_A_STORE, (uint64_t)v, 0, mo, PC()); \
@@ -401,7 +447,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_compare_exchange_val(volatile T *a, T c, T v, int mo, int fmo) \
 	{                                                                          \
 		(void)fmo;                                                         \
-		if (!rt_shared((const void *)a)) {                                 \
+		if (!rt_shared((const void *)a, sizeof(T))) {                      \
 			__atomic_compare_exchange_n(a, &c, v, false, SEQ, SEQ);    \
 			return c;                                                  \
 		}                                                                  \
@@ -415,7 +461,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	int __tsan_atomic##bits##_compare_exchange_##name(volatile T *a, T *c, T v, int mo, int fmo) \
 	{                                                                          \
 		(void)fmo;                                                         \
-		if (!rt_shared((const void *)a))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return __atomic_compare_exchange_n(a, c, v, weak, SEQ, SEQ); \
 		T e = *c;                                                          \
 		T old = (T)atomic_slow(a, sizeof(T), WEFT_A_CMPXCHG, (uint64_t)e, (uint64_t)v, mo, PC()); \
@@ -429,7 +475,7 @@ static __attribute__((noinline)) uint64_t atomic_slow(volatile void *a, unsigned
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo);                \
 	T __tsan_atomic##bits##_##name(volatile T *a, T v, int mo)                 \
 	{                                                                          \
-		if (!rt_shared((const void *)a))                                   \
+		if (!rt_shared((const void *)a, sizeof(T)))                        \
 			return native;                                             \
 		return (T)atomic_slow(a, sizeof(T), aop, arg, 0, mo, PC());        \
 	}

@@ -44,6 +44,7 @@
 
 struct rt_world rt_w;
 size_t rt_lim;
+static void environ_save(void);
 __thread bool rt_machine_thread __attribute__((tls_model("initial-exec")));
 
 static size_t page_size(void)
@@ -114,6 +115,8 @@ int rt_world_map(void)
 		return -1;
 	}
 	weft_fiber_stack_region(rt_w.stacks_lo, rt_w.stack_bytes);
+	if (rt_escape_init() != 0)
+		return -1;
 	rt_machine_thread = true;
 
 	size_t snap = (size_t)(rt_w.snap_hi - rt_w.snap_lo);
@@ -121,6 +124,7 @@ int rt_world_map(void)
 	if (!rt_w.snapshot)
 		return -1;
 	memcpy(rt_w.snapshot, rt_w.snap_lo, snap);
+	environ_save();
 	return 0;
 }
 
@@ -268,11 +272,39 @@ static void stdin_rewind(void)
 	}
 }
 
+/* The environment main() found: putenv() and setenv() in one execution
+ * must not carry to the next (a getenv() that sees them, or an entry that
+ * points into the last execution's heap arena, which the leak check takes
+ * for a root: rt_heap.c). The array and its entries as they were, put
+ * back at every execution's start (unsetenv() shifts entries in place). */
+static char **environ0;
+static char **environ0_copy;
+static size_t environ0_n;
+
+static void environ_save(void)
+{
+	environ0 = environ;
+	while (environ0 && environ0[environ0_n])
+		environ0_n++;
+	environ0_copy = malloc((environ0_n + 1) * sizeof(char *));
+	if (environ0_copy && environ0)
+		memcpy(environ0_copy, environ0, (environ0_n + 1) * sizeof(char *));
+}
+
+static void environ_restore(void)
+{
+	if (!environ0 || !environ0_copy)
+		return;
+	memcpy(environ0, environ0_copy, (environ0_n + 1) * sizeof(char *));
+	environ = environ0;
+}
+
 static void world_reset(uint8_t *world, size_t size)
 {
 	(void)world;
 	(void)size;
 	stdin_rewind();
+	environ_restore();
 	memcpy(rt_w.snap_lo, rt_w.snapshot, (size_t)(rt_w.snap_hi - rt_w.snap_lo));
 	/* __thread variables start from their initial values in every
 	 * thread of every execution: else an execution saw what the last one
@@ -290,6 +322,7 @@ static void world_reset(uint8_t *world, size_t size)
 		tls_owner = -1;
 	}
 	rt_heap_reset();
+	rt_escape_reset();
 	rt_threads_reset();
 	memset(&rt_x, 0, sizeof(rt_x));
 	rt_pthread_np_reset();
