@@ -126,6 +126,12 @@ void weft_await_block(const struct weft_site *s)
 {
 	struct wthread *t = &M.th[M.cur];
 
+	/* a release runs first (await_pending stays): an iteration that polls
+	 * under a lock (lock; read; unlock) spun at its read, and blocking
+	 * before the unlock would keep the lock from the thread that changes
+	 * what it read (a false livelock) */
+	if (s->ev == WEFT_EV_UNLOCK)
+		return;
 	t->await_pending = false;
 	if (t->reads_run != M.run_id || t->nr_reads > WEFT_AWAIT_LOCS)
 		return;   /* another run since it spun: it looks again */
