@@ -16,10 +16,8 @@
  */
 #include "dpor_state.h"
 
-static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_t out[SIGW],
-		      bool *all)
+static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_t out[SIGW])
 {
-	(void)all;
 	memset(out, 0, SIGW * sizeof(uint64_t));
 	if (e->loc == WEFT_NO_LOC)
 		return;
@@ -72,7 +70,6 @@ static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_
 void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct dep *e)
 {
 	uint64_t m[SIGW];
-	bool all = false;
 
 	if (e->kind == WEFT_DEP_YIELD || e->y || e->xall) {
 		s->all = 1;
@@ -84,9 +81,7 @@ void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct de
 	}
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(d, &r, m, &all);
-		if (all)
-			s->all = 1;
+		sig_words(d, &r, m);
 		for (int i = 0; i < SIGW; i++) {
 			if (r.w)
 				s->w[i] |= m[i];
@@ -100,7 +95,6 @@ void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct de
 static bool sig_conflict(const struct weft_dpor *d, const struct dep *e, const struct sig *s)
 {
 	uint64_t m[SIGW];
-	bool all = false;
 
 	if (s->all || e->kind == WEFT_DEP_YIELD || e->y || e->xall)
 		return true;
@@ -108,9 +102,7 @@ static bool sig_conflict(const struct weft_dpor *d, const struct dep *e, const s
 		return (s->joins >> e->arg) & 1;
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(d, &r, m, &all);
-		if (all)
-			return true;
+		sig_words(d, &r, m);
 		for (int i = 0; i < SIGW; i++)
 			if (m[i] & (s->w[i] | (r.w ? s->r[i] : 0)))
 				return true;
