@@ -7,8 +7,10 @@
  * at the same bound. Every execution of a bounded reduction is within
  * the bound and belongs to one class, and a sound one reaches every
  * class plain dfs reaches, so it runs at least as many executions as
- * there are classes. Not a test (no add_test): a measuring tool for
- * docs/benchmark-notes.md.
+ * there are classes. A measuring tool for docs/benchmark-notes.md; one
+ * ctest runs it (dpor_classes_z15: z15-ref-unfreeze:fix at bound 2, where
+ * it found a free's record of the RCU state made only once the core area
+ * was used, tests/dpor/test_dpor_rcu_free.c).
  *
  *   dpor_classes SCENARIO:VARIANT BOUND [CHECKS]
  *

@@ -167,6 +167,12 @@ extern const uint32_t weft_core_size;
  * records its thread's slot (rcu.c), so DPOR's block signatures give them
  * bits of their own rather than alias them to world bytes. */
 extern const uint32_t weft_core_rd_off, weft_core_rd_size;
+/* What a thread's free reads of the core area whether or not the
+ * execution used it yet (rcu.c, rcu_freed(): every reader's held
+ * pointers, the RCU state past rd[]): shadow.c records it for a free
+ * made before any family used the core area, so that the free's records
+ * do not depend on whether another thread's section began first. */
+extern const uint32_t weft_core_freed_off, weft_core_freed_size;
 
 /* Defines `static void NAME(TYPE *a, unsigned n)`: a stable insertion sort
  * of a small array by the unsigned field KEY (elements with equal keys

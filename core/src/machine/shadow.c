@@ -68,6 +68,18 @@ static void shadow_mark(const void *addr, size_t len, unsigned ev, bool poisoned
 		weft_families_freed(loc, (uint32_t)len, s);
 	else if (poisoned && M.freed_watch)
 		M.freed_watch(loc, (uint32_t)len, s);
+	if (poisoned && !M.core_used && M.cur >= 0)
+		/* rcu_freed()'s record (the RCU state, all zero here: no
+		 * reader holds anything), also before any family used the
+		 * core area: a free then and another thread's
+		 * rcu_dereference() after it were independent in their
+		 * records, and the order that reports the free in use was
+		 * never explored (tests/dpor/test_dpor_rcu_free.c). Flagged
+		 * WEFT_STEP_CTX, as a region's record of the reader slot: no
+		 * operation of its own, so the genome's overrides and POS
+		 * draws (genome.c) count what they did before it */
+		weft_sched_step_f(WEFT_DEP_READ, M.core_off + weft_core_freed_off,
+				  weft_core_freed_size, 0, WEFT_STEP_CTX, s);
 }
 
 void weft_poison(const void *addr, size_t len, const struct weft_site *s)

@@ -23,6 +23,9 @@ const unsigned weft_nr_families = sizeof(weft_families) / sizeof(weft_families[0
 const uint32_t weft_core_size = sizeof(struct weft_core_state);
 const uint32_t weft_core_rd_off = offsetof(struct weft_core_state, rcu.rd);
 const uint32_t weft_core_rd_size = sizeof(((struct weft_core_state *)0)->rcu.rd);
+const uint32_t weft_core_freed_off = offsetof(struct weft_core_state, rcu.cb_queued);
+const uint32_t weft_core_freed_size =
+	sizeof(struct weft_rcu_core) - offsetof(struct weft_rcu_core, cb_queued);
 
 #define FIELD_OFF(field) offsetof(struct weft_core_state, field)
 #define FIELD_SIZE(field) sizeof(((struct weft_core_state *)0)->field)

@@ -914,7 +914,7 @@ static bool dep_same(const struct dep *a, const struct dep *b)
 {
 	if (a->loc != b->loc || a->size != b->size || a->kind != b->kind || a->w != b->w ||
 	    a->arg != b->arg || a->lk != b->lk || a->y != b->y || a->nx != b->nx ||
-	    a->xall != b->xall || a->xhull != b->xhull)
+	    a->xall != b->xall || a->xhull != b->xhull || a->fr != b->fr)
 		return false;
 	for (unsigned i = 0; i < a->nx && i < DEP_NX; i++)
 		if (a->x[i].loc != b->x[i].loc || a->x[i].size != b->x[i].size ||
@@ -1279,6 +1279,8 @@ int weft_dpor_reset(struct weft_dpor *d, const struct weft_scenario *sc, enum we
 	d->cpu_loc0 = cpu_loc0;
 	d->rd_lo = core0 + weft_core_rd_off;
 	d->rd_hi = d->rd_lo + weft_core_rd_size;
+	d->fr_lo = core0 + weft_core_freed_off;
+	d->fr_hi = d->fr_lo + weft_core_freed_size;
 	d->sc = sc;
 	d->mode = mode;
 	d->bound = bound;

@@ -16,32 +16,51 @@
  */
 #include "dpor_state.h"
 
-static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_t out[SIGW],
-		      bool *all)
+static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_t out[SIGW])
 {
 	memset(out, 0, SIGW * sizeof(uint64_t));
 	if (e->loc == WEFT_NO_LOC)
 		return;
-	if (e->size >= 64 * SIGW_WORLD) {
-		*all = true;
-		return;
-	}
 	/* the bytes b of [loc, loc + size) as bits b & 63 of word (b >> 6) %
 	 * SIGW_WORLD, a run within one 64-byte word at a time; a byte of RCU's
 	 * reader slots as bit (b - rd_lo) & 63 of word SIGW_WORLD + ((b - rd_lo)
 	 * >> 6) % 2: a region's record of rd[t] aliased world bytes, and made
 	 * blocks of models without RCU conflict (z4-swapin-aba:fix dfs --bound
-	 * 1: 558 executions for 552) */
+	 * 1: 558 executions for 552); a byte of the RCU state a free reads
+	 * (fr_lo..fr_hi, every free's record: shadow.c) as bit (b - fr_lo) & 63
+	 * of word SIGW_WORLD + 2 + ((b - fr_lo) >> 6) % 2, so that a free's
+	 * block conflicts with the dereferences and sections that write it, not
+	 * with every block (z3-swapoff:fix at bound 2: 66,896 executions for
+	 * 39,079 while the free's record aliased every world byte). A world run
+	 * of 256 bytes or more sets every world bit. */
 	for (uint32_t b = e->loc, end = e->loc + e->size; b < end;) {
 		bool rd = b >= d->rd_lo && b < d->rd_hi;
-		uint32_t base = rd ? b - d->rd_lo : b;
-		uint32_t lim = rd ? d->rd_hi : b < d->rd_lo ? d->rd_lo : UINT32_MAX;
+		bool fr = !rd && b >= d->fr_lo && b < d->fr_hi;
+		uint32_t lo = rd ? d->rd_lo : fr ? d->fr_lo : 0;
+		uint32_t lim = rd ? d->rd_hi : fr ? d->fr_hi : UINT32_MAX;
+		if (!rd && !fr) {
+			/* up to the next region */
+			if (b < d->rd_lo && d->rd_lo < lim)
+				lim = d->rd_lo;
+			if (b < d->fr_lo && d->fr_lo < lim)
+				lim = d->fr_lo;
+			uint32_t stop = end < lim ? end : lim;
+			if (stop - b >= 64 * SIGW_WORLD) {
+				for (int i = 0; i < SIGW_WORLD; i++)
+					out[i] = ~0ull;
+				b = stop;
+				continue;
+			}
+		}
+		uint32_t base = b - lo;
 		uint32_t off = base & 63, n = end - b < 64 - off ? end - b : 64 - off;
 		if (n > lim - b)
 			n = lim - b;
 		uint64_t m = (n == 64 ? ~0ull : (1ull << n) - 1) << off;
 		if (rd)
-			out[SIGW_WORLD + (base >> 6) % (SIGW - SIGW_WORLD)] |= m;
+			out[SIGW_WORLD + (base >> 6) % 2] |= m;
+		else if (fr)
+			out[SIGW_WORLD + 2 + (base >> 6) % 2] |= m;
 		else
 			out[(b >> 6) % SIGW_WORLD] |= m;
 		b += n;
@@ -51,7 +70,6 @@ static void sig_words(const struct weft_dpor *d, const struct xrange *e, uint64_
 void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct dep *e)
 {
 	uint64_t m[SIGW];
-	bool all = false;
 
 	if (e->kind == WEFT_DEP_YIELD || e->y || e->xall) {
 		s->all = 1;
@@ -63,9 +81,7 @@ void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct de
 	}
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(d, &r, m, &all);
-		if (all)
-			s->all = 1;
+		sig_words(d, &r, m);
 		for (int i = 0; i < SIGW; i++) {
 			if (r.w)
 				s->w[i] |= m[i];
@@ -79,7 +95,6 @@ void weft_dpor_sig_add(const struct weft_dpor *d, struct sig *s, const struct de
 static bool sig_conflict(const struct weft_dpor *d, const struct dep *e, const struct sig *s)
 {
 	uint64_t m[SIGW];
-	bool all = false;
 
 	if (s->all || e->kind == WEFT_DEP_YIELD || e->y || e->xall)
 		return true;
@@ -87,9 +102,7 @@ static bool sig_conflict(const struct weft_dpor *d, const struct dep *e, const s
 		return (s->joins >> e->arg) & 1;
 	struct xrange r;
 	for (unsigned k = 0; dep_range(e, k, &r); k++) {
-		sig_words(d, &r, m, &all);
-		if (all)
-			return true;
+		sig_words(d, &r, m);
 		for (int i = 0; i < SIGW; i++)
 			if (m[i] & (s->w[i] | (r.w ? s->r[i] : 0)))
 				return true;
@@ -420,7 +433,7 @@ classify(const struct weft_dpor *d, const struct weft_step_info *si, struct dep 
 	o->arg = (uint8_t)(si->arg < NT ? si->arg : 0);
 	o->lk = LK_NONE;
 	o->y = 0;
-	o->nx = o->xall = o->xhull = 0;
+	o->nx = o->xall = o->xhull = o->fr = 0;
 	*phantom = false;
 	unsigned sev = si->site ? si->site->ev : 0;
 	/* a test-and-set spinlock's lock (the machine flags it: sleeping
@@ -583,14 +596,20 @@ static void merge_record(struct weft_dpor *d, uint32_t m, const struct weft_step
 	unsigned t = e->tid;
 	unsigned k = e->d.nx;
 
-	if (r->loc != WEFT_NO_LOC)
+	/* a free's read of the RCU state: a slot of its own (dep.fr) */
+	bool fr = !r->w && r->loc == d->fr_lo && r->size == d->fr_hi - d->fr_lo;
+	if (fr) {
+		e->d.fr = 1;
+		e->d.f = (struct xrange){ r->loc, r->size, 0 };
+	} else if (r->loc != WEFT_NO_LOC) {
 		dep_add_range(&e->d, (struct xrange){ r->loc, r->size, r->w });
+	}
 	if (r->kind == WEFT_DEP_SPAWN && si->arg < NT)
 		d->spawn_ev[si->arg] = m + 1;
 	/* the replayed prefix must do what it did */
 	if (d->branching && m < d->prefix_events && r->loc != WEFT_NO_LOC) {
 		const struct ev *p = m < d->npev ? &d->pev[m] : NULL;
-		if (!p || !prefix_holds(&p->d, k, r)) {
+		if (!p || (fr ? !p->d.fr : !prefix_holds(&p->d, k, r))) {
 			set_incomplete(d, &d->nondet,
 				       "a replayed prefix diverged: the model is nondeterministic");
 			d->nfr = d->k ? d->k - 1 : 0;
