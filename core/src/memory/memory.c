@@ -105,13 +105,15 @@ static uint32_t ask(uint32_t ncodes)
 
 /* ------------------------------------------------------------- fences */
 
-/* A full barrier of cpu: its buffer drains, its loads read at "now". */
+/* A full barrier of cpu: its buffer drains; under lkmm a strong fence (its
+ * later loads read at or after what has reached every CPU, history.c) whose
+ * later stores carry "now" as their cumul. */
 static void full_barrier(unsigned cpu)
 {
 	weft_mem_drain_cpu(cpu);
 	if (lkmm()) {
-		struct cpu_view *vw = cpu_view(cpu);
-		vw->floor = vw->fence = mem.now;
+		view_strong_fence(cpu);
+		cpu_view(cpu)->fence = mem.now;
 	}
 }
 
