@@ -393,6 +393,8 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 			old = mem_read(addr, size);
 			*nv = a & mask;
 			mem_store_now(cpu, addr, loc, size, *nv, MEM_ORD_FULL);
+			if (lkmm())   /* sequentially consistent: it reaches every CPU */
+				view_strong_fence(cpu);
 			return old;
 		}
 	}
@@ -477,6 +479,10 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		/* refcount_dec_and_test()'s acquire is on the path that dropped
 		 * the count to 0 only (smp_acquire__after_ctrl_dep()) */
 		bool acq_zero = ord == WEFT_SITE_RELEASE_ACQUIRE_ZERO && v == 0;
+		if (!failed && ord == 0)
+			view_strong_fence(cpu);   /* fully ordered: its write reaches
+						     every CPU as a strong fence after
+						     it has it (SB+mb+xchg) */
 		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE || acq_zero))
 			vw->floor = mem.now;   /* later loads read at or after it */
 		else if (loc != WEFT_NO_LOC)
