@@ -3,7 +3,8 @@
  * memory (every write of a weak execution, so a load can read a version
  * that coherence still allows) and each CPU's view of it (the floor its
  * loads read at or after, its coherence per location, the pointers it
- * loaded). memory.c says when the floors move.
+ * loaded), and what strong fences made reach every CPU (view_strong_fence).
+ * memory.c says when the floors move.
  *
  * Keys are world offsets (never addresses): the same execution allows the
  * same versions in every build. Every table is bounded; what falls out of

@@ -11,8 +11,9 @@
  *    an smp_wmb() between them, a release, or a fence orders them;
  *  - a load reads its CPU's newest buffered store to its location, else a
  *    version of memory the strategy picks among those still current at or
- *    after the load's floor: the latest of the CPU's floor (raised to "now"
- *    by smp_mb() and the full-barrier primitives, to the time of its loads
+ *    after the load's floor: the latest of the CPU's floor (raised by
+ *    smp_mb() and the full-barrier primitives to what has reached every
+ *    CPU, a strong fence, history.c), to the time of its loads
  *    so far by smp_rmb(), to the time an acquire read at), the version its
  *    CPU last read or wrote at that location (coherence: CoRR, CoWR), and
  *    the time of the load that gave the pointer it reads through (an
