@@ -7,8 +7,8 @@
 #    times in EXECS executions (--expect fails otherwise); a Sometimes test
 #    not witnessed is "stronger", never "ok";
 #  - which tests a model cannot witness is pinned, with the reason: lkmm
-#    misses only those that need propagation that is not multicopy-atomic
-#    or locks weaker than full barriers (what this build does not
+#    misses only the one that needs a lock's store to its word to become
+#    visible after the critical section's (what this build does not
 #    implement yet); a test leaving or joining a list fails;
 #  - under lkmm and tso, each Sometimes test the model witnesses is
 #    witnessed with each of 5 seeds within 10^4 executions;
@@ -53,8 +53,6 @@ m = sys.argv[2]
 bad = 0
 # the Sometimes tests each model cannot witness, and why
 lkmm_stronger = {
-    "Z6.0+pooncerelease+poacquirerelease+fencembonceonce": "propagation that is not multicopy-atomic",
-    "Z6.0+pooncelock+pooncelock+pombonce": "propagation that is not multicopy-atomic (a lock handover gives a third CPU no cumulativity)",
     "MP+polockonce+poacquiresilsil": "a lock's store to its word visible after the critical section's (spin_is_locked() reads it)",
 }
 sb = {"SB+poonceonces", "R+poonceonces", "SB+rfionceonce-poonceonces"}

@@ -27,7 +27,6 @@ m = sys.argv[2]
 # the Sometimes tests lkmm cannot witness, and why (docs/litmus.md)
 lkmm_stronger = {
     "LB+wmbs": "a store is never moved across smp_wmb()",
-    "R+wmb+mb": "propagation that is not multicopy-atomic",
 }
 bad = 0
 for d in rows:

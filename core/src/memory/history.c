@@ -3,7 +3,8 @@
  * memory (every write of a weak execution, so a load can read a version
  * that coherence still allows) and each CPU's view of it (the floor its
  * loads read at or after, its coherence per location, the pointers it
- * loaded). memory.c says when the floors move.
+ * loaded), and what strong fences made reach every CPU (view_strong_fence).
+ * memory.c says when the floors move.
  *
  * Keys are world offsets (never addresses): the same execution allows the
  * same versions in every build. Every table is bounded; what falls out of
@@ -30,6 +31,8 @@ void hist_reset(void)
 {
 	mem.now = 0;
 	mem.nr_hist = 0;
+	mem.everywhere.floor = 0;
+	mem.everywhere.used = 0;
 	if (weft_epoch_advance(&mem.lkmm_epoch)) {
 		memset(mem.view, 0, sizeof(mem.view));
 		memset(mem.slot, 0, sizeof(mem.slot));
@@ -191,7 +194,10 @@ static uint32_t coh_get(const struct cpu_view *vw, uint32_t loc)
 	return vw->coh[i].loc == loc ? vw->coh[i].tau : 0;
 }
 
-static void coh_set(struct cpu_view *vw, uint32_t loc, uint32_t tau)
+/* vw's coherence at loc moves to version tau (never back). A slot that
+ * moves is one a strong fence must tell every CPU about, but when what
+ * moved it came from every CPU's (fresh false). */
+static void coh_move(struct cpu_view *vw, uint32_t loc, uint32_t tau, bool fresh)
 {
 	unsigned i = coh_slot(loc);
 
@@ -201,7 +207,15 @@ static void coh_set(struct cpu_view *vw, uint32_t loc, uint32_t tau)
 	if (vw->coh[i].loc != loc || tau > vw->coh[i].tau) {
 		vw->coh[i].loc = loc;
 		vw->coh[i].tau = tau;
+		vw->coh_used |= 1ull << i;
+		if (fresh)
+			vw->coh_new |= 1ull << i;
 	}
+}
+
+static void coh_set(struct cpu_view *vw, uint32_t loc, uint32_t tau)
+{
+	coh_move(vw, loc, tau, true);
 }
 
 uint32_t view_floor(unsigned cpu, const uint8_t *addr, uint32_t loc)
@@ -255,4 +269,65 @@ void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau)
 	vw->own = tau;
 	if (loc != WEFT_NO_LOC)
 		coh_set(vw, loc, tau);
+}
+
+/* ------------------------------------------------------- strong fences */
+
+/* The LKMM's strong fence (smp_mb(), and what this build takes for one):
+ * every write that has propagated to its CPU before it propagates to every
+ * CPU before anything after it (tools/memory-model/Documentation/
+ * explanation.txt, "PROPAGATION ORDER RULE"; pb in linux-kernel.cat). What
+ * has reached a CPU is its view: its floor and the cumul of the writes it
+ * read (a time), and per location the version it last read or wrote. Not
+ * a write only coherence puts before one of its own (R+wmb+mb: the other
+ * CPU's store to x, ordered by smp_wmb() before a store to y that P1's
+ * store to y overwrites, need not have reached P1): so not "now", as a
+ * single floor had it. Strong fences are totally ordered (they run one at
+ * a time here), and each adds its CPU's view to what has reached every
+ * CPU, then takes all of it: of two fences, the later one's CPU reads what
+ * reached the earlier one's (SB+mbs). The stores after the fence carry
+ * "now" as their cumul still (vw->fence, set by the caller; A-cumulative,
+ * as a time: stronger than the fence's view, never weaker). Eviction from
+ * the direct-mapped table only raises its floor (coarser, stronger). */
+static void everywhere_set(struct everywhere *g, uint32_t loc, uint32_t tau)
+{
+	unsigned i = coh_slot(loc);
+
+	if (tau <= g->floor)
+		return;
+	if (g->used >> i & 1) {
+		if (g->coh[i].loc == loc) {
+			if (tau > g->coh[i].tau)
+				g->coh[i].tau = tau;
+			return;
+		}
+		if (g->coh[i].tau > g->floor)
+			g->floor = g->coh[i].tau;   /* evicted: coarser */
+	}
+	g->coh[i].loc = loc;
+	g->coh[i].tau = tau;
+	g->used |= 1ull << i;
+}
+
+void view_strong_fence(unsigned cpu)
+{
+	struct cpu_view *vw = cpu_view(cpu);
+	struct everywhere *g = &mem.everywhere;
+
+	/* what has reached this CPU reaches every CPU (what reached it from
+	 * every CPU's view is there already) */
+	for (uint64_t m = vw->coh_new; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		everywhere_set(g, vw->coh[i].loc, vw->coh[i].tau);
+	}
+	vw->coh_new = 0;
+	g->floor = max_u32(g->floor, max_u32(vw->floor, vw->maxcumul));
+	/* and this CPU's later loads read at or after all of it */
+	if (g->floor > vw->floor)
+		vw->floor = g->floor;
+	for (uint64_t m = g->used; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		if (g->coh[i].tau > vw->floor)
+			coh_move(vw, g->coh[i].loc, g->coh[i].tau, false);
+	}
 }

@@ -11,8 +11,9 @@
  *    an smp_wmb() between them, a release, or a fence orders them;
  *  - a load reads its CPU's newest buffered store to its location, else a
  *    version of memory the strategy picks among those still current at or
- *    after the load's floor: the latest of the CPU's floor (raised to "now"
- *    by smp_mb() and the full-barrier primitives, to the time of its loads
+ *    after the load's floor: the latest of the CPU's floor (raised by
+ *    smp_mb() and the full-barrier primitives to what has reached every
+ *    CPU, a strong fence, history.c), to the time of its loads
  *    so far by smp_rmb(), to the time an acquire read at), the version its
  *    CPU last read or wrote at that location (coherence: CoRR, CoWR), and
  *    the time of the load that gave the pointer it reads through (an
@@ -105,13 +106,15 @@ static uint32_t ask(uint32_t ncodes)
 
 /* ------------------------------------------------------------- fences */
 
-/* A full barrier of cpu: its buffer drains, its loads read at "now". */
+/* A full barrier of cpu: its buffer drains; under lkmm a strong fence (its
+ * later loads read at or after what has reached every CPU, history.c) whose
+ * later stores carry "now" as their cumul. */
 static void full_barrier(unsigned cpu)
 {
 	weft_mem_drain_cpu(cpu);
 	if (lkmm()) {
-		struct cpu_view *vw = cpu_view(cpu);
-		vw->floor = vw->fence = mem.now;
+		view_strong_fence(cpu);
+		cpu_view(cpu)->fence = mem.now;
 	}
 }
 
@@ -391,6 +394,8 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 			old = mem_read(addr, size);
 			*nv = a & mask;
 			mem_store_now(cpu, addr, loc, size, *nv, MEM_ORD_FULL);
+			if (lkmm())   /* sequentially consistent: it reaches every CPU */
+				view_strong_fence(cpu);
 			return old;
 		}
 	}
@@ -475,6 +480,10 @@ uint64_t weft_mem_access(void *addr, uint32_t loc, unsigned size, unsigned aop, 
 		/* refcount_dec_and_test()'s acquire is on the path that dropped
 		 * the count to 0 only (smp_acquire__after_ctrl_dep()) */
 		bool acq_zero = ord == WEFT_SITE_RELEASE_ACQUIRE_ZERO && v == 0;
+		if (!failed && ord == 0)
+			view_strong_fence(cpu);   /* fully ordered: its write reaches
+						     every CPU as a strong fence after
+						     it has it (SB+mb+xchg) */
 		if (!failed && (ord == 0 || ord == WEFT_SITE_ACQUIRE || acq_zero))
 			vw->floor = mem.now;   /* later loads read at or after it */
 		else if (loc != WEFT_NO_LOC)

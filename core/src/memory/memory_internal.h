@@ -94,7 +94,11 @@ struct cpu_view {
 	bool wmb;           /* it ran an smp_wmb(): its later stores follow its
 			       earlier ones for every CPU (cumul >= own) */
 	struct { uint32_t loc, tau; } coh[COH_SLOTS];   /* per location: the
-			       version last read or written (CoRR, CoWR) */
+			       version last read or written (CoRR, CoWR),
+			       or that a strong fence made it see */
+	uint64_t coh_used;  /* coh slots that name a location */
+	uint64_t coh_new;   /* coh slots moved since its last strong fence
+			       (what that fence has to tell every CPU) */
 	struct { uint64_t v; uint32_t sat; } dep[DEP_SLOTS];   /* pointers loaded:
 			       a load through one reads after that load */
 	unsigned dep_next;
@@ -125,6 +129,15 @@ struct mem_state {
 		uint32_t epoch;          /* as cpu_view's (word_slot()) */
 	} slot[HIST_SLOTS];
 	struct cpu_view view[WEFT_EXEC_MAX_CPUS];
+	/* What has reached every CPU: what each strong fence's CPU had seen
+	 * when it ran (view_strong_fence()). A time (every write of a time at
+	 * or before it) and, per location, a version (it and the writes
+	 * coherence puts before it), as a CPU's view; reset per execution. */
+	struct everywhere {
+		uint32_t floor;
+		uint64_t used;           /* coh slots that name a location */
+		struct { uint32_t loc, tau; } coh[COH_SLOTS];
+	} everywhere;
 	uint32_t lkmm_epoch;             /* bumped by hist_reset(): views and
 				    slots of an older epoch are stale */
 };
@@ -230,5 +243,9 @@ void view_dep(unsigned cpu, uint64_t val, uint32_t sat);
 uint32_t hist_newest_cumul(uint32_t loc, unsigned size);
 /* cpu's own store to loc became visible at tau. */
 void view_wrote(unsigned cpu, uint32_t loc, uint32_t tau);
+/* A strong fence of cpu (smp_mb() and every full barrier), its buffer
+ * drained: what has reached cpu reaches every CPU, and cpu's later loads
+ * read at or after what has reached every CPU (history.c). */
+void view_strong_fence(unsigned cpu);
 
 #endif
