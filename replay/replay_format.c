@@ -575,7 +575,7 @@ static bool class_key_ok(uint64_t k)
  * file is bound to it (weft_replay_bind). */
 static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 {
-	rf->checks = (unsigned)r_var(r, 0xff, "checks");
+	rf->checks = (unsigned)r_var(r, 0x1ff, "checks");
 	uint64_t n = r_var(r, WEFT_LOCKDEP_MAX_FACTS, "lockdep fact count");
 	for (size_t i = 0; i < n && !r->rc; i++) {
 		struct weft_lockdep_fact *f = &rf->lockdep[i];
@@ -596,7 +596,7 @@ static void parse_checks(struct rbuf *r, struct weft_replay *rf)
 		bool edge = f->type == WEFT_LOCKDEP_FACT_EDGE;
 		if (!edge && f->type != WEFT_LOCKDEP_FACT_USE)
 			r_bad(r, "lockdep fact %zu: unknown type %u", i, f->type);
-		else if (!edge && f->use > 3)
+		else if (!edge && f->use > 7)   /* 4-7: the read usages of 0-3 */
 			r_bad(r, "lockdep fact %zu: unknown usage %u", i, f->use);
 		else if (edge && f->use)
 			r_bad(r, "lockdep fact %zu: usage %u on a lock-order edge (it is 0)", i, f->use);

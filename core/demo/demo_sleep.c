@@ -239,6 +239,11 @@ const struct weft_scenario weft_scn_demo_rwsem = {
 	.fields = rwsem_fields,
 	.triggers = rwsem_triggers,
 	.trigger_lens = rwsem_trigger_lens,
+	/* the deadlock detector's demo (the writer queued between the two
+	 * reads, one preemption): lockdep-lite's recursive-read rule would
+	 * report the second down_read() at bound 0, writer or not
+	 * (tests/lockdep, nested-read:rwsem-twice, checks that it does) */
+	.checks_off = WEFT_CHECK_LOCKDEP_HELD_READS,
 };
 
 /* ------------------------------------------------------------ demo-waitq */

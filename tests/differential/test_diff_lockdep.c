@@ -20,11 +20,13 @@
  * class and the order graph, and after every new fact asks, by brute force
  * over all pairs, whether the graph has a cycle through the new edge
  * (lock-order-inversion: cycles of any length), a class used both in an
- * interrupt and with that interrupt enabled, or an IRQ-safe class reaching
- * an IRQ-unsafe one through the fact (irq-lock-inversion); each edge and
- * usage bit is checked at its first use in every execution, whether or
- * not an earlier execution added it (docs/detectors.md); it checks releases
- * (bad-unlock) and ends (lock-held-at-exit). Every acquisition Weft lets
+ * interrupt and with that interrupt enabled (taken with it on, or held
+ * when it comes back on: local_irq_enable(), spin_unlock_irq() ... mark
+ * every held lock, as the kernel's mark_held_locks()), or an IRQ-safe
+ * class reaching an IRQ-unsafe one through the fact (irq-lock-inversion);
+ * each edge and usage bit is checked at its first use in every execution,
+ * whether or not an earlier execution added it (docs/detectors.md); it
+ * checks releases (bad-unlock) and ends (lock-held-at-exit). Every acquisition Weft lets
  * through must be clean in the reference, and the report Weft ends a run
  * with must be the one the reference gives for that thread's next attempt.
  * A report that relied on an earlier execution's facts must reproduce from
@@ -295,6 +297,7 @@ static struct {
 	enum weft_kind expect;   /* the report the reference says comes now */
 	int expect_tid;
 	bool irq_order, setup_classes;
+	bool held_reads;         /* WEFT_CHECK_LOCKDEP_HELD_READS */
 	bool cont;               /* warnings go on (continue_kinds) */
 	uint64_t continued;      /* the warnings gone past */
 } R;
@@ -402,6 +405,25 @@ static enum weft_kind acquire(struct rctx *x, unsigned l, bool trylock)
 	return WEFT_KIND_NONE;
 }
 
+/* Interrupts (or bottom halves) came back on: every lock the context still
+ * holds is held with them on from now (the kernel's mark_held_locks()
+ * from trace_hardirqs_on() and lockdep_softirqs_on()), each usage checked
+ * as an acquisition's is; the first report. */
+static enum weft_kind came_on(struct rctx *x)
+{
+	bool hard_on = x->in_irq != 1 && !x->irq_off, soft_on = hard_on && x->in_irq != 2 && !x->bh;
+	enum weft_kind k;
+
+	if (!R.held_reads)
+		return WEFT_KIND_NONE;
+	for (unsigned i = 0; i < x->nheld; i++) {
+		unsigned c = x->held[i].cls;
+		if ((hard_on && (k = use(c, U_HARD_ON))) || (soft_on && (k = use(c, U_SOFT_ON))))
+			return k;
+	}
+	return WEFT_KIND_NONE;
+}
+
 static enum weft_kind release(struct rctx *x, unsigned l)
 {
 	for (unsigned i = x->nheld; i-- > 0;)
@@ -456,10 +478,13 @@ static enum weft_kind op_complete(struct rctx *x, const struct op *o, int val)
 		x->irq_off = 1;
 		x->got[o->l] = val;
 		x->try_read[o->l] = 2;
-		if (val)
+		if (val) {
 			k = acquire(x, o->l, true);
-		else
+		} else {
 			x->irq_off = x->got_flags[o->l];
+			if (!x->irq_off)
+				k = came_on(x);
+		}
 		break;
 	case L_UNLOCK:
 	case L_UNLOCK_R:
@@ -469,28 +494,38 @@ static enum weft_kind op_complete(struct rctx *x, const struct op *o, int val)
 	case L_UNLOCK_IRQ:
 		k = release(x, o->l);
 		x->irq_off = 0;
+		if (!k)
+			k = came_on(x);
 		break;
 	case L_UNLOCK_RESTORE:
 		k = release(x, o->l);
 		x->irq_off = x->lock_flags[o->l];
+		if (!k && !x->irq_off)
+			k = came_on(x);
 		break;
 	case L_UNLOCK_BH:
 		k = release(x, o->l);
 		x->bh--;
+		if (!k && !x->bh)
+			k = came_on(x);
 		break;
 	case L_UNLOCK_IF:
 		if (!x->got[o->l])
 			break;
 		x->got[o->l] = false;
 		k = release(x, o->l);
-		if (x->try_read[o->l] == 2)
+		if (x->try_read[o->l] == 2) {
 			x->irq_off = x->got_flags[o->l];
+			if (!k && !x->irq_off)
+				k = came_on(x);
+		}
 		break;
 	case C_IRQ_OFF:
 		x->irq_off = 1;
 		break;
 	case C_IRQ_ON:
 		x->irq_off = 0;
+		k = came_on(x);
 		break;
 	case C_SAVE:
 		x->flags[x->nflags++] = x->irq_off;
@@ -498,12 +533,16 @@ static enum weft_kind op_complete(struct rctx *x, const struct op *o, int val)
 		break;
 	case C_RESTORE:
 		x->irq_off = x->flags[--x->nflags];
+		if (!x->irq_off)
+			k = came_on(x);
 		break;
 	case C_BH_OFF:
 		x->bh++;
 		break;
 	case C_BH_ON:
 		x->bh--;
+		if (!x->bh)
+			k = came_on(x);
 		break;
 	}
 	return k;
@@ -588,23 +627,11 @@ static enum weft_kind ref_next_report(unsigned tid)
 	const struct op *o = &P.ops[ci][x->pc];
 	if (is_acquire(o, x))
 		return x->attempted ? WEFT_KIND_NONE : op_attempt(x, o);
-	switch (o->k) {
-	case L_UNLOCK:
-	case L_UNLOCK_R:
-	case L_BAD_UNLOCK:
-	case L_UNLOCK_IRQ:
-	case L_UNLOCK_RESTORE:
-	case L_UNLOCK_BH:
-		return release(x, o->l);
-	case L_UNLOCK_IF:
-		return x->got[o->l] ? release(x, o->l) : WEFT_KIND_NONE;
-	case L_TRY:
-	case L_TRY_R:
-	case L_TRY_SAVE:
-		return op_complete(x, o, 1);   /* a report there means it got the lock */
-	default:
-		return WEFT_KIND_NONE;
-	}
+	/* a release, a masking op (interrupts back on mark the held locks)
+	 * or a try, whose report means it got the lock (a failed
+	 * spin_trylock_irqsave() restores a state its held locks were
+	 * marked in already) */
+	return op_complete(x, o, 1);
 }
 
 static void ref_begin(bool keep_graph, unsigned checks, bool cont)
@@ -626,6 +653,7 @@ static void ref_begin(bool keep_graph, unsigned checks, bool cont)
 	R.expect_tid = -1;
 	R.irq_order = irq_order;
 	R.setup_classes = (checks & WEFT_CHECK_LOCKDEP_SETUP_CLASSES) != 0;
+	R.held_reads = (checks & WEFT_CHECK_LOCKDEP_HELD_READS) != 0;
 }
 
 /* ------------------------------------------------------------ generation */

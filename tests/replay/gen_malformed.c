@@ -203,8 +203,8 @@ static const struct {
 	[F_PREEMPTIONS] = { "hashes-preemptions", "preemptions is 4294967296" },
 	[F_HASH_COUNT] = { "hashes-count", "state hash count is 65537, more than 65536" },
 	[F_HASHES_SHORT] = { "hashes-short", "hashes section: truncated" },
-	[F_CHECKS_VALUE] = { "checks-value", "checks is 256, more than 255" },
-	[F_FACT_USAGE] = { "checks-fact-usage", "unknown usage 4" },
+	[F_CHECKS_VALUE] = { "checks-value", "checks is 512, more than 511" },
+	[F_FACT_USAGE] = { "checks-fact-usage", "unknown usage 8" },
 	[F_FACT_EDGE_USAGE] = { "checks-fact-edge-usage", "usage 2 on a lock-order edge" },
 	[F_FACT_TID_A] = { "checks-fact-thread-a", "thread of a 9" },
 	[F_FACT_TID_B] = { "checks-fact-thread-b", "thread of b 9" },
@@ -368,7 +368,7 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 	if (f < F_CHECKS_VALUE)
 		return;
 	b.n = 0;
-	wv(&b, f == F_CHECKS_VALUE ? 256 : 7);
+	wv(&b, f == F_CHECKS_VALUE ? 512 : 7);
 	wv(&b, 2);
 	/* the edge: world offsets 0 and 4 of the scenario's world */
 	w8(&b, WEFT_LOCKDEP_FACT_EDGE);
@@ -385,7 +385,7 @@ static void content_with(const struct weft_replay *e, enum field f, struct wb *c
 	wv(&b, 5);
 	/* the usage fact: class 1 << 32 | a site id, no b side */
 	w8(&b, WEFT_LOCKDEP_FACT_USE);
-	w8(&b, f == F_FACT_USAGE ? 4 : 1);
+	w8(&b, f == F_FACT_USAGE ? 8 : 1);
 	w8(&b, 0);
 	w8(&b, 0);
 	wle(&b, 1ull << 32 | 0x1234, 8);

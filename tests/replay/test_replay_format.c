@@ -122,7 +122,7 @@ static void robustness(const uint8_t *file, size_t fn, const char *what)
  * every value of its byte: the reader refuses the content naming the field
  * exactly when the value is outside the range docs/replay-format.md gives
  * (CPU and thread counts 1..64; a lockdep fact's type 1 or 2, a usage
- * fact's usage 0..3). A value in range may be refused for another reason
+ * fact's usage 0..7). A value in range may be refused for another reason
  * (a verdict naming a CPU the file no longer has), never for its field. */
 enum field { F_CPUS, F_THREADS, F_FACT_TYPE, F_FACT_USAGE };
 static void field_ranges(const struct weft_replay *valid, const char *what)
@@ -135,7 +135,7 @@ static void field_ranges(const struct weft_replay *valid, const char *what)
 		{ F_CPUS, "CPU count", 1, 64 },
 		{ F_THREADS, "thread count", 1, 64 },
 		{ F_FACT_TYPE, "unknown type", 1, 2 },
-		{ F_FACT_USAGE, "usage", 0, 3 },
+		{ F_FACT_USAGE, "usage", 0, 7 },
 	};
 	static struct weft_replay t, rf;
 	char err[256];

@@ -53,6 +53,13 @@
  *               meets first); stop-cancel-destroy (clean): stop under the
  *               lock, cancel_delayed_work_sync(), destroy_workqueue().
  *  self-flush   a work item flushes its own workqueue (deadlock).
+ *  flush-behind T0 queues a commit then a writeback item on one CPU and
+ *               flushes the commit, which flushes the writeback.
+ *               system-wq, unbound (clean): the writeback gets a worker
+ *               of its own; ordered, max-active-1 (bug): the writeback
+ *               cannot start before the commit ends, which waits for it:
+ *               a wait cycle (deadlock, as a self-flush), found by the
+ *               first serial execution.
  *  work-query   T0 queues an item on system_unbound_wq; T1, once it saw
  *               the queueing, asks once: cancel-work (bug: cancel_work()
  *               false, the worker took the item first); work-pending (bug:
@@ -589,6 +596,69 @@ static const struct weft_variant sf_variants[] = {
 WEFT_TEST_SCENARIO(self_flush, "self-flush", "test: flush_workqueue() from its own work item",
 		   struct sf_world, 1, 1, 16, sf);
 
+/* ---------------------------------------------------------- flush-behind */
+
+enum { FB_SYSTEM_WQ, FB_ORDERED, FB_MAX_ACTIVE_1, FB_UNBOUND };
+
+struct fb_world {
+	unsigned variant;
+	struct workqueue_struct *wq;
+	struct work_struct commit, writeback;
+	int written, committed;
+};
+
+/* the commit flushes the writeback queued behind it, then records it */
+static void fb_commit(struct work_struct *work)
+{
+	struct fb_world *W = container_of(work, struct fb_world, commit);
+
+	flush_work(&W->writeback);
+	WRITE_ONCE(W->committed, READ_ONCE(W->written));
+}
+
+static void fb_writeback(struct work_struct *work)
+{
+	WRITE_ONCE(container_of(work, struct fb_world, writeback)->written, 1);
+}
+
+WEFT_TEST_SETUP(fb, struct fb_world)
+{
+	if (W->variant == FB_ORDERED)
+		W->wq = alloc_ordered_workqueue("fb_journal", 0);
+	else if (W->variant == FB_MAX_ACTIVE_1)
+		W->wq = alloc_workqueue("fb_one", 0, 1);
+	else if (W->variant == FB_UNBOUND)
+		W->wq = alloc_workqueue("fb_unbound", WQ_UNBOUND, 0);
+	else
+		W->wq = system_wq;
+	INIT_WORK(&W->commit, fb_commit);
+	INIT_WORK(&W->writeback, fb_writeback);
+}
+
+static void fb_thread(void *w, unsigned tid)
+{
+	struct fb_world *W = w;
+
+	(void)tid;
+	queue_work(W->wq, &W->commit);
+	queue_work(W->wq, &W->writeback);
+	flush_work(&W->commit);
+}
+
+static const struct weft_variant fb_variants[] = {
+	WEFT_TEST_FIX("system-wq", "the flushed item starts on another worker once the flusher sleeps",
+		      FB_SYSTEM_WQ),
+	WEFT_TEST_BUG("ordered", "an ordered workqueue: the flushed item waits for its flusher",
+		      WEFT_KIND_DEADLOCK, FB_ORDERED),
+	WEFT_TEST_BUG("max-active-1", "max_active 1: the flushed item waits past the flusher",
+		      WEFT_KIND_DEADLOCK, FB_MAX_ACTIVE_1),
+	WEFT_TEST_FIX("unbound", "the unbound pool: a worker for each item", FB_UNBOUND),
+};
+
+WEFT_TEST_SCENARIO(flush_behind, "flush-behind",
+		   "test: a work item flushes the next one queued on its workqueue",
+		   struct fb_world, 1, 1, 32, fb);
+
 /* ------------------------------------------------------------ work-query */
 
 enum { WQ_CANCEL_WORK, WQ_CANCEL_THEN_RAN, WQ_CANCEL_SYNC_THEN_RAN, WQ_WORK_PENDING };
@@ -665,4 +735,4 @@ WEFT_TEST_SCENARIO(work_query, "work-query",
 extern const struct weft_scenario weft_wq_cpu_range, weft_wq_work_free;   /* work_usage_models.c */
 
 WEFT_DEFINE_REGISTRY(&wait_behind, &event_behind, &parallel, &teardown, &chain, &destroy, &requeue_cancel, &poll_teardown, &self_flush,
-		     &parallel_spread, &work_query, &weft_wq_cpu_range, &weft_wq_work_free);
+		     &flush_behind, &parallel_spread, &work_query, &weft_wq_cpu_range, &weft_wq_work_free);

@@ -845,6 +845,13 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * in corpus/ has it): a program's file recorded with this bit before
  * spins blocked (Weft of 2026-12-04 and earlier) replays differently. */
 #define WEFT_CHECK_FAIR_STATE 128u
+/* lockdep-lite's rules of 96a7ec3's successor: a lock held when interrupts
+ * or bottom halves come back on has the HARDIRQ-ON (SOFTIRQ-ON) usage
+ * (mark_held_locks()); an rwlock's read_lock() has lockdep's read usages;
+ * a nested down_read(), or a nested read_lock() outside interrupt
+ * context, is recursive locking (deadlock). Its own bit so that replay
+ * files recorded before it keep their verdicts. */
+#define WEFT_CHECK_LOCKDEP_HELD_READS 256u
 /* The scheduling rules `weft run` adds for an instrumented program (rt/):
  * models keep WEFT_CHECKS_SCHED, whose traces their corpora pin. */
 #define WEFT_CHECKS_PROGRAM WEFT_CHECK_FAIR_STATE
@@ -852,7 +859,7 @@ void weft_workload_decode(const struct weft_scenario *sc, const uint8_t *wlbytes
  * whatever its detectors. */
 #define WEFT_CHECKS_SCHED (WEFT_CHECK_FAIR | WEFT_CHECK_SPAWN_CPU | WEFT_CHECK_TRACE_HASH2)
 #define WEFT_CHECKS_DEFAULT (WEFT_CHECK_LOCKDEP | WEFT_CHECK_LOCKDEP_IRQ_ORDER | WEFT_CHECKS_SCHED | \
-			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES)   /* what the front ends use */
+			     WEFT_CHECK_LOCKDEP_SETUP_CLASSES | WEFT_CHECK_LOCKDEP_HELD_READS)   /* what the front ends use */
 
 /*
  * Warnings: reports after which the kernel goes on (lockdep prints its
@@ -878,7 +885,8 @@ uint64_t weft_continue_kinds(unsigned checks, uint64_t want);
 #define WEFT_LOCKDEP_MAX_FACTS 16
 struct weft_lockdep_fact {
 	uint8_t type;          /* WEFT_LOCKDEP_FACT_* */
-	uint8_t use;           /* USE: 0 in hardirq, 1 hardirq-on, 2 in softirq, 3 softirq-on */
+	uint8_t use;           /* USE: 0 in hardirq, 1 hardirq-on, 2 in softirq, 3 softirq-on;
+				  + 4: a read acquisition's */
 	uint8_t tid_a, tid_b;
 	uint64_t a, b;         /* class keys (b: EDGE only) */
 	uint32_t loc_a, loc_b; /* an instance of each, for names */

@@ -418,6 +418,15 @@ static void ctx_event(const struct weft_site *s, uint8_t before)
 	weft_trace(WEFT_EV_CTX, WEFT_NO_LOC, before, t->ctx_flags, s);
 }
 
+/* Interrupts or bottom halves came back on in the current context: the
+ * locks it still holds are held with them on (lockdep-lite's usage, as
+ * trace_hardirqs_on() marks them). */
+static inline void irqs_came_on(const struct weft_site *s)
+{
+	if (weft_lockdep_held_reads)
+		weft_lockdep_irqs_on(s);
+}
+
 void weft_preempt_disable(const struct weft_site *s)
 {
 	if (M.cur < 0)
@@ -463,6 +472,7 @@ void weft_local_irq_enable(const struct weft_site *s)
 	}
 	t->irq_off = 0;
 	ctx_event(s, before);
+	irqs_came_on(s);
 }
 
 unsigned long weft_local_irq_save(const struct weft_site *s)
@@ -482,6 +492,8 @@ void weft_local_irq_restore(unsigned long flags, const struct weft_site *s)
 	uint8_t before = t->ctx_flags;
 	t->irq_off = flags ? 1 : 0;
 	ctx_event(s, before);
+	if (!flags)
+		irqs_came_on(s);
 }
 
 void weft_local_bh_disable(const struct weft_site *s)
@@ -505,6 +517,8 @@ void weft_local_bh_enable(const struct weft_site *s)
 	}
 	t->bh--;
 	ctx_event(s, before);
+	if (!t->bh)
+		irqs_came_on(s);
 }
 
 /* An RCU callback's context (rcu.c): a softirq being served, the
@@ -532,8 +546,10 @@ void weft_ctx_softirq_exit(const struct weft_site *s)
 	ctx_event(s, before);
 }
 
-/* The spinlock forms (spinlock.c): no event of their own, so a lock site
- * traces as it always did. */
+/* The spinlock forms (spinlock.c, rwlock.c): no event of their own, so a
+ * lock site traces as it always did. Turning interrupts (bottom halves)
+ * back on marks the locks still held; the unlock's site (the thread's
+ * last) names it. */
 void weft_ctx_irq_off(void)
 {
 	struct wthread *t = &M.th[M.cur];
@@ -548,6 +564,8 @@ void weft_ctx_irq_set(unsigned long on)
 
 	t->irq_off = on ? 1 : 0;
 	weft_ctx_update(t, (unsigned)M.cur);
+	if (!on)
+		irqs_came_on(t->last_site);
 }
 
 void weft_ctx_bh_add(int d)
@@ -558,6 +576,8 @@ void weft_ctx_bh_add(int d)
 		return;
 	t->bh = (uint8_t)(t->bh + d);
 	weft_ctx_update(t, (unsigned)M.cur);
+	if (d < 0 && !t->bh)
+		irqs_came_on(t->last_site);
 }
 
 bool weft_in_hardirq(void)

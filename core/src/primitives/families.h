@@ -118,9 +118,18 @@ bool weft_task_wake(unsigned tid, unsigned state, const struct weft_site *s);
 
 /* lockdep.c; every lock primitive calls these when weft_lockdep_on. */
 extern bool weft_lockdep_on;
+/* and its rules of WEFT_CHECK_LOCKDEP_HELD_READS: the held locks marked
+ * when interrupts come back on, rwlock reads, recursive reads */
+extern bool weft_lockdep_held_reads;
 void weft_lockdep_init(const void *lock, const struct weft_site *s);
 void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site *s);
+/* read_lock() of an rwlock_t: usage with lockdep's _READ bits, no order
+ * edges; released with weft_lockdep_release() */
+void weft_lockdep_acquire_read(const void *lock, bool trylock, const struct weft_site *s);
 bool weft_lockdep_release(const void *lock, const struct weft_site *s);
+/* The current context enabled interrupts or bottom halves (context.c):
+ * the locks it holds get the usage (s: where they were enabled). */
+void weft_lockdep_irqs_on(const struct weft_site *s);
 /* A thread or an interrupt handler ends: it must hold nothing. */
 void weft_lockdep_exit(unsigned tid);
 

@@ -22,8 +22,13 @@
  *    wait). Nested acquisition of one class is left to the deadlock
  *    detector (it would need spin_lock_nested annotations).
  *  - irq-lock-inversion: a class used in hard-IRQ (softirq) context and
- *    also acquired with hard IRQs (bottom halves) enabled
- *    ("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage"); and, with
+ *    also acquired with hard IRQs (bottom halves) enabled, or held when
+ *    they are enabled again (weft_lockdep_irqs_on(), the kernel's
+ *    mark_held_locks())
+ *    ("inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage"); an rwlock's
+ *    read_lock() has the _READ usages (weft_lockdep_acquire_read(): a
+ *    read in the IRQ conflicts with a write with it on, not with a read;
+ *    read holds add no order edges); and, with
  *    the same kind, an IRQ-safe class (used in hard-IRQ / softirq context)
  *    that reaches an IRQ-unsafe class (acquired with hard IRQs / BHs on) in
  *    the order graph ("HARDIRQ-safe -> HARDIRQ-unsafe lock order
@@ -55,6 +60,10 @@
  * leaves the graph as a silent check would). A re-run from a fresh graph
  * seeded with the witness then meets the same first fatal report: every
  * check before it sees a subset of the facts the original saw.
+ *
+ * Length (~860 lines): one validator whose checks share the class table,
+ * the graph, the usage bits and the witness: the usage rules, the two
+ * graph searches and the held-lock hooks each read all of them.
  */
 #include <string.h>
 
@@ -67,7 +76,14 @@
 #define LD_MAX_HELD 16
 #define LD_MAX_INITS 128
 
-enum { USE_IN_HARDIRQ, USE_HARDIRQ_ON, USE_IN_SOFTIRQ, USE_SOFTIRQ_ON, USE__COUNT };
+/* A usage: bit 0 the direction (in the IRQ context, or with it enabled),
+ * bit 1 the IRQ kind (hard, soft), bit 2 a read acquisition (an rwlock_t's
+ * read_lock(): lockdep's separate _READ bits). */
+enum {
+	USE_IN_HARDIRQ, USE_HARDIRQ_ON, USE_IN_SOFTIRQ, USE_SOFTIRQ_ON,
+	USE_READ,   /* + one of the four above */
+	USE__COUNT = 8
+};
 
 struct ld_use {
 	uint32_t site_id;
@@ -98,6 +114,7 @@ struct ld_edge {
 struct ld_held {
 	uint16_t cls;
 	bool trylock;
+	bool read;                      /* a read hold: no order edges */
 	const void *lock;
 	struct ld_use at;
 };
@@ -135,8 +152,12 @@ static struct weft_lockdep_fact witness[WEFT_LOCKDEP_MAX_FACTS];
 static unsigned nr_witness;
 
 bool weft_lockdep_on;   /* M.o->checks & WEFT_CHECK_LOCKDEP, cached */
+bool weft_lockdep_held_reads;   /* and WEFT_CHECK_LOCKDEP_HELD_READS */
 static bool irq_order_on;   /* and WEFT_CHECK_LOCKDEP_IRQ_ORDER */
 static bool setup_classes_on;   /* and WEFT_CHECK_LOCKDEP_SETUP_CLASSES */
+/* Set while weft_lockdep_irqs_on() marks the held locks: a usage bit
+ * that comes from interrupts being enabled, not from an acquisition. */
+static bool marking_held;
 
 /* ---------------------------------------------------------- classes */
 
@@ -264,7 +285,10 @@ static void weft_lockdep_begin(void)
 		       (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_IRQ_ORDER) != 0;
 	setup_classes_on = weft_lockdep_on &&
 			   (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_SETUP_CLASSES) != 0;
+	weft_lockdep_held_reads = weft_lockdep_on &&
+				  (o->checks & ~o->sc->checks_off & WEFT_CHECK_LOCKDEP_HELD_READS) != 0;
 	nr_witness = 0;
+	marking_held = false;   /* a report ended the last execution in the middle */
 	class_cache_gen++;
 	if (inits_epoch != M.epoch) {   /* setup initialised no lock */
 		inits_epoch = M.epoch;
@@ -519,25 +543,26 @@ static unsigned reach(int c, bool back, uint16_t *out)
 static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const struct weft_site *s)
 {
 	static uint16_t bw[LD_MAX_CLASSES], fw[LD_MAX_CLASSES];
-	static const char *const what[USE__COUNT] = { "HARDIRQ", "HARDIRQ", "SOFTIRQ", "SOFTIRQ" };
+	static const char *const what[4] = { "HARDIRQ", "HARDIRQ", "SOFTIRQ", "SOFTIRQ" };
 	unsigned nb, nf, i, j;
 	int safe = -1, unsafe = -1;
 
 	if (!irq_order_on)
 		return false;
 	/* no class used in that IRQ context, or none with it on: neither
-	 * search below could find one (a model without interrupts) */
-	if ((G.used_any >> in & 3u) != 3u)
+	 * search below could find one (a model without interrupts). A read
+	 * usage counts as its write one here (exclusive_mask()) */
+	if (((G.used_any | G.used_any >> USE_READ) >> in & 3u) != 3u)
 		return false;
 	nb = reach(from, true, bw);
 	for (i = 0; i < nb && safe < 0; i++)
-		if (G.cls[bw[i]].used >> in & 1)
+		if ((G.cls[bw[i]].used | G.cls[bw[i]].used >> USE_READ) >> in & 1)
 			safe = bw[i];
 	if (safe < 0)
 		return false;
 	nf = reach(to, false, fw);
 	for (j = 0; j < nf && unsafe < 0; j++)
-		if (G.cls[fw[j]].used >> (in + 1) & 1)
+		if ((G.cls[fw[j]].used | G.cls[fw[j]].used >> USE_READ) >> (in + 1) & 1)
 			unsafe = fw[j];
 	if (unsafe < 0 || unsafe == safe)
 		return false;   /* one class used both ways: usage() reports it */
@@ -549,9 +574,12 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 	const struct ld_edge *first;
 	bool earlier;
 	path_text(path, len, chain, sizeof(chain), &first, &earlier);
-	witness_use(safe, in);
-	witness_use(unsafe, in + 1);
-	const struct ld_use *us = &G.cls[safe].use[in], *uu = &G.cls[unsafe].use[in + 1];
+	/* each end's write usage, else its read one */
+	unsigned ui = G.cls[safe].used >> in & 1 ? in : in + USE_READ;
+	unsigned uo = G.cls[unsafe].used >> (in + 1) & 1 ? in + 1 : in + 1 + USE_READ;
+	witness_use(safe, ui);
+	witness_use(unsafe, uo);
+	const struct ld_use *us = &G.cls[safe].use[ui], *uu = &G.cls[unsafe].use[uo];
 	struct weft_access other = access_of(uu);
 	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
 		       "%s-safe -> %s-unsafe lock order %s: the first in %s context (step %u, "
@@ -567,8 +595,8 @@ static bool safe_unsafe(int from, int to, unsigned in, const void *lock, const s
 static void __attribute__((noinline))
 usage_first(int c, unsigned use, const void *lock, const struct weft_site *s)
 {
-	static const char *const names[USE__COUNT] = { "IN-HARDIRQ", "HARDIRQ-ON", "IN-SOFTIRQ",
-							 "SOFTIRQ-ON" };
+	static const char *const names[4] = { "IN-HARDIRQ", "HARDIRQ-ON", "IN-SOFTIRQ",
+					      "SOFTIRQ-ON" };
 	struct ld_class *k = &G.cls[c];
 
 	k->used |= (uint8_t)(1u << use);
@@ -579,24 +607,39 @@ usage_first(int c, unsigned use, const void *lock, const struct weft_site *s)
 		k->checked = 0;
 	}
 	k->checked |= (uint8_t)(1u << use);
-	unsigned opp = use ^ 1u;   /* IN-X <-> X-ON */
+	/* IN-X <-> X-ON: the other direction's write usage, and for a write
+	 * usage its read one too (mark_lock_irq(): a read in the interrupt
+	 * and a read with it enabled are consistent, an rwlock_t's readers
+	 * in interrupt context being recursive) */
+	unsigned opp = (use ^ 1u) & 3u;
+	if (!(k->used >> opp & 1) && !(use & USE_READ) && (k->used >> (opp + USE_READ) & 1))
+		opp += USE_READ;
 	if (!(k->used >> opp & 1)) {
 		/* safe -> unsafe through the graph (an IRQ-safe class reaching
 		 * an unsafe one, or reached by a safe one) */
 		if (G.nr_edges)
-			(void)(use & 1 ? safe_unsafe(c, c, use - 1, lock, s)
-				       : safe_unsafe(c, c, use, lock, s));
+			(void)safe_unsafe(c, c, use & 2u, lock, s);
 		return;
 	}
+	/* the kernel's names: -R and -W when a read usage is one of the two */
+	unsigned in = use & 1 ? opp : use, on = use & 1 ? use : opp;
+	bool rw = (use | opp) & USE_READ;
+	char in_name[24], on_name[24];
+	snprintf(in_name, sizeof(in_name), "%s%s", names[in & 3u],
+		 rw ? in & USE_READ ? "-R" : "-W" : "");
+	snprintf(on_name, sizeof(on_name), "%s%s", names[on & 3u],
+		 rw ? on & USE_READ ? "-R" : "-W" : "");
 	char name[48];
 	class_name(c, name, sizeof(name));
 	unsigned w0 = nr_witness;   /* a warning gone past keeps no witness */
 	witness_use(c, opp);
 	struct weft_access other = access_of(&k->use[opp]);
 	if (weft_warn2(WEFT_KIND_IRQ_LOCK_INVERSION, lock, s, &other,
-		       "inconsistent {%s} -> {%s} usage of %s: taken %s, and %s (step %u, T%u%s)",
-		       names[use & ~1u], names[use | 1u], name,
-		       use & 1 ? "with interrupts enabled here" : "in interrupt context here",
+		       "inconsistent {%s} -> {%s} usage of %s: %s, and %s (step %u, T%u%s)",
+		       in_name, on_name, name,
+		       use & 1 ? marking_held ? "held as interrupts are enabled here"
+					      : "taken with interrupts enabled here"
+			       : "taken in interrupt context here",
 		       opp & 1 ? "with them enabled" : "in interrupt context",
 		       k->use[opp].step, k->use[opp].tid,
 		       k->use[opp].exec != G.exec ? ", an earlier execution" : ""))
@@ -635,31 +678,26 @@ static inline unsigned uses_of(const struct wthread *t)
 	return u;
 }
 
-static __attribute__((noinline)) void acquire_slow(const void *lock, bool trylock,
+static __attribute__((noinline)) void acquire_slow(const void *lock, bool trylock, bool read,
 						   const struct weft_site *s)
 {
 	struct wthread *t = &M.th[M.cur];
 	int c = class_of_lock(lock);
 	if (c < 0)
 		return;
-	unsigned need = uses_of(t);
+	unsigned need = uses_of(t) << (read ? USE_READ : 0);
 	/* irq usage, as the context stands at the acquisition */
-	if (G.cls[c].checked_exec != G.exec || (need & ~(unsigned)G.cls[c].checked)) {
-		if (need & 1u << USE_IN_HARDIRQ)
-			usage(c, USE_IN_HARDIRQ, lock, s);
-		if (need & 1u << USE_HARDIRQ_ON)
-			usage(c, USE_HARDIRQ_ON, lock, s);
-		if (need & 1u << USE_IN_SOFTIRQ)
-			usage(c, USE_IN_SOFTIRQ, lock, s);
-		if (need & 1u << USE_SOFTIRQ_ON)
-			usage(c, USE_SOFTIRQ_ON, lock, s);
-	}
-	/* order: every held class -> this one */
-	if (!trylock) {
+	if (G.cls[c].checked_exec != G.exec || (need & ~(unsigned)G.cls[c].checked))
+		for (unsigned u = 0; u < USE__COUNT; u++)
+			if (need >> u & 1)
+				usage(c, u, lock, s);
+	/* order: every held class -> this one (read holds take no part:
+	 * their recursive and non-recursive forms are not modelled) */
+	if (!trylock && !read) {
 		for (unsigned i = 0; i < T[M.cur].n; i++) {
 			const struct ld_held *h = &T[M.cur].h[i];
 			int a = h->cls;
-			if (a == c)
+			if (a == c || h->read)
 				continue;
 			struct ld_edge *e = NULL;
 			if (G.adj[a][c / 64] >> (c % 64) & 1) {
@@ -692,6 +730,7 @@ static __attribute__((noinline)) void acquire_slow(const void *lock, bool tryloc
 		struct ld_held *h = &T[M.cur].h[T[M.cur].n++];
 		h->cls = (uint16_t)c;
 		h->trylock = trylock;
+		h->read = read;
 		h->lock = lock;
 		h->at = use_now(s);
 	}
@@ -722,11 +761,48 @@ void weft_lockdep_acquire(const void *lock, bool trylock, const struct weft_site
 	T[cur].n = (uint8_t)(n + 1);
 	h->cls = (uint16_t)c;
 	h->trylock = trylock;
+	h->read = false;
 	h->lock = lock;
 	h->at = (struct ld_use){ s->id, s, M.step, G.exec, (uint8_t)cur };
 	return;
 slow:
-	acquire_slow(lock, trylock, s);
+	acquire_slow(lock, trylock, false, s);
+}
+
+/* A read acquisition (read_lock() of an rwlock_t): the _READ usages
+ * ({IN-HARDIRQ-R}, {HARDIRQ-ON-R} ...), and a hold that takes no part in
+ * the order graph. */
+void weft_lockdep_acquire_read(const void *lock, bool trylock, const struct weft_site *s)
+{
+	if (M.cur >= 0)
+		acquire_slow(lock, trylock, true, s);
+}
+
+/* Interrupts (bottom halves) were enabled in the current context
+ * (local_irq_enable(), local_irq_restore() to on, spin_unlock_irq(),
+ * local_bh_enable() ...): every lock it still holds is from now on held
+ * with them on, the HARDIRQ-ON (SOFTIRQ-ON) usage of its class, checked
+ * as an acquisition's is (the kernel's mark_held_locks() from
+ * trace_hardirqs_on() and lockdep_softirqs_on()). A lock taken with
+ * interrupts off and still held when they come back on is as unsafe as
+ * one taken with them on: the interrupt that takes it spins on its own
+ * CPU's holder. */
+void weft_lockdep_irqs_on(const struct weft_site *s)
+{
+	if (M.cur < 0 || !T[M.cur].n)
+		return;
+	unsigned on = uses_of(&M.th[M.cur]) & (1u << USE_HARDIRQ_ON | 1u << USE_SOFTIRQ_ON);
+
+	marking_held = true;
+	for (unsigned i = 0; i < T[M.cur].n && on; i++) {
+		const struct ld_held *h = &T[M.cur].h[i];
+		unsigned r = h->read ? USE_READ : 0;
+		if (on & 1u << USE_HARDIRQ_ON)
+			usage(h->cls, USE_HARDIRQ_ON + r, h->lock, s);
+		if (on & 1u << USE_SOFTIRQ_ON)
+			usage(h->cls, USE_SOFTIRQ_ON + r, h->lock, s);
+	}
+	marking_held = false;
 }
 
 static __attribute__((noinline)) bool release_slow(const void *lock, const struct weft_site *s)

@@ -59,11 +59,14 @@ static bool write_busy(const void *chan, unsigned tid)
 	return l->writer || l->readers;
 }
 
+/* Named as the rw_semaphore's are: a deadlock report says "T0 waits for
+ * L (rwlock of T1)", T1 its holder, writer or reader (it said "rwlock
+ * (read) of T1" for a reader waiting on a writer T1). */
 static const struct weft_wait_class read_class =
-	WL_CLASS("rwlock (read)", false, rw_owner, read_busy);
+	WL_CLASS("rwlock", false, rw_owner, read_busy);
 
 static const struct weft_wait_class write_class =
-	WL_CLASS("rwlock (write)", false, rw_owner, write_busy);
+	WL_CLASS("rwlock", false, rw_owner, write_busy);
 
 void weft_rwlock_init(struct weft_rwlock *l, const struct weft_site *s)
 {
@@ -118,8 +121,23 @@ unsigned long weft_rw_lock(struct weft_rwlock *l, bool write, unsigned mask,
 	loc = thread_loc(l, sizeof(*l), s);
 	check_uaf(loc, s);
 	bool owed = weft_ctx_preempt_inc_owing();
-	if (write && weft_lockdep_on)
-		weft_lockdep_acquire(l, false, s);
+	if (weft_lockdep_on) {
+		/* a read_lock() is a recursive read for lockdep only in
+		 * interrupt context (read_lock_is_recursive(): with queued
+		 * rwlocks a process-context reader waits behind a waiting
+		 * writer, read_busy()), so a second one there is recursive
+		 * locking, as the kernel's check_deadlock() reports */
+		if (!write && weft_lockdep_held_reads && (l->reader_mask >> M.cur & 1) &&
+		    !in_interrupt_ctx())
+			weft_report(WEFT_KIND_DEADLOCK, l, s,
+				    "T%d takes an rwlock for read that it already holds, in process "
+				    "context: possible recursive locking (a write_lock() between the "
+				    "two waits for the first, and the second waits behind it)", M.cur);
+		if (write)
+			weft_lockdep_acquire(l, false, s);
+		else if (weft_lockdep_held_reads)
+			weft_lockdep_acquire_read(l, false, s);
+	}
 	if (wc->busy(l, (unsigned)M.cur)) {
 		if (write)
 			l->writers_waiting++;
@@ -176,6 +194,8 @@ bool weft_rw_trylock(struct weft_rwlock *l, bool write, const struct weft_site *
 		owed = weft_ctx_preempt_inc_owing();
 		if (write && weft_lockdep_on)
 			weft_lockdep_acquire(l, true, s);
+		else if (weft_lockdep_held_reads)
+			weft_lockdep_acquire_read(l, true, s);
 		if (write)
 			writer_taken(l);
 		else
@@ -219,6 +239,8 @@ void weft_rw_unlock(struct weft_rwlock *l, bool write, unsigned mask, unsigned l
 		l->writer = 0;
 	} else {
 		struct weft_hold *h = read_hold(l, (unsigned)M.cur, false);
+		if (weft_lockdep_held_reads)
+			weft_lockdep_release(l, s);
 		if (!(l->reader_mask & (1u << M.cur)) || !l->readers)
 			weft_report(WEFT_KIND_ASSERT, l, s,
 				    "read_unlock of an rwlock this thread does not hold for reading");

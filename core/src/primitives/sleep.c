@@ -34,7 +34,8 @@
  *    lockdep classes.
  *  - rw_semaphore: a reader queues behind a waiting writer (no reader
  *    lock stealing), so a recursive down_read() with a writer waiting
- *    deadlocks, as lockdep warns it may. A release wakes the oldest waiter
+ *    deadlocks; lockdep-lite reports the recursion at once (a deadlock,
+ *    as lockdep's "possible recursive locking"), writer or not. A release wakes the oldest waiter
  *    if it is a writer, else grants every waiting reader
  *    (rwsem_mark_wake() since v5.3), in a step of its own after the
  *    release as the mutex's (rwsem_wake()). Trylocks fail while anyone
@@ -899,6 +900,15 @@ static void rwsem_down(struct weft_rw_semaphore *r, bool write, const struct wef
 	if (write && (r->writer == me + 1 || held_of(r, me)))
 		weft_report(WEFT_KIND_DEADLOCK, r, s,
 			    "T%u takes an rw_semaphore for write that it already holds", me);
+	/* down_read() is not a recursive read for lockdep (read=1): a second
+	 * one deadlocks once a down_write() queues between the two, which
+	 * lockdep reports at once (check_deadlock(): "possible recursive
+	 * locking") */
+	if (!write && weft_lockdep_held_reads && (r->writer == me + 1 || held_of(r, me)))
+		weft_report(WEFT_KIND_DEADLOCK, r, s,
+			    "T%u takes an rw_semaphore for read that it already holds: possible "
+			    "recursive locking (a down_write() between the two waits for the "
+			    "first, and the second waits behind it)", me);
 	if (weft_lockdep_on)
 		weft_lockdep_acquire(r, false, s);
 	while (!(write ? rwsem_write_take(r, me) : rwsem_read_take(r, me)))

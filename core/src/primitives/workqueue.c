@@ -326,6 +326,37 @@ static const struct weft_wait_class worker_idle = {
 	.name = "worklist", .sleeps = true, .idle = true, .owner = worker_owner,
 };
 
+/* A worker that may take an item of p's worklist: the last to go idle,
+ * else the first (busy), else none (-1). */
+static int pool_taker(const struct pool *p)
+{
+	if (p->nr_idle)
+		return p->wk[p->idle[p->nr_idle - 1]].tid;
+	return p->nr_workers ? p->wk[0].tid : -1;
+}
+
+/* An item waiting past its workqueue's max_active (an ordered workqueue's
+ * second item): what must end first is an active item of that workqueue on
+ * the same pool, so the thread to act is the worker running one (its end
+ * activates the next: pwq_dec_nr_in_flight()), else one that may take
+ * one. A work item that flushes an item queued behind it on an ordered
+ * workqueue is then a wait cycle (a deadlock), not a sleeper nobody can
+ * wake. -2: w is not inactive. */
+static int inactive_owner(const struct work_struct *w)
+{
+	for (unsigned si = 0; si < nr_slots; si++)
+		for (unsigned i = 0; i < slots[si].nr_inactive; i++) {
+			if (slots[si].inactive[i].w != w)
+				continue;
+			const struct pool *p = &pools[slots[si].inactive_pool[i]];
+			for (unsigned k = 0; k < p->nr_workers; k++)
+				if (p->wk[k].cur.w && p->wk[k].cur.slot == si)
+					return p->wk[k].tid;
+			return pool_taker(p);
+		}
+	return -2;
+}
+
 /* the thread that must act before w is done: its worker, or one that
  * may take it */
 static int flush_owner(const void *chan)
@@ -335,9 +366,10 @@ static int flush_owner(const void *chan)
 	if (wk)
 		return wk->tid;
 	struct pool *p = pool_queueing(chan);
-	if (p && p->nr_idle)
-		return p->wk[p->idle[p->nr_idle - 1]].tid;
-	return p && p->nr_workers ? p->wk[0].tid : -1;
+	if (p)
+		return pool_taker(p);
+	int o = inactive_owner(chan);
+	return o == -2 ? -1 : o;
 }
 
 /* The instances a flush_work() waits for: start_flush_work() queues its
