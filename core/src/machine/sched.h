@@ -147,8 +147,8 @@ struct wthread {
 	uint32_t spin_loc;
 	uint32_t nr_spins;                   /* spins since an observation changed */
 	/* await (M.await_spins, await.c): the locations it read or failed to
-	 * change in run reads_run (nr_reads > WEFT_AWAIT_LOCS: too many to
-	 * await); await_pending: it spun, and blocks at its next point */
+	 * change in quiet stretch reads_run (nr_reads > WEFT_AWAIT_LOCS: too
+	 * many to await); await_pending: it spun, and blocks at its next point */
 	uint64_t reads_run;
 	uint32_t reads[WEFT_AWAIT_LOCS];
 	uint8_t nr_reads;
