@@ -37,7 +37,11 @@
  * thread that polls while others interleave is a spinner too, as in
  * CHESS; one alone is looked at as well (its spin waits for no one:
  * weft_fair_spun()), as whether it is alone depends on where the
- * others' independent events fall.
+ * others' independent events fall. Under await (M.await_spins: programs
+ * under sc, where a spin blocks rather than costs an unfair choice) the
+ * stretch is still the run, as before round 25: with the quiet stretch,
+ * dfs --bound none on tests/rt/programs/spin_barrier.c -DFIXED no longer
+ * ended (7,561 executions with the run; not diagnosed).
  *
  * Invariants: spinners holds exactly the threads with spin_wait[] != 0;
  * a thread never waits for itself; if every eligible thread spins (they

@@ -556,6 +556,14 @@ static inline __attribute__((always_inline)) void fair_mark(unsigned ev, uint32_
  * for its next run, n's goes on (fairness.c). */
 static inline __attribute__((always_inline)) void fair_switch(int prev, struct wthread *n)
 {
+	if (__builtin_expect(M.await_spins, 0)) {
+		/* under await (programs under sc) a spin blocks rather than
+		 * costs an unfair choice: the stretch is still the run, as
+		 * before round 25 (fairness.c) */
+		M.run_len = 0;
+		M.run_id = ++M.stretch_seq;
+		return;
+	}
 	if (prev >= 0) {
 		M.th[prev].quiet_len = M.run_len;
 		M.th[prev].quiet_id = M.run_id;
@@ -581,7 +589,7 @@ static inline __attribute__((always_inline)) bool fair_quiet_ends(unsigned ev, u
 	case WEFT_EV_RMW: case WEFT_EV_WRITE:
 		return old != val && !M.fair_state;
 	default:
-		return true;
+		return !M.await_spins;   /* under await: progress in the run */
 	}
 }
 
