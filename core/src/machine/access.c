@@ -339,20 +339,15 @@ static __attribute__((noinline)) void note_traced(const struct weft_site *s, uin
 void weft_note(const struct weft_site *s, uint64_t a, uint64_t b)
 {
 	/* weft_trace()'s in a search's execution (no ring, no recording:
-	 * !M.keep_ring), as a leaf unless fairness looks at the run (a
-	 * model thread's run of WEFT_FAIR_RUN events or more with another
-	 * thread eligible, or spins that block): a note has no location, so
-	 * nothing awaits it */
+	 * !M.keep_ring), as a leaf: a note has no location, so nothing
+	 * awaits it, and is no progress, so to fairness it only lengthens
+	 * the thread's quiet stretch (weft_fair_event() returns at once) */
 	if (__builtin_expect(!M.keep_ring, 1)) {
-		bool counted = M.fair && M.cur >= 0;
-		if (!counted || M.run_len + 1 < WEFT_FAIR_RUN ||
-		    (!(eligible() & ~tbit((unsigned)M.cur)) && !M.await_spins)) {
-			M.evseq++;
-			if (counted && ++M.run_len >= WEFT_FAIR_RUN)
-				M.run_id++;   /* alone (fair_event()): a fresh run after */
-			M.next_flags = 0;
-			return;
-		}
+		M.evseq++;
+		if (M.fair && M.cur >= 0)
+			M.run_len++;   /* in the quiet stretch (fair_event()): no progress */
+		M.next_flags = 0;
+		return;
 	}
 	note_traced(s, a, b);
 }
@@ -406,7 +401,9 @@ void weft_yield(const struct weft_site *s)
 	 * nothing need have run, so a program that takes a yield for a wait
 	 * has a bug some schedule shows. Its first yield since it changed
 	 * something (fair_mark(); its start counts), unless it went on at its
-	 * last yield with no other thread run since, offers it as a fair
+	 * last yield with no other thread run since (no switch: M.switches;
+	 * a yield's record conflicts with every event, so this is the
+	 * trace's, not where switches fall), offers it as a fair
 	 * alternative: going on is free, the default is another thread.
 	 * Otherwise it spun (fairness.c) and going on is unfair: dfs charges
 	 * it as a preemption, pct passes it over, random may draw it; and
@@ -434,7 +431,7 @@ void weft_yield(const struct weft_site *s)
 		 * show would be taken for a repeat. */
 		uint64_t others_now = M.await_spins ? weft_fair_others(cur) : 0;
 		bool others_changed = M.await_spins && t->yield_others != others_now;
-		bool fresh = (changed || others_changed) && t->yield_run != M.run_id;
+		bool fresh = (changed || others_changed) && t->yield_sw != M.switches + 1ull;
 		uint64_t frames = weft_await_frames();
 		bool retry = !changed && t->yield_site == s && before && before->ev != WEFT_EV_YIELD &&
 			     t->yield_frames == frames;
@@ -454,7 +451,7 @@ void weft_yield(const struct weft_site *s)
 			unsigned next = weft_sched_decide_yield(others | tbit(cur), cur, fresh,
 								retry ? tbit(cur) : 0, s);
 			if (next == cur) {
-				t->yield_run = M.run_id;
+				t->yield_sw = M.switches + 1ull;
 			} else {
 				M.next_flags |= WEFT_EVF_SWITCHED;
 				weft_sched_switch_to(next, false);

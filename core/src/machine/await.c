@@ -82,8 +82,9 @@ static struct weft_site await_site = { __FILE__, "weft_await_block",
 				       "a spin loop waits for another thread's write", __LINE__,
 				       WEFT_EV_BLOCK, 0, WEFT_SITE_SC };
 
-/* The current thread read loc in its current run: false if it read too many
- * locations to await (then its spin is left to fairness). */
+/* The current thread read loc in its current quiet stretch (fairness.c):
+ * false if it read too many locations to await (then its spin is left to
+ * fairness). */
 bool weft_await_note_read(uint32_t loc)
 {
 	struct wthread *t = &M.th[M.cur];
@@ -134,9 +135,9 @@ void weft_await_block(const struct weft_site *s)
 		return;
 	t->await_pending = false;
 	if (t->reads_run != M.run_id || t->nr_reads > WEFT_AWAIT_LOCS)
-		return;   /* another run since it spun: it looks again */
+		return;   /* another stretch since it spun: it looks again */
 	await_sleep(t, s);
-	/* woken: what it read changed; its next run starts a fresh read set */
+	/* woken: what it read changed; the block ended its stretch: a fresh read set */
 }
 
 /* At the yield s: the current thread's iteration since its last yield

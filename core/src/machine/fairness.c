@@ -4,10 +4,10 @@
  * stateless model checking", PLDI 2008).
  *
  * A thread that spins without progress — the same observation again, in
- * one run of at least WEFT_FAIR_RUN events without a switch
- * (weft_fair_event: a read, a failed trylock or cmpxchg, a test-and-set
- * that found the bit set, at the same site and location, with no other
- * thread's write to it and no progress of its own since), or a yield
+ * one quiet stretch of at least WEFT_FAIR_RUN events (weft_fair_event: a
+ * read, a failed trylock or cmpxchg, a test-and-set that found the bit
+ * set, at the same site and location, with no other thread's write to it
+ * and no progress of its own since), or a yield
  * (cpu_relax(), cond_resched()) other than its first since it changed
  * something (weft_yield(): that one offers it as a fair alternative) —
  * cannot change what it waits for by
@@ -22,6 +22,26 @@
  * livelocks on correct spin-waiting programs; and under the "good
  * samaritan" assumption (a spin iteration has no effect but the retry)
  * a bound of K preemptions now covers K real deviations, not K spins.
+ *
+ * The quiet stretch is the thread's own events since its last change
+ * that nothing undoes (sched.h fair_quiet_ends(): a store that changed a
+ * value, without WEFT_CHECK_FAIR_STATE; an allocation, a free, a spawn, a
+ * wake-up, a block, an end), whatever switches fell between: a switch
+ * saves the current thread's stretch (M.run_len, M.run_id) and restores
+ * the next one's (fair_switch()). So whether an observation is a spin
+ * is decided by the thread's own events and the other threads' writes
+ * to what it observes (the shadow's last writer), which is a property of
+ * the trace: every linearization of one Mazurkiewicz class judges the
+ * same spins, and a partial-order reduction's covering argument (moving
+ * an event from one run of a thread to its previous one) keeps them. A
+ * thread that polls while others interleave is a spinner too, as in
+ * CHESS; one alone is looked at as well (its spin waits for no one:
+ * weft_fair_spun()), as whether it is alone depends on where the
+ * others' independent events fall. Under await (M.await_spins: programs
+ * under sc, where a spin blocks rather than costs an unfair choice) the
+ * stretch is still the run, as before round 25: with the quiet stretch,
+ * dfs --bound none on tests/rt/programs/spin_barrier.c -DFIXED no longer
+ * ended (7,561 executions with the run; not diagnosed).
  *
  * Invariants: spinners holds exactly the threads with spin_wait[] != 0;
  * a thread never waits for itself; if every eligible thread spins (they
@@ -45,11 +65,15 @@ static uint64_t loc_value_hash(uint32_t loc, uint64_t v)
 	return z ^ (z >> 31);
 }
 
-/* An event of the current thread in a run of WEFT_FAIR_RUN events or more
- * (sched.h fair_event): its progress, or an observation compared with the
- * same site's last one in this run. Observations of earlier runs are not
- * compared (their slots carry the run), so progress made in a short run,
- * which is not counted, can never make two observations look alike. */
+/* An event of the current thread in a quiet stretch of WEFT_FAIR_RUN
+ * events or more (sched.h fair_event): its progress (what may cancel: a
+ * lock and its release, a store's change under M.fair_state), or an
+ * observation compared with the same site's last one in this stretch.
+ * Observations of earlier stretches are not compared (their slots carry
+ * the stretch); every event of the thread from the stretch's
+ * WEFT_FAIR_RUN-th on comes here, so two observations compared have all
+ * the thread's progress between them counted. The default case is
+ * unreachable (fair_quiet_ends() ends the stretch there) but kept. */
 void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		     const struct weft_site *s)
 {
@@ -185,8 +209,8 @@ void weft_fair_ran(unsigned tid)
 }
 
 /* A thread's fairness state at its start: nothing of an earlier
- * execution may decide what this one sees (its slots' runs are older than
- * any run of this execution, and the slot to reuse starts at 0). */
+ * execution may decide what this one sees (its slots' stretches are older
+ * than any stretch of this execution, and the slot to reuse starts at 0). */
 void weft_fair_thread_reset(struct wthread *t)
 {
 	t->progress = 0;
@@ -200,7 +224,10 @@ void weft_fair_thread_reset(struct wthread *t)
 	t->spun_step = 0;
 	/* its start is a change: its first yield (no yield_site) follows one */
 	t->yield_wr = 0;
-	t->yield_run = 0;
+	t->yield_sw = 0;
+	/* its quiet stretch starts with it */
+	t->quiet_len = 0;
+	t->quiet_id = ++M.stretch_seq;
 	t->yield_site = NULL;
 	t->yield_frames = 0;
 	t->yield_others = 0;
@@ -231,8 +258,8 @@ void weft_fair_reset(void)
 	M.unfair_values = false;
 	M.untracked = NULL;
 	M.spinners = 0;
-	M.run_len = 0;
-	M.run_id++;
+	M.run_len = 0;   /* the host's (no thread's events are counted yet) */
+	M.run_id = ++M.stretch_seq;
 	for (unsigned i = 0; i < M.nr_threads; i++)
 		weft_fair_thread_reset(&M.th[i]);
 }

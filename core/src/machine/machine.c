@@ -500,8 +500,7 @@ static __attribute__((noinline)) void switch_full(unsigned next, bool leaving)
 	struct wthread *n = &M.th[next];
 
 	M.switches++;
-	M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
-	M.run_id++;
+	fair_switch(prev, n);
 	/* last_site is NULL for a thread that ends before its first primitive */
 	if (M.fb_sw && prev >= 0)
 		fb_hit_to(M.fb_sw, 0x5100000000000000ull ^
@@ -559,8 +558,7 @@ void weft_sched_switch_to(unsigned next, bool leaving)
 	if (__builtin_expect(n->started && !n->may_migrate && !M.fb_sw && !M.switch_watch &&
 			     !weft_mem_switch_due && !M.world_resume, 1)) {
 		M.switches++;
-		M.run_len = 0;   /* fairness: a new run (weft_fair_event) */
-		M.run_id++;
+		fair_switch(prev, n);
 		M.cur = (int)next;
 		weft_fiber_switch(prev < 0 ? &M.main : &M.th[prev].fib, &n->fib, leaving);
 		return;
@@ -615,6 +613,8 @@ void weft_sched_reschedule(bool leaving)
 		if (blocked)
 			stuck_report();   /* does not return */
 		int prev = M.cur;
+		M.th[prev].quiet_len = M.run_len;   /* its stretch goes on if woken */
+		M.th[prev].quiet_id = M.run_id;
 		M.cur = -1;
 		weft_fiber_switch(&M.th[prev].fib, &M.main, true);
 #ifdef WEFT_TSAN

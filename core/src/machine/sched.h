@@ -136,8 +136,8 @@ struct wthread {
 	struct weft_spin_obs {
 		uint32_t site_id, loc, w;
 		uint32_t repeats;            /* times seen again unchanged */
-		uint64_t run;                /* M.run_id when stored: valid in
-						that run only */
+		uint64_t run;                /* the quiet stretch (M.run_id) when
+						stored: valid in that stretch only */
 		uint64_t progress;
 		uint32_t stores;             /* nr_stores then (await) */
 		uint64_t frames;             /* weft_await_frames() then (await) */
@@ -147,22 +147,27 @@ struct wthread {
 	uint32_t spin_loc;
 	uint32_t nr_spins;                   /* spins since an observation changed */
 	/* await (M.await_spins, await.c): the locations it read or failed to
-	 * change in run reads_run (nr_reads > WEFT_AWAIT_LOCS: too many to
-	 * await); await_pending: it spun, and blocks at its next point */
+	 * change in quiet stretch reads_run (nr_reads > WEFT_AWAIT_LOCS: too
+	 * many to await); await_pending: it spun, and blocks at its next point */
 	uint64_t reads_run;
 	uint32_t reads[WEFT_AWAIT_LOCS];
 	uint8_t nr_reads;
 	bool await_pending;
 	uint32_t nr_stores;   /* its stores and RMWs, changing or not (await) */
 	uint32_t spun_step;                  /* M.step + 1 of its last spin (0: none) */
+	/* its quiet stretch (fairness.c) while it does not run: M.run_len
+	 * and M.run_id saved at a switch away from it, restored at a switch
+	 * to it */
+	uint32_t quiet_len;
+	uint64_t quiet_id;
 	/* yields (weft_yield()) and spurious wake-ups (a condition variable's wait):
 	 * M.fair_wr[] of this thread at its last yield (none before its
 	 * first: its start is a change), that yield's site
-	 * and the stack's hash there, M.run_id when it
+	 * and the stack's hash there, M.switches + 1 when it
 	 * last went on at a yield (0: never), and the condition variable of
 	 * its last spurious wake-up (WEFT_NO_LOC: none) with the other
 	 * threads' weft_fair_others() then */
-	uint64_t yield_wr, yield_run;
+	uint64_t yield_wr, yield_sw;
 	const struct weft_site *yield_site;   /* its last yield's site */
 	uint64_t yield_frames;               /* weft_await_frames() there */
 	uint64_t yield_others;               /* weft_fair_others() there (await) */
@@ -266,8 +271,13 @@ struct weft_machine {
 	bool await_spins;        /* fair && fair_state: a spin blocks (await.c) */
 	unsigned nr_await;       /* threads blocked in await */
 	bool await_hang;         /* the execution ended as every thread awaited */
-	uint32_t run_len;        /* events of M.cur since it was switched in */
-	uint64_t run_id;         /* bumped at every switch: never reused */
+	/* M.cur's quiet stretch (fairness.c): the length of its own run of
+	 * events since its last change (fair_quiet_ends()), switches or not,
+	 * and the stretch's id; M.th[].quiet_len/quiet_id hold them while
+	 * it does not run */
+	uint32_t run_len;
+	uint64_t run_id;
+	uint64_t stretch_seq;    /* the last stretch id handed out: never reused */
 	bool fair_restricted;    /* some decision had an unfair choice */
 	bool unfair_values;      /* some weft_choose() had an unfair value */
 	/* an operation partial-order reduction has no dependence record for
@@ -467,10 +477,10 @@ static inline uint64_t unfair_of(uint64_t e)
 	return __builtin_expect(!M.spinners, 1) ? 0 : weft_fair_offer(e);
 }
 
-/* Spins are looked for only in a run of the current thread at least this
- * many events long without a switch, and while another thread could run: a
- * thread that others interleave with, or that runs alone, starves nobody,
- * and the bookkeeping stays off the hot path. */
+/* Spins are looked for only in a quiet stretch of the current thread (its
+ * own events since its last change, whatever switches fell between) at
+ * least this many events long: a thread that keeps changing things is
+ * no spinner, and the bookkeeping stays off the hot path. */
 #define WEFT_FAIR_RUN 8
 void weft_fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 		     const struct weft_site *s);
@@ -542,23 +552,68 @@ static inline __attribute__((always_inline)) void fair_mark(unsigned ev, uint32_
 	}
 }
 
+/* A switch from prev (-1: the host) to n: prev's quiet stretch is kept
+ * for its next run, n's goes on (fairness.c). */
+static inline __attribute__((always_inline)) void fair_switch(int prev, struct wthread *n)
+{
+	if (__builtin_expect(M.await_spins, 0)) {
+		/* under await (programs under sc) a spin blocks rather than
+		 * costs an unfair choice: the stretch is still the run, as
+		 * before round 25 (fairness.c) */
+		M.run_len = 0;
+		M.run_id = ++M.stretch_seq;
+		return;
+	}
+	if (prev >= 0) {
+		M.th[prev].quiet_len = M.run_len;
+		M.th[prev].quiet_id = M.run_id;
+	}
+	M.run_len = n->quiet_len;
+	M.run_id = n->quiet_id;
+}
+
+/* The event ev of the current thread ends its quiet stretch: a change
+ * weft_fair_event() would count as progress that nothing undoes (a store
+ * that changed a value, without M.fair_state; an allocation, a free, a
+ * spawn, a wake-up, a block, an end...). A lock's acquisition and release,
+ * and under M.fair_state a store's change, may cancel: they stay in the
+ * stretch, and its progress follows them. Mirrors weft_fair_event()'s
+ * switch; ev is a constant on most paths. */
+static inline __attribute__((always_inline)) bool fair_quiet_ends(unsigned ev, uint64_t old,
+								  uint64_t val)
+{
+	switch (ev) {
+	case WEFT_EV_READ: case WEFT_EV_TRYLOCK: case WEFT_EV_LOCK: case WEFT_EV_UNLOCK:
+	case WEFT_EV_YIELD: case WEFT_EV_NOTE: case WEFT_EV_BARRIER: case WEFT_EV_CHOICE:
+		return false;
+	case WEFT_EV_RMW: case WEFT_EV_WRITE:
+		return old != val && !M.fair_state;
+	default:
+		return !M.await_spins;   /* under await: progress in the run */
+	}
+}
+
 /* The fairness bookkeeping of the event the current thread just traced:
- * what it changed (fair_mark()), its progress, or an observation that may
- * be a spin (fairness.c). old and val are the operation's values, not yet
- * trace_val()'s: converted only when looked at (one run in WEFT_FAIR_RUN
- * events at most). */
+ * what it changed (fair_mark()), the end of its quiet stretch, its
+ * progress, or an observation that may be a spin (fairness.c). Only the
+ * thread's own events decide what is looked at (switches save and restore
+ * the stretch), so whether an observation is a spin is a property of the
+ * trace, not of where switches fall; a thread alone is looked at too (its
+ * spin names no one it starves: weft_fair_spun(); under await it blocks,
+ * and the hang is reported at once). old and val are the operation's
+ * values, not yet trace_val()'s: converted only when looked at. */
 static inline void fair_event(unsigned ev, uint32_t loc, uint64_t old, uint64_t val,
 			      const struct weft_site *s)
 {
 	fair_mark(ev, loc, old, val);
+	if (fair_quiet_ends(ev, old, val)) {
+		M.run_len = 0;   /* a fresh stretch: no earlier observation compares */
+		M.run_id = ++M.stretch_seq;
+		return;
+	}
 	if (__builtin_expect(++M.run_len < WEFT_FAIR_RUN, 1))
 		return;
-	/* under await a thread alone is looked at too: its spin blocks it,
-	 * and the hang is reported at once rather than at the step budget */
-	if ((M.runnable & ~M.excluded & ~tbit((unsigned)M.cur)) || M.await_spins)
-		weft_fair_event(ev, loc, trace_val(old), trace_val(val), s);
-	else
-		M.run_id++;   /* alone, it starves nobody: a fresh run after */
+	weft_fair_event(ev, loc, trace_val(old), trace_val(val), s);
 }
 
 static inline void fb_hit_to(uint8_t *map, uint64_t feature)
