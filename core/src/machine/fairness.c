@@ -39,7 +39,7 @@
  * weft_fair_spun()), as whether it is alone depends on where the
  * others' independent events fall. Under await (M.await_spins: programs
  * under sc, where a spin blocks rather than costs an unfair choice) the
- * stretch is still the run, as before round 25: with the quiet stretch,
+ * stretch is still the run, as it was for every thread: with the quiet stretch,
  * dfs --bound none on tests/rt/programs/spin_barrier.c -DFIXED no longer
  * ended (7,561 executions with the run; not diagnosed).
  *

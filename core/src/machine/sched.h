@@ -559,7 +559,7 @@ static inline __attribute__((always_inline)) void fair_switch(int prev, struct w
 	if (__builtin_expect(M.await_spins, 0)) {
 		/* under await (programs under sc) a spin blocks rather than
 		 * costs an unfair choice: the stretch is still the run, as
-		 * before round 25 (fairness.c) */
+		 * before the quiet stretch (fairness.c) */
 		M.run_len = 0;
 		M.run_id = ++M.stretch_seq;
 		return;
