@@ -214,8 +214,9 @@ static struct weft_page *z11_find_get_page(struct z11_world *W, unsigned s)
 /*
  * The oracle's "batched before (A)" under a weak memory model: the pages
  * batched before this CPU's smp_mb() before (A), in a batch whose stores
- * had reached this CPU when the barrier ran (weft_peek() reads what the
- * CPU sees: after the barrier, memory). That barrier's cumulativity with
+ * had reached this CPU when the barrier ran (weft_peek_seen(): under lkmm
+ * the oldest value the CPU may still read, not memory: the barrier passes
+ * on what had reached it, not every newer store). That barrier's cumulativity with
  * the smp_mb() after (D) is all the kernel promises (propagation,
  * explanation.txt): a page another CPU batched earlier in time whose
  * batch store was still in that CPU's store buffer is not covered, nor one
@@ -228,11 +229,11 @@ static void z11_visibly_batched(struct z11_world *W, unsigned tid)
 	W->mb_clock[tid] = __atomic_load_n(&W->clock, __ATOMIC_RELAXED);
 	for (unsigned c = 0; c < Z11_CPUS; c++) {
 		const struct weft_folio_batch *fb = &W->b.cpu[c].lru_add;
-		uint32_t nr = weft_peek(fb->nr);
+		uint32_t nr = weft_peek_seen(fb->nr);
 		uint8_t seen = 0;
 
 		for (uint32_t i = 0; i < nr && i < WEFT_FBATCH_MAX; i++) {
-			struct weft_page *p = weft_peek(fb->pages[i]);
+			struct weft_page *p = weft_peek_seen(fb->pages[i]);
 			if (p)
 				seen |= (uint8_t)(1u << (weft_page_nr(&W->mm, p) % Z11_PAGES));
 		}

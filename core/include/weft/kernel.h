@@ -154,6 +154,21 @@ uint64_t weft_peek_weak(const void *addr, unsigned size);
 							   WEFT_CALLER("weft_peek(" #x ")")), \
 				   __ATOMIC_RELAXED))
 
+/* weft_peek() of what has surely reached the current CPU: under lkmm the
+ * oldest value a load of its may still read (a strong fence passes on
+ * what had reached its CPU, not every newer store: an oracle asking what a
+ * fence made visible reads this, not memory); under tso and sc the same as
+ * weft_peek(). */
+uint64_t weft_peek_visible(const void *addr, unsigned size);
+#define weft_peek_seen(x)                                                       \
+	(__builtin_expect(weft_mem_weak, 0)                                     \
+		 ? (__typeof__(x))(uintptr_t)weft_peek_visible(                 \
+			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek_seen(" #x ")")), \
+			   sizeof(x))                                           \
+		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
+							   WEFT_CALLER("weft_peek_seen(" #x ")")), \
+				   __ATOMIC_RELAXED))
+
 /* Weak memory for a model that interprets a program of its own and so can
  * execute it out of order (the litmus runner's load buffering): one more
  * weak choice of the execution, a code in [0, ncodes) that the strategy

@@ -93,6 +93,7 @@ static inline uint64_t weft_access(void *addr, unsigned size, unsigned aop, uint
 }
 #define weft_peek(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define weft_peek_ghost(x) weft_peek(x)
+#define weft_peek_seen(x) weft_peek(x)
 /* Real CPUs: a store may reach other CPUs after later loads of its own. */
 static inline bool weft_memory_is_weak(void)
 {

@@ -543,6 +543,22 @@ uint64_t weft_peek_weak(const void *addr, unsigned size)
 	return mem_read(addr, size);
 }
 
+uint64_t weft_peek_visible(const void *addr, unsigned size)
+{
+	if (M.cur < 0 || !lkmm() || size > 8 || (size & (size - 1)))
+		return weft_peek_weak(addr, size);
+	unsigned cpu = cur_cpu();
+	uint64_t v;
+	if (mem.sb[cpu].n && sb_forward(cpu, addr, size, &v))
+		return v;
+	uint32_t loc = loc_of(addr);
+	if (loc == WEFT_NO_LOC)
+		return mem_read(addr, size);
+	struct version ver[MAX_VERSIONS];
+	unsigned n = hist_versions(cpu, addr, loc, size, view_floor(cpu, addr, loc), ver);
+	return ver[n - 1].val;   /* the oldest a load may still read */
+}
+
 uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes)
 {
 	if (!weft_mem_weak || mem.model != m || M.cur < 0 || ncodes < 2)
