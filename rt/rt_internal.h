@@ -346,20 +346,30 @@ static inline bool rt_escaped(uintptr_t a, size_t size)
 	return size > RT_ESC_FILTER && rt_esc_len && rt_escaped_slow(a, size);
 }
 
+/* Where addr lies for the running model thread: outside the world (or
+ * no model thread runs), in the world off its own stack, or on its stack. */
+enum rt_place { RT_NOT_SHARED, RT_SHARED, RT_OWN_STACK };
+static inline enum rt_place rt_place_of(const void *addr)
+{
+	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
+
+	if (off >= rt_lim || M.cur < 0)
+		return RT_NOT_SHARED;
+	const struct weft_fiber *f = &M.th[M.cur].fib;
+	if ((uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size)
+		return RT_SHARED;
+	return RT_OWN_STACK;
+}
+
 /* addr is shared memory of the program: in the world and not on the
  * running thread's own stack, unless the granule is escaped there
  * (rt_escape.c: another thread touched it, or was handed its address). A
  * local's access that another thread may race with is a point for both. */
 static inline bool rt_shared(const void *addr, size_t size)
 {
-	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
+	enum rt_place p = rt_place_of(addr);
 
-	if (off >= rt_lim || M.cur < 0)
-		return false;
-	const struct weft_fiber *f = &M.th[M.cur].fib;
-	if ((uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size)
-		return true;
-	return rt_escaped((uintptr_t)addr, size);
+	return p == RT_SHARED || (p == RT_OWN_STACK && rt_escaped((uintptr_t)addr, size));
 }
 
 /* rt_shared() for the plain accesses' hooks (at most 16 bytes), whose slow
@@ -367,14 +377,11 @@ static inline bool rt_shared(const void *addr, size_t size)
  * the running thread's own stack near a mark. */
 static inline bool rt_shared_hint(const void *addr)
 {
-	uintptr_t off = (uintptr_t)addr - (uintptr_t)rt_w.base;
+	enum rt_place p = rt_place_of(addr);
 
-	if (off >= rt_lim || M.cur < 0)
-		return false;
-	const struct weft_fiber *f = &M.th[M.cur].fib;
-	if ((uintptr_t)addr - (uintptr_t)f->stack_lo >= f->stack_size)
-		return true;
-	return __builtin_expect((uintptr_t)addr - rt_esc_lo < rt_esc_len, 0);
+	return p == RT_SHARED ||
+	       (p == RT_OWN_STACK &&
+		__builtin_expect((uintptr_t)addr - rt_esc_lo < rt_esc_len, 0));
 }
 
 /* In a plain access's slow path: addr is the running thread's own stack
