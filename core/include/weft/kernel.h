@@ -144,15 +144,18 @@ static inline bool weft_memory_is_weak(void)
 {
 	return weft_mem_weak;
 }
-uint64_t weft_peek_weak(const void *addr, unsigned size);
-#define weft_peek(x)                                                            \
+/* The peeks' one shape: under a weak memory model weak_read(addr, size)
+ * reads x, else a relaxed load; what_ names the peek in an out-of-world
+ * report. */
+#define __weft_peek_by(weak_read, what_, x)                                     \
 	(__builtin_expect(weft_mem_weak, 0)                                     \
-		 ? (__typeof__(x))(uintptr_t)weft_peek_weak(                    \
-			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek(" #x ")")), \
-			   sizeof(x))                                           \
+		 ? (__typeof__(x))(uintptr_t)weak_read(                         \
+			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER(what_)), sizeof(x)) \
 		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
-							   WEFT_CALLER("weft_peek(" #x ")")), \
+							   WEFT_CALLER(what_)), \
 				   __ATOMIC_RELAXED))
+uint64_t weft_peek_weak(const void *addr, unsigned size);
+#define weft_peek(x) __weft_peek_by(weft_peek_weak, "weft_peek(" #x ")", x)
 
 /* weft_peek() of what has surely reached the current CPU: under lkmm the
  * oldest value a load of its may still read (a strong fence passes on
@@ -160,14 +163,7 @@ uint64_t weft_peek_weak(const void *addr, unsigned size);
  * fence made visible reads this, not memory); under tso and sc the same as
  * weft_peek(). */
 uint64_t weft_peek_visible(const void *addr, unsigned size);
-#define weft_peek_seen(x)                                                       \
-	(__builtin_expect(weft_mem_weak, 0)                                     \
-		 ? (__typeof__(x))(uintptr_t)weft_peek_visible(                 \
-			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek_seen(" #x ")")), \
-			   sizeof(x))                                           \
-		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
-							   WEFT_CALLER("weft_peek_seen(" #x ")")), \
-				   __ATOMIC_RELAXED))
+#define weft_peek_seen(x) __weft_peek_by(weft_peek_visible, "weft_peek_seen(" #x ")", x)
 
 /* Weak memory for a model that interprets a program of its own and so can
  * execute it out of order (the litmus runner's load buffering): one more
@@ -182,14 +178,7 @@ uint32_t weft_weak_choice(enum weft_memory_model m, uint32_t ncodes);
  * state): the newest value of x, whichever CPU's buffer holds it under a
  * weak memory model; the same as weft_peek() under sc. */
 uint64_t weft_peek_newest(const void *addr, unsigned size);
-#define weft_peek_ghost(x)                                                      \
-	(__builtin_expect(weft_mem_weak, 0)                                     \
-		 ? (__typeof__(x))(uintptr_t)weft_peek_newest(                  \
-			   weft_peek_ptr(&(x), sizeof(x), WEFT_CALLER("weft_peek(" #x ")")), \
-			   sizeof(x))                                           \
-		 : __atomic_load_n((__typeof__(&(x)))weft_peek_ptr(&(x), sizeof(x), \
-							   WEFT_CALLER("weft_peek(" #x ")")), \
-				   __ATOMIC_RELAXED))
+#define weft_peek_ghost(x) __weft_peek_by(weft_peek_newest, "weft_peek(" #x ")", x)
 
 /* Report a bug: ends the execution (from a model thread) or records it
  * (from setup/quiesce). obj: the object's address in the world, or NULL. */
