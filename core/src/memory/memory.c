@@ -527,19 +527,33 @@ bool weft_mem_plain_write(void *addr, uint32_t loc, unsigned size, uint64_t old,
 	return store(addr, loc, size, val, s, false);
 }
 
+/* A check's look at the current CPU's buffer (never a flush, never a
+ * choice): 1 and *v, its newest store of exactly [addr, addr+size); -1, a
+ * store of a part of it (the check reads memory); 0, none. */
+static int sb_peek(unsigned cpu, const void *addr, unsigned size, uint64_t *v)
+{
+	const struct store_buffer *b = &mem.sb[cpu];
+
+	for (unsigned i = b->n; i-- > 0;) {
+		const struct sb_entry *e = &b->e[i];
+		if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr && e->size == size) {
+			*v = e->val;
+			return 1;
+		}
+		if (e->kind == SB_STORE && e->addr < (const uint8_t *)addr + size &&
+		    (const uint8_t *)addr < e->addr + e->size)
+			return -1;
+	}
+	return 0;
+}
+
 uint64_t weft_peek_weak(const void *addr, unsigned size)
 {
-	if (M.cur >= 0 && size <= 8 && (size & (size - 1)) == 0) {
-		const struct store_buffer *b = &mem.sb[cur_cpu()];
-		for (unsigned i = b->n; i-- > 0;) {
-			const struct sb_entry *e = &b->e[i];
-			if (e->kind == SB_STORE && e->addr == (const uint8_t *)addr && e->size == size)
-				return e->val;
-			if (e->kind == SB_STORE && e->addr < (const uint8_t *)addr + size &&
-			    (const uint8_t *)addr < e->addr + e->size)
-				break;   /* a part of it: memory (a check, never a choice) */
-		}
-	}
+	uint64_t v;
+
+	if (M.cur >= 0 && size <= 8 && (size & (size - 1)) == 0 &&
+	    sb_peek(cur_cpu(), addr, size, &v) > 0)
+		return v;
 	return mem_read(addr, size);
 }
 
@@ -549,10 +563,11 @@ uint64_t weft_peek_visible(const void *addr, unsigned size)
 		return weft_peek_weak(addr, size);
 	unsigned cpu = cur_cpu();
 	uint64_t v;
-	if (mem.sb[cpu].n && sb_forward(cpu, addr, size, &v))
+	int buffered = sb_peek(cpu, addr, size, &v);
+	if (buffered > 0)
 		return v;
 	uint32_t loc = loc_of(addr);
-	if (loc == WEFT_NO_LOC)
+	if (buffered < 0 || loc == WEFT_NO_LOC)
 		return mem_read(addr, size);
 	struct version ver[MAX_VERSIONS];
 	unsigned n = hist_versions(cpu, addr, loc, size, view_floor(cpu, addr, loc), ver);
